@@ -1,0 +1,37 @@
+# Two commands a newcomer needs: `make run` and `make test`. Each sets up .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+UV := $(VENV)/bin/uv
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: run test bench lint setup clean site
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip uv
+
+# Reinstall when the dependency list changes.
+$(STAMP): pyproject.toml | $(PY)
+	$(UV) pip install -q --python $(PY) -e ".[dev]"
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m azlatency.make_run
+
+test: $(STAMP)
+	$(PY) -m ruff check azlatency tests benchmarks
+	$(PY) -m pytest -n 2 --dist loadgroup
+
+bench: $(STAMP)
+	$(PY) benchmarks/run_all.py
+
+lint: $(STAMP)
+	$(PY) -m ruff check azlatency tests benchmarks
+	$(PY) -m ruff format --check azlatency tests benchmarks
+
+clean:
+	rm -rf data/processed reports .pytest_cache build

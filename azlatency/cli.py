@@ -1,0 +1,109 @@
+"""``azlatency`` command line: inspect, import, report, synth."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .errors import AzlatencyError
+from .reader import read
+
+_KEY_STATS = ("count", "mean", "p50", "p99", "max")
+
+
+def _files(paths: tuple[str, ...]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith(".")))
+        else:
+            out.append(p)
+    return out
+
+
+def _key_metric(summaries: pd.DataFrame, run_id: str) -> tuple[str, dict[str, float], str]:
+    s = summaries[summaries["run_id"] == run_id]
+    if s.empty:
+        return "", {}, ""
+    preferred = ("rtt", "half_rtt", "throughput_receiver", "throughput", "throughput_sender")
+    metrics = list(dict.fromkeys(s["metric"]))
+    metric = next((m for m in preferred if m in metrics), metrics[0])
+    rows = s[(s["metric"] == metric)]
+    stats = {r.stat: r.value for r in rows.itertuples() if r.source == "reported"} or {
+        r.stat: r.value for r in rows.itertuples()
+    }
+    return metric, stats, str(rows["unit"].iloc[0])
+
+
+def _fmt(v: float | None) -> str:
+    if v is None or pd.isna(v):
+        return ""
+    return f"{v:,.0f}" if abs(v) >= 1e5 else f"{v:,.3f}".rstrip("0").rstrip(".")
+
+
+@click.group()
+@click.version_option(__version__, prog_name="azlatency")
+def main() -> None:
+    """Parse and compare cloud network benchmark logs."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON for machines.")
+@click.option("--samples", is_flag=True, help="With --json, include the samples table.")
+@click.option("--lenient", is_flag=True, help="Skip unreadable lines/blocks instead of failing.")
+@click.option("--tool", default=None, help="Skip detection and parse with this tool.")
+def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool, tool: str | None):
+    """Show what azlatency reads in each file (tool, version, basis, key statistics)."""
+    console = Console()
+    failures = 0
+    payload = []
+    for path in _files(paths):
+        try:
+            tables = read(path, strict=not lenient, tool=tool)
+        except AzlatencyError as exc:
+            failures += 1
+            if as_json:
+                payload.append({"source": str(path), "error": str(exc)})
+            else:
+                console.print(f"[red]not read[/red] {path}: {exc}", highlight=False)
+            continue
+        if as_json:
+            entry = {
+                "source": str(path),
+                "runs": json.loads(tables.runs.to_json(orient="records", date_format="iso")),
+                "summaries": json.loads(tables.summaries.to_json(orient="records")),
+                "problems": [str(p) for p in tables.problems],
+            }
+            if samples:
+                entry["samples"] = json.loads(tables.samples.to_json(orient="records"))
+            payload.append(entry)
+            continue
+        table = Table(title=str(path), title_justify="left")
+        for col in ("block", "lines", "tool", "version", "variant", "basis", "metric", "unit",
+                    *_KEY_STATS, "heading"):
+            table.add_column(col, overflow="fold")
+        for run in tables.runs.itertuples():
+            metric, stats, unit = _key_metric(tables.summaries, run.run_id)
+            table.add_row(
+                str(run.block), f"{run.line_start}-{run.line_end}", run.tool,
+                run.tool_version or "", run.parser_variant or "", run.latency_basis or "",
+                metric, unit, *(_fmt(stats.get(s)) for s in _KEY_STATS), run.heading or "",
+            )
+        console.print(table)
+        for problem in tables.problems:
+            console.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+    if as_json:
+        click.echo(json.dumps(payload, indent=1, default=str))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

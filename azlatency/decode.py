@@ -1,0 +1,140 @@
+"""The one place that turns bytes into text.
+
+Benchmark logs arrive as UTF-8 (with or without BOM), UTF-16 from PowerShell's ``>``,
+Windows code pages from ``cmd.exe`` in other languages, with CRLF line ends, ANSI colour
+escapes (sockperf prints ``ESC[2;35m``) and harness prefixes (``[STDOUT]``).  Parsers see
+clean ``\\n``-separated text; what was found is returned beside it so it can go into ``runs``.
+Line numbers are preserved: nothing here adds or removes a line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+# CSI sequences (colours, cursor moves) and the two-byte escapes some terminals emit.
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
+# Test harnesses (VirtualClient, CI runners) prefix captured lines with the stream name.
+_HARNESS = re.compile(r"(?m)^[ \t]*\[(?:STDOUT|STDERR|stdout|stderr)\][ \t]?")
+# Double-byte code pages of localised Windows (Chinese, Japanese, Korean) are tried first and
+# kept only when they yield runs of CJK characters; then the single-byte OEM (cp850, what
+# cmd.exe writes when redirected) and ANSI (cp1252) pages compete on how many letters they make.
+_CJK_PAGES = ("cp936", "cp932", "cp949")
+_LATIN_PAGES = ("cp850", "cp1252")
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    encoding: str
+    newline: str  # "LF", "CRLF", "CR", "mixed" or "none"
+    ansi_stripped: bool
+    prefixes_stripped: bool
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    sample = data[:4000]
+    if len(sample) < 4:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) > 0.4 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.4 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+def _is_cjk(c: str) -> bool:
+    return (
+        "\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af"
+        or "\uff00" <= c <= "\uffef" or "\u3000" <= c <= "\u303f"
+    )
+
+
+def _cjk_plausible(text: str) -> bool:
+    """Real CJK text has words: most CJK characters stand next to another one.  A Latin
+    accented letter mis-decoded as a double-byte pair gives a lone ideograph instead."""
+    non_ascii = [i for i, c in enumerate(text) if ord(c) > 127]
+    if not non_ascii:
+        return False
+    cjk = [i for i in non_ascii if _is_cjk(text[i])]
+    if len(cjk) < 0.9 * len(non_ascii):
+        return False
+    paired = sum(
+        1 for i in cjk
+        if (i > 0 and _is_cjk(text[i - 1])) or (i + 1 < len(text) and _is_cjk(text[i + 1]))
+    )
+    return paired >= 0.6 * len(cjk)
+
+
+def _latin_score(text: str) -> int:
+    return sum(1 if c.isalpha() else -1 for c in text if ord(c) > 127)
+
+
+def _detect(data: bytes) -> tuple[str, str]:
+    """Return (python codec, label) for ``data``."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig", "utf-8-sig"
+    if data.startswith(codecs.BOM_UTF32_LE) or data.startswith(codecs.BOM_UTF32_BE):
+        return "utf-32", "utf-32"
+    if data.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16", "utf-16-le"
+    if data.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16", "utf-16-be"
+    guess = _utf16_without_bom(data)
+    if guess:
+        return guess, guess
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return "utf-8", "utf-8"
+    for cp in _CJK_PAGES:
+        try:
+            text = data.decode(cp)
+        except UnicodeDecodeError:
+            continue
+        if _cjk_plausible(text):
+            return cp, cp
+    scores = {cp: _latin_score(data.decode(cp, errors="replace")) for cp in _LATIN_PAGES}
+    best = max(_LATIN_PAGES, key=lambda cp: scores[cp])  # ties go to cp850 (listed first)
+    return best, best
+
+
+def _newline_style(text: str) -> str:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [k for k, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
+    if not kinds:
+        return "none"
+    return kinds[0] if len(kinds) == 1 else "mixed"
+
+
+def clean_text(text: str) -> tuple[str, str, bool, bool]:
+    """Normalise line ends, strip ANSI escapes and harness prefixes from decoded text."""
+    newline = "none"
+    if "\r" in text:
+        newline = _newline_style(text)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    elif "\n" in text:
+        newline = "LF"
+    ansi = "\x1b" in text
+    if ansi:
+        text = _ANSI.sub("", text)
+    prefixed = "[STD" in text or "[std" in text
+    if prefixed:
+        new = _HARNESS.sub("", text)
+        prefixed = new != text
+        text = new
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, newline, ansi, prefixed
+
+
+def decode(data: bytes) -> Decoded:
+    """Decode raw bytes of a log into clean text (see module docstring)."""
+    codec, label = _detect(data)
+    text = data.decode(codec, errors="replace")
+    text, newline, ansi, prefixed = clean_text(text)
+    return Decoded(text, label, newline, ansi, prefixed)

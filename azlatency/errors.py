@@ -1,0 +1,71 @@
+"""One exception family for azlatency.
+
+Every error a user can see derives from :class:`AzlatencyError`.  Parsers raise
+:class:`ParseError`, which always names the tool, the source, the line and what was
+expected, formatted like a compiler message::
+
+    sockperf: data/raw/weu/az1-az3.txt:42: expected 'percentile 99.000 = <usec>', got 'n/a'
+"""
+
+from __future__ import annotations
+
+
+class AzlatencyError(Exception):
+    """Base class of every error azlatency raises on purpose."""
+
+
+class ParseError(AzlatencyError, ValueError):
+    """A parser could not read its input.
+
+    ``line_no`` is 1-based within ``source`` (or within the text given, when there is no
+    file); ``None`` when the problem is not tied to a line (empty input, wrong tool).
+    """
+
+    def __init__(
+        self,
+        tool: str,
+        source: str | None,
+        line_no: int | None,
+        reason: str,
+        *,
+        hint: str | None = None,
+    ) -> None:
+        self.tool = tool
+        self.source = source
+        self.line_no = line_no
+        self.reason = reason
+        self.hint = hint
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = self.source or "<text>"
+        if self.line_no is not None:
+            where = f"{where}:{self.line_no}"
+        msg = f"{self.tool}: {where}: {self.reason}"
+        if self.hint:
+            msg += f" (hint: {self.hint})"
+        return msg
+
+    def shifted(self, offset: int, source: str | None = None) -> ParseError:
+        """The same error with its line moved by ``offset`` (a block inside a document)."""
+        line = None if self.line_no is None else self.line_no + offset
+        return ParseError(self.tool, source or self.source, line, self.reason, hint=self.hint)
+
+
+class DetectionError(ParseError):
+    """No known tool's output was found in the input."""
+
+
+class UnknownToolError(AzlatencyError, KeyError):
+    """A tool name that the parser registry does not know."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0]) if self.args else ""
+
+
+class SchemaError(AzlatencyError):
+    """A frame does not match the documented tables."""
+
+
+class CampaignError(AzlatencyError):
+    """A campaign folder or its campaign.yaml cannot be used."""

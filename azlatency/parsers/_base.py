@@ -1,0 +1,199 @@
+"""What every parser module shares: the result types and small, strict helpers.
+
+A parser module ``azlatency/parsers/<tool>.py`` exposes
+
+* ``INFO: ToolInfo`` — the tool, the variants and versions it understands, what it produces;
+* ``locate(lines: list[str]) -> list[Span]`` — where this tool's outputs sit in a document
+  (0-based, end exclusive); the reader cuts them out and parses each as its own block;
+* ``parse(text, *, source=None, strict=True) -> Parsed`` — a pure function of the text of one
+  block.  It returns one or more :class:`Run` s; line numbers are 1-based within ``text``.
+
+``parse`` raises :class:`~azlatency.errors.ParseError` (never ``IndexError``/``KeyError``/
+``ValueError``) when the text is not what it expected.  With ``strict=False`` it may skip a bad
+line instead, recording it in ``Run.warnings``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ..errors import ParseError
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    tool: str
+    description: str
+    variants: tuple[str, ...]
+    versions: str  # human-readable range, e.g. "2.x, 3.0-3.8"
+    produces: tuple[str, ...] = ("runs", "summaries")
+    flags: str = ""  # flags the tool needs for the richest output, e.g. "--full-log"
+    latency_basis: str | None = None  # default basis of the latency it prints
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where one output sits in a document: ``lines[start:end]`` (0-based, end exclusive)."""
+
+    start: int
+    end: int
+    tool: str
+    weight: float = 1.0  # tie-break when locators of two tools claim overlapping lines
+
+
+@dataclass
+class Summary:
+    metric: str
+    stat: str
+    value: float
+    unit: str
+    source: str = "reported"
+    level: float | None = None
+    bound_low: float | None = None
+    bound_high: float | None = None
+    n: int | None = None
+
+
+@dataclass
+class Run:
+    """One tool execution found in a text block."""
+
+    meta: dict[str, Any] = field(default_factory=dict)  # run-table columns
+    samples: pd.DataFrame | None = None  # sample-table columns without run_id
+    summaries: list[Summary] = field(default_factory=list)
+    line_start: int = 1  # 1-based within the parsed text
+    line_end: int = 1
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, metric: str, stat: str, value: float | None, unit: str, **kw: Any) -> None:
+        """Append a summary row; a ``None`` value is skipped (the tool did not print it)."""
+        if value is not None:
+            self.summaries.append(Summary(metric, stat, float(value), unit, **kw))
+
+
+@dataclass
+class Parsed:
+    tool: str
+    runs: list[Run]
+
+
+# ---------------------------------------------------------------------------------------------
+# Strict conversions: every failure becomes a located ParseError.
+
+
+def number(
+    text: str, *, tool: str, source: str | None, line_no: int | None, what: str
+) -> float:
+    """``float(text)`` accepting thousands separators; a located ParseError otherwise."""
+    cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")
+    try:
+        return float(cleaned)
+    except ValueError:
+        raise ParseError(tool, source, line_no, f"expected {what}, got {text.strip()!r}") from None
+
+
+def integer(text: str, *, tool: str, source: str | None, line_no: int | None, what: str) -> int:
+    cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")
+    try:
+        return int(cleaned)
+    except ValueError:
+        try:
+            value = float(cleaned)
+        except ValueError:
+            value = None
+        if value is not None and value.is_integer():
+            return int(value)
+        raise ParseError(tool, source, line_no, f"expected {what}, got {text.strip()!r}") from None
+
+
+def decimal_to_ns(text: str) -> int:
+    """``'1700000000.123456789'`` → ``1700000000123456789`` exactly (no float on the way)."""
+    whole, _, frac = text.strip().partition(".")
+    frac = (frac + "000000000")[:9]
+    sign = -1 if whole.startswith("-") else 1
+    return sign * (abs(int(whole or "0")) * 1_000_000_000 + int(frac or "0"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Locating outputs inside documents.
+
+# Shell prompts seen in the seeds and corpus: ``root@host:/path#``, ``$``, ``#``, ``C:\\x>``,
+# ``PS C:\\x>``.  Group ``host`` is the prompt's host name when there is one.
+PROMPT = re.compile(
+    r"^\s*(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[^\s#$]*)?\s*[#$%]\s*"
+    r"|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*"
+    r"|[#$>]\s+)"
+)
+
+
+def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]:
+    """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host)."""
+    m = PROMPT.match(line)
+    rest = line[m.end():] if m else line.strip()
+    rest = rest.strip().strip("`")
+    for tool in tools:
+        if re.match(rf"(?:sudo\s+)?(?:\S*[/\\])?{re.escape(tool)}(?:\.exe)?(?:\s|$)", rest):
+            return rest, (m.group("host") if m else None)
+    return None, None
+
+
+def spans_from_starts(
+    lines: list[str],
+    tool: str,
+    is_start: Callable[[str], bool],
+    is_end: Callable[[str], bool] | None = None,
+    *,
+    belongs: Callable[[str], bool] | None = None,
+    weight: float = 1.0,
+) -> list[Span]:
+    """Generic locator: a span opens at a line where ``is_start`` holds and closes after a line
+    where ``is_end`` holds, or before the first line where ``belongs`` fails, or at the next
+    start.  Good enough for most line-oriented tools; parsers with stranger shapes write their
+    own ``locate``.
+    """
+    spans: list[Span] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not is_start(lines[i]):
+            i += 1
+            continue
+        start = i
+        j = i + 1
+        while j < n:
+            line = lines[j]
+            if is_end is not None and is_end(lines[j - 1]) and j - 1 > start:
+                break
+            if is_start(line):
+                break
+            if belongs is not None and not belongs(line):
+                break
+            j += 1
+        if is_end is not None and j == n and is_end(lines[j - 1]):
+            pass
+        # trim trailing blank lines
+        end = j
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
+        spans.append(Span(start, end, tool, weight))
+        i = max(j, start + 1)
+    return spans
+
+
+def first_match(
+    pattern: re.Pattern[str], lines: list[str], start: int = 0
+) -> tuple[int, re.Match[str]] | tuple[None, None]:
+    for i in range(start, len(lines)):
+        m = pattern.search(lines[i])
+        if m:
+            return i, m
+    return None, None
+
+
+def samples_frame(columns: dict[str, Any]) -> pd.DataFrame:
+    """A samples frame (without run_id) from column arrays; dtypes are fixed later by schema."""
+    return pd.DataFrame(columns)

@@ -1,0 +1,324 @@
+"""``read``: from a file, bytes or text to the three tables.
+
+The reader decodes (``decode.py``), asks every parser where its outputs sit (``locate``),
+keeps the non-overlapping spans, parses each as one block, and labels the runs with where
+they came from: file, sha256, block, absolute line range, the heading above and the prose
+line before.  Parsers never see files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from . import schema
+from .decode import Decoded, decode
+from .errors import DetectionError, ParseError
+from .parsers import get, modules
+from .parsers._base import PROMPT, Parsed, Span, command_of
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
+_PROMPT_ONLY = re.compile(r"^\s*[\w.-]+@([\w.-]+)(?::\S*)?\s*[#$%]?\s*$")
+# Files whose head says they are one output in their entirety skip document scanning.
+_HEAD_BYTES = 64 * 1024
+
+
+@dataclass
+class Tables:
+    """The three tables of DESIGN.md §2, plus the blocks a lenient read had to skip."""
+
+    runs: pd.DataFrame
+    samples: pd.DataFrame
+    summaries: pd.DataFrame
+    problems: list[ParseError] = field(default_factory=list)
+
+    def __iter__(self):  # allows ``runs, samples, summaries = read(...)``
+        return iter((self.runs, self.samples, self.summaries))
+
+    @classmethod
+    def concat(cls, parts: list[Tables]) -> Tables:
+        if not parts:
+            return cls(schema.empty("runs"), schema.empty("samples"), schema.empty("summaries"))
+        return cls(
+            _concat([p.runs for p in parts], "runs"),
+            _concat([p.samples for p in parts], "samples"),
+            _concat([p.summaries for p in parts], "summaries"),
+            [e for p in parts for e in p.problems],
+        )
+
+    def validate(self) -> Tables:
+        for name in ("runs", "samples", "summaries"):
+            schema.validate(name, getattr(self, name))
+        return self
+
+
+def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return schema.empty(table)
+    if len(frames) == 1:
+        return frames[0]
+    out = pd.concat(frames, ignore_index=True)
+    return schema.frame(table, out)  # re-fix dtypes of columns absent from some parts
+
+
+def _short(sha: str) -> str:
+    return sha[:12]
+
+
+def resolve(spans: list[Span]) -> list[Span]:
+    """Keep non-overlapping spans: earliest first, then the longest, then the heaviest."""
+    chosen: list[Span] = []
+    for s in sorted(spans, key=lambda s: (s.start, -(s.end - s.start) * s.weight, -s.weight)):
+        if s.end <= s.start:
+            continue
+        if chosen and s.start < chosen[-1].end:
+            prev = chosen[-1]
+            # A heavier span that starts inside a lighter one wins the overlap.
+            if s.weight > prev.weight and s.start > prev.start:
+                chosen[-1] = Span(prev.start, s.start, prev.tool, prev.weight)
+                chosen.append(s)
+            continue
+        chosen.append(s)
+    return chosen
+
+
+def locate(lines: list[str]) -> list[Span]:
+    spans: list[Span] = []
+    for module in modules():
+        spans.extend(module.locate(lines))
+    return resolve(spans)
+
+
+def _outline(lines: list[str]) -> tuple[list[str | None], list[bool]]:
+    """Heading in force at each line (markdown headings outside fences) and fence membership."""
+    heading: list[str | None] = []
+    fenced: list[bool] = []
+    current, inside = None, False
+    for line in lines:
+        if _FENCE.match(line):
+            inside = not inside
+            fenced.append(True)
+            heading.append(current)
+            continue
+        if not inside:
+            m = _HEADING.match(line)
+            if m:
+                current = m.group(2).strip()
+        fenced.append(inside)
+        heading.append(current)
+    return heading, fenced
+
+
+def _context(lines: list[str], start: int, stop: int) -> str | None:
+    """Last prose line above ``start`` (skipping blanks, fences, prompts), not above ``stop``."""
+    for i in range(start - 1, max(stop, start - 6) - 1, -1):
+        text = lines[i].strip()
+        if not text or _FENCE.match(text) or _HEADING.match(lines[i]) or PROMPT.match(text):
+            continue
+        if _PROMPT_ONLY.match(text):
+            continue
+        return text[:200]
+    return None
+
+
+def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
+    """Command line and prompt host of a span: its first line, or up to 4 lines above it."""
+    cmd, host = command_of(lines[span.start], tool_names)
+    if cmd:
+        return cmd, host
+    for i in range(span.start - 1, max(-1, span.start - 5), -1):
+        line = lines[i]
+        if _FENCE.match(line) or not line.strip():
+            continue
+        cmd, host = command_of(line, tool_names)
+        if cmd:
+            if host is None and i > 0:
+                # ``root@host:/path`` alone on the line above a fenced ``# command``.
+                for j in range(i - 1, max(-1, i - 3), -1):
+                    m = _PROMPT_ONLY.match(lines[j])
+                    if m:
+                        host = m.group(1)
+                        break
+            return cmd, host
+        break
+    return None, None
+
+
+def _tool_names(tool: str) -> tuple[str, ...]:
+    names = {tool, tool.replace("_", "-")}
+    extra = {"ping": ("ping", "ping6", "Test-Connection"), "ntttcp": ("ntttcp", "NTttcp")}
+    names.update(extra.get(tool, ()))
+    return tuple(sorted(names))
+
+
+def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
+    if tool:
+        return tool
+    for module in modules():
+        claim = getattr(module, "whole_file", None)
+        if claim is not None and claim(text_head):
+            return module.INFO.tool
+    return None
+
+
+def read_bytes(
+    data: bytes,
+    *,
+    source: str | None = None,
+    tool: str | None = None,
+    strict: bool = True,
+) -> Tables:
+    """Parse raw bytes of one file. ``source`` is how the file is named in runs and errors."""
+    sha = hashlib.sha256(data).hexdigest()
+    if not data.strip():
+        raise DetectionError(tool or "azlatency", source, None, "empty input")
+    # Fast path: a big, plain single-tool file parsed from bytes without a text copy.
+    plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
+    if plain and len(data) > _HEAD_BYTES and b"\r" not in data and b"\x1b" not in data:
+        head = data[:_HEAD_BYTES].decode("utf-8", errors="replace")
+        whole = _whole_file_tool(head, tool)
+        module = get(whole) if whole else None
+        if module is not None and hasattr(module, "parse_bytes"):
+            parsed = module.parse_bytes(data, source=source, strict=strict)
+            n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+            decoded = Decoded("", "utf-8", "LF", False, False)
+            return _tables([Span(0, n_lines, whole)], [parsed], decoded, sha, source, lines=None)
+    return read_text(decode(data), source=source, tool=tool, strict=strict, sha=sha)
+
+
+def read_text(
+    decoded: Decoded | str,
+    *,
+    source: str | None = None,
+    tool: str | None = None,
+    strict: bool = True,
+    sha: str | None = None,
+) -> Tables:
+    if isinstance(decoded, str):
+        text = decoded
+        from .decode import clean_text
+
+        cleaned, newline, ansi, prefixed = clean_text(text)
+        decoded = Decoded(cleaned, "str", newline, ansi, prefixed)
+    text = decoded.text
+    if sha is None:
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not any(line.strip() for line in lines):
+        raise DetectionError(tool or "azlatency", source, None, "empty input")
+
+    whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
+    spans = [Span(0, len(lines), whole)] if whole else locate(lines)
+    if not spans:
+        looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
+        raise DetectionError(
+            "azlatency", source, None, f"no known tool output found; looked for: {looked}"
+        )
+    parsed_blocks: list[Parsed | None] = []
+    problems: list[ParseError] = []
+    for span in spans:
+        block_text = "\n".join(lines[span.start : span.end])
+        try:
+            parsed = get(span.tool).parse(block_text, source=source, strict=strict)
+        except ParseError as exc:
+            err = exc.shifted(span.start, source)
+            if strict:
+                raise err from None
+            problems.append(err)
+            parsed = None
+        parsed_blocks.append(parsed)
+    tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines)
+    tables.problems.extend(problems)
+    if not len(tables.runs) and problems:
+        raise problems[0]
+    return tables
+
+
+def _tables(
+    spans: list[Span],
+    blocks: list[Parsed | None],
+    decoded: Decoded,
+    sha: str,
+    source: str | None,
+    *,
+    lines: list[str] | None,
+) -> Tables:
+    headings, _ = _outline(lines) if lines is not None else ([], [])
+    run_rows, sample_frames, summary_rows = [], [], []
+    for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
+        if parsed is None:
+            continue
+        names = _tool_names(parsed.tool)
+        cmd, host = _command(lines, span, names) if lines is not None else (None, None)
+        for k, run in enumerate(parsed.runs):
+            run_id = f"{_short(sha)}-{block_no:03d}-{k:03d}"
+            meta = dict(run.meta)
+            meta.setdefault("tool", parsed.tool)
+            meta.setdefault("complete", True)
+            if cmd and not meta.get("command"):
+                meta["command"] = cmd
+            if host and not meta.get("prompt_host"):
+                meta["prompt_host"] = host
+            warnings = list(run.warnings) + ([meta.pop("warnings")] if meta.get("warnings") else [])
+            meta.update(
+                run_id=run_id,
+                source_path=source or "<text>",
+                source_sha256=sha,
+                encoding=decoded.encoding,
+                block=block_no,
+                line_start=span.start + run.line_start,
+                line_end=span.start + run.line_end,
+                heading=headings[span.start] if headings else None,
+                context=_context(lines, span.start, 0) if lines is not None else None,
+                warnings="; ".join(warnings) if warnings else None,
+            )
+            if isinstance(meta.get("labels"), dict):
+                meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
+            run_rows.append(meta)
+            if run.samples is not None and len(run.samples):
+                s = run.samples
+                s.insert(0, "run_id", run_id)
+                sample_frames.append(s)
+            for row in run.summaries:
+                summary_rows.append({"run_id": run_id, **row.__dict__})
+    runs = schema.frame("runs", run_rows) if run_rows else schema.empty("runs")
+    samples = (
+        schema.frame("samples", pd.concat(sample_frames, ignore_index=True))
+        if sample_frames
+        else schema.empty("samples")
+    )
+    summaries = schema.frame("summaries", summary_rows) if summary_rows else schema.empty("summaries")
+    return Tables(runs, samples, summaries)
+
+
+def read(
+    path_or_text: str | os.PathLike[str] | bytes,
+    *,
+    tool: str | None = None,
+    strict: bool = True,
+    source: str | None = None,
+) -> Tables:
+    """Read one log, document or text into :class:`Tables`.
+
+    ``path_or_text`` is a path (``str`` without a newline that names a file, or ``Path``),
+    raw ``bytes``, or the text itself.  ``tool`` skips detection; ``strict=False`` skips bad
+    lines and blocks, recording them.
+    """
+    if isinstance(path_or_text, bytes):
+        return read_bytes(path_or_text, source=source, tool=tool, strict=strict)
+    if isinstance(path_or_text, os.PathLike) or (
+        isinstance(path_or_text, str) and "\n" not in path_or_text and os.path.isfile(path_or_text)
+    ):
+        path = Path(path_or_text)
+        return read_bytes(path.read_bytes(), source=source or str(path), tool=tool, strict=strict)
+    return read_text(path_or_text, source=source, tool=tool, strict=strict)

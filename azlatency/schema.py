@@ -1,0 +1,225 @@
+"""The three tables — ``runs``, ``samples``, ``summaries`` — their columns, dtypes and units.
+
+Column names carry their unit as a suffix (``_us``, ``_s``, ``_ns``, ``_bytes``, ``_pct``,
+``bits_per_second``).  Every parser's output is built with :func:`frame` and checked with
+:func:`validate`; ``docs/vocabulary.md`` documents the same columns (a test keeps the two in
+step).  Only ``required`` columns must be present: a tool adds the sample columns it has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from .errors import SchemaError
+
+FORMAT_VERSION = 1
+
+# Vocabulary (docs/vocabulary.md explains each).
+LATENCY_BASES = ("rtt", "half_rtt")
+SOURCES = ("reported", "computed")
+SAMPLE_STATUSES = ("ok", "timeout", "duplicate", "error", "omitted", "censored", "lost")
+SAMPLE_KINDS = ("packet", "reply", "probe", "interval", "histogram", "thread", "record")
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    dtype: str  # pandas dtype name
+    description: str
+    required: bool = False
+
+
+def _c(name: str, dtype: str, description: str, required: bool = False) -> Column:
+    return Column(name, dtype, description, required)
+
+
+RUN_COLUMNS: tuple[Column, ...] = (
+    _c("run_id", "str", "stable id: sha256 of the source (12 hex) - block - run in block", True),
+    _c("campaign", "str", "campaign name (folder under data/raw), empty for ad-hoc reads"),
+    _c("source_path", "str", "file the run came from, relative to the raw root", True),
+    _c("source_sha256", "str", "sha256 of the source file's bytes", True),
+    _c("encoding", "str", "encoding the source was decoded with"),
+    _c("block", "Int64", "position of the output block within the file (0-based)", True),
+    _c("line_start", "Int64", "first line of the run in the source file (1-based)", True),
+    _c("line_end", "Int64", "last line of the run in the source file (1-based, inclusive)", True),
+    _c("heading", "str", "nearest document heading above the block (scenario label)"),
+    _c("context", "str", "last prose line before the block (e.g. 'Sender:')"),
+    _c("tool", "str", "tool that wrote the output (registry name)", True),
+    _c("tool_version", "str", "version the output states, if any"),
+    _c("parser_variant", "str", "dialect the parser recognised (e.g. 'console-3.8', 'json')", True),
+    _c("command", "str", "command line, when the log shows it"),
+    _c("prompt_host", "str", "host name in the shell prompt before the command"),
+    _c("os", "str", "operating system family that wrote the output (linux, windows, macos, ...)"),
+    _c("language", "str", "language of the output when localised (en, de, fr, es, ja, zh)"),
+    _c("role", "str", "client or server side of the measurement"),
+    _c("mode", "str", "tool mode (ping-pong, under-load, throughput, tcp_lat, ...)"),
+    _c("protocol", "str", "tcp, udp, icmp, icmpv6, rdma, ..."),
+    _c("msg_size_bytes", "Int64", "message / payload size in bytes"),
+    _c("duration_s", "float64", "measured duration in seconds"),
+    _c("streams", "Int64", "parallel streams / threads / connections"),
+    _c("direction", "str", "forward, reverse or bidir (throughput tools)"),
+    _c("latency_basis", "str", "rtt or half_rtt for the run's latency numbers"),
+    _c("src_host", "str", "host that ran the client"),
+    _c("dst_host", "str", "host that ran the server / was targeted"),
+    _c("src_ip", "str", "client address"),
+    _c("dst_ip", "str", "server / target address"),
+    _c("port", "Int64", "server port"),
+    _c("start_time", "datetime64[ns, UTC]", "when the run started, if the log says"),
+    _c("region", "str", "cloud region (campaign metadata)"),
+    _c("src_zone", "str", "availability zone of the client (campaign metadata)"),
+    _c("dst_zone", "str", "availability zone of the server (campaign metadata)"),
+    _c("placement", "str", "placement of the pair: zone, availability_set, ppg, ... (metadata)"),
+    _c("vm_size", "str", "VM size (campaign metadata)"),
+    _c("accelerated_networking", "boolean", "accelerated networking on/off (metadata)"),
+    _c("scenario", "str", "scenario label (metadata or heading)"),
+    _c("labels", "str", "free labels as a JSON object"),
+    _c("complete", "boolean", "the tool finished and printed its summary", True),
+    _c("warmup_excluded", "boolean", "the tool left its warm-up out of the statistics"),
+    _c("packets_sent", "Int64", "messages / echo requests sent"),
+    _c("packets_received", "Int64", "messages / replies received"),
+    _c("duplicates", "Int64", "duplicated replies (ping DUP!, sockperf duplicated)"),
+    _c("dropped", "Int64", "sockperf dropped messages"),
+    _c("out_of_order", "Int64", "out-of-order messages"),
+    _c("errors", "Int64", "ICMP errors / failed probes"),
+    _c("loss_pct", "float64", "loss in percent as printed or computed"),
+    _c("warnings", "str", "parser warnings and skipped lines, '; '-joined"),
+)
+
+SAMPLE_COLUMNS: tuple[Column, ...] = (
+    _c("run_id", "str", "run this observation belongs to", True),
+    _c("seq", "Int64", "sequence number (packet, icmp_seq, probe, interval index)", True),
+    _c("kind", "str", "packet, reply, probe, interval, histogram, thread, record", True),
+    _c("status", "str", "ok, timeout, duplicate, error, omitted, censored, lost", True),
+    _c("stream", "str", "stream / thread id ('SUM' for iperf3 sums)"),
+    _c("role", "str", "sender or receiver side of an interval"),
+    _c("time_ns", "Int64", "UTC time of the observation in integer ns since the epoch"),
+    _c("tx_time_ns", "Int64", "send time, integer ns (sockperf txTime, echo send_time_ns)"),
+    _c("rx_time_ns", "Int64", "receive time, integer ns"),
+    _c("start_s", "float64", "interval start, seconds from the run's start"),
+    _c("end_s", "float64", "interval end, seconds from the run's start"),
+    _c("rtt_us", "float64", "round-trip time, µs"),
+    _c("half_rtt_us", "float64", "half round trip (one-way estimate), µs"),
+    _c("censor_high_us", "float64", "upper bound of a censored latency (Windows 'time<1ms')"),
+    _c("bin_low_us", "float64", "histogram bin lower bound, µs"),
+    _c("bin_high_us", "float64", "histogram bin upper bound, µs"),
+    _c("count", "Int64", "observations in a histogram bin"),
+    _c("bytes", "Int64", "bytes transferred in the interval"),
+    _c("bits_per_second", "float64", "throughput in the interval, bits/s"),
+    _c("retransmits", "Int64", "TCP retransmits in the interval"),
+    _c("cwnd_bytes", "Int64", "TCP congestion window, bytes"),
+    _c("tcp_rtt_us", "float64", "kernel-smoothed TCP RTT, µs"),
+    _c("tcp_rttvar_us", "float64", "kernel TCP RTT variance, µs"),
+    _c("jitter_us", "float64", "UDP jitter, µs"),
+    _c("lost_packets", "Int64", "UDP datagrams lost in the interval"),
+    _c("packets", "Int64", "UDP datagrams in the interval / packets in a record"),
+    _c("ttl", "Int64", "IP TTL of a reply"),
+    _c("payload_bytes", "Int64", "bytes in the reply"),
+    _c("message", "str", "error text of a failed observation (ICMP error, timeout text)"),
+)
+
+SUMMARY_COLUMNS: tuple[Column, ...] = (
+    _c("run_id", "str", "run the statistic describes", True),
+    _c("metric", "str", "what is measured: rtt, half_rtt, throughput_receiver, ...", True),
+    _c("stat", "str", "count, mean, std, min, max, p50, p99.9, ci_low, mdev, ...", True),
+    _c("value", "float64", "the number, in `unit`", True),
+    _c("unit", "str", "us, bps, bytes, pct, count, s, ...", True),
+    _c("source", "str", "reported (printed by the tool) or computed (from samples)", True),
+    _c("level", "float64", "confidence level of ci_low/ci_high (0.99 for 99%)"),
+    _c("bound_low", "float64", "the value is only known to be >= this (histogram bin)"),
+    _c("bound_high", "float64", "the value is only known to be <= this (histogram bin)"),
+    _c("n", "Int64", "observations behind the statistic, when known"),
+)
+
+TABLES = {"runs": RUN_COLUMNS, "samples": SAMPLE_COLUMNS, "summaries": SUMMARY_COLUMNS}
+COLUMNS = {name: {c.name: c for c in cols} for name, cols in TABLES.items()}
+
+
+def _coerce(series: pd.Series, dtype: str) -> pd.Series:
+    if dtype == "datetime64[ns, UTC]":
+        return pd.to_datetime(series, utc=True).astype("datetime64[ns, UTC]")
+    if dtype == "float64" and series.dtype == object:
+        series = pd.to_numeric(series)
+    if dtype == "Int64" and series.dtype.kind == "f":
+        # Never silently truncate: integers that arrived as floats must be whole.
+        bad = series.notna() & (series != series.round())
+        if bad.any():
+            raise SchemaError(f"column {series.name!r}: non-integer value {series[bad].iloc[0]!r}")
+    return series.astype(dtype)
+
+
+def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame) -> pd.DataFrame:
+    """Build a frame of ``table`` from columns or records, with documented dtypes and order.
+
+    Unknown columns are an error (they would be undocumented); missing required columns are
+    an error; optional columns are added only for ``runs`` and ``summaries`` (samples keep
+    just the columns the tool gives).
+    """
+    cols = COLUMNS[table]
+    df = data if isinstance(data, pd.DataFrame) else pd.DataFrame(data)
+    unknown = [c for c in df.columns if c not in cols]
+    if unknown:
+        raise SchemaError(f"{table}: undocumented columns {unknown}")
+    out = {}
+    for name, col in cols.items():
+        if name in df.columns:
+            out[name] = _coerce(df[name], col.dtype).reset_index(drop=True)
+        elif col.required and len(df):
+            raise SchemaError(f"{table}: missing required column {name!r}")
+        elif table != "samples" or col.required:
+            out[name] = pd.Series([None] * len(df), dtype=col.dtype)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(df)))
+
+
+def empty(table: str) -> pd.DataFrame:
+    """A zero-row frame of ``table`` with every documented (or every required) column."""
+    cols = TABLES[table]
+    keep = [c for c in cols if table != "samples" or c.required]
+    return pd.DataFrame({c.name: pd.Series([], dtype=c.dtype) for c in keep})
+
+
+def _pandera_schema(table: str):
+    import pandera.pandas as pa
+
+    checks = {
+        ("runs", "latency_basis"): pa.Check.isin(LATENCY_BASES),
+        ("summaries", "source"): pa.Check.isin(SOURCES),
+        ("summaries", "level"): pa.Check.in_range(0, 1, include_min=False, include_max=False),
+        ("samples", "status"): pa.Check.isin(SAMPLE_STATUSES),
+        ("samples", "kind"): pa.Check.isin(SAMPLE_KINDS),
+        ("runs", "loss_pct"): pa.Check.in_range(0, 100),
+    }
+    columns = {
+        c.name: pa.Column(
+            c.dtype,
+            checks=checks.get((table, c.name)),
+            nullable=not (c.required and c.name in ("run_id", "tool", "metric", "stat", "unit")),
+            required=c.required or table != "samples",
+        )
+        for c in TABLES[table]
+    }
+    unique = ["run_id"] if table == "runs" else None
+    return pa.DataFrameSchema(columns, strict=True, unique=unique, coerce=False)
+
+
+_SCHEMAS: dict[str, Any] = {}
+
+
+def pandera_schema(table: str):
+    """The pandera schema of ``table`` (built once, lazily: pandera is slow to import)."""
+    if table not in _SCHEMAS:
+        _SCHEMAS[table] = _pandera_schema(table)
+    return _SCHEMAS[table]
+
+
+def validate(table: str, df: pd.DataFrame) -> pd.DataFrame:
+    """Check ``df`` against the documented table; raise :class:`SchemaError` naming the fault."""
+    import pandera.errors
+
+    try:
+        return pandera_schema(table).validate(df, lazy=True)
+    except pandera.errors.SchemaErrors as exc:
+        cases = exc.failure_cases.head(10).to_string()
+        raise SchemaError(f"{table} does not match the schema:\n{cases}") from None

@@ -1,0 +1,134 @@
+"""Expected-output files beside fixtures (jc style), and the comparison the walker uses.
+
+``python tests/_expected.py tests/fixtures/<tool>/<file>...`` writes ``<stem>.expected.json``
+for each fixture from the current parser output.  Review the diff before committing: the
+file is the claim the test checks.  A fixture that must fail holds ``{"error": "<text>"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+_SKIP_RUN_COLS = {"source_sha256", "run_id", "source_path"}
+
+
+def expected_path(fixture: Path) -> Path:
+    return fixture.with_name(fixture.stem + ".expected.json")
+
+
+def fixture_files() -> list[Path]:
+    out = []
+    for f in sorted(FIXTURES.rglob("*")):
+        if not f.is_file() or f.name in ("SOURCES.md", "README.md") or ".expected." in f.name:
+            continue
+        out.append(f)
+    return out
+
+
+def _clean(value):
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    return [
+        {k: _clean(v) for k, v in row.items() if _clean(v) is not None}
+        for row in df.to_dict(orient="records")
+    ]
+
+
+def describe(tables) -> dict:
+    runs = tables.runs
+    index = {rid: i for i, rid in enumerate(runs["run_id"])}
+    run_records = [
+        {k: v for k, v in r.items() if k not in _SKIP_RUN_COLS} for r in _records(runs)
+    ]
+    summaries = [
+        [index[r.run_id], r.metric, r.stat, _clean(r.value), r.unit, r.source]
+        + ([_clean(r.level)] if not pd.isna(r.level) else [])
+        for r in tables.summaries.itertuples()
+    ]
+    samples = tables.samples
+    sample_desc = {"rows": len(samples)}
+    if len(samples):
+        s = samples.drop(columns=["run_id"])
+        sample_desc["columns"] = list(s.columns)
+        sample_desc["head"] = _records(s.head(3))
+        sample_desc["tail"] = _records(s.tail(2))
+    return {"runs": run_records, "summaries": summaries, "samples": sample_desc}
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+        except (TypeError, ValueError):
+            return False
+    return a == b
+
+
+def compare(actual: dict, expected: dict) -> list[str]:
+    """Differences between two ``describe`` outputs (expected may be a subset for runs)."""
+    problems = []
+    if len(actual["runs"]) != len(expected["runs"]):
+        problems.append(f"runs: {len(actual['runs'])} != expected {len(expected['runs'])}")
+    for i, (a, e) in enumerate(zip(actual["runs"], expected["runs"])):
+        for key, value in e.items():
+            if not _close(a.get(key), value):
+                problems.append(f"run {i} {key}: {a.get(key)!r} != expected {value!r}")
+    if "summaries" in expected:
+        act = {tuple(r[:3]) + (r[5],): r for r in actual["summaries"]}
+        exp = {tuple(r[:3]) + (r[5],): r for r in expected["summaries"]}
+        for key in exp.keys() - act.keys():
+            problems.append(f"summary missing: {key}")
+        for key in act.keys() - exp.keys():
+            problems.append(f"summary unexpected: {key} = {act[key][3]}")
+        for key in exp.keys() & act.keys():
+            if not all(_close(x, y) for x, y in zip(act[key], exp[key])) or len(act[key]) != len(exp[key]):
+                problems.append(f"summary {key}: {act[key]} != expected {exp[key]}")
+    if "samples" in expected:
+        es, as_ = expected["samples"], actual["samples"]
+        if es.get("rows") != as_.get("rows"):
+            problems.append(f"sample rows: {as_.get('rows')} != expected {es.get('rows')}")
+        for part in ("head", "tail"):
+            for i, (a, e) in enumerate(zip(as_.get(part, []), es.get(part, []))):
+                for key in e.keys() | a.keys():
+                    if not _close(a.get(key), e.get(key)):
+                        problems.append(f"sample {part}[{i}] {key}: {a.get(key)!r} != {e.get(key)!r}")
+    return problems
+
+
+def read_fixture(path: Path, **kw):
+    import azlatency
+
+    return azlatency.read(path, source=path.relative_to(FIXTURES).as_posix(), **kw)
+
+
+def write(path: Path) -> Path:
+    from azlatency.errors import ParseError
+
+    out = expected_path(path)
+    try:
+        data = describe(read_fixture(path))
+    except ParseError as exc:
+        data = {"error": str(exc)}
+    out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return out
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent))
+    for arg in sys.argv[1:]:
+        print(write(Path(arg).resolve()))
