@@ -117,13 +117,14 @@ def _outline(lines: list[str]) -> tuple[list[str | None], list[bool]]:
     return heading, fenced
 
 
-def _context(lines: list[str], start: int, stop: int) -> str | None:
-    """Last prose line above ``start`` (skipping blanks, fences, prompts), not above ``stop``."""
-    for i in range(start - 1, max(stop, start - 6) - 1, -1):
+def _context(lines: list[str], fenced: list[bool], start: int) -> str | None:
+    """Last prose line above ``start``: outside code fences, not a prompt, not above the
+    nearest heading, at most six lines up."""
+    for i in range(start - 1, max(-1, start - 7), -1):
         text = lines[i].strip()
-        if not text or _FENCE.match(text) or _HEADING.match(lines[i]) or PROMPT.match(text):
-            continue
-        if _PROMPT_ONLY.match(text):
+        if _HEADING.match(lines[i]):
+            return None
+        if not text or fenced[i] or PROMPT.match(text) or _PROMPT_ONLY.match(text):
             continue
         return text[:200]
     return None
@@ -253,7 +254,7 @@ def _tables(
     *,
     lines: list[str] | None,
 ) -> Tables:
-    headings, _ = _outline(lines) if lines is not None else ([], [])
+    headings, fenced = _outline(lines) if lines is not None else ([], [])
     run_rows, sample_frames, summary_rows = [], [], []
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:
@@ -279,7 +280,7 @@ def _tables(
                 line_start=span.start + run.line_start,
                 line_end=span.start + run.line_end,
                 heading=headings[span.start] if headings else None,
-                context=_context(lines, span.start, 0) if lines is not None else None,
+                context=_context(lines, fenced, span.start) if lines is not None else None,
                 warnings="; ".join(warnings) if warnings else None,
             )
             if isinstance(meta.get("labels"), dict):
