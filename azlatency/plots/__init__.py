@@ -1,0 +1,33 @@
+"""Charts: axes-level functions (data first, keyword-only options, ``ax=None``, Axes returned).
+
+Nothing here calls ``plt.show()`` or ``savefig``; :func:`save` writes PDF, SVG and PNG.
+Importing this package changes no global settings; the publication look is
+``with azlatency.plots.style("paper"): ...``.
+"""
+
+from ._labels import latency_label, throughput_label, unit_label
+from ._style import PALETTE, WIDTHS, figsize, save, style
+from .compare import forest, latency_vs_size, throughput_bars
+from .distributions import ccdf, ecdf, nines, percentile_spectrum
+from .matrix import zone_matrix
+from .timeseries import timeseries
+
+__all__ = [
+    "PALETTE",
+    "WIDTHS",
+    "ccdf",
+    "ecdf",
+    "figsize",
+    "forest",
+    "latency_label",
+    "latency_vs_size",
+    "nines",
+    "percentile_spectrum",
+    "save",
+    "style",
+    "throughput_bars",
+    "throughput_label",
+    "timeseries",
+    "unit_label",
+    "zone_matrix",
+]

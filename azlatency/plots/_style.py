@@ -1,0 +1,82 @@
+"""The publication look, as a context — importing azlatency never touches ``rcParams``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import matplotlib as mpl
+
+# Okabe & Ito (2008) colour-blind-safe palette.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+# Column widths in inches of a typical two-column paper (IEEE: 3.5 in / 7.16 in).
+WIDTHS = {"one_column": 3.5, "two_column": 7.16}
+
+_STYLES = {
+    "paper": {
+        "font.size": 8,
+        "axes.titlesize": 8,
+        "axes.labelsize": 8,
+        "legend.fontsize": 7,
+        "xtick.labelsize": 7,
+        "ytick.labelsize": 7,
+        "figure.figsize": (WIDTHS["one_column"], WIDTHS["one_column"] * 0.75),
+        "lines.linewidth": 1.0,
+    },
+    "report": {
+        "font.size": 10,
+        "axes.titlesize": 11,
+        "axes.labelsize": 10,
+        "legend.fontsize": 9,
+        "figure.figsize": (WIDTHS["two_column"], WIDTHS["two_column"] * 0.5),
+        "lines.linewidth": 1.4,
+    },
+}
+_COMMON = {
+    "pdf.fonttype": 42,  # embed TrueType, not Type 3: journals ask for it
+    "ps.fonttype": 42,
+    "svg.fonttype": "none",
+    "axes.prop_cycle": mpl.cycler(color=PALETTE),
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "savefig.bbox": "tight",
+    "figure.dpi": 100,
+    "image.cmap": "cividis",
+}
+
+
+@contextmanager
+def style(name: str = "paper") -> Iterator[None]:
+    """``with azlatency.plots.style("paper"): ...`` — the look, undone on exit."""
+    if name not in _STYLES:
+        raise ValueError(f"unknown style {name!r}; known: {', '.join(_STYLES)}")
+    with mpl.rc_context({**_COMMON, **_STYLES[name]}):
+        yield
+
+
+def figsize(width: str = "one_column", aspect: float = 0.75) -> tuple[float, float]:
+    w = WIDTHS[width]
+    return (w, w * aspect)
+
+
+def save(fig, stem: str | Path, *, formats: tuple[str, ...] = ("pdf", "svg", "png"), dpi: int = 300):
+    """Write ``stem.pdf``, ``stem.svg`` and ``stem.png`` (300 dpi); return the paths."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for fmt in formats:
+        path = stem.with_suffix(f".{fmt}")
+        # metadata without dates keeps the files reproducible
+        meta = {"Creator": "azlatency"} if fmt != "png" else {"Software": "azlatency"}
+        if fmt == "pdf":
+            meta["CreationDate"] = None
+        if fmt == "svg":
+            meta["Date"] = None
+        # a fixed salt makes SVG element ids (random by default) the same on every build
+        with mpl.rc_context({"svg.hashsalt": "azlatency"}):
+            fig.savefig(path, format=fmt, dpi=dpi, metadata=meta)
+        paths.append(path)
+    return paths

@@ -1,0 +1,119 @@
+"""Comparisons: forest plot of effects, throughput bars, latency against message size."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from ._labels import latency_label, throughput_label
+
+
+def forest(
+    data: pd.DataFrame,
+    *,
+    label: str = "comparison",
+    effect: str = "estimate",
+    low: str = "ci_low",
+    high: str = "ci_high",
+    p: str | None = "p_adjusted",
+    reference: float = 1.0,
+    xlabel: str = "Ratio of medians (B / A)",
+    log_x: bool = True,
+    ax: Axes | None = None,
+    **kwargs,
+) -> Axes:
+    """One row per comparison: the effect as a dot, its interval as a bar, the adjusted
+    p-value at the right margin, a vertical line at ``reference`` (1 for ratios, 0 for shifts)."""
+    ax = ax if ax is not None else plt.gca()
+    d = data.reset_index(drop=True)
+    y = np.arange(len(d))[::-1]
+    est = d[effect].to_numpy(dtype="float64", na_value=np.nan)
+    lo = d[low].to_numpy(dtype="float64", na_value=np.nan)
+    hi = d[high].to_numpy(dtype="float64", na_value=np.nan)
+    err = np.vstack([est - lo, hi - est])
+    ax.errorbar(est, y, xerr=err, fmt="o", capsize=2, **kwargs)
+    ax.axvline(reference, color="0.4", lw=0.8, ls="--")
+    ax.set_yticks(y, d[label].astype(str))
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    if p and p in d:
+        trans = ax.get_yaxis_transform()
+        for yi, pv in zip(y, d[p]):
+            txt = "p n/a" if pd.isna(pv) else (f"p={pv:.2g}" if pv >= 1e-4 else "p<1e-4")
+            ax.text(1.01, yi, txt, transform=trans, va="center", fontsize="small")
+    ax.grid(axis="y", visible=False)
+    return ax
+
+
+def throughput_bars(
+    data: pd.DataFrame,
+    *,
+    x: str = "scenario",
+    y: str = "value",
+    low: str | None = "ci_low",
+    high: str | None = "ci_high",
+    hue: str | None = None,
+    side: str | None = "receiver",
+    scale: float = 1e9,
+    ax: Axes | None = None,
+    **kwargs,
+) -> Axes:
+    """Bars of throughput (bits/s, shown scaled) per ``x`` and ``hue``, with interval whiskers."""
+    ax = ax if ax is not None else plt.gca()
+    cats = list(dict.fromkeys(data[x].astype(str)))
+    hues = list(dict.fromkeys(data[hue].astype(str))) if hue else [None]
+    width = 0.8 / len(hues)
+    for k, h in enumerate(hues):
+        part = data if h is None else data[data[hue].astype(str) == h]
+        pos = {c: i for i, c in enumerate(cats)}
+        xs = np.array([pos[c] for c in part[x].astype(str)]) - 0.4 + width * (k + 0.5)
+        vals = part[y].to_numpy(dtype="float64") / scale
+        yerr = None
+        if low and high and low in part and high in part:
+            lo = part[low].to_numpy(dtype="float64", na_value=np.nan) / scale
+            hi = part[high].to_numpy(dtype="float64", na_value=np.nan) / scale
+            yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+        ax.bar(xs, vals, width=width, yerr=yerr, capsize=2, label=h, **kwargs)
+    ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right")
+    ax.set_ylabel(throughput_label(side, scale))
+    if hue:
+        ax.legend(title=hue)
+    return ax
+
+
+def latency_vs_size(
+    data: pd.DataFrame,
+    *,
+    x: str = "msg_size_bytes",
+    y: str = "value",
+    low: str | None = "ci_low",
+    high: str | None = "ci_high",
+    hue: str | None = None,
+    basis: str = "rtt",
+    unit: str = "us",
+    ax: Axes | None = None,
+    **kwargs,
+) -> Axes:
+    """Latency against message size (log x), a line per ``hue`` with interval whiskers."""
+    ax = ax if ax is not None else plt.gca()
+    groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=True))
+    for key, part in groups:
+        part = part.sort_values(x)
+        xs = part[x].to_numpy(dtype="float64")
+        vals = part[y].to_numpy(dtype="float64")
+        yerr = None
+        if low and high and low in part and high in part:
+            lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
+            hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
+            yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+        ax.errorbar(xs, vals, yerr=yerr, marker="o", ms=3, capsize=2,
+                    label=None if key is None else str(key), **kwargs)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("Message size (bytes)")
+    ax.set_ylabel(latency_label(basis, unit))
+    if hue:
+        ax.legend(title=hue)
+    return ax

@@ -1,0 +1,78 @@
+"""Zone × zone matrix of medians with intervals and asymmetry marks."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from ._labels import latency_label
+
+
+def zone_matrix(
+    data: pd.DataFrame,
+    *,
+    src: str = "src_zone",
+    dst: str = "dst_zone",
+    value: str = "value",
+    low: str | None = "ci_low",
+    high: str | None = "ci_high",
+    asymmetric: str | None = None,
+    basis: str = "rtt",
+    unit: str = "us",
+    log_color: bool = True,
+    ax: Axes | None = None,
+    **kwargs,
+) -> Axes:
+    """Heatmap of ``value`` with rows = source zone, columns = destination zone.
+
+    Each cell shows the value and, when given, its interval ``[low, high]``; cells where the
+    ``asymmetric`` column is true get a ``†`` and a thick edge (A→B differs from B→A).  Empty
+    cells (pair not measured) stay blank and say "n/a".
+    """
+    ax = ax if ax is not None else plt.gca()
+    zones = sorted(set(data[src].dropna().astype(str)) | set(data[dst].dropna().astype(str)))
+    idx = {z: i for i, z in enumerate(zones)}
+    grid = np.full((len(zones), len(zones)), np.nan)
+    for row in data.itertuples(index=False):
+        r = row._asdict()
+        if pd.isna(r[src]) or pd.isna(r[dst]):
+            continue
+        grid[idx[str(r[src])], idx[str(r[dst])]] = r[value]
+    shown = np.log10(grid) if log_color else grid
+    mesh = ax.imshow(np.ma.masked_invalid(shown), cmap=kwargs.pop("cmap", "cividis"), **kwargs)
+    cbar = ax.figure.colorbar(mesh, ax=ax, fraction=0.046, pad=0.04)
+    label = latency_label(basis, unit, what="Median")
+    if log_color:
+        ticks = cbar.get_ticks()
+        cbar.set_ticks(ticks)
+        cbar.set_ticklabels([f"{10 ** t:.3g}" for t in ticks])
+    cbar.set_label(label)
+    finite = shown[np.isfinite(shown)]
+    mid = (finite.min() + finite.max()) / 2 if finite.size else 0
+    for row in data.itertuples(index=False):
+        r = row._asdict()
+        if pd.isna(r[src]) or pd.isna(r[dst]) or pd.isna(r[value]):
+            continue
+        i, j = idx[str(r[src])], idx[str(r[dst])]
+        text = f"{r[value]:.4g}"
+        if low and high and low in r and not pd.isna(r[low]) and not pd.isna(r[high]):
+            text += f"\n[{r[low]:.4g}, {r[high]:.4g}]"
+        if asymmetric and bool(r.get(asymmetric) is True):
+            text += " †"
+            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2.0, ec="#D55E00"))
+        color = "white" if shown[i, j] < mid else "black"
+        ax.text(j, i, text, ha="center", va="center", fontsize="small", color=color)
+    for i in range(len(zones)):
+        for j in range(len(zones)):
+            if np.isnan(grid[i, j]):
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize="small", color="0.5")
+    ax.set_xticks(range(len(zones)), [f"zone {z}" for z in zones])
+    ax.set_yticks(range(len(zones)), [f"zone {z}" for z in zones])
+    ax.set_xlabel("Destination (server)")
+    ax.set_ylabel("Source (client)")
+    ax.grid(False)
+    if asymmetric:
+        ax.set_title("† A→B differs from B→A (adjusted)", fontsize="small", loc="left")
+    return ax

@@ -1,0 +1,131 @@
+"""Plots are checked through their artists (what data each line or cell holds), not pixels."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib as mpl  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from azlatency import plots  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def test_import_changes_no_global_settings():
+    before = dict(mpl.rcParams)
+    import importlib
+
+    importlib.reload(plots)
+    assert dict(mpl.rcParams) == before
+
+
+def test_style_is_a_context_with_embedded_truetype():
+    with plots.style("paper"):
+        assert mpl.rcParams["pdf.fonttype"] == 42
+        assert mpl.rcParams["axes.prop_cycle"].by_key()["color"][0] == plots.PALETTE[0]
+    assert mpl.rcParams["pdf.fonttype"] != 42 or mpl.rcParamsDefault["pdf.fonttype"] == 42
+
+
+def test_ecdf_steps_hold_sorted_values_and_label_states_basis():
+    df = pd.DataFrame({"rtt_us": [30.0, 10.0, 20.0, np.nan], "run": ["a"] * 4})
+    ax = plots.ecdf(df, x="rtt_us")
+    xy = ax.lines[0].get_xydata()
+    assert xy[:, 0].tolist() == [10.0, 20.0, 30.0]
+    assert np.allclose(xy[:, 1], [1 / 3, 2 / 3, 1.0])
+    assert "RTT" in ax.get_xlabel() and "µs" in ax.get_xlabel()
+
+
+def test_ccdf_is_log_log_and_drops_the_zero_point():
+    df = pd.DataFrame({"half_rtt_us": [1.0, 2.0, 3.0, 4.0]})
+    ax = plots.ccdf(df, x="half_rtt_us")
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert np.allclose(ax.lines[0].get_ydata(), [0.75, 0.5, 0.25])
+    assert "half RTT" in ax.get_xlabel()
+
+
+def test_latency_axis_without_basis_is_refused():
+    with pytest.raises(ValueError, match="basis"):
+        plots.ecdf(pd.DataFrame({"latency": [1.0]}), x="latency")
+
+
+def test_percentile_spectrum_uses_nines_and_draws_bands():
+    df = pd.DataFrame({"q": [0.5, 0.99, 0.999], "value": [10.0, 20.0, 50.0],
+                       "ci_low": [9.0, 18.0, np.nan], "ci_high": [11.0, 23.0, np.nan]})
+    ax = plots.percentile_spectrum(df, basis="half_rtt")
+    assert np.allclose(ax.lines[0].get_xdata(), [np.log10(2), 2.0, 3.0])
+    assert [t.get_text() for t in ax.get_xticklabels()][:4] == ["50", "90", "99", "99.9"]
+    assert len(ax.collections) == 1  # the interval band
+    assert "half RTT" in ax.get_ylabel()
+
+
+def test_zone_matrix_cells_hold_values_intervals_and_marks():
+    df = pd.DataFrame({"src_zone": ["1", "1", "3"], "dst_zone": ["1", "3", "1"],
+                       "value": [40.0, 700.0, 650.0], "ci_low": [39.0, 690.0, 640.0],
+                       "ci_high": [41.0, 710.0, 660.0], "asym": [False, True, True]})
+    fig, ax = plt.subplots()
+    plots.zone_matrix(df, asymmetric="asym", ax=ax)
+    arr = ax.images[0].get_array()
+    assert np.isclose(10 ** arr[0, 1], 700.0) and np.ma.is_masked(arr[1, 1])
+    texts = [t.get_text() for t in ax.texts]
+    assert "700\n[690, 710] †" in texts and "n/a" in texts
+    assert "Median" in fig.axes[1].get_ylabel() and "RTT" in fig.axes[1].get_ylabel()
+
+
+def test_forest_rows_follow_comparisons():
+    df = pd.DataFrame({"comparison": ["AZ vs AS", "PPG vs none"], "estimate": [1.7, 1.0],
+                       "ci_low": [1.6, 0.9], "ci_high": [1.8, 1.1], "p_adjusted": [1e-6, 0.5]})
+    ax = plots.forest(df)
+    xy = ax.lines[0].get_xydata()
+    assert xy[:, 0].tolist() == [1.7, 1.0] and xy[:, 1].tolist() == [1, 0]
+    assert [t.get_text() for t in ax.texts] == ["p<1e-4", "p=0.5"]
+
+
+def test_throughput_bars_scale_to_gbit():
+    df = pd.DataFrame({"scenario": ["a", "b"], "value": [25.7e9, 7.91e9],
+                       "ci_low": [25e9, 7.5e9], "ci_high": [26e9, 8e9]})
+    ax = plots.throughput_bars(df)
+    assert [round(p.get_height(), 2) for p in ax.patches] == [25.7, 7.91]
+    assert "Gbit/s" in ax.get_ylabel()
+
+
+def test_timeseries_marks_breaks_and_change_points():
+    t0 = 1_742_464_000_000_000_000
+    df = pd.DataFrame({"time_ns": pd.array([t0 + i * 10**9 for i in range(5)], dtype="Int64"),
+                       "rtt_us": [800.0, 810.0, 790.0, 900.0, 905.0]})
+    ax = plots.timeseries(df, change_points=[t0 + 3 * 10**9], breaks=[t0 + 4 * 10**9])
+    labels = [ln.get_label() for ln in ax.lines]
+    assert "change point" in labels and "connection break" in labels
+    assert ax.lines[0].get_ydata().tolist() == [800.0, 810.0, 790.0, 900.0, 905.0]
+
+
+def test_save_writes_three_formats_with_embedded_truetype(tmp_path):
+    with plots.style("paper"):
+        fig, ax = plt.subplots()
+        ax.plot([1, 2], [1, 2])
+        ax.set_xlabel("Latency, RTT (µs)")
+        paths = plots.save(fig, tmp_path / "fig" / "x")
+    assert sorted(p.suffix for p in paths) == [".pdf", ".png", ".svg"]
+    pdf = (tmp_path / "fig" / "x.pdf").read_bytes()
+    assert b"/FontFile2" in pdf  # TrueType embedded (pdf.fonttype 42), not Type 3
+    from PIL import Image
+
+    assert Image.open(tmp_path / "fig" / "x.png").info["dpi"][0] == pytest.approx(300, abs=1)
+
+
+def test_save_is_reproducible(tmp_path):
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2])
+    plots.save(fig, tmp_path / "a", formats=("pdf", "svg"))
+    plots.save(fig, tmp_path / "b", formats=("pdf", "svg"))
+    assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
