@@ -1,0 +1,108 @@
+"""Execute the parameterized report notebooks with papermill.
+
+Notebooks live in ``notebooks/NN-area-question.ipynb`` and are committed with outputs
+stripped.  Every path a notebook needs comes in as a parameter (papermill runs a notebook in
+the working directory it is given, and a notebook must not depend on it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import AzlatencyError
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+
+@dataclass(frozen=True)
+class Executed:
+    source: Path
+    output: Path
+    seconds: float
+    error: str | None = None
+
+
+def notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The report notebooks, in number order."""
+    return sorted(p for p in folder.glob("[0-9][0-9]-*.ipynb"))
+
+
+def parameters_of(path: Path) -> dict[str, object]:
+    """Names and defaults of a notebook's ``parameters`` cell (papermill's own inspection)."""
+    import papermill
+
+    return {k: v["default"] for k, v in papermill.inspect_notebook(str(path)).items()}
+
+
+def has_outputs(path: Path) -> bool:
+    """True when a notebook carries outputs or execution counts (it must be stripped)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return any(
+        c.get("outputs") or c.get("execution_count")
+        for c in nb.get("cells", [])
+        if c.get("cell_type") == "code"
+    )
+
+
+def execute(
+    path: Path,
+    out_dir: Path,
+    parameters: dict[str, object] | None = None,
+    *,
+    kernel: str = "python3",
+    timeout: int = 600,
+) -> Executed:
+    """Run one notebook into ``out_dir`` with ``parameters``; raise on a failing cell."""
+    import time
+
+    import papermill
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    output = out_dir / path.name
+    start = time.perf_counter()
+    # The kernel must use the inline backend so figures become outputs: drop a headless
+    # MPLBACKEND (e.g. Agg set by a test run) from the environment the kernel inherits.
+    env_backup = os.environ.pop("MPLBACKEND", None)
+    try:
+        papermill.execute_notebook(
+            str(path),
+            str(output),
+            parameters=parameters or {},
+            kernel_name=kernel,
+            cwd=str(out_dir),
+            progress_bar=False,
+            execution_timeout=timeout,
+            report_mode=False,
+        )
+    except papermill.PapermillExecutionError as exc:
+        raise AzlatencyError(f"notebook {path.name} failed: {exc.ename}: {exc.evalue}") from exc
+    finally:
+        if env_backup is not None:
+            os.environ["MPLBACKEND"] = env_backup
+    return Executed(path, output, time.perf_counter() - start)
+
+
+def execute_all(
+    out_dir: Path,
+    parameters: dict[str, object] | None = None,
+    *,
+    paths: Iterable[Path] | None = None,
+    workers: int = 2,
+) -> list[Executed]:
+    """Run every notebook (two at a time: each runs in its own kernel process). Parameters a
+    notebook does not declare are left out for it, so one dict can serve all of them."""
+    paths = list(paths) if paths is not None else notebooks()
+
+    def one(p: Path) -> Executed:
+        declared = parameters_of(p)
+        params = {k: v for k, v in (parameters or {}).items() if k in declared}
+        return execute(p, out_dir, params)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, paths))

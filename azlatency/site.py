@@ -1,0 +1,103 @@
+"""Build the browsable HTML report site from executed notebooks.
+
+Sphinx with myst-nb renders the executed notebooks (no re-execution) offline; if Sphinx is
+not available, ``nbconvert`` renders each notebook to HTML and a plain index links them.
+``reports/index.html`` is the page a reader opens first.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from pathlib import Path
+
+_CONF = '''
+project = "azlatency reports"
+author = "azlatency"
+extensions = ["myst_nb"]
+nb_execution_mode = "off"
+exclude_patterns = ["_build"]
+html_theme = "alabaster"
+html_title = "azlatency reports"
+html_theme_options = {"page_width": "1100px", "sidebar_width": "240px"}
+myst_enable_extensions = ["dollarmath"]
+suppress_warnings = ["mystnb.unknown_mime_type"]
+'''
+
+
+def _title(nb_path: Path) -> str:
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            for line in "".join(cell.get("source", "")).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return nb_path.stem
+
+
+def build(executed_dir: Path, reports_dir: Path, *, build_dir: Path | None = None) -> Path:
+    """Render ``executed_dir/*.ipynb`` into ``reports_dir/site``; return ``reports/index.html``."""
+    notebooks = sorted(executed_dir.glob("*.ipynb"))
+    build_dir = build_dir or reports_dir / ".site-src"
+    if build_dir.exists():
+        shutil.rmtree(build_dir)
+    build_dir.mkdir(parents=True)
+    for nb in notebooks:
+        shutil.copy2(nb, build_dir / nb.name)
+    # The 90-campaign-report notebook is what a reader opens first: list it first.
+    ordered = sorted(notebooks, key=lambda p: (not p.name.startswith("90-"), p.name))
+    toc = "\n".join(p.stem for p in ordered)
+    index = (
+        "# azlatency reports\n\n"
+        "Executed notebooks over the bundled example campaigns. Start with the campaign report.\n\n"
+        + "\n".join(f"- [{_title(p)}]({p.stem}.ipynb)" for p in ordered)
+        + f"\n\n```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n"
+    )
+    (build_dir / "index.md").write_text(index, encoding="utf-8")
+    (build_dir / "conf.py").write_text(_CONF, encoding="utf-8")
+    site = reports_dir / "site"
+    if site.exists():
+        shutil.rmtree(site)
+    try:
+        _sphinx(build_dir, site)
+    except ImportError:
+        _nbconvert(ordered, site)
+    landing = reports_dir / "index.html"
+    landing.write_text(
+        '<!doctype html><meta charset="utf-8"><title>azlatency reports</title>'
+        '<meta http-equiv="refresh" content="0; url=site/index.html">'
+        '<p><a href="site/index.html">azlatency reports</a></p>\n',
+        encoding="utf-8",
+    )
+    shutil.rmtree(build_dir, ignore_errors=True)
+    shutil.rmtree(reports_dir / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copy
+    return landing
+
+
+def _sphinx(src: Path, out: Path) -> None:
+    from sphinx.application import Sphinx
+
+    doctrees = src / "_build" / "doctrees"
+    app = Sphinx(str(src), str(src), str(out), str(doctrees), "html", status=None,
+                 warning=None, freshenv=True, keep_going=True)
+    app.build()
+    if app.statuscode:
+        raise RuntimeError(f"sphinx failed with status {app.statuscode}")
+
+
+def _nbconvert(notebooks: list[Path], out: Path) -> None:  # fallback without Sphinx
+    from nbconvert import HTMLExporter
+
+    out.mkdir(parents=True, exist_ok=True)
+    exporter = HTMLExporter(embed_images=True)
+    items = []
+    for nb in notebooks:
+        body, _ = exporter.from_filename(str(nb))
+        (out / f"{nb.stem}.html").write_text(body, encoding="utf-8")
+        items.append(f'<li><a href="{nb.stem}.html">{html.escape(_title(nb))}</a></li>')
+    (out / "index.html").write_text(
+        "<!doctype html><meta charset='utf-8'><title>azlatency reports</title>"
+        f"<h1>azlatency reports</h1><ul>{''.join(items)}</ul>\n",
+        encoding="utf-8",
+    )
