@@ -35,6 +35,8 @@ def fixture_files() -> list[Path]:
 def _clean(value):
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return None
+    if value is pd.NaT:  # a run without start_time: NaT is neither None nor NA
+        return None
     if isinstance(value, pd.Timestamp):
         return value.isoformat()
     if hasattr(value, "item"):
