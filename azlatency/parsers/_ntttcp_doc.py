@@ -1,0 +1,322 @@
+"""ntttcp's structured outputs: XML (``-x`` on Linux, ``-xml`` on Windows) and JSON (``-j``).
+
+Both are read into one neutral shape — root tag, attributes, ``<parameters>``, the
+``<thread>`` elements and the remaining ``(tag, metric, text)`` entries — and turned into
+:class:`~azlatency.parsers.ntttcp.Totals` by one function, so the two cannot drift apart.
+
+Facts that forced a branch (corpus files under ``ntttcp/``):
+
+* ntttcp-for-linux writes ``version="5.33-linux"`` and mimics NTttcp.exe's XML, but its
+  ``MB``/``KB`` are 10^6/10^3 bytes (``total_bytes`` 89412.182016 MB over 60.234391 s is the
+  1484.404 MB/s it prints, and ``Bps`` = MB/s × 10^6), while NTttcp.exe 5.35's are 2^20/2^10
+  (its ``mbps`` = MB/s × 8.388608).  ``mbps`` and ``Bps`` are the same unit on both.
+* ntttcp-for-linux fills the Windows-only fields (interrupts, DPCs, frame size, buffers,
+  packets sent/received) with ``0``: placeholders, not measurements, so they are skipped.
+  Its receiver writes ``packets_retransmitted`` 0 too: only the sender counts retransmits.
+* Older ntttcp-for-linux (the WSL2 capture) names ``cycles_per_byte`` ``<cycles>`` and
+  ``cpu_busy_all`` ``<cpu>``; on Windows ``<cpu>`` is the average over processors (0-100 %),
+  which is a different figure, named ``cpu_avg``.
+* NTttcp.exe's ``bufferCount`` is INT64_MAX when the run is timed (``-t``): kept exactly, as
+  an int in ``labels``, never through a float.
+* Reusing one ``-xml`` file appends documents, each with its own BOM.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from xml.etree.ElementTree import Element
+from xml.etree.ElementTree import ParseError as XmlError
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
+
+from ..errors import ParseError
+from ._base import Span
+from .ntttcp import TOOL, Totals, dec
+
+_ROOT_OPEN = re.compile(r"<(ntttcp[sr])[\s>]")
+_MIB, _MB = Decimal(2**20), Decimal(10**6)
+# Windows-only figures (NTttcp.exe): tag[/metric] -> (metric, stat, unit)
+_WINDOWS_EXTRA = {
+    ("avg_bytes_per_compl", "B"): ("bytes_per_completion", "mean", "bytes"),
+    ("avg_frame_size", "B"): ("frame_size", "mean", "bytes"),
+    ("total_buffers", None): ("buffers", "total", "count"),
+    ("throughput", "buffers/s"): ("buffers_per_s", "mean", "1/s"),
+    ("avg_packets_per_interrupt", "packets/interrupt"): ("packets_per_interrupt", "mean", "ratio"),
+    ("interrupts", "count/sec"): ("interrupts_per_s", "mean", "1/s"),
+    ("dpcs", "count/sec"): ("dpcs_per_s", "mean", "1/s"),
+    ("avg_packets_per_dpc", "packets/dpc"): ("packets_per_dpc", "mean", "ratio"),
+}
+_LINUX_CPU = {
+    "user": "cpu_user", "system": "cpu_system", "idle": "cpu_idle", "iowait": "cpu_iowait",
+    "softirq": "cpu_softirq", "cycles_per_byte": "cycles_per_byte", "cycles": "cycles_per_byte",
+    "cpu_busy_all": "cpu_busy", "cpu": "cpu_busy",
+}
+
+
+@dataclass
+class Doc:
+    """One ntttcp document in neutral form."""
+
+    root: str  # ntttcps (sender) or ntttcpr (receiver)
+    attrs: dict[str, str]
+    params: dict[str, str]
+    threads: list[tuple[str, list[tuple[str, str | None, str]]]]  # (index, entries)
+    entries: list[tuple[str, str | None, str]]
+    variant: str
+    line_start: int = 1
+    line_end: int = 1
+    warnings: list[str] = field(default_factory=list)
+
+    def get(self, tag: str, metric: str | None = None) -> str | None:
+        return _get(self.entries, tag, metric)
+
+
+def _get(entries, tag: str, metric: str | None = None) -> str | None:
+    for t, m, text in entries:
+        if t == tag and (metric is None or m == metric):
+            return text
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# XML
+
+
+def locate_xml(lines: list[str]) -> list[Span]:
+    """XML documents pasted into a note: from the root element's line to its closing tag."""
+    spans = []
+    i = 0
+    while i < len(lines):
+        m = _ROOT_OPEN.search(lines[i])
+        if not m:
+            i += 1
+            continue
+        close = f"</{m.group(1)}>"
+        j = next((k for k in range(i, len(lines)) if close in lines[k]), None)
+        end = len(lines) if j is None else j + 1
+        spans.append(Span(i, end, TOOL))
+        i = end
+    return spans
+
+
+def _documents(text: str) -> list[tuple[int, str]]:
+    """(1-based line, text) of each document; appended documents are split at their roots."""
+    starts = [m.start() for m in _ROOT_OPEN.finditer(text)]
+    out = []
+    for a, b in zip(starts, starts[1:] + [len(text)]):
+        out.append((text.count("\n", 0, a) + 1, text[a:b].replace("\ufeff", "")))
+    return out
+
+
+def parse_xml(text: str, source: str | None) -> list[Totals]:
+    docs = _documents(text)
+    if not docs:
+        raise ParseError(TOOL, source, None, "expected an <ntttcps> or <ntttcpr> XML document")
+    out = []
+    for line, body in docs:
+        # Drop what follows the closing tag (the next document's <?xml ...?> declaration).
+        root = _ROOT_OPEN.match(body).group(1)
+        close = body.find(f"</{root}>")
+        if close >= 0:
+            body = body[: close + len(root) + 3]
+        try:
+            elem = fromstring(body)
+        except XmlError as exc:
+            row = exc.position[0] if getattr(exc, "position", None) else 1
+            raise ParseError(
+                TOOL, source, line + row - 1, f"malformed ntttcp XML: {exc}",
+                hint="a truncated file (the run was cut) or an edited one",
+            ) from None
+        except DefusedXmlException as exc:
+            raise ParseError(TOOL, source, line, f"refused unsafe XML: {exc!r}") from None
+        doc = _from_element(elem)
+        doc.line_start, doc.line_end = line, line + body.count("\n")
+        out.append(totals(doc, source))
+    return out
+
+
+def _entry(e: Element) -> tuple[str, str | None, str]:
+    return e.tag, e.get("metric"), (e.text or "").strip()
+
+
+def _from_element(root: Element) -> Doc:
+    params: dict[str, str] = {}
+    threads, entries = [], []
+    for child in root:
+        if child.tag == "parameters":
+            params = {p.tag: (p.text or "").strip() for p in child}
+        elif child.tag == "thread":
+            threads.append((child.get("index", str(len(threads))), [_entry(e) for e in child]))
+        else:
+            entries.append(_entry(child))
+    linux = root.get("version", "").endswith("-linux")
+    return Doc(root.tag, dict(root.attrib), params, threads, entries,
+               "xml-linux" if linux else "xml-windows")
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON (ntttcp-for-linux -j): the XML tree with every value a string.
+
+
+def parse_json(text: str, source: str | None) -> list[Totals]:
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise ParseError(TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}") from None
+    roots = [k for k in data if k in ("ntttcps", "ntttcpr")] if isinstance(data, dict) else []
+    if not roots or not isinstance(data[roots[0]], dict):
+        raise ParseError(TOOL, source, 1, 'expected {"ntttcps": {...}} or {"ntttcpr": {...}}')
+    body = data[roots[0]]
+    doc = Doc(roots[0], {}, {}, [], [], "json", 1, text.count("\n") + 1)
+    for key, value in body.items():
+        if key == "parameters" and isinstance(value, dict):
+            doc.params = {k: str(v) for k, v in value.items()}
+        elif key in ("thread", "threads") and isinstance(value, list):
+            for n, th in enumerate(value):
+                if isinstance(th, dict):
+                    index = str(th.get("index", n))
+                    doc.threads.append((index, _json_entries(th, skip="index")))
+        elif isinstance(value, str) and key in ("computername", "version"):
+            doc.attrs[key] = value
+        else:
+            doc.entries.extend(_json_entries({key: value}))
+    return [totals(doc, source)]
+
+
+def _json_entries(obj: dict, skip: str = "") -> list[tuple[str, str | None, str]]:
+    out = []
+    for key, value in obj.items():
+        if key == skip:
+            continue
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, dict) and "value" in item:
+                out.append((key, item.get("metric"), str(item["value"])))
+            elif isinstance(item, (str, int, float)):
+                out.append((key, None, str(item)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Neutral document -> Totals
+
+
+def _num(text: str | None, what: str, doc: Doc, source: str | None) -> Decimal | None:
+    """A number, tolerating the unit word ntttcp-for-linux's JSON leaves after some values
+    (``"1484404184.555 bps"``): the ``metric`` says the unit, the stray word does not."""
+    if text is None or text == "":
+        return None
+    value = dec(re.sub(r"\s*(?:bps|%|us|MHz)$", "", text.strip()))
+    if value is None:
+        raise ParseError(TOOL, source, doc.line_start, f"expected a number for {what}, got {text!r}")
+    return value
+
+
+def _rate(entries, doc: Doc, source: str | None, kib: Decimal) -> float | None:
+    """bits/s from a group of <throughput> entries: Bps, then mbps, then KB/s or MB/s."""
+    for metric, factor in (("Bps", 8), ("mbps", 10**6), ("KB/s", kib * 8), ("MB/s", kib * 1024 * 8)):
+        value = _num(_get(entries, "throughput", metric), f"throughput {metric}", doc, source)
+        if value is not None:
+            return float(value * factor)
+    return None
+
+
+def _int(text: str | None, what: str, doc: Doc, source: str | None) -> int | None:
+    value = _num(text, what, doc, source)
+    return None if value is None else int(value)
+
+
+def totals(doc: Doc, source: str | None) -> Totals:
+    linux = doc.attrs.get("version", "").endswith("-linux") or doc.variant == "json"
+    t = Totals(variant=doc.variant, os="linux" if linux else "windows",
+               line_start=doc.line_start, line_end=doc.line_end, warnings=list(doc.warnings))
+    t.role = "sender" if doc.root == "ntttcps" else "receiver"
+    t.version = doc.attrs.get("version")
+    host = doc.attrs.get("computername")
+    t.meta["src_host" if t.role == "sender" else "dst_host"] = host
+    mib = _MB if linux else _MIB
+    kib = mib / 1000 if linux else mib / 1024
+    mb = _num(doc.get("total_bytes", "MB"), "total_bytes", doc, source)
+    t.total_bytes = None if mb is None else int((mb * mib).to_integral_value())
+    real = _num(doc.get("realtime", "s"), "realtime", doc, source)
+    t.duration_s = None if real is None else float(real)
+    t.bits_per_second = _rate(doc.entries, doc, source, kib)
+    if not (linux and t.role == "receiver"):
+        t.retransmits = _int(doc.get("packets_retransmitted"), "packets_retransmitted", doc, source)
+    rtt = _num(doc.get("tcp_average_rtt"), "tcp_average_rtt", doc, source)
+    t.tcp_rtt_us = None if rtt is None else float(rtt)
+    t.connections = _int(doc.get("conns_tested"), "conns_tested", doc, source)
+    t.threads = len(doc.threads) or None
+    _params(doc, t, linux)
+    (_linux_figures if linux else _windows_figures)(doc, t, source)
+    _buffers(doc, t, source)
+    for index, entries in doc.threads:
+        real = _num(_get(entries, "realtime", "s"), f"thread {index} realtime", doc, source)
+        t.thread_rows.append({
+            "seq": int(index) if index.isdigit() else len(t.thread_rows), "kind": "thread",
+            "status": "ok", "stream": index, "start_s": 0.0,
+            "end_s": None if real is None else float(real),
+            "bits_per_second": _rate(entries, doc, source, kib),
+        })
+    return t
+
+
+def _params(doc: Doc, t: Totals, linux: bool) -> None:
+    p = doc.params
+    if p.get("port", "").isdigit():
+        t.meta["port"] = int(p["port"])
+    if p.get("udp") in ("True", "False"):
+        t.meta["protocol"] = "udp" if p["udp"] == "True" else "tcp"
+    scale = 1 if linux else 1000  # run/warmup/cooldown: seconds on Linux, ms on Windows
+    for key, label in (("run_time", "run_time_s"), ("warmup_time", "warmup_s"),
+                       ("cooldown_time", "cooldown_s")):
+        value = dec(p.get(key, ""))
+        if value is not None:
+            t.labels[label] = float(value / scale)
+
+
+def _linux_figures(doc: Doc, t: Totals, source: str | None) -> None:
+    for tag, metric in _LINUX_CPU.items():
+        value = _num(doc.get(tag), tag, doc, source)
+        if value is not None and metric not in t.cpu:
+            t.cpu[metric] = float(value)
+    cores = _int(doc.get("cpu_cores"), "cpu_cores", doc, source)
+    if cores:
+        t.labels["cpu_cores"] = cores
+    speed = _num(doc.get("cpu_speed"), "cpu_speed", doc, source)
+    if speed is not None:
+        t.labels["cpu_speed_mhz"] = float(speed)
+    if doc.get("os"):
+        t.labels["kernel"] = doc.get("os")
+
+
+def _windows_figures(doc: Doc, t: Totals, source: str | None) -> None:
+    for (tag, unit), (metric, stat, out_unit) in _WINDOWS_EXTRA.items():
+        value = _num(doc.get(tag, unit), tag, doc, source)
+        if value is not None:
+            t.extra.append((metric, stat, float(value), out_unit))
+    cycles = _num(doc.get("cycles"), "cycles", doc, source)
+    if cycles is not None:
+        t.cpu["cycles_per_byte"] = float(cycles)
+    cpu = _num(doc.get("cpu"), "cpu", doc, source)
+    if cpu is not None:
+        t.cpu["cpu_avg"] = float(cpu)
+    for tag, col in (("packets_sent", "packets_sent"), ("packets_received", "packets_received"),
+                     ("errors", "errors")):
+        t.meta[col] = _int(doc.get(tag), tag, doc, source)
+    procs = _int(doc.get("num_processors"), "num_processors", doc, source)
+    if procs:
+        t.labels["cpu_cores"] = procs
+
+
+def _buffers(doc: Doc, t: Totals, source: str | None) -> None:
+    count = doc.get("bufferCount")
+    if count and count.isdigit() and int(count):
+        t.labels["buffer_count"] = int(count)  # exact: INT64_MAX stays 9223372036854775807
+    length = _int(doc.get("bufferLen"), "bufferLen", doc, source)
+    if length:
+        t.meta["msg_size_bytes"] = length

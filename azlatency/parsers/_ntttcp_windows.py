@@ -1,0 +1,188 @@
+"""NTttcp.exe console text (Windows, 5.3x).
+
+No Windows console capture is public (corpus/SOURCES.md); the shape below is NTttcp's
+documented output, and the fixture built from it is labelled "reconstructed"::
+
+    Copyright Version 5.33
+    Network activity progressing...
+
+    Thread  Time(s) Throughput(KB/s) Avg B / Compl
+    ======  ======= ================ =============
+         0   30.001       103633.346     65536.000
+
+    #####  Totals:  #####
+
+       Bytes(MEG)    realtime(s) Avg Frame Size Throughput(MB/s)
+    ================ =========== ============== ================
+         6036.125000      30.001       1459.940          201.197
+    ...
+
+Every table is a header line, an underline of ``=`` runs (one per column) and value rows,
+so tables are read by their headers, not by their position: a column a version adds or drops
+changes nothing else.  Windows' KB and MEG are 2^10 and 2^20 bytes (the 5.35 XML in the corpus
+shows it), so ``Throughput(KB/s)`` × 8192 is bits/s.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from ..errors import ParseError
+from ._base import command_of
+from .ntttcp import NAMES, TOOL, TOTALS, Totals, command_meta, dec
+
+_UNDERLINE = re.compile(r"^\s*=+(?:\s+=+)*\s*$")
+_VERSION = re.compile(r"^\s*Copyright Version\s+(\S+)")
+_NUMERIC_ROW = re.compile(r"^\s*-?[0-9][0-9.]*(?:\s+-?[0-9][0-9.]*)*\s*$")
+_KNOWN = re.compile(r"^\s*(?:Copyright Version|Network activity progressing|Thread\s+Time\(s\))")
+_KIB, _MIB = Decimal(1024), Decimal(2**20)
+# Totals columns -> (metric, stat, unit, factor); None metric: handled by name below.
+_COLUMNS = {
+    "Avg Frame Size": ("frame_size", "mean", "bytes", 1),
+    "Throughput(Buffers/s)": ("buffers_per_s", "mean", "1/s", 1),
+    "Buffers": ("buffers", "total", "count", 1),
+    "DPCs(count/s)": ("dpcs_per_s", "mean", "1/s", 1),
+    "Pkts(num/DPC)": ("packets_per_dpc", "mean", "ratio", 1),
+    "Intr(count/s)": ("interrupts_per_s", "mean", "1/s", 1),
+    "Pkts(num/intr)": ("packets_per_interrupt", "mean", "ratio", 1),
+}
+_HANDLED = {
+    "Bytes(MEG)", "realtime(s)", "Throughput(MB/s)", "Throughput(Mbit/s)", "Cycles/Byte",
+    "Packets Sent", "Packets Received", "Retransmits", "Errors", "Avg. CPU %",
+}
+
+
+def extend_windows(lines: list[str], i: int) -> int:
+    """End (exclusive) of the NTttcp.exe output that opens at ``lines[i]``."""
+    k = i + 1
+    while k < len(lines):
+        line = lines[k]
+        header = k + 1 < len(lines) and _UNDERLINE.match(lines[k + 1])
+        if not (not line.strip() or _UNDERLINE.match(line) or _NUMERIC_ROW.match(line)
+                or TOTALS.search(line) or _KNOWN.match(line) or header):
+            break
+        k += 1
+    while k > i + 1 and not lines[k - 1].strip():
+        k -= 1
+    return k
+
+
+def _columns(header: str, underline: str) -> list[str]:
+    """Column names: the header cut where each ``=`` run starts (headers are right-aligned
+    over their underline, so a name never starts before its run)."""
+    starts = [m.start() for m in re.finditer(r"=+", underline)]
+    bounds = starts[1:] + [max(len(header), len(underline))]
+    names = [header[a:b].strip() for a, b in zip([0] + starts[1:], bounds)]
+    return names
+
+
+def _tables(lines: list[str], source: str | None) -> list[tuple[int, list[str], list[tuple[int, list[str]]]]]:
+    """(header line, column names, [(line, values)]) of every table."""
+    out = []
+    k = 0
+    while k < len(lines) - 1:
+        if _UNDERLINE.match(lines[k + 1]) and lines[k].strip() and not _UNDERLINE.match(lines[k]):
+            names = _columns(lines[k], lines[k + 1])
+            rows = []
+            j = k + 2
+            while j < len(lines) and _NUMERIC_ROW.match(lines[j]):
+                values = lines[j].split()
+                if len(values) != len(names):
+                    raise ParseError(
+                        TOOL, source, j + 1,
+                        f"expected {len(names)} values under {' | '.join(names)}, "
+                        f"got {len(values)}",
+                    )
+                rows.append((j + 1, values))
+                j += 1
+            out.append((k + 1, names, rows))
+            k = j
+        else:
+            k += 1
+    return out
+
+
+def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[Totals]:
+    t = Totals(variant="console-windows", os="windows")
+    first = next((i for i, x in enumerate(lines) if x.strip()), 0)
+    t.line_start = first + 1
+    t.line_end = max((i + 1 for i, x in enumerate(lines) if x.strip()), default=1)
+    command = next((c for c in (command_of(x, NAMES)[0] for x in lines[:3]) if c), None)
+    cmd = command_meta(command)
+    t.role = cmd.pop("role", None)
+    t.meta.update(cmd)
+    for line in lines:
+        m = _VERSION.match(line)
+        if m:
+            t.version = m.group(1)
+    seen_totals = any(TOTALS.search(x) for x in lines)
+    for _line, names, rows in _tables(lines, source):
+        if names[:1] == ["Thread"]:
+            _threads(t, names, rows, source)
+        else:
+            for no, values in rows[:1]:
+                for name, value in zip(names, values):
+                    _total(t, name, value, no, source, strict)
+    if not seen_totals or t.bits_per_second is None:
+        t.complete = False
+        t.warnings.append(
+            "no '#####  Totals:  #####' tables: NTttcp did not finish or the log was cut"
+        )
+    return [t]
+
+
+def _number(value: str, name: str, no: int, source: str | None) -> Decimal:
+    out = dec(value)
+    if out is None:
+        raise ParseError(TOOL, source, no, f"expected a number under {name!r}, got {value!r}")
+    return out
+
+
+def _threads(t: Totals, names: list[str], rows, source: str | None) -> None:
+    col = {name: i for i, name in enumerate(names)}
+    t.threads = len(rows)
+    for no, values in rows:
+        index = values[col["Thread"]]
+        row = {"seq": int(_number(index, "Thread", no, source)), "kind": "thread",
+               "status": "ok", "stream": index, "start_s": 0.0}
+        if "Time(s)" in col:
+            row["end_s"] = float(_number(values[col["Time(s)"]], "Time(s)", no, source))
+        if "Throughput(KB/s)" in col:
+            kbs = _number(values[col["Throughput(KB/s)"]], "Throughput(KB/s)", no, source)
+            row["bits_per_second"] = float(kbs * _KIB * 8)
+        t.thread_rows.append(row)
+
+
+def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict: bool) -> None:
+    if name not in _COLUMNS and name not in _HANDLED:
+        t.warnings.append(f"line {no}: unknown NTttcp column {name!r} ({value}) not read")
+        return
+    try:
+        x = _number(value, name, no, source)
+    except ParseError as exc:
+        if strict:
+            raise
+        t.warnings.append(f"line {no} skipped: {exc.reason}")
+        return
+    if name in _COLUMNS:
+        metric, stat, unit, factor = _COLUMNS[name]
+        t.extra.append((metric, stat, float(x * factor), unit))
+    elif name == "Bytes(MEG)":
+        t.total_bytes = int((x * _MIB).to_integral_value())
+    elif name == "realtime(s)":
+        t.duration_s = float(x)
+    elif name == "Throughput(MB/s)" and t.bits_per_second is None:
+        t.bits_per_second = float(x * _MIB * 8)
+    elif name == "Throughput(Mbit/s)":  # more digits than MB/s when a version prints it
+        t.bits_per_second = float(x * 10**6)
+    elif name == "Cycles/Byte":
+        t.cpu["cycles_per_byte"] = float(x)
+    elif name == "Avg. CPU %":
+        t.cpu["cpu_avg"] = float(x)
+    elif name == "Retransmits":
+        t.retransmits = int(x)
+    else:
+        col = {"Packets Sent": "packets_sent", "Packets Received": "packets_received",
+               "Errors": "errors"}[name]
+        t.meta[col] = int(x)

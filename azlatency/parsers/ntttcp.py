@@ -1,0 +1,454 @@
+"""ntttcp: Microsoft's NTttcp (Windows) and ntttcp-for-linux throughput tool.
+
+Five dialects, chosen by what the text looks like, never by the caller:
+
+* ``console`` — ntttcp-for-linux console text: ``NTTTCP for Linux 1.4.0``, ``INFO:`` lines
+  (1.4.0 prefixes them with ``HH:MM:SS``), a ``#####  Totals:  #####`` block of
+  ``key :value`` lines, with ``-V`` a ``Thread Time(s) Throughput`` table before it;
+* ``xml-linux`` — ntttcp-for-linux ``-x`` (``<ntttcps version="5.33-linux">`` on the sender,
+  ``<ntttcpr>`` on the receiver);
+* ``xml-windows`` — NTttcp.exe ``-xml`` (5.3x; UTF-8 BOM; several documents appended to one
+  file when the same ``-xml`` file is reused);
+* ``json`` — ntttcp-for-linux ``-j``: the XML's tree as JSON, every value a string;
+* ``console-windows`` — NTttcp.exe console tables (``Thread  Time(s) Throughput(KB/s) ...``).
+
+ntttcp prints one total per side: a sender (``-s``) run gives ``throughput_sender`` and
+``transfer_sender``, a receiver (``-r``) run the ``_receiver`` pair.  Units differ by OS and
+are documented in ``docs/tools/ntttcp.md``: the Linux text scales by 1000 (``98.39Gbps``), the
+Linux XML's ``MB``/``KB`` are 10^6/10^3 bytes, Windows' are 2^20/2^10 bytes; ``mbps`` and
+``Bps`` mean the same on both.  The XML and JSON dialects live in ``_ntttcp_doc.py``, the
+Windows console in ``_ntttcp_windows.py``; this module holds detection, location, the Linux
+console and the run builder they share.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import pandas as pd
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo, command_of
+
+INFO = ToolInfo(
+    tool="ntttcp",
+    description="ntttcp-for-linux console/XML/JSON, NTttcp.exe XML and console ('#####  Totals:  #####')",
+    variants=("console", "xml-linux", "xml-windows", "json", "console-windows"),
+    versions="ntttcp-for-linux 1.3-1.4 (XML version 5.33-linux); NTttcp.exe 5.33-5.39",
+    produces=("runs", "samples", "summaries"),
+    flags="-V (per-thread table) or -x/-xml (per-thread XML) for thread samples",
+)
+
+TOOL = "ntttcp"
+NAMES = ("ntttcp", "NTttcp", "ntttcp.exe", "NTttcp.exe")
+TOTALS = re.compile(r"#{3,}\s*Totals:\s*#{3,}")
+LINUX_BANNER = re.compile(r"NTTTCP for Linux\s+(\S+)")
+# 1.4.0 prints "HH:MM:SS INFO: msg"; older builds and -O logs print "INFO: msg".
+_PREFIX = re.compile(r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG):\s?")
+_KV = re.compile(r"^\s*([A-Za-z][\w /().%-]*?)\s*:\s*(\S.*?)\s*$")
+_RATE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)bps$")
+_SCALE = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+_THREAD_ROW = re.compile(r"^\s*(\d+)\s+([0-9.]+)\s+([0-9.]+\s*[KMGT]?bps)\s*$")
+_THREAD_HEAD = re.compile(r"^\s*Thread\s+Time\(s\)\s+Throughput\s*$")
+_WINDOWS_MARK = re.compile(
+    r"^\s*(?:Copyright Version \d|Thread\s+Time\(s\)\s+Throughput\(KB/s\)"
+    r"|Bytes\(MEG\)\s+realtime\(s\))"
+)
+_XML_ROOT = re.compile(r"<(ntttcp[sr])[\s>]")
+_JSON_ROOT = re.compile(r'"(ntttcp[sr])"\s*:')
+
+
+# ---------------------------------------------------------------------------------------------
+# What every dialect reports, and the one place that turns it into a Run.
+
+
+@dataclass
+class Totals:
+    """The figures one ntttcp run reports, in base units, whatever the dialect."""
+
+    variant: str
+    os: str
+    line_start: int = 1
+    line_end: int = 1
+    role: str | None = None  # "sender" / "receiver"
+    version: str | None = None
+    complete: bool = True
+    duration_s: float | None = None
+    total_bytes: int | None = None
+    bits_per_second: float | None = None
+    retransmits: int | None = None
+    tcp_rtt_us: float | None = None
+    connections: int | None = None
+    threads: int | None = None
+    cpu: dict[str, float] = field(default_factory=dict)  # metric -> pct (cpu_user, ...)
+    extra: list[tuple[str, str, float, str]] = field(default_factory=list)  # metric, stat, value, unit
+    meta: dict = field(default_factory=dict)  # run columns (protocol, port, hosts, counts)
+    labels: dict = field(default_factory=dict)
+    thread_rows: list[dict] = field(default_factory=list)  # samples of kind "thread"
+    warnings: list[str] = field(default_factory=list)
+
+
+def build_run(t: Totals) -> Run:
+    run = Run(line_start=t.line_start, line_end=t.line_end, warnings=list(t.warnings))
+    meta = run.meta
+    meta.update(
+        tool=TOOL, parser_variant=t.variant, os=t.os, tool_version=t.version, role=t.role,
+        mode="throughput", complete=t.complete, duration_s=t.duration_s,
+        streams=t.connections if t.connections is not None else t.threads,
+    )
+    meta.update({k: v for k, v in t.meta.items() if v is not None})
+    if t.labels:
+        meta["labels"] = dict(t.labels)
+    if t.threads is not None and t.connections is not None and t.threads != t.connections:
+        meta.setdefault("labels", {})["threads"] = t.threads
+    if t.role is None and (t.bits_per_second is not None or t.total_bytes is not None):
+        run.warnings.append(
+            "sender or receiver unknown (no -s/-r command line, no sender-only lines): "
+            "totals named 'throughput'/'transfer'"
+        )
+    if t.total_bytes == 0:
+        run.warnings.append("0 bytes transferred: nothing reached the receiver (total loss)")
+    side = f"_{t.role}" if t.role else ""
+    run.add(f"throughput{side}", "mean", t.bits_per_second, "bps")
+    run.add(f"transfer{side}", "total", t.total_bytes, "bytes")
+    run.add("retransmits", "total", t.retransmits, "count")
+    run.add("tcp_rtt", "mean", t.tcp_rtt_us, "us")
+    run.add("connections", "count", t.connections, "count")
+    for metric, value in t.cpu.items():
+        run.add(metric, "mean", value, "cycles/byte" if metric == "cycles_per_byte" else "pct")
+    for metric, stat, value, unit in t.extra:
+        run.add(metric, stat, value, unit)
+    if t.thread_rows:
+        run.samples = pd.DataFrame(t.thread_rows)
+    return run
+
+
+def dec(text: str) -> Decimal | None:
+    try:
+        value = Decimal(text.strip())
+    except (InvalidOperation, AttributeError):
+        return None
+    return value if value.is_finite() else None
+
+
+def rate_bps(text: str) -> float | None:
+    """``'98.39Gbps'`` → 98.39e9 (ntttcp-for-linux scales by 1000: util.c format_throughput)."""
+    m = _RATE.match(text.strip())
+    if not m:
+        return None
+    return float(Decimal(m.group(1)) * _SCALE[m.group(2)])
+
+
+def command_meta(command: str | None) -> dict:
+    """Role, receiver address, protocol and duration from an ntttcp command line.
+
+    Both ``-s <addr>`` and ``-r <addr>`` name the receiver's address on Linux; NTttcp.exe puts
+    it third in ``-m <threads>,<cpu>,<addr>``.  Shell variables (``$ip``) are not addresses.
+    """
+    if not command:
+        return {}
+    try:
+        args = shlex.split(command)
+    except ValueError:
+        args = command.split()
+    out: dict = {"protocol": "tcp"}
+    for i, arg in enumerate(args):
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+        if arg in ("-s", "-r"):
+            out["role"] = "sender" if arg == "-s" else "receiver"
+            if nxt and not nxt.startswith("-") and "$" not in nxt:
+                out["dst_ip"] = nxt
+        elif arg == "-m" and nxt.count(",") >= 2:
+            addr = nxt.split(",")[2]
+            if addr and "$" not in addr:
+                out["dst_ip"] = addr
+        elif arg == "-u":
+            out["protocol"] = "udp"
+        elif arg == "-p" and nxt.isdigit():
+            out["port"] = int(nxt)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Detection and location.
+
+
+def whole_file(head: str) -> bool:
+    """XML and JSON outputs are whole files (the reader does not scan them line by line)."""
+    text = head.lstrip("\ufeff \t\r\n")
+    if text.startswith("<"):
+        return bool(_XML_ROOT.search(text[:400]))
+    if text.startswith("{"):
+        return bool(_JSON_ROOT.search(text[:400]))
+    return False
+
+
+def _is_command(line: str) -> bool:
+    return command_of(line, NAMES)[0] is not None
+
+
+def _linux_line(line: str) -> bool:
+    s = line.strip()
+    return (
+        not s or bool(_PREFIX.match(line)) or s.startswith("---") or bool(TOTALS.search(s))
+        or bool(_KV.match(line) and not s.startswith(("#", "$", "```")))
+        or bool(_THREAD_ROW.match(line)) or s.startswith("=====")
+    )
+
+
+def _command_above(lines: list[str], i: int, floor: int) -> int:
+    """``i``, or the ntttcp command line just above it (blank lines may sit between)."""
+    j = i - 1
+    while j >= max(floor, i - 3) and not lines[j].strip():
+        j -= 1
+    return j if j >= floor and _is_command(lines[j]) else i
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """Linux console outputs open at ``NTTTCP for Linux`` (or, for a log without the banner,
+    at ``#####  Totals:  #####``); Windows ones at ``Copyright Version`` or the first table
+    header.  The command line directly above is included: the parser reads the role from it.
+    XML documents pasted into notes are found by their root element."""
+    from ._ntttcp_doc import locate_xml
+    from ._ntttcp_windows import extend_windows
+
+    spans: list[Span] = []
+    i, n, floor = 0, len(lines), 0
+    while i < n:
+        line = lines[i]
+        if LINUX_BANNER.search(line) or (TOTALS.search(line) and not _WINDOWS_AROUND(lines, i)):
+            start = _command_above(lines, i, floor)
+            end = _extend_linux(lines, i)
+        elif _WINDOWS_MARK.match(line):
+            start = _command_above(lines, i, floor)
+            end = extend_windows(lines, i)
+        else:
+            i += 1
+            continue
+        spans.append(Span(start, end, TOOL))
+        i = floor = max(end, i + 1)
+    return spans + locate_xml(lines)
+
+
+def _WINDOWS_AROUND(lines: list[str], i: int) -> bool:  # noqa: N802 - reads as a predicate
+    return any(_WINDOWS_MARK.match(x) for x in lines[i + 1 : i + 6])
+
+
+def _extend_linux(lines: list[str], i: int) -> int:
+    k = i + 1
+    while k < len(lines) and _linux_line(lines[k]) and not LINUX_BANNER.search(lines[k]):
+        if _is_command(lines[k]):
+            break
+        k += 1
+    while k > i + 1 and not lines[k - 1].strip():
+        k -= 1
+    return k
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing.
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("<") or (_XML_ROOT.search(head[:2000]) and not TOTALS.search(text)):
+        from ._ntttcp_doc import parse_xml
+
+        return Parsed(TOOL, [build_run(t) for t in parse_xml(text, source)])
+    if head.startswith("{"):
+        from ._ntttcp_doc import parse_json
+
+        return Parsed(TOOL, [build_run(t) for t in parse_json(text, source)])
+    lines = text.split("\n")
+    if any(_WINDOWS_MARK.match(x) for x in lines):
+        from ._ntttcp_windows import parse_windows
+
+        return Parsed(TOOL, [build_run(t) for t in parse_windows(lines, source, strict)])
+    if not any(LINUX_BANNER.search(x) or TOTALS.search(x) for x in lines):
+        raise ParseError(
+            TOOL, source, None,
+            "no ntttcp output found (expected 'NTTTCP for Linux', '#####  Totals:  #####', "
+            "an <ntttcps>/<ntttcpr> document or NTttcp.exe tables)",
+        )
+    return Parsed(TOOL, [build_run(t) for t in _parse_linux(lines, source, strict)])
+
+
+def _split_linux(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) line indexes of each run: a new run opens at a command line or banner
+    that follows a finished one (a Totals block seen)."""
+    starts = [0]
+    seen_totals = False
+    for i, line in enumerate(lines):
+        opener = LINUX_BANNER.search(line) or _is_command(line)
+        if opener and seen_totals and i > starts[-1]:
+            starts.append(i)
+            seen_totals = False
+        if TOTALS.search(line):
+            seen_totals = True
+    return list(zip(starts, starts[1:] + [len(lines)]))
+
+
+def _parse_linux(lines: list[str], source: str | None, strict: bool) -> list[Totals]:
+    out = []
+    for a, b in _split_linux(lines):
+        block = _LinuxBlock(source, strict)
+        for no in range(a, b):
+            block.feed(no + 1, lines[no])
+        if block.first is not None:
+            out.append(block.finish())
+    return out
+
+
+# Totals keys of ntttcp-for-linux 1.4.0 (util.c print_test_results) -> handler name.
+_LINUX_KEYS = {
+    "test duration": "duration", "total bytes": "bytes", "throughput": "rate",
+    "retrans segs": "retrans", "cpu cores": "cores", "cpu speed": "speed",
+    "user": "cpu_user", "system": "cpu_system", "idle": "cpu_idle", "iowait": "cpu_iowait",
+    "softirq": "cpu_softirq", "cycles/byte": "cycles_per_byte", "cpu busy (all)": "cpu_busy",
+}
+_INFO_FACTS = (
+    (re.compile(r"^(\d+) threads created"), "threads"),
+    (re.compile(r"^(\d+) connections created"), "created"),
+    (re.compile(r"^(\d+) connections tested"), "connections"),
+    (re.compile(r"^Test cycle time negotiated is: (\d+) seconds"), "cycle"),
+)
+
+
+class _LinuxBlock:
+    """One ntttcp-for-linux console run being read, line by line."""
+
+    def __init__(self, source: str | None, strict: bool) -> None:
+        self.source, self.strict = source, strict
+        self.t = Totals(variant="console", os="linux")
+        self.first: int | None = None
+        self.in_totals = False
+        self.in_threads = False
+        self.command: str | None = None
+        self.sender_lines = False
+
+    def fail(self, no: int, reason: str) -> None:
+        if self.strict:
+            raise ParseError(TOOL, self.source, no, reason)
+        self.t.warnings.append(f"line {no} skipped: {reason}")
+
+    def feed(self, no: int, raw: str) -> None:
+        line = raw.rstrip()
+        if not line.strip() or line.strip().startswith(("```", "~~~")):
+            return
+        cmd = command_of(line, NAMES)[0]
+        if cmd is not None:
+            self.command = cmd
+            self._seen(no)
+            return
+        m = LINUX_BANNER.search(line)
+        if m:
+            self.t.version = m.group(1)
+            self._seen(no)
+            return
+        p = _PREFIX.match(line)
+        level = p.group(1)[:3] if p else None
+        msg = line[p.end():] if p else line.strip()
+        if not msg.strip() or msg.strip().startswith("---"):
+            return
+        self._seen(no)
+        if self.in_threads and not (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
+            self.in_threads = False  # the table ends at the first line that is not a row
+        if level == "ERR" or level == "WAR":
+            self.t.warnings.append(f"line {no}: ntttcp {p.group(1)}: {msg.strip()}")
+        elif TOTALS.search(msg):
+            self.in_totals, self.in_threads = True, False
+        elif _THREAD_HEAD.match(msg):
+            self.in_threads = True
+        elif self.in_threads and (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
+            self._thread(msg)
+        elif self.in_totals:
+            self._total(no, msg)
+        else:
+            self._info(msg)
+
+    def _seen(self, no: int) -> None:
+        if self.first is None:
+            self.first = no
+        self.t.line_end = no
+
+    def _info(self, msg: str) -> None:
+        s = msg.strip()
+        if s.startswith("receiver exited"):
+            self.sender_lines = True  # only the sender reports its receiver leaving
+        for pattern, name in _INFO_FACTS:
+            m = pattern.match(s)
+            if m:
+                value = int(m.group(1))
+                if name == "threads":
+                    self.t.threads = value
+                elif name == "connections":
+                    self.t.connections, self.sender_lines = value, True
+                elif name == "created" and self.t.connections is None:
+                    self.t.connections = value
+                elif name == "cycle":
+                    self.t.labels["test_cycle_s"] = value
+
+    def _thread(self, msg: str) -> None:
+        m = _THREAD_ROW.match(msg)
+        if not m:
+            return  # the ====== underline
+        bps = rate_bps(m.group(3).replace(" ", ""))
+        self.t.thread_rows.append({
+            "seq": int(m.group(1)), "kind": "thread", "status": "ok", "stream": m.group(1),
+            "start_s": 0.0, "end_s": float(m.group(2)), "bits_per_second": bps,
+        })
+
+    def _total(self, no: int, msg: str) -> None:
+        m = _KV.match(msg)
+        key = re.sub(r"\s+", " ", m.group(1)).strip().lower() if m else None
+        if key not in _LINUX_KEYS:
+            self.t.warnings.append(f"line {no}: unrecognised Totals line {msg.strip()[:60]!r}")
+            return
+        name, value = _LINUX_KEYS[key], m.group(2).strip()
+        parsed = _linux_value(name, value)
+        if parsed is None:
+            self.fail(no, f"expected a number for {key!r}, got {value!r}")
+            return
+        t = self.t
+        if name == "duration":
+            t.duration_s = float(parsed)
+        elif name == "bytes":
+            t.total_bytes = int(parsed)
+        elif name == "rate":
+            t.bits_per_second = float(parsed)
+        elif name == "retrans":
+            t.retransmits, self.sender_lines = int(parsed), True
+        elif name == "cores":
+            t.labels["cpu_cores"] = int(parsed)
+        elif name == "speed":
+            t.labels["cpu_speed_mhz"] = float(parsed)
+        else:
+            t.cpu[name] = float(parsed)
+
+    def finish(self) -> Totals:
+        t = self.t
+        t.line_start = self.first or 1
+        cmd = command_meta(self.command)
+        t.role = cmd.pop("role", None)
+        if t.role is None and self.in_totals:
+            # util.c prints 'retrans segs' and 'N connections tested' only on the sender.
+            t.role = "sender" if self.sender_lines else "receiver"
+        t.meta.update(cmd)
+        if not self.in_totals:
+            t.complete = False
+            t.warnings.append(
+                "no '#####  Totals:  #####' block: the run did not finish or the log was cut"
+            )
+        return t
+
+
+def _linux_value(name: str, value: str) -> Decimal | float | None:
+    if name == "rate":
+        return rate_bps(value)
+    suffix = {"duration": r"\s*seconds?", "speed": r"\s*MHz", "bytes": "", "retrans": "",
+              "cores": "", "cycles_per_byte": ""}.get(name, r"\s*%")
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)" + suffix, value)
+    return dec(m.group(1)) if m else None
