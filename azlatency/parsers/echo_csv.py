@@ -1,0 +1,305 @@
+"""Per-probe TCP echo CSV (simonpainter/echo_test ``client/echo_client.py``) and its client log.
+
+The client keeps one TCP connection open, sends a probe every interval and writes one row per
+reply::
+
+    packet_num,timestamp,send_time_ns,receive_time_ns,rtt_us
+    0,2026-11-21 00:47:42.387199,1795222062387202880,1795222062387918807,715.927
+
+``send_time_ns``/``receive_time_ns`` are ``time.time_ns()`` (UTC, exact integers), ``rtt_us`` a
+float, ``timestamp`` a ``datetime.now()`` string: local time without an offset, read as UTC (a
+warning says when it is visibly not).  Python's ``csv.writer`` ends rows with CRLF.
+
+When the connection breaks the client logs ``TCP CONNECTION DROP`` with a timestamp; the CSV
+just stops.  The log is parsed as its own run (variant ``log``): ``complete=False``, one
+``error`` probe per drop (its time, the packet number when the line has one) and a
+``connection_drops`` count.  See ``docs/tools/echo_csv.md``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo, samples_frame
+
+TOOL = "echo_csv"
+HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
+HEADER_LINE = ",".join(HEADER)
+
+INFO = ToolInfo(
+    tool=TOOL,
+    description=f"TCP echo probe CSV ('{HEADER_LINE}') and its client log "
+    "('TCP CONNECTION DROP')",
+    variants=("csv", "log"),
+    versions="simonpainter/echo_test client/echo_client.py output format",
+    produces=("runs", "samples", "summaries"),
+    latency_basis="rtt",
+)
+
+_ROWISH = re.compile(r"^\s*\d+\s*,")  # what a (possibly cut) data row starts with
+_TS = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
+    r"\s*(Z|[+-]\d{2}:?\d{2})?"
+)
+_DROP = re.compile(r"TCP CONNECTION DROP", re.I)
+_PACKET = re.compile(r"\bpacket(?:_num)?\s*[#:=]?\s*(\d+)", re.I)
+_CONNECTED = re.compile(r"[Cc]onnected to \[?([\w.:-]+?)\]?:(\d+)\b")
+# Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
+PERCENTILES = (("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("p95", 0.95),
+               ("p99", 0.99), ("p99.9", 0.999), ("p99.99", 0.9999))
+
+
+def _is_header(line: str) -> bool:
+    return line.lstrip("\ufeff").strip().replace(" ", "") == HEADER_LINE
+
+
+def whole_file(head: str) -> bool:
+    """The file is one echo CSV when its first line is the header."""
+    return _is_header(head.split("\n", 1)[0].rstrip("\r"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Locating the CSV and the log inside documents.
+
+
+def locate(lines: list[str]) -> list[Span]:
+    spans: list[Span] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if _is_header(lines[i]):
+            j = i + 1
+            while j < n and _ROWISH.match(lines[j]):
+                j += 1
+            spans.append(Span(i, j, TOOL))
+            i = j
+        elif _DROP.search(lines[i]):
+            start, j = i, i + 1
+            # The client log around the drop: its lines all open with a timestamp.
+            while start > (spans[-1].end if spans else 0) and _log_line(lines[start - 1]):
+                start -= 1
+            while j < n and _log_line(lines[j]) and not _is_header(lines[j]):
+                j += 1
+            spans.append(Span(start, j, TOOL))
+            i = j
+        else:
+            i += 1
+    return spans
+
+
+def _log_line(line: str) -> bool:
+    m = _TS.match(line.strip())
+    return m is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing.
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise ParseError(TOOL, source, None, f"empty input: expected the header '{HEADER_LINE}'")
+    head = lines[first].rstrip("\r")
+    if _is_header(head):
+        return Parsed(TOOL, [_parse_csv(lines, first, source, strict)])
+    if any(_DROP.search(line) for line in lines):
+        return Parsed(TOOL, [_parse_log(lines, source)])
+    raise ParseError(
+        TOOL, source, first + 1,
+        f"expected the header '{HEADER_LINE}', got {head.strip()[:120]!r}",
+        hint="the file is not an echo_client.py CSV, or its columns changed",
+    )
+
+
+def _parse_csv(lines: list[str], first: int, source: str | None, strict: bool) -> Run:
+    run = Run(line_start=first + 1, line_end=first + 1)
+    seq, stamps, tx, rx, rtt, where = [], [], [], [], [], []
+    last = max(i for i, line in enumerate(lines) if line.strip())
+    for i in range(first + 1, last + 1):
+        line = lines[i].rstrip("\r")
+        if not line.strip():
+            continue
+        row = _row(line)
+        if row is None:
+            reason = f"expected '{HEADER_LINE}' values, got {line.strip()[:120]!r}"
+            if i == last:  # a writer cut off mid-row (file copied while the client ran)
+                run.warnings.append(f"line {i + 1}: last row is cut off, dropped ({reason})")
+                run.meta["complete"] = False
+                continue
+            if strict:
+                raise ParseError(TOOL, source, i + 1, reason)
+            run.warnings.append(f"line {i + 1} skipped: {reason}")
+            continue
+        seq.append(row[0])
+        stamps.append(row[1])
+        tx.append(row[2])
+        rx.append(row[3])
+        rtt.append(row[4])
+        where.append(i + 1)
+        run.line_end = i + 1
+    samples = _samples(seq, stamps, tx, rx, rtt)
+    _checks(run, samples, where)
+    _csv_meta(run, samples)
+    return run
+
+
+def _row(line: str) -> tuple[int, str, int, int, float] | None:
+    fields = line.split(",")
+    if len(fields) != len(HEADER):
+        return None
+    try:
+        return (int(fields[0]), fields[1].strip(), int(fields[2]), int(fields[3]),
+                float(fields[4]))
+    except ValueError:
+        return None
+
+
+def _samples(seq, stamps, tx, rx, rtt) -> pd.DataFrame:
+    return samples_frame({
+        "seq": pd.array(seq, dtype="Int64"),
+        "kind": "probe",
+        "status": "ok",
+        "time_ns": pd.array([iso_ns(s) for s in stamps], dtype="Int64"),
+        "tx_time_ns": pd.array(tx, dtype="Int64"),
+        "rx_time_ns": pd.array(rx, dtype="Int64"),
+        "rtt_us": np.asarray(rtt, dtype=float),
+    })
+
+
+def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
+    """Warnings the analyst should see once: bad timestamps, local time, gaps, odd rtt."""
+    if not len(s):
+        return
+    bad_ts = s["time_ns"].isna()
+    if bad_ts.any():
+        k = int(np.argmax(bad_ts.to_numpy()))
+        run.warnings.append(
+            f"{int(bad_ts.sum())} timestamps not ISO 'YYYY-MM-DD HH:MM:SS[.f]' (first at line "
+            f"{where[k]}): time_ns left empty"
+        )
+    offset = (s["time_ns"] - s["tx_time_ns"]).median()
+    if pd.notna(offset) and abs(offset) > 60e9:
+        run.warnings.append(
+            f"timestamp column is {offset / 3.6e12:+.2f} h from send_time_ns: it is probably "
+            "local time (read as UTC); tx_time_ns/rx_time_ns hold the exact UTC times"
+        )
+    derived = (s["rx_time_ns"] - s["tx_time_ns"]).astype("float64") / 1000.0
+    off = ((derived - s["rtt_us"]).abs() > 1.0).to_numpy()
+    if off.any():
+        k = int(np.argmax(off))
+        run.warnings.append(
+            f"{int(off.sum())} rows have rtt_us more than 1 us away from receive_time_ns - "
+            f"send_time_ns (first at line {where[k]})"
+        )
+    steps = np.diff(s["seq"].to_numpy(dtype="int64"))
+    if len(steps) and (steps != 1).any():
+        k = int(np.argmax(steps != 1))
+        run.warnings.append(
+            f"packet_num is not consecutive in {int((steps != 1).sum())} places (first after "
+            f"packet {int(s['seq'].iloc[k])}, line {where[k]})"
+        )
+
+
+def _csv_meta(run: Run, s: pd.DataFrame) -> None:
+    meta = run.meta
+    meta.update(tool=TOOL, parser_variant="csv", mode="echo", protocol="tcp", role="client",
+                latency_basis="rtt", packets_received=len(s))
+    meta.setdefault("complete", True)
+    run.samples = s
+    if not len(s):
+        meta["complete"] = False
+        run.warnings.append("no probe rows after the header (no reply was received)")
+        return
+    tx, rx = s["tx_time_ns"], s["rx_time_ns"]
+    meta["start_time"] = pd.Timestamp(int(tx.min()), unit="ns", tz="UTC")
+    meta["duration_s"] = (int(rx.max()) - int(tx.min())) / 1e9
+    summarize(run, s["rtt_us"].to_numpy(dtype=float))
+
+
+def summarize(run: Run, rtt: np.ndarray) -> None:
+    """Computed statistics of the probes' rtt (inverted-CDF percentiles, ddof=1 std)."""
+    rtt = rtt[~np.isnan(rtt)]
+    n = len(rtt)
+    if not n:
+        return
+    kw = {"source": "computed", "n": n}
+    run.add("rtt", "count", n, "count", source="computed")
+    run.add("rtt", "mean", float(rtt.mean()), "us", **kw)
+    if n > 1:
+        run.add("rtt", "std", float(rtt.std(ddof=1)), "us", **kw)
+    run.add("rtt", "min", float(rtt.min()), "us", **kw)
+    run.add("rtt", "max", float(rtt.max()), "us", **kw)
+    for stat, q in PERCENTILES:
+        if n * (1 - q) >= 1 - 1e-9:
+            run.add("rtt", stat, float(np.quantile(rtt, q, method="inverted_cdf")), "us", **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Timestamps: exact integer ns, no float on the way.
+
+
+@lru_cache(maxsize=4096)
+def _day_s(y: int, mo: int, d: int) -> int:
+    return calendar.timegm((y, mo, d, 0, 0, 0))
+
+
+def iso_ns(text: str) -> int | None:
+    """``'2026-11-21 00:47:42.387199'`` → ns since the epoch; no offset means UTC."""
+    m = _TS.fullmatch(text.strip())
+    if not m:
+        return None
+    y, mo, d, h, mi, sec, frac, tz = m.groups()
+    if not (1 <= int(mo) <= 12 and 1 <= int(d) <= 31 and int(h) <= 23 and int(mi) <= 59
+            and int(sec) <= 60):  # 60: a leap second
+        return None
+    secs = _day_s(int(y), int(mo), int(d)) + int(h) * 3600 + int(mi) * 60 + int(sec)
+    if tz and tz != "Z":
+        sign = -1 if tz[0] == "-" else 1
+        hh, mm = int(tz[1:3]), int(tz[-2:])
+        secs -= sign * (hh * 3600 + mm * 60)
+    return secs * 1_000_000_000 + int((frac or "").ljust(9, "0"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The client's log: connection drops.
+
+
+def _parse_log(lines: list[str], source: str | None) -> Run:
+    run = Run(line_start=1, line_end=len(lines))
+    meta = run.meta
+    meta.update(tool=TOOL, parser_variant="log", mode="echo", protocol="tcp", role="client",
+                latency_basis="rtt")
+    drops: list[dict] = []
+    for no, line in enumerate(lines, start=1):
+        m = _CONNECTED.search(line)
+        if m and "dst_ip" not in meta:
+            meta["dst_ip"], meta["port"] = m.group(1), int(m.group(2))
+        ts = _TS.search(line)
+        if ts is not None and "start_time" not in meta and iso_ns(ts.group(0)) is not None:
+            meta["start_time"] = pd.Timestamp(iso_ns(ts.group(0)), unit="ns", tz="UTC")
+        if not _DROP.search(line):
+            continue
+        time_ns = iso_ns(ts.group(0)) if ts else None
+        packet = _PACKET.search(line[_DROP.search(line).end():])
+        message = line[_DROP.search(line).start():].strip()
+        drops.append({"seq": int(packet.group(1)) if packet else None, "time_ns": time_ns,
+                      "message": message})
+        when = ts.group(0).strip() if ts else "an unknown time"
+        run.warnings.append(f"TCP connection dropped at {when} (line {no}): {message}")
+    meta["complete"] = not drops
+    run.add("connection_drops", "count", len(drops), "count")
+    run.samples = samples_frame({
+        "seq": pd.array([d["seq"] for d in drops], dtype="Int64"),
+        "kind": "probe",
+        "status": "error",
+        "time_ns": pd.array([d["time_ns"] for d in drops], dtype="Int64"),
+        "message": [d["message"] for d in drops],
+    })
+    return run
