@@ -1,0 +1,277 @@
+"""ntttcp: real outputs (seed 001, corpus XML) checked value by value, plus the dialect rules.
+
+Reconstructed fixtures are checked by the fixture walker (tests/fixtures/ntttcp/); here the
+values come from real logs, each cited by the line it was read from.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import azlatency
+from azlatency.errors import ParseError
+from azlatency.parsers import ntttcp
+from tests.conftest import FIXTURES, corpus, needs_shared, seed
+
+CORPUS_FILES = {
+    "client": "ntttcp--linux-xml-client-1.4.0-threads--virtualclient.xml",
+    "server": "ntttcp--linux-xml-server-1.4.0--virtualclient.xml",
+    "wsl2": "ntttcp--linux-xml-client-wsl2-bom-rtt--virtualclient.xml",
+    "win535": "ntttcp--windows-xml-server-5.35-bom--virtualclient.xml",
+    "win539": "ntttcp--windows-xml-server-5.39-many-threads--virtualclient.xml",
+}
+
+
+def _summary(tables, metric: str, stat: str, run: int = 0) -> float:
+    s = tables.summaries
+    run_id = tables.runs["run_id"].iloc[run]
+    rows = s[(s.run_id == run_id) & (s.metric == metric) & (s.stat == stat)]
+    assert len(rows) == 1, f"{metric}/{stat}: {len(rows)} rows"
+    return float(rows["value"].iloc[0])
+
+
+def _read_corpus(key: str):
+    path = corpus("ntttcp", CORPUS_FILES[key])
+    return azlatency.read(path, source=path.name).validate()
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 001: five ntttcp-for-linux 1.4.0 sender consoles inside a markdown note.
+
+
+@pytest.fixture(scope="module")
+def seed001():
+    tables = azlatency.read(seed("001"), strict=False)  # other tools' blocks are not ours to judge
+    keep = tables.runs["tool"] == "ntttcp"
+    runs = tables.runs[keep].reset_index(drop=True)
+    summaries = tables.summaries[tables.summaries.run_id.isin(runs.run_id)]
+    return runs, summaries
+
+
+# heading, throughput (Gbps), total bytes, retrans segs, cycles/byte, cpu busy (all) %, duration
+SEED_RUNS = [
+    ("Inside single node", 98.39, 132878434304, 7079, 1.69, 461.15, 10.80),
+    ("AZ1 - AZ1", 11.82, 15189147648, 91360, 2.07, 58.32, 10.28),
+    ("AZ1 - AZ2", 11.82, 15270543360, 98227, 2.18, 61.61, 10.34),
+    ("AZ2 - AZ3", 11.91, 15331753984, 23632, 2.12, 58.11, 10.30),
+    ("AZ1 - AZ3", 11.87, 15314321408, 47780, 2.10, 58.48, 10.32),
+]
+
+
+@needs_shared
+def test_seed001_five_scenarios(seed001):
+    runs, summaries = seed001
+    assert list(runs["heading"]) == [r[0] for r in SEED_RUNS]
+    for i, (heading, gbps, total, retrans, cycles, busy, duration) in enumerate(SEED_RUNS):
+        s = summaries[summaries.run_id == runs.run_id[i]].set_index(["metric", "stat"])["value"]
+        # e.g. "17:18:07 INFO:   throughput     :98.39Gbps" (text scales by 1000)
+        assert s["throughput_sender", "mean"] == pytest.approx(gbps * 1e9, rel=1e-12), heading
+        assert s["transfer_sender", "total"] == total  # "total bytes      :132878434304"
+        assert s["retransmits", "total"] == retrans  # "  retrans segs   :7079"
+        assert s["cycles_per_byte", "mean"] == cycles  # "  cycles/byte    :1.69"
+        assert s["cpu_busy", "mean"] == busy  # "cpu busy (all)   :461.15%"
+        assert runs.duration_s[i] == duration  # "test duration    :10.80 seconds"
+
+
+@needs_shared
+def test_seed001_run_facts(seed001):
+    runs, summaries = seed001
+    first = runs.iloc[0]
+    assert first.command == "ntttcp -s $ip -W 2 -t 10 -l 1"  # the line above the banner
+    assert first.role == "sender" and first.tool_version == "1.4.0"  # "NTTTCP for Linux 1.4.0"
+    assert first.streams == 64  # "64 connections tested"
+    assert first.parser_variant == "console" and first.os == "linux" and bool(first.complete)
+    assert pd_isna(first.dst_ip)  # "$ip" is a shell variable, not an address
+    labels = json.loads(first.labels)
+    assert labels == {"cpu_cores": 8, "cpu_speed_mhz": 2593.903, "test_cycle_s": 60}
+    s = summaries[summaries.run_id == first.run_id].set_index(["metric", "stat"])["value"]
+    # "  user :2.57%", "  system :78.00%", "  idle :0.05%", "  iowait :0.00%", "  softirq :19.38%"
+    assert [s["cpu_user", "mean"], s["cpu_system", "mean"], s["cpu_idle", "mean"],
+            s["cpu_iowait", "mean"], s["cpu_softirq", "mean"]] == [2.57, 78.0, 0.05, 0.0, 19.38]
+
+
+def pd_isna(value) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+# ---------------------------------------------------------------------------------------------
+# Corpus: five real XML files.
+
+
+@needs_shared
+def test_linux_client_xml_1_4_0():
+    t = _read_corpus("client")
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.role, run.tool_version) == ("xml-linux", "sender", "5.33-linux")
+    assert run.src_host == "Ubuntu20-16c-01" and run.port == 5500  # computername=, <port>5500
+    assert run.duration_s == 60.234391  # <realtime metric="s">60.234391</realtime>
+    assert _summary(t, "retransmits", "total") == 3494  # <packets_retransmitted>3494
+    assert _summary(t, "tcp_rtt", "mean") == 934  # <tcp_average_rtt metric="us">934
+    # <throughput metric="Bps">1484404184.555</throughput>: bytes/s, × 8
+    assert _summary(t, "throughput_sender", "mean") == pytest.approx(1484404184.555 * 8)
+    # <total_bytes metric="MB">89412.182016: ntttcp-for-linux's MB is 10^6 bytes
+    assert _summary(t, "transfer_sender", "total") == 89412182016
+    assert _summary(t, "cpu_busy", "mean") == 38.48  # <cpu_busy_all metric="%">38.48
+    assert _summary(t, "cycles_per_byte", "mean") == 1.08
+    # Linux writes 0 for the Windows-only fields: placeholders, not read
+    assert "frame_size" not in set(t.summaries.metric) and pd_isna(run.packets_sent)
+    thread = t.samples.iloc[0]  # <thread index="0"> ... <throughput metric="mbps">11875.233
+    assert (thread.kind, thread.stream, thread.end_s) == ("thread", "0", 60.234)
+    assert thread.bits_per_second == pytest.approx(11875.233e6)
+
+
+@needs_shared
+def test_linux_server_xml_1_4_0_is_a_receiver_without_retransmits():
+    t = _read_corpus("server")
+    run = t.runs.iloc[0]
+    assert run.role == "receiver" and run.dst_host == "Ubuntu20-16c-02"  # <ntttcpr computername=
+    assert _summary(t, "throughput_receiver", "mean") == pytest.approx(1476031492.996 * 8)
+    assert _summary(t, "transfer_receiver", "total") == 88588630770  # 88588.630770 MB
+    assert "retransmits" not in set(t.summaries.metric)  # the receiver's 0 is a placeholder
+    assert len(t.samples) == 0  # no <thread> elements
+
+
+@needs_shared
+def test_linux_wsl2_xml_old_field_names_and_bom():
+    t = _read_corpus("wsl2")
+    assert t.runs.encoding.iloc[0] == "utf-8-sig"
+    assert _summary(t, "cycles_per_byte", "mean") == 2.594  # <cycles metric="cycles/byte">2.594
+    assert _summary(t, "cpu_busy", "mean") == 326.99  # <cpu metric="%">326.990 (all cores)
+    assert _summary(t, "tcp_rtt", "mean") == 1886
+    assert _summary(t, "retransmits", "total") == 522885
+    assert "WSL2" in json.loads(t.runs.labels.iloc[0])["kernel"]
+
+
+@needs_shared
+def test_windows_xml_5_35():
+    t = _read_corpus("win535")
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.os, run.tool_version) == ("xml-windows", "windows", "5.35")
+    assert json.loads(run.labels)["buffer_count"] == 9223372036854775807  # INT64_MAX, exact
+    assert run.msg_size_bytes == 65536 and run.errors == 12  # <bufferLen>, <errors>
+    assert (run.packets_sent, run.packets_received) == (1753314, 5259143)
+    # <total_bytes metric="MB">109552.625000: NTttcp.exe's MB is 2^20 bytes
+    assert _summary(t, "transfer_receiver", "total") == 109552.625 * 2**20
+    assert _summary(t, "throughput_receiver", "mean") == pytest.approx(30622.494e6)  # mbps
+    assert _summary(t, "cpu_avg", "mean") == 91.205  # <cpu metric="%">91.205: average, not sum
+    assert _summary(t, "dpcs_per_s", "mean") == 2116.864
+    assert list(t.samples.stream) == ["0", "1", "2", "3"]
+    # <thread index="0"> <throughput metric="mbps">7614.088; KB/s × 1024 × 8 agrees
+    assert t.samples.bits_per_second.iloc[0] == pytest.approx(929454.115 * 8192, rel=1e-6)
+
+
+@needs_shared
+def test_windows_xml_5_39_many_threads():
+    t = _read_corpus("win539")
+    run = t.runs.iloc[0]
+    assert run.streams == 256 and len(t.samples) == 256  # 256 <thread> elements
+    assert _summary(t, "throughput_receiver", "mean") == pytest.approx(11205650190.7 * 8)
+    assert _summary(t, "throughput_receiver", "mean") / 1e9 == pytest.approx(89.6, abs=0.05)
+    assert _summary(t, "retransmits", "total") == 14
+    assert json.loads(run.labels)["cpu_cores"] == 52  # <num_processors>52
+    assert run.duration_s == 3600.01363
+    # the per-thread rates add up to the total (checks every thread's unit)
+    assert t.samples.bits_per_second.sum() == pytest.approx(89645.202e6, rel=1e-4)
+
+
+@needs_shared
+def test_appended_windows_documents_are_separate_runs():
+    """Reusing one ``-xml`` file appends documents, each with its BOM (an ``xml.txt``)."""
+    a = corpus("ntttcp", CORPUS_FILES["win535"]).read_bytes()
+    b = corpus("ntttcp", CORPUS_FILES["win539"]).read_bytes()
+    t = azlatency.read(a + b, source="xml.txt").validate()
+    assert list(t.runs.tool_version) == ["5.35", "5.39"]
+    assert list(t.runs.line_start) == [1, a.count(b"\n") + 1]
+    assert t.samples.groupby("run_id").size().tolist() == [4, 256]
+
+
+@needs_shared
+def test_truncated_xml_is_a_located_error():
+    data = corpus("ntttcp", CORPUS_FILES["win535"]).read_text(encoding="utf-8-sig")
+    cut = "\n".join(data.split("\n")[:40])
+    with pytest.raises(ParseError) as info:
+        ntttcp.parse(cut, source="cut.xml")
+    assert "malformed ntttcp XML" in str(info.value) and info.value.line_no is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Dialect rules on small texts.
+
+LINUX = """\
+17:18:07 INFO: #####  Totals:  #####
+17:18:07 INFO: test duration    :10.80 seconds
+17:18:07 INFO: total bytes      :{bytes}
+17:18:07 INFO:   throughput     :98.39Gbps
+"""
+
+
+def test_rate_units_scale_by_1000():
+    assert ntttcp.rate_bps("98.39Gbps") == 98.39e9
+    assert ntttcp.rate_bps("812.50Mbps") == 812.5e6
+    assert ntttcp.rate_bps("3.20Kbps") == 3200.0
+    assert ntttcp.rate_bps("0.00bps") == 0.0
+    assert ntttcp.rate_bps("98.39 GB/s") is None
+
+
+def test_bad_number_is_located_or_skipped():
+    text = LINUX.format(bytes="13287x")
+    with pytest.raises(ParseError) as info:
+        ntttcp.parse(text, source="x.log")
+    assert info.value.line_no == 3 and "total bytes" in info.value.reason
+    run = ntttcp.parse(text, source="x.log", strict=False).runs[0]
+    assert any(w.startswith("line 3 skipped") for w in run.warnings)
+    assert run.summaries[0].metric == "throughput_receiver"  # no sender-only line: receiver
+
+
+def test_unknown_totals_line_is_a_warning():
+    run = ntttcp.parse(LINUX.format(bytes="1") + "17:18:07 INFO: new thing :3\n").runs[0]
+    assert any("unrecognised Totals line" in w for w in run.warnings)
+
+
+def test_command_line_gives_role_address_and_protocol():
+    assert ntttcp.command_meta("ntttcp -r 10.0.0.4 -u") == {
+        "protocol": "udp", "role": "receiver", "dst_ip": "10.0.0.4"}
+    assert ntttcp.command_meta("ntttcp.exe -s -m 8,*,10.1.0.5 -l 128k") == {
+        "protocol": "tcp", "role": "sender", "dst_ip": "10.1.0.5"}
+
+
+def test_windows_console_without_command_names_totals_without_role():
+    path = FIXTURES / "ntttcp" / "ntttcp--5.33-windows-r-m-receiver.txt"
+    text = path.read_text().replace("\r\n", "\n").split("\n", 1)[1]  # drop the command line
+    run = ntttcp.parse(text).runs[0]
+    assert run.meta["role"] is None
+    assert {s.metric for s in run.summaries} >= {"throughput", "transfer"}
+    assert any("sender or receiver unknown" in w for w in run.warnings)
+
+
+def test_json_errors_are_located():
+    with pytest.raises(ParseError) as info:
+        ntttcp.parse('{\n "ntttcps": {\n  "total_bytes": \n}\n}')
+    assert info.value.line_no == 4
+    with pytest.raises(ParseError):
+        ntttcp.parse('{"other": {}}')
+
+
+def test_whole_file_claims_xml_and_json_only():
+    assert ntttcp.whole_file('\ufeff<ntttcpr computername="x" version="5.35">\n')
+    assert ntttcp.whole_file('{\n    "ntttcps" : {\n')
+    assert not ntttcp.whole_file("NTTTCP for Linux 1.4.0\n")
+    assert not ntttcp.whole_file('{"Time":"2021-05-18T06:59:39Z","Type":"INFO"}')
+
+
+def test_locate_in_a_note_includes_the_command_line():
+    lines = [
+        "## AZ1 - AZ2", "", "```", "# ntttcp -s 10.1.0.4 -t 10", "NTTTCP for Linux 1.4.0",
+        "-----", "10:00:00 INFO: #####  Totals:  #####",
+        "10:00:00 INFO:   throughput     :1.00Gbps", "```", "", "Some prose: 3 runs",
+        "<ntttcpr computername=\"w\" version=\"5.35\">", "</ntttcpr>",
+    ]
+    spans = ntttcp.locate(lines)
+    assert [(s.start, s.end) for s in spans] == [(3, 8), (11, 13)]
+    tables = azlatency.read("\n".join(lines) + "\n", strict=False)
+    run = tables.runs[tables.runs.tool == "ntttcp"].iloc[0]
+    assert (run.heading, run.role, run.dst_ip) == ("AZ1 - AZ2", "sender", "10.1.0.4")
