@@ -22,6 +22,7 @@ REGISTRY: dict[str, str] = {
     "ntttcp": "ntttcp",
     "ping": "ping",
     "qperf": "qperf",
+    "reported_csv": "reported_csv",
     "sockperf": "sockperf",
 }
 

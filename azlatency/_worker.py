@@ -1,0 +1,100 @@
+"""Parse one input file into the store's per-file cache (runs in a worker process or inline).
+
+The outcome of a file is ``cache/<sha256>.json`` — ``ok`` with table sizes and the problems a
+lenient read skipped, or ``failed`` with a reason code and the located error — plus its
+unlabelled tables as ``cache/<sha256>.<table>.parquet``.  The JSON is written last, so an entry
+without it is incomplete and never reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import store
+from .errors import DetectionError, ParseError, SchemaError
+from .reader import read_bytes
+
+
+@dataclass(frozen=True)
+class Task:
+    sha256: str
+    source_path: str
+    location: str  # file to read: the raw file itself or an archive entry's spooled copy
+    cache_dir: str
+    strict: bool = False
+
+
+def error_record(exc: ParseError) -> dict[str, Any]:
+    return {"tool": exc.tool, "line": exc.line_no, "reason": exc.reason, "hint": exc.hint}
+
+
+def describe_error(rec: dict[str, Any]) -> str:
+    """``sockperf: line 42: expected ... (hint: ...)`` — the path is reported beside it."""
+    where = f"line {rec['line']}: " if rec.get("line") is not None else ""
+    hint = f" (hint: {rec['hint']})" if rec.get("hint") else ""
+    return f"{rec.get('tool') or 'azlatency'}: {where}{rec['reason']}{hint}"
+
+
+def _failure(reason: str, rec: dict[str, Any]) -> dict[str, Any]:
+    return {"status": "failed", "reason": reason, "error": rec}
+
+
+def parse_file(task: Task) -> dict[str, Any]:
+    """Parse ``task`` and write its cache entry; return the outcome (also in the JSON)."""
+    try:
+        data = Path(task.location).read_bytes()
+    except OSError as exc:
+        outcome = _failure("unreadable", {"reason": str(exc)})
+    else:
+        if hashlib.sha256(data).hexdigest() != task.sha256:
+            outcome = _failure("unreadable", {"reason": "the file changed during the import"})
+        else:
+            outcome = _parse(data, task)
+    cache = Path(task.cache_dir)
+    tmp = cache / f"{task.sha256}.json.tmp"
+    store.write_json(outcome, tmp)
+    os.replace(tmp, cache / f"{task.sha256}.json")
+    store.crash_point("cache-written")
+    return {"sha256": task.sha256, **outcome}
+
+
+def _parse(data: bytes, task: Task) -> dict[str, Any]:
+    if not data.strip():
+        return _failure("empty", {"reason": "empty file" if not data else "only whitespace"})
+    try:
+        # Checked against the pandera schema once, on the assembled tables (ingest.py):
+        # validating each file here would cost ~25 ms a file.
+        tables = read_bytes(data, source=task.source_path, strict=task.strict)
+    except DetectionError as exc:
+        reason = "empty" if exc.reason == "empty input" else "unknown_format"
+        return _failure(reason, error_record(exc))
+    except ParseError as exc:
+        return _failure("parse_error", error_record(exc))
+    except SchemaError as exc:
+        return _failure("schema_error", {"reason": str(exc).splitlines()[0]})
+    except Exception as exc:  # a parser bug must not stop the import: report it per file
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        return _failure("parser_crash", {"reason": f"{type(exc).__name__}: {exc} ({where})"})
+    cache = Path(task.cache_dir)
+    sizes = {}
+    for name in store.TABLES:
+        df = getattr(tables, name)
+        sizes[name] = len(df)
+        if len(df) or name == "runs":
+            store.write_table(store.to_arrow(df, name), cache / f"{task.sha256}.{name}.parquet")
+    return {
+        "status": "ok",
+        "tables": sizes,
+        "tools": sorted(set(tables.runs["tool"].dropna())),
+        "problems": [error_record(p) for p in tables.problems],
+    }
+
+
+def parse_batch(tasks: list[Task]) -> list[dict[str, Any]]:
+    return [parse_file(t) for t in tasks]

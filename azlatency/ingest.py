@@ -1,0 +1,427 @@
+"""Campaign import: a raw dump (folder or archive) → the processed store, with nothing lost.
+
+:func:`import_campaign` discovers every file (:mod:`~azlatency.sources`), reads
+``campaign.yaml`` (:mod:`~azlatency.campaign`), parses new or changed files — in worker
+processes when the dump is big — into the per-file cache (:mod:`~azlatency._worker`), labels
+the runs (:mod:`~azlatency.labels`), lists quality problems (:mod:`~azlatency.quality`) and
+writes the store atomically (:mod:`~azlatency.store`).  It returns an
+:class:`~azlatency.report.ImportReport`.  :func:`load` reads a store back as
+:class:`~azlatency.reader.Tables`.
+
+Incremental: a file whose sha256 has a cache entry in the previous store is not parsed again.
+The cache is keyed by :func:`cache_stamp` — the format version, the azlatency version and the
+source of the parsers, reader, decoder and schema — so any change to those re-parses all.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import __version__, labels, paths, quality, schema, sources, store
+from ._worker import Task, describe_error, parse_batch, parse_file
+from .campaign import Campaign, parse_campaign
+from .errors import CampaignError, SchemaError
+from .reader import Tables
+from .report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
+
+Progress = Callable[[int, int, str], None]  # (files done, files to parse, last path)
+
+# Below both thresholds a dump is parsed in this process: starting workers costs more
+# than it saves (measured in benchmarks/bench_import.py).
+PARALLEL_MIN_FILES = 48
+PARALLEL_MIN_BYTES = 16 << 20
+
+
+def cache_stamp() -> str:
+    """Identity of the code that produced cached per-file results."""
+    h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
+    pkg = Path(__file__).resolve().parent
+    code = sorted(pkg.glob("parsers/*.py")) + [
+        pkg / n for n in ("reader.py", "decode.py", "schema.py", "_worker.py")
+    ]
+    for path in code:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def campaign_name(raw: Path) -> str:
+    name = raw.name
+    for suffix in sources.ARCHIVE_SUFFIXES:
+        if raw.is_file() and name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning: where each discovered file goes.
+
+
+def _row(entry: sources.Entry, status: str, **kw: Any) -> dict[str, Any]:
+    return {"path": entry.path, "status": status, "size_bytes": entry.size,
+            "sha256": entry.sha256, **kw}
+
+
+def _read_config(entries: list[sources.Entry]) -> Campaign:
+    for e in entries:
+        if e.kind == "campaign":
+            text = Path(e.location).read_bytes().decode("utf-8-sig", errors="replace")
+            return parse_campaign(text, source=e.path)
+    return Campaign()
+
+
+def _plan(entries: list[sources.Entry], cfg: Campaign):
+    """Rows (by entry index) of files that will not be parsed; the first entry of each sha."""
+    rows: dict[int, dict[str, Any]] = {}
+    first: dict[str, sources.Entry] = {}
+    for i, e in enumerate(entries):
+        if e.kind in ("campaign", "archive"):
+            rows[i] = _row(e, e.kind)
+        elif e.kind == "refused":
+            rows[i] = _row(e, "not_imported", reason=e.reason, detail=e.detail)
+        else:
+            glob = next((g for g in cfg.ignore
+                         if fnmatch.fnmatchcase(labels.match_path(e.path), g)), None)
+            if glob is not None:
+                rows[i] = _row(e, "not_imported", reason="ignored",
+                               detail=f"campaign.yaml ignore: {glob}")
+            elif e.size == 0:
+                rows[i] = _row(e, "not_imported", reason="empty", detail="empty file")
+            elif e.sha256 in first:
+                rows[i] = _row(e, "not_imported", reason="duplicate",
+                               duplicate_of=first[e.sha256].path,
+                               detail=f"same bytes as {first[e.sha256].path}")
+            else:
+                first[e.sha256] = e
+    return rows, first
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing: inline for small dumps, worker processes for big ones.
+
+
+def _pool_context():
+    # forkserver: workers fork from a clean process that preloaded pandas/pyarrow and the
+    # parsers (forking this process could copy locks held by pyarrow's threads).
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        ctx.set_forkserver_preload(["azlatency._worker"])
+    return ctx
+
+
+def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
+             progress: Progress | None) -> tuple[list[dict[str, Any]], int]:
+    """Parse ``tasks``; returns the outcomes and the number of processes used."""
+    total = len(tasks)
+    small = total < PARALLEL_MIN_FILES and sum(sizes.values()) < PARALLEL_MIN_BYTES
+    if workers <= 1 or total <= 1 or small:
+        out = []
+        for i, task in enumerate(tasks, start=1):
+            out.append(parse_file(task))
+            if progress:
+                progress(i, total, task.source_path)
+        return out, 1
+    # Biggest first, in batches small enough to balance the load across workers.
+    ordered = sorted(tasks, key=lambda t: -sizes.get(t.sha256, 0))
+    per = max(1, min(32, total // (workers * 8)))
+    batches = [ordered[i : i + per] for i in range(0, total, per)]
+    out, done = [], 0
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        futures = [pool.submit(parse_batch, b) for b in batches]
+        for future in as_completed(futures):
+            results = future.result()
+            out.extend(results)
+            done += len(results)
+            if progress:
+                progress(done, total, "")
+    return out, workers
+
+
+def _previous_cache(target: Path, stamp: str) -> Path | None:
+    manifest = target / store.MANIFEST
+    if not manifest.is_file():
+        return None
+    try:
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = old.get("cache_stamp") == stamp and old.get("format_version") == schema.FORMAT_VERSION
+    return target / store.CACHE if ok else None
+
+
+def _reuse(sha: str, previous: Path | None, cache: Path) -> dict[str, Any] | None:
+    if previous is None or not (previous / f"{sha}.json").is_file():
+        return None
+    for src in previous.glob(f"{sha}.*"):
+        store.link_or_copy(src, cache / src.name)
+    return json.loads((cache / f"{sha}.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Assembly: per-file cache → labelled campaign tables.
+
+_SAMPLE_VOCAB = {"status": schema.SAMPLE_STATUSES, "kind": schema.SAMPLE_KINDS}
+
+
+def _samples_fault(tbl: pa.Table) -> str | None:
+    """Cheap Arrow checks of a samples part (pandera on millions of rows would be slow)."""
+    import pyarrow.compute as pc
+
+    for col in ("run_id", "seq", "kind", "status"):
+        if col not in tbl.column_names or tbl[col].null_count:
+            return f"samples: column {col!r} missing or empty"
+    for col, allowed in _SAMPLE_VOCAB.items():
+        bad = pc.filter(tbl[col], pc.invert(pc.is_in(tbl[col], pa.array(allowed))))
+        if len(bad):
+            return f"samples: {col} {bad[0].as_py()!r} is not one of {', '.join(allowed)}"
+    return None
+
+
+class _Parts:
+    """The per-file tables of the files that made it in, in file order."""
+
+    def __init__(self) -> None:
+        self.files: list[dict[str, Any]] = []
+        self.runs: list[Any] = []
+        self.samples: list[pa.Table] = []
+        self.summaries: list[pa.Table] = []
+        self.extra: list[dict[str, Any]] = []
+
+    def add(self, entry: sources.Entry, outcome: dict[str, Any], cache: Path) -> None:
+        sha = entry.sha256
+        if outcome["status"] != "ok":
+            err = outcome.get("error") or {}
+            self.files.append(_row(entry, "not_imported", reason=outcome["reason"],
+                                   detail=describe_error(err), line=err.get("line")))
+            return
+        runs = store.read_table(cache / f"{sha}.runs.parquet", "runs")
+        runs["source_path"] = entry.path
+        parts = {t: pq.read_table(cache / f"{sha}.{t}.parquet")
+                 for t in ("samples", "summaries") if outcome["tables"].get(t)}
+        fault = _samples_fault(parts["samples"]) if "samples" in parts else None
+        try:
+            schema.validate("runs", runs)
+            if "summaries" in parts:
+                schema.validate("summaries", store.from_arrow(parts["summaries"], "summaries"))
+        except SchemaError as exc:
+            fault = str(exc).splitlines()[0] + " " + " ".join(str(exc).splitlines()[1:3])
+        if fault:
+            self.files.append(_row(entry, "not_imported", reason="schema_error", detail=fault))
+            return
+        self.runs.append(runs)
+        self.samples.extend([parts["samples"]] if "samples" in parts else [])
+        self.summaries.extend([parts["summaries"]] if "summaries" in parts else [])
+        self.files.append(_row(entry, "imported", tools=", ".join(outcome["tools"]),
+                               runs=len(runs)))
+        for p in outcome.get("problems", []):
+            self.extra.append({"source_path": entry.path, "run_id": None, "tool": p.get("tool"),
+                               "issue": "reader_problem", "detail": describe_error(p)})
+
+
+def _tables(parts: _Parts, cfg: Campaign, name: str):
+    runs = (schema.frame("runs", pd.concat(parts.runs, ignore_index=True))
+            if parts.runs else schema.empty("runs"))
+    runs, label_issues = labels.label_runs(runs, cfg, name)
+    samples = store.unify(parts.samples, "samples")
+    summaries = store.unify(parts.summaries, "summaries")
+    bounds = store.from_arrow(summaries, "summaries")[["run_id", "bound_low", "bound_high"]]
+    notes = quality.assess(runs, samples, bounds, parts.extra + label_issues)
+    return runs, samples, summaries, notes
+
+
+def _raw_label(raw: Path) -> str:
+    try:
+        return raw.relative_to(paths.data_root()).as_posix()
+    except ValueError:
+        return str(raw)
+
+
+def _write(staging: Path, runs, samples: pa.Table, summaries: pa.Table,
+           manifest: dict[str, Any]) -> None:
+    tables = {"runs": store.to_arrow(runs, "runs"), "samples": samples, "summaries": summaries}
+    info = {}
+    for tname, tbl in tables.items():
+        path = staging / f"{tname}.parquet"
+        store.write_table(tbl, path)
+        info[tname] = {"rows": tbl.num_rows, "columns": tbl.column_names,
+                       "sha256": store.file_sha256(path)}
+    manifest["tables"] = info
+    store.write_json(manifest, staging / store.MANIFEST)
+    store.crash_point("staging-written")
+
+
+def _unchanged(staging: Path, target: Path) -> bool:
+    new, old = staging / store.MANIFEST, target / store.MANIFEST
+    if not old.is_file() or new.read_bytes() != old.read_bytes():
+        return False
+    info = json.loads(old.read_text(encoding="utf-8"))["tables"]
+    return all((target / f"{t}.parquet").is_file()
+               and store.file_sha256(target / f"{t}.parquet") == info[t]["sha256"]
+               for t in store.TABLES)
+
+
+def import_campaign(
+    campaign: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    root: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    strict: bool = False,
+    progress: Progress | None = None,
+    limits: sources.Limits | None = None,
+) -> ImportReport:
+    """Import a campaign folder or archive (a path, or a name under ``data/raw``).
+
+    ``root`` is where stores live (default ``data/processed``); ``workers`` the number of
+    parsing processes (default ``os.cpu_count()``; small dumps stay in this process);
+    ``strict`` makes parsers reject a file at its first bad line instead of skipping it.
+    """
+    started = time.perf_counter()
+    raw = paths.raw_campaign(campaign)
+    if not raw.exists():
+        raise CampaignError(f"no campaign folder or archive at {raw}")
+    name = name or campaign_name(raw)
+    target = paths.store_dir(name, root)
+    if target == raw or raw in target.parents:
+        raise CampaignError(f"the store {target} would be inside the raw campaign {raw}")
+    limits = limits or sources.Limits()
+    workers = max(1, workers or os.cpu_count() or 1)
+    stamp = cache_stamp()
+    with store.locked(target):
+        store.recover(target)
+        staging = store.staging_dir(target)
+        cache = staging / store.CACHE
+        spool = staging / ".spool"
+        cache.mkdir(parents=True)
+        spool.mkdir()
+        try:
+            previous = _previous_cache(target, stamp)
+
+            def spooler(sha: str, data: bytes) -> Path:
+                path = spool / sha
+                cached = previous is not None and (previous / f"{sha}.json").is_file()
+                if not cached and not path.exists():
+                    path.write_bytes(data)
+                return path
+
+            entries = sources.discover(raw, limits=limits, spool=spooler)
+            cfg = _read_config(entries)
+            rows, first = _plan(entries, cfg)
+            outcomes: dict[str, dict[str, Any]] = {}
+            tasks: list[Task] = []
+            for sha, entry in first.items():
+                reused = _reuse(sha, previous, cache)
+                if reused is not None:
+                    outcomes[sha] = reused
+                else:
+                    tasks.append(Task(sha, entry.path, str(entry.location), str(cache), strict))
+            results, used = _execute(tasks, {t.sha256: first[t.sha256].size for t in tasks},
+                                     workers, progress)
+            outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
+                             for r in results})
+            shutil.rmtree(spool)
+            parts = _Parts()
+            for i, entry in enumerate(entries):
+                if i in rows:
+                    parts.files.append(rows[i])
+                else:
+                    parts.add(entry, outcomes[entry.sha256], cache)
+            runs, samples, summaries, notes = _tables(parts, cfg, name)
+            report = ImportReport(
+                campaign=name, raw=raw, store=target,
+                files=frame(parts.files, FILE_COLUMNS), quality=frame(notes, QUALITY_COLUMNS),
+                counts={"runs": len(runs), "samples": samples.num_rows,
+                        "summaries": summaries.num_rows},
+                notes=cfg.defaults.notes, parsed=len(tasks), reused=len(first) - len(tasks),
+                workers=used,
+            )
+            manifest = {
+                "format_version": schema.FORMAT_VERSION, "azlatency_version": __version__,
+                "cache_stamp": stamp, "campaign": name, "raw": _raw_label(raw),
+                "description": cfg.description, "notes": cfg.defaults.notes,
+                "inputs": {e.path: e.sha256 for e in entries if e.sha256},
+                "report": report.to_dict(),
+            }
+            _write(staging, runs, samples, summaries, manifest)
+            report.changed = not _unchanged(staging, target)
+            if report.changed:
+                store.publish(staging, target)
+            else:
+                shutil.rmtree(staging)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a store back.
+
+
+def store_path(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+               ) -> Path:
+    """The store of ``campaign``: a store folder as given, or a name under ``root``."""
+    path = Path(campaign).expanduser()
+    if (path / store.MANIFEST).is_file():
+        return path.resolve()
+    name = path.name if path.exists() else str(campaign)
+    return paths.store_dir(campaign_name(Path(name)) if path.is_file() else name, root)
+
+
+def _manifest(target: Path, campaign: Any) -> dict[str, Any]:
+    if not (target / store.MANIFEST).is_file() or target.with_name(f".{target.name}.old").exists():
+        with store.locked(target, wait=True):
+            store.recover(target)
+    if not (target / store.MANIFEST).is_file():
+        raise CampaignError(
+            f"no processed store for {str(campaign)!r} at {target}; "
+            f"run `azlatency import data/raw/{target.name}` first"
+        )
+    manifest = json.loads((target / store.MANIFEST).read_text(encoding="utf-8"))
+    if manifest.get("format_version") != schema.FORMAT_VERSION:
+        raise CampaignError(
+            f"{target} was written in store format {manifest.get('format_version')}, this "
+            f"azlatency reads format {schema.FORMAT_VERSION}: import the campaign again"
+        )
+    return manifest
+
+
+def load(
+    campaign: str | os.PathLike[str],
+    root: str | os.PathLike[str] | None = None,
+    *,
+    samples: bool = True,
+) -> Tables:
+    """The three tables of an imported campaign (a name under ``data/processed`` or a path).
+
+    ``samples=False`` skips the samples table (it can be large) and returns it empty.
+    """
+    target = store_path(campaign, root)
+    _manifest(target, campaign)
+    runs = store.read_table(target / "runs.parquet", "runs")
+    sample_df = (store.read_table(target / "samples.parquet", "samples") if samples
+                 else schema.empty("samples"))
+    summaries = store.read_table(target / "summaries.parquet", "summaries")
+    return Tables(runs, sample_df, summaries)
+
+
+def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+                ) -> ImportReport:
+    """The report of the last import of ``campaign``, as stored in its manifest."""
+    target = store_path(campaign, root)
+    return ImportReport.from_manifest(_manifest(target, campaign), target)

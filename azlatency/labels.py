@@ -1,0 +1,209 @@
+"""Label runs with where they ran: what the log says, then rules, inventory and defaults.
+
+Order of authority (docs/campaign.md "How a run is labelled"):
+
+1. **what the file says** — values the parser read (``dst_ip`` from ``Connecting to host``,
+   columns of a reported-values CSV) and the shell prompt: ``root@malzonka02`` ran the
+   command, so it is the client (``src_host``) unless the run is a server-side log;
+2. **rules** of ``campaign.yaml``, in order (a later matching rule overrides an earlier one);
+3. **the host inventory**: host name or IP → zone, availability set, PPG, VM size, region;
+4. **placement derived** from the pair (same host, region, PPG, availability set, zones);
+5. **campaign defaults**.
+
+Each step only fills what is still empty.  A later source that disagrees with a filled value
+is reported as a ``label_conflict`` instead of silently overwriting it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from typing import Any
+
+import pandas as pd
+
+from .campaign import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
+
+Issue = tuple[str, str]  # (issue, detail) for the quality list
+
+
+def _empty(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # list-likes are never "empty" labels here
+        return False
+
+
+def match_path(source_path: str) -> str:
+    """Archive entries ``logs.zip!/a/b.log`` match rules as if the archive were a folder."""
+    return source_path.replace("!/", "/")
+
+
+def rule_captures(rule: Rule, run: dict[str, Any]) -> dict[str, str] | None:
+    """The names a rule captures on ``run``, or ``None`` when one of its conditions fails."""
+    path = match_path(str(run.get("source_path") or ""))
+    if rule.glob and not any(fnmatch.fnmatchcase(path, g) for g in rule.glob):
+        return None
+    if rule.tool and run.get("tool") not in rule.tool:
+        return None
+    captures: dict[str, str] = {}
+    if rule.path is not None:
+        m = template_regex(rule.path).match(path)
+        if m is None:
+            return None
+        captures.update(m.groupdict())
+    for key in ("heading", "context"):
+        pattern = getattr(rule, key)
+        if pattern is None:
+            continue
+        text = run.get(key)
+        m = re.search(pattern, text) if isinstance(text, str) else None
+        if m is None:
+            return None
+        captures.update({k: v for k, v in m.groupdict().items() if v is not None})
+    return captures
+
+
+def rule_values(rules: list[Rule], run: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Attributes and labels the matching rules assign (later rules override earlier ones)."""
+    values: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for rule in rules:
+        captures = rule_captures(rule, run)
+        if captures is None:
+            continue
+        values.update({k: v for k, v in captures.items() if k in ASSIGNABLE})
+        for key, value in rule.set.items().items():
+            values[key] = value.format_map(captures) if isinstance(value, str) else value
+        labels.update({k: v.format_map(captures) for k, v in rule.set.labels.items()})
+    if isinstance(values.get("accelerated_networking"), str):
+        values["accelerated_networking"] = parse_bool(values["accelerated_networking"])
+    return values, labels
+
+
+class _Labeller:
+    def __init__(self, campaign: Campaign, name: str) -> None:
+        self.campaign = campaign
+        self.name = name
+        self.index = campaign.host_index()
+
+    def lookup(self, *keys: Any) -> tuple[str | None, Host] | None:
+        for key in keys:
+            if isinstance(key, str) and key.strip():
+                found = self.index.get(key.strip().lower())
+                if found is not None:
+                    return found
+        return None
+
+    def fill(self, run: dict, key: str, value: Any, origin: str, issues: list[Issue]) -> None:
+        if _empty(value):
+            return
+        if _empty(run.get(key)):
+            run[key] = value
+        elif str(run[key]) != str(value):
+            issues.append(
+                ("label_conflict", f"{key}: {origin} says {value!r}, kept {run[key]!r}")
+            )
+
+    def label(self, run: dict[str, Any]) -> tuple[dict[str, Any], list[Issue]]:
+        run = dict(run)
+        issues: list[Issue] = []
+        run["campaign"] = self.name
+        # 1. the shell prompt names the host that ran the command.
+        side = "dst_host" if run.get("role") == "server" else "src_host"
+        self.fill(run, side, run.get("prompt_host"), "the shell prompt", issues)
+        # 2. rules.
+        values, rule_labels = rule_values(self.campaign.rules, run)
+        for key, value in values.items():
+            self.fill(run, key, value, "a campaign.yaml rule", issues)
+        # 3. inventory, both sides.
+        hosts = {}
+        for s in ("src", "dst"):
+            found = self.lookup(run.get(f"{s}_host"), run.get(f"{s}_ip"))
+            hosts[s] = found
+            if found is None:
+                continue
+            name, host = found
+            self.fill(run, f"{s}_host", name, "the host inventory", issues)
+            if len(host.ip) == 1:
+                self.fill(run, f"{s}_ip", host.ip[0], "the host inventory", issues)
+            self.fill(run, f"{s}_zone", host.zone_label, f"the inventory ({name or host.ip})", issues)
+        for key in ("vm_size", "region", "accelerated_networking"):
+            both = {getattr(h[1], key) for h in hosts.values() if h is not None} - {None}
+            if len(both) == 1:
+                self.fill(run, key, both.pop(), "the host inventory", issues)
+        # 4. placement of the pair.
+        self.fill(run, "placement", derive_placement(run, hosts), "the host inventory", issues)
+        # 5. defaults.
+        d = self.campaign.defaults
+        for key in ("region", "vm_size", "accelerated_networking", "placement", "scenario"):
+            self.fill(run, key, getattr(d, key), "campaign defaults", issues)
+        run["labels"] = _merge_labels(d.labels, rule_labels, run.get("labels"))
+        issues.extend(_zone_issues(run, hosts))
+        return run, issues
+
+
+def derive_placement(run: dict[str, Any], hosts: dict[str, Any]) -> str | None:
+    """Placement vocabulary (docs/campaign.md): the most specific fact about the pair wins."""
+    src, dst = hosts.get("src"), hosts.get("dst")
+    if src is not None and dst is not None:
+        if src[1] is dst[1]:
+            return "same_node"
+        a, b = src[1], dst[1]
+        if a.region and b.region and a.region != b.region:
+            return "cross_region"
+        if a.ppg and a.ppg == b.ppg:
+            return "ppg"
+        if a.availability_set and a.availability_set == b.availability_set:
+            return "availability_set"
+    elif not _empty(run.get("src_host")) and run.get("src_host") == run.get("dst_host"):
+        return "same_node"
+    zs, zd = run.get("src_zone"), run.get("dst_zone")
+    if not _empty(zs) and not _empty(zd):
+        return "same_zone" if str(zs) == str(zd) else "cross_zone"
+    return None
+
+
+def _merge_labels(*layers: Any) -> str | None:
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        if isinstance(layer, str) and layer.strip():
+            layer = json.loads(layer)
+        if isinstance(layer, dict):
+            merged.update(layer)
+    return json.dumps(merged, sort_keys=True, ensure_ascii=False) if merged else None
+
+
+def _zone_issues(run: dict[str, Any], hosts: dict[str, Any]) -> list[Issue]:
+    missing = []
+    for s in ("src", "dst"):
+        regional = hosts.get(s) is not None and hosts[s][1].regional
+        if _empty(run.get(f"{s}_zone")) and not regional:
+            missing.append(f"{s}_zone")
+    if not missing:
+        return []
+    hint = " (same node)" if run.get("placement") == "same_node" else ""
+    return [("unlabelled_zones", f"{' and '.join(missing)} unknown{hint}")]
+
+
+def label_runs(
+    runs: pd.DataFrame, campaign: Campaign, name: str
+) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """Labelled copy of ``runs`` and the issues found (one dict per run and issue)."""
+    from . import schema
+
+    labeller = _Labeller(campaign, name)
+    rows, found = [], []
+    for record in runs.to_dict(orient="records"):
+        record = {k: (None if _empty(v) else v) for k, v in record.items()}
+        row, issues = labeller.label(record)
+        rows.append(row)
+        for issue, detail in issues:
+            found.append({"run_id": row["run_id"], "issue": issue, "detail": detail})
+    out = schema.frame("runs", rows) if rows else schema.empty("runs")
+    return out, found

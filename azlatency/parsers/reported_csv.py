@@ -1,0 +1,257 @@
+"""Reported values: numbers that exist only as a table in a blog post or a wiki page.
+
+A small CSV format (``docs/reported-values.md``) turns such a table into runs and
+``source = "reported"`` summaries, so it can sit beside parsed runs in the same analyses::
+
+    # where the numbers come from (comment lines start with '#')
+    tool,scenario,src_zone,dst_zone,metric,stat,value,unit,n,note
+    echo_csv,Same AZ,1,1,rtt,mean,850,us,,about 40000 probes per scenario
+
+Required columns: ``tool, metric, stat, value, unit``.  Optional: run attributes (scenario,
+region, zones, placement, vm_size, ...), ``n``, ``level``, ``bound_low``, ``bound_high``,
+``note`` and ``label:<name>`` columns.  Rows with the same run attributes form one run.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from typing import Any
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo, integer, number
+
+INFO = ToolInfo(
+    tool="reported_csv",
+    description="values reported in a document, transcribed as CSV (docs/reported-values.md)",
+    variants=("reported-csv",),
+    versions="format 1",
+    produces=("runs", "summaries"),
+)
+
+VARIANT = "reported-csv"
+REQUIRED = ("tool", "metric", "stat", "value", "unit")
+# Run-table columns a row may state, with how to read the cell.
+RUN_ATTRS: dict[str, str] = {
+    "scenario": "str", "region": "str", "src_zone": "str", "dst_zone": "str",
+    "placement": "str", "vm_size": "str", "accelerated_networking": "bool",
+    "src_host": "str", "dst_host": "str", "src_ip": "str", "dst_ip": "str", "port": "int",
+    "protocol": "str", "mode": "str", "role": "str", "os": "str", "tool_version": "str",
+    "command": "str", "msg_size_bytes": "int", "duration_s": "float", "streams": "int",
+    "direction": "str", "latency_basis": "str",
+}
+SUMMARY_ATTRS = ("metric", "stat", "value", "unit", "n", "level", "bound_low", "bound_high")
+LABEL_PREFIX = "label:"
+
+# unit as written → (unit stored, factor).  Latency is stored in µs, throughput in bits/s.
+UNITS: dict[str, tuple[str, float]] = {
+    "us": ("us", 1.0), "usec": ("us", 1.0), "µs": ("us", 1.0), "μs": ("us", 1.0),
+    "ns": ("us", 1e-3), "ms": ("us", 1e3),
+    "s": ("s", 1.0),
+    "bps": ("bps", 1.0), "kbps": ("bps", 1e3), "mbps": ("bps", 1e6), "gbps": ("bps", 1e9),
+    "bytes": ("bytes", 1.0), "kib": ("bytes", 2.0**10), "mib": ("bytes", 2.0**20),
+    "gib": ("bytes", 2.0**30),
+    "pct": ("pct", 1.0), "%": ("pct", 1.0), "count": ("count", 1.0),
+}
+_LATENCY = ("rtt", "half_rtt")
+_STAT = re.compile(
+    r"count|mean|std|min|max|mdev|ci_low|ci_high|mean_ad|median_ad|siqr|cv|std_error"
+    r"|p\d{1,2}(?:\.\d+)?"
+)
+_STAT_ALIASES = {"median": "p50", "average": "mean", "avg": "mean", "minimum": "min",
+                 "maximum": "max", "stddev": "std"}
+_METRIC = re.compile(r"[a-z][a-z0-9_]*")
+_RANGE = re.compile(r"^\s*(?P<low>[^.]+(?:\.\d+)?)\s*\.\.\s*(?P<high>\S+)\s*$")
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def _row(line: str) -> list[str]:
+    return [cell.strip() for cell in next(csv.reader([line]))]
+
+
+def _is_header(line: str) -> bool:
+    if "," not in line or line.lstrip().startswith("#"):
+        return False
+    try:
+        cells = {c.lower() for c in _row(line)}
+    except csv.Error:
+        return False
+    return all(r in cells for r in REQUIRED)
+
+
+def whole_file(head: str) -> bool:
+    """The first line that is neither blank nor a ``#`` comment is a reported-values header."""
+    for line in head.split("\n"):
+        if line.strip() and not line.lstrip().startswith("#"):
+            return _is_header(line)
+    return False
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """A header line and the rows under it, up to a blank line or a code fence."""
+    spans, i = [], 0
+    while i < len(lines):
+        if not _is_header(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and not lines[j].lstrip().startswith("```"):
+            j += 1
+        if j > i + 1:
+            spans.append(Span(i, j, INFO.tool))
+        i = j
+    return spans
+
+
+class _Reader:
+    def __init__(self, source: str | None, strict: bool) -> None:
+        self.source, self.strict = source, strict
+        self.warnings: list[str] = []
+
+    def fail(self, line_no: int, reason: str, hint: str | None = None) -> ParseError:
+        return ParseError(INFO.tool, self.source, line_no, reason, hint=hint)
+
+    def header(self, line: str, line_no: int) -> list[str]:
+        names = [c.lower() for c in _row(line)]
+        known = set(RUN_ATTRS) | set(SUMMARY_ATTRS) | {"tool", "note"}
+        for name in names:
+            if name not in known and not (name.startswith(LABEL_PREFIX) and len(name) > 6):
+                raise self.fail(
+                    line_no, f"unknown column {name!r}",
+                    hint="see docs/reported-values.md; free columns are written 'label:<name>'",
+                )
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise self.fail(line_no, f"column {sorted(dup)[0]!r} appears twice")
+        return names
+
+    def value(self, cells: dict[str, str], line_no: int) -> dict[str, Any]:
+        """Summary fields of one row, converted to the stored unit."""
+        unit_text = cells["unit"]
+        if unit_text.lower() not in UNITS:
+            raise self.fail(line_no, f"unknown unit {unit_text!r}; use one of {', '.join(UNITS)}")
+        unit, factor = UNITS[unit_text.lower()]
+        metric = cells["metric"]
+        if not _METRIC.fullmatch(metric):
+            raise self.fail(line_no, f"expected a metric name like 'rtt', got {metric!r}")
+        if unit == "s" and metric in _LATENCY:
+            unit, factor = "us", 1e6
+        stat = _STAT_ALIASES.get(cells["stat"].lower(), cells["stat"].lower())
+        if not _STAT.fullmatch(stat):
+            raise self.fail(line_no, f"unknown stat {cells['stat']!r}", hint="see docs/vocabulary.md")
+        out: dict[str, Any] = {"metric": metric, "stat": stat, "unit": unit}
+        num = {"tool": INFO.tool, "source": self.source, "line_no": line_no}
+        m = _RANGE.match(cells["value"])
+        if m:  # "55..61.09": only known to lie in an interval (vocabulary: value = upper bound)
+            low = number(m["low"], what="range start", **num) * factor
+            high = number(m["high"], what="range end", **num) * factor
+            if low > high:
+                raise self.fail(line_no, f"range {cells['value']!r} runs backwards")
+            out.update(value=high, bound_low=low, bound_high=high)
+        else:
+            out["value"] = number(cells["value"], what="a number or 'low..high'", **num) * factor
+        for key in ("bound_low", "bound_high"):
+            if cells.get(key):
+                out[key] = number(cells[key], what=key, **num) * factor
+        if cells.get("n"):
+            out["n"] = integer(cells["n"], what="a whole count n", **num)
+        if cells.get("level"):
+            level = number(cells["level"], what="a confidence level", **num)
+            if not 0 < level < 1:
+                raise self.fail(line_no, f"level must lie between 0 and 1, got {level}")
+            out["level"] = level
+        return out
+
+    def attrs(self, cells: dict[str, str], line_no: int) -> dict[str, Any]:
+        """Run attributes of one row (they decide which run the row belongs to)."""
+        from . import tools
+
+        tool = cells["tool"]
+        known = [t for t in tools() if t != INFO.tool]
+        if tool not in known:
+            raise self.fail(line_no, f"unknown tool {tool!r}; known tools: {', '.join(known)}")
+        out: dict[str, Any] = {"tool": tool}
+        num = {"tool": INFO.tool, "source": self.source, "line_no": line_no}
+        for key, kind in RUN_ATTRS.items():
+            text = cells.get(key, "")
+            if not text:
+                continue
+            if kind == "int":
+                out[key] = integer(text, what=key, **num)
+            elif kind == "float":
+                out[key] = number(text, what=key, **num)
+            elif kind == "bool":
+                if text.lower() not in _TRUE + _FALSE:
+                    raise self.fail(line_no, f"expected true/false for {key}, got {text!r}")
+                out[key] = text.lower() in _TRUE
+            else:
+                out[key] = text
+        labels = {k[len(LABEL_PREFIX):]: v for k, v in cells.items()
+                  if k.startswith(LABEL_PREFIX) and v}
+        if cells.get("note"):
+            labels["note"] = cells["note"]
+        out["labels"] = tuple(sorted(labels.items()))
+        return out
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    reader = _Reader(source, strict)
+    lines = text.split("\n")
+    names: list[str] | None = None
+    runs: dict[tuple, Run] = {}
+    seen: dict[tuple, int] = {}
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if names is None:
+            if not _is_header(line):
+                raise reader.fail(line_no, f"expected a header with {', '.join(REQUIRED)}, "
+                                           f"got {line.strip()[:80]!r}")
+            names = reader.header(line, line_no)
+            continue
+        try:
+            cells = _row(line)
+            if len(cells) != len(names):
+                raise reader.fail(line_no, f"expected {len(names)} cells, got {len(cells)}")
+            row = dict(zip(names, cells))
+            missing = [r for r in REQUIRED if not row.get(r)]
+            if missing:
+                raise reader.fail(line_no, f"empty required cell {missing[0]!r}")
+            attrs = reader.attrs(row, line_no)
+            summary = reader.value(row, line_no)
+            key = tuple(sorted(attrs.items()))
+            stat_key = (key, summary["metric"], summary["stat"])
+            if stat_key in seen:
+                raise reader.fail(line_no, f"{summary['metric']} {summary['stat']} of this run "
+                                           f"is already given on line {seen[stat_key]}")
+        except (ParseError, csv.Error) as exc:
+            err = exc if isinstance(exc, ParseError) else reader.fail(line_no, f"bad CSV: {exc}")
+            if strict:
+                raise err from None
+            reader.warnings.append(f"line {line_no} skipped: {err.reason}")
+            continue
+        seen[stat_key] = line_no
+        run = runs.get(key)
+        if run is None:
+            run = runs[key] = Run(meta=_meta(attrs), line_start=line_no)
+        run.line_end = line_no
+        run.add(**summary, source="reported")
+    if names is None:
+        raise reader.fail(None, "no header line", hint="the first non-comment line names columns")
+    if not runs:
+        raise reader.fail(None, "no rows under the header")
+    ordered = list(runs.values())
+    ordered[0].warnings.extend(reader.warnings)
+    for run in ordered:
+        metrics = {s.metric for s in run.summaries} & set(_LATENCY)
+        if "latency_basis" not in run.meta and len(metrics) == 1:
+            run.meta["latency_basis"] = metrics.pop()
+    return Parsed(INFO.tool, ordered)
+
+
+def _meta(attrs: dict[str, Any]) -> dict[str, Any]:
+    meta = {k: v for k, v in attrs.items() if k != "labels"}
+    meta.update(parser_variant=VARIANT, complete=True)
+    if attrs["labels"]:
+        meta["labels"] = dict(attrs["labels"])
+    return meta

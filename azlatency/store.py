@@ -1,0 +1,229 @@
+"""The processed store: Parquet tables with a declared schema, written atomically.
+
+Layout of ``data/processed/<campaign>/`` (docs/campaign.md "The store")::
+
+    manifest.json          format version, azlatency version, input hashes, the import report
+    runs.parquet           labelled runs of the whole campaign
+    samples.parquet        observations (columns present in the campaign, declared types)
+    summaries.parquet      long-form statistics
+    cache/<sha256>.json    per input file: outcome of parsing it (ok / why not)
+    cache/<sha256>.<table>.parquet   per input file: its unlabelled tables
+
+Writing goes to ``.<campaign>.tmp-<pid>`` beside the store, every file is fsynced, then two
+renames swap it in (the old store is moved to ``.<campaign>.old`` first).  A crash at any point
+leaves either the old store in place, or the old store at ``.<campaign>.old`` with no new
+one — :func:`recover` (run by every import and load) puts it back.  Files carry no timestamps,
+so the same inputs give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import schema
+from .errors import CampaignError
+
+TABLES = ("runs", "samples", "summaries")
+MANIFEST = "manifest.json"
+CACHE = "cache"
+_COMPRESSION = "zstd"
+# Test hook (tests/ingest/test_atomic.py): SIGKILL the process at the named point.
+KILL_ENV = "AZLATENCY_KILL_AT"
+
+_ARROW_TYPES = {
+    "str": pa.string(),
+    "Int64": pa.int64(),
+    "float64": pa.float64(),
+    "boolean": pa.bool_(),
+    "datetime64[ns, UTC]": pa.timestamp("ns", tz="UTC"),
+}
+_PANDAS_TYPES = {
+    pa.string(): pd.StringDtype(na_value=float("nan")),
+    pa.large_string(): pd.StringDtype(na_value=float("nan")),
+    pa.int64(): pd.Int64Dtype(),
+    pa.bool_(): pd.BooleanDtype(),
+}
+
+
+def crash_point(name: str) -> None:
+    """Die here, like a power cut, when the test hook names this point."""
+    if os.environ.get(KILL_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def arrow_schema(table: str, columns: list[str] | None = None) -> pa.Schema:
+    """Declared Arrow schema of ``table`` from :mod:`azlatency.schema` (all or some columns)."""
+    cols = schema.TABLES[table]
+    keep = cols if columns is None else [c for c in cols if c.name in set(columns)]
+    return pa.schema(
+        [pa.field(c.name, _ARROW_TYPES[c.dtype], nullable=True) for c in keep],
+        metadata={b"azlatency.table": table.encode(),
+                  b"azlatency.format_version": str(schema.FORMAT_VERSION).encode()},
+    )
+
+
+def to_arrow(df: pd.DataFrame, table: str) -> pa.Table:
+    """``df`` as an Arrow table with declared types, in schema column order."""
+    target = arrow_schema(table, list(df.columns))
+    arrays = []
+    for field in target:
+        series = df[field.name]
+        if field.type == pa.string():
+            values = series.astype(object).where(series.notna(), None)
+            arrays.append(pa.array(values.tolist(), type=pa.string()))
+        else:
+            arrays.append(pa.Array.from_pandas(series, type=field.type))
+    return pa.Table.from_arrays(arrays, schema=target)
+
+
+def from_arrow(tbl: pa.Table, table: str) -> pd.DataFrame:
+    df = tbl.to_pandas(types_mapper=_PANDAS_TYPES.get)
+    return schema.frame(table, df) if len(df.columns) else schema.empty(table)
+
+
+def unify(tables: list[pa.Table], table: str) -> pa.Table:
+    """One Arrow table from per-file parts that may hold different columns (samples)."""
+    names: set[str] = set()
+    for t in tables:
+        names |= set(t.column_names)
+    if not tables:
+        names = {c.name for c in schema.TABLES[table] if c.required or table != "samples"}
+    target = arrow_schema(table, sorted(names))
+    parts = []
+    for t in tables:
+        cols = [
+            t.column(f.name).cast(f.type) if f.name in t.column_names
+            else pa.nulls(len(t), type=f.type)
+            for f in target
+        ]
+        parts.append(pa.Table.from_arrays(cols, schema=target))
+    return pa.concat_tables(parts) if parts else target.empty_table()
+
+
+def write_table(tbl: pa.Table, path: Path) -> None:
+    """Parquet, zstd, no timestamps: the same table always gives the same bytes."""
+    pq.write_table(tbl, path, compression=_COMPRESSION, write_statistics=True)
+    fsync_file(path)
+
+
+def read_table(path: Path, table: str, columns: list[str] | None = None) -> pd.DataFrame:
+    return from_arrow(pq.read_table(path, columns=columns), table)
+
+
+def write_json(data: Any, path: Path) -> None:
+    text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False, default=str) + "\n"
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_dir(path: Path) -> None:
+    if os.name == "nt":  # directories cannot be opened for fsync on Windows
+        return
+    fsync_file(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic replacement.
+
+
+def _old(target: Path) -> Path:
+    return target.with_name(f".{target.name}.old")
+
+
+def staging_dir(target: Path) -> Path:
+    return target.with_name(f".{target.name}.tmp-{os.getpid()}")
+
+
+def recover(target: Path) -> None:
+    """Finish or undo an import that died mid-swap; drop leftover staging folders.
+
+    Call with the campaign lock held.
+    """
+    old = _old(target)
+    if old.exists():
+        if target.exists():
+            shutil.rmtree(old)  # the swap completed; only the clean-up was missed
+        else:
+            os.rename(old, target)  # died between the two renames: the old store comes back
+    for leftover in target.parent.glob(f".{target.name}.tmp-*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def publish(staging: Path, target: Path) -> None:
+    """Swap ``staging`` in as ``target`` (both in one folder, so renames are atomic)."""
+    for path in sorted(staging.rglob("*")):
+        if path.is_dir():
+            fsync_dir(path)
+    fsync_dir(staging)
+    crash_point("before-swap")
+    old = _old(target)
+    if target.exists():
+        os.rename(target, old)
+        crash_point("between-renames")
+    os.rename(staging, target)
+    fsync_dir(target.parent)
+    crash_point("after-swap")
+    if old.exists():
+        shutil.rmtree(old)
+
+
+@contextlib.contextmanager
+def locked(target: Path, *, wait: bool = False) -> Iterator[None]:
+    """Hold ``.<campaign>.lock`` beside the store: one import (or recovery) at a time."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = target.with_name(f".{target.name}.lock")
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks; imports of one campaign must not overlap
+        yield
+        return
+    with open(lock_path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise CampaignError(
+                f"another import of {target.name!r} is running (lock {lock_path})"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def link_or_copy(src: Path, dst: Path) -> None:
+    """Reuse an unchanged cache file: a hard link (no copy) where the file system allows."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
