@@ -84,7 +84,7 @@ def _is_command(line: str) -> bool:
 
 def locate(lines: list[str]) -> list[Span]:
     """Each output opens at ``Protocol <x>`` (or a -csv row / -csvh header), with the latte
-    command line directly above it when there is one, and runs while lines are summary keys,
+    command line above it when there is one, and runs while lines are summary keys,
     the histogram, or blank lines that lead to the histogram.  Prose stops it."""
     spans: list[Span] = []
     i, n, prev_end = 0, len(lines), 0
