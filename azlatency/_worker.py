@@ -37,7 +37,8 @@ def describe_error(rec: dict[str, Any]) -> str:
     """``sockperf: line 42: expected ... (hint: ...)`` — the path is reported beside it."""
     where = f"line {rec['line']}: " if rec.get("line") is not None else ""
     hint = f" (hint: {rec['hint']})" if rec.get("hint") else ""
-    return f"{rec.get('tool') or 'azlatency'}: {where}{rec['reason']}{hint}"
+    tool = f"{rec['tool']}: " if rec.get("tool") else ""
+    return f"{tool}{where}{rec['reason']}{hint}"
 
 
 def _failure(reason: str, rec: dict[str, Any]) -> dict[str, Any]:

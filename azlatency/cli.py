@@ -105,5 +105,21 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
     sys.exit(1 if failures else 0)
 
 
+@main.command("import")
+@click.argument("campaign")
+@click.option("--name", default=None, help="Store name (default: the folder or archive name).")
+@click.option("--out", "root", default=None, type=click.Path(file_okay=False),
+              help="Folder of stores (default: data/processed, or $AZLATENCY_DATA/processed).")
+@click.option("--workers", type=int, default=None, help="Parsing processes (default: CPUs).")
+@click.option("--strict", is_flag=True, help="Reject a file at its first bad line.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--fail-on-skip", is_flag=True, help="Exit 3 when a file was not imported.")
+def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
+    """Import a campaign folder or archive (or a name under data/raw) into its store."""
+    from .report import run_import
+
+    sys.exit(run_import(campaign, as_json=as_json, fail_on_skip=fail_on_skip, **options))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
