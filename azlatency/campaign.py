@@ -222,15 +222,16 @@ class Campaign(_Model):
     rules: list[Rule] = Field(default_factory=list)
     ignore: StrList = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _unique_addresses(self) -> Campaign:
+    @field_validator("hosts")
+    @classmethod
+    def _unique_addresses(cls, hosts: dict[str, Host]) -> dict[str, Host]:
         seen: dict[str, str] = {}
-        for key, host in self.hosts.items():
+        for key, host in hosts.items():
             for name in (key, *host.ip, *host.aliases):
                 other = seen.setdefault(name.lower(), key)
                 if other != key:
-                    raise ValueError(f"hosts: {name!r} names both {other!r} and {key!r}")
-        return self
+                    raise ValueError(f"{name!r} names both {other!r} and {key!r}")
+        return hosts
 
     def host_index(self) -> dict[str, tuple[str | None, Host]]:
         """Lower-cased name, alias or IP → (host name or None for an IP-only entry, host)."""

@@ -46,8 +46,11 @@ def match_path(source_path: str) -> str:
 
 def rule_captures(rule: Rule, run: dict[str, Any]) -> dict[str, str] | None:
     """The names a rule captures on ``run``, or ``None`` when one of its conditions fails."""
-    path = match_path(str(run.get("source_path") or ""))
-    if rule.glob and not any(fnmatch.fnmatchcase(path, g) for g in rule.glob):
+    source = str(run.get("source_path") or "")
+    path = match_path(source)
+    # Inside an archive a glob may also be written as if the entries were unpacked here.
+    candidates = (path, source.split("!/", 1)[1]) if "!/" in source else (path,)
+    if rule.glob and not any(fnmatch.fnmatchcase(p, g) for p in candidates for g in rule.glob):
         return None
     if rule.tool and run.get("tool") not in rule.tool:
         return None
