@@ -1,0 +1,121 @@
+"""sockperf: console output (2.x, 3.0-3.7, 3.8+), server logs and ``--full-log`` files.
+
+One sockperf *execution* (a command, an optional VMA banner, the ``== version`` line, the
+output) gives one run per ``Printing statistics for Server No: N`` section — a client talking
+to several servers (``-f feed --srv-num``) prints one section per server, each with its own
+counts and percentiles, so each is a run with that server's ``dst_ip``/``port``.  Choices
+documented in ``docs/tools/sockperf.md``:
+
+* a server log (``sockperf: [SERVER] listen on:``) is a run with ``role="server"``, no
+  latency, and ``packets_received`` from ``Total N messages received and handled``;
+* ``sockperf: ERROR: ...`` gives a run with ``complete=False`` and the message in
+  ``warnings`` (the input is a valid log of a failed execution, not a parse failure);
+* an execution interrupted by the user (``Test end (interrupted by user)`` before the timer)
+  or cut short is ``complete=False``; whatever it printed is kept.
+"""
+
+from __future__ import annotations
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo
+from ._sockperf_console import _CSV_HEAD, _DASH, Execution, executions
+
+INFO = ToolInfo(
+    tool="sockperf",
+    description="sockperf console output, server logs and --full-log files",
+    variants=(
+        "console-legacy", "console", "console-3.8", "full-log", "throughput", "server",
+    ),
+    versions="2.x (from documented format), 3.0-3.7, 3.8+",
+    produces=("runs", "samples", "summaries"),
+    flags="--full-log <file> for per-packet samples",
+    latency_basis="half_rtt",
+)
+
+TOOL = INFO.tool
+
+
+def locate(lines: list[str]) -> list[Span]:
+    return [Span(s, e, TOOL) for s, e in executions(lines)]
+
+
+def whole_file(head: str) -> bool:
+    """True when every line of the file's head belongs to sockperf executions (a full log,
+    or a captured console output), so the reader can skip document scanning."""
+    lines = head.lstrip("\ufeff").split("\n")
+    if len(lines) > 1:
+        lines = lines[:-1]  # the head may end inside a line
+    lines = [line.rstrip("\r") for line in lines]
+    if not any(line.strip() for line in lines):
+        return False
+    spans = executions(lines)
+    if not spans:
+        return False
+    covered = set()
+    for s, e in spans:
+        covered.update(range(s, e))
+    return all(i in covered or not line.strip() for i, line in enumerate(lines))
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    """Parse one block (or a whole file) of sockperf output into runs."""
+    lines = text.split("\n")
+    spans = executions(lines)
+    if not spans:
+        raise ParseError(
+            TOOL, source, None, "no sockperf output found",
+            hint="expected lines starting with 'sockperf:' or a --full-log CSV block",
+        )
+    runs: list[Run] = []
+    for s, e in spans:
+        runs.extend(Execution(lines, s, e, source, strict).parse())
+    return Parsed(TOOL, runs)
+
+
+def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) -> Parsed:
+    """Fast path for big ``--full-log`` files: only the lines around the CSV block become text;
+    the rows go straight from ``data`` to pyarrow (no decoded copy of the file)."""
+    head_at = _find_csv_header(data)
+    if head_at is None:
+        return parse(data.decode("utf-8", "replace"), source=source, strict=strict)
+    header_end = data.find(b"\n", head_at)
+    header_end = len(data) if header_end < 0 else header_end + 1
+    close_at = data.find(b"\n" + _DASH.encode(), header_end - 1)
+    rows_end = len(data) if close_at < 0 else close_at + 1
+    tail = data[rows_end:]
+    if tail.strip() and tail.strip() != _DASH.encode():
+        return parse(data.decode("utf-8", "replace"), source=source, strict=strict)
+    head_text = data[:header_end].decode("utf-8", "replace").rstrip("\n")
+    lines = head_text.split("\n")
+    spans = executions(lines)
+    if len(spans) != 1 or spans[0][1] != len(lines):
+        return parse(data.decode("utf-8", "replace"), source=source, strict=strict)
+    block = _BytesBlock(data, header_end, rows_end, closed=close_at >= 0)
+    ex = Execution(lines, spans[0][0], spans[0][1], source, strict, block=block)
+    return Parsed(TOOL, ex.parse())
+
+
+def _find_csv_header(data: bytes) -> int | None:
+    at = data.find(b"packet,")
+    while at >= 0:
+        line_start = data.rfind(b"\n", 0, at) + 1
+        line_end = data.find(b"\n", at)
+        line = data[line_start : line_end if line_end >= 0 else len(data)]
+        if _CSV_HEAD.match(line.decode("utf-8", "replace")):
+            return line_start
+        at = data.find(b"packet,", at + 1)
+    return None
+
+
+class _BytesBlock:
+    """Where the CSV rows sit in the raw bytes of a file (parse_bytes)."""
+
+    def __init__(self, data: bytes, start: int, end: int, closed: bool) -> None:
+        self.data, self.start, self.end, self.closed = data, start, end, closed
+
+
+__all__ = ["INFO", "locate", "parse", "parse_bytes", "whole_file"]
