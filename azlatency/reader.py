@@ -134,6 +134,13 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
     """Command line and prompt host of a span: its first line, or up to 4 lines above it."""
     cmd, host = command_of(lines[span.start], tool_names)
     if cmd:
+        if host is None and span.start > 0 and _FENCE.match(lines[span.start - 1]):
+            # A span that starts at a fenced ``# command``: the prompt sits above the fence.
+            for j in range(span.start - 2, max(-1, span.start - 4), -1):
+                m = _PROMPT_ONLY.match(lines[j])
+                if m:
+                    host = m.group(1)
+                    break
         return cmd, host
     for i in range(span.start - 1, max(-1, span.start - 5), -1):
         line = lines[i]
