@@ -1,0 +1,376 @@
+"""ethr: from one test's records to runs (see ``ethr.py`` for the records, ``docs/tools/ethr.md``
+for the rules).
+
+A test becomes one run, except a latency test: each ``LatencyResult`` is a batch of ``-i``
+round trips (1000 by default) with its own percentiles, and percentiles of different batches
+cannot be merged, so each batch is a run; ``labels`` (``ethr_test``, ``batch``, ``batches``)
+tie the batches of one test together.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from ..errors import ParseError
+from ._base import Run
+from .ethr import TOOL, Record, Test, duration_us, placeholder, rate, server_kind
+
+# Console rows inside INFO messages (ethr 1.0 client, corpus logs).
+_ROW = re.compile(
+    r"^\s*(?:\[\s*(?P<id>\w+)\s*\]\s+)?(?P<proto>TCP|UDP|ICMP)\s+(?P<a>\d+)-(?P<b>\d+)\s+sec\s+"
+    r"(?P<bits>\S+)(?:\s+(?P<pkts>\S+))?\s*$"
+)
+_CONNECTED = re.compile(r"^\[\s*\w+\s*\] local (?P<ip>\S+) port \d+ connected to (?P<dst>\S+) port (?P<port>\d+)")
+_PROBE = re.compile(
+    r"^\[(?P<proto>tcp|udp|icmp)\] (?P<warm>\[warmup\] )?Connection "
+    r"(?:from \S+ to \S+: (?P<dur>\S+)|to \S+: (?P<err>.+))$"
+)
+_CONNECT_STATS = re.compile(r"^\s*Sent = (\d+), Received = (\d+), Lost = (\d+)")
+_LATENCY_START = re.compile(r"^Running latency test: (\d+), (\d+)")
+_DONE_DURATION = re.compile(r"^Ethr done, duration: (\d+(?:\.\d+)?)s")
+_MTR_ROW = re.compile(
+    r"^\s*(?P<hop>\d+)\.\|--(?P<host>\S+)\s+(?P<sent>\d+)\s+(?P<recv>\d+)\s+"
+    r"(?P<last>\S+)\s+(?P<avg>\S+)\s+(?P<best>\S+)\s+(?P<worst>\S+)\s*$"
+)
+# LatencyResult field -> summary stat (ethr's P999 is the 99.9th percentile).
+LATENCY_FIELDS = {
+    "Avg": "mean", "Min": "min", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99",
+    "P999": "p99.9", "P9999": "p99.99", "Max": "max",
+}
+_ORDER = ("Min", "P50", "P90", "P95", "P99", "P999", "P9999", "Max")
+
+
+def build(test: Test, source: str | None, strict: bool) -> list[Run]:
+    kind = _kind(test)
+    builder = {"latency": _latency, "connect": _connect, "traceroute": _traceroute}.get(kind, _rates)
+    return builder(test, kind, source, strict)
+
+
+def _kind(test: Test) -> str:
+    results = [r for r in test.records if r.type in ("TestResult", "LatencyResult")]
+    if test.role == "server":
+        kinds = [server_kind(r) for r in results]
+        if len(kinds) > 1 and kinds[0] == "cps":
+            kinds = kinds[1:]  # the connection-setup second of the test
+        return max(set(kinds), key=kinds.count) if kinds else "unknown"
+    msgs = [r.message for r in test.records if r.type == "INFO"]
+    if any(m.startswith(("Tracing route", "Host: ")) for m in msgs):
+        return "traceroute"
+    if any(_PROBE.match(m) or m.startswith("TCP connect statistics") for m in msgs):
+        return "connect"
+    if any(_LATENCY_START.match(m) for m in msgs) or any(r.type == "LatencyResult" for r in results):
+        return "latency"
+    headers = [m for m in msgs if "Interval" in m and "Bits/s" in m]
+    if any("Pkts/s" in h and "ID" not in h for h in headers):
+        return "pps"
+    if any(not placeholder(r.data.get("ConnectionsPerSecond")) for r in results):
+        return "cps"
+    if results or headers:
+        return "bandwidth"
+    return "unknown"
+
+
+def _run(test: Test, kind: str) -> Run:
+    """A run with what every ethr run shares: role, target, time, errors, completion."""
+    recs = test.records
+    run = Run(line_start=recs[0].line, line_end=recs[-1].line, warnings=list(test.warnings))
+    meta = run.meta
+    meta.update(
+        tool=TOOL, parser_variant=f"jsonl-{test.role}", role=test.role,
+        mode=None if kind == "unknown" else kind,
+        start_time=pd.Timestamp(recs[0].time_ns, unit="ns", tz="UTC"),
+        labels={"ethr_test": test.index},
+    )
+    if test.banner:
+        host, ip = test.banner["host"].strip(), test.banner["ip"].strip()
+        meta.update(dst_ip=ip, port=int(test.banner["port"]))
+        if host and host != ip:
+            meta["dst_host"] = host
+    proto = next((r.data["Protocol"] for r in recs if r.data.get("Protocol")), None)
+    if proto:
+        meta["protocol"] = str(proto).lower()
+    if test.role == "server":
+        remote = next((r.data["RemoteAddr"] for r in recs if r.data.get("RemoteAddr")), None)
+        meta.update(src_ip=remote, port=test.port)
+    errors = [r for r in recs if r.type == "ERROR"]
+    for r in errors:
+        run.warnings.append(f"line {r.line}: ethr ERROR: {r.message}")
+    interrupted = False
+    for r in recs:
+        msg = r.message
+        if r.type == "INFO" and msg.startswith("Warning:"):
+            nxt = next((x.message for x in recs if x.line > r.line and x.type == "INFO"), "")
+            run.warnings.append(f"line {r.line}: ethr {msg} {nxt.strip()}".strip())
+        m = _DONE_DURATION.match(msg)
+        if m:
+            meta["duration_s"] = float(m.group(1))
+        if msg.startswith("Ethr done, received interrupt"):
+            interrupted = True
+            run.warnings.append(f"line {r.line}: test interrupted ({msg.strip()})")
+        if r.type not in ("INFO", "ERROR", "TestResult", "LatencyResult"):
+            run.warnings.append(f"line {r.line}: record of unknown type {r.type!r} not read")
+    meta["complete"] = not errors and not interrupted
+    return run
+
+
+def _value(rec: Record, key: str, parse, what: str, run: Run, source, strict) -> float | None:
+    text = rec.data.get(key)
+    if placeholder(None if text is None else str(text)):
+        return None
+    value = parse(str(text))
+    if value is None:
+        reason = f"expected {what} in {key}, got {text!r}"
+        if strict:
+            raise ParseError(TOOL, source, rec.line, reason)
+        run.warnings.append(f"line {rec.line} skipped: {reason}")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Bandwidth, packets/s and connections/s: per-second TestResult records.
+
+
+def _rates(test: Test, kind: str, source, strict) -> list[Run]:
+    run = _run(test, kind)
+    rows, streams = [], set()
+    last_interval: tuple[float, float] | None = None
+    n_results = 0
+    side = "sender" if test.role == "client" else "receiver"
+    values: dict[str, list[float]] = {"bits": [], "pkts": [], "cps": []}
+    for rec in test.records:
+        if rec.type == "INFO":
+            m = _CONNECTED.match(rec.message)
+            if m:
+                run.meta["src_ip"] = m.group("ip")
+                continue
+            m = _ROW.match(rec.message)
+            if not m:
+                continue
+            interval = (float(m.group("a")), float(m.group("b")))
+            sid = m.group("id")
+            if sid is None or sid == "SUM":
+                last_interval = interval
+            else:
+                streams.add(sid)
+                last_interval = interval
+                rows.append(_row(rec, sid, interval, rate(m.group("bits")),
+                                 _pkts(m.group("pkts"), interval)))
+        elif rec.type == "TestResult":
+            interval = last_interval or (float(n_results), float(n_results + 1))
+            last_interval = None
+            n_results += 1
+            bits = _value(rec, "BitsPerSecond", rate, "bits/s like '914.94M'", run, source, strict)
+            pkts = _value(rec, "PacketsPerSecond", rate, "packets/s like '249.25K'", run, source, strict)
+            cps = _value(rec, "ConnectionsPerSecond", rate, "connections/s", run, source, strict)
+            if run.meta.get("protocol") == "tcp" and test.role == "client":
+                pkts = None  # the TCP client always prints "0": not measured
+            if kind != "cps":
+                rows.append(_row(rec, "SUM", interval, bits, _pkts_value(pkts, interval)))
+            for key, v in (("bits", bits), ("pkts", pkts), ("cps", cps)):
+                if v is not None:
+                    values[key].append(v)
+    if streams:
+        run.meta["streams"] = len(streams)
+    failed = not run.meta["complete"] and any(r.type == "ERROR" for r in test.records)
+    if rows:
+        frame = pd.DataFrame(rows)
+        frame["seq"] = range(len(frame))
+        if failed:
+            frame["status"] = "error"
+        run.samples = frame
+    if "duration_s" not in run.meta and n_results and not failed:
+        run.meta["duration_s"] = float(n_results)  # one TestResult per second
+    if not failed:
+        if kind in ("bandwidth", "pps"):
+            _stats(run, f"throughput_{side}", values["bits"], "bps")
+        if kind == "pps" or (kind == "bandwidth" and run.meta.get("protocol") == "udp"):
+            _stats(run, "packets_per_s", values["pkts"], "1/s")
+        if kind == "cps":
+            _stats(run, "connections_per_s", values["cps"], "1/s")
+    if not n_results and not rows:
+        run.meta["complete"] = False
+        run.warnings.append("no results: the test produced no TestResult record")
+    return [run]
+
+
+def _row(rec: Record, stream: str, interval, bits, packets) -> dict:
+    row = {"seq": 0, "kind": "interval", "status": "ok", "stream": stream,
+           "time_ns": rec.time_ns, "start_s": interval[0], "end_s": interval[1],
+           "bits_per_second": bits}
+    if packets is not None:
+        row["packets"] = packets
+    return row
+
+
+def _pkts(text: str | None, interval) -> int | None:
+    return _pkts_value(None if text is None else rate(text), interval)
+
+
+def _pkts_value(per_s: float | None, interval) -> int | None:
+    """Datagrams in the interval from ethr's rounded rate (``249.25K`` over 1 s)."""
+    if per_s is None:
+        return None
+    return int(round(per_s * (interval[1] - interval[0])))
+
+
+def _stats(run: Run, metric: str, values: list[float], unit: str) -> None:
+    if not values:
+        return
+    n = len(values)
+    run.add(metric, "mean", sum(values) / n, unit, source="computed", n=n)
+    run.add(metric, "min", min(values), unit, source="computed", n=n)
+    run.add(metric, "max", max(values), unit, source="computed", n=n)
+
+
+# ---------------------------------------------------------------------------------------------
+# Latency: one run per LatencyResult batch.
+
+
+def _latency(test: Test, kind: str, source, strict) -> list[Run]:
+    iterations = size = None
+    for rec in test.records:
+        m = _LATENCY_START.match(rec.message) if rec.type == "INFO" else None
+        if m:  # "Running latency test: <iterations>, <message bytes>" (ethr client.go)
+            iterations, size = int(m.group(1)), int(m.group(2))
+    batches = [r for r in test.records if r.type == "LatencyResult"]
+    if not batches:
+        run = _run(test, kind)
+        run.meta["complete"] = False
+        run.warnings.append("no LatencyResult: the latency test produced no batch")
+        return [run]
+    runs = []
+    for i, rec in enumerate(batches):
+        run = _run(test, kind)
+        run.line_start = test.records[0].line if i == 0 else batches[i - 1].line + 1
+        run.line_end = rec.line if i < len(batches) - 1 else test.records[-1].line
+        # "Ethr done, duration: 10s." is the test's, not a batch's: left out
+        run.meta.update(latency_basis="rtt", msg_size_bytes=size, duration_s=None,
+                        start_time=pd.Timestamp(rec.time_ns, unit="ns", tz="UTC"))
+        run.meta["labels"].update(batch=i, batches=len(batches))
+        run.meta["complete"] = True  # each batch is a finished measurement
+        _latency_stats(run, rec, "rtt", iterations, source, strict)
+        runs.append(run)
+    return runs
+
+
+def _latency_stats(run: Run, rec: Record, metric: str, n, source, strict) -> None:
+    got = {}
+    for key, stat in LATENCY_FIELDS.items():
+        value = _value(rec, key, duration_us, "a duration like '127.014us'", run, source, strict)
+        if value is not None:
+            got[key] = value
+            run.add(metric, stat, value, "us", n=n)
+    bad = [f"{a} {got[a]:g} > {b} {got[b]:g}" for a, b in zip(_ORDER, _ORDER[1:])
+           if a in got and b in got and got[a] > got[b]]
+    if bad:
+        run.warnings.append(
+            f"line {rec.line}: percentiles out of order ({'; '.join(bad)}): an ethr quirk, "
+            "kept as printed"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# TCP connect latency (ethr -t pi): one probe per second.
+
+
+def _connect(test: Test, kind: str, source, strict) -> list[Run]:
+    run = _run(test, kind)
+    run.meta["latency_basis"] = "rtt"
+    rows, n = [], 0
+    for rec in test.records:
+        msg = rec.message
+        m = _PROBE.match(msg) if rec.type == "INFO" else None
+        if m:
+            run.meta["protocol"] = m.group("proto")
+            row = {"seq": n, "kind": "probe", "time_ns": rec.time_ns,
+                   "status": "omitted" if m.group("warm") else "ok"}
+            if m.group("err"):
+                row.update(status="omitted" if m.group("warm") else "timeout",
+                           message=m.group("err").strip())
+            else:
+                value = duration_us(m.group("dur"))
+                if value is None:
+                    _bad(run, rec, source, strict, f"a duration, got {m.group('dur')!r}")
+                    continue
+                row["rtt_us"] = value
+            rows.append(row)
+            n += 1
+            continue
+        m = _CONNECT_STATS.match(msg)
+        if m:
+            sent, received, lost = (int(x) for x in m.groups())
+            run.meta.update(packets_sent=sent, packets_received=received,
+                            loss_pct=100.0 * lost / sent if sent else None)
+        elif rec.type == "LatencyResult":
+            _latency_stats(run, rec, "rtt", run.meta.get("packets_received"), source, strict)
+    if rows:
+        run.samples = pd.DataFrame(rows)
+        _zeros(run, rows)
+    if "packets_sent" not in run.meta:
+        run.meta["complete"] = False
+        run.warnings.append("no 'TCP connect statistics': the test did not finish")
+    return [run]
+
+
+def _zeros(run: Run, rows: list[dict]) -> None:
+    """ethr on Windows prints ``0.000ns`` for round trips shorter than its clock's tick
+    (corpus: loopback connects of 0.000ns between others of ~1 ms)."""
+    zeros = sum(1 for r in rows if r.get("rtt_us") == 0.0)
+    if zeros:
+        run.warnings.append(
+            f"{zeros} of {len(rows)} round trips are 0.000ns: the clock is coarser than the "
+            "round trip (read them as 'below one clock tick', not as zero)"
+        )
+
+
+def _bad(run: Run, rec: Record, source, strict, what: str) -> None:
+    if strict:
+        raise ParseError(TOOL, source, rec.line, f"expected {what}")
+    run.warnings.append(f"line {rec.line} skipped: expected {what}")
+
+
+# ---------------------------------------------------------------------------------------------
+# MyTraceRoute (ethr -t mtr): the hop table is reprinted after every round of probes.
+
+
+def _traceroute(test: Test, kind: str, source, strict) -> list[Run]:
+    run = _run(test, kind)
+    run.meta["latency_basis"] = "rtt"
+    rows, received = [], {}
+    final: dict[str, re.Match] = {}
+    for rec in test.records:
+        m = _MTR_ROW.match(rec.message) if rec.type == "INFO" else None
+        if not m:
+            continue
+        hop, recv = m.group("hop"), int(m.group("recv"))
+        row = {"seq": len(rows), "kind": "probe", "stream": hop, "time_ns": rec.time_ns}
+        if recv > received.get(hop, 0):
+            last = duration_us(m.group("last"))
+            if last is None:
+                _bad(run, rec, source, strict, f"a duration for Last, got {m.group('last')!r}")
+                continue
+            row.update(status="ok", rtt_us=last)
+        else:
+            row["status"] = "timeout"
+        received[hop] = recv
+        final[hop] = m
+        rows.append(row)
+    if rows:
+        run.samples = pd.DataFrame(rows)
+        _zeros(run, rows)
+    if final:
+        hop = max(final, key=int)
+        m = final[hop]
+        sent, recv = int(m.group("sent")), int(m.group("recv"))
+        run.meta.update(dst_ip=m.group("host"), packets_sent=sent, packets_received=recv,
+                        loss_pct=100.0 * (sent - recv) / sent if sent else None)
+        run.meta["labels"]["hops"] = len(final)
+        for key, stat in (("avg", "mean"), ("best", "min"), ("worst", "max")):
+            value = duration_us(m.group(key))
+            run.add("rtt", stat, value, "us", n=recv)
+    else:
+        run.meta["complete"] = False
+        run.warnings.append("no hop table: the trace produced no result")
+    return [run]

@@ -1,0 +1,265 @@
+"""ethr (Microsoft's cross-platform network tool): JSON-lines logs written with ``-o``.
+
+Every line is one record ``{"Time": "...Z", "Title": "", "Type": ..., ...}``:
+
+* ``INFO`` / ``ERROR`` records carry a ``Message`` — the console text, including the interval
+  table (``[  580]     TCP      000-001 sec    15.10G``), the TCP-connect probes
+  (``[tcp] Connection from [::1]:56752 to [::1]:8888: 0.000ns``) and the MyTraceRoute table;
+* ``TestResult`` records carry the per-second aggregate: ``BitsPerSecond`` (``914.94M``),
+  ``ConnectionsPerSecond``, ``PacketsPerSecond`` (``249.25K``), ``AverageLatency`` — numbers as
+  strings with a 1000-based suffix, ``""`` or ``"--  "`` when that measurement is off;
+* ``LatencyResult`` records carry one latency batch: ``Avg``, ``Min``, ``P50`` … ``P9999``,
+  ``Max`` as durations (``127.014us``, ``1.940ms``, ``0.000ns``).
+
+ethr prints no version and no end-of-test summary; statistics over a test's intervals are
+therefore ``computed``.  How records are grouped into tests (and tests into runs) is documented
+in ``docs/tools/ethr.md``; the run builders live in ``_ethr_runs.py``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..errors import ParseError
+from ._base import Parsed, Span, ToolInfo
+
+INFO = ToolInfo(
+    tool="ethr",
+    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records)",
+    variants=("jsonl-client", "jsonl-server"),
+    versions="ethr 0.2 - 1.0 (2021-2024 logs; ethr prints no version)",
+    produces=("runs", "samples", "summaries"),
+    flags="-o <file> (the JSON-lines log)",
+    latency_basis="rtt",
+)
+
+TOOL = "ethr"
+# ethr's Go struct fixes the key order: Time, Title, Type, then the payload.
+_RECORD = re.compile(r'^\s*\{\s*"Time"\s*:\s*"[^"]*"\s*,\s*"Title"\s*:\s*"[^"]*"\s*,\s*"Type"\s*:')
+_CLIENT_BANNER = re.compile(r"^Using destination: (?P<host>[^,]*), ip: (?P<ip>[^,]*), port: (?P<port>\d+)")
+_SERVER_BANNER = re.compile(r"^(?:Listening on port (?P<port>\d+)|Accepting IP version)")
+_DONE = "Ethr done"
+# A server-side test ends when the per-second records stop for longer than this.
+SERVER_GAP_S = 2
+_RATE = re.compile(r"^(\d+(?:\.\d+)?)\s*([KMGT]?)$")
+_SCALE = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*(ns|us|µs|ms|s)$")
+_US = {"ns": 1e-3, "us": 1.0, "µs": 1.0, "ms": 1e3, "s": 1e6}
+
+
+@dataclass
+class Record:
+    line: int  # 1-based within the parsed text
+    time_ns: int
+    type: str
+    data: dict
+
+    @property
+    def message(self) -> str:
+        return str(self.data.get("Message", ""))
+
+
+@dataclass
+class Test:
+    """Records of one ethr invocation (client) or one server-side test."""
+
+    role: str  # client / server
+    records: list[Record] = field(default_factory=list)
+    banner: dict | None = None  # host, ip, port of "Using destination"
+    index: int = 0
+    port: int | None = None  # server: "Listening on port 8888"
+    done: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------
+# Values
+
+
+def placeholder(text: str | None) -> bool:
+    """``""`` and ethr's padded ``"--  "`` mean "not measured in this test"."""
+    return text is None or text.strip() in ("", "--")
+
+
+def rate(text: str) -> float | None:
+    """``'914.94M'`` → 914.94e6 (ethr scales by 1000); None for a placeholder or bad text."""
+    m = _RATE.match(text.strip())
+    return float(m.group(1)) * _SCALE[m.group(2)] if m else None
+
+
+def duration_us(text: str) -> float | None:
+    """``'1.940ms'`` → 1940.0 µs; ``'0.000ns'`` → 0.0."""
+    m = _DURATION.match(text.strip())
+    return float(m.group(1)) * _US[m.group(2)] if m else None
+
+
+def _time_ns(text: str) -> int | None:
+    try:
+        dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        return None
+    return calendar.timegm(dt.utctimetuple()) * 10**9 + dt.microsecond * 1000
+
+
+# ---------------------------------------------------------------------------------------------
+# Detection and location
+
+
+def whole_file(head: str) -> bool:
+    first = next((x for x in head.split("\n") if x.strip()), "")
+    return bool(_RECORD.match(first.lstrip("\ufeff")))
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """Runs of consecutive ethr records (a log pasted into a note)."""
+    spans, i = [], 0
+    while i < len(lines):
+        if not _RECORD.match(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and _RECORD.match(lines[j]):
+            j += 1
+        spans.append(Span(i, j, TOOL))
+        i = j
+    return spans
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading records and grouping them into tests
+
+
+def records(text: str, source: str | None, strict: bool, warnings: list[str]) -> list[Record]:
+    out = []
+    for no, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line.lstrip("\ufeff"))
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+            kind, when = data["Type"], _time_ns(str(data["Time"]))
+            if when is None:
+                raise ValueError(f"bad Time {data['Time']!r}")
+        except (ValueError, KeyError) as exc:
+            reason = f"expected an ethr record {{\"Time\": ..., \"Type\": ...}}, got {line.strip()[:60]!r} ({exc})"
+            if strict:
+                raise ParseError(TOOL, source, no, reason, hint="ethr -o writes one JSON object per line") from None
+            warnings.append(f"line {no} skipped: {reason}")
+            continue
+        out.append(Record(no, when, str(kind), data))
+    return out
+
+
+def server_kind(rec: Record) -> str:
+    """What a server-side record measures; ethr's server reports every active test at once."""
+    if rec.type == "LatencyResult":
+        return "latency"
+    d = rec.data
+    if not placeholder(d.get("AverageLatency")):
+        return "latency"
+    # The server cannot tell ethr's packets/s test (-t p) from a UDP bandwidth test: both
+    # show bits/s and packets/s.  Both are "bandwidth" here, with packets_per_s for UDP.
+    if (rate(str(d.get("BitsPerSecond", ""))) or 0) > 0 or not placeholder(d.get("PacketsPerSecond")):
+        return "bandwidth"
+    if not placeholder(d.get("ConnectionsPerSecond")):
+        return "cps"
+    return "unknown"
+
+
+def group(recs: list[Record]) -> list[Test]:
+    """Client tests open at ``Using destination``; an ERROR or result after ``Ethr done``
+    (other than its ``Hint:``) opens a new one.  Server records are split by remote and
+    protocol, by a pause longer than SERVER_GAP_S, and by a change of what is measured."""
+    tests: list[Test] = []
+    cur: Test | None = None
+    server_port: int | None = None
+    listening = False  # a server banner was the last thing seen
+    for rec in recs:
+        msg = rec.message
+        if rec.type == "INFO":
+            m = _CLIENT_BANNER.match(msg)
+            if m:
+                cur, listening = Test("client", [rec], banner=m.groupdict()), False
+                tests.append(cur)
+                continue
+            m = _SERVER_BANNER.match(msg)
+            if m:  # server start-up lines belong to no test; they give the port
+                server_port = int(m.group("port")) if m.group("port") else server_port
+                cur, listening = None, True
+                continue
+        result = rec.type in ("TestResult", "LatencyResult")
+        if cur is not None and cur.role == "server":
+            if result and _server_split(cur, rec):
+                cur = Test("server", port=server_port)
+                tests.append(cur)
+        elif cur is None or (cur.done and not msg.startswith("Hint:")):
+            server = listening or (cur is None and _server_formatted(rec))
+            cur = Test("server" if server else "client", port=server_port if server else None)
+            tests.append(cur)
+        cur.records.append(rec)
+        if rec.type == "INFO" and msg.startswith(_DONE):
+            cur.done = True
+    for k, t in enumerate(tests):
+        t.index = k
+    return tests
+
+
+def _server_formatted(rec: Record) -> bool:
+    """A result with no banner before it: the server pads unused fields with ``"--  "``, the
+    client leaves them ``""`` (both corpus logs)."""
+    return rec.type == "TestResult" and any(
+        str(v).strip() == "--" for k, v in rec.data.items() if k != "Message"
+    )
+
+
+def _new_connection(last: Record, rec: Record) -> bool:
+    before = rate(str(last.data.get("ConnectionsPerSecond", "")))
+    now = rate(str(rec.data.get("ConnectionsPerSecond", "")))
+    return before == 0 and bool(now)
+
+
+def _server_split(cur: Test, rec: Record) -> bool:
+    results = [r for r in cur.records if r.type in ("TestResult", "LatencyResult")]
+    if not results:
+        return False
+    last = results[-1]
+    if (rec.data.get("RemoteAddr"), rec.data.get("Protocol")) != (
+        last.data.get("RemoteAddr"), last.data.get("Protocol")
+    ):
+        return True
+    if rec.time_ns - last.time_ns > SERVER_GAP_S * 10**9:
+        return True
+    kind, before = server_kind(rec), {server_kind(r) for r in results}
+    if kind == "bandwidth" and kind in before and _new_connection(last, rec):
+        return True  # back-to-back bandwidth tests: the next one opens its connection(s)
+    if kind in before:
+        return False
+    # The first second of a test shows only its new connection (cps 1, no bits yet): it
+    # belongs to the test that follows, not to a one-record "cps" test.
+    return not (before == {"cps"} and len(results) == 1)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    from ._ethr_runs import build
+
+    warnings: list[str] = []
+    recs = records(text, source, strict, warnings)
+    if not recs:
+        raise ParseError(TOOL, source, None, "no ethr records found (expected JSON lines with "
+                         '"Time" and "Type", as written by ethr -o)')
+    runs = []
+    for test in group(recs):
+        runs.extend(build(test, source, strict))
+    if warnings and runs:
+        runs[0].warnings[:0] = warnings
+    return Parsed(TOOL, runs)
