@@ -51,6 +51,8 @@ def build(test: Test, source: str | None, strict: bool) -> list[Run]:
 def _kind(test: Test) -> str:
     results = [r for r in test.records if r.type in ("TestResult", "LatencyResult")]
     if test.role == "server":
+        if any(r.type == "LatencyResult" for r in results):
+            return "latency"  # batches are the strongest evidence; never drop them
         kinds = [server_kind(r) for r in results]
         if len(kinds) > 1 and kinds[0] == "cps":
             kinds = kinds[1:]  # the connection-setup second of the test
@@ -240,6 +242,7 @@ def _latency(test: Test, kind: str, source, strict) -> list[Run]:
         run.meta["complete"] = False
         run.warnings.append("no LatencyResult: the latency test produced no batch")
         return [run]
+    other = [r for r in test.records[1:] if r.type == "TestResult" and server_kind(r) != "latency"]
     runs = []
     for i, rec in enumerate(batches):
         run = _run(test, kind)
@@ -251,6 +254,11 @@ def _latency(test: Test, kind: str, source, strict) -> list[Run]:
         run.meta["labels"].update(batch=i, batches=len(batches))
         run.meta["complete"] = True  # each batch is a finished measurement
         _latency_stats(run, rec, "rtt", iterations, source, strict)
+        if other and test.role == "server":
+            run.warnings.append(
+                f"{len(other)} TestResult records without latency in this test (connections "
+                "the server saw meanwhile) not read"
+            )
         runs.append(run)
     return runs
 
@@ -276,42 +284,70 @@ def _latency_stats(run: Run, rec: Record, metric: str, n, source, strict) -> Non
 
 
 def _connect(test: Test, kind: str, source, strict) -> list[Run]:
-    run = _run(test, kind)
-    run.meta["latency_basis"] = "rtt"
-    rows, n = [], 0
+    """ethr prints ``TCP connect statistics`` and a LatencyResult after every 1000
+    connections (corpus: a 10 s test with ``-g`` short printed 8 blocks): each block is a
+    batch, a run of its own, like a latency batch."""
+    batches: list[dict] = [{"rows": [], "recs": []}]
     for rec in test.records:
-        msg = rec.message
-        m = _PROBE.match(msg) if rec.type == "INFO" else None
+        cur = batches[-1]
+        m = _PROBE.match(rec.message) if rec.type == "INFO" else None
+        if m and "stats" in cur:  # probes after a finished block open the next batch
+            cur = {"rows": [], "recs": []}
+            batches.append(cur)
+        cur["recs"].append(rec)
         if m:
-            run.meta["protocol"] = m.group("proto")
-            row = {"seq": n, "kind": "probe", "time_ns": rec.time_ns,
-                   "status": "omitted" if m.group("warm") else "ok"}
-            if m.group("err"):
-                row.update(status="omitted" if m.group("warm") else "timeout",
-                           message=m.group("err").strip())
-            else:
-                value = duration_us(m.group("dur"))
-                if value is None:
-                    _bad(run, rec, source, strict, f"a duration, got {m.group('dur')!r}")
-                    continue
-                row["rtt_us"] = value
-            rows.append(row)
-            n += 1
+            row = _probe(m, rec, len(cur["rows"]), source, strict, cur)
+            if row is not None:
+                cur["rows"].append(row)
             continue
-        m = _CONNECT_STATS.match(msg)
-        if m:
-            sent, received, lost = (int(x) for x in m.groups())
+        s = _CONNECT_STATS.match(rec.message)
+        if s:
+            cur["stats"] = tuple(int(x) for x in s.groups())
+        elif rec.type == "LatencyResult":
+            cur["latency"] = rec
+    runs = []
+    for i, batch in enumerate(batches):
+        run = _run(test, kind)
+        run.line_start, run.line_end = batch["recs"][0].line, batch["recs"][-1].line
+        run.meta.update(latency_basis="rtt", protocol="tcp")
+        run.warnings.extend(batch.get("warnings", []))
+        if len(batches) > 1:
+            run.meta.update(duration_s=None, start_time=pd.Timestamp(
+                batch["recs"][0].time_ns, unit="ns", tz="UTC"))
+            run.meta["labels"].update(batch=i, batches=len(batches))
+        if "stats" in batch:
+            sent, received, lost = batch["stats"]
             run.meta.update(packets_sent=sent, packets_received=received,
                             loss_pct=100.0 * lost / sent if sent else None)
-        elif rec.type == "LatencyResult":
-            _latency_stats(run, rec, "rtt", run.meta.get("packets_received"), source, strict)
-    if rows:
-        run.samples = pd.DataFrame(rows)
-        _zeros(run, rows)
-    if "packets_sent" not in run.meta:
-        run.meta["complete"] = False
-        run.warnings.append("no 'TCP connect statistics': the test did not finish")
-    return [run]
+        else:
+            run.meta["complete"] = False
+            run.warnings.append("no 'TCP connect statistics': the test did not finish")
+        if "latency" in batch:
+            _latency_stats(run, batch["latency"], "rtt", run.meta.get("packets_received"),
+                           source, strict)
+        if batch["rows"]:
+            run.samples = pd.DataFrame(batch["rows"])
+            _zeros(run, batch["rows"])
+        runs.append(run)
+    return runs
+
+
+def _probe(m: re.Match, rec: Record, seq: int, source, strict, batch: dict) -> dict | None:
+    row = {"seq": seq, "kind": "probe", "time_ns": rec.time_ns,
+           "status": "omitted" if m.group("warm") else "ok"}
+    if m.group("err"):
+        row.update(status="omitted" if m.group("warm") else "timeout",
+                   message=m.group("err").strip())
+        return row
+    value = duration_us(m.group("dur"))
+    if value is None:
+        reason = f"expected a duration, got {m.group('dur')!r}"
+        if strict:
+            raise ParseError(TOOL, source, rec.line, reason)
+        batch.setdefault("warnings", []).append(f"line {rec.line} skipped: {reason}")
+        return None
+    row["rtt_us"] = value
+    return row
 
 
 def _zeros(run: Run, rows: list[dict]) -> None:

@@ -206,9 +206,23 @@ def group(recs: list[Record]) -> list[Test]:
         cur.records.append(rec)
         if rec.type == "INFO" and msg.startswith(_DONE):
             cur.done = True
+    tests = [part for t in tests for part in _split_latency_tail(t)]
     for k, t in enumerate(tests):
         t.index = k
     return tests
+
+
+def _split_latency_tail(test: Test) -> list[Test]:
+    """Connections counted after a server-side latency test's last batch belong to the next
+    test (a TCP-connect test started 2 s later in the corpus log), not to the latency test."""
+    if test.role != "server" or not any(r.type == "LatencyResult" for r in test.records):
+        return [test]
+    last = max(i for i, r in enumerate(test.records) if server_kind(r) == "latency")
+    tail = test.records[last + 1 :]
+    if not tail or any(r.type != "TestResult" for r in tail):
+        return [test]
+    test.records = test.records[: last + 1]
+    return [test, Test("server", tail, port=test.port)]
 
 
 def _server_formatted(rec: Record) -> bool:
@@ -239,8 +253,8 @@ def _server_split(cur: Test, rec: Record) -> bool:
     kind, before = server_kind(rec), {server_kind(r) for r in results}
     if kind == "bandwidth" and kind in before and _new_connection(last, rec):
         return True  # back-to-back bandwidth tests: the next one opens its connection(s)
-    if kind in before:
-        return False
+    if kind in before or (kind == "cps" and "latency" in before):
+        return False  # a latency test opens connections too (server log, 2024-02-02 11:20)
     # The first second of a test shows only its new connection (cps 1, no bits yet): it
     # belongs to the test that follows, not to a one-record "cps" test.
     return not (before == {"cps"} and len(results) == 1)
