@@ -1,0 +1,406 @@
+"""The lines ping prints, one regex each, and a scanner that names every line of a block.
+
+Used by ``ping.locate`` (which lines are ping output) and ``ping.parse`` (what each one says).
+The dialects:
+
+* Linux iputils (checked against iputils 20221126): ``PING h (ip) 56(84) bytes of data.``,
+  ``64 bytes from ip: icmp_seq=1 ttl=64 time=0.029 ms``, ``-D`` ``[1700000000.123456]``
+  prefixes, ``-O`` ``no answer yet for icmp_seq=N``, ``From ip icmp_seq=N <ICMP error>``,
+  ``(DUP!)``, ``N packets transmitted, M received, +D duplicates, +E errors, X% packet loss,
+  time Tms`` and ``rtt min/avg/max/mdev = a/b/c/d ms[, pipe N]``.
+* BusyBox 1.35: ``PING h (ip): 56 data bytes``, ``seq=0`` (no ``icmp_``), ``M packets
+  received`` and ``round-trip min/avg/max = a/b/c ms``.
+* macOS / FreeBSD: the BusyBox header, ``icmp_seq=0``, ``Request timeout for icmp_seq N``
+  (macOS only), ``0.0% packet loss`` and ``round-trip min/avg/max/stddev``.
+* Windows ``ping.exe`` in English, German, French, Spanish, Japanese and Chinese
+  (``_WINDOWS`` below), and PowerShell ``Test-Connection`` tables (5.1 and 7).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# ---------------------------------------------------------------------------------------------
+# Unix dialects (iputils, BusyBox, BSD/macOS).
+
+# iputils -D prints "[%lu.%06lu] " before every line it writes for a packet.
+_TS = r"(?:\[(?P<ts>\d+\.\d+)\] )?"
+UNIX_HEADER = re.compile(
+    r"PING (?P<host>\S+?) ?\((?P<ip>[^)\s]+)\)"
+    r"(?: from (?P<src>[^\s:]+)(?: (?P<iface>[^\s:]+))?)?(?P<colon>:)? "
+    r"(?P<payload>\d+)(?:\((?P<total>\d+)\))? (?P<tail>bytes of data\.|data bytes)\s*"
+)
+# macOS ping6: "PING6(56=40+8+8 bytes) ::1 --> ::1"
+BSD_PING6_HEADER = re.compile(
+    r"PING6\((?P<total>\d+)=40\+8\+(?P<payload>\d+) bytes\) (?P<src>\S+) --> (?P<ip>\S+)\s*"
+)
+UNIX_REPLY = re.compile(
+    _TS + r"(?P<bytes>\d+) bytes from (?P<src>.+?)[:,] (?P<key>icmp_seq|icmp_req|seq)=(?P<seq>\d+)"
+    r"(?: ident=\d+)?(?: (?:ttl|hlim)=(?P<ttl>\d+))?"
+    r"(?: time(?P<op>[=<])(?P<ms>\d+(?:\.\d+)?) ?ms)?(?P<rest>.*?)\s*"
+)
+NO_ANSWER = re.compile(_TS + r"no answer yet for icmp_seq=(?P<seq>\d+)\s*")  # iputils -O
+REQUEST_TIMEOUT = re.compile(r"Request timeout for icmp_seq (?P<seq>\d+)\s*")  # macOS
+# iputils: "From 10.202.0.1 icmp_seq=1 Destination Host Unreachable"
+FROM_ERROR = re.compile(
+    _TS + r"From (?P<src>\S+(?: \([^)]*\))?)(?: icmp_seq=(?P<seq>\d+))? (?P<msg>\S.*?)\s*"
+)
+# BSD: "92 bytes from 10.0.0.1: Destination Host Unreachable" (then an IP header dump)
+BSD_ERROR = re.compile(r"(?P<bytes>\d+) bytes from (?P<src>\S+?): (?P<msg>[A-Z][A-Za-z ]+)\s*")
+BSD_IP_DUMP = re.compile(r"Vr HL TOS\s+Len\s+ID\s+Flg\s+off\s+TTL\s+Pro\s+cks\s+Src\s+Dst\s*")
+# "ping: sendto: Network unreachable" (BusyBox, BSD), "ping: sendmsg: ..." (iputils)
+SEND_ERROR = re.compile(_TS + r"ping6?: (?P<msg>send(?:to|msg)(?:\(\))?: .+?)\s*")
+STATS_TITLE = re.compile(r"--- (?P<host>\S+) ping6? statistics ---\s*")
+PACKETS = re.compile(r"(?P<tx>\d+) packets transmitted, (?P<rest>.+?)\s*")
+PACKETS_PARTIAL = re.compile(r"(?P<tx>\d+) packets transmitted\s*")
+RTT = re.compile(
+    r"(?P<label>rtt|round-trip) (?P<names>min/avg/max(?:/(?:mdev|stddev|std-dev))?) = "
+    r"(?P<vals>\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){2,3}) ms(?:, (?P<extra>.*?))?\s*"
+)
+PIPE = re.compile(r"pipe (?P<pipe>\d+)\s*")
+# Lines ping may print among its output that say nothing about packets.
+NEUTRAL = re.compile(
+    r"(?:WARNING: .*|ping6?: [Ww]arning: .*|ping6?: sock\d\.fd: .*|ai->ai_\w+: .*"
+    r"|\^C|Control-C|\s*)"
+)
+
+# Parts of the packets line, in any order after "N packets transmitted, ".
+_PART_RECEIVED = re.compile(r"(?P<n>\d+) (?P<packets>packets )?received")
+_PART_PLUS = re.compile(r"\+?(?P<n>\d+) (?P<what>duplicates|errors|corrupted)")
+_PART_LOSS = re.compile(r"(?P<pct>\d+(?:\.\d+)?)% packet loss")
+_PART_TIME = re.compile(r"time (?P<ms>\d+)ms")
+
+
+def packets_parts(rest: str) -> dict[str, Any] | None:
+    """The counts after ``N packets transmitted, ``; None when a part is not understood."""
+    out: dict[str, Any] = {}
+    for part in rest.split(", "):
+        if m := _PART_RECEIVED.fullmatch(part):
+            out["received"] = int(m["n"])
+            out["packets_word"] = bool(m["packets"])
+        elif m := _PART_PLUS.fullmatch(part):
+            out[m["what"]] = int(m["n"])
+            out["plus"] = part.startswith("+")
+        elif m := _PART_LOSS.fullmatch(part):
+            out["loss"] = m["pct"]
+        elif m := _PART_TIME.fullmatch(part):
+            out["time_ms"] = int(m["ms"])
+        else:
+            return None
+    return out if "received" in out and "loss" in out else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Windows ping.exe, per language.  Whole-millisecond times; "time<1ms" below one.
+
+
+@dataclass(frozen=True)
+class WinLang:
+    lang: str
+    header: re.Pattern[str]
+    reply: re.Pattern[str]  # groups ip, bytes, op, ms, ttl (bytes and ttl absent for IPv6)
+    failure: re.Pattern[str]  # "Reply from x: Destination host unreachable." (groups ip, msg)
+    timeout: re.Pattern[str]
+    title: re.Pattern[str]
+    packets: re.Pattern[str]  # groups sent, received, lost and (one-line languages) loss
+    packets_loss: re.Pattern[str] | None  # second line "(0% Verlust)," where the line wraps
+    rtt_title: re.Pattern[str]
+    rtt: re.Pattern[str]  # groups min, max, avg
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+_IP = r"(?P<ip>\S+?)"
+_DEST = r"(?P<host>\S+?)(?: \[(?P<ip>[^\]]+)\])?(?: from (?P<src>\S+))?"
+_N = r"(?P<{}>\d+)"
+_MS = r"(?P<op>[=<])\s?(?P<ms>\d+)\s?m?s?"  # "time=14ms", "temps=12 ms", "tiempo<1m"
+_CJK_SEP = r"\s*[,，、]\s*"
+
+_WINDOWS: tuple[WinLang, ...] = (
+    WinLang(
+        "en",
+        _c(rf"\s*Pinging {_DEST} with (?P<payload>\d+) bytes of data:\s*"),
+        _c(rf"\s*Reply from {_IP}: (?:bytes=(?P<bytes>\d+) )?time{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*Reply from {_IP}: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*Request timed out\.\s*"),
+        _c(rf"\s*Ping statistics for {_IP}:\s*"),
+        _c(r"\s*Packets: Sent = (?P<sent>\d+), Received = (?P<received>\d+), "
+           r"Lost = (?P<lost>\d+) \((?P<loss>\d+)% loss\),?\s*"),
+        None,
+        _c(r"\s*Approximate round trip times in milli-seconds:\s*"),
+        _c(r"\s*Minimum = (?P<min>\d+)ms, Maximum = (?P<max>\d+)ms, Average = (?P<avg>\d+)ms\s*"),
+    ),
+    WinLang(
+        "de",
+        _c(rf"\s*Ping wird ausgeführt für {_DEST} mit (?P<payload>\d+) Bytes Daten:\s*"),
+        _c(rf"\s*Antwort von {_IP}: (?:Bytes=(?P<bytes>\d+) )?Zeit{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*Antwort von {_IP}: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*Zeitüberschreitung der Anforderung\.\s*"),
+        _c(rf"\s*Ping-Statistik für {_IP}:\s*"),
+        _c(r"\s*Pakete: Gesendet = (?P<sent>\d+), Empfangen = (?P<received>\d+), "
+           r"Verloren = (?P<lost>\d+)\s*"),
+        _c(r"\s*\((?P<loss>\d+)% Verlust\),?\s*"),
+        _c(r"\s*Ca\. Zeitangaben in Millisek\.:\s*"),
+        _c(r"\s*Minimum = (?P<min>\d+)ms, Maximum = (?P<max>\d+)ms, Mittelwert = (?P<avg>\d+)ms\s*"),
+    ),
+    WinLang(
+        # Windows 10 writes a typographic apostrophe and two spaces: "requête 'Ping'  10.0.0.1";
+        # with a name it says "'ping' sur host [ip]" (corpus: lucasvellinpatche TP1.md).
+        "fr",
+        _c(rf"\s*Envoi d[’']une requête '[Pp]ing'\s+(?:sur )?{_DEST} avec (?P<payload>\d+) "
+           r"octets de données\s*:\s*"),
+        _c(rf"\s*Réponse de {_IP}\s*: (?:octets=(?P<bytes>\d+) )?temps{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*Réponse de {_IP}\s*: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*Délai d[’']attente de la demande dépassé\.\s*"),
+        _c(rf"\s*Statistiques Ping pour {_IP}\s*:\s*"),
+        _c(r"\s*Paquets\s*: envoyés = (?P<sent>\d+), reçus = (?P<received>\d+), "
+           r"perdus = (?P<lost>\d+) \(perte (?P<loss>\d+)%\),?\s*"),
+        None,
+        _c(r"\s*Durée approximative des boucles en millisecondes\s*:\s*"),
+        _c(r"\s*Minimum = (?P<min>\d+) ?ms, Maximum = (?P<max>\d+) ?ms, Moyenne = (?P<avg>\d+) ?ms\s*"),
+    ),
+    WinLang(
+        # Spanish Windows cuts "time<1ms" to "tiempo<1m".
+        "es",
+        _c(rf"\s*Haciendo ping a {_DEST} con (?P<payload>\d+) bytes de datos:\s*"),
+        _c(rf"\s*Respuesta desde {_IP}: (?:bytes=(?P<bytes>\d+) )?tiempo{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*Respuesta desde {_IP}: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*Tiempo de espera agotado para esta solicitud\.\s*"),
+        _c(rf"\s*Estadísticas de ping para {_IP}:\s*"),
+        _c(r"\s*Paquetes: enviados = (?P<sent>\d+), recibidos = (?P<received>\d+), "
+           r"perdidos = (?P<lost>\d+)\s*"),
+        _c(r"\s*\((?P<loss>\d+)% perdidos\),?\s*"),
+        _c(r"\s*Tiempos aproximados de ida y vuelta en milisegundos:\s*"),
+        _c(r"\s*Mínimo = (?P<min>\d+)ms, Máximo = (?P<max>\d+)ms, Media = (?P<avg>\d+)ms\s*"),
+    ),
+    WinLang(
+        "ja",
+        _c(rf"\s*{_DEST}\s*に ping を送信しています (?P<payload>\d+) バイトのデータ:\s*"),
+        _c(rf"\s*{_IP} からの応答: (?:バイト数 ?=\s?(?P<bytes>\d+) )?時間 ?{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*{_IP} からの応答: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*要求がタイムアウトしました。\s*"),
+        _c(rf"\s*{_IP} の ping 統計:\s*"),
+        _c(rf"\s*パケット数: 送信 = (?P<sent>\d+){_CJK_SEP}受信 = (?P<received>\d+){_CJK_SEP}"
+           rf"損失 = (?P<lost>\d+) \((?P<loss>\d+)% の損失\)(?:{_CJK_SEP})?\s*"),
+        None,
+        _c(r"\s*ラウンド トリップの概算時間 \(ミリ秒\):\s*"),
+        _c(rf"\s*最小 = (?P<min>\d+)ms{_CJK_SEP}最大 = (?P<max>\d+)ms{_CJK_SEP}平均 = (?P<avg>\d+)ms\s*"),
+    ),
+    WinLang(
+        "zh",
+        _c(rf"\s*正在 Ping {_DEST} 具有 (?P<payload>\d+) 字节的数据:\s*"),
+        _c(rf"\s*来自 {_IP} 的回复: (?:字节=(?P<bytes>\d+) )?时间{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*来自 {_IP} 的回复: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*请求超时。\s*"),
+        _c(rf"\s*{_IP} 的 Ping 统计信息:\s*"),
+        _c(rf"\s*数据包: 已发送 = (?P<sent>\d+){_CJK_SEP}已接收 = (?P<received>\d+){_CJK_SEP}"
+           rf"丢失 = (?P<lost>\d+) \((?P<loss>\d+)% 丢失\)(?:{_CJK_SEP})?\s*"),
+        None,
+        _c(r"\s*往返行程的估计时间\(以毫秒为单位\):\s*"),
+        _c(rf"\s*最短 = (?P<min>\d+)ms{_CJK_SEP}最长 = (?P<max>\d+)ms{_CJK_SEP}平均 = (?P<avg>\d+)ms\s*"),
+    ),
+)
+# English-only failures that are not replies: "PING: transmit failed. General failure."
+WIN_GENERAL_FAILURE = re.compile(r"\s*(?:PING: )?(?:[Tt]ransmit failed\. )?(?P<msg>General failure\.)\s*")
+# A word each localized line holds, to skip the language regexes on unrelated lines.
+_WIN_HINT = re.compile(
+    r"Ping|ping|Reply|Request timed|Packets|Approximate|Minimum|Antwort|Zeitüberschreitung|Pakete"
+    r"|Ca\. Zeit|Réponse|Délai|Paquets|Durée|Respuesta|Tiempo|Paquetes|Mínimo|応答|要求が|パケット"
+    r"|ラウンド|最小|来自|请求超时|数据包|往返|最短|Verlust|perdidos|General failure"
+)
+
+# ---------------------------------------------------------------------------------------------
+# PowerShell Test-Connection tables.
+
+# Windows PowerShell 5.1: "Source  Destination  IPV4Address  IPV6Address  Bytes  Time(ms)"
+PS5_HEADER = re.compile(r"\s*Source\s+Destination\s+IPV4Address\s+IPV6Address\s+Bytes\s+Time\(ms\)\s*")
+# PowerShell 7: "Ping Source Address Latency BufferSize Status" with "(ms) (B)" on the next
+# line, or on the same line when the console is wide enough.
+PS7_HEADER = re.compile(
+    r"\s*Ping\s+Source\s+Address\s+Latency(?:\s*\(ms\))?\s+BufferSize(?:\s*\(B\))?\s+Status\s*"
+)
+PS7_UNITS = re.compile(r"\s*\(ms\)\s+\(B\)\s*")
+PS7_DEST = re.compile(r"\s*Destination: (?P<host>\S+)\s*")
+PS_RULE = re.compile(r"\s*-+(?:\s+-+)+\s*")
+PS7_ROW = re.compile(
+    r"\s*(?P<seq>\d+)\s+(?P<src>\S+)\s+(?P<ip>\S+)\s+(?P<ms>\d+|\*)\s+(?P<bytes>\d+|\*)"
+    r"\s+(?P<status>[A-Za-z]+)\s*"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# The scanner.
+
+
+@dataclass
+class Event:
+    """One line (or one piece of a line) with what it says."""
+
+    idx: int  # 0-based line index in the block
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def _win_event(idx: int, line: str) -> Event | None:
+    if not _WIN_HINT.search(line):
+        return None
+    for w in _WINDOWS:
+        if m := w.reply.fullmatch(line):
+            return Event(idx, "win_reply", {"lang": w.lang, **m.groupdict()})
+        if m := w.failure.fullmatch(line):
+            return Event(idx, "win_failure", {"lang": w.lang, **m.groupdict()})
+        if w.timeout.fullmatch(line):
+            return Event(idx, "win_timeout", {"lang": w.lang})
+        if m := w.header.fullmatch(line):
+            return Event(idx, "win_header", {"lang": w.lang, **m.groupdict()})
+        if m := w.title.fullmatch(line):
+            return Event(idx, "win_title", {"lang": w.lang, **m.groupdict()})
+        if m := w.packets.fullmatch(line):
+            return Event(idx, "win_packets", {"lang": w.lang, **m.groupdict()})
+        if w.packets_loss is not None and (m := w.packets_loss.fullmatch(line)):
+            return Event(idx, "win_packets_loss", {"lang": w.lang, **m.groupdict()})
+        if w.rtt_title.fullmatch(line):
+            return Event(idx, "win_rtt_title", {"lang": w.lang})
+        if m := w.rtt.fullmatch(line):
+            return Event(idx, "win_rtt", {"lang": w.lang, **m.groupdict()})
+    if m := WIN_GENERAL_FAILURE.fullmatch(line):
+        return Event(idx, "win_failure", {"lang": "en", "ip": None, "msg": m["msg"]})
+    return None
+
+
+_UNIX_SIMPLE = (
+    (NO_ANSWER, "timeout"),
+    (REQUEST_TIMEOUT, "timeout"),
+    (FROM_ERROR, "error"),
+    (SEND_ERROR, "error"),
+    (STATS_TITLE, "title"),
+    (RTT, "rtt"),
+    (PIPE, "pipe"),
+    (PACKETS_PARTIAL, "packets_partial"),
+)
+# Several replies run together on one line (a log whose line breaks were lost):
+# "...time=122 ms664 bytes from 10.0.0.2: icmp_seq=11 ..." (corpus: csc458 bb-q100).
+_GLUED = re.compile(r"(?<=ms)(\d+) bytes from ")
+
+
+class Scanner:
+    """Names lines one at a time.  Holds the little context some lines need: the open
+    PowerShell table, the reply size the last header announced (to split glued lines), and
+    whether the line before was a BSD IP-header dump title."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, Any] | None = None  # open PowerShell table
+        self.reply_bytes: str | None = None  # "64" after "PING x (ip) 56(84) bytes of data."
+        self.after_dump_title = False
+
+    def scan(self, idx: int, line: str) -> list[Event]:
+        """Events of one line: usually one; several for glued replies; ``unknown`` when the
+        line is not ping output; ``blank``/``neutral`` for lines that carry nothing."""
+        if self.after_dump_title:
+            self.after_dump_title = False
+            if re.fullmatch(r"\s*[0-9a-fA-F]{1,4}(?:\s+[0-9a-fA-F.]+)+\s*", line):
+                return [Event(idx, "neutral")]
+        if self.table is not None:
+            event = self._table_line(idx, line)
+            if event is not None:
+                return [event]
+        if not line.strip():
+            return [Event(idx, "blank")]
+        return self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
+
+    def _unix(self, idx: int, line: str) -> list[Event] | None:
+        if m := UNIX_REPLY.fullmatch(line):
+            if _GLUED.search(line):
+                return self._glued(idx, line)
+            return [Event(idx, "reply", m.groupdict())]
+        if m := UNIX_HEADER.fullmatch(line):
+            data = m.groupdict()
+            payload = int(data["payload"])
+            self.reply_bytes = str(payload + 8)  # ICMP echo header: 8 bytes
+            return [Event(idx, "header", data)]
+        if m := BSD_PING6_HEADER.fullmatch(line):
+            self.reply_bytes = str(int(m["payload"]) + 8)
+            return [Event(idx, "header", {**m.groupdict(), "host": m["ip"], "tail": "ping6"})]
+        if m := PACKETS.fullmatch(line):
+            parts = packets_parts(m["rest"])
+            if parts is not None:
+                return [Event(idx, "packets", {"tx": int(m["tx"]), **parts})]
+        for pattern, kind in _UNIX_SIMPLE:
+            if m := pattern.fullmatch(line):
+                return [Event(idx, kind, m.groupdict())]
+        if m := BSD_ERROR.fullmatch(line):
+            return [Event(idx, "error", m.groupdict())]
+        if BSD_IP_DUMP.fullmatch(line):
+            self.after_dump_title = True
+            return [Event(idx, "neutral")]
+        return None
+
+    def _glued(self, idx: int, line: str) -> list[Event]:
+        cuts = [m.start() for m in _GLUED.finditer(line)]
+        pieces = [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
+        events = []
+        for k, piece in enumerate(pieces):
+            m = UNIX_REPLY.fullmatch(piece)
+            if m is None:
+                events.append(Event(idx, "unknown", {"text": piece}))
+                continue
+            data = m.groupdict()
+            want = self.reply_bytes
+            # The lost line break left a stray digit before the size ("ms6" + "64 bytes").
+            if k and want and data["bytes"] != want and data["bytes"].endswith(want):
+                data["bytes"] = want
+            data["glued"] = True
+            events.append(Event(idx, "reply", data))
+        return events
+
+    def _other(self, idx: int, line: str) -> Event:
+        if PS5_HEADER.fullmatch(line):
+            self.table = {"kind": "ps5", "header": line, "columns": None}
+            return Event(idx, "ps_header", {"kind": "ps5"})
+        if PS7_HEADER.fullmatch(line):
+            self.table = {"kind": "ps7", "header": line, "columns": None}
+            return Event(idx, "ps_header", {"kind": "ps7"})
+        if m := PS7_DEST.fullmatch(line):
+            return Event(idx, "ps_dest", m.groupdict())
+        if NEUTRAL.fullmatch(line):
+            return Event(idx, "neutral")
+        return Event(idx, "unknown", {"text": line})
+
+    def _table_line(self, idx: int, line: str) -> Event | None:
+        table = self.table
+        assert table is not None
+        if table["columns"] is None:
+            if table["kind"] == "ps7" and PS7_UNITS.fullmatch(line):
+                return Event(idx, "neutral")
+            if PS_RULE.fullmatch(line):
+                table["columns"] = [m.start() for m in re.finditer(r"-+", line)]
+                return Event(idx, "neutral")
+            self.table = None
+            return None
+        if not line.strip():
+            return Event(idx, "blank")  # the table stays open: PowerShell pads with blanks
+        if table["kind"] == "ps7":
+            if m := PS7_ROW.fullmatch(line):
+                return Event(idx, "ps_row", {"kind": "ps7", **m.groupdict()})
+        else:
+            row = _ps5_row(line, table["columns"])
+            if row is not None:
+                return Event(idx, "ps_row", {"kind": "ps5", **row})
+        self.table = None
+        return None
+
+
+def _ps5_row(line: str, starts: list[int]) -> dict[str, str] | None:
+    """Cut a Windows PowerShell 5.1 ``Test-Connection`` row at the column starts of its
+    dashed rule.  Source, Destination, IPV4Address, IPV6Address, Bytes, Time(ms)."""
+    if len(starts) != 6:
+        return None
+    cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
+    src, dest, v4, v6, size, ms = cells
+    if not (src and dest and size.isdigit() and ms.isdigit()):
+        return None
+    return {"src": src, "host": dest, "ip": v4 or v6, "bytes": size, "ms": ms}

@@ -1,0 +1,245 @@
+"""From the scanner's events to runs: who belongs to which run, then samples and summaries.
+
+A run opens at a header (``PING ...``, ``Pinging ...``, a ``Test-Connection`` table) or at the
+first packet line when the header is missing, and closes at the next header, or when a packet
+line or a second statistics block follows a complete statistics block.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParseError
+from ._base import Run, decimal_to_ns
+
+TOOL = "ping"
+# Percentiles computed from the replies; each is kept only when n * (1 - q) >= 1 (the same
+# rule as the other parsers: a p99 from 50 replies would be the maximum under another name).
+PERCENTILES = (("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("p95", 0.95),
+               ("p99", 0.99), ("p99.9", 0.999), ("p99.99", 0.9999))
+WINDOWS_RESOLUTION = (
+    "Windows prints whole milliseconds: rtt_us has a 1000 us resolution, and 'time<1ms' "
+    "replies are censored (rtt_us empty, censor_high_us = 1000)"
+)
+_ROW_FIELDS = ("idx", "seq", "status", "rtt_us", "censor_high_us", "ttl", "bytes", "time_ns",
+               "message")
+_SLOW_LISTED = 5  # skipped lines named one by one in a warning; the rest are counted
+
+
+def ms_to_us(text: str) -> float:
+    """``'0.029'`` ms → ``29.0`` µs exactly (no ``0.029 * 1000 = 29.000000000000004``)."""
+    whole, _, frac = text.partition(".")
+    if len(frac) <= 3:
+        return float(int(whole or "0") * 1000 + int((frac + "000")[:3]))
+    return float(Decimal(text) * 1000)
+
+
+@dataclass
+class Acc:
+    """A run being read."""
+
+    first: int
+    last: int
+    kind: str | None = None  # "unix", "windows", "ps5", "ps7"
+    votes: set[str] = field(default_factory=set)  # unix dialect evidence
+    lang: str | None = None
+    header: dict[str, Any] | None = None
+    rows: list[tuple] = field(default_factory=list)
+    chunks: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, Any] | None = None
+    rtt: dict[str, str] | None = None
+    title: dict[str, Any] | None = None
+    pipe: int | None = None
+    glued: set[int] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+    ps: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def has_packets(self) -> bool:
+        return bool(self.rows or self.chunks)
+
+    @property
+    def done(self) -> bool:
+        """The statistics block is complete: whatever packet line follows is another run."""
+        return self.counts is not None
+
+    def row(self, idx: int, seq, status: str, rtt=None, censor=None, ttl=None, size=None,
+            ts=None, message=None) -> None:
+        self.rows.append((idx, seq, status, rtt, censor, ttl, size, ts, message))
+        self.last = max(self.last, idx)
+
+
+def host_and_ip(host: str | None, ip: str | None) -> tuple[str | None, str | None]:
+    """(dst_host, dst_ip): the name only when it is not the address itself."""
+    if ip is None and host is not None and _is_ip(host):
+        host, ip = None, host
+    if host is not None and host == ip:
+        host = None
+    return host, ip
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Samples.
+
+
+def _frame(acc: Acc, fast) -> pd.DataFrame:
+    cols: dict[str, list] = {name: [] for name in _ROW_FIELDS}
+    for r in acc.rows:
+        for name, value in zip(_ROW_FIELDS, r):
+            cols[name].append(value)
+    slow = pd.DataFrame(
+        {
+            "idx": np.asarray(cols["idx"], dtype=np.int64),
+            "seq": pd.array(cols["seq"], dtype="Int64"),
+            "status": pd.array(cols["status"], dtype="str"),
+            "rtt_us": pd.array(cols["rtt_us"], dtype="Float64").astype("float64"),
+            "censor_high_us": pd.array(cols["censor_high_us"], dtype="Float64").astype("float64"),
+            "ttl": pd.array(cols["ttl"], dtype="Int64"),
+            "payload_bytes": pd.array(cols["bytes"], dtype="Int64"),
+            "time_ns": pd.array(cols["time_ns"], dtype="Int64"),
+            "message": pd.array(cols["message"], dtype="str"),
+        }
+    )
+    if not acc.chunks:
+        return slow
+    parts = [slow] if len(slow) else []
+    for ch in acc.chunks:
+        n = len(ch["idx"])
+        parts.append(pd.DataFrame({
+            "idx": ch["idx"],
+            "seq": pd.array(ch["seq"], dtype="Int64"),
+            "status": pd.array(np.full(n, "ok", dtype=object), dtype="str"),
+            "rtt_us": ch["rtt_us"],
+            "censor_high_us": np.full(n, np.nan),
+            "ttl": pd.array(ch["ttl"], dtype="Int64"),
+            "payload_bytes": pd.array(ch["bytes"], dtype="Int64"),
+            "time_ns": pd.array(ch["time_ns"] if ch["time_ns"] is not None
+                                else np.full(n, None, dtype=object), dtype="Int64"),
+            "message": pd.array(np.full(n, None, dtype=object), dtype="str"),
+        }))
+    out = pd.concat(parts, ignore_index=True)
+    if len(parts) > 1 and not out["idx"].is_monotonic_increasing:
+        out = out.sort_values("idx", kind="stable", ignore_index=True)
+    return out
+
+
+def unwrap(seq: np.ndarray) -> np.ndarray:
+    """icmp_seq is 16 bits: after 65535 comes 0.  Keep counting instead, so that gaps and
+    duplicates are found in runs longer than 65536 packets.  A jump of more than half the
+    range backwards is a wrap; forwards, a late reply from before the wrap."""
+    if len(seq) < 2:
+        return seq
+    d = np.diff(seq)
+    step = np.where(d < -32768, 65536, np.where(d > 32768, -65536, 0))
+    if not step.any():
+        return seq
+    return seq + np.concatenate(([0], np.cumsum(step)))
+
+
+def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
+    """Unwrapped seqs, unmarked duplicates, and a ``lost`` row for every seq that was sent
+    but printed nothing.  Rows end up ordered by seq, then as printed."""
+    has = df["seq"].notna().to_numpy()
+    values = df["seq"].to_numpy(dtype=np.int64, na_value=0)
+    seq_int = unwrap(values[has])
+    values[has] = seq_int
+    df["seq"] = pd.arrays.IntegerArray(values, ~has)
+    # iputils 20221126 prints no "(DUP!)" when pinging a broadcast address without -v,
+    # yet counts the extra replies as duplicates: a second reply to one seq is one.
+    ok = (df["status"] == "ok").to_numpy() & has
+    again = np.zeros(len(df), dtype=bool)
+    again[ok] = pd.Series(values[ok]).duplicated().to_numpy()
+    if again.any():
+        df.loc[again, "status"] = "duplicate"
+    if not has.any():
+        return df
+    lo = first_seq if acc.header is not None else int(seq_int.min())
+    hi = int(seq_int.max())
+    if acc.counts is not None and acc.header is not None:
+        hi = max(hi, first_seq + acc.counts["tx"] - 1)
+    lost = np.setdiff1d(np.arange(lo, hi + 1), seq_int)
+    if len(lost):
+        extra = pd.DataFrame({
+            "idx": np.full(len(lost), np.iinfo(np.int64).max),
+            "seq": pd.array(lost, dtype="Int64"),
+            "status": pd.array(np.full(len(lost), "lost", dtype=object), dtype="str"),
+        })
+        df = pd.concat([df, extra], ignore_index=True)
+    order = np.lexsort((np.arange(len(df)), df["seq"].to_numpy(dtype=np.float64, na_value=np.inf)))
+    if not (order == np.arange(len(df))).all():
+        df = df.iloc[order].reset_index(drop=True)
+    return df
+
+
+# ---------------------------------------------------------------------------------------------
+# Summaries.
+
+
+def reported(run: Run, acc: Acc) -> None:
+    if acc.counts is not None:
+        run.add("rtt", "count", acc.counts["received"], "count")
+    if acc.rtt is None:
+        return
+    for name, value in acc.rtt.items():
+        stat = {"avg": "mean", "stddev": "std", "std-dev": "std"}.get(name, name)
+        run.add("rtt", stat, ms_to_us(value), "us")
+
+
+def computed(run: Run, rtt: np.ndarray, censor: np.ndarray) -> None:
+    """Statistics of the replies.  A censored reply ('time<1ms') is only known to lie in
+    [0, bound]: the order statistics and the mean grow with it, so each is computed with it
+    at 0 and at the bound; when the two differ, ``value`` is the upper one and
+    ``bound_low``/``bound_high`` hold both.  The spread (std, mdev) has no such bounds and is
+    left out when a reply is censored."""
+    censored = ~np.isnan(censor)
+    known = ~np.isnan(rtt)
+    n = int(known.sum() + censored.sum())
+    run.add("rtt", "count", n, "count", source="computed", n=n)
+    if not n:
+        return
+    low = np.concatenate((rtt[known], np.zeros(int(censored.sum()))))
+    high = np.concatenate((rtt[known], censor[censored]))
+    stats = [("mean", np.mean), ("min", np.min), ("max", np.max)]
+    if not censored.any():
+        # iputils' mdev: sqrt(mean(x^2) - mean(x)^2), a population figure; BSD's stddev too.
+        stats.append(("mdev", lambda x: np.sqrt(max(np.mean(x * x) - np.mean(x) ** 2, 0.0))))
+        if n > 1:
+            stats.append(("std", lambda x: np.std(x, ddof=1)))
+    stats += [
+        (stat, lambda x, q=q: np.quantile(x, q, method="inverted_cdf"))
+        for stat, q in PERCENTILES if n * (1 - q) >= 1 - 1e-9
+    ]
+    for stat, fn in stats:
+        a, b = float(fn(low)), float(fn(high))
+        kw: dict[str, Any] = {"source": "computed", "n": n}
+        if a != b:
+            kw.update(bound_low=a, bound_high=b)
+        run.add("rtt", stat, b, "us", **kw)
+
+
+def fail(idx: int, reason: str, source: str | None, hint: str | None = None) -> ParseError:
+    return ParseError(TOOL, source, idx + 1, reason, hint=hint)
+
+
+def ts_ns(text: str | None) -> int | None:
+    return decimal_to_ns(text) if text else None
+
+
+def skipped_warning(lines: list[tuple[int, str]]) -> str:
+    named = "; ".join(f"line {i + 1}: {t[:80]!r}" for i, t in lines[:_SLOW_LISTED])
+    more = f"; and {len(lines) - _SLOW_LISTED} more" if len(lines) > _SLOW_LISTED else ""
+    return f"skipped {len(lines)} line(s) that are not ping output: {named}{more}"
