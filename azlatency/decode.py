@@ -66,6 +66,12 @@ def _cjk_plausible(text: str) -> bool:
     return paired >= 0.6 * len(cjk)
 
 
+def _kana_rich(text: str) -> bool:
+    cjk = [c for c in text if _is_cjk(c)]
+    kana = sum(1 for c in cjk if "\u3040" <= c <= "\u30ff")
+    return bool(cjk) and kana >= 0.2 * len(cjk)
+
+
 def _latin_score(text: str) -> int:
     return sum(1 if c.isalpha() else -1 for c in text if ord(c) > 127)
 
@@ -89,13 +95,21 @@ def _detect(data: bytes) -> tuple[str, str]:
         pass
     else:
         return "utf-8", "utf-8"
+    plausible = []
     for cp in _CJK_PAGES:
         try:
             text = data.decode(cp)
         except UnicodeDecodeError:
             continue
         if _cjk_plausible(text):
+            plausible.append((cp, text))
+    # Shift-JIS (cp932) bytes mostly decode as GBK (cp936) too, into rare ideographs; real
+    # Japanese is full of kana (Japanese ping.exe: "からの応答"), which GBK text never gives.
+    for cp, text in plausible:
+        if cp == "cp932" and _kana_rich(text):
             return cp, cp
+    if plausible:
+        return plausible[0][0], plausible[0][0]
     scores = {cp: _latin_score(data.decode(cp, errors="replace")) for cp in _LATIN_PAGES}
     best = max(_LATIN_PAGES, key=lambda cp: scores[cp])  # ties go to cp850 (listed first)
     return best, best
