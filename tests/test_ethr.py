@@ -1,0 +1,276 @@
+"""ethr: the four corpus logs checked value by value (each cited by its line), plus the rules.
+
+No ethr fixture exists (tests/fixtures/ethr/SOURCES.md says why); the corpus logs are read in
+place, once per module, and skipped when ../shared is absent.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import azlatency
+from azlatency.errors import ParseError
+from azlatency.parsers import ethr
+from tests.conftest import corpus
+
+FILES = {
+    "adriansev": "ethr--client-jsonl-tcp-bw-and-latency--adriansev.txt",
+    "server": "ethr--server-jsonl-testresult-latencyresult--zluthdaka-netan.txt",
+    "mixed": "ethr--client-jsonl-mixed-tests-mtr-connect--zluthdaka-netan.txt",
+    "errors": "ethr--client-jsonl-dial-errors-windows--zluthdaka-netan-public.txt",
+}
+
+
+def _read(key: str):
+    path = corpus("ethr", FILES[key])
+    return azlatency.read(path, source=path.name).validate()
+
+
+@pytest.fixture(scope="module")
+def adriansev():
+    return _read("adriansev")
+
+
+@pytest.fixture(scope="module")
+def server():
+    return _read("server")
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    return _read("mixed")  # 14,839 records: parsed once for the module
+
+
+def _run(tables, line_start: int):
+    rows = tables.runs[tables.runs.line_start == line_start]
+    assert len(rows) == 1, f"{len(rows)} runs start at line {line_start}"
+    return rows.iloc[0]
+
+
+def _stats(tables, run) -> dict:
+    s = tables.summaries[tables.summaries.run_id == run.run_id]
+    return {(m, st): v for m, st, v in zip(s.metric, s.stat, s.value)}
+
+
+def _samples(tables, run) -> pd.DataFrame:
+    return tables.samples[tables.samples.run_id == run.run_id].reset_index(drop=True)
+
+
+def _records(key: str, kind: str) -> int:
+    text = corpus("ethr", FILES[key]).read_text(encoding="utf-8")
+    return sum(1 for line in text.splitlines() if f'"Type":"{kind}"' in line)
+
+
+# ---------------------------------------------------------------------------------------------
+# adriansev: a TCP bandwidth test over a LAN, then a latency test with the P50 quirk.
+
+
+def test_adriansev_bandwidth(adriansev):
+    run = _run(adriansev, 1)
+    assert (run.role, run["mode"], run.protocol) == ("client", "bandwidth", "tcp")
+    # line 1: "Using destination: monitor.spacescience.ro, ip: 46.243.114.227, port: 43334"
+    assert (run.dst_host, run.dst_ip, run.port) == ("monitor.spacescience.ro", "46.243.114.227", 43334)
+    assert run.src_ip == "46.243.114.230"  # line 2: "[  5] local 46.243.114.230 port 44141"
+    assert run.start_time == pd.Timestamp("2021-05-18T06:59:39Z")
+    assert run.duration_s == 15.0 and bool(run.complete)  # 15 TestResults, no error
+    s = _samples(adriansev, run)
+    total = s[s.stream == "SUM"]
+    assert list(s[s.stream == "5"].bits_per_second) == list(total.bits_per_second)
+    assert total.bits_per_second.iloc[0] == 914.94e6  # line 6: "BitsPerSecond":"914.94M"
+    assert (total.start_s.iloc[-1], total.end_s.iloc[-1]) == (14.0, 15.0)  # "014-015 sec"
+    # lines 6..34, every TestResult's BitsPerSecond (M)
+    mbps = [914.94, 884.61, 862.72, 919.55, 896.51, 929.02, 929.02, 905.47, 630.14, 928.51,
+            780.03, 803.46, 939.90, 940.42, 940.03]
+    stats = _stats(adriansev, run)
+    assert stats["throughput_sender", "mean"] == pytest.approx(sum(mbps) / 15 * 1e6)
+    assert stats["throughput_sender", "min"] == 630.14e6
+    assert set(adriansev.summaries.source[adriansev.summaries.run_id == run.run_id]) == {"computed"}
+
+
+def test_adriansev_latency_batches_keep_the_p50_quirk(adriansev):
+    lat = adriansev.runs[adriansev.runs["mode"] == "latency"]
+    assert len(lat) == 16 == _records("adriansev", "LatencyResult")
+    first = _run(adriansev, 35)  # the batch opens at the test's banner (line 35)
+    assert first.line_end == 37 and json.loads(first.labels) == {"batch": 0, "batches": 16, "ethr_test": 1}
+    assert (first.latency_basis, first.msg_size_bytes) == ("rtt", 1)  # "Running latency test: 1000, 1"
+    stats = _stats(adriansev, first)
+    # line 37: "Avg":"127.014us","Min":"87.606us","P50":"1.940ms","P90":"124.105us", ...
+    assert stats == {
+        ("rtt", "mean"): 127.014, ("rtt", "min"): 87.606, ("rtt", "p50"): 1940.0,
+        ("rtt", "p90"): 124.105, ("rtt", "p95"): 131.008, ("rtt", "p99"): 141.989,
+        ("rtt", "p99.9"): 220.468, ("rtt", "p99.99"): 616.828, ("rtt", "max"): 616.828,
+    }
+    assert "P50 1940 > P90 124.105" in first.warnings  # reported, not "fixed"
+    n = adriansev.summaries.n[adriansev.summaries.run_id == first.run_id]
+    assert set(n) == {1000}
+
+
+# ---------------------------------------------------------------------------------------------
+# The server log: no banners between tests, so tests are cut by pauses and new connections.
+
+
+def test_server_runs_by_kind(server):
+    modes = server.runs["mode"].value_counts().to_dict()
+    assert modes == {"latency": 304, "bandwidth": 193, "cps": 40}
+    assert modes["latency"] == _records("server", "LatencyResult")
+    assert set(server.runs.role) == {"server"} and set(server.runs.port) == {8888}
+
+
+def test_server_bandwidth(server):
+    run = _run(server, 7)  # lines 1-6 are start-up banners
+    assert (run["mode"], run.line_end, run.src_ip) == ("bandwidth", 16, "::1")
+    s = _samples(server, run)
+    assert s.bits_per_second.iloc[0] == 15.05e9  # line 7: "BitsPerSecond":"15.05G"
+    assert len(s) == 10 and set(s.stream) == {"SUM"}
+    stats = _stats(server, run)
+    assert stats["throughput_receiver", "max"] == 15.42e9  # line 11: "15.42G"
+    # Back-to-back tests: line 115 opens a new connection ("ConnectionsPerSecond":"1") one
+    # second after line 114.
+    assert _run(server, 104).line_end == 114 and _run(server, 115)["mode"] == "bandwidth"
+
+
+def test_server_udp_and_cps(server):
+    udp = _run(server, 838)
+    assert (udp.protocol, udp["mode"]) == ("udp", "bandwidth")
+    s = _samples(server, udp)
+    assert s.packets.iloc[0] == 248700  # line 838: "PacketsPerSecond":"248.70K" over 1 s
+    assert _stats(server, udp)["packets_per_s", "max"] == 248700.0
+    cps = _run(server, 27)
+    stats = _stats(server, cps)  # lines 27-36: ConnectionsPerSecond 1 ×9 and 2 (line 33)
+    assert (stats["connections_per_s", "mean"], stats["connections_per_s", "max"]) == (1.1, 2.0)
+
+
+def test_server_latency_zero_percentiles_warned(server):
+    run = _run(server, 69)  # line 69: the test's first second (a new connection)
+    stats = _stats(server, run)
+    assert (stats["rtt", "p50"], stats["rtt", "p90"]) == (1508.0, 0.0)  # line 70
+    assert "P50 1508 > P90 0" in run.warnings
+
+
+# ---------------------------------------------------------------------------------------------
+# The mixed client log: every kind of client test.
+
+
+def test_mixed_counts(mixed):
+    runs = mixed.runs
+    assert runs["mode"].value_counts().to_dict() == {
+        "latency": 318, "bandwidth": 198, "connect": 49, "pps": 2, "traceroute": 2}
+    assert runs["mode"].isna().sum() == 25  # failed before the test could start
+    batches = runs[runs["mode"].isin(["latency", "connect"])]
+    s = mixed.summaries
+    with_stats = s[(s.metric == "rtt") & (s.stat == "mean") & s.run_id.isin(batches.run_id)]
+    assert len(with_stats) == _records("mixed", "LatencyResult") == 362
+    assert not s.duplicated(["run_id", "metric", "stat", "source"]).any()
+
+
+def test_mixed_bandwidth_and_failed_dial(mixed):
+    run = _run(mixed, 7)
+    assert run.duration_s == 10.0  # line 31: "Ethr done, duration: 10s."
+    s = _samples(mixed, run)
+    assert set(s.stream) == {"580", "SUM"} and s.bits_per_second.iloc[0] == 15.10e9  # line 11
+    failed = _run(mixed, 1)
+    assert not failed.complete and "i/o timeout" in failed.warnings  # line 3: ERROR
+    assert list(_samples(mixed, failed).status) == ["error"]  # line 5: BitsPerSecond "0"
+    assert not len(mixed.summaries[mixed.summaries.run_id == failed.run_id])
+    lookup = _run(mixed, 1494)  # an ERROR with no banner: "Failed to lookup IP address"
+    assert pd.isna(lookup["mode"]) and not lookup.complete
+
+
+def test_mixed_sixteen_streams(mixed):
+    run = _run(mixed, 14121)
+    assert run.streams == 16  # 16 "[N] local ::1 port ... connected" lines
+    s = _samples(mixed, run)
+    assert s[s.stream == "SUM"].bits_per_second.iloc[0] == 31.19e9  # line 14158 (TestResult)
+    assert s[s.stream != "SUM"].bits_per_second.sum() == pytest.approx(31.19e9, rel=0.01)
+
+
+def test_mixed_packets_per_second(mixed):
+    run = _run(mixed, 1416)
+    assert (run["mode"], run.protocol) == ("pps", "udp")  # header without "[  ID ]"
+    s = _samples(mixed, run)
+    assert s.packets.iloc[0] == 249250  # line 1420: "  UDP  000-001 sec  1.99M  249.25K"
+    assert _stats(mixed, run)["packets_per_s", "max"] == 249250.0
+
+
+def test_mixed_tcp_connect(mixed):
+    run = _run(mixed, 59)
+    assert (run["mode"], run.packets_sent, run.packets_received, run.loss_pct) == (
+        "connect", 10, 10, 0.0)  # line 73: "  Sent = 10, Received = 10, Lost = 0"
+    s = _samples(mixed, run)
+    assert list(s.status) == ["omitted"] + ["ok"] * 10  # line 60 is the [warmup] connection
+    assert "11 of 11 round trips are 0.000ns" in run.warnings
+    lost = _run(mixed, 1820)  # every connection "Timed out"; "Sent = 10, Received = 0, Lost = 10"
+    assert lost.loss_pct == 100.0 and list(_samples(mixed, lost).status).count("timeout") == 10
+    assert "rtt" not in set(mixed.summaries.metric[mixed.summaries.run_id == lost.run_id])
+
+
+def test_mixed_connect_blocks_are_batches(mixed):
+    runs = mixed.runs[mixed.runs.labels.str.contains('"ethr_test": 136}', regex=False)]
+    first = runs.iloc[0]
+    assert (first.line_start, first.line_end, first.packets_sent) == (2062, 3066, 1000)
+    assert list(runs.packets_sent) == [1000] * 7 + [362]  # line 9448: "Sent = 362"
+
+
+def test_mixed_traceroute(mixed):
+    run = _run(mixed, 76)
+    assert run["mode"] == "traceroute" and "not running as administrator" in run.warnings
+    stats = _stats(mixed, run)  # line 110: " 1.|--::1  10  10  0.000ns  638.920us  0.000ns  1.379ms"
+    assert stats == {("rtt", "mean"): 638.92, ("rtt", "min"): 0.0, ("rtt", "max"): 1379.0}
+    assert (run.packets_sent, run.packets_received, run.dst_ip) == (10, 10, "::1")
+    s = _samples(mixed, run)
+    assert s.rtt_us.iloc[0] == 1379.0 and len(s) == 10  # line 83: "Last" of the first round
+
+
+def test_mixed_interrupted_latency(mixed):
+    run = _run(mixed, 732)
+    assert "received interrupt signal" in run.warnings
+    assert json.loads(run.labels)["batches"] == 6
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def test_dial_errors_are_failed_runs():
+    t = _read("errors")
+    assert len(t.runs) == 12 and not t.runs.complete.any()
+    assert t.runs.warnings.str.contains("service provider could not be loaded").sum() == 11
+    assert "no results" in _run(t, 22).warnings  # a banner followed by the next banner
+    assert len(t.summaries) == 0 and len(t.samples) == 0
+
+
+def test_values():
+    assert ethr.rate("914.94M") == 914.94e6 and ethr.rate("15.05G") == 15.05e9
+    assert ethr.rate("0") == 0.0 and ethr.rate("249.25K") == 249250.0
+    assert ethr.placeholder("--  ") and ethr.placeholder("") and not ethr.placeholder("0")
+    assert ethr.duration_us("1.940ms") == 1940.0 and ethr.duration_us("0.000ns") == 0.0
+    assert ethr.duration_us("127.014us") == 127.014 and ethr.duration_us("fast") is None
+
+
+GOOD = '{"Time":"2021-05-18T06:59:41Z","Title":"","Type":"TestResult","RemoteAddr":"10.0.0.4",' \
+       '"Protocol":"TCP","BitsPerSecond":"%s","ConnectionsPerSecond":"","PacketsPerSecond":"0",' \
+       '"AverageLatency":""}'
+
+
+def test_bad_lines_are_located_or_skipped():
+    text = GOOD % "1.00G" + "\n{not json\n" + GOOD % "2.00G" + "\n"
+    with pytest.raises(ParseError) as info:
+        ethr.parse(text, source="x.log")
+    assert info.value.line_no == 2
+    run = ethr.parse(text, source="x.log", strict=False).runs[0]
+    assert run.warnings[0].startswith("line 2 skipped")
+    assert list(run.samples.bits_per_second) == [1e9, 2e9]
+    with pytest.raises(ParseError) as info:
+        ethr.parse(GOOD % "12.3X")
+    assert info.value.line_no == 1 and "BitsPerSecond" in info.value.reason
+
+
+def test_whole_file_and_locate():
+    assert ethr.whole_file(GOOD % "1G" + "\n")
+    assert not ethr.whole_file('{\n    "ntttcps" : {\n')
+    doc = ["# run 3", "", "```", GOOD % "1.00G", GOOD % "2.00G", "```", "prose"]
+    assert [(s.start, s.end) for s in ethr.locate(doc)] == [(3, 5)]
+    t = azlatency.read("\n".join(doc) + "\n")
+    assert list(t.runs.tool) == ["ethr"] and t.runs.heading.iloc[0] == "run 3"
