@@ -26,6 +26,8 @@ import pandas as pd
 from .campaign import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
 
 Issue = tuple[str, str]  # (issue, detail) for the quality list
+# Roles of a run logged on the measured pair's server side (ntttcp -r is the "receiver").
+SERVER_ROLES = ("server", "receiver")
 
 
 def _empty(value: Any) -> bool:
@@ -118,7 +120,7 @@ class _Labeller:
         issues: list[Issue] = []
         run["campaign"] = self.name
         # 1. the shell prompt names the host that ran the command.
-        side = "dst_host" if run.get("role") == "server" else "src_host"
+        side = "dst_host" if run.get("role") in SERVER_ROLES else "src_host"
         self.fill(run, side, run.get("prompt_host"), "the shell prompt", issues)
         # 2. rules.
         values, rule_labels = rule_values(self.campaign.rules, run)

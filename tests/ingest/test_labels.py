@@ -77,10 +77,11 @@ rules:
     set: {scenario: "AZ{src_zone} to AZ{dst_zone}", labels: {pair: "{src_zone}{dst_zone}"}}
 """
     runs, issues = _label(text, {"heading": "AZ1 - AZ3"}, {"heading": "Inside single node"})
-    a, b = runs.iloc[0], runs.iloc[1]
+    a = runs.iloc[0]
     assert (a.src_zone, a.dst_zone, a.scenario, a.placement) == ("1", "3", "AZ1 to AZ3",
                                                                  "cross_zone")
     assert json.loads(a.labels) == {"pair": "13"}
+    assert runs.iloc[1][["src_zone", "dst_zone"]].isna().all()
     assert [i["issue"] for i in issues] == ["unlabelled_zones"] and issues[0]["run_id"] == "r1"
 
 
