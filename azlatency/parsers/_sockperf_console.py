@@ -37,7 +37,7 @@ _CSV_HEAD = re.compile(
     r"^\s*packet\s*,\s*txTime(?:\(sec\))?\s*,\s*rxTime(?:\(sec\))?"
     r"(?:\s*,\s*(?P<col>latency|rtt)(?:\(usec\))?)?\s*$"
 )
-_CSV_ROW = re.compile(r"^\s*\d+\s*,\s*\d")
+_CSV_ROW = re.compile(r"^\s*\d+\s*(?:,|$)")  # a cut file may end in "76"
 
 # --- output lines (searched, so two messages on one line are both seen) ------------------------
 _TOTAL = re.compile(
@@ -266,6 +266,7 @@ class Execution:
         self.errors: list[str] = []
         self.labels: dict[str, str] = {}
         self.srv_received: int | None = None
+        self.cut = False  # the last line was cut short (truncated capture)
         self.sections = [_Section(start)]
 
     # -- helpers ----------------------------------------------------------------------------
@@ -287,11 +288,21 @@ class Execution:
             try:
                 i = self._line(i, line)
             except ParseError as exc:
-                if self.strict:
+                if self._cut(i, line):
+                    self.cur.run.warnings.append(f"line {i + 1} dropped: cut short {line.strip()!r}")
+                    self.cut = True
+                elif self.strict:
                     raise
-                self.cur.run.warnings.append(f"line {i + 1} skipped: {exc.reason}")
+                else:
+                    self.cur.run.warnings.append(f"line {i + 1} skipped: {exc.reason}")
                 i += 1
         return [self._finish(sec) for sec in self.sections if sec.content() or sec is self.sections[0]]
+
+    def _cut(self, i: int, line: str) -> bool:
+        """A truncated capture ends inside a line: the last line of the execution whose value
+        is missing or a bare prefix of a number (``percentile 90.000 =  ``) was cut, not wrong."""
+        last = max((k for k in range(self.start, self.end) if self.lines[k].strip()), default=-1)
+        return i == last and re.search(r"[=:]\s*[\d.]*\s*$", line) is not None
 
     def _line(self, i: int, line: str) -> int:
         """Handle line ``i``; return the index of the next line to read."""

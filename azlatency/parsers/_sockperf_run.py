@@ -103,7 +103,7 @@ def _endpoint(ex: Execution, sec: _Section):
 
 def _complete(ex: Execution, sec: _Section, role: str | None) -> bool:
     interrupted = ex.end_why is not None and ex.end_why != "timer"
-    if ex.errors:
+    if ex.errors or ex.cut:
         return False
     if role == "server":
         return ex.end_why is not None and ex.srv_received is not None
@@ -201,4 +201,9 @@ def _full_log(sec: _Section, run: Run, basis: str | None) -> None:
     if problem:
         run.warnings.append(problem)
     values = run.samples[f"{rows_basis}_us"].to_numpy()
-    fulllog.add_computed(run, rows_basis, values, sec.level or 0.99)
+    if not sec.rows_closed:  # a cut file: the rows are a prefix, comparing would only mislead
+        run.warnings.append(
+            f"computed statistics cover the {len(values)} rows before the cut"
+            + (f" of {sec.count} observations" if sec.count is not None else "")
+        )
+    fulllog.add_computed(run, rows_basis, values, sec.level or 0.99, compare=sec.rows_closed)

@@ -16,6 +16,7 @@ documented in ``docs/tools/sockperf.md``:
 
 from __future__ import annotations
 
+from ..decode import decode
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
 from ._sockperf_console import _CSV_HEAD, _DASH, Execution, executions
@@ -81,19 +82,19 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
     the rows go straight from ``data`` to pyarrow (no decoded copy of the file)."""
     head_at = _find_csv_header(data)
     if head_at is None:
-        return parse(data.decode("utf-8", "replace"), source=source, strict=strict)
+        return parse(decode(data).text, source=source, strict=strict)
     header_end = data.find(b"\n", head_at)
     header_end = len(data) if header_end < 0 else header_end + 1
     close_at = data.find(b"\n" + _DASH.encode(), header_end - 1)
     rows_end = len(data) if close_at < 0 else close_at + 1
     tail = data[rows_end:]
     if tail.strip() and tail.strip() != _DASH.encode():
-        return parse(data.decode("utf-8", "replace"), source=source, strict=strict)
-    head_text = data[:header_end].decode("utf-8", "replace").rstrip("\n")
+        return parse(decode(data).text, source=source, strict=strict)
+    head_text = decode(data[:header_end]).text.rstrip("\n")  # BOM, ANSI colours, CRLF
     lines = head_text.split("\n")
     spans = executions(lines)
     if len(spans) != 1 or spans[0][1] != len(lines):
-        return parse(data.decode("utf-8", "replace"), source=source, strict=strict)
+        return parse(decode(data).text, source=source, strict=strict)
     block = _BytesBlock(data, header_end, rows_end, closed=close_at >= 0)
     ex = Execution(lines, spans[0][0], spans[0][1], source, strict, block=block)
     return Parsed(TOOL, ex.parse())
