@@ -261,11 +261,38 @@ def _value(key: str, raw: str, no: int, source, strict: bool, skipped: list[str]
         return _Value(raw, no)
     unit = m.group("unit") or ""
     kind, factor = _UNITS[unit]
+    want = _expected_kind(key)
+    if want is not None and kind != want:
+        reason = f"'{key}' is printed in {unit or 'plain numbers'!r}, expected a {want} unit"
+        if strict:
+            raise ParseError(TOOL, source, no, reason)
+        skipped.append(f"line {no} skipped: {reason}")
+        return _Value(raw, no)
     if m.group("exact"):  # "64 KiB (65,536)": the exact number is in the parentheses
         value, exact = float(m.group("exact").replace(",", "")), True
     else:
         value, exact = float(m.group("num").replace(",", "")) * factor, factor == 1.0
     return _Value(raw, no, kind, value, exact or kind != "count")
+
+
+def _expected_kind(key: str) -> str | None:
+    """The unit kind qperf prints ``key`` in (show_info, show_rest, ParInfo types)."""
+    base = key[4:] if key[:4] in ("loc_", "rem_") else key
+    if base in ("latency", "time", "timeout") or base.endswith(("_real_time", "_cpu_time")):
+        return "us"
+    if base in ("bw", "send_bw", "recv_bw"):
+        return "bps"
+    if base == "msg_rate":
+        return "msg/s"
+    if base.endswith("_cost"):
+        return "s/GB"
+    if "_cpus_" in base:
+        return "pct"
+    if base.endswith("_bytes") or base in ("msg_size", "mtu_size", "sock_buf_size"):
+        return "bytes"
+    if base.endswith(("_msgs", "_errors", "_max_cqe")):
+        return "count"
+    return None
 
 
 def _attach_orphans(tests: list[_Test], orphans: list[tuple[int, str]]) -> None:
