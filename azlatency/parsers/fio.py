@@ -1,0 +1,361 @@
+"""fio ``--output-format=json`` and ``json+`` (fio 3.x): one run per job entry.
+
+The JSON is fio's ``show_thread_status_json`` (``stat.c`` of fio 3.33, checked against our
+captures, ``tests/fixtures/fio/SOURCES.md``): ``jobs[]`` (or ``client_stats[]`` in client/server
+mode), each with ``job options`` and one object per I/O direction (``read``, ``write``,
+``trim``; ``mixed`` with ``unified_rw_reporting=mixed``; ``sync`` for fsync latency).
+
+Facts the parser relies on:
+
+* latencies are integer/float **nanoseconds** (``clat_ns``, ``slat_ns``, ``lat_ns``; since fio
+  3.0 — 2.x wrote ``clat`` in µs, which is refused with a hint);
+* ``bw_bytes`` is bytes/s (1000 × io_bytes / runtime ms); ``bw``, ``bw_min``, ``bw_max``,
+  ``bw_mean``, ``bw_dev`` are KiB/s (``/ 1024`` in ``add_ddir_status_json`` and
+  ``__add_samples``), the last four from per-interval samples;
+* percentiles (``"99.000000": 1528``) and ``json+`` bins are the *midpoint* of a log-linear
+  bucket (``plat_idx_to_val``: 64 buckets per power of two), so each is only known to lie in
+  that bucket: the summaries carry its edges in ``bound_low``/``bound_high``;
+* fio prints notes and, with ``--output-format=json,normal``, text before and after the JSON;
+* fio forces ``LC_NUMERIC`` to ``en_US`` unless set (``libfio.c``), and JSON floats are
+  C-formatted: there is no localised variant.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo, samples_frame
+from ._fio_units import bucket_edges_ns, percentile_stat, size_bytes
+
+INFO = ToolInfo(
+    tool="fio",
+    description="fio --output-format=json / json+ (jobs[] or client_stats[], one run per job)",
+    variants=("json", "json+"),
+    versions="3.x with *_ns latency keys (captured: fio-3.33)",
+    produces=("runs", "samples", "summaries"),
+    flags="--output-format=json+ for the completion-latency histogram (samples)",
+    latency_basis=None,
+)
+
+TOOL = "fio"
+_OPEN = re.compile(r"^\s*\{\s*$")
+_VERSION_KEY = re.compile(r'^\s*"fio version"\s*:\s*"fio-')
+_JOBNAME = re.compile(r'^\s*"jobname"\s*:')
+# Lines fio writes around its JSON: notes and errors ("fio: ...", "note: ..."), the job banner
+# of the normal output ("job: (g=0): rw=read, ..."), "fio-3.33", "Starting 1 process".
+_PRE_LINE = re.compile(
+    r"^(?:fio[:\- ]|note:|warning:|\S+: \(g=\d+\): rw=|Starting \d+ (?:process|thread)|$)", re.I
+)
+_BANNER = re.compile(r"^(?:\S+: \(g=\d+\): rw=|fio-\d|Starting \d+ (?:process|thread)|Jobs: )")
+DIRECTIONS = ("read", "write", "trim", "mixed")
+LATENCIES = ("slat", "clat", "lat")
+KIB = 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# detection
+
+
+def _opens_at(lines: list[str], i: int) -> bool:
+    """``lines[i]`` is the ``{`` of fio's JSON: the next non-blank line is ``"fio version"``."""
+    if not _OPEN.match(lines[i]):
+        return False
+    nxt = next((x for x in lines[i + 1 : i + 4] if x.strip()), "")
+    return bool(_VERSION_KEY.match(nxt))
+
+
+def _json_start(lines: list[str], limit: int | None = None) -> int | None:
+    stop = len(lines) if limit is None else min(len(lines), limit)
+    return next((i for i in range(stop) if _opens_at(lines, i)), None)
+
+
+def whole_file(head_text: str) -> bool:
+    """A file that is fio output from its first line: only fio's own notes and banner may
+    precede the JSON (so a document that merely contains fio JSON is left to ``locate``)."""
+    lines = head_text.split("\n")[:60]
+    start = _json_start(lines, 40)
+    return start is not None and all(_PRE_LINE.match(x.strip()) for x in lines[:start])
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """fio JSON inside a document: from the ``{`` line to the ``}`` at column 0 closing it."""
+    spans = []
+    i = 0
+    while i < len(lines):
+        if not _opens_at(lines, i):
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == "}"), None)
+        if end is None:
+            end = len(lines) - 1  # cut short: parse will say so
+        spans.append(Span(i, end + 1, TOOL))
+        i = end + 1
+    return spans
+
+
+# ---------------------------------------------------------------------------------------------
+# parse
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    lines = text.split("\n")
+    start = _json_start(lines)
+    if start is None:
+        raise ParseError(TOOL, source, 1, "expected fio JSON: a '{' line, then "
+                         "'\"fio version\" : \"fio-3...\"'", hint="run fio with --output-format=json")
+    body = "\n".join(lines[start:])
+    try:
+        doc, end = json.JSONDecoder().raw_decode(body)
+    except json.JSONDecodeError as exc:
+        cut = exc.pos >= len(body.rstrip()) - 1
+        raise ParseError(TOOL, source, start + exc.lineno, f"invalid JSON: {exc.msg}",
+                         hint="the output looks cut short" if cut else None) from None
+    notes = [x.strip() for x in lines[:start] if x.strip() and not _BANNER.match(x.strip())]
+    tail = body[end:].strip()
+    if tail:
+        notes.append(f"{tail.count(chr(10)) + 1} lines of text after the JSON not read "
+                     "(fio 'normal' output of --output-format=json,normal?)")
+    jobs = doc.get("jobs", doc.get("client_stats")) if isinstance(doc, dict) else None
+    if not isinstance(jobs, list):
+        raise ParseError(TOOL, source, start + 1, "expected a 'jobs' (or 'client_stats') list")
+    job_lines = _job_lines(lines, start, start + body[:end].count("\n"))
+    runs: list[Run] = []
+    skipped: list[str] = []
+    for k, job in enumerate(jobs):
+        first, last = job_lines[k] if k < len(job_lines) else (start + 1, start + 1)
+        try:
+            runs.append(_run(doc, jobs, k, job, source, first, last))
+        except ParseError as exc:
+            if strict:
+                raise
+            skipped.append(f"job {k} skipped: {exc.reason}")
+    if not runs:
+        raise ParseError(TOOL, source, start + 1, "no job results in the JSON"
+                         + (f" ({'; '.join(skipped)})" if skipped else ""))
+    for run in runs:
+        run.warnings[:0] = notes + skipped
+    return Parsed(TOOL, runs)
+
+
+def _job_lines(lines: list[str], start: int, end: int) -> list[tuple[int, int]]:
+    """1-based (first, last) line of each job object, found by its ``"jobname"`` key."""
+    names = [i for i in range(start, end + 1) if _JOBNAME.match(lines[i])]
+    out = []
+    for k, i in enumerate(names):
+        last = names[k + 1] - 2 if k + 1 < len(names) else end - 1
+        out.append((i, max(i, last) + 1))  # the '{' above "jobname" is line i (1-based)
+    return out
+
+
+def _num(obj: dict, key: str, where: str, source: str | None, line: int) -> float | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ParseError(TOOL, source, line, f"expected a number for {where}.{key}, got {value!r}")
+    return value
+
+
+def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int) -> Run:
+    if not isinstance(job, dict):
+        raise ParseError(TOOL, source, first, f"expected a job object, got {type(job).__name__}")
+    name = str(job.get("jobname", ""))
+    for d in DIRECTIONS + ("sync",):
+        part = job.get(d)
+        if isinstance(part, dict) and "clat" in part and "clat_ns" not in part:
+            raise ParseError(TOOL, source, first, "fio < 3.0 JSON (latencies in usec) is not "
+                             "supported", hint="fio 3.0 and later write clat_ns/lat_ns")
+    options = {**_options(doc.get("global options")), **_options(job.get("job options"))}
+    run = Run(line_start=first, line_end=last)
+    meta = run.meta
+    meta["tool_version"] = str(doc.get("fio version", "")).removeprefix("fio-") or None
+    meta["mode"] = options.get("rw") or options.get("readwrite")
+    labels = _sizes(meta, options)
+    labels.update(jobname=name, groupid=job.get("groupid"), options=options)
+    _streams(meta, labels, jobs, k, name, options)
+    if isinstance(job.get("hostname"), str):  # client/server mode: the fio server that ran it
+        host = job["hostname"]
+        meta["dst_ip" if re.match(r"^[\d.:a-fA-F]+$", host) and any(c in host for c in ".:")
+             else "dst_host"] = host
+        meta["port"] = job.get("port") if isinstance(job.get("port"), int) else None
+    if isinstance(doc.get("timestamp"), int):
+        labels["report_time_unix_s"] = doc["timestamp"]
+    error = _num(job, "error", name, source, first) or 0
+    meta["complete"] = error == 0
+    if error:
+        run.warnings.append(f"fio job {name!r} ended with error {int(error)} (an errno value)")
+    runtimes, hist = [], []
+    for d in DIRECTIONS + ("sync",):
+        part = job.get(d)
+        if isinstance(part, dict) and _had_io(part, d, source, first):
+            runtimes.append(_num(part, "runtime", d, source, first) or 0)
+            hist.extend(_direction(run, d, part, source, first))
+    if runtimes and max(runtimes) > 0:
+        meta["duration_s"] = max(runtimes) / 1000  # runtime is in ms (stat.c)
+    _cpu(run, job, source, first)
+    meta["parser_variant"] = "json+" if hist else "json"
+    if hist:
+        run.samples = samples_frame({
+            "seq": list(range(len(hist))), "kind": ["histogram"] * len(hist),
+            "status": ["ok"] * len(hist), "stream": [h[0] for h in hist],
+            "bin_low_us": [h[1] for h in hist], "bin_high_us": [h[2] for h in hist],
+            "count": [h[3] for h in hist],
+        })
+    meta["labels"] = json.dumps(labels, sort_keys=True, default=str)
+    return run
+
+
+def _options(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _sizes(meta: dict, options: dict[str, str]) -> dict:
+    """msg_size_bytes from ``bs`` (``4k`` = 4096: fio's kb_base is 1024 unless set to 1000);
+    ``bs=4k,16k`` gives a size per direction; no bs at all is fio's default of 4096."""
+    labels: dict = {}
+    kb_base = 1000 if options.get("kb_base") == "1000" else 1024
+    raw = options.get("bs", options.get("blocksize"))
+    if raw is None:
+        if not any(k in options for k in ("bsrange", "blocksize_range", "bssplit")):
+            meta["msg_size_bytes"] = 4096
+            labels["bs_source"] = "default"
+        return labels
+    sizes = [size_bytes(p, kb_base) for p in raw.split(",") if p.strip()]
+    if sizes and None not in sizes:
+        if len(set(sizes)) == 1:
+            meta["msg_size_bytes"] = sizes[0]
+        if len(sizes) > 1:
+            for d, size in zip(("read", "write", "trim"), sizes):
+                labels[f"bs_{d}_bytes"] = size
+    return labels
+
+
+def _streams(meta: dict, labels: dict, jobs: list, k: int, name: str, options: dict) -> None:
+    """numjobs clones share a jobname: one entry per clone, or one for all of them when
+    --group_reporting summed them (fio does not list group_reporting in the options)."""
+    try:
+        numjobs = max(1, int(options.get("numjobs", "1")))
+    except ValueError:
+        numjobs = 1
+    same = [j for j in jobs if isinstance(j, dict) and str(j.get("jobname", "")) == name]
+    if numjobs > 1 and len(same) < numjobs:
+        meta["streams"] = numjobs
+        labels["group_reported"] = True
+    else:
+        meta["streams"] = 1
+        if numjobs > 1:
+            labels["clone"] = sum(
+                1 for j in jobs[:k] if isinstance(j, dict) and str(j.get("jobname", "")) == name
+            )
+
+
+def _had_io(part: dict, d: str, source, line: int) -> bool:
+    ios = _num(part, "total_ios", d, source, line) or 0
+    return ios > 0 or (_num(part, "io_bytes", d, source, line) or 0) > 0
+
+
+def _direction(run: Run, d: str, part: dict, source, line: int) -> list[tuple]:
+    n = lambda key: _num(part, key, d, source, line)  # noqa: E731 - a local shorthand
+    if d != "sync":
+        # The run's figure (io_bytes / runtime), then the statistics of fio's per-interval
+        # samples (every bw_avg_time, 500 ms by default), which is a different basis: with
+        # --group_reporting the interval minimum can exceed the run's mean.
+        run.add(f"disk_bandwidth_{d}", "mean", n("bw_bytes"), "bytes/s")
+        samples = n("bw_samples") or 0
+        if samples:
+            for stat, key in (("mean", "bw_mean"), ("min", "bw_min"), ("max", "bw_max"),
+                              ("std", "bw_dev")):
+                v = n(key)
+                run.add(f"disk_bandwidth_{d}_per_interval", stat,
+                        None if v is None else v * KIB, "bytes/s", n=int(samples))
+        run.add(f"iops_{d}", "mean", n("iops"), "io/s")
+        samples = n("iops_samples") or 0
+        if samples:
+            for stat, key in (("mean", "iops_mean"), ("min", "iops_min"), ("max", "iops_max"),
+                              ("std", "iops_stddev")):
+                run.add(f"iops_{d}_per_interval", stat, n(key), "io/s", n=int(samples))
+        run.add(f"transfer_{d}", "total", n("io_bytes"), "bytes")
+        for key in ("short_ios", "drop_ios"):
+            if n(key):
+                run.add(f"{key}_{d}", "total", n(key), "count")
+    run.add(f"ios_{d}", "total", n("total_ios"), "count")
+    hist = []
+    for kind in LATENCIES:
+        lat = part.get(f"{kind}_ns")
+        if isinstance(lat, dict):
+            hist.extend(_latency(run, f"{kind}_{d}", lat, source, line))
+    return hist
+
+
+def _latency(run: Run, metric: str, lat: dict, source, line: int) -> list[tuple]:
+    """min/max/mean/std/count and percentiles in µs; json+ bins as histogram samples."""
+    count = _num(lat, "N", metric, source, line) or 0
+    if not count:
+        return []  # fio prints zeros for a latency it did not measure (psync has no slat)
+    count = int(count)
+    for stat, key in (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "stddev")):
+        v = _num(lat, key, metric, source, line)
+        run.add(metric, stat, None if v is None else v / 1000, "us", n=count)
+    run.add(metric, "count", count, "count", n=count)
+    pct = lat.get("percentile")
+    if isinstance(pct, dict):
+        for key, value in pct.items():
+            stat = percentile_stat(key)
+            if stat is None or isinstance(value, bool) or not isinstance(value, int | float):
+                raise ParseError(TOOL, source, line, f"expected '<percent>': <ns> in "
+                                 f"{metric} percentiles, got {key!r}: {value!r}")
+            low, high = bucket_edges_ns(int(value))
+            run.add(metric, stat, value / 1000, "us", bound_low=low / 1000,
+                    bound_high=high / 1000, n=count)
+    bins = lat.get("bins")
+    out = []
+    if isinstance(bins, dict):
+        for key, c in sorted(bins.items(), key=lambda kv: _int_key(kv[0], metric, source, line)):
+            if isinstance(c, bool) or not isinstance(c, int):
+                raise ParseError(TOOL, source, line, f"expected a count for bin {key} of "
+                                 f"{metric}, got {c!r}")
+            low, high = bucket_edges_ns(_int_key(key, metric, source, line))
+            out.append((metric, low / 1000, high / 1000, c))
+        _computed_percentiles(run, metric, bins, pct if isinstance(pct, dict) else {})
+    return out
+
+
+def _computed_percentiles(run: Run, metric: str, bins: dict, reported: dict) -> None:
+    """The reported percentiles again, from the json+ bins, the way fio computes them
+    (``calc_clat_percentiles``: the first bucket where the running count reaches p% of N), so
+    reported and computed can be checked against each other."""
+    ordered = sorted((int(k), c) for k, c in bins.items())
+    total = sum(c for _, c in ordered)
+    if not total:
+        return
+    run.add(metric, "count", total, "count", source="computed", n=total)
+    for key in reported:
+        threshold = float(key) / 100 * total
+        running = 0
+        for value, c in ordered:
+            running += c
+            if running >= threshold:
+                low, high = bucket_edges_ns(value)
+                run.add(metric, percentile_stat(key), value / 1000, "us", source="computed",
+                        bound_low=low / 1000, bound_high=high / 1000, n=total)
+                break
+
+
+def _int_key(key: str, metric: str, source, line: int) -> int:
+    if not key.isdigit():
+        raise ParseError(TOOL, source, line, f"expected a bin value in ns in {metric}, got {key!r}")
+    return int(key)
+
+
+def _cpu(run: Run, job: dict, source, line: int) -> None:
+    for metric, key, stat, unit in (
+        ("cpu_user", "usr_cpu", "mean", "pct"),
+        ("cpu_system", "sys_cpu", "mean", "pct"),
+        ("context_switches", "ctx", "total", "count"),
+        ("page_faults_major", "majf", "total", "count"),
+        ("page_faults_minor", "minf", "total", "count"),
+    ):
+        run.add(metric, stat, _num(job, key, "job", source, line), unit)
