@@ -316,7 +316,7 @@ class Scanner:
         if m := UNIX_REPLY.fullmatch(line):
             if _GLUED.search(line):
                 return self._glued(idx, line)
-            return [Event(idx, "reply", m.groupdict())]
+            return [Event(idx, "reply", self._size_fixed(m.groupdict()))]
         if m := UNIX_HEADER.fullmatch(line):
             data = m.groupdict()
             payload = int(data["payload"])
@@ -343,19 +343,26 @@ class Scanner:
         cuts = [m.start() for m in _GLUED.finditer(line)]
         pieces = [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
         events = []
-        for k, piece in enumerate(pieces):
+        for piece in pieces:
             m = UNIX_REPLY.fullmatch(piece)
             if m is None:
                 events.append(Event(idx, "unknown", {"text": piece}))
                 continue
-            data = m.groupdict()
-            want = self.reply_bytes
-            # The lost line break left a stray digit before the size ("ms6" + "64 bytes").
-            if k and want and data["bytes"] != want and data["bytes"].endswith(want):
-                data["bytes"] = want
+            data = self._size_fixed(m.groupdict())
             data["glued"] = True
             events.append(Event(idx, "reply", data))
         return events
+
+    def _size_fixed(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Where line breaks were lost, a stray digit stands before the reply size
+        ("time=122 ms" + "6" + "64 bytes from", even at the start of a line): when the
+        header announced 64 bytes, "664" is 64."""
+        want = self.reply_bytes
+        size = data["bytes"]
+        if want and size != want and size.endswith(want) and len(size) <= len(want) + 2:
+            data["bytes"] = want
+            data["glued"] = True
+        return data
 
     def _other(self, idx: int, line: str) -> Event:
         if PS5_HEADER.fullmatch(line):

@@ -447,7 +447,8 @@ def _finish(acc: Acc, fast: Replies | None) -> Run:
     if acc.glued:
         run.warnings.append(
             f"{len(acc.glued)} line(s) held several replies run together (line breaks lost); "
-            "they were split at each 'bytes from'"
+            "they were split at each 'bytes from', and a stray digit before the reply size "
+            "was dropped"
         )
     if acc.pipe is not None:
         meta["labels"] = {"pipe": acc.pipe}

@@ -1,0 +1,515 @@
+"""ping: seed 000, every corpus file, our captures (beyond the fixture walker), jc as a
+differential oracle, the bulk reader against the line reader, and the error paths."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import jc
+import numpy as np
+import pandas as pd
+import pytest
+
+import azlatency
+from azlatency.errors import ParseError
+from azlatency.parsers import ping
+from azlatency.parsers._ping_runs import unwrap
+from tests._expected import FIXTURES, read_fixture
+from tests.conftest import CORPUS, corpus, needs_shared, seed
+
+PING = FIXTURES / "ping"
+
+
+def _fx(name: str):
+    return read_fixture(PING / name)
+
+
+def _stats(tables, run: int = 0, source: str = "reported") -> dict[str, float]:
+    s = tables.summaries
+    rid = tables.runs["run_id"].iloc[run]
+    s = s[(s["run_id"] == rid) & (s["source"] == source)]
+    return dict(zip(s["stat"], s["value"]))
+
+
+def _samples(tables, run: int = 0) -> pd.DataFrame:
+    rid = tables.runs["run_id"].iloc[run]
+    return tables.samples[tables.samples["run_id"] == rid].reset_index(drop=True)
+
+
+def _ms(values) -> list[float]:
+    return [round(v * 1000, 3) for v in values]
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 000: bare statistics lines under a heading, in prose.
+
+
+@needs_shared
+def test_seed_000_bare_statistics_blocks():
+    t = azlatency.read(seed("000"))
+    runs = t.runs[t.runs["tool"] == "ping"].reset_index(drop=True)
+    assert list(runs["heading"]) == ["TEST 2 ping test", "TEST5 ping avset"]
+    assert list(runs["line_start"]) == [88, 203] and list(runs["line_end"]) == [89, 204]
+    assert (runs["latency_basis"] == "rtt").all() and runs["complete"].all()
+    assert list(runs["packets_sent"]) == [20, 20] and list(runs["packets_received"]) == [20, 20]
+    assert list(runs["loss_pct"]) == [0.0, 0.0]
+    assert list(runs["duration_s"]) == [19.235, 19.161]  # "time 19235ms", "time 19161ms"
+    assert list(runs["parser_variant"]) == ["iputils", "iputils"]
+    s = t.summaries[t.summaries["run_id"].isin(runs["run_id"])]
+    first = s[s["run_id"] == runs["run_id"][0]].set_index("stat")["value"]
+    second = s[s["run_id"] == runs["run_id"][1]].set_index("stat")["value"]
+    # line 89: rtt min/avg/max/mdev = 0.718/0.969/2.137/0.299 ms
+    assert first.to_dict() == {"count": 20, "min": 718, "mean": 969, "max": 2137, "mdev": 299}
+    # line 204: rtt min/avg/max/mdev = 0.728/1.902/10.265/2.507 ms
+    assert second.to_dict() == {"count": 20, "min": 728, "mean": 1902, "max": 10265, "mdev": 2507}
+    assert (s["unit"][s["stat"] != "count"] == "us").all()
+    assert not len(t.samples[t.samples["run_id"].isin(runs["run_id"])])
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus, file by file.
+
+
+def _gping_expected(path) -> list[str]:
+    """gping's own expectations: one entry per output line, after the '-----' line."""
+    text = path.read_text(encoding="utf-8")
+    return [x for x in text.split("-----", 1)[1].split("\n") if x.strip()]
+
+
+@needs_shared
+def test_corpus_busybox_alpine_stops_before_expectations():
+    path = corpus("ping", "ping--busybox-alpine-unreachable-fixture--gping.txt")
+    t = azlatency.read(path)
+    (run,) = t.runs.itertuples()
+    assert (run.parser_variant, run.os, run.complete) == ("busybox", "busybox", False)
+    assert (run.line_start, run.line_end) == (1, 5)  # the '-----' line 6 is not ping's
+    assert (run.dst_host, run.dst_ip, run.msg_size_bytes) == ("google.com", "142.250.178.14", 56)
+    s = _samples(t)
+    assert list(s["status"]) == ["ok", "ok", "ok", "error"]
+    assert list(s["seq"][:3]) == [0, 1, 2]  # BusyBox counts from 0
+    assert s["message"][3] == "sendto: Network unreachable"
+    expected = [float(x[:-2]) for x in _gping_expected(path) if x.endswith("ms")]
+    assert _ms(s["rtt_us"][:3] / 1e6) == expected == [19.236, 19.319, 17.944]
+
+
+@needs_shared
+def test_corpus_macos_request_timeouts_and_gaps():
+    path = corpus("ping", "ping--macos-request-timeouts-fixture--gping.txt")
+    t = azlatency.read(path)
+    (run,) = t.runs.itertuples()
+    assert (run.parser_variant, run.os, run.complete, run.line_end) == ("bsd", "macos", False, 11)
+    s = _samples(t)
+    printed = s[s["status"] != "lost"]
+    # gping's expectations list a value or "Timeout" per printed packet line.
+    want = [x for x in _gping_expected(path) if x != "None"]
+    got = ["Timeout" if st == "timeout" else f"{r / 1000:.3f}ms"
+           for st, r in zip(printed["status"], printed["rtt_us"])]
+    assert got == want
+    assert list(printed["seq"]) == [0, 1, 2, 3, 4, 5, 19, 20, 21, 30]
+    # seqs 6-18 and 22-29 printed nothing: lost
+    assert list(s["seq"][s["status"] == "lost"]) == [*range(6, 19), *range(22, 30)]
+
+
+@needs_shared
+def test_corpus_iputils_600_packets_with_glued_lines():
+    t = azlatency.read(corpus("ping", "ping--linux-iputils-600pkt-loss-pipe--csc458-a2-bbq100.txt"))
+    (run,) = t.runs.itertuples()
+    # line 118: 600 packets transmitted, 588 received, 2% packet loss, time 60779ms
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.duration_s) == (
+        600, 588, 2.0, 60.779)
+    assert (run.errors, run.duplicates, run.complete) == (0, 0, True)
+    assert run.labels == '{"pipe": 3}'
+    assert "5 line(s) held several replies run together" in run.warnings
+    # line 119: rtt min/avg/max/mdev = 4.112/175.876/237.468/34.582 ms, pipe 3
+    assert _stats(t) == {"count": 588, "min": 4112, "mean": 175876, "max": 237468, "mdev": 34582}
+    s = _samples(t)
+    assert (s["status"] == "ok").sum() == 588 and (s["status"] == "lost").sum() == 12
+    assert list(s["seq"]) == list(range(1, 601))
+    assert (s["payload_bytes"].dropna() == 64).all()  # "ms664 bytes from" read as 64 bytes
+    assert s["rtt_us"][0] == 4110.0  # line 2: icmp_seq=1 ttl=64 time=4.11 ms
+    assert s["rtt_us"][599] == 122000.0  # last glued reply: icmp_seq=600 ... time=122 ms
+    computed = _stats(t, source="computed")
+    # Replies print 3 significant digits ("time=4.11 ms", "time=237 ms"); the statistics
+    # line is computed from the exact times, so the two differ by the printing.
+    assert computed["min"] == 4110 and computed["max"] == 237000
+    assert abs(computed["mean"] - 175876) < 500
+
+
+@needs_shared
+def test_corpus_iputils_interleaved_statistics():
+    t = azlatency.read(
+        corpus("ping", "ping--linux-iputils-loss-interleaved-stats-pipe--csc458-a2.txt"))
+    (run,) = t.runs.itertuples()
+    assert (run.packets_sent, run.packets_received, run.loss_pct) == (30, 20, 33.0)
+    assert (run.line_start, run.line_end, run.labels) == (1, 26, '{"pipe": 16}')
+    assert "statistics block printed twice" in run.warnings
+    assert _stats(t) == {"count": 20, "min": 4153, "mean": 1148627, "max": 2190702,
+                         "mdev": 618968}
+    s = _samples(t)
+    assert list(s["seq"][s["status"] == "ok"]) == [*range(1, 19), 24]
+    assert list(s["seq"][s["status"] == "lost"]) == [*range(19, 24), *range(25, 31)]
+    assert s["rtt_us"][s["seq"] == 24].item() == 2071000.0  # line 20: time=2071 ms
+
+
+@needs_shared
+def test_corpus_iputils_summary_only():
+    t = azlatency.read(corpus("ping", "ping--linux-summary-only--pingparsing.txt"))
+    (run,) = t.runs.itertuples()
+    assert (run.dst_host, run.dst_ip, run.packets_sent, run.duration_s) == (
+        "google.com", "216.58.196.238", 60, 59.153)
+    assert _stats(t) == {"count": 60, "min": 61425, "mean": 99731, "max": 212597, "mdev": 27566}
+    assert not len(t.samples)  # -q style: no reply lines, no invented samples
+
+
+@needs_shared
+def test_corpus_macos_100_packets():
+    t = azlatency.read(corpus("ping", "ping--macos-100pkt--emma-alv-ping-statistics.txt"))
+    (run,) = t.runs.itertuples()
+    assert (run.parser_variant, run.os, run.packets_sent, run.packets_received) == (
+        "bsd", "bsd", 100, 100)
+    assert (run.loss_pct, run.duplicates, run.dst_host) == (0.0, 0, "google.mx")
+    # round-trip min/avg/max/stddev = 33.071/41.502/161.899/17.531 ms
+    assert _stats(t) == {"count": 100, "min": 33071, "mean": 41502, "max": 161899, "std": 17531}
+    s = _samples(t)
+    assert list(s["seq"]) == list(range(100)) and (s["status"] == "ok").all()
+    computed = _stats(t, source="computed")
+    assert abs(computed["mean"] - 41502) < 0.5 and abs(computed["mdev"] - 17531) < 0.5
+
+
+@needs_shared
+def test_corpus_powershell_test_connection_utf16():
+    t = azlatency.read(corpus("ping", "ping--powershell-test-connection-utf16le--ntig-umea.txt"))
+    assert list(t.runs["parser_variant"]) == ["powershell-5"] * 3
+    assert (t.runs["encoding"] == "utf-16-le").all()
+    assert (t.runs["src_host"] == "5CD225N9R5").all() and (t.runs["dst_ip"] == "8.8.8.8").all()
+    assert list(t.runs["packets_sent"]) == [4, 4, 4] and (t.runs["msg_size_bytes"] == 32).all()
+    times = [list(_samples(t, k)["rtt_us"] / 1000) for k in range(3)]
+    assert times == [[14, 13, 13, 13], [15, 16, 19, 15], [16, 16, 16, 14]]
+
+
+@needs_shared
+def test_corpus_windows_english_multi_run():
+    t = azlatency.read(corpus("ping", "ping--windows-en-multi-run--lindahl2010.txt"))
+    assert len(t.runs) == 4 and (t.runs["language"] == "en").all()
+    assert list(t.runs["dst_ip"]) == ["172.217.1.36"] * 2 + ["172.217.8.164"] * 2
+    assert (t.runs["dst_host"] == "www.google.com").all()
+    assert t.runs["line_end"].iloc[-1] == 49  # the file has no final newline
+    assert list(_samples(t, 1)["rtt_us"] / 1000) == [14, 17, 13, 15, 15]
+    # Minimum = 13ms, Maximum = 17ms, Average = 14ms
+    assert _stats(t, 1) == {"count": 5, "min": 13000, "max": 17000, "mean": 14000}
+    assert "1000 us resolution" in t.runs["warnings"].iloc[0]
+
+
+@needs_shared
+def test_corpus_windows_win7():
+    t = azlatency.read(corpus("ping", "ping--windows-en-win7--pingparsing.txt"))
+    assert _stats(t) == {"count": 10, "min": 56000, "max": 194000, "mean": 107000}
+    assert _stats(t, source="computed")["mean"] == 107700  # ping.exe truncates to 107 ms
+    assert t.runs["dst_ip"][0] == "216.58.196.238" and t.runs["dst_host"][0] == "google.com"
+
+
+@needs_shared
+def test_corpus_windows_french_in_notes():
+    t = azlatency.read(corpus("ping", "ping--windows-fr-embedded-in-notes--lucasvellinpatche.md"))
+    runs = t.runs
+    assert (runs["tool"] == "ping").all() and (runs["language"] == "fr").all()
+    assert list(runs["command"]) == ["ping 10.33.72.214", "ping 127.0.0.1", "ping 10.33.79.254",
+                                     "ping 10.33.73.111", "ping www.thinkerview.com"]
+    assert list(runs["dst_ip"]) == ["10.33.72.214", "127.0.0.1", "10.33.79.254", "10.33.73.111",
+                                    "188.114.97.7"]
+    assert runs["dst_host"][4] == "www.thinkerview.com"
+    censored = [(_samples(t, k)["status"] == "censored").sum() for k in range(5)]
+    assert censored == [3, 4, 0, 0, 0]  # "temps<1ms"
+    first = _samples(t, 0)
+    assert first["rtt_us"].isna().sum() == 3 and first["rtt_us"][1] == 1000.0  # "temps=1 ms"
+    assert (first["censor_high_us"].dropna() == 1000.0).all()
+    lost = _samples(t, 2)
+    assert list(lost["status"]) == ["timeout"] * 4  # "Délai d’attente de la demande dépassé."
+    assert (runs["loss_pct"][2], runs["complete"][2]) == (100.0, True)
+    assert _stats(t, 2) == {"count": 0}  # no round-trip block at 100 % loss
+    assert list(_samples(t, 4)["rtt_us"] / 1000) == [17, 17, 17, 16]
+    # The ipconfig, nslookup and nmap lines around them are not ping's.
+    assert list(runs["line_start"]) == [63, 75, 95, 105, 117]
+
+
+@needs_shared
+def test_every_corpus_file_is_tested():
+    names = {p.name for p in (CORPUS / "ping").iterdir()}
+    tested = set(re.findall(r'"(ping--[^"]+)"', Path(__file__).read_text(encoding="utf-8")))
+    assert names <= tested
+
+
+# ---------------------------------------------------------------------------------------------
+# Our captures: what the walker's head/tail does not show.
+
+
+def test_timestamps_are_exact_integer_ns():
+    t = _fx("ping--iputils-20221126-linux-D-c5-timestamps.txt")
+    # line 2: [1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms
+    assert t.samples["time_ns"][0] == 1_795_221_973_988_834_000
+    assert t.samples["time_ns"].dtype == "Int64"
+    assert list(t.samples["rtt_us"]) == [29.0, 41.0, 25.0, 31.0, 34.0]
+
+
+def test_no_answer_yet_then_late_errors():
+    t = _fx("ping--iputils-20221126-linux-D-O-c6-no-answer-yet.txt")
+    s = t.samples
+    assert list(s["seq"]) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]
+    assert list(s["status"][:2]) == ["timeout", "error"]
+    assert s["message"][1] == "Destination Host Unreachable"
+    run = t.runs.iloc[0]
+    assert (run.errors, run.loss_pct, run.labels) == (6, 100.0, '{"pipe": 6}')
+
+
+def test_gap_becomes_lost_samples_iputils_and_busybox():
+    t = _fx("ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt")
+    assert list(t.samples["seq"][t.samples["status"] == "lost"]) == [6, 7, 8, 9, 10]
+    t = _fx("ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt")
+    assert list(t.samples["seq"][t.samples["status"] == "timeout"]) == [6, 7, 8, 9, 10]
+    assert "lost" not in set(t.samples["status"])
+    t = _fx("ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt")
+    assert list(t.samples["seq"][t.samples["status"] == "lost"]) == [6, 7, 8, 9, 10]
+    assert t.runs["loss_pct"][0] == 33.0
+
+
+def test_duplicates_marked_and_unmarked():
+    for name in ("ping--iputils-20221126-linux-v-b-c3-broadcast-dup.txt",
+                 "ping--iputils-20221126-linux-b-c3-broadcast-dups-unmarked.txt"):
+        t = _fx(name)
+        assert list(t.samples["status"]) == ["ok", "duplicate", "ok", "duplicate", "ok"]
+        assert t.runs["duplicates"][0] == 2
+        # iputils averages replies and duplicates together, truncated to whole µs
+        # (-v file: 0.026+0.039+0.039+0.054+0.044 = 0.202 ms / 5 -> "avg 0.040")
+        assert math.floor(_stats(t, source="computed")["mean"]) == _stats(t)["mean"]
+
+
+def test_total_loss_and_truncation():
+    t = _fx("ping--iputils-20221126-linux-c5-unreachable-total-loss.txt")
+    assert list(t.samples["status"]) == ["error"] * 5 and t.runs["errors"][0] == 5
+    assert _stats(t) == {"count": 0}
+    t = _fx("ping--busybox-1.35.0-linux-c3-total-loss.txt")
+    assert not len(t.samples) and t.runs["loss_pct"][0] == 100.0
+    t = _fx("ping--iputils-20221126-linux-i0.2-sigkill-truncated.txt")
+    run = t.runs.iloc[0]
+    assert not run.complete and pd.isna(run.packets_sent) and len(t.samples) == 6
+    assert _stats(t) == {}
+
+
+def test_ipv6_runs():
+    t = _fx("ping--iputils-20221126-linux-6-c4-ipv6.txt")
+    assert (t.runs["protocol"][0], t.runs["dst_ip"][0]) == ("icmpv6", "fd00:202::2")
+    t = _fx("ping--iputils-20221126-linux-6-c4-unreachable.txt")
+    assert t.samples["message"][0] == "Destination unreachable: Address unreachable"
+    t = _fx("ping--busybox-1.35.0-linux-6-c3-ipv6.txt")
+    assert (t.runs["protocol"][0], t.runs["os"][0]) == ("icmpv6", "busybox")
+
+
+# ---------------------------------------------------------------------------------------------
+# Windows: censoring, languages, encodings.
+
+
+@pytest.mark.parametrize("name, lang, encoding", [
+    ("ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt", "de", "cp850"),
+    ("ping--win10-windows-es-cp850-timeout-censored-transcribed.txt", "es", "cp850"),
+    ("ping--win10-windows-ja-cp932-timeout-censored-transcribed.txt", "ja", "cp932"),
+    ("ping--win10-windows-zh-cp936-timeout-censored-transcribed.txt", "zh", "cp936"),
+])
+def test_localized_windows(name, lang, encoding):
+    t = _fx(name)
+    run = t.runs.iloc[0]
+    assert (run.language, run.encoding, run.os) == (lang, encoding, "windows")
+    assert (run.packets_sent, run.packets_received, run.loss_pct) == (4, 3, 25.0)
+    s = _samples(t)
+    assert list(s["seq"]) == [1, 2, 3, 4]
+    assert (s["status"] == "timeout").sum() == 1
+    censored = s[s["status"] == "censored"]
+    assert len(censored) and censored["rtt_us"].isna().all()  # never 1.0 ms
+    assert (censored["censor_high_us"] == 1000.0).all()
+    assert (s["rtt_us"].dropna() % 1000 == 0).all()
+
+
+def test_windows_unreachable_counts_as_received():
+    t = _fx("ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt")
+    run = t.runs.iloc[1]
+    assert (run.packets_received, run.errors, run.dst_ip) == (4, 4, "10.0.0.99")
+    assert set(_samples(t, 1)["message"]) == {"Zielhost nicht erreichbar."}
+    assert _stats(t, 1) == {"count": 4}
+
+
+def test_censored_statistics_carry_bounds():
+    t = _fx("ping--win10-windows-en-6-ipv6-censored-transcribed.txt")
+    s = t.summaries[t.summaries["source"] == "computed"].set_index("stat")
+    assert s.loc["mean", "bound_low"] == 0.0 and s.loc["mean", "bound_high"] == 1000.0
+    assert "std" not in s.index and "mdev" not in s.index  # no bound exists for the spread
+    assert t.runs["protocol"][0] == "icmpv6"
+
+
+POWERSHELL_7 = """\
+
+   Destination: 10.0.0.4
+
+Ping Source           Address                   Latency BufferSize Status
+                                                   (ms)        (B)
+---- ------           -------                   ------- ---------- ------
+   1 vm-client        10.0.0.4                        1         32 Success
+   2 vm-client        10.0.0.4                        0         32 Success
+   3 vm-client        10.0.0.4                        *          * TimedOut
+"""
+
+
+def test_powershell_7_table():
+    # Layout of PowerShell 7.4's Test-Connection table (Microsoft docs example), values ours.
+    t = azlatency.read(POWERSHELL_7)
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.src_host, run.dst_ip, run.packets_sent) == (
+        "powershell-7", "vm-client", "10.0.0.4", 3)
+    assert list(t.samples["status"]) == ["ok", "censored", "timeout"]
+    assert t.samples["rtt_us"][0] == 1000.0 and pd.isna(t.samples["rtt_us"][1])
+
+
+# ---------------------------------------------------------------------------------------------
+# jc as an oracle for the statistics block.
+
+
+def _unix_texts():
+    out = [p for p in sorted(PING.glob("ping--*")) if not p.name.startswith(("ping--win", "ping--none"))
+           and ".expected." not in p.name]
+    if CORPUS.is_dir():
+        out += [p for p in sorted((CORPUS / "ping").glob("ping--*"))
+                if p.name.startswith(("ping--linux", "ping--macos", "ping--busybox"))]
+    return out
+
+
+@pytest.mark.parametrize("path", _unix_texts(), ids=lambda p: p.name)
+def test_statistics_agree_with_jc(path):
+    text = path.read_text(encoding="utf-8")
+    t = azlatency.read(path)
+    run = t.runs.iloc[0]
+    try:
+        want = jc.parse("ping", text.split("\n-----")[0], quiet=True)
+    except Exception:  # jc fails on outputs without a statistics block (IndexError)
+        want = {}
+    if "packets_transmitted" not in want:
+        assert not run.complete
+        return
+    assert run.packets_sent == want["packets_transmitted"]
+    assert run.packets_received == want["packets_received"]
+    assert run.loss_pct == want["packet_loss_percent"]
+    assert run.duplicates == want.get("duplicates", 0)
+    if "errors" in want:
+        assert run.errors == want["errors"]
+    if "time_ms" in want:
+        assert run.duration_s * 1000 == pytest.approx(want["time_ms"])
+    ours = _stats(t)
+    for key, stat in (("min", "min"), ("avg", "mean"), ("max", "max")):
+        value = want.get(f"round_trip_ms_{key}")
+        assert (ours.get(stat) is None) == (value is None)
+        if value is not None:
+            assert ours[stat] == pytest.approx(value * 1000, abs=1e-9)
+    spread = want.get("round_trip_ms_stddev")
+    mine = ours.get("mdev", ours.get("std"))
+    assert (mine is None) == (spread is None)
+    if spread is not None:
+        assert mine == pytest.approx(spread * 1000, abs=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# The bulk reader gives what the line reader gives.
+
+
+def _all_inputs():
+    out = [p for p in sorted(PING.glob("ping--*")) if ".expected." not in p.name
+           and "empty" not in p.name]
+    if CORPUS.is_dir():
+        out += sorted((CORPUS / "ping").glob("ping--*"))
+    return out
+
+
+@pytest.mark.parametrize("path", _all_inputs(), ids=lambda p: p.name)
+def test_bulk_reader_matches_line_reader(path, monkeypatch):
+    slow = azlatency.read(path)
+    monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)
+    fast = azlatency.read(path)
+    for name in ("runs", "samples", "summaries"):
+        pd.testing.assert_frame_equal(getattr(fast, name), getattr(slow, name))
+
+
+def test_seq_unwraps_past_65535():
+    assert list(unwrap(np.array([65534, 65535, 0, 1]))) == [65534, 65535, 65536, 65537]
+    # a late reply from before the wrap stays before it
+    assert list(unwrap(np.array([65535, 0, 65534, 1]))) == [65535, 65536, 65534, 65537]
+
+
+def test_long_run_wraps_and_is_read_in_bulk(monkeypatch):
+    lines = ["PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data."]
+    lines += [f"64 bytes from 10.0.0.4: icmp_seq={i % 65536} ttl=64 time=0.{i % 900 + 100} ms"
+              for i in range(1, 70001) if i != 65540]
+    lines += ["", "--- 10.0.0.4 ping statistics ---",
+              "70000 packets transmitted, 69999 received, 0.00142857% packet loss, time 70000ms"]
+    monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)
+    t = azlatency.read("\n".join(lines) + "\n")
+    s = t.samples
+    assert len(s) == 70000 and s["seq"].iloc[-1] == 70000
+    assert list(s["seq"][s["status"] == "lost"]) == [65540]
+    assert s["rtt_us"][0] == 101.0 and not (s["status"] == "duplicate").any()
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors.
+
+GARBAGE = """\
+PING 10.202.0.2 (10.202.0.2) 56(84) bytes of data.
+64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms
+64 bytes from 10.202.0.2 icmp_seq 2 ttl 64 time 0.041
+64 bytes from 10.202.0.2: icmp_seq=3 ttl=64 time=0.025 ms
+"""
+
+
+def test_garbage_where_a_reply_was_expected_is_a_located_error():
+    with pytest.raises(ParseError) as info:
+        ping.parse(GARBAGE, source="x.txt")
+    err = info.value
+    assert (err.tool, err.source, err.line_no) == ("ping", "x.txt", 3)
+    assert "expected a ping reply" in err.reason and "icmp_seq 2" in err.reason
+    with pytest.raises(ParseError, match=r"ping: doc.md:3: expected a ping reply"):
+        azlatency.read(GARBAGE, tool="ping", source="doc.md")
+
+
+def test_lenient_read_skips_and_records():
+    parsed = ping.parse(GARBAGE, strict=False)
+    (run,) = parsed.runs
+    assert list(run.samples["seq"]) == [1, 2, 3]
+    assert list(run.samples["status"]) == ["ok", "lost", "ok"]
+    assert run.warnings == ["skipped 1 line(s) that are not ping output: line 3: "
+                            "'64 bytes from 10.202.0.2 icmp_seq 2 ttl 64 time 0.041'"]
+
+
+def test_rtt_line_with_missing_value_is_an_error():
+    text = "rtt min/avg/max/mdev = 0.718/0.969/2.137 ms\n"
+    with pytest.raises(ParseError, match=r":1: expected 4 values for min/avg/max/mdev"):
+        ping.parse(text)
+
+
+def test_no_ping_output_is_an_error():
+    with pytest.raises(ParseError, match="no ping output"):
+        ping.parse("\n\n")
+
+
+def test_locate_never_claims_prose():
+    lines = [
+        "We used ping because PING is quick; the reply from the VM came back.",
+        "Request timed out is what Windows says, they told us.",
+        "Ping statistics were fine.",
+        "--- not a statistics line",
+        "time 19235ms",
+    ]
+    assert ping.locate(lines) == []
+
+
+def test_numbers_are_exact():
+    from azlatency.parsers._ping_runs import ms_to_us
+
+    assert ms_to_us("0.029") == 29.0 and ms_to_us("1148.627") == 1148627.0
+    assert ms_to_us("95.2") == 95200.0 and math.isclose(ms_to_us("0.0291"), 29.1)
