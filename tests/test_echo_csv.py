@@ -151,3 +151,19 @@ def test_csv_and_log_inside_a_document():
 )
 def test_timestamps_are_exact_integer_ns(text, ns):
     assert echo_csv.iso_ns(text) == ns
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "3,2026-11-21 00:48:52,99999999999999999999,1795222132645339681,1.0",  # beyond int64
+        "3,2026-11-21 00:48:52,1795222132644949259,1795222132645339681,nan",
+        "3,2026-11-21 00:48:52,1795222132644949259,1795222132645339681",  # 4 fields
+    ],
+)
+def test_impossible_rows_are_bad_rows(row):
+    lines = CRLF.read_text().replace("\r", "").split("\n")
+    lines[4] = row
+    with pytest.raises(ParseError) as info:
+        azlatency.read("\n".join(lines), tool="echo_csv")
+    assert info.value.line_no == 5

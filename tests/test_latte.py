@@ -180,3 +180,17 @@ def test_locate_stops_at_prose_and_prompt():
     lines = ["Sender:", "", r"C:\Temp>latte -c -a 10.0.0.5:5005 -i 9", "Protocol TCP",
              "Iterations 9", "Latency(usec) 5.0", r"C:\Temp>", "", "Latency is 308.55 usecs."]
     assert [(s.start, s.end) for s in latte.locate(lines)] == [(2, 6)]
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("Protocol TCP\nIterations 99999999999999999999999\n", 2),  # beyond int64
+        ("Protocol TCP\nLatency(usec) nan\n", 2),  # float() would take it
+        ("Protocol TCP\nLatency(usec) 1\nCtxSwitch/sec inf (1.0/iteration)\n", 3),
+    ],
+)
+def test_impossible_numbers_are_parse_errors(text, line):
+    with pytest.raises(ParseError) as info:
+        latte.parse(text)
+    assert info.value.line_no == line

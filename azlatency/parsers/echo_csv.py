@@ -19,6 +19,7 @@ just stops.  The log is parsed as its own run (variant ``log``): ``complete=Fals
 from __future__ import annotations
 
 import calendar
+import math
 import re
 from functools import lru_cache
 
@@ -155,10 +156,18 @@ def _row(line: str) -> tuple[int, str, int, int, float] | None:
     if len(fields) != len(HEADER):
         return None
     try:
-        return (int(fields[0]), fields[1].strip(), int(fields[2]), int(fields[3]),
-                float(fields[4]))
+        row = (int(fields[0]), fields[1].strip(), int(fields[2]), int(fields[3]),
+               float(fields[4]))
     except ValueError:
         return None
+    if not (_fits(row[0]) and _fits(row[2]) and _fits(row[3]) and math.isfinite(row[4])):
+        return None
+    return row
+
+
+def _fits(value: int) -> bool:
+    """Within int64 (and so within datetime64[ns]: years 1677-2262)."""
+    return -(2**63) <= value < 2**63
 
 
 def _samples(seq, stamps, tx, rx, rtt) -> pd.DataFrame:
@@ -259,6 +268,8 @@ def iso_ns(text: str) -> int | None:
     if not (1 <= int(mo) <= 12 and 1 <= int(d) <= 31 and int(h) <= 23 and int(mi) <= 59
             and int(sec) <= 60):  # 60: a leap second
         return None
+    if not 1678 <= int(y) <= 2261:  # what integer ns since 1970 (int64) can hold
+        return None
     secs = _day_s(int(y), int(mo), int(d)) + int(h) * 3600 + int(mi) * 60 + int(sec)
     if tz and tz != "Z":
         sign = -1 if tz[0] == "-" else 1
@@ -289,7 +300,8 @@ def _parse_log(lines: list[str], source: str | None) -> Run:
         time_ns = iso_ns(ts.group(0)) if ts else None
         packet = _PACKET.search(line[_DROP.search(line).end():])
         message = line[_DROP.search(line).start():].strip()
-        drops.append({"seq": int(packet.group(1)) if packet else None, "time_ns": time_ns,
+        seq = int(packet.group(1)) if packet and _fits(int(packet.group(1))) else None
+        drops.append({"seq": seq, "time_ns": time_ns,
                       "message": message})
         when = ts.group(0).strip() if ts else "an unknown time"
         run.warnings.append(f"TCP connection dropped at {when} (line {no}): {message}")

@@ -51,7 +51,7 @@ KEYS = (
 _KEY_SET = frozenset(KEYS)
 _KV = re.compile(r"^\s*(" + "|".join(re.escape(k) for k in KEYS) + r")(?:\s+(.*?))?\s*$")
 _HIST_HEADER = re.compile(r"^\s*Interval\(usec\)\s+Frequency\s*$")
-_HIST_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
+_HIST_ROW = re.compile(r"^\s*(\d{1,18})\s+(\d{1,18})\s*$")  # 18 digits: within int64
 _PER_ITER = re.compile(r"^(\S+)\s*\(\s*(\S+?)\s*/\s*iteration\s*\)$")
 # A headerless -csv row: protocol first, the counts where the text output has them.
 _CSV_ROW = re.compile(r"^\s*(?:TCP|UDP)\s*,[^,]*,[^,]*,[^,]*,[^,]*,\s*\d+\s*,\s*\d+\s*(?:,|$)", re.I)
@@ -235,14 +235,15 @@ def _run(block: _Block, source: str | None, strict: bool) -> Run:
     v = block.values
 
     def num(key: str, what: str) -> float | None:
-        if key not in v:
-            return None
-        return number(v[key][0], tool=TOOL, source=source, line_no=v[key][1], what=what)
+        return None if key not in v else _finite(v[key][0], v[key][1], what, source)
 
     def count(key: str, what: str) -> int | None:
         if key not in v:
             return None
-        return integer(v[key][0], tool=TOOL, source=source, line_no=v[key][1], what=what)
+        value = integer(v[key][0], tool=TOOL, source=source, line_no=v[key][1], what=what)
+        if not 0 <= value < 2**63:
+            raise ParseError(TOOL, source, v[key][1], f"expected {what}, got {v[key][0]!r}")
+        return value
 
     if "Protocol" in v:
         meta["protocol"] = v["Protocol"][0].lower()
@@ -282,10 +283,16 @@ def _counter(run: Run, v: dict, key: str, name: str, source: str | None) -> None
     if m:
         text, per_iter = m.group(1), m.group(2)
     what = f"'{key} <count> (<x>/iteration)'"
-    run.add(f"{name}_per_s", "mean", number(text, tool=TOOL, source=source, line_no=no, what=what), "1/s")
+    run.add(f"{name}_per_s", "mean", _finite(text, no, what, source), "1/s")
     if per_iter is not None:
-        value = number(per_iter, tool=TOOL, source=source, line_no=no, what=what)
-        run.add(f"{name}_per_iteration", "mean", value, "1/iteration")
+        run.add(f"{name}_per_iteration", "mean", _finite(per_iter, no, what, source), "1/iteration")
+
+
+def _finite(text: str, no: int, what: str, source: str | None) -> float:
+    value = number(text, tool=TOOL, source=source, line_no=no, what=what)
+    if not math.isfinite(value):  # float() takes 'nan' and 'inf'; latte never prints them
+        raise ParseError(TOOL, source, no, f"expected {what}, got {text.strip()!r}")
+    return value
 
 
 def _command_meta(command: str | None, meta: dict, run: Run) -> str:
@@ -309,7 +316,7 @@ def _command_meta(command: str | None, meta: dict, run: Run) -> str:
     for flag, value in zip(args, args[1:]):
         if flag.lower() == "-a":
             host, _, port = value.rpartition(":")
-            if host and port.isdigit():
+            if host and port.isdigit() and int(port) < 65536:
                 meta["dst_ip"], meta["port"] = host.strip("[]"), int(port)
     return basis
 
@@ -357,9 +364,10 @@ def _histogram(
         "seq": seq, "kind": "histogram", "status": "ok",
         "bin_low_us": low, "bin_high_us": high, "count": counts,
     })
-    total = int(counts.sum())
-    if total != sum(r[1] for r in block.hist):
-        run.warnings.append("histogram rows with observations were skipped: no statistics from it")
+    total = sum(r[2] for r in rows)  # Python ints: a mangled table must not wrap around
+    if total != sum(r[1] for r in block.hist) or total >= 2**53:
+        run.warnings.append("histogram rows with observations were skipped, or its counts are "
+                            "beyond belief: no statistics from it")
         run.meta["complete"] = False
         return
     n = total
