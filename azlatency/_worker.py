@@ -58,7 +58,7 @@ def parse_file(task: Task) -> dict[str, Any]:
             outcome = _parse(data, task)
     cache = Path(task.cache_dir)
     tmp = cache / f"{task.sha256}.json.tmp"
-    store.write_json(outcome, tmp)
+    store.write_json(outcome, tmp, sync=False)  # verified by hash when reused (store.py)
     os.replace(tmp, cache / f"{task.sha256}.json")
     store.crash_point("cache-written")
     return {"sha256": task.sha256, **outcome}
@@ -83,15 +83,18 @@ def _parse(data: bytes, task: Task) -> dict[str, Any]:
         where = f"{Path(frame.filename).name}:{frame.lineno}"
         return _failure("parser_crash", {"reason": f"{type(exc).__name__}: {exc} ({where})"})
     cache = Path(task.cache_dir)
-    sizes = {}
+    sizes, hashes = {}, {}
     for name in store.TABLES:
         df = getattr(tables, name)
         sizes[name] = len(df)
         if len(df) or name == "runs":
-            store.write_table(store.to_arrow(df, name), cache / f"{task.sha256}.{name}.parquet")
+            path = cache / f"{task.sha256}.{name}.parquet"
+            store.write_table(store.to_arrow(df, name), path, sync=False)
+            hashes[path.name] = store.file_sha256(path)
     return {
         "status": "ok",
         "tables": sizes,
+        "files": hashes,
         "tools": sorted(set(tables.runs["tool"].dropna())),
         "problems": [error_record(p) for p in tables.problems],
     }

@@ -24,6 +24,7 @@ import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -140,14 +141,22 @@ def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
     per = max(1, min(32, total // (workers * 8)))
     batches = [ordered[i : i + per] for i in range(0, total, per)]
     out, done = [], 0
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        futures = [pool.submit(parse_batch, b) for b in batches]
-        for future in as_completed(futures):
-            results = future.result()
-            out.extend(results)
-            done += len(results)
-            if progress:
-                progress(done, total, "")
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+            futures = [pool.submit(parse_batch, b) for b in batches]
+            for future in as_completed(futures):
+                results = future.result()
+                out.extend(results)
+                done += len(results)
+                if progress:
+                    progress(done, total, "")
+    except BrokenProcessPool:
+        # A worker died (killed, out of memory, or no importable __main__ for the start
+        # method): parse what is left here, where a failure at least shows its traceback.
+        seen = {r["sha256"] for r in out}
+        rest = [t for t in tasks if t.sha256 not in seen]
+        more, _ = _execute(rest, sizes, 1, progress)
+        return out + more, 1
     return out, workers
 
 
@@ -164,11 +173,20 @@ def _previous_cache(target: Path, stamp: str) -> Path | None:
 
 
 def _reuse(sha: str, previous: Path | None, cache: Path) -> dict[str, Any] | None:
+    """The previous import's outcome for ``sha``, linked into the new cache, if intact."""
     if previous is None or not (previous / f"{sha}.json").is_file():
+        return None
+    try:
+        outcome = json.loads((previous / f"{sha}.json").read_text(encoding="utf-8"))
+        intact = all(store.file_sha256(previous / name) == digest
+                     for name, digest in outcome.get("files", {}).items())
+    except (OSError, ValueError):
+        intact = False
+    if not intact:  # torn by a crash (cache files are not fsynced): parse again
         return None
     for src in previous.glob(f"{sha}.*"):
         store.link_or_copy(src, cache / src.name)
-    return json.loads((cache / f"{sha}.json").read_text(encoding="utf-8"))
+    return outcome
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,22 +248,19 @@ class _Parts:
                  if i[table] is not None]
         return store.from_arrow(store.unify(parts, table), table)
 
-    def check(self) -> None:
-        """pandera once on the whole campaign; only when that fails, file by file to find
-        the files at fault (validating every file costs ~25 ms a file)."""
-        try:
-            schema.validate("runs", self.frame("runs"))
-            schema.validate("summaries", self.frame("summaries"))
-        except SchemaError as whole:
-            for item in list(self.kept):
-                try:
-                    schema.validate("runs", self.frame("runs", [item]))
-                    schema.validate("summaries", self.frame("summaries", [item]))
-                except SchemaError as exc:
-                    lines = str(exc).splitlines()
-                    self.reject(item, " ".join([lines[0], *lines[1:3]]))
-            schema.validate("runs", self.frame("runs"))  # a fault no single file explains
-            del whole
+    def find_culprits(self) -> bool:
+        """Validate file by file (~25 ms a file, so only after the whole campaign failed);
+        reject the files at fault.  False when no single file explains the failure."""
+        found = False
+        for item in list(self.kept):
+            try:
+                schema.validate("runs", self.frame("runs", [item]))
+                schema.validate("summaries", self.frame("summaries", [item]))
+            except SchemaError as exc:
+                lines = str(exc).splitlines()
+                self.reject(item, " ".join([lines[0], *lines[1:3]]))
+                found = True
+        return found
 
     def problems(self) -> list[dict[str, Any]]:
         return [{"source_path": i["row"]["path"], "run_id": None, "tool": p.get("tool"),
@@ -254,13 +269,19 @@ class _Parts:
 
 
 def _tables(parts: _Parts, cfg: Campaign, name: str):
-    parts.check()
-    runs, label_issues = labels.label_runs(parts.frame("runs"), cfg, name)
-    schema.validate("runs", runs)
+    while True:  # pandera once on the whole campaign, not on every file
+        runs, label_issues = labels.label_runs(parts.frame("runs"), cfg, name)
+        summaries = store.unify([i["summaries"] for i in parts.kept
+                                 if i["summaries"] is not None], "summaries")
+        try:
+            schema.validate("runs", runs)
+            schema.validate("summaries", store.from_arrow(summaries, "summaries"))
+            break
+        except SchemaError:
+            if not parts.find_culprits():
+                raise
     samples = store.unify([i["samples"] for i in parts.kept if i["samples"] is not None],
                           "samples")
-    summaries = store.unify([i["summaries"] for i in parts.kept if i["summaries"] is not None],
-                            "summaries")
     bounds = summaries.select(["run_id", "bound_low", "bound_high"]).to_pandas()
     notes = quality.assess(runs, samples, bounds, parts.problems() + label_issues)
     return runs, samples, summaries, notes

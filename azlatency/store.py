@@ -9,6 +9,10 @@ Layout of ``data/processed/<campaign>/`` (docs/campaign.md "The store")::
     cache/<sha256>.json    per input file: outcome of parsing it (ok / why not)
     cache/<sha256>.<table>.parquet   per input file: its unlabelled tables
 
+Cache files are not fsynced (four syncs a file would cost more than parsing it): their JSON
+records the sha256 of each table file, and a cache entry whose files do not match — torn by a
+power cut — is parsed again instead of reused.
+
 Writing goes to ``.<campaign>.tmp-<pid>`` beside the store, every file is fsynced, then two
 renames swap it in (the old store is moved to ``.<campaign>.old`` first).  A crash at any point
 leaves either the old store in place, or the old store at ``.<campaign>.old`` with no new
@@ -76,15 +80,9 @@ def arrow_schema(table: str, columns: list[str] | None = None) -> pa.Schema:
 def to_arrow(df: pd.DataFrame, table: str) -> pa.Table:
     """``df`` as an Arrow table with declared types, in schema column order."""
     target = arrow_schema(table, list(df.columns))
-    arrays = []
-    for field in target:
-        series = df[field.name]
-        if field.type == pa.string():
-            values = series.astype(object).where(series.notna(), None)
-            arrays.append(pa.array(values.tolist(), type=pa.string()))
-        else:
-            arrays.append(pa.Array.from_pandas(series, type=field.type))
-    return pa.Table.from_arrays(arrays, schema=target)
+    tbl = pa.Table.from_pandas(df[target.names], preserve_index=False)
+    # cast: pandas' large_string → string, an all-empty column's null type → declared type
+    return tbl.cast(target.remove_metadata()).replace_schema_metadata(target.metadata)
 
 
 def from_arrow(tbl: pa.Table, table: str) -> pd.DataFrame:
@@ -102,6 +100,9 @@ def unify(tables: list[pa.Table], table: str) -> pa.Table:
     target = arrow_schema(table, sorted(names))
     parts = []
     for t in tables:
+        if t.schema.equals(target, check_metadata=False):
+            parts.append(t.replace_schema_metadata(target.metadata))
+            continue
         cols = [
             t.column(f.name).cast(f.type) if f.name in t.column_names
             else pa.nulls(len(t), type=f.type)
@@ -111,22 +112,24 @@ def unify(tables: list[pa.Table], table: str) -> pa.Table:
     return pa.concat_tables(parts) if parts else target.empty_table()
 
 
-def write_table(tbl: pa.Table, path: Path) -> None:
+def write_table(tbl: pa.Table, path: Path, *, sync: bool = True) -> None:
     """Parquet, zstd, no timestamps: the same table always gives the same bytes."""
     pq.write_table(tbl, path, compression=_COMPRESSION, write_statistics=True)
-    fsync_file(path)
+    if sync:
+        fsync_file(path)
 
 
 def read_table(path: Path, table: str, columns: list[str] | None = None) -> pd.DataFrame:
     return from_arrow(pq.read_table(path, columns=columns), table)
 
 
-def write_json(data: Any, path: Path) -> None:
+def write_json(data: Any, path: Path, *, sync: bool = True) -> None:
     text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False, default=str) + "\n"
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def fsync_file(path: Path) -> None:
