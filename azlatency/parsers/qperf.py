@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo, command_of
@@ -275,6 +276,7 @@ def _value(key: str, raw: str, no: int, source, strict: bool, skipped: list[str]
     return _Value(raw, no, kind, value, exact or kind != "count")
 
 
+@cache  # a few dozen keys, repeated in every block of a long sweep
 def _expected_kind(key: str) -> str | None:
     """The unit kind qperf prints ``key`` in (show_info, show_rest, ParInfo types)."""
     base = key[4:] if key[:4] in ("loc_", "rem_") else key
