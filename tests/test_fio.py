@@ -121,6 +121,8 @@ def pd_isna(value) -> bool:
 def test_text_around_the_json():
     note = _read("fio--3.33-linux-json-note-before-iodepth-psync.txt")
     assert note.runs.warnings.iloc[0].startswith("note: both iodepth >= 1")
+    labels = json.loads(note.runs.labels.iloc[0])  # "iodepth" : "64" in the job options
+    assert (labels["iodepth"], labels["numjobs"], labels["ioengine"]) == (64, 1, "psync")
     late = _read("fio--3.33-linux-json-late-output-format-header-before.txt")
     assert list(late.runs["mode"]) == ["read", "write"] and late.runs.warnings.isna().all()
     normal = _read("fio--3.33-linux-json-normal-randrw-1024k.txt")

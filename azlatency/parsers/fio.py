@@ -175,6 +175,11 @@ def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int)
     meta["mode"] = options.get("rw") or options.get("readwrite")
     labels = _sizes(meta, options)
     labels.update(jobname=name, groupid=job.get("groupid"), options=options)
+    # The job shape people filter on, as numbers (fio's defaults when not given: 1 and 1).
+    labels["iodepth"] = _int_option(options, "iodepth", 1)
+    labels["numjobs"] = _int_option(options, "numjobs", 1)
+    if "ioengine" in options:
+        labels["ioengine"] = options["ioengine"]
     _streams(meta, labels, jobs, k, name, options)
     if isinstance(job.get("hostname"), str):  # client/server mode: the fio server that ran it
         host = job["hostname"]
@@ -208,6 +213,13 @@ def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int)
     return run
 
 
+def _int_option(options: dict[str, str], key: str, default: int) -> int | str:
+    value = options.get(key)
+    if value is None:
+        return default
+    return int(value) if value.isdigit() else value
+
+
 def _options(value: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
@@ -236,10 +248,8 @@ def _sizes(meta: dict, options: dict[str, str]) -> dict:
 def _streams(meta: dict, labels: dict, jobs: list, k: int, name: str, options: dict) -> None:
     """numjobs clones share a jobname: one entry per clone, or one for all of them when
     --group_reporting summed them (fio does not list group_reporting in the options)."""
-    try:
-        numjobs = max(1, int(options.get("numjobs", "1")))
-    except ValueError:
-        numjobs = 1
+    numjobs = _int_option(options, "numjobs", 1)
+    numjobs = max(1, numjobs) if isinstance(numjobs, int) else 1
     same = [j for j in jobs if isinstance(j, dict) and str(j.get("jobname", "")) == name]
     if numjobs > 1 and len(same) < numjobs:
         meta["streams"] = numjobs
