@@ -190,14 +190,22 @@ def read_bytes(
         raise DetectionError(tool or "azlatency", source, None, "empty input")
     # Fast path: a big, plain single-tool file parsed from bytes without a text copy.
     plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
-    if plain and len(data) > _HEAD_BYTES and b"\r" not in data and b"\x1b" not in data:
-        head = data[:_HEAD_BYTES].decode("utf-8", errors="replace")
-        whole = _whole_file_tool(head, tool)
+    plain = plain and b"\r" not in data and b"\x1b" not in data
+    if len(data) > _HEAD_BYTES:
+        # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
+        # colours the summary of every --full-log file), so it takes this path for any file.
+        head_info = decode(data[:_HEAD_BYTES]) if not plain else None
+        head = head_info.text if head_info else data[:_HEAD_BYTES].decode("utf-8", errors="replace")
+        whole = _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
         module = get(whole) if whole else None
-        if module is not None and hasattr(module, "parse_bytes"):
+        if module is not None and hasattr(module, "parse_bytes") and (
+            plain or getattr(module, "PARSE_BYTES_CLEANS", False)
+        ):
             parsed = module.parse_bytes(data, source=source, strict=strict)
             n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-            decoded = Decoded("", "utf-8", "LF", False, False)
+            decoded = head_info or Decoded("", "utf-8", "LF", False, False)
+            decoded = Decoded("", decoded.encoding, decoded.newline, decoded.ansi_stripped,
+                              decoded.prefixes_stripped)
             return _tables([Span(0, n_lines, whole)], [parsed], decoded, sha, source, lines=None)
     return read_text(decode(data), source=source, tool=tool, strict=strict, sha=sha)
 
