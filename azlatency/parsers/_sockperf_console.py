@@ -154,7 +154,10 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
         last = i
         body = body or not header
         total = total or is_total
-        real = real or k in ("sp", "version", "csvhead")
+        # sockperf writes its dashes right above the CSV header; a bare CSV with the same
+        # header is not claimed (it could be anyone's).
+        csv_real = k == "csvhead" and i > 0 and lines[i - 1].strip() == _DASH
+        real = real or k in ("sp", "version") or csv_real
         if k == "csvhead":
             in_csv = True
         elif k == "dash":

@@ -34,6 +34,8 @@ INFO = ToolInfo(
 )
 
 TOOL = INFO.tool
+# parse_bytes decodes its own head (BOM, ANSI colours, CRLF): the reader may hand it any file.
+PARSE_BYTES_CLEANS = True
 
 
 def locate(lines: list[str]) -> list[Span]:

@@ -1,0 +1,378 @@
+"""sockperf parser: seeds, corpus and our own 3.7 captures, values read off the logs.
+
+Each expected value cites the log line it comes from.  The fixture walker
+(``tests/test_fixtures.py``) checks every capture in ``tests/fixtures/sockperf`` as a whole;
+the tests here pin the decisions and the numbers that matter.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import azlatency
+from azlatency.decode import decode
+from azlatency.errors import ParseError
+from azlatency.parsers import sockperf
+from azlatency.parsers._sockperf_fulllog import TOLERANCE_US, stat_name
+from tests.conftest import FIXTURES, corpus, needs_shared, seed
+
+FIX = FIXTURES / "sockperf"
+P = "sockperf--3.7-linux-"
+
+
+def value(tables, run_id, metric, stat, source="reported"):
+    s = tables.summaries
+    row = s[(s.run_id == run_id) & (s.metric == metric) & (s.stat == stat) & (s.source == source)]
+    assert len(row) == 1, (metric, stat, source, len(row))
+    return float(row.value.iloc[0])
+
+
+def sockperf_runs(tables):
+    return tables.runs[tables.runs.tool == "sockperf"].reset_index(drop=True)
+
+
+# --- seeds ------------------------------------------------------------------------------------
+
+
+@needs_shared
+def test_seed_000_first_block_full_rtt_tcp():
+    t = azlatency.read(seed("000"))
+    runs = sockperf_runs(t)
+    assert len(runs) == 4
+    r = runs.iloc[0]
+    rid = r.run_id
+    # "root@malzonka02:/home/azureuser# sockperf ping-pong -i 10.0.1.4 --tcp -m 1400 -t 101 -p 12345 --full-rtt"
+    assert (r.prompt_host, r.msg_size_bytes, r.protocol) == ("malzonka02", 1400, "tcp")
+    # "[ 0] IP = 10.0.1.4        PORT = 12345 # TCP"
+    assert (r.dst_ip, r.port) == ("10.0.1.4", 12345)
+    assert (r.tool_version, r.parser_variant, r["mode"], r.role) == ("3.6", "console", "ping-pong", "client")
+    assert r.latency_basis == "rtt" and r.heading == "Test 1 sockperf"
+    assert r.complete and r.warmup_excluded
+    # "[Valid Duration] RunTime=100.549 sec; SentMessages=1060186; ReceivedMessages=1060186"
+    assert (r.duration_s, r.packets_sent, r.packets_received) == (100.549, 1060186, 1060186)
+    assert (r.dropped, r.duplicates, r.out_of_order) == (0, 0, 0)
+    assert value(t, rid, "rtt", "mean") == 94.790  # "====> avg-rtt=94.790 (std-dev=9.300)"
+    assert value(t, rid, "rtt", "std") == 9.300
+    assert value(t, rid, "rtt", "p99") == 106.059  # "percentile 99.000 =  106.059"
+    assert value(t, rid, "rtt", "count") == 1060186  # "Total 1060186 observations"
+    assert value(t, rid, "rtt", "max") == 2129.252  # "<MAX> observation = 2129.252"
+    assert value(t, rid, "rtt", "min") == 86.803  # "<MIN> observation =   86.803"
+    assert value(t, rid, "total_run", "warmup") == 0.4  # "Warm up time=400 msec"
+    assert value(t, rid, "total_run", "sent") == 1064751  # "[Total Run] ... SentMessages=1064751"
+    assert set(t.summaries[t.summaries.run_id == rid].source) == {"reported"}
+
+
+@needs_shared
+def test_seed_000_spans_start_at_command_and_end_at_min():
+    path = seed("000")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    runs = sockperf_runs(azlatency.read(path))
+    for r in runs.itertuples():
+        assert "sockperf ping-pong" in lines[r.line_start - 1]
+        assert "<MIN> observation" in lines[r.line_end - 1]
+    # the 4th block's prompt is alone above its fence: "root@malzonka04:/home/azureuser"
+    assert list(runs.prompt_host) == ["malzonka02", "malzonka02", "malzonka04", "malzonka04"]
+    means = [value(azlatency.read(path), rid, "rtt", "mean") for rid in runs.run_id]
+    assert means == [94.790, 85.902, 54.516, 45.570]
+    assert list(runs.msg_size_bytes) == [1400, 350, 1400, 350]
+
+
+@needs_shared
+def test_seed_001_sockperf_38_extended_line():
+    t = azlatency.read(seed("001"))
+    runs = sockperf_runs(t)
+    assert list(runs.heading) == ["Inside single node", "AZ1 - AZ1", "AZ1 - AZ2", "AZ2 - AZ3", "AZ1 - AZ3"]
+    assert set(runs.parser_variant) == {"console-3.8"} and set(runs.tool_version) == {"3.8"}
+    assert set(runs.latency_basis) == {"half_rtt"}
+    # "# sockperf ping-pong -i $ip --tcp -t 10 -p 5201": no -m, so sockperf's default 14 bytes
+    assert set(runs.msg_size_bytes) == {14}
+    # the summary table of the seed: 16.791, 37.645, 60.563, 708.390, 698.945
+    means = [value(t, rid, "half_rtt", "mean") for rid in runs.run_id]
+    assert means == [16.791, 37.645, 60.563, 708.390, 698.945]
+    r = runs[runs.heading == "AZ2 - AZ3"].iloc[0]
+    rid = r.run_id
+    assert (r.dst_ip, r.port, r.protocol) == ("10.2.0.58", 5201, "tcp")  # "[ 0] IP = 10.2.0.58 ..."
+    # "avg-latency=708.390 (std-dev=54.558, mean-ad=42.583, median-ad=53.064, siqr=35.740,
+    #  cv=0.077, std-error=0.665, 99.0% ci=[706.678, 710.102])"
+    assert value(t, rid, "half_rtt", "std") == 54.558
+    assert value(t, rid, "half_rtt", "mean_ad") == 42.583
+    assert value(t, rid, "half_rtt", "median_ad") == 53.064
+    assert value(t, rid, "half_rtt", "siqr") == 35.740
+    assert value(t, rid, "half_rtt", "cv") == 0.077
+    assert value(t, rid, "half_rtt", "std_error") == 0.665
+    s = t.summaries
+    ci = s[(s.run_id == rid) & s.stat.isin(["ci_low", "ci_high"])].sort_values("stat")
+    assert list(ci.value) == [710.102, 706.678] and list(ci.level) == [0.99, 0.99]
+    assert value(t, rid, "half_rtt", "count") == 6738  # "Total 6738 observations"
+    assert r.duration_s == 9.549  # "[Valid Duration] RunTime=9.549 sec"
+
+
+# --- corpus -----------------------------------------------------------------------------------
+
+
+@needs_shared
+def test_corpus_mellanox_doc_three_clients_and_their_servers():
+    t = azlatency.read(corpus("sockperf", "sockperf--doc-examples-3.5-udp-tcp-vma--mellanox-sockperf.txt"))
+    runs = sockperf_runs(t)
+    clients = runs[runs.role == "client"]
+    servers = runs[runs.role == "server"]
+    assert len(clients) == 3 and len(servers) == 5
+    assert set(clients.parser_variant) == {"console-legacy"} and set(runs.tool_version) == {"3.5"}
+    # "avg-lat= 20.771", "avg-lat=  9.017", "avg-lat=  0.951"
+    assert [value(t, rid, "half_rtt", "mean") for rid in clients.run_id] == [20.771, 9.017, 0.951]
+    assert list(clients.protocol) == ["udp", "tcp", "udp"]
+    assert list(clients.msg_size_bytes) == [16384, 64, 64]  # -m 16384, -m 64, -m 64
+    assert clients.complete.all() and not servers.complete.any()  # servers still listening
+    vma = clients.iloc[2]
+    assert vma.command.startswith("VMA_SPEC=latency LD_PRELOAD=libvma.so sockperf ping-pong")
+    assert vma.labels == '{"vma_version": "8.6.10-0"}'  # " VMA INFO: VMA_VERSION: 8.6.10-0 ..."
+    assert vma.packets_received == 4951987  # "[Valid Duration] ... ReceivedMessages=4951987"
+    # "sockperf: Summary: Latency is 0.951 usec" agrees with avg-lat: no warning
+    assert clients.warnings.isna().all()
+    mc = servers.iloc[0]
+    assert (mc.dst_ip, mc.port, mc.protocol) == ("224.18.7.81", 5001, "udp")
+
+
+@needs_shared
+def test_corpus_virtualclient_full_rtt_log():
+    path = corpus("sockperf", "sockperf--full-rtt-log-ansi--virtualclient.txt")
+    t = azlatency.read(path)
+    t.validate()
+    (r,) = t.runs.itertuples()
+    assert (r.encoding, r.parser_variant, r.latency_basis) == ("utf-8-sig", "full-log", "rtt")
+    # "--mps=5000 --burst=1 --reply-every=100 --msg-size=1024 --time=300 --full-rtt"
+    assert (r.mode, r.msg_size_bytes) == ("under-load", 1024)
+    # "[Valid Duration] RunTime=299.480 sec; SentMessages=1497401; ReceivedMessages=14975"
+    assert (r.duration_s, r.packets_sent, r.packets_received) == (299.48, 1497401, 14975)
+    assert r.complete and r.line_end == 14997 and pd_isna(r.warnings)
+    s = t.samples
+    assert len(s) == 14975 and list(s.columns[1:]) == [
+        "seq", "kind", "status", "tx_time_ns", "rx_time_ns", "rtt_us",
+    ]
+    # "0, 2.441193388, 2.441274749, 81.361" and "14974, 301.921193387, 301.921250281, 56.894"
+    assert (s.tx_time_ns.iloc[0], s.rx_time_ns.iloc[0], s.rtt_us.iloc[0]) == (2441193388, 2441274749, 81.361)
+    assert (s.seq.iloc[-1], s.tx_time_ns.iloc[-1]) == (14974, 301921193387)
+    assert set(s.kind) == {"packet"} and set(s.status) == {"ok"}
+    # printed vs computed: "avg-rtt=101.926 (std-dev=25.485)", "<MIN> observation =   48.650"
+    rid = r.run_id
+    assert value(t, rid, "rtt", "mean") == 101.926
+    assert value(t, rid, "rtt", "mean", "computed") == pytest.approx(101.92653, abs=1e-5)
+    assert value(t, rid, "rtt", "std", "computed") == pytest.approx(25.48494, abs=1e-5)
+    assert value(t, rid, "rtt", "min", "computed") == 48.651
+    assert value(t, rid, "rtt", "p50", "computed") == value(t, rid, "rtt", "p50") == 104.528
+    assert value(t, rid, "rtt", "count", "computed") == 14975
+    for stat in ("mean", "std", "min", "max", "p25", "p50", "p75", "p90", "p99", "p99.9", "p99.99"):
+        diff = abs(value(t, rid, "rtt", stat) - value(t, rid, "rtt", stat, "computed"))
+        assert diff <= TOLERANCE_US + 1e-9, stat
+
+
+def pd_isna(x) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(x))
+
+
+# --- our 3.7 captures -------------------------------------------------------------------------
+
+
+def test_full_log_rows_exact_and_consistent_with_their_console_output():
+    log = azlatency.read(FIX / f"{P}udp-mps2000-fulllog-latency.csv")
+    console = azlatency.read(FIX / f"{P}udp-mps2000-fulllog-console.txt")
+    s = log.samples
+    # "0, 2.403885655, 2.403927828, 21.087" (first row of the CSV block)
+    assert (s.tx_time_ns.iloc[0], s.rx_time_ns.iloc[0], s.half_rtt_us.iloc[0]) == (2403885655, 2403927828, 21.087)
+    half = (s.rx_time_ns - s.tx_time_ns).to_numpy(dtype=np.int64) / 2000
+    assert np.abs(half - s.half_rtt_us.to_numpy()).max() <= 0.0005 + 1e-9
+    # the log repeats the console's statistics (same run): "avg-latency=117.692 (std-dev=367.436)"
+    lid, cid = log.runs.run_id[0], console.runs.run_id[0]
+    for stat in ("mean", "std", "count", "min", "max", "p50", "p99.999"):
+        assert value(log, lid, "half_rtt", stat) == value(console, cid, "half_rtt", stat)
+    assert log.runs.command.isna().all() and log.runs.msg_size_bytes[0] == 14  # "--msg-size=14"
+
+
+@pytest.mark.parametrize("name", [
+    f"{P}udp-mps2000-fulllog-latency.csv",
+    f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv",
+    f"{P}udp-mps5000-underload-fulllog-latency.csv",
+])
+def test_computed_percentiles_follow_sockperfs_rank_rule(name):
+    t = azlatency.read(FIX / name)
+    metric = t.runs.latency_basis[0]
+    values = np.sort(t.samples[f"{metric}_us"].to_numpy())
+    n = len(values)
+    for q in (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999):
+        rank = int(0.5 + q * n)  # ⌊0.5 + q·n⌋, 1-based
+        assert value(t, t.runs.run_id[0], metric, stat_name(q), "computed") == values[rank - 1]
+        printed = value(t, t.runs.run_id[0], metric, stat_name(q))
+        assert abs(printed - values[rank - 1]) <= TOLERANCE_US + 1e-9
+    # CI = mean ± z·SE with z of the 99 % level
+    rid = t.runs.run_id[0]
+    se = values.std(ddof=1) / math.sqrt(n)
+    assert value(t, rid, metric, "std_error", "computed") == pytest.approx(se, rel=1e-12)
+    low = value(t, rid, metric, "ci_low", "computed")
+    assert low == pytest.approx(values.mean() - 2.5758293035489 * se, rel=1e-9)
+
+
+def test_rtt_log_warns_only_beyond_two_printed_digits():
+    t = azlatency.read(FIX / f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv")
+    rid = t.runs.run_id[0]
+    assert value(t, rid, "rtt", "std") == 790.173  # "====> avg-rtt=254.111 (std-dev=790.173)"
+    assert value(t, rid, "rtt", "std", "computed") == pytest.approx(790.17412, abs=1e-5)
+    assert pd_isna(t.runs.warnings[0])
+
+
+def test_parse_bytes_equals_text_path_on_every_full_log():
+    for path in sorted(FIX.glob("*.csv")):
+        data = path.read_bytes()
+        a = sockperf.parse(decode(data).text.rstrip("\n")).runs[0]
+        b = sockperf.parse_bytes(data).runs[0]
+        assert a.meta == b.meta and a.warnings == b.warnings, path.name
+        assert (a.line_start, a.line_end) == (b.line_start, b.line_end), path.name
+        assert a.samples.equals(b.samples), path.name
+        assert [x.__dict__ for x in a.summaries] == [x.__dict__ for x in b.summaries], path.name
+
+
+def test_big_full_log_takes_the_fast_path_and_keeps_every_nanosecond(tmp_path, monkeypatch):
+    # Epoch-sized times: a float64 cannot hold 1700000000.123456789 s to the nanosecond.
+    head = (FIX / f"{P}udp-mps2000-fulllog-latency.csv").read_text().split("packet,")[0]
+    rows = [
+        f"{k}, 1700000000.{k * 1000 + 123456789 % 1000:09d}, 1700000000.{k * 1000 + 50000:09d}, "
+        f"{(50000 - 123456789 % 1000) / 2000:.3f}"
+        for k in range(3000)
+    ]
+    text = head + "packet, txTime(sec), rxTime(sec), latency(usec)\n" + "\n".join(rows) + "\n" + "-" * 30 + "\n"
+    path = tmp_path / "big.csv"
+    path.write_text(text)
+    calls = []
+    real = sockperf.parse_bytes
+    monkeypatch.setattr(sockperf, "parse_bytes", lambda *a, **k: calls.append(1) or real(*a, **k))
+    t = azlatency.read(path)
+    assert calls and path.stat().st_size > 64 * 1024
+    assert t.samples.tx_time_ns.iloc[0] == 1700000000_000000789
+    assert t.samples.tx_time_ns.iloc[2999] == 1700000000_002999789
+    assert t.runs.line_end[0] == len(text.split("\n")) - 1
+
+
+def test_throughput_units_are_binary_megabits():
+    t = azlatency.read(FIX / f"{P}udp-m1400-throughput.txt")
+    rid = t.runs.run_id[0]
+    # "Summary: BandWidth is 127.369 MBps (1018.950 Mbps)": sockperf's mega is 2**20
+    assert value(t, rid, "throughput_sender", "mean") == pytest.approx(1018.950 * 2**20)
+    assert value(t, rid, "message_rate_sender", "mean") == 95397  # "Message Rate is 95397"
+    # "Total of 95442 messages sent in 1.000 sec", "using msg-size=1400"
+    r = t.runs.iloc[0]
+    assert (r.packets_sent, r.duration_s, r.msg_size_bytes) == (95442, 1.0, 1400)
+    assert pd_isna(r.latency_basis) and r["mode"] == "throughput"
+    g = azlatency.read(FIX / f"{P}udp-m1000-mps20000-gigasize-throughput.txt")
+    # "BandWidth is 0.019 GBps (0.153 Gbps)"
+    assert value(g, g.runs.run_id[0], "throughput_sender", "mean") == pytest.approx(0.153 * 2**30)
+
+
+def test_server_log_is_a_server_run_without_latency():
+    t = azlatency.read(FIX / f"{P}udp-server.txt")
+    r = t.runs.iloc[0]
+    assert (r.role, r["mode"], r.parser_variant, r.complete) == ("server", "server", "server", True)
+    assert r.packets_received == 256372  # "Total 256372 messages received and handled"
+    assert pd_isna(r.latency_basis) and len(t.summaries) == 0
+    assert pd_isna(r.warnings)  # a server always ends on Ctrl-C: no interruption warning
+
+
+def test_error_total_loss_and_interruptions():
+    err = azlatency.read(FIX / f"{P}tcp-refused-error.txt").runs.iloc[0]
+    assert not err.complete
+    assert err.warnings == "sockperf: ERROR: Can`t connect socket (errno=111 Connection refused)"
+    loss = azlatency.read(FIX / f"{P}udp-dontreply-total-loss.txt").runs.iloc[0]
+    assert loss.complete and (loss.packets_received, loss.loss_pct) == (0, 100.0)
+    cut = azlatency.read(FIX / f"{P}udp-sigint-interrupted.txt")
+    r = cut.runs.iloc[0]
+    assert not r.complete and r.warnings.startswith("test interrupted by user")
+    assert value(cut, r.run_id, "half_rtt", "mean") == 7.525  # kept: "avg-latency=7.525"
+    warm = azlatency.read(FIX / f"{P}tcp-sigint-warmup-interrupted.txt").runs.iloc[0]
+    assert not warm.complete and "no messages were sent" in warm.warnings
+    # under-load prints "interrupted by timer" then "interrupted by signal 2": the first wins
+    assert azlatency.read(FIX / f"{P}udp-mps5000-underload.txt").runs.complete[0]
+
+
+def test_one_run_per_server_section():
+    t = azlatency.read(FIX / f"{P}udp-srvnum2-underload-multiserver.txt")
+    a, b = t.runs.itertuples()
+    # "[ 0] IP = 10.201.0.1      PORT = 11120 # UDP" / "[ 1] ... PORT = 11121"
+    assert (a.port, b.port) == (11120, 11121)
+    assert a.out_of_order == 29  # "# out-of-order messages = 29" (printed in red)
+    assert (a.line_start, a.line_end, b.line_start, b.line_end) == (1, 26, 27, 28)
+    assert "no valid observations" in b.warnings and pd_isna(b.packets_sent)
+
+
+def test_truncated_capture_keeps_what_is_there():
+    t = azlatency.read(FIX / f"{P}udp-pingpong-truncated.txt")
+    r = t.runs.iloc[0]
+    assert not r.complete and "cut short" in r.warnings
+    assert value(t, r.run_id, "half_rtt", "p99") == 16.584  # the last whole line
+    f = azlatency.read(FIX / f"{P}udp-mps2000-fulllog-truncated.csv")
+    r = f.runs.iloc[0]
+    assert not r.complete and len(f.samples) == 767 and r.line_end == 789
+    assert "line 789 dropped: row cut by truncation '76'" in r.warnings
+
+
+def test_script_typescript_with_crlf():
+    t = azlatency.read(FIX / f"{P}tcp-pingpong-script-crlf.txt")
+    r = t.runs.iloc[0]
+    assert (r.line_start, r.line_end) == (2, 26)  # "Script started on ..." is line 1
+    assert value(t, r.run_id, "half_rtt", "mean") == 22.251  # "avg-latency=22.251"
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+def _text(name: str) -> str:
+    return decode((FIX / name).read_bytes()).text
+
+
+def test_percentile_that_is_not_a_number_is_a_located_parse_error():
+    text = _text(f"{P}udp-pingpong.txt").replace("percentile 99.000 =   16.584", "percentile 99.000 = n/a")
+    with pytest.raises(ParseError) as info:
+        azlatency.read(text, source="weu/az1-az3.txt")
+    e = info.value
+    assert (e.tool, e.source, e.line_no) == ("sockperf", "weu/az1-az3.txt", 20)
+    assert str(e) == "sockperf: weu/az1-az3.txt:20: expected 'percentile 99.000 = <usec>', got 'n/a'"
+    lenient = azlatency.read(text, strict=False)
+    assert "line 20 skipped" in lenient.runs.warnings[0]
+    assert "p99" not in set(lenient.summaries.stat) and "p90" in set(lenient.summaries.stat)
+
+
+def test_bad_row_in_full_log_names_its_line():
+    text = _text(f"{P}udp-mps2000-fulllog-latency.csv").replace("\n5, ", "\n5, x", 1)
+    with pytest.raises(ParseError) as info:
+        sockperf.parse(text, source="log.csv")
+    assert info.value.line_no == 27 and "got '5, x2.411711797" in info.value.reason
+    lenient = sockperf.parse(text, source="log.csv", strict=False).runs[0]
+    assert len(lenient.samples) == 1098 and "line 27 skipped" in " ".join(lenient.warnings)
+
+
+def test_text_without_sockperf_output():
+    with pytest.raises(ParseError, match="no sockperf output found"):
+        sockperf.parse("PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.")
+
+
+# --- locating ---------------------------------------------------------------------------------
+
+
+def test_whole_file_claims_logs_not_documents():
+    assert sockperf.whole_file(_text(f"{P}udp-mps2000-fulllog-latency.csv"))
+    assert sockperf.whole_file(_text(f"{P}udp-pingpong.txt"))
+    assert not sockperf.whole_file(_text(f"{P}tcp-pingpong-script-crlf.txt"))
+    assert not sockperf.whole_file("")
+
+
+@needs_shared
+def test_locate_does_not_swallow_prose_or_other_tools():
+    lines = seed("001").read_text(encoding="utf-8").split("\n")
+    spans = sockperf.locate(lines)
+    assert len(spans) == 5
+    for s in spans:
+        assert lines[s.start].startswith("# sockperf ping-pong")
+        assert "<MIN> observation" in lines[s.end - 1]
+        assert all(line.startswith(("sockperf", "[ 0]", "")) for line in lines[s.start + 1 : s.end])
