@@ -23,6 +23,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from ..errors import ParseError
 from ._base import Parsed, Span, ToolInfo
@@ -97,6 +98,7 @@ def duration_us(text: str) -> float | None:
     return float(m.group(1)) * _US[m.group(2)] if m else None
 
 
+@lru_cache(maxsize=4096)  # one stamp per second: most records repeat the one before
 def _time_ns(text: str) -> int | None:
     try:
         dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
