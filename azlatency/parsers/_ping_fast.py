@@ -96,20 +96,24 @@ def _buffers(lines: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 def _uint(data: np.ndarray, start: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """Value and length of the run of up to ``width`` digits at each ``start``."""
-    k = np.arange(width + 1)
-    pos = np.minimum(start[:, None] + k, len(data) - 1)
-    d = data[pos].astype(np.int64) - 48
-    is_digit = (d >= 0) & (d <= 9)
-    n = np.argmin(is_digit, axis=1)  # the first non-digit: the pattern guarantees one
-    power = np.clip(n[:, None] - 1 - k, 0, None)
-    value = np.where(k < n[:, None], d * 10**power, 0).sum(axis=1)
+    value = np.zeros(len(start), dtype=np.int64)
+    n = np.zeros(len(start), dtype=np.int64)
+    going = np.ones(len(start), dtype=bool)
+    last = len(data) - 1
+    for k in range(width):
+        d = data[np.minimum(start + k, last)] - np.uint8(48)  # non-digits wrap to >= 10
+        going &= d < 10
+        value = np.where(going, value * 10 + d, value)
+        n += going
     return value, n
 
 
 def _fixed(data: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
     """Value of exactly ``width`` digits at each ``start``."""
-    d = data[start[:, None] + np.arange(width)].astype(np.int64) - 48
-    return (d * 10 ** np.arange(width - 1, -1, -1)).sum(axis=1)
+    value = np.zeros(len(start), dtype=np.int64)
+    for k in range(width):
+        value = value * 10 + (data[start + k] - np.uint8(48))
+    return value
 
 
 def _decode(data: np.ndarray, start: np.ndarray, shape: Shape) -> tuple[np.ndarray, ...]:

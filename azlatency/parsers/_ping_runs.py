@@ -8,12 +8,14 @@ line or a second statistics block follows a complete statistics block.
 from __future__ import annotations
 
 import ipaddress
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..errors import ParseError
 from ._base import Run, decimal_to_ns
@@ -119,22 +121,32 @@ def _frame(acc: Acc, fast) -> pd.DataFrame:
     parts = [slow] if len(slow) else []
     for ch in acc.chunks:
         n = len(ch["idx"])
+        no_int = np.ones(n, dtype=bool)
         parts.append(pd.DataFrame({
             "idx": ch["idx"],
-            "seq": pd.array(ch["seq"], dtype="Int64"),
-            "status": pd.array(np.full(n, "ok", dtype=object), dtype="str"),
+            "seq": pd.arrays.IntegerArray(ch["seq"], ~no_int),
+            "status": _constant_str("ok", n),
             "rtt_us": ch["rtt_us"],
             "censor_high_us": np.full(n, np.nan),
-            "ttl": pd.array(ch["ttl"], dtype="Int64"),
-            "payload_bytes": pd.array(ch["bytes"], dtype="Int64"),
-            "time_ns": pd.array(ch["time_ns"] if ch["time_ns"] is not None
-                                else np.full(n, None, dtype=object), dtype="Int64"),
-            "message": pd.array(np.full(n, None, dtype=object), dtype="str"),
+            "ttl": pd.arrays.IntegerArray(ch["ttl"], ~no_int),
+            "payload_bytes": pd.arrays.IntegerArray(ch["bytes"], ~no_int),
+            "time_ns": pd.arrays.IntegerArray(ch["time_ns"], ~no_int) if ch["time_ns"] is not None
+            else pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), no_int),
+            "message": pd.array(pa.nulls(n, pa.large_string()), dtype="str"),
         }))
     out = pd.concat(parts, ignore_index=True)
     if len(parts) > 1 and not out["idx"].is_monotonic_increasing:
         out = out.sort_values("idx", kind="stable", ignore_index=True)
     return out
+
+
+def _constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
+    """``n`` times ``value`` as a str array, built in C (a million Python strings take 0.4 s)."""
+    codes = pa.array(np.zeros(n, dtype=np.int8))
+    return pd.array(
+        pa.DictionaryArray.from_arrays(codes, pa.array([value])).cast(pa.large_string()),
+        dtype="str",
+    )
 
 
 def unwrap(seq: np.ndarray) -> np.ndarray:
@@ -171,7 +183,10 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
     hi = int(seq_int.max())
     if acc.counts is not None and acc.header is not None:
         hi = max(hi, first_seq + acc.counts["tx"] - 1)
-    lost = np.setdiff1d(np.arange(lo, hi + 1), seq_int)
+    seen = np.zeros(hi - lo + 1, dtype=bool)
+    inside = seq_int[(seq_int >= lo) & (seq_int <= hi)]
+    seen[inside - lo] = True
+    lost = np.flatnonzero(~seen) + lo  # (np.setdiff1d hashes: 3 s on a million replies)
     if len(lost):
         extra = pd.DataFrame({
             "idx": np.full(len(lost), np.iinfo(np.int64).max),
@@ -211,20 +226,24 @@ def computed(run: Run, rtt: np.ndarray, censor: np.ndarray) -> None:
     run.add("rtt", "count", n, "count", source="computed", n=n)
     if not n:
         return
-    low = np.concatenate((rtt[known], np.zeros(int(censored.sum()))))
-    high = np.concatenate((rtt[known], censor[censored]))
-    stats = [("mean", np.mean), ("min", np.min), ("max", np.max)]
+    low = np.sort(np.concatenate((rtt[known], np.zeros(int(censored.sum())))))
+    high = np.sort(np.concatenate((rtt[known], censor[censored]))) if censored.any() else low
+    stats: list[tuple[str, Any]] = [("mean", np.mean), ("min", lambda x: x[0]),
+                                    ("max", lambda x: x[-1])]
     if not censored.any():
         # iputils' mdev: sqrt(mean(x^2) - mean(x)^2), a population figure; BSD's stddev too.
         stats.append(("mdev", lambda x: np.sqrt(max(np.mean(x * x) - np.mean(x) ** 2, 0.0))))
         if n > 1:
             stats.append(("std", lambda x: np.std(x, ddof=1)))
+    # Inverted-CDF percentiles (numpy's method="inverted_cdf"): the smallest reply with at
+    # least a fraction q of the replies at or below it, read off the sorted values.
     stats += [
-        (stat, lambda x, q=q: np.quantile(x, q, method="inverted_cdf"))
+        (stat, lambda x, q=q: x[max(math.ceil(n * q - 1e-9) - 1, 0)])
         for stat, q in PERCENTILES if n * (1 - q) >= 1 - 1e-9
     ]
     for stat, fn in stats:
-        a, b = float(fn(low)), float(fn(high))
+        a = float(fn(low))
+        b = float(fn(high)) if high is not low else a
         kw: dict[str, Any] = {"source": "computed", "n": n}
         if a != b:
             kw.update(bound_low=a, bound_high=b)
