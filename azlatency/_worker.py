@@ -17,7 +17,12 @@ from typing import Any
 
 from . import store
 from .errors import DetectionError, ParseError, SchemaError
+from .parsers import modules
 from .reader import read_bytes
+
+# Import every parser now: worker processes fork from a server that imported this module
+# (ingest._pool_context), so they start with the parsers loaded.
+modules()
 
 
 @dataclass(frozen=True)
