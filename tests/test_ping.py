@@ -513,3 +513,45 @@ def test_numbers_are_exact():
 
     assert ms_to_us("0.029") == 29.0 and ms_to_us("1148.627") == 1148627.0
     assert ms_to_us("95.2") == 95200.0 and math.isclose(ms_to_us("0.0291"), 29.1)
+
+
+# macOS ping6 and a BSD ICMP error, in the layouts jc's BSD parser reads (jc/parsers/ping.py
+# _bsd_parse: "PING6(", "bytes from ::1, icmp_seq=", "Vr HL TOS" then the header dump row).
+MACOS_PING6 = """\
+PING6(56=40+8+8 bytes) ::1 --> ::1
+16 bytes from ::1, icmp_seq=0 hlim=64 time=0.068 ms
+16 bytes from ::1, icmp_seq=1 hlim=64 time=0.112 ms
+
+--- ::1 ping6 statistics ---
+2 packets transmitted, 2 packets received, 0.0% packet loss
+round-trip min/avg/max/std-dev = 0.068/0.090/0.112/0.022 ms
+"""
+
+BSD_ERROR = """\
+PING 10.0.0.99 (10.0.0.99): 56 data bytes
+92 bytes from 10.0.0.1: Destination Host Unreachable
+Vr HL TOS  Len   ID Flg  off TTL Pro  cks      Src      Dst
+ 4  5  00 5400 3b4e   0 0000  40  01 a9f2 10.0.0.2  10.0.0.99
+
+--- 10.0.0.99 ping statistics ---
+1 packets transmitted, 0 packets received, 100.0% packet loss
+"""
+
+
+def test_macos_ping6_agrees_with_jc():
+    t = azlatency.read(MACOS_PING6)
+    run = t.runs.iloc[0]
+    want = jc.parse("ping", MACOS_PING6, quiet=True)
+    assert (run.parser_variant, run.protocol, run.dst_ip, run.src_ip) == (
+        "bsd", "icmpv6", "::1", "::1")
+    assert run.packets_sent == want["packets_transmitted"] == 2
+    assert _stats(t)["std"] == want["round_trip_ms_stddev"] * 1000 == 22.0
+    assert list(t.samples["ttl"]) == [64, 64] and list(t.samples["payload_bytes"]) == [16, 16]
+    assert list(t.samples["rtt_us"]) == [68.0, 112.0]
+
+
+def test_bsd_icmp_error_skips_the_header_dump():
+    t = azlatency.read(BSD_ERROR)
+    assert list(t.samples["status"]) == ["error"]
+    assert t.samples["message"][0] == "Destination Host Unreachable"
+    assert t.runs["loss_pct"][0] == 100.0 and t.runs["errors"][0] == 1
