@@ -186,7 +186,7 @@ def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = Fal
     """``azlatency import``: import with a progress bar on long imports, print the report.
 
     Exit status: 0; 1 when the campaign cannot be imported (bad campaign.yaml, ...);
-    3 with ``fail_on_skip`` when a file was not imported.
+    3 with ``fail_on_skip`` when a file was not imported (files campaign.yaml ignores aside).
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -217,4 +217,5 @@ def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = Fal
         print(report.to_json())
     else:
         report.print(console)
-    return 3 if fail_on_skip and len(report.not_imported) else 0
+    skipped = report.not_imported[report.not_imported.reason != "ignored"]
+    return 3 if fail_on_skip and len(skipped) else 0
