@@ -555,3 +555,19 @@ def test_bsd_icmp_error_skips_the_header_dump():
     assert list(t.samples["status"]) == ["error"]
     assert t.samples["message"][0] == "Destination Host Unreachable"
     assert t.runs["loss_pct"][0] == 100.0 and t.runs["errors"][0] == 1
+
+
+@needs_shared
+def test_locate_claims_nothing_in_other_seeds_and_corpus_files():
+    from azlatency.decode import decode
+
+    paths = sorted(p for p in (CORPUS.parent / "seeds").iterdir() if not p.name.startswith("000"))
+    paths += sorted(p for p in CORPUS.glob("*/*") if p.parent.name != "ping" and p.is_file())
+    for path in paths:
+        lines = decode(path.read_bytes()).text.split("\n")
+        assert ping.locate(lines) == [], path.name  # seed 004 line 146: "From these tests, ..."
+
+
+def test_prose_that_looks_like_windows_lines_is_not_claimed():
+    lines = ["Reply from Bob: thanks, all good.", "From the VM icmp_seq looked fine."]
+    assert ping.locate(lines) == []

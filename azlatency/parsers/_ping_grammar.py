@@ -43,9 +43,12 @@ UNIX_REPLY = re.compile(
 )
 NO_ANSWER = re.compile(_TS + r"no answer yet for icmp_seq=(?P<seq>\d+)\s*")  # iputils -O
 REQUEST_TIMEOUT = re.compile(r"Request timeout for icmp_seq (?P<seq>\d+)\s*")  # macOS
-# iputils: "From 10.202.0.1 icmp_seq=1 Destination Host Unreachable"
+# iputils: "From 10.202.0.1 icmp_seq=1 Destination Host Unreachable" (errors read from the
+# socket's error queue), "From 10.0.0.1 (10.0.0.1) icmp_seq=1 Time to live exceeded" and
+# "From 10.0.0.1: icmp_seq=1 Redirect Host(...)" (ICMP packets).  icmp_seq is required: prose
+# starts with "From" too ("From these tests, ..." in seed 004).
 FROM_ERROR = re.compile(
-    _TS + r"From (?P<src>\S+(?: \([^)]*\))?)(?: icmp_seq=(?P<seq>\d+))? (?P<msg>\S.*?)\s*"
+    _TS + r"From (?P<src>\S+?(?: \([^)]*\))?):? icmp_seq=(?P<seq>\d+) (?P<msg>\S.*?)\s*"
 )
 # BSD: "92 bytes from 10.0.0.1: Destination Host Unreachable" (then an IP header dump)
 BSD_ERROR = re.compile(r"(?P<bytes>\d+) bytes from (?P<src>\S+?): (?P<msg>[A-Z][A-Za-z ]+)\s*")
@@ -114,7 +117,8 @@ def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-_IP = r"(?P<ip>\S+?)"
+# The address Windows prints (never a name): IPv4, or IPv6 with a zone ("fe80::1%12").
+_IP = r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*(?:%\w+)?)"
 _DEST = r"(?P<host>\S+?)(?: \[(?P<ip>[^\]]+)\])?(?: from (?P<src>\S+))?"
 _N = r"(?P<{}>\d+)"
 _MS = r"(?P<op>[=<])\s?(?P<ms>\d+)\s?m?s?"  # "time=14ms", "temps=12 ms", "tiempo<1m"
