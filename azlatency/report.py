@@ -134,7 +134,7 @@ class ImportReport:
     def __str__(self) -> str:
         return self.summary_line()
 
-    def print(self, console=None, *, max_rows: int = 40) -> None:
+    def print(self, console=None, *, max_rows: int = 12) -> None:
         """Rich summary: imported files per tool, every file not imported, quality notes."""
         from rich.console import Console
         from rich.table import Table
@@ -164,16 +164,22 @@ class ImportReport:
                 t.add_row(row.path, row.reason, detail)
             console.print(t)
         if len(self.quality):
+            q = self.quality
             t = Table(title="quality", title_justify="left")
+            for col in ("issue", "runs", "files", "meaning"):
+                t.add_column(col, overflow="fold")
+            for issue, group in q.groupby("issue", sort=False):
+                t.add_row(issue, str(group.run_id.nunique()), str(group.source_path.nunique()),
+                          ISSUES.get(issue, ""))
+            console.print(t)
+            t = Table(title=f"quality details (first {min(max_rows, len(q))} of {len(q)}; "
+                            "report.quality has them all)", title_justify="left")
             for col in ("source_path", "run_id", "issue", "detail"):
                 t.add_column(col, overflow="fold")
-            for row in self.quality.head(max_rows).itertuples():
+            for row in q.head(max_rows).itertuples():
                 t.add_row(row.source_path, row.run_id if isinstance(row.run_id, str) else "",
                           row.issue, row.detail if isinstance(row.detail, str) else "")
             console.print(t)
-            if len(self.quality) > max_rows:
-                console.print(f"... and {len(self.quality) - max_rows} more quality notes "
-                              "(report.quality has them all)")
 
     def to_json(self) -> str:
         data = {"campaign": self.campaign, "store": str(self.store), **self.to_dict(),
