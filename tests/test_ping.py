@@ -571,3 +571,11 @@ def test_locate_claims_nothing_in_other_seeds_and_corpus_files():
 def test_prose_that_looks_like_windows_lines_is_not_claimed():
     lines = ["Reply from Bob: thanks, all good.", "From the VM icmp_seq looked fine."]
     assert ping.locate(lines) == []
+
+
+def test_parse_bytes_falls_back_to_the_decoder():
+    path = PING / "ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt"
+    data = path.read_bytes().replace(b"\r\n", b"\n")  # what the reader's bytes path accepts
+    runs = ping.parse_bytes(data, source="de.txt").runs
+    assert [r.meta["language"] for r in runs] == ["de", "de"]
+    assert [r.meta["packets_received"] for r in runs] == [3, 4]

@@ -40,8 +40,9 @@ INFO = ToolInfo(
         "iputils", "busybox", "bsd", "windows-en", "windows-de", "windows-fr", "windows-es",
         "windows-ja", "windows-zh", "powershell-5", "powershell-7",
     ),
-    versions="iputils s20121221-20240905 (checked: 20221126), BusyBox 1.35, macOS, FreeBSD 13+, "
-    "Windows 7-11 ping.exe, Windows PowerShell 5.1 and PowerShell 7 Test-Connection",
+    versions="iputils 20221126 (captured) and older Ubuntu builds (corpus), BusyBox 1.35, "
+    "macOS (corpus), Windows 7/10 ping.exe, Windows PowerShell 5.1 Test-Connection (corpus); "
+    "PowerShell 7 Test-Connection and the de/es/ja/zh ping.exe texts are transcribed",
     produces=("runs", "samples", "summaries"),
     flags="-D (timestamps), -O (timeouts); Windows prints whole milliseconds",
     latency_basis="rtt",
@@ -113,8 +114,14 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
 
 
 def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) -> Parsed:
-    """The reader's fast path for big plain files (UTF-8, LF)."""
-    return parse(data.decode("utf-8", errors="replace"), source=source, strict=strict)
+    """The reader's fast path for big plain files (no BOM, no CR)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
+        from ..decode import decode
+
+        text = decode(data).text
+    return parse(text, source=source, strict=strict)
 
 
 def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
