@@ -186,3 +186,11 @@ def test_units():
     assert percentile_stat("100.000000") == "p100" and percentile_stat("x") is None
     assert bucket_edges_ns(100) == (100, 101) and bucket_edges_ns(129) == (128, 130)
     assert bucket_edges_ns(110080) == (109568, 110592)
+
+
+def test_numbers_beyond_64_bits():
+    text = (FIO / "fio--3.33-linux-json-read-4k.json").read_text()
+    with pytest.raises(ParseError, match="beyond fio's 64-bit"):
+        fio.parse(text.replace('"runtime" : 1002', '"runtime" : 99999999999999999999999'))
+    big_bs = fio.parse(text.replace('"bs" : "4k"', '"bs" : "99999999999999999999999k"'))
+    assert "msg_size_bytes" not in big_bs.runs[0].meta

@@ -278,3 +278,12 @@ def test_command_line_reading():
     ]
     assert default_msg_size("udp_bw") == 32768 and default_msg_size("rc_rdma_read_lat") == 1
     assert default_msg_size("rc_fetch_add_mr") is None
+
+
+def test_counts_beyond_64_bits_are_errors_and_unreadable_sizes_get_no_default():
+    text = "tcp_lat:\n    latency  =  5 us\n    loc_send_msgs  =  99999999999999999999999 \n"
+    with pytest.raises(ParseError, match="beyond any count"):
+        qperf.parse(text)
+    assert qperf.parse(text, strict=False).runs[0].meta.get("packets_sent") is None
+    t = azlatency.read("$ qperf h -m 99999999999K tcp_lat\ntcp_lat:\n    latency  =  5 us\n")
+    assert pd_isna(t.runs.msg_size_bytes.iloc[0])  # -m was given: qperf's default is no answer

@@ -19,14 +19,18 @@ def size_bytes(text: str, kb_base: int = 1024) -> int | None:
         return None
     suffix = m.group(2).lower()
     if not suffix or suffix == "b":
-        return int(float(m.group(1)))
+        return _in_range(int(float(m.group(1))))
     pow_ = _POWERS.get(suffix[0])
     if pow_ is None or suffix not in (suffix[0], suffix[0] + "b", suffix[0] + "ib"):
         return None
     mult = kb_base
     if suffix.endswith("ib"):
         mult = 1024 if kb_base == 1000 else 1000
-    return int(float(m.group(1)) * mult**pow_)
+    return _in_range(int(float(m.group(1)) * mult**pow_))
+
+
+def _in_range(value: int) -> int | None:
+    return value if 0 <= value < 2**63 else None  # sizes land in Int64 columns
 
 
 def percentile_stat(key: str) -> str | None:

@@ -65,7 +65,8 @@ def size_of(text: str) -> int | None:
     m = _NUMBER.match(text)
     if not m or m.group(2) not in _SIZE_SUFFIX:
         return None
-    return int(float(m.group(1)) * _SIZE_SUFFIX[m.group(2)])
+    value = int(float(m.group(1)) * _SIZE_SUFFIX[m.group(2)])
+    return value if value < 2**32 else None  # qperf keeps sizes in a uint32
 
 
 def time_of(text: str) -> float | None:
@@ -89,6 +90,7 @@ class Command:
     msg_size: int | None = None
     loops: list[Loop] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
+    sets_msg_size: bool = False  # -m or a msg_size loop given, even if unreadable
 
     @property
     def host_is_ip(self) -> bool:
@@ -156,8 +158,10 @@ def _option(cmd: Command, name: str, value: str | None) -> None:
         cmd.time_s = time_of(value)
     elif name in ("-m", "--msg_size"):
         cmd.msg_size = size_of(value)
+        cmd.sets_msg_size = True
     elif name in ("-oo", "--loop"):
         loop = _loop(value)
+        cmd.sets_msg_size |= (value.split(":")[0] or "msg_size") in _MSG_SIZE_VARS
         if loop is not None:
             cmd.loops.append(loop)
     elif name in ("-H", "--host") and not value.startswith("$"):

@@ -156,6 +156,9 @@ def _num(obj: dict, key: str, where: str, source: str | None, line: int) -> floa
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ParseError(TOOL, source, line, f"expected a number for {where}.{key}, got {value!r}")
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        raise ParseError(TOOL, source, line, f"{where}.{key} = {value} is beyond fio's 64-bit "
+                         "counters")
     return value
 
 
@@ -185,7 +188,8 @@ def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int)
         host = job["hostname"]
         meta["dst_ip" if re.match(r"^[\d.:a-fA-F]+$", host) and any(c in host for c in ".:")
              else "dst_host"] = host
-        meta["port"] = job.get("port") if isinstance(job.get("port"), int) else None
+        port = job.get("port")
+        meta["port"] = port if isinstance(port, int) and 0 < port < 65536 else None
     if isinstance(doc.get("timestamp"), int):
         labels["report_time_unix_s"] = doc["timestamp"]
     error = _num(job, "error", name, source, first) or 0
@@ -213,11 +217,16 @@ def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int)
     return run
 
 
+def _n(value: float) -> int | None:
+    """An observation count for the Int64 ``n`` column (None when it cannot be one)."""
+    return int(value) if 0 <= value < 2**63 else None
+
+
 def _int_option(options: dict[str, str], key: str, default: int) -> int | str:
     value = options.get(key)
     if value is None:
         return default
-    return int(value) if value.isdigit() else value
+    return int(value) if value.isdigit() and len(value) < 10 else value
 
 
 def _options(value: Any) -> dict[str, str]:
@@ -280,13 +289,13 @@ def _direction(run: Run, d: str, part: dict, source, line: int) -> list[tuple]:
                               ("std", "bw_dev")):
                 v = n(key)
                 run.add(f"disk_bandwidth_{d}_per_interval", stat,
-                        None if v is None else v * KIB, "bytes/s", n=int(samples))
+                        None if v is None else v * KIB, "bytes/s", n=_n(samples))
         run.add(f"iops_{d}", "mean", n("iops"), "io/s")
         samples = n("iops_samples") or 0
         if samples:
             for stat, key in (("mean", "iops_mean"), ("min", "iops_min"), ("max", "iops_max"),
                               ("std", "iops_stddev")):
-                run.add(f"iops_{d}_per_interval", stat, n(key), "io/s", n=int(samples))
+                run.add(f"iops_{d}_per_interval", stat, n(key), "io/s", n=_n(samples))
         run.add(f"transfer_{d}", "total", n("io_bytes"), "bytes")
         for key in ("short_ios", "drop_ios"):
             if n(key):
@@ -305,7 +314,7 @@ def _latency(run: Run, metric: str, lat: dict, source, line: int) -> list[tuple]
     count = _num(lat, "N", metric, source, line) or 0
     if not count:
         return []  # fio prints zeros for a latency it did not measure (psync has no slat)
-    count = int(count)
+    count = _n(count)
     for stat, key in (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "stddev")):
         v = _num(lat, key, metric, source, line)
         run.add(metric, stat, None if v is None else v / 1000, "us", n=count)
@@ -324,7 +333,7 @@ def _latency(run: Run, metric: str, lat: dict, source, line: int) -> list[tuple]
     out = []
     if isinstance(bins, dict):
         for key, c in sorted(bins.items(), key=lambda kv: _int_key(kv[0], metric, source, line)):
-            if isinstance(c, bool) or not isinstance(c, int):
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 2**63:
                 raise ParseError(TOOL, source, line, f"expected a count for bin {key} of "
                                  f"{metric}, got {c!r}")
             low, high = bucket_edges_ns(_int_key(key, metric, source, line))
@@ -338,7 +347,7 @@ def _computed_percentiles(run: Run, metric: str, bins: dict, reported: dict) -> 
     (``calc_clat_percentiles``: the first bucket where the running count reaches p% of N), so
     reported and computed can be checked against each other."""
     ordered = sorted((int(k), c) for k, c in bins.items())
-    total = sum(c for _, c in ordered)
+    total = _n(sum(c for _, c in ordered))
     if not total:
         return
     run.add(metric, "count", total, "count", source="computed", n=total)

@@ -107,6 +107,7 @@ _STAT_OF_KIND = {"bps": "mean", "msg/s": "mean", "us": "total", "s/GB": "mean", 
 _PROTOCOLS = {"tcp": "tcp", "udp": "udp", "sctp": "sctp", "sdp": "sdp", "rds": "rds"}
 _RDMA = ("rc", "uc", "ud", "xrc")
 _DATAGRAM = ("udp_", "ud_", "rds_")
+_INT64_LIMIT = 2.0**63  # counts and sizes go to Int64 columns
 
 
 @dataclass
@@ -273,6 +274,12 @@ def _value(key: str, raw: str, no: int, source, strict: bool, skipped: list[str]
         value, exact = float(m.group("exact").replace(",", "")), True
     else:
         value, exact = float(m.group("num").replace(",", "")) * factor, factor == 1.0
+    if kind in ("count", "bytes") and value >= _INT64_LIMIT:
+        reason = f"'{key} = {raw}' is beyond any count qperf can print (uint64)"
+        if strict:
+            raise ParseError(TOOL, source, no, reason)
+        skipped.append(f"line {no} skipped: {reason}")
+        return _Value(raw, no)
     return _Value(raw, no, kind, value, exact or kind != "count")
 
 
@@ -424,6 +431,8 @@ def _msg_size(test: _Test, command: Command | None, loop: dict) -> tuple[int | N
     if command is not None:
         if command.msg_size is not None:
             return command.msg_size, "command"
+        if command.sets_msg_size:
+            return None, None  # given, but not readable: no default either
         default = default_msg_size(test.name)
         if default is not None:
             return default, "default"
