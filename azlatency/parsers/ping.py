@@ -11,27 +11,13 @@ prints and how it is read: ``docs/tools/ping.md``.  The lines themselves are des
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._base import Parsed, Run, Span, ToolInfo
 from ._ping_fast import Replies, read_replies, shape_of
 from ._ping_grammar import Event, Scanner
-from ._ping_runs import (
-    TOOL,
-    WINDOWS_RESOLUTION,
-    Acc,
-    computed,
-    fail,
-    host_and_ip,
-    ms_to_us,
-    reported,
-    skipped_warning,
-    ts_ns,
-    unix_samples,
-)
-from ._ping_runs import _frame as samples_of
+from ._ping_runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
 
 INFO = ToolInfo(
     tool=TOOL,
@@ -150,7 +136,10 @@ def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
 
 
 class _Assembler:
-    """Feeds events into runs (see ``_ping_runs`` for the rules)."""
+    """Feeds events into runs.  A run opens at a header (``PING ...``, ``Pinging ...``, a
+    ``Test-Connection`` table) or at the first packet line when the header is missing, and
+    closes at the next header, when a packet line follows a complete statistics block, or
+    when a second statistics block starts."""
 
     def __init__(self, source: str | None, strict: bool, fast: Replies | None) -> None:
         self.source, self.strict, self.fast = source, strict, fast
@@ -171,7 +160,7 @@ class _Assembler:
 
     def _close(self) -> None:
         if self.acc is not None:
-            self.runs.append(_finish(self.acc, self.fast))
+            self.runs.append(finish(self.acc, self.fast))
             self.acc = None
 
     def _open(self, idx: int, kind: str) -> Acc:
@@ -402,131 +391,3 @@ class _Assembler:
 
 def _to_int_or_none(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
-
-
-# ---------------------------------------------------------------------------------------------
-# Finishing a run: meta, samples, summaries.
-
-
-def _unix_dialect(votes: set[str]) -> tuple[str, str, int]:
-    """(parser_variant, os, first icmp_seq) from the evidence the lines gave."""
-    if "iputils" in votes:
-        return "iputils", "linux", 1
-    if "busybox" in votes or ("busybox-stats" in votes and "bsd" not in votes):
-        return "busybox", "busybox", 0
-    if "macos" in votes:
-        return "bsd", "macos", 0  # "Request timeout for icmp_seq" is macOS's own line
-    return "bsd", "bsd", 0  # macOS and FreeBSD print the same; the os stays "bsd"
-
-
-def _finish(acc: Acc, fast: Replies | None) -> Run:
-    run = Run(line_start=acc.first + 1, line_end=acc.last + 1, warnings=list(acc.warnings))
-    header = acc.header or {}
-    meta: dict = {"latency_basis": "rtt", "complete": acc.counts is not None}
-    df = samples_of(acc, fast) if acc.has_packets else None
-    if acc.kind == "unix":
-        variant, os_name, first_seq = _unix_dialect(acc.votes)
-        if df is not None:
-            df = unix_samples(acc, df, first_seq)
-        meta.update(parser_variant=variant, os=os_name)
-        host, ip = host_and_ip(header.get("host"), header.get("ip"))
-        if host is None and ip is None and acc.title:
-            host, ip = host_and_ip(acc.title["host"], None)
-        meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
-        if header.get("payload"):
-            meta["msg_size_bytes"] = int(header["payload"])
-        _unix_counts(meta, acc, df, variant)
-    elif acc.kind == "windows":
-        meta.update(parser_variant=f"windows-{acc.lang}", os="windows", language=acc.lang)
-        host, ip = host_and_ip(header.get("host"), header.get("ip"))
-        if ip is None and acc.title:
-            ip = acc.title.get("ip")
-        meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
-        if header.get("payload"):
-            meta["msg_size_bytes"] = int(header["payload"])
-        _windows_counts(meta, acc, df)
-        run.warnings.append(WINDOWS_RESOLUTION)
-    else:
-        _ps_meta(meta, acc, df)
-        run.warnings.append(WINDOWS_RESOLUTION.replace("'time<1ms' replies", "0 ms rows"))
-    ip = meta.get("dst_ip") or ""
-    meta["protocol"] = "icmpv6" if ":" in ip or header.get("tail") == "ping6" else "icmp"
-    if acc.glued:
-        run.warnings.append(
-            f"{len(acc.glued)} line(s) held several replies run together (line breaks lost); "
-            "they were split at each 'bytes from', and a stray digit before the reply size "
-            "was dropped"
-        )
-    if acc.pipe is not None:
-        meta["labels"] = {"pipe": acc.pipe}
-    run.meta = meta
-    reported(run, acc)
-    if df is not None:
-        _summarize(run, df)
-        run.samples = _columns(df, acc.kind)
-    return run
-
-
-def _unix_counts(meta: dict, acc: Acc, df: pd.DataFrame | None, variant: str) -> None:
-    c = acc.counts
-    if c is None:
-        return
-    meta.update(packets_sent=c["tx"], packets_received=c["received"], loss_pct=float(c["loss"]))
-    # All three print "+N duplicates" only when N > 0; iputils does the same for errors.
-    meta["duplicates"] = c.get("duplicates", 0)
-    if "errors" in c or variant == "iputils":
-        meta["errors"] = c.get("errors", 0)
-    elif df is not None:
-        meta["errors"] = int((df["status"] == "error").sum())
-    if "time_ms" in c:
-        meta["duration_s"] = c["time_ms"] / 1000.0
-
-
-def _windows_counts(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
-    c = acc.counts
-    if c is None:
-        return
-    loss = c.get("loss")
-    meta.update(packets_sent=c["tx"], packets_received=c["received"],
-                loss_pct=float(loss) if loss is not None else None)
-    if df is not None:
-        meta["errors"] = int((df["status"] == "error").sum())
-
-
-def _ps_meta(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
-    meta.update(parser_variant="powershell-5" if acc.kind == "ps5" else "powershell-7",
-                os="windows", complete=True)
-    host, ip = host_and_ip(acc.ps.get("host") or acc.ps.get("dest"), acc.ps.get("ip"))
-    meta.update(dst_host=host, dst_ip=ip, src_host=acc.ps.get("src"))
-    if df is None:
-        return
-    sizes = df["payload_bytes"].dropna()
-    if len(sizes):
-        meta["msg_size_bytes"] = int(sizes.iloc[0])
-    sent = len(df)
-    received = int(df["status"].isin(["ok", "censored"]).sum())
-    meta.update(packets_sent=sent, packets_received=received,
-                errors=int((df["status"] == "error").sum()),
-                loss_pct=100.0 * (sent - received) / sent if sent else None)
-
-
-def _summarize(run: Run, df: pd.DataFrame) -> None:
-    # iputils and BSD put duplicates into their min/avg/max too; so do we.
-    use = df["status"].isin(["ok", "duplicate", "censored"]).to_numpy()
-    rtt = df["rtt_us"].to_numpy(dtype=np.float64, na_value=np.nan)[use]
-    censor = df["censor_high_us"].to_numpy(dtype=np.float64, na_value=np.nan)[use]
-    computed(run, rtt, censor)
-
-
-def _columns(df: pd.DataFrame, kind: str | None) -> pd.DataFrame:
-    out = {"seq": df["seq"], "kind": "reply", "status": df["status"]}
-    if df["time_ns"].notna().any():
-        out["time_ns"] = df["time_ns"]
-    out["rtt_us"] = df["rtt_us"]
-    if kind != "unix":
-        out["censor_high_us"] = df["censor_high_us"]
-    out.update(ttl=df["ttl"], payload_bytes=df["payload_bytes"], message=df["message"])
-    frame = pd.DataFrame(out)
-    if kind != "unix":
-        frame["seq"] = pd.array(np.arange(1, len(frame) + 1), dtype="Int64")
-    return frame
