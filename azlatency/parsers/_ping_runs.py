@@ -288,21 +288,11 @@ def finish(acc: Acc, fast) -> Run:
         if df is not None:
             df = unix_samples(acc, df, first_seq)
         meta.update(parser_variant=variant, os=os_name)
-        host, ip = host_and_ip(header.get("host"), header.get("ip"))
-        if host is None and ip is None and acc.title:
-            host, ip = host_and_ip(acc.title["host"], None)
-        meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
-        if header.get("payload"):
-            meta["msg_size_bytes"] = int(header["payload"])
+        _target(meta, header, acc.title and acc.title["host"])
         _unix_counts(meta, acc, df, variant)
     elif acc.kind == "windows":
         meta.update(parser_variant=f"windows-{acc.lang}", os="windows", language=acc.lang)
-        host, ip = host_and_ip(header.get("host"), header.get("ip"))
-        if ip is None and acc.title:
-            ip = acc.title.get("ip")
-        meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
-        if header.get("payload"):
-            meta["msg_size_bytes"] = int(header["payload"])
+        _target(meta, header, acc.title and acc.title["ip"])
         _windows_counts(meta, acc, df)
         run.warnings.append(WINDOWS_RESOLUTION)
     else:
@@ -324,6 +314,17 @@ def finish(acc: Acc, fast) -> Run:
         _summarize(run, df)
         run.samples = _columns(df, acc.kind)
     return run
+
+
+def _target(meta: dict, header: dict, title: str | None) -> None:
+    """Target and payload from the header; the statistics title names the target when the
+    header is missing (a paste cut at the top)."""
+    host, ip = host_and_ip(header.get("host"), header.get("ip"))
+    if host is None and ip is None and title:
+        host, ip = host_and_ip(title, None)
+    meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
+    if header.get("payload"):
+        meta["msg_size_bytes"] = int(header["payload"])
 
 
 def _unix_counts(meta: dict, acc: Acc, df: pd.DataFrame | None, variant: str) -> None:
@@ -378,7 +379,7 @@ def _summarize(run: Run, df: pd.DataFrame) -> None:
 
 
 def _columns(df: pd.DataFrame, kind: str | None) -> pd.DataFrame:
-    out = {"seq": df["seq"], "kind": "reply", "status": df["status"]}
+    out = {"seq": df["seq"], "kind": _constant_str("reply", len(df)), "status": df["status"]}
     if df["time_ns"].notna().any():
         out["time_ns"] = df["time_ns"]
     out["rtt_us"] = df["rtt_us"]
