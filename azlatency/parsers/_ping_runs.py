@@ -172,10 +172,12 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
     # iputils 20221126 prints no "(DUP!)" when pinging a broadcast address without -v,
     # yet counts the extra replies as duplicates: a second reply to one seq is one.
     ok = (df["status"] == "ok").to_numpy() & has
-    again = np.zeros(len(df), dtype=bool)
-    again[ok] = pd.Series(values[ok]).duplicated().to_numpy()
-    if again.any():
-        df.loc[again, "status"] = "duplicate"
+    answered = values[ok]
+    if len(answered) > 1 and not (np.diff(answered) > 0).all():  # rising seqs: no repeat
+        again = np.zeros(len(df), dtype=bool)
+        again[ok] = pd.Series(answered).duplicated().to_numpy()
+        if again.any():
+            df.loc[again, "status"] = "duplicate"
     if not has.any():
         return df
     lo = first_seq if acc.header is not None else int(seq_int.min())
@@ -193,9 +195,9 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
             "status": pd.array(np.full(len(lost), "lost", dtype=object), dtype="str"),
         })
         df = pd.concat([df, extra], ignore_index=True)
-    order = np.lexsort((np.arange(len(df)), df["seq"].to_numpy(dtype=np.float64, na_value=np.inf)))
-    if not (order == np.arange(len(df))).all():
-        df = df.iloc[order].reset_index(drop=True)
+    key = np.concatenate((np.where(has, values, np.iinfo(np.int64).max), lost))  # no seq: last
+    if not (key[1:] >= key[:-1]).all():
+        df = df.take(np.argsort(key, kind="stable")).reset_index(drop=True)
     return df
 
 
