@@ -164,6 +164,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         line = raw.lstrip("\ufeff").rstrip()
         if not line.strip():
             continue
+        if cur is not None and cur.hist_line is not None:  # 10,000 rows: the hot path
+            hm = _HIST_ROW.match(line)
+            if hm:
+                cur.hist.append((int(hm.group(1)), int(hm.group(2)), no))
+                cur.end = no
+                continue
         cmd = command_of(line, ("latte",))[0]
         if cmd is not None:
             cur = _Block(no, cmd)
@@ -192,10 +198,6 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             cur.end = no
         elif cur is not None and _HIST_HEADER.match(line):
             cur.hist_line, cur.end = no, no
-        elif cur is not None and cur.hist_line is not None and _HIST_ROW.match(line):
-            hm = _HIST_ROW.match(line)
-            cur.hist.append((int(hm.group(1)), int(hm.group(2)), no))
-            cur.end = no
         else:
             reason = f"expected a latte summary line ('Key value'), got {line.strip()[:80]!r}"
             if strict or cur is None:
