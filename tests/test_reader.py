@@ -1,0 +1,151 @@
+"""How ``azlatency.read`` splits documents into blocks, on the seed documents.
+
+Parsers land one by one: a test that needs a tool's parser skips while its module is missing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import importlib.util
+
+import pandas as pd
+import pytest
+
+import azlatency
+from azlatency.decode import decode
+from azlatency.errors import DetectionError
+from azlatency.parsers import REGISTRY, modules
+from tests.conftest import SEEDS, needs_shared, seed
+
+SEED_FILES = sorted(SEEDS.glob("*")) if SEEDS.is_dir() else []
+
+
+def needs_parser(tool: str) -> None:
+    if importlib.util.find_spec(f"azlatency.parsers.{REGISTRY[tool]}") is None:
+        pytest.skip(f"parser {tool} not written yet")
+
+
+def _read_or_skip(data, **kw):
+    try:
+        return azlatency.read(data, strict=False, **kw)
+    except DetectionError:
+        pytest.skip("no parser finds an output in this document yet")
+
+
+def _lines(path) -> list[str]:
+    return decode(path.read_bytes()).text.split("\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 002: latte blocks in a blog page
+
+
+@needs_shared
+def test_seed002_latte_blocks_carry_context_and_command():
+    needs_parser("latte")
+    t = azlatency.read(seed("002"))
+    done = t.runs[(t.runs.tool == "latte") & t.runs.complete]
+    assert list(done.context) == ["Sender:", "Receiver:"]  # 002:126, 002:145
+    assert list(done.command) == [  # 002:128, 002:147 (after the C:\Temp> prompt)
+        "latte -c -a 10.0.0.5:5005 -i 65100",
+        "latte -a 10.0.0.5:5005 -i 65100",
+    ]
+    assert done.heading.isna().all()  # a blog page: no markdown headings
+
+
+@needs_shared
+def test_seed002_line_ranges_are_absolute_in_the_file():
+    needs_parser("latte")
+    lines = _lines(seed("002"))
+    t = azlatency.read(seed("002"))
+    done = t.runs[t.runs.complete]
+    first = [lines[i - 1] for i in done.line_start]
+    last = [lines[i - 1] for i in done.line_end]
+    assert first == [r"C:\Temp>latte -c -a 10.0.0.5:5005 -i 65100", r"C:\Temp>latte -a 10.0.0.5:5005 -i 65100"]
+    assert last == ["Interrupt/sec 1100 (2.23/iteration)", "Interrupt/sec 1068 (2.17/iteration)"]
+
+
+# ---------------------------------------------------------------------------------------------
+# nothing to find
+
+
+@needs_shared
+def test_commands_without_output_raise_detection_error_listing_what_was_looked_for():
+    # seed 003 shows fio commands whose outputs are screenshots: nothing to parse
+    with pytest.raises(DetectionError) as info:
+        azlatency.read(seed("003"))
+    message = str(info.value)
+    assert "no known tool output found; looked for:" in message and "003_" in message
+    for module in modules():
+        assert f"{module.INFO.tool} ({module.INFO.description})" in message
+
+
+def test_prose_raises_detection_error():
+    with pytest.raises(DetectionError, match="no known tool output found"):
+        azlatency.read("Latency between the zones was about 2 ms.\nWe used several tools.\n")
+
+
+@pytest.mark.parametrize("data", ["", "  \n\n\t\n", b"", b"\n\r\n", codecs.BOM_UTF16_LE + " \n".encode("utf-16-le")])
+def test_empty_input_is_a_detection_error(data):
+    with pytest.raises(DetectionError, match="empty input"):
+        azlatency.read(data)
+
+
+# ---------------------------------------------------------------------------------------------
+# every seed that holds outputs some parser finds
+
+
+@needs_shared
+@pytest.mark.parametrize("path", SEED_FILES, ids=[p.name[:3] for p in SEED_FILES])
+def test_run_ids_are_stable_and_distinct(path):
+    data = path.read_bytes()
+    a, b = _read_or_skip(data), _read_or_skip(data)
+    assert list(a.runs.run_id) == list(b.runs.run_id)
+    assert a.runs.run_id.is_unique
+    sha = hashlib.sha256(data).hexdigest()[:12]
+    expected = [f"{sha}-{blk:03d}-{k:03d}" for blk, k in _block_and_index(a.runs)]
+    assert list(a.runs.run_id) == expected
+    pd.testing.assert_frame_equal(a.summaries, b.summaries)
+
+
+def _block_and_index(runs: pd.DataFrame):
+    seen: dict[int, int] = {}
+    for blk in runs.block:
+        seen[blk] = seen.get(blk, -1) + 1
+        yield blk, seen[blk]
+
+
+@needs_shared
+@pytest.mark.parametrize("path", SEED_FILES, ids=[p.name[:3] for p in SEED_FILES])
+def test_blocks_are_disjoint_ordered_and_inside_the_file(path):
+    t = _read_or_skip(path)
+    n = len(_lines(path))
+    spans = t.runs.groupby("block").agg(start=("line_start", "min"), end=("line_end", "max"))
+    assert (spans.start >= 1).all() and (spans.end <= n).all() and (spans.start <= spans.end).all()
+    assert list(spans.index) == sorted(spans.index)
+    assert (spans.start.iloc[1:].to_numpy() > spans.end.iloc[:-1].to_numpy()).all()
+
+
+@needs_shared
+@pytest.mark.parametrize("variant", ["crlf", "utf-16-crlf", "utf-8-bom"])
+@pytest.mark.parametrize("path", SEED_FILES, ids=[p.name[:3] for p in SEED_FILES])
+def test_encodings_and_line_ends_give_the_same_runs(path, variant):
+    raw = path.read_bytes()
+    text = raw.decode("utf-8")
+    if "crlf" in variant:
+        text = text.replace("\n", "\r\n")
+    if variant.startswith("utf-16"):  # PowerShell's `>`: UTF-16 LE with BOM, CRLF
+        data = codecs.BOM_UTF16_LE + text.encode("utf-16-le")
+    elif variant == "utf-8-bom":
+        data = codecs.BOM_UTF8 + text.encode("utf-8")
+    else:
+        data = text.encode("utf-8")
+    a = _read_or_skip(raw, source=path.name)
+    b = azlatency.read(data, source=path.name, strict=False)
+    differ = ["run_id", "source_sha256", "encoding"]
+    pd.testing.assert_frame_equal(a.runs.drop(columns=differ), b.runs.drop(columns=differ))
+    pd.testing.assert_frame_equal(a.summaries.drop(columns="run_id"), b.summaries.drop(columns="run_id"))
+    pd.testing.assert_frame_equal(a.samples.drop(columns="run_id"), b.samples.drop(columns="run_id"))
+    encoding = {"crlf": "utf-8", "utf-16-crlf": "utf-16-le", "utf-8-bom": "utf-8-sig"}[variant]
+    assert set(b.runs.encoding) == {encoding}
