@@ -274,3 +274,12 @@ def test_whole_file_and_locate():
     assert [(s.start, s.end) for s in ethr.locate(doc)] == [(3, 5)]
     t = azlatency.read("\n".join(doc) + "\n")
     assert list(t.runs.tool) == ["ethr"] and t.runs.heading.iloc[0] == "run 3"
+
+
+def test_damaged_huge_numbers_are_parse_errors():
+    banner = ('{"Time":"2021-05-18T06:59:39Z","Title":"","Type":"INFO","Message":'
+              '"Using destination: h, ip: 10.0.0.4, port: %s"}')
+    with pytest.raises(ParseError, match="does not fit a 64-bit integer"):
+        ethr.parse(banner % ("9" * 25) + "\n" + GOOD % "1.00G")
+    with pytest.raises(ParseError, match="BitsPerSecond"):
+        ethr.parse(GOOD % ("9" * 400 + "G"))  # inf is not a rate

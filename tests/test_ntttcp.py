@@ -275,3 +275,13 @@ def test_locate_in_a_note_includes_the_command_line():
     tables = azlatency.read("\n".join(lines) + "\n", strict=False)
     run = tables.runs[tables.runs.tool == "ntttcp"].iloc[0]
     assert (run.heading, run.role, run.dst_ip) == ("AZ1 - AZ2", "sender", "10.1.0.4")
+
+
+def test_damaged_huge_numbers_are_parse_errors():
+    """A 25-digit count fits Python but not the Int64 column: a located ParseError."""
+    path = FIXTURES / "ntttcp" / "ntttcp--1.4.0-linux-s-V-sender-threads.txt"
+    text = path.read_text().replace("4 connections tested", "9" * 25 + " connections tested")
+    with pytest.raises(ParseError, match="does not fit a 64-bit integer"):
+        ntttcp.parse(text)
+    with pytest.raises(ParseError, match="expected a number for 'total bytes'"):
+        ntttcp.parse(path.read_text().replace("11687493632", "9" * 400))

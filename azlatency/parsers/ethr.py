@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import calendar
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +28,7 @@ from functools import lru_cache
 
 from ..errors import ParseError
 from ._base import Parsed, Span, ToolInfo
+from ._ranges import check_int64
 
 INFO = ToolInfo(
     tool="ethr",
@@ -89,13 +91,15 @@ def placeholder(text: str | None) -> bool:
 def rate(text: str) -> float | None:
     """``'914.94M'`` → 914.94e6 (ethr scales by 1000); None for a placeholder or bad text."""
     m = _RATE.match(text.strip())
-    return float(m.group(1)) * _SCALE[m.group(2)] if m else None
+    value = float(m.group(1)) * _SCALE[m.group(2)] if m else None
+    return value if value is None or math.isfinite(value) else None
 
 
 def duration_us(text: str) -> float | None:
     """``'1.940ms'`` → 1940.0 µs; ``'0.000ns'`` → 0.0."""
     m = _DURATION.match(text.strip())
-    return float(m.group(1)) * _US[m.group(2)] if m else None
+    value = float(m.group(1)) * _US[m.group(2)] if m else None
+    return value if value is None or math.isfinite(value) else None
 
 
 @lru_cache(maxsize=4096)  # one stamp per second: most records repeat the one before
@@ -275,7 +279,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
                          '"Time" and "Type", as written by ethr -o)')
     runs = []
     for test in group(recs):
-        runs.extend(build(test, source, strict))
+        runs.extend(check_int64(run, TOOL, source) for run in build(test, source, strict))
     if warnings and runs:
         runs[0].warnings[:0] = warnings
     return Parsed(TOOL, runs)

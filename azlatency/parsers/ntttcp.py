@@ -32,6 +32,7 @@ import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo, command_of
+from ._ranges import check_int64
 
 INFO = ToolInfo(
     tool="ntttcp",
@@ -91,7 +92,7 @@ class Totals:
     warnings: list[str] = field(default_factory=list)
 
 
-def build_run(t: Totals) -> Run:
+def build_run(t: Totals, source: str | None = None) -> Run:
     run = Run(line_start=t.line_start, line_end=t.line_end, warnings=list(t.warnings))
     meta = run.meta
     meta.update(
@@ -123,7 +124,7 @@ def build_run(t: Totals) -> Run:
         run.add(metric, stat, value, unit)
     if t.thread_rows:
         run.samples = pd.DataFrame(t.thread_rows)
-    return run
+    return check_int64(run, TOOL, source)
 
 
 def dec(text: str) -> Decimal | None:
@@ -131,15 +132,15 @@ def dec(text: str) -> Decimal | None:
         value = Decimal(text.strip())
     except (InvalidOperation, AttributeError):
         return None
-    return value if value.is_finite() else None
+    # No ntttcp figure has 30 digits; a longer one is damage, and would overflow a float.
+    return value if value.is_finite() and value.adjusted() <= 30 else None
 
 
 def rate_bps(text: str) -> float | None:
     """``'98.39Gbps'`` → 98.39e9 (ntttcp-for-linux scales by 1000: util.c format_throughput)."""
     m = _RATE.match(text.strip())
-    if not m:
-        return None
-    return float(Decimal(m.group(1)) * _SCALE[m.group(2)])
+    value = dec(m.group(1)) if m else None
+    return None if value is None else float(value * _SCALE[m.group(2)])
 
 
 def command_meta(command: str | None) -> dict:
@@ -257,23 +258,23 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if head.startswith("<") or (_XML_ROOT.search(head[:2000]) and not TOTALS.search(text)):
         from ._ntttcp_doc import parse_xml
 
-        return Parsed(TOOL, [build_run(t) for t in parse_xml(text, source)])
+        return Parsed(TOOL, [build_run(t, source) for t in parse_xml(text, source)])
     if head.startswith("{"):
         from ._ntttcp_doc import parse_json
 
-        return Parsed(TOOL, [build_run(t) for t in parse_json(text, source)])
+        return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source)])
     lines = text.split("\n")
     if any(_WINDOWS_MARK.match(x) for x in lines):
         from ._ntttcp_windows import parse_windows
 
-        return Parsed(TOOL, [build_run(t) for t in parse_windows(lines, source, strict)])
+        return Parsed(TOOL, [build_run(t, source) for t in parse_windows(lines, source, strict)])
     if not any(LINUX_BANNER.search(x) or TOTALS.search(x) for x in lines):
         raise ParseError(
             TOOL, source, None,
             "no ntttcp output found (expected 'NTTTCP for Linux', '#####  Totals:  #####', "
             "an <ntttcps>/<ntttcpr> document or NTttcp.exe tables)",
         )
-    return Parsed(TOOL, [build_run(t) for t in _parse_linux(lines, source, strict)])
+    return Parsed(TOOL, [build_run(t, source) for t in _parse_linux(lines, source, strict)])
 
 
 def _split_linux(lines: list[str]) -> list[tuple[int, int]]:

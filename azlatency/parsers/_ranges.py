@@ -1,0 +1,45 @@
+"""Range checks shared by the ntttcp and ethr parsers.
+
+A damaged log can carry a number with twenty digits (``total bytes :99999999999999999999999``);
+Python reads it, but the table's ``Int64`` column cannot hold it and pandas would raise an
+``OverflowError`` far from the line that caused it.  These checks turn that into a located
+:class:`~azlatency.errors.ParseError` before the run leaves the parser.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from ..errors import ParseError
+from ..schema import COLUMNS
+from ._base import Run
+
+_LO, _HI = -(2**63), 2**63 - 1
+
+
+def _bad(value) -> bool:
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and not _LO <= int(value) <= _HI
+    )
+
+
+def check_int64(run: Run, tool: str, source: str | None) -> Run:
+    """Raise ParseError when an integer run or sample column of ``run`` does not fit Int64."""
+    for name, value in run.meta.items():
+        col = COLUMNS["runs"].get(name)
+        if col is not None and col.dtype == "Int64" and _bad(value):
+            raise ParseError(tool, source, run.line_start,
+                             f"{name} {value} does not fit a 64-bit integer (a damaged number?)")
+    samples = run.samples
+    if samples is not None and len(samples):
+        for name in samples.columns:
+            col = COLUMNS["samples"].get(name)
+            if col is None or col.dtype != "Int64" or samples[name].dtype.kind in "if":
+                continue  # numeric numpy dtypes already fit
+            bad = next((v for v in samples[name] if _bad(v)), None)
+            if bad is not None:
+                raise ParseError(tool, source, run.line_start,
+                                 f"{name} {bad} does not fit a 64-bit integer (a damaged number?)")
+    return run
