@@ -285,3 +285,9 @@ def test_damaged_huge_numbers_are_parse_errors():
         ntttcp.parse(text)
     with pytest.raises(ParseError, match="expected a number for 'total bytes'"):
         ntttcp.parse(path.read_text().replace("11687493632", "9" * 400))
+
+
+def test_locate_stops_at_prose_after_prefixed_output():
+    doc = ["NTTTCP for Linux 1.4.0", "-----", "10:00:00 INFO: #####  Totals:  #####",
+           "10:00:00 INFO:   throughput     :1.00Gbps", "", "Result: fast enough"]
+    assert [(s.start, s.end) for s in ntttcp.locate(doc)] == [(0, 4)]

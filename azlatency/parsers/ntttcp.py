@@ -191,13 +191,15 @@ def _is_command(line: str) -> bool:
     return command_of(line, NAMES)[0] is not None
 
 
-def _linux_line(line: str) -> bool:
+def _linux_line(line: str, prefixed: bool) -> bool:
+    """Does ``line`` continue a Linux console output?  Once lines carry the ``INFO:`` prefix,
+    an unprefixed ``key: value`` line is prose after the output, not part of it."""
     s = line.strip()
-    return (
-        not s or bool(_PREFIX.match(line)) or s.startswith("---") or bool(TOTALS.search(s))
-        or bool(_KV.match(line) and not s.startswith(("#", "$", "```")))
-        or bool(_THREAD_ROW.match(line)) or s.startswith("=====")
-    )
+    if _PREFIX.match(line) or s.startswith("---") or TOTALS.search(s):
+        return True
+    if prefixed or s.startswith(("#", "$", "```", "~~~")):
+        return False
+    return bool(_KV.match(line) or _THREAD_ROW.match(line)) or s.startswith("=====")
 
 
 def _command_above(lines: list[str], i: int, floor: int) -> int:
@@ -239,10 +241,18 @@ def _WINDOWS_AROUND(lines: list[str], i: int) -> bool:  # noqa: N802 - reads as 
 
 
 def _extend_linux(lines: list[str], i: int) -> int:
-    k = i + 1
-    while k < len(lines) and _linux_line(lines[k]) and not LINUX_BANNER.search(lines[k]):
-        if _is_command(lines[k]):
+    k, prefixed = i + 1, bool(_PREFIX.match(lines[i]))
+    while k < len(lines):
+        line = lines[k]
+        if LINUX_BANNER.search(line) or _is_command(line):
             break
+        if not line.strip():  # a blank line continues only if the output does after it
+            nxt = next((j for j in range(k + 1, min(k + 3, len(lines))) if lines[j].strip()), None)
+            if nxt is None or not _linux_line(lines[nxt], prefixed):
+                break
+        elif not _linux_line(line, prefixed):
+            break
+        prefixed = prefixed or bool(_PREFIX.match(line))
         k += 1
     while k > i + 1 and not lines[k - 1].strip():
         k -= 1
