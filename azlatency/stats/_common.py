@@ -1,0 +1,175 @@
+"""Shared plumbing of ``azlatency.stats``: random generators, picking observations out of a
+samples frame, and the columns every interval row carries.
+
+What counts as an observation (docs/statistics.md, "Censored and missing values"):
+
+* ``status == "ok"`` rows with a value are observations;
+* ``status == "censored"`` rows (Windows ``time<1ms``) are values known only to lie below
+  ``censor_high_us``: they take part in ranks (below every uncensored value at or above the
+  bound) but never in sums, so a mean becomes a pair of bounds;
+* ``timeout``, ``lost``, ``error``, ``duplicate``, ``omitted`` rows are not observations; they
+  are counted (``n_excluded``) and a note says that tail percentiles are conditional on a reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..units import COLUMN, BasisError
+
+Rng = int | np.random.Generator | None
+
+# Column order of every interval table: the estimate, its interval, how it was made.
+INTERVAL_COLUMNS = [
+    "estimate", "ci_low", "ci_high", "level", "method", "unit_of_analysis",
+    "n", "n_runs", "n_eff", "estimable", "note",
+    "bound_low", "bound_high", "range_low", "range_high",
+]
+DEFAULT_QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
+
+
+def as_rng(rng: Rng) -> np.random.Generator:
+    """A numpy Generator from a seed, a Generator, or ``None`` (fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    return np.random.default_rng(rng)
+
+
+def pct_label(q: float) -> str:
+    """0.999 → ``'p99.9'``; 0.5 → ``'p50'`` (the vocabulary's stat names)."""
+    text = f"{q * 100:.6f}".rstrip("0").rstrip(".")
+    return f"p{text}"
+
+
+def nines(q: float | np.ndarray) -> float | np.ndarray:
+    """``-log10(1 - q)``: 0.9 → 1, 0.99 → 2, 0.999 → 3 (the x axis of a percentile spectrum)."""
+    return -np.log10(1.0 - np.asarray(q, dtype=float))
+
+
+def metric_column(metric: str) -> tuple[str, str]:
+    """The samples column and unit of ``metric`` (``'rtt'``, ``'half_rtt'``, or a column)."""
+    if metric in COLUMN:
+        return COLUMN[metric], "us"
+    if metric in ("throughput", "bits_per_second"):
+        return "bits_per_second", "bps"
+    for suffix, unit in (("_us", "us"), ("_s", "s"), ("_bytes", "bytes"), ("_pct", "pct")):
+        if metric.endswith(suffix):
+            return metric, unit
+    return metric, ""
+
+
+def check_basis(samples: pd.DataFrame, metric: str) -> None:
+    """Refuse to read ``rtt`` when some runs only hold ``half_rtt`` (or the reverse)."""
+    if metric not in COLUMN:
+        return
+    other = "half_rtt" if metric == "rtt" else "rtt"
+    if COLUMN[other] not in samples.columns:
+        if COLUMN[metric] not in samples.columns:
+            raise BasisError(f"samples have no {COLUMN[metric]} column")
+        return
+    mine = samples[COLUMN[metric]] if COLUMN[metric] in samples.columns else None
+    theirs = samples[COLUMN[other]].notna()
+    if mine is not None:
+        theirs &= mine.isna()
+    if theirs.any():
+        runs = sorted(samples.loc[theirs, "run_id"].astype(str).unique())[:5]
+        fix = "to_rtt" if metric == "rtt" else "to_half_rtt"
+        raise BasisError(
+            f"runs {runs} hold {COLUMN[other]} only; convert explicitly with "
+            f"azlatency.units.{fix}(samples) or analyse metric={other!r}"
+        )
+
+
+def attach(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str]) -> pd.DataFrame:
+    """``samples`` with the ``by`` columns that live in ``runs`` merged in by ``run_id``."""
+    need = [c for c in by if c not in samples.columns]
+    if not need:
+        return samples
+    if runs is None:
+        raise ValueError(f"columns {need} are not in samples; pass runs= to take them from runs")
+    missing = [c for c in need if c not in runs.columns]
+    if missing:
+        raise ValueError(f"columns {missing} are neither in samples nor in runs")
+    return samples.merge(runs[["run_id", *need]], on="run_id", how="left", validate="m:1")
+
+
+def ordered(samples: pd.DataFrame) -> pd.DataFrame:
+    """Rows in measurement order within each run (``seq``, then send time), run by run."""
+    keys = [k for k in ("run_id", "seq", "tx_time_ns", "time_ns") if k in samples.columns]
+    return samples.sort_values(keys, kind="stable") if keys else samples
+
+
+@dataclass
+class Observations:
+    """The usable values of one series or group, in measurement order.
+
+    ``series`` holds every observation in order; a censored value is ``-inf`` there (it is
+    below ``bound``, and ranks put it below every value)."""
+
+    series: np.ndarray
+    bound: float  # largest censoring bound (NaN when nothing is censored)
+    n_censored: int
+    n_excluded: int  # timeouts, losses, errors, duplicates...
+    run_ids: np.ndarray  # run of each entry of ``series``
+
+    @property
+    def n(self) -> int:
+        return len(self.series)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The uncensored observations, in order."""
+        return self.series[np.isfinite(self.series)] if self.n_censored else self.series
+
+
+def observations(part: pd.DataFrame, column: str) -> Observations:
+    """Split a samples frame (already ordered) into observations, censored values, exclusions."""
+    status = part["status"].astype(str).to_numpy() if "status" in part.columns else None
+    vals = pd.to_numeric(part[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    ok = np.isfinite(vals) if status is None else (status == "ok") & np.isfinite(vals)
+    cens = np.zeros(len(part), bool)
+    bound = np.nan
+    if status is not None and "censor_high_us" in part.columns:
+        cens = (status == "censored") & part["censor_high_us"].notna().to_numpy()
+        if cens.any():
+            bound = float(part["censor_high_us"].to_numpy(dtype=float, na_value=np.nan)[cens].max())
+    keep = ok | cens
+    series = np.where(cens, -np.inf, vals)[keep]
+    runs = part["run_id"].astype(str).to_numpy() if "run_id" in part.columns else None
+    run_ids = runs[keep] if runs is not None else np.zeros(int(keep.sum()), dtype=object)
+    return Observations(series, bound, int(cens.sum()), int(len(part) - keep.sum()), run_ids)
+
+
+def row(estimate=np.nan, low=np.nan, high=np.nan, *, level, method, unit, n, n_runs=1,
+        n_eff=np.nan, estimable=True, note="", bounds=(np.nan, np.nan),
+        range_=(np.nan, np.nan)) -> dict:
+    """One interval row with every column of ``INTERVAL_COLUMNS``.
+
+    ``bounds``: the value is only known to lie in this interval (censoring); ``range_``: the
+    smallest and largest per-run value when the run is the unit of analysis."""
+    return {
+        "estimate": float(estimate), "ci_low": float(low), "ci_high": float(high),
+        "level": float(level), "method": method, "unit_of_analysis": unit, "n": int(n),
+        "n_runs": int(n_runs), "n_eff": float(n_eff), "estimable": bool(estimable),
+        "note": note, "bound_low": float(bounds[0]), "bound_high": float(bounds[1]),
+        "range_low": float(range_[0]), "range_high": float(range_[1]),
+    }
+
+
+def not_estimable(*, level, method, unit, n, note, n_runs=1, estimate=np.nan, **kw) -> dict:
+    """A row that says there is no interval, and why; never a made-up number."""
+    return row(estimate, level=level, method=method, unit=unit, n=n, n_runs=n_runs,
+               estimable=False, note=note, **kw)
+
+
+def check_level(level: float) -> float:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1 (0.95 for 95%), got {level!r}")
+    return float(level)
+
+
+def join_notes(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)

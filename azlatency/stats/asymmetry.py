@@ -1,0 +1,110 @@
+"""Zone-pair asymmetry: A→B against B→A for every pair of zones measured both ways.
+
+For each stratum of ``by`` (tool, message size, ... — only like is compared with like) and
+each unordered pair of zones {A, B} with runs in both directions, the samples of A→B are
+compared with those of B→A by ``compare.group_pair`` (Hodges–Lehmann shift, ratio, Cliff's δ,
+Mann–Whitney; the run as the unit when both directions have several runs), and the p-values
+of all pairs are adjusted together (Holm by default).
+
+The table has one row per effect and *ordered* pair: the pair as tested (``mirrored`` False,
+``src_zone`` < ``dst_zone``) and its mirror image (shift and δ negated, ratio and its interval
+inverted), so ``pivot(index="src_zone", columns="dst_zone", values="estimate")`` of one
+effect is the full antisymmetric matrix, ready to plot.
+
+What "direction" means is stated in ``direction_meaning``: for a round-trip tool (ping,
+sockperf, qperf, latte, echo) a packet crosses the path both ways in every measurement, so
+A→B is "A's VM was the client", not a one-way path — an asymmetry says the client side
+matters (host, NIC, scheduler), not that the wire is faster one way.  For throughput the
+direction is the data flow (iperf3 ``-R`` runs are turned round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._common import Rng, as_rng, check_basis, check_level, metric_column
+from ._common import ordered as _ordered
+from .compare import COLUMNS, adjust_pvalues, group_pair
+
+ROUND_TRIP = ("round trip: A→B means the VM in src_zone was the client; each measurement "
+              "crosses the path both ways, so this is not a one-way delay")
+DATA_FLOW = "data flow from src_zone to dst_zone (reverse-mode runs turned round)"
+DEFAULT_BY = ("tool", "protocol", "msg_size_bytes")
+
+
+def _directed(runs: pd.DataFrame, throughput: bool) -> pd.DataFrame:
+    """run_id → (src_zone, dst_zone) as the direction of the comparison."""
+    out = runs[["run_id", "src_zone", "dst_zone"]].copy()
+    if throughput and "direction" in runs.columns:
+        rev = runs["direction"].astype("string").eq("reverse").fillna(False).to_numpy()
+        out.loc[rev, ["src_zone", "dst_zone"]] = out.loc[rev, ["dst_zone", "src_zone"]].values
+    out = out.dropna(subset=["src_zone", "dst_zone"])
+    out["src_zone"] = out["src_zone"].astype(str)
+    out["dst_zone"] = out["dst_zone"].astype(str)
+    return out[out["src_zone"] != out["dst_zone"]]
+
+
+def _mirror(rows: pd.DataFrame) -> pd.DataFrame:
+    m = rows.copy()
+    m["src_zone"], m["dst_zone"] = rows["dst_zone"], rows["src_zone"]
+    m["a"], m["b"] = rows["b"], rows["a"]
+    m["median_a"], m["median_b"] = rows["median_b"], rows["median_a"]
+    m["n_a"], m["n_b"] = rows["n_b"], rows["n_a"]
+    m["n_eff_a"], m["n_eff_b"] = rows["n_eff_b"], rows["n_eff_a"]
+    ratio = rows["effect"] == "ratio"
+    with np.errstate(divide="ignore"):
+        m.loc[ratio, "estimate"] = 1 / rows.loc[ratio, "estimate"]
+        m.loc[ratio, "ci_low"] = 1 / rows.loc[ratio, "ci_high"]
+        m.loc[ratio, "ci_high"] = 1 / rows.loc[ratio, "ci_low"]
+    other = ~ratio
+    m.loc[other, "estimate"] = -rows.loc[other, "estimate"]
+    m.loc[other, "ci_low"] = -rows.loc[other, "ci_high"]
+    m.loc[other, "ci_high"] = -rows.loc[other, "ci_low"]
+    m["mirrored"] = True
+    return m
+
+
+def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
+              by: Sequence[str] | None = None, level: float = 0.95, adjust: str = "holm",
+              unit: str = "auto", stat: str = "p50", dependence: str = "auto",
+              rng: Rng = None, n_resamples: int = 4000) -> pd.DataFrame:
+    """A→B against B→A for every zone pair measured in both directions (see module doc)."""
+    level = check_level(level)
+    rng = as_rng(rng)
+    column, _ = metric_column(metric)
+    check_basis(samples, metric)
+    throughput = metric in ("throughput", "bits_per_second")
+    by = [c for c in (DEFAULT_BY if by is None else by) if c in runs.columns]
+    strata = runs[["run_id", *by]].merge(_directed(runs, throughput), on="run_id")
+    data = _ordered(samples.merge(strata, on="run_id", how="inner"))
+    parts = []
+    for keys, stratum in data.groupby(by, sort=True, dropna=False) if by else [((), data)]:
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        dirs = {k: g for k, g in stratum.groupby(["src_zone", "dst_zone"], sort=True)}
+        for (za, zb) in sorted(dirs):
+            if za > zb or (zb, za) not in dirs:
+                continue
+            res = group_pair(dirs[(za, zb)], dirs[(zb, za)], column, level=level, unit=unit,
+                             stat=stat, dependence=dependence, rng=rng, n_resamples=n_resamples)
+            res["a"], res["b"] = f"{za}→{zb}", f"{zb}→{za}"
+            for k, v in keys.items():
+                res[k] = v
+            res["src_zone"], res["dst_zone"] = za, zb
+            res["pair"] = len(parts)
+            parts.append(res)
+    cols = [*by, "src_zone", "dst_zone", "mirrored", *COLUMNS, "p_adj", "adjust",
+            "direction_meaning", "metric"]
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    tested = pd.concat(parts, ignore_index=True)
+    tested["mirrored"] = False
+    per = tested.groupby("pair")["p_value"].first()
+    tested["p_adj"] = tested["pair"].map(dict(zip(per.index, adjust_pvalues(per, adjust))))
+    out = pd.concat([tested, _mirror(tested)], ignore_index=True)
+    out["adjust"] = adjust
+    out["direction_meaning"] = DATA_FLOW if throughput else ROUND_TRIP
+    out["metric"] = metric
+    return out[cols]

@@ -1,0 +1,365 @@
+"""Summaries with intervals: count, mean, std, min, max and p25 … p99.999, per run or per group.
+
+Methods (docs/statistics.md has the long form):
+
+* **Quantile, one series, independent packets** — the exact distribution-free interval
+  [X_(l), X_(u)] whose ranks come from Binomial(n, q) (Conover 1999, *Practical Nonparametric
+  Statistics*, 3rd ed., §3.2); identical to ``scipy.stats.quantile_test(x, p=q)
+  .confidence_interval(level)``.  Its coverage is at least ``level`` for any continuous
+  distribution.  When n is too small (a 95% interval for p99 needs n ≥ 368) there is no such
+  interval and the row says "not estimable".
+* **Quantile, one series, autocorrelated packets** (detected by ``_dependence.assess``) — the
+  same order-statistic construction with the binomial taken at the effective sample size of
+  the quantile's indicator series (batch means), the ranks rescaled to n.
+* **Several runs of one condition** (``unit="auto"`` with ≥ 2 runs, or ``unit="run"``) — the
+  run is the experimental unit: each run gives one estimate and the interval is the exact
+  order-statistic interval of the *median across runs* (≥ 6 runs for 95%); the range across
+  runs is always given.  Percentiles are never averaged across runs.
+* **Mean** — Student t; batch-means t under autocorrelation (Flegal & Jones 2010); t across
+  run means when the run is the unit.
+
+The point estimate of a quantile is numpy's default (linear interpolation, Hyndman & Fan 1996
+type 7).  It is withheld (NaN) when fewer than one observation lies beyond it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from . import _dependence as dep
+from ._common import (
+    DEFAULT_QUANTILES,
+    INTERVAL_COLUMNS,
+    Observations,
+    attach,
+    check_basis,
+    check_level,
+    join_notes,
+    metric_column,
+    not_estimable,
+    observations,
+    ordered,
+    pct_label,
+    row,
+)
+
+EXACT = "order statistics, exact binomial"
+BATCH = "order statistics, binomial at batch-means n_eff"
+RUNS = "order statistics of run estimates (median across runs), exact binomial"
+T_IID = "Student t"
+T_BATCH = "batch-means Student t"
+T_RUNS = "Student t across run means"
+DESCRIPTIVE = "descriptive (no interval)"
+DEPENDENCE = ("auto", "iid", "batch")
+
+
+# ---------------------------------------------------------------------------------------------
+# Order statistics
+
+
+def sorted_quantile(xs: np.ndarray, qs: np.ndarray) -> np.ndarray:
+    """Linear-interpolation quantiles of already sorted ``xs`` (numpy's default method)."""
+    n = len(xs)
+    h = (n - 1) * np.asarray(qs, dtype=float)
+    lo = np.floor(h).astype(int)
+    hi = np.minimum(lo + 1, n - 1)
+    with np.errstate(invalid="ignore"):
+        out = xs[lo] + (h - lo) * (xs[hi] - xs[lo])
+    return np.where(np.isfinite(xs[lo]) & np.isfinite(xs[hi]), out, np.nan)
+
+
+def exact_indices(n: int, qs: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """0-based indices (l, u) of the exact interval; l < 0 or u ≥ n means unavailable."""
+    a = (1 - level) / 2
+    bd = stats.binom(n, np.asarray(qs, dtype=float))
+    return bd.ppf(a).astype(int) - 1, bd.isf(a).astype(int)
+
+
+def scaled_indices(n: int, qs: np.ndarray, level: float, n_eff: np.ndarray):
+    """Exact indices at an effective size, mapped back onto the n ranks of the data."""
+    lo = np.empty(len(qs), int)
+    hi = np.empty(len(qs), int)
+    for i, (q, ne) in enumerate(zip(qs, n_eff)):
+        m = int(max(1, np.floor(ne)))
+        if m >= n:
+            lo[i], hi[i] = (v[0] for v in exact_indices(n, [q], level))
+            continue
+        (l_m,), (u_m,) = exact_indices(m, [q], level)
+        lo[i] = int(np.floor((l_m + 1) * n / m)) - 1 if l_m >= 0 else -1
+        hi[i] = int(np.ceil((u_m + 1) * n / m)) - 1 if u_m < m else n
+    return lo, hi
+
+
+def min_n(q: float, level: float) -> int:
+    """Smallest n with an exact two-sided interval for quantile q at ``level``."""
+    a = (1 - level) / 2
+    return int(np.ceil(np.log(a) / np.log(max(q, 1 - q)) - 1e-9))
+
+
+# ---------------------------------------------------------------------------------------------
+# One series (packets as the unit)
+
+
+def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, str]:
+    """The dependence assessment that applies (None: the iid methods) and a note saying so."""
+    if dependence not in DEPENDENCE:
+        raise ValueError(f"dependence must be one of {DEPENDENCE}, got {dependence!r}")
+    if dependence == "iid":
+        return None, ""
+    if obs.n < dep.MIN_N:
+        return None, f"n < {dep.MIN_N}: autocorrelation not tested"
+    d = dep.assess(obs.series)
+    if dependence == "batch":
+        return dep.Dependence(True, d.p_value, d.acf1, dep.n_batches(obs.n)), join_notes(
+            "batch means requested", d.note)
+    return (d if d.detected else None), d.note
+
+
+def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
+                  d: dep.Dependence | None, note: str = "") -> list[dict]:
+    """Interval rows of quantiles ``qs`` of one ordered series."""
+    qs = np.asarray(qs, dtype=float)
+    n = obs.n
+    unit = "packet" if d is None else "batch"
+    method = EXACT if d is None else BATCH
+    if n == 0:
+        return [not_estimable(level=level, method=method, unit=unit, n=0, note="no observations")
+                for _ in qs]
+    xs = np.sort(obs.series)
+    est = sorted_quantile(xs, qs)
+    if d is None:
+        n_eff = np.full(len(qs), float(n))
+        lo, hi = exact_indices(n, qs, level)
+    else:
+        thresholds = np.where(np.isfinite(est), est, xs[np.clip((qs * n).astype(int), 0, n - 1)])
+        n_eff = dep.quantile_n_eff(obs.series, thresholds, qs, d.n_batches)
+        n_eff *= dep.t_shrink(d.n_batches, level)
+        lo, hi = scaled_indices(n, qs, level, n_eff)
+    rows = []
+    for i, q in enumerate(qs):
+        label = pct_label(q)
+        kw = dict(level=level, method=method, unit=unit, n=n, n_eff=n_eff[i])
+        if n * min(q, 1 - q) < 1 - 1e-9:
+            rows.append(not_estimable(note=join_notes(
+                f"n={n} is too small for {label}: fewer than one observation beyond it", note),
+                **kw))
+            continue
+        if lo[i] < 0 or hi[i] >= n:
+            need = min_n(q, level)
+            what = f"n ≥ {need}" if d is None else f"n_eff ≥ {need} (n_eff={n_eff[i]:.0f})"
+            rows.append(not_estimable(estimate=est[i], note=join_notes(
+                f"a {level:.0%} interval for {label} needs {what}", note), **kw))
+            continue
+        low, high = xs[lo[i]], xs[hi[i]]
+        if obs.n_censored and not (low >= obs.bound):
+            bounds = (0.0, obs.bound) if not est[i] >= obs.bound else (np.nan, np.nan)
+            rows.append(not_estimable(
+                estimate=est[i] if est[i] >= obs.bound else np.nan, bounds=bounds,
+                note=join_notes(f"{label} or its interval falls among censored values "
+                                f"(< {obs.bound:g})", note), **kw))
+            continue
+        rows.append(row(est[i], low, high, note=note, **kw))
+    return rows
+
+
+def mean_row(obs: Observations, level: float, d: dep.Dependence | None, note: str = "") -> dict:
+    """Interval row of the mean of one ordered series."""
+    n = obs.n
+    method, unit = (T_IID, "packet") if d is None else (T_BATCH, "batch")
+    kw = dict(level=level, method=method, unit=unit, n=n)
+    if obs.n_censored:
+        vals = obs.values
+        hi = (vals.sum() + obs.n_censored * obs.bound) / n
+        return not_estimable(bounds=(vals.sum() / n, hi), note=join_notes(
+            f"{obs.n_censored} censored values (< {obs.bound:g}): the mean is only bounded",
+            note), **kw)
+    x = obs.series
+    if n < 2:
+        return not_estimable(estimate=x.mean() if n else np.nan, note="needs n ≥ 2", **kw)
+    mean, var = float(x.mean()), float(np.var(x, ddof=1))
+    a = (1 + level) / 2
+    if d is None:
+        se, crit, n_eff = np.sqrt(var / n), stats.t.ppf(a, n - 1), float(n)
+    else:
+        lrv = max(dep.long_run_variance(x, d.n_batches), var)
+        se, crit = np.sqrt(lrv / n), stats.t.ppf(a, d.n_batches - 1)
+        n_eff = n * var / lrv if lrv > 0 else float(n)
+    return row(mean, mean - crit * se, mean + crit * se, n_eff=n_eff, note=note, **kw)
+
+
+def descriptive_rows(obs: Observations, level: float, note: str = "") -> dict[str, dict]:
+    """count, std, min, max of one series (no intervals)."""
+    n, x = obs.n, obs.values
+    kw = dict(level=level, method=DESCRIPTIVE, unit="packet", n=n)
+    count_note = join_notes(
+        f"{obs.n_excluded} timeouts/losses/errors excluded; tail percentiles are conditional "
+        "on a reply" if obs.n_excluded else "", note)
+    out = {"count": row(n, note=count_note, **kw)}
+    if obs.n_censored:
+        cnote = f"{obs.n_censored} censored values (< {obs.bound:g})"
+        out["std"] = not_estimable(note=cnote, **kw)
+        out["min"] = not_estimable(bounds=(0.0, obs.bound), note=cnote, **kw)
+    else:
+        out["std"] = row(np.std(x, ddof=1) if n > 1 else np.nan, **kw)
+        out["min"] = row(x.min() if n else np.nan, **kw)
+    out["max"] = row(x.max() if len(x) else np.nan, **kw)
+    return out
+
+
+def series_rows(obs: Observations, qs, level: float, dependence: str = "auto") -> dict:
+    """Every stat of one series, keyed by stat name."""
+    d, note = choose(obs, dependence)
+    out = descriptive_rows(obs, level)
+    out["mean"] = mean_row(obs, level, d, note)
+    for q, r in zip(qs, quantile_rows(obs, qs, level, d, note)):
+        out[pct_label(q)] = r
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Several runs (the run as the unit)
+
+
+def _run_estimates(parts: list[Observations], qs) -> dict[str, np.ndarray]:
+    """Point estimate of every stat in every run (NaN where a run cannot give one)."""
+    out: dict[str, list[float]] = {"mean": []}
+    out.update({pct_label(q): [] for q in qs})
+    for obs in parts:
+        n = obs.n
+        xs = np.sort(obs.series)
+        est = sorted_quantile(xs, qs) if n else np.full(len(qs), np.nan)
+        for q, e in zip(qs, est):
+            censored = obs.n_censored and not e >= obs.bound
+            out[pct_label(q)].append(np.nan if n * min(q, 1 - q) < 1 - 1e-9 or censored else e)
+        out["mean"].append(np.nan if obs.n_censored or n == 0 else obs.series.mean())
+    return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+
+
+def run_rows(parts: list[Observations], qs, level: float) -> dict:
+    """Every stat across runs: the interval of the median (quantiles) or of the mean (mean)."""
+    k = len(parts)
+    pooled = Observations(
+        np.concatenate([p.series for p in parts]), np.nanmax([p.bound for p in parts] + [np.nan])
+        if any(p.n_censored for p in parts) else np.nan,
+        sum(p.n_censored for p in parts), sum(p.n_excluded for p in parts),
+        np.concatenate([p.run_ids for p in parts]))
+    note = f"{k} runs; the run is the unit"
+    out = descriptive_rows(pooled, level, note)
+    for r in out.values():
+        r["n_runs"], r["unit_of_analysis"] = k, "run"
+    estimates = _run_estimates(parts, qs)
+    a = (1 + level) / 2
+    for stat, v in estimates.items():
+        kw = dict(level=level, unit="run", n=pooled.n, n_runs=k, n_eff=float(k))
+        if np.isnan(v).any():
+            bad = int(np.isnan(v).sum())
+            out[stat] = not_estimable(method=RUNS if stat != "mean" else T_RUNS, note=join_notes(
+                f"{bad} of {k} runs cannot give {stat} (too short or censored)", note), **kw)
+            continue
+        rng_ = (v.min(), v.max())
+        if stat == "mean":
+            if k < 2:
+                out[stat] = not_estimable(method=T_RUNS, estimate=v.mean(), range_=rng_,
+                                          note="one run: no spread across runs", **kw)
+                continue
+            se = v.std(ddof=1) / np.sqrt(k)
+            m, crit = v.mean(), stats.t.ppf(a, k - 1)
+            out[stat] = row(m, m - crit * se, m + crit * se, method=T_RUNS, range_=rng_,
+                            note=join_notes("mean of run means (each run weighted equally)",
+                                            note), **kw)
+            continue
+        xs = np.sort(v)
+        (lo,), (hi,) = exact_indices(k, [0.5], level)
+        med = float(np.median(v))
+        if lo < 0 or hi >= k:
+            out[stat] = not_estimable(
+                method=RUNS, estimate=med, range_=rng_, note=join_notes(
+                    f"a {level:.0%} interval of the median across runs needs ≥ "
+                    f"{min_n(0.5, level)} runs; the range across the {k} runs is given", note),
+                **kw)
+            continue
+        out[stat] = row(med, xs[lo], xs[hi], method=RUNS, range_=rng_, note=note, **kw)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Public functions
+
+
+def _frame(rows: dict[str, dict], keys: dict, qs) -> list[dict]:
+    qmap = {pct_label(q): q for q in qs}
+    return [{**keys, "stat": s, "q": qmap.get(s, np.nan), **r} for s, r in rows.items()]
+
+
+def _array_obs(values) -> Observations:
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    return Observations(x, np.nan, 0, 0, np.zeros(len(x), dtype=object))
+
+
+def quantile_ci(values, q: float | Sequence[float] = 0.5, level: float = 0.95, *,
+                dependence: str = "auto") -> pd.DataFrame:
+    """Interval of quantile(s) ``q`` of ``values`` (one series, in measurement order).
+
+    With ``dependence="iid"`` this is exactly ``scipy.stats.quantile_test(values, p=q)
+    .confidence_interval(level)``; ``"auto"`` switches to the batch-means version when the
+    series is autocorrelated; ``"batch"`` forces it.  NaNs are dropped.
+    """
+    level = check_level(level)
+    qs = np.atleast_1d(np.asarray(q, dtype=float))
+    obs = _array_obs(values)
+    d, note = choose(obs, dependence)
+    rows = quantile_rows(obs, qs, level, d, note)
+    return pd.DataFrame([{"stat": pct_label(x), "q": x, **r} for x, r in zip(qs, rows)])
+
+
+def mean_ci(values, level: float = 0.95, *, dependence: str = "auto") -> pd.DataFrame:
+    """Interval of the mean of ``values`` (Student t, or batch-means t when autocorrelated)."""
+    level = check_level(level)
+    obs = _array_obs(values)
+    d, note = choose(obs, dependence)
+    return pd.DataFrame([{"stat": "mean", **mean_row(obs, level, d, note)}])
+
+
+def summarize(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
+              by: str | Sequence[str] | None = None, metric: str = "rtt", level: float = 0.95,
+              *, quantiles: Sequence[float] = DEFAULT_QUANTILES, unit: str = "auto",
+              dependence: str = "auto") -> pd.DataFrame:
+    """count, mean, std, min, max and percentiles with intervals, per group of ``by``.
+
+    ``by`` defaults to ``"run_id"``; columns not in ``samples`` are taken from ``runs``.
+    ``unit``: ``"auto"`` (a group of several runs uses the run as the unit, one run uses its
+    packets with a dependence check), ``"run"`` or ``"packet"`` (pool the packets of every run
+    of the group — run-to-run variation is then not in the interval).
+    Only ``status == "ok"`` rows are observations (censored values bound the statistics).
+    """
+    level = check_level(level)
+    if unit not in ("auto", "run", "packet"):
+        raise ValueError(f"unit must be 'auto', 'run' or 'packet', got {unit!r}")
+    by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
+    column, value_unit = metric_column(metric)
+    check_basis(samples, metric)
+    if column not in samples.columns:
+        raise ValueError(f"samples have no column {column!r} for metric {metric!r}")
+    qs = np.asarray(quantiles, dtype=float)
+    frame = ordered(attach(samples, runs, by))
+    out: list[dict] = []
+    for keys, part in frame.groupby(by, sort=True, dropna=False):
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        run_parts = [observations(p, column) for _, p in part.groupby("run_id", sort=True)]
+        if unit == "run" or (unit == "auto" and len(run_parts) > 1):
+            rows = run_rows(run_parts, qs, level)
+        else:
+            rows = series_rows(observations(part, column), qs, level, dependence)
+            if len(run_parts) > 1:
+                for r in rows.values():
+                    r["n_runs"] = len(run_parts)
+                    r["note"] = join_notes(r["note"], f"{len(run_parts)} runs pooled; "
+                                           "run-to-run variation is not in the interval")
+        out.extend(_frame(rows, {**keys, "metric": metric, "unit": value_unit}, qs))
+    cols = [*by, "metric", "unit", "stat", "q", *INTERVAL_COLUMNS]
+    return pd.DataFrame(out, columns=cols)

@@ -1,0 +1,197 @@
+"""Warm-up and sanity: did a run settle, and does a campaign look like what was expected?
+
+* ``warmup`` — the MSER-5 truncation rule (White 1997, Simulation 69(6); White, Cobb & Spratt
+  2000, WSC): batch the series in fives, and pick the truncation d (at most half the series)
+  that minimises the squared standard error of the remaining batch means,
+  Σ_{j>d}(Z_j − Z̄_d)² / (k−d)².  It runs on log latency, so one spike cannot pull it.  The first
+  ``truncate_at`` packets are compared with the rest (``compare``: Hodges–Lehmann shift and a
+  Mann–Whitney test, widened for autocorrelation); ``detected`` needs a cut and p < ``alpha``.
+* ``check_expectations`` — a pass/fail table of reported or computed summaries against stated
+  expectations such as seed 003's "latency is around 40-50" (µs) and "close to ~11Gbps".
+  Expectations are dicts (or a frame) with ``metric``, ``stat``, ``expect`` (text such as
+  ``"40-50 us"``, ``"~11 Gbps"``, ``"<1 ms"``, ``">= 4 Gbps"``) or ``low``/``high``/``unit``, and
+  an optional ``where`` filter on run columns.  Units are converted to the summary's unit;
+  latencies of the other basis are converted explicitly (``units``) and the note says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import units
+from ._common import check_basis, metric_column, observations, ordered
+from .compare import compare
+
+# Unit → (dimension, factor to the base unit: µs for time, bit/s for rates, bytes, bytes/s).
+UNITS = {
+    "ns": ("time", 1e-3), "us": ("time", 1.0), "µs": ("time", 1.0), "usec": ("time", 1.0),
+    "ms": ("time", 1e3), "s": ("time", 1e6),
+    "bps": ("rate", 1.0), "kbps": ("rate", 1e3), "mbps": ("rate", 1e6), "gbps": ("rate", 1e9),
+    "kbit/s": ("rate", 1e3), "mbit/s": ("rate", 1e6), "gbit/s": ("rate", 1e9),
+    "mbits/sec": ("rate", 1e6), "gbits/sec": ("rate", 1e9),
+    "bytes": ("bytes", 1.0), "kb": ("bytes", 1e3), "mb": ("bytes", 1e6), "gb": ("bytes", 1e9),
+    "bytes/s": ("byte_rate", 1.0), "kb/s": ("byte_rate", 1e3), "mb/s": ("byte_rate", 1e6),
+    "gb/s": ("byte_rate", 1e9),
+    "pct": ("pct", 1.0), "%": ("pct", 1.0), "count": ("count", 1.0), "": ("count", 1.0),
+}
+_NUM = r"([0-9]*\.?[0-9]+(?:e[+-]?\d+)?)"
+_EXPECT = [
+    (re.compile(rf"^{_NUM}\s*(?:-|–|to|\.\.)\s*{_NUM}\s*(\S*)$", re.I), "range"),
+    (re.compile(rf"^(?:~|≈|about\s+|around\s+){_NUM}\s*(\S*)$", re.I), "about"),
+    (re.compile(rf"^(<=?|≤)\s*{_NUM}\s*(\S*)$", re.I), "below"),
+    (re.compile(rf"^(>=?|≥)\s*{_NUM}\s*(\S*)$", re.I), "above"),
+]
+
+
+def convert(value: float, unit: str, to: str) -> float:
+    """``value`` in ``unit`` expressed in ``to`` (same dimension, else ValueError)."""
+    a, b = UNITS.get(unit.lower()), UNITS.get(to.lower())
+    if a is None or b is None:
+        raise ValueError(f"unknown unit {unit if a is None else to!r}; known: {sorted(UNITS)}")
+    if a[0] != b[0]:
+        raise ValueError(f"cannot compare {unit!r} ({a[0]}) with {to!r} ({b[0]})")
+    return value * a[1] / b[1]
+
+
+def parse_expect(text: str, tolerance: float = 0.1) -> tuple[float, float, str]:
+    """``"40-50 us"`` → (40, 50, 'us'); ``"~11 Gbps"`` → (9.9, 12.1, 'Gbps') at ±10%;
+    ``"<1 ms"`` → (-inf, 1, 'ms'); ``">= 4 Gbps"`` → (4, inf, 'Gbps')."""
+    t = text.strip()
+    for pattern, kind in _EXPECT:
+        m = pattern.match(t)
+        if not m:
+            continue
+        if kind == "range":
+            return float(m[1]), float(m[2]), m[3]
+        if kind == "about":
+            v = float(m[1])
+            return v * (1 - tolerance), v * (1 + tolerance), m[2]
+        if kind == "below":
+            return -np.inf, float(m[2]), m[3]
+        return float(m[2]), np.inf, m[3]
+    raise ValueError(f"cannot read expectation {text!r}: write '40-50 us', '~11 Gbps', '<1 ms'")
+
+
+def _spec(e: dict, tolerance: float) -> tuple[float, float, str]:
+    if "expect" in e and isinstance(e["expect"], str):
+        return parse_expect(e["expect"], e.get("tolerance", tolerance))
+    return float(e.get("low", -np.inf)), float(e.get("high", np.inf)), e.get("unit", "")
+
+
+def _candidates(summaries, runs, e) -> tuple[pd.DataFrame, str]:
+    """Summary rows an expectation applies to, with the basis converted if needed."""
+    rows = summaries
+    note = ""
+    metric = e["metric"]
+    if metric in units.BASES:
+        other = "half_rtt" if metric == "rtt" else "rtt"
+        if (rows["metric"] == other).any() and e.get("convert_basis", True):
+            conv = units.to_rtt if metric == "rtt" else units.to_half_rtt
+            converted = conv(rows[rows["metric"] == other])
+            converted["_converted"] = True
+            rows = pd.concat([rows.assign(_converted=False), converted], ignore_index=True)
+            note = f"converted from {other} (rtt = 2 × half_rtt)"
+    if "_converted" not in rows.columns:
+        rows = rows.assign(_converted=False)
+    rows = rows[(rows["metric"] == metric) & (rows["stat"] == e.get("stat", "mean"))]
+    if "source" in e:
+        rows = rows[rows["source"] == e["source"]]
+    where = e.get("where") or {}
+    if where:
+        if runs is None:
+            raise ValueError("an expectation with 'where' needs runs=")
+        keep = runs
+        for col, val in where.items():
+            vals = val if isinstance(val, (list, tuple, set)) else [val]
+            keep = keep[keep[col].isin(vals)]
+        rows = rows[rows["run_id"].isin(keep["run_id"])]
+    return rows, note
+
+
+def check_expectations(summaries: pd.DataFrame, runs: pd.DataFrame | None,
+                       expectations: Sequence[dict] | pd.DataFrame, *,
+                       tolerance: float = 0.1) -> pd.DataFrame:
+    """One row per expectation and matching summary: observed value, bounds, ``passed``.
+
+    An expectation that matches nothing gives one row with ``passed`` = NA and a note."""
+    if isinstance(expectations, pd.DataFrame):
+        expectations = expectations.to_dict("records")
+    out = []
+    for e in expectations:
+        name = e.get("name", f"{e['metric']} {e.get('stat', 'mean')} {e.get('expect', '')}")
+        low, high, unit = _spec(e, tolerance)
+        rows, note = _candidates(summaries, runs, e)
+        base = {"expectation": name, "metric": e["metric"], "stat": e.get("stat", "mean")}
+        if rows.empty:
+            out.append({**base, "passed": pd.NA, "note": "no matching summary"})
+            continue
+        for r in rows.itertuples(index=False):
+            lo = convert(low, unit, r.unit) if unit else low
+            hi = convert(high, unit, r.unit) if unit else high
+            ok = bool(lo <= r.value <= hi)
+            out.append({**base, "run_id": r.run_id, "source": r.source, "observed": r.value,
+                        "unit": r.unit, "expected_low": lo, "expected_high": hi, "passed": ok,
+                        "note": note if r._converted else ""})
+    cols = ["expectation", "run_id", "metric", "stat", "source", "observed", "unit",
+            "expected_low", "expected_high", "passed", "note"]
+    result = pd.DataFrame(out).reindex(columns=cols)
+    result["passed"] = result["passed"].astype("boolean")
+    if runs is not None:
+        extra = [c for c in ("tool", "scenario", "src_zone", "dst_zone") if c in runs.columns]
+        result = result.merge(runs[["run_id", *extra]], on="run_id", how="left")
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Warm-up
+
+
+def mser(x: np.ndarray, batch: int = 5, max_fraction: float = 0.5) -> int:
+    """MSER-``batch`` truncation point: how many leading observations to drop."""
+    k = len(x) // batch
+    if k < 4:
+        return 0
+    z = x[: k * batch].reshape(k, batch).mean(axis=1)
+    # For every truncation d: sum and sum of squares of z[d:], from reversed cumulative sums.
+    s1 = np.cumsum(z[::-1])[::-1]
+    s2 = np.cumsum((z**2)[::-1])[::-1]
+    d = np.arange(int(k * max_fraction) + 1)
+    m = k - d
+    ss = s2[d] - s1[d] ** 2 / m
+    return int(d[np.argmin(ss / m**2)]) * batch
+
+
+def warmup(samples: pd.DataFrame, *, metric: str = "rtt", batch: int = 5,
+           max_fraction: float = 0.5, alpha: float = 0.01, level: float = 0.95,
+           rng=None) -> pd.DataFrame:
+    """Per run: the MSER-5 warm-up cut and whether the start differs from the rest."""
+    column, unit = metric_column(metric)
+    check_basis(samples, metric)
+    out = []
+    for run_id, part in ordered(samples).groupby("run_id", sort=True):
+        ok = part[part["status"].astype(str).eq("ok") & part[column].notna()]
+        x = observations(ok, column).values
+        base = {"run_id": run_id, "n": len(x), "unit": unit,
+                "method": f"MSER-{batch} on log values; Hodges-Lehmann + Mann-Whitney"}
+        cut = mser(np.log(np.clip(x, 1e-12, None)), batch, max_fraction) if len(x) else 0
+        row = {**base, "truncate_at": cut, "detected": False}
+        if cut:
+            t = ok["tx_time_ns"] if "tx_time_ns" in ok.columns else ok.get("time_ns")
+            row["truncate_seq"] = ok["seq"].iloc[cut]
+            if t is not None and t.notna().iloc[[0, cut]].all():
+                row["warmup_s"] = (int(t.iloc[cut]) - int(t.iloc[0])) / 1e9
+            res = compare(x[:cut], x[cut:], level, rng=rng)
+            shift = res[res["effect"] == "shift"].iloc[0]
+            row.update(median_first=float(np.median(x[:cut])),
+                       median_rest=float(np.median(x[cut:])), shift=shift["estimate"],
+                       shift_ci_low=shift["ci_low"], shift_ci_high=shift["ci_high"],
+                       p_value=shift["p_value"], detected=bool(shift["p_value"] < alpha))
+        out.append(row)
+    cols = ["run_id", "n", "truncate_at", "truncate_seq", "warmup_s", "median_first",
+            "median_rest", "shift", "shift_ci_low", "shift_ci_high", "p_value", "detected",
+            "unit", "method"]
+    return pd.DataFrame(out).reindex(columns=cols)

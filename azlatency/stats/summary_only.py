@@ -1,0 +1,163 @@
+"""What summary-only inputs allow: qperf, latte, sockperf's printed percentiles, pasted tables.
+
+A tool that prints only a mean, a standard deviation and a count does not say how its packets
+depended on each other, so:
+
+* ``summary_only_interval`` — per run, the normal interval mean ± z·std/√n (the large-sample
+  interval of a mean; any textbook, e.g. Wasserman 2004, *All of Statistics*, §6.3.2), with a
+  ``caveat`` column: it assumes independent packets, which a run's packets are not, so the
+  true interval is wider.  A tool's own interval (``ci_low``/``ci_high`` with a level) is
+  passed through as reported.  No count → "not estimable".
+* ``summary_ranges`` — across the runs of a group: the range (min, max) of each reported
+  statistic and the number of runs.  Percentiles are **never averaged** across runs (the mean of
+  two p99s is the p99 of nothing); means with counts are pooled (count-weighted), which is
+  exact.
+* ``histogram_quantiles`` — histograms (latte ``-hist``) of the runs of a group are merged by
+  adding counts bin by bin, which is exact, and each quantile is reported as the bin that
+  holds it (``bound_low``/``bound_high``; the estimate is the bin's upper edge as in
+  ``docs/vocabulary.md``) with an exact order-statistic interval widened to bin edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._common import DEFAULT_QUANTILES, attach, check_level, not_estimable, pct_label, row
+from .intervals import exact_indices, min_n
+
+CAVEAT = ("normal interval from the printed mean, std and count: assumes independent packets; "
+          "a run's packets are autocorrelated, so the true interval is wider")
+
+
+def _wide(summaries: pd.DataFrame, metric: str) -> pd.DataFrame:
+    s = summaries[summaries["metric"] == metric]
+    if s.empty:
+        return pd.DataFrame(columns=["run_id", "source"])
+    return s.pivot_table(index=["run_id", "source"], columns="stat", values="value",
+                         aggfunc="first").reset_index()
+
+
+def _count(summaries: pd.DataFrame, metric: str) -> dict:
+    """Observations behind each run's mean: a ``count`` stat, else the mean row's ``n``."""
+    s = summaries[summaries["metric"] == metric]
+    out = {}
+    for (run_id, stat), g in s.groupby(["run_id", "stat"]):
+        if stat == "count":
+            out.setdefault(run_id, float(g["value"].iloc[0]))
+        elif stat == "mean" and "n" in g.columns and g["n"].notna().any():
+            out[run_id] = float(g["n"].dropna().iloc[0])
+    return out
+
+
+def summary_only_interval(summaries: pd.DataFrame, *, metric: str = "rtt",
+                          level: float = 0.95, source: str = "reported") -> pd.DataFrame:
+    """Per run: an interval for the mean from what the tool printed (see module doc)."""
+    level = check_level(level)
+    s = summaries[summaries["source"] == source]
+    counts = _count(s, metric)
+    unit = s.loc[s["metric"] == metric, "unit"].iloc[0] if (s["metric"] == metric).any() else ""
+    out = []
+    for r in _wide(s, metric).to_dict("records"):
+        run_id = r["run_id"]
+        n = counts.get(run_id, np.nan)
+        kw = dict(level=level, unit="packet", n=0 if np.isnan(n) else int(n))
+        base = {"run_id": run_id, "metric": metric, "unit": unit, "stat": "mean",
+                "source": source}
+        mean, std = r.get("mean", np.nan), r.get("std", np.nan)
+        reported = s[(s["run_id"] == run_id) & (s["metric"] == metric)]
+        lo_r = reported.loc[reported["stat"] == "ci_low"]
+        hi_r = reported.loc[reported["stat"] == "ci_high"]
+        if len(lo_r) and len(hi_r):
+            lvl = lo_r["level"].iloc[0]
+            out.append({**base, **row(mean, lo_r["value"].iloc[0], hi_r["value"].iloc[0],
+                                      method="reported by the tool", **{**kw, "level": lvl}),
+                        "caveat": "the tool's own interval; its method is the tool's"})
+            continue
+        if np.isnan(mean) or np.isnan(std) or np.isnan(n) or n < 2:
+            missing = [k for k, v in (("mean", mean), ("std", std), ("count", n)) if np.isnan(v)]
+            out.append({**base, **not_estimable(
+                method="normal (mean ± z·std/√n)", estimate=mean, note=f"the tool did not "
+                f"print {', '.join(missing) or 'enough observations'}", **kw), "caveat": CAVEAT})
+            continue
+        half = stats.norm.ppf((1 + level) / 2) * std / np.sqrt(n)
+        out.append({**base, **row(mean, mean - half, mean + half,
+                                  method="normal (mean ± z·std/√n)", n_eff=n, **kw),
+                    "caveat": CAVEAT})
+    return pd.DataFrame(out)
+
+
+def summary_ranges(summaries: pd.DataFrame, runs: pd.DataFrame | None = None,
+                   by: str | Sequence[str] | None = None, *, metric: str = "rtt",
+                   source: str = "reported") -> pd.DataFrame:
+    """Per group and stat: number of runs, range across runs, and a pooled mean when the
+    counts allow (percentiles are never averaged)."""
+    by = [] if by is None else [by] if isinstance(by, str) else list(by)
+    s = summaries[(summaries["metric"] == metric) & (summaries["source"] == source)]
+    s = attach(s, runs, by) if by else s
+    counts = _count(s, metric)
+    out = []
+    groups = s.groupby(by, sort=True, dropna=False) if by else [((), s)]
+    for keys, g in groups:
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        for stat, gs in g.groupby("stat", sort=False):
+            v = gs["value"].to_numpy(dtype=float)
+            rec = {**keys, "metric": metric, "stat": stat, "unit": gs["unit"].iloc[0],
+                   "n_runs": gs["run_id"].nunique(), "range_low": np.nanmin(v),
+                   "range_high": np.nanmax(v), "pooled": np.nan, "note": ""}
+            if stat == "mean":
+                n = np.array([counts.get(r, np.nan) for r in gs["run_id"]])
+                if np.isfinite(n).all() and n.sum() > 0:
+                    rec["pooled"] = float((n * v).sum() / n.sum())
+                    rec["note"] = "count-weighted mean of run means"
+                else:
+                    rec["note"] = "counts missing: no pooled mean"
+            elif stat.startswith("p"):
+                rec["note"] = "percentiles are not averaged across runs: range only"
+            out.append(rec)
+    return pd.DataFrame(out)
+
+
+def histogram_quantiles(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
+                        by: str | Sequence[str] | None = None, *,
+                        quantiles: Sequence[float] = DEFAULT_QUANTILES,
+                        level: float = 0.95) -> pd.DataFrame:
+    """Quantiles of merged histograms (samples of kind ``histogram``), as bins with intervals."""
+    level = check_level(level)
+    by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
+    h = samples[samples["kind"].astype(str) == "histogram"]
+    h = attach(h, runs, by)
+    out = []
+    for keys, g in h.groupby(by, sort=True, dropna=False):
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        merged = g.groupby(["bin_low_us", "bin_high_us"], sort=True)["count"].sum()
+        merged = merged[merged > 0]
+        lows = merged.index.get_level_values(0).to_numpy(dtype=float)
+        highs = merged.index.get_level_values(1).to_numpy(dtype=float)
+        cum = np.cumsum(merged.to_numpy(dtype=np.int64))
+        n = int(cum[-1]) if len(cum) else 0
+        qs = np.asarray(quantiles, dtype=float)
+        lo_i, hi_i = exact_indices(n, qs, level) if n else (qs * 0 - 1, qs * 0)
+        for q, li, ui in zip(qs, lo_i, hi_i):
+            kw = dict(level=level, method="merged histogram; exact order statistics to bin "
+                      "edges", unit="packet", n=n, n_runs=g["run_id"].nunique())
+            base = {**keys, "stat": pct_label(q), "q": q, "unit": "us"}
+            if n == 0 or n * min(q, 1 - q) < 1 - 1e-9:
+                out.append({**base, **not_estimable(note="too few observations", **kw)})
+                continue
+            b = int(np.searchsorted(cum, np.ceil(q * n), side="left"))
+            bounds = (lows[b], highs[b])
+            if li < 0 or ui >= n:
+                out.append({**base, **not_estimable(
+                    estimate=highs[b], bounds=bounds,
+                    note=f"a {level:.0%} interval for {pct_label(q)} needs n ≥ "
+                         f"{min_n(q, level)}", **kw)})
+                continue
+            bl = int(np.searchsorted(cum, li + 1, side="left"))
+            bu = int(np.searchsorted(cum, ui + 1, side="left"))
+            out.append({**base, **row(highs[b], lows[bl], highs[bu], bounds=bounds,
+                                      note="value known only to its bin", **kw)})
+    return pd.DataFrame(out)
