@@ -376,3 +376,12 @@ def test_locate_does_not_swallow_prose_or_other_tools():
         assert lines[s.start].startswith("# sockperf ping-pong")
         assert "<MIN> observation" in lines[s.end - 1]
         assert all(line.startswith(("sockperf", "[ 0]", "")) for line in lines[s.start + 1 : s.end])
+
+
+def test_latency_column_is_checked_against_the_timestamps():
+    # row "3, 2.408861404, 2.411673801, 1406.199": (rx - tx) / 2 = 1406.1985 µs; change it
+    text = _text(f"{P}udp-mps2000-fulllog-latency.csv")
+    assert "\n3, 2.408861404, 2.411673801, 1406.199\n" in text
+    run = sockperf.parse(text.replace("2.411673801, 1406.199", "2.411673801, 1406.299")).runs[0]
+    assert "1 rows whose half_rtt column disagrees with rxTime - txTime, first packet 3" in run.warnings[0]
+    assert not sockperf.parse(text).runs[0].warnings

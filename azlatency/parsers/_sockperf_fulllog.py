@@ -52,25 +52,22 @@ class Rows:
 # Reading
 
 
-def _dec_to_ns(column) -> np.ndarray:
-    """A pyarrow ``decimal128(20, 9)`` column → int64 nanoseconds, without arithmetic: the
-    unscaled 128-bit integer of scale 9 is the nanosecond count.  Its high word must be the
-    sign extension of the low word (every time below 2**63 ns, i.e. before year 2262)."""
-    parts = []
-    for chunk in column.chunks:
-        words = np.frombuffer(chunk.buffers()[1], dtype="<i8")
-        words = words[2 * chunk.offset : 2 * (chunk.offset + len(chunk))].reshape(-1, 2)
-        low, high = words[:, 0], words[:, 1]
-        if not np.array_equal(high, low >> 63):
-            raise OverflowError("time beyond int64 nanoseconds")
-        parts.append(low)
-    if not parts:
-        return np.empty(0, dtype=np.int64)
-    out = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()
-    return out if sys.byteorder == "little" else out.byteswap()
+def _dec_to_ns(chunk, out: np.ndarray) -> None:
+    """A pyarrow ``decimal128(20, 9)`` array → int64 nanoseconds in ``out``, without
+    arithmetic: the unscaled 128-bit integer of scale 9 is the nanosecond count.  Its high word
+    must be the sign extension of the low word (any time before the year 2262)."""
+    words = np.frombuffer(chunk.buffers()[1], dtype="<i8")
+    words = words[2 * chunk.offset : 2 * (chunk.offset + len(chunk))].reshape(-1, 2)
+    low, high = words[:, 0], words[:, 1]
+    if not np.array_equal(high, low >> 63):
+        raise OverflowError("time beyond int64 nanoseconds")
+    out[:] = low if sys.byteorder == "little" else low.byteswap()
 
 
-def _read_arrow(buf, has_value: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+def _read_arrow(buf, has_value: bool, capacity: int):
+    """Stream the block through pyarrow's CSV reader one 16 MB batch at a time, converting
+    each batch into arrays sized for ``capacity`` rows: the decimal columns (16 bytes a
+    value) never exist for the whole file at once."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -78,16 +75,25 @@ def _read_arrow(buf, has_value: bool) -> tuple[np.ndarray, np.ndarray, np.ndarra
     types = {"seq": pa.int64(), "tx": pa.decimal128(20, 9), "rx": pa.decimal128(20, 9)}
     if has_value:
         types["value"] = pa.float64()
-    table = pacsv.read_csv(
+    reader = pacsv.open_csv(
         pa.BufferReader(buf),
         read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
     )
-    if any(table.column(n).null_count for n in names):
-        raise ValueError("empty field")
-    seq = table.column("seq").to_numpy()
-    value = table.column("value").to_numpy() if has_value else None
-    return seq, _dec_to_ns(table.column("tx")), _dec_to_ns(table.column("rx")), value
+    seq, tx, rx = (np.empty(capacity, dtype=np.int64) for _ in range(3))
+    value = np.empty(capacity, dtype=np.float64) if has_value else None
+    k = 0
+    for batch in reader:
+        m = batch.num_rows
+        if k + m > capacity or any(col.null_count for col in batch.columns):
+            raise ValueError("unexpected rows")  # re-read slowly, which names the line
+        seq[k : k + m] = batch.column(0).to_numpy()
+        _dec_to_ns(batch.column(1), tx[k : k + m])
+        _dec_to_ns(batch.column(2), rx[k : k + m])
+        if value is not None:
+            value[k : k + m] = batch.column(3).to_numpy()
+        k += m
+    return seq[:k], tx[:k], rx[:k], value[:k] if value is not None else None
 
 
 def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, strict, warnings):
@@ -166,43 +172,67 @@ def read_rows(
     truncated and a last row shaped unlike its neighbour is dropped with a warning.
     """
     warnings: list[str] = []
-    n_lines = data.count(b"\n", start, end)
-    if end > start and data[end - 1 : end] != b"\n":
-        n_lines += 1
+    stop = end  # rows parsed are data[start:stop]; a cut last row is left out
     if not closed and end > start:
         begin, last, prev = _last_lines(data, start, end)
         if last and cut_last_row(last, prev):
             line_no = first_line_no + data.count(b"\n", start, begin)
             warnings.append(f"line {line_no} dropped: row cut by truncation {last!r}")
-            end = begin
-    if end - start < 4096 and not data[start:end].strip():
+            stop = begin
+    newlines = None
+    if stop - start < 4096 and not data[start:stop].strip():
         empty = np.empty(0, dtype=np.int64)
-        return Rows(empty, empty, empty, np.empty(0) if has_value else None, n_lines, warnings)
-    try:
-        import pyarrow as pa
+        rows = Rows(empty, empty, empty, np.empty(0) if has_value else None, 0, warnings)
+    else:
+        try:
+            import pyarrow as pa
 
-        buf = pa.py_buffer(data).slice(start, end - start)
-        seq, tx, rx, value = _read_arrow(buf, has_value)
-    except (ValueError, OverflowError, ImportError):
-        # pyarrow.lib.ArrowInvalid is a ValueError; re-read slowly to locate the bad line.
-        lines = data[start:end].decode("utf-8", "replace").split("\n")
-        seq, tx, rx, value = _read_python(lines, has_value, first_line_no, source, strict, warnings)
-    return Rows(seq, tx, rx, value, n_lines, warnings)
+            buf = pa.py_buffer(data).slice(start, stop - start)
+            newlines = data.count(b"\n", start, stop)
+            capacity = newlines + 1
+            rows = Rows(*_read_arrow(buf, has_value, capacity), 0, warnings)
+        except (ValueError, OverflowError, ImportError):
+            # pyarrow.lib.ArrowInvalid is a ValueError; re-read slowly to find the bad line.
+            lines = data[start:stop].decode("utf-8", "replace").split("\n")
+            read = _read_python(lines, has_value, first_line_no, source, strict, warnings)
+            rows = Rows(*read, 0, warnings)
+    newlines = data.count(b"\n", start, end) if newlines is None or stop != end else newlines
+    rows.n_lines = newlines + int(end > start and data[end - 1 : end] != b"\n")
+    return rows
+
 
 
 # ---------------------------------------------------------------------------------------------
 # Samples and computed statistics
 
 
+def _constant_str(text: str, n: int) -> pd.api.extensions.ExtensionArray:
+    """``[text] * n`` already in the schema's ``str`` dtype (Arrow-backed), built from its
+    buffers: a Python list of ten million strings costs seconds."""
+    import pyarrow as pa
+
+    raw = text.encode("utf-8")
+    offsets = np.arange(0, (n + 1) * len(raw), len(raw), dtype=np.int64)
+    # large_string: what pandas' Arrow-backed str stores (a plain string array gets cast).
+    arr = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(raw * n))
+    return pd.array(arr, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
+
+
+def _int64(values: np.ndarray) -> pd.arrays.IntegerArray:
+    """Nullable Int64 (the schema's dtype) around ``values`` without copying them."""
+    return pd.arrays.IntegerArray(values, np.zeros(len(values), dtype=bool))
+
+
 def samples(rows: Rows, basis: str) -> pd.DataFrame:
-    """The samples frame of a full log (without run_id)."""
+    """The samples frame of a full log (without run_id), already in the schema's dtypes so
+    the reader's coercion copies nothing."""
     n = len(rows.seq)
     cols: dict[str, object] = {
-        "seq": rows.seq,
-        "kind": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), ["packet"]),
-        "status": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), ["ok"]),
-        "tx_time_ns": rows.tx_ns,
-        "rx_time_ns": rows.rx_ns,
+        "seq": _int64(rows.seq),
+        "kind": _constant_str("packet", n),
+        "status": _constant_str("ok", n),
+        "tx_time_ns": _int64(rows.tx_ns),
+        "rx_time_ns": _int64(rows.rx_ns),
     }
     cols[f"{basis}_us"] = rows.value if rows.value is not None else latency_from_times(rows, basis)
     return pd.DataFrame(cols, copy=False)
@@ -214,18 +244,27 @@ def latency_from_times(rows: Rows, basis: str) -> np.ndarray:
     return rtt_ns / (2000.0 if basis == "half_rtt" else 1000.0)
 
 
-def check_column(rows: Rows, basis: str) -> str | None:
-    """The printed latency column should equal the tx/rx difference to its printed digit."""
+def check_column(rows: Rows, basis: str, step: int = 1 << 18) -> str | None:
+    """The printed latency column should equal the tx/rx difference to its printed digit.
+    Checked in cache-sized slices: whole-column temporaries cost memory and time."""
     if rows.value is None or not len(rows.value):
         return None
-    diff = np.abs(rows.value - latency_from_times(rows, basis))
-    bad = np.flatnonzero(diff > 0.001 + 1e-9)
-    if not len(bad):
+    scale = 2000.0 if basis == "half_rtt" else 1000.0
+    bad_count, first = 0, None
+    for lo in range(0, len(rows.value), step):
+        hi = lo + step
+        diff = np.subtract(rows.rx_ns[lo:hi], rows.tx_ns[lo:hi]) / scale
+        np.subtract(rows.value[lo:hi], diff, out=diff)
+        bad = np.flatnonzero(np.abs(diff, out=diff) > 0.001 + 1e-9)
+        if len(bad):
+            bad_count += len(bad)
+            first = lo + bad[0] if first is None else first
+    if first is None:
         return None
-    i = bad[0]
+    exact = (rows.rx_ns[first] - rows.tx_ns[first]) / scale
     return (
-        f"{len(bad)} rows whose {basis} column disagrees with rxTime - txTime, first packet "
-        f"{rows.seq[i]}: {rows.value[i]} vs {latency_from_times(rows, basis)[i]:.4f}"
+        f"{bad_count} rows whose {basis} column disagrees with rxTime - txTime, first packet "
+        f"{rows.seq[first]}: {rows.value[first]} vs {exact:.4f}"
     )
 
 
@@ -242,18 +281,21 @@ def compute(values: np.ndarray, level: float = 0.99) -> dict[str, float]:
     n = len(values)
     if n == 0:
         return {"count": 0.0}
-    ranks = sorted({min(max(math.floor(0.5 + q * n) - 1, 0), n - 1) for q in QUANTILES})
-    part = np.partition(values, ranks)
+    ranks = sorted({0, n - 1} | {min(max(math.floor(0.5 + q * n) - 1, 0), n - 1) for q in QUANTILES})
+    part = np.partition(values, ranks)  # one copy, reused below as scratch
     mean = float(values.mean())
     std = float(values.std(ddof=1)) if n > 1 else 0.0
     out = {"count": float(n), "mean": mean, "std": std}
-    out["min"] = float(values.min())
-    out["max"] = float(values.max())
+    out["min"] = float(part[0])
+    out["max"] = float(part[-1])
     for q in QUANTILES:
         out[stat_name(q)] = rank_quantile(part, q)
     median = out["p50"]
-    out["mean_ad"] = float(np.abs(values - mean).mean())
-    out["median_ad"] = float(np.median(np.abs(values - median)))
+    scratch = np.subtract(values, mean, out=part)
+    out["mean_ad"] = float(np.abs(scratch, out=scratch).mean())
+    scratch = np.subtract(values, median, out=scratch)
+    np.abs(scratch, out=scratch)
+    out["median_ad"] = float(np.median(scratch, overwrite_input=True))
     out["siqr"] = (out["p75"] - out["p25"]) / 2
     out["cv"] = std / mean if mean else math.nan
     out["std_error"] = std / math.sqrt(n)
