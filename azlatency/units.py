@@ -83,19 +83,19 @@ def _convert_summaries(df: pd.DataFrame, target: str) -> pd.DataFrame:
 def _convert_samples(df: pd.DataFrame, target: str, runs: pd.DataFrame | None) -> pd.DataFrame:
     other = "half_rtt" if target == "rtt" else "rtt"
     src, dst = COLUMN[other], COLUMN[target]
+    scale = FACTOR[target] / FACTOR[other]
     out = df.copy()
+    if "censor_high_us" in out.columns and out["censor_high_us"].notna().any():
+        converted_runs = _runs_of_basis(out, other, runs)
+        rows = out["run_id"].isin(converted_runs) & out["censor_high_us"].notna()
+        out.loc[rows, "censor_high_us"] = out.loc[rows, "censor_high_us"] * scale
     if src not in out.columns:
         return out
-    scale = FACTOR[target] / FACTOR[other]
     have_dst = out[dst] if dst in out.columns else pd.Series(np.nan, index=out.index)
     have_src = out[src]
     both = have_dst.notna() & have_src.notna()
     if both.any() and not np.allclose(have_dst[both], have_src[both] * scale, rtol=1e-9):
         raise BasisError(f"rows hold both {src} and {dst} and they disagree with rtt = 2 × half_rtt")
-    if "censor_high_us" in out.columns and out["censor_high_us"].notna().any():
-        converted_runs = _runs_of_basis(out, other, runs)
-        rows = out["run_id"].isin(converted_runs) & out["censor_high_us"].notna()
-        out.loc[rows, "censor_high_us"] = out.loc[rows, "censor_high_us"] * scale
     out[dst] = have_dst.where(have_dst.notna(), have_src * scale)
     return out.drop(columns=[src])
 
