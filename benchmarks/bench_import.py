@@ -1,0 +1,97 @@
+"""import: a 1,000-log campaign parsed by worker processes, against one worker (the peer).
+
+The dump (``benchmarks/_data/import-dump-1000/``, rebuilt when missing) holds 1,000 files made
+from the real logs of the bundled example campaigns (``data/raw``: sockperf, ping, iperf3,
+ntttcp, qperf, latte, reported-values CSVs), cycled in order.  Each copy gets one first line —
+``## run NNNN`` (``# run NNNN`` in a CSV, where ``#`` starts a comment) — so that every file has
+its own sha256 and none is skipped as a duplicate; the output itself is unchanged.
+
+Measured in one run, each into a fresh store: ``import_campaign(workers=1)`` (the peer) and
+``import_campaign(workers=os.cpu_count())``; then an unchanged re-import (every file reused
+from the per-file cache).  The two stores must be byte-identical.  Parsing is Python, so the
+speed-up comes from processes, not threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DUMP = HERE / "_data" / "import-dump-1000"
+FILES = 1000
+
+
+def make_dump(path: Path = DUMP, n: int = FILES) -> Path:
+    if path.is_dir() and len(list(path.iterdir())) == n:
+        return path
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    raw = ROOT / "data" / "raw"
+    logs = [p for p in sorted(raw.rglob("*"))
+            if p.is_file() and p.name not in ("campaign.yaml", "README.md")]
+    for i, src in zip(range(n), itertools.cycle(logs)):
+        head = f"# run {i:04d}\n" if src.suffix == ".csv" else f"## run {i:04d}\n\n"
+        (path / f"{i:04d}-{src.parent.name}-{src.name}").write_bytes(
+            head.encode() + src.read_bytes())
+    return path
+
+
+def _digest(store: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(store.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(store).as_posix().encode() + p.read_bytes())
+    return h.hexdigest()
+
+
+def _timed(dump: Path, root: Path, workers: int):
+    from azlatency import ingest
+
+    start = time.perf_counter()
+    report = ingest.import_campaign(dump, root=root, workers=workers)
+    return time.perf_counter() - start, report
+
+
+def main() -> dict:
+    from azlatency import ingest
+
+    dump = make_dump()
+    cpus = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
+        ingest.import_campaign(ROOT / "data" / "raw" / "seed004-echo-uksouth",
+                               root=Path(tmp) / "warm", workers=1)  # imports, pandera, parsers
+        serial_s, serial = _timed(dump, Path(tmp) / "one", 1)
+        parallel_s, parallel = _timed(dump, Path(tmp) / "many", cpus)
+        again_s, again = _timed(dump, Path(tmp) / "many", cpus)
+        same = _digest(Path(tmp) / "one" / dump.name) == _digest(Path(tmp) / "many" / dump.name)
+    counts = serial.files.status.value_counts().to_dict()
+    return {
+        "files": FILES,
+        "imported": counts.get("imported", 0),
+        "not_imported": counts.get("not_imported", 0),
+        "runs": serial.counts["runs"],
+        "summaries": serial.counts["summaries"],
+        "cpus": cpus,
+        "peer": "import_campaign(workers=1)",
+        "one_worker_s": round(serial_s, 2),
+        f"{cpus}_workers_s": round(parallel_s, 2),
+        "processes_used": parallel.workers,
+        "speedup_vs_one_worker": round(serial_s / parallel_s, 2),
+        "reimport_unchanged_s": round(again_s, 2),
+        "reimport_parsed": again.parsed,
+        "reimport_vs_full_import": round(again_s / parallel_s, 3),
+        "stores_identical": same,
+    }
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(main(), indent=1))
