@@ -385,3 +385,19 @@ def test_latency_column_is_checked_against_the_timestamps():
     run = sockperf.parse(text.replace("2.411673801, 1406.199", "2.411673801, 1406.299")).runs[0]
     assert "1 rows whose half_rtt column disagrees with rxTime - txTime, first packet 3" in run.warnings[0]
     assert not sockperf.parse(text).runs[0].warnings
+
+
+def test_rows_read_in_parallel_pieces_equal_one_piece(monkeypatch):
+    from azlatency.parsers import _sockperf_fulllog as fl
+
+    data = (FIX / f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv").read_bytes()
+    start = data.index(b"\n", data.index(b"packet,")) + 1
+    end = data.rindex(b"\n" + b"-" * 30) + 1
+    whole = fl._read_arrow(data, start, end, True)
+    monkeypatch.setattr(fl, "PIECE_MIN", 4096)  # 43 KB of rows → 4 pieces (or one per core)
+    cut = data.index(b"\n", start + 20000) + 1
+    gappy = data[:cut] + b"\n\n" + data[cut:]  # blank lines inside a piece are skipped
+    pieces = fl._read_arrow(gappy, start, end + 2, True)
+    for a, b in zip(whole[:4], pieces[:4]):
+        assert np.array_equal(a, b)
+    assert (whole[4], pieces[4]) == (1093, 1095)  # newlines: 1,093 rows (+ the 2 blank lines)

@@ -14,6 +14,7 @@ Kept apart from ``sockperf.py`` only for size; nothing else imports it.
 from __future__ import annotations
 
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from ._base import Run, decimal_to_ns
 TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
 QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
+PIECE_MIN = 8 << 20  # bytes of rows per parallel piece (smaller blocks are read whole)
 _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,\s*(\S+?)\s*)?$")
 
 
@@ -64,10 +66,9 @@ def _dec_to_ns(chunk, out: np.ndarray) -> None:
     out[:] = low if sys.byteorder == "little" else low.byteswap()
 
 
-def _read_arrow(buf, has_value: bool, capacity: int):
-    """Stream the block through pyarrow's CSV reader one 16 MB batch at a time, converting
-    each batch into arrays sized for ``capacity`` rows: the decimal columns (16 bytes a
-    value) never exist for the whole file at once."""
+def _read_piece(buf, has_value: bool, out: list[np.ndarray | None]) -> int:
+    """Stream one piece of the block through pyarrow's CSV reader, 16 MB at a time, into the
+    ``out`` arrays: the decimal columns (16 bytes a value) never exist for the whole file."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -80,12 +81,11 @@ def _read_arrow(buf, has_value: bool, capacity: int):
         read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
     )
-    seq, tx, rx = (np.empty(capacity, dtype=np.int64) for _ in range(3))
-    value = np.empty(capacity, dtype=np.float64) if has_value else None
+    seq, tx, rx, value = out
     k = 0
     for batch in reader:
         m = batch.num_rows
-        if k + m > capacity or any(col.null_count for col in batch.columns):
+        if k + m > len(seq) or any(col.null_count for col in batch.columns):
             raise ValueError("unexpected rows")  # re-read slowly, which names the line
         seq[k : k + m] = batch.column(0).to_numpy()
         _dec_to_ns(batch.column(1), tx[k : k + m])
@@ -93,7 +93,51 @@ def _read_arrow(buf, has_value: bool, capacity: int):
         if value is not None:
             value[k : k + m] = batch.column(3).to_numpy()
         k += m
-    return seq[:k], tx[:k], rx[:k], value[:k] if value is not None else None
+    return k
+
+
+def _pieces(data: bytes, start: int, stop: int, n: int) -> list[tuple[int, int, int]]:
+    """``n`` pieces of ``data[start:stop]`` cut after newlines, with their newline counts."""
+    bounds = [start]
+    for k in range(1, n):
+        cut = data.rfind(b"\n", bounds[-1], start + (stop - start) * k // n) + 1
+        if cut > bounds[-1]:
+            bounds.append(cut)
+    bounds.append(stop)
+    return [(a, b, data.count(b"\n", a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
+    """The rows of ``data[start:stop]`` as (seq, tx_ns, rx_ns, value, newlines).  Big blocks
+    are cut into one piece per core (at most 4) read in parallel threads (pyarrow and numpy
+    release the GIL), each into its own stretch of the preallocated result arrays."""
+    import pyarrow as pa
+
+    n = max(1, min(os.cpu_count() or 1, 4, (stop - start) // PIECE_MIN))
+    pieces = _pieces(data, start, stop, n)
+    sizes = [count + (1 if data[b - 1 : b] != b"\n" else 0) for a, b, count in pieces]
+    total = sum(sizes)
+    cols = [np.empty(total, dtype=np.int64) for _ in range(3)]
+    cols.append(np.empty(total, dtype=np.float64) if has_value else None)
+    at = np.concatenate(([0], np.cumsum(sizes))).tolist()
+    whole = pa.py_buffer(data)
+
+    def one(i: int) -> int:
+        a, b, _ = pieces[i]
+        out = [c[at[i] : at[i + 1]] if c is not None else None for c in cols]
+        return _read_piece(whole.slice(a, b - a), has_value, out)
+
+    if len(pieces) == 1:
+        got = [one(0)]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(pieces)) as pool:
+            got = list(pool.map(one, range(len(pieces))))
+    if got != sizes:  # blank lines: close the gaps (rare, so the copy is fine)
+        keep = np.concatenate([np.arange(at[i], at[i] + g) for i, g in enumerate(got)])
+        cols = [c[keep] if c is not None else None for c in cols]
+    return (*cols, sum(count for _, _, count in pieces))
 
 
 def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, strict, warnings):
@@ -185,13 +229,9 @@ def read_rows(
         rows = Rows(empty, empty, empty, np.empty(0) if has_value else None, 0, warnings)
     else:
         try:
-            import pyarrow as pa
-
-            buf = pa.py_buffer(data).slice(start, stop - start)
-            newlines = data.count(b"\n", start, stop)
-            capacity = newlines + 1
-            rows = Rows(*_read_arrow(buf, has_value, capacity), 0, warnings)
-        except (ValueError, OverflowError, ImportError):
+            *cols, newlines = _read_arrow(data, start, stop, has_value)
+            rows = Rows(*cols, 0, warnings)
+        except (ValueError, OverflowError):
             # pyarrow.lib.ArrowInvalid is a ValueError; re-read slowly to find the bad line.
             lines = data[start:stop].decode("utf-8", "replace").split("\n")
             read = _read_python(lines, has_value, first_line_no, source, strict, warnings)
