@@ -5,11 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import azlatency
+from azlatency.decode import decode
 from azlatency.errors import DetectionError, ParseError
 from azlatency.parsers import echo_csv
 from tests.conftest import FIXTURES
+from tests.test_properties import _material, damage, plans
 
 HERE = FIXTURES / "echo_csv"
 V = "echo_csv--py3.11-linux-i0.1"
@@ -167,3 +171,83 @@ def test_impossible_rows_are_bad_rows(row):
     with pytest.raises(ParseError) as info:
         azlatency.read("\n".join(lines), tool="echo_csv")
     assert info.value.line_no == 5
+
+
+# ---------------------------------------------------------------------------------------------
+# The vectorised path (pyarrow, for big files) gives what the line-by-line parser gives.
+
+CSV_FIXTURES = sorted(p for p in HERE.glob("*.csv"))
+
+
+def _both(text: str):
+    """(fast run or None, careful run) for the echo CSV ``text`` (header on line 1)."""
+    data = text.encode("utf-8")
+    fast = echo_csv._fast_csv(data, 0, data.find(b"\n") + 1)
+    slow = echo_csv._parse_csv(text.split("\n"), 0, None, False)
+    return fast, slow
+
+
+def _same(fast, slow) -> None:
+    assert (fast.line_start, fast.line_end, fast.warnings) == (slow.line_start, slow.line_end, slow.warnings)
+    assert fast.meta == slow.meta
+    pd.testing.assert_frame_equal(fast.samples, slow.samples)
+    assert [s.__dict__ for s in fast.summaries] == [s.__dict__ for s in slow.summaries]
+
+
+@pytest.mark.parametrize("path", CSV_FIXTURES, ids=[p.name for p in CSV_FIXTURES])
+def test_fast_path_equals_line_by_line(path):
+    text = decode(path.read_bytes()).text
+    fast, slow = _both(text)
+    if "total-loss" in path.name:  # header only: nothing for pyarrow to read
+        assert fast is None or fast.samples.empty
+        return
+    assert fast is not None
+    _same(fast, slow)
+
+
+def test_fast_path_on_odd_timestamps_and_cut_rows():
+    lines = CRLF.read_text().replace("\r", "").split("\n")
+    lines[2] = lines[2].replace("00:48:52.745483", "00:48:52")  # isoformat drops .000000
+    lines[3] = lines[3].replace("2026-11-21 00:48:52", "2026-11-21T00:48:52").replace(",", "Z,", 2).replace("Z,", ",", 1)
+    fast, slow = _both("\n".join(lines[:-8]) + "\n15,2026-11-21 00:4")
+    assert fast is not None and not fast.meta["complete"]
+    _same(fast, slow)
+    lines[4] = lines[4].replace("2026-11-21", "2026-02-30")  # no such day: time_ns empty
+    fast, slow = _both("\n".join(lines))
+    assert fast is not None and pd.isna(fast.samples.time_ns.iloc[3])
+    _same(fast, slow)
+
+
+def test_fast_path_gives_way_to_the_careful_parser():
+    lines = CRLF.read_text().replace("\r", "").split("\n")
+    for i, bad in ((5, "4,2026-11-21 00:48:53,x,1,1.0"), (5, ""), (6, "5,2026-11-21 00:48:53,1,2,nan"),
+                   (3, '"2",2026-11-21 00:48:52,1,2,1.0')):
+        damaged = list(lines)
+        damaged[i] = bad
+        assert _both("\n".join(damaged))[0] is None
+    assert _both(lines[0] + "\n\n" + "\n".join(lines[1:]))[0] is None  # blank line after the header
+
+
+def test_big_lf_file_goes_through_parse_bytes_and_matches():
+    rows = CRLF.read_text().replace("\r", "").rstrip("\n").split("\n")
+    body = [rows[1 + i % 20].split(",", 1)[1] for i in range(3000)]
+    data = ("\n".join([rows[0]] + [f"{i},{b}" for i, b in enumerate(body)]) + "\n").encode()
+    assert len(data) > 64 * 1024  # the reader takes its bytes fast path
+    a = azlatency.read(data)
+    b = azlatency.read(data.replace(b"\n", b"\r\n"))  # CRLF: the text path
+    pd.testing.assert_frame_equal(a.samples.drop(columns="run_id"), b.samples.drop(columns="run_id"))
+    assert len(a.samples) == 3000 and a.runs.line_end.iloc[0] == 3001
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_fast_and_careful_agree_on_damaged_files(data):
+    path = data.draw(st.sampled_from(CSV_FIXTURES), label="file")
+    material = _material(path)
+    text = decode(damage(data.draw(plans(*material), label="damage"), *material)).text
+    if not echo_csv.whole_file(text):
+        return
+    fast, slow = _both(text)
+    if fast is not None:
+        _same(fast, slow)
