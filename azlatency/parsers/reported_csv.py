@@ -65,18 +65,33 @@ _RANGE = re.compile(r"^\s*(?P<low>[^.]+(?:\.\d+)?)\s*\.\.\s*(?P<high>\S+)\s*$")
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
-def _row(line: str) -> list[str]:
-    return [cell.strip() for cell in next(csv.reader([line]))]
+# A spreadsheet saved as CSV in a locale with a decimal comma (de, fr, es, ...) separates
+# cells with ';' and writes 2130,93 — read that too; a tab-separated paste keeps the point.
+_DELIMITERS = (",", ";", "\t")
+
+
+def _row(line: str, delimiter: str = ",") -> list[str]:
+    return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
+
+
+def _delimiter(line: str) -> str | None:
+    """The delimiter that makes ``line`` a header with the required columns, if any."""
+    if line.lstrip().startswith("#"):
+        return None
+    for delimiter in _DELIMITERS:
+        if delimiter not in line:
+            continue
+        try:
+            cells = {c.lower() for c in _row(line, delimiter)}
+        except csv.Error:
+            continue
+        if all(r in cells for r in REQUIRED):
+            return delimiter
+    return None
 
 
 def _is_header(line: str) -> bool:
-    if "," not in line or line.lstrip().startswith("#"):
-        return False
-    try:
-        cells = {c.lower() for c in _row(line)}
-    except csv.Error:
-        return False
-    return all(r in cells for r in REQUIRED)
+    return _delimiter(line) is not None
 
 
 def whole_file(head: str) -> bool:
@@ -107,12 +122,24 @@ class _Reader:
     def __init__(self, source: str | None, strict: bool) -> None:
         self.source, self.strict = source, strict
         self.warnings: list[str] = []
+        self.delimiter = ","
+
+    def number(self, text: str, line_no: int, what: str) -> float:
+        if self.delimiter == ";":  # decimal comma: "1.050,5" or "1 050,5" is 1050.5
+            text = re.sub(r"[.\s\u202f\xa0]", "", text).replace(",", ".")
+        return number(text, tool=INFO.tool, source=self.source, line_no=line_no, what=what)
+
+    def integer(self, text: str, line_no: int, what: str) -> int:
+        if self.delimiter == ";":
+            text = re.sub(r"[.\s\u202f\xa0]", "", text)
+        return integer(text, tool=INFO.tool, source=self.source, line_no=line_no, what=what)
 
     def fail(self, line_no: int, reason: str, hint: str | None = None) -> ParseError:
         return ParseError(INFO.tool, self.source, line_no, reason, hint=hint)
 
     def header(self, line: str, line_no: int) -> list[str]:
-        names = [c.lower() for c in _row(line)]
+        self.delimiter = _delimiter(line) or ","
+        names = [c.lower() for c in _row(line, self.delimiter)]
         known = set(RUN_ATTRS) | set(SUMMARY_ATTRS) | {"tool", "note"}
         for name in names:
             if name not in known and not (name.startswith(LABEL_PREFIX) and len(name) > 6):
@@ -140,23 +167,22 @@ class _Reader:
         if not _STAT.fullmatch(stat):
             raise self.fail(line_no, f"unknown stat {cells['stat']!r}", hint="see docs/vocabulary.md")
         out: dict[str, Any] = {"metric": metric, "stat": stat, "unit": unit}
-        num = {"tool": INFO.tool, "source": self.source, "line_no": line_no}
         m = _RANGE.match(cells["value"])
         if m:  # "55..61.09": only known to lie in an interval (vocabulary: value = upper bound)
-            low = number(m["low"], what="range start", **num) * factor
-            high = number(m["high"], what="range end", **num) * factor
+            low = self.number(m["low"], line_no, "range start") * factor
+            high = self.number(m["high"], line_no, "range end") * factor
             if low > high:
                 raise self.fail(line_no, f"range {cells['value']!r} runs backwards")
             out.update(value=high, bound_low=low, bound_high=high)
         else:
-            out["value"] = number(cells["value"], what="a number or 'low..high'", **num) * factor
+            out["value"] = self.number(cells["value"], line_no, "a number or 'low..high'") * factor
         for key in ("bound_low", "bound_high"):
             if cells.get(key):
-                out[key] = number(cells[key], what=key, **num) * factor
+                out[key] = self.number(cells[key], line_no, key) * factor
         if cells.get("n"):
-            out["n"] = integer(cells["n"], what="a whole count n", **num)
+            out["n"] = self.integer(cells["n"], line_no, "a whole count n")
         if cells.get("level"):
-            level = number(cells["level"], what="a confidence level", **num)
+            level = self.number(cells["level"], line_no, "a confidence level")
             if not 0 < level < 1:
                 raise self.fail(line_no, f"level must lie between 0 and 1, got {level}")
             out["level"] = level
@@ -171,15 +197,14 @@ class _Reader:
         if tool not in known:
             raise self.fail(line_no, f"unknown tool {tool!r}; known tools: {', '.join(known)}")
         out: dict[str, Any] = {"tool": tool}
-        num = {"tool": INFO.tool, "source": self.source, "line_no": line_no}
         for key, kind in RUN_ATTRS.items():
             text = cells.get(key, "")
             if not text:
                 continue
             if kind == "int":
-                out[key] = integer(text, what=key, **num)
+                out[key] = self.integer(text, line_no, key)
             elif kind == "float":
-                out[key] = number(text, what=key, **num)
+                out[key] = self.number(text, line_no, key)
             elif kind == "bool":
                 if text.lower() not in _TRUE + _FALSE:
                     raise self.fail(line_no, f"expected true/false for {key}, got {text!r}")
@@ -210,7 +235,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             names = reader.header(line, line_no)
             continue
         try:
-            cells = _row(line)
+            cells = _row(line, reader.delimiter)
             if len(cells) != len(names):
                 raise reader.fail(line_no, f"expected {len(names)} cells, got {len(cells)}")
             row = dict(zip(names, cells))

@@ -1,0 +1,528 @@
+"""iperf3 ``-J`` documents and ``--json-stream`` lines → :class:`Test` s.
+
+A document is ``{"start": ..., "intervals": [...], "end": ..., "error": ...}`` (3.0.11 to
+3.18, checked on the corpus and our captures); ``--get-server-output`` adds
+``server_output_json`` (a whole server document) or ``server_output_text``.  ``-s -J`` writes
+one document per test, one after the other, and a last one holding only
+``"error": "interrupt - the server has terminated"`` when it is stopped.  ``--json-stream``
+(3.17+) writes one ``{"event": "start" | "interval" | "end" | "error", "data": ...}`` per line.
+
+Real files are not always valid JSON, and each repair is a run warning:
+
+* duplicate keys (3.6 repeats ``sock_bufsize``/``sndbuf_actual``/``rcvbuf_actual`` once per
+  stream; the 3.12 server repeats ``target_bitrate``): kept (first value) without error;
+* ``nan``/``-nan``/``inf`` written by C's printf, and ``5.924e 06`` (the ``+`` of an exponent
+  eaten by URL decoding on the way to a log store): read as missing / as ``5.924e+06``;
+* a document cut off (Ctrl-C while writing, a truncated upload): the complete intervals are
+  kept, the run is marked incomplete.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import ParseError
+from ._iperf3_model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
+
+_BAD_TOKENS = re.compile(
+    r'"(?:[^"\\]|\\.)*"|(?<![\w.])(?P<nan>-?nan)\b|(?<![\w.])(?P<inf>-?inf)(?:inity)?\b'
+    r"|(?P<exp>\d[eE]) (?P<digit>\d)"
+)
+_WS = re.compile(r"\s*")
+
+
+class _Obj(dict):
+    """A JSON object that remembers the keys it saw twice."""
+
+    duplicates: list[str]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
+    obj = _Obj()
+    obj.duplicates = []
+    for key, value in pairs:
+        if key in obj:
+            obj.duplicates.append(key)
+        else:
+            obj[key] = value
+    return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
+
+
+def _sanitize(text: str) -> tuple[str, list[str]]:
+    """Replace C's ``nan``/``inf`` and a ``e 06`` exponent outside strings; same line count."""
+    fixed: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        if m["nan"]:
+            fixed.append("nan")
+            return "NaN"
+        if m["inf"]:
+            fixed.append("inf")
+            return "-Infinity" if m["inf"].startswith("-") else "Infinity"
+        if m["exp"]:
+            fixed.append("exponent")
+            return f"{m['exp']}+{m['digit']}"
+        return m.group()
+
+    out = _BAD_TOKENS.sub(repl, text)
+    return out, sorted(set(fixed))
+
+
+# ---------------------------------------------------------------------------------------------
+# tolerant decoding
+
+
+def _skip(s: str, i: int) -> int:
+    return _WS.match(s, i).end()
+
+
+def _tolerant_object(s: str, i: int) -> tuple[_Obj, bool]:
+    """Decode the object at ``s[i] == '{'`` key by key; a value that does not decode ends it.
+    Returns the keys read and whether the object was complete.  A cut ``intervals`` list keeps
+    its complete items."""
+    obj = _pairs([])
+    i = _skip(s, i + 1)
+    while i < len(s):
+        if s[i] == "}":
+            return obj, True
+        if s[i] != '"':
+            return obj, False
+        try:
+            key, i = json.decoder.scanstring(s, i + 1)
+        except json.JSONDecodeError:
+            return obj, False
+        i = _skip(s, i)
+        if i >= len(s) or s[i] != ":":
+            return obj, False
+        i = _skip(s, i + 1)
+        try:
+            value, i = _DECODER.raw_decode(s, i)
+        except json.JSONDecodeError:
+            if i < len(s) and s[i] == "[":
+                obj[key] = _tolerant_list(s, i)
+            elif i < len(s) and s[i] == "{" and key == "start":
+                obj[key], _ = _tolerant_object(s, i)
+            return obj, False
+        obj[key] = value
+        i = _skip(s, i)
+        if i < len(s) and s[i] == ",":
+            i = _skip(s, i + 1)
+    return obj, False
+
+
+def _tolerant_list(s: str, i: int) -> list[Any]:
+    items: list[Any] = []
+    i = _skip(s, i + 1)
+    while i < len(s) and s[i] != "]":
+        try:
+            value, i = _DECODER.raw_decode(s, i)
+        except json.JSONDecodeError:
+            break
+        items.append(value)
+        i = _skip(s, i)
+        if i < len(s) and s[i] == ",":
+            i = _skip(s, i + 1)
+    return items
+
+
+def decode_documents(text: str) -> tuple[list[tuple[dict, int, int, bool]], list[str], str]:
+    """Every top-level JSON object in ``text``: (object, first line, last line, complete),
+    notes about repairs, and the text found between and after the objects."""
+    docs: list[tuple[dict, int, int, bool]] = []
+    notes: list[str] = []
+    outside: list[str] = []
+    fixed_text, fixed = None, []
+    i = _skip(text, 0)
+    while i < len(text):
+        if text[i] != "{":
+            nxt = text.find("\n{", i)
+            stop = len(text) if nxt < 0 else nxt + 1
+            outside.append(text[i:stop])
+            i = _skip(text, stop)
+            continue
+        try:
+            doc, end = _DECODER.raw_decode(text, i)
+            complete = True
+        except json.JSONDecodeError:
+            if fixed_text is None:
+                # Only from this document on: earlier ones decoded, and positions must hold.
+                tail, fixed = _sanitize(text[i:])
+                fixed_text = text = text[:i] + tail
+                if fixed:
+                    notes.append("repaired: " + ", ".join(fixed) + " (not valid JSON as written)")
+            try:
+                doc, end = _DECODER.raw_decode(text, i)
+                complete = True
+            except json.JSONDecodeError:
+                doc, complete = _tolerant_object(text, i)
+                nxt = text.find("\n{", i + 1)
+                end = len(text) if nxt < 0 else nxt + 1
+        first = text.count("\n", 0, i) + 1
+        last = text.count("\n", 0, max(i, end - 1)) + 1
+        docs.append((doc, first, last, complete))
+        i = _skip(text, end)
+    return docs, notes, "".join(outside)
+
+
+# ---------------------------------------------------------------------------------------------
+# values
+
+
+class _Values:
+    """Typed access to JSON values: wrong types, non-finite and out-of-range numbers are a
+    located ParseError (strict) or a warning and a missing value (``strict=False``); ``nan``
+    is always read as missing (iperf3 writes it for 0/0)."""
+
+    def __init__(self, test: Test, source: str | None, strict: bool, line_no: int):
+        self.test, self.source, self.strict, self.line_no = test, source, strict, line_no
+        self.nan_seen = False
+
+    def bad(self, where: str, key: str, value: Any, what: str) -> None:
+        reason = f"{where}.{key}: expected {what}, got {value!r:.40}"
+        if self.strict:
+            raise ParseError(TOOL, self.source, self.line_no, reason)
+        self.test.warnings.append(reason + ": not read")
+
+    def f(self, obj: Any, key: str, where: str) -> float | None:
+        value = obj.get(key) if isinstance(obj, dict) else None
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.bad(where, key, value, "a number")
+            return None
+        value = float(value)
+        if math.isnan(value):
+            self.nan_seen = True
+            return None
+        if math.isinf(value):
+            self.bad(where, key, value, "a finite number")
+            return None
+        return value
+
+    def i(self, obj: Any, key: str, where: str) -> int | None:
+        value = self.f(obj, key, where)
+        if value is None:
+            return None
+        if not value.is_integer() or abs(value) > INT64_MAX:
+            self.bad(where, key, obj[key], "a whole number within 64 bits")
+            return None
+        raw = obj[key]
+        return raw if isinstance(raw, int) and not isinstance(raw, bool) else int(value)
+
+
+def _d(obj: Any, key: str) -> dict:
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _l(obj: Any, key: str) -> list:
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, list) else []
+
+
+# ---------------------------------------------------------------------------------------------
+# document → Test
+
+
+def has_measurement(doc: dict) -> bool:
+    end = _d(doc, "end")
+    return bool(_l(doc, "intervals")) or any(k.startswith("sum") or k == "streams" for k in end)
+
+
+def _role(start: dict) -> str | None:
+    if "accepted_connection" in start:
+        return "server"
+    if "connecting_to" in start:
+        return "client"
+    return None
+
+
+def _os(system_info: Any) -> str | None:
+    if not isinstance(system_info, str):
+        return None
+    low = system_info.lower()
+    for key, name in (("linux", "linux"), ("darwin", "macos"), ("freebsd", "freebsd"),
+                      ("cygwin", "windows"), ("windows", "windows"), ("mingw", "windows")):
+        if low.startswith(key):
+            return name
+    return None
+
+
+def _is_bidir(doc: dict) -> bool:
+    if _d(_d(doc, "start"), "test_start").get("bidir"):
+        return True
+    if "sum_sent_bidir_reverse" in _d(doc, "end"):
+        return True
+    return any("sum_bidir_reverse" in iv for iv in _l(doc, "intervals") if isinstance(iv, dict))
+
+
+def _meta(test: Test, doc: dict, v: _Values, variant: str) -> None:
+    start = _d(doc, "start")
+    ts = _d(start, "test_start")
+    meta = test.meta
+    role = _role(start)
+    meta["role"] = role
+    meta["parser_variant"] = ("server-" if role == "server" else "") + variant
+    version = start.get("version")
+    if isinstance(version, str):
+        meta["tool_version"] = version.removeprefix("iperf").strip() or None
+    meta["os"] = _os(start.get("system_info"))
+    proto = ts.get("protocol")
+    if isinstance(proto, str):
+        meta["protocol"] = proto.lower()
+    meta["streams"] = v.i(ts, "num_streams", "start.test_start")
+    meta["msg_size_bytes"] = v.i(ts, "blksize", "start.test_start")
+    if _is_bidir(doc):
+        meta["direction"] = "bidir"
+    elif "reverse" in ts or role is not None:
+        meta["direction"] = "reverse" if ts.get("reverse") else "forward"
+    secs = v.i(_d(start, "timestamp"), "timesecs", "start.timestamp")
+    if secs is not None and 0 <= secs < 2**33:
+        meta["start_time"] = datetime.fromtimestamp(secs, tz=UTC)
+    conn = next((c for c in _l(start, "connected") if isinstance(c, dict)), {})
+    local, remote = conn.get("local_host"), conn.get("remote_host")
+    if role == "server":
+        meta["dst_ip"], meta["src_ip"] = local, remote
+        meta["port"] = v.i(conn, "local_port", "start.connected")
+        meta["src_ip"] = meta["src_ip"] or _d(start, "accepted_connection").get("host")
+    else:
+        meta["src_ip"], meta["dst_ip"] = local, remote
+        target = _d(start, "connecting_to")
+        meta["port"] = v.i(target, "port", "start.connecting_to") or v.i(
+            conn, "remote_port", "start.connected")
+        host = target.get("host")
+        if isinstance(host, str) and host != remote:
+            meta["dst_host"] = host
+    for key in ("src_ip", "dst_ip", "dst_host"):
+        if not isinstance(meta.get(key), str) or not meta[key]:
+            meta.pop(key, None)
+    labels = test.labels
+    for key, label in (("omit", "omit_s"), ("duration", "requested_duration_s"),
+                       ("target_bitrate", "target_bitrate_bps"), ("bytes", "requested_bytes")):
+        value = v.i(ts, key, "start.test_start")
+        if value:
+            labels[label] = value
+    end = _d(doc, "end")
+    for key in ("sender_tcp_congestion", "receiver_tcp_congestion"):
+        if isinstance(end.get(key), str):
+            labels[key] = end[key]
+
+
+_ROW_KEYS = (("bytes", "bytes", "i"), ("bits_per_second", "bits_per_second", "f"),
+             ("retransmits", "retransmits", "i"), ("snd_cwnd", "cwnd_bytes", "i"),
+             ("rtt", "tcp_rtt_us", "f"), ("rttvar", "tcp_rttvar_us", "f"),
+             ("lost_packets", "lost_packets", "i"), ("packets", "packets", "i"))
+
+
+def _row(obj: dict, seq: int, stream: str, side: str | None, flow: str, v: _Values,
+         where: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"seq": seq, "kind": "interval",
+                           "status": "omitted" if obj.get("omitted") is True else "ok",
+                           "stream": stream, "role": side, "_flow": flow,
+                           "start_s": v.f(obj, "start", where), "end_s": v.f(obj, "end", where)}
+    for key, col, kind in _ROW_KEYS:
+        value = v.i(obj, key, where) if kind == "i" else v.f(obj, key, where)
+        if value is not None:
+            row[col] = value
+    jitter = v.f(obj, "jitter_ms", where)
+    if jitter is not None:
+        row["jitter_us"] = jitter * 1000.0
+    return row
+
+
+def _stream_id(obj: dict, k: int, v: _Values, where: str) -> str:
+    sock = v.i(obj, "socket", where)
+    return str(sock) if sock is not None else f"#{k}"
+
+
+def _side(obj: dict, fallback: str | None) -> str | None:
+    flag = obj.get("sender")
+    if isinstance(flag, bool):
+        return "sender" if flag else "receiver"
+    return fallback
+
+
+def _intervals(test: Test, doc: dict, v: _Values) -> None:
+    role, direction = test.meta.get("role"), test.meta.get("direction")
+    bidir = direction == "bidir"
+    local = local_side(role, "forward" if bidir else direction)
+    other = {"sender": "receiver", "receiver": "sender"}.get(local or "")
+    for seq, iv in enumerate(_l(doc, "intervals")):
+        if not isinstance(iv, dict):
+            continue
+        where = f"intervals[{seq}]"
+        for k, st in enumerate(_l(iv, "streams")):
+            if not isinstance(st, dict):
+                continue
+            side = _side(st, local)
+            stream = _stream_id(st, k, v, f"{where}.streams[{k}]")
+            test.rows.append(_row(st, seq, stream, side, flow_of(role, side, bidir), v,
+                                  f"{where}.streams[{k}]"))
+        for key, fallback in (("sum", local), ("sum_bidir_reverse", other)):
+            if isinstance(iv.get(key), dict):
+                side = _side(iv[key], fallback)
+                test.rows.append(_row(iv[key], seq, "SUM", side, flow_of(role, side, bidir), v,
+                                      f"{where}.{key}"))
+
+
+def _total(obj: dict, side: str, stream: str, flow: str, v: _Values, where: str) -> Total:
+    t = Total(side, stream, flow, v.f(obj, "start", where), v.f(obj, "end", where),
+              v.f(obj, "seconds", where), v.i(obj, "bytes", where),
+              v.f(obj, "bits_per_second", where), v.i(obj, "retransmits", where))
+    if side == "receiver":
+        jitter = v.f(obj, "jitter_ms", where)
+        t.jitter_us = None if jitter is None else jitter * 1000.0
+        t.lost = v.i(obj, "lost_packets", where)
+        t.loss_pct = v.f(obj, "lost_percent", where)
+    t.packets = v.i(obj, "packets", where)
+    t.out_of_order = v.i(obj, "out_of_order", where)
+    t.cwnd_max = v.i(obj, "max_snd_cwnd", where)
+    t.rtt_min = v.f(obj, "min_rtt", where)
+    t.rtt_mean = v.f(obj, "mean_rtt", where)
+    t.rtt_max = v.f(obj, "max_rtt", where)
+    return t
+
+
+def _end(test: Test, doc: dict, v: _Values) -> None:
+    end = _d(doc, "end")
+    role, bidir = test.meta.get("role"), test.meta.get("direction") == "bidir"
+    for key, side, flow in (("sum_sent", "sender", ""), ("sum_received", "receiver", ""),
+                            ("sum_sent_bidir_reverse", "sender", "reverse"),
+                            ("sum_received_bidir_reverse", "receiver", "reverse")):
+        if isinstance(end.get(key), dict):
+            test.totals.append(_total(end[key], side, "SUM", flow, v, f"end.{key}"))
+    if not test.totals and isinstance(end.get("sum"), dict):
+        _old_udp_sum(test, end["sum"], v)
+    ooo: dict[str, int] = {}
+    local = local_side(role, "forward" if bidir else test.meta.get("direction"))
+    for k, st in enumerate(_l(end, "streams")):
+        for key in ("sender", "receiver", "udp"):
+            obj = _d(st, key)
+            if not obj:
+                continue
+            where = f"end.streams[{k}].{key}"
+            stream = _stream_id(obj, k, v, where)
+            # The object's own "sender" flag says whether this host sent that stream.
+            flow = flow_of(role, _side(obj, None), bidir) if bidir else ""
+            if key == "udp":
+                n = v.i(obj, "out_of_order", where)
+                if n is not None:
+                    ooo[flow] = ooo.get(flow, 0) + n
+                continue
+            total = _total(obj, key, stream, flow, v, where)
+            own = obj.get("sender")
+            if own is False or (own is None and local != "sender"):
+                # Kernel figures of a socket that did not send this stream (the receiving
+                # socket of a --bidir test, or zeros on the -R client): not the flow's.
+                total.cwnd_max = total.rtt_min = total.rtt_mean = total.rtt_max = None
+            test.totals.append(total)
+    for flow, n in ooo.items():
+        for t in test.totals:
+            if t.side == "receiver" and t.stream == "SUM" and t.flow == flow:
+                t.out_of_order = n
+    cpu = _d(end, "cpu_utilization_percent")
+    for key in ("host_total", "host_user", "host_system",
+                "remote_total", "remote_user", "remote_system"):
+        value = v.f(cpu, key, "end.cpu_utilization_percent")
+        if value is not None:
+            test.cpu[key] = value
+    if not any(test.cpu.get(f"remote_{k}") for k in ("total", "user", "system")):
+        # A server never learns the client's CPU, nor an interrupted client the server's:
+        # iperf3 writes zeros there.
+        for k in ("total", "user", "system"):
+            test.cpu.pop(f"remote_{k}", None)
+    test.has_end = bool(test.totals)
+
+
+def _old_udp_sum(test: Test, obj: dict, v: _Values) -> None:
+    """3.0/3.1 UDP: one ``end.sum`` with the local bytes and the remote's jitter and loss."""
+    local = local_side(test.meta.get("role"), test.meta.get("direction")) or "sender"
+    mine = _total(obj, "receiver", "SUM", "", v, "end.sum")
+    if local == "sender":
+        rcv = Total("receiver", "SUM", "", jitter_us=mine.jitter_us, lost=mine.lost,
+                    packets=mine.packets, loss_pct=mine.loss_pct)
+        mine.side, mine.jitter_us, mine.lost, mine.loss_pct = "sender", None, None, None
+        test.totals.append(rcv)
+    test.totals.append(mine)
+
+
+def to_test(doc: dict, *, first: int, last: int, complete: bool, variant: str,
+            source: str | None, strict: bool) -> Test:
+    test = Test(line_start=first, line_end=last)
+    v = _Values(test, source, strict, first)
+    _meta(test, doc, v, variant)
+    _intervals(test, doc, v)
+    _end(test, doc, v)
+    if not complete:
+        test.has_end = False
+        test.warnings.append("the JSON document is cut short: complete intervals kept")
+    error = doc.get("error")
+    if isinstance(error, str) and error:
+        test.errors.append(error)
+    dups = sorted({k for obj in _walk(doc) for k in obj.duplicates})
+    if dups:
+        test.warnings.append("keys repeated in the JSON (iperf 3.6 and 3.12 bugs; first value "
+                             "kept): " + ", ".join(dups))
+    if v.nan_seen:
+        test.warnings.append("nan values read as missing")
+    return test
+
+
+def _walk(obj: Any):
+    if isinstance(obj, _Obj):
+        yield obj
+    if isinstance(obj, dict):
+        for value in obj.values():
+            yield from _walk(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from _walk(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# --json-stream
+
+
+def stream_documents(lines: list[str], offset: int) -> tuple[list[tuple[dict, int, int, bool]],
+                                                             list[str]]:
+    """Reassemble ``--json-stream`` events into documents (one per ``start`` event)."""
+    docs: list[tuple[dict, int, int, bool]] = []
+    notes: list[str] = []
+    cur: dict | None = None
+    first = last = offset + 1
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text:
+            continue
+        line_no = offset + i + 1
+        try:
+            event = _DECODER.decode(text)
+        except json.JSONDecodeError:
+            try:
+                event = _DECODER.decode(_sanitize(text)[0])
+            except json.JSONDecodeError:
+                notes.append(f"line {line_no}: not a complete JSON event (cut short?): not read")
+                continue
+        name = event.get("event") if isinstance(event, dict) else None
+        data = event.get("data") if isinstance(event, dict) else None
+        if name == "start" or cur is None:
+            if cur is not None:
+                docs.append((cur, first, last, "end" in cur))
+            cur, first = {"intervals": []}, line_no
+        last = line_no
+        if name == "interval":
+            cur["intervals"].append(data)
+        elif isinstance(name, str):
+            cur[name] = data
+        else:
+            notes.append(f"line {line_no}: JSON line without an 'event': not read")
+    if cur is not None:
+        docs.append((cur, first, last, "end" in cur))
+    return docs, notes

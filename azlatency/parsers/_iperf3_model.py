@@ -1,0 +1,302 @@
+"""One iperf3 test, whatever dialect it came from, and how it becomes a :class:`Run`.
+
+The text and JSON readers fill a :class:`Test`: run facts (``meta``), interval rows, the
+end-of-test totals (:class:`Total`, one per printed summary line or JSON ``end`` object) and
+CPU figures.  :func:`finish` turns it into a run with the summaries of ``docs/tools/iperf3.md``.
+
+Two words keep the sides apart.  ``side`` is where a figure was measured — ``sender`` or
+``receiver`` of the data.  ``flow`` is which data flow it belongs to: ``""`` for the test's
+main flow, ``"reverse"`` for the server-to-client flow of a ``--bidir`` test (iperf3's own
+``*_bidir_reverse`` naming).  A plain ``-R`` test has one flow (``direction = reverse``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ._base import Run
+
+TOOL = "iperf3"
+INT64_MAX = 2**63 - 1
+
+# iperf3 units.c: upper-case (byte) units are powers of 1024, bit units powers of 1000.
+BYTE_UNITS = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
+BIT_RATES = {"bits/sec": 1.0, "Kbits/sec": 1e3, "Mbits/sec": 1e6, "Gbits/sec": 1e9,
+             "Tbits/sec": 1e12}
+# ``-f K``/``-f M``/... print the rate in bytes per second.
+BYTE_RATES = {f"{unit}/sec": 8.0 * factor for unit, factor in BYTE_UNITS.items()}
+
+SAMPLE_KEYS = ("seq", "kind", "status", "stream", "role", "start_s", "end_s", "bytes",
+               "bits_per_second", "retransmits", "cwnd_bytes", "tcp_rtt_us", "tcp_rttvar_us",
+               "jitter_us", "lost_packets", "packets", "message")
+
+
+@dataclass
+class Total:
+    """One end-of-test figure set: a ``sender``/``receiver`` summary line or JSON object."""
+
+    side: str  # "sender" | "receiver"
+    stream: str  # "SUM" or the stream (socket) id
+    flow: str = ""  # "" or "reverse" (--bidir)
+    start_s: float | None = None
+    end_s: float | None = None
+    seconds: float | None = None
+    bytes: int | None = None
+    bps: float | None = None
+    retransmits: int | None = None
+    jitter_us: float | None = None
+    lost: int | None = None
+    packets: int | None = None
+    loss_pct: float | None = None
+    out_of_order: int | None = None
+    cwnd_max: int | None = None
+    rtt_min: float | None = None
+    rtt_mean: float | None = None
+    rtt_max: float | None = None
+    line: int | None = None  # text: where it was printed
+
+    @property
+    def empty(self) -> bool:
+        """Nothing measured: iperf3 prints 0 bytes for a side it has no results from."""
+        return not self.bytes and not self.packets and not self.lost
+
+
+@dataclass
+class Test:
+    meta: dict[str, Any] = field(default_factory=dict)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    totals: list[Total] = field(default_factory=list)
+    cpu: dict[str, float] = field(default_factory=dict)  # host_total, remote_user, ...
+    warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # iperf3's own error / interrupt messages
+    labels: dict[str, Any] = field(default_factory=dict)
+    line_start: int = 1
+    line_end: int = 1
+    has_end: bool = False  # the end-of-test summary was printed
+
+    @property
+    def has_data(self) -> bool:
+        return bool(self.rows or self.totals)
+
+
+# ---------------------------------------------------------------------------------------------
+# row and flow helpers
+
+
+def local_side(role: str | None, direction: str | None) -> str | None:
+    """Which side of the (main) flow the host that printed the log is on."""
+    if role is None:
+        return None
+    sends = (role == "client") != (direction == "reverse")
+    return "sender" if sends else "receiver"
+
+
+def flow_of(role: str | None, side: str | None, bidir: bool) -> str:
+    """``--bidir``: the client sends the main flow and receives the reverse one; the server
+    the other way round.  Without ``--bidir`` there is one flow."""
+    if not bidir or side is None:
+        return ""
+    client_sends = side == "sender"
+    if role == "server":
+        client_sends = not client_sends
+    return "" if client_sends else "reverse"
+
+
+def _suffix(flow: str) -> str:
+    return "_reverse" if flow == "reverse" else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# totals → summaries
+
+
+def _combine(parts: list[Total], side: str, flow: str) -> Total:
+    """Several stream totals of one side and flow with no SUM line: add them up."""
+    def add(attr):
+        vals = [getattr(t, attr) for t in parts if getattr(t, attr) is not None]
+        return sum(vals) if vals else None
+
+    jit = [t.jitter_us for t in parts if t.jitter_us is not None]
+    starts = [t.start_s for t in parts if t.start_s is not None]
+    ends = [t.end_s for t in parts if t.end_s is not None]
+    out = Total(side, "SUM", flow, min(starts) if starts else None, max(ends) if ends else None,
+                None, add("bytes"), add("bps"), add("retransmits"),
+                sum(jit) / len(jit) if jit else None, add("lost"), add("packets"))
+    if out.lost is not None and out.packets:
+        out.loss_pct = 100.0 * out.lost / out.packets
+    return out
+
+
+def _pick(totals: list[Total], side: str, flow: str) -> Total | None:
+    mine = [t for t in totals if t.side == side and t.flow == flow]
+    sums = [t for t in mine if t.stream == "SUM"]
+    if sums:
+        return sums[-1]
+    if len(mine) == 1:
+        return mine[0]
+    by_stream = {t.stream: t for t in mine}
+    return _combine(list(by_stream.values()), side, flow) if by_stream else None
+
+
+def _tcp_figures(run: Run, totals: list[Total], flow: str) -> None:
+    """Kernel RTT and cwnd from per-stream sender totals (JSON): min of the minima, max of the
+    maxima, mean of the stream means (every stream has one RTT sample per interval)."""
+    streams = [t for t in totals if t.side == "sender" and t.flow == flow and t.stream != "SUM"]
+    sfx = _suffix(flow)
+    # iperf3 writes 0 when it has no kernel figure (the remote side of a -R test).
+    means = [t.rtt_mean for t in streams if t.rtt_mean]
+    if means:
+        run.add(f"tcp_rtt{sfx}", "mean", sum(means) / len(means), "us", n=len(means))
+        run.add(f"tcp_rtt{sfx}", "min", min(t.rtt_min for t in streams if t.rtt_mean), "us")
+        run.add(f"tcp_rtt{sfx}", "max", max(t.rtt_max for t in streams if t.rtt_mean), "us")
+    cwnds = [t.cwnd_max for t in streams if t.cwnd_max]
+    if cwnds:
+        run.add(f"cwnd{sfx}", "max", max(cwnds), "bytes")
+
+
+def _flow_summaries(test: Test, run: Run, flow: str) -> dict[str, Total | None]:
+    sfx = _suffix(flow)
+    picked = {side: _pick(test.totals, side, flow) for side in ("sender", "receiver")}
+    snd, rcv = picked["sender"], picked["receiver"]
+    for side, mine, other in (("sender", snd, rcv), ("receiver", rcv, snd)):
+        if mine is not None and mine.empty and other is not None and not other.empty:
+            # An interrupted client, and every server, print 0 for the side they got no
+            # results from: that is "not reported", not a measured zero.
+            picked[side] = None
+            if test.meta.get("role") == "client":
+                run.warnings.append(
+                    f"the {side} side{sfx.replace('_', ' ')} printed 0 bytes (no results from "
+                    "the other end, e.g. an interrupted test): not read")
+    for side, t in picked.items():
+        if t is None:
+            continue
+        run.add(f"throughput_{side}{sfx}", "mean", t.bps, "bps")
+        run.add(f"transfer_{side}{sfx}", "total", t.bytes, "bytes")
+        if side == "sender":
+            run.add(f"retransmits{sfx}", "total", t.retransmits, "count")
+            run.add(f"datagrams_sent{sfx}", "total", t.packets, "count")  # UDP
+        else:
+            run.add(f"jitter{sfx}", "mean", t.jitter_us, "us")
+            run.add(f"lost_datagrams{sfx}", "total", t.lost, "count")
+            if t.lost is not None:
+                run.add(f"datagrams{sfx}", "total", t.packets, "count")
+            run.add(f"loss{sfx}", "mean", t.loss_pct, "pct")
+            run.add(f"out_of_order{sfx}", "total", t.out_of_order, "count")
+    _tcp_figures(run, test.totals, flow)
+    return picked
+
+
+def _udp_counts(meta: dict[str, Any], picked: dict[str, Total | None], warnings: list[str]):
+    snd, rcv = picked["sender"], picked["receiver"]
+    if snd is not None and snd.packets is not None:
+        meta["packets_sent"] = snd.packets
+    if rcv is None or rcv.lost is None or rcv.packets is None:
+        return
+    meta.setdefault("packets_sent", rcv.packets)
+    meta["packets_received"] = max(rcv.packets - rcv.lost, 0)
+    if rcv.out_of_order is not None:
+        meta["out_of_order"] = rcv.out_of_order
+    pct = rcv.loss_pct
+    if pct is None and rcv.packets:
+        pct = 100.0 * rcv.lost / rcv.packets
+    if pct is not None and 0 <= pct <= 100:
+        meta["loss_pct"] = pct
+    elif pct is not None:
+        # Out-of-order datagrams make iperf3's lost count, hence the percentage, negative.
+        warnings.append(f"loss {pct}% is outside 0-100 (out-of-order datagrams): not a run value")
+
+
+# ---------------------------------------------------------------------------------------------
+# computed statistics from intervals
+
+
+def _computed(run: Run, rows: list[dict[str, Any]]) -> None:
+    """mean/min/max/p50 of the ``ok`` intervals' bits_per_second, per flow and side, over the
+    SUM rows (or the single stream's)."""
+    groups: dict[tuple[str, str | None], dict[str, list[float]]] = {}
+    for r in rows:
+        if r.get("status") != "ok" or r.get("bits_per_second") is None:
+            continue
+        key = (r.get("_flow", ""), r.get("role"))
+        groups.setdefault(key, {}).setdefault(r["stream"], []).append(r["bits_per_second"])
+    for (flow, side), streams in groups.items():
+        values = streams.get("SUM")
+        if values is None:
+            if len(streams) != 1:
+                continue  # several streams and no SUM: a total per interval is not printed
+            values = next(iter(streams.values()))
+        metric = f"throughput_{side}{_suffix(flow)}" if side else f"throughput{_suffix(flow)}"
+        s = pd.Series(values, dtype="float64")
+        n = len(s)
+        kw: dict[str, Any] = {"source": "computed", "n": n}
+        run.add(metric, "mean", float(s.mean()), "bps", **kw)
+        run.add(metric, "min", float(s.min()), "bps", **kw)
+        run.add(metric, "p50", float(s.median()), "bps", **kw)
+        run.add(metric, "max", float(s.max()), "bps", **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _samples(rows: list[dict[str, Any]]) -> pd.DataFrame | None:
+    if not rows:
+        return None
+    cols = {}
+    for key in SAMPLE_KEYS:
+        values = [r.get(key) for r in rows]
+        if key in ("seq", "kind", "status") or any(v is not None for v in values):
+            cols[key] = values
+    df = pd.DataFrame(cols)
+    for key in ("seq", "bytes", "retransmits", "cwnd_bytes", "lost_packets", "packets"):
+        if key in df:
+            df[key] = df[key].astype("Int64")
+    return df
+
+
+def finish(test: Test) -> Run:
+    meta = dict(test.meta)
+    meta.setdefault("mode", "throughput")
+    run = Run(meta=meta, line_start=test.line_start, line_end=test.line_end,
+              warnings=list(test.warnings))
+    bidir = meta.get("direction") == "bidir"
+    flows = ("", "reverse") if bidir else ("",)
+    for flow in flows:
+        picked = _flow_summaries(test, run, flow)
+        if flow == "" and meta.get("protocol") == "udp":
+            _udp_counts(meta, picked, run.warnings)
+    for key in ("host_total", "host_user", "host_system",
+                "remote_total", "remote_user", "remote_system"):
+        if key in test.cpu:
+            where, stat = key.split("_")
+            run.add(f"cpu_{where}", stat, test.cpu[key], "pct")
+    _computed(run, test.rows)
+    if "duration_s" not in meta:
+        meta["duration_s"] = _duration(test)
+    run.warnings.extend(f"iperf3: {e}" for e in test.errors)
+    meta["complete"] = test.has_end and not test.errors
+    if not test.has_end:
+        run.warnings.append("no end-of-test summary (interrupted or cut short): intervals kept")
+    if test.labels:
+        meta["labels"] = dict(test.labels)
+    run.samples = _samples(test.rows)
+    return run
+
+
+def _duration(test: Test) -> float | None:
+    for side in ("sender", "receiver"):
+        t = _pick(test.totals, side, "")
+        if t is not None and not t.empty:
+            if t.seconds is not None:
+                return t.seconds
+            if t.start_s is not None and t.end_s is not None:
+                return t.end_s - t.start_s
+    ends = [r["end_s"] for r in test.rows if r.get("status") == "ok" and r.get("end_s") is not None]
+    return max(ends) if ends else None
+
+
+def finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None

@@ -1,0 +1,259 @@
+"""iperf3: console text (client and server, 3.0–3.18), ``-J`` JSON and ``--json-stream``.
+
+One run per test: a client output, each test of a server log (``Server listening on ...``
+repeats), each JSON document, each ``start`` event of a JSON stream, and the server's view
+that ``--get-server-output`` embeds in a client output.  The dialects live in
+``_iperf3_text.py`` and ``_iperf3_json.py``; both fill the model of ``_iperf3_model.py``,
+which names the summaries (``docs/tools/iperf3.md``).
+
+An output that holds only iperf3's error (``iperf3: error - unable to connect to server``, or
+a JSON document whose ``error`` is all there is) measured nothing: it is a
+:class:`~azlatency.errors.ParseError` carrying iperf3's message and a hint, so the import
+report lists the file.  An error after measurements (Ctrl-C, a lost connection) keeps the run
+with ``complete = False`` and the message in ``warnings``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ParseError
+from ._base import Parsed, Span, ToolInfo, command_of
+from ._iperf3_json import decode_documents, has_measurement, stream_documents, to_test
+from ._iperf3_model import TOOL, Test, finish
+from ._iperf3_text import (
+    ACCEPTED,
+    CONGESTION,
+    CONNECTED,
+    CONNECTING,
+    CPU,
+    DASHES,
+    DONE,
+    ERROR,
+    HEADER,
+    INTERVAL,
+    LISTENING,
+    REVERSE,
+    SENT,
+    SEPARATOR,
+    SERVER_OUTPUT,
+    STARTING,
+    TIME,
+    TOOL_NOTE,
+    VERBOSE,
+    VERSION,
+    TextReader,
+    error_only,
+    strip_timestamps,
+    timestamp_shape,
+)
+
+INFO = ToolInfo(
+    tool=TOOL,
+    description="iperf3 text (client/server, --timestamps, --bidir, -P, -O), -J JSON "
+                "and --json-stream",
+    variants=("text", "text-old-bandwidth", "text-summary", "server-text",
+              "server-text-old-bandwidth", "json", "server-json", "json-stream",
+              "server-json-stream"),
+    versions="3.0-3.18 (captured: 3.12, 3.18; corpus: 3.0.11, 3.6, 3.7)",
+    produces=("runs", "samples", "summaries"),
+    flags="-J (exact byte counts, kernel RTT, cwnd); --get-server-output for the receiver's view",
+    latency_basis=None,
+)
+
+_PRETTY_OPEN = re.compile(r"^\s*\{\s*$")
+_START_KEY = re.compile(r'^\s*"start"\s*:')
+_COMPACT_OPEN = re.compile(r'^\s*\{\s*"start"\s*:')
+_STREAM_LINE = re.compile(r'^\s*\{\s*"event"\s*:\s*"(?:start|interval|end|error|server_output)')
+_CLOSE = re.compile(r"^\}\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+# Lines that open an iperf3 text output, and lines that may continue one.
+_TEXT_START = (INTERVAL, CONNECTED, HEADER, CONNECTING, LISTENING, ACCEPTED, REVERSE, ERROR)
+_TEXT_MORE = _TEXT_START + (SEPARATOR, DONE, DASHES, VERBOSE, TIME, STARTING, CPU, CONGESTION,
+                            SERVER_OUTPUT, SENT, VERSION, TOOL_NOTE,
+                            re.compile(r"^Test Complete"))
+
+
+# ---------------------------------------------------------------------------------------------
+# where the outputs are
+
+
+def _json_opens(lines: list[str], i: int) -> bool:
+    if _COMPACT_OPEN.match(lines[i]):
+        return True
+    if not _PRETTY_OPEN.match(lines[i]):
+        return False
+    nxt = next((x for x in lines[i + 1 : i + 4] if x.strip()), "")
+    return bool(_START_KEY.match(nxt))
+
+
+def _json_end(lines: list[str], i: int) -> int:
+    """End (exclusive) of the document opening at ``i``: its column-0 ``}``, else (cut short)
+    the next fence or document, else the end."""
+    if _COMPACT_OPEN.match(lines[i]) and lines[i].rstrip().endswith("}"):
+        return i + 1
+    for j in range(i + 1, len(lines)):
+        if _CLOSE.match(lines[j]):
+            return j + 1
+        if _FENCE.match(lines[j]) or _json_opens(lines, j):
+            return j
+    return len(lines)
+
+
+def _next_nonblank(lines: list[str], j: int) -> int:
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    return j
+
+
+def _is(patterns, body: str) -> bool:
+    text = body.strip()
+    return any(p.match(text) for p in patterns)
+
+
+def _text_opens(body: list[str], i: int) -> bool:
+    if _is(_TEXT_START, body[i]):
+        return True
+    text = body[i].strip()
+    nxt = [x.strip() for x in body[i + 1 : i + 9] if x.strip()]
+    if DASHES.match(text):  # the frame around "Server listening on 5201"
+        return bool(nxt) and bool(LISTENING.match(nxt[0]))
+    if VERSION.match(text):  # -V: "iperf 3.12", then system info, then the test
+        return any(CONNECTING.match(x) or LISTENING.match(x) or TIME.match(x) for x in nxt)
+    return False
+
+
+def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int, int]]:
+    """(kind, start, end) pieces of ``lines``: ``json`` (one or more documents), ``stream``
+    (JSON-stream lines) and ``text``.  With ``text_everywhere`` every other line is text (for
+    ``parse``); without, only lines that look like iperf3 output are (for ``locate``)."""
+    body = strip_timestamps(lines, timestamp_shape(lines))
+    out: list[tuple[str, int, int]] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if _json_opens(lines, i):
+            j = _json_end(lines, i)
+            while (k := _next_nonblank(lines, j)) < n and _json_opens(lines, k):
+                j = _json_end(lines, k)  # -s -J: one document per test, back to back
+            out.append(("json", i, j))
+            i = j
+        elif _STREAM_LINE.match(lines[i]):
+            j = i + 1
+            while j < n and (_STREAM_LINE.match(lines[j]) or lines[j].lstrip().startswith("{")):
+                j += 1
+            out.append(("stream", i, j))
+            i = j
+        elif text_everywhere or _text_opens(body, i):
+            start = i
+            cmd, _ = command_of(lines[i - 1], (TOOL,)) if i > 0 and not text_everywhere else (
+                None, None)
+            if cmd:
+                start = i - 1  # the command line above: its flags help read the output
+            j = i + 1
+            while j < n and not _json_opens(lines, j) and not _STREAM_LINE.match(lines[j]):
+                if not text_everywhere and (_FENCE.match(lines[j]) or (
+                        body[j].strip() and not _is(_TEXT_MORE, body[j]))):
+                    break
+                j += 1
+            while j > i + 1 and not lines[j - 1].strip():
+                j -= 1
+            out.append(("text", start, j))
+            i = max(j, i + 1)
+        else:
+            i += 1
+    return out
+
+
+def whole_file(head_text: str) -> bool:
+    """A file that is one iperf3 JSON output (``-J`` document(s) or a JSON stream)."""
+    lines = head_text.lstrip().split("\n", 8)
+    if not lines or not lines[0].lstrip().startswith("{"):
+        return False
+    if _STREAM_LINE.match(lines[0]):
+        return True
+    return _json_opens(lines, 0) and bool(re.search(r'"(?:connected|version)"\s*:', head_text))
+
+
+def locate(lines: list[str]) -> list[Span]:
+    return [Span(a, b, TOOL) for _, a, b in segments(lines, text_everywhere=False)]
+
+
+# ---------------------------------------------------------------------------------------------
+# parse
+
+
+def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
+                strict: bool, orphans: list[str]) -> list[Test]:
+    if kind == "stream":
+        docs, notes = stream_documents(lines[a:b], a)
+        outside = ""
+        variant = "json-stream"
+    else:
+        docs, notes, outside = decode_documents("\n".join(lines[a:b]))
+        docs = [(d, f + a, last + a, c) for d, f, last, c in docs]
+        variant = "json"
+    tests: list[Test] = []
+    for doc, first, last, complete in docs:
+        if not isinstance(doc, dict):
+            continue
+        if not has_measurement(doc):
+            error = doc.get("error")
+            if isinstance(error, str) and error and not error.endswith("server has terminated"):
+                orphans.append(error)
+            continue
+        test = to_test(doc, first=first, last=last, complete=complete, variant=variant,
+                       source=source, strict=strict)
+        test.warnings[:0] = notes
+        tests.append(test)
+        tests.extend(_embedded(doc, first, last, source, strict))
+    if outside.strip() and tests:
+        tests[-1].warnings.append(f"text outside the JSON not read: {outside.strip()[:80]!r}")
+    return tests
+
+
+def _embedded(doc: dict, first: int, last: int, source: str | None, strict: bool) -> list[Test]:
+    """``--get-server-output``: the server's own output of the same test, as a server run."""
+    out: list[Test] = []
+    inner = doc.get("server_output_json")
+    if isinstance(inner, dict) and has_measurement(inner):
+        test = to_test(inner, first=first, last=last, complete=True, variant="json",
+                       source=source, strict=strict)
+        out.append(test)
+    text = doc.get("server_output_text")
+    if isinstance(text, str) and text.strip():
+        out.extend(TextReader(text.split("\n"), source=source, strict=strict).read())
+    for test in out:
+        test.line_start, test.line_end = first, last
+        test.meta["role"] = test.meta.get("role") or "server"
+        test.labels["from"] = "server output (--get-server-output)"
+    return out
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    lines = text.split("\n")
+    tests: list[Test] = []
+    pending: list[str] = []  # iperf3 messages seen before any test (stderr comes first)
+    for kind, a, b in segments(lines, text_everywhere=True):
+        messages: list[str] = []
+        if kind == "text":
+            reader = TextReader(lines[a:b], source=source, strict=strict, offset=a)
+            found = reader.read()
+            messages = reader.leftover
+        else:
+            found = _json_tests(lines, a, b, kind, source, strict, messages)
+        if found and pending:
+            found[0].warnings[:0] = [f"iperf3: {e}" for e in pending]
+            pending = []
+        tests.extend(found)
+        if messages and tests:
+            tests[-1].warnings.extend(f"iperf3: {e}" for e in messages)
+        else:
+            pending.extend(messages)
+    if not tests:
+        if pending:
+            raise error_only(pending, source, 1)
+        raise ParseError(TOOL, source, 1, "no iperf3 test found: expected 'Connecting to host', "
+                         "'Server listening on', interval lines like '[  5]   0.00-1.00   sec  "
+                         "...' or a JSON document with a \"start\" key")
+    return Parsed(TOOL, [finish(t) for t in tests])
