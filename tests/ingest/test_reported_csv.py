@@ -9,6 +9,7 @@ import pytest
 import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import reported_csv
+from tests.conftest import FIXTURES
 from tests.ingest.conftest import RAW
 
 SEED002 = RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv"
@@ -104,6 +105,16 @@ def test_errors_are_located(body, line, reason):
     with pytest.raises(ParseError) as info:
         reported_csv.parse(body, source="x.csv")
     assert info.value.line_no == line and info.value.reason.startswith(reason)
+
+
+def test_semicolon_csv_from_a_decimal_comma_locale():
+    # Excel with German settings; the values of seed 004 lines 99-103 and seed 002 line 200
+    t = azlatency.read(FIXTURES / "reported_csv"
+                       / "reported_csv--1-windows-de-semicolon-decimal-comma.csv").validate()
+    assert _value(t, "Gleiche AZ", "max").value == 404402  # written "404.402"
+    assert _value(t, "Zonenübergreifend", "max").value == 1099789  # "1.099.789"
+    assert _value(t, "D4s_v3 gleiche Zone", "mean").value == 308.55  # "308,55"
+    assert t.runs.encoding.iloc[0] == "utf-8-sig"
 
 
 def test_header_without_rows_is_an_error():
