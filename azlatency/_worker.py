@@ -103,9 +103,16 @@ def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
         "status": "ok",
         "tables": sizes,
         "files": hashes,
-        "tools": sorted(set(tables.runs["tool"].dropna())),
+        "tools": _tools(tables.runs),
         "problems": [error_record(p) for p in tables.problems],
     }
+
+
+def _tools(runs) -> list[str]:
+    """Tools of a file's runs; values typed from a document are marked ``(reported)``."""
+    reported = runs["parser_variant"] == "reported-csv"
+    return sorted(set(runs.loc[~reported, "tool"].dropna())
+                  | {f"{t} (reported)" for t in runs.loc[reported, "tool"].dropna()})
 
 
 def parse_batch(tasks: list[Task]) -> list[dict[str, Any]]:

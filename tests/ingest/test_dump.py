@@ -208,3 +208,6 @@ def test_an_archive_campaign_with_one_top_folder(tmp_path, stores):
     assert files.loc["README.md", "reason"] == "ignored"  # campaign.yaml inside was used
     runs = ingest.load("week3", stores).runs
     assert len(runs) == 9 and set(runs.region) == {"canadacentral"}
+    assert files.loc["blog-comparison.reported.csv", "tools"] == "latte (reported)"
+    again = ingest.import_campaign(archive, root=stores, workers=1)
+    assert (again.parsed, again.changed) == (0, False)
