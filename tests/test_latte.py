@@ -167,8 +167,14 @@ def test_mangled_histogram_row_with_observations():
 
 
 def test_csv_row_with_wrong_field_count():
-    with pytest.raises(ParseError, match="expected 12 comma-separated fields"):
-        latte.parse("TCP,Blocking,Blocking,Default,Default,4,65100,2026.40\n")
+    header = ",".join(latte.KEYS)
+    short = "TCP,Blocking,Blocking,Default,Default,4,65100,2026.40,5.2,1382,3678"
+    with pytest.raises(ParseError, match="expected 12 comma-separated fields") as info:
+        latte.parse(f"{header}\n{short}\n")  # -csvh: the header says how many
+    assert info.value.line_no == 2
+    with pytest.raises(ParseError) as info:  # -csv: a short row is not a latte row at all
+        latte.parse(short + "\n")
+    assert info.value.line_no == 1
 
 
 def test_no_output_is_a_parse_error():

@@ -50,7 +50,7 @@ _TS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?"
 )
-_DROP = re.compile(r"TCP CONNECTION DROP", re.I)
+_DROP = re.compile(r"TCP CONNECTION DROP")  # upper case as the client logs it, not prose
 _PACKET = re.compile(r"\bpacket(?:_num)?\s*[#:=]?\s*(\d+)", re.I)
 _CONNECTED = re.compile(r"[Cc]onnected to \[?([\w.:-]+?)\]?:(\d+)\b")
 # Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.

@@ -53,8 +53,12 @@ _KV = re.compile(r"^\s*(" + "|".join(re.escape(k) for k in KEYS) + r")(?:\s+(.*?
 _HIST_HEADER = re.compile(r"^\s*Interval\(usec\)\s+Frequency\s*$")
 _HIST_ROW = re.compile(r"^\s*(\d{1,18})\s+(\d{1,18})\s*$")  # 18 digits: within int64
 _PER_ITER = re.compile(r"^(\S+)\s*\(\s*(\S+?)\s*/\s*iteration\s*\)$")
-# A headerless -csv row: protocol first, the counts where the text output has them.
-_CSV_ROW = re.compile(r"^\s*(?:TCP|UDP)\s*,[^,]*,[^,]*,[^,]*,[^,]*,\s*\d+\s*,\s*\d+\s*(?:,|$)", re.I)
+# A headerless -csv row: the twelve fields of KEYS, protocol first, the counts where the text
+# output has them (a looser pattern would claim other CSV tables in notes).
+_CSV_ROW = re.compile(
+    r"^\s*(?:TCP|UDP)\s*,[^,]*,[^,]*,[^,]*,[^,]*,\s*\d+\s*,\s*\d+\s*(?:,[^,]*){5}$", re.I
+)
+_CSV_LOOSE = re.compile(r"^\s*(?:TCP|UDP)\s*,", re.I)  # a row under a -csvh header
 _COUNTERS = {
     "CtxSwitch/sec": "context_switches",
     "SysCall/sec": "syscalls",
@@ -111,13 +115,14 @@ def _command_above(lines: list[str], i: int, floor: int) -> int:
 def _extend(lines: list[str], i: int) -> int:
     """End (exclusive) of the output that opens at ``lines[i]``."""
     csv = "," in lines[i]
+    row = _CSV_LOOSE if _is_header(lines[i]) else _CSV_ROW  # the header says how many fields
     in_hist = False
     k = i + 1
     while k < len(lines):
         line = lines[k]
         m = _KV.match(line)
         if csv:
-            if not _CSV_ROW.match(line):
+            if not row.match(line):
                 break
         elif m and m.group(1) != "Protocol":
             pass
@@ -188,7 +193,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
                 cur = _Block(no, None)
                 blocks.append(cur)
             cur.variant, cur.end = "csvh", no
-        elif _CSV_ROW.match(line):
+        elif _CSV_ROW.match(line) or (header and _CSV_LOOSE.match(line)):
             if cur is None or not cur.empty():
                 cur = _Block(no)
                 blocks.append(cur)
