@@ -1,223 +1,26 @@
-"""sockperf console grammar: the shapes of its lines, where an execution starts and ends in
-a document, and the parser of one execution (console summary, server log, throughput, and the
+"""The parser of one sockperf execution (console output, server log, throughput, and the
 summary part of a ``--full-log`` file).  Private to :mod:`azlatency.parsers.sockperf`.
+
+Lines are matched by a table of (pattern, handler): every handler is a few lines, and the
+order of the table is the order sockperf prints them in.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 
 from ..errors import ParseError
 from . import _sockperf_fulllog as fulllog
+from . import _sockperf_grammar as g
 from ._base import Run, integer, number
+from ._sockperf_grammar import TOOL, command_options
 
-TOOL = "sockperf"
-_DASH = "-" * 30
-
-# --- line shapes ------------------------------------------------------------------------------
-_PROMPT = r"(?:[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s*[#$%]\s*|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*|[$#>]\s*)?"
-_MODES = r"ping-pong|pp|under-load|ul|throughput|tp|playback|pb|server|sr"
-# ``$VMA_SPEC=latency LD_PRELOAD=libvma.so sockperf server ...`` (sockperf 3.5 docs): the prompt
-# may touch the command, and environment assignments may precede it.
-_CMD = re.compile(
-    rf"^\s*`?{_PROMPT}(?P<cmd>(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?"
-    rf"(?:\S*/)?sockperf(?:\.exe)?(?:\s+(?:{_MODES}|-\S+)(?:\s.*)?)?)`?\s*$"
-)
-_SP = re.compile(r"^\s*sockperf\s*(?:\[\w+\]\s*)?:|^\s*sockperf\[")
-_VERSION = re.compile(r"sockperf:\s*==\s*version\s*#(?P<raw>\S+)\s*==")
-_BANNER = re.compile(r"^\s*(?:VMA|XLIO)\s+(?:INFO|WARNING|DETAILS|DEBUG|ERROR|PANIC)\s*:")
-_IP = re.compile(
-    r"(?:\[\s*(?P<idx>\d+)\]\s*)?IP\s*=\s*(?P<ip>\S+)\s+PORT\s*=\s*(?P<port>\d+)"
-    r"\s*#\s*(?P<proto>TCP|UDP)"
-)
-_IP_LINE = re.compile(r"^\s*(?:\[\s*\d+\]\s*)?IP\s*=\s*\S+\s+PORT\s*=")
-_PARAMS = re.compile(r"^\s*test was performed using the following parameters:(?P<args>.*)$")
-_CSV_HEAD = re.compile(
-    r"^\s*packet\s*,\s*txTime(?:\(sec\))?\s*,\s*rxTime(?:\(sec\))?"
-    r"(?:\s*,\s*(?P<col>latency|rtt)(?:\(usec\))?)?\s*$"
-)
-_CSV_ROW = re.compile(r"^\s*\d+\s*(?:,|$)")  # a cut file may end in "76"
-
-# --- output lines (searched, so two messages on one line are both seen) ------------------------
-_TOTAL = re.compile(
-    r"\[Total Run\]\s*RunTime=(?P<rt>\S+)\s*sec;(?:\s*Warm up time=(?P<wu>\S+)\s*msec;)?"
-    r"\s*SentMessages=(?P<sent>\S+?);\s*ReceivedMessages=(?P<recv>\S+?)"
-    r"(?:;\s*SkippedMessages=(?P<skip>\S+?))?\s*$"
-)
-_SERVER_NO = re.compile(r"Printing statistics for Server No:\s*(?P<no>\d+)")
-_VALID = re.compile(
-    r"\[Valid Duration\]\s*RunTime=(?P<rt>\S+)\s*sec;\s*SentMessages=(?P<sent>\S+?);"
-    r"\s*ReceivedMessages=(?P<recv>\S+?)\s*$"
-)
-# ``avg-lat=`` up to 3.5, ``avg-latency=``/``avg-rtt=`` from 3.6; 3.8 adds mean-ad ... ci.
-_AVG = re.compile(r"====>\s*avg-(?P<label>latency|lat|rtt)\s*=\s*(?P<mean>[^\s(]+)\s*\((?P<rest>.*)\)")
-_KV = re.compile(r"(?P<key>std-dev|mean-ad|median-ad|siqr|cv|std-error)\s*=\s*(?P<val>[^,\s)]+)")
-_CI = re.compile(r"(?P<lvl>[\d.]+)%\s*ci\s*=\s*\[(?P<lo>[^,\]]+),\s*(?P<hi>[^\]]+)\]")
-_DROPPED = re.compile(
-    r"# dropped messages = (?P<d>\S+?); # duplicated messages = (?P<dup>\S+?);"
-    r" # out-of-order messages = (?P<ooo>\d+)"
-)
-_SUMMARY = re.compile(
-    r"Summary:\s*(?P<what>Latency|Round trip)(?:\s+of burst of \d+ messages)?\s+is\s+(?P<v>\S+)\s*usec"
-)
-_OBS = re.compile(r"Total\s+(?P<n>\S+)\s+observations")
-_EXTREME = re.compile(r"--->\s*<(?P<which>MAX|MIN)>\s*observation\s*=\s*(?P<v>.*?)\s*$")
-_PCT = re.compile(r"--->\s*percentile\s+(?P<q>\S+)\s*=\s*(?P<v>.*?)\s*$")
-_END = re.compile(r"Test end \(interrupted by (?P<why>timer|user|signal \d+)\)")
-_ERROR = re.compile(r"sockperf:\s*ERROR:\s*(?P<msg>.*?)\s*$")
-_NOTE_LINE = re.compile(r"sockperf:\s*(?P<msg>(?:Info|Warning|WARNING|NOTE)\b.*?)\s*$")
-_TP_SENT = re.compile(
-    r"Total of (?P<n>\d+) messages sent in (?P<s>\S+) sec(?: \((?P<skip>\d+) messages skipped\))?"
-)
-_TP_SIZE = re.compile(r"using (?:average )?msg-size=(?P<m>\d+)")
-_TP_RATE = re.compile(
-    r"Message Rate is (?P<r>\d+) \[msg/sec\](?:, Packet Rate is about (?P<p>\d+) \[pkt/sec\])?"
-)
-# sockperf's MBps/Mbps are binary: MBps = bytes / 2**20 and Mbps = 8 * MBps (checked against
-# 3.7: 68773 msg/s x 1400 B x 8 / 2**20 = 734.58 "Mbps").
-_TP_BW = re.compile(r"BandWidth is (?P<B>\S+) (?P<u>[MG])Bps \((?P<b>\S+) [MG]bps\)")
-_SRV_TOTAL = re.compile(r"Total (?P<n>\d+) messages received and handled")
-_MODE_NAMES = {
-    "pp": "ping-pong", "ul": "under-load", "tp": "throughput", "pb": "playback", "sr": "server",
-}
-_CHATTER = re.compile(
-    r"Warmup stage|Starting test|Test ended|using \w+\(\) to block|listen on:|send on:"
-    r"|cleanupAfterLoop|each percentile contains|\[tid \d+\]"
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# Finding executions in a document
-
-
-def _kind(line: str, in_csv: bool) -> str:
-    if not line.strip():
-        return "blank"
-    if in_csv and _CSV_ROW.match(line):
-        return "row"
-    if _SP.match(line):
-        return "version" if _VERSION.search(line) else "sp"
-    if _IP_LINE.match(line):
-        return "ip"
-    if _BANNER.match(line):
-        return "banner"
-    if line.strip() == _DASH:
-        return "dash"
-    if _PARAMS.match(line):
-        return "params"
-    if _CSV_HEAD.match(line):
-        return "csvhead"
-    if _CMD.match(line):
-        return "cmd"
-    return "other"
-
-
-def executions(lines: list[str]) -> list[tuple[int, int]]:
-    """(start, end) of every sockperf execution in ``lines`` (0-based, end exclusive)."""
-    out: list[tuple[int, int]] = []
-    start = last = None
-    body = total = real = in_csv = False
-    blanks = 0
-
-    def close():
-        if start is not None and real:
-            out.append((start, last + 1))
-
-    for i, line in enumerate(lines):
-        k = _kind(line, in_csv)
-        if k == "blank":
-            blanks += 1
-            if start is not None and blanks > 2:
-                close()
-                start, in_csv = None, False
-            continue
-        blanks = 0
-        if k == "other" or (k == "cmd" and start is not None and not body and last == i - 1
-                            and _kind(lines[last], False) == "cmd"):
-            close()
-            start, in_csv = None, False
-            if k == "other":
-                continue
-        nxt = next((x for x in lines[i + 1 : i + 3] if x.strip()), "")
-        header = k in ("cmd", "banner", "version", "params") or (
-            k == "dash" and bool(_PARAMS.match(nxt))
-        )
-        is_total = k == "sp" and "[Total Run]" in line
-        if start is not None and ((header and body) or k == "cmd" or (is_total and total)):
-            close()
-            start = None
-        if start is None:
-            if k in ("row", "dash") and not header:
-                continue
-            start, body, total, real, in_csv = i, False, False, False, False
-        last = i
-        body = body or not header
-        total = total or is_total
-        # sockperf writes its dashes right above the CSV header; a bare CSV with the same
-        # header is not claimed (it could be anyone's).
-        csv_real = k == "csvhead" and i > 0 and lines[i - 1].strip() == _DASH
-        real = real or k in ("sp", "version") or csv_real
-        if k == "csvhead":
-            in_csv = True
-        elif k == "dash":
-            in_csv = False
-    close()
-    return out
-
-
-
-
-# ---------------------------------------------------------------------------------------------
-# One execution
-
-
-_VALUE_OPTS = {
-    "-i", "--ip", "--addr", "-p", "--port", "-m", "--msg-size", "-t", "--time", "--mps",
-    "--pps", "-b", "--burst", "--reply-every", "--full-log", "-f", "--file", "-F",
-    "--iomux-type", "-r", "--range", "--srv-num", "--playback", "--ci_sig_level",
-}
-
-
-def command_options(cmd: str) -> tuple[str | None, dict[str, str]]:
-    """(mode, options) of a sockperf command line; flags map to ``""``."""
-    try:
-        tokens = shlex.split(cmd)
-    except ValueError:  # unbalanced quotes in a pasted command
-        tokens = cmd.split()
-    at = next((k for k, t in enumerate(tokens) if re.search(r"sockperf(?:\.exe)?$", t)), None)
-    if at is None:
-        return None, {}
-    rest = tokens[at + 1 :]
-    mode = None
-    if rest and re.fullmatch(_MODES, rest[0]):
-        mode = _MODE_NAMES.get(rest[0], rest[0])
-        rest = rest[1:]
-    opts: dict[str, str] = {}
-    k = 0
-    while k < len(rest):
-        tok = rest[k]
-        if tok.startswith("--") and "=" in tok:
-            key, _, val = tok.partition("=")
-            opts[key] = val
-        elif tok in _VALUE_OPTS and k + 1 < len(rest):
-            opts[tok] = rest[k + 1]
-            k += 1
-        elif re.fullmatch(r"-[impt]\d\S*", tok):  # ``-m1400``
-            opts[tok[:2]] = tok[2:]
-        elif tok.startswith("-"):
-            opts[tok] = ""
-        k += 1
-    return mode, opts
-
-
-def _opt(opts: dict[str, str], *names: str) -> str | None:
-    return next((opts[n] for n in names if n in opts), None)
-
-
-def _version_tuple(version: str | None) -> tuple[int, ...]:
-    m = re.match(r"\d+(?:\.\d+)*", version or "")
-    return tuple(int(x) for x in m.group(0).split(".")) if m else ()
+_NO_VALID = re.compile(r"No valid observations found")
+_NO_REPLY = re.compile(r"No messages were received from the server")
+_SRV_NONE = re.compile(r"No messages were received on the server")
+_NO_SENT = re.compile(r"No messages were sent")
+_KV_NAMES = {"std-dev": "std", "mean-ad": "mean_ad", "median-ad": "median_ad", "siqr": "siqr",
+             "cv": "cv", "std-error": "std_error"}
 
 
 class _Section:
@@ -228,20 +31,19 @@ class _Section:
         self.server_no: int | None = None
         self.run = Run()
         self.label: str | None = None  # lat / latency / rtt from the avg line
+        self.summary_label: str | None = None  # from "Summary: Latency/Round trip is"
+        self.summary_mean: float | None = None
+        self.stats: dict[str, tuple[float, str, float | None]] = {}  # stat → value, unit, level
+        self.extra: list[tuple[str, str, float, str]] = []  # throughput summaries
         self.extended = False  # 3.8 dispersion figures present
         self.level: float | None = None
         self.count: int | None = None
         self.has_stats = self.has_min = self.no_valid = self.total_loss = False
-        self.summary_mean: float | None = None
-        self.summary_label: str | None = None
-        self.stats: dict[str, tuple[float, str, float | None]] = {}
-        self.extra: list[tuple[str, str, float, str]] = []  # throughput summaries
+        self.throughput = self.bandwidth = False
         self.tp_msg_size: int | None = None
-        self.csv_col: str | None = None
-        self.throughput = False
-        self.bandwidth = False
         self.rows: fulllog.Rows | None = None
         self.rows_closed = True
+        self.csv_col: str | None = None
 
     def content(self) -> bool:
         return (
@@ -299,7 +101,10 @@ class Execution:
                 else:
                     self.cur.run.warnings.append(f"line {i + 1} skipped: {exc.reason}")
                 i += 1
-        return [self._finish(sec) for sec in self.sections if sec.content() or sec is self.sections[0]]
+        from ._sockperf_run import build_run
+
+        first = self.sections[0]
+        return [build_run(self, s) for s in self.sections if s.content() or s is first]
 
     def _cut(self, i: int, line: str) -> bool:
         """A truncated capture ends inside a line: the last line of the execution whose value
@@ -312,20 +117,20 @@ class Execution:
         if not line.strip():
             return i + 1
         if i == self.start or (self.command is None and self.version_raw is None):
-            m = _CMD.match(line)
-            if m and not _SP.match(line):
+            m = g.CMD.match(line)
+            if m and not g.SP.match(line):
                 self.command = m.group("cmd").strip()
                 self.mode, self.opts = command_options(self.command)
                 return i + 1
-        if _BANNER.match(line):
+        if g.BANNER.match(line):
             m = re.search(r"(VMA|XLIO)_VERSION:\s*(\S+)", line)
             if m:
                 self.labels[f"{m.group(1).lower()}_version"] = m.group(2)
             return i + 1
-        m = _CSV_HEAD.match(line)
+        m = g.CSV_HEAD.match(line)
         if m:
             return self._csv(i, m.group("col"))
-        m = _PARAMS.match(line)
+        m = g.PARAMS.match(line)
         if m:
             for key, _, val in (t.partition("=") for t in m.group("args").split()):
                 self.params[key] = val
@@ -334,191 +139,58 @@ class Execution:
         return i + 1
 
     def _output(self, i: int, line: str) -> None:
-        if _SERVER_NO.search(line):
-            self._stats_line(i, line)
+        m = g.SERVER_NO.search(line)
+        if m:
+            self._server_no(i, m)
             return
-        sec = self.cur
-        sec.last = max(sec.last, i)
-        m = _VERSION.search(line)
+        self.cur.last = max(self.cur.last, i)
+        self._header(line)
+        # An error may share its line with the IP line (3.7: ``IP = ... # TCP sockperf: ERROR``).
+        for pattern, handler in _HANDLERS:
+            m = pattern.search(line)
+            if m:
+                handler(self, i, m)
+                return
+        if g.SP.match(line) and not g.CHATTER.search(line) and not g.VERSION.search(line):
+            self.cur.run.warnings.append(f"line {i + 1} not understood: {line.strip()[:120]!r}")
+
+    def _header(self, line: str) -> None:
+        m = g.VERSION.search(line)
         if m:
             self.version_raw = m.group("raw")
         if "[SERVER]" in line:
             self.role = "server"
         elif "sockperf[CLIENT]" in line:
             self.role = "client"
-        m = _IP.search(line)
+        m = g.IP.search(line)
         if m:
             idx = int(m.group("idx") or 0)
             self.ips[idx] = (m.group("ip"), int(m.group("port")), m.group("proto").lower())
-        m = _ERROR.search(line)
-        if m:
-            self.errors.append(m.group("msg"))
-            return
-        m = _END.search(line)
-        if m:
-            self.end_why = self.end_why or m.group("why")
-            return
         if "Test ended" in line:
             self.ended = True
-        if self._stats_line(i, line) or self._other_line(i, line):
+
+    def _server_no(self, i: int, m: re.Match[str]) -> None:
+        """``Printing statistics for Server No: N`` opens the section (run) of server N."""
+        no = int(m.group("no"))
+        if self.cur.server_no is None and not self.cur.content():
+            self.cur.server_no = no
             return
-        if _SP.match(line) and not _CHATTER.search(line) and not _VERSION.search(line):
-            sec.run.warnings.append(f"line {i + 1} not understood: {line.strip()[:120]!r}")
-
-    # -- client statistics ------------------------------------------------------------------
-    def _stats_line(self, i: int, line: str) -> bool:
-        sec = self.cur
-        m = _SERVER_NO.search(line)
-        if m:
-            no = int(m.group("no"))
-            if sec.server_no is None and not sec.content():
-                sec.server_no = no
-            else:
-                new = _Section(i)
-                new.server_no = no
-                self.sections.append(new)
-            return True
-        m = _VALID.search(line)
-        if m:
-            sec.run.meta.update(
-                duration_s=self.num(m.group("rt"), i, "'RunTime=<sec>'"),
-                packets_sent=self.int_(m.group("sent"), i, "'SentMessages=<n>'"),
-                packets_received=self.int_(m.group("recv"), i, "'ReceivedMessages=<n>'"),
-            )
-            return True
-        m = _AVG.search(line)
-        if m:
-            self._avg(i, sec, m)
-            return True
-        m = _DROPPED.search(line)
-        if m:
-            sec.run.meta.update(
-                dropped=self.int_(m.group("d"), i, "'# dropped messages = <n>'"),
-                duplicates=self.int_(m.group("dup"), i, "'# duplicated messages = <n>'"),
-                out_of_order=self.int_(m.group("ooo"), i, "'# out-of-order messages = <n>'"),
-            )
-            return True
-        m = _SUMMARY.search(line)
-        if m:
-            sec.summary_mean = self.num(m.group("v"), i, "'Summary: ... is <usec> usec'")
-            sec.summary_label = "rtt" if m.group("what") == "Round trip" else "lat"
-            sec.has_stats = True
-            return True
-        m = _OBS.search(line)
-        if m:
-            sec.count = self.int_(m.group("n"), i, "'Total <n> observations'")
-            sec.stats["count"] = (float(sec.count), "count", None)
-            sec.has_stats = True
-            return True
-        m = _EXTREME.search(line)
-        if m:
-            which = m.group("which")
-            value = self.num(m.group("v"), i, f"'<{which}> observation = <usec>'")
-            sec.stats[which.lower()] = (value, "us", None)
-            sec.has_min = sec.has_min or which == "MIN"
-            sec.has_stats = True
-            return True
-        m = _PCT.search(line)
-        if m:
-            q = self.num(m.group("q"), i, "'percentile <q> = <usec>'")
-            value = self.num(m.group("v"), i, f"'percentile {m.group('q')} = <usec>'")
-            sec.stats[fulllog.stat_name(q / 100)] = (value, "us", None)
-            sec.has_stats = True
-            return True
-        if "No valid observations found" in line:
-            sec.no_valid = True
-            return True
-        if "No messages were received from the server" in line:
-            sec.total_loss = True
-            return True
-        return False
-
-    def _avg(self, i: int, sec: _Section, m: re.Match[str]) -> None:
-        sec.label = m.group("label")
-        sec.stats["mean"] = (self.num(m.group("mean"), i, f"'avg-{sec.label}=<usec>'"), "us", None)
-        names = {"std-dev": "std", "mean-ad": "mean_ad", "median-ad": "median_ad",
-                 "siqr": "siqr", "cv": "cv", "std-error": "std_error"}
-        for kv in _KV.finditer(m.group("rest")):
-            key = kv.group("key")
-            value = self.num(kv.group("val"), i, f"'{key}=<number>'")
-            sec.stats[names[key]] = (value, "ratio" if key == "cv" else "us", None)
-            sec.extended = sec.extended or key != "std-dev"
-        ci = _CI.search(m.group("rest"))
-        if ci:  # sockperf >= 3.8: ``99.0% ci=[16.776, 16.806]``
-            level = self.num(ci.group("lvl"), i, "'<level>% ci'") / 100
-            sec.level = level
-            sec.stats["ci_low"] = (self.num(ci.group("lo"), i, "'ci=[<low>, <high>]'"), "us", level)
-            sec.stats["ci_high"] = (self.num(ci.group("hi"), i, "'ci=[<low>, <high>]'"), "us", level)
-            sec.extended = True
-        sec.has_stats = True
-
-    # -- run-wide, throughput and server lines ----------------------------------------------
-    def _other_line(self, i: int, line: str) -> bool:
-        sec = self.cur
-        m = _TOTAL.search(line)
-        if m:
-            self.total = {
-                "runtime": self.num(m.group("rt"), i, "'RunTime=<sec>'"),
-                "sent": self.int_(m.group("sent"), i, "'SentMessages=<n>'"),
-                "received": self.int_(m.group("recv"), i, "'ReceivedMessages=<n>'"),
-            }
-            if m.group("wu") is not None:  # absent before 3.x
-                self.total["warmup"] = self.num(m.group("wu"), i, "'Warm up time=<msec>'") / 1000
-            if m.group("skip") is not None:
-                self.total["skipped"] = self.int_(m.group("skip"), i, "'SkippedMessages=<n>'")
-            return True
-        m = _TP_SENT.search(line)
-        if m:
-            sec.throughput = True
-            sec.run.meta["packets_sent"] = int(m.group("n"))
-            sec.run.meta["duration_s"] = self.num(m.group("s"), i, "'sent in <sec> sec'")
-            return True
-        m = _TP_SIZE.search(line)
-        if m and "NOTE" in line:
-            sec.tp_msg_size = int(m.group("m"))
-            return True
-        m = _TP_RATE.search(line)
-        if m:
-            sec.throughput = True
-            sec.extra.append(("message_rate_sender", "mean", float(m.group("r")), "msg/s"))
-            if m.group("p"):
-                sec.extra.append(("packet_rate_sender", "mean", float(m.group("p")), "pkt/s"))
-            return True
-        m = _TP_BW.search(line)
-        if m:
-            scale = 2**20 if m.group("u") == "M" else 2**30
-            bits = self.num(m.group("b"), i, "'BandWidth is <x> MBps (<y> Mbps)'") * scale
-            sec.extra.append(("throughput_sender", "mean", bits, "bps"))
-            sec.throughput = sec.bandwidth = True
-            return True
-        m = _SRV_TOTAL.search(line)
-        if m:
-            self.srv_received = int(m.group("n"))
-            return True
-        if "No messages were received on the server" in line:
-            self.srv_received = 0
-            return True
-        if "No messages were sent" in line:
-            sec.run.warnings.append("no messages were sent (interrupted during warm-up?)")
-            return True
-        m = _NOTE_LINE.search(line)
-        if m:
-            sec.run.warnings.append(m.group("msg"))
-            return True
-        return False
+        new = _Section(i)
+        new.server_no = no
+        self.sections.append(new)
 
     # -- the --full-log CSV block -----------------------------------------------------------
     def _csv(self, i: int, col: str | None) -> int:
         sec = self.cur
         kw = dict(has_value=col is not None, first_line_no=i + 2, source=self.source,
                   strict=self.strict)
-        if self.block is not None and i == self.end - 1:
+        if self.block is not None and i == self.end - 1:  # parse_bytes: rows stay in bytes
             b = self.block
             rows = fulllog.read_rows(b.data, b.start, b.end, closed=b.closed, **kw)
             closed, nxt = b.closed, self.end
         else:
             k = i + 1
-            while k < self.end and self.lines[k].strip() != _DASH:
+            while k < self.end and self.lines[k].strip() != g.DASH:
                 k += 1
             closed = k < self.end
             text = "\n".join(self.lines[i + 1 : k])
@@ -530,8 +202,149 @@ class Execution:
         sec.run.warnings.extend(rows.warnings)
         return nxt
 
-    # -- building the run -------------------------------------------------------------------
-    def _finish(self, sec: _Section) -> Run:
-        from ._sockperf_run import build_run
 
-        return build_run(self, sec)
+# ---------------------------------------------------------------------------------------------
+# Line handlers: (ex, i, match) → None
+
+
+def _error(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.errors.append(m.group("msg"))
+
+
+def _end(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.end_why = ex.end_why or m.group("why")  # the first reason counts
+
+
+def _total(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.total = {
+        "runtime": ex.num(m.group("rt"), i, "'RunTime=<sec>'"),
+        "sent": ex.int_(m.group("sent"), i, "'SentMessages=<n>'"),
+        "received": ex.int_(m.group("recv"), i, "'ReceivedMessages=<n>'"),
+    }
+    if m.group("wu") is not None:  # absent before 3.x
+        ex.total["warmup"] = ex.num(m.group("wu"), i, "'Warm up time=<msec>'") / 1000
+    if m.group("skip") is not None:
+        ex.total["skipped"] = ex.int_(m.group("skip"), i, "'SkippedMessages=<n>'")
+
+
+def _valid(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.run.meta.update(
+        duration_s=ex.num(m.group("rt"), i, "'RunTime=<sec>'"),
+        packets_sent=ex.int_(m.group("sent"), i, "'SentMessages=<n>'"),
+        packets_received=ex.int_(m.group("recv"), i, "'ReceivedMessages=<n>'"),
+    )
+
+
+def _avg(ex: Execution, i: int, m: re.Match[str]) -> None:
+    sec = ex.cur
+    sec.label = m.group("label")
+    sec.stats["mean"] = (ex.num(m.group("mean"), i, f"'avg-{sec.label}=<usec>'"), "us", None)
+    for kv in g.KV.finditer(m.group("rest")):
+        key = kv.group("key")
+        value = ex.num(kv.group("val"), i, f"'{key}=<number>'")
+        sec.stats[_KV_NAMES[key]] = (value, "ratio" if key == "cv" else "us", None)
+        sec.extended = sec.extended or key != "std-dev"
+    ci = g.CI.search(m.group("rest"))
+    if ci:  # sockperf >= 3.8: ``99.0% ci=[16.776, 16.806]``
+        level = ex.num(ci.group("lvl"), i, "'<level>% ci'") / 100
+        sec.level = level
+        sec.stats["ci_low"] = (ex.num(ci.group("lo"), i, "'ci=[<low>, <high>]'"), "us", level)
+        sec.stats["ci_high"] = (ex.num(ci.group("hi"), i, "'ci=[<low>, <high>]'"), "us", level)
+        sec.extended = True
+    sec.has_stats = True
+
+
+def _dropped(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.run.meta.update(
+        dropped=ex.int_(m.group("d"), i, "'# dropped messages = <n>'"),
+        duplicates=ex.int_(m.group("dup"), i, "'# duplicated messages = <n>'"),
+        out_of_order=ex.int_(m.group("ooo"), i, "'# out-of-order messages = <n>'"),
+    )
+
+
+def _summary(ex: Execution, i: int, m: re.Match[str]) -> None:
+    sec = ex.cur
+    sec.summary_mean = ex.num(m.group("v"), i, "'Summary: ... is <usec> usec'")
+    sec.summary_label = "rtt" if m.group("what") == "Round trip" else "lat"
+    sec.has_stats = True
+
+
+def _observations(ex: Execution, i: int, m: re.Match[str]) -> None:
+    sec = ex.cur
+    sec.count = ex.int_(m.group("n"), i, "'Total <n> observations'")
+    sec.stats["count"] = (float(sec.count), "count", None)
+    sec.has_stats = True
+
+
+def _extreme(ex: Execution, i: int, m: re.Match[str]) -> None:
+    sec, which = ex.cur, m.group("which")
+    value = ex.num(m.group("v"), i, f"'<{which}> observation = <usec>'")
+    sec.stats[which.lower()] = (value, "us", None)
+    sec.has_min = sec.has_min or which == "MIN"
+    sec.has_stats = True
+
+
+def _percentile(ex: Execution, i: int, m: re.Match[str]) -> None:
+    q = ex.num(m.group("q"), i, "'percentile <q> = <usec>'")
+    value = ex.num(m.group("v"), i, f"'percentile {m.group('q')} = <usec>'")
+    ex.cur.stats[fulllog.stat_name(q / 100)] = (value, "us", None)
+    ex.cur.has_stats = True
+
+
+def _no_valid(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.no_valid = True
+
+
+def _no_reply(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.total_loss = True
+
+
+def _tp_sent(ex: Execution, i: int, m: re.Match[str]) -> None:
+    sec = ex.cur
+    sec.throughput = True
+    sec.run.meta["packets_sent"] = int(m.group("n"))
+    sec.run.meta["duration_s"] = ex.num(m.group("s"), i, "'sent in <sec> sec'")
+
+
+def _tp_size(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.tp_msg_size = int(m.group("m"))
+
+
+def _tp_rate(ex: Execution, i: int, m: re.Match[str]) -> None:
+    sec = ex.cur
+    sec.throughput = True
+    sec.extra.append(("message_rate_sender", "mean", float(m.group("r")), "msg/s"))
+    if m.group("p"):
+        sec.extra.append(("packet_rate_sender", "mean", float(m.group("p")), "pkt/s"))
+
+
+def _tp_bandwidth(ex: Execution, i: int, m: re.Match[str]) -> None:
+    scale = 2**20 if m.group("u") == "M" else 2**30  # sockperf's mega/giga are binary
+    bits = ex.num(m.group("b"), i, "'BandWidth is <x> MBps (<y> Mbps)'") * scale
+    ex.cur.extra.append(("throughput_sender", "mean", bits, "bps"))
+    ex.cur.throughput = ex.cur.bandwidth = True
+
+
+def _srv_total(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.srv_received = int(m.group("n"))
+
+
+def _srv_none(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.srv_received = 0
+
+
+def _no_sent(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.run.warnings.append("no messages were sent (interrupted during warm-up?)")
+
+
+def _note(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.run.warnings.append(m.group("msg"))
+
+
+_HANDLERS = (
+    (g.ERROR, _error), (g.END, _end), (g.TOTAL, _total), (g.VALID, _valid), (g.AVG, _avg),
+    (g.DROPPED, _dropped), (g.SUMMARY, _summary), (g.OBS, _observations), (g.EXTREME, _extreme),
+    (g.PCT, _percentile), (_NO_VALID, _no_valid), (_NO_REPLY, _no_reply), (g.TP_SENT, _tp_sent),
+    (g.TP_SIZE, _tp_size), (g.TP_RATE, _tp_rate), (g.TP_BW, _tp_bandwidth),
+    (g.SRV_TOTAL, _srv_total), (_SRV_NONE, _srv_none), (_NO_SENT, _no_sent), (g.NOTE_LINE, _note),
+)

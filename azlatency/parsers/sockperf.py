@@ -19,7 +19,8 @@ from __future__ import annotations
 from ..decode import decode
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
-from ._sockperf_console import _CSV_HEAD, _DASH, Execution, executions
+from ._sockperf_console import Execution
+from ._sockperf_grammar import CSV_HEAD, DASH, executions
 
 INFO = ToolInfo(
     tool="sockperf",
@@ -87,10 +88,10 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
         return parse(decode(data).text, source=source, strict=strict)
     header_end = data.find(b"\n", head_at)
     header_end = len(data) if header_end < 0 else header_end + 1
-    close_at = data.find(b"\n" + _DASH.encode(), header_end - 1)
+    close_at = data.find(b"\n" + DASH.encode(), header_end - 1)
     rows_end = len(data) if close_at < 0 else close_at + 1
     tail = data[rows_end:]
-    if tail.strip() and tail.strip() != _DASH.encode():
+    if tail.strip() and tail.strip() != DASH.encode():
         return parse(decode(data).text, source=source, strict=strict)
     head_text = decode(data[:header_end]).text.rstrip("\n")  # BOM, ANSI colours, CRLF
     lines = head_text.split("\n")
@@ -108,7 +109,7 @@ def _find_csv_header(data: bytes) -> int | None:
         line_start = data.rfind(b"\n", 0, at) + 1
         line_end = data.find(b"\n", at)
         line = data[line_start : line_end if line_end >= 0 else len(data)]
-        if _CSV_HEAD.match(line.decode("utf-8", "replace")):
+        if CSV_HEAD.match(line.decode("utf-8", "replace")):
             return line_start
         at = data.find(b"packet,", at + 1)
     return None

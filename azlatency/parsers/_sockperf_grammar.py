@@ -1,0 +1,208 @@
+"""sockperf's line grammar: the shapes of its lines, where one execution starts and ends in a
+document, and its command line.  Private to :mod:`azlatency.parsers.sockperf`; shapes checked
+against the format strings of sockperf 3.7 (``strings /usr/bin/sockperf``) and real 3.5-3.8
+output (see ``docs/tools/sockperf.md``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+TOOL = "sockperf"
+DASH = "-" * 30
+
+# --- line shapes ------------------------------------------------------------------------------
+PROMPT = r"(?:[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s*[#$%]\s*|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*|[$#>]\s*)?"
+MODES = r"ping-pong|pp|under-load|ul|throughput|tp|playback|pb|server|sr"
+# ``$VMA_SPEC=latency LD_PRELOAD=libvma.so sockperf server ...`` (sockperf 3.5 docs): the prompt
+# may touch the command, and environment assignments may precede it.
+CMD = re.compile(
+    rf"^\s*`?{PROMPT}(?P<cmd>(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?"
+    rf"(?:\S*/)?sockperf(?:\.exe)?(?:\s+(?:{MODES}|-\S+)(?:\s.*)?)?)`?\s*$"
+)
+SP = re.compile(r"^\s*sockperf\s*(?:\[\w+\]\s*)?:|^\s*sockperf\[")
+VERSION = re.compile(r"sockperf:\s*==\s*version\s*#(?P<raw>\S+)\s*==")
+BANNER = re.compile(r"^\s*(?:VMA|XLIO)\s+(?:INFO|WARNING|DETAILS|DEBUG|ERROR|PANIC)\s*:")
+IP = re.compile(
+    r"(?:\[\s*(?P<idx>\d+)\]\s*)?IP\s*=\s*(?P<ip>\S+)\s+PORT\s*=\s*(?P<port>\d+)"
+    r"\s*#\s*(?P<proto>TCP|UDP)"
+)
+IP_LINE = re.compile(r"^\s*(?:\[\s*\d+\]\s*)?IP\s*=\s*\S+\s+PORT\s*=")
+PARAMS = re.compile(r"^\s*test was performed using the following parameters:(?P<args>.*)$")
+CSV_HEAD = re.compile(
+    r"^\s*packet\s*,\s*txTime(?:\(sec\))?\s*,\s*rxTime(?:\(sec\))?"
+    r"(?:\s*,\s*(?P<col>latency|rtt)(?:\(usec\))?)?\s*$"
+)
+CSV_ROW = re.compile(r"^\s*\d+\s*(?:,|$)")  # a cut file may end in "76"
+
+# --- output lines (searched, so two messages on one line are both seen) ------------------------
+TOTAL = re.compile(
+    r"\[Total Run\]\s*RunTime=(?P<rt>\S+)\s*sec;(?:\s*Warm up time=(?P<wu>\S+)\s*msec;)?"
+    r"\s*SentMessages=(?P<sent>\S+?);\s*ReceivedMessages=(?P<recv>\S+?)"
+    r"(?:;\s*SkippedMessages=(?P<skip>\S+?))?\s*$"
+)
+SERVER_NO = re.compile(r"Printing statistics for Server No:\s*(?P<no>\d+)")
+VALID = re.compile(
+    r"\[Valid Duration\]\s*RunTime=(?P<rt>\S+)\s*sec;\s*SentMessages=(?P<sent>\S+?);"
+    r"\s*ReceivedMessages=(?P<recv>\S+?)\s*$"
+)
+# ``avg-lat=`` up to 3.5, ``avg-latency=``/``avg-rtt=`` from 3.6; 3.8 adds mean-ad ... ci.
+AVG = re.compile(r"====>\s*avg-(?P<label>latency|lat|rtt)\s*=\s*(?P<mean>[^\s(]+)\s*\((?P<rest>.*)\)")
+KV = re.compile(r"(?P<key>std-dev|mean-ad|median-ad|siqr|cv|std-error)\s*=\s*(?P<val>[^,\s)]+)")
+CI = re.compile(r"(?P<lvl>[\d.]+)%\s*ci\s*=\s*\[(?P<lo>[^,\]]+),\s*(?P<hi>[^\]]+)\]")
+DROPPED = re.compile(
+    r"# dropped messages = (?P<d>\S+?); # duplicated messages = (?P<dup>\S+?);"
+    r" # out-of-order messages = (?P<ooo>\d+)"
+)
+SUMMARY = re.compile(
+    r"Summary:\s*(?P<what>Latency|Round trip)(?:\s+of burst of \d+ messages)?\s+is\s+(?P<v>\S+)\s*usec"
+)
+OBS = re.compile(r"Total\s+(?P<n>\S+)\s+observations")
+EXTREME = re.compile(r"--->\s*<(?P<which>MAX|MIN)>\s*observation\s*=\s*(?P<v>.*?)\s*$")
+PCT = re.compile(r"--->\s*percentile\s+(?P<q>\S+)\s*=\s*(?P<v>.*?)\s*$")
+END = re.compile(r"Test end \(interrupted by (?P<why>timer|user|signal \d+)\)")
+ERROR = re.compile(r"sockperf:\s*ERROR:\s*(?P<msg>.*?)\s*$")
+NOTE_LINE = re.compile(r"sockperf:\s*(?P<msg>(?:Info|Warning|WARNING|NOTE)\b.*?)\s*$")
+TP_SENT = re.compile(
+    r"Total of (?P<n>\d+) messages sent in (?P<s>\S+) sec(?: \((?P<skip>\d+) messages skipped\))?"
+)
+TP_SIZE = re.compile(r"NOTE:.*?using (?:average )?msg-size=(?P<m>\d+)")
+TP_RATE = re.compile(
+    r"Message Rate is (?P<r>\d+) \[msg/sec\](?:, Packet Rate is about (?P<p>\d+) \[pkt/sec\])?"
+)
+# sockperf's MBps/Mbps are binary: MBps = bytes / 2**20 and Mbps = 8 * MBps (checked against
+# 3.7: 68773 msg/s x 1400 B x 8 / 2**20 = 734.58 "Mbps").
+TP_BW = re.compile(r"BandWidth is (?P<B>\S+) (?P<u>[MG])Bps \((?P<b>\S+) [MG]bps\)")
+SRV_TOTAL = re.compile(r"Total (?P<n>\d+) messages received and handled")
+MODE_NAMES = {
+    "pp": "ping-pong", "ul": "under-load", "tp": "throughput", "pb": "playback", "sr": "server",
+}
+CHATTER = re.compile(
+    r"Warmup stage|Starting test|Test ended|using \w+\(\) to block|listen on:|send on:"
+    r"|cleanupAfterLoop|each percentile contains|\[tid \d+\]"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding executions in a document
+
+
+def _kind(line: str, in_csv: bool) -> str:
+    if not line.strip():
+        return "blank"
+    if in_csv and CSV_ROW.match(line):
+        return "row"
+    if SP.match(line):
+        return "version" if VERSION.search(line) else "sp"
+    if IP_LINE.match(line):
+        return "ip"
+    if BANNER.match(line):
+        return "banner"
+    if line.strip() == DASH:
+        return "dash"
+    if PARAMS.match(line):
+        return "params"
+    if CSV_HEAD.match(line):
+        return "csvhead"
+    if CMD.match(line):
+        return "cmd"
+    return "other"
+
+
+def executions(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) of every sockperf execution in ``lines`` (0-based, end exclusive)."""
+    out: list[tuple[int, int]] = []
+    start = last = None
+    body = total = real = in_csv = False
+    blanks = 0
+
+    def close():
+        if start is not None and real:
+            out.append((start, last + 1))
+
+    for i, line in enumerate(lines):
+        k = _kind(line, in_csv)
+        if k == "blank":
+            blanks += 1
+            if start is not None and blanks > 2:
+                close()
+                start, in_csv = None, False
+            continue
+        blanks = 0
+        if k == "other" or (k == "cmd" and start is not None and not body and last == i - 1
+                            and _kind(lines[last], False) == "cmd"):
+            close()
+            start, in_csv = None, False
+            if k == "other":
+                continue
+        nxt = next((x for x in lines[i + 1 : i + 3] if x.strip()), "")
+        header = k in ("cmd", "banner", "version", "params") or (
+            k == "dash" and bool(PARAMS.match(nxt))
+        )
+        is_total = k == "sp" and "[Total Run]" in line
+        if start is not None and ((header and body) or k == "cmd" or (is_total and total)):
+            close()
+            start = None
+        if start is None:
+            if k in ("row", "dash") and not header:
+                continue
+            start, body, total, real, in_csv = i, False, False, False, False
+        last = i
+        body = body or not header
+        total = total or is_total
+        # sockperf writes its dashes right above the CSV header; a bare CSV with the same
+        # header is not claimed (it could be anyone's).
+        csv_real = k == "csvhead" and i > 0 and lines[i - 1].strip() == DASH
+        real = real or k in ("sp", "version") or csv_real
+        if k == "csvhead":
+            in_csv = True
+        elif k == "dash":
+            in_csv = False
+    close()
+    return out
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+
+VALUE_OPTS = {
+    "-i", "--ip", "--addr", "-p", "--port", "-m", "--msg-size", "-t", "--time", "--mps",
+    "--pps", "-b", "--burst", "--reply-every", "--full-log", "-f", "--file", "-F",
+    "--iomux-type", "-r", "--range", "--srv-num", "--playback", "--ci_sig_level",
+}
+
+
+def command_options(cmd: str) -> tuple[str | None, dict[str, str]]:
+    """(mode, options) of a sockperf command line; flags map to ``""``."""
+    try:
+        tokens = shlex.split(cmd)
+    except ValueError:  # unbalanced quotes in a pasted command
+        tokens = cmd.split()
+    at = next((k for k, t in enumerate(tokens) if re.search(r"sockperf(?:\.exe)?$", t)), None)
+    if at is None:
+        return None, {}
+    rest = tokens[at + 1 :]
+    mode = None
+    if rest and re.fullmatch(MODES, rest[0]):
+        mode = MODE_NAMES.get(rest[0], rest[0])
+        rest = rest[1:]
+    opts: dict[str, str] = {}
+    k = 0
+    while k < len(rest):
+        tok = rest[k]
+        if tok.startswith("--") and "=" in tok:
+            key, _, val = tok.partition("=")
+            opts[key] = val
+        elif tok in VALUE_OPTS and k + 1 < len(rest):
+            opts[tok] = rest[k + 1]
+            k += 1
+        elif re.fullmatch(r"-[impt]\d\S*", tok):  # ``-m1400``
+            opts[tok[:2]] = tok[2:]
+        elif tok.startswith("-"):
+            opts[tok] = ""
+        k += 1
+    return mode, opts
