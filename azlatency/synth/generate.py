@@ -105,14 +105,18 @@ def echo_series(rng: np.random.Generator, echo: Echo, hours: float, scale_us: fl
     RTTs with drift and a level shift, cut at the break and resumed after ``reconnect_s``.
 
     Returns send/receive ns, the session (1 before the break, 2 after) of each probe, and the
-    break, reconnect and change times in ns.
+    change, break, logged drop, reconnect and end times in ns.
     """
     interval_ns = int(round(echo.interval_s * 1e9))
     duration_ns = int(round(hours * 3600e9))
     change_ns = t0_ns + int(round(echo.change_at_frac * duration_ns))
-    break_ns = t0_ns + int(round(echo.break_at_frac * duration_ns))
-    resume_ns = break_ns + int(round(echo.reconnect_s * 1e9))
+    # The connection breaks at some moment between two probes; the client notices when the
+    # next probe fails, logs the drop, and the wrapper reconnects ``reconnect_s`` later.
+    break_ns = t0_ns + int(round(echo.break_at_frac * duration_ns)) + int(
+        rng.integers(0, interval_ns))
     first = np.arange(t0_ns, break_ns, interval_ns, dtype=np.int64)
+    drop_ns = int(first[-1]) + interval_ns + int(rng.integers(50_000, 400_000))
+    resume_ns = drop_ns + int(round(echo.reconnect_s * 1e9))
     second = np.arange(resume_ns, t0_ns + duration_ns, interval_ns, dtype=np.int64)
     due = np.concatenate([first, second])
     session = np.concatenate([np.ones(len(first), np.int8), np.full(len(second), 2, np.int8)])
@@ -125,7 +129,8 @@ def echo_series(rng: np.random.Generator, echo: Echo, hours: float, scale_us: fl
     rtt = shape_sample(rng, len(tx), shape) * level * 1000.0
     rtt_ns = np.maximum(np.rint(rtt), 1000.0).astype(np.int64)
     return {"tx_ns": tx, "rx_ns": tx + rtt_ns, "session": session, "change_ns": change_ns,
-            "break_ns": break_ns, "resume_ns": resume_ns, "end_ns": t0_ns + duration_ns}
+            "break_ns": break_ns, "drop_ns": drop_ns, "resume_ns": resume_ns,
+            "end_ns": t0_ns + duration_ns}
 
 
 def sockperf_stats(values: np.ndarray, level: float = 0.99) -> dict[str, float]:

@@ -272,7 +272,7 @@ class Builder:
             files.append(rel)
             connected = (t0 if part == 1 else s["resume_ns"]) // 1000 - 1800
             logs += echo.log_lines(dst.ip, m.echo.port, name, connected, tx, rx,
-                                   drop_us=s["break_ns"] // 1000 if part == 1 else None,
+                                   drop_us=s["drop_ns"] // 1000 if part == 1 else None,
                                    done=part == 2)
             self.record(scenario=scenario, tool="echo_csv", files=[rel], samples_file=rel,
                         src_host=src.name, dst_host=dst.name, src_zone=src.zone,
@@ -286,7 +286,8 @@ class Builder:
         return {
             "files": [*files, log_rel], "src_host": src.name, "dst_host": dst.name,
             "start_ns": t0, "end_ns": s["end_ns"], "change_ns": s["change_ns"],
-            "break_ns": s["break_ns"], "resume_ns": s["resume_ns"],
+            "break_ns": s["break_ns"], "drop_logged_ns": s["drop_ns"],
+            "resume_ns": s["resume_ns"],
             "level_us_at_start": scale, "drift_us_per_hour": m.echo.drift_us_per_hour,
             "change_shift_us": m.echo.change_shift_us, "interval_s": m.echo.interval_s,
             "probes": int(len(s["tx_ns"])), "probes_before_break": int((s["session"] == 1).sum()),
