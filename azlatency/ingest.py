@@ -2,9 +2,10 @@
 
 :func:`import_campaign` discovers every file (:mod:`~azlatency.sources`), reads
 ``campaign.yaml`` (:mod:`~azlatency.campaign`), parses new or changed files — in worker
-processes when the dump is big — into the per-file cache (:mod:`~azlatency._worker`), labels
-the runs (:mod:`~azlatency.labels`), lists quality problems (:mod:`~azlatency.quality`) and
-writes the store atomically (:mod:`~azlatency.store`).  It returns an
+processes when the dump is big — into the per-file cache (:mod:`~azlatency._worker`),
+assembles, labels and checks the tables (:mod:`~azlatency.assemble`,
+:mod:`~azlatency.labels`, :mod:`~azlatency.quality`) and writes the store atomically
+(:mod:`~azlatency.store`).  It returns an
 :class:`~azlatency.report.ImportReport`.  :func:`load` reads a store back as
 :class:`~azlatency.reader.Tables`.
 
@@ -28,14 +29,13 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from . import __version__, labels, paths, quality, schema, sources, store
-from ._worker import Task, describe_error, parse_batch, parse_file
+from . import __version__, assemble, labels, paths, schema, sources, store
+from ._worker import Task, parse_batch, parse_file
+from .assemble import file_row
 from .campaign import Campaign, parse_campaign
-from .errors import CampaignError, SchemaError
+from .errors import CampaignError
 from .reader import Tables
 from .report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
 
@@ -71,11 +71,6 @@ def campaign_name(raw: Path) -> str:
 # Planning: where each discovered file goes.
 
 
-def _row(entry: sources.Entry, status: str, **kw: Any) -> dict[str, Any]:
-    return {"path": entry.path, "status": status, "size_bytes": entry.size,
-            "sha256": entry.sha256, **kw}
-
-
 def _read_config(entries: list[sources.Entry]) -> Campaign:
     for e in entries:
         if e.kind == "campaign":
@@ -90,19 +85,19 @@ def _plan(entries: list[sources.Entry], cfg: Campaign):
     first: dict[str, sources.Entry] = {}
     for i, e in enumerate(entries):
         if e.kind in ("campaign", "archive"):
-            rows[i] = _row(e, e.kind)
+            rows[i] = file_row(e, e.kind)
         elif e.kind == "refused":
-            rows[i] = _row(e, "not_imported", reason=e.reason, detail=e.detail)
+            rows[i] = file_row(e, "not_imported", reason=e.reason, detail=e.detail)
         else:
             glob = next((g for g in cfg.ignore
                          if fnmatch.fnmatchcase(labels.match_path(e.path), g)), None)
             if glob is not None:
-                rows[i] = _row(e, "not_imported", reason="ignored",
+                rows[i] = file_row(e, "not_imported", reason="ignored",
                                detail=f"campaign.yaml ignore: {glob}")
             elif e.size == 0:
-                rows[i] = _row(e, "not_imported", reason="empty", detail="empty file")
+                rows[i] = file_row(e, "not_imported", reason="empty", detail="empty file")
             elif e.sha256 in first:
-                rows[i] = _row(e, "not_imported", reason="duplicate",
+                rows[i] = file_row(e, "not_imported", reason="duplicate",
                                duplicate_of=first[e.sha256].path,
                                detail=f"same bytes as {first[e.sha256].path}")
             else:
@@ -189,113 +184,9 @@ def _reuse(sha: str, previous: Path | None, cache: Path) -> dict[str, Any] | Non
     """The cached outcome for ``sha``, its files linked into the new cache, or ``None``."""
     outcome = _cached(sha, previous)
     if outcome is not None:
-        for src in previous.glob(f"{sha}.*"):
-            store.link_or_copy(src, cache / src.name)
+        for name in (f"{sha}.json", *outcome.get("files", {})):
+            store.link_or_copy(previous / name, cache / name)
     return outcome
-
-
-# ---------------------------------------------------------------------------------------------
-# Assembly: per-file cache → labelled campaign tables.
-
-_SAMPLE_VOCAB = {"status": schema.SAMPLE_STATUSES, "kind": schema.SAMPLE_KINDS}
-
-
-def _samples_fault(tbl: pa.Table) -> str | None:
-    """Cheap Arrow checks of a samples part (pandera on millions of rows would be slow)."""
-    import pyarrow.compute as pc
-
-    for col in ("run_id", "seq", "kind", "status"):
-        if col not in tbl.column_names or tbl[col].null_count:
-            return f"samples: column {col!r} missing or empty"
-    for col, allowed in _SAMPLE_VOCAB.items():
-        bad = pc.filter(tbl[col], pc.invert(pc.is_in(tbl[col], pa.array(allowed))))
-        if len(bad):
-            return f"samples: {col} {bad[0].as_py()!r} is not one of {', '.join(allowed)}"
-    return None
-
-
-class _Parts:
-    """The per-file tables of the files that made it in, in file order (Arrow, not pandas:
-    1,000 small frames are cheap to concatenate as Arrow and slow as pandas)."""
-
-    def __init__(self) -> None:
-        self.files: list[dict[str, Any]] = []
-        self.kept: list[dict[str, Any]] = []
-
-    def add(self, entry: sources.Entry, outcome: dict[str, Any], cache: Path) -> None:
-        sha = entry.sha256
-        if outcome["status"] != "ok":
-            err = outcome.get("error") or {}
-            self.files.append(_row(entry, "not_imported", reason=outcome["reason"],
-                                   detail=describe_error(err), line=err.get("line")))
-            return
-        arrow = outcome.get("arrow") or {}  # tables parsed just now; reused ones are read
-
-        def table(name: str) -> pa.Table | None:
-            if not outcome["tables"].get(name) and name != "runs":
-                return None
-            got = arrow.get(name)
-            return got if got is not None else pq.read_table(cache / f"{sha}.{name}.parquet")
-
-        runs = table("runs")
-        at = runs.column_names.index("source_path")
-        runs = runs.set_column(at, "source_path", pa.array([entry.path] * len(runs), pa.string()))
-        item = {"row": _row(entry, "imported", tools=", ".join(outcome["tools"]), runs=len(runs)),
-                "runs": runs, "problems": outcome.get("problems", []),
-                "samples": table("samples"), "summaries": table("summaries")}
-        self.files.append(item["row"])
-        self.kept.append(item)
-        fault = _samples_fault(item["samples"]) if item["samples"] is not None else None
-        if fault:
-            self.reject(item, fault)
-
-    def reject(self, item: dict[str, Any], detail: str) -> None:
-        item["row"].update(status="not_imported", reason="schema_error", detail=detail,
-                           tools=None, runs=None)
-        self.kept.remove(item)
-
-    def frame(self, table: str, items: list[dict[str, Any]] | None = None) -> pd.DataFrame:
-        parts = [i[table] for i in (self.kept if items is None else items)
-                 if i[table] is not None]
-        return store.from_arrow(store.unify(parts, table), table)
-
-    def find_culprits(self) -> bool:
-        """Validate file by file (~25 ms a file, so only after the whole campaign failed);
-        reject the files at fault.  False when no single file explains the failure."""
-        found = False
-        for item in list(self.kept):
-            try:
-                schema.validate("runs", self.frame("runs", [item]))
-                schema.validate("summaries", self.frame("summaries", [item]))
-            except SchemaError as exc:
-                lines = str(exc).splitlines()
-                self.reject(item, " ".join([lines[0], *lines[1:3]]))
-                found = True
-        return found
-
-    def problems(self) -> list[dict[str, Any]]:
-        return [{"source_path": i["row"]["path"], "run_id": None, "tool": p.get("tool"),
-                 "issue": "reader_problem", "detail": describe_error(p)}
-                for i in self.kept for p in i["problems"]]
-
-
-def _tables(parts: _Parts, cfg: Campaign, name: str):
-    while True:  # pandera once on the whole campaign, not on every file
-        runs, label_issues = labels.label_runs(parts.frame("runs"), cfg, name)
-        summaries = store.unify([i["summaries"] for i in parts.kept
-                                 if i["summaries"] is not None], "summaries")
-        try:
-            schema.validate("runs", runs)
-            schema.validate("summaries", store.from_arrow(summaries, "summaries"))
-            break
-        except SchemaError:
-            if not parts.find_culprits():
-                raise
-    samples = store.unify([i["samples"] for i in parts.kept if i["samples"] is not None],
-                          "samples")
-    bounds = summaries.select(["run_id", "bound_low", "bound_high"]).to_pandas()
-    notes = quality.assess(runs, samples, bounds, parts.problems() + label_issues)
-    return runs, samples, summaries, notes
 
 
 def _raw_label(raw: Path) -> str:
@@ -389,13 +280,13 @@ def import_campaign(
             outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
                              for r in results})
             shutil.rmtree(spool)
-            parts = _Parts()
+            parts = assemble.Parts()
             for i, entry in enumerate(entries):
                 if i in rows:
                     parts.files.append(rows[i])
                 else:
                     parts.add(entry, outcomes[entry.sha256], cache)
-            runs, samples, summaries, notes = _tables(parts, cfg, name)
+            runs, samples, summaries, notes = assemble.tables(parts, cfg, name)
             report = ImportReport(
                 campaign=name, raw=raw, store=target,
                 files=frame(parts.files, FILE_COLUMNS), quality=frame(notes, QUALITY_COLUMNS),

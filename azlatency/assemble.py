@@ -1,0 +1,130 @@
+"""Assembly: the per-file results of an import → the campaign's labelled, checked tables.
+
+Per-file tables stay Arrow until the end (1,000 small frames are cheap to concatenate as
+Arrow and slow as pandas).  The pandera schema is checked once, on the assembled tables;
+only when that fails is every file checked on its own, to name and drop the files at fault.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import labels, quality, schema, sources, store
+from ._worker import describe_error
+from .campaign import Campaign
+from .errors import SchemaError
+
+
+def file_row(entry: sources.Entry, status: str, **kw: Any) -> dict[str, Any]:
+    """One row of the report's ``files`` frame."""
+    return {"path": entry.path, "status": status, "size_bytes": entry.size,
+            "sha256": entry.sha256, **kw}
+
+
+_SAMPLE_VOCAB = {"status": schema.SAMPLE_STATUSES, "kind": schema.SAMPLE_KINDS}
+
+
+def _samples_fault(tbl: pa.Table) -> str | None:
+    """Cheap Arrow checks of a samples part (pandera on millions of rows would be slow)."""
+    import pyarrow.compute as pc
+
+    for col in ("run_id", "seq", "kind", "status"):
+        if col not in tbl.column_names or tbl[col].null_count:
+            return f"samples: column {col!r} missing or empty"
+    for col, allowed in _SAMPLE_VOCAB.items():
+        bad = pc.filter(tbl[col], pc.invert(pc.is_in(tbl[col], pa.array(allowed))))
+        if len(bad):
+            return f"samples: {col} {bad[0].as_py()!r} is not one of {', '.join(allowed)}"
+    return None
+
+
+class Parts:
+    """The per-file Arrow tables of the files that made it in, in file order, and the
+    report's ``files`` rows of every parsed file."""
+
+    def __init__(self) -> None:
+        self.files: list[dict[str, Any]] = []
+        self.kept: list[dict[str, Any]] = []
+
+    def add(self, entry: sources.Entry, outcome: dict[str, Any], cache: Path) -> None:
+        sha = entry.sha256
+        if outcome["status"] != "ok":
+            err = outcome.get("error") or {}
+            self.files.append(file_row(entry, "not_imported", reason=outcome["reason"],
+                                       detail=describe_error(err), line=err.get("line")))
+            return
+        arrow = outcome.get("arrow") or {}  # tables parsed just now; reused ones are read
+
+        def table(name: str) -> pa.Table | None:
+            if not outcome["tables"].get(name) and name != "runs":
+                return None
+            got = arrow.get(name)
+            return got if got is not None else pq.read_table(cache / f"{sha}.{name}.parquet")
+
+        runs = table("runs")
+        at = runs.column_names.index("source_path")
+        runs = runs.set_column(at, "source_path", pa.array([entry.path] * len(runs), pa.string()))
+        row = file_row(entry, "imported", tools=", ".join(outcome["tools"]), runs=len(runs))
+        item = {"row": row, "runs": runs, "problems": outcome.get("problems", []),
+                "samples": table("samples"), "summaries": table("summaries")}
+        self.files.append(item["row"])
+        self.kept.append(item)
+        fault = _samples_fault(item["samples"]) if item["samples"] is not None else None
+        if fault:
+            self.reject(item, fault)
+
+    def reject(self, item: dict[str, Any], detail: str) -> None:
+        item["row"].update(status="not_imported", reason="schema_error", detail=detail,
+                           tools=None, runs=None)
+        self.kept.remove(item)
+
+    def frame(self, table: str, items: list[dict[str, Any]] | None = None) -> pd.DataFrame:
+        parts = [i[table] for i in (self.kept if items is None else items)
+                 if i[table] is not None]
+        return store.from_arrow(store.unify(parts, table), table)
+
+    def find_culprits(self) -> bool:
+        """Validate file by file (~25 ms a file, so only after the whole campaign failed);
+        reject the files at fault.  False when no single file explains the failure."""
+        found = False
+        for item in list(self.kept):
+            try:
+                schema.validate("runs", self.frame("runs", [item]))
+                schema.validate("summaries", self.frame("summaries", [item]))
+            except SchemaError as exc:
+                lines = str(exc).splitlines()
+                self.reject(item, " ".join([lines[0], *lines[1:3]]))
+                found = True
+        return found
+
+    def problems(self) -> list[dict[str, Any]]:
+        return [{"source_path": i["row"]["path"], "run_id": None, "tool": p.get("tool"),
+                 "issue": "reader_problem", "detail": describe_error(p)}
+                for i in self.kept for p in i["problems"]]
+
+
+def tables(parts: Parts, cfg: Campaign, name: str):
+    """Labelled runs (pandas), samples and summaries (Arrow) and the quality rows."""
+    while True:  # pandera once on the whole campaign, not on every file
+        runs, label_issues = labels.label_runs(parts.frame("runs"), cfg, name)
+        summaries = store.unify([i["summaries"] for i in parts.kept
+                                 if i["summaries"] is not None], "summaries")
+        try:
+            schema.validate("runs", runs)
+            schema.validate("summaries", store.from_arrow(summaries, "summaries"))
+            break
+        except SchemaError:
+            if not parts.find_culprits():
+                raise
+    samples = store.unify([i["samples"] for i in parts.kept if i["samples"] is not None],
+                          "samples")
+    bounds = summaries.select(["run_id", "bound_low", "bound_high"]).to_pandas()
+    notes = quality.assess(runs, samples, bounds, parts.problems() + label_issues)
+    return runs, samples, summaries, notes
+
+
