@@ -10,12 +10,14 @@ from ._style import PALETTE, WIDTHS, figsize, save, style
 from .compare import forest, latency_vs_size, throughput_bars
 from .distributions import ccdf, ecdf, nines, percentile_spectrum
 from .matrix import zone_matrix
+from .points import count_bars, point_intervals
 from .timeseries import timeseries
 
 __all__ = [
     "PALETTE",
     "WIDTHS",
     "ccdf",
+    "count_bars",
     "ecdf",
     "figsize",
     "forest",
@@ -23,6 +25,7 @@ __all__ = [
     "latency_vs_size",
     "nines",
     "percentile_spectrum",
+    "point_intervals",
     "save",
     "style",
     "throughput_bars",

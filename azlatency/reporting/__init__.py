@@ -1,0 +1,119 @@
+"""Building blocks of the report notebooks (``notebooks/NN-area-question.ipynb``).
+
+The notebooks stay thin: they load campaigns, call these helpers and ``azlatency.stats``,
+draw with ``azlatency.plots`` and write a summary.  What is here joins the statistics to
+the data a campaign actually has — samples where a tool logged them, printed statistics
+where it did not — and says which is which in every row (``source``).
+
+>>> from azlatency import reporting as rep                       # doctest: +SKIP
+>>> t = rep.load_campaigns("seed001-aks-azure-cni")              # doctest: +SKIP
+>>> rep.zone_pair_medians(t)                                    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from ._compare import FACTORS, contrast_pairs, contrasts, cross_tool, forest_frame, size_series
+from ._data import (
+    empty_tables,
+    figures_dir,
+    histogram_runs,
+    import_overview,
+    labels,
+    latency_runs,
+    load_campaigns,
+    names,
+    processed_root,
+    reports_root,
+    sample_runs,
+    subset,
+    synthetic,
+    throughput_runs,
+)
+from ._latency import GROUP, QUANTILES, group_labels, headline, latency_percentiles
+from ._longrun import (
+    break_times,
+    broken_runs,
+    long_runs,
+    reported_segments,
+    rolling_wide,
+    segment_label,
+    sessions,
+)
+from ._show import (
+    CLAIMS_MIME,
+    claims,
+    figure,
+    fmt,
+    fmt_interval,
+    nothing_to_show,
+    read_claims,
+    say,
+    table,
+)
+from ._tails import SPECTRUM, exceedance, latency_samples, tail_ratios
+from ._throughput import throughput_table
+from ._zones import (
+    asymmetry_table,
+    both_ways,
+    main_tool,
+    matrix_frame,
+    spread,
+    zone_pair_medians,
+    zoned_runs,
+)
+
+__all__ = [
+    "CLAIMS_MIME",
+    "FACTORS",
+    "GROUP",
+    "QUANTILES",
+    "SPECTRUM",
+    "asymmetry_table",
+    "both_ways",
+    "break_times",
+    "broken_runs",
+    "claims",
+    "contrast_pairs",
+    "contrasts",
+    "cross_tool",
+    "empty_tables",
+    "exceedance",
+    "figure",
+    "figures_dir",
+    "fmt",
+    "fmt_interval",
+    "forest_frame",
+    "group_labels",
+    "headline",
+    "histogram_runs",
+    "import_overview",
+    "labels",
+    "latency_percentiles",
+    "latency_runs",
+    "latency_samples",
+    "load_campaigns",
+    "long_runs",
+    "main_tool",
+    "matrix_frame",
+    "names",
+    "nothing_to_show",
+    "processed_root",
+    "read_claims",
+    "reported_segments",
+    "reports_root",
+    "rolling_wide",
+    "sample_runs",
+    "say",
+    "segment_label",
+    "sessions",
+    "size_series",
+    "spread",
+    "subset",
+    "synthetic",
+    "table",
+    "tail_ratios",
+    "throughput_runs",
+    "throughput_table",
+    "zone_pair_medians",
+    "zoned_runs",
+]

@@ -1,0 +1,239 @@
+"""Comparisons for the reports: one factor at a time (placement, accelerated networking, VM
+size, message size), and the same pair of VMs measured by several tools.
+
+A contrast compares runs that differ in one factor and agree on everything else that is
+known (tool, basis, protocol, region, role and the other factors); an unknown value only
+matches an unknown value.  With samples on both sides the comparison is
+``stats.compare_groups`` (ratio of medians with its interval, Mann–Whitney p, Holm across
+all contrasts); with printed statistics only, the ratio of the two printed values, which the
+data give no interval for — the row says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import stats, units
+from ..reader import Tables
+from ..stats._common import as_rng
+from ._data import latency_runs, sample_runs, subset
+from ._latency import latency_percentiles
+
+FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
+CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "region", "role")
+# The first value found in these lists is the reference (the denominator of a ratio).
+BASELINES = {
+    "placement": ("cross_region", "cross_zone", "same_zone", "availability_set", "ppg",
+                  "same_node"),
+    "accelerated_networking": (False, True),
+}
+COLUMNS = ["factor", "a", "b", "context", "label", "stat", "basis", "value_a", "value_b",
+           "estimate", "ci_low", "ci_high", "bound_low", "bound_high", "level", "p_value",
+           "p_adj", "method", "source", "note"]
+
+
+def _order(factor: str, values: list) -> list:
+    pref = BASELINES.get(factor)
+    if pref is None:
+        return sorted(values, key=lambda v: (str(type(v)), v))
+    return sorted(values, key=lambda v: pref.index(v) if v in pref else len(pref))
+
+
+def _show(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "on" if v else "off"
+    if isinstance(v, (int, np.integer, float)) and not pd.isna(v):
+        return f"{int(v)} B"
+    return str(v)
+
+
+def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
+    """(factor, reference value, other value, context dict, reference runs, other runs)."""
+    runs = latency_runs(runs)
+    for f in factors:
+        ctx = [c for c in (*CONTEXT, *factors) if c != f and c in runs.columns]
+        for key, g in runs.groupby(ctx, dropna=False, sort=True):
+            g = g[g[f].notna()]
+            values = _order(f, list(dict.fromkeys(g[f].tolist())))
+            for ref, other in itertools.combinations(values, 2):
+                context = {c: v for c, v in zip(ctx, key if isinstance(key, tuple) else (key,))
+                           if not pd.isna(v)}
+                yield f, ref, other, context, g[g[f] == ref], g[g[f] == other]
+
+
+NAMES = {"placement": "placement", "accelerated_networking": "accelerated networking",
+         "vm_size": "VM size", "msg_size_bytes": "message size"}
+
+
+def _context_text(context: dict, factor: str) -> str:
+    """``'sockperf, 350 B, D4as_v4, AN on'``: what the two sides of a contrast share."""
+    parts = [str(context["tool"])] if "tool" in context else []
+    if "msg_size_bytes" in context:
+        parts.append(_show(context["msg_size_bytes"]))
+    if "vm_size" in context:
+        parts.append(str(context["vm_size"]).removeprefix("Standard_"))
+    if "accelerated_networking" in context:
+        parts.append(f"AN {_show(context['accelerated_networking'])}")
+    if "placement" in context:
+        parts.append(str(context["placement"]))
+    return ", ".join(parts)
+
+
+def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng) -> dict:
+    sub = subset(t, pd.concat([ref, other]))
+    res = stats.compare_groups(sub.samples, f, runs=sub.runs, metric=basis, level=level,
+                               pairs=[(str(other[f].iloc[0]), str(ref[f].iloc[0]))],
+                               adjust="none", stat=stat, rng=rng)
+    r = res[res["effect"] == "ratio"].iloc[0]
+    return {"value_a": r["median_a"], "value_b": r["median_b"], "estimate": r["estimate"],
+            "ci_low": r["ci_low"], "ci_high": r["ci_high"], "level": level,
+            "p_value": r["p_value"], "method": f"{r['method']} ({r['unit_of_analysis']})",
+            "source": "samples", "note": r["note"]}
+
+
+def _printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> tuple[pd.Series, str]:
+    s = t.summaries[t.summaries["run_id"].isin(runs["run_id"])
+                    & (t.summaries["metric"] == basis) & (t.summaries["source"] == "reported")]
+    for want in (stat, "mean"):
+        hit = s[s["stat"] == want]
+        if len(hit):
+            return hit.iloc[0], want
+    return pd.Series(dtype=object), ""
+
+
+def _reported_row(t: Tables, ref, other, basis, stat) -> dict:
+    a, sa = _printed(t, other, basis, stat)
+    b, sb = _printed(t, ref, basis, stat)
+    if a.empty or b.empty or sa != sb:
+        return {"source": "reported", "method": "", "note": "no common printed statistic"}
+    note = "printed values: their ratio has no interval the data can give"
+    if len(other) > 1 or len(ref) > 1:
+        note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
+    out = {"stat": sa, "value_a": a["value"], "value_b": b["value"],
+           "estimate": a["value"] / b["value"], "method": "ratio of printed values",
+           "source": "reported", "note": note}
+    lo_a, hi_a = a.get("bound_low"), a.get("bound_high")
+    lo_b, hi_b = b.get("bound_low"), b.get("bound_high")
+    if not (pd.isna(lo_a) and pd.isna(lo_b)):
+        # A value known only as a range (seed 002's "55 to 61.09 usecs") bounds the ratio.
+        lo_a, hi_a = (a["value"], a["value"]) if pd.isna(lo_a) else (lo_a, hi_a)
+        lo_b, hi_b = (b["value"], b["value"]) if pd.isna(lo_b) else (lo_b, hi_b)
+        out.update(bound_low=lo_a / hi_b, bound_high=hi_a / lo_b,
+                   note=note + "; bounds from printed ranges, not a confidence interval")
+    return out
+
+
+def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "p50",
+              level: float = 0.95, adjust: str = "holm", rng=None) -> pd.DataFrame:
+    """Every one-factor contrast of the campaign's latency runs (see the module doc).
+
+    ``estimate`` is the ratio other / reference of ``stat`` (the median; the mean where only a
+    mean was printed); below 1 the other value is faster.  ``p_adj`` is adjusted over all
+    contrasts with samples."""
+    rng = as_rng(rng)
+    rows = []
+    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(tables.runs, factors):
+        basis = context.get("latency_basis")
+        base = {"factor": f, "a": _show(other), "b": _show(ref), "basis": basis,
+                "context": _context_text(context, f), "stat": stat, "level": level,
+                "label": f"{NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
+                         f" ({_context_text(context, f)})"}
+        col = units.basis_column(basis)
+        have = sample_runs(tables.samples, col)
+        if set(ref_runs["run_id"]) <= have and set(other_runs["run_id"]) <= have:
+            base.update(_samples_row(tables, f, ref_runs, other_runs, basis, stat, level, rng))
+        else:
+            base.update(_reported_row(tables, ref_runs, other_runs, basis, stat))
+        rows.append(base)
+    out = pd.DataFrame(rows).reindex(columns=COLUMNS)
+    if len(out):
+        out["p_adj"] = stats.adjust_pvalues(out["p_value"].to_numpy(dtype=float), adjust)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Cross-tool agreement
+
+
+def cross_tool(tables: Tables, *, by: Sequence[str] = ("campaign", "scenario"),
+               reference: Sequence[str] = ("sockperf", "qperf", "latte", "echo_csv", "ping"),
+               level: float = 0.95) -> pd.DataFrame:
+    """The same pair of VMs (one group of ``by``) measured by several tools, all as round
+    trips (half round trips are doubled explicitly, ``converted_from`` says so).
+
+    One row per group, tool and message size: the median where the tool gives one, else its
+    mean (``stat``), with the interval the data allow, and ``ratio_to_reference``: the value
+    over the reference tool's (the first of ``reference`` present in the group, its smallest
+    message size) for the same statistic, or its mean when the statistic differs."""
+    pct = latency_percentiles(tables, basis="rtt", level=level,
+                              by=[*by, "msg_size_bytes"], quantiles=(0.5,))
+    pct = pct[pct["stat"].isin(["p50", "mean"])]
+    cols = [*by, "tool", "msg_size_bytes", "label", "stat", "estimate", "ci_low", "ci_high",
+            "level", "method", "source", "converted_from", "mean", "reference",
+            "ratio_to_reference", "ratio_of", "note"]
+    rows = []
+    for keys, g in pct.groupby(list(by), dropna=False, sort=True):
+        if g["tool"].nunique() < 2:
+            continue
+        ref_tool = next((t for t in reference if t in set(g["tool"])), sorted(g["tool"])[0])
+        ref = g[g["tool"] == ref_tool].sort_values("msg_size_bytes", na_position="last")
+        ref_label = ref["label"].iloc[0]
+        ref_vals = ref[ref["label"] == ref_label].set_index("stat")["estimate"]
+        for label, h in g.groupby("label", sort=False):
+            vals = h.set_index("stat")
+            stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) \
+                else "mean"
+            r = vals.loc[stat]
+            common = stat if stat in ref_vals.index and pd.notna(ref_vals.get(stat)) else "mean"
+            own = vals.at[common, "estimate"] if common in vals.index else np.nan
+            rows.append({**dict(zip(by, keys if isinstance(keys, tuple) else (keys,))),
+                         "tool": r["tool"], "msg_size_bytes": r["msg_size_bytes"],
+                         "label": label, "stat": stat, "estimate": r["estimate"],
+                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "level": r["level"],
+                         "method": r["method"], "source": r["source"],
+                         "converted_from": r["converted_from"],
+                         "mean": vals.at["mean", "estimate"] if "mean" in vals.index else np.nan,
+                         "reference": ref_label,
+                         "ratio_to_reference": own / ref_vals.get(common, np.nan),
+                         "ratio_of": common, "note": r["note"]})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def forest_frame(contrasts: pd.DataFrame) -> pd.DataFrame:
+    """``contrasts`` ready for ``plots.forest``: ``low``/``high`` hold the confidence interval,
+    or the bounds a printed range allows (the label then says ``[bounds]``), ``interval``
+    says which; rows are ordered by factor."""
+    out = contrasts.copy()
+    ci = out["ci_low"].notna() & out["ci_high"].notna()
+    bounds = ~ci & out["bound_low"].notna() & out["bound_high"].notna()
+    out["low"] = out["ci_low"].where(ci, out["bound_low"].where(bounds))
+    out["high"] = out["ci_high"].where(ci, out["bound_high"].where(bounds))
+    out["interval"] = np.select([ci, bounds], ["confidence interval", "bounds"], "none")
+    out.loc[bounds, "label"] = out.loc[bounds, "label"] + " [bounds]"
+    out.loc[out["interval"] == "none", "label"] = out["label"] + " [printed]"
+    order = {f: i for i, f in enumerate(FACTORS)}
+    out["_o"] = out["factor"].map(order)
+    return out.sort_values(["_o", "label"], kind="stable").drop(columns="_o").reset_index(
+        drop=True)
+
+
+def size_series(headline: pd.DataFrame) -> pd.DataFrame:
+    """Headline rows of groups measured at several message sizes (same campaign, scenario,
+    tool and everything else), with a ``series`` label, for ``plots.latency_vs_size``."""
+    keep = [c for c in ("campaign", "scenario", "placement", "accelerated_networking",
+                        "vm_size", "src_zone", "dst_zone", "tool", "basis") if c in headline]
+    h = headline[headline["msg_size_bytes"].notna()].copy()
+    if h.empty:
+        return h.assign(series=pd.Series(dtype=str))
+    key = h[keep].astype("string").fillna("").agg(" · ".join, axis=1)
+    h = h[key.map(key.value_counts()) > 1]
+    n = h.groupby(key[h.index])["msg_size_bytes"].transform("nunique")
+    h = h[n > 1]
+    parts = [c for c in ("scenario", "placement", "tool") if c in h]
+    h["series"] = h[parts].astype("string").fillna("").agg(" · ".join, axis=1)
+    h["msg_size_bytes"] = h["msg_size_bytes"].astype(float)
+    return h.reset_index(drop=True)

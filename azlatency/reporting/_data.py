@@ -1,0 +1,165 @@
+"""Loading campaigns for a report, picking runs, and what the last import said about them."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from .. import paths, schema
+from ..reader import Tables
+
+PathLike = str | os.PathLike[str]
+
+
+def names(campaigns: str | Sequence[str]) -> list[str]:
+    """A campaign name or a list of them, as a list (papermill passes either)."""
+    return [campaigns] if isinstance(campaigns, str) else list(campaigns)
+
+
+def processed_root(data_root: PathLike | None) -> Path | None:
+    """``<data_root>/processed``, or ``None`` for the project default (``paths.processed_dir``)."""
+    return None if data_root is None else Path(data_root).expanduser() / "processed"
+
+
+def reports_root(reports_dir: PathLike | None = None) -> Path:
+    """Where ``make run`` writes: ``reports/`` of the checkout, else of the working directory."""
+    if reports_dir is not None:
+        return Path(reports_dir).expanduser().resolve()
+    root = paths.project_root()
+    return (root if root is not None else Path.cwd()) / "reports"
+
+
+def figures_dir(reports_dir: PathLike | None = None, figures: PathLike | None = None) -> Path:
+    """The figures folder: ``figures`` when given, else ``<reports_dir>/figures``."""
+    out = Path(figures).expanduser() if figures is not None else reports_root(reports_dir) / "figures"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def load_campaigns(campaigns: str | Sequence[str], data_root: PathLike | None = None, *,
+                   samples: bool = True) -> Tables:
+    """The tables of one or several imported campaigns, concatenated (``runs.campaign`` says
+    which campaign a run belongs to).  A campaign that was never imported is an error that
+    says how to import it: a report must not quietly leave a campaign out."""
+    from ..ingest import load
+
+    root = processed_root(data_root)
+    return Tables.concat([load(name, root, samples=samples) for name in names(campaigns)])
+
+
+def subset(tables: Tables, runs: pd.DataFrame) -> Tables:
+    """The tables restricted to ``runs`` (a subset of ``tables.runs``)."""
+    ids = set(runs["run_id"])
+    return Tables(runs.reset_index(drop=True),
+                  tables.samples[tables.samples["run_id"].isin(ids)].reset_index(drop=True),
+                  tables.summaries[tables.summaries["run_id"].isin(ids)].reset_index(drop=True))
+
+
+def latency_runs(runs: pd.DataFrame, *, tool: str | Sequence[str] | None = None,
+                 basis: str | None = None) -> pd.DataFrame:
+    """Runs that measured latency (their ``latency_basis`` is set), of ``tool`` and ``basis``."""
+    out = runs[runs["latency_basis"].notna()]
+    if tool is not None:
+        out = out[out["tool"].isin(names(tool))]
+    if basis is not None:
+        out = out[out["latency_basis"] == basis]
+    return out.reset_index(drop=True)
+
+
+def throughput_runs(runs: pd.DataFrame, summaries: pd.DataFrame) -> pd.DataFrame:
+    """Runs with a throughput figure (iperf3, ntttcp, qperf ``*_bw``, ethr ...)."""
+    has = summaries.loc[summaries["metric"].astype(str).str.startswith("throughput")
+                        & summaries["unit"].eq("bps"), "run_id"]
+    return runs[runs["run_id"].isin(set(has))].reset_index(drop=True)
+
+
+def sample_runs(samples: pd.DataFrame, column: str) -> set[str]:
+    """Run ids with at least one observation in ``column``: an ``ok`` sample with a value, or
+    a censored one with its bound (Windows ping's ``time<1ms``)."""
+    if column not in samples.columns or samples.empty:
+        return set()
+    status = samples["status"].astype(str)
+    ok = status.eq("ok") & samples[column].notna()
+    if "censor_high_us" in samples.columns:
+        ok |= status.eq("censored") & samples["censor_high_us"].notna()
+    return set(samples.loc[ok, "run_id"].astype(str))
+
+
+def histogram_runs(samples: pd.DataFrame) -> set[str]:
+    """Run ids whose samples are histogram bins (latte ``-hist``)."""
+    if samples.empty or "bin_high_us" not in samples.columns:
+        return set()
+    h = samples["kind"].astype(str).eq("histogram") & samples["count"].fillna(0).gt(0)
+    return set(samples.loc[h, "run_id"].astype(str))
+
+
+def labels(runs: pd.DataFrame) -> pd.DataFrame:
+    """``runs.labels`` (JSON objects) as columns, one row per run, indexed like ``runs``."""
+    parsed = [json.loads(x) if isinstance(x, str) and x else {} for x in runs["labels"]]
+    return pd.DataFrame(parsed, index=runs.index)
+
+
+def synthetic(runs: pd.DataFrame) -> list[str]:
+    """Campaigns among ``runs`` made by ``azlatency.synth`` (their runs carry the label
+    ``synthetic: "true"``): a report must say so wherever it shows them."""
+    if runs.empty:
+        return []
+    lab = labels(runs)
+    if "synthetic" not in lab.columns:
+        return []
+    hit = lab["synthetic"].astype("string").str.lower().eq("true").fillna(False)
+    return sorted(runs.loc[hit, "campaign"].dropna().astype(str).unique())
+
+
+# ---------------------------------------------------------------------------------------------
+# What the import said
+
+
+def import_overview(campaigns: str | Sequence[str], data_root: PathLike | None = None
+                    ) -> dict[str, pd.DataFrame]:
+    """Per campaign, from the stores' manifests (no table is read):
+
+    ``campaigns`` (files imported / not imported, runs, samples, summaries, quality notes),
+    ``tools`` (runs per tool), ``not_imported`` (every file left out, with the reason) and
+    ``quality`` (runs per issue, with what the issue means)."""
+    from ..ingest import load, load_report
+    from ..report import ISSUES, REASONS
+
+    root = processed_root(data_root)
+    rows, tools, skipped, quality = [], [], [], []
+    for name in names(campaigns):
+        rep = load_report(name, root)
+        status = rep.files["status"].value_counts()
+        rows.append({"campaign": name, "files_imported": int(status.get("imported", 0)),
+                     "files_not_imported": int(status.get("not_imported", 0)),
+                     "runs": rep.counts.get("runs", 0), "samples": rep.counts.get("samples", 0),
+                     "summaries": rep.counts.get("summaries", 0),
+                     "quality_notes": len(rep.quality)})
+        runs = load(name, root, samples=False).runs
+        for tool, n in runs["tool"].value_counts().sort_index().items():
+            tools.append({"campaign": name, "tool": tool, "runs": int(n)})
+        for r in rep.not_imported.to_dict("records"):
+            skipped.append({"campaign": name, **r, "meaning": REASONS.get(r["reason"], "")})
+        q = rep.quality
+        for issue, g in q.groupby("issue", sort=False):
+            quality.append({"campaign": name, "issue": issue, "runs": g["run_id"].nunique(),
+                            "files": g["source_path"].nunique(), "meaning": ISSUES.get(issue, ""),
+                            "example": str(g["detail"].iloc[0])})
+    return {
+        "campaigns": pd.DataFrame(rows, columns=["campaign", "files_imported",
+                                                 "files_not_imported", "runs", "samples",
+                                                 "summaries", "quality_notes"]),
+        "tools": pd.DataFrame(tools, columns=["campaign", "tool", "runs"]),
+        "not_imported": pd.DataFrame(skipped, columns=["campaign", "path", "reason", "detail",
+                                                       "line", "duplicate_of", "meaning"]),
+        "quality": pd.DataFrame(quality, columns=["campaign", "issue", "runs", "files",
+                                                  "meaning", "example"]),
+    }
+
+
+def empty_tables() -> Tables:
+    return Tables(schema.empty("runs"), schema.empty("samples"), schema.empty("summaries"))

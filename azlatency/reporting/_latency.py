@@ -1,0 +1,250 @@
+"""Latency per scenario from whatever a campaign holds: samples where the tool gave them
+(intervals from ``azlatency.stats``), the tool's printed statistics where it did not.
+
+Every row says where its number comes from (``source``: ``samples``, ``histogram`` or
+``reported``), its
+basis (``basis``, and ``converted_from`` when it was converted on request with
+``azlatency.units``) and its interval method; a printed percentile has no interval, and the
+row says so instead of inventing one.
+
+When a group has runs with samples, its runs without samples are left out: sockperf prints a
+summary of the very packets its ``--full-log`` file holds, so the two are one measurement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import stats, units
+from ..reader import Tables
+from ..stats._common import INTERVAL_COLUMNS
+from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
+
+GROUP = ("campaign", "scenario", "src_zone", "dst_zone", "placement", "accelerated_networking",
+         "vm_size", "msg_size_bytes")
+QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
+_PCT = re.compile(r"^p(\d+(?:\.\d+)?)$")
+REPORTED_PCT = "printed by the tool: a percentile alone gives no interval"
+KEEP_STATS = ("mean", "min", "max")
+
+
+def _q(stat: str) -> float:
+    m = _PCT.match(stat)
+    return float(m[1]) / 100 if m else np.nan
+
+
+def _convert(tables: Tables, basis: str | None) -> tuple[Tables, dict[str, str]]:
+    """Latency tables in ``basis`` (explicit ``units`` conversion), the runs carrying a
+    ``converted_from`` column, and run → the basis its tool printed."""
+    runs = latency_runs(tables.runs)
+    printed = dict(zip(runs["run_id"], runs["latency_basis"]))
+    runs = runs.assign(converted_from=None)
+    if basis is not None:
+        runs.loc[runs["latency_basis"] != basis, "converted_from"] = runs["latency_basis"]
+    t = subset(tables, runs)
+    if basis is None:
+        return t, printed
+    conv = units.to_rtt if basis == "rtt" else units.to_half_rtt
+    samples = conv(t.samples, t.runs) if len(t.samples) else t.samples
+    return Tables(t.runs, samples, conv(t.summaries)), printed
+
+
+def _sample_rows(t: Tables, ids: set[str], basis: str, by: list[str], level: float,
+                 quantiles: Sequence[float], unit: str) -> pd.DataFrame:
+    samples = t.samples[t.samples["run_id"].isin(ids)]
+    runs = t.runs[t.runs["run_id"].isin(ids)]
+    out = stats.summarize(samples, runs, by=[*by, "tool", "converted_from"], metric=basis,
+                          level=level, quantiles=quantiles, unit=unit)
+    out = out[out["q"].notna() | out["stat"].isin(KEEP_STATS)].copy()
+    out["source"] = "samples"
+    out["run_id"] = pd.NA
+    return out
+
+
+def _histogram_rows(t: Tables, ids: set[str], basis: str, by: list[str], level: float,
+                    quantiles: Sequence[float]) -> pd.DataFrame:
+    """Percentiles of merged histograms (exact: counts add), each known to its bin."""
+    samples = t.samples[t.samples["run_id"].isin(ids)]
+    runs = t.runs[t.runs["run_id"].isin(ids)]
+    out = stats.histogram_quantiles(samples, runs, by=[*by, "tool", "converted_from"],
+                                    quantiles=quantiles, level=level)
+    out["metric"], out["source"], out["run_id"] = basis, "histogram", pd.NA
+    return out
+
+
+def _reported_rows(t: Tables, ids: set[str], basis: str, by: list[str],
+                   level: float) -> pd.DataFrame:
+    s = t.summaries[t.summaries["run_id"].isin(ids) & (t.summaries["metric"] == basis)
+                    & (t.summaries["source"] == "reported")]
+    s = s[s["stat"].map(lambda x: bool(_PCT.match(x)) or x in KEEP_STATS)]
+    if s.empty:
+        return pd.DataFrame()
+    # The mean gets the interval its printed mean, std and count allow (or the tool's own).
+    means = stats.summary_only_interval(t.summaries[t.summaries["run_id"].isin(ids)],
+                                        metric=basis, level=level)
+    means = means.set_index("run_id") if len(means) else means
+    rows = []
+    for r in s.itertuples(index=False):
+        base = {"run_id": r.run_id, "metric": basis, "unit": r.unit, "stat": r.stat,
+                "q": _q(r.stat), "estimate": r.value, "ci_low": np.nan, "ci_high": np.nan,
+                "level": np.nan, "method": "printed by the tool", "unit_of_analysis": "packet",
+                "n": r.n, "n_runs": 1, "n_eff": np.nan, "estimable": False,
+                "note": REPORTED_PCT if r.stat.startswith("p") else "printed by the tool",
+                "bound_low": r.bound_low, "bound_high": r.bound_high,
+                "range_low": np.nan, "range_high": np.nan, "source": "reported"}
+        if r.stat == "mean" and len(means) and r.run_id in means.index:
+            m = means.loc[r.run_id]
+            base.update({k: m[k] for k in ("ci_low", "ci_high", "level", "method", "estimable")})
+            base["note"] = m.get("caveat") or m["note"]
+        rows.append(base)
+    out = pd.DataFrame(rows)
+    cols = [c for c in [*by, "tool", "converted_from"] if c in t.runs.columns]
+    return out.merge(t.runs[["run_id", *cols]], on="run_id", how="left")
+
+
+def _part(col: str, value) -> str:
+    if col == "src_zone":
+        return ""  # shown with dst_zone
+    if col == "dst_zone":
+        return "zone {}→{}"
+    if col == "accelerated_networking":
+        return f"AN {'on' if value else 'off'}"
+    if col == "vm_size":
+        return str(value).removeprefix("Standard_")
+    if col == "msg_size_bytes":
+        return f"{int(value)} B"
+    return str(value)
+
+
+def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
+    """A short label per row: the scenario, then the ``by`` values that vary within it
+    (zones, placement, AN, VM size, message size), then the tool; the campaign when several
+    are shown; the run's role, file or a free label when printed runs would look the same."""
+    if out.empty:
+        return pd.Series([], dtype=str)
+    scen = [c for c in ("campaign", "scenario") if c in by]
+    rest = [c for c in by if c not in scen]
+    keyed = out[scen].astype("string").fillna("") if scen else pd.DataFrame(index=out.index)
+    key = keyed.apply(tuple, axis=1) if scen else pd.Series([()] * len(out), index=out.index)
+    varies = {}
+    for k in key.unique():
+        rows = out[key == k]
+        varies[k] = [c for c in rest if rows[c].astype("string").nunique(dropna=False) > 1]
+    many = "campaign" in out.columns and out["campaign"].nunique() > 1
+
+    def one(i, r) -> str:
+        parts = [str(r["campaign"])] if many else []
+        if "scenario" in by and isinstance(r.get("scenario"), str):
+            parts.append(r["scenario"])
+        for c in varies[key[i]]:
+            v = r.get(c)
+            if pd.isna(v) or c == "src_zone":
+                continue
+            text = _part(c, v)
+            parts.append(text.format(r.get("src_zone"), v) if c == "dst_zone" else text)
+        parts.append(str(r["tool"]))
+        text = " · ".join(parts)
+        if isinstance(r.get("converted_from"), str):
+            text += f" (printed as {r['converted_from']})"
+        return text
+
+    label = pd.Series([one(i, r) for i, r in out.iterrows()], index=out.index, dtype=object)
+    # Printed runs that share a label (latte's sender and receiver, seed 004's windows): add
+    # the first run attribute that tells them all apart (role, file name, a free label), or
+    # every attribute that differs when none does alone.
+    rep = out["run_id"].notna()
+    if not rep.any():
+        return label
+    info = runs.set_index("run_id")
+    free = labels(runs).set_index(runs["run_id"])
+    sources = [info["role"], info["source_path"].map(lambda p: str(p).rsplit("/", 1)[-1]),
+               *(free[c] for c in free.columns)]
+    for lab in label[rep].unique():
+        rows = rep & (label == lab)
+        ids = out.loc[rows, "run_id"]
+        n = ids.nunique()
+        if n < 2:
+            continue
+        cols = [ids.map(src).astype("string").fillna("") for src in sources]
+        cols = [c for c in cols if c[~ids.duplicated()].nunique() > 1]
+        alone = [c for c in cols if c[~ids.duplicated()].nunique() == n and c.ne("").all()]
+        use = alone[:1] or cols
+        extra = pd.Series([", ".join(x for x in vals if x) for vals in zip(*use)],
+                          index=ids.index) if use else pd.Series("", index=ids.index)
+        label[rows] = label[rows] + extra.map(lambda x: f" ({x})" if x else "")
+    return label
+
+
+def _keys(runs: pd.DataFrame, cols: list[str]) -> dict[str, tuple]:
+    """run_id → its group key over ``cols`` (unknown values compare equal)."""
+    k = runs[cols].astype("string").fillna("<NA>")
+    return dict(zip(runs["run_id"], k.itertuples(index=False, name=None)))
+
+
+def group_labels(percentiles: pd.DataFrame, cols: list[str]) -> dict[tuple, str]:
+    """Group key (as :func:`_keys` makes it) → label, from a :func:`latency_percentiles`
+    frame."""
+    k = percentiles[cols].astype("string").fillna("<NA>")
+    return dict(zip(k.itertuples(index=False, name=None), percentiles["label"]))
+
+
+def latency_percentiles(tables: Tables, *, basis: str | None = None, level: float = 0.95,
+                        by: Sequence[str] = GROUP, quantiles: Sequence[float] = QUANTILES,
+                        unit: str = "auto") -> pd.DataFrame:
+    """Mean, min, max and percentiles of every latency group, with intervals where the data
+    allow them.
+
+    Runs with samples are summarised per group of ``by`` + tool by ``stats.summarize``
+    (``unit="auto"``: the run is the unit when a group has several runs); runs without
+    samples give one row per printed statistic.  ``basis=None`` keeps each run in the basis
+    its tool printed; ``"rtt"`` or ``"half_rtt"`` converts explicitly (``converted_from``
+    says from what)."""
+    by = [c for c in by if c in tables.runs.columns]
+    t, printed = _convert(tables, basis)
+    keys = _keys(t.runs, [*by, "tool", "converted_from"])
+    parts = []
+    for b in ("rtt", "half_rtt"):
+        ids = {rid for rid, pb in printed.items() if (basis or pb) == b}
+        if not ids:
+            continue
+        with_samples = ids & sample_runs(t.samples, units.basis_column(b))
+        if with_samples:
+            parts.append(_sample_rows(t, with_samples, b, by, level, quantiles, unit))
+        # Histogram bins are in the basis printed: used only when nothing was converted.
+        hist = (ids & histogram_runs(t.samples)) - with_samples if basis in (None, b) else set()
+        hist = {r for r in hist if printed[r] == b}
+        if hist:
+            parts.append(_histogram_rows(t, hist, b, by, level, quantiles))
+        with_samples |= hist
+        sampled = {keys[r] for r in with_samples}
+        printed_only = {r for r in ids - with_samples if keys[r] not in sampled}
+        reported = _reported_rows(t, printed_only, b, by, level)
+        if len(reported):
+            parts.append(reported)
+    cols = [*by, "tool", "label", "basis", "converted_from", "stat", "q", *INTERVAL_COLUMNS,
+            "unit", "source", "run_id"]
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    out = pd.concat(parts, ignore_index=True).rename(columns={"metric": "basis"})
+    out["label"] = _labels(out, by, t.runs)
+    return out.reindex(columns=cols).reset_index(drop=True)
+
+
+def headline(percentiles: pd.DataFrame, stat: str = "p50") -> pd.DataFrame:
+    """One row per label: ``stat`` where the group has it, else its mean (a tool that prints
+    only a mean, like ping's summary line or qperf), with ``stat`` saying which."""
+    rows = []
+    for _, g in percentiles.groupby("label", sort=False):
+        want, mean = g[g["stat"] == stat], g[g["stat"] == "mean"]
+        if want["estimate"].notna().any():
+            pick = want
+        elif mean["estimate"].notna().any():
+            pick = mean
+        else:  # nothing estimable: the wanted row, whose bounds say what is known
+            pick = want if len(want) else g
+        rows.append(pick.iloc[0])
+    return pd.DataFrame(rows).reset_index(drop=True) if rows else percentiles.iloc[0:0]

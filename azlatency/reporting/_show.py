@@ -1,0 +1,131 @@
+"""Showing results in a notebook: figures, written summaries, and the claims tests check.
+
+A notebook's **claims** are the key numbers its summary states.  ``claims(...)`` displays
+them as one JSON output (MIME type :data:`CLAIMS_MIME`) in a cell tagged ``remove-cell`` (the
+site leaves it out, the executed notebook keeps it); :func:`read_claims` gets them back from
+an executed notebook, so tests assert on the numbers without parsing prose.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+CLAIMS_MIME = "application/vnd.azlatency.claims+json"
+_UNITS = {"us": "µs", "bps": "bit/s"}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready Python values: numpy scalars unwrapped, NaN/NA as None, keys as str."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (pd.Series, np.ndarray)):
+        return [_plain(v) for v in list(value)]
+    if value is None or value is pd.NA:
+        return None
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    return value
+
+
+def claims(**values: Any) -> dict[str, Any]:
+    """Display the notebook's key numbers as one JSON output and return them."""
+    from IPython.display import display
+
+    data = _plain(values)
+    display({CLAIMS_MIME: data, "text/plain": json.dumps(data, sort_keys=True)}, raw=True)
+    return data
+
+
+def read_claims(notebook: str | Path) -> dict[str, Any]:
+    """Every claim an executed notebook displayed (later outputs win on equal keys)."""
+    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    found: dict[str, Any] = {}
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = out.get("data", {})
+            if CLAIMS_MIME in data:
+                value = data[CLAIMS_MIME]
+                found.update(json.loads(value) if isinstance(value, str) else value)
+    return found
+
+
+def say(text: str):
+    """Show Markdown (a summary whose numbers the code filled in)."""
+    from IPython.display import Markdown, display
+
+    display(Markdown(text))
+
+
+def nothing_to_show(what: str, why: str) -> None:
+    """Say in words that a section has nothing to show for these parameters, and why."""
+    say(f"**Nothing to show: {what}.** {why}")
+
+
+def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
+    """Save ``fig`` as ``<figures_dir>/<name>.{pdf,svg,png}``, show it inline, close it."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    from ..plots import save
+
+    paths = save(fig, Path(figures_dir) / name)
+    display(fig)
+    plt.close(fig)
+    return paths
+
+
+def table(df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4):
+    """A frame trimmed to ``columns`` with floats rounded to ``digits`` significant digits,
+    for display (the numbers themselves stay in the frame the notebook computed)."""
+    out = df[columns] if columns else df
+    out = out.copy()
+    for c in out.columns:
+        if pd.api.types.is_float_dtype(out[c]):
+            out[c] = out[c].map(lambda v: np.nan if pd.isna(v) else float(f"{v:.{digits}g}"))
+    return out.reset_index(drop=True)
+
+
+def _scale(v: float, unit: str) -> tuple[float, str]:
+    if unit == "bps":
+        for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if abs(v) >= scale:
+                return scale, f"{prefix}bit/s"
+        return 1.0, "bit/s"
+    return 1.0, _UNITS.get(unit, unit)
+
+
+def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:
+    """``fmt(700.618)`` → ``'700.6 µs'``; ``fmt(7.91e9, 'bps')`` → ``'7.91 Gbit/s'``."""
+    if value is None or pd.isna(value):
+        return "n/a"
+    scale, text = _scale(float(value), unit)
+    return f"{float(value) / scale:.{digits}g} {text}".strip()
+
+
+def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
+    """``'700.6 µs (95% CI 697.4–703.9)'``, or the value and why it has no interval."""
+    est = row["estimate"]
+    if est is None or pd.isna(est):
+        return "n/a"
+    lo, hi = row.get("ci_low"), row.get("ci_high")
+    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
+        why = "printed by the tool, no interval" if row.get("source") == "reported" \
+            else "no interval"
+        return f"{fmt(est, unit, digits)} ({why})"
+    scale, text = _scale(float(est), unit)
+    level = row.get("level")
+    lvl = f"{float(level):.0%} CI" if level is not None and not pd.isna(level) else "CI"
+    return (f"{float(est) / scale:.{digits}g} {text} ({lvl} {float(lo) / scale:.{digits}g}"
+            f"–{float(hi) / scale:.{digits}g})")

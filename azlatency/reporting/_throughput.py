@@ -1,0 +1,74 @@
+"""Throughput per run: the tool's figure, and an interval from its per-interval rates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..reader import Tables
+from ._data import throughput_runs
+
+# The figure a tool prints for a run, in order of preference: (metric, stat, side).
+_FIGURES = (
+    ("throughput_receiver", "mean", "receiver"),  # iperf3: what arrived
+    ("throughput", "mean", "receiver"),  # qperf tcp_bw: received bytes / time
+    ("throughput_sender", "mean", "sender"),  # ntttcp's sender-side total
+)
+COLUMNS = ["campaign", "run_id", "tool", "scenario", "src_zone", "dst_zone", "placement",
+           "streams", "label", "side", "reported_bps", "estimate", "ci_low", "ci_high", "level",
+           "method", "source", "n", "note"]
+
+
+def _reported(summaries: pd.DataFrame, run_id: str) -> tuple[float, str]:
+    s = summaries[(summaries["run_id"] == run_id) & (summaries["source"] == "reported")]
+    for metric, stat, side in _FIGURES:
+        hit = s[(s["metric"] == metric) & (s["stat"] == stat)]
+        if len(hit):
+            return float(hit["value"].iloc[0]), side
+    return np.nan, ""
+
+
+def _intervals(samples: pd.DataFrame, run_id: str) -> pd.Series:
+    """Per-interval rates of the whole run: the SUM stream when there are several streams,
+    the receiver's rows when both sides are logged; omitted (warm-up) intervals left out."""
+    s = samples[(samples["run_id"] == run_id) & (samples["kind"] == "interval")
+                & (samples["status"] == "ok")]
+    if s.empty or "bits_per_second" not in s.columns:
+        return pd.Series([], dtype=float)
+    if "stream" in s.columns and s["stream"].eq("SUM").any():
+        s = s[s["stream"] == "SUM"]
+    elif "stream" in s.columns and s["stream"].nunique() > 1:
+        return pd.Series([], dtype=float)  # per-stream rows without a sum: not one series
+    if "role" in s.columns and s["role"].nunique() > 1:
+        s = s[s["role"] == "receiver"]
+    return s.sort_values("seq")["bits_per_second"].astype(float).dropna()
+
+
+def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
+    """One row per throughput run, in bits/s.  With per-interval rates (iperf3) the estimate
+    is their mean with a Student t (batch-means when autocorrelated) interval; otherwise the
+    tool's figure, which one number per run cannot give an interval for."""
+    runs = throughput_runs(tables.runs, tables.summaries)
+    rows = []
+    for r in runs.to_dict("records"):
+        reported, side = _reported(tables.summaries, r["run_id"])
+        base = {k: r.get(k) for k in COLUMNS if k in r}
+        base.update(reported_bps=reported, side=side,
+                    label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"])
+                                     if isinstance(x, str)))
+        x = _intervals(tables.samples, r["run_id"])
+        if len(x) >= 2:
+            ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
+            base.update(estimate=ci["estimate"], ci_low=ci["ci_low"], ci_high=ci["ci_high"],
+                        level=level, method=f"mean of {len(x)} interval rates, {ci['method']}",
+                        source="samples", n=len(x),
+                        note="intervals of one run are not independent draws; see method")
+            if not side:
+                base["side"] = "sender"
+        else:
+            base.update(estimate=reported, ci_low=np.nan, ci_high=np.nan, level=np.nan,
+                        method="printed by the tool", source="reported", n=np.nan,
+                        note="one number per run: no interval")
+        rows.append(base)
+    return pd.DataFrame(rows, columns=COLUMNS)
