@@ -33,6 +33,7 @@ from pydantic import (
 from .errors import CampaignError
 
 FILENAME = "campaign.yaml"
+FILENAMES = (FILENAME, "campaign.yml")  # at the root of a campaign folder or archive
 
 # Placement of a client/server pair (docs/campaign.md "Placement vocabulary").
 PLACEMENTS = ("same_node", "same_zone", "cross_zone", "cross_region", "availability_set", "ppg")

@@ -72,11 +72,13 @@ def campaign_name(raw: Path) -> str:
 
 
 def _read_config(entries: list[sources.Entry]) -> Campaign:
-    for e in entries:
-        if e.kind == "campaign":
-            text = Path(e.location).read_bytes().decode("utf-8-sig", errors="replace")
-            return parse_campaign(text, source=e.path)
-    return Campaign()
+    found = [e for e in entries if e.kind == "campaign"]
+    if len(found) > 1:
+        raise CampaignError(f"both {' and '.join(e.path for e in found)}: keep one")
+    if not found:
+        return Campaign()
+    text = Path(found[0].location).read_bytes().decode("utf-8-sig", errors="replace")
+    return parse_campaign(text, source=found[0].path)
 
 
 def _plan(entries: list[sources.Entry], cfg: Campaign):

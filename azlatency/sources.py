@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .campaign import FILENAME
+from .campaign import FILENAMES
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 ARCHIVE_SEP = "!/"  # source_path of an archive entry: "logs.zip!/az1-az3/ping.log"
@@ -194,7 +194,7 @@ def _one(rel: str, path: Path, root: Path, limits: Limits, spool: Spool) -> list
                       detail=f"symbolic link to {os.readlink(path)!r} (not followed)")]
     if not stat.S_ISREG(st.st_mode):
         return [Entry(rel, "refused", reason="unreadable", detail="not a regular file")]
-    if rel == FILENAME:
+    if rel in FILENAMES:
         return [Entry(rel, "campaign", size=st.st_size, sha256=_hash_file(path)[0],
                       location=path)]
     if st.st_size > limits.max_file_bytes:
@@ -220,6 +220,6 @@ def _strip_top(entries: list[Entry]) -> list[Entry]:
             if e.path.startswith(top):
                 e.path = e.path[len(top):]
     for e in entries:
-        if e.path == FILENAME and e.kind == "file":
+        if e.path in FILENAMES and e.kind == "file":
             e.kind = "campaign"
     return entries
