@@ -159,9 +159,13 @@ class _ArchiveReader:
                         detail=f"archive unreadable from here on: {exc}")
 
 
-def _walk(root: Path) -> Iterator[tuple[str, Path]]:
-    """(relative posix path, path) of everything under ``root``, sorted, links not followed."""
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+def _walk(root: Path, unreadable: list[OSError]) -> Iterator[tuple[str, Path]]:
+    """(relative posix path, path) of everything under ``root``, sorted, links not followed.
+
+    Folders that cannot be listed are appended to ``unreadable`` (os.walk would skip them).
+    """
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False,
+                                                onerror=unreadable.append):
         dirnames.sort()
         base = Path(dirpath)
         names = sorted(filenames + [d for d in dirnames if (base / d).is_symlink()])
@@ -179,8 +183,13 @@ def discover(root: Path, *, limits: Limits, spool: Spool) -> list[Entry]:
         entries = _strip_top(list(reader.entries()))
         return [archive, *sorted(entries, key=lambda e: e.path)]
     out: list[Entry] = []
-    for rel, path in _walk(root):
+    unreadable: list[OSError] = []
+    for rel, path in _walk(root, unreadable):
         out.extend(_one(rel, path, root, limits, spool))
+    for exc in unreadable:
+        rel = Path(exc.filename).relative_to(root).as_posix() if exc.filename else "?"
+        out.append(Entry(f"{rel}/", "refused", reason="unreadable",
+                         detail=f"folder could not be listed: {exc.strerror or exc}"))
     return sorted(out, key=lambda e: e.path)
 
 

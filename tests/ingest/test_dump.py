@@ -211,3 +211,18 @@ def test_an_archive_campaign_with_one_top_folder(tmp_path, stores):
     assert files.loc["blog-comparison.reported.csv", "tools"] == "latte (reported)"
     again = ingest.import_campaign(archive, root=stores, workers=1)
     assert (again.parsed, again.changed) == (0, False)
+
+
+def test_a_folder_that_cannot_be_listed_is_reported(dump, stores, monkeypatch):
+    # Root can list any folder, so the refusal os.walk reports is simulated here.
+    real_walk = os.walk
+
+    def walk(top, **kw):
+        kw["onerror"](PermissionError(13, "Permission denied", str(dump / "locked")))
+        yield from real_walk(top, **kw)
+
+    monkeypatch.setattr(os, "walk", walk)
+    report = _import(dump, stores)
+    row = report.files.set_index("path").loc["locked/"]
+    assert (row.status, row.reason) == ("not_imported", "unreadable")
+    assert row.detail == "folder could not be listed: Permission denied"
