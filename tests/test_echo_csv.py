@@ -251,3 +251,9 @@ def test_fast_and_careful_agree_on_damaged_files(data):
     fast, slow = _both(text)
     if fast is not None:
         _same(fast, slow)
+
+
+def test_log_with_an_impossible_port_keeps_the_drop():
+    text = (HERE / f"{V}-crlf-no-echo-total-loss-stdout.log").read_text().replace(":5000,", ":99999999999999999999,")
+    t = azlatency.read(text).validate()
+    assert pd.isna(t.runs.port.iloc[0]) and t.samples.status.tolist() == ["error"]

@@ -350,7 +350,7 @@ def _parse_log(lines: list[str], source: str | None) -> Run:
     drops: list[dict] = []
     for no, line in enumerate(lines, start=1):
         m = _CONNECTED.search(line)
-        if m and "dst_ip" not in meta:
+        if m and "dst_ip" not in meta and int(m.group(2)) < 65536:  # a port, not noise
             meta["dst_ip"], meta["port"] = m.group(1), int(m.group(2))
         ts = _TS.search(line)
         if ts is not None and "start_time" not in meta and iso_ns(ts.group(0)) is not None:
