@@ -121,5 +121,23 @@ def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
     sys.exit(run_import(campaign, as_json=as_json, fail_on_skip=fail_on_skip, **options))
 
 
+@main.command()
+@click.argument("out_dir", type=click.Path(file_okay=False))
+@click.option("--size", type=click.Choice(["tiny", "small", "large"]), default="small",
+              show_default=True, help="tiny: tests; small: the bundled campaign; large: ~1e8 packets.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same bytes.")
+def synth(out_dir: str, size: str, seed: int):
+    """Write a SYNTHETIC campaign (native log formats + truth.json) into OUT_DIR (docs/synth.md)."""
+    from .synth import make_campaign
+
+    try:
+        truth = make_campaign(out_dir, size=size, seed=seed)
+    except FileExistsError as exc:
+        raise click.ClickException(str(exc)) from None
+    files = sum(len(r["files"]) for r in truth.runs)
+    click.echo(f"synthetic campaign ({size}, seed {seed}): {files} logs, "
+               f"{truth.total_samples:,} samples, truth in {Path(out_dir) / 'truth.json'}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

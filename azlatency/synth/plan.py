@@ -217,6 +217,7 @@ class Builder:
         run = iperf3.Client(src.name, src.ip, int(rng.integers(32768, 60999)), dst.ip,
                             IPERF3_PORT, start // 1_000_000_000, ends, blocks * 131072, retrans,
                             cwnd, rtt_us.astype(np.int64), float(rng.uniform(0, 0.004)),
+                            int(blocks.sum() - rng.integers(0, 40)) * 131072,
                             "".join(rng.choice(list(_COOKIE), 36)), t,
                             float(rng.uniform(8, 16)), float(rng.uniform(25, 40)))
         if as_json:
@@ -246,7 +247,7 @@ class Builder:
         start = self.advance(60, rng)
         retrans = int(rng.integers(20_000, 100_000))
         rel = self.path(folder, src, dst, "ntttcp.txt")
-        self.write(rel, ntttcp.sender(src.prompt, dst.ip, start // 1_000_000_000, duration, bps,
+        self.write(rel, ntttcp.sender(src.prompt, dst.ip, start, duration, bps,
                                       retrans, 64, cpu, int(rng.integers(18_000, 31_000))))
         self.record(scenario=scenario, tool="ntttcp", files=[rel], samples_file=None,
                     src_host=src.name, dst_host=dst.name, src_zone=src.zone, dst_zone=dst.zone,

@@ -54,6 +54,7 @@ class Client:
     cwnd: np.ndarray  # bytes
     rtt_us: np.ndarray  # kernel smoothed RTT per interval
     receiver_extra_s: float  # the receiver's end comes this much after the sender's
+    receiver_bytes: int  # bytes the receiver counted (at most the bytes sent)
     cookie: str
     time_s: int
     cpu_host: float  # percent, sender side
@@ -74,14 +75,14 @@ def text(run: Client, prompt: str) -> str:
         lines.append(f"[  5] {a:6.2f}-{b:<6.2f} sec  {unit(n, bits=False)}  "
                      f"{unit(n / (b - a), bits=True)}/sec  {r:3d}   {unit(c, bits=False)}       ")
     total, end = int(run.bytes.sum()), float(run.ends[-1])
-    rend = end + run.receiver_extra_s
+    rend, got = end + run.receiver_extra_s, run.receiver_bytes
     lines += ["- - - - - - - - - - - - - - - - - - - - - - - - -",
               "[ ID] Interval           Transfer     Bitrate         Retr",
               f"[  5] {0:6.2f}-{end:<6.2f} sec  {unit(total, bits=False)}  "
               f"{unit(total / end, bits=True)}/sec  {int(run.retransmits.sum()):3d}"
               "             sender",
-              f"[  5] {0:6.2f}-{rend:<6.2f} sec  {unit(total, bits=False)}  "
-              f"{unit(total / rend, bits=True)}/sec                  receiver",
+              f"[  5] {0:6.2f}-{rend:<6.2f} sec  {unit(got, bits=False)}  "
+              f"{unit(got / rend, bits=True)}/sec                  receiver",
               "", "iperf Done."]
     return "\n".join(lines) + "\n"
 
@@ -143,8 +144,9 @@ def document(run: Client, system_info: str) -> dict:
             "max_snd_cwnd": int(run.cwnd.max()), "max_snd_wnd": 3145728,
             "max_rtt": int(run.rtt_us.max()), "min_rtt": int(run.rtt_us.min()),
             "mean_rtt": int(run.rtt_us.mean()), "sender": True}
-    received = {"socket": 5, "start": 0, "end": rend, "seconds": end, "bytes": total_bytes,
-                "bits_per_second": total_bytes * 8 / rend, "sender": True}
+    got = run.receiver_bytes
+    received = {"socket": 5, "start": 0, "end": rend, "seconds": end, "bytes": got,
+                "bits_per_second": got * 8 / rend, "sender": True}
     stamp = datetime.fromtimestamp(run.start_s, UTC).strftime("%a, %d %b %Y %H:%M:%S GMT")
     return {
         "start": {

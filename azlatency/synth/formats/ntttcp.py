@@ -17,16 +17,17 @@ def _throughput(bps: float) -> str:
     return f"{bps:.2f}bps"
 
 
-def sender(prompt: str, dst_ip: str, start_s: int, duration_s: float, bits_per_s: float,
+def sender(prompt: str, dst_ip: str, start_ns: int, duration_s: float, bits_per_s: float,
            retrans: int, threads: int, cpu: dict[str, float], connect_us: int) -> str:
-    """``ntttcp -s <ip> -W 2 -t T -l 1`` with a 2-s warm-up and 60-s negotiated cycle."""
-    t0 = datetime.fromtimestamp(start_s, UTC)
+    """``ntttcp -s <ip> -W 2 -t T -l 1`` with a 2-s warm-up and 60-s negotiated cycle; the
+    clock times print whole seconds of ``start_ns`` + the event's offset."""
+    t0 = datetime.fromtimestamp(start_ns // 1_000_000 / 1000, UTC)
 
     def at(seconds: float) -> str:
         return (t0 + timedelta(seconds=seconds)).strftime("%H:%M:%S")
 
     total_bytes = int(bits_per_s * duration_s / 8)
-    run_end = 2 + duration_s
+    run_end = 2 + duration_s + 0.1  # the run stops a little after its measured duration
     info = [
         (0, "Test cycle time negotiated is: 60 seconds"),
         (0, f"{threads} threads created"),
