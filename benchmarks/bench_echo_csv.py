@@ -80,7 +80,10 @@ print(json.dumps({"wall_s": wall, "peak_mb": peak / 1024, "frames_mb": frames / 
 def _run(which: str) -> dict:
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, which, str(DATA)],
-        check=True, capture_output=True, text=True, cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 

@@ -29,7 +29,11 @@ def test_first_and_last_probe_are_exact():
     s = t.samples
     first, last = s.iloc[0], s.iloc[-1]
     # line 2: 0,2026-11-21 00:48:52.644945,1795222132644949259,1795222132645339681,390.422
-    assert (first.seq, first.tx_time_ns, first.rx_time_ns) == (0, 1795222132644949259, 1795222132645339681)
+    assert (first.seq, first.tx_time_ns, first.rx_time_ns) == (
+        0,
+        1795222132644949259,
+        1795222132645339681,
+    )
     assert first.rtt_us == 390.422 and first.kind == "probe" and first.status == "ok"
     assert first.time_ns == pd.Timestamp("2026-11-21 00:48:52.644945", tz="UTC").value
     # line 21: 19,2026-11-21 00:48:54.557990,1795222134558010564,1795222134558122942,112.378
@@ -60,7 +64,9 @@ def test_crlf_lf_and_bom_give_the_same_probes():
     b = azlatency.read(data.replace(b"\r\n", b"\n"))
     c = azlatency.read(b"\xef\xbb\xbf" + data)
     for other in (b, c):
-        pd.testing.assert_frame_equal(a.samples.drop(columns="run_id"), other.samples.drop(columns="run_id"))
+        pd.testing.assert_frame_equal(
+            a.samples.drop(columns="run_id"), other.samples.drop(columns="run_id")
+        )
     assert c.runs.encoding.iloc[0] == "utf-8-sig"
     # and the real BOM capture parses as one run with all 20 probes
     assert len(_read(f"{V}-crlf-bom-20probes.csv").samples) == 20
@@ -84,7 +90,12 @@ def test_local_time_timestamps_are_flagged():
 def test_drop_log_marks_the_break():
     t = _read(f"{V}-crlf-server-killed-drop-stdout.log")
     run = t.runs.iloc[0]
-    assert (run.parser_variant, run.complete, run.dst_ip, run.port) == ("log", False, "10.205.0.2", 5000)
+    assert (run.parser_variant, run.complete, run.dst_ip, run.port) == (
+        "log",
+        False,
+        "10.205.0.2",
+        5000,
+    )
     drop = t.samples.iloc[0]
     # last line: 2026-11-21 00:49:02.739331 TCP CONNECTION DROP at packet 10: ConnectionResetError(...)
     assert (drop.seq, drop.status) == (10, "error")
@@ -188,7 +199,11 @@ def _both(text: str):
 
 
 def _same(fast, slow) -> None:
-    assert (fast.line_start, fast.line_end, fast.warnings) == (slow.line_start, slow.line_end, slow.warnings)
+    assert (fast.line_start, fast.line_end, fast.warnings) == (
+        slow.line_start,
+        slow.line_end,
+        slow.warnings,
+    )
     assert fast.meta == slow.meta
     pd.testing.assert_frame_equal(fast.samples, slow.samples)
     assert [s.__dict__ for s in fast.summaries] == [s.__dict__ for s in slow.summaries]
@@ -208,7 +223,12 @@ def test_fast_path_equals_line_by_line(path):
 def test_fast_path_on_odd_timestamps_and_cut_rows():
     lines = CRLF.read_text().replace("\r", "").split("\n")
     lines[2] = lines[2].replace("00:48:52.745483", "00:48:52")  # isoformat drops .000000
-    lines[3] = lines[3].replace("2026-11-21 00:48:52", "2026-11-21T00:48:52").replace(",", "Z,", 2).replace("Z,", ",", 1)
+    lines[3] = (
+        lines[3]
+        .replace("2026-11-21 00:48:52", "2026-11-21T00:48:52")
+        .replace(",", "Z,", 2)
+        .replace("Z,", ",", 1)
+    )
     fast, slow = _both("\n".join(lines[:-8]) + "\n15,2026-11-21 00:4")
     assert fast is not None and not fast.meta["complete"]
     _same(fast, slow)
@@ -220,8 +240,12 @@ def test_fast_path_on_odd_timestamps_and_cut_rows():
 
 def test_fast_path_gives_way_to_the_careful_parser():
     lines = CRLF.read_text().replace("\r", "").split("\n")
-    for i, bad in ((5, "4,2026-11-21 00:48:53,x,1,1.0"), (5, ""), (6, "5,2026-11-21 00:48:53,1,2,nan"),
-                   (3, '"2",2026-11-21 00:48:52,1,2,1.0')):
+    for i, bad in (
+        (5, "4,2026-11-21 00:48:53,x,1,1.0"),
+        (5, ""),
+        (6, "5,2026-11-21 00:48:53,1,2,nan"),
+        (3, '"2",2026-11-21 00:48:52,1,2,1.0'),
+    ):
         damaged = list(lines)
         damaged[i] = bad
         assert _both("\n".join(damaged))[0] is None
@@ -235,12 +259,19 @@ def test_big_lf_file_goes_through_parse_bytes_and_matches():
     assert len(data) > 64 * 1024  # the reader takes its bytes fast path
     a = azlatency.read(data)
     b = azlatency.read(data.replace(b"\n", b"\r\n"))  # CRLF: the text path
-    pd.testing.assert_frame_equal(a.samples.drop(columns="run_id"), b.samples.drop(columns="run_id"))
+    pd.testing.assert_frame_equal(
+        a.samples.drop(columns="run_id"), b.samples.drop(columns="run_id")
+    )
     assert len(a.samples) == 3000 and a.runs.line_end.iloc[0] == 3001
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_fast_and_careful_agree_on_damaged_files(data):
     path = data.draw(st.sampled_from(CSV_FIXTURES), label="file")
@@ -254,6 +285,10 @@ def test_fast_and_careful_agree_on_damaged_files(data):
 
 
 def test_log_with_an_impossible_port_keeps_the_drop():
-    text = (HERE / f"{V}-crlf-no-echo-total-loss-stdout.log").read_text().replace(":5000,", ":99999999999999999999,")
+    text = (
+        (HERE / f"{V}-crlf-no-echo-total-loss-stdout.log")
+        .read_text()
+        .replace(":5000,", ":99999999999999999999,")
+    )
     t = azlatency.read(text).validate()
     assert pd.isna(t.runs.port.iloc[0]) and t.samples.status.tolist() == ["error"]

@@ -20,7 +20,9 @@ HIST = "latte--hist-udp-rio-bom--virtualclient.txt"
 
 def _stat(tables, run_id, metric, stat, source="reported"):
     s = tables.summaries
-    row = s[(s.run_id == run_id) & (s.metric == metric) & (s["stat"] == stat) & (s.source == source)]
+    row = s[
+        (s.run_id == run_id) & (s.metric == metric) & (s["stat"] == stat) & (s.source == source)
+    ]
     assert len(row) == 1, (metric, stat, source, row)
     return row.iloc[0]
 
@@ -34,7 +36,12 @@ def seed002():
 def test_seed002_finds_four_latte_blocks_and_no_prose(seed002):
     runs = seed002.runs[seed002.runs.tool == "latte"]
     # 002:85-92 receiver set-up, 111-118 sender set-up, 128-140 sender, 147-159 receiver
-    assert list(zip(runs.line_start, runs.line_end)) == [(85, 92), (111, 118), (128, 140), (147, 159)]
+    assert list(zip(runs.line_start, runs.line_end)) == [
+        (85, 92),
+        (111, 118),
+        (128, 140),
+        (147, 159),
+    ]
     assert list(runs.role) == ["server", "client", "client", "server"]
     assert list(runs.complete) == [False, False, True, True]
 
@@ -84,7 +91,10 @@ def test_hrtt_on_the_command_line_makes_the_basis_half_rtt():
     block = "\n".join(text[127:140]).replace("-i 65100", "-i 65100 -hrtt", 1)
     run = latte.parse(block).runs[0]
     assert run.meta["latency_basis"] == "half_rtt"
-    assert [(s.metric, s.value) for s in run.summaries if s.stat == "mean"][0] == ("half_rtt", 2026.40)
+    assert [(s.metric, s.value) for s in run.summaries if s.stat == "mean"][0] == (
+        "half_rtt",
+        2026.40,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -183,8 +193,17 @@ def test_no_output_is_a_parse_error():
 
 
 def test_locate_stops_at_prose_and_prompt():
-    lines = ["Sender:", "", r"C:\Temp>latte -c -a 10.0.0.5:5005 -i 9", "Protocol TCP",
-             "Iterations 9", "Latency(usec) 5.0", r"C:\Temp>", "", "Latency is 308.55 usecs."]
+    lines = [
+        "Sender:",
+        "",
+        r"C:\Temp>latte -c -a 10.0.0.5:5005 -i 9",
+        "Protocol TCP",
+        "Iterations 9",
+        "Latency(usec) 5.0",
+        r"C:\Temp>",
+        "",
+        "Latency is 308.55 usecs.",
+    ]
     assert [(s.start, s.end) for s in latte.locate(lines)] == [(2, 6)]
 
 

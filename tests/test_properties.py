@@ -90,17 +90,28 @@ def plans(data: bytes, lines: list[bytes], numbers: list) -> st.SearchStrategy:
     if data:
         pos = st.integers(0, len(data) - 1)
         line = st.integers(0, len(lines) - 1)
-        junk = st.one_of(st.binary(max_size=40), line,  # an int: a copy of that line
-                         st.text(max_size=40).map(lambda t: t.encode("utf-8")))
+        junk = st.one_of(
+            st.binary(max_size=40),
+            line,  # an int: a copy of that line
+            st.text(max_size=40).map(lambda t: t.encode("utf-8")),
+        )
         options += [
-            st.tuples(st.just("bytes"), st.lists(st.tuples(pos, st.integers(0, 255)), min_size=1, max_size=8)),
+            st.tuples(
+                st.just("bytes"),
+                st.lists(st.tuples(pos, st.integers(0, 255)), min_size=1, max_size=8),
+            ),
             st.tuples(st.just("delete_lines"), st.lists(line, min_size=1, max_size=4)),
             st.tuples(st.just("repeat_line"), line),
-            st.tuples(st.just("replace_lines"), st.lists(st.tuples(line, junk), min_size=1, max_size=4)),
+            st.tuples(
+                st.just("replace_lines"), st.lists(st.tuples(line, junk), min_size=1, max_size=4)
+            ),
         ]
     if numbers:  # a number the tool never prints: beyond int64, nan, inf, negative, empty
-        options.append(st.tuples(st.just("number"), st.integers(0, len(numbers) - 1),
-                                 st.sampled_from(WEIRD_NUMBERS)))
+        options.append(
+            st.tuples(
+                st.just("number"), st.integers(0, len(numbers) - 1), st.sampled_from(WEIRD_NUMBERS)
+            )
+        )
     return st.one_of(options)
 
 
@@ -123,7 +134,7 @@ def damage(plan, data: bytes, lines: list[bytes], numbers: list) -> bytes:
             out[i] = lines[junk] if isinstance(junk, int) else junk
         return b"\n".join(out)
     m = numbers[arg]  # "number"
-    return data[: m.start()] + plan[2] + data[m.end():]
+    return data[: m.start()] + plan[2] + data[m.end() :]
 
 
 def _check_damaged(paths, data):
@@ -197,7 +208,9 @@ def test_parse_random_text(module, text, strict):
 @pytest.mark.parametrize("module", PARSERS, ids=[m.INFO.tool for m in PARSERS])
 @SETTINGS
 @given(
-    lines=st.lists(st.one_of(st.sampled_from(REAL_LINES or [""]), st.text(max_size=30)), max_size=40),
+    lines=st.lists(
+        st.one_of(st.sampled_from(REAL_LINES or [""]), st.text(max_size=30)), max_size=40
+    ),
     strict=st.booleans(),
 )
 def test_parse_shuffled_real_lines(module, lines, strict):

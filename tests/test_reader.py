@@ -62,7 +62,10 @@ def test_seed002_line_ranges_are_absolute_in_the_file():
     done = t.runs[t.runs.complete]
     first = [lines[i - 1] for i in done.line_start]
     last = [lines[i - 1] for i in done.line_end]
-    assert first == [r"C:\Temp>latte -c -a 10.0.0.5:5005 -i 65100", r"C:\Temp>latte -a 10.0.0.5:5005 -i 65100"]
+    assert first == [
+        r"C:\Temp>latte -c -a 10.0.0.5:5005 -i 65100",
+        r"C:\Temp>latte -a 10.0.0.5:5005 -i 65100",
+    ]
     assert last == ["Interrupt/sec 1100 (2.23/iteration)", "Interrupt/sec 1068 (2.17/iteration)"]
 
 
@@ -86,7 +89,9 @@ def test_prose_raises_detection_error():
         azlatency.read("Latency between the zones was about 2 ms.\nWe used several tools.\n")
 
 
-@pytest.mark.parametrize("data", ["", "  \n\n\t\n", b"", b"\n\r\n", codecs.BOM_UTF16_LE + " \n".encode("utf-16-le")])
+@pytest.mark.parametrize(
+    "data", ["", "  \n\n\t\n", b"", b"\n\r\n", codecs.BOM_UTF16_LE + " \n".encode("utf-16-le")]
+)
 def test_empty_input_is_a_detection_error(data):
     with pytest.raises(DetectionError, match="empty input"):
         azlatency.read(data)
@@ -145,7 +150,11 @@ def test_encodings_and_line_ends_give_the_same_runs(path, variant):
     b = azlatency.read(data, source=path.name, strict=False)
     differ = ["run_id", "source_sha256", "encoding"]
     pd.testing.assert_frame_equal(a.runs.drop(columns=differ), b.runs.drop(columns=differ))
-    pd.testing.assert_frame_equal(a.summaries.drop(columns="run_id"), b.summaries.drop(columns="run_id"))
-    pd.testing.assert_frame_equal(a.samples.drop(columns="run_id"), b.samples.drop(columns="run_id"))
+    pd.testing.assert_frame_equal(
+        a.summaries.drop(columns="run_id"), b.summaries.drop(columns="run_id")
+    )
+    pd.testing.assert_frame_equal(
+        a.samples.drop(columns="run_id"), b.samples.drop(columns="run_id")
+    )
     encoding = {"crlf": "utf-8", "utf-16-crlf": "utf-16-le", "utf-8-bom": "utf-8-sig"}[variant]
     assert set(b.runs.encoding) == {encoding}

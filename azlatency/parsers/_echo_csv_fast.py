@@ -20,8 +20,13 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
-_TYPES = {"packet_num": pa.int64(), "timestamp": pa.string(), "send_time_ns": pa.int64(),
-          "receive_time_ns": pa.int64(), "rtt_us": pa.float64()}
+_TYPES = {
+    "packet_num": pa.int64(),
+    "timestamp": pa.string(),
+    "send_time_ns": pa.int64(),
+    "receive_time_ns": pa.int64(),
+    "rtt_us": pa.float64(),
+}
 _BLANK_LINE = re.compile(rb"\n[ \t]*\r?\n")
 # What datetime.isoformat() writes, and nothing else: other shapes go through iso_ns per row.
 _NAIVE = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$"
@@ -47,7 +52,7 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
         end -= 1
     if _BLANK_LINE.search(data, max(offset - 1, 0), end):  # from the header's own newline
         return None  # line numbers would no longer follow the row index
-    last = data[max(data.rfind(b"\n", offset, end) + 1, offset):end].strip()
+    last = data[max(data.rfind(b"\n", offset, end) + 1, offset) : end].strip()
     bad: list[bytes] = []
 
     def on_invalid(row) -> str:

@@ -37,8 +37,7 @@ HEADER_LINE = ",".join(HEADER)
 
 INFO = ToolInfo(
     tool=TOOL,
-    description=f"TCP echo probe CSV ('{HEADER_LINE}') and its client log "
-    "('TCP CONNECTION DROP')",
+    description=f"TCP echo probe CSV ('{HEADER_LINE}') and its client log ('TCP CONNECTION DROP')",
     variants=("csv", "log"),
     versions="simonpainter/echo_test client/echo_client.py output format",
     produces=("runs", "samples", "summaries"),
@@ -54,8 +53,16 @@ _DROP = re.compile(r"TCP CONNECTION DROP")  # upper case as the client logs it, 
 _PACKET = re.compile(r"\bpacket(?:_num)?\s*[#:=]?\s*(\d+)", re.I)
 _CONNECTED = re.compile(r"[Cc]onnected to \[?([\w.:-]+?)\]?:(\d+)\b")
 # Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
-PERCENTILES = (("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("p95", 0.95),
-               ("p99", 0.99), ("p99.9", 0.999), ("p99.99", 0.9999))
+PERCENTILES = (
+    ("p25", 0.25),
+    ("p50", 0.5),
+    ("p75", 0.75),
+    ("p90", 0.9),
+    ("p95", 0.95),
+    ("p99", 0.99),
+    ("p99.9", 0.999),
+    ("p99.99", 0.9999),
+)
 
 
 def _is_header(line: str) -> bool:
@@ -117,14 +124,19 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if _is_header(head.rstrip("\r")):
         run = None
         if end >= 0 and len(text) - end > _FAST_BYTES:
-            run = _fast_csv(text.encode("utf-8", errors="surrogatepass"), first,
-                            len(text[: end + 1].encode("utf-8", errors="surrogatepass")))
+            run = _fast_csv(
+                text.encode("utf-8", errors="surrogatepass"),
+                first,
+                len(text[: end + 1].encode("utf-8", errors="surrogatepass")),
+            )
         return Parsed(TOOL, [run or _parse_csv(text.split("\n"), first, source, strict)])
     lines = text.split("\n")
     if any(_DROP.search(line) for line in lines):
         return Parsed(TOOL, [_parse_log(lines, source)])
     raise ParseError(
-        TOOL, source, first + 1,
+        TOOL,
+        source,
+        first + 1,
         f"expected the header '{HEADER_LINE}', got {head.strip()[:120]!r}",
         hint="the file is not an echo_client.py CSV, or its columns changed",
     )
@@ -156,15 +168,17 @@ def _fast_csv(data: bytes, first: int, offset: int) -> Run | None:
     if rows is None:
         return None
     run = Run(line_start=first + 1, line_end=first + 1 + len(rows.seq))
-    samples = samples_frame({
-        "seq": pd.array(rows.seq, dtype="Int64"),
-        "kind": "probe",
-        "status": "ok",
-        "time_ns": pd.array(rows.time_ns, dtype="Int64"),
-        "tx_time_ns": pd.array(rows.tx, dtype="Int64"),
-        "rx_time_ns": pd.array(rows.rx, dtype="Int64"),
-        "rtt_us": rows.rtt,
-    })
+    samples = samples_frame(
+        {
+            "seq": pd.array(rows.seq, dtype="Int64"),
+            "kind": "probe",
+            "status": "ok",
+            "time_ns": pd.array(rows.time_ns, dtype="Int64"),
+            "tx_time_ns": pd.array(rows.tx, dtype="Int64"),
+            "rx_time_ns": pd.array(rows.rx, dtype="Int64"),
+            "rtt_us": rows.rtt,
+        }
+    )
     if rows.cut is not None:
         line = rows.cut.decode("utf-8", errors="replace")
         _cut_off(run, first + 2 + len(rows.seq), line)
@@ -215,8 +229,7 @@ def _row(line: str) -> tuple[int, str, int, int, float] | None:
     if len(fields) != len(HEADER):
         return None
     try:
-        row = (int(fields[0]), fields[1].strip(), int(fields[2]), int(fields[3]),
-               float(fields[4]))
+        row = (int(fields[0]), fields[1].strip(), int(fields[2]), int(fields[3]), float(fields[4]))
     except ValueError:
         return None
     if not (_fits(row[0]) and _fits(row[2]) and _fits(row[3]) and math.isfinite(row[4])):
@@ -230,15 +243,17 @@ def _fits(value: int) -> bool:
 
 
 def _samples(seq, stamps, tx, rx, rtt) -> pd.DataFrame:
-    return samples_frame({
-        "seq": pd.array(seq, dtype="Int64"),
-        "kind": "probe",
-        "status": "ok",
-        "time_ns": pd.array([iso_ns(s) for s in stamps], dtype="Int64"),
-        "tx_time_ns": pd.array(tx, dtype="Int64"),
-        "rx_time_ns": pd.array(rx, dtype="Int64"),
-        "rtt_us": np.asarray(rtt, dtype=float),
-    })
+    return samples_frame(
+        {
+            "seq": pd.array(seq, dtype="Int64"),
+            "kind": "probe",
+            "status": "ok",
+            "time_ns": pd.array([iso_ns(s) for s in stamps], dtype="Int64"),
+            "tx_time_ns": pd.array(tx, dtype="Int64"),
+            "rx_time_ns": pd.array(rx, dtype="Int64"),
+            "rtt_us": np.asarray(rtt, dtype=float),
+        }
+    )
 
 
 def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
@@ -277,8 +292,15 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
 
 def _csv_meta(run: Run, s: pd.DataFrame) -> None:
     meta = run.meta
-    meta.update(tool=TOOL, parser_variant="csv", mode="echo", protocol="tcp", role="client",
-                latency_basis="rtt", packets_received=len(s))
+    meta.update(
+        tool=TOOL,
+        parser_variant="csv",
+        mode="echo",
+        protocol="tcp",
+        role="client",
+        latency_basis="rtt",
+        packets_received=len(s),
+    )
     meta.setdefault("complete", True)
     run.samples = s
     if not len(s):
@@ -327,8 +349,13 @@ def iso_ns(text: str) -> int | None:
     y, mo, d, h, mi, sec, frac, tz = m.groups()
     if not 1678 <= int(y) <= 2261:  # what integer ns since 1970 (int64) can hold
         return None
-    if not (1 <= int(mo) <= 12 and 1 <= int(d) <= calendar.monthrange(int(y), int(mo))[1]
-            and int(h) <= 23 and int(mi) <= 59 and int(sec) <= 59):
+    if not (
+        1 <= int(mo) <= 12
+        and 1 <= int(d) <= calendar.monthrange(int(y), int(mo))[1]
+        and int(h) <= 23
+        and int(mi) <= 59
+        and int(sec) <= 59
+    ):
         return None  # 30 February, second 60: datetime.now() never writes them
     secs = _day_s(int(y), int(mo), int(d)) + int(h) * 3600 + int(mi) * 60 + int(sec)
     if tz and tz != "Z":
@@ -345,8 +372,14 @@ def iso_ns(text: str) -> int | None:
 def _parse_log(lines: list[str], source: str | None) -> Run:
     run = Run(line_start=1, line_end=len(lines))
     meta = run.meta
-    meta.update(tool=TOOL, parser_variant="log", mode="echo", protocol="tcp", role="client",
-                latency_basis="rtt")
+    meta.update(
+        tool=TOOL,
+        parser_variant="log",
+        mode="echo",
+        protocol="tcp",
+        role="client",
+        latency_basis="rtt",
+    )
     drops: list[dict] = []
     for no, line in enumerate(lines, start=1):
         m = _CONNECTED.search(line)
@@ -358,20 +391,21 @@ def _parse_log(lines: list[str], source: str | None) -> Run:
         if not _DROP.search(line):
             continue
         time_ns = iso_ns(ts.group(0)) if ts else None
-        packet = _PACKET.search(line[_DROP.search(line).end():])
-        message = line[_DROP.search(line).start():].strip()
+        packet = _PACKET.search(line[_DROP.search(line).end() :])
+        message = line[_DROP.search(line).start() :].strip()
         seq = int(packet.group(1)) if packet and _fits(int(packet.group(1))) else None
-        drops.append({"seq": seq, "time_ns": time_ns,
-                      "message": message})
+        drops.append({"seq": seq, "time_ns": time_ns, "message": message})
         when = ts.group(0).strip() if ts else "an unknown time"
         run.warnings.append(f"TCP connection dropped at {when} (line {no}): {message}")
     meta["complete"] = not drops
     run.add("connection_drops", "count", len(drops), "count")
-    run.samples = samples_frame({
-        "seq": pd.array([d["seq"] for d in drops], dtype="Int64"),
-        "kind": "probe",
-        "status": "error",
-        "time_ns": pd.array([d["time_ns"] for d in drops], dtype="Int64"),
-        "message": [d["message"] for d in drops],
-    })
+    run.samples = samples_frame(
+        {
+            "seq": pd.array([d["seq"] for d in drops], dtype="Int64"),
+            "kind": "probe",
+            "status": "error",
+            "time_ns": pd.array([d["time_ns"] for d in drops], dtype="Int64"),
+            "message": [d["message"] for d in drops],
+        }
+    )
     return run

@@ -45,8 +45,18 @@ INFO = ToolInfo(
 TOOL = "latte"
 # The summary keys in the order latte prints them; -csv uses the same order (assumed).
 KEYS = (
-    "Protocol", "SendMethod", "ReceiveMethod", "SO_SNDBUF", "SO_RCVBUF", "MsgSize(byte)",
-    "Iterations", "Latency(usec)", "CPU(%)", "CtxSwitch/sec", "SysCall/sec", "Interrupt/sec",
+    "Protocol",
+    "SendMethod",
+    "ReceiveMethod",
+    "SO_SNDBUF",
+    "SO_RCVBUF",
+    "MsgSize(byte)",
+    "Iterations",
+    "Latency(usec)",
+    "CPU(%)",
+    "CtxSwitch/sec",
+    "SysCall/sec",
+    "Interrupt/sec",
 )
 _KEY_SET = frozenset(KEYS)
 _KV = re.compile(r"^\s*(" + "|".join(re.escape(k) for k in KEYS) + r")(?:\s+(.*?))?\s*$")
@@ -70,8 +80,10 @@ PERCENTILES = ("50", "90", "99", "99.9", "99.99", "99.999")
 
 def _is_header(line: str) -> bool:
     fields = [f.strip() for f in line.split(",")]
-    return len(fields) > 1 and fields[0].lstrip("\ufeff") == "Protocol" and all(
-        f in _KEY_SET for f in fields
+    return (
+        len(fields) > 1
+        and fields[0].lstrip("\ufeff") == "Protocol"
+        and all(f in _KEY_SET for f in fields)
     )
 
 
@@ -211,8 +223,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     blocks = [b for b in blocks if not b.empty()]
     if not blocks:
         raise ParseError(
-            TOOL, source, None, "no latte output found (expected 'Protocol', "
-            "'Latency(usec)', ... lines or a -csv row)",
+            TOOL,
+            source,
+            None,
+            "no latte output found (expected 'Protocol', 'Latency(usec)', ... lines or a -csv row)",
         )
     return Parsed(TOOL, [_run(b, source, strict) for b in blocks])
 
@@ -224,9 +238,10 @@ def _csv_values(
     names = header or list(KEYS)
     if len(fields) != len(names):
         raise ParseError(
-            TOOL, source, no,
-            f"expected {len(names)} comma-separated fields ({', '.join(names)}), "
-            f"got {len(fields)}",
+            TOOL,
+            source,
+            no,
+            f"expected {len(names)} comma-separated fields ({', '.join(names)}), got {len(fields)}",
         )
     for name, value in zip(names, fields):
         block.values[name] = (value, no)
@@ -258,8 +273,12 @@ def _run(block: _Block, source: str | None, strict: bool) -> Run:
     iterations = count("Iterations", "'Iterations <count>'")
     labels = {
         name: v[key][0]
-        for key, name in (("SendMethod", "send_method"), ("ReceiveMethod", "receive_method"),
-                          ("SO_SNDBUF", "so_sndbuf"), ("SO_RCVBUF", "so_rcvbuf"))
+        for key, name in (
+            ("SendMethod", "send_method"),
+            ("ReceiveMethod", "receive_method"),
+            ("SO_SNDBUF", "so_sndbuf"),
+            ("SO_RCVBUF", "so_rcvbuf"),
+        )
         if key in v
     }
     if labels:
@@ -367,14 +386,22 @@ def _histogram(
     width = float(np.bincount(steps).argmax()) if len(steps) else math.inf
     low = labels.astype(float)
     high = np.append(low[:-1] + width, math.inf)
-    run.samples = samples_frame({
-        "seq": seq, "kind": "histogram", "status": "ok",
-        "bin_low_us": low, "bin_high_us": high, "count": counts,
-    })
+    run.samples = samples_frame(
+        {
+            "seq": seq,
+            "kind": "histogram",
+            "status": "ok",
+            "bin_low_us": low,
+            "bin_high_us": high,
+            "count": counts,
+        }
+    )
     total = sum(r[2] for r in rows)  # Python ints: a mangled table must not wrap around
     if total != sum(r[1] for r in block.hist) or total >= 2**53:
-        run.warnings.append("histogram rows with observations were skipped, or its counts are "
-                            "beyond belief: no statistics from it")
+        run.warnings.append(
+            "histogram rows with observations were skipped, or its counts are "
+            "beyond belief: no statistics from it"
+        )
         run.meta["complete"] = False
         return
     n = total
@@ -395,10 +422,13 @@ def _hist_stats(run: Run, basis: str, low, high, counts, n: int) -> None:
 
     def bucket(stat: str, i: int) -> None:
         if math.isinf(high[i]):
-            run.warnings.append(f"{basis} {stat} lies in the open-ended last bucket (>= {low[i]:g} us)")
+            run.warnings.append(
+                f"{basis} {stat} lies in the open-ended last bucket (>= {low[i]:g} us)"
+            )
             return
-        run.add(basis, stat, high[i], "us", source="computed",
-                bound_low=low[i], bound_high=high[i], n=n)
+        run.add(
+            basis, stat, high[i], "us", source="computed", bound_low=low[i], bound_high=high[i], n=n
+        )
 
     if len(nonzero):
         bucket("min", int(nonzero[0]))
@@ -417,5 +447,13 @@ def _hist_stats(run: Run, basis: str, low, high, counts, n: int) -> None:
     if cum[-1] == n and not counts[-1]:
         mean_low = float((low * counts).sum() / n)
         mean_high = float((high[:-1] * counts[:-1]).sum() / n)
-        run.add(basis, "mean", mean_high, "us", source="computed",
-                bound_low=mean_low, bound_high=mean_high, n=n)
+        run.add(
+            basis,
+            "mean",
+            mean_high,
+            "us",
+            source="computed",
+            bound_low=mean_low,
+            bound_high=mean_high,
+            n=n,
+        )
