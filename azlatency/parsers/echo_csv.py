@@ -44,6 +44,7 @@ INFO = ToolInfo(
     latency_basis="rtt",
 )
 
+_BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)*")
 _ROWISH = re.compile(r"^\s*\d+\s*,")  # what a (possibly cut) data row starts with
 _TS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
@@ -70,8 +71,9 @@ def _is_header(line: str) -> bool:
 
 
 def whole_file(head: str) -> bool:
-    """The file is one echo CSV when its first line is the header."""
-    return _is_header(head.split("\n", 1)[0].rstrip("\r"))
+    """The file is one echo CSV when its first line that is not blank is the header."""
+    start = _BLANK_LINES.match(head).end()
+    return _is_header(head[start:].split("\n", 1)[0].rstrip("\r"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,9 +111,6 @@ def _log_line(line: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # Parsing.
-
-
-_BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)*")
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
