@@ -579,3 +579,28 @@ def test_parse_bytes_falls_back_to_the_decoder():
     runs = ping.parse_bytes(data, source="de.txt").runs
     assert [r.meta["language"] for r in runs] == ["de", "de"]
     assert [r.meta["packets_received"] for r in runs] == [3, 4]
+
+
+def test_bulk_shape_check_is_the_shape_regex():
+    """The byte-level check in _ping_fast accepts exactly the lines shape.pattern matches."""
+    import pyarrow as pa
+
+    from azlatency.parsers._ping_fast import read_replies, shape_of
+
+    good = "[1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms"
+    shape = shape_of(good)
+    edits = [
+        good, good.replace("=1 ", "=65535 "), good.replace("=1 ", "=123456 "),
+        good.replace("0.029", "0.0291"), good.replace("0.029", "1119"), good.replace("0.029", "95.2"),
+        good.replace("0.029", "1234567"), good.replace("0.029", "0."), good.replace("0.029", ".5"),
+        good + " ", good + "\r", good + " (DUP!)", good[:-3], good.replace("[1795", "[x795"),
+        good.replace("973.", "973,"), good.replace("[1795221973", "[179522197"),
+        good.replace("10.202.0.2", "10.202.0.3"), good.replace("ttl=64", "ttl=1000"),
+        good.replace("ttl=64", "ttl="), good.replace("ttl=64 ", "ttl=64  "), good.replace("=1 ", "= "),
+        good.replace(" ms", "ms"), good.replace("time=", "time<"), "", "x" * 120,
+        good.replace("]", ":"), good.replace(".988834", ".98883a"),
+    ]
+    lines = pa.array(edits, pa.large_string())
+    got = set(read_replies(lines, shape).idx.tolist())
+    want = {i for i, line in enumerate(edits) if re.match(shape.pattern, line)}
+    assert got == want == {0, 1, 4, 5}  # plain, seq 65535, "1119 ms", "95.2 ms"

@@ -4,12 +4,14 @@ A long log repeats one line shape a million times::
 
     [1700000000.123456] 64 bytes from 10.0.0.4: icmp_seq=1 ttl=64 time=0.510 ms
 
-Only the numbers change.  We take the first such line as a template, let pyarrow (RE2, in C++)
-check which lines have exactly that shape, and read the numbers of those lines straight from
-the bytes with numpy: the literal prefix fixes where ``icmp_seq`` starts, and each field ends
-at a known delimiter.  No Python object is made per line.  Every other line — headers,
-statistics, errors, ``(DUP!)``, another target — goes through the line scanner as usual, so the
-result is the same as reading every line with the scanner (``tests/test_ping.py`` checks it).
+Only the numbers change.  We take the first such line as a template and check every line
+against it with numpy, eight bytes at a time: the template's literal bytes must be equal, its
+digit slots must hold digits, then each number runs to a known delimiter (`` ttl=``,
+`` time=``, `` ms``) and the line must end there.  That is exactly the regex ``shape.pattern``
+(kept for reference and tests), without a regex engine per line.  The numbers are read from
+the same bytes.  No Python object is made per line.  Every other line — headers, statistics,
+errors, ``(DUP!)``, another target — goes through the line scanner as usual, so the result is
+the same as reading every line with the scanner (``tests/test_ping.py`` checks it).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 # A reply in its plainest form: what iputils, BSD and BusyBox print without -D or with it.
 # Field widths are those ping can print: icmp_seq is 16 bits, TTL 8 bits, and times have
@@ -28,15 +29,19 @@ SIMPLE = re.compile(
     r"(?:\[(?P<sec>\d+)\.(?P<frac>\d+)\] )?(?P<bytes>\d+) bytes from (?P<src>[^\s()]+): "
     r"(?P<key>icmp_seq|icmp_req|seq)=\d{1,5} ttl=\d{1,3} time=\d{1,6}(?:\.\d{1,3})? ms"
 )
-_CHUNK = 250_000  # rows decoded at a time (bounds the temporary matrices)
+_TAIL_MIN = len("0 ttl=0 time=0 ms")
+_TAIL_MAX = len("65535 ttl=255 time=999999.999 ms")
+_CHUNK = 250_000  # lines checked and decoded at a time (bounds the temporaries)
 
 
 @dataclass
 class Shape:
-    """One reply-line shape: the RE2 pattern its lines match and where the fields start."""
+    """One reply-line shape: its prefix (template bytes, which of them are digit slots),
+    and the regex every line of the shape matches."""
 
     pattern: str
-    prefix_len: int  # bytes before the icmp_seq digits
+    prefix: bytes  # the template line up to the icmp_seq digits
+    digit_slots: np.ndarray  # bool per prefix byte: a digit of the -D stamp
     sec_digits: int  # 0 without -D
     frac_digits: int
     reply_bytes: int
@@ -70,28 +75,64 @@ def shape_of(line: str) -> Shape | None:
     m = SIMPLE.fullmatch(line)
     if m is None or not line.isascii():
         return None
-    ts = ""
-    if m["sec"]:
-        ts = rf"\[[0-9]{{{len(m['sec'])}}}\.[0-9]{{{len(m['frac'])}}}\] "
+    sec, frac = m["sec"] or "", m["frac"] or ""
+    ts = rf"\[[0-9]{{{len(sec)}}}\.[0-9]{{{len(frac)}}}\] " if sec else ""
     literal = f"{m['bytes']} bytes from {m['src']}: {m['key']}="
     pattern = (
         "^" + ts + re.escape(literal)
         + r"[0-9]{1,5} ttl=[0-9]{1,3} time=[0-9]{1,6}(?:\.[0-9]{1,3})? ms$"
     )
-    ts_len = len(m["sec"]) + len(m["frac"]) + 4 if m["sec"] else 0  # "[" "." "] "
-    return Shape(
-        pattern, ts_len + len(literal), len(m["sec"] or ""), len(m["frac"] or ""),
-        int(m["bytes"]), m["key"],
-    )
+    stamp = f"[{sec}.{frac}] " if sec else ""
+    slots = np.zeros(len(stamp) + len(literal), dtype=bool)
+    if sec:
+        slots[1 : 1 + len(sec)] = True
+        slots[2 + len(sec) : 2 + len(sec) + len(frac)] = True
+    return Shape(pattern, (stamp + literal).encode(), slots, len(sec), len(frac),
+                 int(m["bytes"]), m["key"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Bytes.
 
 
 def _buffers(lines: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Offsets and bytes of a (large_)string array, without copying."""
+    """Offsets and bytes of a (large_)string array, without copying the bytes."""
     _, off_buf, data_buf = lines.buffers()
     width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
     offsets = np.frombuffer(off_buf, dtype=width)[lines.offset : lines.offset + len(lines) + 1]
-    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(1, np.uint8)
+    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
     return offsets.astype(np.int64), data
+
+
+def _words(data: np.ndarray) -> np.ndarray:
+    """``words[i]`` = bytes ``i .. i+7`` as one little-endian integer, for every byte ``i``
+    (a strided view of the bytes, padded with 8 zeros so that the last ones have a word)."""
+    padded = np.concatenate((data, np.zeros(8, np.uint8)))
+    return np.ndarray((len(data),), dtype="<u8", buffer=padded, offset=0, strides=(1,))
+
+
+def _pack(values: bytes | np.ndarray) -> int:
+    return int.from_bytes(bytes(values), "little")
+
+
+def _prefix_ok(words: np.ndarray, start: np.ndarray, shape: Shape) -> np.ndarray:
+    """Lines whose first bytes are the shape's prefix: literal bytes equal, digit slots
+    digits.  A digit byte is 0x30-0x39: its high nibble is 3, and still 3 after adding 6."""
+    ok = np.ones(len(start), dtype=bool)
+    size = len(shape.prefix)
+    for at in range(0, size, 8):
+        chunk = shape.prefix[at : at + 8]
+        n = len(chunk)
+        slot = shape.digit_slots[at : at + 8]
+        lit = _pack([0 if s else 0xFF for s in slot] + [0] * (8 - n))
+        dig = _pack([0xFF if s else 0 for s in slot] + [0] * (8 - n))
+        w = words[start + at]
+        ok &= (w & np.uint64(lit)) == np.uint64(_pack(chunk.ljust(8, b"\0")) & lit)
+        if dig:
+            x = w & np.uint64(dig)
+            high, three, six = (np.uint64(dig & _pack(b * 8)) for b in (b"\xf0", b"0", b"\x06"))
+            ok &= ((x & high) == three) & (((x + six) & high) == three)
+    return ok
 
 
 def _uint(data: np.ndarray, start: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -109,23 +150,36 @@ def _uint(data: np.ndarray, start: np.ndarray, width: int) -> tuple[np.ndarray, 
 
 
 def _fixed(data: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
-    """Value of exactly ``width`` digits at each ``start``."""
+    """Value of exactly ``width`` digits at each ``start`` (checked by ``_prefix_ok``)."""
     value = np.zeros(len(start), dtype=np.int64)
     for k in range(width):
         value = value * 10 + (data[start + k] - np.uint8(48))
     return value
 
 
-def _decode(data: np.ndarray, start: np.ndarray, shape: Shape) -> tuple[np.ndarray, ...]:
-    seq_at = start + shape.prefix_len
+def _is(words: np.ndarray, at: np.ndarray, text: bytes) -> np.ndarray:
+    """Whether the bytes at each ``at`` are ``text`` (up to 8 bytes)."""
+    mask = np.uint64((1 << (8 * len(text))) - 1)
+    return (words[np.minimum(at, len(words) - 1)] & mask) == np.uint64(_pack(text))
+
+
+def _decode(data, words, start, end, shape: Shape):
+    """Fields of lines that have the shape's prefix; ``good`` says which are the shape."""
+    seq_at = start + len(shape.prefix)
     seq, n_seq = _uint(data, seq_at, 5)
     ttl_at = seq_at + n_seq + len(" ttl=")
     ttl, n_ttl = _uint(data, ttl_at, 3)
     ms_at = ttl_at + n_ttl + len(" time=")
     whole, n_whole = _uint(data, ms_at, 6)
     dot = ms_at + n_whole
-    has_frac = data[np.minimum(dot, len(data) - 1)] == ord(".")
+    has_frac = _is(words, dot, b".")
     frac, n_frac = _uint(data, dot + 1, 3)
+    after = np.where(has_frac, dot + 1 + n_frac, dot)
+    good = (
+        (n_seq > 0) & _is(words, seq_at + n_seq, b" ttl=") & (n_ttl > 0)
+        & _is(words, ttl_at + n_ttl, b" time=") & (n_whole > 0) & (~has_frac | (n_frac > 0))
+        & _is(words, after, b" ms") & (after + 3 == end)
+    )
     frac = np.where(has_frac, frac * 10 ** (3 - n_frac), 0)
     rtt_us = (whole * 1000 + frac).astype(np.float64)  # exact: ping prints <= 3 decimals of ms
     time_ns = None
@@ -133,24 +187,26 @@ def _decode(data: np.ndarray, start: np.ndarray, shape: Shape) -> tuple[np.ndarr
         sec = _fixed(data, start + 1, shape.sec_digits)
         sub = _fixed(data, start + 2 + shape.sec_digits, shape.frac_digits)
         time_ns = sec * 1_000_000_000 + sub * 10 ** (9 - shape.frac_digits)
-    return seq, ttl, rtt_us, time_ns
+    return good, seq, ttl, rtt_us, time_ns
 
 
 def read_replies(lines: pa.Array, shape: Shape) -> Replies:
     """Every line of ``lines`` that has ``shape``, decoded."""
-    mask = pc.match_substring_regex(lines, shape.pattern).to_numpy(zero_copy_only=False)
-    idx = np.flatnonzero(mask)
     offsets, data = _buffers(lines)
-    parts: list[tuple[np.ndarray, ...]] = []
-    for lo in range(0, len(idx), _CHUNK):
-        parts.append(_decode(data, offsets[idx[lo : lo + _CHUNK]], shape))
-    if parts:
-        seq, ttl, rtt, ts = (
-            np.concatenate([p[i] for p in parts]) if parts[0][i] is not None else None
-            for i in range(4)
-        )
-    else:
-        seq = ttl = np.zeros(0, np.int64)
-        rtt = np.zeros(0)
-        ts = np.zeros(0, np.int64) if shape.sec_digits else None
-    return Replies(idx, seq, ttl, rtt, ts, shape.reply_bytes, shape.key)
+    words = _words(data)
+    size = len(shape.prefix)
+    length = np.diff(offsets)
+    candidates = np.flatnonzero((length >= size + _TAIL_MIN) & (length <= size + _TAIL_MAX))
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("idx", "seq", "ttl", "rtt", "ts")}
+    for lo in range(0, len(candidates), _CHUNK):
+        idx = candidates[lo : lo + _CHUNK]
+        idx = idx[_prefix_ok(words, offsets[idx], shape)]
+        good, seq, ttl, rtt, ts = _decode(data, words, offsets[idx], offsets[idx + 1], shape)
+        for key, value in zip(parts, (idx, seq, ttl, rtt, ts)):
+            if value is not None:
+                parts[key].append(value[good])
+    empty = {"rtt": np.zeros(0), "ts": np.zeros(0, np.int64) if shape.sec_digits else None}
+    out = {k: np.concatenate(v) if v else empty.get(k, np.zeros(0, np.int64))
+           for k, v in parts.items()}
+    return Replies(out["idx"], out["seq"], out["ttl"], out["rtt"], out["ts"],
+                   shape.reply_bytes, shape.key)
