@@ -99,7 +99,8 @@ class Builder:
         stem = f"sockperf-m{msg}-r{rep}"
         run = sockperf.PingPong(version, dst.ip, SOCKPERF_PORT, msg, sc.sockperf_time_s,
                                 sc.sockperf_mps, full_rtt, tx, rtt, valid_s, total,
-                                f"{stem}.fulllog.csv")
+                                f"{stem}.fulllog.csv",
+                                sc.sockperf_time_s + float(rng.choice([0.0, 0.0, 0.001])))
         start = self.advance(sc.sockperf_time_s + 3, rng)
         console_rel = self.path(folder, src, dst, f"{stem}.log")
         log_rel = self.path(folder, src, dst, f"{stem}.fulllog.csv")

@@ -18,7 +18,8 @@ def _throughput(bps: float) -> str:
 
 
 def sender(prompt: str, dst_ip: str, start_ns: int, duration_s: float, bits_per_s: float,
-           retrans: int, threads: int, cpu: dict[str, float], connect_us: int) -> str:
+           retrans: int, threads: int, cpu: dict[str, float], connect_us: int,
+           cores: int = 8) -> str:
     """``ntttcp -s <ip> -W 2 -t T -l 1`` with a 2-s warm-up and 60-s negotiated cycle; the
     clock times print whole seconds of ``start_ns`` + the event's offset."""
     t0 = datetime.fromtimestamp(start_ns // 1_000_000 / 1000, UTC)
@@ -44,7 +45,7 @@ def sender(prompt: str, dst_ip: str, start_ns: int, duration_s: float, bits_per_
         (60, f"total bytes\t:{total_bytes}"),
         (60, f"\t throughput\t:{_throughput(total_bytes * 8 / duration_s)}"),
         (60, f"\t retrans segs\t:{retrans}"),
-        (60, "cpu cores\t:8"),
+        (60, f"cpu cores\t:{cores}"),
         (60, f"\t cpu speed\t:{cpu['speed']:.3f}MHz"),
         (60, f"\t user\t\t:{cpu['user']:.2f}%"),
         (60, f"\t system\t\t:{cpu['system']:.2f}%"),

@@ -55,11 +55,14 @@ def linux(prompt: str, dst_ip: str, tx_ns: np.ndarray, rtt_ns: np.ndarray,
     return "\n".join(lines) + "\n"
 
 
-def windows(prompt: str, dst_ip: str, rtt_ns: np.ndarray, ttl: int = 128) -> str:
-    """``ping -n N <ip>`` in cmd.exe (English), CRLF line ends."""
+def windows(prompt: str, dst_ip: str, rtt_ns: np.ndarray, ttl: int = 128,
+            name: str | None = None) -> str:
+    """``ping -n N <ip>`` (or ``<name>``) in cmd.exe (English), CRLF line ends."""
     ms = (rtt_ns // 1_000_000).tolist()  # whole ms, as ICMP_ECHO_REPLY.RoundTripTime
     n = len(ms)
-    lines = [f"{prompt}ping -n {n} {dst_ip}", "", f"Pinging {dst_ip} with 32 bytes of data:"]
+    target = f"{name} [{dst_ip}]" if name else dst_ip
+    lines = [f"{prompt}ping -n {n} {name or dst_ip}", "",
+             f"Pinging {target} with 32 bytes of data:"]
     for v in ms:
         t = "time<1ms" if v < 1 else f"time={v}ms"
         lines.append(f"Reply from {dst_ip}: bytes=32 {t} TTL={ttl}")

@@ -41,6 +41,7 @@ class PingPong:
     valid_s: float  # [Valid Duration] RunTime
     total_sent: int  # [Total Run] SentMessages (warm-up and tail included)
     full_log: str | None = None  # --full-log file name
+    total_run_s: float | None = None  # [Total Run] RunTime (default: -t)
 
     @property
     def value_thousandths(self) -> np.ndarray:
@@ -71,7 +72,8 @@ def _stats_lines(run: PingPong) -> tuple[list[str], dict]:
                  f"siqr={s['siqr']:.3f}, cv={s['cv']:.3f}, std-error={s['std_error']:.3f}, "
                  f"99.0% ci=[{s['ci_low']:.3f}, {s['ci_high']:.3f}]")
     lines = [
-        f"sockperf: [Total Run] RunTime={run.time_s:.3f} sec; Warm up time=400 msec; "
+        f"sockperf: [Total Run] RunTime={run.total_run_s or run.time_s:.3f} sec; "
+        "Warm up time=400 msec; "
         f"SentMessages={run.total_sent}; ReceivedMessages={run.total_sent - 1}",
         "sockperf: ========= Printing statistics for Server No: 0",
         f"sockperf: [Valid Duration] RunTime={run.valid_s:.3f} sec; SentMessages={n}; "
