@@ -269,7 +269,10 @@ def _tables(
     *,
     lines: list[str] | None,
 ) -> Tables:
-    headings, fenced = _outline(lines) if lines is not None else ([], [])
+    # Headings and fences matter only above a block's first line: a whole-file output of a
+    # million lines needs none of it.
+    upto = max((s.start for s in spans), default=0) + 1
+    headings, fenced = _outline(lines[:upto]) if lines is not None else ([], [])
     run_rows, sample_frames, summary_rows = [], [], []
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:
