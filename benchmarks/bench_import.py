@@ -81,6 +81,7 @@ def main() -> dict:
     dump = make_dump()
     cpus = os.cpu_count() or 1
     stamp, real_stamp = _snapshot_code()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
         ingest.import_campaign(ROOT / "data" / "raw" / "seed004-echo-uksouth",
                                root=Path(tmp) / "warm", workers=1)  # imports, pandera, parsers
@@ -109,6 +110,8 @@ def main() -> dict:
         "reimport_vs_full_import": round(again_s / parallel_s, 3),
         "stores_identical": same,
         "parser_code_changed_during_run": code_changed,
+        # Other work on the machine competes for the same cores: read the ratio with these.
+        "load_average_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
 
