@@ -134,6 +134,10 @@ class _Labeller:
             if found is None:
                 continue
             name, host = found
+            known = {a.lower() for a in (*host.ip, *host.aliases)}
+            if name and str(run.get(f"{s}_host") or "").lower() in known:
+                # The log named the host by an IP or alias of it: use the inventory's name.
+                run[f"{s}_host"] = name
             self.fill(run, f"{s}_host", name, "the host inventory", issues)
             if len(host.ip) == 1:
                 self.fill(run, f"{s}_ip", host.ip[0], "the host inventory", issues)

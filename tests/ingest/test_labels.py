@@ -49,6 +49,13 @@ def test_prompt_host_is_the_client_and_the_target_ip_the_server():
     assert r.campaign == "c" and issues == []
 
 
+def test_a_host_named_by_its_ip_gets_the_inventory_name_without_a_conflict():
+    # `ping 10.0.1.4` names the target by its address
+    runs, issues = _label(INVENTORY, {"dst_host": "10.0.1.4", "dst_ip": "10.0.1.4"})
+    assert runs.iloc[0].dst_host == "malzonka01" and runs.iloc[0].dst_zone == "1"
+    assert [i for i in issues if i["issue"] == "label_conflict"] == []
+
+
 def test_a_server_side_log_puts_the_prompt_host_on_the_destination():
     runs, _ = _label(INVENTORY, {"prompt_host": "malzonka01", "role": "server"})
     assert runs.iloc[0].dst_host == "malzonka01" and runs.iloc[0].dst_zone == "1"
