@@ -109,7 +109,7 @@ SCALES: dict[str, Scale] = {
                    latte_repetitions=3, console_every_rep=True, echo_hours=11.0,
                    throughput_time_s=10),
     # benchmarks: ~10^8 packets, nearly all in sockperf --full-log files
-    "large": Scale("large", repetitions=3, sockperf_time_s=300, sockperf_mps=12500,
+    "large": Scale("large", repetitions=3, sockperf_time_s=220, sockperf_mps=12500,
                    msg_sizes=(14, 64, 350, 1400), msg_repetitions=2, ping_count=1000,
                    ping_interval_s=0.2, latte_iterations=65100, latte_buckets=9998,
                    latte_repetitions=3, console_every_rep=True, echo_hours=11.0,

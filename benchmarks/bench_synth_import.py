@@ -1,0 +1,163 @@
+"""A ~10^8-sample synthetic campaign (``azlatency synth --size large``): generation, import,
+and a campaign-wide percentile summary — wall time and peak memory of each, with a named peer
+measured in the same run.
+
+* **generate** — ``make_campaign(size="large", seed=0)`` into ``benchmarks/_data/synth-large``
+  (reused when its ``truth.json`` is from this generator); reported: seconds, bytes, samples.
+* **import** — ``import_campaign(workers=2)`` into a fresh store.  Peer: ``pyarrow.csv``
+  reading the rows of every ``--full-log`` file (the same columns, decimal times) and nothing
+  else — the floor for bytes → columns; the ratio says what parsing, labelling, checking and
+  writing the store cost above it.
+* **summary** — ``load()`` the store and ``stats.summarize(samples, runs, by="run_id")`` on the
+  round-trip runs: per run, count/mean/std/min/max and percentiles p50 … p99.99 with
+  distribution-free intervals.  Peer: ``numpy.quantile`` of each run's values read from the
+  same Parquet file (the same percentiles, no intervals).
+
+Each step runs in its own child process, which reports wall time and peak RSS
+(``ru_maxrss``) above its RSS after imports.  The store is removed at the end; the generated
+campaign stays (``_data`` is not committed) unless ``AZL_BENCH_CLEAN=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "_data" / "synth-large"
+SIZE = os.environ.get("AZL_SYNTH_SIZE", "large")  # "small" for a quick trial of the script
+
+_PRELUDE = """
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np, pandas as pd, pyarrow as pa, pyarrow.csv as pacsv, pyarrow.parquet as pq
+import azlatency
+from azlatency import ingest, stats
+def rss_mb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+base = rss_mb()
+start = time.perf_counter()
+"""
+
+_STEPS = {
+    "import": """
+report = ingest.import_campaign({raw!r}, root={store!r}, workers=2)
+extra = {{"runs": report.counts["runs"], "samples": report.counts["samples"],
+          "not_imported": int((report.not_imported["reason"] != "ignored").sum()),
+          "parsed_files": report.parsed}}
+""",
+    "import_peer": """
+from pathlib import Path
+rows = 0
+types = {{"seq": pa.int64(), "tx": pa.decimal128(20, 9), "rx": pa.decimal128(20, 9),
+          "value": pa.float64()}}
+for path in sorted(Path({raw!r}).rglob("*.fulllog.csv")):
+    data = path.read_bytes()
+    head = data.index(b"packet, ")
+    body = data[data.index(b"\\n", head) + 1: data.rindex(b"\\n---")]
+    tbl = pacsv.read_csv(pa.BufferReader(body), read_options=pacsv.ReadOptions(
+        column_names=list(types), block_size=1 << 24), convert_options=pacsv.ConvertOptions(
+        column_types=types))
+    rows += tbl.num_rows
+    del tbl, data, body
+extra = {{"rows": rows}}
+""",
+    "summary": """
+t = ingest.load({name!r}, root={store!r})
+runs = t.runs[t.runs["latency_basis"] == "rtt"]
+samples = t.samples[t.samples["run_id"].isin(runs["run_id"]) & t.samples["rtt_us"].notna()]
+loaded = time.perf_counter() - start
+out = stats.summarize(samples, runs, by="run_id", metric="rtt")
+extra = {{"load_s": loaded, "groups": int(out["run_id"].nunique()), "rows": len(samples)}}
+""",
+    "summary_peer": """
+tbl = pq.read_table({store!r} + "/" + {name!r} + "/samples.parquet", columns=["run_id", "rtt_us"])
+df = tbl.to_pandas()
+df = df[df["rtt_us"].notna()]
+qs = [0.5, 0.9, 0.99, 0.999, 0.9999]
+groups = 0
+for _, values in df.groupby("run_id", sort=True)["rtt_us"]:
+    np.quantile(values.to_numpy(), qs)
+    groups += 1
+extra = {{"groups": groups, "rows": len(df)}}
+""",
+}
+
+_EPILOGUE = """
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": elapsed, "peak_mb": peak - base, **extra}))
+"""
+
+
+def _child(step: str, **kw) -> dict:
+    code = _PRELUDE.format(root=str(ROOT)) + _STEPS[step].format(**kw) + _EPILOGUE
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if out.returncode:
+        return {"failed": out.stderr.strip().splitlines()[-1:] or [f"exit {out.returncode}"],
+                "returncode": out.returncode}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def generate(path: Path = DATA, size: str = SIZE) -> tuple[Path, dict]:
+    """The campaign, generated once (same seed, same bytes) and reused while current."""
+    sys.path.insert(0, str(ROOT))
+    from azlatency.synth import GENERATOR, make_campaign
+
+    truth_file = path / "truth.json"
+    if truth_file.is_file():
+        truth = json.loads(truth_file.read_text())
+        if (truth.get("generator"), truth.get("size"), truth.get("seed")) == (GENERATOR, size, 0):
+            return path, {"reused": True, "samples": truth["samples"]["total"]}
+    shutil.rmtree(path, ignore_errors=True)
+    start = time.perf_counter()
+    truth = make_campaign(path, size=size, seed=0, name="synth-large")
+    seconds = time.perf_counter() - start
+    size_bytes = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return path, {"reused": False, "seconds": round(seconds, 1), "samples": truth.total_samples,
+                  "gigabytes": round(size_bytes / 1e9, 2),
+                  "ns_per_sample": round(seconds / truth.total_samples * 1e9, 1)}
+
+
+def main() -> dict:
+    raw, gen = generate()
+    store = Path(tempfile.mkdtemp(prefix="azl-synth-store-", dir=HERE / "_data"))
+    try:
+        kw = {"raw": str(raw), "store": str(store), "name": raw.name}
+        imp = _child("import", **kw)
+        imp_peer = _child("import_peer", **kw)
+        summ = _child("summary", **kw) if "failed" not in imp else {"skipped": "import failed"}
+        summ_peer = _child("summary_peer", **kw) if "failed" not in imp else {}
+    finally:
+        shutil.rmtree(store, ignore_errors=True)
+        if os.environ.get("AZL_BENCH_CLEAN") == "1":
+            shutil.rmtree(raw, ignore_errors=True)
+
+    def ratio(a: dict, b: dict, key: str) -> float | None:
+        if key in a and key in b and b[key]:
+            return round(a[key] / b[key], 2)
+        return None
+
+    return {
+        "size": SIZE, "generate": gen,
+        "import": imp, "import_peer_pyarrow_csv_rows": imp_peer,
+        "import_time_ratio_vs_peer": ratio(imp, imp_peer, "seconds"),
+        "import_memory_ratio_vs_peer": ratio(imp, imp_peer, "peak_mb"),
+        "summary": summ, "summary_peer_numpy_quantile": summ_peer,
+        "summary_time_ratio_vs_peer": ratio(summ, summ_peer, "seconds"),
+        "summary_memory_ratio_vs_peer": ratio(summ, summ_peer, "peak_mb"),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), indent=1))
