@@ -12,7 +12,15 @@ where it did not — and says which is which in every row (``source``).
 
 from __future__ import annotations
 
-from ._compare import FACTORS, contrast_pairs, contrasts, cross_tool, forest_frame, size_series
+from ._compare import (
+    FACTOR_NAMES,
+    FACTORS,
+    contrast_pairs,
+    contrasts,
+    cross_tool,
+    forest_frame,
+    size_series,
+)
 from ._data import (
     empty_tables,
     figures_dir,
@@ -50,6 +58,7 @@ from ._show import (
     say,
     table,
 )
+from ._summary import campaign_findings
 from ._tails import SPECTRUM, exceedance, latency_samples, tail_ratios
 from ._throughput import throughput_table
 from ._zones import (
@@ -64,12 +73,14 @@ from ._zones import (
 
 __all__ = [
     "CLAIMS_MIME",
+    "FACTOR_NAMES",
     "FACTORS",
     "GROUP",
     "QUANTILES",
     "SPECTRUM",
     "asymmetry_table",
     "both_ways",
+    "campaign_findings",
     "break_times",
     "broken_runs",
     "claims",

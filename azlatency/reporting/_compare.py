@@ -65,7 +65,7 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
                 yield f, ref, other, context, g[g[f] == ref], g[g[f] == other]
 
 
-NAMES = {"placement": "placement", "accelerated_networking": "accelerated networking",
+FACTOR_NAMES = {"placement": "placement", "accelerated_networking": "accelerated networking",
          "vm_size": "VM size", "msg_size_bytes": "message size"}
 
 
@@ -140,7 +140,7 @@ def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "
         basis = context.get("latency_basis")
         base = {"factor": f, "a": _show(other), "b": _show(ref), "basis": basis,
                 "context": _context_text(context, f), "stat": stat, "level": level,
-                "label": f"{NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
+                "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
                          f" ({_context_text(context, f)})"}
         col = units.basis_column(basis)
         have = sample_runs(tables.samples, col)
@@ -172,9 +172,9 @@ def cross_tool(tables: Tables, *, by: Sequence[str] = ("campaign", "scenario"),
     pct = latency_percentiles(tables, basis="rtt", level=level,
                               by=[*by, "msg_size_bytes"], quantiles=(0.5,))
     pct = pct[pct["stat"].isin(["p50", "mean"])]
-    cols = [*by, "tool", "msg_size_bytes", "label", "stat", "estimate", "ci_low", "ci_high",
-            "level", "method", "source", "converted_from", "mean", "reference",
-            "ratio_to_reference", "ratio_of", "note"]
+    cols = [*by, "tool", "msg_size_bytes", "label", "pair", "what", "stat", "estimate",
+            "ci_low", "ci_high", "level", "method", "source", "converted_from", "mean",
+            "reference", "ratio_to_reference", "ratio_of", "note"]
     rows = []
     for keys, g in pct.groupby(list(by), dropna=False, sort=True):
         if g["tool"].nunique() < 2:
@@ -200,7 +200,16 @@ def cross_tool(tables: Tables, *, by: Sequence[str] = ("campaign", "scenario"),
                          "reference": ref_label,
                          "ratio_to_reference": own / ref_vals.get(common, np.nan),
                          "ratio_of": common, "note": r["note"]})
-    return pd.DataFrame(rows, columns=cols)
+    out = pd.DataFrame(rows, columns=cols)
+    if len(out):
+        # Short names for a chart: the pair (campaign only when several), the tool and size.
+        pair = out[list(by)].astype("string").fillna("?")
+        if "campaign" in by and out["campaign"].nunique() < 2:
+            pair = pair.drop(columns="campaign")
+        out["pair"] = pair.agg(" · ".join, axis=1)
+        size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
+        out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
+    return out
 
 
 def forest_frame(contrasts: pd.DataFrame) -> pd.DataFrame:

@@ -86,15 +86,19 @@ def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
     return paths
 
 
-def table(df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4):
-    """A frame trimmed to ``columns`` with floats rounded to ``digits`` significant digits,
-    for display (the numbers themselves stay in the frame the notebook computed)."""
-    out = df[columns] if columns else df
-    out = out.copy()
+def table(df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4,
+          max_chars: int = 90):
+    """``df`` for display: ``columns`` only, floats to ``digits`` significant digits, long
+    text cut at ``max_chars`` (the frame itself keeps everything), no index."""
+    out = (df[[c for c in columns if c in df.columns]] if columns else df).copy()
+    floats = [c for c in out.columns if pd.api.types.is_float_dtype(out[c])]
     for c in out.columns:
-        if pd.api.types.is_float_dtype(out[c]):
-            out[c] = out[c].map(lambda v: np.nan if pd.isna(v) else float(f"{v:.{digits}g}"))
-    return out.reset_index(drop=True)
+        if c not in floats and (out[c].dtype == object or pd.api.types.is_string_dtype(out[c])):
+            out[c] = out[c].map(lambda v: v if not isinstance(v, str) or len(v) <= max_chars
+                                else v[: max_chars - 1] + "…")
+    return (out.reset_index(drop=True).style.hide(axis="index")
+            .format(lambda v: f"{v:.{digits}g}", subset=floats, na_rep="")
+            .format(na_rep="", subset=[c for c in out.columns if c not in floats]))
 
 
 def _scale(v: float, unit: str) -> tuple[float, str]:

@@ -15,8 +15,8 @@ _FIGURES = (
     ("throughput", "mean", "receiver"),  # qperf tcp_bw: received bytes / time
     ("throughput_sender", "mean", "sender"),  # ntttcp's sender-side total
 )
-COLUMNS = ["campaign", "run_id", "tool", "scenario", "src_zone", "dst_zone", "placement",
-           "streams", "label", "side", "reported_bps", "estimate", "ci_low", "ci_high", "level",
+COLUMNS = ["campaign", "run_id", "tool", "parser_variant", "scenario", "src_zone", "dst_zone",
+           "placement", "streams", "label", "where", "series", "side", "reported_bps", "estimate", "ci_low", "ci_high", "level",
            "method", "source", "n", "note"]
 
 
@@ -71,4 +71,20 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
                         method="printed by the tool", source="reported", n=np.nan,
                         note="one number per run: no interval")
         rows.append(base)
-    return pd.DataFrame(rows, columns=COLUMNS)
+    return _names(pd.DataFrame(rows, columns=COLUMNS))
+
+
+def _names(out: pd.DataFrame) -> pd.DataFrame:
+    """``where``: the scenario, with the zones when they vary within it; ``series``: the
+    tool, with its output variant when one tool came in several (iperf3 text and JSON);
+    ``label``: both."""
+    if out.empty:
+        return out
+    zones = (out["src_zone"].astype("string") + "→" + out["dst_zone"].astype("string"))
+    scen = out["scenario"].astype("string").fillna(zones).fillna("(no scenario)")
+    varies = zones.groupby(scen).transform(lambda z: z.nunique(dropna=False) > 1)
+    out["where"] = scen.where(~varies | zones.isna(), scen + " · " + zones)
+    many = out.groupby("tool")["parser_variant"].transform("nunique") > 1
+    out["series"] = out["tool"].where(~many, out["tool"] + " (" + out["parser_variant"] + ")")
+    out["label"] = out["where"] + " · " + out["series"]
+    return out

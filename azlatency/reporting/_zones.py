@@ -8,7 +8,7 @@ import pandas as pd
 from .. import stats
 from ..reader import Tables
 from ._data import latency_runs, sample_runs, subset
-from ._latency import latency_percentiles
+from ._latency import headline, latency_percentiles
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 
@@ -19,15 +19,20 @@ def zoned_runs(runs: pd.DataFrame) -> pd.DataFrame:
     return r[r["src_zone"].notna() & r["dst_zone"].notna()].reset_index(drop=True)
 
 
+# On a tie, tools whose latency is a median of many packets before those printing a mean.
+PREFERENCE = ("sockperf", "echo_csv", "latte", "ethr", "ping", "qperf")
+
+
 def main_tool(runs: pd.DataFrame) -> str | None:
-    """The tool that covers the most zone pairs (ties: most runs, then by name)."""
+    """The tool that covers the most zone pairs (ties: :data:`PREFERENCE`, then most runs)."""
     r = zoned_runs(runs)
     if r.empty:
         return None
     pairs = r.groupby("tool").apply(lambda g: len(set(zip(g["src_zone"], g["dst_zone"]))),
                                     include_groups=False)
     size = r.groupby("tool").size()
-    order = sorted(pairs.index, key=lambda t: (-pairs[t], -size[t], t))
+    rank = {t: i for i, t in enumerate(PREFERENCE)}
+    order = sorted(pairs.index, key=lambda t: (-pairs[t], rank.get(t, len(rank)), -size[t], t))
     return order[0]
 
 
@@ -70,7 +75,8 @@ def zone_pair_medians(tables: Tables, *, tool: str | None = None, basis: str | N
     of those runs printed (the others are left out, not converted); the chosen tool, basis
     and size are columns of the result.  ``unit`` as in ``stats.summarize``."""
     runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
-    cols = ["src_zone", "dst_zone", "tool", "basis", "msg_size_bytes", "estimate", "ci_low",
+    cols = ["src_zone", "dst_zone", "tool", "basis", "msg_size_bytes", "stat", "estimate",
+            "ci_low",
             "ci_high", "level", "method", "unit_of_analysis", "source", "n", "n_runs",
             "range_low", "range_high", "estimable", "note"]
     if runs.empty:
@@ -78,10 +84,10 @@ def zone_pair_medians(tables: Tables, *, tool: str | None = None, basis: str | N
     q = float(stat[1:]) / 100
     pct = latency_percentiles(subset(tables, runs), level=level, by=ZONE_BY,
                               quantiles=(q,), unit=unit)
-    pct = pct[pct["stat"] == stat]
+    # The mean stands in where the tool printed no median (qperf); ``stat`` says which.
     # Several printed runs of one pair cannot be pooled (a median of medians is no median):
-    # keep them apart, the matrix then shows the first and the table lists every one.
-    out = pct.reindex(columns=cols).copy()
+    # they stay apart, the matrix shows the first and the table lists every one.
+    out = headline(pct, stat).reindex(columns=cols).copy()
     out["tool"], out["basis"] = tool, basis
     return out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
 

@@ -1,0 +1,76 @@
+"""Shared set-up of the notebook tests: one data root with every example campaign imported
+(the synthetic one at its ``tiny`` size), and the notebooks executed on it once per session,
+with their default parameters and with other ones.
+
+Everything is built under pytest's temporary folder: a clean clone has no ``data/processed``
+and the tests must not depend on ``make run`` having been called.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from azlatency import notebooks
+from azlatency.ingest import import_campaign
+from tests.conftest import ROOT
+
+RAW = ROOT / "data" / "raw"
+EXAMPLES = ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
+            "seed004-echo-uksouth")
+SYNTHETIC = "synthetic-westeurope"
+
+# Non-default parameters: another campaign (or several), another confidence level.
+OTHER = {
+    "01-import-and-quality": {"campaigns": ["seed001-aks-azure-cni", SYNTHETIC]},
+    "10-latency-distributions": {"campaigns": [SYNTHETIC], "basis": "rtt", "level": 0.9},
+    "11-tail-analysis": {"campaigns": [SYNTHETIC], "multiples": [3.0], "level": 0.9},
+    "20-zone-pair-matrix": {"campaign": "seed001-aks-azure-cni", "level": 0.9},
+    "21-placement-and-networking": {"campaigns": [SYNTHETIC], "level": 0.9},
+    "22-throughput": {"campaign": SYNTHETIC, "level": 0.9},
+    "30-long-run-stability": {"campaigns": ["seed004-echo-uksouth"], "level": 0.9},
+    "40-cross-tool-agreement": {"campaigns": [SYNTHETIC], "level": 0.9},
+    "90-campaign-report": {"campaign": SYNTHETIC, "level": 0.9},
+}
+
+
+@pytest.fixture(scope="session")
+def data_root(tmp_path_factory) -> Path:
+    """``<tmp>/raw`` (the synthetic campaign) and ``<tmp>/processed`` (every store)."""
+    from azlatency.synth import make_campaign
+
+    root = tmp_path_factory.mktemp("data")
+    for name in EXAMPLES:
+        import_campaign(RAW / name, root=root / "processed", workers=1)
+    make_campaign(root / "raw" / SYNTHETIC, size="tiny", seed=0)
+    import_campaign(root / "raw" / SYNTHETIC, root=root / "processed", workers=2)
+    return root
+
+
+def _params(data_root: Path, out: Path) -> dict[str, object]:
+    return {"data_root": str(data_root), "reports_dir": str(out),
+            "figures_dir": str(out / "figures")}
+
+
+@pytest.fixture(scope="session")
+def executed(data_root, tmp_path_factory) -> dict[str, Path]:
+    """Every notebook run with its defaults (only the paths point at the test data)."""
+    out = tmp_path_factory.mktemp("reports")
+    done = notebooks.execute_all(out / "notebooks", _params(data_root, out), workers=2)
+    return {d.source.stem: d.output for d in done}
+
+
+@pytest.fixture(scope="session")
+def executed_other(data_root, tmp_path_factory) -> dict[str, Path]:
+    """Every notebook run with the parameters of :data:`OTHER`."""
+    out = tmp_path_factory.mktemp("reports-other")
+
+    def one(path: Path):
+        return notebooks.execute(path, out / "notebooks",
+                                 {**_params(data_root, out), **OTHER[path.stem]})
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = list(pool.map(one, notebooks.notebooks()))
+    return {d.source.stem: d.output for d in done}
