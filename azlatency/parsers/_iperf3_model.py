@@ -148,11 +148,14 @@ def _tcp_figures(run: Run, totals: list[Total], flow: str) -> None:
     streams = [t for t in totals if t.side == "sender" and t.flow == flow and t.stream != "SUM"]
     sfx = _suffix(flow)
     # iperf3 writes 0 when it has no kernel figure (the remote side of a -R test).
-    means = [t.rtt_mean for t in streams if t.rtt_mean]
-    if means:
+    measured = [t for t in streams if t.rtt_mean]
+    if measured:
+        means = [t.rtt_mean for t in measured]
+        mins = [t.rtt_min for t in measured if t.rtt_min is not None]
+        maxs = [t.rtt_max for t in measured if t.rtt_max is not None]
         run.add(f"tcp_rtt{sfx}", "mean", sum(means) / len(means), "us", n=len(means))
-        run.add(f"tcp_rtt{sfx}", "min", min(t.rtt_min for t in streams if t.rtt_mean), "us")
-        run.add(f"tcp_rtt{sfx}", "max", max(t.rtt_max for t in streams if t.rtt_mean), "us")
+        run.add(f"tcp_rtt{sfx}", "min", min(mins) if mins else None, "us")
+        run.add(f"tcp_rtt{sfx}", "max", max(maxs) if maxs else None, "us")
     cwnds = [t.cwnd_max for t in streams if t.cwnd_max]
     if cwnds:
         run.add(f"cwnd{sfx}", "max", max(cwnds), "bytes")
@@ -197,7 +200,7 @@ def _udp_counts(meta: dict[str, Any], picked: dict[str, Total | None], warnings:
     if rcv is None or rcv.lost is None or rcv.packets is None:
         return
     meta.setdefault("packets_sent", rcv.packets)
-    meta["packets_received"] = max(rcv.packets - rcv.lost, 0)
+    meta["packets_received"] = max(rcv.packets - max(rcv.lost, 0), 0)
     if rcv.out_of_order is not None:
         meta["out_of_order"] = rcv.out_of_order
     pct = rcv.loss_pct

@@ -19,9 +19,9 @@ import re
 
 from ..errors import ParseError
 from ._base import Parsed, Span, ToolInfo, command_of
-from ._iperf3_json import decode_documents, has_measurement, stream_documents, to_test
-from ._iperf3_model import TOOL, Test, finish
-from ._iperf3_text import (
+from ._iperf3_decode import decode_documents, stream_documents
+from ._iperf3_json import has_measurement, to_test
+from ._iperf3_lines import (
     ACCEPTED,
     CONGESTION,
     CONNECTED,
@@ -33,6 +33,7 @@ from ._iperf3_text import (
     HEADER,
     INTERVAL,
     LISTENING,
+    OUT_OF_ORDER,
     REVERSE,
     SENT,
     SEPARATOR,
@@ -42,11 +43,12 @@ from ._iperf3_text import (
     TOOL_NOTE,
     VERBOSE,
     VERSION,
-    TextReader,
     error_only,
     strip_timestamps,
     timestamp_shape,
 )
+from ._iperf3_model import TOOL, Test, finish
+from ._iperf3_text import TextReader
 
 INFO = ToolInfo(
     tool=TOOL,
@@ -71,7 +73,7 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # Lines that open an iperf3 text output, and lines that may continue one.
 _TEXT_START = (INTERVAL, CONNECTED, HEADER, CONNECTING, LISTENING, ACCEPTED, REVERSE, ERROR)
 _TEXT_MORE = _TEXT_START + (SEPARATOR, DONE, DASHES, VERBOSE, TIME, STARTING, CPU, CONGESTION,
-                            SERVER_OUTPUT, SENT, VERSION, TOOL_NOTE,
+                            SERVER_OUTPUT, SENT, OUT_OF_ORDER, VERSION, TOOL_NOTE,
                             re.compile(r"^Test Complete"))
 
 
@@ -175,8 +177,22 @@ def whole_file(head_text: str) -> bool:
     return _json_opens(lines, 0) and bool(re.search(r'"(?:connected|version)"\s*:', head_text))
 
 
+def _only_messages(lines: list[str], a: int, b: int) -> bool:
+    return all(ERROR.match(x.strip()) or not x.strip() for x in lines[a:b])
+
+
 def locate(lines: list[str]) -> list[Span]:
-    return [Span(a, b, TOOL) for _, a, b in segments(lines, text_everywhere=False)]
+    """iperf3 outputs in a document.  A lone ``iperf3: interrupt - ...`` line next to an
+    output (stderr lands before or after stdout) joins it: alone it would be an error block."""
+    spans: list[list[int]] = []
+    for kind, a, b in segments(lines, text_everywhere=False):
+        if spans and not any(x.strip() for x in lines[spans[-1][1]:a]) and (
+                kind == "text" and _only_messages(lines, a, b)
+                or _only_messages(lines, *spans[-1])):
+            spans[-1][1] = b
+        else:
+            spans.append([a, b])
+    return [Span(a, b, TOOL) for a, b in spans]
 
 
 # ---------------------------------------------------------------------------------------------

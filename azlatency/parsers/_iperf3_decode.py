@@ -1,0 +1,211 @@
+"""Decoding what iperf3 writes as JSON, valid or not.
+
+``-J`` writes pretty-printed documents (``-s -J`` one per test, back to back); ``--json-stream``
+(3.17+) one ``{"event": ..., "data": ...}`` per line.  Real files are not always valid JSON;
+each repair is reported so the run can warn:
+
+* duplicate keys (3.6 repeats ``sock_bufsize``/``sndbuf_actual``/``rcvbuf_actual`` once per
+  stream; the 3.12 server repeats ``target_bitrate``): kept (first value) without error;
+* ``nan``/``-nan``/``inf`` written by C's printf, and ``5.924e 06`` (the ``+`` of an exponent
+  eaten by URL decoding on the way to a log store): read as NaN / as ``5.924e+06``;
+* a document cut off (Ctrl-C while writing, a truncated upload): decoded key by key and item
+  by item (``json.JSONDecoder.raw_decode``), keeping every complete interval.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_BAD_TOKENS = re.compile(
+    r'"(?:[^"\\]|\\.)*"|(?<![\w.])(?P<nan>-?nan)\b|(?<![\w.])(?P<inf>-?inf)(?:inity)?\b'
+    r"|(?P<exp>\d[eE]) (?P<digit>\d)"
+)
+_WS = re.compile(r"\s*")
+
+
+class _Obj(dict):
+    """A JSON object that remembers the keys it saw twice."""
+
+    duplicates: list[str]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
+    obj = _Obj()
+    obj.duplicates = []
+    for key, value in pairs:
+        if key in obj:
+            obj.duplicates.append(key)
+        else:
+            obj[key] = value
+    return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
+
+
+def _sanitize(text: str) -> tuple[str, list[str]]:
+    """Replace C's ``nan``/``inf`` and a ``e 06`` exponent outside strings; same line count."""
+    fixed: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        if m["nan"]:
+            fixed.append("nan")
+            return "NaN"
+        if m["inf"]:
+            fixed.append("inf")
+            return "-Infinity" if m["inf"].startswith("-") else "Infinity"
+        if m["exp"]:
+            fixed.append("exponent")
+            return f"{m['exp']}+{m['digit']}"
+        return m.group()
+
+    out = _BAD_TOKENS.sub(repl, text)
+    return out, sorted(set(fixed))
+
+
+def _skip(s: str, i: int) -> int:
+    return _WS.match(s, i).end()
+
+
+def _tolerant_object(s: str, i: int) -> tuple[_Obj, bool]:
+    """Decode the object at ``s[i] == '{'`` key by key; a value that does not decode ends it.
+    Returns the keys read and whether the object was complete.  A cut ``intervals`` list keeps
+    its complete items."""
+    obj = _pairs([])
+    i = _skip(s, i + 1)
+    while i < len(s):
+        if s[i] == "}":
+            return obj, True
+        if s[i] != '"':
+            return obj, False
+        try:
+            key, i = json.decoder.scanstring(s, i + 1)
+        except json.JSONDecodeError:
+            return obj, False
+        i = _skip(s, i)
+        if i >= len(s) or s[i] != ":":
+            return obj, False
+        i = _skip(s, i + 1)
+        try:
+            value, i = _DECODER.raw_decode(s, i)
+        except json.JSONDecodeError:
+            if i < len(s) and s[i] == "[":
+                obj[key] = _tolerant_list(s, i)
+            elif i < len(s) and s[i] == "{" and key == "start":
+                obj[key], _ = _tolerant_object(s, i)
+            return obj, False
+        obj[key] = value
+        i = _skip(s, i)
+        if i < len(s) and s[i] == ",":
+            i = _skip(s, i + 1)
+    return obj, False
+
+
+def _tolerant_list(s: str, i: int) -> list[Any]:
+    items: list[Any] = []
+    i = _skip(s, i + 1)
+    while i < len(s) and s[i] != "]":
+        try:
+            value, i = _DECODER.raw_decode(s, i)
+        except json.JSONDecodeError:
+            break
+        items.append(value)
+        i = _skip(s, i)
+        if i < len(s) and s[i] == ",":
+            i = _skip(s, i + 1)
+    return items
+
+
+def decode_documents(text: str) -> tuple[list[tuple[dict, int, int, bool]], list[str], str]:
+    """Every top-level JSON object in ``text``: (object, first line, last line, complete),
+    notes about repairs, and the text found between and after the objects."""
+    docs: list[tuple[dict, int, int, bool]] = []
+    notes: list[str] = []
+    outside: list[str] = []
+    fixed_text, fixed = None, []
+    i = _skip(text, 0)
+    while i < len(text):
+        if text[i] != "{":
+            nxt = text.find("\n{", i)
+            stop = len(text) if nxt < 0 else nxt + 1
+            outside.append(text[i:stop])
+            i = _skip(text, stop)
+            continue
+        try:
+            doc, end = _DECODER.raw_decode(text, i)
+            complete = True
+        except json.JSONDecodeError:
+            if fixed_text is None:
+                # Only from this document on: earlier ones decoded, and positions must hold.
+                tail, fixed = _sanitize(text[i:])
+                fixed_text = text = text[:i] + tail
+                if fixed:
+                    notes.append("repaired: " + ", ".join(fixed) + " (not valid JSON as written)")
+            try:
+                doc, end = _DECODER.raw_decode(text, i)
+                complete = True
+            except json.JSONDecodeError:
+                doc, complete = _tolerant_object(text, i)
+                nxt = text.find("\n{", i + 1)
+                end = len(text) if nxt < 0 else nxt + 1
+        first = text.count("\n", 0, i) + 1
+        last = text.count("\n", 0, max(i, end - 1)) + 1
+        docs.append((doc, first, last, complete))
+        i = _skip(text, end)
+    return docs, notes, "".join(outside)
+
+
+def walk(obj: Any):
+    """Every object of a decoded document that came through the duplicate-keeping hook."""
+    if isinstance(obj, _Obj):
+        yield obj
+    if isinstance(obj, dict):
+        for value in obj.values():
+            yield from walk(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from walk(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# --json-stream
+
+
+def stream_documents(lines: list[str], offset: int) -> tuple[list[tuple[dict, int, int, bool]],
+                                                             list[str]]:
+    """Reassemble ``--json-stream`` events into documents (one per ``start`` event)."""
+    docs: list[tuple[dict, int, int, bool]] = []
+    notes: list[str] = []
+    cur: dict | None = None
+    first = last = offset + 1
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text:
+            continue
+        line_no = offset + i + 1
+        try:
+            event = _DECODER.decode(text)
+        except json.JSONDecodeError:
+            try:
+                event = _DECODER.decode(_sanitize(text)[0])
+            except json.JSONDecodeError:
+                notes.append(f"line {line_no}: not a complete JSON event (cut short?): not read")
+                continue
+        name = event.get("event") if isinstance(event, dict) else None
+        data = event.get("data") if isinstance(event, dict) else None
+        if name == "start" or cur is None:
+            if cur is not None:
+                docs.append((cur, first, last, "end" in cur))
+            cur, first = {"intervals": []}, line_no
+        last = line_no
+        if name == "interval":
+            cur["intervals"].append(data)
+        elif isinstance(name, str):
+            cur[name] = data
+        else:
+            notes.append(f"line {line_no}: JSON line without an 'event': not read")
+    if cur is not None:
+        docs.append((cur, first, last, "end" in cur))
+    return docs, notes

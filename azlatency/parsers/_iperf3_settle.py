@@ -1,0 +1,185 @@
+"""Settling an iperf3 console test once it has ended.
+
+While reading, the text reader cannot know everything a line means: a server learns that it
+was the sender of a ``-R`` test only from its header columns, an unlabelled 3.0/3.1 summary
+line is the local side's, and ``Sent N datagrams`` comes after the line it completes.  These
+functions settle role, direction, protocol, streams, addresses and the side and flow of every
+row and total from everything the test printed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ._iperf3_lines import int_flag, is_ip, tag_side
+from ._iperf3_model import Test, Total, flow_of, local_side
+
+
+@dataclass
+class TextFacts:
+    """Per-test facts the text reader collects while it reads, settled when the test ends."""
+
+    header: str = ""  # columns of the interval header
+    summary_header: str = ""
+    old_header: bool = False
+    in_summary: bool = False
+    connected: list[re.Match[str]] = field(default_factory=list)
+    tags: set[str] = field(default_factory=set)
+    sent: dict[str, int] = field(default_factory=dict)
+    ooo: dict[str, int] = field(default_factory=dict)
+    reverse_line: bool = False
+    connecting_host: str | None = None
+    accepted_ip: str | None = None
+    listen_port: int | None = None
+    command_flags: dict[str, str | bool] = field(default_factory=dict)
+    unlabelled: list[tuple[Total, str | None]] = field(default_factory=list)
+    seq: dict[tuple[str, str | None], int] = field(default_factory=dict)
+    last: dict[tuple[str, str | None], tuple] = field(default_factory=dict)
+    version: str | None = None  # -V "iperf 3.12" (printed before the test starts)
+    time: datetime | None = None  # -V "Time: ... GMT"
+    embedded: bool = False  # after "Server output:"
+    timestamped: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# the reader
+
+
+def settle(t: Test, x: TextFacts) -> None:
+    """Everything a test left open, from everything it printed."""
+    meta = t.meta
+    flags = x.command_flags
+    role = meta.get("role") or ("server" if flags.get("server") else
+                                "client" if flags.get("client") else None)
+    meta["role"] = role
+    if x.version:
+        meta["tool_version"] = x.version
+    if x.time is not None:
+        meta["start_time"] = x.time
+    if x.embedded:
+        t.labels["from"] = "server output (--get-server-output)"
+    direction = _direction(t, x, role)
+    meta["direction"] = direction
+    headers = x.header + " " + x.summary_header
+    if "protocol" not in meta:
+        udp = "Datagrams" in headers or any(r.get("jitter_us") is not None for r in t.rows)
+        udp = udp or any(tt.jitter_us is not None for tt in t.totals + [u for u, _ in x.unlabelled])
+        meta["protocol"] = "udp" if udp or flags.get("udp") else "tcp"
+    _addresses(t, x, role)
+    streams = _streams(t, x, direction)
+    if streams is None:
+        streams = int_flag(flags, "parallel")
+    if streams is not None:
+        meta.setdefault("streams", streams)
+    if "omit_s" not in t.labels and int_flag(flags, "omit") is not None:
+        t.labels["omit_s"] = int_flag(flags, "omit")
+    summary_only = not t.rows and not x.header and not x.connected
+    base = "text-summary" if summary_only else "server-text" if role == "server" else "text"
+    meta["parser_variant"] = base + ("-old-bandwidth" if x.old_header else "")
+    if x.timestamped:
+        t.labels["timestamps"] = True
+    local = local_side(role, "forward" if direction == "bidir" else direction)
+    bidir = direction == "bidir"
+    for r in t.rows:
+        tag = r.pop("_tag")
+        r["role"] = tag_side(tag) or local
+        r["_flow"] = flow_of(role, r["role"], bidir)
+    for total in t.totals:
+        tag = total.flow or None
+        total.flow = flow_of(role, tag_side(tag) or local, bidir) if tag else ""
+        if total.side == "sender":
+            total.jitter_us = total.lost = total.loss_pct = None
+    _unlabelled(t, x, local, role, bidir)
+    for stream, n in x.sent.items():  # "[  5] Sent 6041 datagrams" (3.0/3.1 UDP client)
+        mine = [o for o in t.totals if o.side == "sender" and o.stream == stream]
+        if mine:
+            mine[-1].packets = n
+        else:
+            t.totals.append(Total("sender", stream, "", packets=n))
+    for stream, n in x.ooo.items():
+        for o in t.totals:
+            if o.side == "receiver" and o.stream == stream:
+                o.out_of_order = n
+
+def _addresses(t: Test, x: TextFacts, role: str | None) -> None:
+    meta = t.meta
+    first = x.connected[0] if x.connected else None
+    if role == "server":
+        if first is not None:
+            meta["dst_ip"], meta["src_ip"] = first["lip"], first["rip"]
+            meta["port"] = int(first["lport"])
+        elif x.accepted_ip:
+            meta["src_ip"] = x.accepted_ip
+        if x.listen_port is not None:
+            meta.setdefault("port", x.listen_port)
+        return
+    if first is not None:
+        meta["src_ip"], meta["dst_ip"] = first["lip"], first["rip"]
+        meta.setdefault("port", int(first["rport"]))
+    host = x.connecting_host or (x.command_flags.get("client") or None)
+    if isinstance(host, str) and not host.startswith("$"):
+        if is_ip(host):
+            meta.setdefault("dst_ip", host)
+        else:
+            meta["dst_host"] = host
+    if "port" not in meta and int_flag(x.command_flags, "port") is not None:
+        meta["port"] = int_flag(x.command_flags, "port")
+
+def _unlabelled(t: Test, x: TextFacts, local: str | None, role: str | None,
+                bidir: bool) -> None:
+    """3.0/3.1 print the end-of-test line without ``sender``/``receiver``: it is the local
+    side's; on a UDP sender, its jitter and loss are the receiver's, sent back at the end
+    — which an interrupted client never gets."""
+    for total, tag in x.unlabelled:
+        side = tag_side(tag) or local
+        if side is None:
+            t.warnings.append("an end-of-test line without 'sender'/'receiver' and no "
+                              "client/server banner: not read")
+            continue
+        total.side = side
+        total.flow = flow_of(role, side, bidir) if tag else ""
+        if side == "sender" and total.lost is not None:
+            if not t.errors:
+                t.totals.append(Total("receiver", total.stream, total.flow,
+                                      jitter_us=total.jitter_us, lost=total.lost,
+                                      packets=total.packets, loss_pct=total.loss_pct))
+            else:
+                t.warnings.append("jitter and loss of the unlabelled summary are the "
+                                  "receiver's, which an interrupted client never gets: "
+                                  "not read")
+            total.jitter_us = total.lost = total.loss_pct = None
+        t.totals.append(total)
+
+
+def _direction(t: Test, x: TextFacts, role: str | None) -> str | None:
+    if x.tags or x.command_flags.get("bidir"):
+        return "bidir"
+    if x.reverse_line or x.command_flags.get("reverse"):
+        return "reverse"
+    if role == "client":
+        return "forward"
+    if role == "server":
+        # A server is the sender of a -R test: its intervals carry Retr/Cwnd (TCP) or the
+        # sending side's Total Datagrams (UDP), and its summary line says "sender".
+        header = x.header
+        sends = "Retr" in header or ("Datagrams" in header and "Jitter" not in header)
+        labels = {tt.side for tt in t.totals}
+        if sends or labels == {"sender"}:
+            return "reverse"
+        return "forward"
+    return None
+
+
+def _streams(t: Test, x: TextFacts, direction: str | None) -> int | None:
+    if "streams" in t.meta:
+        return None
+    ids = {m["id"] for m in x.connected}
+    if not ids:
+        ids = {r["stream"] for r in t.rows if r["stream"] != "SUM"}
+    if not ids:
+        return None
+    if direction == "bidir":
+        return max(1, len(ids) // 2)
+    return len(ids)
