@@ -1,0 +1,73 @@
+"""plots.point_intervals, plots.count_bars and the ECDF's thinning, checked through artists."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from azlatency import plots  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def test_point_intervals_dots_whiskers_and_hollow_printed_values():
+    df = pd.DataFrame({"label": ["a", "b", "c"], "estimate": [10.0, 20.0, 40.0],
+                       "ci_low": [9.0, np.nan, 35.0], "ci_high": [12.0, np.nan, 50.0],
+                       "printed": [False, True, False]})
+    ax = plots.point_intervals(df, hollow="printed", basis="half_rtt")
+    dots = ax.containers[0]
+    assert np.allclose(dots.lines[0].get_ydata(), [10, 20, 40])
+    # whiskers: a → [9, 12], b (printed, no interval) → none, c → [35, 50]
+    segs = dots.lines[2][0].get_segments()
+    assert [tuple(s[:, 1]) for s in segs] == [(9.0, 12.0), (20.0, 20.0), (35.0, 50.0)]
+    hollow = ax.lines[-1]
+    assert hollow.get_markerfacecolor() == "white" and list(hollow.get_ydata()) == [20.0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    assert "half RTT" in ax.get_ylabel() and "µs" in ax.get_ylabel()
+    assert ax.get_yscale() == "log"
+
+
+def test_point_intervals_hue_offsets_and_requires_a_basis():
+    df = pd.DataFrame({"label": ["a", "a"], "estimate": [1.0, 2.0], "tool": ["x", "y"]})
+    ax = plots.point_intervals(df, hue="tool", low=None, high=None, basis="rtt")
+    xs = [c.lines[0].get_xdata()[0] for c in ax.containers]
+    assert xs[0] < 0 < xs[1]  # the two tools of one category side by side
+    with pytest.raises(ValueError, match="basis"):
+        plots.point_intervals(df, basis=None)
+    ax2 = plt.figure().gca()
+    plots.point_intervals(df, basis=None, ylabel="Records", ax=ax2, low=None, high=None)
+    assert ax2.get_ylabel() == "Records"
+
+
+def test_count_bars_stack_per_category():
+    df = pd.DataFrame({"campaign": ["c1", "c1", "c2"], "tool": ["ping", "iperf3", "ping"],
+                       "runs": [2, 3, 5]})
+    ax = plots.count_bars(df)
+    bars = {(round(p.get_y() + p.get_height() / 2), p.get_x(), p.get_width())
+            for p in ax.patches}
+    # c1 is the top row (y = 1): ping 0..2 then iperf3 2..5; c2 (y = 0): ping 0..5
+    assert bars == {(1, 0.0, 2.0), (1, 2.0, 3.0), (0, 0.0, 5.0)}
+    ticks = dict(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())))
+    assert ticks == {1: "c1", 0: "c2"}
+
+
+def test_ecdf_thins_a_big_group_but_keeps_its_extremes():
+    x = np.arange(1, 100_001, dtype=float)
+    ax = plots.ccdf(pd.DataFrame({"rtt_us": x}))
+    line = ax.lines[0]
+    xs, ys = line.get_xdata(), line.get_ydata()
+    assert len(xs) <= 4002
+    assert xs[0] == 1.0 and xs[-1] == 99_999.0  # the largest value has P = 0: off a log axis
+    assert np.allclose(ys, 1 - xs / 100_000)  # every drawn point is exact
+    full = plots.ecdf(pd.DataFrame({"rtt_us": x[:500]}), ax=plt.figure().gca())
+    assert len(full.lines[0].get_xdata()) == 500  # small groups are drawn whole

@@ -1,0 +1,294 @@
+"""azlatency.reporting: the notebooks' building blocks, on the example campaigns (values read
+off their logs) and on small frames whose answer is known."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from azlatency import reporting as rep
+from azlatency import schema
+from azlatency.ingest import import_campaign
+from azlatency.reader import Tables
+from tests.conftest import ROOT
+
+RAW = ROOT / "data" / "raw"
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """A data root with the four real example campaigns imported."""
+    root = tmp_path_factory.mktemp("data")
+    for name in ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
+                 "seed004-echo-uksouth"):
+        import_campaign(RAW / name, root=root / "processed", workers=1)
+    return root
+
+
+def _row(frame: pd.DataFrame, **where) -> pd.Series:
+    hit = frame
+    for k, v in where.items():
+        hit = hit[hit[k] == v]
+    assert len(hit) == 1, f"{len(hit)} rows for {where}"
+    return hit.iloc[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Latency from printed statistics
+
+
+def test_printed_percentiles_keep_basis_and_have_no_interval(data):
+    t = rep.load_campaigns("seed001-aks-azure-cni", data)
+    pct = rep.latency_percentiles(t)
+    p50 = _row(pct, scenario="Azure CNI (AZ1 - AZ3)", tool="sockperf", stat="p50")
+    # az1-az3.md: "sockperf: ---> percentile 50.000 =  700.618" (sockperf 3.8, half RTT)
+    assert p50["estimate"] == 700.618 and p50["basis"] == "half_rtt"
+    assert p50["source"] == "reported" and np.isnan(p50["ci_low"]) and not p50["estimable"]
+    assert "no interval" in p50["note"]
+    mean = _row(pct, scenario="Azure CNI (AZ1 - AZ3)", tool="sockperf", stat="mean")
+    # "avg-latency=698.945 (std-dev=49.453, ..., 99.0% ci=[697.404, 700.486])": the tool's own
+    assert (mean["ci_low"], mean["ci_high"], mean["level"]) == (697.404, 700.486, 0.99)
+
+
+def test_explicit_conversion_doubles_half_round_trips_and_says_so(data):
+    t = rep.load_campaigns("seed001-aks-azure-cni", data)
+    pct = rep.latency_percentiles(t, basis="rtt")
+    p50 = _row(pct, scenario="Azure CNI (AZ1 - AZ3)", tool="sockperf", stat="p50")
+    assert p50["estimate"] == pytest.approx(2 * 700.618)
+    assert p50["basis"] == "rtt" and p50["converted_from"] == "half_rtt"
+    assert "printed as half_rtt" in p50["label"]
+
+
+def test_headline_falls_back_to_the_mean_a_tool_printed(data):
+    t = rep.load_campaigns("seed000-az-vs-as", data)
+    head = rep.headline(rep.latency_percentiles(t))
+    ping = _row(head, scenario="availability zones", tool="ping")
+    # zones/ping.log: "rtt min/avg/max/mdev = 0.718/0.969/2.137/0.299 ms"
+    assert (ping["stat"], ping["estimate"]) == ("mean", 969.0)
+    sock = _row(head, scenario="availability zones", tool="sockperf", msg_size_bytes=350)
+    # zones/sockperf-tcp-m350.log: "percentile 50.000 =   84.389" (--full-rtt: a round trip)
+    assert (sock["stat"], sock["estimate"], sock["basis"]) == ("p50", 84.389, "rtt")
+
+
+def test_labels_tell_printed_runs_of_one_group_apart(data):
+    t = rep.load_campaigns("seed002-ppg-latte", data)
+    labels = rep.headline(rep.latency_percentiles(t))["label"]
+    b1s = sorted(x for x in labels if x.startswith("B1s cross-zone"))
+    # latte's sender and receiver logs and the blog's number: one scenario, three runs
+    assert len(b1s) == 3 and len(set(b1s)) == 3
+    assert any("latte-sender.log" in x for x in b1s)
+
+
+# ---------------------------------------------------------------------------------------------
+# Samples
+
+
+def _campaign(values: dict[tuple[str, str, int], np.ndarray], *, printed: bool = False):
+    """Runs of sockperf between zones, ``values[(src, dst, rep)]`` their RTTs (µs)."""
+    runs, samples, summaries = [], [], []
+    t0 = 1_742_464_800 * 10**9
+    for i, ((src, dst, r), x) in enumerate(values.items()):
+        rid = f"r{i}"
+        runs.append({"run_id": rid, "campaign": "c", "source_path": f"{src}-{dst}-{r}.csv",
+                     "source_sha256": "0" * 64, "block": 0, "line_start": 1, "line_end": 1,
+                     "tool": "sockperf", "parser_variant": "full-log", "complete": True,
+                     "latency_basis": "rtt", "src_zone": src, "dst_zone": dst,
+                     "msg_size_bytes": 64, "scenario": "matrix", "protocol": "tcp"})
+        samples.append(pd.DataFrame({"run_id": rid, "seq": np.arange(len(x)), "kind": "packet",
+                                     "status": "ok", "rtt_us": x,
+                                     "tx_time_ns": t0 + np.arange(len(x)) * 10**6}))
+    if printed:  # the console summary of the first run: the same measurement
+        runs.append({**runs[0], "run_id": "console", "parser_variant": "console",
+                     "source_path": "console.log"})
+        summaries.append({"run_id": "console", "metric": "rtt", "stat": "p50", "value": 1e6,
+                          "unit": "us", "source": "reported"})
+    return Tables(schema.frame("runs", runs), schema.frame("samples", pd.concat(samples)),
+                  schema.frame("summaries", summaries) if summaries else schema.empty("summaries"))
+
+
+def test_samples_give_exact_intervals_and_win_over_the_printed_summary():
+    rng = np.random.default_rng(1)
+    t = _campaign({("1", "2", 1): rng.lognormal(np.log(100), 0.05, 2000)}, printed=True)
+    pct = rep.latency_percentiles(t)
+    assert set(pct["source"]) == {"samples"}  # the console run's 1e6 is left out
+    p50 = _row(pct, stat="p50")
+    x = t.samples["rtt_us"].to_numpy()
+    assert p50["estimate"] == pytest.approx(np.median(x))
+    assert p50["ci_low"] < np.median(x) < p50["ci_high"] and p50["estimable"]
+
+
+def test_zone_matrix_and_asymmetry_find_the_slow_direction():
+    rng = np.random.default_rng(2)
+    values = {}
+    for r in range(6):  # six runs a direction: the run is the unit, and p can reach 0.002
+        values[("1", "2", r)] = rng.lognormal(np.log(120 * rng.lognormal(0, 0.02)), 0.05, 400)
+        values[("2", "1", r)] = rng.lognormal(np.log(100 * rng.lognormal(0, 0.02)), 0.05, 400)
+        values[("1", "1", r)] = rng.lognormal(np.log(50), 0.05, 400)
+    t = _campaign(values)
+    med = rep.zone_pair_medians(t)
+    assert set(zip(med["src_zone"], med["dst_zone"])) == {("1", "2"), ("2", "1"), ("1", "1")}
+    assert _row(med, src_zone="1", dst_zone="2")["estimate"] == pytest.approx(120, rel=0.05)
+    assert med["ci_low"].notna().all()  # six runs: an interval of the median across runs
+    asym = rep.asymmetry_table(t, rng=0)
+    tested = _row(asym, mirrored=False)
+    assert tested["estimate"] == pytest.approx(1.2, rel=0.05)
+    assert bool(tested["asymmetric"]) and tested["unit_of_analysis"] == "run"
+    cells = rep.matrix_frame(med, asym)
+    assert bool(_row(cells, src_zone="2", dst_zone="1")["asymmetric"])
+    assert not bool(_row(cells, src_zone="1", dst_zone="1")["asymmetric"])
+    assert rep.both_ways(med) == 1
+
+
+def test_zone_matrix_of_printed_medians(data):
+    t = rep.load_campaigns("seed001-aks-azure-cni", data)
+    assert rep.main_tool(t.runs) == "sockperf"  # ties with qperf; sockperf prints a median
+    med = rep.zone_pair_medians(t)
+    assert len(med) == 4 and set(med["basis"]) == {"half_rtt"}
+    assert _row(med, src_zone="1", dst_zone="3")["estimate"] == 700.618
+    assert rep.asymmetry_table(t).empty  # one direction per pair, printed values only
+    sp = rep.spread(med)
+    # az1-az1.md p50 33.408 is the fastest; az2-az3.md p50 711.131 the slowest
+    assert (sp["fastest"], sp["slowest"]) == ("1→1", "2→3")
+
+
+# ---------------------------------------------------------------------------------------------
+# Throughput, contrasts, cross-tool
+
+
+def test_throughput_interval_from_iperf3_intervals(data):
+    t = rep.load_campaigns("seed001-aks-azure-cni", data)
+    tp = rep.throughput_table(t)
+    iperf = _row(tp, scenario="Azure CNI (AZ1 - AZ3)", tool="iperf3")
+    # az1-az3.md: ten 1-s intervals 7.26 ... 7.62 Gbits/sec (two "(omitted)" ones left out)
+    rates = [7.26, 8.36, 8.32, 8.43, 8.26, 8.67, 7.72, 7.69, 6.77, 7.62]
+    assert iperf["estimate"] == pytest.approx(np.mean(rates) * 1e9)
+    assert iperf["n"] == 10 and iperf["ci_low"] < 7.91e9 < iperf["ci_high"]
+    assert iperf["reported_bps"] == 7.91e9  # "9.21 GBytes  7.91 Gbits/sec  receiver"
+    ntttcp = _row(tp, scenario="Azure CNI (AZ1 - AZ3)", tool="ntttcp")
+    # "throughput :11.87Gbps": one number, no interval
+    assert ntttcp["estimate"] == 11.87e9 and np.isnan(ntttcp["ci_low"])
+
+
+def test_contrasts_hold_everything_else_equal(data):
+    t = rep.load_campaigns(["seed000-az-vs-as", "seed002-ppg-latte"], data)
+    c = rep.contrasts(t)
+    avset = _row(c, factor="placement", a="availability_set", b="cross_zone",
+                 context="sockperf, 350 B, D4as_v4, AN on")
+    # avset/sockperf-tcp-m350.log p50 44.215 against zones/sockperf-tcp-m350.log p50 84.389
+    assert avset["estimate"] == pytest.approx(44.215 / 84.389)
+    assert avset["source"] == "reported" and np.isnan(avset["ci_low"])
+    an = _row(c, factor="accelerated_networking", context="latte, D4s_v3, same_zone")
+    # blog-comparison: "55 to 61.09 usecs" with AN against 308.55 without: bounds, not a CI
+    assert (an["bound_low"], an["bound_high"]) == pytest.approx((55 / 308.55, 61.09 / 308.55))
+    # never across campaigns, never across tools
+    assert not ((c["factor"] == "placement") & c["context"].str.startswith("ping")
+                & (c["b"] != "cross_zone")).any()
+    forest = rep.forest_frame(c)
+    assert set(forest["interval"]) == {"none", "bounds"}
+    assert forest.loc[forest["interval"] == "bounds", "label"].str.endswith("[bounds]").all()
+
+
+def test_cross_tool_compares_like_statistics(data):
+    t = rep.load_campaigns(["seed000-az-vs-as", "seed001-aks-azure-cni"], data)
+    ct = rep.cross_tool(t)
+    ping = _row(ct, scenario="availability zones", tool="ping")
+    # ping prints a mean only (969 µs), so it is compared with sockperf's mean (85.902)
+    assert ping["ratio_of"] == "mean"
+    assert ping["ratio_to_reference"] == pytest.approx(969 / 85.902)
+    qperf = _row(ct, scenario="Azure CNI (AZ1 - AZ3)", tool="qperf")
+    # qperf "latency = 699 us" and sockperf "avg-latency=698.945", both half RTTs, doubled
+    assert qperf["estimate"] == 1398 and qperf["converted_from"] == "half_rtt"
+    assert qperf["ratio_to_reference"] == pytest.approx(699 / 698.945)
+
+
+# ---------------------------------------------------------------------------------------------
+# Long runs
+
+
+def test_reported_segments_in_break_order(data):
+    t = rep.load_campaigns("seed004-echo-uksouth", data)
+    seg = rep.reported_segments(t)
+    same = seg[seg["scenario"] == "Same AZ"]
+    assert same["from_end_first"].tolist() == [500, 400, 300, 200, 100]
+    # last-records-before-break.reported.csv: "last 100 records ... 789.58"
+    assert same["mean"].iloc[-1] == 789.58 and same["mean_ci_low"].isna().all()
+    assert [rep.segment_label(a, b) for a, b in zip(same["from_end_first"],
+                                                      same["from_end_last"])][-2:] == [
+        "200–101", "last 100"]
+    assert rep.long_runs(t).empty  # printed tables only: no samples, no long run
+
+
+def test_sessions_and_the_run_before_the_break():
+    from azlatency import stats
+
+    t0 = 1_742_464_800 * 10**9
+    hour = 3600
+    runs = [{"run_id": rid, "campaign": "c", "source_path": f"{rid}.csv", "source_sha256": "0",
+             "block": 0, "line_start": 1, "line_end": 1, "tool": "echo_csv",
+             "parser_variant": "csv", "complete": rid != "log", "latency_basis": "rtt",
+             "scenario": "echo", "src_host": "a", "dst_host": "b"} for rid in ("one", "two",
+                                                                              "log")]
+    one = pd.DataFrame({"run_id": "one", "seq": np.arange(2 * hour), "kind": "probe",
+                        "status": "ok", "rtt_us": 800.0,
+                        "time_ns": t0 + np.arange(2 * hour) * 10**9})
+    drop = t0 + 2 * hour * 10**9 + 5 * 10**9
+    log = pd.DataFrame({"run_id": ["log"], "seq": [2 * hour], "kind": "probe",
+                        "status": "error", "rtt_us": np.nan, "time_ns": [drop]})
+    two = one.assign(run_id="two", time_ns=one["time_ns"] + 3 * hour * 10**9)
+    t = Tables(schema.frame("runs", runs), schema.frame("samples", pd.concat([one, log, two])),
+               schema.empty("summaries"))
+    assert rep.long_runs(t)["run_id"].tolist() == ["one", "two"]
+    ((name, session),) = rep.sessions(t)
+    assert set(session["run_id"]) == {"one", "two", "log"} and "a → b" in name
+    times = rep.break_times(stats.breaks(t.samples, t.runs))
+    assert times == [drop]
+    assert rep.broken_runs(t.samples, times) == ["one"]  # "two" ends long after the drop
+
+
+# ---------------------------------------------------------------------------------------------
+# Import overview, claims, formatting
+
+
+def test_import_overview(data):
+    ov = rep.import_overview(["seed000-az-vs-as", "seed004-echo-uksouth"], data)
+    runs = dict(zip(ov["campaigns"]["campaign"], ov["campaigns"]["runs"]))
+    # seed000: 8 logs of one run each; seed004: 15 window rows + 3 scenarios (two CSVs)
+    assert runs == {"seed000-az-vs-as": 8, "seed004-echo-uksouth": 18}
+    assert set(ov["not_imported"]["reason"]) == {"ignored"}  # README.md, by campaign.yaml
+    assert ov["tools"].groupby("campaign")["runs"].sum().to_dict() == runs
+    assert "unlabelled_zones" in set(ov["quality"]["issue"])  # seed004's cross-region client
+
+
+def test_synthetic_campaigns_are_named():
+    runs = schema.frame("runs", [
+        {"run_id": "a", "campaign": "s", "source_path": "x", "source_sha256": "0", "block": 0,
+         "line_start": 1, "line_end": 1, "tool": "ping", "parser_variant": "x",
+         "complete": True, "labels": json.dumps({"synthetic": "true"})},
+        {"run_id": "b", "campaign": "r", "source_path": "x", "source_sha256": "0", "block": 0,
+         "line_start": 1, "line_end": 1, "tool": "ping", "parser_variant": "x",
+         "complete": True, "labels": "{}"}])
+    assert rep.synthetic(runs) == ["s"]
+
+
+def test_claims_round_trip(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append(obj))
+    data = rep.claims(a=np.float64(1.5), b=np.int64(2), c=float("nan"), d={"x": np.bool_(True)})
+    assert data == {"a": 1.5, "b": 2, "c": None, "d": {"x": True}}
+    nb = {"cells": [{"cell_type": "code", "outputs": [
+        {"output_type": "display_data", "data": shown[0], "metadata": {}}]}]}
+    path = tmp_path / "x.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert rep.read_claims(path) == data
+
+
+def test_formatting():
+    assert rep.fmt(700.618) == "700.6 µs"
+    assert rep.fmt(7.91e9, "bps") == "7.91 Gbit/s"
+    row = {"estimate": 7.91e9, "ci_low": 7.48e9, "ci_high": 8.34e9, "level": 0.95}
+    assert rep.fmt_interval(row, "bps") == "7.91 Gbit/s (95% CI 7.48–8.34)"
+    assert rep.fmt_interval({"estimate": 700.618, "ci_low": np.nan, "ci_high": np.nan,
+                             "source": "reported"}) == "700.6 µs (printed by the tool, no interval)"
