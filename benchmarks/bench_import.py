@@ -43,6 +43,40 @@ def make_dump(path: Path = DUMP, n: int = FILES) -> Path:
     return path
 
 
+def _cpu_batch(tasks):
+    """Parse a batch as the import's workers do, and say how much CPU that process used."""
+    from azlatency._worker import parse_file
+
+    start = time.process_time()
+    for task in tasks:
+        parse_file(task)
+    return os.getpid(), time.process_time() - start
+
+
+def _cpu_split(dump: Path, workers: int, n: int = 300) -> dict:
+    """CPU seconds per worker process for the first ``n`` files: shows the parsing work is
+    shared out even when other load on the machine hides it in the wall-clock ratio."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from azlatency import ingest
+    from azlatency._worker import Task
+
+    files = sorted(dump.iterdir())[:n]
+    with tempfile.TemporaryDirectory(prefix="bench-import-cpu-") as cache:
+        tasks = [Task(hashlib.sha256(f.read_bytes()).hexdigest(), f.name, str(f), cache)
+                 for f in files]
+        batches = [tasks[i : i + 25] for i in range(0, len(tasks), 25)]
+        start = time.perf_counter()
+        with ProcessPoolExecutor(workers, mp_context=ingest._pool_context()) as pool:
+            results = list(pool.map(_cpu_batch, batches))
+        wall = time.perf_counter() - start
+    per: dict[int, float] = {}
+    for pid, cpu in results:
+        per[pid] = per.get(pid, 0.0) + cpu
+    return {"files": n, "wall_s": round(wall, 2),
+            "cpu_s_per_process": sorted(round(v, 2) for v in per.values())}
+
+
 def _digest(store: Path) -> str:
     h = hashlib.sha256()
     for p in sorted(store.rglob("*")):
@@ -89,6 +123,7 @@ def main() -> dict:
         parallel_s, parallel = _timed(dump, Path(tmp) / "many", cpus)
         again_s, again = _timed(dump, Path(tmp) / "many", cpus)
         same = _digest(Path(tmp) / "one" / dump.name) == _digest(Path(tmp) / "many" / dump.name)
+    split_one, split_many = _cpu_split(dump, 1), _cpu_split(dump, cpus)
     # Whether a parser's source changed while this ran (the run used the snapshot anyway).
     code_changed = real_stamp() != stamp
     ingest.cache_stamp = real_stamp
@@ -109,8 +144,12 @@ def main() -> dict:
         "reimport_parsed": again.parsed,
         "reimport_vs_full_import": round(again_s / parallel_s, 3),
         "stores_identical": same,
+        "cpu_split_one_worker": split_one,
+        f"cpu_split_{cpus}_workers": split_many,
         "parser_code_changed_during_run": code_changed,
         # Other work on the machine competes for the same cores: read the ratio with these.
+        # (Linux autogroup gives each login session one fair share: under contention a
+        # session's extra processes split that share instead of adding to it.)
         "load_average_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
