@@ -15,9 +15,11 @@ speed-up comes from processes, not threads.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import itertools
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -67,8 +69,9 @@ def _cpu_split(dump: Path, workers: int, n: int = 300) -> dict:
                  for f in files]
         batches = [tasks[i : i + 25] for i in range(0, len(tasks), 25)]
         start = time.perf_counter()
+        me = importlib.import_module("bench_import")  # picklable by name, unlike __main__
         with ProcessPoolExecutor(workers, mp_context=ingest._pool_context()) as pool:
-            results = list(pool.map(_cpu_batch, batches))
+            results = list(pool.map(me._cpu_batch, batches))
         wall = time.perf_counter() - start
     per: dict[int, float] = {}
     for pid, cpu in results:
@@ -100,6 +103,10 @@ def _snapshot_code():
     from multiprocessing import forkserver
 
     from azlatency import _worker, ingest  # noqa: F401  (_worker imports every parser)
+
+    # _cpu_batch is sent to workers by name: they must be able to import this file.
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
 
     ingest._pool_context()
     forkserver.ensure_running()
