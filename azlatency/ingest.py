@@ -157,13 +157,16 @@ def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
     return out, workers
 
 
-def _previous_cache(target: Path, stamp: str) -> Path | None:
-    manifest = target / store.MANIFEST
-    if not manifest.is_file():
-        return None
+def _read_manifest(target: Path) -> dict[str, Any] | None:
     try:
-        old = json.loads(manifest.read_text(encoding="utf-8"))
+        return json.loads((target / store.MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return None
+
+
+def _previous_cache(target: Path, stamp: str) -> Path | None:
+    old = _read_manifest(target)
+    if old is None:
         return None
     ok = old.get("cache_stamp") == stamp and old.get("format_version") == schema.FORMAT_VERSION
     return target / store.CACHE if ok else None
@@ -246,75 +249,102 @@ def import_campaign(
     target = paths.store_dir(name, root)
     if target == raw or raw in target.parents:
         raise CampaignError(f"the store {target} would be inside the raw campaign {raw}")
-    limits = limits or sources.Limits()
-    workers = max(1, workers or os.cpu_count() or 1)
-    stamp = cache_stamp()
+    job = _Job(raw, name, target, limits or sources.Limits(), strict,
+               max(1, workers or os.cpu_count() or 1), progress)
     with store.locked(target):
         store.recover(target)
-        staging = store.staging_dir(target)
-        cache = staging / store.CACHE
-        spool = staging / ".spool"
-        cache.mkdir(parents=True)
-        spool.mkdir()
         try:
-            previous = _previous_cache(target, stamp)
-
-            def spooler(sha: str, data: bytes) -> Path:
-                # Archive entries are copied out only when they will be parsed.
-                path = spool / sha
-                if not path.exists() and _cached(sha, previous) is None:
-                    path.write_bytes(data)
-                return path
-
-            entries = sources.discover(raw, limits=limits, spool=spooler)
-            cfg = _read_config(entries)
-            rows, first = _plan(entries, cfg)
-            outcomes: dict[str, dict[str, Any]] = {}
-            tasks: list[Task] = []
-            for sha, entry in first.items():
-                reused = _reuse(sha, previous, cache)
-                if reused is not None:
-                    outcomes[sha] = reused
-                else:
-                    tasks.append(Task(sha, entry.path, str(entry.location), str(cache), strict))
-            results, used = _execute(tasks, {t.sha256: first[t.sha256].size for t in tasks},
-                                     workers, progress)
-            outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
-                             for r in results})
-            shutil.rmtree(spool)
-            parts = assemble.Parts()
-            for i, entry in enumerate(entries):
-                if i in rows:
-                    parts.files.append(rows[i])
-                else:
-                    parts.add(entry, outcomes[entry.sha256], cache)
-            runs, samples, summaries, notes = assemble.tables(parts, cfg, name)
-            report = ImportReport(
-                campaign=name, raw=raw, store=target,
-                files=frame(parts.files, FILE_COLUMNS), quality=frame(notes, QUALITY_COLUMNS),
-                counts={"runs": len(runs), "samples": samples.num_rows,
-                        "summaries": summaries.num_rows},
-                notes=cfg.defaults.notes, parsed=len(tasks), reused=len(first) - len(tasks),
-                workers=used,
-            )
-            manifest = {
-                "format_version": schema.FORMAT_VERSION, "azlatency_version": __version__,
-                "cache_stamp": stamp, "campaign": name, "raw": _raw_label(raw),
-                "description": cfg.description, "notes": cfg.defaults.notes,
-                "inputs": {e.path: e.sha256 for e in entries if e.sha256},
-                "report": report.to_dict(),
-            }
-            _write(staging, runs, samples, summaries, manifest)
-            report.changed = not _unchanged(staging, target)
-            if report.changed:
-                store.publish(staging, target)
-            else:
-                shutil.rmtree(staging)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+            report = job.run()
+        finally:
+            shutil.rmtree(job.staging, ignore_errors=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+class _Job:
+    """One import: discover, plan, parse, assemble, write (under the campaign's lock)."""
+
+    def __init__(self, raw: Path, name: str, target: Path, limits: sources.Limits,
+                 strict: bool, workers: int, progress: Progress | None) -> None:
+        self.raw, self.name, self.target, self.limits = raw, name, target, limits
+        self.strict, self.workers, self.progress = strict, workers, progress
+        self.stamp = cache_stamp()
+        self.staging = store.staging_dir(target)
+        self.cache = self.staging / store.CACHE
+        self.spool = self.staging / ".spool"
+        self.previous = _previous_cache(target, self.stamp)
+
+    def spooler(self, sha: str, data: bytes) -> Path:
+        # Archive entries are copied out only when they will be parsed.
+        path = self.spool / sha
+        if not path.exists() and _cached(sha, self.previous) is None:
+            path.write_bytes(data)
+        return path
+
+    def identity(self, entries: list[sources.Entry]) -> dict[str, Any]:
+        """Everything the store is a function of: equal identity, equal store."""
+        return {
+            "format_version": schema.FORMAT_VERSION, "azlatency_version": __version__,
+            "cache_stamp": self.stamp, "campaign": self.name, "raw": _raw_label(self.raw),
+            "inputs": {e.path: e.sha256 for e in entries if e.sha256},
+            "options": {"strict": self.strict, "max_file_bytes": self.limits.max_file_bytes,
+                        "max_archive_bytes": self.limits.max_archive_bytes},
+        }
+
+    def run(self) -> ImportReport:
+        self.cache.mkdir(parents=True)
+        self.spool.mkdir()
+        entries = sources.discover(self.raw, limits=self.limits, spool=self.spooler)
+        cfg = _read_config(entries)
+        rows, first = _plan(entries, cfg)
+        identity = self.identity(entries)
+        old = _read_manifest(self.target)
+        if old is not None and all(old.get(k) == v for k, v in identity.items()) and all(
+                (self.target / f"{t}.parquet").is_file() for t in store.TABLES):
+            # Nothing the store depends on changed: do not even re-read the cache.
+            report = ImportReport.from_manifest(old, self.target)
+            report.raw, report.reused = self.raw, len(first)
+            return report
+        outcomes, parsed, used = self.parse(first)
+        shutil.rmtree(self.spool)
+        parts = assemble.Parts()
+        for i, entry in enumerate(entries):
+            if i in rows:
+                parts.files.append(rows[i])
+            else:
+                parts.add(entry, outcomes[entry.sha256], self.cache)
+        runs, samples, summaries, notes = assemble.tables(parts, cfg, self.name)
+        report = ImportReport(
+            campaign=self.name, raw=self.raw, store=self.target,
+            files=frame(parts.files, FILE_COLUMNS), quality=frame(notes, QUALITY_COLUMNS),
+            counts={"runs": len(runs), "samples": samples.num_rows,
+                    "summaries": summaries.num_rows},
+            notes=cfg.defaults.notes, parsed=parsed, reused=len(first) - parsed, workers=used,
+        )
+        manifest = {**identity, "description": cfg.description, "notes": cfg.defaults.notes,
+                    "report": report.to_dict()}
+        _write(self.staging, runs, samples, summaries, manifest)
+        report.changed = not _unchanged(self.staging, self.target)
+        if report.changed:
+            store.publish(self.staging, self.target)
+        return report
+
+    def parse(self, first: dict[str, sources.Entry]):
+        """Outcomes of every distinct file: reused from the cache, or parsed now."""
+        outcomes: dict[str, dict[str, Any]] = {}
+        tasks: list[Task] = []
+        for sha, entry in first.items():
+            reused = _reuse(sha, self.previous, self.cache)
+            if reused is not None:
+                outcomes[sha] = reused
+            else:
+                tasks.append(Task(sha, entry.path, str(entry.location), str(self.cache),
+                                  self.strict))
+        sizes = {t.sha256: first[t.sha256].size for t in tasks}
+        results, used = _execute(tasks, sizes, self.workers, self.progress)
+        outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
+                         for r in results})
+        return outcomes, len(tasks), used
 
 
 # ---------------------------------------------------------------------------------------------

@@ -53,9 +53,13 @@ def test_a_torn_cache_file_is_parsed_again(echo, stores):
     data = victim.read_bytes()
     victim.unlink()  # cache files are hard links: replace, never modify in place
     victim.write_bytes(data[: len(data) // 2])
+    # nothing changed: the store stands as it is, the cache is not even read
+    assert ingest.import_campaign(echo, root=stores, workers=1).changed is False
+    # the next import that has work to do finds the torn entry and parses that file again
+    (echo / "ppg.reported.csv").write_bytes(SEED002_CSV.read_bytes())
     again = ingest.import_campaign(echo, root=stores, workers=1)
-    assert (again.parsed, again.reused) == (1, 1)
-    assert len(ingest.load("seed004-echo-uksouth", stores).summaries) == 30
+    assert (again.parsed, again.reused) == (2, 1)
+    assert len(ingest.load("seed004-echo-uksouth", stores).summaries) == 30 + 7
 
 
 def test_campaign_yaml_changes_relabel_without_parsing(echo, stores):
