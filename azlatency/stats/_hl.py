@@ -75,14 +75,16 @@ def _bracket(a, b, k, rng) -> tuple[_Point, _Point]:
     width = 5 * np.sqrt(p * (1 - p) / s) + 2 / s
     lo = _Point(a, b, np.quantile(d, max(p - width, 0.0)))
     hi = _Point(a, b, np.quantile(d, min(p + width, 1.0)))
-    full_lo, full_hi = float(a[0] - b[-1]), float(a[-1] - b[0])
-    step = max(hi.d - lo.d, 1e-12 * max(abs(full_lo), abs(full_hi), 1.0))
-    while lo.count > k:  # widen downwards until fewer than k+1 differences are ≤ lo
-        lo = _Point(a, b, max(lo.d - step, full_lo - 1.0))
+    # Widen geometrically until the counts bracket k.  Not capped at the extreme differences:
+    # a − (a_max − b_min) need not round back to b_min, so the cap could miss a pair forever.
+    scale = max(abs(float(a[0] - b[-1])), abs(float(a[-1] - b[0])), 1.0)
+    step = max(hi.d - lo.d, 1e-12 * scale)
+    while lo.count > k:
+        lo = _Point(a, b, lo.d - step)
         step *= 4
     step = max(hi.d - lo.d, step)
     while hi.count <= k:
-        hi = _Point(a, b, min(hi.d + step, full_hi))
+        hi = _Point(a, b, hi.d + step)
         step *= 4
     return lo, hi
 

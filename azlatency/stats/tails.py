@@ -207,15 +207,22 @@ def gpd_fit(y: np.ndarray) -> tuple[float, float]:
         theta = t / ybar
         if abs(theta) < 1e-12:
             return k * np.log(ybar) + k  # exponential limit
-        s = np.log1p(theta * y).sum()
-        if s <= 0:
+        s = np.log1p(theta * y).sum()  # ξ = s/k shares the sign of θ; σ = ξ/θ > 0
+        if not s / theta > 0:
             return np.inf
         return k * np.log(s / (k * theta)) + s + k
 
-    lower = -ybar / ymax * (1 - 1e-9)
-    res = optimize.minimize_scalar(neg_profile, bounds=(lower, 50.0), method="bounded",
-                                   options={"xatol": 1e-10})
-    theta = res.x / ybar
+    # A coarse grid first (the profile can be flat or have a spurious edge optimum), then
+    # Brent's bounded search between the best grid point's neighbours.
+    lower = -ybar / ymax
+    grid = np.concatenate([lower * (1 - np.geomspace(1e-6, 1, 20)), np.geomspace(1e-4, 50, 40)])
+    vals = np.array([neg_profile(t) for t in grid])
+    j = int(np.argmin(vals))
+    lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
+    res = optimize.minimize_scalar(neg_profile, bounds=(lo, hi), method="bounded",
+                                   options={"xatol": 1e-12})
+    best = res.x if res.fun <= vals[j] else grid[j]
+    theta = best / ybar
     if abs(theta) < 1e-12:
         return 0.0, float(ybar)
     xi = float(np.log1p(theta * y).mean())
