@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 _BAD_TOKENS = re.compile(
@@ -25,24 +26,37 @@ _BAD_TOKENS = re.compile(
 _WS = re.compile(r"\s*")
 
 
-class _Obj(dict):
-    """A JSON object that remembers the keys it saw twice."""
+@dataclass
+class Doc:
+    """One decoded document (or reassembled JSON stream) and where it sat."""
 
-    duplicates: list[str]
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
-    obj = _Obj()
-    obj.duplicates = []
-    for key, value in pairs:
-        if key in obj:
-            obj.duplicates.append(key)
-        else:
-            obj[key] = value
-    return obj
+    data: dict
+    first: int  # 1-based lines within the decoded text
+    last: int
+    complete: bool
+    duplicates: list[str] = field(default_factory=list)
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
+class _Decoder:
+    """``json.JSONDecoder`` whose objects keep the first of repeated keys and note them."""
+
+    def __init__(self) -> None:
+        self.duplicates: list[str] = []
+        self.json = json.JSONDecoder(object_pairs_hook=self._pairs)
+
+    def _pairs(self, pairs: list[tuple[str, Any]]) -> dict:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            obj = {}
+            for key, value in pairs:
+                if key in obj:
+                    self.duplicates.append(key)
+                else:
+                    obj[key] = value
+        return obj
+
+    def since(self, mark: int) -> list[str]:
+        return sorted(set(self.duplicates[mark:]))
 
 
 def _sanitize(text: str) -> tuple[str, list[str]]:
@@ -69,11 +83,11 @@ def _skip(s: str, i: int) -> int:
     return _WS.match(s, i).end()
 
 
-def _tolerant_object(s: str, i: int) -> tuple[_Obj, bool]:
+def _tolerant_object(dec: _Decoder, s: str, i: int) -> tuple[dict, bool]:
     """Decode the object at ``s[i] == '{'`` key by key; a value that does not decode ends it.
     Returns the keys read and whether the object was complete.  A cut ``intervals`` list keeps
     its complete items."""
-    obj = _pairs([])
+    obj: dict = {}
     i = _skip(s, i + 1)
     while i < len(s):
         if s[i] == "}":
@@ -89,26 +103,29 @@ def _tolerant_object(s: str, i: int) -> tuple[_Obj, bool]:
             return obj, False
         i = _skip(s, i + 1)
         try:
-            value, i = _DECODER.raw_decode(s, i)
+            value, i = dec.json.raw_decode(s, i)
         except json.JSONDecodeError:
             if i < len(s) and s[i] == "[":
-                obj[key] = _tolerant_list(s, i)
+                obj.setdefault(key, _tolerant_list(dec, s, i))
             elif i < len(s) and s[i] == "{" and key == "start":
-                obj[key], _ = _tolerant_object(s, i)
+                obj.setdefault(key, _tolerant_object(dec, s, i)[0])
             return obj, False
-        obj[key] = value
+        if key in obj:
+            dec.duplicates.append(key)
+        else:
+            obj[key] = value
         i = _skip(s, i)
         if i < len(s) and s[i] == ",":
             i = _skip(s, i + 1)
     return obj, False
 
 
-def _tolerant_list(s: str, i: int) -> list[Any]:
+def _tolerant_list(dec: _Decoder, s: str, i: int) -> list[Any]:
     items: list[Any] = []
     i = _skip(s, i + 1)
     while i < len(s) and s[i] != "]":
         try:
-            value, i = _DECODER.raw_decode(s, i)
+            value, i = dec.json.raw_decode(s, i)
         except json.JSONDecodeError:
             break
         items.append(value)
@@ -118,13 +135,14 @@ def _tolerant_list(s: str, i: int) -> list[Any]:
     return items
 
 
-def decode_documents(text: str) -> tuple[list[tuple[dict, int, int, bool]], list[str], str]:
-    """Every top-level JSON object in ``text``: (object, first line, last line, complete),
-    notes about repairs, and the text found between and after the objects."""
-    docs: list[tuple[dict, int, int, bool]] = []
+def decode_documents(text: str) -> tuple[list[Doc], list[str], str]:
+    """Every top-level JSON object in ``text``, notes about repairs, and the text found
+    between and after the objects."""
+    dec = _Decoder()
+    docs: list[Doc] = []
     notes: list[str] = []
     outside: list[str] = []
-    fixed_text, fixed = None, []
+    fixed_text = None
     i = _skip(text, 0)
     while i < len(text):
         if text[i] != "{":
@@ -133,8 +151,9 @@ def decode_documents(text: str) -> tuple[list[tuple[dict, int, int, bool]], list
             outside.append(text[i:stop])
             i = _skip(text, stop)
             continue
+        mark = len(dec.duplicates)
         try:
-            doc, end = _DECODER.raw_decode(text, i)
+            doc, end = dec.json.raw_decode(text, i)
             complete = True
         except json.JSONDecodeError:
             if fixed_text is None:
@@ -143,53 +162,44 @@ def decode_documents(text: str) -> tuple[list[tuple[dict, int, int, bool]], list
                 fixed_text = text = text[:i] + tail
                 if fixed:
                     notes.append("repaired: " + ", ".join(fixed) + " (not valid JSON as written)")
+            del dec.duplicates[mark:]
             try:
-                doc, end = _DECODER.raw_decode(text, i)
+                doc, end = dec.json.raw_decode(text, i)
                 complete = True
             except json.JSONDecodeError:
-                doc, complete = _tolerant_object(text, i)
+                del dec.duplicates[mark:]
+                doc, complete = _tolerant_object(dec, text, i)
                 nxt = text.find("\n{", i + 1)
                 end = len(text) if nxt < 0 else nxt + 1
         first = text.count("\n", 0, i) + 1
         last = text.count("\n", 0, max(i, end - 1)) + 1
-        docs.append((doc, first, last, complete))
+        docs.append(Doc(doc, first, last, complete, dec.since(mark)))
         i = _skip(text, end)
     return docs, notes, "".join(outside)
-
-
-def walk(obj: Any):
-    """Every object of a decoded document that came through the duplicate-keeping hook."""
-    if isinstance(obj, _Obj):
-        yield obj
-    if isinstance(obj, dict):
-        for value in obj.values():
-            yield from walk(value)
-    elif isinstance(obj, list):
-        for value in obj:
-            yield from walk(value)
 
 
 # ---------------------------------------------------------------------------------------------
 # --json-stream
 
 
-def stream_documents(lines: list[str], offset: int) -> tuple[list[tuple[dict, int, int, bool]],
-                                                             list[str]]:
+def stream_documents(lines: list[str], offset: int) -> tuple[list[Doc], list[str]]:
     """Reassemble ``--json-stream`` events into documents (one per ``start`` event)."""
-    docs: list[tuple[dict, int, int, bool]] = []
+    dec = _Decoder()
+    docs: list[Doc] = []
     notes: list[str] = []
     cur: dict | None = None
     first = last = offset + 1
+    mark = 0
     for i, line in enumerate(lines):
         text = line.strip()
         if not text:
             continue
         line_no = offset + i + 1
         try:
-            event = _DECODER.decode(text)
+            event = dec.json.decode(text)
         except json.JSONDecodeError:
             try:
-                event = _DECODER.decode(_sanitize(text)[0])
+                event = dec.json.decode(_sanitize(text)[0])
             except json.JSONDecodeError:
                 notes.append(f"line {line_no}: not a complete JSON event (cut short?): not read")
                 continue
@@ -197,7 +207,8 @@ def stream_documents(lines: list[str], offset: int) -> tuple[list[tuple[dict, in
         data = event.get("data") if isinstance(event, dict) else None
         if name == "start" or cur is None:
             if cur is not None:
-                docs.append((cur, first, last, "end" in cur))
+                docs.append(Doc(cur, first, last, "end" in cur, dec.since(mark)))
+                mark = len(dec.duplicates)
             cur, first = {"intervals": []}, line_no
         last = line_no
         if name == "interval":
@@ -207,5 +218,5 @@ def stream_documents(lines: list[str], offset: int) -> tuple[list[tuple[dict, in
         else:
             notes.append(f"line {line_no}: JSON line without an 'event': not read")
     if cur is not None:
-        docs.append((cur, first, last, "end" in cur))
+        docs.append(Doc(cur, first, last, "end" in cur, dec.since(mark)))
     return docs, notes

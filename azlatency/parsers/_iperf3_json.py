@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import ParseError
-from ._iperf3_decode import walk
 from ._iperf3_model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
 
 # ---------------------------------------------------------------------------------------------
@@ -39,6 +38,11 @@ class _Values:
 
     def f(self, obj: Any, key: str, where: str) -> float | None:
         value = obj.get(key) if isinstance(obj, dict) else None
+        kind = type(value)
+        if kind is int and -INT64_MAX <= value <= INT64_MAX:  # the common cases, fast
+            return float(value)
+        if kind is float and math.isfinite(value):
+            return value
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -54,6 +58,9 @@ class _Values:
         return value
 
     def i(self, obj: Any, key: str, where: str) -> int | None:
+        raw = obj.get(key) if isinstance(obj, dict) else None
+        if type(raw) is int and -INT64_MAX <= raw <= INT64_MAX:
+            return raw
         value = self.f(obj, key, where)
         if value is None:
             return None
@@ -301,7 +308,7 @@ def _old_udp_sum(test: Test, obj: dict, v: _Values) -> None:
 
 
 def to_test(doc: dict, *, first: int, last: int, complete: bool, variant: str,
-            source: str | None, strict: bool) -> Test:
+            source: str | None, strict: bool, duplicates: list[str] | None = None) -> Test:
     test = Test(line_start=first, line_end=last)
     v = _Values(test, source, strict, first)
     _meta(test, doc, v, variant)
@@ -313,7 +320,7 @@ def to_test(doc: dict, *, first: int, last: int, complete: bool, variant: str,
     error = doc.get("error")
     if isinstance(error, str) and error:
         test.errors.append(error)
-    dups = sorted({k for obj in walk(doc) for k in obj.duplicates})
+    dups = duplicates or []
     if dups:
         test.warnings.append("keys repeated in the JSON (iperf 3.6 and 3.12 bugs; first value "
                              "kept): " + ", ".join(dups))

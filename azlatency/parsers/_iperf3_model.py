@@ -13,9 +13,11 @@ main flow, ``"reverse"`` for the server-to-client flow of a ``--bidir`` test (ip
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ._base import Run
@@ -233,16 +235,36 @@ def _computed(run: Run, rows: list[dict[str, Any]]) -> None:
                 continue  # several streams and no SUM: a total per interval is not printed
             values = next(iter(streams.values()))
         metric = f"throughput_{side}{_suffix(flow)}" if side else f"throughput{_suffix(flow)}"
-        s = pd.Series(values, dtype="float64")
-        n = len(s)
+        n = len(values)
         kw: dict[str, Any] = {"source": "computed", "n": n}
-        run.add(metric, "mean", float(s.mean()), "bps", **kw)
-        run.add(metric, "min", float(s.min()), "bps", **kw)
-        run.add(metric, "p50", float(s.median()), "bps", **kw)
-        run.add(metric, "max", float(s.max()), "bps", **kw)
+        run.add(metric, "mean", math.fsum(values) / n, "bps", **kw)
+        run.add(metric, "min", min(values), "bps", **kw)
+        run.add(metric, "p50", statistics.median(values), "bps", **kw)
+        run.add(metric, "max", max(values), "bps", **kw)
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+_INT_KEYS = {"seq", "bytes", "retransmits", "cwnd_bytes", "lost_packets", "packets"}
+_FLOAT_KEYS = {"start_s", "end_s", "bits_per_second", "tcp_rtt_us", "tcp_rttvar_us",
+               "jitter_us"}
+
+
+def _column(key: str, values: list[Any]) -> Any:
+    """Typed arrays built directly: a server log has hundreds of small runs, and pandas'
+    type inference per column would cost more than reading the text."""
+    if key in _INT_KEYS:
+        mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
+        data = np.fromiter((0 if v is None else v for v in values), dtype=np.int64,
+                           count=len(values))
+        return pd.arrays.IntegerArray(data, mask)
+    if key in _FLOAT_KEYS:
+        return np.fromiter((np.nan if v is None else v for v in values), dtype=np.float64,
+                           count=len(values))
+    arr = np.empty(len(values), dtype=object)  # the schema makes it str once, after concat
+    arr[:] = values
+    return arr
 
 
 def _samples(rows: list[dict[str, Any]]) -> pd.DataFrame | None:
@@ -252,12 +274,8 @@ def _samples(rows: list[dict[str, Any]]) -> pd.DataFrame | None:
     for key in SAMPLE_KEYS:
         values = [r.get(key) for r in rows]
         if key in ("seq", "kind", "status") or any(v is not None for v in values):
-            cols[key] = values
-    df = pd.DataFrame(cols)
-    for key in ("seq", "bytes", "retransmits", "cwnd_bytes", "lost_packets", "packets"):
-        if key in df:
-            df[key] = df[key].astype("Int64")
-    return df
+            cols[key] = _column(key, values)
+    return pd.DataFrame(cols)
 
 
 def finish(test: Test) -> Run:

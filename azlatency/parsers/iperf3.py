@@ -63,9 +63,10 @@ INFO = ToolInfo(
     latency_basis=None,
 )
 
-_PRETTY_OPEN = re.compile(r"^\s*\{\s*$")
+# iperf3 writes the top-level braces at column 0; nested objects are indented further.
+_PRETTY_OPEN = re.compile(r"^ {0,3}\{\s*$")
 _START_KEY = re.compile(r'^\s*"start"\s*:')
-_COMPACT_OPEN = re.compile(r'^\s*\{\s*"start"\s*:')
+_COMPACT_OPEN = re.compile(r'^ {0,3}\{\s*"start"\s*:')
 _STREAM_LINE = re.compile(r'^\s*\{\s*"event"\s*:\s*"(?:start|interval|end|error|server_output)')
 _CLOSE = re.compile(r"^\}\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -96,9 +97,11 @@ def _json_end(lines: list[str], i: int) -> int:
     if _COMPACT_OPEN.match(lines[i]) and lines[i].rstrip().endswith("}"):
         return i + 1
     for j in range(i + 1, len(lines)):
-        if _CLOSE.match(lines[j]):
+        line = lines[j]
+        if line[:1] == "}" and _CLOSE.match(line):
             return j + 1
-        if _FENCE.match(lines[j]) or _json_opens(lines, j):
+        quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"  # skip regexes
+        if quick and (_FENCE.match(line) or _json_opens(lines, j)):
             return j
     return len(lines)
 
@@ -207,10 +210,12 @@ def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
         variant = "json-stream"
     else:
         docs, notes, outside = decode_documents("\n".join(lines[a:b]))
-        docs = [(d, f + a, last + a, c) for d, f, last, c in docs]
+        for d in docs:
+            d.first, d.last = d.first + a, d.last + a
         variant = "json"
     tests: list[Test] = []
-    for doc, first, last, complete in docs:
+    for d in docs:
+        doc, first, last = d.data, d.first, d.last
         if not isinstance(doc, dict):
             continue
         if not has_measurement(doc):
@@ -218,23 +223,24 @@ def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
             if isinstance(error, str) and error and not error.endswith("server has terminated"):
                 orphans.append(error)
             continue
-        test = to_test(doc, first=first, last=last, complete=complete, variant=variant,
-                       source=source, strict=strict)
+        test = to_test(doc, first=first, last=last, complete=d.complete, variant=variant,
+                       source=source, strict=strict, duplicates=d.duplicates)
         test.warnings[:0] = notes
         tests.append(test)
-        tests.extend(_embedded(doc, first, last, source, strict))
+        tests.extend(_embedded(doc, first, last, source, strict, d.duplicates))
     if outside.strip() and tests:
         tests[-1].warnings.append(f"text outside the JSON not read: {outside.strip()[:80]!r}")
     return tests
 
 
-def _embedded(doc: dict, first: int, last: int, source: str | None, strict: bool) -> list[Test]:
+def _embedded(doc: dict, first: int, last: int, source: str | None, strict: bool,
+              duplicates: list[str]) -> list[Test]:
     """``--get-server-output``: the server's own output of the same test, as a server run."""
     out: list[Test] = []
     inner = doc.get("server_output_json")
     if isinstance(inner, dict) and has_measurement(inner):
         test = to_test(inner, first=first, last=last, complete=True, variant="json",
-                       source=source, strict=strict)
+                       source=source, strict=strict, duplicates=duplicates)
         out.append(test)
     text = doc.get("server_output_text")
     if isinstance(text, str) and text.strip():
