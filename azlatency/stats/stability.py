@@ -139,7 +139,9 @@ def breaks(samples: pd.DataFrame, runs: pd.DataFrame | None = None, *,
                         "end_ns": times[e - 1] or pd.NA, "n": int(e - s),
                         "note": ", ".join(sorted(set(status[s:e])))})
         ends_bad = len(status) and status[-1] in NOT_OK
-        if ends_bad or complete.get(run_id) is False:
+        flag = complete.get(run_id)
+        incomplete = flag is not None and not pd.isna(flag) and not bool(flag)
+        if ends_bad or incomplete:
             last_ok = np.flatnonzero(status == "ok")
             i = int(last_ok[-1]) if len(last_ok) else 0
             out.append({"run_id": run_id, "kind": "end", "start_seq": seq[i],
@@ -254,12 +256,15 @@ def last_records_before_break(samples: pd.DataFrame, runs: pd.DataFrame | None =
                 stop = mine["start_seq"].min()
                 part = part[part["seq"] <= stop]
         whole = observations(part, column).values
-        vif = _run_vif(whole)
+        # Dependence is measured on the run before the examined window when there is enough
+        # of it: a change just before the break (the thing studied) would inflate it.
+        earlier = whole[:-n_last]
+        vif = _run_vif(earlier if len(earlier) >= 4 * dep.MIN_N else whole)
         x = whole[-n_last:]
         k = len(x)
         rows = []
-        for first in range(k, 0, -segment):
-            last = max(first - segment + 1, 1)
+        for j in range(-(-k // segment) - 1, -1, -1):  # segments aligned on the break
+            first, last = min((j + 1) * segment, k), j * segment + 1
             seg = x[k - first: k - last + 1]
             label = f"Last {first} records" if last == 1 else f"Records {first}-{last}"
             rows.append(_segment_row(run_id, seg, first, last, label, level, vif))
