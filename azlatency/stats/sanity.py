@@ -92,11 +92,11 @@ def _candidates(summaries, runs, e) -> tuple[pd.DataFrame, str]:
         if (rows["metric"] == other).any() and e.get("convert_basis", True):
             conv = units.to_rtt if metric == "rtt" else units.to_half_rtt
             converted = conv(rows[rows["metric"] == other])
-            converted["_converted"] = True
-            rows = pd.concat([rows.assign(_converted=False), converted], ignore_index=True)
+            converted["converted_basis"] = True
+            rows = pd.concat([rows.assign(converted_basis=False), converted], ignore_index=True)
             note = f"converted from {other} (rtt = 2 × half_rtt)"
-    if "_converted" not in rows.columns:
-        rows = rows.assign(_converted=False)
+    if "converted_basis" not in rows.columns:
+        rows = rows.assign(converted_basis=False)
     rows = rows[(rows["metric"] == metric) & (rows["stat"] == e.get("stat", "mean"))]
     if "source" in e:
         rows = rows[rows["source"] == e["source"]]
@@ -135,13 +135,15 @@ def check_expectations(summaries: pd.DataFrame, runs: pd.DataFrame | None,
             ok = bool(lo <= r.value <= hi)
             out.append({**base, "run_id": r.run_id, "source": r.source, "observed": r.value,
                         "unit": r.unit, "expected_low": lo, "expected_high": hi, "passed": ok,
-                        "note": note if r._converted else ""})
+                        "note": note if r.converted_basis else ""})
     cols = ["expectation", "run_id", "metric", "stat", "source", "observed", "unit",
             "expected_low", "expected_high", "passed", "note"]
     result = pd.DataFrame(out).reindex(columns=cols)
     result["passed"] = result["passed"].astype("boolean")
     if runs is not None:
-        extra = [c for c in ("tool", "scenario", "src_zone", "dst_zone") if c in runs.columns]
+        extra = [c for c in ("tool", "heading", "scenario", "src_zone", "dst_zone")
+                 if c in runs.columns]
+        result["run_id"] = result["run_id"].astype(runs["run_id"].dtype)
         result = result.merge(runs[["run_id", *extra]], on="run_id", how="left")
     return result
 

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from azlatency.stats import adjust_pvalues, compare, compare_groups, compare_runs
-from azlatency.stats import _hl
+from azlatency.stats import _hl, adjust_pvalues, compare, compare_groups, compare_runs
 from tests.stats import _frames
 
 
