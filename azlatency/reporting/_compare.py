@@ -159,16 +159,22 @@ def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "
 # Cross-tool agreement
 
 
-def cross_tool(tables: Tables, *, by: Sequence[str] = ("campaign", "scenario"),
+PAIR = ("campaign", "scenario", "src_zone", "dst_zone", "placement", "accelerated_networking",
+        "vm_size")
+
+
+def cross_tool(tables: Tables, *, by: Sequence[str] = PAIR,
                reference: Sequence[str] = ("sockperf", "qperf", "latte", "echo_csv", "ping"),
                level: float = 0.95) -> pd.DataFrame:
-    """The same pair of VMs (one group of ``by``) measured by several tools, all as round
-    trips (half round trips are doubled explicitly, ``converted_from`` says so).
+    """The same pair of VMs (one group of ``by``: scenario, zones, placement, ...) measured by
+    several tools, all as round trips (half round trips are doubled explicitly,
+    ``converted_from`` says so).
 
     One row per group, tool and message size: the median where the tool gives one, else its
     mean (``stat``), with the interval the data allow, and ``ratio_to_reference``: the value
     over the reference tool's (the first of ``reference`` present in the group, its smallest
     message size) for the same statistic, or its mean when the statistic differs."""
+    by = [c for c in by if c in tables.runs.columns]
     pct = latency_percentiles(tables, basis="rtt", level=level,
                               by=[*by, "msg_size_bytes"], quantiles=(0.5,))
     pct = pct[pct["stat"].isin(["p50", "mean"])]
@@ -182,9 +188,10 @@ def cross_tool(tables: Tables, *, by: Sequence[str] = ("campaign", "scenario"),
         ref_tool = next((t for t in reference if t in set(g["tool"])), sorted(g["tool"])[0])
         ref = g[g["tool"] == ref_tool].sort_values("msg_size_bytes", na_position="last")
         ref_label = ref["label"].iloc[0]
-        ref_vals = ref[ref["label"] == ref_label].set_index("stat")["estimate"]
+        ref_vals = ref[ref["label"] == ref_label].drop_duplicates("stat").set_index(
+            "stat")["estimate"]
         for label, h in g.groupby("label", sort=False):
-            vals = h.set_index("stat")
+            vals = h.drop_duplicates("stat").set_index("stat")
             stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) \
                 else "mean"
             r = vals.loc[stat]
@@ -203,10 +210,12 @@ def cross_tool(tables: Tables, *, by: Sequence[str] = ("campaign", "scenario"),
     out = pd.DataFrame(rows, columns=cols)
     if len(out):
         # Short names for a chart: the pair (campaign only when several), the tool and size.
-        pair = out[list(by)].astype("string").fillna("?")
-        if "campaign" in by and out["campaign"].nunique() < 2:
-            pair = pair.drop(columns="campaign")
-        out["pair"] = pair.agg(" · ".join, axis=1)
+        many = "campaign" in by and out["campaign"].nunique() > 1
+        out["pair"] = [" · ".join(x for x in (
+            str(r.get("campaign")) if many else "", str(r.get("scenario") or ""),
+            f"{r['src_zone']}→{r['dst_zone']}" if not pd.isna(r.get("src_zone"))
+            and not pd.isna(r.get("dst_zone")) else "") if x and x != "<NA>")
+            for r in out.to_dict("records")]
         size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
     return out

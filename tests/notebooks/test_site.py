@@ -1,0 +1,116 @@
+"""The rendered site, opened in a real headless browser (Debian's chromium + chromedriver):
+the index loads, every report it links to resolves, and every figure of every report is a
+real image (``naturalWidth > 0``).  A screenshot is kept out of git for a person to look at
+(``reports/site-screenshot.png``); the test asserts, the screenshot does not."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from azlatency import notebooks, site
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.xdist_group("notebooks")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+needs_browser = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()),
+    reason="chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1280,1600")
+
+
+@pytest.fixture(scope="module")
+def built(executed, tmp_path_factory) -> Path:
+    """The site of the default-parameter runs; returns the reports folder."""
+    reports = tmp_path_factory.mktemp("site")
+    index = site.build(next(iter(executed.values())).parent, reports)
+    assert index == reports / "index.html"
+    return reports
+
+
+@pytest.fixture(scope="module")
+def served(built):
+    """The reports folder over HTTP on 127.0.0.1 (a free port), as the base URL."""
+    handler = functools.partial(_Quiet, directory=str(built))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    thread.join()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep the test output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def test_site_files(built):
+    pages = {p.stem for p in (built / "site").glob("*.html")}
+    assert {p.stem for p in notebooks.notebooks()} <= pages
+    landing = (built / "index.html").read_text(encoding="utf-8")
+    assert 'url=site/index.html' in landing
+    # The report is listed first on the index page.
+    index = (built / "site" / "index.html").read_text(encoding="utf-8")
+    first = index.index('href="90-campaign-report.html"')
+    assert all(first < index.index(f'href="{p.stem}.html"') for p in notebooks.notebooks()
+               if not p.stem.startswith("90-"))
+    # Claims cells are left out of the site; executed notebooks keep them.
+    assert "azlatency.claims" not in (built / "site" / "90-campaign-report.html").read_text(
+        encoding="utf-8")
+
+
+@needs_browser
+def test_index_links_and_figures_in_a_browser(served, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{served}/index.html")  # the landing page redirects to the site's index
+    browser.implicitly_wait(5)
+    assert browser.title.startswith("azlatency reports")
+    links = [a.get_attribute("href") for a in
+             browser.find_elements(By.CSS_SELECTOR, "div.body a.reference.internal")]
+    expected = {f"{p.stem}.html" for p in notebooks.notebooks()}
+    assert {link.rsplit("/", 1)[-1] for link in links} >= expected
+    shots = ROOT / "reports"
+    shots.mkdir(exist_ok=True)
+    browser.save_screenshot(str(shots / "site-index-screenshot.png"))
+    for link in dict.fromkeys(links):
+        browser.get(link)
+        page = link.rsplit("/", 1)[-1]
+        heading = browser.find_element(By.CSS_SELECTOR, "h1").text
+        assert heading[:2] == page[:2], f"{page} shows {heading!r}"
+        images = browser.find_elements(By.CSS_SELECTOR, "div.body img")
+        assert images, f"{page} shows no figure"
+        broken = [img.get_attribute("src") for img in images
+                  if not browser.execute_script(
+                      "return arguments[0].complete && arguments[0].naturalWidth > 0", img)]
+        assert not broken, f"{page}: broken images {broken}"
+        if page.startswith("90-"):
+            height = browser.execute_script("return document.body.scrollHeight")
+            browser.set_window_size(1280, min(max(height, 1600), 8000))
+            browser.save_screenshot(str(shots / "site-screenshot.png"))
+            browser.set_window_size(1280, 1600)
