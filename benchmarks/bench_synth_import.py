@@ -14,8 +14,14 @@ measured in the same run.
   same Parquet file (the same percentiles, no intervals).
 
 Each step runs in its own child process, which reports wall time and peak RSS
-(``ru_maxrss``) above its RSS after imports.  The store is removed at the end; the generated
-campaign stays (``_data`` is not committed) unless ``AZL_BENCH_CLEAN=1``.
+(``ru_maxrss``) above its RSS after imports.  The machine is shared, so a watchdog stops a
+child when the machine's available memory falls below ``AZL_BENCH_MIN_FREE_GB`` (default 1.5)
+and reports the child's peak then (``VmHWM``) and how far it got.  The store is removed at the
+end; the generated campaign stays (``_data`` is not committed) unless ``AZL_BENCH_CLEAN=1``.
+
+``AZL_SYNTH_FRACTION`` (default 1) scales sockperf's ``-t`` of the ``large`` size, so the same
+script measures ~2.5 × 10^7 samples with 0.25 — the import needs more memory than a 23 GB
+machine has at 10^8 (measured 2026-11-21: stopped at 22.7 GB RSS; docs in the report).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA = HERE / "_data" / "synth-large"
 SIZE = os.environ.get("AZL_SYNTH_SIZE", "large")  # "small" for a quick trial of the script
+FRACTION = float(os.environ.get("AZL_SYNTH_FRACTION", "1"))
+MIN_FREE_GB = float(os.environ.get("AZL_BENCH_MIN_FREE_GB", "1.5"))
 
 _PRELUDE = """
 import json, resource, sys, time
@@ -100,28 +108,68 @@ print(json.dumps({"seconds": elapsed, "peak_mb": peak - base, **extra}))
 """
 
 
+def _meminfo_gb(key: str = "MemAvailable") -> float:
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 2**20
+    return float("inf")
+
+
+def _hwm_mb(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
 def _child(step: str, **kw) -> dict:
+    """Run one step in a child; stop it if the machine runs short of memory."""
     code = _PRELUDE.format(root=str(ROOT)) + _STEPS[step].format(**kw) + _EPILOGUE
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    if out.returncode:
-        return {"failed": out.stderr.strip().splitlines()[-1:] or [f"exit {out.returncode}"],
-                "returncode": out.returncode}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    while proc.poll() is None:
+        if _meminfo_gb() < MIN_FREE_GB:
+            peak = _hwm_mb(proc.pid)
+            proc.kill()
+            proc.communicate()
+            return {"failed": f"stopped by the watchdog: available memory below {MIN_FREE_GB} GB",
+                    "peak_rss_mb_when_stopped": peak,
+                    "seconds_when_stopped": round(time.perf_counter() - start, 1)}
+        time.sleep(0.5)
+    out, err = proc.communicate()
+    if proc.returncode:
+        return {"failed": err.strip().splitlines()[-1:] or [f"exit {proc.returncode}"],
+                "returncode": proc.returncode}
+    return json.loads(out.strip().splitlines()[-1])
 
 
-def generate(path: Path = DATA, size: str = SIZE) -> tuple[Path, dict]:
+def generate(path: Path = DATA, size: str = SIZE, fraction: float = FRACTION
+             ) -> tuple[Path, dict]:
     """The campaign, generated once (same seed, same bytes) and reused while current."""
-    sys.path.insert(0, str(ROOT))
-    from azlatency.synth import GENERATOR, make_campaign
+    import dataclasses
 
+    sys.path.insert(0, str(ROOT))
+    from azlatency.synth import GENERATOR, SCALES, make_campaign
+
+    scale = SCALES[size]
+    if fraction != 1:
+        t = max(2, round(scale.sockperf_time_s * fraction))
+        scale = dataclasses.replace(scale, name=f"{size}-t{t}", sockperf_time_s=t)
     truth_file = path / "truth.json"
     if truth_file.is_file():
         truth = json.loads(truth_file.read_text())
-        if (truth.get("generator"), truth.get("size"), truth.get("seed")) == (GENERATOR, size, 0):
+        if (truth.get("generator"), truth.get("scale"), truth.get("seed")) == (
+                GENERATOR, dataclasses.asdict(scale) | {"msg_sizes": list(scale.msg_sizes)}, 0):
             return path, {"reused": True, "samples": truth["samples"]["total"]}
     shutil.rmtree(path, ignore_errors=True)
     start = time.perf_counter()
-    truth = make_campaign(path, size=size, seed=0, name="synth-large")
+    truth = make_campaign(path, scale=scale, seed=0, name="synth-large")
     seconds = time.perf_counter() - start
     size_bytes = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
     return path, {"reused": False, "seconds": round(seconds, 1), "samples": truth.total_samples,
@@ -149,7 +197,7 @@ def main() -> dict:
         return None
 
     return {
-        "size": SIZE, "generate": gen,
+        "size": SIZE, "fraction": FRACTION, "generate": gen,
         "import": imp, "import_peer_pyarrow_csv_rows": imp_peer,
         "import_time_ratio_vs_peer": ratio(imp, imp_peer, "seconds"),
         "import_memory_ratio_vs_peer": ratio(imp, imp_peer, "peak_mb"),

@@ -26,7 +26,7 @@ from .model import SCALES, SIZES, Echo, Model, Scale, Shape, direction_key, pair
 from .plan import Builder
 
 __all__ = [
-    "BUNDLED", "SIZES", "Echo", "Model", "Scale", "Shape", "Truth", "ensure_bundled",
+    "BUNDLED", "SCALES", "SIZES", "Echo", "Model", "Scale", "Shape", "Truth", "ensure_bundled",
     "make_campaign",
 ]
 
@@ -147,12 +147,17 @@ def _effects(model: Model) -> dict[str, Any]:
 
 
 def make_campaign(out_dir: str | os.PathLike[str], *, size: str = "tiny", seed: int = 0,
-                  model: Model | None = None, name: str | None = None) -> Truth:
+                  model: Model | None = None, name: str | None = None,
+                  scale: Scale | None = None) -> Truth:
     """Write a synthetic raw campaign into ``out_dir`` (created; must be empty or absent) and
     return its :class:`Truth`.  ``size``: ``tiny`` (tests), ``small`` (the bundled campaign),
-    ``large`` (~10^8 packets, for benchmarks)."""
-    if size not in SCALES:
-        raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
+    ``large`` (~10^8 packets, for benchmarks); ``scale`` replaces the size's counts and
+    durations (e.g. ``dataclasses.replace(SCALES["large"], sockperf_time_s=55)``)."""
+    if scale is None:
+        if size not in SCALES:
+            raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
+        scale = SCALES[size]
+    size = scale.name
     model = model or Model()
     root = Path(out_dir)
     if root.exists() and any(root.iterdir()):
@@ -160,7 +165,7 @@ def make_campaign(out_dir: str | os.PathLike[str], *, size: str = "tiny", seed: 
     root.mkdir(parents=True, exist_ok=True)
     name = name or root.name
     hosts = inventory(model)
-    b = Builder(root, model, SCALES[size], seed, hosts)
+    b = Builder(root, model, scale, seed, hosts)
     echo_truth = _scenarios(b)
     by_tool: dict[str, int] = {}
     for run in b.runs:
@@ -172,7 +177,7 @@ def make_campaign(out_dir: str | os.PathLike[str], *, size: str = "tiny", seed: 
         "size": size,
         "campaign": name,
         "model": model.to_dict(),
-        "scale": dataclasses.asdict(SCALES[size]),
+        "scale": dataclasses.asdict(scale),
         "hosts": {k: dataclasses.asdict(v) for k, v in hosts.items()},
         "effects": _effects(model),
         "echo": echo_truth,
