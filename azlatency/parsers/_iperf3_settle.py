@@ -43,10 +43,6 @@ class TextFacts:
     timestamped: bool = False
 
 
-# ---------------------------------------------------------------------------------------------
-# the reader
-
-
 def settle(t: Test, x: TextFacts) -> None:
     """Everything a test left open, from everything it printed."""
     meta = t.meta
@@ -80,6 +76,12 @@ def settle(t: Test, x: TextFacts) -> None:
     meta["parser_variant"] = base + ("-old-bandwidth" if x.old_header else "")
     if x.timestamped:
         t.labels["timestamps"] = True
+    _sides(t, x, role, direction)
+
+
+def _sides(t: Test, x: TextFacts, role: str | None, direction: str | None) -> None:
+    """The side (sender/receiver) and flow of every row and total: from a role tag when there
+    is one, else the printing host's side of the (main) flow."""
     local = local_side(role, "forward" if direction == "bidir" else direction)
     bidir = direction == "bidir"
     for r in t.rows:
@@ -102,6 +104,7 @@ def settle(t: Test, x: TextFacts) -> None:
         for o in t.totals:
             if o.side == "receiver" and o.stream == stream:
                 o.out_of_order = n
+
 
 def _addresses(t: Test, x: TextFacts, role: str | None) -> None:
     meta = t.meta

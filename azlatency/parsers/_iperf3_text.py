@@ -60,7 +60,6 @@ from ._iperf3_settle import TextFacts, settle
 
 class TextReader:
     def __init__(self, lines: list[str], *, source: str | None, strict: bool, offset: int = 0):
-        self.raw = lines
         self.lines = strip_timestamps(lines, timestamp_shape(lines))
         self.timestamped = self.lines is not lines
         self.source = source
@@ -223,7 +222,7 @@ class TextReader:
                 self.cur.warnings.append(f"line {line_no}: {m['msg']}")
         elif self.cur is not None:
             self.cur.warnings.append(f"line {line_no} not read: {text[:80]!r}")
-        self.prev_kind = kind or ("other" if text else self.prev_kind)
+        self.prev_kind = kind or "other"  # blank lines returned above and do not count
 
     def header(self, text: str, line_no: int) -> None:
         t = self.cur
