@@ -74,6 +74,7 @@ ANCHOR = re.compile(
     r"Test Complete|CPU Utilization|Starting Test: |Time: |iperf 3\."
 )
 
+
 def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
     """The ``--timestamps`` prefix of this output as a pattern, learnt from its first line: a
     date-like text (digits and ``:``) before an iperf3 line.  The format is any strftime

@@ -130,6 +130,7 @@ def _addresses(t: Test, x: TextFacts, role: str | None) -> None:
     if "port" not in meta and int_flag(x.command_flags, "port") is not None:
         meta["port"] = int_flag(x.command_flags, "port")
 
+
 def _unlabelled(t: Test, x: TextFacts, local: str | None, role: str | None,
                 bidir: bool) -> None:
     """3.0/3.1 print the end-of-test line without ``sender``/``receiver``: it is the local
