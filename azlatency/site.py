@@ -20,10 +20,22 @@ nb_execution_mode = "off"
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
 html_title = "azlatency reports"
-html_theme_options = {"page_width": "1100px", "sidebar_width": "240px"}
+html_theme_options = {"page_width": "1320px", "sidebar_width": "240px"}
+html_static_path = ["_static"]
+html_css_files = ["azlatency.css"]
 myst_enable_extensions = ["dollarmath"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
 '''
+
+
+# Wide result tables scroll instead of squeezing every column into a word per line.
+_CSS = """
+div.cell_output { overflow-x: auto; }
+div.cell_output table { font-size: 0.8em; border-collapse: collapse; margin: 0.5em 0; }
+div.cell_output th, div.cell_output td { padding: 2px 8px; border-bottom: 1px solid #e3e3e3;
+  text-align: left; vertical-align: top; }
+div.cell_output img { max-width: 100%; height: auto; }
+"""
 
 
 def _title(nb_path: Path) -> str:
@@ -56,6 +68,8 @@ def build(executed_dir: Path, reports_dir: Path, *, build_dir: Path | None = Non
     )
     (build_dir / "index.md").write_text(index, encoding="utf-8")
     (build_dir / "conf.py").write_text(_CONF, encoding="utf-8")
+    (build_dir / "_static").mkdir()
+    (build_dir / "_static" / "azlatency.css").write_text(_CSS, encoding="utf-8")
     site = reports_dir / "site"
     if site.exists():
         shutil.rmtree(site)

@@ -39,12 +39,15 @@ from ._data import (
 )
 from ._latency import GROUP, QUANTILES, group_labels, headline, latency_percentiles
 from ._longrun import (
+    analyse_session,
+    before_breaks,
     break_times,
     broken_runs,
     long_runs,
     reported_segments,
     rolling_wide,
     segment_label,
+    segments,
     sessions,
 )
 from ._show import (
@@ -78,7 +81,9 @@ __all__ = [
     "GROUP",
     "QUANTILES",
     "SPECTRUM",
+    "analyse_session",
     "asymmetry_table",
+    "before_breaks",
     "both_ways",
     "campaign_findings",
     "break_times",
@@ -116,6 +121,7 @@ __all__ = [
     "sample_runs",
     "say",
     "segment_label",
+    "segments",
     "sessions",
     "size_series",
     "spread",

@@ -51,6 +51,24 @@ def _show(v) -> str:
     return str(v)
 
 
+SAME_MEASUREMENT = ("campaign", "tool", "latency_basis", "scenario", "src_zone", "dst_zone",
+                    "src_host", "dst_host", *FACTORS)
+
+
+def prefer_samples(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """Latency runs, without the printed-only runs of a condition that also has runs with
+    samples (sockperf's console summary of the packets its --full-log file holds)."""
+    runs = latency_runs(runs)
+    have = set()
+    for basis in ("rtt", "half_rtt"):
+        have |= sample_runs(samples, units.basis_column(basis))
+    cols = [c for c in SAME_MEASUREMENT if c in runs.columns]
+    key = runs[cols].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    sampled = set(key[runs["run_id"].isin(have)])
+    keep = runs["run_id"].isin(have) | ~key.isin(sampled)
+    return runs[keep].reset_index(drop=True)
+
+
 def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
     """(factor, reference value, other value, context dict, reference runs, other runs)."""
     runs = latency_runs(runs)
@@ -136,7 +154,8 @@ def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "
     contrasts with samples."""
     rng = as_rng(rng)
     rows = []
-    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(tables.runs, factors):
+    runs = prefer_samples(tables.runs, tables.samples)
+    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(runs, factors):
         basis = context.get("latency_basis")
         base = {"factor": f, "a": _show(other), "b": _show(ref), "basis": basis,
                 "context": _context_text(context, f), "stat": stat, "level": level,

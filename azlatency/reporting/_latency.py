@@ -140,10 +140,13 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
         parts = [str(r["campaign"])] if many else []
         if "scenario" in by and isinstance(r.get("scenario"), str):
             parts.append(r["scenario"])
+        zoned = not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
         for c in varies[key[i]]:
             v = r.get(c)
             if pd.isna(v) or c == "src_zone":
                 continue
+            if c == "placement" and zoned and v in ("same_zone", "cross_zone"):
+                continue  # the zones shown already say it
             text = _part(c, v)
             parts.append(text.format(r.get("src_zone"), v) if c == "dst_zone" else text)
         parts.append(str(r["tool"]))

@@ -137,3 +137,58 @@ def rolling_wide(rolling: pd.DataFrame) -> pd.DataFrame:
         parts.append(pd.DataFrame({"time_ns": [int(g["time_ns"].iloc[-1]) + 1]}))
     out = pd.concat(parts, ignore_index=True).drop(columns="run_id")
     return out.sort_values("time_ns", kind="stable").reset_index(drop=True)
+
+
+def analyse_session(tables: Tables, name: str, runs: pd.DataFrame, *, window: str = "10min",
+                    step: int = 30) -> dict:
+    """Everything the long-run report shows for one session: its ``ok`` samples, the breaks
+    (``stats.breaks``) and their times, change points in time order (``stats.change_points``)
+    and rolling p50/p99 (``stats.rolling_quantiles``, every ``step``-th point, wide)."""
+    from .. import stats
+    from ._data import subset, synthetic
+
+    sub = subset(tables, runs)
+    basis = runs["latency_basis"].mode().iloc[0]
+    events = stats.breaks(sub.samples, sub.runs)
+    ok = sub.samples[sub.samples["status"].astype(str).eq("ok")]
+    changes = stats.change_points(ok, metric=basis).sort_values("time_ns", ignore_index=True)
+    rolling = rolling_wide(stats.rolling_quantiles(ok, metric=basis, window=window, step=step))
+    return {"name": name, "runs": runs, "basis": basis, "samples": ok, "events": events,
+            "breaks": break_times(events), "changes": changes, "rolling": rolling,
+            "synthetic": bool(synthetic(runs))}
+
+
+def before_breaks(tables: Tables, sessions: list[dict], *, n_last: int = 500,
+                  segment: int = 100, level: float = 0.95) -> pd.DataFrame:
+    """``stats.last_records_before_break`` for every run of the ``sessions``
+    (:func:`analyse_session` results) that ended in a break, in the shape of
+    :func:`reported_segments`."""
+    from .. import stats
+
+    parts = []
+    for s in sessions:
+        samples = tables.samples[tables.samples["run_id"].isin(s["runs"]["run_id"])]
+        broken = broken_runs(samples, s["breaks"])
+        if not broken:
+            continue
+        seg = stats.last_records_before_break(samples[samples["run_id"].isin(broken)],
+                                              metric=s["basis"], n_last=n_last,
+                                              segment=segment, level=level)
+        parts.append(seg.assign(campaign=s["runs"]["campaign"].iloc[0], scenario=s["name"],
+                                source="samples"))
+    if not parts:
+        return pd.DataFrame(columns=SEGMENT_COLUMNS)
+    return pd.concat(parts, ignore_index=True)
+
+
+def segments(*frames: pd.DataFrame) -> pd.DataFrame:
+    """Printed and computed segment tables together, with a ``window`` label for the x axis
+    and a ``series`` label (campaign · scenario)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=[*SEGMENT_COLUMNS, "window", "series"])
+    both = pd.concat(frames, ignore_index=True)
+    both["window"] = [segment_label(a, b) for a, b in zip(both["from_end_first"],
+                                                          both["from_end_last"])]
+    both["series"] = both["campaign"].astype(str) + " · " + both["scenario"].astype(str)
+    return both

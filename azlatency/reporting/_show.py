@@ -91,6 +91,11 @@ def table(df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4
     """``df`` for display: ``columns`` only, floats to ``digits`` significant digits, long
     text cut at ``max_chars`` (the frame itself keeps everything), no index."""
     out = (df[[c for c in columns if c in df.columns]] if columns else df).copy()
+    for c in out.columns:
+        if c.endswith("_ns") and pd.api.types.is_numeric_dtype(out[c]):
+            # integer ns since the epoch → a readable UTC time (the frame keeps the integers)
+            out[c] = pd.to_datetime(out[c].astype("Int64"), unit="ns", utc=True).dt.strftime(
+                "%Y-%m-%d %H:%M:%S UTC")
     floats = [c for c in out.columns if pd.api.types.is_float_dtype(out[c])]
     for c in out.columns:
         if c not in floats and (out[c].dtype == object or pd.api.types.is_string_dtype(out[c])):
