@@ -241,6 +241,14 @@ def main(quick: bool = True) -> dict:
             "rows": table.to_dict("records")}
 
 
+def _md(frame: pd.DataFrame) -> str:
+    """A GitHub markdown table (no tabulate dependency)."""
+    head = "| " + " | ".join(map(str, frame.columns)) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(map(str, row)) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
 def _markdown(table: pd.DataFrame) -> str:
     cov = table[table.study != "asymmetry"].copy()
     cov["coverage"] = (100 * cov["coverage"]).map("{:.1f}%".format)
@@ -253,9 +261,8 @@ def _markdown(table: pd.DataFrame) -> str:
     asym = table[table.study == "asymmetry"].copy()
     asym["rate"] = (100 * asym["rate"]).map("{:.1f}%".format)
     asym["± (MC se)"] = (100 * asym["mc_se"]).map("{:.1f}".format)
-    return (cov[cols].to_markdown(index=False) + "\n\n"
-            + asym[["scenario", "stat", "method", "reps", "rate", "± (MC se)"]]
-            .to_markdown(index=False))
+    return (_md(cov[cols]) + "\n\n"
+            + _md(asym[["scenario", "stat", "method", "reps", "rate", "± (MC se)"]]))
 
 
 if __name__ == "__main__":

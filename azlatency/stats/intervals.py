@@ -354,7 +354,8 @@ def summarize(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
         if unit == "run" or (unit == "auto" and len(run_parts) > 1):
             rows = run_rows(run_parts, qs, level)
         else:
-            rows = series_rows(observations(part, column), qs, level, dependence)
+            whole = run_parts[0] if len(run_parts) == 1 else observations(part, column)
+            rows = series_rows(whole, qs, level, dependence)
             if len(run_parts) > 1:
                 for r in rows.values():
                     r["n_runs"] = len(run_parts)
