@@ -122,3 +122,22 @@ def test_time_window_needs_a_time_column():
                                               "status": "ok", "rtt_us": 1.0}))
     with pytest.raises(ValueError, match="time"):
         rolling_quantiles(s)
+
+
+def test_real_echo_client_log_ends_in_a_drop():
+    # Our own capture (tests/fixtures/echo_csv/SOURCES.md): the echo server was killed after
+    # packet 9; the client's last line reads "TCP CONNECTION DROP at packet 10:
+    # ConnectionResetError('connection closed by peer')".
+    import importlib.util
+
+    import azlatency
+    from tests.conftest import FIXTURES
+
+    if importlib.util.find_spec("azlatency.parsers.echo_csv") is None:
+        pytest.skip("echo_csv parser not present")
+    path = FIXTURES / "echo_csv" / "echo_csv--py3.11-linux-i0.1-crlf-server-killed-drop-stdout.log"
+    tables = azlatency.read(path)
+    out = breaks(tables.samples, tables.runs).set_index("kind")
+    assert out.loc["end", "note"] == "run ends in a drop"
+    assert out.loc["end", "end_seq"] == 10
+    assert out.loc["loss_burst", "note"] == "error"
