@@ -131,26 +131,30 @@ def _child(step: str, **kw) -> dict:
     """Run one step in a child; stop it if the machine runs short of memory."""
     code = _PRELUDE.format(root=str(ROOT)) + _STEPS[step].format(**kw) + _EPILOGUE
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     while proc.poll() is None:
         if _meminfo_gb() < MIN_FREE_GB:
             peak = _hwm_mb(proc.pid)
             proc.kill()
             proc.communicate()
-            return {"failed": f"stopped by the watchdog: available memory below {MIN_FREE_GB} GB",
-                    "peak_rss_mb_when_stopped": peak,
-                    "seconds_when_stopped": round(time.perf_counter() - start, 1)}
+            return {
+                "failed": f"stopped by the watchdog: available memory below {MIN_FREE_GB} GB",
+                "peak_rss_mb_when_stopped": peak,
+                "seconds_when_stopped": round(time.perf_counter() - start, 1),
+            }
         time.sleep(0.5)
     out, err = proc.communicate()
     if proc.returncode:
-        return {"failed": err.strip().splitlines()[-1:] or [f"exit {proc.returncode}"],
-                "returncode": proc.returncode}
+        return {
+            "failed": err.strip().splitlines()[-1:] or [f"exit {proc.returncode}"],
+            "returncode": proc.returncode,
+        }
     return json.loads(out.strip().splitlines()[-1])
 
 
-def generate(path: Path = DATA, size: str = SIZE, fraction: float = FRACTION
-             ) -> tuple[Path, dict]:
+def generate(path: Path = DATA, size: str = SIZE, fraction: float = FRACTION) -> tuple[Path, dict]:
     """The campaign, generated once (same seed, same bytes) and reused while current."""
     import dataclasses
 
@@ -165,16 +169,23 @@ def generate(path: Path = DATA, size: str = SIZE, fraction: float = FRACTION
     if truth_file.is_file():
         truth = json.loads(truth_file.read_text())
         if (truth.get("generator"), truth.get("scale"), truth.get("seed")) == (
-                GENERATOR, dataclasses.asdict(scale) | {"msg_sizes": list(scale.msg_sizes)}, 0):
+            GENERATOR,
+            dataclasses.asdict(scale) | {"msg_sizes": list(scale.msg_sizes)},
+            0,
+        ):
             return path, {"reused": True, "samples": truth["samples"]["total"]}
     shutil.rmtree(path, ignore_errors=True)
     start = time.perf_counter()
     truth = make_campaign(path, scale=scale, seed=0, name="synth-large")
     seconds = time.perf_counter() - start
     size_bytes = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-    return path, {"reused": False, "seconds": round(seconds, 1), "samples": truth.total_samples,
-                  "gigabytes": round(size_bytes / 1e9, 2),
-                  "ns_per_sample": round(seconds / truth.total_samples * 1e9, 1)}
+    return path, {
+        "reused": False,
+        "seconds": round(seconds, 1),
+        "samples": truth.total_samples,
+        "gigabytes": round(size_bytes / 1e9, 2),
+        "ns_per_sample": round(seconds / truth.total_samples * 1e9, 1),
+    }
 
 
 def main() -> dict:
@@ -197,11 +208,15 @@ def main() -> dict:
         return None
 
     return {
-        "size": SIZE, "fraction": FRACTION, "generate": gen,
-        "import": imp, "import_peer_pyarrow_csv_rows": imp_peer,
+        "size": SIZE,
+        "fraction": FRACTION,
+        "generate": gen,
+        "import": imp,
+        "import_peer_pyarrow_csv_rows": imp_peer,
         "import_time_ratio_vs_peer": ratio(imp, imp_peer, "seconds"),
         "import_memory_ratio_vs_peer": ratio(imp, imp_peer, "peak_mb"),
-        "summary": summ, "summary_peer_numpy_quantile": summ_peer,
+        "summary": summ,
+        "summary_peer_numpy_quantile": summ_peer,
         "summary_time_ratio_vs_peer": ratio(summ, summ_peer, "seconds"),
         "summary_memory_ratio_vs_peer": ratio(summ, summ_peer, "peak_mb"),
     }

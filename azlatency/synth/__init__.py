@@ -14,6 +14,7 @@ and every parameter: ``docs/synth.md``.  Same seed, same bytes.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import shutil
@@ -26,12 +27,30 @@ from .model import SCALES, SIZES, Echo, Model, Scale, Shape, direction_key, pair
 from .plan import Builder
 
 __all__ = [
-    "BUNDLED", "SCALES", "SIZES", "Echo", "Model", "Scale", "Shape", "Truth", "ensure_bundled",
+    "BUNDLED",
+    "SCALES",
+    "SIZES",
+    "Echo",
+    "Model",
+    "Scale",
+    "Shape",
+    "Truth",
+    "ensure_bundled",
     "make_campaign",
 ]
 
-# Bump when the output of a given (seed, size, model) changes, so ensure_bundled rebuilds.
-GENERATOR = "azlatency.synth/1"
+
+def _generator_stamp() -> str:
+    """Identity of the code that writes campaigns: a hash of this package's sources, so a
+    bundled campaign written by another version is rebuilt (``ensure_bundled``)."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted([*here.glob("*.py"), *here.glob("formats/*.py")]):
+        h.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"azlatency.synth/{h.hexdigest()[:12]}"
+
+
+GENERATOR = _generator_stamp()
 BUNDLED = "synthetic-westeurope"  # the campaign `make run` builds under data/raw
 TRUTH = "truth.json"
 
@@ -89,27 +108,52 @@ def _scenarios(b: Builder) -> dict[str, Any]:
             b.iperf3(folder, src, dst, as_json=True, scenario=label)
             b.ntttcp(folder, src, dst, scenario=label)
     pz = m.placement_zone
-    pairs = {"same_zone": (f"vm-z{pz}-a", f"vm-z{pz}-b"), "ppg": ("vm-ppg-a", "vm-ppg-b"),
-             "availability_set": ("vm-as-a", "vm-as-b")}
+    pairs = {
+        "same_zone": (f"vm-z{pz}-a", f"vm-z{pz}-b"),
+        "ppg": ("vm-ppg-a", "vm-ppg-b"),
+        "availability_set": ("vm-as-a", "vm-as-b"),
+    }
     for placement, (a, z) in pairs.items():
         for rep in range(1, sc.repetitions + 1):
-            b.sockperf("placement", h[a], h[z], rep, version="3.8", placement=placement,
-                       scenario=SCENARIOS["placement"])
+            b.sockperf(
+                "placement",
+                h[a],
+                h[z],
+                rep,
+                version="3.8",
+                placement=placement,
+                scenario=SCENARIOS["placement"],
+            )
     for a, z in ((f"vm-z{pz}-a", f"vm-z{pz}-b"), ("vm-noan-a", "vm-noan-b")):
         for rep in range(1, sc.repetitions + 1):
-            b.sockperf("accelerated-networking", h[a], h[z], rep, version="3.8",
-                       scenario=SCENARIOS["accelerated-networking"])
+            b.sockperf(
+                "accelerated-networking",
+                h[a],
+                h[z],
+                rep,
+                version="3.8",
+                scenario=SCENARIOS["accelerated-networking"],
+            )
     for msg in sc.msg_sizes:
         for rep in range(1, sc.msg_repetitions + 1):
-            b.sockperf("message-size", h[f"vm-z{pz}-a"], h[f"vm-z{pz}-b"], rep, msg=msg,
-                       full_rtt=False, version="3.8", scenario=SCENARIOS["message-size"])
+            b.sockperf(
+                "message-size",
+                h[f"vm-z{pz}-a"],
+                h[f"vm-z{pz}-b"],
+                rep,
+                msg=msg,
+                full_rtt=False,
+                version="3.8",
+                scenario=SCENARIOS["message-size"],
+            )
     wa, wb = h[f"win-z{m.zones[0]}-a"], h[f"win-z{m.zones[1]}-a"]
     for src, dst in ((wa, wb), (wb, wa)):
         for rep in range(1, sc.latte_repetitions + 1):
             b.latte("windows", src, dst, rep, scenario=SCENARIOS["windows"])
         b.ping_windows("windows", src, dst, scenario=SCENARIOS["windows"])
-    return b.echo_session("long-run-echo", h["vm-echo-cli"], h["vm-echo-srv"],
-                          scenario=SCENARIOS["long-run-echo"])
+    return b.echo_session(
+        "long-run-echo", h["vm-echo-cli"], h["vm-echo-srv"], scenario=SCENARIOS["long-run-echo"]
+    )
 
 
 def _effects(model: Model) -> dict[str, Any]:
@@ -123,21 +167,28 @@ def _effects(model: Model) -> dict[str, Any]:
     asym = {}
     for p in pairs:
         a, b = p.split("-")
-        asym[p] = {"ratio_a_to_b_over_b_to_a": directed[direction_key(a, b)]
-                   / directed[direction_key(b, a)], "a": a, "b": b}
+        asym[p] = {
+            "ratio_a_to_b_over_b_to_a": directed[direction_key(a, b)]
+            / directed[direction_key(b, a)],
+            "a": a,
+            "b": b,
+        }
     shape = model.shape
     return {
         "scale_family": "latency = run scale × D; D's median and mean below; ratios of "
-                        "conditions' medians, means and percentiles equal ratios of scales",
+        "conditions' medians, means and percentiles equal ratios of scales",
         "shape_median": shape.median(),
         "shape_mean": shape.mean(),
         "directed_path_rtt_us": directed,
         "asymmetry": asym,
-        "asymmetric_pairs": sorted(p for p, v in asym.items() if v["ratio_a_to_b_over_b_to_a"] != 1),
+        "asymmetric_pairs": sorted(
+            p for p, v in asym.items() if v["ratio_a_to_b_over_b_to_a"] != 1
+        ),
         "symmetric_pairs": sorted(p for p, v in asym.items() if v["ratio_a_to_b_over_b_to_a"] == 1),
         "placement_ratio_vs_same_zone": {
             k: v / model.placement_factor.get("same_zone", 1.0)
-            for k, v in model.placement_factor.items()},
+            for k, v in model.placement_factor.items()
+        },
         "accelerated_networking_off_ratio": model.an_off_factor,
         "msg_slope_us_per_byte": model.msg_slope_us_per_byte,
         "msg_slope_basis": "rtt (the message-size runs print half of it: slope / 2 per byte)",
@@ -146,9 +197,15 @@ def _effects(model: Model) -> dict[str, Any]:
     }
 
 
-def make_campaign(out_dir: str | os.PathLike[str], *, size: str = "tiny", seed: int = 0,
-                  model: Model | None = None, name: str | None = None,
-                  scale: Scale | None = None) -> Truth:
+def make_campaign(
+    out_dir: str | os.PathLike[str],
+    *,
+    size: str = "tiny",
+    seed: int = 0,
+    model: Model | None = None,
+    name: str | None = None,
+    scale: Scale | None = None,
+) -> Truth:
     """Write a synthetic raw campaign into ``out_dir`` (created; must be empty or absent) and
     return its :class:`Truth`.  ``size``: ``tiny`` (tests), ``small`` (the bundled campaign),
     ``large`` (~10^8 packets, for benchmarks); ``scale`` replaces the size's counts and
@@ -184,12 +241,13 @@ def make_campaign(out_dir: str | os.PathLike[str], *, size: str = "tiny", seed: 
         "samples": {"total": sum(by_tool.values()), "by_tool": by_tool},
         "runs": b.runs,
     }
-    (root / "campaign.yaml").write_text(campaign_yaml(model, hosts, name, seed, size),
-                                        encoding="utf-8", newline="\n")
-    (root / "README.md").write_text(_readme(name, seed, size, data), encoding="utf-8",
-                                    newline="\n")
-    (root / TRUTH).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n",
-                              encoding="utf-8", newline="\n")
+    (root / "campaign.yaml").write_text(
+        campaign_yaml(model, hosts, name, seed, size), encoding="utf-8", newline="\n"
+    )
+    (root / "README.md").write_text(_readme(name, seed, size, data), encoding="utf-8", newline="\n")
+    (root / TRUTH).write_text(
+        json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8", newline="\n"
+    )
     return Truth(root, data)
 
 
@@ -205,7 +263,7 @@ echo-probe client), so the importer reads it through the same path as real logs.
 * `truth.json` — every effect put in (base RTT per directed zone pair, asymmetry, placement
   and accelerated-networking factors, message-size slope, echo drift / change point / break
   times), the seed, the size, and per run its files, hosts, scale and sample count
-  ({data['samples']['total']} samples in all).
+  ({data["samples"]["total"]} samples in all).
 * `campaign.yaml` — the host inventory and rules; every run carries the label
   `synthetic: "true"`.
 * Logs are filed as `<scenario>/<client VM>/to-<server VM>/<file>`.
@@ -214,8 +272,9 @@ Regenerate with `azlatency synth <folder> --size {size} --seed {seed}` (same byt
 """
 
 
-def ensure_bundled(raw_root: str | os.PathLike[str], *, seed: int = 0,
-                   size: str = "small") -> Path | None:
+def ensure_bundled(
+    raw_root: str | os.PathLike[str], *, seed: int = 0, size: str = "small"
+) -> Path | None:
     """Build ``<raw_root>/synthetic-westeurope`` when it is absent or was made by another
     generator version; return its path when (re)built, ``None`` when it was up to date.
 
@@ -230,8 +289,11 @@ def ensure_bundled(raw_root: str | os.PathLike[str], *, seed: int = 0,
             truth = {}
         if truth.get("synthetic") is not True:
             raise FileExistsError(f"{target} exists and is not a synthetic campaign")
-        if (truth.get("generator"), truth.get("seed"), truth.get("size")) == (GENERATOR, seed,
-                                                                             size):
+        if (truth.get("generator"), truth.get("seed"), truth.get("size")) == (
+            GENERATOR,
+            seed,
+            size,
+        ):
             return None
     staging = target.with_name(f".{BUNDLED}.tmp-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)

@@ -73,21 +73,24 @@ def _num_into(mat: np.ndarray, mask: np.ndarray, part: Num) -> None:
     f = part.frac
     int_w = mat.shape[1] - (f + 1 if f else 0)
     _digits_into(mat[:, :int_w], values // 10**f if f else values)
-    np.greater_equal(np.arange(int_w)[None, :], (int_w - _n_digits(values // 10**f))[:, None],
-                     out=mask[:, :int_w])
+    np.greater_equal(
+        np.arange(int_w)[None, :],
+        (int_w - _n_digits(values // 10**f))[:, None],
+        out=mask[:, :int_w],
+    )
     if not f:
         return
     mat[:, int_w] = ord(".")
     mask[:, int_w] = True
-    frac = mat[:, int_w + 1:]
+    frac = mat[:, int_w + 1 :]
     _digits_into(frac, values % 10**f)
     if part.strip:
         nonzero = frac != _ZERO
         keep = np.flip(np.maximum.accumulate(np.flip(nonzero, axis=1), axis=1), axis=1)
         keep[:, 0] = True
-        mask[:, int_w + 1:] = keep
+        mask[:, int_w + 1 :] = keep
     else:
-        mask[:, int_w + 1:] = True
+        mask[:, int_w + 1 :] = True
 
 
 def _chunk(parts: Sequence[Part], n: int) -> np.ndarray:
@@ -97,10 +100,10 @@ def _chunk(parts: Sequence[Part], n: int) -> np.ndarray:
     at = 0
     for part, w in zip(parts, widths):
         if isinstance(part, bytes):
-            mat[:, at:at + w] = np.frombuffer(part, dtype=np.uint8)
-            mask[:, at:at + w] = True
+            mat[:, at : at + w] = np.frombuffer(part, dtype=np.uint8)
+            mask[:, at : at + w] = True
         else:
-            _num_into(mat[:, at:at + w], mask[:, at:at + w], part)
+            _num_into(mat[:, at : at + w], mask[:, at : at + w], part)
         at += w
     return mat[mask]
 

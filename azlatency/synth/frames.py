@@ -20,9 +20,15 @@ from . import generate as g
 from .model import Model
 
 
-def matrix_frames(model: Model | None = None, *, seed: int = 0, repetitions: int = 5,
-                  packets: int = 100, pairs: Sequence[tuple[str, str]] | None = None,
-                  msg_bytes: int = 64) -> tuple[pd.DataFrame, pd.DataFrame]:
+def matrix_frames(
+    model: Model | None = None,
+    *,
+    seed: int = 0,
+    repetitions: int = 5,
+    packets: int = 100,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    msg_bytes: int = 64,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(runs, samples)`` of sockperf ``--full-rtt`` runs between zones: ``repetitions`` runs
     of ``packets`` round trips for every directed pair (default: every ordered pair of the
     model's zones), with run-to-run variation, in the schema's columns and dtypes.
@@ -42,24 +48,41 @@ def matrix_frames(model: Model | None = None, *, seed: int = 0, repetitions: int
             factor = g.run_factor(rng, model.shape)
             rtt = g.latency_ns(rng, packets, scale * factor, model.shape)
             run_id = f"synth-{seed}-{src}{dst}-{rep:03d}"
-            run_rows.append({
-                "run_id": run_id, "campaign": "synthetic", "source_path": f"<synth {key}>",
-                "source_sha256": "", "block": 0, "line_start": 1, "line_end": 1,
-                "tool": "sockperf", "parser_variant": "synthetic", "mode": "ping-pong",
-                "protocol": "tcp", "msg_size_bytes": msg_bytes, "latency_basis": "rtt",
-                "src_zone": src, "dst_zone": dst, "region": model.region, "complete": True,
-                "labels": f'{{"run_scale_us": {scale * factor!r}, "synthetic": "true"}}',
-            })
+            run_rows.append(
+                {
+                    "run_id": run_id,
+                    "campaign": "synthetic",
+                    "source_path": f"<synth {key}>",
+                    "source_sha256": "",
+                    "block": 0,
+                    "line_start": 1,
+                    "line_end": 1,
+                    "tool": "sockperf",
+                    "parser_variant": "synthetic",
+                    "mode": "ping-pong",
+                    "protocol": "tcp",
+                    "msg_size_bytes": msg_bytes,
+                    "latency_basis": "rtt",
+                    "src_zone": src,
+                    "dst_zone": dst,
+                    "region": model.region,
+                    "complete": True,
+                    "labels": f'{{"run_scale_us": {scale * factor!r}, "synthetic": "true"}}',
+                }
+            )
             ids.append(np.full(packets, len(run_rows) - 1))
             seqs.append(np.arange(packets))
             values.append(rtt / 1000.0)
     runs = schema.frame("runs", run_rows)
     index = np.concatenate(ids)
-    samples = schema.frame("samples", {
-        "run_id": runs["run_id"].to_numpy()[index],
-        "seq": np.concatenate(seqs),
-        "kind": "packet",
-        "status": "ok",
-        "rtt_us": np.concatenate(values),
-    })
+    samples = schema.frame(
+        "samples",
+        {
+            "run_id": runs["run_id"].to_numpy()[index],
+            "seq": np.concatenate(seqs),
+            "kind": "packet",
+            "status": "ok",
+            "rtt_us": np.concatenate(values),
+        },
+    )
     return runs, samples

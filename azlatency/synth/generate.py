@@ -58,8 +58,9 @@ def latency_ns(rng: np.random.Generator, n: int, scale_us: float, shape: Shape) 
     return np.maximum(x, 1000.0).astype(np.int64)
 
 
-def paced_times(rng: np.random.Generator, rtt_ns: np.ndarray, mps: int | None,
-                t0_ns: int) -> tuple[np.ndarray, np.ndarray]:
+def paced_times(
+    rng: np.random.Generator, rtt_ns: np.ndarray, mps: int | None, t0_ns: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Send and receive times of a ping-pong client (sockperf): packet k is due at
     t0 + k/mps but never leaves before the reply to k − 1 came back (plus a few hundred ns of
     client work); ``mps=None`` sends back to back.  Receive = send + RTT.
@@ -93,14 +94,16 @@ def count_in(rtt_ns_mean: float, mps: int | None, seconds: float) -> int:
     return max(1, int(per_s * seconds))
 
 
-def throughput_series(rng: np.random.Generator, n: int, mean_bps: float, cv: float,
-                      phi: float = 0.6) -> np.ndarray:
+def throughput_series(
+    rng: np.random.Generator, n: int, mean_bps: float, cv: float, phi: float = 0.6
+) -> np.ndarray:
     """``n`` per-interval throughputs (bits/s): AR(1) noise of sd ``cv`` × mean around it."""
     return mean_bps * np.maximum(1.0 + cv * ar1(rng, n, phi), 0.05)
 
 
-def echo_series(rng: np.random.Generator, echo: Echo, hours: float, scale_us: float,
-                shape: Shape, t0_ns: int) -> dict[str, np.ndarray | int]:
+def echo_series(
+    rng: np.random.Generator, echo: Echo, hours: float, scale_us: float, shape: Shape, t0_ns: int
+) -> dict[str, np.ndarray | int]:
     """The probes of the echo session: send times every ``interval_s`` (plus scheduling jitter),
     RTTs with drift and a level shift, cut at the break and resumed after ``reconnect_s``.
 
@@ -112,8 +115,9 @@ def echo_series(rng: np.random.Generator, echo: Echo, hours: float, scale_us: fl
     change_ns = t0_ns + int(round(echo.change_at_frac * duration_ns))
     # The connection breaks at some moment between two probes; the client notices when the
     # next probe fails, logs the drop, and the wrapper reconnects ``reconnect_s`` later.
-    break_ns = t0_ns + int(round(echo.break_at_frac * duration_ns)) + int(
-        rng.integers(0, interval_ns))
+    break_ns = (
+        t0_ns + int(round(echo.break_at_frac * duration_ns)) + int(rng.integers(0, interval_ns))
+    )
     first = np.arange(t0_ns, break_ns, interval_ns, dtype=np.int64)
     drop_ns = int(first[-1]) + interval_ns + int(rng.integers(50_000, 400_000))
     resume_ns = drop_ns + int(round(echo.reconnect_s * 1e9))
@@ -128,9 +132,16 @@ def echo_series(rng: np.random.Generator, echo: Echo, hours: float, scale_us: fl
     level = level + np.where(tx >= change_ns, echo.change_shift_us, 0.0)
     rtt = shape_sample(rng, len(tx), shape) * level * 1000.0
     rtt_ns = np.maximum(np.rint(rtt), 1000.0).astype(np.int64)
-    return {"tx_ns": tx, "rx_ns": tx + rtt_ns, "session": session, "change_ns": change_ns,
-            "break_ns": break_ns, "drop_ns": drop_ns, "resume_ns": resume_ns,
-            "end_ns": t0_ns + duration_ns}
+    return {
+        "tx_ns": tx,
+        "rx_ns": tx + rtt_ns,
+        "session": session,
+        "change_ns": change_ns,
+        "break_ns": break_ns,
+        "drop_ns": drop_ns,
+        "resume_ns": resume_ns,
+        "end_ns": t0_ns + duration_ns,
+    }
 
 
 def sockperf_stats(values: np.ndarray, level: float = 0.99) -> dict[str, float]:

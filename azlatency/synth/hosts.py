@@ -32,8 +32,11 @@ class Host:
         """What the host's shell prints before a command."""
         if self.os == "windows":
             return "C:\\Tools>"
-        return f"azureuser@{self.name}:~$ " if self.name.startswith("vm-echo") else \
-            f"root@{self.name}:~# "
+        return (
+            f"azureuser@{self.name}:~$ "
+            if self.name.startswith("vm-echo")
+            else f"root@{self.name}:~# "
+        )
 
     def yaml(self) -> str:
         facts = [f"ip: {self.ip}", f"zone: {self.zone if self.zone is not None else 'none'}"]
@@ -64,18 +67,26 @@ def inventory(model: Model) -> dict[str, Host]:
     ]
     win_a, win_b = model.zones[0], model.zones[1]
     hosts += [
-        Host(f"win-z{win_a}-a", f"10.1.{win_a}.30", win_a, os="windows",
-             vm_size="Standard_D4s_v3"),
-        Host(f"win-z{win_b}-a", f"10.1.{win_b}.30", win_b, os="windows",
-             vm_size="Standard_D4s_v3"),
+        Host(f"win-z{win_a}-a", f"10.1.{win_a}.30", win_a, os="windows", vm_size="Standard_D4s_v3"),
+        Host(f"win-z{win_b}-a", f"10.1.{win_b}.30", win_b, os="windows", vm_size="Standard_D4s_v3"),
     ]
     e = model.echo
     # B1s has no accelerated networking (seed 002; seed 004 ran its echo test on B1s).
     hosts += [
-        Host("vm-echo-srv", f"10.1.{e.dst_zone}.40", e.dst_zone, accelerated=False,
-             vm_size="Standard_B1s"),
-        Host("vm-echo-cli", f"10.1.{e.src_zone}.40", e.src_zone, accelerated=False,
-             vm_size="Standard_B1s"),
+        Host(
+            "vm-echo-srv",
+            f"10.1.{e.dst_zone}.40",
+            e.dst_zone,
+            accelerated=False,
+            vm_size="Standard_B1s",
+        ),
+        Host(
+            "vm-echo-cli",
+            f"10.1.{e.src_zone}.40",
+            e.src_zone,
+            accelerated=False,
+            vm_size="Standard_B1s",
+        ),
     ]
     return {h.name: h for h in hosts}
 

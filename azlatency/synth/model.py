@@ -97,23 +97,56 @@ class Scale:
 
 SCALES: dict[str, Scale] = {
     # tests: a few thousand packets; 5 repetitions so a run-level test can reach p < 0.05
-    "tiny": Scale("tiny", repetitions=5, sockperf_time_s=2, sockperf_mps=50,
-                  msg_sizes=(64, 1400), msg_repetitions=2, ping_count=20, ping_interval_s=0.2,
-                  latte_iterations=2000, latte_buckets=999, latte_repetitions=2,
-                  console_every_rep=False, echo_hours=0.5,
-                  throughput_time_s=5),
+    "tiny": Scale(
+        "tiny",
+        repetitions=5,
+        sockperf_time_s=2,
+        sockperf_mps=50,
+        msg_sizes=(64, 1400),
+        msg_repetitions=2,
+        ping_count=20,
+        ping_interval_s=0.2,
+        latte_iterations=2000,
+        latte_buckets=999,
+        latte_repetitions=2,
+        console_every_rep=False,
+        echo_hours=0.5,
+        throughput_time_s=5,
+    ),
     # the bundled campaign
-    "small": Scale("small", repetitions=3, sockperf_time_s=10, sockperf_mps=1000,
-                   msg_sizes=(14, 64, 350, 1400), msg_repetitions=2, ping_count=100,
-                   ping_interval_s=0.2, latte_iterations=65100, latte_buckets=9998,
-                   latte_repetitions=3, console_every_rep=True, echo_hours=11.0,
-                   throughput_time_s=10),
+    "small": Scale(
+        "small",
+        repetitions=3,
+        sockperf_time_s=10,
+        sockperf_mps=1000,
+        msg_sizes=(14, 64, 350, 1400),
+        msg_repetitions=2,
+        ping_count=100,
+        ping_interval_s=0.2,
+        latte_iterations=65100,
+        latte_buckets=9998,
+        latte_repetitions=3,
+        console_every_rep=True,
+        echo_hours=11.0,
+        throughput_time_s=10,
+    ),
     # benchmarks: ~10^8 packets, nearly all in sockperf --full-log files
-    "large": Scale("large", repetitions=3, sockperf_time_s=220, sockperf_mps=12500,
-                   msg_sizes=(14, 64, 350, 1400), msg_repetitions=2, ping_count=1000,
-                   ping_interval_s=0.2, latte_iterations=65100, latte_buckets=9998,
-                   latte_repetitions=3, console_every_rep=True, echo_hours=11.0,
-                   throughput_time_s=60),
+    "large": Scale(
+        "large",
+        repetitions=3,
+        sockperf_time_s=220,
+        sockperf_mps=12500,
+        msg_sizes=(14, 64, 350, 1400),
+        msg_repetitions=2,
+        ping_count=1000,
+        ping_interval_s=0.2,
+        latte_iterations=65100,
+        latte_buckets=9998,
+        latte_repetitions=3,
+        console_every_rep=True,
+        echo_hours=11.0,
+        throughput_time_s=60,
+    ),
 }
 
 
@@ -137,7 +170,8 @@ class Model:
     shape: Shape = field(default_factory=Shape)
     placement_zone: str = "1"  # the zone of the placement and accelerated-networking pairs
     placement_factor: dict[str, float] = field(
-        default_factory=lambda: {"same_zone": 1.0, "availability_set": 0.92, "ppg": 0.80})
+        default_factory=lambda: {"same_zone": 1.0, "availability_set": 0.92, "ppg": 0.80}
+    )
     an_off_factor: float = 5.0  # × on the RTT when accelerated networking is off
     msg_slope_us_per_byte: float = 0.0085  # RTT added per byte of message above ref_msg_bytes
     ref_msg_bytes: int = 64  # message size the base RTTs hold for
@@ -166,9 +200,16 @@ class Model:
         base = self.base_rtt_us[pair_key(src_zone, dst_zone)]
         return base * self.asymmetry.get(direction_key(src_zone, dst_zone), 1.0)
 
-    def scale_us(self, src_zone: str, dst_zone: str, *, placement: str | None = None,
-                 accelerated: bool = True, msg_bytes: int | None = None,
-                 extra_us: float = 0.0) -> float:
+    def scale_us(
+        self,
+        src_zone: str,
+        dst_zone: str,
+        *,
+        placement: str | None = None,
+        accelerated: bool = True,
+        msg_bytes: int | None = None,
+        extra_us: float = 0.0,
+    ) -> float:
         """The scale (µs) of one condition before run-to-run variation: the path's RTT,
         × placement and AN factors, + message-size slope, + ``extra_us``."""
         scale = self.path_rtt_us(src_zone, dst_zone)

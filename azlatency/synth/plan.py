@@ -36,8 +36,9 @@ def _epoch_ns(iso: str) -> int:
 class Builder:
     """Writes files under ``root`` and keeps the truth of every execution."""
 
-    def __init__(self, root: Path, model: Model, scale: Scale, seed: int,
-                 hosts: dict[str, Host]) -> None:
+    def __init__(
+        self, root: Path, model: Model, scale: Scale, seed: int, hosts: dict[str, Host]
+    ) -> None:
         self.root, self.model, self.scale, self.seed, self.hosts = root, model, scale, seed, hosts
         self.clock_ns = _epoch_ns(model.start) + 300 * 1_000_000_000
         self.runs: list[dict[str, Any]] = []
@@ -79,14 +80,29 @@ class Builder:
 
     # --- sockperf ---------------------------------------------------------------------------
 
-    def sockperf(self, folder: str, src: Host, dst: Host, rep: int, *, msg: int = 64,
-                 full_rtt: bool = True, version: str = "3.7", placement: str | None = None,
-                 scenario: str) -> None:
+    def sockperf(
+        self,
+        folder: str,
+        src: Host,
+        dst: Host,
+        rep: int,
+        *,
+        msg: int = 64,
+        full_rtt: bool = True,
+        version: str = "3.7",
+        placement: str | None = None,
+        scenario: str,
+    ) -> None:
         key = f"{folder}/{src.name}/{dst.name}/sockperf/m{msg}/r{rep}"
         rng = self.rng(key)
         sc = self.scale
-        scale = self.condition(src, dst, placement=placement,
-                               accelerated=src.accelerated and dst.accelerated, msg_bytes=msg)
+        scale = self.condition(
+            src,
+            dst,
+            placement=placement,
+            accelerated=src.accelerated and dst.accelerated,
+            msg_bytes=msg,
+        )
         factor = g.run_factor(rng, self.model.shape)
         valid_s = sc.sockperf_time_s - 0.45 + float(rng.choice([-0.001, 0.0, 0.0, 0.001]))
         cap = int(sc.sockperf_mps * valid_s)
@@ -97,10 +113,21 @@ class Builder:
         tx, rtt = tx[:keep], rtt[:keep]
         total = max(keep + 1, int(round(keep * sc.sockperf_time_s / valid_s)))
         stem = f"sockperf-m{msg}-r{rep}"
-        run = sockperf.PingPong(version, dst.ip, SOCKPERF_PORT, msg, sc.sockperf_time_s,
-                                sc.sockperf_mps, full_rtt, tx, rtt, valid_s, total,
-                                f"{stem}.fulllog.csv",
-                                sc.sockperf_time_s + float(rng.choice([0.0, 0.0, 0.001])))
+        run = sockperf.PingPong(
+            version,
+            dst.ip,
+            SOCKPERF_PORT,
+            msg,
+            sc.sockperf_time_s,
+            sc.sockperf_mps,
+            full_rtt,
+            tx,
+            rtt,
+            valid_s,
+            total,
+            f"{stem}.fulllog.csv",
+            sc.sockperf_time_s + float(rng.choice([0.0, 0.0, 0.001])),
+        )
         start = self.advance(sc.sockperf_time_s + 3, rng)
         console_rel = self.path(folder, src, dst, f"{stem}.log")
         log_rel = self.path(folder, src, dst, f"{stem}.fulllog.csv")
@@ -110,26 +137,66 @@ class Builder:
             files.insert(0, console_rel)
         self.write(log_rel, sockperf.full_log(run))
         self._latency_run(
-            scenario=scenario, tool="sockperf", files=files,
-            samples_file=log_rel, src=src, dst=dst, msg=msg, placement=placement,
-            basis="rtt" if full_rtt else "half_rtt", scale=scale, factor=factor,
-            n_samples=keep, start_ns=start, version=version, rep=rep)
+            scenario=scenario,
+            tool="sockperf",
+            files=files,
+            samples_file=log_rel,
+            src=src,
+            dst=dst,
+            msg=msg,
+            placement=placement,
+            basis="rtt" if full_rtt else "half_rtt",
+            scale=scale,
+            factor=factor,
+            n_samples=keep,
+            start_ns=start,
+            version=version,
+            rep=rep,
+        )
 
-    def _latency_run(self, *, scenario: str, tool: str, files: list[str], samples_file: str | None,
-                     src: Host, dst: Host, basis: str, scale: float, factor: float,
-                     n_samples: int, start_ns: int, msg: int | None = None,
-                     placement: str | None = None, **extra: Any) -> None:
+    def _latency_run(
+        self,
+        *,
+        scenario: str,
+        tool: str,
+        files: list[str],
+        samples_file: str | None,
+        src: Host,
+        dst: Host,
+        basis: str,
+        scale: float,
+        factor: float,
+        n_samples: int,
+        start_ns: int,
+        msg: int | None = None,
+        placement: str | None = None,
+        **extra: Any,
+    ) -> None:
         shape = self.model.shape
         run_scale = scale * factor
         half = 0.5 if basis == "half_rtt" else 1.0
         self.record(
-            scenario=scenario, tool=tool, files=files, samples_file=samples_file,
-            src_host=src.name, dst_host=dst.name, src_zone=src.zone, dst_zone=dst.zone,
-            placement_factor=placement, accelerated_networking=src.accelerated and dst.accelerated,
-            msg_size_bytes=msg, latency_basis=basis, condition_scale_us=scale,
-            run_factor=factor, run_scale_us=run_scale,
-            median_us=run_scale * shape.median() * half, mean_us=run_scale * shape.mean() * half,
-            n_samples=n_samples, start_ns=start_ns, **extra)
+            scenario=scenario,
+            tool=tool,
+            files=files,
+            samples_file=samples_file,
+            src_host=src.name,
+            dst_host=dst.name,
+            src_zone=src.zone,
+            dst_zone=dst.zone,
+            placement_factor=placement,
+            accelerated_networking=src.accelerated and dst.accelerated,
+            msg_size_bytes=msg,
+            latency_basis=basis,
+            condition_scale_us=scale,
+            run_factor=factor,
+            run_scale_us=run_scale,
+            median_us=run_scale * shape.median() * half,
+            mean_us=run_scale * shape.mean() * half,
+            n_samples=n_samples,
+            start_ns=start_ns,
+            **extra,
+        )
 
     # --- ping -------------------------------------------------------------------------------
 
@@ -145,9 +212,20 @@ class Builder:
         tx = start + np.arange(n, dtype=np.int64) * step + rng.integers(0, 400_000, n)
         rel = self.path(folder, src, dst, "ping.txt")
         self.write(rel, ping.linux(src.prompt, dst.ip, tx, rtt, sc.ping_interval_s))
-        self._latency_run(scenario=scenario, tool="ping", files=[rel], samples_file=rel,
-                          src=src, dst=dst, basis="rtt", scale=scale, factor=factor,
-                          n_samples=n, start_ns=start, resolution_us=1.0)
+        self._latency_run(
+            scenario=scenario,
+            tool="ping",
+            files=[rel],
+            samples_file=rel,
+            src=src,
+            dst=dst,
+            basis="rtt",
+            scale=scale,
+            factor=factor,
+            n_samples=n,
+            start_ns=start,
+            resolution_us=1.0,
+        )
 
     def ping_windows(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/ping")
@@ -158,9 +236,20 @@ class Builder:
         start = self.advance(n, rng)
         rel = self.path(folder, src, dst, "ping.txt")
         self.write(rel, ping.windows(src.prompt, dst.ip, rtt))
-        self._latency_run(scenario=scenario, tool="ping", files=[rel], samples_file=rel,
-                          src=src, dst=dst, basis="rtt", scale=scale, factor=factor,
-                          n_samples=n, start_ns=start, resolution_us=1000.0)
+        self._latency_run(
+            scenario=scenario,
+            tool="ping",
+            files=[rel],
+            samples_file=rel,
+            src=src,
+            dst=dst,
+            basis="rtt",
+            scale=scale,
+            factor=factor,
+            n_samples=n,
+            start_ns=start,
+            resolution_us=1000.0,
+        )
 
     # --- latte ------------------------------------------------------------------------------
 
@@ -173,17 +262,31 @@ class Builder:
         start = self.advance(float(rtt.sum()) / 1e9 + 5, rng)
         rel = self.path(folder, src, dst, f"latte-r{rep}.txt")
         self.write(rel, latte.client(src.prompt, dst.ip, LATTE_PORT, rtt, sc.latte_buckets, rng))
-        self._latency_run(scenario=scenario, tool="latte", files=[rel], samples_file=rel,
-                          src=src, dst=dst, msg=4, basis="rtt", scale=scale, factor=factor,
-                          n_samples=sc.latte_buckets + 1, start_ns=start, rep=rep,
-                          observations=sc.latte_iterations, reported_mean_us=float(rtt.mean())
-                          / 1000)
+        self._latency_run(
+            scenario=scenario,
+            tool="latte",
+            files=[rel],
+            samples_file=rel,
+            src=src,
+            dst=dst,
+            msg=4,
+            basis="rtt",
+            scale=scale,
+            factor=factor,
+            n_samples=sc.latte_buckets + 1,
+            start_ns=start,
+            rep=rep,
+            observations=sc.latte_iterations,
+            reported_mean_us=float(rtt.mean()) / 1000,
+        )
 
     # --- throughput tools -------------------------------------------------------------------
 
     def _gbps(self, src: Host, dst: Host) -> float:
         zone = self.model.placement_zone
-        return self.model.throughput_gbps[f"{'-'.join(sorted((src.zone or zone, dst.zone or zone)))}"]
+        return self.model.throughput_gbps[
+            f"{'-'.join(sorted((src.zone or zone, dst.zone or zone)))}"
+        ]
 
     def qperf(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/qperf")
@@ -196,11 +299,22 @@ class Builder:
         start = self.advance(2 * t + 2, rng)
         rel = self.path(folder, src, dst, "qperf.txt")
         self.write(rel, qperf.session(src.prompt, dst.ip, t, bw, half_mean))
-        self._latency_run(scenario=scenario, tool="qperf", files=[rel], samples_file=None,
-                          src=src, dst=dst, msg=1, basis="half_rtt", scale=scale, factor=factor,
-                          n_samples=0, start_ns=start,
-                          reported_mean_us=qperf.reported_half_rtt_us(t, half_mean),
-                          throughput_bps=bw * 8)
+        self._latency_run(
+            scenario=scenario,
+            tool="qperf",
+            files=[rel],
+            samples_file=None,
+            src=src,
+            dst=dst,
+            msg=1,
+            basis="half_rtt",
+            scale=scale,
+            factor=factor,
+            n_samples=0,
+            start_ns=start,
+            reported_mean_us=qperf.reported_half_rtt_us(t, half_mean),
+            throughput_bps=bw * 8,
+        )
 
     def iperf3(self, folder: str, src: Host, dst: Host, *, as_json: bool, scenario: str) -> None:
         kind = "json" if as_json else "text"
@@ -215,12 +329,25 @@ class Builder:
         cwnd = rng.integers(600_000, 1_600_000, t).astype(np.int64)
         rtt_us = self.condition(src, dst) * rng.uniform(1.5, 4.0, t)
         start = self.advance(t + 1, rng)
-        run = iperf3.Client(src.name, src.ip, int(rng.integers(32768, 60999)), dst.ip,
-                            IPERF3_PORT, start // 1_000_000_000, ends, blocks * 131072, retrans,
-                            cwnd, rtt_us.astype(np.int64), float(rng.uniform(0, 0.004)),
-                            int(blocks.sum() - rng.integers(0, 40)) * 131072,
-                            "".join(rng.choice(list(_COOKIE), 36)), t,
-                            float(rng.uniform(8, 16)), float(rng.uniform(25, 40)))
+        run = iperf3.Client(
+            src.name,
+            src.ip,
+            int(rng.integers(32768, 60999)),
+            dst.ip,
+            IPERF3_PORT,
+            start // 1_000_000_000,
+            ends,
+            blocks * 131072,
+            retrans,
+            cwnd,
+            rtt_us.astype(np.int64),
+            float(rng.uniform(0, 0.004)),
+            int(blocks.sum() - rng.integers(0, 40)) * 131072,
+            "".join(rng.choice(list(_COOKIE), 36)),
+            t,
+            float(rng.uniform(8, 16)),
+            float(rng.uniform(25, 40)),
+        )
         if as_json:
             rel = self.path(folder, src, dst, "iperf3.json")
             info = f"Linux {src.name} 6.5.0-1025-azure #26~22.04.1-Ubuntu SMP x86_64"
@@ -229,31 +356,68 @@ class Builder:
             rel = self.path(folder, src, dst, "iperf3.txt")
             self.write(rel, iperf3.text(run, src.prompt))
         total = int(run.bytes.sum())
-        self.record(scenario=scenario, tool="iperf3", files=[rel], samples_file=rel,
-                    src_host=src.name, dst_host=dst.name, src_zone=src.zone, dst_zone=dst.zone,
-                    throughput_model_bps=self._gbps(src, dst) * 1e9,
-                    throughput_bps=total * 8 / float(ends[-1]), n_samples=t, start_ns=start,
-                    variant=kind)
+        self.record(
+            scenario=scenario,
+            tool="iperf3",
+            files=[rel],
+            samples_file=rel,
+            src_host=src.name,
+            dst_host=dst.name,
+            src_zone=src.zone,
+            dst_zone=dst.zone,
+            throughput_model_bps=self._gbps(src, dst) * 1e9,
+            throughput_bps=total * 8 / float(ends[-1]),
+            n_samples=t,
+            start_ns=start,
+            variant=kind,
+        )
 
     def ntttcp(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/ntttcp")
         t = self.scale.throughput_time_s
         duration = t + float(rng.uniform(0.25, 0.85))
         bps = self._gbps(src, dst) * 1e9 * float(rng.uniform(0.98, 1.01))
-        cpu = {"speed": 2593.9 + float(rng.integers(0, 10)) / 1000,
-               "user": rng.uniform(0.8, 1.0), "system": rng.uniform(7.2, 8.0),
-               "idle": rng.uniform(84, 86), "iowait": rng.uniform(0, 0.02),
-               "softirq": rng.uniform(6.2, 7.0), "cycles_per_byte": rng.uniform(2.0, 2.2),
-               "busy_all": rng.uniform(57, 62)}
+        cpu = {
+            "speed": 2593.9 + float(rng.integers(0, 10)) / 1000,
+            "user": rng.uniform(0.8, 1.0),
+            "system": rng.uniform(7.2, 8.0),
+            "idle": rng.uniform(84, 86),
+            "iowait": rng.uniform(0, 0.02),
+            "softirq": rng.uniform(6.2, 7.0),
+            "cycles_per_byte": rng.uniform(2.0, 2.2),
+            "busy_all": rng.uniform(57, 62),
+        }
         start = self.advance(60, rng)
         retrans = int(rng.integers(20_000, 100_000))
         rel = self.path(folder, src, dst, "ntttcp.txt")
-        self.write(rel, ntttcp.sender(src.prompt, dst.ip, start, duration, bps,
-                                      retrans, 64, cpu, int(rng.integers(18_000, 31_000))))
-        self.record(scenario=scenario, tool="ntttcp", files=[rel], samples_file=None,
-                    src_host=src.name, dst_host=dst.name, src_zone=src.zone, dst_zone=dst.zone,
-                    throughput_model_bps=self._gbps(src, dst) * 1e9, throughput_bps=bps,
-                    n_samples=0, start_ns=start)
+        self.write(
+            rel,
+            ntttcp.sender(
+                src.prompt,
+                dst.ip,
+                start,
+                duration,
+                bps,
+                retrans,
+                64,
+                cpu,
+                int(rng.integers(18_000, 31_000)),
+            ),
+        )
+        self.record(
+            scenario=scenario,
+            tool="ntttcp",
+            files=[rel],
+            samples_file=None,
+            src_host=src.name,
+            dst_host=dst.name,
+            src_zone=src.zone,
+            dst_zone=dst.zone,
+            throughput_model_bps=self._gbps(src, dst) * 1e9,
+            throughput_bps=bps,
+            n_samples=0,
+            start_ns=start,
+        )
 
     # --- the echo session -------------------------------------------------------------------
 
@@ -273,24 +437,61 @@ class Builder:
             self.write(rel, echo.csv_rows(tx, rx, stamp_us))
             files.append(rel)
             connected = (t0 if part == 1 else s["resume_ns"]) // 1000 - 1800
-            logs += echo.log_lines(dst.ip, m.echo.port, name, connected, tx, rx,
-                                   drop_us=s["drop_ns"] // 1000 if part == 1 else None,
-                                   done=part == 2)
-            self.record(scenario=scenario, tool="echo_csv", files=[rel], samples_file=rel,
-                        src_host=src.name, dst_host=dst.name, src_zone=src.zone,
-                        dst_zone=dst.zone, latency_basis="rtt", condition_scale_us=scale,
-                        n_samples=int(sel.sum()), start_ns=int(tx[0]), session=part)
+            logs += echo.log_lines(
+                dst.ip,
+                m.echo.port,
+                name,
+                connected,
+                tx,
+                rx,
+                drop_us=s["drop_ns"] // 1000 if part == 1 else None,
+                done=part == 2,
+            )
+            self.record(
+                scenario=scenario,
+                tool="echo_csv",
+                files=[rel],
+                samples_file=rel,
+                src_host=src.name,
+                dst_host=dst.name,
+                src_zone=src.zone,
+                dst_zone=dst.zone,
+                latency_basis="rtt",
+                condition_scale_us=scale,
+                n_samples=int(sel.sum()),
+                start_ns=int(tx[0]),
+                session=part,
+            )
         log_rel = self.path(folder, src, dst, "echo-client.log")
         self.write(log_rel, "\n".join(logs) + "\n")
-        self.record(scenario=scenario, tool="echo_csv", files=[log_rel], samples_file=log_rel,
-                    src_host=src.name, dst_host=dst.name, src_zone=src.zone, dst_zone=dst.zone,
-                    latency_basis="rtt", n_samples=1, start_ns=t0, session="log")
+        self.record(
+            scenario=scenario,
+            tool="echo_csv",
+            files=[log_rel],
+            samples_file=log_rel,
+            src_host=src.name,
+            dst_host=dst.name,
+            src_zone=src.zone,
+            dst_zone=dst.zone,
+            latency_basis="rtt",
+            n_samples=1,
+            start_ns=t0,
+            session="log",
+        )
         return {
-            "files": [*files, log_rel], "src_host": src.name, "dst_host": dst.name,
-            "start_ns": t0, "end_ns": s["end_ns"], "change_ns": s["change_ns"],
-            "break_ns": s["break_ns"], "drop_logged_ns": s["drop_ns"],
+            "files": [*files, log_rel],
+            "src_host": src.name,
+            "dst_host": dst.name,
+            "start_ns": t0,
+            "end_ns": s["end_ns"],
+            "change_ns": s["change_ns"],
+            "break_ns": s["break_ns"],
+            "drop_logged_ns": s["drop_ns"],
             "resume_ns": s["resume_ns"],
-            "level_us_at_start": scale, "drift_us_per_hour": m.echo.drift_us_per_hour,
-            "change_shift_us": m.echo.change_shift_us, "interval_s": m.echo.interval_s,
-            "probes": int(len(s["tx_ns"])), "probes_before_break": int((s["session"] == 1).sum()),
+            "level_us_at_start": scale,
+            "drift_us_per_hour": m.echo.drift_us_per_hour,
+            "change_shift_us": m.echo.change_shift_us,
+            "interval_s": m.echo.interval_s,
+            "probes": int(len(s["tx_ns"])),
+            "probes_before_break": int((s["session"] == 1).sum()),
         }

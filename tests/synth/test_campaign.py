@@ -21,13 +21,19 @@ pytestmark = pytest.mark.xdist_group("synth")
 # Warnings the formats carry by nature, not a writer's mistake: Windows ping prints whole
 # milliseconds (docs/tools/ping.md), the echo client's log reports its drop, and a latte tail
 # packet beyond -hc lands in the open last bucket (docs/tools/latte.md).
-EXPECTED_WARNINGS = ("Windows prints whole milliseconds", "TCP connection dropped at",
-                     "rtt max lies in the open-ended last bucket")
+EXPECTED_WARNINGS = (
+    "Windows prints whole milliseconds",
+    "TCP connection dropped at",
+    "rtt max lies in the open-ended last bucket",
+)
 
 
 def _digest(folder) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _by_file(truth: Truth) -> dict[str, dict]:
@@ -54,14 +60,25 @@ def test_tool_and_basis_of_every_run(tiny):
             assert run.latency_basis == t["latency_basis"], run.source_path
         elif t["tool"] == "qperf":  # tcp_bw has no latency; tcp_lat is half a round trip
             assert run.latency_basis == ("half_rtt" if run.mode == "tcp_lat" else None) or (
-                run.mode == "tcp_bw" and run.latency_basis != run.latency_basis)
+                run.mode == "tcp_bw" and run.latency_basis != run.latency_basis
+            )
         else:
             assert run.latency_basis != run.latency_basis  # NaN: throughput tools
     variants = set(zip(tables.runs["tool"], tables.runs["parser_variant"]))
-    assert {("sockperf", "console"), ("sockperf", "console-3.8"), ("sockperf", "full-log"),
-            ("ping", "iputils"), ("ping", "windows-en"), ("latte", "text-hist"),
-            ("qperf", "text"), ("iperf3", "text"), ("iperf3", "json"), ("ntttcp", "console"),
-            ("echo_csv", "csv"), ("echo_csv", "log")} <= variants
+    assert {
+        ("sockperf", "console"),
+        ("sockperf", "console-3.8"),
+        ("sockperf", "full-log"),
+        ("ping", "iputils"),
+        ("ping", "windows-en"),
+        ("latte", "text-hist"),
+        ("qperf", "text"),
+        ("iperf3", "text"),
+        ("iperf3", "json"),
+        ("ntttcp", "console"),
+        ("echo_csv", "csv"),
+        ("echo_csv", "log"),
+    } <= variants
 
 
 def test_no_warning_beyond_what_the_formats_carry(tiny):
@@ -119,8 +136,9 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tiny, tmp_path):
     truth, _, _ = tiny
     again = make_campaign(tmp_path / "again", size="tiny", seed=SEED, name=truth.data["campaign"])
     assert _digest(again.path) == _digest(truth.path)
-    other = make_campaign(tmp_path / "other", size="tiny", seed=SEED + 1,
-                          name=truth.data["campaign"])
+    other = make_campaign(
+        tmp_path / "other", size="tiny", seed=SEED + 1, name=truth.data["campaign"]
+    )
     mine, theirs = _digest(truth.path), _digest(other.path)
     assert mine.keys() == theirs.keys()
     assert sum(mine[k] != theirs[k] for k in mine) > 0.9 * len(mine)

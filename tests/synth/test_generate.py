@@ -103,13 +103,15 @@ def test_render_matches_python_formatting(frac):
     scale = 10**frac
     want = "".join(
         (f"{a // scale}.{a % scale:0{frac}d}" if frac else str(a)) + f"|{b}\n"
-        for a, b in zip(v.tolist(), v[::-1].tolist()))
+        for a, b in zip(v.tolist(), v[::-1].tolist())
+    )
     assert mine == want
 
 
 def test_render_strip_is_python_repr_of_the_microseconds():
-    d = np.concatenate([[0, 5, 100000, 100830, 2583698], np.random.default_rng(9).integers(
-        0, 10**12, 5000)])
+    d = np.concatenate(
+        [[0, 5, 100000, 100830, 2583698], np.random.default_rng(9).integers(0, 10**12, 5000)]
+    )
     mine = render_bytes([Num(d, 3, strip=True), b"\n"]).decode().split("\n")[:-1]
     assert mine == [repr(x / 1000) for x in d.tolist()]
     assert math.isclose(float(mine[3]), 100.83)

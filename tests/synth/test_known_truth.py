@@ -71,8 +71,9 @@ def test_symmetric_pairs_are_not_flagged_at_this_seed(tiny):
 def test_placement_interval_covers_the_truth(tiny, placement):
     truth, tables, _ = tiny
     runs, samples = _scenario(tables, "placement")
-    result = stats.compare_groups(samples, "placement", runs=runs,
-                                  pairs=[(placement, "same_zone")], rng=1)
+    result = stats.compare_groups(
+        samples, "placement", runs=runs, pairs=[(placement, "same_zone")], rng=1
+    )
     ratio = _row(result, "ratio")
     want = truth.effects["placement_ratio_vs_same_zone"][placement]  # 0.80 and 0.92
     assert ratio["unit_of_analysis"] == "run"
@@ -161,8 +162,10 @@ def test_printed_figures_follow_the_model(tiny):
             assert row.value == pytest.approx(t["reported_mean_us"], rel=0.006)
         elif key == ("latte", "rtt", "mean"):  # Latency(usec) %.2f
             assert row.value == pytest.approx(t["reported_mean_us"], abs=0.006)
-        elif key in (("iperf3", "throughput_sender", "mean"), ("ntttcp", "throughput_sender",
-                                                                "mean")):
+        elif key in (
+            ("iperf3", "throughput_sender", "mean"),
+            ("ntttcp", "throughput_sender", "mean"),
+        ):
             assert row.value == pytest.approx(t["throughput_bps"], rel=0.006)
         else:
             continue

@@ -40,15 +40,20 @@ def csv_rows(tx_ns: np.ndarray, rx_ns: np.ndarray, stamp_us: np.ndarray) -> Iter
     # The timestamp strings have a fixed width except when the fraction is dropped, so they
     # are joined in Python; the numbers go through the renderer.
     stamps = _stamps(stamp_us)
-    numbers = b"".join(c.tobytes() for c in render(
-        [Num(tx_ns), b",", Num(rx_ns), b",", Num(rx_ns - tx_ns, 3, strip=True), b"\r\n"], n))
+    numbers = b"".join(
+        c.tobytes()
+        for c in render(
+            [Num(tx_ns), b",", Num(rx_ns), b",", Num(rx_ns - tx_ns, 3, strip=True), b"\r\n"], n
+        )
+    )
     seq = np.arange(n)
     lines = numbers.split(b"\r\n")
     for k in range(0, n, 65536):
         yield b"".join(
             b"%d,%s,%s\r\n" % (i, s.encode(), row)
-            for i, s, row in zip(seq[k:k + 65536].tolist(), stamps[k:k + 65536].tolist(),
-                                 lines[k:k + 65536])
+            for i, s, row in zip(
+                seq[k : k + 65536].tolist(), stamps[k : k + 65536].tolist(), lines[k : k + 65536]
+            )
         )
 
 
@@ -60,9 +65,17 @@ def _stamp(us: int) -> str:
     return str(_stamps(np.array([us]))[0])
 
 
-def log_lines(dst_ip: str, port: int, csv_name: str, connected_us: int, tx_ns: np.ndarray,
-              rx_ns: np.ndarray, *, drop_us: int | None = None,
-              done: bool = False) -> list[str]:
+def log_lines(
+    dst_ip: str,
+    port: int,
+    csv_name: str,
+    connected_us: int,
+    tx_ns: np.ndarray,
+    rx_ns: np.ndarray,
+    *,
+    drop_us: int | None = None,
+    done: bool = False,
+) -> list[str]:
     """The lines one client session writes to its log."""
     lines = [f"{_stamp(connected_us)} Connected to {dst_ip}:{port}, writing {csv_name}"]
     after = rx_ns // 1000 + 130  # printed just after the row is written
@@ -71,8 +84,10 @@ def log_lines(dst_ip: str, port: int, csv_name: str, connected_us: int, tx_ns: n
         lines.append(f"{t} packet {k} rtt {_rtt_repr(d)} us")
     n = len(tx_ns)
     if drop_us is not None:
-        lines.append(f"{_stamp(drop_us)} TCP CONNECTION DROP at packet {n}: "
-                     "ConnectionResetError(104, 'Connection reset by peer')")
+        lines.append(
+            f"{_stamp(drop_us)} TCP CONNECTION DROP at packet {n}: "
+            "ConnectionResetError(104, 'Connection reset by peer')"
+        )
     if done:
         lines.append(f"{_stamp(int(after[-1]) + 1_000_000)} Done: {n} packets")
     return lines

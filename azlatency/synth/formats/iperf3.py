@@ -65,25 +65,36 @@ class Client:
 
 
 def text(run: Client, prompt: str) -> str:
-    lines = [f"{prompt}iperf3 -c {run.dst_ip} -t {run.time_s}",
-             f"Connecting to host {run.dst_ip}, port {run.port}",
-             f"[  5] local {run.src_ip} port {run.src_port} connected to {run.dst_ip} "
-             f"port {run.port}",
-             "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd"]
-    for a, b, n, r, c in zip(run.starts().tolist(), run.ends.tolist(), run.bytes.tolist(),
-                             run.retransmits.tolist(), run.cwnd.tolist()):
-        lines.append(f"[  5] {a:6.2f}-{b:<6.2f} sec  {unit(n, bits=False)}  "
-                     f"{unit(n / (b - a), bits=True)}/sec  {r:3d}   {unit(c, bits=False)}       ")
+    lines = [
+        f"{prompt}iperf3 -c {run.dst_ip} -t {run.time_s}",
+        f"Connecting to host {run.dst_ip}, port {run.port}",
+        f"[  5] local {run.src_ip} port {run.src_port} connected to {run.dst_ip} port {run.port}",
+        "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd",
+    ]
+    for a, b, n, r, c in zip(
+        run.starts().tolist(),
+        run.ends.tolist(),
+        run.bytes.tolist(),
+        run.retransmits.tolist(),
+        run.cwnd.tolist(),
+    ):
+        lines.append(
+            f"[  5] {a:6.2f}-{b:<6.2f} sec  {unit(n, bits=False)}  "
+            f"{unit(n / (b - a), bits=True)}/sec  {r:3d}   {unit(c, bits=False)}       "
+        )
     total, end = int(run.bytes.sum()), float(run.ends[-1])
     rend, got = end + run.receiver_extra_s, run.receiver_bytes
-    lines += ["- - - - - - - - - - - - - - - - - - - - - - - - -",
-              "[ ID] Interval           Transfer     Bitrate         Retr",
-              f"[  5] {0:6.2f}-{end:<6.2f} sec  {unit(total, bits=False)}  "
-              f"{unit(total / end, bits=True)}/sec  {int(run.retransmits.sum()):3d}"
-              "             sender",
-              f"[  5] {0:6.2f}-{rend:<6.2f} sec  {unit(got, bits=False)}  "
-              f"{unit(got / rend, bits=True)}/sec                  receiver",
-              "", "iperf Done."]
+    lines += [
+        "- - - - - - - - - - - - - - - - - - - - - - - - -",
+        "[ ID] Interval           Transfer     Bitrate         Retr",
+        f"[  5] {0:6.2f}-{end:<6.2f} sec  {unit(total, bits=False)}  "
+        f"{unit(total / end, bits=True)}/sec  {int(run.retransmits.sum()):3d}"
+        "             sender",
+        f"[  5] {0:6.2f}-{rend:<6.2f} sec  {unit(got, bits=False)}  "
+        f"{unit(got / rend, bits=True)}/sec                  receiver",
+        "",
+        "iperf Done.",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -107,8 +118,10 @@ def cjson(value, depth: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return "{\n" + "\t" * depth + "}"
-        items = [("\t" * (depth + 1)) + json.dumps(k) + ":\t" + cjson(v, depth + 1)
-                 for k, v in value.items()]
+        items = [
+            ("\t" * (depth + 1)) + json.dumps(k) + ":\t" + cjson(v, depth + 1)
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + "\t" * depth + "}"
     if isinstance(value, list):
         return "[" + ", ".join(cjson(v, depth + 1) for v in value) + "]"
@@ -126,32 +139,84 @@ def _f32(x: float) -> float:
 def document(run: Client, system_info: str) -> dict:
     starts, ends = run.starts(), run.ends
     intervals = []
-    for a, b, n, r, c, t in zip(starts.tolist(), ends.tolist(), run.bytes.tolist(),
-                                run.retransmits.tolist(), run.cwnd.tolist(),
-                                run.rtt_us.tolist()):
+    for a, b, n, r, c, t in zip(
+        starts.tolist(),
+        ends.tolist(),
+        run.bytes.tolist(),
+        run.retransmits.tolist(),
+        run.cwnd.tolist(),
+        run.rtt_us.tolist(),
+    ):
         secs = _f32(b - a)
-        stream = {"socket": 5, "start": a, "end": b, "seconds": secs, "bytes": n,
-                  "bits_per_second": n * 8 / secs, "retransmits": r, "snd_cwnd": c,
-                  "snd_wnd": 3145728, "rtt": t, "rttvar": max(1, t // 6), "pmtu": 1500,
-                  "omitted": False, "sender": True}
-        total = {k: stream[k] for k in ("start", "end", "seconds", "bytes", "bits_per_second",
-                                         "retransmits", "omitted", "sender")}
+        stream = {
+            "socket": 5,
+            "start": a,
+            "end": b,
+            "seconds": secs,
+            "bytes": n,
+            "bits_per_second": n * 8 / secs,
+            "retransmits": r,
+            "snd_cwnd": c,
+            "snd_wnd": 3145728,
+            "rtt": t,
+            "rttvar": max(1, t // 6),
+            "pmtu": 1500,
+            "omitted": False,
+            "sender": True,
+        }
+        total = {
+            k: stream[k]
+            for k in (
+                "start",
+                "end",
+                "seconds",
+                "bytes",
+                "bits_per_second",
+                "retransmits",
+                "omitted",
+                "sender",
+            )
+        }
         intervals.append({"streams": [stream], "sum": total})
     total_bytes, end = int(run.bytes.sum()), float(ends[-1])
     rend = round(end + run.receiver_extra_s, 6)
-    sent = {"socket": 5, "start": 0, "end": end, "seconds": end, "bytes": total_bytes,
-            "bits_per_second": total_bytes * 8 / end, "retransmits": int(run.retransmits.sum()),
-            "max_snd_cwnd": int(run.cwnd.max()), "max_snd_wnd": 3145728,
-            "max_rtt": int(run.rtt_us.max()), "min_rtt": int(run.rtt_us.min()),
-            "mean_rtt": int(run.rtt_us.mean()), "sender": True}
+    sent = {
+        "socket": 5,
+        "start": 0,
+        "end": end,
+        "seconds": end,
+        "bytes": total_bytes,
+        "bits_per_second": total_bytes * 8 / end,
+        "retransmits": int(run.retransmits.sum()),
+        "max_snd_cwnd": int(run.cwnd.max()),
+        "max_snd_wnd": 3145728,
+        "max_rtt": int(run.rtt_us.max()),
+        "min_rtt": int(run.rtt_us.min()),
+        "mean_rtt": int(run.rtt_us.mean()),
+        "sender": True,
+    }
     got = run.receiver_bytes
-    received = {"socket": 5, "start": 0, "end": rend, "seconds": end, "bytes": got,
-                "bits_per_second": got * 8 / rend, "sender": True}
+    received = {
+        "socket": 5,
+        "start": 0,
+        "end": rend,
+        "seconds": end,
+        "bytes": got,
+        "bits_per_second": got * 8 / rend,
+        "sender": True,
+    }
     stamp = datetime.fromtimestamp(run.start_s, UTC).strftime("%a, %d %b %Y %H:%M:%S GMT")
     return {
         "start": {
-            "connected": [{"socket": 5, "local_host": run.src_ip, "local_port": run.src_port,
-                           "remote_host": run.dst_ip, "remote_port": run.port}],
+            "connected": [
+                {
+                    "socket": 5,
+                    "local_host": run.src_ip,
+                    "local_port": run.src_port,
+                    "remote_host": run.dst_ip,
+                    "remote_port": run.port,
+                }
+            ],
             "version": "iperf 3.12",
             "system_info": system_info,
             "timestamp": {"time": stamp, "timesecs": run.start_s},
@@ -162,21 +227,37 @@ def document(run: Client, system_info: str) -> dict:
             "sock_bufsize": 0,
             "sndbuf_actual": 16384,
             "rcvbuf_actual": 131072,
-            "test_start": {"protocol": "TCP", "num_streams": 1, "blksize": 131072, "omit": 0,
-                           "duration": run.time_s, "bytes": 0, "blocks": 0, "reverse": 0,
-                           "tos": 0, "target_bitrate": 0},
+            "test_start": {
+                "protocol": "TCP",
+                "num_streams": 1,
+                "blksize": 131072,
+                "omit": 0,
+                "duration": run.time_s,
+                "bytes": 0,
+                "blocks": 0,
+                "reverse": 0,
+                "tos": 0,
+                "target_bitrate": 0,
+            },
         },
         "intervals": intervals,
         "end": {
             "streams": [{"sender": sent, "receiver": dict(received, seconds=end)}],
-            "sum_sent": {k: v for k, v in sent.items() if not k.startswith(("max", "min",
-                                                                            "mean", "socket"))},
-            "sum_received": {**{k: v for k, v in received.items() if k != "socket"},
-                             "seconds": rend},
+            "sum_sent": {
+                k: v for k, v in sent.items() if not k.startswith(("max", "min", "mean", "socket"))
+            },
+            "sum_received": {
+                **{k: v for k, v in received.items() if k != "socket"},
+                "seconds": rend,
+            },
             "cpu_utilization_percent": {
-                "host_total": run.cpu_host, "host_user": run.cpu_host * 0.04,
-                "host_system": run.cpu_host * 0.96, "remote_total": run.cpu_remote,
-                "remote_user": run.cpu_remote * 0.03, "remote_system": run.cpu_remote * 0.97},
+                "host_total": run.cpu_host,
+                "host_user": run.cpu_host * 0.04,
+                "host_system": run.cpu_host * 0.96,
+                "remote_total": run.cpu_remote,
+                "remote_user": run.cpu_remote * 0.03,
+                "remote_system": run.cpu_remote * 0.97,
+            },
             "sender_tcp_congestion": "cubic",
             "receiver_tcp_congestion": "cubic",
         },

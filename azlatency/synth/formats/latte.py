@@ -12,8 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 
-def summary_lines(protocol: str, msg_size: int, iterations: int, latency_us: float,
-                  cpu_pct: float, counters: dict[str, tuple[int, float]]) -> list[str]:
+def summary_lines(
+    protocol: str,
+    msg_size: int,
+    iterations: int,
+    latency_us: float,
+    cpu_pct: float,
+    counters: dict[str, tuple[int, float]],
+) -> list[str]:
     """The key/value block; ``counters`` maps ``CtxSwitch/sec`` etc. to (per s, per iteration)."""
     lines = [
         f"{'Protocol':<14}{protocol}",
@@ -26,19 +32,23 @@ def summary_lines(protocol: str, msg_size: int, iterations: int, latency_us: flo
         f"{'Latency(usec)':<14}{latency_us:.2f}",
         f"{'CPU(%)':<14}{cpu_pct:.1f}",
     ]
-    lines += [f"{key:<14}{per_s}     ({per_iter:.2f}/iteration)"
-              for key, (per_s, per_iter) in counters.items()]
+    lines += [
+        f"{key:<14}{per_s}     ({per_iter:.2f}/iteration)"
+        for key, (per_s, per_iter) in counters.items()
+    ]
     return lines
 
 
 def histogram_lines(counts: np.ndarray) -> list[str]:
     """``Interval(usec)     Frequency`` and one row per 1-µs bucket."""
     return ["Interval(usec)     Frequency"] + [
-        f"{k:7d}      {c}" for k, c in enumerate(counts.tolist())]
+        f"{k:7d}      {c}" for k, c in enumerate(counts.tolist())
+    ]
 
 
-def client(prompt: str, dst_ip: str, port: int, rtt_ns: np.ndarray, buckets: int,
-           rng: np.random.Generator) -> str:
+def client(
+    prompt: str, dst_ip: str, port: int, rtt_ns: np.ndarray, buckets: int, rng: np.random.Generator
+) -> str:
     n = len(rtt_ns)
     mean = float((rtt_ns / 1000.0).mean())
     per_s = 1e6 / mean
@@ -49,6 +59,10 @@ def client(prompt: str, dst_ip: str, port: int, rtt_ns: np.ndarray, buckets: int
         counters[key] = (round(per_s * per_iter), per_iter)
     cpu = float(rng.uniform(4.0, 7.0))
     counts = np.bincount(np.minimum(rtt_ns // 1000, buckets), minlength=buckets + 1)
-    lines = [f"{prompt}latte -c -a {dst_ip}:{port} -i {n} -hist -hl 1 -hc {buckets}",
-             *summary_lines("TCP", 4, n, mean, cpu, counters), "", *histogram_lines(counts)]
+    lines = [
+        f"{prompt}latte -c -a {dst_ip}:{port} -i {n} -hist -hl 1 -hc {buckets}",
+        *summary_lines("TCP", 4, n, mean, cpu, counters),
+        "",
+        *histogram_lines(counts),
+    ]
     return "\r\n".join(lines) + "\r\n"

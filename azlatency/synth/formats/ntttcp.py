@@ -17,9 +17,18 @@ def _throughput(bps: float) -> str:
     return f"{bps:.2f}bps"
 
 
-def sender(prompt: str, dst_ip: str, start_ns: int, duration_s: float, bits_per_s: float,
-           retrans: int, threads: int, cpu: dict[str, float], connect_us: int,
-           cores: int = 8) -> str:
+def sender(
+    prompt: str,
+    dst_ip: str,
+    start_ns: int,
+    duration_s: float,
+    bits_per_s: float,
+    retrans: int,
+    threads: int,
+    cpu: dict[str, float],
+    connect_us: int,
+    cores: int = 8,
+) -> str:
     """``ntttcp -s <ip> -W 2 -t T -l 1`` with a 2-s warm-up and 60-s negotiated cycle; the
     clock times print whole seconds of ``start_ns`` + the event's offset."""
     t0 = datetime.fromtimestamp(start_ns // 1_000_000 / 1000, UTC)
@@ -55,8 +64,10 @@ def sender(prompt: str, dst_ip: str, start_ns: int, duration_s: float, bits_per_
         (60, f"\t cycles/byte\t:{cpu['cycles_per_byte']:.2f}"),
         (60, f"cpu busy (all)\t:{cpu['busy_all']:.2f}%"),
     ]
-    lines = [f"{prompt}ntttcp -s {dst_ip} -W 2 -t {round(duration_s)} -l 1",
-             "NTTTCP for Linux 1.4.0",
-             "---------------------------------------------------------"]
+    lines = [
+        f"{prompt}ntttcp -s {dst_ip} -W 2 -t {round(duration_s)} -l 1",
+        "NTTTCP for Linux 1.4.0",
+        "---------------------------------------------------------",
+    ]
     lines += [f"{at(t)} INFO: {msg}" for t, msg in info]
     return "\n".join(lines) + "\n"

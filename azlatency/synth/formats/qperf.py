@@ -45,14 +45,17 @@ def tcp_bw(time_s: float, bytes_per_s: float, msg_size: int = 65536) -> list[str
     sent_msgs = int(bytes_per_s * time_s / msg_size)
     recv_msgs = sent_msgs - int(sent_msgs * 0.0002)
     recv_bytes = recv_msgs * msg_size
-    return _block("tcp_bw", [
-        ("bw", _scaled(recv_bytes / time_s, _RATE)),
-        ("msg_rate", _scaled(recv_msgs / time_s, _MSGS)),
-        ("send_bytes", _scaled(sent_msgs * msg_size, _BYTES)),
-        ("send_msgs", _count(sent_msgs)),
-        ("recv_bytes", _scaled(recv_bytes, _BYTES)),
-        ("recv_msgs", _count(recv_msgs)),
-    ])
+    return _block(
+        "tcp_bw",
+        [
+            ("bw", _scaled(recv_bytes / time_s, _RATE)),
+            ("msg_rate", _scaled(recv_msgs / time_s, _MSGS)),
+            ("send_bytes", _scaled(sent_msgs * msg_size, _BYTES)),
+            ("send_msgs", _count(sent_msgs)),
+            ("recv_bytes", _scaled(recv_bytes, _BYTES)),
+            ("recv_msgs", _count(recv_msgs)),
+        ],
+    )
 
 
 def tcp_lat(time_s: float, half_rtt_mean_us: float, msg_size: int = 1) -> list[str]:
@@ -60,22 +63,26 @@ def tcp_lat(time_s: float, half_rtt_mean_us: float, msg_size: int = 1) -> list[s
     m = (received + 1) // 2  # loc_send = rem_recv = m; loc_recv = rem_send = m - 1
     received = 2 * m - 1
     latency_ns = time_s * 1e9 / received
-    return _block("tcp_lat", [
-        ("latency", _scaled(latency_ns, _TIME)),
-        ("msg_rate", _scaled(received / time_s, _MSGS)),
-        ("loc_send_bytes", _scaled(m * msg_size, _BYTES)),
-        ("loc_recv_bytes", _scaled((m - 1) * msg_size, _BYTES)),
-        ("loc_send_msgs", _count(m)),
-        ("loc_recv_msgs", _count(m - 1)),
-        ("rem_send_bytes", _scaled((m - 1) * msg_size, _BYTES)),
-        ("rem_recv_bytes", _scaled(m * msg_size, _BYTES)),
-        ("rem_send_msgs", _count(m - 1)),
-        ("rem_recv_msgs", _count(m)),
-    ])
+    return _block(
+        "tcp_lat",
+        [
+            ("latency", _scaled(latency_ns, _TIME)),
+            ("msg_rate", _scaled(received / time_s, _MSGS)),
+            ("loc_send_bytes", _scaled(m * msg_size, _BYTES)),
+            ("loc_recv_bytes", _scaled((m - 1) * msg_size, _BYTES)),
+            ("loc_send_msgs", _count(m)),
+            ("loc_recv_msgs", _count(m - 1)),
+            ("rem_send_bytes", _scaled((m - 1) * msg_size, _BYTES)),
+            ("rem_recv_bytes", _scaled(m * msg_size, _BYTES)),
+            ("rem_send_msgs", _count(m - 1)),
+            ("rem_recv_msgs", _count(m)),
+        ],
+    )
 
 
-def session(prompt: str, dst_ip: str, time_s: int, bytes_per_s: float,
-            half_rtt_mean_us: float) -> str:
+def session(
+    prompt: str, dst_ip: str, time_s: int, bytes_per_s: float, half_rtt_mean_us: float
+) -> str:
     """``qperf <ip> -vvs -t T tcp_bw tcp_lat`` with its prompt line."""
     lines = [f"{prompt}qperf {dst_ip} -vvs -t {time_s} tcp_bw tcp_lat"]
     lines += tcp_bw(time_s, bytes_per_s)

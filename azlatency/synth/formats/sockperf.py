@@ -52,8 +52,10 @@ class PingPong:
         return self.value_thousandths / 1000.0
 
     def command(self) -> str:
-        cmd = (f"sockperf ping-pong -i {self.dst_ip} -p {self.port} --tcp -m {self.msg_size}"
-               f" -t {self.time_s} --mps {self.mps}")
+        cmd = (
+            f"sockperf ping-pong -i {self.dst_ip} -p {self.port} --tcp -m {self.msg_size}"
+            f" -t {self.time_s} --mps {self.mps}"
+        )
         if self.full_rtt:
             cmd += " --full-rtt"
         if self.full_log:
@@ -68,9 +70,11 @@ def _stats_lines(run: PingPong) -> tuple[list[str], dict]:
     label = "avg-rtt" if run.full_rtt else "avg-latency"
     extra = ""
     if run.version == "3.8":
-        extra = (f", mean-ad={s['mean_ad']:.3f}, median-ad={s['median_ad']:.3f}, "
-                 f"siqr={s['siqr']:.3f}, cv={s['cv']:.3f}, std-error={s['std_error']:.3f}, "
-                 f"99.0% ci=[{s['ci_low']:.3f}, {s['ci_high']:.3f}]")
+        extra = (
+            f", mean-ad={s['mean_ad']:.3f}, median-ad={s['median_ad']:.3f}, "
+            f"siqr={s['siqr']:.3f}, cv={s['cv']:.3f}, std-error={s['std_error']:.3f}, "
+            f"99.0% ci=[{s['ci_low']:.3f}, {s['ci_high']:.3f}]"
+        )
     lines = [
         f"sockperf: [Total Run] RunTime={run.total_run_s or run.time_s:.3f} sec; "
         "Warm up time=400 msec; "
@@ -120,14 +124,33 @@ def console(run: PingPong, prompt: str) -> str:
 def full_log(run: PingPong) -> Iterator[bytes | np.ndarray]:
     """The ``--full-log`` file, in pieces (the rows come in chunks of a million)."""
     head, s = _stats_lines(run)
-    params = (f"--mps={run.mps} --burst=1 --reply-every=1 --msg-size={run.msg_size} "
-              f"--time={run.time_s}" + (" --full-rtt" if run.full_rtt else ""))
+    params = (
+        f"--mps={run.mps} --burst=1 --reply-every=1 --msg-size={run.msg_size} "
+        f"--time={run.time_s}" + (" --full-rtt" if run.full_rtt else "")
+    )
     column = "rtt(usec)" if run.full_rtt else "latency(usec)"
-    top = [DASH, f"test was performed using the following parameters: {params}", DASH,
-           *head, *_tail_lines(run, s), DASH, f"packet, txTime(sec), rxTime(sec), {column}"]
+    top = [
+        DASH,
+        f"test was performed using the following parameters: {params}",
+        DASH,
+        *head,
+        *_tail_lines(run, s),
+        DASH,
+        f"packet, txTime(sec), rxTime(sec), {column}",
+    ]
     yield ("\n".join(top) + "\n").encode()
     n = len(run.tx_ns)
-    yield from render([Num(np.arange(n, dtype=np.int64)), b", ", Num(run.tx_ns, 9), b", ",
-                       Num(run.tx_ns + run.rtt_ns, 9), b", ", Num(run.value_thousandths, 3),
-                       b"\n"], n)
+    yield from render(
+        [
+            Num(np.arange(n, dtype=np.int64)),
+            b", ",
+            Num(run.tx_ns, 9),
+            b", ",
+            Num(run.tx_ns + run.rtt_ns, 9),
+            b", ",
+            Num(run.value_thousandths, 3),
+            b"\n",
+        ],
+        n,
+    )
     yield (DASH + "\n").encode()
