@@ -209,7 +209,10 @@ class Builder:
         rtt = g.latency_ns(rng, n, scale * factor, self.model.shape)
         start = self.advance(n * sc.ping_interval_s, rng)
         step = int(sc.ping_interval_s * 1e9)
-        tx = start + np.arange(n, dtype=np.int64) * step + rng.integers(0, 400_000, n)
+        # iputils' -i 0.2 gaps come out 201-206 ms (tests/fixtures/ping/...-D-c5-timestamps)
+        gaps = step + rng.integers(1_000_000, 6_000_000, n, dtype=np.int64)
+        gaps[0] = 0
+        tx = start + np.cumsum(gaps)
         rel = self.path(folder, src, dst, "ping.txt")
         self.write(rel, ping.linux(src.prompt, dst.ip, tx, rtt, sc.ping_interval_s))
         self._latency_run(
