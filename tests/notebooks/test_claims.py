@@ -80,7 +80,7 @@ def test_10_distributions(claims, other, truth):
     assert o["bases"] == ["rtt"] and o["level"] == 0.9 and o["with_interval"]
     # message-size runs print half round trips; asked for rtt they are converted, and say so
     assert any("printed as half_rtt" in k for k in o["medians"])
-    median_13 = _one(o["medians"], "zone matrix · zone 1→3 · cross_zone · 64 B · sockperf")
+    median_13 = _one(o["medians"], "zone matrix · zone 1→3 · 64 B · sockperf")
     assert median_13 == pytest.approx(truth["effects"]["directed_path_rtt_us"]["1>3"], rel=0.05)
 
 
