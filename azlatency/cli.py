@@ -92,10 +92,12 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
             table.add_column(col, overflow="fold")
         for run in tables.runs.itertuples():
             metric, stats, unit = _key_metric(tables.summaries, run.run_id)
+            # pandas 3 str columns hold NaN for a missing value, and NaN is truthy: not `or ""`
+            cells = [v if isinstance(v, str) else "" for v in (
+                run.tool_version, run.parser_variant, run.latency_basis, run.heading)]
             table.add_row(
-                str(run.block), f"{run.line_start}-{run.line_end}", run.tool,
-                run.tool_version or "", run.parser_variant or "", run.latency_basis or "",
-                metric, unit, *(_fmt(stats.get(s)) for s in _KEY_STATS), run.heading or "",
+                str(run.block), f"{run.line_start}-{run.line_end}", run.tool, *cells[:3],
+                metric, unit, *(_fmt(stats.get(s)) for s in _KEY_STATS), cells[3],
             )
         console.print(table)
         for problem in tables.problems:

@@ -162,6 +162,10 @@ def test_cli_synth_writes_a_campaign(tmp_path):
     assert Truth.load(out).seed == 3
     again = CliRunner().invoke(main, ["synth", str(out), "--size", "tiny", "--seed", "3"])
     assert again.exit_code != 0 and "not empty" in again.output
+    # `inspect` shows a log without a heading (its heading is NaN, not "": pandas 3 str)
+    shown = CliRunner().invoke(main, ["inspect", str(out / "zone-matrix" / "vm-z1-a")])
+    assert shown.exit_code == 0, shown.output
+    assert "not read" not in shown.output and "Traceback" not in shown.output
 
 
 def test_ensure_bundled_builds_once_and_never_touches_real_data(tmp_path):
