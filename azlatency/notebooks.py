@@ -79,6 +79,9 @@ def execute(
             progress_bar=False,
             execution_timeout=timeout,
             report_mode=False,
+            # ipykernel 7 warns on every start that its local TCP channel is unencrypted;
+            # errors still show, the warning would bury `make run`'s output.
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     except papermill.PapermillExecutionError as exc:
         raise AzlatencyError(f"notebook {path.name} failed: {exc.ename}: {exc.evalue}") from exc
