@@ -20,7 +20,7 @@ nb_execution_mode = "off"
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
 html_title = "azlatency reports"
-html_theme_options = {"page_width": "1320px", "sidebar_width": "240px"}
+html_theme_options = {"page_width": "1200px", "sidebar_width": "220px"}
 html_static_path = ["_static"]
 html_css_files = ["azlatency.css"]
 myst_enable_extensions = ["dollarmath"]
@@ -30,6 +30,7 @@ suppress_warnings = ["mystnb.unknown_mime_type"]
 
 # Wide result tables scroll instead of squeezing every column into a word per line.
 _CSS = """
+div.body { max-width: none; }
 div.cell_output { overflow-x: auto; }
 div.cell_output table { font-size: 0.8em; border-collapse: collapse; margin: 0.5em 0; }
 div.cell_output th, div.cell_output td { padding: 2px 8px; border-bottom: 1px solid #e3e3e3;
