@@ -45,6 +45,20 @@ def test_committed_without_outputs(path):
     assert not notebooks.has_outputs(path), f"{path.name}: run `nbstripout {path}`"
 
 
+def test_nbstripout_has_nothing_to_strip():
+    # Stricter than has_outputs (metadata too); --keep-id: cell ids are stable names.
+    import shutil
+    import subprocess
+    import sys
+
+    exe = shutil.which("nbstripout") or str(Path(sys.executable).with_name("nbstripout"))
+    if not Path(exe).exists():
+        pytest.skip("nbstripout is not installed")
+    res = subprocess.run([exe, "--keep-id", "--verify", *map(str, NOTEBOOKS)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
 def test_has_outputs_notices_an_output(tmp_path):
     # The check above cannot pass vacuously: a notebook with one output is caught.
     nb = json.loads(NOTEBOOKS[0].read_text(encoding="utf-8"))
