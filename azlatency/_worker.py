@@ -91,28 +91,36 @@ def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
         return _failure("parser_crash", {"reason": f"{type(exc).__name__}: {exc} ({where})"})
     cache = Path(task.cache_dir)
     sizes, hashes = {}, {}
+    outcome: dict[str, Any] = {"status": "ok"}
     for name in store.TABLES:
         df = getattr(tables, name)
         sizes[name] = len(df)
         if len(df) or name == "runs":
             path = cache / f"{task.sha256}.{name}.parquet"
-            arrow[name] = store.to_arrow(df, name)
-            store.write_table(arrow[name], path, sync=False)
+            tbl = store.to_arrow(df, name)
+            setattr(tables, name, None)  # free the pandas copy (samples can be millions)
+            store.write_table(tbl, path, sync=False)
             hashes[path.name] = store.file_sha256(path)
-    return {
-        "status": "ok",
-        "tables": sizes,
-        "files": hashes,
-        "tools": _tools(tables.runs),
-        "problems": [error_record(p) for p in tables.problems],
-    }
+            if name == "samples":
+                # Samples stay on disk: the import streams them into samples.parquet, so
+                # what it needs of them is taken here.
+                outcome.update(samples_columns=tbl.column_names,
+                               samples_fault=store.samples_fault(tbl),
+                               censored=store.count_by_run(tbl, "censored"))
+            else:
+                arrow[name] = tbl
+    outcome.update(tables=sizes, files=hashes, tools=_tools(arrow["runs"]),
+                   problems=[error_record(p) for p in tables.problems])
+    return outcome
 
 
 def _tools(runs) -> list[str]:
     """Tools of a file's runs; values typed from a document are marked ``(reported)``."""
-    reported = runs["parser_variant"] == "reported-csv"
-    return sorted(set(runs.loc[~reported, "tool"].dropna())
-                  | {f"{t} (reported)" for t in runs.loc[reported, "tool"].dropna()})
+    out = set()
+    for tool, variant in zip(runs["tool"].to_pylist(), runs["parser_variant"].to_pylist()):
+        if tool:
+            out.add(f"{tool} (reported)" if variant == "reported-csv" else tool)
+    return sorted(out)
 
 
 def parse_batch(tasks: list[Task]) -> list[dict[str, Any]]:

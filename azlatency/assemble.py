@@ -7,6 +7,7 @@ only when that fails is every file checked on its own, to name and drop the file
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +25,6 @@ def file_row(entry: sources.Entry, status: str, **kw: Any) -> dict[str, Any]:
     """One row of the report's ``files`` frame."""
     return {"path": entry.path, "status": status, "size_bytes": entry.size,
             "sha256": entry.sha256, **kw}
-
-
-_SAMPLE_VOCAB = {"status": schema.SAMPLE_STATUSES, "kind": schema.SAMPLE_KINDS}
-
-
-def _samples_fault(tbl: pa.Table) -> str | None:
-    """Cheap Arrow checks of a samples part (pandera on millions of rows would be slow)."""
-    import pyarrow.compute as pc
-
-    for col in ("run_id", "seq", "kind", "status"):
-        if col not in tbl.column_names or tbl[col].null_count:
-            return f"samples: column {col!r} missing or empty"
-    for col, allowed in _SAMPLE_VOCAB.items():
-        bad = pc.filter(tbl[col], pc.invert(pc.is_in(tbl[col], pa.array(allowed))))
-        if len(bad):
-            return f"samples: {col} {bad[0].as_py()!r} is not one of {', '.join(allowed)}"
-    return None
 
 
 class Parts:
@@ -70,13 +54,18 @@ class Parts:
         at = runs.column_names.index("source_path")
         runs = runs.set_column(at, "source_path", pa.array([entry.path] * len(runs), pa.string()))
         row = file_row(entry, "imported", tools=", ".join(outcome["tools"]), runs=len(runs))
+        has_samples = bool(outcome["tables"].get("samples"))
         item = {"row": row, "runs": runs, "problems": outcome.get("problems", []),
-                "samples": table("samples"), "summaries": table("summaries")}
+                "summaries": table("summaries"),
+                # samples stay in the cache file: streamed into the store, never all in memory
+                "samples": cache / f"{sha}.samples.parquet" if has_samples else None,
+                "samples_columns": outcome.get("samples_columns", []),
+                "samples_rows": outcome["tables"].get("samples", 0),
+                "censored": outcome.get("censored", {})}
         self.files.append(item["row"])
         self.kept.append(item)
-        fault = _samples_fault(item["samples"]) if item["samples"] is not None else None
-        if fault:
-            self.reject(item, fault)
+        if outcome.get("samples_fault"):
+            self.reject(item, outcome["samples_fault"])
 
     def reject(self, item: dict[str, Any], detail: str) -> None:
         item["row"].update(status="not_imported", reason="schema_error", detail=detail,
@@ -108,8 +97,18 @@ class Parts:
                 for i in self.kept for p in i["problems"]]
 
 
-def tables(parts: Parts, cfg: Campaign, name: str):
-    """Labelled runs (pandas), samples and summaries (Arrow) and the quality rows."""
+@dataclass
+class Assembled:
+    runs: pd.DataFrame  # labelled
+    summaries: pa.Table
+    samples: list[Path]  # per-file cache parts, in file order
+    samples_columns: set[str]
+    samples_rows: int
+    quality: list[dict[str, Any]]
+
+
+def tables(parts: Parts, cfg: Campaign, name: str) -> Assembled:
+    """Labelled runs, summaries, the samples parts to stream and the quality rows."""
     while True:  # pandera once on the whole campaign, not on every file
         runs, label_issues = labels.label_runs(parts.frame("runs"), cfg, name)
         summaries = store.unify([i["summaries"] for i in parts.kept
@@ -121,10 +120,13 @@ def tables(parts: Parts, cfg: Campaign, name: str):
         except SchemaError:
             if not parts.find_culprits():
                 raise
-    samples = store.unify([i["samples"] for i in parts.kept if i["samples"] is not None],
-                          "samples")
+    kept = [i for i in parts.kept if i["samples"] is not None]
+    censored = {rid: n for i in kept for rid, n in i["censored"].items()}
     bounds = summaries.select(["run_id", "bound_low", "bound_high"]).to_pandas()
-    notes = quality.assess(runs, samples, bounds, parts.problems() + label_issues)
-    return runs, samples, summaries, notes
-
-
+    notes = quality.assess(runs, censored, bounds, parts.problems() + label_issues)
+    return Assembled(
+        runs=runs, summaries=summaries, samples=[i["samples"] for i in kept],
+        samples_columns={c for i in kept for c in i["samples_columns"]},
+        samples_rows=sum(i["samples_rows"] for i in kept),
+        quality=notes,
+    )

@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
+import pyarrow.parquet as pq
 
 from . import __version__, assemble, labels, paths, schema, sources, store
 from ._worker import Task, parse_batch, parse_file
@@ -201,15 +201,18 @@ def _raw_label(raw: Path) -> str:
         return str(raw)
 
 
-def _write(staging: Path, runs, samples: pa.Table, summaries: pa.Table,
-           manifest: dict[str, Any]) -> None:
-    tables = {"runs": store.to_arrow(runs, "runs"), "samples": samples, "summaries": summaries}
+def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any]) -> None:
     info = {}
-    for tname, tbl in tables.items():
+    for tname in store.TABLES:
         path = staging / f"{tname}.parquet"
-        store.write_table(tbl, path)
-        info[tname] = {"rows": tbl.num_rows, "columns": tbl.column_names,
-                       "sha256": store.file_sha256(path)}
+        if tname == "samples":
+            rows = store.write_stream(result.samples, result.samples_columns, tname, path)
+            columns = pq.read_schema(path).names
+        else:
+            tbl = store.to_arrow(result.runs, "runs") if tname == "runs" else result.summaries
+            store.write_table(tbl, path)
+            rows, columns = tbl.num_rows, tbl.column_names
+        info[tname] = {"rows": rows, "columns": columns, "sha256": store.file_sha256(path)}
     manifest["tables"] = info
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
@@ -313,17 +316,18 @@ class _Job:
                 parts.files.append(rows[i])
             else:
                 parts.add(entry, outcomes[entry.sha256], self.cache)
-        runs, samples, summaries, notes = assemble.tables(parts, cfg, self.name)
+        result = assemble.tables(parts, cfg, self.name)
         report = ImportReport(
             campaign=self.name, raw=self.raw, store=self.target,
-            files=frame(parts.files, FILE_COLUMNS), quality=frame(notes, QUALITY_COLUMNS),
-            counts={"runs": len(runs), "samples": samples.num_rows,
-                    "summaries": summaries.num_rows},
+            files=frame(parts.files, FILE_COLUMNS),
+            quality=frame(result.quality, QUALITY_COLUMNS),
+            counts={"runs": len(result.runs), "samples": result.samples_rows,
+                    "summaries": result.summaries.num_rows},
             notes=cfg.defaults.notes, parsed=parsed, reused=len(first) - parsed, workers=used,
         )
         manifest = {**identity, "description": cfg.description, "notes": cfg.defaults.notes,
                     "report": report.to_dict()}
-        _write(self.staging, runs, samples, summaries, manifest)
+        _write(self.staging, result, manifest)
         report.changed = not _unchanged(self.staging, self.target)
         if report.changed:
             store.publish(self.staging, self.target)

@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from .report import ISSUES
 
@@ -19,14 +17,6 @@ _COUNTS = (  # run column → issue, when the count is above zero
     ("errors", "errors"),
 )
 _ORDER = {issue: i for i, issue in enumerate(ISSUES)}
-
-
-def _per_run_counts(run_ids: pa.ChunkedArray, mask: pa.ChunkedArray) -> dict[str, int]:
-    picked = pc.filter(run_ids, mask)
-    if len(picked) == 0:
-        return {}
-    counts = pc.value_counts(picked)
-    return {v["values"].as_py(): v["counts"].as_py() for v in counts}
 
 
 def _false(value: Any) -> bool:
@@ -39,14 +29,12 @@ def _num(value: Any) -> float | None:
 
 def assess(
     runs: pd.DataFrame,
-    samples: pa.Table,
+    censored: dict[str, int],
     summaries: pd.DataFrame,
     extra: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
-    """Quality rows for ``runs``; ``extra`` adds rows found elsewhere (labels, reader)."""
-    censored: dict[str, int] = {}
-    if "status" in samples.column_names and len(samples):
-        censored = _per_run_counts(samples["run_id"], pc.equal(samples["status"], "censored"))
+    """Quality rows for ``runs``; ``censored`` counts censored samples per run (taken when
+    each file was parsed); ``extra`` adds rows found elsewhere (labels, reader)."""
     bounded = summaries[summaries["bound_low"].notna() | summaries["bound_high"].notna()]
     intervals = bounded.groupby("run_id").size().to_dict() if len(bounded) else {}
     rows: list[dict[str, Any]] = list(extra)

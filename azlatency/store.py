@@ -96,14 +96,15 @@ def from_arrow(tbl: pa.Table, table: str) -> pd.DataFrame:
     return schema.frame(table, df) if len(df.columns) else schema.empty(table)
 
 
-def unify(tables: list[pa.Table], table: str) -> pa.Table:
+def unify(tables: list[pa.Table], table: str, target: pa.Schema | None = None) -> pa.Table:
     """One Arrow table from per-file parts that may hold different columns (samples)."""
-    names: set[str] = set()
-    for t in tables:
-        names |= set(t.column_names)
-    if not tables:
-        names = {c.name for c in schema.TABLES[table] if c.required or table != "samples"}
-    target = arrow_schema(table, sorted(names))
+    if target is None:
+        names: set[str] = set()
+        for t in tables:
+            names |= set(t.column_names)
+        if not tables:
+            names = {c.name for c in schema.TABLES[table] if c.required or table != "samples"}
+        target = arrow_schema(table, sorted(names))
     parts = []
     for t in tables:
         if t.schema.equals(target, check_metadata=False):
@@ -116,6 +117,51 @@ def unify(tables: list[pa.Table], table: str) -> pa.Table:
         ]
         parts.append(pa.Table.from_arrays(cols, schema=target))
     return pa.concat_tables(parts) if parts else target.empty_table()
+
+
+_SAMPLE_VOCAB = {"status": schema.SAMPLE_STATUSES, "kind": schema.SAMPLE_KINDS}
+
+
+def samples_fault(tbl: pa.Table) -> str | None:
+    """Cheap Arrow checks of a samples table (pandera on millions of rows would be slow)."""
+    import pyarrow.compute as pc
+
+    for col in ("run_id", "seq", "kind", "status"):
+        if col not in tbl.column_names or tbl[col].null_count:
+            return f"samples: column {col!r} missing or empty"
+    for col, allowed in _SAMPLE_VOCAB.items():
+        bad = pc.filter(tbl[col], pc.invert(pc.is_in(tbl[col], pa.array(allowed))))
+        if len(bad):
+            return f"samples: {col} {bad[0].as_py()!r} is not one of {', '.join(allowed)}"
+    return None
+
+
+def count_by_run(tbl: pa.Table, status: str) -> dict[str, int]:
+    """Samples with ``status``, per run."""
+    import pyarrow.compute as pc
+
+    if "status" not in tbl.column_names or not len(tbl):
+        return {}
+    picked = pc.filter(tbl["run_id"], pc.equal(tbl["status"], status))
+    if not len(picked):
+        return {}
+    return {v["values"].as_py(): v["counts"].as_py() for v in pc.value_counts(picked)}
+
+
+def write_stream(paths: list[Path], columns: set[str], table: str, path: Path) -> int:
+    """Concatenate per-file Parquet parts into ``path`` one part at a time (memory stays at
+    the largest part, not the sum); returns the rows written."""
+    names = set(columns) or {c.name for c in schema.TABLES[table]
+                             if c.required or table != "samples"}
+    target = arrow_schema(table, sorted(names))
+    rows = 0
+    with pq.ParquetWriter(path, target, compression=_COMPRESSION, write_statistics=True) as w:
+        for part in paths:
+            tbl = unify([pq.read_table(part)], table, target)
+            w.write_table(tbl)
+            rows += tbl.num_rows
+    fsync_file(path)
+    return rows
 
 
 def write_table(tbl: pa.Table, path: Path, *, sync: bool = True) -> None:
