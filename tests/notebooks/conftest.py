@@ -56,22 +56,32 @@ def _params(data_root: Path, out: Path) -> dict[str, object]:
 
 
 @pytest.fixture(scope="session")
-def executed(data_root, tmp_path_factory) -> dict[str, Path]:
-    """Every notebook run with its defaults (only the paths point at the test data)."""
-    out = tmp_path_factory.mktemp("reports")
-    done = notebooks.execute_all(out / "notebooks", _params(data_root, out), workers=2)
-    return {d.source.stem: d.output for d in done}
+def _runs(data_root, tmp_path_factory) -> dict[str, dict[str, Path]]:
+    """Every notebook twice — defaults (only the paths point at the test data) and the
+    parameters of :data:`OTHER` — as one queue, two kernels at a time."""
+    base = tmp_path_factory.mktemp("reports")
+    jobs = [(kind, path) for kind in ("default", "other") for path in notebooks.notebooks()]
+
+    def one(job):
+        kind, path = job
+        out = base / kind
+        params = {**_params(data_root, out), **(OTHER[path.stem] if kind == "other" else {})}
+        return kind, notebooks.execute(path, out / "notebooks", params)
+
+    done: dict[str, dict[str, Path]] = {"default": {}, "other": {}}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for kind, result in pool.map(one, jobs):
+            done[kind][result.source.stem] = result.output
+    return done
 
 
 @pytest.fixture(scope="session")
-def executed_other(data_root, tmp_path_factory) -> dict[str, Path]:
+def executed(_runs) -> dict[str, Path]:
+    """Every notebook run with its defaults."""
+    return _runs["default"]
+
+
+@pytest.fixture(scope="session")
+def executed_other(_runs) -> dict[str, Path]:
     """Every notebook run with the parameters of :data:`OTHER`."""
-    out = tmp_path_factory.mktemp("reports-other")
-
-    def one(path: Path):
-        return notebooks.execute(path, out / "notebooks",
-                                 {**_params(data_root, out), **OTHER[path.stem]})
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        done = list(pool.map(one, notebooks.notebooks()))
-    return {d.source.stem: d.output for d in done}
+    return _runs["other"]
