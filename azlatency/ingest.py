@@ -41,10 +41,11 @@ from .report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
 
 Progress = Callable[[int, int, str], None]  # (files done, files to parse, last path)
 
-# Below both thresholds a dump is parsed in this process: starting the worker server
-# (a Python that imports pandas, pyarrow and the parsers) takes about a second, while a log
-# costs ~20 ms of CPU to parse and cache (benchmarks/bench_import.py, cpu_split).
-PARALLEL_MIN_FILES = 48
+# Below both thresholds a dump is parsed in this process: starting the worker server (a
+# Python that imports pandas, pyarrow and every parser) takes seconds — 8.5 s measured on a
+# busy 2-core machine — while a log costs ~20 ms of CPU to parse and cache
+# (benchmarks/bench_import.py, cpu_split).
+PARALLEL_MIN_FILES = 100
 PARALLEL_MIN_BYTES = 16 << 20
 
 
