@@ -46,8 +46,4 @@ def get(tool: str) -> ModuleType:
 
 def modules() -> list[ModuleType]:
     """Every parser module, in registry order."""
-    # TODO(while parsers land one by one): skip registry entries whose module file does not
-    # exist yet; remove this guard once every registered module is in the tree.
-    import importlib.util
-
-    return [get(t) for t in tools() if importlib.util.find_spec(f"{__name__}.{REGISTRY[t]}")]
+    return [get(t) for t in tools()]
