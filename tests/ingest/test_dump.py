@@ -29,15 +29,6 @@ RECEIVER = RAW / "seed002-ppg-latte" / "b1s-cross-zone" / "latte-receiver.log"
 REPORTED = RAW / "seed004-echo-uksouth" / "latency-by-scenario.reported.csv"
 LIMIT = 64 * 1024
 
-pytestmark = pytest.mark.usefixtures("_parsers")
-
-
-@pytest.fixture
-def _parsers():
-    for tool in ("echo_csv", "latte"):
-        pytest.importorskip(f"azlatency.parsers.{tool}", reason=f"{tool} parser not merged yet")
-
-
 def _zip(path: Path) -> None:
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("ok/probes-lf.csv", PROBES_LF.read_bytes())

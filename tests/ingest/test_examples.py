@@ -9,21 +9,8 @@ import pytest
 from azlatency import ingest
 from tests.ingest.conftest import EXAMPLES, RAW, tree_digest
 
-NEEDS = {  # parsers each bundled campaign needs (they land one by one)
-    "seed000-az-vs-as": ("sockperf", "iperf3", "ping"),
-    "seed001-aks-azure-cni": ("iperf3", "ntttcp", "qperf", "sockperf"),
-    "seed002-ppg-latte": ("latte",),
-    "seed004-echo-uksouth": (),
-}
-
-
-def _need(campaign: str) -> None:
-    for tool in NEEDS[campaign]:
-        pytest.importorskip(f"azlatency.parsers.{tool}", reason=f"{tool} parser not merged yet")
-
 
 def _import(campaign, stores):
-    _need(campaign)
     return ingest.import_campaign(RAW / campaign, root=stores, workers=1)
 
 
@@ -104,7 +91,6 @@ def test_seed004_reported_echo_tables(stores):
 
 @pytest.mark.parametrize("campaign", EXAMPLES)
 def test_reimport_changes_nothing_and_raw_is_never_written(campaign, stores):
-    _need(campaign)
     raw_before = tree_digest(RAW / campaign, mtimes=True)
     first = ingest.import_campaign(RAW / campaign, root=stores, workers=1)
     store = stores / campaign

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
-
 from azlatency import ingest, paths
 from tests.conftest import corpus, needs_shared
 from tests.ingest.conftest import RAW
@@ -20,8 +18,6 @@ CORPUS = [
 
 @needs_shared
 def test_loss_censored_and_incomplete_runs_are_listed(tmp_path):
-    for tool in ("ping", "iperf3", "sockperf"):
-        pytest.importorskip(f"azlatency.parsers.{tool}", reason=f"{tool} parser not merged yet")
     raw = tmp_path / "raw" / "corpus"
     raw.mkdir(parents=True)
     for tool, name in CORPUS:  # copies in a scratch folder, never into the repository

@@ -153,7 +153,6 @@ def test_one_import_at_a_time(echo, stores):
 
 @pytest.mark.slow
 def test_worker_processes_give_the_same_store(copy_campaign, stores, tmp_path, monkeypatch):
-    pytest.importorskip("azlatency.parsers.latte")
     raw = copy_campaign("seed002-ppg-latte")
     shutil.copytree(RAW / "seed004-echo-uksouth", raw / "echo")
     monkeypatch.setattr(ingest, "PARALLEL_MIN_FILES", 2)
