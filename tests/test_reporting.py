@@ -22,8 +22,12 @@ RAW = ROOT / "data" / "raw"
 def data(tmp_path_factory):
     """A data root with the four real example campaigns imported."""
     root = tmp_path_factory.mktemp("data")
-    for name in ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
-                 "seed004-echo-uksouth"):
+    for name in (
+        "seed000-az-vs-as",
+        "seed001-aks-azure-cni",
+        "seed002-ppg-latte",
+        "seed004-echo-uksouth",
+    ):
         import_campaign(RAW / name, root=root / "processed", workers=1)
     return root
 
@@ -92,21 +96,62 @@ def _campaign(values: dict[tuple[str, str, int], np.ndarray], *, printed: bool =
     t0 = 1_742_464_800 * 10**9
     for i, ((src, dst, r), x) in enumerate(values.items()):
         rid = f"r{i}"
-        runs.append({"run_id": rid, "campaign": "c", "source_path": f"{src}-{dst}-{r}.csv",
-                     "source_sha256": "0" * 64, "block": 0, "line_start": 1, "line_end": 1,
-                     "tool": "sockperf", "parser_variant": "full-log", "complete": True,
-                     "latency_basis": "rtt", "src_zone": src, "dst_zone": dst,
-                     "msg_size_bytes": 64, "scenario": "matrix", "protocol": "tcp"})
-        samples.append(pd.DataFrame({"run_id": rid, "seq": np.arange(len(x)), "kind": "packet",
-                                     "status": "ok", "rtt_us": x,
-                                     "tx_time_ns": t0 + np.arange(len(x)) * 10**6}))
+        runs.append(
+            {
+                "run_id": rid,
+                "campaign": "c",
+                "source_path": f"{src}-{dst}-{r}.csv",
+                "source_sha256": "0" * 64,
+                "block": 0,
+                "line_start": 1,
+                "line_end": 1,
+                "tool": "sockperf",
+                "parser_variant": "full-log",
+                "complete": True,
+                "latency_basis": "rtt",
+                "src_zone": src,
+                "dst_zone": dst,
+                "msg_size_bytes": 64,
+                "scenario": "matrix",
+                "protocol": "tcp",
+            }
+        )
+        samples.append(
+            pd.DataFrame(
+                {
+                    "run_id": rid,
+                    "seq": np.arange(len(x)),
+                    "kind": "packet",
+                    "status": "ok",
+                    "rtt_us": x,
+                    "tx_time_ns": t0 + np.arange(len(x)) * 10**6,
+                }
+            )
+        )
     if printed:  # the console summary of the first run: the same measurement
-        runs.append({**runs[0], "run_id": "console", "parser_variant": "console",
-                     "source_path": "console.log"})
-        summaries.append({"run_id": "console", "metric": "rtt", "stat": "p50", "value": 1e6,
-                          "unit": "us", "source": "reported"})
-    return Tables(schema.frame("runs", runs), schema.frame("samples", pd.concat(samples)),
-                  schema.frame("summaries", summaries) if summaries else schema.empty("summaries"))
+        runs.append(
+            {
+                **runs[0],
+                "run_id": "console",
+                "parser_variant": "console",
+                "source_path": "console.log",
+            }
+        )
+        summaries.append(
+            {
+                "run_id": "console",
+                "metric": "rtt",
+                "stat": "p50",
+                "value": 1e6,
+                "unit": "us",
+                "source": "reported",
+            }
+        )
+    return Tables(
+        schema.frame("runs", runs),
+        schema.frame("samples", pd.concat(samples)),
+        schema.frame("summaries", summaries) if summaries else schema.empty("summaries"),
+    )
 
 
 def test_samples_give_exact_intervals_and_win_over_the_printed_summary():
@@ -175,8 +220,13 @@ def test_throughput_interval_from_iperf3_intervals(data):
 def test_contrasts_hold_everything_else_equal(data):
     t = rep.load_campaigns(["seed000-az-vs-as", "seed002-ppg-latte"], data)
     c = rep.contrasts(t)
-    avset = _row(c, factor="placement", a="availability_set", b="cross_zone",
-                 context="sockperf, 350 B, D4as_v4, AN on")
+    avset = _row(
+        c,
+        factor="placement",
+        a="availability_set",
+        b="cross_zone",
+        context="sockperf, 350 B, D4as_v4, AN on",
+    )
     # avset/sockperf-tcp-m350.log p50 44.215 against zones/sockperf-tcp-m350.log p50 84.389
     assert avset["estimate"] == pytest.approx(44.215 / 84.389)
     assert avset["source"] == "reported" and np.isnan(avset["ci_low"])
@@ -184,8 +234,11 @@ def test_contrasts_hold_everything_else_equal(data):
     # blog-comparison: "55 to 61.09 usecs" with AN against 308.55 without: bounds, not a CI
     assert (an["bound_low"], an["bound_high"]) == pytest.approx((55 / 308.55, 61.09 / 308.55))
     # never across campaigns, never across tools
-    assert not ((c["factor"] == "placement") & c["context"].str.startswith("ping")
-                & (c["b"] != "cross_zone")).any()
+    assert not (
+        (c["factor"] == "placement")
+        & c["context"].str.startswith("ping")
+        & (c["b"] != "cross_zone")
+    ).any()
     forest = rep.forest_frame(c)
     assert set(forest["interval"]) == {"none", "bounds"}
     assert forest.loc[forest["interval"] == "bounds", "label"].str.endswith("[bounds]").all()
@@ -215,9 +268,9 @@ def test_reported_segments_in_break_order(data):
     assert same["from_end_first"].tolist() == [500, 400, 300, 200, 100]
     # last-records-before-break.reported.csv: "last 100 records ... 789.58"
     assert same["mean"].iloc[-1] == 789.58 and same["mean_ci_low"].isna().all()
-    assert [rep.segment_label(a, b) for a, b in zip(same["from_end_first"],
-                                                      same["from_end_last"])][-2:] == [
-        "200–101", "last 100"]
+    assert [rep.segment_label(a, b) for a, b in zip(same["from_end_first"], same["from_end_last"])][
+        -2:
+    ] == ["200–101", "last 100"]
     assert rep.long_runs(t).empty  # printed tables only: no samples, no long run
 
 
@@ -226,20 +279,52 @@ def test_sessions_and_the_run_before_the_break():
 
     t0 = 1_742_464_800 * 10**9
     hour = 3600
-    runs = [{"run_id": rid, "campaign": "c", "source_path": f"{rid}.csv", "source_sha256": "0",
-             "block": 0, "line_start": 1, "line_end": 1, "tool": "echo_csv",
-             "parser_variant": "csv", "complete": rid != "log", "latency_basis": "rtt",
-             "scenario": "echo", "src_host": "a", "dst_host": "b"} for rid in ("one", "two",
-                                                                              "log")]
-    one = pd.DataFrame({"run_id": "one", "seq": np.arange(2 * hour), "kind": "probe",
-                        "status": "ok", "rtt_us": 800.0,
-                        "time_ns": t0 + np.arange(2 * hour) * 10**9})
+    runs = [
+        {
+            "run_id": rid,
+            "campaign": "c",
+            "source_path": f"{rid}.csv",
+            "source_sha256": "0",
+            "block": 0,
+            "line_start": 1,
+            "line_end": 1,
+            "tool": "echo_csv",
+            "parser_variant": "csv",
+            "complete": rid != "log",
+            "latency_basis": "rtt",
+            "scenario": "echo",
+            "src_host": "a",
+            "dst_host": "b",
+        }
+        for rid in ("one", "two", "log")
+    ]
+    one = pd.DataFrame(
+        {
+            "run_id": "one",
+            "seq": np.arange(2 * hour),
+            "kind": "probe",
+            "status": "ok",
+            "rtt_us": 800.0,
+            "time_ns": t0 + np.arange(2 * hour) * 10**9,
+        }
+    )
     drop = t0 + 2 * hour * 10**9 + 5 * 10**9
-    log = pd.DataFrame({"run_id": ["log"], "seq": [2 * hour], "kind": "probe",
-                        "status": "error", "rtt_us": np.nan, "time_ns": [drop]})
+    log = pd.DataFrame(
+        {
+            "run_id": ["log"],
+            "seq": [2 * hour],
+            "kind": "probe",
+            "status": "error",
+            "rtt_us": np.nan,
+            "time_ns": [drop],
+        }
+    )
     two = one.assign(run_id="two", time_ns=one["time_ns"] + 3 * hour * 10**9)
-    t = Tables(schema.frame("runs", runs), schema.frame("samples", pd.concat([one, log, two])),
-               schema.empty("summaries"))
+    t = Tables(
+        schema.frame("runs", runs),
+        schema.frame("samples", pd.concat([one, log, two])),
+        schema.empty("summaries"),
+    )
     assert rep.long_runs(t)["run_id"].tolist() == ["one", "two"]
     ((name, session),) = rep.sessions(t)
     assert set(session["run_id"]) == {"one", "two", "log"} and "a → b" in name
@@ -263,13 +348,37 @@ def test_import_overview(data):
 
 
 def test_synthetic_campaigns_are_named():
-    runs = schema.frame("runs", [
-        {"run_id": "a", "campaign": "s", "source_path": "x", "source_sha256": "0", "block": 0,
-         "line_start": 1, "line_end": 1, "tool": "ping", "parser_variant": "x",
-         "complete": True, "labels": json.dumps({"synthetic": "true"})},
-        {"run_id": "b", "campaign": "r", "source_path": "x", "source_sha256": "0", "block": 0,
-         "line_start": 1, "line_end": 1, "tool": "ping", "parser_variant": "x",
-         "complete": True, "labels": "{}"}])
+    runs = schema.frame(
+        "runs",
+        [
+            {
+                "run_id": "a",
+                "campaign": "s",
+                "source_path": "x",
+                "source_sha256": "0",
+                "block": 0,
+                "line_start": 1,
+                "line_end": 1,
+                "tool": "ping",
+                "parser_variant": "x",
+                "complete": True,
+                "labels": json.dumps({"synthetic": "true"}),
+            },
+            {
+                "run_id": "b",
+                "campaign": "r",
+                "source_path": "x",
+                "source_sha256": "0",
+                "block": 0,
+                "line_start": 1,
+                "line_end": 1,
+                "tool": "ping",
+                "parser_variant": "x",
+                "complete": True,
+                "labels": "{}",
+            },
+        ],
+    )
     assert rep.synthetic(runs) == ["s"]
 
 
@@ -278,8 +387,14 @@ def test_claims_round_trip(tmp_path, monkeypatch):
     monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append(obj))
     data = rep.claims(a=np.float64(1.5), b=np.int64(2), c=float("nan"), d={"x": np.bool_(True)})
     assert data == {"a": 1.5, "b": 2, "c": None, "d": {"x": True}}
-    nb = {"cells": [{"cell_type": "code", "outputs": [
-        {"output_type": "display_data", "data": shown[0], "metadata": {}}]}]}
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "outputs": [{"output_type": "display_data", "data": shown[0], "metadata": {}}],
+            }
+        ]
+    }
     path = tmp_path / "x.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     assert rep.read_claims(path) == data
@@ -290,5 +405,9 @@ def test_formatting():
     assert rep.fmt(7.91e9, "bps") == "7.91 Gbit/s"
     row = {"estimate": 7.91e9, "ci_low": 7.48e9, "ci_high": 8.34e9, "level": 0.95}
     assert rep.fmt_interval(row, "bps") == "7.91 Gbit/s (95% CI 7.48–8.34)"
-    assert rep.fmt_interval({"estimate": 700.618, "ci_low": np.nan, "ci_high": np.nan,
-                             "source": "reported"}) == "700.6 µs (printed by the tool, no interval)"
+    assert (
+        rep.fmt_interval(
+            {"estimate": 700.618, "ci_low": np.nan, "ci_high": np.nan, "source": "reported"}
+        )
+        == "700.6 µs (printed by the tool, no interval)"
+    )

@@ -27,13 +27,38 @@ FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
 CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "region", "role")
 # The first value found in these lists is the reference (the denominator of a ratio).
 BASELINES = {
-    "placement": ("cross_region", "cross_zone", "same_zone", "availability_set", "ppg",
-                  "same_node"),
+    "placement": (
+        "cross_region",
+        "cross_zone",
+        "same_zone",
+        "availability_set",
+        "ppg",
+        "same_node",
+    ),
     "accelerated_networking": (False, True),
 }
-COLUMNS = ["factor", "a", "b", "context", "label", "stat", "basis", "value_a", "value_b",
-           "estimate", "ci_low", "ci_high", "bound_low", "bound_high", "level", "p_value",
-           "p_adj", "method", "source", "note"]
+COLUMNS = [
+    "factor",
+    "a",
+    "b",
+    "context",
+    "label",
+    "stat",
+    "basis",
+    "value_a",
+    "value_b",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "bound_low",
+    "bound_high",
+    "level",
+    "p_value",
+    "p_adj",
+    "method",
+    "source",
+    "note",
+]
 
 
 def _order(factor: str, values: list) -> list:
@@ -51,8 +76,17 @@ def _show(v) -> str:
     return str(v)
 
 
-SAME_MEASUREMENT = ("campaign", "tool", "latency_basis", "scenario", "src_zone", "dst_zone",
-                    "src_host", "dst_host", *FACTORS)
+SAME_MEASUREMENT = (
+    "campaign",
+    "tool",
+    "latency_basis",
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "src_host",
+    "dst_host",
+    *FACTORS,
+)
 
 
 def prefer_samples(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
@@ -78,13 +112,20 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
             g = g[g[f].notna()]
             values = _order(f, list(dict.fromkeys(g[f].tolist())))
             for ref, other in itertools.combinations(values, 2):
-                context = {c: v for c, v in zip(ctx, key if isinstance(key, tuple) else (key,))
-                           if not pd.isna(v)}
+                context = {
+                    c: v
+                    for c, v in zip(ctx, key if isinstance(key, tuple) else (key,))
+                    if not pd.isna(v)
+                }
                 yield f, ref, other, context, g[g[f] == ref], g[g[f] == other]
 
 
-FACTOR_NAMES = {"placement": "placement", "accelerated_networking": "accelerated networking",
-         "vm_size": "VM size", "msg_size_bytes": "message size"}
+FACTOR_NAMES = {
+    "placement": "placement",
+    "accelerated_networking": "accelerated networking",
+    "vm_size": "VM size",
+    "msg_size_bytes": "message size",
+}
 
 
 def _context_text(context: dict, factor: str) -> str:
@@ -103,19 +144,38 @@ def _context_text(context: dict, factor: str) -> str:
 
 def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng) -> dict:
     sub = subset(t, pd.concat([ref, other]))
-    res = stats.compare_groups(sub.samples, f, runs=sub.runs, metric=basis, level=level,
-                               pairs=[(str(other[f].iloc[0]), str(ref[f].iloc[0]))],
-                               adjust="none", stat=stat, rng=rng)
+    res = stats.compare_groups(
+        sub.samples,
+        f,
+        runs=sub.runs,
+        metric=basis,
+        level=level,
+        pairs=[(str(other[f].iloc[0]), str(ref[f].iloc[0]))],
+        adjust="none",
+        stat=stat,
+        rng=rng,
+    )
     r = res[res["effect"] == "ratio"].iloc[0]
-    return {"value_a": r["median_a"], "value_b": r["median_b"], "estimate": r["estimate"],
-            "ci_low": r["ci_low"], "ci_high": r["ci_high"], "level": level,
-            "p_value": r["p_value"], "method": f"{r['method']} ({r['unit_of_analysis']})",
-            "source": "samples", "note": r["note"]}
+    return {
+        "value_a": r["median_a"],
+        "value_b": r["median_b"],
+        "estimate": r["estimate"],
+        "ci_low": r["ci_low"],
+        "ci_high": r["ci_high"],
+        "level": level,
+        "p_value": r["p_value"],
+        "method": f"{r['method']} ({r['unit_of_analysis']})",
+        "source": "samples",
+        "note": r["note"],
+    }
 
 
 def _printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> tuple[pd.Series, str]:
-    s = t.summaries[t.summaries["run_id"].isin(runs["run_id"])
-                    & (t.summaries["metric"] == basis) & (t.summaries["source"] == "reported")]
+    s = t.summaries[
+        t.summaries["run_id"].isin(runs["run_id"])
+        & (t.summaries["metric"] == basis)
+        & (t.summaries["source"] == "reported")
+    ]
     for want in (stat, "mean"):
         hit = s[s["stat"] == want]
         if len(hit):
@@ -131,22 +191,38 @@ def _reported_row(t: Tables, ref, other, basis, stat) -> dict:
     note = "printed values: their ratio has no interval the data can give"
     if len(other) > 1 or len(ref) > 1:
         note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
-    out = {"stat": sa, "value_a": a["value"], "value_b": b["value"],
-           "estimate": a["value"] / b["value"], "method": "ratio of printed values",
-           "source": "reported", "note": note}
+    out = {
+        "stat": sa,
+        "value_a": a["value"],
+        "value_b": b["value"],
+        "estimate": a["value"] / b["value"],
+        "method": "ratio of printed values",
+        "source": "reported",
+        "note": note,
+    }
     lo_a, hi_a = a.get("bound_low"), a.get("bound_high")
     lo_b, hi_b = b.get("bound_low"), b.get("bound_high")
     if not (pd.isna(lo_a) and pd.isna(lo_b)):
         # A value known only as a range (seed 002's "55 to 61.09 usecs") bounds the ratio.
         lo_a, hi_a = (a["value"], a["value"]) if pd.isna(lo_a) else (lo_a, hi_a)
         lo_b, hi_b = (b["value"], b["value"]) if pd.isna(lo_b) else (lo_b, hi_b)
-        out.update(bound_low=lo_a / hi_b, bound_high=hi_a / lo_b,
-                   note=note + "; bounds from printed ranges, not a confidence interval")
+        out.update(
+            bound_low=lo_a / hi_b,
+            bound_high=hi_a / lo_b,
+            note=note + "; bounds from printed ranges, not a confidence interval",
+        )
     return out
 
 
-def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "p50",
-              level: float = 0.95, adjust: str = "holm", rng=None) -> pd.DataFrame:
+def contrasts(
+    tables: Tables,
+    *,
+    factors: Sequence[str] = FACTORS,
+    stat: str = "p50",
+    level: float = 0.95,
+    adjust: str = "holm",
+    rng=None,
+) -> pd.DataFrame:
     """Every one-factor contrast of the campaign's latency runs (see the module doc).
 
     ``estimate`` is the ratio other / reference of ``stat`` (the median; the mean where only a
@@ -157,10 +233,17 @@ def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "
     runs = prefer_samples(tables.runs, tables.samples)
     for f, ref, other, context, ref_runs, other_runs in contrast_pairs(runs, factors):
         basis = context.get("latency_basis")
-        base = {"factor": f, "a": _show(other), "b": _show(ref), "basis": basis,
-                "context": _context_text(context, f), "stat": stat, "level": level,
-                "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
-                         f" ({_context_text(context, f)})"}
+        base = {
+            "factor": f,
+            "a": _show(other),
+            "b": _show(ref),
+            "basis": basis,
+            "context": _context_text(context, f),
+            "stat": stat,
+            "level": level,
+            "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
+            f" ({_context_text(context, f)})",
+        }
         col = units.basis_column(basis)
         have = sample_runs(tables.samples, col)
         if set(ref_runs["run_id"]) <= have and set(other_runs["run_id"]) <= have:
@@ -178,13 +261,24 @@ def contrasts(tables: Tables, *, factors: Sequence[str] = FACTORS, stat: str = "
 # Cross-tool agreement
 
 
-PAIR = ("campaign", "scenario", "src_zone", "dst_zone", "placement", "accelerated_networking",
-        "vm_size")
+PAIR = (
+    "campaign",
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "placement",
+    "accelerated_networking",
+    "vm_size",
+)
 
 
-def cross_tool(tables: Tables, *, by: Sequence[str] = PAIR,
-               reference: Sequence[str] = ("sockperf", "qperf", "latte", "echo_csv", "ping"),
-               level: float = 0.95) -> pd.DataFrame:
+def cross_tool(
+    tables: Tables,
+    *,
+    by: Sequence[str] = PAIR,
+    reference: Sequence[str] = ("sockperf", "qperf", "latte", "echo_csv", "ping"),
+    level: float = 0.95,
+) -> pd.DataFrame:
     """The same pair of VMs (one group of ``by``: scenario, zones, placement, ...) measured by
     several tools, all as round trips (half round trips are doubled explicitly,
     ``converted_from`` says so).
@@ -194,12 +288,31 @@ def cross_tool(tables: Tables, *, by: Sequence[str] = PAIR,
     over the reference tool's (the first of ``reference`` present in the group, its smallest
     message size) for the same statistic, or its mean when the statistic differs."""
     by = [c for c in by if c in tables.runs.columns]
-    pct = latency_percentiles(tables, basis="rtt", level=level,
-                              by=[*by, "msg_size_bytes"], quantiles=(0.5,))
+    pct = latency_percentiles(
+        tables, basis="rtt", level=level, by=[*by, "msg_size_bytes"], quantiles=(0.5,)
+    )
     pct = pct[pct["stat"].isin(["p50", "mean"])]
-    cols = [*by, "tool", "msg_size_bytes", "label", "pair", "what", "stat", "estimate",
-            "ci_low", "ci_high", "level", "method", "source", "converted_from", "mean",
-            "reference", "ratio_to_reference", "ratio_of", "note"]
+    cols = [
+        *by,
+        "tool",
+        "msg_size_bytes",
+        "label",
+        "pair",
+        "what",
+        "stat",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "level",
+        "method",
+        "source",
+        "converted_from",
+        "mean",
+        "reference",
+        "ratio_to_reference",
+        "ratio_of",
+        "note",
+    ]
     rows = []
     for keys, g in pct.groupby(list(by), dropna=False, sort=True):
         if g["tool"].nunique() < 2:
@@ -207,34 +320,54 @@ def cross_tool(tables: Tables, *, by: Sequence[str] = PAIR,
         ref_tool = next((t for t in reference if t in set(g["tool"])), sorted(g["tool"])[0])
         ref = g[g["tool"] == ref_tool].sort_values("msg_size_bytes", na_position="last")
         ref_label = ref["label"].iloc[0]
-        ref_vals = ref[ref["label"] == ref_label].drop_duplicates("stat").set_index(
-            "stat")["estimate"]
+        ref_vals = (
+            ref[ref["label"] == ref_label].drop_duplicates("stat").set_index("stat")["estimate"]
+        )
         for label, h in g.groupby("label", sort=False):
             vals = h.drop_duplicates("stat").set_index("stat")
-            stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) \
-                else "mean"
+            stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) else "mean"
             r = vals.loc[stat]
             common = stat if stat in ref_vals.index and pd.notna(ref_vals.get(stat)) else "mean"
             own = vals.at[common, "estimate"] if common in vals.index else np.nan
-            rows.append({**dict(zip(by, keys if isinstance(keys, tuple) else (keys,))),
-                         "tool": r["tool"], "msg_size_bytes": r["msg_size_bytes"],
-                         "label": label, "stat": stat, "estimate": r["estimate"],
-                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "level": r["level"],
-                         "method": r["method"], "source": r["source"],
-                         "converted_from": r["converted_from"],
-                         "mean": vals.at["mean", "estimate"] if "mean" in vals.index else np.nan,
-                         "reference": ref_label,
-                         "ratio_to_reference": own / ref_vals.get(common, np.nan),
-                         "ratio_of": common, "note": r["note"]})
+            rows.append(
+                {
+                    **dict(zip(by, keys if isinstance(keys, tuple) else (keys,))),
+                    "tool": r["tool"],
+                    "msg_size_bytes": r["msg_size_bytes"],
+                    "label": label,
+                    "stat": stat,
+                    "estimate": r["estimate"],
+                    "ci_low": r["ci_low"],
+                    "ci_high": r["ci_high"],
+                    "level": r["level"],
+                    "method": r["method"],
+                    "source": r["source"],
+                    "converted_from": r["converted_from"],
+                    "mean": vals.at["mean", "estimate"] if "mean" in vals.index else np.nan,
+                    "reference": ref_label,
+                    "ratio_to_reference": own / ref_vals.get(common, np.nan),
+                    "ratio_of": common,
+                    "note": r["note"],
+                }
+            )
     out = pd.DataFrame(rows, columns=cols)
     if len(out):
         # Short names for a chart: the pair (campaign only when several), the tool and size.
         many = "campaign" in by and out["campaign"].nunique() > 1
-        out["pair"] = [" · ".join(x for x in (
-            str(r.get("campaign")) if many else "", str(r.get("scenario") or ""),
-            f"{r['src_zone']}→{r['dst_zone']}" if not pd.isna(r.get("src_zone"))
-            and not pd.isna(r.get("dst_zone")) else "") if x and x != "<NA>")
-            for r in out.to_dict("records")]
+        out["pair"] = [
+            " · ".join(
+                x
+                for x in (
+                    str(r.get("campaign")) if many else "",
+                    str(r.get("scenario") or ""),
+                    f"{r['src_zone']}→{r['dst_zone']}"
+                    if not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
+                    else "",
+                )
+                if x and x != "<NA>"
+            )
+            for r in out.to_dict("records")
+        ]
         size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
     return out
@@ -254,15 +387,27 @@ def forest_frame(contrasts: pd.DataFrame) -> pd.DataFrame:
     out.loc[out["interval"] == "none", "label"] = out["label"] + " [printed]"
     order = {f: i for i, f in enumerate(FACTORS)}
     out["_o"] = out["factor"].map(order)
-    return out.sort_values(["_o", "label"], kind="stable").drop(columns="_o").reset_index(
-        drop=True)
+    return out.sort_values(["_o", "label"], kind="stable").drop(columns="_o").reset_index(drop=True)
 
 
 def size_series(headline: pd.DataFrame) -> pd.DataFrame:
     """Headline rows of groups measured at several message sizes (same campaign, scenario,
     tool and everything else), with a ``series`` label, for ``plots.latency_vs_size``."""
-    keep = [c for c in ("campaign", "scenario", "placement", "accelerated_networking",
-                        "vm_size", "src_zone", "dst_zone", "tool", "basis") if c in headline]
+    keep = [
+        c
+        for c in (
+            "campaign",
+            "scenario",
+            "placement",
+            "accelerated_networking",
+            "vm_size",
+            "src_zone",
+            "dst_zone",
+            "tool",
+            "basis",
+        )
+        if c in headline
+    ]
     h = headline[headline["msg_size_bytes"].notna()].copy()
     if h.empty:
         return h.assign(series=pd.Series(dtype=str))

@@ -35,13 +35,16 @@ def reports_root(reports_dir: PathLike | None = None) -> Path:
 
 def figures_dir(reports_dir: PathLike | None = None, figures: PathLike | None = None) -> Path:
     """The figures folder: ``figures`` when given, else ``<reports_dir>/figures``."""
-    out = Path(figures).expanduser() if figures is not None else reports_root(reports_dir) / "figures"
+    out = (
+        Path(figures).expanduser() if figures is not None else reports_root(reports_dir) / "figures"
+    )
     out.mkdir(parents=True, exist_ok=True)
     return out
 
 
-def load_campaigns(campaigns: str | Sequence[str], data_root: PathLike | None = None, *,
-                   samples: bool = True) -> Tables:
+def load_campaigns(
+    campaigns: str | Sequence[str], data_root: PathLike | None = None, *, samples: bool = True
+) -> Tables:
     """The tables of one or several imported campaigns, concatenated (``runs.campaign`` says
     which campaign a run belongs to).  A campaign that was never imported is an error that
     says how to import it: a report must not quietly leave a campaign out."""
@@ -54,13 +57,16 @@ def load_campaigns(campaigns: str | Sequence[str], data_root: PathLike | None = 
 def subset(tables: Tables, runs: pd.DataFrame) -> Tables:
     """The tables restricted to ``runs`` (a subset of ``tables.runs``)."""
     ids = set(runs["run_id"])
-    return Tables(runs.reset_index(drop=True),
-                  tables.samples[tables.samples["run_id"].isin(ids)].reset_index(drop=True),
-                  tables.summaries[tables.summaries["run_id"].isin(ids)].reset_index(drop=True))
+    return Tables(
+        runs.reset_index(drop=True),
+        tables.samples[tables.samples["run_id"].isin(ids)].reset_index(drop=True),
+        tables.summaries[tables.summaries["run_id"].isin(ids)].reset_index(drop=True),
+    )
 
 
-def latency_runs(runs: pd.DataFrame, *, tool: str | Sequence[str] | None = None,
-                 basis: str | None = None) -> pd.DataFrame:
+def latency_runs(
+    runs: pd.DataFrame, *, tool: str | Sequence[str] | None = None, basis: str | None = None
+) -> pd.DataFrame:
     """Runs that measured latency (their ``latency_basis`` is set), of ``tool`` and ``basis``."""
     out = runs[runs["latency_basis"].notna()]
     if tool is not None:
@@ -72,8 +78,10 @@ def latency_runs(runs: pd.DataFrame, *, tool: str | Sequence[str] | None = None,
 
 def throughput_runs(runs: pd.DataFrame, summaries: pd.DataFrame) -> pd.DataFrame:
     """Runs with a throughput figure (iperf3, ntttcp, qperf ``*_bw``, ethr ...)."""
-    has = summaries.loc[summaries["metric"].astype(str).str.startswith("throughput")
-                        & summaries["unit"].eq("bps"), "run_id"]
+    has = summaries.loc[
+        summaries["metric"].astype(str).str.startswith("throughput") & summaries["unit"].eq("bps"),
+        "run_id",
+    ]
     return runs[runs["run_id"].isin(set(has))].reset_index(drop=True)
 
 
@@ -119,8 +127,9 @@ def synthetic(runs: pd.DataFrame) -> list[str]:
 # What the import said
 
 
-def import_overview(campaigns: str | Sequence[str], data_root: PathLike | None = None
-                    ) -> dict[str, pd.DataFrame]:
+def import_overview(
+    campaigns: str | Sequence[str], data_root: PathLike | None = None
+) -> dict[str, pd.DataFrame]:
     """Per campaign, from the stores' manifests (no table is read):
 
     ``campaigns`` (files imported / not imported, runs, samples, summaries, quality notes),
@@ -134,11 +143,17 @@ def import_overview(campaigns: str | Sequence[str], data_root: PathLike | None =
     for name in names(campaigns):
         rep = load_report(name, root)
         status = rep.files["status"].value_counts()
-        rows.append({"campaign": name, "files_imported": int(status.get("imported", 0)),
-                     "files_not_imported": int(status.get("not_imported", 0)),
-                     "runs": rep.counts.get("runs", 0), "samples": rep.counts.get("samples", 0),
-                     "summaries": rep.counts.get("summaries", 0),
-                     "quality_notes": len(rep.quality)})
+        rows.append(
+            {
+                "campaign": name,
+                "files_imported": int(status.get("imported", 0)),
+                "files_not_imported": int(status.get("not_imported", 0)),
+                "runs": rep.counts.get("runs", 0),
+                "samples": rep.counts.get("samples", 0),
+                "summaries": rep.counts.get("summaries", 0),
+                "quality_notes": len(rep.quality),
+            }
+        )
         runs = load(name, root, samples=False).runs
         for tool, n in runs["tool"].value_counts().sort_index().items():
             tools.append({"campaign": name, "tool": tool, "runs": int(n)})
@@ -146,18 +161,37 @@ def import_overview(campaigns: str | Sequence[str], data_root: PathLike | None =
             skipped.append({"campaign": name, **r, "meaning": REASONS.get(r["reason"], "")})
         q = rep.quality
         for issue, g in q.groupby("issue", sort=False):
-            quality.append({"campaign": name, "issue": issue, "runs": g["run_id"].nunique(),
-                            "files": g["source_path"].nunique(), "meaning": ISSUES.get(issue, ""),
-                            "example": str(g["detail"].iloc[0])})
+            quality.append(
+                {
+                    "campaign": name,
+                    "issue": issue,
+                    "runs": g["run_id"].nunique(),
+                    "files": g["source_path"].nunique(),
+                    "meaning": ISSUES.get(issue, ""),
+                    "example": str(g["detail"].iloc[0]),
+                }
+            )
     return {
-        "campaigns": pd.DataFrame(rows, columns=["campaign", "files_imported",
-                                                 "files_not_imported", "runs", "samples",
-                                                 "summaries", "quality_notes"]),
+        "campaigns": pd.DataFrame(
+            rows,
+            columns=[
+                "campaign",
+                "files_imported",
+                "files_not_imported",
+                "runs",
+                "samples",
+                "summaries",
+                "quality_notes",
+            ],
+        ),
         "tools": pd.DataFrame(tools, columns=["campaign", "tool", "runs"]),
-        "not_imported": pd.DataFrame(skipped, columns=["campaign", "path", "reason", "detail",
-                                                       "line", "duplicate_of", "meaning"]),
-        "quality": pd.DataFrame(quality, columns=["campaign", "issue", "runs", "files",
-                                                  "meaning", "example"]),
+        "not_imported": pd.DataFrame(
+            skipped,
+            columns=["campaign", "path", "reason", "detail", "line", "duplicate_of", "meaning"],
+        ),
+        "quality": pd.DataFrame(
+            quality, columns=["campaign", "issue", "runs", "files", "meaning", "example"]
+        ),
     }
 
 

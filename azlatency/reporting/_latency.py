@@ -24,8 +24,16 @@ from ..reader import Tables
 from ..stats._common import INTERVAL_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
 
-GROUP = ("campaign", "scenario", "src_zone", "dst_zone", "placement", "accelerated_networking",
-         "vm_size", "msg_size_bytes")
+GROUP = (
+    "campaign",
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "placement",
+    "accelerated_networking",
+    "vm_size",
+    "msg_size_bytes",
+)
 QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 _PCT = re.compile(r"^p(\d+(?:\.\d+)?)$")
 REPORTED_PCT = "printed by the tool: a percentile alone gives no interval"
@@ -53,49 +61,86 @@ def _convert(tables: Tables, basis: str | None) -> tuple[Tables, dict[str, str]]
     return Tables(t.runs, samples, conv(t.summaries)), printed
 
 
-def _sample_rows(t: Tables, ids: set[str], basis: str, by: list[str], level: float,
-                 quantiles: Sequence[float], unit: str) -> pd.DataFrame:
+def _sample_rows(
+    t: Tables,
+    ids: set[str],
+    basis: str,
+    by: list[str],
+    level: float,
+    quantiles: Sequence[float],
+    unit: str,
+) -> pd.DataFrame:
     samples = t.samples[t.samples["run_id"].isin(ids)]
     runs = t.runs[t.runs["run_id"].isin(ids)]
-    out = stats.summarize(samples, runs, by=[*by, "tool", "converted_from"], metric=basis,
-                          level=level, quantiles=quantiles, unit=unit)
+    out = stats.summarize(
+        samples,
+        runs,
+        by=[*by, "tool", "converted_from"],
+        metric=basis,
+        level=level,
+        quantiles=quantiles,
+        unit=unit,
+    )
     out = out[out["q"].notna() | out["stat"].isin(KEEP_STATS)].copy()
     out["source"] = "samples"
     out["run_id"] = pd.NA
     return out
 
 
-def _histogram_rows(t: Tables, ids: set[str], basis: str, by: list[str], level: float,
-                    quantiles: Sequence[float]) -> pd.DataFrame:
+def _histogram_rows(
+    t: Tables, ids: set[str], basis: str, by: list[str], level: float, quantiles: Sequence[float]
+) -> pd.DataFrame:
     """Percentiles of merged histograms (exact: counts add), each known to its bin."""
     samples = t.samples[t.samples["run_id"].isin(ids)]
     runs = t.runs[t.runs["run_id"].isin(ids)]
-    out = stats.histogram_quantiles(samples, runs, by=[*by, "tool", "converted_from"],
-                                    quantiles=quantiles, level=level)
+    out = stats.histogram_quantiles(
+        samples, runs, by=[*by, "tool", "converted_from"], quantiles=quantiles, level=level
+    )
     out["metric"], out["source"], out["run_id"] = basis, "histogram", pd.NA
     return out
 
 
-def _reported_rows(t: Tables, ids: set[str], basis: str, by: list[str],
-                   level: float) -> pd.DataFrame:
-    s = t.summaries[t.summaries["run_id"].isin(ids) & (t.summaries["metric"] == basis)
-                    & (t.summaries["source"] == "reported")]
+def _reported_rows(
+    t: Tables, ids: set[str], basis: str, by: list[str], level: float
+) -> pd.DataFrame:
+    s = t.summaries[
+        t.summaries["run_id"].isin(ids)
+        & (t.summaries["metric"] == basis)
+        & (t.summaries["source"] == "reported")
+    ]
     s = s[s["stat"].map(lambda x: bool(_PCT.match(x)) or x in KEEP_STATS)]
     if s.empty:
         return pd.DataFrame()
     # The mean gets the interval its printed mean, std and count allow (or the tool's own).
-    means = stats.summary_only_interval(t.summaries[t.summaries["run_id"].isin(ids)],
-                                        metric=basis, level=level)
+    means = stats.summary_only_interval(
+        t.summaries[t.summaries["run_id"].isin(ids)], metric=basis, level=level
+    )
     means = means.set_index("run_id") if len(means) else means
     rows = []
     for r in s.itertuples(index=False):
-        base = {"run_id": r.run_id, "metric": basis, "unit": r.unit, "stat": r.stat,
-                "q": _q(r.stat), "estimate": r.value, "ci_low": np.nan, "ci_high": np.nan,
-                "level": np.nan, "method": "printed by the tool", "unit_of_analysis": "packet",
-                "n": r.n, "n_runs": 1, "n_eff": np.nan, "estimable": False,
-                "note": REPORTED_PCT if r.stat.startswith("p") else "printed by the tool",
-                "bound_low": r.bound_low, "bound_high": r.bound_high,
-                "range_low": np.nan, "range_high": np.nan, "source": "reported"}
+        base = {
+            "run_id": r.run_id,
+            "metric": basis,
+            "unit": r.unit,
+            "stat": r.stat,
+            "q": _q(r.stat),
+            "estimate": r.value,
+            "ci_low": np.nan,
+            "ci_high": np.nan,
+            "level": np.nan,
+            "method": "printed by the tool",
+            "unit_of_analysis": "packet",
+            "n": r.n,
+            "n_runs": 1,
+            "n_eff": np.nan,
+            "estimable": False,
+            "note": REPORTED_PCT if r.stat.startswith("p") else "printed by the tool",
+            "bound_low": r.bound_low,
+            "bound_high": r.bound_high,
+            "range_low": np.nan,
+            "range_high": np.nan,
+            "source": "reported",
+        }
         if r.stat == "mean" and len(means) and r.run_id in means.index:
             m = means.loc[r.run_id]
             base.update({k: m[k] for k in ("ci_low", "ci_high", "level", "method", "estimable")})
@@ -164,8 +209,11 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
         return label
     info = runs.set_index("run_id")
     free = labels(runs).set_index(runs["run_id"])
-    sources = [info["role"], info["source_path"].map(lambda p: str(p).rsplit("/", 1)[-1]),
-               *(free[c] for c in free.columns)]
+    sources = [
+        info["role"],
+        info["source_path"].map(lambda p: str(p).rsplit("/", 1)[-1]),
+        *(free[c] for c in free.columns),
+    ]
     for lab in label[rep].unique():
         rows = rep & (label == lab)
         ids = out.loc[rows, "run_id"]
@@ -176,8 +224,11 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
         cols = [c for c in cols if c[~ids.duplicated()].nunique() > 1]
         alone = [c for c in cols if c[~ids.duplicated()].nunique() == n and c.ne("").all()]
         use = alone[:1] or cols
-        extra = pd.Series([", ".join(x for x in vals if x) for vals in zip(*use)],
-                          index=ids.index) if use else pd.Series("", index=ids.index)
+        extra = (
+            pd.Series([", ".join(x for x in vals if x) for vals in zip(*use)], index=ids.index)
+            if use
+            else pd.Series("", index=ids.index)
+        )
         label[rows] = label[rows] + extra.map(lambda x: f" ({x})" if x else "")
     return label
 
@@ -195,9 +246,15 @@ def group_labels(percentiles: pd.DataFrame, cols: list[str]) -> dict[tuple, str]
     return dict(zip(k.itertuples(index=False, name=None), percentiles["label"]))
 
 
-def latency_percentiles(tables: Tables, *, basis: str | None = None, level: float = 0.95,
-                        by: Sequence[str] = GROUP, quantiles: Sequence[float] = QUANTILES,
-                        unit: str = "auto") -> pd.DataFrame:
+def latency_percentiles(
+    tables: Tables,
+    *,
+    basis: str | None = None,
+    level: float = 0.95,
+    by: Sequence[str] = GROUP,
+    quantiles: Sequence[float] = QUANTILES,
+    unit: str = "auto",
+) -> pd.DataFrame:
     """Mean, min, max and percentiles of every latency group, with intervals where the data
     allow them.
 
@@ -228,8 +285,19 @@ def latency_percentiles(tables: Tables, *, basis: str | None = None, level: floa
         reported = _reported_rows(t, printed_only, b, by, level)
         if len(reported):
             parts.append(reported)
-    cols = [*by, "tool", "label", "basis", "converted_from", "stat", "q", *INTERVAL_COLUMNS,
-            "unit", "source", "run_id"]
+    cols = [
+        *by,
+        "tool",
+        "label",
+        "basis",
+        "converted_from",
+        "stat",
+        "q",
+        *INTERVAL_COLUMNS,
+        "unit",
+        "source",
+        "run_id",
+    ]
     if not parts:
         return pd.DataFrame(columns=cols)
     out = pd.concat(parts, ignore_index=True).rename(columns={"metric": "basis"})

@@ -13,8 +13,19 @@ from ._data import labels, latency_runs
 
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
 _LAST = re.compile(r"last\s+(\d+)", re.I)
-SEGMENT_COLUMNS = ["campaign", "scenario", "run_id", "segment", "from_end_first",
-                   "from_end_last", "n", "mean", "mean_ci_low", "mean_ci_high", "source"]
+SEGMENT_COLUMNS = [
+    "campaign",
+    "scenario",
+    "run_id",
+    "segment",
+    "from_end_first",
+    "from_end_last",
+    "n",
+    "mean",
+    "mean_ci_low",
+    "mean_ci_high",
+    "source",
+]
 
 
 def long_runs(tables: Tables, *, min_hours: float = 1.0) -> pd.DataFrame:
@@ -22,16 +33,20 @@ def long_runs(tables: Tables, *, min_hours: float = 1.0) -> pd.DataFrame:
     ``span_h`` and ``n_samples`` columns."""
     cols = [*tables.runs.columns, "span_h", "n_samples"]
     s = tables.samples
-    tcol = next((c for c in ("time_ns", "tx_time_ns") if c in s.columns and s[c].notna().any()),
-                None)
+    tcol = next(
+        (c for c in ("time_ns", "tx_time_ns") if c in s.columns and s[c].notna().any()), None
+    )
     runs = latency_runs(tables.runs)
     if tcol is None or runs.empty:
         return pd.DataFrame(columns=cols)
     s = s[s["run_id"].isin(runs["run_id"]) & s[tcol].notna()]
     t = s.groupby("run_id")[tcol].agg(["min", "max", "size"])
     t["span_h"] = (t["max"] - t["min"]).astype("float64") / 3.6e12
-    out = runs.merge(t[["span_h", "size"]].rename(columns={"size": "n_samples"}),
-                     left_on="run_id", right_index=True)
+    out = runs.merge(
+        t[["span_h", "size"]].rename(columns={"size": "n_samples"}),
+        left_on="run_id",
+        right_index=True,
+    )
     out = out[out["span_h"] >= min_hours].sort_values("span_h", ascending=False)
     return out.reindex(columns=cols).reset_index(drop=True)
 
@@ -55,18 +70,31 @@ def reported_segments(tables: Tables, *, metric: str = "rtt") -> pd.DataFrame:
     if "window" not in lab.columns:
         return pd.DataFrame(columns=SEGMENT_COLUMNS)
     runs = runs.assign(window=lab["window"]).dropna(subset=["window"])
-    s = tables.summaries[(tables.summaries["metric"] == metric)
-                         & (tables.summaries["stat"] == "mean")]
+    s = tables.summaries[
+        (tables.summaries["metric"] == metric) & (tables.summaries["stat"] == "mean")
+    ]
     rows = []
     for r in runs.merge(s[["run_id", "value", "n"]], on="run_id").itertuples(index=False):
         first, last = _window(r.window)
-        rows.append({"campaign": r.campaign, "scenario": r.scenario, "run_id": r.run_id,
-                     "segment": r.window, "from_end_first": first, "from_end_last": last,
-                     "n": r.n, "mean": r.value, "mean_ci_low": np.nan, "mean_ci_high": np.nan,
-                     "source": "reported"})
+        rows.append(
+            {
+                "campaign": r.campaign,
+                "scenario": r.scenario,
+                "run_id": r.run_id,
+                "segment": r.window,
+                "from_end_first": first,
+                "from_end_last": last,
+                "n": r.n,
+                "mean": r.value,
+                "mean_ci_low": np.nan,
+                "mean_ci_high": np.nan,
+                "source": "reported",
+            }
+        )
     out = pd.DataFrame(rows, columns=SEGMENT_COLUMNS)
-    return out.sort_values(["campaign", "scenario", "from_end_first"],
-                           ascending=[True, True, False]).reset_index(drop=True)
+    return out.sort_values(
+        ["campaign", "scenario", "from_end_first"], ascending=[True, True, False]
+    ).reset_index(drop=True)
 
 
 def segment_label(first: float, last: float) -> str:
@@ -95,8 +123,9 @@ def sessions(tables: Tables, *, min_hours: float = 1.0) -> list[tuple[str, pd.Da
         mask = np.ones(len(runs), dtype=bool)
         for c, v in zip(cols, key):
             mask &= runs[c].isna().to_numpy() if pd.isna(v) else runs[c].eq(v).fillna(False)
-        name = " · ".join(str(v) for c, v in zip(cols, key)
-                          if not pd.isna(v) and c in ("scenario", "tool"))
+        name = " · ".join(
+            str(v) for c, v in zip(cols, key) if not pd.isna(v) and c in ("scenario", "tool")
+        )
         if "src_host" in cols and not pd.isna(g["src_host"].iloc[0]):
             name += f" ({g['src_host'].iloc[0]} → {g['dst_host'].iloc[0]})"
         out.append((name, runs[mask].reset_index(drop=True)))
@@ -139,8 +168,9 @@ def rolling_wide(rolling: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values("time_ns", kind="stable").reset_index(drop=True)
 
 
-def analyse_session(tables: Tables, name: str, runs: pd.DataFrame, *, window: str = "10min",
-                    step: int = 30) -> dict:
+def analyse_session(
+    tables: Tables, name: str, runs: pd.DataFrame, *, window: str = "10min", step: int = 30
+) -> dict:
     """Everything the long-run report shows for one session: its ``ok`` samples, the breaks
     (``stats.breaks``) and their times, change points in time order (``stats.change_points``)
     and rolling p50/p99 (``stats.rolling_quantiles``, every ``step``-th point, wide)."""
@@ -153,13 +183,27 @@ def analyse_session(tables: Tables, name: str, runs: pd.DataFrame, *, window: st
     ok = sub.samples[sub.samples["status"].astype(str).eq("ok")]
     changes = stats.change_points(ok, metric=basis).sort_values("time_ns", ignore_index=True)
     rolling = rolling_wide(stats.rolling_quantiles(ok, metric=basis, window=window, step=step))
-    return {"name": name, "runs": runs, "basis": basis, "samples": ok, "events": events,
-            "breaks": break_times(events), "changes": changes, "rolling": rolling,
-            "synthetic": bool(synthetic(runs))}
+    return {
+        "name": name,
+        "runs": runs,
+        "basis": basis,
+        "samples": ok,
+        "events": events,
+        "breaks": break_times(events),
+        "changes": changes,
+        "rolling": rolling,
+        "synthetic": bool(synthetic(runs)),
+    }
 
 
-def before_breaks(tables: Tables, sessions: list[dict], *, n_last: int = 500,
-                  segment: int = 100, level: float = 0.95) -> pd.DataFrame:
+def before_breaks(
+    tables: Tables,
+    sessions: list[dict],
+    *,
+    n_last: int = 500,
+    segment: int = 100,
+    level: float = 0.95,
+) -> pd.DataFrame:
     """``stats.last_records_before_break`` for every run of the ``sessions``
     (:func:`analyse_session` results) that ended in a break, in the shape of
     :func:`reported_segments`."""
@@ -171,11 +215,16 @@ def before_breaks(tables: Tables, sessions: list[dict], *, n_last: int = 500,
         broken = broken_runs(samples, s["breaks"])
         if not broken:
             continue
-        seg = stats.last_records_before_break(samples[samples["run_id"].isin(broken)],
-                                              metric=s["basis"], n_last=n_last,
-                                              segment=segment, level=level)
-        parts.append(seg.assign(campaign=s["runs"]["campaign"].iloc[0], scenario=s["name"],
-                                source="samples"))
+        seg = stats.last_records_before_break(
+            samples[samples["run_id"].isin(broken)],
+            metric=s["basis"],
+            n_last=n_last,
+            segment=segment,
+            level=level,
+        )
+        parts.append(
+            seg.assign(campaign=s["runs"]["campaign"].iloc[0], scenario=s["name"], source="samples")
+        )
     if not parts:
         return pd.DataFrame(columns=SEGMENT_COLUMNS)
     return pd.concat(parts, ignore_index=True)
@@ -188,7 +237,8 @@ def segments(*frames: pd.DataFrame) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=[*SEGMENT_COLUMNS, "window", "series"])
     both = pd.concat(frames, ignore_index=True)
-    both["window"] = [segment_label(a, b) for a, b in zip(both["from_end_first"],
-                                                          both["from_end_last"])]
+    both["window"] = [
+        segment_label(a, b) for a, b in zip(both["from_end_first"], both["from_end_last"])
+    ]
     both["series"] = both["campaign"].astype(str) + " · " + both["scenario"].astype(str)
     return both

@@ -86,8 +86,9 @@ def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
     return paths
 
 
-def table(df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4,
-          max_chars: int = 90):
+def table(
+    df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4, max_chars: int = 90
+):
     """``df`` for display: ``columns`` only, floats to ``digits`` significant digits, long
     text cut at ``max_chars`` (the frame itself keeps everything), no index."""
     out = (df[[c for c in columns if c in df.columns]] if columns else df).copy()
@@ -95,15 +96,22 @@ def table(df: pd.DataFrame, columns: list[str] | None = None, *, digits: int = 4
         if c.endswith("_ns") and pd.api.types.is_numeric_dtype(out[c]):
             # integer ns since the epoch → a readable UTC time (the frame keeps the integers)
             out[c] = pd.to_datetime(out[c].astype("Int64"), unit="ns", utc=True).dt.strftime(
-                "%Y-%m-%d %H:%M:%S UTC")
+                "%Y-%m-%d %H:%M:%S UTC"
+            )
     floats = [c for c in out.columns if pd.api.types.is_float_dtype(out[c])]
     for c in out.columns:
         if c not in floats and (out[c].dtype == object or pd.api.types.is_string_dtype(out[c])):
-            out[c] = out[c].map(lambda v: v if not isinstance(v, str) or len(v) <= max_chars
-                                else v[: max_chars - 1] + "…")
-    return (out.reset_index(drop=True).style.hide(axis="index")
-            .format(lambda v: f"{v:.{digits}g}", subset=floats, na_rep="")
-            .format(na_rep="", subset=[c for c in out.columns if c not in floats]))
+            out[c] = out[c].map(
+                lambda v: (
+                    v if not isinstance(v, str) or len(v) <= max_chars else v[: max_chars - 1] + "…"
+                )
+            )
+    return (
+        out.reset_index(drop=True)
+        .style.hide(axis="index")
+        .format(lambda v: f"{v:.{digits}g}", subset=floats, na_rep="")
+        .format(na_rep="", subset=[c for c in out.columns if c not in floats])
+    )
 
 
 def _scale(v: float, unit: str) -> tuple[float, str]:
@@ -130,11 +138,14 @@ def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
         return "n/a"
     lo, hi = row.get("ci_low"), row.get("ci_high")
     if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
-        why = "printed by the tool, no interval" if row.get("source") == "reported" \
-            else "no interval"
+        why = (
+            "printed by the tool, no interval" if row.get("source") == "reported" else "no interval"
+        )
         return f"{fmt(est, unit, digits)} ({why})"
     scale, text = _scale(float(est), unit)
     level = row.get("level")
     lvl = f"{float(level):.0%} CI" if level is not None and not pd.isna(level) else "CI"
-    return (f"{float(est) / scale:.{digits}g} {text} ({lvl} {float(lo) / scale:.{digits}g}"
-            f"–{float(hi) / scale:.{digits}g})")
+    return (
+        f"{float(est) / scale:.{digits}g} {text} ({lvl} {float(lo) / scale:.{digits}g}"
+        f"–{float(hi) / scale:.{digits}g})"
+    )

@@ -8,49 +8,73 @@ from ._show import fmt, fmt_interval
 from ._zones import spread
 
 
-def campaign_findings(overview: dict[str, pd.DataFrame], headline: pd.DataFrame,
-                      medians: pd.DataFrame, asymmetry: pd.DataFrame,
-                      throughput: pd.DataFrame, *, synthetic: bool = False) -> str:
+def campaign_findings(
+    overview: dict[str, pd.DataFrame],
+    headline: pd.DataFrame,
+    medians: pd.DataFrame,
+    asymmetry: pd.DataFrame,
+    throughput: pd.DataFrame,
+    *,
+    synthetic: bool = False,
+) -> str:
     """One bullet each: what was measured, latency per basis (lowest and highest group),
     zone pairs, direction, throughput per tool, and what to be careful about."""
     c = overview["campaigns"].iloc[0]
     tools = ", ".join(f"{r.runs} {r.tool}" for r in overview["tools"].itertuples())
     reasons = sorted(set(overview["not_imported"]["reason"]))
-    lines = ["**This campaign is SYNTHETIC** (`azlatency synth`): the numbers show what the "
-             "analysis recovers, not what a cloud does."] if synthetic else []
-    lines.append(f"- **What was measured:** {c['runs']} runs from {c['files_imported']} files "
-                 f"({tools}); {c['files_not_imported']} file(s) not imported"
-                 + (f" ({', '.join(reasons)})" if reasons else "") + ".")
+    lines = (
+        [
+            "**This campaign is SYNTHETIC** (`azlatency synth`): the numbers show what the "
+            "analysis recovers, not what a cloud does."
+        ]
+        if synthetic
+        else []
+    )
+    lines.append(
+        f"- **What was measured:** {c['runs']} runs from {c['files_imported']} files "
+        f"({tools}); {c['files_not_imported']} file(s) not imported"
+        + (f" ({', '.join(reasons)})" if reasons else "")
+        + "."
+    )
     for basis, g in headline.groupby("basis", sort=True):
         g = g.dropna(subset=["estimate"])
         if len(g):
             lo, hi = g.loc[g["estimate"].idxmin()], g.loc[g["estimate"].idxmax()]
-            lines.append(f"- **Latency ({basis}):** from {fmt_interval(lo)} (*{lo['label']}*, "
-                         f"{lo['stat']}) to {fmt_interval(hi)} (*{hi['label']}*, {hi['stat']}).")
+            lines.append(
+                f"- **Latency ({basis}):** from {fmt_interval(lo)} (*{lo['label']}*, "
+                f"{lo['stat']}) to {fmt_interval(hi)} (*{hi['label']}*, {hi['stat']})."
+            )
     sp = spread(medians)
     if sp and len(medians) > 1:
-        lines.append(f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
-                     f"{medians['basis'].iloc[0]}): fastest {sp['fastest']} "
-                     f"{fmt(sp['fastest_us'])}, slowest {sp['slowest']} {fmt(sp['slowest_us'])}, "
-                     f"{sp['ratio']:.3g}× apart.")
+        lines.append(
+            f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
+            f"{medians['basis'].iloc[0]}): fastest {sp['fastest']} "
+            f"{fmt(sp['fastest_us'])}, slowest {sp['slowest']} {fmt(sp['slowest_us'])}, "
+            f"{sp['ratio']:.3g}× apart."
+        )
     tested = asymmetry[~asymmetry["mirrored"].astype(bool)] if len(asymmetry) else asymmetry
     if len(tested):
         flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in tested.itertuples() if r.asymmetric]
-        lines.append(f"- **Direction:** {len(tested)} pair(s) measured both ways; "
-                     + (f"asymmetric: {', '.join(flagged)}." if flagged
-                        else "none differs at this level."))
+        lines.append(
+            f"- **Direction:** {len(tested)} pair(s) measured both ways; "
+            + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
+        )
     for series, g in throughput.dropna(subset=["estimate"]).groupby("series", sort=True):
-        lines.append(f"- **Throughput ({series}):** {fmt(g['estimate'].min(), 'bps')} to "
-                     f"{fmt(g['estimate'].max(), 'bps')} over {len(g)} run(s).")
+        lines.append(
+            f"- **Throughput ({series}):** {fmt(g['estimate'].min(), 'bps')} to "
+            f"{fmt(g['estimate'].max(), 'bps')} over {len(g)} run(s)."
+        )
     caveats = []
     printed = int((headline["source"] == "reported").sum())
     if printed:
-        caveats.append(f"{printed} of {len(headline)} latency groups are printed values "
-                       "without an interval")
+        caveats.append(
+            f"{printed} of {len(headline)} latency groups are printed values without an interval"
+        )
     q = overview["quality"]
     if len(q):
-        caveats.append("quality notes: " + ", ".join(f"{r.issue} ({r.runs} runs)"
-                                                     for r in q.itertuples()))
+        caveats.append(
+            "quality notes: " + ", ".join(f"{r.issue} ({r.runs} runs)" for r in q.itertuples())
+        )
     if caveats:
         lines.append("- **Careful:** " + "; ".join(caveats) + ".")
     return "\n".join(lines)

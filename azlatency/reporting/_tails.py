@@ -25,15 +25,17 @@ def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str):
     if groups.empty or col not in t.samples.columns:
         return t.samples.iloc[0:0].assign(label=pd.Series(dtype=str))
     label_of = group_labels(groups, [*by, "tool", "converted_from"])
-    run_label = {rid: label_of.get(k) for rid, k in _keys(t.runs, [*by, "tool",
-                                                                   "converted_from"]).items()}
+    run_label = {
+        rid: label_of.get(k) for rid, k in _keys(t.runs, [*by, "tool", "converted_from"]).items()
+    }
     s = t.samples[t.samples[col].notna() | t.samples["status"].astype(str).ne("ok")]
     s = s[s["run_id"].map(run_label).notna()]
     return s.assign(label=s["run_id"].map(run_label))
 
 
-def latency_samples(tables: Tables, percentiles: pd.DataFrame, *, basis: str,
-                    converted: str | None = None) -> pd.DataFrame:
+def latency_samples(
+    tables: Tables, percentiles: pd.DataFrame, *, basis: str, converted: str | None = None
+) -> pd.DataFrame:
     """The samples behind the sample groups of ``percentiles`` (the frame
     :func:`latency_percentiles` returned for the same tables and ``converted`` basis), in
     ``basis``, with each group's ``label``: ready for ``plots.ecdf(..., hue="label")``."""
@@ -41,8 +43,15 @@ def latency_samples(tables: Tables, percentiles: pd.DataFrame, *, basis: str,
     return _sampled(t, percentiles, basis).reset_index(drop=True)
 
 
-def tail_ratios(tables: Tables, percentiles: pd.DataFrame, *, converted: str | None = None,
-                level: float = 0.95, ratios=RATIOS, rng=None) -> pd.DataFrame:
+def tail_ratios(
+    tables: Tables,
+    percentiles: pd.DataFrame,
+    *,
+    converted: str | None = None,
+    level: float = 0.95,
+    ratios=RATIOS,
+    rng=None,
+) -> pd.DataFrame:
     """p99/p50 and p99.9/p50 per group: a bootstrap interval from samples
     (``stats.tail_ratios``), or the ratio of the printed percentiles, which has none."""
     t, _ = _convert(tables, converted)
@@ -50,37 +59,87 @@ def tail_ratios(tables: Tables, percentiles: pd.DataFrame, *, converted: str | N
     for basis in percentiles["basis"].dropna().unique():
         s = _sampled(t, percentiles, basis)
         if len(s):
-            res = stats.tail_ratios(s, by="label", metric=basis, level=level, ratios=ratios,
-                                    rng=rng)
+            res = stats.tail_ratios(
+                s, by="label", metric=basis, level=level, ratios=ratios, rng=rng
+            )
             res["source"] = "samples"
             rows.append(res)
-        printed = percentiles[(percentiles["source"] == "reported")
-                              & (percentiles["basis"] == basis)]
+        printed = percentiles[
+            (percentiles["source"] == "reported") & (percentiles["basis"] == basis)
+        ]
         for label, g in printed.groupby("label", sort=False):
             v = g.set_index("stat")["estimate"]
             for top, base in ratios:
                 a, b = pct_label(top), pct_label(base)
                 if a in v.index and b in v.index:
-                    rows.append(pd.DataFrame([{
-                        "label": label, "metric": basis, "stat": f"{a}/{b}",
-                        "estimate": v[a] / v[b], "ci_low": np.nan, "ci_high": np.nan,
-                        "level": np.nan, "method": "ratio of printed percentiles",
-                        "estimable": False, "source": "reported",
-                        "note": "printed percentiles: no interval"}]))
-    cols = ["label", "metric", "stat", "estimate", "ci_low", "ci_high", "level", "method",
-            "unit_of_analysis", "n", "n_eff", "estimable", "source", "note"]
+                    rows.append(
+                        pd.DataFrame(
+                            [
+                                {
+                                    "label": label,
+                                    "metric": basis,
+                                    "stat": f"{a}/{b}",
+                                    "estimate": v[a] / v[b],
+                                    "ci_low": np.nan,
+                                    "ci_high": np.nan,
+                                    "level": np.nan,
+                                    "method": "ratio of printed percentiles",
+                                    "estimable": False,
+                                    "source": "reported",
+                                    "note": "printed percentiles: no interval",
+                                }
+                            ]
+                        )
+                    )
+    cols = [
+        "label",
+        "metric",
+        "stat",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "level",
+        "method",
+        "unit_of_analysis",
+        "n",
+        "n_eff",
+        "estimable",
+        "source",
+        "note",
+    ]
     if not rows:
         return pd.DataFrame(columns=cols)
     return pd.concat(rows, ignore_index=True).reindex(columns=cols)
 
 
-def exceedance(tables: Tables, percentiles: pd.DataFrame, *, multiples: Sequence[float],
-               converted: str | None = None, level: float = 0.95) -> pd.DataFrame:
+def exceedance(
+    tables: Tables,
+    percentiles: pd.DataFrame,
+    *,
+    multiples: Sequence[float],
+    converted: str | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
     """P(latency > m × the group's median) with an exact interval, for each group with
     samples and each multiple ``m``; printed statistics cannot give it (a row says so)."""
     t, _ = _convert(tables, converted)
-    cols = ["label", "metric", "multiple", "threshold", "estimate", "ci_low", "ci_high",
-            "level", "method", "unit_of_analysis", "n", "n_eff", "estimable", "source", "note"]
+    cols = [
+        "label",
+        "metric",
+        "multiple",
+        "threshold",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "level",
+        "method",
+        "unit_of_analysis",
+        "n",
+        "n_eff",
+        "estimable",
+        "source",
+        "note",
+    ]
     rows = []
     for basis in percentiles["basis"].dropna().unique():
         s = _sampled(t, percentiles, basis)
@@ -91,11 +150,25 @@ def exceedance(tables: Tables, percentiles: pd.DataFrame, *, multiples: Sequence
                 continue
             for k in multiples:
                 res = stats.exceedance(g, k * float(m.iloc[0]), level, metric=basis)
-                rows.append({"label": label, "multiple": k, **res.iloc[0].to_dict(),
-                             "metric": basis, "source": "samples"})
-        for label in percentiles.loc[(percentiles["source"] == "reported")
-                                     & (percentiles["basis"] == basis), "label"].unique():
-            rows.append({"label": label, "metric": basis, "estimable": False,
-                         "source": "reported", "note": "printed statistics only: an "
-                         "exceedance probability needs the samples"})
+                rows.append(
+                    {
+                        "label": label,
+                        "multiple": k,
+                        **res.iloc[0].to_dict(),
+                        "metric": basis,
+                        "source": "samples",
+                    }
+                )
+        for label in percentiles.loc[
+            (percentiles["source"] == "reported") & (percentiles["basis"] == basis), "label"
+        ].unique():
+            rows.append(
+                {
+                    "label": label,
+                    "metric": basis,
+                    "estimable": False,
+                    "source": "reported",
+                    "note": "printed statistics only: an exceedance probability needs the samples",
+                }
+            )
     return pd.DataFrame(rows).reindex(columns=cols)

@@ -15,9 +15,30 @@ _FIGURES = (
     ("throughput", "mean", "receiver"),  # qperf tcp_bw: received bytes / time
     ("throughput_sender", "mean", "sender"),  # ntttcp's sender-side total
 )
-COLUMNS = ["campaign", "run_id", "tool", "parser_variant", "scenario", "src_zone", "dst_zone",
-           "placement", "streams", "label", "where", "series", "side", "reported_bps", "estimate", "ci_low", "ci_high", "level",
-           "method", "source", "n", "note"]
+COLUMNS = [
+    "campaign",
+    "run_id",
+    "tool",
+    "parser_variant",
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "placement",
+    "streams",
+    "label",
+    "where",
+    "series",
+    "side",
+    "reported_bps",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "level",
+    "method",
+    "source",
+    "n",
+    "note",
+]
 
 
 def _reported(summaries: pd.DataFrame, run_id: str) -> tuple[float, str]:
@@ -32,8 +53,11 @@ def _reported(summaries: pd.DataFrame, run_id: str) -> tuple[float, str]:
 def _intervals(samples: pd.DataFrame, run_id: str) -> pd.Series:
     """Per-interval rates of the whole run: the SUM stream when there are several streams,
     the receiver's rows when both sides are logged; omitted (warm-up) intervals left out."""
-    s = samples[(samples["run_id"] == run_id) & (samples["kind"] == "interval")
-                & (samples["status"] == "ok")]
+    s = samples[
+        (samples["run_id"] == run_id)
+        & (samples["kind"] == "interval")
+        & (samples["status"] == "ok")
+    ]
     if s.empty or "bits_per_second" not in s.columns:
         return pd.Series([], dtype=float)
     if "stream" in s.columns and s["stream"].eq("SUM").any():
@@ -54,22 +78,37 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     for r in runs.to_dict("records"):
         reported, side = _reported(tables.summaries, r["run_id"])
         base = {k: r.get(k) for k in COLUMNS if k in r}
-        base.update(reported_bps=reported, side=side,
-                    label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"])
-                                     if isinstance(x, str)))
+        base.update(
+            reported_bps=reported,
+            side=side,
+            label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
+        )
         x = _intervals(tables.samples, r["run_id"])
         if len(x) >= 2:
             ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
-            base.update(estimate=ci["estimate"], ci_low=ci["ci_low"], ci_high=ci["ci_high"],
-                        level=level, method=f"mean of {len(x)} interval rates, {ci['method']}",
-                        source="samples", n=len(x),
-                        note="intervals of one run are not independent draws; see method")
+            base.update(
+                estimate=ci["estimate"],
+                ci_low=ci["ci_low"],
+                ci_high=ci["ci_high"],
+                level=level,
+                method=f"mean of {len(x)} interval rates, {ci['method']}",
+                source="samples",
+                n=len(x),
+                note="intervals of one run are not independent draws; see method",
+            )
             if not side:
                 base["side"] = "sender"
         else:
-            base.update(estimate=reported, ci_low=np.nan, ci_high=np.nan, level=np.nan,
-                        method="printed by the tool", source="reported", n=np.nan,
-                        note="one number per run: no interval")
+            base.update(
+                estimate=reported,
+                ci_low=np.nan,
+                ci_high=np.nan,
+                level=np.nan,
+                method="printed by the tool",
+                source="reported",
+                n=np.nan,
+                note="one number per run: no interval",
+            )
         rows.append(base)
     return _names(pd.DataFrame(rows, columns=COLUMNS))
 
@@ -80,7 +119,7 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
     ``label``: both."""
     if out.empty:
         return out
-    zones = (out["src_zone"].astype("string") + "→" + out["dst_zone"].astype("string"))
+    zones = out["src_zone"].astype("string") + "→" + out["dst_zone"].astype("string")
     scen = out["scenario"].astype("string").fillna(zones).fillna("(no scenario)")
     varies = zones.groupby(scen).transform(lambda z: z.nunique(dropna=False) > 1)
     out["where"] = scen.where(~varies | zones.isna(), scen + " · " + zones)

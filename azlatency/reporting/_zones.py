@@ -28,8 +28,9 @@ def main_tool(runs: pd.DataFrame) -> str | None:
     r = zoned_runs(runs)
     if r.empty:
         return None
-    pairs = r.groupby("tool").apply(lambda g: len(set(zip(g["src_zone"], g["dst_zone"]))),
-                                    include_groups=False)
+    pairs = r.groupby("tool").apply(
+        lambda g: len(set(zip(g["src_zone"], g["dst_zone"]))), include_groups=False
+    )
     size = r.groupby("tool").size()
     rank = {t: i for i, t in enumerate(PREFERENCE)}
     order = sorted(pairs.index, key=lambda t: (-pairs[t], rank.get(t, len(rank)), -size[t], t))
@@ -41,8 +42,9 @@ def _most(r: pd.DataFrame, col: str):
     return v.value_counts().idxmax() if len(v) else None
 
 
-def _choose(runs: pd.DataFrame, tool: str | None, basis: str | None,
-            msg_size: int | None) -> tuple[pd.DataFrame, str | None, str | None, object]:
+def _choose(
+    runs: pd.DataFrame, tool: str | None, basis: str | None, msg_size: int | None
+) -> tuple[pd.DataFrame, str | None, str | None, object]:
     """The runs a zone matrix compares: one tool, one message size, one basis (as printed:
     never mixed), and everything but the zones held fixed — the most common VM size and
     accelerated networking, and only placements that zones define (a PPG or an availability
@@ -66,24 +68,49 @@ def _choose(runs: pd.DataFrame, tool: str | None, basis: str | None,
     return r.reset_index(drop=True), tool, basis, None if msg_size is None else int(msg_size)
 
 
-def zone_pair_medians(tables: Tables, *, tool: str | None = None, basis: str | None = None,
-                      msg_size: int | None = None, level: float = 0.95, stat: str = "p50",
-                      unit: str = "auto") -> pd.DataFrame:
+def zone_pair_medians(
+    tables: Tables,
+    *,
+    tool: str | None = None,
+    basis: str | None = None,
+    msg_size: int | None = None,
+    level: float = 0.95,
+    stat: str = "p50",
+    unit: str = "auto",
+) -> pd.DataFrame:
     """One row per (source zone, destination zone): the ``stat`` (median) of ``tool``'s runs,
     with its interval where there are samples.  ``tool=None`` takes the tool that covers the
     most pairs, ``msg_size=None`` its most common message size, ``basis=None`` the basis most
     of those runs printed (the others are left out, not converted); the chosen tool, basis
     and size are columns of the result.  ``unit`` as in ``stats.summarize``."""
     runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
-    cols = ["src_zone", "dst_zone", "tool", "basis", "msg_size_bytes", "stat", "estimate",
-            "ci_low",
-            "ci_high", "level", "method", "unit_of_analysis", "source", "n", "n_runs",
-            "range_low", "range_high", "estimable", "note"]
+    cols = [
+        "src_zone",
+        "dst_zone",
+        "tool",
+        "basis",
+        "msg_size_bytes",
+        "stat",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "level",
+        "method",
+        "unit_of_analysis",
+        "source",
+        "n",
+        "n_runs",
+        "range_low",
+        "range_high",
+        "estimable",
+        "note",
+    ]
     if runs.empty:
         return pd.DataFrame(columns=cols)
     q = float(stat[1:]) / 100
-    pct = latency_percentiles(subset(tables, runs), level=level, by=ZONE_BY,
-                              quantiles=(q,), unit=unit)
+    pct = latency_percentiles(
+        subset(tables, runs), level=level, by=ZONE_BY, quantiles=(q,), unit=unit
+    )
     # The mean stands in where the tool printed no median (qperf); ``stat`` says which.
     # Several printed runs of one pair cannot be pooled (a median of medians is no median):
     # they stay apart, the matrix shows the first and the table lists every one.
@@ -92,17 +119,45 @@ def zone_pair_medians(tables: Tables, *, tool: str | None = None, basis: str | N
     return out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
 
 
-def asymmetry_table(tables: Tables, *, tool: str | None = None, basis: str | None = None,
-                    msg_size: int | None = None, level: float = 0.95, adjust: str = "holm",
-                    unit: str = "auto", rng=None) -> pd.DataFrame:
+def asymmetry_table(
+    tables: Tables,
+    *,
+    tool: str | None = None,
+    basis: str | None = None,
+    msg_size: int | None = None,
+    level: float = 0.95,
+    adjust: str = "holm",
+    unit: str = "auto",
+    rng=None,
+) -> pd.DataFrame:
     """A→B against B→A (ratio of medians, interval, adjusted p) for every zone pair measured
     both ways with samples; ``asymmetric`` is ``p_adj < 1 - level``.  Empty when no pair was
     measured in both directions (printed statistics cannot be compared this way)."""
     runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
-    cols = ["src_zone", "dst_zone", "mirrored", "estimate", "ci_low", "ci_high", "level",
-            "median_a", "median_b", "n_a", "n_b", "unit_of_analysis", "estimable", "p_value",
-            "p_adj",
-            "adjust", "asymmetric", "method", "note", "direction_meaning", "tool", "basis"]
+    cols = [
+        "src_zone",
+        "dst_zone",
+        "mirrored",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "level",
+        "median_a",
+        "median_b",
+        "n_a",
+        "n_b",
+        "unit_of_analysis",
+        "estimable",
+        "p_value",
+        "p_adj",
+        "adjust",
+        "asymmetric",
+        "method",
+        "note",
+        "direction_meaning",
+        "tool",
+        "basis",
+    ]
     if runs.empty or basis is None:
         return pd.DataFrame(columns=cols)
     t = subset(tables, runs)
@@ -110,8 +165,9 @@ def asymmetry_table(tables: Tables, *, tool: str | None = None, basis: str | Non
     t = subset(t, t.runs[t.runs["run_id"].isin(ids)])
     if t.runs.empty:
         return pd.DataFrame(columns=cols)
-    res = stats.asymmetry(t.samples, t.runs, metric=basis, level=level, adjust=adjust,
-                          unit=unit, rng=rng)
+    res = stats.asymmetry(
+        t.samples, t.runs, metric=basis, level=level, adjust=adjust, unit=unit, rng=rng
+    )
     res = res[res["effect"] == "ratio"].copy()
     res["asymmetric"] = res["p_adj"] < (1 - level)
     res["tool"], res["basis"] = tool, basis
@@ -123,10 +179,12 @@ def matrix_frame(medians: pd.DataFrame, asymmetry: pd.DataFrame) -> pd.DataFrame
     cells = medians.drop_duplicates(["src_zone", "dst_zone"]).copy()
     flag = {}
     if len(asymmetry):
-        flag = {(r.src_zone, r.dst_zone): bool(r.asymmetric)
-                for r in asymmetry.itertuples(index=False)}
-    cells["asymmetric"] = [flag.get((s, d), False) for s, d in
-                           zip(cells["src_zone"], cells["dst_zone"])]
+        flag = {
+            (r.src_zone, r.dst_zone): bool(r.asymmetric) for r in asymmetry.itertuples(index=False)
+        }
+    cells["asymmetric"] = [
+        flag.get((s, d), False) for s, d in zip(cells["src_zone"], cells["dst_zone"])
+    ]
     for c in ("estimate", "ci_low", "ci_high"):
         cells[c] = pd.to_numeric(cells[c], errors="coerce").astype(float)
     return cells.reset_index(drop=True)
@@ -134,8 +192,7 @@ def matrix_frame(medians: pd.DataFrame, asymmetry: pd.DataFrame) -> pd.DataFrame
 
 def both_ways(medians: pd.DataFrame) -> int:
     """Number of unordered zone pairs measured in both directions."""
-    pairs = {(str(s), str(d)) for s, d in zip(medians["src_zone"], medians["dst_zone"])
-             if s != d}
+    pairs = {(str(s), str(d)) for s, d in zip(medians["src_zone"], medians["dst_zone"]) if s != d}
     return sum(1 for s, d in pairs if (d, s) in pairs and s < d)
 
 
@@ -146,6 +203,10 @@ def spread(medians: pd.DataFrame) -> dict[str, object]:
         return {}
     lo = m.loc[m["estimate"].astype(float).idxmin()]
     hi = m.loc[m["estimate"].astype(float).idxmax()]
-    return {"fastest": f"{lo['src_zone']}→{lo['dst_zone']}", "fastest_us": float(lo["estimate"]),
-            "slowest": f"{hi['src_zone']}→{hi['dst_zone']}", "slowest_us": float(hi["estimate"]),
-            "ratio": float(hi["estimate"]) / float(lo["estimate"]) if lo["estimate"] else np.nan}
+    return {
+        "fastest": f"{lo['src_zone']}→{lo['dst_zone']}",
+        "fastest_us": float(lo["estimate"]),
+        "slowest": f"{hi['src_zone']}→{hi['dst_zone']}",
+        "slowest_us": float(hi["estimate"]),
+        "ratio": float(hi["estimate"]) / float(lo["estimate"]) if lo["estimate"] else np.nan,
+    }

@@ -18,8 +18,12 @@ from azlatency.ingest import import_campaign
 from tests.conftest import ROOT
 
 RAW = ROOT / "data" / "raw"
-EXAMPLES = ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
-            "seed004-echo-uksouth")
+EXAMPLES = (
+    "seed000-az-vs-as",
+    "seed001-aks-azure-cni",
+    "seed002-ppg-latte",
+    "seed004-echo-uksouth",
+)
 SYNTHETIC = "synthetic-westeurope"
 
 # Non-default parameters: another campaign (or several), another confidence level.
@@ -30,8 +34,12 @@ OTHER = {
     "20-zone-pair-matrix": {"campaign": "seed001-aks-azure-cni", "level": 0.9},
     "21-placement-and-networking": {"campaigns": [SYNTHETIC], "level": 0.9},
     "22-throughput": {"campaign": SYNTHETIC, "level": 0.9},
-    "30-long-run-stability": {"campaigns": [SYNTHETIC], "min_hours": 0.25, "window": "2min",
-                              "level": 0.9},
+    "30-long-run-stability": {
+        "campaigns": [SYNTHETIC],
+        "min_hours": 0.25,
+        "window": "2min",
+        "level": 0.9,
+    },
     "40-cross-tool-agreement": {"campaigns": [SYNTHETIC], "level": 0.9},
     "90-campaign-report": {"campaign": SYNTHETIC, "level": 0.9},
 }
@@ -51,8 +59,11 @@ def data_root(tmp_path_factory) -> Path:
 
 
 def _params(data_root: Path, out: Path) -> dict[str, object]:
-    return {"data_root": str(data_root), "reports_dir": str(out),
-            "figures_dir": str(out / "figures")}
+    return {
+        "data_root": str(data_root),
+        "reports_dir": str(out),
+        "figures_dir": str(out / "figures"),
+    }
 
 
 @pytest.fixture(scope="session")

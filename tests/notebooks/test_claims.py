@@ -59,8 +59,13 @@ def test_01_import(claims, other, data_root):
     synthetic_runs = len(load(SYNTHETIC, data_root / "processed", samples=False).runs)
     # seed000: 8 logs, one run each; seed001: 5 notes × (iperf3, ntttcp, qperf bw + lat,
     # sockperf); seed002: 2 latte logs + 7 blog rows; seed004: 15 windows + 3 scenarios
-    assert c["runs"] == {S000: 8, S001: 25, "seed002-ppg-latte": 9,
-                         "seed004-echo-uksouth": 18, SYNTHETIC: synthetic_runs}
+    assert c["runs"] == {
+        S000: 8,
+        S001: 25,
+        "seed002-ppg-latte": 9,
+        "seed004-echo-uksouth": 18,
+        SYNTHETIC: synthetic_runs,
+    }
     # five README.md and the synthetic truth.json, all ignored by their campaign.yaml
     assert c["not_imported_reasons"] == {"ignored": 6}
     assert c["synthetic"] == [SYNTHETIC]
@@ -88,7 +93,8 @@ def test_11_tails(claims, other):
     c = claims["11-tail-analysis"]
     # zones/sockperf-tcp-m350.log: "percentile 99.900 =  229.613", "percentile 50.000 = 84.389"
     assert c["p999_over_p50"]["availability zones · 350 B · sockperf"] == pytest.approx(
-        229.613 / 84.389)
+        229.613 / 84.389
+    )
     assert c["exceedance"] == {}  # printed statistics cannot give one
     o = other["11-tail-analysis"]
     assert o["level"] == 0.9 and o["exceedance"]
@@ -101,7 +107,8 @@ def test_20_zone_matrix(claims, other, truth):
     assert c["synthetic"] == [SYNTHETIC] and c["tool"] == "sockperf" and len(c["medians"]) == 9
     assert sorted(c["asymmetric"]) == truth["effects"]["asymmetric_pairs"]
     assert c["ratios"]["1->2"] == pytest.approx(
-        truth["effects"]["asymmetry"]["1-2"]["ratio_a_to_b_over_b_to_a"], rel=0.1)
+        truth["effects"]["asymmetry"]["1-2"]["ratio_a_to_b_over_b_to_a"], rel=0.1
+    )
     o = other["20-zone-pair-matrix"]
     assert o["medians"]["1->3"] == AZ1_AZ3_P50 and o["basis"] == "half_rtt"
     assert o["pairs_both_ways"] == 0 and o["asymmetric"] == [] and o["level"] == 0.9
@@ -136,8 +143,11 @@ def test_22_throughput(claims, other, truth):
 def test_30_long_runs(claims, other, truth):
     c = claims["30-long-run-stability"]
     # last-records-before-break.reported.csv, "last 100 records" rows
-    assert c["printed_last_window_us"] == {"Same AZ": 789.58, "Cross AZ": 1473.22,
-                                           "Cross Region": 5262.40}
+    assert c["printed_last_window_us"] == {
+        "Same AZ": 789.58,
+        "Cross AZ": 1473.22,
+        "Cross Region": 5262.40,
+    }
     assert c["sessions"] == []  # the tiny synthetic echo run lasts half an hour, under 1 h
     o = other["30-long-run-stability"]
     (name,) = o["sessions"]
@@ -148,17 +158,21 @@ def test_30_long_runs(claims, other, truth):
     levels = [(t, d) for t, d in zip(o["change_ns"][name], o["level_changes_us"][name])]
     near = [d for t, d in levels if abs(t - echo["change_ns"]) < 300e9]
     assert len(near) == 1 and near[0] == pytest.approx(echo["change_shift_us"], rel=0.4)
-    assert o["final_change_ci"][name][0] < o["final_change_us"][name] < o["final_change_ci"][name][1]
+    assert (
+        o["final_change_ci"][name][0] < o["final_change_us"][name] < o["final_change_ci"][name][1]
+    )
 
 
 def test_40_cross_tool(claims, other):
     c = claims["40-cross-tool-agreement"]
     # zones/ping.log avg 0.969 ms against zones/sockperf-tcp-m350.log "avg-rtt=85.902"
     assert _one(c["ratio_to_reference"], f"{S000} · availability zones · ping") == pytest.approx(
-        969 / 85.902)
+        969 / 85.902
+    )
     # az1-az3.md: qperf "latency = 699 us", sockperf "avg-latency=698.945"
-    assert _one(c["ratio_to_reference"], f"{S001} · Azure CNI (AZ1 - AZ3) · 1 B · qperf") == \
-        pytest.approx(699 / 698.945)
+    assert _one(
+        c["ratio_to_reference"], f"{S001} · Azure CNI (AZ1 - AZ3) · 1 B · qperf"
+    ) == pytest.approx(699 / 698.945)
     assert any("qperf" in k for k in c["converted"])
     o = other["40-cross-tool-agreement"]
     pings = [v for k, v in o["ratio_to_reference"].items() if "ping 56 B" in k or "· ping" in k]

@@ -22,10 +22,19 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 needs_browser = pytest.mark.skipif(
     not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()),
-    reason="chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
-FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1280,1600")
+    reason="chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
+)
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,1600",
+)
 
 
 @pytest.fixture(scope="module")
@@ -73,15 +82,19 @@ def test_site_files(built):
     pages = {p.stem for p in (built / "site").glob("*.html")}
     assert {p.stem for p in notebooks.notebooks()} <= pages
     landing = (built / "index.html").read_text(encoding="utf-8")
-    assert 'url=site/index.html' in landing
+    assert "url=site/index.html" in landing
     # The report is listed first on the index page.
     index = (built / "site" / "index.html").read_text(encoding="utf-8")
     first = index.index('href="90-campaign-report.html"')
-    assert all(first < index.index(f'href="{p.stem}.html"') for p in notebooks.notebooks()
-               if not p.stem.startswith("90-"))
+    assert all(
+        first < index.index(f'href="{p.stem}.html"')
+        for p in notebooks.notebooks()
+        if not p.stem.startswith("90-")
+    )
     # Claims cells are left out of the site; executed notebooks keep them.
     assert "azlatency.claims" not in (built / "site" / "90-campaign-report.html").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
 
 
 @needs_browser
@@ -91,8 +104,10 @@ def test_index_links_and_figures_in_a_browser(served, browser):
     browser.get(f"{served}/index.html")  # the landing page redirects to the site's index
     browser.implicitly_wait(5)
     assert browser.title.startswith("azlatency reports")
-    links = [a.get_attribute("href") for a in
-             browser.find_elements(By.CSS_SELECTOR, "div.body a.reference.internal")]
+    links = [
+        a.get_attribute("href")
+        for a in browser.find_elements(By.CSS_SELECTOR, "div.body a.reference.internal")
+    ]
     expected = {f"{p.stem}.html" for p in notebooks.notebooks()}
     assert {link.rsplit("/", 1)[-1] for link in links} >= expected
     shots = ROOT / "reports"
@@ -105,9 +120,13 @@ def test_index_links_and_figures_in_a_browser(served, browser):
         assert heading[:2] == page[:2], f"{page} shows {heading!r}"
         images = browser.find_elements(By.CSS_SELECTOR, "div.body img")
         assert images, f"{page} shows no figure"
-        broken = [img.get_attribute("src") for img in images
-                  if not browser.execute_script(
-                      "return arguments[0].complete && arguments[0].naturalWidth > 0", img)]
+        broken = [
+            img.get_attribute("src")
+            for img in images
+            if not browser.execute_script(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", img
+            )
+        ]
         assert not broken, f"{page}: broken images {broken}"
         if page.startswith("90-"):
             height = browser.execute_script("return document.body.scrollHeight")

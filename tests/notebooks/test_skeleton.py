@@ -15,9 +15,17 @@ from tests.notebooks.conftest import OTHER
 NOTEBOOKS = notebooks.notebooks()
 IDS = [p.stem for p in NOTEBOOKS]
 # The list: every one of these must exist.
-REQUIRED = ("01-import-and-quality", "10-latency-distributions", "11-tail-analysis",
-            "20-zone-pair-matrix", "21-placement-and-networking", "22-throughput",
-            "30-long-run-stability", "40-cross-tool-agreement", "90-campaign-report")
+REQUIRED = (
+    "01-import-and-quality",
+    "10-latency-distributions",
+    "11-tail-analysis",
+    "20-zone-pair-matrix",
+    "21-placement-and-networking",
+    "22-throughput",
+    "30-long-run-stability",
+    "40-cross-tool-agreement",
+    "90-campaign-report",
+)
 PATHS = ("data_root", "reports_dir", "figures_dir")
 
 
@@ -54,8 +62,9 @@ def test_nbstripout_has_nothing_to_strip():
     exe = shutil.which("nbstripout") or str(Path(sys.executable).with_name("nbstripout"))
     if not Path(exe).exists():
         pytest.skip("nbstripout is not installed")
-    res = subprocess.run([exe, "--keep-id", "--verify", *map(str, NOTEBOOKS)],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [exe, "--keep-id", "--verify", *map(str, NOTEBOOKS)], capture_output=True, text=True
+    )
     assert res.returncode == 0, res.stdout + res.stderr
 
 
@@ -93,8 +102,7 @@ def test_parameters_are_typed_commented_literals(path):
     declared = notebooks.parameters_of(path)
     assert set(PATHS) <= set(declared)
     assert all(declared[p] == "None" for p in PATHS)  # default: the project's folders
-    lines = [ln for ln in _source(_cells(path)[1]).splitlines()
-             if re.match(r"^\w+\s*:", ln)]
+    lines = [ln for ln in _source(_cells(path)[1]).splitlines() if re.match(r"^\w+\s*:", ln)]
     assert len(lines) == len(declared), "one parameter per line, each found by papermill"
     for ln in lines:
         assert re.match(r"^\w+: [\w\[\], ]+ = .+  # .+", ln), f"untyped or uncommented: {ln}"

@@ -21,9 +21,15 @@ def _close():
 
 
 def test_point_intervals_dots_whiskers_and_hollow_printed_values():
-    df = pd.DataFrame({"label": ["a", "b", "c"], "estimate": [10.0, 20.0, 40.0],
-                       "ci_low": [9.0, np.nan, 35.0], "ci_high": [12.0, np.nan, 50.0],
-                       "printed": [False, True, False]})
+    df = pd.DataFrame(
+        {
+            "label": ["a", "b", "c"],
+            "estimate": [10.0, 20.0, 40.0],
+            "ci_low": [9.0, np.nan, 35.0],
+            "ci_high": [12.0, np.nan, 50.0],
+            "printed": [False, True, False],
+        }
+    )
     ax = plots.point_intervals(df, hollow="printed", basis="half_rtt")
     dots = ax.containers[0]
     assert np.allclose(dots.lines[0].get_ydata(), [10, 20, 40])
@@ -50,11 +56,11 @@ def test_point_intervals_hue_offsets_and_requires_a_basis():
 
 
 def test_count_bars_stack_per_category():
-    df = pd.DataFrame({"campaign": ["c1", "c1", "c2"], "tool": ["ping", "iperf3", "ping"],
-                       "runs": [2, 3, 5]})
+    df = pd.DataFrame(
+        {"campaign": ["c1", "c1", "c2"], "tool": ["ping", "iperf3", "ping"], "runs": [2, 3, 5]}
+    )
     ax = plots.count_bars(df)
-    bars = {(round(p.get_y() + p.get_height() / 2), p.get_x(), p.get_width())
-            for p in ax.patches}
+    bars = {(round(p.get_y() + p.get_height() / 2), p.get_x(), p.get_width()) for p in ax.patches}
     # c1 is the top row (y = 1): ping 0..2 then iperf3 2..5; c2 (y = 0): ping 0..5
     assert bars == {(1, 0.0, 2.0), (1, 2.0, 3.0), (0, 0.0, 5.0)}
     ticks = dict(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())))
