@@ -19,7 +19,7 @@ import pandas as pd
 
 from . import schema
 from .decode import Decoded, decode
-from .errors import DetectionError, ParseError
+from .errors import DetectionError, ParseError, SchemaError
 from .parsers import get, modules
 from .parsers._base import PROMPT, Parsed, Span, command_of
 
@@ -201,12 +201,20 @@ def read_bytes(
         if module is not None and hasattr(module, "parse_bytes") and (
             plain or getattr(module, "PARSE_BYTES_CLEANS", False)
         ):
-            parsed = module.parse_bytes(data, source=source, strict=strict)
+            try:
+                parsed = module.parse_bytes(data, source=source, strict=strict)
+            except OverflowError as exc:  # a number beyond int64 reached numpy/pandas
+                raise _too_big(whole, source, 1, exc) from None
             n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
             decoded = head_info or Decoded("", "utf-8", "LF", False, False)
             decoded = Decoded("", decoded.encoding, decoded.newline, decoded.ansi_stripped,
                               decoded.prefixes_stripped)
-            return _tables([Span(0, n_lines, whole)], [parsed], decoded, sha, source, lines=None)
+            tables = _tables(
+                [Span(0, n_lines, whole)], [parsed], decoded, sha, source, lines=None, strict=strict
+            )
+            if not len(tables.runs) and tables.problems:
+                raise tables.problems[0]
+            return tables
     return read_text(decode(data), source=source, tool=tool, strict=strict, sha=sha)
 
 
@@ -246,15 +254,17 @@ def read_text(
         block_text = "\n".join(lines[span.start : span.end])
         try:
             parsed = get(span.tool).parse(block_text, source=source, strict=strict)
-        except ParseError as exc:
+        except (ParseError, OverflowError) as exc:
+            if isinstance(exc, OverflowError):  # a number beyond int64 reached numpy/pandas
+                exc = _too_big(span.tool, source, 1, exc)
             err = exc.shifted(span.start, source)
             if strict:
                 raise err from None
             problems.append(err)
             parsed = None
         parsed_blocks.append(parsed)
-    tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines)
-    tables.problems.extend(problems)
+    tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
+    tables.problems[:0] = problems
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
@@ -268,12 +278,13 @@ def _tables(
     source: str | None,
     *,
     lines: list[str] | None,
+    strict: bool = True,
 ) -> Tables:
     # Headings and fences matter only above a block's first line: a whole-file output of a
     # million lines needs none of it.
     upto = max((s.start for s in spans), default=0) + 1
     headings, fenced = _outline(lines[:upto]) if lines is not None else ([], [])
-    run_rows, sample_frames, summary_rows = [], [], []
+    rows: list[_RunRows] = []
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:
             continue
@@ -303,13 +314,53 @@ def _tables(
             )
             if isinstance(meta.get("labels"), dict):
                 meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
-            run_rows.append(meta)
+            samples = None
             if run.samples is not None and len(run.samples):
-                s = run.samples
-                s.insert(0, "run_id", run_id)
-                sample_frames.append(s)
-            for row in run.summaries:
-                summary_rows.append({"run_id": run_id, **row.__dict__})
+                samples = run.samples
+                samples.insert(0, "run_id", run_id)
+            summaries = [{"run_id": run_id, **row.__dict__} for row in run.summaries]
+            rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
+    try:
+        return _frames(rows)
+    except (SchemaError, OverflowError):
+        pass
+    # A number beyond what a column stores (int64): find the runs that carry one and raise,
+    # or (lenient) drop them, at their first line rather than as a bare SchemaError.
+    problems, keep = [], []
+    for r in rows:
+        try:
+            _frames([r])
+        except (SchemaError, OverflowError) as exc:
+            err = _too_big(r.tool, source, r.line, exc)
+            if strict:
+                raise err from None
+            problems.append(err)
+        else:
+            keep.append(r)
+    tables = _frames(keep)
+    tables.problems.extend(problems)
+    return tables
+
+
+def _too_big(tool: str, source: str | None, line: int, exc: Exception) -> ParseError:
+    return ParseError(tool, source, line, f"value out of range for int64 ({exc})")
+
+
+@dataclass
+class _RunRows:
+    """One run's rows, before the frames are built."""
+
+    tool: str
+    line: int
+    meta: dict
+    samples: pd.DataFrame | None
+    summaries: list[dict]
+
+
+def _frames(rows: list[_RunRows]) -> Tables:
+    run_rows = [r.meta for r in rows]
+    sample_frames = [r.samples for r in rows if r.samples is not None]
+    summary_rows = [s for r in rows for s in r.summaries]
     runs = schema.frame("runs", run_rows) if run_rows else schema.empty("runs")
     samples = (
         schema.frame("samples", pd.concat(sample_frames, ignore_index=True))

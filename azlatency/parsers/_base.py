@@ -97,18 +97,30 @@ def number(
         raise ParseError(tool, source, line_no, f"expected {what}, got {text.strip()!r}") from None
 
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
 def integer(text: str, *, tool: str, source: str | None, line_no: int | None, what: str) -> int:
+    """``int(text)`` (or a whole float) within int64 — the tables store Int64 — else a located
+    ParseError."""
     cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")
     try:
-        return int(cleaned)
+        value = int(cleaned)
     except ValueError:
         try:
-            value = float(cleaned)
+            number_ = float(cleaned)
         except ValueError:
-            value = None
-        if value is not None and value.is_integer():
-            return int(value)
-        raise ParseError(tool, source, line_no, f"expected {what}, got {text.strip()!r}") from None
+            number_ = None
+        if number_ is None or not number_.is_integer():
+            raise ParseError(
+                tool, source, line_no, f"expected {what}, got {text.strip()!r}"
+            ) from None
+        value = int(number_)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise ParseError(
+            tool, source, line_no, f"expected {what}, got {text.strip()!r}: out of range for int64"
+        )
+    return value
 
 
 def decimal_to_ns(text: str) -> int:

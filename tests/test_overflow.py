@@ -1,0 +1,64 @@
+"""Numbers beyond int64 in real logs: ``read`` returns valid tables or raises ParseError.
+
+Every fixture and corpus file gets each of a few of its integer tokens (evenly spaced, the
+same on every run) replaced by ``10**30`` and by ``99999999999999999999`` (> 2**64), one at a
+time.  A huge "packets transmitted", sequence number, port, message size or CSV column once
+leaked OverflowError, SchemaError or numpy's "Maximum allowed dimension exceeded".
+Strict reads run for every replacement; the lenient read runs too (it is the path that skips
+bad lines, so it meets the huge number in a different place).  Files are cut to their first
+32 KB (still past every header and summary of the small files) to keep the test to seconds.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import azlatency
+from azlatency.errors import ParseError
+from tests._expected import fixture_files
+from tests.conftest import CORPUS
+
+HUGE = (b"1" + b"0" * 30, b"99999999999999999999")
+POSITIONS = 2  # integer tokens replaced per file, evenly spaced
+MAX_BYTES = 16 * 1024
+INTEGER = re.compile(rb"\b\d+\b")
+
+CORPUS_FILES = (
+    sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md")
+    if CORPUS.is_dir()
+    else []
+)
+FILES = fixture_files() + CORPUS_FILES
+
+
+def _positions(n: int) -> list[int]:
+    k = min(POSITIONS, n)
+    return sorted({round(i * (n - 1) / max(k - 1, 1)) for i in range(k)})
+
+
+def _check(data: bytes, *, source: str, strict: bool) -> None:
+    try:
+        tables = azlatency.read(data, strict=strict, source=source)
+    except ParseError:
+        return
+    tables.validate()
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_integer_beyond_int64(path):
+    data = path.read_bytes()[:MAX_BYTES]
+    tokens = list(INTEGER.finditer(data))
+    if not tokens:
+        pytest.skip("no integer in the file")
+    for i in _positions(len(tokens)):
+        m = tokens[i]
+        for huge in HUGE:
+            mutated = data[: m.start()] + huge + data[m.end() :]
+            where = f"{path.name} token {i} ({m.group().decode()!r} -> {huge.decode()})"
+            for strict in (True, False):
+                try:
+                    _check(mutated, source=path.name, strict=strict)
+                except Exception as exc:  # re-raised with the damage named; not swallowed
+                    raise AssertionError(f"{where}, strict={strict}: {exc!r}") from exc
