@@ -274,7 +274,19 @@ class _Assembler:
         acc = self._for_stats(e.idx, "unix", "counts")
         acc.last = e.idx
 
+    def _loss_out_of_range(self, e: Event, loss) -> bool:
+        """A loss above 100 % (a damaged or hand-edited count) fails the schema's 0-100 check:
+        a located ParseError, or (lenient) the statistics line is skipped."""
+        if loss is None or float(loss) <= 100:
+            return False
+        if self.strict:
+            raise fail(e.idx, f"expected a packet loss of 0-100 %, got {loss}%", self.source)
+        self.skipped.append((e.idx, f"{loss}% packet loss"))
+        return True
+
     def _on_packets(self, e: Event) -> None:
+        if self._loss_out_of_range(e, e.data.get("loss")):
+            return
         acc = self._for_stats(e.idx, "unix", "counts")
         acc.counts = e.data
         d = e.data
@@ -334,8 +346,10 @@ class _Assembler:
         acc.title, acc.lang = e.data, acc.lang or e.data["lang"]
 
     def _on_win_packets(self, e: Event) -> None:
-        acc = self._for_stats(e.idx, "windows", "counts")
         d = e.data
+        if self._loss_out_of_range(e, d.get("loss")):
+            return
+        acc = self._for_stats(e.idx, "windows", "counts")
         acc.counts = {"tx": int(d["sent"]), "received": int(d["received"]),
                       "lost": int(d["lost"]), "loss": d.get("loss")}
         acc.lang = acc.lang or d["lang"]
@@ -344,6 +358,8 @@ class _Assembler:
         acc = self.acc
         if acc is None or acc.counts is None or acc.counts.get("loss") is not None:
             self._on_unknown(Event(e.idx, "unknown", {"text": f"({e.data['loss']}% ...)"}))
+            return
+        if self._loss_out_of_range(e, e.data["loss"]):
             return
         acc.counts["loss"] = e.data["loss"]
         acc.last = e.idx
