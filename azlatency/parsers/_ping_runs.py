@@ -184,6 +184,8 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
     hi = int(seq_int.max())
     if acc.counts is not None and acc.header is not None:
         hi = max(hi, first_seq + acc.counts["tx"] - 1)
+    if hi - lo + 1 > 10**9:  # 32 years at 1 ping/s: a damaged count, not a run to fill in
+        raise fail(acc.last, f"expected at most 10**9 packets sent, got seqs {lo}..{hi}", None)
     seen = np.zeros(hi - lo + 1, dtype=bool)
     inside = seq_int[(seq_int >= lo) & (seq_int <= hi)]
     seen[inside - lo] = True
