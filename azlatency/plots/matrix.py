@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.colors import LogNorm
 
 from ._labels import latency_label
 
@@ -40,15 +41,15 @@ def zone_matrix(
         if pd.isna(r[src]) or pd.isna(r[dst]):
             continue
         grid[idx[str(r[src])], idx[str(r[dst])]] = r[value]
-    shown = np.log10(grid) if log_color else grid
-    mesh = ax.imshow(np.ma.masked_invalid(shown), cmap=kwargs.pop("cmap", "cividis"), **kwargs)
+    finite_values = grid[np.isfinite(grid) & (grid > 0)]
+    norm = None
+    if log_color and finite_values.size:
+        norm = LogNorm(vmin=finite_values.min(), vmax=finite_values.max())
+    mesh = ax.imshow(np.ma.masked_invalid(grid), cmap=kwargs.pop("cmap", "cividis"), norm=norm,
+                     **kwargs)
     cbar = ax.figure.colorbar(mesh, ax=ax, fraction=0.046, pad=0.04)
-    label = latency_label(basis, unit, what="Median")
-    if log_color:
-        ticks = cbar.get_ticks()
-        cbar.set_ticks(ticks)
-        cbar.set_ticklabels([f"{10 ** t:.3g}" for t in ticks])
-    cbar.set_label(label)
+    cbar.set_label(latency_label(basis, unit, what="Median"))
+    shown = np.log10(grid) if norm is not None else grid  # for choosing the text colour
     finite = shown[np.isfinite(shown)]
     mid = (finite.min() + finite.max()) / 2 if finite.size else 0
     for row in data.itertuples(index=False):

@@ -75,7 +75,8 @@ def test_zone_matrix_cells_hold_values_intervals_and_marks():
     fig, ax = plt.subplots()
     plots.zone_matrix(df, asymmetric="asym", ax=ax)
     arr = ax.images[0].get_array()
-    assert np.isclose(10 ** arr[0, 1], 700.0) and np.ma.is_masked(arr[1, 1])
+    assert np.isclose(arr[0, 1], 700.0) and np.ma.is_masked(arr[1, 1])
+    assert ax.images[0].norm.vmin == 40.0 and ax.images[0].norm.vmax == 700.0  # log scale
     texts = [t.get_text() for t in ax.texts]
     assert "700\n[690, 710] †" in texts and "n/a" in texts
     assert "Median" in fig.axes[1].get_ylabel() and "RTT" in fig.axes[1].get_ylabel()

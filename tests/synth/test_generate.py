@@ -90,7 +90,7 @@ def test_model_scale_combines_the_effects():
 def test_sizes_are_ordered():
     tiny, small, large = (SCALES[s] for s in ("tiny", "small", "large"))
     assert tiny.repetitions >= 5  # a run-level test of 5 against 5 runs can reach p < 0.05
-    assert small.repetitions == 3 and small.echo_hours == 11.0
+    assert small.repetitions >= 6 and small.echo_hours == 11.0  # n >= 6: a 95% median interval
     per_run = [s.sockperf_mps * (s.sockperf_time_s - 0.45) for s in (tiny, small, large)]
     assert per_run == sorted(per_run) and per_run[2] > 2.5e6  # large: 1.02e8 in all (seed 0)
 
