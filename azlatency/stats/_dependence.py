@@ -15,10 +15,14 @@ of n packets carries less information than n independent draws.  Two steps:
    dependence is rare in latency series and an interval narrower than the iid one would
    claim more than the data hold.
 
-The batch count b = clip(√n, 20, 100) keeps batches long (≥ 100 points at n = 10⁴) so that
-correlations inside a batch are captured, and leaves enough batches that the variance
-estimate is usable; the uncertainty of that estimate is carried by shrinking n_eff by
-(z/t_{b−1})², the normal-theory equivalent of using Student's t with b−1 degrees of freedom.
+The batch count b = clip(n/100, 20, 100) keeps batches at least 100 points long from n = 2,000
+on, so that correlations inside a batch are captured (the downward bias of batch means is
+about 2Σkρ_k / m relative to the long-run variance: 4% for a lag-1 rank correlation of 0.8
+at m = 100, but 10% at m = 44, which is what √n batches would give at n = 2,000 and which
+raised the false-positive rate of the dependence-aware Mann–Whitney test to 6%), and leaves
+enough batches that the variance estimate is usable.  The uncertainty of that estimate is
+carried by Student's t with b−1 degrees of freedom (for quantiles: n_eff shrunk by
+(z/t_{b−1})², the normal-theory equivalent).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ class Dependence:
 
 
 def n_batches(n: int) -> int:
-    return int(np.clip(round(np.sqrt(n)), 20, 100))
+    return int(np.clip(n // 100, 20, 100))
 
 
 def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG) -> np.ndarray:

@@ -157,13 +157,14 @@ def mwu_null_cdf(m: int, n: int) -> np.ndarray:
 
 
 def ci_ranks(m: int, n: int, level: float, *, var_factor: float | None = None,
-             exact_limit: int = 2500) -> tuple[int, int]:
+             df: int | None = None, exact_limit: int = 2500) -> tuple[int, int]:
     """0-based ranks (lo, hi) among the m·n sorted differences of the shift interval.
 
     Exact (null distribution of U) when m·n ≤ ``exact_limit`` and no ``var_factor`` is given,
     otherwise the normal approximation with Var(U) = m·n·f/12, where f = m+n+1 for
     independent observations; under autocorrelation the caller passes f = n·vif_a + m·vif_b + 1
-    (each sample's variance inflation).  ``lo < 0`` means unavailable."""
+    (each sample's variance inflation) and the batch count's degrees of freedom ``df``, so
+    the critical value is Student's t.  ``lo < 0`` means unavailable."""
     a = (1 - level) / 2
     mn = m * n
     if mn <= exact_limit and var_factor is None:
@@ -171,7 +172,7 @@ def ci_ranks(m: int, n: int, level: float, *, var_factor: float | None = None,
         # C = largest c with P(U ≤ c − 1) ≤ a; the interval is [D_(C), D_(mn+1−C)] (1-based).
         c = int(np.searchsorted(cdf, a, side="right"))
         return c - 1, mn - c
-    z = stats.norm.ppf(1 - a)
+    z = stats.norm.ppf(1 - a) if df is None else stats.t.ppf(1 - a, df)
     f = m + n + 1 if var_factor is None else var_factor
     c = int(np.floor(mn / 2 - z * np.sqrt(mn * f / 12)))
     return c - 1, mn - c

@@ -101,9 +101,16 @@ def _wilson(p: float, n_w: float, z: float) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _mwu_p(xa, xb, u, vif_a, vif_b, dependent: bool) -> tuple[float, str]:
+def _crit(level: float, df: int | None) -> float:
+    """Two-sided critical value: normal, or Student t with the batch count's degrees of
+    freedom when the variance comes from batch means."""
+    a = (1 + level) / 2
+    return float(stats.norm.ppf(a) if df is None else stats.t.ppf(a, df))
+
+
+def _mwu_p(xa, xb, u, vif_a, vif_b, df: int | None) -> tuple[float, str]:
     m, n = len(xa), len(xb)
-    if not dependent:
+    if df is None:
         res = stats.mannwhitneyu(xa, xb, alternative="two-sided", method="auto")
         return float(res.pvalue), "Mann-Whitney U, two-sided"
     _, counts = np.unique(np.concatenate([xa, xb]), return_counts=True)
@@ -111,8 +118,8 @@ def _mwu_p(xa, xb, u, vif_a, vif_b, dependent: bool) -> tuple[float, str]:
     ties = float(((counts**3 - counts).sum()) / (big_n * (big_n - 1)))
     var = m * n / 12 * (n * vif_a + m * vif_b + 1 - ties)
     z = (abs(u - m * n / 2) - 0.5) / np.sqrt(var) if var > 0 else 0.0
-    return float(min(1.0, 2 * stats.norm.sf(z))), \
-        "Mann-Whitney U, two-sided, variance inflated by batch means"
+    return float(min(1.0, 2 * stats.t.sf(z, df))), \
+        f"Mann-Whitney U, two-sided, variance inflated by batch means (t, {df} df)"
 
 
 def packet_compare(xa: np.ndarray, xb: np.ndarray, level: float = 0.95, *,
@@ -139,7 +146,9 @@ def packet_compare(xa: np.ndarray, xb: np.ndarray, level: float = 0.95, *,
     vif_a = _vif(pa, dependent and (dependence == "batch" or da.detected))
     vif_b = _vif(pb, dependent and (dependence == "batch" or db.detected))
     u = float(pa.sum() * n)
-    p_value, test = _mwu_p(xa, xb, u, vif_a, vif_b, dependent)
+    # Variances from b batches carry b−1 degrees of freedom: Student t, not the normal.
+    df = min(dep.n_batches(m), dep.n_batches(n)) - 1 if dependent else None
+    p_value, test = _mwu_p(xa, xb, u, vif_a, vif_b, df)
     unit = "batch" if dependent else "packet"
     med_a, med_b = float(np.median(xa)), float(np.median(xb))
     common = {**base, "unit_of_analysis": unit, "n_eff_a": m / vif_a, "n_eff_b": n / vif_b,
@@ -150,21 +159,22 @@ def packet_compare(xa: np.ndarray, xb: np.ndarray, level: float = 0.95, *,
         why = join_notes("censored values: shift and ratio need actual values", notes)
         rows = [{**common, "effect": e, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
                  "method": "", "estimable": False, "note": why} for e in ("shift", "ratio")]
-        rows.append(_delta_row(pa, pb, level, vif_a, vif_b, common))
+        rows.append(_delta_row(pa, pb, level, vif_a, vif_b, df, common))
         return rows
-    rows = [_shift_row(sa, sb, level, vif_a, vif_b, dependent, rng, common)]
+    rows = [_shift_row(sa, sb, level, vif_a, vif_b, df, rng, common)]
     if log_ratio:
         rows.append(_log_ratio_row(sa, sb, level, rng, common))
     else:
-        rows.append(_ratio_row(sa, sb, level, vif_a, vif_b, rng, n_resamples, common))
-    rows.append(_delta_row(pa, pb, level, vif_a, vif_b, common))
+        rows.append(_ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common))
+    rows.append(_delta_row(pa, pb, level, vif_a, vif_b, df, common))
     return rows
 
 
-def _shift_row(sa, sb, level, vif_a, vif_b, dependent, rng, common) -> dict:
+def _shift_row(sa, sb, level, vif_a, vif_b, df, rng, common) -> dict:
     m, n = len(sa), len(sb)
+    dependent = df is not None
     var_factor = n * vif_a + m * vif_b + 1 if dependent else None
-    lo_k, hi_k = _hl.ci_ranks(m, n, level, var_factor=var_factor)
+    lo_k, hi_k = _hl.ci_ranks(m, n, level, var_factor=var_factor, df=df)
     total = m * n
     mid = [(total - 1) // 2, total // 2]
     method = "Hodges-Lehmann (exact selection), Mann-Whitney ranks" + (
@@ -180,15 +190,16 @@ def _shift_row(sa, sb, level, vif_a, vif_b, dependent, rng, common) -> dict:
             "estimable": True}
 
 
-def _ratio_row(sa, sb, level, vif_a, vif_b, rng, n_resamples, common) -> dict:
+def _ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common) -> dict:
     med_a, med_b = common["median_a"], common["median_b"]
     method = "ratio of medians, bootstrap percentile on order statistics"
     if med_b <= 0 or sa[0] <= 0 or sb[0] <= 0:
         return {**common, "effect": "ratio", "estimate": np.nan, "ci_low": np.nan,
                 "ci_high": np.nan, "method": method, "estimable": False,
                 "note": join_notes("needs positive values", common["note"])}
-    ma = int(max(2, len(sa) / vif_a))
-    mb = int(max(2, len(sb) / vif_b))
+    shrink = 1.0 if df is None else (_crit(level, None) / _crit(level, df)) ** 2
+    ma = int(max(2, len(sa) / vif_a * shrink))
+    mb = int(max(2, len(sb) / vif_b * shrink))
     ra = quantile_replicates(sa, [0.5], ma, n_resamples, rng)[:, 0]
     rb = quantile_replicates(sb, [0.5], mb, n_resamples, rng)[:, 0]
     lo, hi = percentile_interval(ra / rb, level)
@@ -202,13 +213,13 @@ def _log_ratio_row(sa, sb, level, rng, common) -> dict:
         return {**common, "effect": "ratio", "estimate": np.nan, "ci_low": np.nan,
                 "ci_high": np.nan, "method": method, "estimable": False,
                 "note": join_notes("needs positive values", common["note"])}
-    row = _shift_row(np.log(sa), np.log(sb), level, 1.0, 1.0, False, rng, common)
+    row = _shift_row(np.log(sa), np.log(sb), level, 1.0, 1.0, None, rng, common)
     for k in ("estimate", "ci_low", "ci_high"):
         row[k] = float(np.exp(row[k]))
     return {**row, "effect": "ratio", "method": method}
 
 
-def _delta_row(pa, pb, level, vif_a, vif_b, common) -> dict:
+def _delta_row(pa, pb, level, vif_a, vif_b, df, common) -> dict:
     m, n = len(pa), len(pb)
     auc = float(pa.mean())
     var_auc = np.var(pa, ddof=1) * vif_a / m + np.var(pb, ddof=1) * vif_b / n
@@ -216,8 +227,7 @@ def _delta_row(pa, pb, level, vif_a, vif_b, common) -> dict:
         n_w = auc * (1 - auc) / var_auc
     else:  # complete separation: the smaller effective sample is all we can lean on
         n_w = min(m / vif_a, n / vif_b)
-    z = stats.norm.ppf((1 + level) / 2)
-    lo, hi = _wilson(auc, n_w, z)
+    lo, hi = _wilson(auc, n_w, _crit(level, df))
     return {**common, "effect": "cliffs_delta", "estimate": 2 * auc - 1, "ci_low": 2 * lo - 1,
             "ci_high": 2 * hi - 1, "method": "Cliff's delta, Wilson interval on DeLong variance",
             "estimable": True}
