@@ -1,0 +1,49 @@
+"""Serial dependence: Ljung-Box on ranks, batch-means long-run variance, effective sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from azlatency.stats import _dependence as dep
+from tests.stats import _frames
+
+
+def test_rank_autocorrelation_and_ljung_box_by_hand():
+    x = np.random.default_rng(0).lognormal(size=500)
+    r = stats.rankdata(x) - stats.rankdata(x).mean()
+    rho1 = (r[:-1] @ r[1:]) / (r @ r)
+    assert dep.rank_acf(x, 3)[0] == pytest.approx(rho1)
+    rho = dep.rank_acf(x, 10)
+    q = 500 * 502 * np.sum(rho**2 / (500 - np.arange(1, 11)))
+    got_q, p, acf1 = dep.ljung_box(x)
+    assert got_q == pytest.approx(q) and p == pytest.approx(stats.chi2.sf(q, 10))
+    assert acf1 == pytest.approx(rho1)
+
+
+def test_detection_rate_is_near_alpha_for_independent_data():
+    rng = np.random.default_rng(1)
+    hits = [dep.assess(rng.lognormal(size=1000)).detected for _ in range(300)]
+    assert np.mean(hits) < 0.04  # alpha = 0.01
+    assert dep.assess(_frames.ar1_lognormal(1000, 0.3, rng)).detected
+    assert np.isnan(dep.assess(np.ones(10)).p_value)
+
+
+def test_long_run_variance_of_ar1_matches_theory():
+    rng = np.random.default_rng(2)
+    phi = 0.6
+    z = np.log(_frames.ar1_lognormal(200_000, phi, rng, mu=0.0, sigma=1.0))
+    theory = (1 + phi) / (1 - phi)  # unit marginal variance
+    assert dep.long_run_variance(z, 100) == pytest.approx(theory, rel=0.15)
+    assert dep.mean_n_eff(z, 100) == pytest.approx(len(z) / theory, rel=0.15)
+
+
+def test_effective_size_is_n_for_independent_data_and_never_more():
+    x = np.random.default_rng(3).normal(size=20_000)
+    qs = np.array([0.5, 0.99])
+    ne = dep.quantile_n_eff(x, np.quantile(x, qs), qs, dep.n_batches(len(x)))
+    assert (ne <= 20_000).all() and (ne > 0.8 * 20_000).all()
+    assert dep.n_batches(500) == 20 and dep.n_batches(5_000) == 50
+    assert dep.n_batches(10**6) == 100
+    assert dep.t_shrink(20, 0.95) == pytest.approx((1.959964 / 2.093024) ** 2, rel=1e-5)
