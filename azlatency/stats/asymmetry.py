@@ -77,6 +77,9 @@ def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
     column, _ = metric_column(metric)
     check_basis(samples, metric)
     throughput = metric in ("throughput", "bits_per_second")
+    missing = [c for c in ("run_id", "src_zone", "dst_zone") if c not in runs.columns]
+    if missing:
+        raise ValueError(f"runs need {missing} for an asymmetry table (campaign metadata)")
     by = [c for c in (DEFAULT_BY if by is None else by) if c in runs.columns]
     strata = runs[["run_id", *by]].merge(_directed(runs, throughput), on="run_id")
     data = _ordered(samples.merge(strata, on="run_id", how="inner"))

@@ -86,3 +86,9 @@ def test_no_pairs_gives_an_empty_table():
     out = asymmetry(s[s.run_id == "23-0"], keep)
     assert out.empty and "direction_meaning" in out.columns
     assert isinstance(out, pd.DataFrame)
+
+
+def test_zones_are_required():
+    s, runs = _campaign(np.random.default_rng(7))
+    with pytest.raises(ValueError, match="src_zone"):
+        asymmetry(s, runs.drop(columns=["src_zone"]))
