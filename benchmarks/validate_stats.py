@@ -251,6 +251,7 @@ def _md(frame: pd.DataFrame) -> str:
 
 def _markdown(table: pd.DataFrame) -> str:
     cov = table[table.study != "asymmetry"].copy()
+    cov["n"] = cov["n"].astype(int)
     cov["coverage"] = (100 * cov["coverage"]).map("{:.1f}%".format)
     cov["± (MC se)"] = (100 * cov["mc_se"]).map("{:.1f}".format)
     cov["exact"] = (100 * cov["exact_coverage"]).map(lambda v: "" if np.isnan(v) else f"{v:.1f}%")
