@@ -14,8 +14,9 @@ Ratios are parse / peer (lower is better), best of 5, measured in the same run. 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
+
+from _timing import best_of  # benchmarks/ is on sys.path (run directly or by run_all)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -24,12 +25,7 @@ NTTTCP = CORPUS / "ntttcp" / "ntttcp--windows-xml-server-5.39-many-threads--virt
 
 
 def _best(fn, repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(fn, repeat)[0]
 
 
 def _ethr() -> dict:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
+
+from _timing import best_of  # benchmarks/ is on sys.path (run directly or by run_all)
 
 HERE = Path(__file__).resolve().parent
 FX = HERE.parent / "tests" / "fixtures" / "iperf3"
@@ -28,15 +29,6 @@ SECONDS = 3_600
 SERVER_REPEAT = 200
 _NUMBERS = re.compile(r"^\[\s*(?:\d+|SUM)\]\s+([\d.]+)-\s*([\d.]+)\s+sec\s+([\d.]+) (\w+)\s+"
                       r"([\d.]+) (\S+)", re.M)
-
-
-def _best(fn, repeat: int = 3) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def _json_hour() -> str:
@@ -66,9 +58,9 @@ def _text_hour() -> str:
 def _measure(name: str, text: str, tool_parse, peer) -> dict:
     import azlatency
 
-    t_parse, parsed = _best(lambda: tool_parse(text))
-    t_read, tables = _best(lambda: azlatency.read(text, tool="iperf3"), repeat=1)
-    t_peer, found = _best(lambda: peer(text))
+    t_parse, parsed = best_of(lambda: tool_parse(text))
+    t_read, tables = best_of(lambda: azlatency.read(text, tool="iperf3"), repeat=1)
+    t_peer, found = best_of(lambda: peer(text))
     rows = len(tables.samples)
     return {
         f"{name}_bytes": len(text),

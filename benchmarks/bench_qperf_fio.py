@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
+
+from _timing import best_of  # benchmarks/ is on sys.path (run directly or by run_all)
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "tests" / "fixtures"
@@ -29,23 +30,14 @@ FIO_JOBS = 500
 _KV = re.compile(r"^\s+([a-z_]+)\s+=\s+(.*)$", re.M)
 
 
-def _best(fn, repeat: int = 3) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 def _qperf() -> dict:
     import azlatency
     from azlatency.parsers import qperf
 
     text = QPERF_FILE.read_text(encoding="utf-8") * QPERF_REPEAT
-    t_parse, parsed = _best(lambda: qperf.parse(text))
-    t_read, tables = _best(lambda: azlatency.read(text, tool="qperf"), repeat=1)
-    t_peer, pairs = _best(lambda: _KV.findall(text))
+    t_parse, parsed = best_of(lambda: qperf.parse(text))
+    t_read, tables = best_of(lambda: azlatency.read(text, tool="qperf"), repeat=1)
+    t_peer, pairs = best_of(lambda: _KV.findall(text))
     runs = len(parsed.runs)
     return {
         "lines": text.count("\n"),
@@ -67,9 +59,9 @@ def _fio() -> dict:
     doc = json.loads(FIO_FILE.read_text(encoding="utf-8"))
     doc["jobs"] = doc["jobs"] * FIO_JOBS
     text = json.dumps(doc, indent=2)
-    t_parse, parsed = _best(lambda: fio.parse(text))
-    t_read, tables = _best(lambda: azlatency.read(text, tool="fio"), repeat=1)
-    t_peer, _ = _best(lambda: json.loads(text))
+    t_parse, parsed = best_of(lambda: fio.parse(text))
+    t_read, tables = best_of(lambda: azlatency.read(text, tool="fio"), repeat=1)
+    t_peer, _ = best_of(lambda: json.loads(text))
     return {
         "bytes": len(text),
         "runs": len(parsed.runs),

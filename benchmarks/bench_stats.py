@@ -19,7 +19,6 @@ data in the same process.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +28,8 @@ from scipy import signal, stats
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from _timing import best_of  # noqa: E402  benchmarks/ is on sys.path (run directly or by run_all)
 
 from azlatency import schema  # noqa: E402
 from azlatency.stats import (  # noqa: E402
@@ -52,12 +53,7 @@ def _series(n: int, phi: float, rng, mu: float = 4.0, sigma: float = 0.3) -> np.
 
 
 def _time(fn, repeat: int = 3) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+    return best_of(fn, repeat)[0]
 
 
 def main() -> dict:

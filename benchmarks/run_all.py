@@ -27,6 +27,7 @@ def _load(path: Path):
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE.parent))
+    sys.path.insert(0, str(HERE))  # the benchmarks' shared helpers (_timing.py)
     wanted = argv[1:]
     out_dir = HERE / "results"
     out_dir.mkdir(exist_ok=True)
