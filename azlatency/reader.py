@@ -21,7 +21,7 @@ from . import schema
 from .decode import Decoded, decode
 from .errors import DetectionError, ParseError, SchemaError
 from .parsers import get, modules
-from .parsers._base import PROMPT, Parsed, Span, command_of
+from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str, count_newlines
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
@@ -185,37 +185,46 @@ def read_bytes(
     strict: bool = True,
 ) -> Tables:
     """Parse raw bytes of one file. ``source`` is how the file is named in runs and errors."""
-    sha = hashlib.sha256(data).hexdigest()
     if not data or data.isspace():  # data.strip() would copy the whole file
         raise DetectionError(tool or "azlatency", source, None, "empty input")
+    if len(data) <= _HEAD_BYTES:
+        return read_text(decode(data), source=source, tool=tool, strict=strict,
+                         sha=hashlib.sha256(data).hexdigest())
+    # Hashing and counting lines let go of the GIL: on a big file they run beside the parser.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        sha = pool.submit(lambda: hashlib.sha256(data).hexdigest())
+        lines = pool.submit(lambda: count_newlines(data) + (0 if data.endswith(b"\n") else 1))
+        return _read_big(data, sha, lines, source=source, tool=tool, strict=strict)
+
+
+def _read_big(data: bytes, sha_job, lines_job, *, source, tool, strict) -> Tables:
     # Fast path: a big, plain single-tool file parsed from bytes without a text copy.
     plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
     plain = plain and b"\r" not in data and b"\x1b" not in data
-    if len(data) > _HEAD_BYTES:
-        # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
-        # colours the summary of every --full-log file), so it takes this path for any file.
-        head_info = decode(data[:_HEAD_BYTES]) if not plain else None
-        head = head_info.text if head_info else data[:_HEAD_BYTES].decode("utf-8", errors="replace")
-        whole = _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
-        module = get(whole) if whole else None
-        if module is not None and hasattr(module, "parse_bytes") and (
-            plain or getattr(module, "PARSE_BYTES_CLEANS", False)
-        ):
-            try:
-                parsed = module.parse_bytes(data, source=source, strict=strict)
-            except OverflowError as exc:  # a number beyond int64 reached numpy/pandas
-                raise _too_big(whole, source, 1, exc) from None
-            n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-            decoded = head_info or Decoded("", "utf-8", "LF", False, False)
-            decoded = Decoded("", decoded.encoding, decoded.newline, decoded.ansi_stripped,
-                              decoded.prefixes_stripped)
-            tables = _tables(
-                [Span(0, n_lines, whole)], [parsed], decoded, sha, source, lines=None, strict=strict
-            )
-            if not len(tables.runs) and tables.problems:
-                raise tables.problems[0]
-            return tables
-    return read_text(decode(data), source=source, tool=tool, strict=strict, sha=sha)
+    # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
+    # colours the summary of every --full-log file), so it takes this path for any file.
+    head_info = decode(data[:_HEAD_BYTES]) if not plain else None
+    head = head_info.text if head_info else data[:_HEAD_BYTES].decode("utf-8", errors="replace")
+    whole = _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
+    module = get(whole) if whole else None
+    if module is not None and hasattr(module, "parse_bytes") and (
+        plain or getattr(module, "PARSE_BYTES_CLEANS", False)
+    ):
+        try:
+            parsed = module.parse_bytes(data, source=source, strict=strict)
+        except OverflowError as exc:  # a number beyond int64 reached numpy/pandas
+            raise _too_big(whole, source, 1, exc) from None
+        decoded = head_info or Decoded("", "utf-8", "LF", False, False)
+        decoded = Decoded("", decoded.encoding, decoded.newline, decoded.ansi_stripped,
+                          decoded.prefixes_stripped)
+        tables = _tables([Span(0, lines_job.result(), whole)], [parsed], decoded, sha_job.result(),
+                         source, lines=None, strict=strict)
+        if not len(tables.runs) and tables.problems:
+            raise tables.problems[0]
+        return tables
+    return read_text(decode(data), source=source, tool=tool, strict=strict, sha=sha_job.result())
 
 
 def read_text(
@@ -317,7 +326,7 @@ def _tables(
             samples = None
             if run.samples is not None and len(run.samples):
                 samples = run.samples
-                samples.insert(0, "run_id", run_id)
+                samples.insert(0, "run_id", constant_str(run_id, len(samples)))
             summaries = [{"run_id": run_id, **row.__dict__} for row in run.summaries]
             rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
     try:

@@ -206,6 +206,35 @@ def first_match(
     return None, None
 
 
+def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
+    """``[value] * n`` already in the schema's ``str`` dtype (Arrow ``large_string``), built
+    from its buffers: a list of ten million Python strings costs seconds."""
+    import numpy as np
+    import pyarrow as pa
+
+    raw = value.encode("utf-8")
+    offsets = np.arange(0, (n + 1) * len(raw), len(raw), dtype=np.int64) if raw else np.zeros(n + 1, np.int64)
+    arr = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(raw * n))
+    return pd.array(arr, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
+
+
+_CHUNK = 1 << 23
+
+
+def count_newlines(data, start: int = 0, end: int | None = None) -> int:
+    """``data.count(b"\n", start, end)`` in 8 MB numpy slices: the same answer, but numpy lets
+    go of the GIL, so other threads (hashing, pyarrow) run meanwhile."""
+    import numpy as np
+
+    end = len(data) if end is None else end
+    if end - start < _CHUNK:
+        return data.count(b"\n", start, end)
+    view = np.frombuffer(data, dtype=np.uint8)
+    return sum(
+        int(np.count_nonzero(view[a : min(a + _CHUNK, end)] == 10)) for a in range(start, end, _CHUNK)
+    )
+
+
 def samples_frame(columns: dict[str, Any]) -> pd.DataFrame:
     """A samples frame (without run_id) from column arrays; dtypes are fixed later by schema."""
     return pd.DataFrame(columns)

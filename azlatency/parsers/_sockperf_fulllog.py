@@ -4,8 +4,10 @@ prints, recomputed from the rows.
 The block sits between ``------------------------------`` lines under a header such as
 ``packet, txTime(sec), rxTime(sec), latency(usec)`` (``rtt(usec)`` with ``--full-rtt``).
 Times are ``seconds.nanoseconds`` (``%.9lf``); they are read with ``pyarrow.csv`` as
-``decimal128(20, 9)`` whose unscaled integer *is* the time in nanoseconds, so no float ever
-touches them (a float64 cannot hold 1.7e9 s to the nanosecond).  Rows that pyarrow refuses are
+``decimal128(19, 9)`` whose unscaled integer *is* the time in nanoseconds, so no float ever
+touches them (a float64 cannot hold 1.7e9 s to the nanosecond).  Nineteen digits reach
+9,999,999,999 s, past what int64 nanoseconds hold (year 2262), so the precision loses nothing
+and parses faster than 20.  Rows that pyarrow refuses are
 re-read line by line to name the offending line (strict) or to skip it (lenient).
 
 Kept apart from ``sockperf.py`` only for size; nothing else imports it.
@@ -24,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Run, decimal_to_ns
+from ._base import Run, constant_str, count_newlines, decimal_to_ns
 
 TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
@@ -73,7 +75,7 @@ def _read_piece(buf, has_value: bool, out: list[np.ndarray | None]) -> int:
     import pyarrow.csv as pacsv
 
     names = ["seq", "tx", "rx"] + (["value"] if has_value else [])
-    types = {"seq": pa.int64(), "tx": pa.decimal128(20, 9), "rx": pa.decimal128(20, 9)}
+    types = {"seq": pa.int64(), "tx": pa.decimal128(19, 9), "rx": pa.decimal128(19, 9)}
     if has_value:
         types["value"] = pa.float64()
     reader = pacsv.open_csv(
@@ -96,26 +98,38 @@ def _read_piece(buf, has_value: bool, out: list[np.ndarray | None]) -> int:
     return k
 
 
-def _pieces(data: bytes, start: int, stop: int, n: int) -> list[tuple[int, int, int]]:
-    """``n`` pieces of ``data[start:stop]`` cut after newlines, with their newline counts."""
+def _pieces(data: bytes, start: int, stop: int, n: int) -> list[tuple[int, int]]:
+    """``n`` pieces of ``data[start:stop]`` cut after newlines."""
     bounds = [start]
     for k in range(1, n):
         cut = data.rfind(b"\n", bounds[-1], start + (stop - start) * k // n) + 1
         if cut > bounds[-1]:
             bounds.append(cut)
     bounds.append(stop)
-    return [(a, b, data.count(b"\n", a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def _map(fn, items: list) -> list:
+    """``list(map(fn, items))``, in threads when there is more than one item."""
+    if len(items) < 2:
+        return [fn(x) for x in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(items)) as pool:
+        return list(pool.map(fn, items))
 
 
 def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
     """The rows of ``data[start:stop]`` as (seq, tx_ns, rx_ns, value, newlines).  Big blocks
-    are cut into one piece per core (at most 4) read in parallel threads (pyarrow and numpy
-    release the GIL), each into its own stretch of the preallocated result arrays."""
+    are cut into one piece per core (at most 4); the pieces' lines are counted, then read, in
+    parallel threads (pyarrow and numpy release the GIL), each into its own stretch of the
+    preallocated result arrays."""
     import pyarrow as pa
 
     n = max(1, min(os.cpu_count() or 1, 4, (stop - start) // PIECE_MIN))
     pieces = _pieces(data, start, stop, n)
-    sizes = [count + (1 if data[b - 1 : b] != b"\n" else 0) for a, b, count in pieces]
+    counts = _map(lambda ab: count_newlines(data, *ab), pieces)
+    sizes = [c + (1 if data[b - 1 : b] != b"\n" else 0) for (a, b), c in zip(pieces, counts)]
     total = sum(sizes)
     cols = [np.empty(total, dtype=np.int64) for _ in range(3)]
     cols.append(np.empty(total, dtype=np.float64) if has_value else None)
@@ -123,21 +137,15 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
     whole = pa.py_buffer(data)
 
     def one(i: int) -> int:
-        a, b, _ = pieces[i]
+        a, b = pieces[i]
         out = [c[at[i] : at[i + 1]] if c is not None else None for c in cols]
         return _read_piece(whole.slice(a, b - a), has_value, out)
 
-    if len(pieces) == 1:
-        got = [one(0)]
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(len(pieces)) as pool:
-            got = list(pool.map(one, range(len(pieces))))
+    got = _map(one, list(range(len(pieces))))
     if got != sizes:  # blank lines: close the gaps (rare, so the copy is fine)
         keep = np.concatenate([np.arange(at[i], at[i] + g) for i, g in enumerate(got)])
         cols = [c[keep] if c is not None else None for c in cols]
-    return (*cols, sum(count for _, _, count in pieces))
+    return (*cols, sum(counts))
 
 
 def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, strict, warnings):
@@ -220,7 +228,7 @@ def read_rows(
     if not closed and end > start:
         begin, last, prev = _last_lines(data, start, end)
         if last and cut_last_row(last, prev):
-            line_no = first_line_no + data.count(b"\n", start, begin)
+            line_no = first_line_no + count_newlines(data, start, begin)
             warnings.append(f"line {line_no} dropped: row cut by truncation {last!r}")
             stop = begin
     newlines = None
@@ -236,7 +244,8 @@ def read_rows(
             lines = data[start:stop].decode("utf-8", "replace").split("\n")
             read = _read_python(lines, has_value, first_line_no, source, strict, warnings)
             rows = Rows(*read, 0, warnings)
-    newlines = data.count(b"\n", start, end) if newlines is None or stop != end else newlines
+    if newlines is None or stop != end:
+        newlines = count_newlines(data, start, end)
     rows.n_lines = newlines + int(end > start and data[end - 1 : end] != b"\n")
     return rows
 
@@ -244,18 +253,6 @@ def read_rows(
 
 # ---------------------------------------------------------------------------------------------
 # Samples and computed statistics
-
-
-def _constant_str(text: str, n: int) -> pd.api.extensions.ExtensionArray:
-    """``[text] * n`` already in the schema's ``str`` dtype (Arrow-backed), built from its
-    buffers: a Python list of ten million strings costs seconds."""
-    import pyarrow as pa
-
-    raw = text.encode("utf-8")
-    offsets = np.arange(0, (n + 1) * len(raw), len(raw), dtype=np.int64)
-    # large_string: what pandas' Arrow-backed str stores (a plain string array gets cast).
-    arr = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(raw * n))
-    return pd.array(arr, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
 
 
 def _int64(values: np.ndarray) -> pd.arrays.IntegerArray:
@@ -269,8 +266,8 @@ def samples(rows: Rows, basis: str) -> pd.DataFrame:
     n = len(rows.seq)
     cols: dict[str, object] = {
         "seq": _int64(rows.seq),
-        "kind": _constant_str("packet", n),
-        "status": _constant_str("ok", n),
+        "kind": constant_str("packet", n),
+        "status": constant_str("ok", n),
         "tx_time_ns": _int64(rows.tx_ns),
         "rx_time_ns": _int64(rows.rx_ns),
     }
@@ -317,32 +314,55 @@ def rank_quantile(sorted_or_partitioned: np.ndarray, q: float) -> float:
 
 def compute(values: np.ndarray, level: float = 0.99) -> dict[str, float]:
     """What sockperf prints, from the rows: count, mean, std (n-1), min, max, the eight
-    percentiles, and the 3.8 dispersion figures (mean-ad, median-ad, siqr, cv, std-error, CI)."""
+    percentiles, and the 3.8 dispersion figures (mean-ad, median-ad, siqr, cv, std-error, CI).
+
+    The order statistics (one partitioned copy, then the median absolute deviation in the same
+    buffer) and the moments (sliced passes, no whole-column temporaries) run in two threads."""
     n = len(values)
     if n == 0:
         return {"count": 0.0}
-    ranks = sorted({0, n - 1} | {min(max(math.floor(0.5 + q * n) - 1, 0), n - 1) for q in QUANTILES})
-    part = np.partition(values, ranks)  # one copy, reused below as scratch
-    mean = float(values.mean())
-    std = float(values.std(ddof=1)) if n > 1 else 0.0
-    out = {"count": float(n), "mean": mean, "std": std}
-    out["min"] = float(part[0])
-    out["max"] = float(part[-1])
-    for q in QUANTILES:
-        out[stat_name(q)] = rank_quantile(part, q)
-    median = out["p50"]
-    scratch = np.subtract(values, mean, out=part)
-    out["mean_ad"] = float(np.abs(scratch, out=scratch).mean())
-    scratch = np.subtract(values, median, out=scratch)
-    np.abs(scratch, out=scratch)
-    out["median_ad"] = float(np.median(scratch, overwrite_input=True))
+    out: dict[str, float] = {"count": float(n)}
+    _map(lambda job: job(values, out), [_order_stats, _moments])
+    std, mean = out["std"], out["mean"]
     out["siqr"] = (out["p75"] - out["p25"]) / 2
     out["cv"] = std / mean if mean else math.nan
     out["std_error"] = std / math.sqrt(n)
     z = NormalDist().inv_cdf(0.5 + level / 2)
     out["ci_low"] = mean - z * out["std_error"]
     out["ci_high"] = mean + z * out["std_error"]
-    return out
+    return {k: out[k] for k in _ORDER}
+
+
+_ORDER = ("count", "mean", "std", "min", "max", *map(stat_name, QUANTILES), "mean_ad",
+          "median_ad", "siqr", "cv", "std_error", "ci_low", "ci_high")
+
+
+def _order_stats(values: np.ndarray, out: dict[str, float]) -> None:
+    n = len(values)
+    ranks = sorted({0, n - 1} | {min(max(math.floor(0.5 + q * n) - 1, 0), n - 1) for q in QUANTILES})
+    part = np.partition(values, ranks)  # the one copy, reused as scratch
+    out["min"] = float(part[0])
+    out["max"] = float(part[-1])
+    for q in QUANTILES:
+        out[stat_name(q)] = rank_quantile(part, q)
+    scratch = np.subtract(values, out["p50"], out=part)
+    np.abs(scratch, out=scratch)
+    out["median_ad"] = float(np.median(scratch, overwrite_input=True))
+
+
+def _moments(values: np.ndarray, out: dict[str, float], step: int = 1 << 18) -> None:
+    n = len(values)
+    mean = float(values.mean())
+    squares = absolute = 0.0
+    buf = np.empty(min(step, n))
+    for lo in range(0, n, step):
+        d = np.subtract(values[lo : lo + step], mean, out=buf[: min(step, n - lo)])
+        np.abs(d, out=d)
+        absolute += float(d.sum())
+        squares += float(np.dot(d, d))
+    out["mean"] = mean
+    out["std"] = math.sqrt(squares / (n - 1)) if n > 1 else 0.0
+    out["mean_ad"] = absolute / n
 
 
 _UNITS = {"count": "count", "cv": "ratio"}
