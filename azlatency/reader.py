@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -190,13 +191,37 @@ def read_bytes(
     if len(data) <= _HEAD_BYTES:
         return read_text(decode(data), source=source, tool=tool, strict=strict,
                          sha=hashlib.sha256(data).hexdigest())
-    # Hashing and counting lines let go of the GIL: on a big file they run beside the parser.
-    from concurrent.futures import ThreadPoolExecutor
+    # Hashing and counting lines let go of the GIL: on a big file they run beside the parser,
+    # in a thread at idle priority, so that they take the cores the parser leaves free.
+    sha = _Background(lambda: hashlib.sha256(data).hexdigest())
+    lines = _Background(lambda: count_newlines(data) + (0 if data.endswith(b"\n") else 1))
+    return _read_big(data, sha, lines, source=source, tool=tool, strict=strict)
 
-    with ThreadPoolExecutor(1) as pool:
-        sha = pool.submit(lambda: hashlib.sha256(data).hexdigest())
-        lines = pool.submit(lambda: count_newlines(data) + (0 if data.endswith(b"\n") else 1))
-        return _read_big(data, sha, lines, source=source, tool=tool, strict=strict)
+
+class _Background:
+    """``fn()`` in a thread of its own at the lowest CPU priority; ``result()`` waits for it."""
+
+    def __init__(self, fn) -> None:
+        self._fn, self._value, self._error = fn, None, None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            if hasattr(os, "setpriority"):  # Linux: a thread is a task with its own nice value
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
+        try:
+            self._value = self._fn()
+        except BaseException as exc:  # handed to the caller of result()
+            self._error = exc
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _read_big(data: bytes, sha_job, lines_job, *, source, tool, strict) -> Tables:

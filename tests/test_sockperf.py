@@ -401,3 +401,33 @@ def test_rows_read_in_parallel_pieces_equal_one_piece(monkeypatch):
     for a, b in zip(whole[:4], pieces[:4]):
         assert np.array_equal(a, b)
     assert (whole[4], pieces[4]) == (1093, 1095)  # newlines: 1,093 rows (+ the 2 blank lines)
+
+
+@pytest.mark.parametrize(("name", "low"), [
+    (f"{P}udp-mps2000-fulllog-latency.csv", 6.289),  # <MIN> observation =    6.289
+    (f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv", 14.011),  # printed 14.010; rows 14.011
+])
+def test_counted_order_statistics_equal_the_selection(name, low, monkeypatch):
+    """Rows printed ``%.3lf`` are counted per nanosecond; the result is what a selection over
+    the values gives (median-ad to rounding, it is the exact decimal there)."""
+    from azlatency.parsers import _sockperf_fulllog as fl
+
+    t = azlatency.read(FIX / name)
+    rows = t.samples[f"{t.runs.latency_basis[0]}_us"].to_numpy()
+    rng = np.random.default_rng(7)
+    synthetic = np.round(rng.lognormal(4, 0.6, 100_001) * 1000) / 1000
+    for values in (rows, rows[:2], rows[:1], synthetic, synthetic[:-1]):
+        counted: dict[str, float] = {}
+        assert fl._order_stats_counted(values, counted)
+        monkeypatch.setattr(fl, "MAX_BINS", 0)  # forces the selection
+        selected: dict[str, float] = {}
+        fl._order_stats(values, selected)
+        monkeypatch.undo()
+        assert counted.keys() == selected.keys()
+        for stat in selected:
+            if stat == "median_ad":
+                assert counted[stat] == pytest.approx(selected[stat], abs=1e-9)
+            else:
+                assert counted[stat] == selected[stat], stat
+    assert value(t, t.runs.run_id[0], t.runs.latency_basis[0], "min", "computed") == low
+    assert not fl._order_stats_counted(synthetic + 1e-4, {})  # not whole ns: selection instead
