@@ -23,7 +23,7 @@ import multiprocessing
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -390,18 +390,53 @@ def load(
     root: str | os.PathLike[str] | None = None,
     *,
     samples: bool = True,
+    columns: Sequence[str] | None = None,
 ) -> Tables:
     """The three tables of an imported campaign (a name under ``data/processed`` or a path).
 
     ``samples=False`` skips the samples table (it can be large) and returns it empty.
+    ``columns`` reads only these samples columns, through pyarrow (``run_id`` is always kept;
+    a documented column this campaign has no values for is left out, as in a full load).
+    Without ``status`` every value counts as an observation in ``azlatency.stats``: keep it
+    for statistics.
     """
     target = store_path(campaign, root)
     _manifest(target, campaign)
     runs = store.read_table(target / "runs.parquet", "runs")
-    sample_df = (store.read_table(target / "samples.parquet", "samples") if samples
-                 else schema.empty("samples"))
+    if not samples:
+        sample_df = schema.empty("samples")
+    elif columns is None:
+        sample_df = store.read_table(target / "samples.parquet", "samples")
+    else:
+        present = sample_columns(target / "samples.parquet", columns)
+        sample_df = store.read_table(target / "samples.parquet", "samples", present)
     summaries = store.read_table(target / "summaries.parquet", "summaries")
     return Tables(runs, sample_df, summaries)
+
+
+def samples_file(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+                 ) -> Path:
+    """``samples.parquet`` of an imported campaign, for readers that stream it
+    (``stats.summarize_store``); the store is checked as :func:`load` checks it."""
+    target = store_path(campaign, root)
+    _manifest(target, campaign)
+    return target / "samples.parquet"
+
+
+def sample_columns(path: Path, columns: Sequence[str]) -> list[str]:
+    """``run_id`` and those of ``columns`` that ``path`` holds, in the file's order.
+
+    A name the samples schema does not document is an error (a typo would otherwise read as
+    a column with no values)."""
+    if isinstance(columns, str):
+        columns = [columns]
+    known = schema.COLUMNS["samples"]
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        raise ValueError(f"samples have no documented column {unknown}; "
+                         f"known: {', '.join(known)}")
+    wanted = {"run_id", *columns}
+    return [c for c in pq.read_schema(path).names if c in wanted]
 
 
 def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None

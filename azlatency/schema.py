@@ -150,12 +150,14 @@ def _coerce(series: pd.Series, dtype: str) -> pd.Series:
     return series.astype(dtype)
 
 
-def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame) -> pd.DataFrame:
+def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame, *,
+          partial: bool = False) -> pd.DataFrame:
     """Build a frame of ``table`` from columns or records, with documented dtypes and order.
 
     Unknown columns are an error (they would be undocumented); missing required columns are
     an error; optional columns are added only for ``runs`` and ``summaries`` (samples keep
-    just the columns the tool gives).
+    just the columns the tool gives).  ``partial=True``: ``data`` is a selection of columns
+    (``ingest.load(columns=...)``), so neither missing nor absent optional columns are added.
     """
     cols = COLUMNS[table]
     df = data if isinstance(data, pd.DataFrame) else pd.DataFrame(data)
@@ -166,6 +168,8 @@ def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame
     for name, col in cols.items():
         if name in df.columns:
             out[name] = _coerce(df[name], col.dtype).reset_index(drop=True)
+        elif partial:
+            continue
         elif col.required and len(df):
             raise SchemaError(f"{table}: missing required column {name!r}")
         elif table != "samples" or col.required:

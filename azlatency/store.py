@@ -91,8 +91,12 @@ def to_arrow(df: pd.DataFrame, table: str) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=target)
 
 
-def from_arrow(tbl: pa.Table, table: str) -> pd.DataFrame:
+def from_arrow(tbl: pa.Table, table: str, *, partial: bool = False) -> pd.DataFrame:
+    """``tbl`` as a frame with the declared dtypes; ``partial``: a selection of columns, kept
+    as they are (no required or optional column added)."""
     df = tbl.to_pandas(types_mapper=_PANDAS_TYPES.get)
+    if partial:
+        return schema.frame(table, df, partial=True)
     return schema.frame(table, df) if len(df.columns) else schema.empty(table)
 
 
@@ -172,7 +176,8 @@ def write_table(tbl: pa.Table, path: Path, *, sync: bool = True) -> None:
 
 
 def read_table(path: Path, table: str, columns: list[str] | None = None) -> pd.DataFrame:
-    return from_arrow(pq.read_table(path, columns=columns), table)
+    """A table of the store as a frame: every column, or only ``columns``."""
+    return from_arrow(pq.read_table(path, columns=columns), table, partial=columns is not None)
 
 
 def write_json(data: Any, path: Path, *, sync: bool = True) -> None:
