@@ -366,22 +366,27 @@ def _order_stats(values: np.ndarray, out: dict[str, float]) -> None:
     out["median_ad"] = float(np.median(scratch, overwrite_input=True))
 
 
-def _order_stats_counted(values: np.ndarray, out: dict[str, float]) -> bool:
+def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 1 << 18) -> bool:
     """min, max, percentiles and median-ad by counting whole nanoseconds; False (nothing
-    written) when the values are not all whole ns or span more than :data:`MAX_BINS`."""
-    ns = np.multiply(values, 1000.0)
-    np.rint(ns, out=ns)
-    if not np.isfinite(ns[:1]).all():
-        return False
-    lo, hi = float(ns.min()), float(ns.max())
+    written) when the values are not all whole ns or span more than :data:`MAX_BINS`.
+    The ticks are made slice by slice into one int32 array (the only whole-column buffer)."""
+    lo, hi = np.rint(float(values.min()) * 1000.0), np.rint(float(values.max()) * 1000.0)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo >= MAX_BINS:
         return False
-    if not np.array_equal(ns / 1000.0, values):  # not whole nanoseconds
-        return False
-    ticks = np.subtract(ns, lo, out=ns).astype(np.int64)
-    del ns
-    cum = np.cumsum(np.bincount(ticks, minlength=int(hi - lo) + 1))
+    ticks = np.empty(len(values), dtype=np.int32)
+    buf = np.empty(min(step, len(values)))
+    for a in range(0, len(values), step):
+        part = values[a : a + step]
+        ns = np.multiply(part, 1000.0, out=buf[: len(part)])
+        np.rint(ns, out=ns)
+        if not np.array_equal(ns / 1000.0, part):  # not whole nanoseconds
+            return False
+        np.subtract(ns, lo, out=ns)
+        ticks[a : a + step] = ns
+    counts = np.bincount(ticks, minlength=int(hi - lo) + 1)
+    cum = np.cumsum(counts)
     del ticks
+    lo = float(lo)
 
     def at(cum: np.ndarray, rank: int) -> int:  # the bin holding 0-based rank ``rank``
         return int(np.searchsorted(cum, rank, side="right"))
@@ -391,7 +396,6 @@ def _order_stats_counted(values: np.ndarray, out: dict[str, float]) -> bool:
     # |x - median| folds the counts around the median's tick m: distance d has the counts of
     # m + d and m - d.  numpy's median of an even count averages the two middle ones.
     m = round(out["p50"] * 1000.0 - lo)
-    counts = np.diff(cum, prepend=0)
     reach = max(m, len(counts) - 1 - m)
     fold = np.zeros(reach + 1, dtype=np.int64)
     fold[: len(counts) - m] += counts[m:]
