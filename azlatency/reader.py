@@ -22,7 +22,7 @@ from . import schema
 from .decode import Decoded, decode
 from .errors import DetectionError, ParseError, SchemaError
 from .parsers import get, modules
-from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str, count_newlines
+from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
@@ -191,11 +191,10 @@ def read_bytes(
     if len(data) <= _HEAD_BYTES:
         return read_text(decode(data), source=source, tool=tool, strict=strict,
                          sha=hashlib.sha256(data).hexdigest())
-    # Hashing and counting lines let go of the GIL: on a big file they run beside the parser,
-    # in a thread at idle priority, so that they take the cores the parser leaves free.
+    # Hashing lets go of the GIL: on a big file it runs beside the parser, in a thread at idle
+    # priority, so that it takes the cores the parser leaves free.
     sha = _Background(lambda: hashlib.sha256(data).hexdigest())
-    lines = _Background(lambda: count_newlines(data) + (0 if data.endswith(b"\n") else 1))
-    return _read_big(data, sha, lines, source=source, tool=tool, strict=strict)
+    return _read_big(data, sha, source=source, tool=tool, strict=strict)
 
 
 class _Background:
@@ -224,18 +223,21 @@ class _Background:
         return self._value
 
 
-def _read_big(data: bytes, sha_job, lines_job, *, source, tool, strict) -> Tables:
+def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     # Fast path: a big, plain single-tool file parsed from bytes without a text copy.
+    raw_head = data[:_HEAD_BYTES]
     plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
-    plain = plain and b"\r" not in data and b"\x1b" not in data
-    # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
-    # colours the summary of every --full-log file), so it takes this path for any file.
-    head_info = decode(data[:_HEAD_BYTES]) if not plain else None
-    head = head_info.text if head_info else data[:_HEAD_BYTES].decode("utf-8", errors="replace")
+    plain = plain and b"\r" not in raw_head and b"\x1b" not in raw_head
+    head_info = decode(raw_head) if not plain else None
+    head = head_info.text if head_info else raw_head.decode("utf-8", errors="replace")
     whole = _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
     module = get(whole) if whole else None
+    # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
+    # colours the summary of every --full-log file), so it takes this path for any file;
+    # the others only for a file that is plain all through.
     if module is not None and hasattr(module, "parse_bytes") and (
-        plain or getattr(module, "PARSE_BYTES_CLEANS", False)
+        getattr(module, "PARSE_BYTES_CLEANS", False)
+        or (plain and b"\r" not in data and b"\x1b" not in data)
     ):
         try:
             parsed = module.parse_bytes(data, source=source, strict=strict)
@@ -244,8 +246,9 @@ def _read_big(data: bytes, sha_job, lines_job, *, source, tool, strict) -> Table
         decoded = head_info or Decoded("", "utf-8", "LF", False, False)
         decoded = Decoded("", decoded.encoding, decoded.newline, decoded.ansi_stripped,
                           decoded.prefixes_stripped)
-        tables = _tables([Span(0, lines_job.result(), whole)], [parsed], decoded, sha_job.result(),
-                         source, lines=None, strict=strict)
+        end = max((run.line_end or 0 for run in parsed.runs), default=0)  # the whole file
+        tables = _tables([Span(0, end, whole)], [parsed], decoded, sha_job.result(), source,
+                         lines=None, strict=strict)
         if not len(tables.runs) and tables.problems:
             raise tables.problems[0]
         return tables
