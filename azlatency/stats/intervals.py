@@ -336,11 +336,28 @@ def summarize(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
     packets with a dependence check), ``"run"`` or ``"packet"`` (pool the packets of every run
     of the group — run-to-run variation is then not in the interval).
     Only ``status == "ok"`` rows are observations (censored values bound the statistics).
+    A store too big to load is summarised run by run with ``summarize_store``.
     """
+    level, by = summary_args(level, by, unit)
+    rows = group_rows(samples, runs, by, metric, level, quantiles=quantiles, unit=unit,
+                      dependence=dependence)
+    return summary_frame(rows, by)
+
+
+def summary_args(level: float, by, unit: str) -> tuple[float, list[str]]:
+    """Checked ``level`` and ``unit``; ``by`` as a list (default ``["run_id"]``)."""
     level = check_level(level)
     if unit not in ("auto", "run", "packet"):
         raise ValueError(f"unit must be 'auto', 'run' or 'packet', got {unit!r}")
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
+    return level, by
+
+
+def group_rows(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str], metric: str,
+               level: float, *, quantiles: Sequence[float], unit: str,
+               dependence: str) -> list[dict]:
+    """The rows of ``summarize`` for ``samples`` (every group they hold), not yet a frame:
+    ``summarize_store`` calls this once per run or group and builds one frame at the end."""
     column, value_unit = metric_column(metric)
     check_basis(samples, metric)
     if column not in samples.columns:
@@ -362,5 +379,10 @@ def summarize(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
                     r["note"] = join_notes(r["note"], f"{len(run_parts)} runs pooled; "
                                            "run-to-run variation is not in the interval")
         out.extend(_frame(rows, {**keys, "metric": metric, "unit": value_unit}, qs))
+    return out
+
+
+def summary_frame(rows: list[dict], by: list[str]) -> pd.DataFrame:
+    """The frame ``summarize`` returns, from ``group_rows`` output."""
     cols = [*by, "metric", "unit", "stat", "q", *INTERVAL_COLUMNS]
-    return pd.DataFrame(out, columns=cols)
+    return pd.DataFrame(rows, columns=cols)

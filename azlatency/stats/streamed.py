@@ -1,0 +1,163 @@
+"""``summarize`` of a whole store without loading it: samples.parquet read run by run.
+
+At 10⁸ samples, ``summarize(load(campaign).samples, runs)`` needs the whole samples table in
+pandas — every column, then a sorted copy — and was stopped at 22 GB on a 24 GB machine
+(``benchmarks/bench_synth_import.py``).  :func:`summarize_store` gives the same frame, row for
+row, holding one run at a time:
+
+* ``by="run_id"`` (the default) streams ``samples.parquet`` once with
+  ``pyarrow.parquet.ParquetFile.iter_batches``, reading only the columns the statistics use
+  (``run_id``, ``status``, the metric, the other latency basis for the basis check,
+  ``censor_high_us`` and the ordering keys ``seq``, ``tx_time_ns``, ``time_ns``).  A run is
+  summarised when the next run begins.  The import writes each run's rows together (a run
+  comes from one file and the per-file parts are written one after the other), but a store is
+  not trusted to be so: a run seen again after it ended is summarised again at the end from
+  all of its rows, read by a second, filtered pass (``split`` runs below).
+* ``by`` naming run columns (``["src_zone", "dst_zone"]``, ``"placement"``) reads the groups
+  one at a time: the rows of the group's runs, from the row groups whose ``run_id``
+  statistics can hold them.  Memory is then that of the largest group.  Sample columns
+  other than ``run_id`` (``kind``, ``status``) cannot be ``by`` here.
+
+The statistics are ``intervals.group_rows`` — the code of ``summarize`` — applied to each run
+or group, so intervals, dependence handling, censoring and notes are those of ``summarize``.
+A run holding only the other latency basis raises ``BasisError`` when it is reached.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from .. import store
+from ..units import COLUMN
+from ._common import DEFAULT_QUANTILES, metric_column
+from .intervals import group_rows, summary_args, summary_frame
+
+# What group_rows reads of a samples frame: observations (status, censoring bound), the basis
+# check (both latency columns) and measurement order (ordered()'s keys).
+_NEEDS = ("run_id", "seq", "tx_time_ns", "time_ns", "status", "censor_high_us")
+BATCH_ROWS = 1 << 20
+
+
+def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None,
+                    *, by: str | Sequence[str] | None = None, metric: str = "rtt",
+                    level: float = 0.95, quantiles: Sequence[float] = DEFAULT_QUANTILES,
+                    unit: str = "auto", dependence: str = "auto",
+                    run_ids: Iterable[str] | None = None) -> pd.DataFrame:
+    """``summarize(samples, runs, by, metric, level, ...)`` of an imported campaign, reading
+    ``samples.parquet`` one run (or one group of ``by``) at a time.
+
+    ``run_ids`` keeps only these runs (``summarize`` of ``samples[samples.run_id.isin(ids)]``),
+    e.g. the runs whose ``latency_basis`` is the metric's.  The result equals ``summarize``
+    of the loaded samples exactly (tests/stats/test_summarize_store.py).
+    """
+    from .. import ingest  # here: `import azlatency.stats` stays free of the store machinery
+
+    level, by = summary_args(level, by, unit)
+    path = ingest.samples_file(campaign, root)
+    pf = pq.ParquetFile(path)
+    names = pf.schema_arrow.names
+    column = metric_column(metric)[0]
+    wanted = [*_NEEDS, column, *(COLUMN.values() if metric in COLUMN else ())]
+    columns = [c for c in names if c in wanted]
+    if isinstance(run_ids, str):
+        run_ids = [run_ids]
+    keep = None if run_ids is None else sorted({str(r) for r in run_ids})
+    kw = dict(level=level, quantiles=quantiles, unit=unit, dependence=dependence)
+    # The columns and the metric are checked before any row is read, as summarize would.
+    group_rows(_frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric,
+               **kw)
+    if by == ["run_id"]:
+        rows = _by_run(pf, columns, keep, metric, kw)
+    else:
+        runs = ingest.load(campaign, root, samples=False).runs
+        rows = _by_group(pf, columns, keep, runs, by, metric, kw)
+    return summary_frame(rows, by)
+
+
+def _frame(tbl: pa.Table) -> pd.DataFrame:
+    return store.from_arrow(tbl, "samples", partial=True)
+
+
+def _by_run(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None, metric: str,
+            kw: dict) -> list[dict]:
+    done: dict[str, list[dict]] = {}
+    split: set[str] = set()
+    for run_id, tbl in _runs(pf, columns, keep):
+        if run_id in done or run_id in split:
+            split.add(run_id)  # rows seen after the run ended: redone below from all its rows
+            done.pop(run_id, None)
+            continue
+        done[run_id] = group_rows(_frame(tbl), None, ["run_id"], metric, **kw)
+    for run_id in sorted(split):
+        tbl = _read_runs(pf, columns, [run_id])
+        done[run_id] = group_rows(_frame(tbl), None, ["run_id"], metric, **kw)
+    # summarize's groupby sorts by run_id; one run per group, so sorting the runs is enough.
+    return [r for run_id in sorted(done) for r in done[run_id]]
+
+
+def _runs(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None
+          ) -> Iterator[tuple[str, pa.Table]]:
+    """(run_id, rows) for each stretch of consecutive rows of one run, in file order."""
+    current, pending = None, []
+    wanted = None if keep is None else pa.array(keep, pa.string())
+    for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=columns):
+        if wanted is not None:
+            batch = batch.filter(pc.is_in(batch.column("run_id"), value_set=wanted))
+        n = batch.num_rows
+        if not n:
+            continue
+        rid = batch.column("run_id")
+        changes = pc.not_equal(rid.slice(1), rid.slice(0, n - 1))
+        cuts = np.flatnonzero(changes.to_numpy(zero_copy_only=False)) + 1
+        for start, stop in zip([0, *cuts], [*cuts, n]):
+            run_id = rid[int(start)].as_py()
+            if run_id != current:
+                if pending:
+                    yield current, pa.Table.from_batches(pending)
+                current, pending = run_id, []
+            pending.append(batch.slice(int(start), int(stop - start)))
+    if pending:
+        yield current, pa.Table.from_batches(pending)
+
+
+def _read_runs(pf: pq.ParquetFile, columns: list[str], run_ids: list[str]) -> pa.Table:
+    """Every row of ``run_ids``, in file order, reading only the row groups whose ``run_id``
+    statistics can hold one of them."""
+    at = pf.schema_arrow.get_field_index("run_id")
+    lo, hi = min(run_ids), max(run_ids)
+    wanted = pa.array(run_ids, pa.string())
+    parts = []
+    for i in range(pf.metadata.num_row_groups):
+        stats = pf.metadata.row_group(i).column(at).statistics
+        if stats is not None and stats.has_min_max and (stats.max < lo or stats.min > hi):
+            continue
+        tbl = pf.read_row_group(i, columns=columns)
+        parts.append(tbl.filter(pc.is_in(tbl.column("run_id"), value_set=wanted)))
+    schema = pf.schema_arrow.empty_table().select(columns).schema
+    return pa.concat_tables(parts) if parts else schema.empty_table()
+
+
+def _by_group(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None,
+              runs: pd.DataFrame, by: list[str], metric: str, kw: dict) -> list[dict]:
+    need = [c for c in by if c not in runs.columns]
+    if need:
+        raise ValueError(
+            f"summarize_store groups by run columns only; {need} are not in runs "
+            "(for a samples column, summarize the frame of ingest.load(..., columns=[...]))")
+    if keep is not None:
+        runs = runs[runs["run_id"].isin(keep)]
+    rows: list[dict] = []
+    # The groups of summarize, in its order (groupby sort=True, dropna=False); a group whose
+    # runs have no samples gives no rows, as in summarize.
+    for _, group in runs.groupby(by, sort=True, dropna=False):
+        tbl = _read_runs(pf, columns, sorted(group["run_id"].astype(str)))
+        if tbl.num_rows:
+            rows.extend(group_rows(_frame(tbl), runs, by, metric, **kw))
+    return rows
