@@ -8,10 +8,14 @@ measured in the same run.
   reading the rows of every ``--full-log`` file (the same columns, decimal times) and nothing
   else — the floor for bytes → columns; the ratio says what parsing, labelling, checking and
   writing the store cost above it.
-* **summary** — ``load()`` the store and ``stats.summarize(samples, runs, by="run_id")`` on the
-  round-trip runs: per run, count/mean/std/min/max and percentiles p50 … p99.99 with
-  distribution-free intervals.  Peer: ``numpy.quantile`` of each run's values read from the
-  same Parquet file (the same percentiles, no intervals).
+* **summary** — ``stats.summarize_store(store, run_ids=<runs with latency_basis "rtt">)``:
+  per run, count/mean/std/min/max and p25 … p99.999 with distribution-free intervals and the
+  autocorrelation check, the rows ``stats.summarize(load().samples, runs, by="run_id")``
+  gives, reading ``samples.parquet`` run by run (the 8 columns the statistics use).  Peer:
+  ``numpy.quantile`` — read ``run_id`` and ``rtt_us`` of every row with pyarrow into pandas,
+  drop the rows without an ``rtt_us``, and take p50, p90, p99, p99.9 and p99.99 of each run
+  (5 point estimates a run; no status filter, measurement order or intervals): the floor for
+  "percentiles per run" from the same file, holding two columns of the whole campaign.
 
 Each step runs in its own child process, which reports wall time and peak RSS
 (``ru_maxrss``) above its RSS after imports.  The machine is shared, so a watchdog stops a
@@ -19,9 +23,11 @@ child when the machine's available memory falls below ``AZL_BENCH_MIN_FREE_GB`` 
 and reports the child's peak then (``VmHWM``) and how far it got.  The store is removed at the
 end; the generated campaign stays (``_data`` is not committed) unless ``AZL_BENCH_CLEAN=1``.
 
-``AZL_SYNTH_FRACTION`` (default 1) scales sockperf's ``-t`` of the ``large`` size, so the same
-script measures ~2.5 × 10^7 samples with 0.25 — the import needs more memory than a 23 GB
-machine has at 10^8 (measured 2026-11-21: stopped at 22.7 GB RSS; docs in the report).
+``AZL_SYNTH_FRACTION`` (default 1) scales sockperf's ``-t`` of the ``large`` size (0.1: ~10^7
+samples, a quick trial of the script).  At 10^8 the summary used to ``load()`` every sample
+and was stopped at 22 GB; run by run it needs the memory of the largest run (2.7 × 10^6
+samples): measured 2026-11-21, 1.02 × 10^8 samples, summary 74 s / 2.0 GB, peer 35 s /
+14.4 GB (docs/statistics.md, "A store too big to load").
 """
 
 from __future__ import annotations
@@ -81,12 +87,13 @@ for path in sorted(Path({raw!r}).rglob("*.fulllog.csv")):
 extra = {{"rows": rows}}
 """,
     "summary": """
-t = ingest.load({name!r}, root={store!r})
-runs = t.runs[t.runs["latency_basis"] == "rtt"]
-samples = t.samples[t.samples["run_id"].isin(runs["run_id"]) & t.samples["rtt_us"].notna()]
-loaded = time.perf_counter() - start
-out = stats.summarize(samples, runs, by="run_id", metric="rtt")
-extra = {{"load_s": loaded, "groups": int(out["run_id"].nunique()), "rows": len(samples)}}
+runs = ingest.load({name!r}, root={store!r}, samples=False).runs
+ids = runs.loc[runs["latency_basis"] == "rtt", "run_id"]
+out = stats.summarize_store({name!r}, {store!r}, run_ids=ids, metric="rtt")
+count = out[out["stat"] == "count"]
+extra = {{"groups": int(out["run_id"].nunique()), "observations": int(count["n"].sum()),
+          "rows_out": len(out),
+          "estimable_p99": int(out.loc[out["stat"] == "p99", "estimable"].sum())}}
 """,
     "summary_peer": """
 tbl = pq.read_table({store!r} + "/" + {name!r} + "/samples.parquet", columns=["run_id", "rtt_us"])
