@@ -206,16 +206,26 @@ def first_match(
     return None, None
 
 
+CONSTANT_CHUNK = 1 << 20
+
+
 def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
     """``[value] * n`` already in the schema's ``str`` dtype (Arrow ``large_string``), built
-    from its buffers: a list of ten million Python strings costs seconds."""
+    from its buffers: a list of ten million Python strings costs seconds.
+
+    A long column is one chunk of :data:`CONSTANT_CHUNK` values repeated (Arrow arrays are
+    immutable, so the chunks share their buffers): ten million run ids hold 28 MB, not 280."""
     import numpy as np
     import pyarrow as pa
 
     raw = value.encode("utf-8")
-    offsets = np.arange(0, (n + 1) * len(raw), len(raw), dtype=np.int64) if raw else np.zeros(n + 1, np.int64)
-    arr = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(raw * n))
-    return pd.array(arr, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
+    m = min(n, CONSTANT_CHUNK)
+    offsets = np.arange(0, (m + 1) * len(raw), len(raw), dtype=np.int64) if raw else np.zeros(m + 1, np.int64)
+    chunk = pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(raw * m))
+    full, rest = divmod(n, m) if m else (0, 0)
+    chunks = [chunk] * full + ([chunk.slice(0, rest)] if rest else [])
+    column = pa.chunked_array(chunks, type=pa.large_string())
+    return pd.array(column, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
 
 
 _CHUNK = 1 << 23
