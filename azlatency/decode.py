@@ -148,6 +148,8 @@ def clean_text(text: str) -> tuple[str, str, bool, bool]:
 
 def decode(data: bytes) -> Decoded:
     """Decode raw bytes of a log into clean text (see module docstring)."""
+    if not isinstance(data, bytes):  # a mapped file, memoryview or bytearray
+        data = bytes(data)
     codec, label = _detect(data)
     text = data.decode(codec, errors="replace")
     text, newline, ansi, prefixed = clean_text(text)

@@ -8,8 +8,10 @@ line before.  Parsers never see files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import mmap
 import os
 import re
 import threading
@@ -22,7 +24,7 @@ from . import schema
 from .decode import Decoded, decode
 from .errors import DetectionError, ParseError, SchemaError
 from .parsers import get, modules
-from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str
+from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str, count_newlines
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
@@ -195,6 +197,45 @@ def read_bytes(
     # priority, so that it takes the cores the parser leaves free.
     sha = _Background(lambda: hashlib.sha256(data).hexdigest())
     return _read_big(data, sha, source=source, tool=tool, strict=strict)
+
+
+# Files from this size on are mapped, not read: the parser's fast paths take their bytes
+# straight from the page cache, and half a gigabyte of log is never copied into the process.
+MAP_BYTES = 32 << 20
+
+
+class _Mapped(mmap.mmap):
+    """A read-only mapped file that answers the ``bytes`` methods the readers use (slices are
+    ``bytes``).  Anything else is asked of a ``bytes`` copy: correct, only slower.  The file
+    must not shrink while it is read (raw data is never modified, DESIGN.md)."""
+
+    _SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+    def isspace(self) -> bool:
+        return len(self) > 0 and self._SPACE.search(self) is None
+
+    def startswith(self, prefix, start: int = 0, end: int | None = None) -> bool:
+        prefixes = prefix if isinstance(prefix, tuple) else (prefix,)
+        head = self[start : start + max(len(p) for p in prefixes)] if end is None else self[start:end]
+        return head.startswith(prefixes)
+
+    def endswith(self, suffix) -> bool:
+        suffixes = suffix if isinstance(suffix, tuple) else (suffix,)
+        return self[len(self) - max(len(s) for s in suffixes) :].endswith(suffixes)
+
+    def count(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        if sub == b"\n":
+            return count_newlines(self, start, end)
+        return self[start:end].count(sub)
+
+    def __contains__(self, sub) -> bool:
+        return self.find(sub) >= 0
+
+    def decode(self, *args, **kwargs) -> str:
+        return self[:].decode(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(self[:], name)
 
 
 class _Background:
@@ -427,5 +468,15 @@ def read(
         isinstance(path_or_text, str) and "\n" not in path_or_text and os.path.isfile(path_or_text)
     ):
         path = Path(path_or_text)
-        return read_bytes(path.read_bytes(), source=source or str(path), tool=tool, strict=strict)
+        source = source or str(path)
+        if not MAP_BYTES <= path.stat().st_size > 0:
+            return read_bytes(path.read_bytes(), source=source, tool=tool, strict=strict)
+        with path.open("rb") as f:
+            data = _Mapped(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            return read_bytes(data, source=source, tool=tool, strict=strict)
+        finally:
+            # Something may still view the mapping (BufferError): it then goes with that view.
+            with contextlib.suppress(BufferError):
+                data.close()
     return read_text(path_or_text, source=source, tool=tool, strict=strict)

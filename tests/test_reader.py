@@ -155,3 +155,72 @@ def test_encodings_and_line_ends_give_the_same_runs(path, variant):
     )
     encoding = {"crlf": "utf-8", "utf-16-crlf": "utf-16-le", "utf-8-bom": "utf-8-sig"}[variant]
     assert set(b.runs.encoding) == {encoding}
+
+
+def _same_tables(a, b) -> None:
+    for name in ("runs", "samples", "summaries"):
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
+    assert [str(e) for e in a.problems] == [str(e) for e in b.problems]
+
+
+def _outcome(what, **kw):
+    try:
+        return azlatency.read(what, **kw)
+    except Exception as exc:  # compared by type and message
+        return (type(exc), str(exc))
+
+
+def test_mapped_files_read_as_their_bytes(monkeypatch):
+    """Files from ``MAP_BYTES`` on are mapped, not read; with the threshold at one byte every
+    fixture goes that way and must give what its bytes give (tables or the same error)."""
+    from azlatency import reader
+    from tests._expected import fixture_files
+
+    monkeypatch.setattr(reader, "MAP_BYTES", 1)
+    files = fixture_files()
+    assert len(files) > 150
+    for path in files:
+        for strict in (True, False):  # lenient only where the strict read fails
+            mapped = _outcome(path, strict=strict)
+            read = _outcome(path.read_bytes(), source=str(path), strict=strict)
+            if isinstance(read, tuple):
+                assert mapped == read, path
+            else:
+                _same_tables(mapped, read)
+                break
+
+
+def test_mapped_file_answers_like_bytes(tmp_path):
+    import mmap
+
+    from azlatency.reader import _Mapped
+
+    raw = b"  \n\tping 10.0.0.1\r\n64 bytes\n" * 3
+    (tmp_path / "f").write_bytes(raw)
+    (tmp_path / "blank").write_bytes(b" \n\t\r\n  ")
+    with (tmp_path / "f").open("rb") as f:
+        m = _Mapped(f.fileno(), 0, access=mmap.ACCESS_READ)
+    with (tmp_path / "blank").open("rb") as f:
+        blank = _Mapped(f.fileno(), 0, access=mmap.ACCESS_READ)
+    assert (m.isspace(), blank.isspace()) == (raw.isspace(), True)
+    assert m.startswith((b"x", b"  \n")) and not m.startswith(b"ping")
+    assert m.startswith(b"ping", 4) == raw.startswith(b"ping", 4) is True
+    assert m.endswith(b"bytes\n") and not m.endswith((b"x", b"y"))
+    assert (m.count(b"\n"), m.count(b"\n", 5, 40), m.count(b"64")) == (
+        raw.count(b"\n"), raw.count(b"\n", 5, 40), raw.count(b"64"))
+    assert (b"\r" in m, b"\x1b" in m, b"64 bytes" in m) == (True, False, True)
+    assert m.decode("utf-8") == raw.decode("utf-8")
+    assert m.splitlines() == raw.splitlines()  # not answered by the mapping: asked of a copy
+    assert m[2:8] == raw[2:8] and isinstance(m[2:8], bytes)
+    m.close()
+    blank.close()
+
+
+def test_blank_mapped_file_is_empty_input(tmp_path, monkeypatch):
+    from azlatency import reader
+
+    monkeypatch.setattr(reader, "MAP_BYTES", 1)
+    path = tmp_path / "blank.txt"
+    path.write_bytes(b"\r\n  \n" * 40000)
+    with pytest.raises(DetectionError, match="empty input"):
+        azlatency.read(path)

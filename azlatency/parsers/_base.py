@@ -238,7 +238,9 @@ def count_newlines(data, start: int = 0, end: int | None = None) -> int:
 
     end = len(data) if end is None else end
     if end - start < _CHUNK:
-        return data.count(b"\n", start, end)
+        if isinstance(data, bytes):
+            return data.count(b"\n", start, end)
+        return data[start:end].count(b"\n")
     view = np.frombuffer(data, dtype=np.uint8)
     return sum(
         int(np.count_nonzero(view[a : min(a + _CHUNK, end)] == 10)) for a in range(start, end, _CHUNK)
