@@ -72,7 +72,7 @@ def parse_file(task: Task) -> dict[str, Any]:
 
 
 def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
-    if not data.strip():
+    if not data or data.isspace():  # data.strip() would copy the whole file
         return _failure("empty", {"reason": "empty file" if not data else "only whitespace"})
     try:
         # Checked against the pandera schema once, on the assembled tables (ingest.py):
