@@ -77,19 +77,21 @@ _PART_TIME = re.compile(r"time (?P<ms>\d+)ms")
 
 
 def packets_parts(rest: str) -> dict[str, Any] | None:
-    """The counts after ``N packets transmitted, ``; None when a part is not understood."""
+    """The counts after ``N packets transmitted, ``; None when a part is not understood.
+    Counts stay digit strings: the parser turns them into int64 with the line number at hand
+    (a damaged count must be a located error, and this scanner also serves ``locate``)."""
     out: dict[str, Any] = {}
     for part in rest.split(", "):
         if m := _PART_RECEIVED.fullmatch(part):
-            out["received"] = int(m["n"])
+            out["received"] = m["n"]
             out["packets_word"] = bool(m["packets"])
         elif m := _PART_PLUS.fullmatch(part):
-            out[m["what"]] = int(m["n"])
+            out[m["what"]] = m["n"]
             out["plus"] = part.startswith("+")
         elif m := _PART_LOSS.fullmatch(part):
             out["loss"] = m["pct"]
         elif m := _PART_TIME.fullmatch(part):
-            out["time_ms"] = int(m["ms"])
+            out["time_ms"] = m["ms"]
         else:
             return None
     return out if "received" in out and "loss" in out else None
@@ -323,8 +325,9 @@ class Scanner:
             return [Event(idx, "reply", self._size_fixed(m.groupdict()))]
         if m := UNIX_HEADER.fullmatch(line):
             data = m.groupdict()
-            payload = int(data["payload"])
-            self.reply_bytes = str(payload + 8)  # ICMP echo header: 8 bytes
+            # Only to recognise reply sizes; the payload itself is read (int64-checked, with
+            # its line) by the parser.
+            self.reply_bytes = str(int(data["payload"]) + 8)  # ICMP echo header: 8 bytes
             return [Event(idx, "header", data)]
         if m := BSD_PING6_HEADER.fullmatch(line):
             self.reply_bytes = str(int(m["payload"]) + 8)
@@ -332,7 +335,7 @@ class Scanner:
         if m := PACKETS.fullmatch(line):
             parts = packets_parts(m["rest"])
             if parts is not None:
-                return [Event(idx, "packets", {"tx": int(m["tx"]), **parts})]
+                return [Event(idx, "packets", {"tx": m["tx"], **parts})]
         for pattern, kind in _UNIX_SIMPLE:
             if m := pattern.fullmatch(line):
                 return [Event(idx, kind, m.groupdict())]
@@ -412,6 +415,6 @@ def _ps5_row(line: str, starts: list[int]) -> dict[str, str] | None:
         return None
     cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
     src, dest, v4, v6, size, ms = cells
-    if not (src and dest and size.isdigit() and ms.isdigit()):
+    if not (src and dest and size.isdecimal() and ms.isdecimal()):
         return None
     return {"src": src, "host": dest, "ip": v4 or v6, "bytes": size, "ms": ms}

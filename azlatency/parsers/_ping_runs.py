@@ -52,7 +52,8 @@ class Acc:
     header: dict[str, Any] | None = None
     rows: list[tuple] = field(default_factory=list)
     chunks: list[dict[str, Any]] = field(default_factory=list)
-    counts: dict[str, Any] | None = None
+    counts: dict[str, Any] | None = None  # ints: read by ping.py within int64
+    counts_idx: int | None = None  # line of the packets line
     rtt: dict[str, str] | None = None
     title: dict[str, Any] | None = None
     pipe: int | None = None
@@ -176,7 +177,11 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
     if acc.counts is not None and acc.header is not None:
         hi = max(hi, first_seq + acc.counts["tx"] - 1)
     if hi - lo + 1 > 10**9:  # 32 years at 1 ping/s: a damaged count, not a run to fill in
-        raise fail(acc.last, f"expected at most 10**9 packets sent, got seqs {lo}..{hi}", None)
+        # At the line that made the range: the packets line, else the reply with the top seq.
+        top = int(np.argmax(seq_int))
+        at = acc.counts_idx if hi > seq_int[top] and acc.counts_idx is not None else int(
+            df["idx"].to_numpy()[has][top])
+        raise fail(at, f"expected at most 10**9 packets sent, got seqs {lo}..{hi}", None)
     seen = np.zeros(hi - lo + 1, dtype=bool)
     inside = seq_int[(seq_int >= lo) & (seq_int <= hi)]
     seen[inside - lo] = True
@@ -253,7 +258,7 @@ def ts_ns(text: str | None) -> int | None:
 
 
 def skipped_warning(lines: list[tuple[int, str]]) -> str:
-    named = "; ".join(f"line {i + 1}: {t[:80]!r}" for i, t in lines[:_SLOW_LISTED])
+    named = "; ".join(f"line {i + 1}: {t[:120]!r}" for i, t in lines[:_SLOW_LISTED])
     more = f"; and {len(lines) - _SLOW_LISTED} more" if len(lines) > _SLOW_LISTED else ""
     return f"skipped {len(lines)} line(s) that are not ping output: {named}{more}"
 
@@ -318,8 +323,8 @@ def _target(meta: dict, header: dict, title: str | None) -> None:
     if host is None and ip is None and title:
         host, ip = host_and_ip(title, None)
     meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
-    if header.get("payload"):
-        meta["msg_size_bytes"] = int(header["payload"])
+    if header.get("payload") is not None:
+        meta["msg_size_bytes"] = header["payload"]  # an int64 already (ping.py)
 
 
 def _unix_counts(meta: dict, acc: Acc, df: pd.DataFrame | None, variant: str) -> None:

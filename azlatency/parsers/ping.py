@@ -14,7 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._base import Parsed, Run, Span, ToolInfo
+from ..errors import ParseError
+from ._base import INT64_MAX, INT64_MIN, Parsed, Run, Span, ToolInfo, integer
 from ._ping_fast import Replies, read_replies, shape_of
 from ._ping_grammar import Event, Scanner
 from ._ping_runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
@@ -184,6 +185,37 @@ class _Assembler:
         acc.last = max(acc.last, idx)
         return acc
 
+    # -- numbers ------------------------------------------------------------------------------
+
+    def _ints(self, e: Event, *, ts: bool = False, **what: str) -> dict[str, int | None] | None:
+        """The numbers of the line of ``e``: ``key=what`` reads ``e.data[key]`` as an integer
+        within int64 (the tables' Int64; ``what`` says what was expected), ``ts`` the ``-D``
+        stamp as int64 ns.  A value out of range is a ParseError at that line, or (lenient)
+        None: the caller skips the line, which is recorded.  Absent values (and PowerShell's
+        ``*``) are None."""
+        out: dict[str, int | None] = {}
+        try:
+            for key, name in what.items():
+                text = e.data.get(key)
+                if text in (None, "", "*"):
+                    out[key] = None
+                elif len(text) < 19 and text.isdecimal():  # fits: the common case, fast
+                    out[key] = int(text)
+                else:
+                    out[key] = integer(text, tool=TOOL, source=self.source, line_no=e.idx + 1,
+                                       what=name)
+            if ts:
+                out["ts"] = ns = ts_ns(e.data.get("ts"))
+                if ns is not None and not INT64_MIN <= ns <= INT64_MAX:
+                    raise fail(e.idx, f"expected a -D timestamp '[<seconds>.<fraction>]', got "
+                               f"[{e.data['ts']}]: out of range for int64 ns", self.source)
+        except ParseError as exc:
+            if self.strict:
+                raise
+            self.skipped.append((e.idx, exc.reason))
+            return None
+        return out
+
     # -- lines that carry nothing ------------------------------------------------------------
 
     def _on_blank(self, e: Event) -> None:
@@ -205,8 +237,11 @@ class _Assembler:
     # -- Linux / BusyBox / BSD ---------------------------------------------------------------
 
     def _on_header(self, e: Event) -> None:
+        n = self._ints(e, payload="'<n> data bytes' (the payload size)")
+        if n is None:
+            return
         acc = self._open(e.idx, "unix")
-        acc.header = e.data
+        acc.header = {**e.data, **n}
         tail = e.data["tail"]
         if tail == "bytes of data." or (tail == "data bytes" and not e.data["colon"]):
             acc.votes.add("iputils")  # iputils; IPv6 "PING h(ip) 56 data bytes" has no colon
@@ -215,6 +250,17 @@ class _Assembler:
 
     def _on_reply(self, e: Event) -> None:
         d = e.data
+        seq, ttl, size, ts = d["seq"], d["ttl"], d["bytes"], d["ts"]
+        # All fit int64 (the regex took digits only; seconds up to 9223372035 keep the ns):
+        if len(seq) < 19 and len(size) < 19 and (not ttl or len(ttl) < 19) and (
+                not ts or ts.find(".") < 10 or ts.find(".") == 10 and ts < "9223372036"):
+            seq, ttl, size, ts = int(seq), int(ttl) if ttl else None, int(size), ts_ns(ts)
+        else:  # the slow way, which names the number that does not fit
+            n = self._ints(e, ts=True, seq=f"'{d['key']}=<n>'", ttl="'ttl=<n>'",
+                           bytes="'<n> bytes from'")
+            if n is None:
+                return
+            seq, ttl, size, ts = n["seq"], n["ttl"], n["bytes"], n["ts"]
         acc = self._for_packet(e.idx, "unix")
         acc.votes.add({"seq": "busybox", "icmp_req": "iputils"}.get(d["key"], "icmp_seq"))
         if d["ts"]:
@@ -231,8 +277,7 @@ class _Assembler:
                 status = "censored" if status == "ok" else status
             else:
                 rtt = ms_to_us(d["ms"])
-        acc.row(e.idx, int(d["seq"]), status, rtt, censor, int(d["ttl"]) if d["ttl"] else None,
-                int(d["bytes"]), ts_ns(d["ts"]), message)
+        acc.row(e.idx, seq, status, rtt, censor, ttl, size, ts, message)
 
     def _on_fast(self, e: Event) -> None:
         assert self.fast is not None
@@ -245,19 +290,22 @@ class _Assembler:
         acc.last = max(acc.last, int(chunk["idx"][-1]))
 
     def _on_timeout(self, e: Event) -> None:
+        n = self._ints(e, ts=True, seq="an icmp_seq number")
+        if n is None:
+            return
         acc = self._for_packet(e.idx, "unix")
-        ts = e.data.get("ts")
         acc.votes.add("iputils" if "ts" in e.data else "macos")
         message = "no answer yet" if "ts" in e.data else "Request timeout"
-        acc.row(e.idx, int(e.data["seq"]), "timeout", ts=ts_ns(ts), message=message)
+        acc.row(e.idx, n["seq"], "timeout", ts=n["ts"], message=message)
 
     def _on_error(self, e: Event) -> None:
+        n = self._ints(e, ts=True, seq="'icmp_seq=<n>'")
+        if n is None:
+            return
         acc = self._for_packet(e.idx, "unix")
-        seq = e.data.get("seq")
         if "src" in e.data and "bytes" not in e.data:
             acc.votes.add("iputils")  # "From x icmp_seq=N <error>" is iputils' form
-        acc.row(e.idx, int(seq) if seq else None, "error", ts=ts_ns(e.data.get("ts")),
-                message=e.data["msg"])
+        acc.row(e.idx, n["seq"], "error", ts=n["ts"], message=e.data["msg"])
 
     def _on_title(self, e: Event) -> None:
         acc = self.acc
@@ -285,10 +333,14 @@ class _Assembler:
         return True
 
     def _on_packets(self, e: Event) -> None:
-        if self._loss_out_of_range(e, e.data.get("loss")):
+        n = self._ints(e, tx="'<n> packets transmitted'", received="'<n> received'",
+                       duplicates="'+<n> duplicates'", errors="'+<n> errors'",
+                       corrupted="'+<n> corrupted'", time_ms="'time <n>ms'")
+        if n is None or self._loss_out_of_range(e, e.data.get("loss")):
             return
         acc = self._for_stats(e.idx, "unix", "counts")
-        acc.counts = e.data
+        acc.counts = {**e.data, **{k: v for k, v in n.items() if v is not None}}
+        acc.counts_idx = e.idx
         d = e.data
         if not d["packets_word"] or "time_ms" in d or d.get("errors") is not None:
             acc.votes.add("iputils")
@@ -298,6 +350,12 @@ class _Assembler:
             acc.votes.add("busybox-stats")
 
     def _on_rtt(self, e: Event) -> None:
+        extra = e.data["extra"] or ""
+        pipes = [part[5:] for part in extra.split(", ") if part.startswith("pipe ")]
+        n = self._ints(Event(e.idx, e.kind, {"pipe": pipes[-1] if pipes else None}),
+                       pipe="'pipe <n>'")
+        if n is None:
+            return
         acc = self._for_stats(e.idx, "unix", "rtt")
         names = e.data["names"].split("/")
         values = e.data["vals"].split("/")
@@ -306,21 +364,23 @@ class _Assembler:
                        f"got {e.data['vals']!r}", self.source)
         acc.rtt = dict(zip(names, values))
         acc.votes.add({"mdev": "iputils", "stddev": "bsd", "std-dev": "bsd"}.get(names[-1], "busybox"))
-        extra = e.data["extra"] or ""
-        for part in extra.split(", "):
-            if part.startswith("pipe "):
-                acc.pipe = int(part[5:])
+        if n["pipe"] is not None:
+            acc.pipe = n["pipe"]
 
     def _on_pipe(self, e: Event) -> None:
-        if self.acc is not None:
-            self.acc.pipe = int(e.data["pipe"])
+        n = self._ints(e, pipe="'pipe <n>'")
+        if self.acc is not None and n is not None:
+            self.acc.pipe = n["pipe"]
             self.acc.last = e.idx
 
     # -- Windows ping.exe --------------------------------------------------------------------
 
     def _on_win_header(self, e: Event) -> None:
+        n = self._ints(e, payload="the payload size in bytes")
+        if n is None:
+            return
         acc = self._open(e.idx, "windows")
-        acc.header, acc.lang = e.data, e.data["lang"]
+        acc.header, acc.lang = {**e.data, **n}, e.data["lang"]
 
     def _win_packet(self, e: Event) -> Acc:
         acc = self._for_packet(e.idx, "windows")
@@ -328,12 +388,13 @@ class _Assembler:
         return acc
 
     def _on_win_reply(self, e: Event) -> None:
+        n = self._ints(e, ms="a time in whole ms", ttl="'TTL=<n>'", bytes="a reply size in bytes")
+        if n is None:
+            return
         acc = self._win_packet(e)
-        d = e.data
-        ms = float(int(d["ms"]) * 1000)
-        rtt, censor, status = (None, ms, "censored") if d["op"] == "<" else (ms, None, "ok")
-        acc.row(e.idx, None, status, rtt, censor, int(d["ttl"]) if d["ttl"] else None,
-                int(d["bytes"]) if d["bytes"] else None)
+        ms = float(n["ms"] * 1000)
+        rtt, censor, status = (None, ms, "censored") if e.data["op"] == "<" else (ms, None, "ok")
+        acc.row(e.idx, None, status, rtt, censor, n["ttl"], n["bytes"])
 
     def _on_win_failure(self, e: Event) -> None:
         self._win_packet(e).row(e.idx, None, "error", message=e.data["msg"])
@@ -347,11 +408,14 @@ class _Assembler:
 
     def _on_win_packets(self, e: Event) -> None:
         d = e.data
-        if self._loss_out_of_range(e, d.get("loss")):
+        n = self._ints(e, sent="a count of packets sent", received="a count of packets received",
+                       lost="a count of packets lost")
+        if n is None or self._loss_out_of_range(e, d.get("loss")):
             return
         acc = self._for_stats(e.idx, "windows", "counts")
-        acc.counts = {"tx": int(d["sent"]), "received": int(d["received"]),
-                      "lost": int(d["lost"]), "loss": d.get("loss")}
+        acc.counts = {"tx": n["sent"], "received": n["received"], "lost": n["lost"],
+                      "loss": d.get("loss")}
+        acc.counts_idx = e.idx
         acc.lang = acc.lang or d["lang"]
 
     def _on_win_packets_loss(self, e: Event) -> None:
@@ -387,12 +451,14 @@ class _Assembler:
 
     def _on_ps_row(self, e: Event) -> None:
         d = e.data
+        n = self._ints(e, ms="a time in whole ms (or '*')", bytes="a size in bytes (or '*')")
+        if n is None:
+            return
         acc = self._for_packet(e.idx, d["kind"])
         acc.ps.setdefault("src", d["src"])
         acc.ps.setdefault("host", d.get("host"))
         acc.ps.setdefault("ip", d["ip"])
-        ms = _to_int_or_none(d["ms"])
-        size = _to_int_or_none(d["bytes"])
+        ms, size = n["ms"], n["bytes"]
         status = d.get("status", "Success")
         if status != "Success":
             kind = "timeout" if status == "TimedOut" else "error"
@@ -404,6 +470,3 @@ class _Assembler:
         else:
             acc.row(e.idx, None, "ok", None if ms is None else float(ms * 1000), size=size)
 
-
-def _to_int_or_none(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() else None
