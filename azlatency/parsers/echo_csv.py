@@ -131,7 +131,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         return Parsed(TOOL, [run or _parse_csv(text.split("\n"), first, source, strict)])
     lines = text.split("\n")
     if any(_DROP.search(line) for line in lines):
-        return Parsed(TOOL, [_parse_log(lines, source)])
+        return Parsed(TOOL, [_parse_log(lines, source, strict)])
     raise ParseError(
         TOOL,
         source,
@@ -201,11 +201,11 @@ def _parse_csv(lines: list[str], first: int, source: str | None, strict: bool) -
         if not line.strip():
             continue
         row = _row(line)
-        if row is None:
-            if i == last:  # a writer cut off mid-row (file copied while the client ran)
+        if not isinstance(row, tuple):
+            if row is None and i == last:  # a writer cut off mid-row (copied while it ran)
                 _cut_off(run, i + 1, line)
                 continue
-            reason = f"expected '{HEADER_LINE}' values, got {line.strip()[:120]!r}"
+            reason = row or f"expected '{HEADER_LINE}' values, got {line.strip()[:120]!r}"
             if strict:
                 raise ParseError(TOOL, source, i + 1, reason)
             run.warnings.append(f"line {i + 1} skipped: {reason}")
@@ -223,7 +223,9 @@ def _parse_csv(lines: list[str], first: int, source: str | None, strict: bool) -
     return run
 
 
-def _row(line: str) -> tuple[int, str, int, int, float] | None:
+def _row(line: str) -> tuple[int, str, int, int, float] | str | None:
+    """The values of a data row; None when it is not one (maybe cut off), or why not when
+    an integer is beyond int64 (never a cut: a cut makes numbers shorter)."""
     fields = line.split(",")
     if len(fields) != len(HEADER):
         return None
@@ -231,9 +233,11 @@ def _row(line: str) -> tuple[int, str, int, int, float] | None:
         row = (int(fields[0]), fields[1].strip(), int(fields[2]), int(fields[3]), float(fields[4]))
     except ValueError:
         return None
-    if not (_fits(row[0]) and _fits(row[2]) and _fits(row[3]) and math.isfinite(row[4])):
-        return None
-    return row
+    for k in (0, 2, 3):
+        if not _fits(row[k]):
+            return (f"expected {HEADER[k]} (an integer), got {fields[k].strip()!r}: out of "
+                    "range for int64")
+    return row if math.isfinite(row[4]) else None
 
 
 def _fits(value: int) -> bool:
@@ -368,7 +372,7 @@ def iso_ns(text: str) -> int | None:
 # The client's log: connection drops.
 
 
-def _parse_log(lines: list[str], source: str | None) -> Run:
+def _parse_log(lines: list[str], source: str | None, strict: bool = True) -> Run:
     run = Run(line_start=1, line_end=len(lines))
     meta = run.meta
     meta.update(
@@ -392,7 +396,13 @@ def _parse_log(lines: list[str], source: str | None) -> Run:
         time_ns = iso_ns(ts.group(0)) if ts else None
         packet = _PACKET.search(line[_DROP.search(line).end() :])
         message = line[_DROP.search(line).start() :].strip()
-        seq = int(packet.group(1)) if packet and _fits(int(packet.group(1))) else None
+        seq = int(packet.group(1)) if packet else None
+        if seq is not None and not _fits(seq):
+            reason = f"expected 'packet <n>', got {packet.group(1)!r}: out of range for int64"
+            if strict:
+                raise ParseError(TOOL, source, no, reason)
+            run.warnings.append(f"line {no}: {reason}; the drop is kept without its packet")
+            seq = None
         drops.append({"seq": seq, "time_ns": time_ns, "message": message})
         when = ts.group(0).strip() if ts else "an unknown time"
         run.warnings.append(f"TCP connection dropped at {when} (line {no}): {message}")
