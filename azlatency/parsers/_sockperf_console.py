@@ -19,6 +19,8 @@ _NO_VALID = re.compile(r"No valid observations found")
 _NO_REPLY = re.compile(r"No messages were received from the server")
 _SRV_NONE = re.compile(r"No messages were received on the server")
 _NO_SENT = re.compile(r"No messages were sent")
+# Options whose digits the run stores (message size, port) or compares (reply-every).
+_INT_OPTS = ("-m", "--msg-size", "-p", "--port", "--reply-every")
 _KV_NAMES = {"std-dev": "std", "mean-ad": "mean_ad", "median-ad": "median_ad", "siqr": "siqr",
              "cv": "cv", "std-error": "std_error"}
 
@@ -119,8 +121,12 @@ class Execution:
         if i == self.start or (self.command is None and self.version_raw is None):
             m = g.CMD.match(line)
             if m and not g.SP.match(line):
-                self.command = m.group("cmd").strip()
-                self.mode, self.opts = command_options(self.command)
+                command = m.group("cmd").strip()
+                mode, opts = command_options(command)
+                for key in _INT_OPTS:  # the run reads these as int64 (_sockperf_run)
+                    if re.fullmatch(r"\d+", opts.get(key, "")):
+                        self.int_(opts[key], i, f"'{key} <n>' on the command line")
+                self.command, self.mode, self.opts = command, mode, opts
                 return i + 1
         if g.BANNER.match(line):
             m = re.search(r"(VMA|XLIO)_VERSION:\s*(\S+)", line)
@@ -132,8 +138,11 @@ class Execution:
             return self._csv(i, m.group("col"))
         m = g.PARAMS.match(line)
         if m:
-            for key, _, val in (t.partition("=") for t in m.group("args").split()):
-                self.params[key] = val
+            params = dict(t.partition("=")[::2] for t in m.group("args").split())
+            for key in _INT_OPTS:  # the run reads these as int64 (_sockperf_run)
+                if re.fullmatch(r"\d+", params.get(key, "")):
+                    self.int_(params[key], i, f"'{key}=<n>'")
+            self.params.update(params)
             return i + 1
         self._output(i, line)
         return i + 1
@@ -144,7 +153,7 @@ class Execution:
             self._server_no(i, m)
             return
         self.cur.last = max(self.cur.last, i)
-        self._header(line)
+        self._header(i, line)
         # An error may share its line with the IP line (3.7: ``IP = ... # TCP sockperf: ERROR``).
         for pattern, handler in _HANDLERS:
             m = pattern.search(line)
@@ -154,7 +163,7 @@ class Execution:
         if g.SP.match(line) and not g.CHATTER.search(line) and not g.VERSION.search(line):
             self.cur.run.warnings.append(f"line {i + 1} not understood: {line.strip()[:120]!r}")
 
-    def _header(self, line: str) -> None:
+    def _header(self, i: int, line: str) -> None:
         m = g.VERSION.search(line)
         if m:
             self.version_raw = m.group("raw")
@@ -164,14 +173,15 @@ class Execution:
             self.role = "client"
         m = g.IP.search(line)
         if m:
-            idx = int(m.group("idx") or 0)
-            self.ips[idx] = (m.group("ip"), int(m.group("port")), m.group("proto").lower())
+            idx = int(m.group("idx") or 0)  # a key only: never stored, cannot overflow
+            port = self.int_(m.group("port"), i, "'PORT = <port>'")
+            self.ips[idx] = (m.group("ip"), port, m.group("proto").lower())
         if "Test ended" in line:
             self.ended = True
 
     def _server_no(self, i: int, m: re.Match[str]) -> None:
         """``Printing statistics for Server No: N`` opens the section (run) of server N."""
-        no = int(m.group("no"))
+        no = int(m.group("no"))  # a key only (which IP line): never stored, cannot overflow
         if self.cur.server_no is None and not self.cur.content():
             self.cur.server_no = no
             return
@@ -302,12 +312,12 @@ def _no_reply(ex: Execution, i: int, m: re.Match[str]) -> None:
 def _tp_sent(ex: Execution, i: int, m: re.Match[str]) -> None:
     sec = ex.cur
     sec.throughput = True
-    sec.run.meta["packets_sent"] = int(m.group("n"))
+    sec.run.meta["packets_sent"] = ex.int_(m.group("n"), i, "'Total of <n> messages sent'")
     sec.run.meta["duration_s"] = ex.num(m.group("s"), i, "'sent in <sec> sec'")
 
 
 def _tp_size(ex: Execution, i: int, m: re.Match[str]) -> None:
-    ex.cur.tp_msg_size = int(m.group("m"))
+    ex.cur.tp_msg_size = ex.int_(m.group("m"), i, "'msg-size=<bytes>'")
 
 
 def _tp_rate(ex: Execution, i: int, m: re.Match[str]) -> None:
@@ -326,7 +336,7 @@ def _tp_bandwidth(ex: Execution, i: int, m: re.Match[str]) -> None:
 
 
 def _srv_total(ex: Execution, i: int, m: re.Match[str]) -> None:
-    ex.srv_received = int(m.group("n"))
+    ex.srv_received = ex.int_(m.group("n"), i, "'Total <n> messages received and handled'")
 
 
 def _srv_none(ex: Execution, i: int, m: re.Match[str]) -> None:

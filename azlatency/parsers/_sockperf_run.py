@@ -18,6 +18,8 @@ _BASIS = {"rtt": "rtt", "lat": "half_rtt", "latency": "half_rtt"}
 
 
 def _digits(text: str | None) -> int | None:
+    # Options of the command or parameters line; Execution._line checked at that line that
+    # the ones read here (_console._INT_OPTS) fit int64.
     return int(text) if text is not None and re.fullmatch(r"\d+", text) else None
 
 
