@@ -278,11 +278,12 @@ def test_locate_in_a_note_includes_the_command_line():
 
 
 def test_damaged_huge_numbers_are_parse_errors():
-    """A 25-digit count fits Python but not the Int64 column: a located ParseError."""
+    """A 25-digit count fits Python but not the Int64 column: a ParseError at its line."""
     path = FIXTURES / "ntttcp" / "ntttcp--1.4.0-linux-s-V-sender-threads.txt"
     text = path.read_text().replace("4 connections tested", "9" * 25 + " connections tested")
-    with pytest.raises(ParseError, match="does not fit a 64-bit integer"):
+    with pytest.raises(ParseError, match="connections tested.*out of range for int64") as err:
         ntttcp.parse(text)
+    assert err.value.line_no == 17
     with pytest.raises(ParseError, match="expected a number for 'total bytes'"):
         ntttcp.parse(path.read_text().replace("11687493632", "9" * 400))
 

@@ -35,6 +35,7 @@ from defusedxml.ElementTree import fromstring
 
 from ..errors import ParseError
 from ._base import Span
+from ._ranges import int64, line_of
 from .ntttcp import TOOL, Totals, dec
 
 _ROOT_OPEN = re.compile(r"<(ntttcp[sr])[\s>]")
@@ -70,9 +71,17 @@ class Doc:
     line_start: int = 1
     line_end: int = 1
     warnings: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # the document's text, from line_start
 
     def get(self, tag: str, metric: str | None = None) -> str | None:
         return _get(self.entries, tag, metric)
+
+    def line_of(self, key: str, text: str) -> int:
+        """Where a bad value is: neither ElementTree nor json report positions, so the line
+        holding its tag (key) and its text, else one holding its text, else the document's
+        first line."""
+        found = line_of(self.lines, self.line_start, key, text)
+        return found if found != self.line_start else line_of(self.lines, self.line_start, text)
 
 
 def _get(entries, tag: str, metric: str | None = None) -> str | None:
@@ -135,6 +144,7 @@ def parse_xml(text: str, source: str | None) -> list[Totals]:
             raise ParseError(TOOL, source, line, f"refused unsafe XML: {exc!r}") from None
         doc = _from_element(elem)
         doc.line_start, doc.line_end = line, line + body.count("\n")
+        doc.lines = body.split("\n")
         out.append(totals(doc, source))
     return out
 
@@ -171,7 +181,7 @@ def parse_json(text: str, source: str | None) -> list[Totals]:
     if not roots or not isinstance(data[roots[0]], dict):
         raise ParseError(TOOL, source, 1, 'expected {"ntttcps": {...}} or {"ntttcpr": {...}}')
     body = data[roots[0]]
-    doc = Doc(roots[0], {}, {}, [], [], "json", 1, text.count("\n") + 1)
+    doc = Doc(roots[0], {}, {}, [], [], "json", 1, text.count("\n") + 1, lines=text.split("\n"))
     for key, value in body.items():
         if key == "parameters" and isinstance(value, dict):
             doc.params = {k: str(v) for k, v in value.items()}
@@ -212,7 +222,8 @@ def _num(text: str | None, what: str, doc: Doc, source: str | None) -> Decimal |
         return None
     value = dec(re.sub(r"\s*(?:bps|%|us|MHz)$", "", text.strip()))
     if value is None:
-        raise ParseError(TOOL, source, doc.line_start, f"expected a number for {what}, got {text!r}")
+        raise ParseError(TOOL, source, doc.line_of(what, text.strip()),
+                         f"expected a number for {what}, got {text!r}")
     return value
 
 
@@ -227,7 +238,10 @@ def _rate(entries, doc: Doc, source: str | None, kib: Decimal) -> float | None:
 
 def _int(text: str | None, what: str, doc: Doc, source: str | None) -> int | None:
     value = _num(text, what, doc, source)
-    return None if value is None else int(value)
+    if value is None:
+        return None
+    return int64(value, tool=TOOL, source=source, line_no=doc.line_of(what, text.strip()),
+                 what=f"a whole number for {what}", text=text)
 
 
 def totals(doc: Doc, source: str | None) -> Totals:
@@ -240,8 +254,12 @@ def totals(doc: Doc, source: str | None) -> Totals:
     t.meta["src_host" if t.role == "sender" else "dst_host"] = host
     mib = _MB if linux else _MIB
     kib = mib / 1000 if linux else mib / 1024
-    mb = _num(doc.get("total_bytes", "MB"), "total_bytes", doc, source)
-    t.total_bytes = None if mb is None else int((mb * mib).to_integral_value())
+    raw = doc.get("total_bytes", "MB")
+    mb = _num(raw, "total_bytes", doc, source)
+    t.total_bytes = None if mb is None else int64(
+        (mb * mib).to_integral_value(), tool=TOOL, source=source,
+        line_no=doc.line_of("total_bytes", raw.strip()), what="total_bytes in MB within int64 "
+        "bytes", text=raw)
     real = _num(doc.get("realtime", "s"), "realtime", doc, source)
     t.duration_s = None if real is None else float(real)
     t.bits_per_second = _rate(doc.entries, doc, source, kib)
@@ -251,13 +269,17 @@ def totals(doc: Doc, source: str | None) -> Totals:
     t.tcp_rtt_us = None if rtt is None else float(rtt)
     t.connections = _int(doc.get("conns_tested"), "conns_tested", doc, source)
     t.threads = len(doc.threads) or None
-    _params(doc, t, linux)
+    _params(doc, t, linux, source)
     (_linux_figures if linux else _windows_figures)(doc, t, source)
     _buffers(doc, t, source)
     for index, entries in doc.threads:
         real = _num(_get(entries, "realtime", "s"), f"thread {index} realtime", doc, source)
+        seq = len(t.thread_rows)
+        if index.isdecimal():
+            seq = int64(int(index), tool=TOOL, source=source, line_no=doc.line_of("index", index),
+                        what="a thread index", text=index)
         t.thread_rows.append({
-            "seq": int(index) if index.isdigit() else len(t.thread_rows), "kind": "thread",
+            "seq": seq, "kind": "thread",
             "status": "ok", "stream": index, "start_s": 0.0,
             "end_s": None if real is None else float(real),
             "bits_per_second": _rate(entries, doc, source, kib),
@@ -265,10 +287,11 @@ def totals(doc: Doc, source: str | None) -> Totals:
     return t
 
 
-def _params(doc: Doc, t: Totals, linux: bool) -> None:
+def _params(doc: Doc, t: Totals, linux: bool, source: str | None) -> None:
     p = doc.params
-    if p.get("port", "").isdigit():
-        t.meta["port"] = int(p["port"])
+    if p.get("port", "").isdecimal():
+        t.meta["port"] = int64(int(p["port"]), tool=TOOL, source=source, what="a port",
+                               line_no=doc.line_of("port", p["port"]), text=p["port"])
     if p.get("udp") in ("True", "False"):
         t.meta["protocol"] = "udp" if p["udp"] == "True" else "tcp"
     scale = 1 if linux else 1000  # run/warmup/cooldown: seconds on Linux, ms on Windows
@@ -315,8 +338,10 @@ def _windows_figures(doc: Doc, t: Totals, source: str | None) -> None:
 
 def _buffers(doc: Doc, t: Totals, source: str | None) -> None:
     count = doc.get("bufferCount")
-    if count and count.isdigit() and int(count):
-        t.labels["buffer_count"] = int(count)  # exact: INT64_MAX stays 9223372036854775807
+    if count and count.isdecimal() and int(count):
+        # exact: INT64_MAX stays 9223372036854775807.  A label (JSON text), not an Int64
+        # column: a longer number is kept as printed, not an error.
+        t.labels["buffer_count"] = int(count)
     length = _int(doc.get("bufferLen"), "bufferLen", doc, source)
     if length:
         t.meta["msg_size_bytes"] = length

@@ -30,6 +30,7 @@ from decimal import Decimal
 
 from ..errors import ParseError
 from ._base import command_of
+from ._ranges import int64
 from .ntttcp import NAMES, TOOL, TOTALS, Totals, command_meta, dec
 
 _UNDERLINE = re.compile(r"^\s*=+(?:\s+=+)*\s*$")
@@ -108,8 +109,15 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
     first = next((i for i, x in enumerate(lines) if x.strip()), 0)
     t.line_start = first + 1
     t.line_end = max((i + 1 for i, x in enumerate(lines) if x.strip()), default=1)
-    command = next((c for c in (command_of(x, NAMES)[0] for x in lines[:3]) if c), None)
-    cmd = command_meta(command)
+    at, command = next(((k, c) for k, c in enumerate(command_of(x, NAMES)[0] for x in lines[:3])
+                        if c), (0, None))
+    try:
+        cmd = command_meta(command, source, at + 1)
+    except ParseError as exc:
+        if strict:
+            raise
+        t.warnings.append(f"line {at + 1} skipped: {exc.reason}")
+        cmd = {}
     t.role = cmd.pop("role", None)
     t.meta.update(cmd)
     for line in lines:
@@ -144,7 +152,9 @@ def _threads(t: Totals, names: list[str], rows, source: str | None) -> None:
     t.threads = len(rows)
     for no, values in rows:
         index = values[col["Thread"]]
-        row = {"seq": int(_number(index, "Thread", no, source)), "kind": "thread",
+        seq = int64(_number(index, "Thread", no, source), tool=TOOL, source=source, line_no=no,
+                    what="a thread number under 'Thread'", text=index)
+        row = {"seq": seq, "kind": "thread",
                "status": "ok", "stream": index, "start_s": 0.0}
         if "Time(s)" in col:
             row["end_s"] = float(_number(values[col["Time(s)"]], "Time(s)", no, source))
@@ -160,6 +170,10 @@ def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict
         return
     try:
         x = _number(value, name, no, source)
+        if name == "Bytes(MEG)":
+            n = _count((x * _MIB).to_integral_value(), name, value, no, source)
+        elif name in _COUNTS:
+            n = _count(x, name, value, no, source)
     except ParseError as exc:
         if strict:
             raise
@@ -169,7 +183,7 @@ def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict
         metric, stat, unit, factor = _COLUMNS[name]
         t.extra.append((metric, stat, float(x * factor), unit))
     elif name == "Bytes(MEG)":
-        t.total_bytes = int((x * _MIB).to_integral_value())
+        t.total_bytes = n
     elif name == "realtime(s)":
         t.duration_s = float(x)
     elif name == "Throughput(MB/s)" and t.bits_per_second is None:
@@ -181,8 +195,16 @@ def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict
     elif name == "Avg. CPU %":
         t.cpu["cpu_avg"] = float(x)
     elif name == "Retransmits":
-        t.retransmits = int(x)
+        t.retransmits = n
     else:
-        col = {"Packets Sent": "packets_sent", "Packets Received": "packets_received",
-               "Errors": "errors"}[name]
-        t.meta[col] = int(x)
+        t.meta[_COUNTS[name]] = n
+
+
+# Count columns (int64 in the tables), and the run column each fills.
+_COUNTS = {"Retransmits": "retransmits", "Packets Sent": "packets_sent",
+           "Packets Received": "packets_received", "Errors": "errors"}
+
+
+def _count(x: Decimal, name: str, text: str, no: int, source: str | None) -> int:
+    return int64(x, tool=TOOL, source=source, line_no=no, what=f"a count under {name!r}",
+                 text=text)

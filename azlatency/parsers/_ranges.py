@@ -25,8 +25,32 @@ def _bad(value) -> bool:
     )
 
 
+def int64(value, *, tool: str, source: str | None, line_no: int | None, what: str,
+          text: str | None = None) -> int:
+    """``int(value)`` (an int or Decimal read from line ``line_no``; ``text`` as printed) when it
+    fits int64, else a ParseError at that line saying what was expected."""
+    n = int(value)
+    if not _LO <= n <= _HI:
+        got = text if text is not None else str(value)
+        raise ParseError(tool, source, line_no,
+                         f"expected {what}, got {got.strip()!r}: out of range for int64")
+    return n
+
+
+def line_of(lines: list[str], first: int, *needles: str) -> int:
+    """Line number of the first of ``lines`` that holds every needle, ``lines[0]`` being line
+    ``first``; ``first`` when none does.  XML and JSON parsers give no position for a value:
+    its text, next to its key or tag, finds the line in a pretty-printed document (in a
+    one-line document that is the document's line anyway)."""
+    for k, line in enumerate(lines):
+        if all(n in line for n in needles):
+            return first + k
+    return first
+
+
 def check_int64(run: Run, tool: str, source: str | None) -> Run:
-    """Raise ParseError when an integer run or sample column of ``run`` does not fit Int64."""
+    """Raise ParseError when an integer run or sample column of ``run`` does not fit Int64.
+    A safety net at the run's first line: the parsers check each number at its own line."""
     for name, value in run.meta.items():
         col = COLUMNS["runs"].get(name)
         if col is not None and col.dtype == "Int64" and _bad(value):

@@ -32,7 +32,7 @@ import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo, command_of
-from ._ranges import check_int64
+from ._ranges import check_int64, int64
 
 INFO = ToolInfo(
     tool="ntttcp",
@@ -143,8 +143,11 @@ def rate_bps(text: str) -> float | None:
     return None if value is None else float(value * _SCALE[m.group(2)])
 
 
-def command_meta(command: str | None) -> dict:
-    """Role, receiver address, protocol and duration from an ntttcp command line.
+def command_meta(
+    command: str | None, source: str | None = None, line_no: int | None = None
+) -> dict:
+    """Role, receiver address, protocol and duration from an ntttcp command line (at
+    ``line_no``: a port beyond int64 is a ParseError there).
 
     Both ``-s <addr>`` and ``-r <addr>`` name the receiver's address on Linux; NTttcp.exe puts
     it third in ``-m <threads>,<cpu>,<addr>``.  Shell variables (``$ip``) are not addresses.
@@ -168,8 +171,9 @@ def command_meta(command: str | None) -> dict:
                 out["dst_ip"] = addr
         elif arg == "-u":
             out["protocol"] = "udp"
-        elif arg == "-p" and nxt.isdigit():
-            out["port"] = int(nxt)
+        elif arg == "-p" and nxt.isdecimal():
+            out["port"] = int64(int(nxt), tool=TOOL, source=source, line_no=line_no,
+                                what="a port after -p", text=nxt)
     return out
 
 
@@ -326,6 +330,11 @@ _INFO_FACTS = (
     (re.compile(r"^(\d+) connections tested"), "connections"),
     (re.compile(r"^Test cycle time negotiated is: (\d+) seconds"), "cycle"),
 )
+_INFO_WHAT = {
+    "threads": "'<n> threads created'", "created": "'<n> connections created'",
+    "connections": "'<n> connections tested'",
+    "cycle": "'Test cycle time negotiated is: <n> seconds'",
+}
 
 
 class _LinuxBlock:
@@ -351,8 +360,13 @@ class _LinuxBlock:
             return
         cmd = command_of(line, NAMES)[0]
         if cmd is not None:
-            self.command = cmd
             self._seen(no)
+            try:
+                command_meta(cmd, self.source, no)  # finish() reads it again: check it here
+            except ParseError as exc:
+                self.fail(no, exc.reason)
+                return
+            self.command = cmd
             return
         m = LINUX_BANNER.search(line)
         if m:
@@ -374,25 +388,36 @@ class _LinuxBlock:
         elif _THREAD_HEAD.match(msg):
             self.in_threads = True
         elif self.in_threads and (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
-            self._thread(msg)
+            self._thread(no, msg)
         elif self.in_totals:
             self._total(no, msg)
         else:
-            self._info(msg)
+            self._info(no, msg)
 
     def _seen(self, no: int) -> None:
         if self.first is None:
             self.first = no
         self.t.line_end = no
 
-    def _info(self, msg: str) -> None:
+    def _int(self, no: int, value, what: str, text: str) -> int | None:
+        """``value`` (read from line ``no`` as ``text``) as an int64; None when it is out of
+        range and the line was skipped (lenient)."""
+        try:
+            return int64(value, tool=TOOL, source=self.source, line_no=no, what=what, text=text)
+        except ParseError as exc:
+            self.fail(no, exc.reason)
+            return None
+
+    def _info(self, no: int, msg: str) -> None:
         s = msg.strip()
         if s.startswith("receiver exited"):
             self.sender_lines = True  # only the sender reports its receiver leaving
         for pattern, name in _INFO_FACTS:
             m = pattern.match(s)
             if m:
-                value = int(m.group(1))
+                value = self._int(no, int(m.group(1)), _INFO_WHAT[name], m.group(1))
+                if value is None:
+                    return
                 if name == "threads":
                     self.t.threads = value
                 elif name == "connections":
@@ -402,13 +427,16 @@ class _LinuxBlock:
                 elif name == "cycle":
                     self.t.labels["test_cycle_s"] = value
 
-    def _thread(self, msg: str) -> None:
+    def _thread(self, no: int, msg: str) -> None:
         m = _THREAD_ROW.match(msg)
         if not m:
             return  # the ====== underline
+        seq = self._int(no, int(m.group(1)), "a thread number", m.group(1))
+        if seq is None:
+            return
         bps = rate_bps(m.group(3).replace(" ", ""))
         self.t.thread_rows.append({
-            "seq": int(m.group(1)), "kind": "thread", "status": "ok", "stream": m.group(1),
+            "seq": seq, "kind": "thread", "status": "ok", "stream": m.group(1),
             "start_s": 0.0, "end_s": float(m.group(2)), "bits_per_second": bps,
         })
 
@@ -424,16 +452,20 @@ class _LinuxBlock:
             self.fail(no, f"expected a number for {key!r}, got {value!r}")
             return
         t = self.t
+        if name in ("bytes", "retrans", "cores"):
+            parsed = self._int(no, parsed, f"a count for {key!r}", value)
+            if parsed is None:
+                return
         if name == "duration":
             t.duration_s = float(parsed)
         elif name == "bytes":
-            t.total_bytes = int(parsed)
+            t.total_bytes = parsed
         elif name == "rate":
             t.bits_per_second = float(parsed)
         elif name == "retrans":
-            t.retransmits, self.sender_lines = int(parsed), True
+            t.retransmits, self.sender_lines = parsed, True
         elif name == "cores":
-            t.labels["cpu_cores"] = int(parsed)
+            t.labels["cpu_cores"] = parsed
         elif name == "speed":
             t.labels["cpu_speed_mhz"] = float(parsed)
         else:
