@@ -10,12 +10,14 @@ A document is ``{"start": ..., "intervals": [...], "end": ..., "error": ...}``;
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import ParseError
 from ._iperf3_model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
+from ._ranges import line_of
 
 # ---------------------------------------------------------------------------------------------
 # values
@@ -24,16 +26,26 @@ from ._iperf3_model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
 class _Values:
     """Typed access to JSON values: wrong types, non-finite and out-of-range numbers are a
     located ParseError (strict) or a warning and a missing value (``strict=False``); ``nan``
-    is always read as missing (iperf3 writes it for 0/0)."""
+    is always read as missing (iperf3 writes it for 0/0).
 
-    def __init__(self, test: Test, source: str | None, strict: bool, line_no: int):
+    ``json`` gives no positions: the line of a bad value is the first of the document's
+    ``lines`` (numbered from ``line_no``) that holds its key and its text — iperf3 writes one
+    ``"key": value`` per line with -J, one event per line with --json-stream — else the
+    document's first line."""
+
+    def __init__(self, test: Test, source: str | None, strict: bool, line_no: int,
+                 lines: list[str] | None = None):
         self.test, self.source, self.strict, self.line_no = test, source, strict, line_no
+        self.lines = lines or []
         self.nan_seen = False
 
     def bad(self, where: str, key: str, value: Any, what: str) -> None:
         reason = f"{where}.{key}: expected {what}, got {value!r:.40}"
         if self.strict:
-            raise ParseError(TOOL, self.source, self.line_no, reason)
+            line = self.line_no
+            if isinstance(value, int | str) and not isinstance(value, bool):
+                line = line_of(self.lines, self.line_no, json.dumps(key), json.dumps(value))
+            raise ParseError(TOOL, self.source, line, reason)
         self.test.warnings.append(reason + ": not read")
 
     def f(self, obj: Any, key: str, where: str) -> float | None:
@@ -308,9 +320,11 @@ def _old_udp_sum(test: Test, obj: dict, v: _Values) -> None:
 
 
 def to_test(doc: dict, *, first: int, last: int, complete: bool, variant: str,
-            source: str | None, strict: bool, duplicates: list[str] | None = None) -> Test:
+            source: str | None, strict: bool, duplicates: list[str] | None = None,
+            lines: list[str] | None = None) -> Test:
+    """``lines``: the document's text (from line ``first``), to find a bad value's line."""
     test = Test(line_start=first, line_end=last)
-    v = _Values(test, source, strict, first)
+    v = _Values(test, source, strict, first, lines)
     _meta(test, doc, v, variant)
     _intervals(test, doc, v)
     _end(test, doc, v)

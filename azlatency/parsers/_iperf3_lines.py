@@ -140,9 +140,13 @@ def command_flags(command: str) -> dict[str, str | bool]:
     return flags
 
 
+# Flags read as numbers; the text reader checks them against int64 at the command's line.
+INT_FLAGS = ("parallel", "omit", "port")
+
+
 def int_flag(flags: dict[str, str | bool], name: str) -> int | None:
     value = flags.get(name)
-    return int(value) if isinstance(value, str) and value.isdigit() else None
+    return int(value) if isinstance(value, str) and value.isdecimal() else None
 
 
 HINTS = {

@@ -9,7 +9,6 @@ row and total from everything the test printed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -25,7 +24,7 @@ class TextFacts:
     summary_header: str = ""
     old_header: bool = False
     in_summary: bool = False
-    connected: list[re.Match[str]] = field(default_factory=list)
+    connected: list[dict] = field(default_factory=list)  # CONNECTED groups, ports as ints
     tags: set[str] = field(default_factory=set)
     sent: dict[str, int] = field(default_factory=dict)
     ooo: dict[str, int] = field(default_factory=dict)
@@ -112,7 +111,7 @@ def _addresses(t: Test, x: TextFacts, role: str | None) -> None:
     if role == "server":
         if first is not None:
             meta["dst_ip"], meta["src_ip"] = first["lip"], first["rip"]
-            meta["port"] = int(first["lport"])
+            meta["port"] = first["lport"]
         elif x.accepted_ip:
             meta["src_ip"] = x.accepted_ip
         if x.listen_port is not None:
@@ -120,7 +119,7 @@ def _addresses(t: Test, x: TextFacts, role: str | None) -> None:
         return
     if first is not None:
         meta["src_ip"], meta["dst_ip"] = first["lip"], first["rip"]
-        meta.setdefault("port", int(first["rport"]))
+        meta.setdefault("port", first["rport"])
     host = x.connecting_host or (x.command_flags.get("client") or None)
     if isinstance(host, str) and not host.startswith("$"):
         if is_ip(host):

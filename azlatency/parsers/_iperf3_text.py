@@ -28,6 +28,7 @@ from ._iperf3_lines import (
     DONE,
     ERROR,
     HEADER,
+    INT_FLAGS,
     INTERVAL,
     JITTER,
     LISTENING,
@@ -156,10 +157,12 @@ class TextReader:
         elif SEPARATOR.match(text):
             kind = "separator"
         elif (m := CONNECTED.match(text)) is not None:
+            conn = {**m.groupdict(), "lport": self.int(m["lport"], line_no, "a local port"),
+                    "rport": self.int(m["rport"], line_no, "a remote port")}
             t = self.need(line_no)
             if t.rows or t.totals:
                 t = self.start(line_no, t.meta.get("role"))
-            self.x.connected.append(m)
+            self.x.connected.append(conn)
         elif (m := CONNECTING.match(text)) is not None:
             self.start(line_no, "client")
             self.x.connecting_host = m["host"]
@@ -215,6 +218,10 @@ class TextReader:
         elif DONE.match(text) or DASHES.match(text) or VERBOSE.match(text):
             pass
         elif (cmd := command_of(text, ("iperf3",))) and cmd[0]:
+            for name, value in command_flags(cmd[0]).items():
+                if name in INT_FLAGS and isinstance(value, str) and value.isdecimal():
+                    # settle() reads these with int_flag: a located error here, not there
+                    self.int(value, line_no, f"a number after iperf3's --{name} option")
             self.close()
             self.command = (line_no, cmd[0], cmd[1])
         elif (m := TOOL_NOTE.match(text)) is not None:
@@ -330,7 +337,7 @@ class TextReader:
         if c is None:
             raise self.error(line_no, f"expected 'Retr [Cwnd]', 'Total Datagrams' or "
                              f"'Jitter Lost/Total' columns, got {rest!r}")
-        n = self.int(c["n"], line_no, "count")
+        n = self.int(c["n"], line_no, "a Retr or Total Datagrams count")
         # A bare count is Retr on a summary line (UDP summaries carry jitter and loss) and on
         # an interval under a Retr header; otherwise the sending side's Total Datagrams.
         if c["cwnd"] or summary or "Retr" in self.x.header:

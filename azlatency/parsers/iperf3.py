@@ -223,24 +223,25 @@ def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
             if isinstance(error, str) and error and not error.endswith("server has terminated"):
                 orphans.append(error)
             continue
+        text = lines[first - 1 : last]
         test = to_test(doc, first=first, last=last, complete=d.complete, variant=variant,
-                       source=source, strict=strict, duplicates=d.duplicates)
+                       source=source, strict=strict, duplicates=d.duplicates, lines=text)
         test.warnings[:0] = notes
         tests.append(test)
-        tests.extend(_embedded(doc, first, last, source, strict, d.duplicates))
+        tests.extend(_embedded(doc, first, last, source, strict, d.duplicates, text))
     if outside.strip() and tests:
         tests[-1].warnings.append(f"text outside the JSON not read: {outside.strip()[:80]!r}")
     return tests
 
 
 def _embedded(doc: dict, first: int, last: int, source: str | None, strict: bool,
-              duplicates: list[str]) -> list[Test]:
+              duplicates: list[str], lines: list[str]) -> list[Test]:
     """``--get-server-output``: the server's own output of the same test, as a server run."""
     out: list[Test] = []
     inner = doc.get("server_output_json")
     if isinstance(inner, dict) and has_measurement(inner):
         test = to_test(inner, first=first, last=last, complete=True, variant="json",
-                       source=source, strict=strict, duplicates=duplicates)
+                       source=source, strict=strict, duplicates=duplicates, lines=lines)
         out.append(test)
     text = doc.get("server_output_text")
     if isinstance(text, str) and text.strip():
