@@ -279,7 +279,8 @@ def test_whole_file_and_locate():
 def test_damaged_huge_numbers_are_parse_errors():
     banner = ('{"Time":"2021-05-18T06:59:39Z","Title":"","Type":"INFO","Message":'
               '"Using destination: h, ip: 10.0.0.4, port: %s"}')
-    with pytest.raises(ParseError, match="does not fit a 64-bit integer"):
-        ethr.parse(banner % ("9" * 25) + "\n" + GOOD % "1.00G")
+    with pytest.raises(ParseError, match="'port: <n>'.*out of range for int64") as err:
+        ethr.parse(GOOD % "1.00G" + "\n" + banner % ("9" * 25) + "\n" + GOOD % "1.00G")
+    assert err.value.line_no == 2
     with pytest.raises(ParseError, match="BitsPerSecond"):
         ethr.parse(GOOD % ("9" * 400 + "G"))  # inf is not a rate

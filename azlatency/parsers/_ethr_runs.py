@@ -15,7 +15,17 @@ import pandas as pd
 
 from ..errors import ParseError
 from ._base import Run
-from .ethr import TOOL, Record, Test, duration_us, placeholder, rate, server_kind
+from .ethr import (
+    _CLIENT_BANNER,
+    _SERVER_BANNER,
+    TOOL,
+    Record,
+    Test,
+    duration_us,
+    placeholder,
+    rate,
+    server_kind,
+)
 
 # Console rows inside INFO messages (ethr 1.0 client, corpus logs).
 _ROW = re.compile(
@@ -34,6 +44,37 @@ _MTR_ROW = re.compile(
     r"^\s*(?P<hop>\d+)\.\|--(?P<host>\S+)\s+(?P<sent>\d+)\s+(?P<recv>\d+)\s+"
     r"(?P<last>\S+)\s+(?P<avg>\S+)\s+(?P<best>\S+)\s+(?P<worst>\S+)\s*$"
 )
+# INFO messages whose digits become int64 values (ports, counts, hops, interval bounds that
+# give packet counts): pattern, groups, what was expected.  ethr.parse checks every record
+# against them at its line, so the int() calls below cannot meet a number beyond int64.
+_INT_MESSAGES = (
+    (_CLIENT_BANNER, ("port",), "'port: <n>'"),
+    (_SERVER_BANNER, ("port",), "'Listening on port <n>'"),
+    (_LATENCY_START, (1, 2), "'Running latency test: <iterations>, <bytes>'"),
+    (_CONNECT_STATS, (1, 2, 3), "'Sent = <n>, Received = <n>, Lost = <n>'"),
+    (_MTR_ROW, ("hop", "sent", "recv"), "'<hop>.|--<host> <sent> <received> ...'"),
+    (_ROW, ("a", "b"), "'<from>-<to> sec'"),
+)
+_LONG_DIGITS = re.compile(r"\d{19}")  # shorter runs of digits always fit int64
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def int64_problem(rec: Record) -> str | None:
+    """Why an INFO record cannot be read (a number beyond int64), or None."""
+    msg = rec.message
+    if rec.type != "INFO" or not _LONG_DIGITS.search(msg):
+        return None
+    for pattern, groups, what in _INT_MESSAGES:
+        m = pattern.match(msg)
+        if m:
+            for g in groups:
+                text = m.group(g)
+                if text is not None and not _INT64[0] <= int(text) <= _INT64[1]:
+                    return f"expected {what}, got {text!r}: out of range for int64"
+            return None
+    return None
+
+
 # LatencyResult field -> summary stat (ethr's P999 is the 99.9th percentile).
 LATENCY_FIELDS = {
     "Avg": "mean", "Min": "min", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99",
@@ -164,8 +205,8 @@ def _rates(test: Test, kind: str, source, strict) -> list[Run]:
             else:
                 streams.add(sid)
                 last_interval = interval
-                rows.append(_row(rec, sid, interval, rate(m.group("bits")),
-                                 _pkts(m.group("pkts"), interval)))
+                count = _fits(_pkts(m.group("pkts"), interval), rec, run, source, strict)
+                rows.append(_row(rec, sid, interval, rate(m.group("bits")), count))
         elif rec.type == "TestResult":
             interval = last_interval or (float(n_results), float(n_results + 1))
             last_interval = None
@@ -176,7 +217,8 @@ def _rates(test: Test, kind: str, source, strict) -> list[Run]:
             if run.meta.get("protocol") == "tcp" and test.role == "client":
                 pkts = None  # the TCP client always prints "0": not measured
             if kind != "cps":
-                rows.append(_row(rec, "SUM", interval, bits, _pkts_value(pkts, interval)))
+                count = _fits(_pkts_value(pkts, interval), rec, run, source, strict)
+                rows.append(_row(rec, "SUM", interval, bits, count))
             for key, v in (("bits", bits), ("pkts", pkts), ("cps", cps)):
                 if v is not None:
                     values[key].append(v)
@@ -222,6 +264,18 @@ def _pkts_value(per_s: float | None, interval) -> int | None:
     if per_s is None:
         return None
     return int(round(per_s * (interval[1] - interval[0])))
+
+
+def _fits(packets: int | None, rec: Record, run: Run, source, strict) -> int | None:
+    """A packet count (rate times interval, both read from line ``rec.line``) within int64,
+    else a ParseError there, or (lenient) None and a warning."""
+    if packets is None or _INT64[0] <= packets <= _INT64[1]:
+        return packets
+    reason = f"expected a packet rate, got one giving {packets} packets: out of range for int64"
+    if strict:
+        raise ParseError(TOOL, source, rec.line, reason)
+    run.warnings.append(f"line {rec.line}: {reason}; packets left empty")
+    return None
 
 
 def _frame(rows: list[dict]) -> pd.DataFrame:

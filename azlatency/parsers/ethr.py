@@ -270,10 +270,18 @@ def _server_split(cur: Test, rec: Record) -> bool:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    from ._ethr_runs import build
+    from ._ethr_runs import build, int64_problem
 
     warnings: list[str] = []
-    recs = records(text, source, strict, warnings)
+    recs = []
+    for rec in records(text, source, strict, warnings):
+        reason = int64_problem(rec)  # a record is one line: the number's line is rec.line
+        if reason is None:
+            recs.append(rec)
+        elif strict:
+            raise ParseError(TOOL, source, rec.line, reason)
+        else:
+            warnings.append(f"line {rec.line} skipped: {reason}")
     if not recs:
         raise ParseError(TOOL, source, None, "no ethr records found (expected JSON lines with "
                          '"Time" and "Type", as written by ethr -o)')
