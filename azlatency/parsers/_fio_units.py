@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$")
 _POWERS = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
@@ -13,24 +14,21 @@ PLAT_BITS = 6
 def size_bytes(text: str, kb_base: int = 1024) -> int | None:
     """A fio size (``4k``, ``1024k``, ``1m``, ``64KiB``) in bytes, as ``__get_mult_bytes`` of
     fio 3.33 reads it: with the default ``kb_base=1024``, ``k``/``kb`` are 1024 and — fio's own
-    quirk — ``kib`` is 1000; with ``kb_base=1000`` it is the other way round."""
+    quirk — ``kib`` is 1000; with ``kb_base=1000`` it is the other way round.  Exact (no
+    float on the way), so a size beyond int64 reaches the caller, which says where it is."""
     m = _SIZE.match(text)
     if not m:
         return None
     suffix = m.group(2).lower()
     if not suffix or suffix == "b":
-        return _in_range(int(float(m.group(1))))
+        return int(Decimal(m.group(1)))
     pow_ = _POWERS.get(suffix[0])
     if pow_ is None or suffix not in (suffix[0], suffix[0] + "b", suffix[0] + "ib"):
         return None
     mult = kb_base
     if suffix.endswith("ib"):
         mult = 1024 if kb_base == 1000 else 1000
-    return _in_range(int(float(m.group(1)) * mult**pow_))
-
-
-def _in_range(value: int) -> int | None:
-    return value if 0 <= value < 2**63 else None  # sizes land in Int64 columns
+    return int(Decimal(m.group(1)) * mult**pow_)
 
 
 def percentile_stat(key: str) -> str | None:

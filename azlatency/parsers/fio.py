@@ -23,12 +23,15 @@ Facts the parser relies on:
 from __future__ import annotations
 
 import json
+import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo, samples_frame
 from ._fio_units import bucket_edges_ns, percentile_stat, size_bytes
+from ._ranges import line_of
 
 INFO = ToolInfo(
     tool="fio",
@@ -124,17 +127,21 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     job_lines = _job_lines(lines, start, start + body[:end].count("\n"))
     runs: list[Run] = []
     skipped: list[str] = []
+    errors: list[ParseError] = []
     for k, job in enumerate(jobs):
         first, last = job_lines[k] if k < len(job_lines) else (start + 1, start + 1)
+        at = _At(source, lines[first - 1 : last], first)
         try:
-            runs.append(_run(doc, jobs, k, job, source, first, last))
+            runs.append(_run(doc, jobs, k, job, at, last))
         except ParseError as exc:
             if strict:
                 raise
             skipped.append(f"job {k} skipped: {exc.reason}")
+            errors.append(exc)
+    if not runs and errors:
+        raise errors[0]  # every job failed: the first one's error, at its line
     if not runs:
-        raise ParseError(TOOL, source, start + 1, "no job results in the JSON"
-                         + (f" ({'; '.join(skipped)})" if skipped else ""))
+        raise ParseError(TOOL, source, start + 1, "no job results in the JSON")
     for run in runs:
         run.warnings[:0] = notes + skipped
     return Parsed(TOOL, runs)
@@ -150,33 +157,59 @@ def _job_lines(lines: list[str], start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _num(obj: dict, key: str, where: str, source: str | None, line: int) -> float | None:
+@dataclass(frozen=True)
+class _At:
+    """Where a job's values are.  ``json`` reports no positions, so a bad value is found by
+    its key and its text on one line (fio writes one ``"key" : value`` per line); when that
+    fails (a float written differently, a one-line document), the job's first line."""
+
+    source: str | None
+    lines: list[str]  # the job's lines
+    first: int  # line number of lines[0], the job's '{'
+
+    def error(self, reason: str, *texts: str) -> ParseError:
+        """A ParseError at the first line holding all ``texts`` (JSON texts; none: the job)."""
+        line = line_of(self.lines, self.first, *texts) if texts else self.first
+        return ParseError(TOOL, self.source, line, reason)
+
+
+def _kv(key: str, value: Any) -> tuple[str, ...]:
+    """The texts that find ``"key" : value`` (an int or a string: json.dumps writes them as
+    fio does; a float may be written otherwise, so it is not searched for)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return ()
+    return json.dumps(key), json.dumps(value)
+
+
+def _num(obj: dict, key: str, where: str, at: _At) -> float | None:
     value = obj.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ParseError(TOOL, source, line, f"expected a number for {where}.{key}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float) or (
+            isinstance(value, float) and not math.isfinite(value)):  # json takes NaN, Infinity
+        raise at.error(f"expected a number for {where}.{key}, got {value!r}", *_kv(key, value))
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        raise ParseError(TOOL, source, line, f"{where}.{key} = {value} is beyond fio's 64-bit "
-                         "counters")
+        raise at.error(f"expected {where}.{key} within fio's 64-bit counters, got {value}: out "
+                       "of range for int64", *_kv(key, value))
     return value
 
 
-def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int) -> Run:
+def _run(doc: dict, jobs: list, k: int, job: Any, at: _At, last: int) -> Run:
+    first = at.first
     if not isinstance(job, dict):
-        raise ParseError(TOOL, source, first, f"expected a job object, got {type(job).__name__}")
+        raise at.error(f"expected a job object, got {type(job).__name__}")
     name = str(job.get("jobname", ""))
     for d in DIRECTIONS + ("sync",):
         part = job.get(d)
         if isinstance(part, dict) and "clat" in part and "clat_ns" not in part:
-            raise ParseError(TOOL, source, first, "fio < 3.0 JSON (latencies in usec) is not "
+            raise ParseError(TOOL, at.source, first, "fio < 3.0 JSON (latencies in usec) is not "
                              "supported", hint="fio 3.0 and later write clat_ns/lat_ns")
     options = {**_options(doc.get("global options")), **_options(job.get("job options"))}
     run = Run(line_start=first, line_end=last)
     meta = run.meta
     meta["tool_version"] = str(doc.get("fio version", "")).removeprefix("fio-") or None
     meta["mode"] = options.get("rw") or options.get("readwrite")
-    labels = _sizes(meta, options)
+    labels = _sizes(meta, options, at)
     labels.update(jobname=name, groupid=job.get("groupid"), options=options)
     # The job shape people filter on, as numbers (fio's defaults when not given: 1 and 1).
     labels["iodepth"] = _int_option(options, "iodepth", 1)
@@ -192,19 +225,19 @@ def _run(doc: dict, jobs: list, k: int, job: Any, source, first: int, last: int)
         meta["port"] = port if isinstance(port, int) and 0 < port < 65536 else None
     if isinstance(doc.get("timestamp"), int):
         labels["report_time_unix_s"] = doc["timestamp"]
-    error = _num(job, "error", name, source, first) or 0
+    error = _num(job, "error", name, at) or 0
     meta["complete"] = error == 0
     if error:
         run.warnings.append(f"fio job {name!r} ended with error {int(error)} (an errno value)")
     runtimes, hist = [], []
     for d in DIRECTIONS + ("sync",):
         part = job.get(d)
-        if isinstance(part, dict) and _had_io(part, d, source, first):
-            runtimes.append(_num(part, "runtime", d, source, first) or 0)
-            hist.extend(_direction(run, d, part, source, first))
+        if isinstance(part, dict) and _had_io(part, d, at):
+            runtimes.append(_num(part, "runtime", d, at) or 0)
+            hist.extend(_direction(run, d, part, at))
     if runtimes and max(runtimes) > 0:
         meta["duration_s"] = max(runtimes) / 1000  # runtime is in ms (stat.c)
-    _cpu(run, job, source, first)
+    _cpu(run, job, at)
     meta["parser_variant"] = "json+" if hist else "json"
     if hist:
         run.samples = samples_frame({
@@ -226,14 +259,14 @@ def _int_option(options: dict[str, str], key: str, default: int) -> int | str:
     value = options.get(key)
     if value is None:
         return default
-    return int(value) if value.isdigit() and len(value) < 10 else value
+    return int(value) if value.isdecimal() and len(value) < 10 else value  # < 10 digits: fits
 
 
 def _options(value: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
-def _sizes(meta: dict, options: dict[str, str]) -> dict:
+def _sizes(meta: dict, options: dict[str, str], at: _At) -> dict:
     """msg_size_bytes from ``bs`` (``4k`` = 4096: fio's kb_base is 1024 unless set to 1000);
     ``bs=4k,16k`` gives a size per direction; no bs at all is fio's default of 4096."""
     labels: dict = {}
@@ -244,7 +277,12 @@ def _sizes(meta: dict, options: dict[str, str]) -> dict:
             meta["msg_size_bytes"] = 4096
             labels["bs_source"] = "default"
         return labels
+    key = "bs" if "bs" in options else "blocksize"
     sizes = [size_bytes(p, kb_base) for p in raw.split(",") if p.strip()]
+    for size in sizes:
+        if size is not None and not 0 <= size < 2**63:  # msg_size_bytes is Int64
+            raise at.error(f"expected {key} within int64 bytes, got {raw!r}: out of range for "
+                           "int64", *_kv(key, raw))
     if sizes and None not in sizes:
         if len(set(sizes)) == 1:
             meta["msg_size_bytes"] = sizes[0]
@@ -271,13 +309,13 @@ def _streams(meta: dict, labels: dict, jobs: list, k: int, name: str, options: d
             )
 
 
-def _had_io(part: dict, d: str, source, line: int) -> bool:
-    ios = _num(part, "total_ios", d, source, line) or 0
-    return ios > 0 or (_num(part, "io_bytes", d, source, line) or 0) > 0
+def _had_io(part: dict, d: str, at: _At) -> bool:
+    ios = _num(part, "total_ios", d, at) or 0
+    return ios > 0 or (_num(part, "io_bytes", d, at) or 0) > 0
 
 
-def _direction(run: Run, d: str, part: dict, source, line: int) -> list[tuple]:
-    n = lambda key: _num(part, key, d, source, line)  # noqa: E731 - a local shorthand
+def _direction(run: Run, d: str, part: dict, at: _At) -> list[tuple]:
+    n = lambda key: _num(part, key, d, at)  # noqa: E731 - a local shorthand
     if d != "sync":
         # The run's figure (io_bytes / runtime), then the statistics of fio's per-interval
         # samples (every bw_avg_time, 500 ms by default), which is a different basis: with
@@ -305,38 +343,39 @@ def _direction(run: Run, d: str, part: dict, source, line: int) -> list[tuple]:
     for kind in LATENCIES:
         lat = part.get(f"{kind}_ns")
         if isinstance(lat, dict):
-            hist.extend(_latency(run, f"{kind}_{d}", lat, source, line))
+            hist.extend(_latency(run, f"{kind}_{d}", lat, at))
     return hist
 
 
-def _latency(run: Run, metric: str, lat: dict, source, line: int) -> list[tuple]:
+def _latency(run: Run, metric: str, lat: dict, at: _At) -> list[tuple]:
     """min/max/mean/std/count and percentiles in µs; json+ bins as histogram samples."""
-    count = _num(lat, "N", metric, source, line) or 0
+    count = _num(lat, "N", metric, at) or 0
     if not count:
         return []  # fio prints zeros for a latency it did not measure (psync has no slat)
     count = _n(count)
     for stat, key in (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "stddev")):
-        v = _num(lat, key, metric, source, line)
+        v = _num(lat, key, metric, at)
         run.add(metric, stat, None if v is None else v / 1000, "us", n=count)
     run.add(metric, "count", count, "count", n=count)
     pct = lat.get("percentile")
     if isinstance(pct, dict):
         for key, value in pct.items():
             stat = percentile_stat(key)
-            if stat is None or isinstance(value, bool) or not isinstance(value, int | float):
-                raise ParseError(TOOL, source, line, f"expected '<percent>': <ns> in "
-                                 f"{metric} percentiles, got {key!r}: {value!r}")
-            low, high = bucket_edges_ns(int(value))
+            if stat is None:
+                raise at.error(f"expected '<percent>': <ns> in {metric} percentiles, got "
+                               f"{key!r}: {value!r}", *_kv(key, value))
+            value = _num(pct, key, f"{metric}.percentile", at)
+            low, high = bucket_edges_ns(int(value))  # finite (_num checked it)
             run.add(metric, stat, value / 1000, "us", bound_low=low / 1000,
                     bound_high=high / 1000, n=count)
     bins = lat.get("bins")
     out = []
     if isinstance(bins, dict):
-        for key, c in sorted(bins.items(), key=lambda kv: _int_key(kv[0], metric, source, line)):
+        for key, c in sorted(bins.items(), key=lambda kv: _int_key(kv[0], metric, at)):
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 2**63:
-                raise ParseError(TOOL, source, line, f"expected a count for bin {key} of "
-                                 f"{metric}, got {c!r}")
-            low, high = bucket_edges_ns(_int_key(key, metric, source, line))
+                raise at.error(f"expected a count for bin {key} of {metric}, got {c!r}",
+                               *_kv(key, c))
+            low, high = bucket_edges_ns(_int_key(key, metric, at))
             out.append((metric, low / 1000, high / 1000, c))
         _computed_percentiles(run, metric, bins, pct if isinstance(pct, dict) else {})
     return out
@@ -363,13 +402,13 @@ def _computed_percentiles(run: Run, metric: str, bins: dict, reported: dict) -> 
                 break
 
 
-def _int_key(key: str, metric: str, source, line: int) -> int:
-    if not key.isdigit():
-        raise ParseError(TOOL, source, line, f"expected a bin value in ns in {metric}, got {key!r}")
-    return int(key)
+def _int_key(key: str, metric: str, at: _At) -> int:
+    if not key.isdecimal():
+        raise at.error(f"expected a bin value in ns in {metric}, got {key!r}", json.dumps(key))
+    return int(key)  # any size: bin edges are floats (bin_low_us), not int64
 
 
-def _cpu(run: Run, job: dict, source, line: int) -> None:
+def _cpu(run: Run, job: dict, at: _At) -> None:
     for metric, key, stat, unit in (
         ("cpu_user", "usr_cpu", "mean", "pct"),
         ("cpu_system", "sys_cpu", "mean", "pct"),
@@ -377,4 +416,4 @@ def _cpu(run: Run, job: dict, source, line: int) -> None:
         ("page_faults_major", "majf", "total", "count"),
         ("page_faults_minor", "minf", "total", "count"),
     ):
-        run.add(metric, stat, _num(job, key, "job", source, line), unit)
+        run.add(metric, stat, _num(job, key, "job", at), unit)
