@@ -62,6 +62,7 @@ _KEY_SET = frozenset(KEYS)
 _KV = re.compile(r"^\s*(" + "|".join(re.escape(k) for k in KEYS) + r")(?:\s+(.*?))?\s*$")
 _HIST_HEADER = re.compile(r"^\s*Interval\(usec\)\s+Frequency\s*$")
 _HIST_ROW = re.compile(r"^\s*(\d{1,18})\s+(\d{1,18})\s*$")  # 18 digits: within int64
+_HIST_LONG = re.compile(r"^\s*\d+\s+\d+\s*$")  # a row with a longer number: beyond int64
 _PER_ITER = re.compile(r"^(\S+)\s*\(\s*(\S+?)\s*/\s*iteration\s*\)$")
 # A headerless -csv row: the twelve fields of KEYS, protocol first, the counts where the text
 # output has them (a looser pattern would claim other CSV tables in notes).
@@ -140,7 +141,7 @@ def _extend(lines: list[str], i: int) -> int:
             pass
         elif _HIST_HEADER.match(line):
             in_hist = True
-        elif in_hist and _HIST_ROW.match(line):
+        elif in_hist and _HIST_LONG.match(line):  # a row too long for int64 too: parse says so
             pass
         elif not line.strip():
             nxt = next((j for j in range(k + 1, len(lines)) if lines[j].strip()), None)
@@ -217,6 +218,9 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             cur.hist_line, cur.end = no, no
         else:
             reason = f"expected a latte summary line ('Key value'), got {line.strip()[:80]!r}"
+            if cur is not None and cur.hist_line is not None and _HIST_LONG.match(line):
+                reason = (f"expected a histogram row '<usec> <count>' within int64, got "
+                          f"{line.strip()[:80]!r}: out of range for int64")
             if strict or cur is None:
                 raise ParseError(TOOL, source, no, reason)
             cur.warnings.append(f"line {no} skipped: {reason}")
@@ -262,9 +266,15 @@ def _run(block: _Block, source: str | None, strict: bool) -> Run:
     def count(key: str, what: str) -> int | None:
         if key not in v:
             return None
-        value = integer(v[key][0], tool=TOOL, source=source, line_no=v[key][1], what=what)
-        if not 0 <= value < 2**63:
-            raise ParseError(TOOL, source, v[key][1], f"expected {what}, got {v[key][0]!r}")
+        try:
+            value = integer(v[key][0], tool=TOOL, source=source, line_no=v[key][1], what=what)
+            if value < 0:
+                raise ParseError(TOOL, source, v[key][1], f"expected {what}, got {v[key][0]!r}")
+        except ParseError as exc:
+            if strict:
+                raise
+            run.warnings.append(f"line {v[key][1]} skipped: {exc.reason}")
+            return None
         return value
 
     if "Protocol" in v:
@@ -342,7 +352,7 @@ def _command_meta(command: str | None, meta: dict, run: Run) -> str:
     for flag, value in zip(args, args[1:]):
         if flag.lower() == "-a":
             host, _, port = value.rpartition(":")
-            if host and port.isdigit() and int(port) < 65536:
+            if host and port.isdecimal() and int(port) < 65536:
                 meta["dst_ip"], meta["port"] = host.strip("[]"), int(port)
     return basis
 
