@@ -282,8 +282,9 @@ def test_command_line_reading():
 
 def test_counts_beyond_64_bits_are_errors_and_unreadable_sizes_get_no_default():
     text = "tcp_lat:\n    latency  =  5 us\n    loc_send_msgs  =  99999999999999999999999 \n"
-    with pytest.raises(ParseError, match="beyond any count"):
+    with pytest.raises(ParseError, match="loc_send_msgs = <count>' within int64") as err:
         qperf.parse(text)
+    assert err.value.line_no == 3
     assert qperf.parse(text, strict=False).runs[0].meta.get("packets_sent") is None
     t = azlatency.read("$ qperf h -m 99999999999K tcp_lat\ntcp_lat:\n    latency  =  5 us\n")
     assert pd_isna(t.runs.msg_size_bytes.iloc[0])  # -m was given: qperf's default is no answer

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
+import math
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -65,15 +66,17 @@ def size_of(text: str) -> int | None:
     m = _NUMBER.match(text)
     if not m or m.group(2) not in _SIZE_SUFFIX:
         return None
-    value = int(float(m.group(1)) * _SIZE_SUFFIX[m.group(2)])
-    return value if value < 2**32 else None  # qperf keeps sizes in a uint32
+    value = float(m.group(1)) * _SIZE_SUFFIX[m.group(2)]
+    # qperf keeps sizes in a uint32; a 400-digit size is inf here, and int(inf) would raise
+    return int(value) if value < 2**32 else None
 
 
 def time_of(text: str) -> float | None:
     m = _NUMBER.match(text)
     if not m or m.group(2).lower() not in _TIME_SUFFIX:
         return None
-    return float(int(float(m.group(1)) * _TIME_SUFFIX[m.group(2).lower()]))
+    value = float(m.group(1)) * _TIME_SUFFIX[m.group(2).lower()]
+    return float(int(value)) if math.isfinite(value) else None  # whole seconds, as qperf
 
 
 @dataclass

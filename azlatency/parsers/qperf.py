@@ -275,7 +275,8 @@ def _value(key: str, raw: str, no: int, source, strict: bool, skipped: list[str]
     else:
         value, exact = float(m.group("num").replace(",", "")) * factor, factor == 1.0
     if kind in ("count", "bytes") and value >= _INT64_LIMIT:
-        reason = f"'{key} = {raw}' is beyond any count qperf can print (uint64)"
+        reason = (f"expected '{key} = <{kind}>' within int64 (the tables' Int64), got {raw!r}: "
+                  "out of range for int64")
         if strict:
             raise ParseError(TOOL, source, no, reason)
         skipped.append(f"line {no} skipped: {reason}")
