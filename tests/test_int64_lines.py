@@ -99,6 +99,11 @@ CASES = [
     Case("sockperf/sockperf--3.7-linux-udp-pingpong.txt", 4, "11111", "expected 'PORT = <port>'"),
     Case("sockperf/sockperf--3.7-linux-udp-m1400-throughput.txt", 8, "95442",
          "expected 'Total of <n> messages sent'"),
+    # sockperf --full-log rows: a packet number, and a txTime in 2286 (past int64 ns)
+    Case("sockperf/sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv", 28, "6, ",
+         "out of range for int64", new=f"{HUGE}, "),
+    Case("sockperf/sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv", 30, " 2.411809543",
+         "out of range for int64", new=" 9999999999.411809543"),
     # JSON: no positions from json, so the line is found by the key and the value's text
     Case("fio/fio--3.33-linux-json-read-4k.json", 28, "1002",
          "expected read.runtime within fio's 64-bit counters", lenient=None),

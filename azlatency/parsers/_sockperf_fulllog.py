@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Run, constant_str, count_newlines, decimal_to_ns
+from ._base import INT64_MAX, INT64_MIN, Run, constant_str, count_newlines, decimal_to_ns
 
 TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
@@ -159,18 +159,23 @@ def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, 
                 v = float(m.group(4))
             except ValueError:
                 ok = False
+        what = "latency" if has_value else ""
+        reason = f"expected 'packet, txTime, rxTime{', ' + what if what else ''}' numbers, got {line.strip()!r}"
+        if ok:
+            row = (int(m.group(1)), decimal_to_ns(m.group(2)), decimal_to_ns(m.group(3)))
+            if not all(INT64_MIN <= x <= INT64_MAX for x in row):
+                ok = False
+                reason += ": out of range for int64 (packet number, or a time past the year 2262)"
         if not ok:
             if not line.strip():
                 continue
-            what = "latency" if has_value else ""
-            reason = f"expected 'packet, txTime, rxTime{', ' + what if what else ''}' numbers, got {line.strip()!r}"
             if strict:
                 raise ParseError(TOOL, source, first_line_no + k, reason)
             warnings.append(f"line {first_line_no + k} skipped: {reason}")
             continue
-        seq.append(int(m.group(1)))
-        tx.append(decimal_to_ns(m.group(2)))
-        rx.append(decimal_to_ns(m.group(3)))
+        seq.append(row[0])
+        tx.append(row[1])
+        rx.append(row[2])
         if has_value:
             val.append(v)
     return (
