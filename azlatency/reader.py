@@ -29,6 +29,8 @@ from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str, count
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
 _PROMPT_ONLY = re.compile(r"^\s*[\w.-]+@([\w.-]+)(?::\S*)?\s*[#$%]?\s*$")
+# "line 12 skipped: ..." in a parser's warning, numbered within its block.
+_LINE_NO = re.compile(r"\bline (\d+)\b")
 # Files whose head says they are one output in their entirety skip document scanning.
 _HEAD_BYTES = 64 * 1024
 
@@ -378,6 +380,8 @@ def _tables(
             if host and not meta.get("prompt_host"):
                 meta["prompt_host"] = host
             warnings = list(run.warnings) + ([meta.pop("warnings")] if meta.get("warnings") else [])
+            if span.start:  # parsers count lines within their block; the file's count is wanted
+                warnings = [_shift_lines(w, span.start) for w in warnings]
             meta.update(
                 run_id=run_id,
                 source_path=source or "<text>",
@@ -418,6 +422,10 @@ def _tables(
     tables = _frames(keep)
     tables.problems.extend(problems)
     return tables
+
+
+def _shift_lines(warning: str, by: int) -> str:
+    return _LINE_NO.sub(lambda m: f"line {int(m[1]) + by}", warning)
 
 
 def _too_big(tool: str, source: str | None, line: int, exc: Exception) -> ParseError:
