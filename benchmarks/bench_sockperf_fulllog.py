@@ -110,7 +110,9 @@ _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import pandas as pd
-import azlatency  # imports before the baseline
+import azlatency  # imports before the baseline: every parser module, and pyarrow's csv
+import pyarrow.csv, azlatency.parsers
+azlatency.parsers.modules()
 path, which = {path!r}, {which!r}
 
 def rss_mb():

@@ -191,7 +191,6 @@ def test_mapped_files_read_as_their_bytes(monkeypatch):
 
 
 def test_mapped_file_answers_like_bytes(tmp_path):
-    import mmap
 
     from azlatency.reader import _Mapped
 
@@ -199,9 +198,9 @@ def test_mapped_file_answers_like_bytes(tmp_path):
     (tmp_path / "f").write_bytes(raw)
     (tmp_path / "blank").write_bytes(b" \n\t\r\n  ")
     with (tmp_path / "f").open("rb") as f:
-        m = _Mapped(f.fileno(), 0, access=mmap.ACCESS_READ)
+        m = _Mapped.of(f.fileno())
     with (tmp_path / "blank").open("rb") as f:
-        blank = _Mapped(f.fileno(), 0, access=mmap.ACCESS_READ)
+        blank = _Mapped.of(f.fileno())
     assert (m.isspace(), blank.isspace()) == (raw.isspace(), True)
     assert m.startswith((b"x", b"  \n")) and not m.startswith(b"ping")
     assert m.startswith(b"ping", 4) == raw.startswith(b"ping", 4) is True

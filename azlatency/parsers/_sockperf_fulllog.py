@@ -80,7 +80,7 @@ def _read_piece(buf, has_value: bool, out: list[np.ndarray | None]) -> int:
         types["value"] = pa.float64()
     reader = pacsv.open_csv(
         pa.BufferReader(buf),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24, use_threads=False),
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
     )
     seq, tx, rx, value = out
@@ -121,12 +121,13 @@ def _map(fn, items: list) -> list:
 
 def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
     """The rows of ``data[start:stop]`` as (seq, tx_ns, rx_ns, value, newlines).  Big blocks
-    are cut into one piece per core (at most 4); the pieces' lines are counted, then read, in
-    parallel threads (pyarrow and numpy release the GIL), each into its own stretch of the
-    preallocated result arrays."""
+    are cut into one piece per core (at most 8); the pieces' lines are counted, then read, in
+    parallel threads (pyarrow and numpy release the GIL; each piece's reader is single-threaded,
+    so the cores are not oversubscribed), each into its own stretch of the preallocated result
+    arrays."""
     import pyarrow as pa
 
-    n = max(1, min(os.cpu_count() or 1, 4, (stop - start) // PIECE_MIN))
+    n = max(1, min(os.cpu_count() or 1, 8, (stop - start) // PIECE_MIN))
     pieces = _pieces(data, start, stop, n)
     counts = _map(lambda ab: count_newlines(data, *ab), pieces)
     sizes = [c + (1 if data[b - 1 : b] != b"\n" else 0) for (a, b), c in zip(pieces, counts)]
@@ -374,41 +375,50 @@ def _order_stats(values: np.ndarray, out: dict[str, float]) -> None:
 def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 1 << 18) -> bool:
     """min, max, percentiles and median-ad by counting whole nanoseconds; False (nothing
     written) when the values are not all whole ns or span more than :data:`MAX_BINS`.
-    The ticks are made slice by slice into one int32 array (the only whole-column buffer)."""
+    The ticks are made slice by slice into one array (the only whole-column buffer)."""
     lo, hi = np.rint(float(values.min()) * 1000.0), np.rint(float(values.max()) * 1000.0)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo >= MAX_BINS:
         return False
-    ticks = np.empty(len(values), dtype=np.int32)
-    buf = np.empty(min(step, len(values)))
+    ticks = np.empty(len(values), dtype=np.intp)  # what bincount takes without a cast
+    # Scratch made once: temporaries made per slice cost fresh pages in a worker thread.
+    size = min(step, len(values))
+    buf, back, same = np.empty(size), np.empty(size), np.empty(size, dtype=bool)
     for a in range(0, len(values), step):
         part = values[a : a + step]
-        ns = np.multiply(part, 1000.0, out=buf[: len(part)])
+        k = len(part)
+        ns = np.multiply(part, 1000.0, out=buf[:k])
         np.rint(ns, out=ns)
-        if not np.array_equal(ns / 1000.0, part):  # not whole nanoseconds
-            return False
+        if not np.equal(np.divide(ns, 1000.0, out=back[:k]), part, out=same[:k]).all():
+            return False  # not whole nanoseconds
         np.subtract(ns, lo, out=ns)
         ticks[a : a + step] = ns
-    counts = np.bincount(ticks, minlength=int(hi - lo) + 1)
-    cum = np.cumsum(counts)
+    cum = np.bincount(ticks, minlength=int(hi - lo) + 1)
     del ticks
+    np.cumsum(cum, out=cum)
     lo = float(lo)
-
-    def at(cum: np.ndarray, rank: int) -> int:  # the bin holding 0-based rank ``rank``
-        return int(np.searchsorted(cum, rank, side="right"))
-
     for stat, rank in _ranks(len(values)).items():
-        out[stat] = (lo + at(cum, rank)) / 1000.0
-    # |x - median| folds the counts around the median's tick m: distance d has the counts of
-    # m + d and m - d.  numpy's median of an even count averages the two middle ones.
-    m = round(out["p50"] * 1000.0 - lo)
-    reach = max(m, len(counts) - 1 - m)
-    fold = np.zeros(reach + 1, dtype=np.int64)
-    fold[: len(counts) - m] += counts[m:]
-    fold[1 : m + 1] += counts[:m][::-1]
-    folded = np.cumsum(fold)
+        out[stat] = (lo + int(np.searchsorted(cum, rank, side="right"))) / 1000.0
+    # |x - median| <= d holds for the values in the ticks m - d .. m + d, a count read off
+    # ``cum``: the distance of rank r is the smallest d whose count exceeds r (a bisection).
+    # numpy's median of an even count averages the two middle ones.
+    m, top = round(out["p50"] * 1000.0 - lo), len(cum) - 1
+
+    def within(d: int) -> int:
+        upper = cum[min(m + d, top)]
+        return int(upper - (cum[m - d - 1] if m - d - 1 >= 0 else 0))
+
+    def distance(rank: int) -> int:
+        low, high = 0, max(m, top - m)
+        while low < high:
+            mid = (low + high) // 2
+            if within(mid) > rank:
+                high = mid
+            else:
+                low = mid + 1
+        return low
+
     n = len(values)
-    mid = (at(folded, n // 2) + at(folded, (n - 1) // 2)) / 2
-    out["median_ad"] = mid / 1000.0
+    out["median_ad"] = (distance(n // 2) + distance((n - 1) // 2)) / 2 / 1000.0
     return True
 
 
