@@ -12,7 +12,7 @@ computes it (rank ⌊0.5 + q·n⌋ percentiles), so the parser has nothing to wa
 Each reader runs in its own child process, which reports its wall time, its peak RSS above
 the RSS it had after imports (``resource.getrusage``, no tracemalloc), and the size of the
 frames it produced (``memory_usage(deep=True)``).  A third child times the parser alone
-(file bytes → ``sockperf.parse_bytes``: rows, samples frame and recomputed statistics, without
+(the mapped file → ``sockperf.parse_bytes``: rows, samples frame and recomputed statistics, without
 the reader's hash, run ids and schema-typed tables).
 
 Memory, read two ways: ``memory_usage(deep=True)`` counts the constant string columns
@@ -130,9 +130,11 @@ if which == "azlatency":
     extra = {{"warnings": None if t.runs.warnings.isna().all() else t.runs.warnings[0][:200],
               "tx0": int(t.samples.tx_time_ns.iloc[0])}}
 elif which == "parser":
-    from pathlib import Path
     from azlatency.parsers import sockperf
-    parsed = sockperf.parse_bytes(Path(path).read_bytes(), source=path)
+    from azlatency.reader import _Mapped
+    with open(path, "rb") as f:
+        data = _Mapped.of(f.fileno())  # as read() takes a big file
+    parsed = sockperf.parse_bytes(data, source=path)
     frames = [parsed.runs[0].samples]
     rows = len(frames[0])
     extra = {{"warnings": "; ".join(parsed.runs[0].warnings)[:200] or None,
