@@ -249,7 +249,7 @@ class _Mapped(mmap.mmap):
 
 
 class _Background:
-    """``fn()`` in a thread of its own at the lowest CPU priority; ``result()`` waits for it."""
+    """``fn()`` in a thread of its own at idle CPU priority; ``result()`` waits for it."""
 
     def __init__(self, fn) -> None:
         self._fn, self._value, self._error = fn, None, None
@@ -257,11 +257,10 @@ class _Background:
         self._thread.start()
 
     def _run(self) -> None:
-        try:
-            if hasattr(os, "setpriority"):  # Linux: a thread is a task with its own nice value
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        except OSError:
-            pass
+        # Linux: a thread is a task with its own policy; SCHED_IDLE runs only on an idle core
+        # (nice 19 still takes a share of a busy one). Elsewhere the thread runs as it is.
+        with contextlib.suppress(AttributeError, OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         try:
             self._value = self._fn()
         except BaseException as exc:  # handed to the caller of result()
