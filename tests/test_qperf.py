@@ -288,3 +288,19 @@ def test_counts_beyond_64_bits_are_errors_and_unreadable_sizes_get_no_default():
     assert qperf.parse(text, strict=False).runs[0].meta.get("packets_sent") is None
     t = azlatency.read("$ qperf h -m 99999999999K tcp_lat\ntcp_lat:\n    latency  =  5 us\n")
     assert pd_isna(t.runs.msg_size_bytes.iloc[0])  # -m was given: qperf's default is no answer
+
+
+def test_error_counts_that_fit_but_whose_sum_does_not_leave_errors_empty():
+    """Each ``*_errors`` count fits Int64; their sum would not.  The run is kept, ``errors``
+    stays empty and a warning names the lines (it used to fail in pandas, at line 1)."""
+    text = (QP / "qperf--0.4.11-linux-vvs-tcp.txt").read_text()
+    head, _, rest = text.partition("    rem_recv_msgs   =  70,410 \n")
+    big = ("    loc_send_errors =  6000000000000000000 \n"
+           "    rem_recv_errors =  6000000000000000000 \n")
+    t = azlatency.read(head + "    rem_recv_msgs   =  70,410 \n" + big + rest)
+    lat = t.runs[t.runs["mode"] == "tcp_lat"].iloc[0]
+    assert pd_isna(lat["errors"]) and lat["packets_sent"] == 70_409
+    assert "error counts on lines 19, 20 add up past int64" in lat["warnings"]
+    small = big.replace("6000000000000000000", "3")
+    t = azlatency.read(head + "    rem_recv_msgs   =  70,410 \n" + small + rest)
+    assert t.runs[t.runs["mode"] == "tcp_lat"].iloc[0]["errors"] == 6

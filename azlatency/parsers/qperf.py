@@ -491,7 +491,12 @@ def _quality(run: Run, test: _Test) -> None:
     meta["packets_sent"], meta["packets_received"] = sent, received
     errors = [v for k, v in values.items() if k.endswith("_errors") and v.kind == "count"]
     if errors and all(v.exact for v in errors):
-        meta["errors"] = int(sum(v.value for v in errors))
+        total = sum(int(v.value) for v in errors)
+        if total < _INT64_LIMIT:
+            meta["errors"] = total
+        else:  # each count fits the column, their sum does not: say so, keep the run
+            lines = ", ".join(str(v.line_no) for v in errors)
+            run.warnings.append(f"error counts on lines {lines} add up past int64: errors left empty")
     if lat is not None and lat.value == 0:
         meta["loss_pct"] = 100.0
     elif test.name.startswith(_DATAGRAM) and not test.name.endswith("_lat") and sent and received is not None:
