@@ -8,6 +8,7 @@ without it is incomplete and never reused.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import traceback
@@ -18,7 +19,7 @@ from typing import Any
 from . import store
 from .errors import DetectionError, ParseError, SchemaError
 from .parsers import modules
-from .reader import read_bytes
+from .reader import file_bytes, read_bytes
 
 # Import every parser now: worker processes fork from a server that imported this module
 # (ingest._pool_context), so they start with the parsers loaded.
@@ -54,15 +55,16 @@ def parse_file(task: Task) -> dict[str, Any]:
     """Parse ``task`` and write its cache entry; return the outcome (as in the JSON) with
     the Arrow tables under ``"arrow"`` (sent back whole: cheaper than reading them again)."""
     arrow: dict[str, Any] = {}
-    try:
-        data = Path(task.location).read_bytes()
-    except OSError as exc:
-        outcome = _failure("unreadable", {"reason": str(exc)})
-    else:
-        if hashlib.sha256(data).hexdigest() != task.sha256:
-            outcome = _failure("unreadable", {"reason": "the file changed during the import"})
+    with contextlib.ExitStack() as stack:
+        try:
+            data = stack.enter_context(file_bytes(task.location))  # big files are mapped
+        except OSError as exc:
+            outcome = _failure("unreadable", {"reason": str(exc)})
         else:
-            outcome = _parse(data, task, arrow)
+            if hashlib.sha256(data).hexdigest() != task.sha256:
+                outcome = _failure("unreadable", {"reason": "the file changed during the import"})
+            else:
+                outcome = _parse(data, task, arrow)
     cache = Path(task.cache_dir)
     tmp = cache / f"{task.sha256}.json.tmp"
     store.write_json(outcome, tmp, sync=False)  # verified by hash when reused (store.py)
@@ -77,7 +79,7 @@ def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
     try:
         # Checked against the pandera schema once, on the assembled tables (ingest.py):
         # validating each file here would cost ~25 ms a file.
-        tables = read_bytes(data, source=task.source_path, strict=task.strict)
+        tables = read_bytes(data, source=task.source_path, strict=task.strict, sha256=task.sha256)
     except DetectionError as exc:
         reason = "empty" if exc.reason == "empty input" else "unknown_format"
         return _failure(reason, error_record(exc))

@@ -15,6 +15,7 @@ import mmap
 import os
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -188,22 +189,50 @@ def read_bytes(
     source: str | None = None,
     tool: str | None = None,
     strict: bool = True,
+    sha256: str | None = None,
 ) -> Tables:
-    """Parse raw bytes of one file. ``source`` is how the file is named in runs and errors."""
+    """Parse raw bytes of one file. ``source`` is how the file is named in runs and errors;
+    ``sha256`` is the bytes' hash when the caller has it already (the importer does)."""
     if not data or data.isspace():  # data.strip() would copy the whole file
         raise DetectionError(tool or "azlatency", source, None, "empty input")
     if len(data) <= _HEAD_BYTES:
         return read_text(decode(data), source=source, tool=tool, strict=strict,
-                         sha=hashlib.sha256(data).hexdigest())
+                         sha=sha256 or hashlib.sha256(data).hexdigest())
     # Hashing lets go of the GIL: on a big file it runs beside the parser, in a thread at idle
     # priority, so that it takes the cores the parser leaves free.
-    sha = _Background(lambda: hashlib.sha256(data).hexdigest())
+    sha = _Known(sha256) if sha256 else _Background(lambda: hashlib.sha256(data).hexdigest())
     return _read_big(data, sha, source=source, tool=tool, strict=strict)
+
+
+class _Known:
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def result(self) -> str:
+        return self.value
 
 
 # Files from this size on are mapped, not read: the parser's fast paths take their bytes
 # straight from the page cache, and half a gigabyte of log is never copied into the process.
 MAP_BYTES = 32 << 20
+
+
+@contextlib.contextmanager
+def file_bytes(path: str | os.PathLike[str]) -> Iterator[bytes]:
+    """The bytes of a file: read when small, mapped (:class:`_Mapped`) from :data:`MAP_BYTES`
+    on.  Parsing takes them through the same code either way."""
+    path = Path(path)
+    if not MAP_BYTES <= path.stat().st_size > 0:
+        yield path.read_bytes()
+        return
+    with path.open("rb") as f:
+        data = _Mapped.of(f.fileno())
+    try:
+        yield data
+    finally:
+        # Something may still view the mapping (BufferError): it then goes with that view.
+        with contextlib.suppress(BufferError):
+            data.close()
 
 
 class _Mapped(mmap.mmap):
@@ -483,15 +512,6 @@ def read(
         isinstance(path_or_text, str) and "\n" not in path_or_text and os.path.isfile(path_or_text)
     ):
         path = Path(path_or_text)
-        source = source or str(path)
-        if not MAP_BYTES <= path.stat().st_size > 0:
-            return read_bytes(path.read_bytes(), source=source, tool=tool, strict=strict)
-        with path.open("rb") as f:
-            data = _Mapped.of(f.fileno())
-        try:
-            return read_bytes(data, source=source, tool=tool, strict=strict)
-        finally:
-            # Something may still view the mapping (BufferError): it then goes with that view.
-            with contextlib.suppress(BufferError):
-                data.close()
+        with file_bytes(path) as data:
+            return read_bytes(data, source=source or str(path), tool=tool, strict=strict)
     return read_text(path_or_text, source=source, tool=tool, strict=strict)

@@ -10,6 +10,7 @@ import pytest
 
 from azlatency import ingest, schema, store
 from azlatency.errors import CampaignError
+from tests.conftest import FIXTURES
 from tests.ingest.conftest import RAW, tree_digest
 
 SEED002_CSV = RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv"
@@ -160,4 +161,22 @@ def test_worker_processes_give_the_same_store(copy_campaign, stores, tmp_path, m
     two = ingest.import_campaign(raw, root=tmp_path / "two", workers=2)
     assert (one.workers, two.workers) == (1, 2)
     a, b = tree_digest(stores / raw.name), tree_digest(tmp_path / "two" / raw.name)
+    assert a == b and len(a) > 10
+
+
+def test_mapped_files_give_the_same_store(copy_campaign, stores, tmp_path, monkeypatch):
+    """Big files are mapped, not read, by the import too (and their hash is not taken twice);
+    with the threshold at one byte every file goes that way and the store is the same."""
+    from azlatency import reader
+
+    raw = copy_campaign("seed002-ppg-latte")
+    for tool, pattern in (("sockperf", "*fulllog*.csv"), ("ping", "*-D*.txt"), ("echo_csv", "*")):
+        for f in sorted((FIXTURES / tool).glob(pattern)):
+            if ".expected." not in f.name and f.suffix != ".md":
+                shutil.copy(f, raw / f.name)
+    read = ingest.import_campaign(raw, root=stores, workers=1)
+    monkeypatch.setattr(reader, "MAP_BYTES", 1)
+    mapped = ingest.import_campaign(raw, root=tmp_path / "mapped", workers=1)
+    assert read.counts == mapped.counts and read.counts["samples"] > 0
+    a, b = tree_digest(stores / raw.name), tree_digest(tmp_path / "mapped" / raw.name)
     assert a == b and len(a) > 10
