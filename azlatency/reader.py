@@ -205,6 +205,8 @@ def read_bytes(
 
 
 class _Known:
+    """A hash the caller already has, answering like :class:`_Background`."""
+
     def __init__(self, value: str) -> None:
         self.value = value
 
