@@ -20,6 +20,12 @@ FORMAT_VERSION = 1
 # Vocabulary (docs/vocabulary.md explains each).
 LATENCY_BASES = ("rtt", "half_rtt")
 SOURCES = ("reported", "computed")
+
+
+def pct_label(q: float) -> str:
+    """0.999 → ``'p99.9'``; 0.5 → ``'p50'`` (the vocabulary's stat names)."""
+    text = f"{q * 100:.6f}".rstrip("0").rstrip(".")
+    return f"p{text}"
 SAMPLE_STATUSES = ("ok", "timeout", "duplicate", "error", "omitted", "censored", "lost")
 SAMPLE_KINDS = ("packet", "reply", "probe", "interval", "histogram", "thread", "record")
 

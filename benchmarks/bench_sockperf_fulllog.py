@@ -108,20 +108,15 @@ def make_log(path: Path = DATA, rows: int = ROWS) -> Path:
 
 _CHILD = r"""
 import json, resource, sys, time
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{root!r}, {bench!r}]
+from _timing import proc_status_mb
 import pandas as pd
 import azlatency  # imports before the baseline: every parser module, and pyarrow's csv
 import pyarrow.csv, azlatency.parsers
 azlatency.parsers.modules()
 path, which = {path!r}, {which!r}
 
-def rss_mb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-
-base = rss_mb()
+base = proc_status_mb("VmRSS")
 start, cpu = time.perf_counter(), time.process_time()
 if which == "azlatency":
     t = azlatency.read(path)
@@ -183,7 +178,7 @@ print(json.dumps({{"seconds": elapsed, "cpu_s": cpu, "peak_mb": peak - base, "fr
 
 
 def _child(which: str, path: Path, rows: int) -> dict:
-    code = _CHILD.format(root=str(ROOT), path=str(path), which=which, rows=rows)
+    code = _CHILD.format(root=str(ROOT), bench=str(HERE), path=str(path), which=which, rows=rows)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

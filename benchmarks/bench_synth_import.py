@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _timing import proc_status_mb  # benchmarks/ is on sys.path (run directly or by run_all)
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA = HERE / "_data" / "synth-large"
@@ -50,16 +52,12 @@ MIN_FREE_GB = float(os.environ.get("AZL_BENCH_MIN_FREE_GB", "1.5"))
 
 _PRELUDE = """
 import json, resource, sys, time
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{root!r}, {bench!r}]
+from _timing import proc_status_mb
 import numpy as np, pandas as pd, pyarrow as pa, pyarrow.csv as pacsv, pyarrow.parquet as pq
 import azlatency
 from azlatency import ingest, stats
-def rss_mb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-base = rss_mb()
+base = proc_status_mb("VmRSS")
 start = time.perf_counter()
 """
 
@@ -123,27 +121,16 @@ def _meminfo_gb(key: str = "MemAvailable") -> float:
     return float("inf")
 
 
-def _hwm_mb(pid: int) -> float | None:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
-
-
 def _child(step: str, **kw) -> dict:
     """Run one step in a child; stop it if the machine runs short of memory."""
-    code = _PRELUDE.format(root=str(ROOT)) + _STEPS[step].format(**kw) + _EPILOGUE
+    code = _PRELUDE.format(root=str(ROOT), bench=str(HERE)) + _STEPS[step].format(**kw) + _EPILOGUE
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     while proc.poll() is None:
         if _meminfo_gb() < MIN_FREE_GB:
-            peak = _hwm_mb(proc.pid)
+            peak = proc_status_mb("VmHWM", proc.pid)
             proc.kill()
             proc.communicate()
             return {

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
+from ..schema import pct_label as stat_name  # 0.999 → 'p99.9'
 from ._base import INT64_MAX, INT64_MIN, Run, constant_str, count_newlines, decimal_to_ns
 
 TOOL = "sockperf"
@@ -33,11 +34,6 @@ TOOL = "sockperf"
 QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 PIECE_MIN = 8 << 20  # bytes of rows per parallel piece (smaller blocks are read whole)
 _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,\s*(\S+?)\s*)?$")
-
-
-def stat_name(q: float) -> str:
-    """0.999 → ``'p99.9'``; 0.5 → ``'p50'`` (the percent, without trailing zeros)."""
-    return "p" + f"{q * 100:.6f}".rstrip("0").rstrip(".")
 
 
 @dataclass
@@ -311,19 +307,12 @@ def check_column(rows: Rows, basis: str, step: int = 1 << 18) -> str | None:
     )
 
 
-def rank_quantile(sorted_or_partitioned: np.ndarray, q: float) -> float:
-    """sockperf's percentile: the observation of rank ⌊0.5 + q·n⌋ (1-based) of the sorted values."""
-    n = len(sorted_or_partitioned)
-    k = min(max(math.floor(0.5 + q * n) - 1, 0), n - 1)
-    return float(sorted_or_partitioned[k])
-
-
 def compute(values: np.ndarray, level: float = 0.99) -> dict[str, float]:
     """What sockperf prints, from the rows: count, mean, std (n-1), min, max, the eight
     percentiles, and the 3.8 dispersion figures (mean-ad, median-ad, siqr, cv, std-error, CI).
 
-    The order statistics (one partitioned copy, then the median absolute deviation in the same
-    buffer) and the moments (sliced passes, no whole-column temporaries) run in two threads."""
+    The order statistics (counted, or selected when they cannot be: ``_order_stats``) and the
+    moments (sliced passes, no whole-column temporaries) run in two threads."""
     n = len(values)
     if n == 0:
         return {"count": 0.0}
@@ -344,7 +333,8 @@ _ORDER = ("count", "mean", "std", "min", "max", *map(stat_name, QUANTILES), "mea
 
 
 def _ranks(n: int) -> dict[str, int]:
-    """0-based ranks of min, max and sockperf's percentiles among ``n`` sorted values."""
+    """0-based ranks of min, max and sockperf's percentiles among ``n`` sorted values: its
+    percentile is the observation of rank ⌊0.5 + q·n⌋ (1-based)."""
     ranks = {"min": 0, "max": n - 1}
     for q in QUANTILES:
         ranks[stat_name(q)] = min(max(math.floor(0.5 + q * n) - 1, 0), n - 1)
@@ -360,13 +350,10 @@ MAX_BINS = 1 << 26
 def _order_stats(values: np.ndarray, out: dict[str, float]) -> None:
     if _order_stats_counted(values, out):
         return
-    n = len(values)
-    ranks = sorted(set(_ranks(n).values()))
-    part = np.partition(values, ranks)  # the one copy, reused as scratch
-    out["min"] = float(part[0])
-    out["max"] = float(part[-1])
-    for q in QUANTILES:
-        out[stat_name(q)] = rank_quantile(part, q)
+    ranks = _ranks(len(values))
+    part = np.partition(values, sorted(set(ranks.values())))  # the one copy, reused as scratch
+    for stat, rank in ranks.items():
+        out[stat] = float(part[rank])
     scratch = np.subtract(values, out["p50"], out=part)
     np.abs(scratch, out=scratch)
     out["median_ad"] = float(np.median(scratch, overwrite_input=True))

@@ -293,17 +293,13 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
         )
 
 
+# What the CSV and the client's log both are: one TCP connection probed by the client.
+_ECHO = {"tool": TOOL, "mode": "echo", "protocol": "tcp", "role": "client", "latency_basis": "rtt"}
+
+
 def _csv_meta(run: Run, s: pd.DataFrame) -> None:
     meta = run.meta
-    meta.update(
-        tool=TOOL,
-        parser_variant="csv",
-        mode="echo",
-        protocol="tcp",
-        role="client",
-        latency_basis="rtt",
-        packets_received=len(s),
-    )
+    meta.update(_ECHO, parser_variant="csv", packets_received=len(s))
     meta.setdefault("complete", True)
     run.samples = s
     if not len(s):
@@ -375,14 +371,7 @@ def iso_ns(text: str) -> int | None:
 def _parse_log(lines: list[str], source: str | None, strict: bool = True) -> Run:
     run = Run(line_start=1, line_end=len(lines))
     meta = run.meta
-    meta.update(
-        tool=TOOL,
-        parser_variant="log",
-        mode="echo",
-        protocol="tcp",
-        role="client",
-        latency_basis="rtt",
-    )
+    meta.update(_ECHO, parser_variant="log")
     drops: list[dict] = []
     for no, line in enumerate(lines, start=1):
         m = _CONNECTED.search(line)

@@ -21,7 +21,7 @@ from .. import stats, units
 from ..reader import Tables
 from ..stats._common import as_rng
 from ._data import latency_runs, sample_runs, subset
-from ._latency import latency_percentiles
+from ._latency import GROUP, latency_percentiles
 
 FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
 CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "region", "role")
@@ -261,15 +261,7 @@ def contrasts(
 # Cross-tool agreement
 
 
-PAIR = (
-    "campaign",
-    "scenario",
-    "src_zone",
-    "dst_zone",
-    "placement",
-    "accelerated_networking",
-    "vm_size",
-)
+PAIR = tuple(c for c in GROUP if c != "msg_size_bytes")  # the VMs, whatever the message
 
 
 def cross_tool(

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .. import stats, units
 from ..reader import Tables
-from ..stats._common import INTERVAL_COLUMNS
+from ..stats._common import DEFAULT_QUANTILES, INTERVAL_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
 
 GROUP = (
@@ -34,7 +34,7 @@ GROUP = (
     "vm_size",
     "msg_size_bytes",
 )
-QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
+QUANTILES = DEFAULT_QUANTILES
 _PCT = re.compile(r"^p(\d+(?:\.\d+)?)$")
 REPORTED_PCT = "printed by the tool: a percentile alone gives no interval"
 KEEP_STATS = ("mean", "min", "max")

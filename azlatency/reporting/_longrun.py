@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..reader import Tables
-from ..stats._common import pct_label
+from ..schema import pct_label
 from ._data import labels, latency_runs
 
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")

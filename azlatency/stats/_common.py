@@ -38,12 +38,6 @@ def as_rng(rng: Rng) -> np.random.Generator:
     return np.random.default_rng(rng)
 
 
-def pct_label(q: float) -> str:
-    """0.999 → ``'p99.9'``; 0.5 → ``'p50'`` (the vocabulary's stat names)."""
-    text = f"{q * 100:.6f}".rstrip("0").rstrip(".")
-    return f"p{text}"
-
-
 def nines(q: float | np.ndarray) -> float | np.ndarray:
     """``-log10(1 - q)``: 0.9 → 1, 0.99 → 2, 0.999 → 3 (the x axis of a percentile spectrum)."""
     return -np.log10(1.0 - np.asarray(q, dtype=float))

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..schema import pct_label
 from . import _dependence as dep
 from ._common import (
     DEFAULT_QUANTILES,
@@ -43,7 +44,6 @@ from ._common import (
     not_estimable,
     observations,
     ordered,
-    pct_label,
     row,
 )
 

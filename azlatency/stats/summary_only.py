@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._common import DEFAULT_QUANTILES, attach, check_level, not_estimable, pct_label, row
+from ..schema import pct_label
+from ._common import DEFAULT_QUANTILES, attach, check_level, not_estimable, row
 from .intervals import exact_indices, min_n
 
 CAVEAT = ("normal interval from the printed mean, std and count: assumes independent packets; "

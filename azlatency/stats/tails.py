@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
+from ..schema import pct_label
 from . import _dependence as dep
 from ._common import (
     Observations,
@@ -38,7 +39,6 @@ from ._common import (
     not_estimable,
     observations,
     ordered,
-    pct_label,
     row,
 )
 from ._resample import percentile_interval, quantile_replicates
