@@ -1,4 +1,4 @@
-"""Run every ``benchmarks/bench_*.py`` (``make bench``).
+"""Run every ``benchmarks/bench_*.py`` and the full ``validate_stats.py`` (``make bench``).
 
 Each module exposes ``main() -> dict`` of results, ratios against a named peer measured in the
 same run.  Results are printed and written to ``benchmarks/results/<name>.json`` (not
@@ -32,7 +32,8 @@ def main(argv: list[str]) -> int:
     out_dir = HERE / "results"
     out_dir.mkdir(exist_ok=True)
     failed = 0
-    for path in sorted(HERE.glob("bench_*.py")):
+    # validate_stats.py: the simulation study of the statistics (issue 11), not a speed race
+    for path in [*sorted(HERE.glob("bench_*.py")), HERE / "validate_stats.py"]:
         name = path.stem.removeprefix("bench_")
         if wanted and not any(w in name for w in wanted):
             continue

@@ -15,14 +15,26 @@ of n packets carries less information than n independent draws.  Two steps:
    dependence is rare in latency series and an interval narrower than the iid one would
    claim more than the data hold.
 
-The batch count b = clip(n/100, 20, 100) keeps batches at least 100 points long from n = 2,000
-on, so that correlations inside a batch are captured (the downward bias of batch means is
-about 2Σkρ_k / m relative to the long-run variance: 4% for a lag-1 rank correlation of 0.8
-at m = 100, but 10% at m = 44, which is what √n batches would give at n = 2,000 and which
-raised the false-positive rate of the dependence-aware Mann–Whitney test to 6%), and leaves
-enough batches that the variance estimate is usable.  The uncertainty of that estimate is
+The batch length comes from the data, not from n alone.  It is a multiple of the *integrated
+autocorrelation time* τ = 1 + 2Σ_k ρ_k of the ranks, estimated with Sokal's automatic window
+(the smallest lag M with M ≥ 5·τ̂(M); Sokal 1997, "Monte Carlo methods in statistical
+mechanics", §3; the rule of ``emcee.autocorr.integrated_time``).  The ranks carry the longest
+memory of any indicator I(x ≤ ξ) of a Gaussian-copula series, so one batch length serves
+every quantile.  Batches are ``BATCH_FACTOR``·τ̂ long because the downward bias of batch
+means is about Σ_k k·ρ_k/(m·τ) relative to the long-run variance — for an AR(1), τ/(2m)·…,
+≈ 0.5/``BATCH_FACTOR`` — so m = 10τ keeps it near 5%.  A fixed count (the earlier
+clip(n/100, 20, 100)) made batches of 100 points for a 1 Hz series whose memory is 200 points
+long, and the interval of its median covered 16–81% instead of 95%.
+
+When the series is too short for its memory there is no honest interval, and ``assess`` says
+so (``Dependence.reason``): the window never closes (τ̂ cannot be measured: M ≥ 5τ̂(M) has no
+solution below n/2), or fewer than ``MIN_BATCHES`` batches of length m fit.  The effective
+sample size n/τ̂ is reported either way.  The uncertainty of the batch-means variance is
 carried by Student's t with b−1 degrees of freedom (for quantiles: n_eff shrunk by
 (z/t_{b−1})², the normal-theory equivalent).
+
+``n_batches(n)`` — the old fixed rule — is kept for the callers that use it (``compare``,
+``stability``), which carry their own calibration.
 """
 
 from __future__ import annotations
@@ -35,6 +47,10 @@ from scipy import stats
 DETECT_ALPHA = 0.01
 MAX_LAG = 10
 MIN_N = 50
+SOKAL_C = 5.0  # window M ≥ 5·τ̂(M) (Sokal 1997)
+BATCH_FACTOR = 10.0  # batch length m = 10·τ̂: batch-means bias ≈ 5%
+MIN_BATCH_LEN = 10
+MIN_BATCHES = 20  # fewer batches: the variance estimate is too rough to carry (t with b−1 df)
 
 
 @dataclass(frozen=True)
@@ -43,13 +59,23 @@ class Dependence:
     p_value: float
     acf1: float  # lag-1 autocorrelation of the ranks
     n_batches: int
+    tau: float = np.nan  # integrated autocorrelation time of the ranks (Sokal window)
+    batch_len: int = 0
+    reason: str = ""  # why no dependence-aware interval can be had ("" when it can)
+
+    @property
+    def estimable(self) -> bool:
+        return not self.reason
 
     @property
     def note(self) -> str:
         if np.isnan(self.p_value):
             return "too few points to test for autocorrelation"
         verdict = "autocorrelated" if self.detected else "no autocorrelation detected"
-        return f"{verdict} (Ljung-Box on ranks, p={self.p_value:.2g}, lag-1 r={self.acf1:.2f})"
+        memory = f", τ≈{self.tau:.3g}, batches of {self.batch_len}" \
+            if self.detected and np.isfinite(self.tau) else ""
+        return (f"{verdict} (Ljung-Box on ranks, p={self.p_value:.2g}, "
+                f"lag-1 r={self.acf1:.2f}{memory})")
 
 
 def n_batches(n: int) -> int:
@@ -76,13 +102,54 @@ def ljung_box(x: np.ndarray, lags: int = MAX_LAG) -> tuple[float, float, float]:
     return q, float(stats.chi2.sf(q, lags)), float(rho[0])
 
 
+def integrated_time(x: np.ndarray, c: float = SOKAL_C) -> float:
+    """Integrated autocorrelation time τ = 1 + 2Σρ_k of the ranks of ``x`` with Sokal's
+    automatic window (smallest M with M ≥ c·τ̂(M)); ``inf`` when no window below n/2 closes
+    (the memory is too long for the series to measure)."""
+    n = len(x)
+    r = stats.rankdata(x)
+    r -= r.mean()
+    f = np.fft.rfft(r, 2 * n)
+    acf = np.fft.irfft(f * np.conj(f))[:n]
+    if acf[0] <= 0:
+        return 1.0
+    taus = 2 * np.cumsum(acf / acf[0]) - 1  # τ̂(M) = 1 + 2Σ_{k≤M} ρ̂_k
+    half = n // 2
+    ok = np.arange(half) >= c * taus[:half]
+    if not ok.any():
+        return np.inf
+    return float(max(taus[int(np.argmax(ok))], 1.0))
+
+
+def plan(x: np.ndarray, detected: bool) -> tuple[float, int, int, str]:
+    """(τ̂, batch length, batch count, reason) for the series ``x``; ``reason`` is "" when
+    enough batches fit, else why not."""
+    n = len(x)
+    tau = integrated_time(x)
+    if not np.isfinite(tau):
+        return tau, 0, 0, (f"memory longer than the series: the autocorrelation of {n} points "
+                           "does not die out within n/2 lags (n_eff cannot be measured)")
+    m = int(max(MIN_BATCH_LEN, np.ceil(BATCH_FACTOR * tau)))
+    b = n // m
+    if b < MIN_BATCHES and detected:
+        return tau, m, b, (f"n_eff ≈ n/τ = {n / tau:.0f} ({n} points, autocorrelation time "
+                           f"τ≈{tau:.3g}): {b} batches of {m} fit, an interval needs "
+                           f"≥ {MIN_BATCHES} (n ≥ {MIN_BATCHES * m})")
+    return tau, m, max(b, 2), ""
+
+
 def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
-    """Is the series ``x`` (in measurement order) autocorrelated?"""
+    """Is the series ``x`` (in measurement order) autocorrelated, how long is its memory,
+    and how should it be batched?"""
     n = len(x)
     if n < MIN_N:
         return Dependence(False, np.nan, np.nan, 0)
     _, p, acf1 = ljung_box(x)
-    return Dependence(p < alpha, p, acf1, n_batches(n))
+    detected = p < alpha
+    tau, m, b, reason = plan(x, detected)
+    if not detected:
+        reason = ""
+    return Dependence(detected, p, acf1, b, tau, m, reason)
 
 
 def _batched(y: np.ndarray, b: int) -> np.ndarray:

@@ -2,9 +2,17 @@
 
 For each stratum of ``by`` (tool, message size, ... — only like is compared with like) and
 each unordered pair of zones {A, B} with runs in both directions, the samples of A→B are
-compared with those of B→A by ``compare.group_pair`` (Hodges–Lehmann shift, ratio, Cliff's δ,
-Mann–Whitney; the run as the unit when both directions have several runs), and the p-values
-of all pairs are adjusted together (Holm by default).
+compared with those of B→A by ``compare.group_pair`` with the run as the unit
+(``_runlevel``): one median per run; Welch t on the log run medians when both directions have
+≥ 2 runs; with 1 run in a direction, the between-run variance pooled over every replicated
+cell of the stratum (each directed zone pair with ≥ 2 runs, same-zone cells included), named
+in ``assumption`` — or, with nothing to pool (or ``between_runs="none"``), no p-value and the
+note "1 run per side: a direction effect cannot be separated from run-to-run variation".
+Packets are never the unit of the test: with one run per direction and run medians that
+vary by 10 %, a packet test flags an asymmetry in almost every campaign that has none.  The
+p-values of all pairs are adjusted together (Holm by default); ``significant`` is true only
+for a run-level test below ``1 - level`` after adjustment, and ``caption`` says each row in
+plain words (unit, runs per side, method).
 
 The table has one row per effect and *ordered* pair: the pair as tested (``mirrored`` False,
 ``src_zone`` < ``dst_zone``) and its mirror image (shift and δ negated, ratio and its interval
@@ -25,9 +33,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from . import _runlevel as rl
 from ._common import Rng, as_rng, check_basis, check_level, metric_column
 from ._common import ordered as _ordered
-from .compare import COLUMNS, adjust_pvalues, group_pair
+from .compare import COLUMNS, finish, group_pair, run_values
 
 ROUND_TRIP = ("round trip: A→B means the VM in src_zone was the client; each measurement "
               "crosses the path both ways, so this is not a one-way delay")
@@ -44,7 +53,7 @@ def _directed(runs: pd.DataFrame, throughput: bool) -> pd.DataFrame:
     out = out.dropna(subset=["src_zone", "dst_zone"])
     out["src_zone"] = out["src_zone"].astype(str)
     out["dst_zone"] = out["dst_zone"].astype(str)
-    return out[out["src_zone"] != out["dst_zone"]]
+    return out  # same-zone cells stay: they tell how much runs vary
 
 
 def _mirror(rows: pd.DataFrame) -> pd.DataFrame:
@@ -53,6 +62,7 @@ def _mirror(rows: pd.DataFrame) -> pd.DataFrame:
     m["a"], m["b"] = rows["b"], rows["a"]
     m["median_a"], m["median_b"] = rows["median_b"], rows["median_a"]
     m["n_a"], m["n_b"] = rows["n_b"], rows["n_a"]
+    m["n_runs_a"], m["n_runs_b"] = rows["n_runs_b"], rows["n_runs_a"]
     m["n_eff_a"], m["n_eff_b"] = rows["n_eff_b"], rows["n_eff_a"]
     ratio = rows["effect"] == "ratio"
     with np.errstate(divide="ignore"):
@@ -70,8 +80,10 @@ def _mirror(rows: pd.DataFrame) -> pd.DataFrame:
 def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
               by: Sequence[str] | None = None, level: float = 0.95, adjust: str = "holm",
               unit: str = "auto", stat: str = "p50", dependence: str = "auto",
-              rng: Rng = None, n_resamples: int = 4000) -> pd.DataFrame:
-    """A→B against B→A for every zone pair measured in both directions (see module doc)."""
+              rng: Rng = None, n_resamples: int = 4000, between_runs="pooled") -> pd.DataFrame:
+    """A→B against B→A for every zone pair measured in both directions (see module doc).
+    ``between_runs`` as in ``compare_groups``: ``"pooled"``, ``"none"``, a known sd of log
+    run medians, or a ``_runlevel.Pooled``."""
     level = check_level(level)
     rng = as_rng(rng)
     column, _ = metric_column(metric)
@@ -87,11 +99,16 @@ def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
     for keys, stratum in data.groupby(by, sort=True, dropna=False) if by else [((), data)]:
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         dirs = {k: g for k, g in stratum.groupby(["src_zone", "dst_zone"], sort=True)}
-        for (za, zb) in sorted(dirs):
-            if za > zb or (zb, za) not in dirs:
-                continue
+        todo = [(za, zb) for (za, zb) in sorted(dirs) if za < zb and (zb, za) in dirs]
+        if not todo:
+            continue
+        pool = between_runs == "pooled" if isinstance(between_runs, str) else False
+        pooled = rl.resolve(between_runs, [run_values(g, column, stat) for g in dirs.values()]
+                            if pool else ())
+        for za, zb in todo:
             res = group_pair(dirs[(za, zb)], dirs[(zb, za)], column, level=level, unit=unit,
-                             stat=stat, dependence=dependence, rng=rng, n_resamples=n_resamples)
+                             stat=stat, dependence=dependence, rng=rng,
+                             n_resamples=n_resamples, pooled=pooled, what="a direction")
             res["a"], res["b"] = f"{za}→{zb}", f"{zb}→{za}"
             for k, v in keys.items():
                 res[k] = v
@@ -99,15 +116,13 @@ def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
             res["pair"] = len(parts)
             parts.append(res)
     cols = [*by, "src_zone", "dst_zone", "mirrored", *COLUMNS, "p_adj", "adjust",
-            "direction_meaning", "metric"]
+            "significant", "caption", "direction_meaning", "metric"]
     if not parts:
         return pd.DataFrame(columns=cols)
-    tested = pd.concat(parts, ignore_index=True)
+    tested = finish(pd.concat(parts, ignore_index=True), "pair", adjust, level)
     tested["mirrored"] = False
-    per = tested.groupby("pair")["p_value"].first()
-    tested["p_adj"] = tested["pair"].map(dict(zip(per.index, adjust_pvalues(per, adjust))))
     out = pd.concat([tested, _mirror(tested)], ignore_index=True)
-    out["adjust"] = adjust
+    out["caption"] = [rl.caption(r, adjust=adjust) for r in out.to_dict("records")]
     out["direction_meaning"] = DATA_FLOW if throughput else ROUND_TRIP
     out["metric"] = metric
     return out[cols]

@@ -17,8 +17,10 @@ For samples ``a`` (a condition) and ``b`` (its reference), ``compare`` gives
 
 Autocorrelated packets (``_dependence``) inflate each sample's variance term by its
 batch-means variance inflation factor (of the placement series); the test, the HL ranks and
-the δ interval all use it.  When both conditions have several runs, ``compare_groups`` makes
-the run the unit and compares per-run statistics.  ``adjust_pvalues`` gives Holm (1979,
+the δ interval all use it.  That is a comparison of two *runs*, not of two conditions:
+``compare_groups`` (and ``asymmetry``) make the run the unit — one statistic per run, Welch t
+on the log values, or a between-run variance borrowed from replicated conditions when a side
+has one run, or no test at all (``_runlevel``).  ``adjust_pvalues`` gives Holm (1979,
 Scand. J. Statist. 6(2)) or Benjamini–Hochberg (1995) adjustment.
 """
 
@@ -33,6 +35,7 @@ from scipy import stats
 
 from . import _dependence as dep
 from . import _hl
+from . import _runlevel as rl
 from ._common import Rng, as_rng, attach, check_basis, check_level, join_notes, metric_column
 from ._common import observations as _observations
 from ._common import ordered as _ordered
@@ -43,7 +46,7 @@ EFFECTS = ("shift", "ratio", "cliffs_delta")
 COLUMNS = [
     "a", "b", "effect", "estimate", "ci_low", "ci_high", "level", "method", "unit_of_analysis",
     "n_a", "n_b", "n_eff_a", "n_eff_b", "median_a", "median_b", "p_value", "test",
-    "estimable", "note",
+    "estimable", "note", "n_runs_a", "n_runs_b", "df", "testable", "assumption",
 ]
 ADJUST = ("holm", "fdr_bh", "bonferroni", "none")
 
@@ -247,11 +250,15 @@ def compare(a, b, level: float = 0.95, *, dependence: str = "auto", rng: Rng = N
 def compare_runs(a, b, level: float = 0.95, *, rng: Rng = None,
                  labels: tuple[str, str] = ("a", "b")) -> pd.DataFrame:
     """Run-level comparison: ``a`` and ``b`` hold one statistic per run (e.g. each run's
-    median).  Runs are independent, so exact small-sample methods apply."""
+    median).  Runs are independent, so exact small-sample rank methods apply: the
+    distribution-free alternative to the Welch test that ``compare_groups`` uses (exact, but
+    3 runs against 3 cannot reach p < 0.1)."""
     level = check_level(level)
     rows = packet_compare(a, b, level, dependence="iid", rng=rng, log_ratio=True)
     out = pd.DataFrame(rows).reindex(columns=COLUMNS)
     out["unit_of_analysis"] = "run"
+    out["n_runs_a"], out["n_runs_b"] = out["n_a"], out["n_b"]
+    out["testable"] = out["p_value"].notna()
     out["a"], out["b"] = labels
     return out
 
@@ -281,37 +288,104 @@ def _run_stat(part: pd.DataFrame, column: str, stat: str) -> np.ndarray:
     return np.asarray(out, dtype=float)
 
 
+def run_values(part: pd.DataFrame, column: str, stat: str) -> np.ndarray:
+    """The finite, positive per-run ``stat`` values of a group (what run-level tests use)."""
+    return rl.clean(_run_stat(part, column, stat))[0]
+
+
+def _run_rows(pa, pb, column, *, level, stat, pooled, what, rng) -> pd.DataFrame:
+    """Run-level rows of ``EFFECTS`` (see ``_runlevel``): one value per run, never packets."""
+    va, drop_a = rl.clean(_run_stat(pa, column, stat))
+    vb, drop_b = rl.clean(_run_stat(pb, column, stat))
+    ka, kb = len(va), len(vb)
+    note = join_notes(f"per-run {stat} of {ka} vs {kb} runs",
+                      f"{drop_a + drop_b} run(s) without a positive {stat} left out"
+                      if drop_a + drop_b else "")
+    base = {"level": level, "unit_of_analysis": "run", "n_a": ka, "n_b": kb, "n_runs_a": ka,
+            "n_runs_b": kb, "n_eff_a": float(ka), "n_eff_b": float(kb),
+            "median_a": float(np.median(va)) if ka else np.nan,
+            "median_b": float(np.median(vb)) if kb else np.nan}
+    if not ka or not kb:
+        return pd.DataFrame([{**base, "effect": e, "estimable": False, "testable": False,
+                              "method": "", "note": join_notes(note, "a side has no run value")}
+                             for e in EFFECTS]).reindex(columns=COLUMNS)
+    res = rl.run_test(va, vb, level, pooled, stat=stat, what=what)
+    common = {**base, "p_value": res["p_value"], "test": res["test"], "df": res["df"],
+              "testable": res["testable"], "assumption": res["assumption"],
+              "note": join_notes(res["note"], note)}
+    rows = []
+    for effect in ("shift", "ratio"):
+        est, lo, hi = res[effect]
+        rows.append({**common, "effect": effect, "estimate": est, "ci_low": lo, "ci_high": hi,
+                     "method": res["method"], "estimable": bool(np.isfinite([lo, hi]).all())})
+    if ka >= 2 and kb >= 2:  # rank effect size of the run values; its own interval
+        delta = packet_compare(va, vb, level, dependence="iid", rng=rng, log_ratio=True)[2]
+        rows.append({**delta, **{k: common[k] for k in ("p_value", "test", "df", "testable",
+                                                         "assumption", "note")},
+                     **{k: base[k] for k in base}, "effect": "cliffs_delta"})
+    else:
+        rows.append({**common, "effect": "cliffs_delta", "estimate": np.nan, "ci_low": np.nan,
+                     "ci_high": np.nan, "method": "Cliff's delta of run values",
+                     "estimable": False,
+                     "note": join_notes(common["note"], "Cliff's delta needs ≥ 2 runs per side")})
+    return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+UNITS = ("auto", "run", "packet")
+
+
 def group_pair(pa: pd.DataFrame, pb: pd.DataFrame, column: str, *, level: float, unit: str,
-               stat: str, dependence: str, rng, n_resamples: int) -> pd.DataFrame:
-    """Compare two groups of samples, choosing the unit of analysis."""
+               stat: str, dependence: str, rng, n_resamples: int, pooled: rl.Pooled | None = None,
+               what: str = "a condition") -> pd.DataFrame:
+    """Compare two groups of samples.  The run is the unit (``unit`` "auto" or "run"):
+    Welch t on log run values with ≥ 2 runs a side, the ``pooled`` between-run variance when
+    a side has 1 run, else no test.  ``unit="packet"`` pools packets on request: its p-value
+    is shown but ``testable`` is False (it says nothing about the conditions)."""
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
     ka, kb = pa["run_id"].nunique(), pb["run_id"].nunique()
-    if unit == "run" or (unit == "auto" and ka >= 2 and kb >= 2):
-        va, vb = _run_stat(pa, column, stat), _run_stat(pb, column, stat)
-        out = compare_runs(va, vb, level, rng=rng)
-        out["note"] = [join_notes(f"per-run {stat} of {ka} vs {kb} runs", x) for x in
-                       out["note"].fillna("")]
-        return out
+    if unit != "packet":
+        return _run_rows(pa, pb, column, level=level, stat=stat, pooled=pooled, what=what,
+                         rng=rng)
     oa, ob = _observations(pa, column), _observations(pb, column)
     out = compare(oa.series, ob.series, level, dependence=dependence, rng=rng,
                   n_resamples=n_resamples)
-    caveat = ("several runs pooled: run-to-run variation is not in the interval"
-              if max(ka, kb) > 1 else
-              "one run per condition: the difference includes run-to-run variation")
+    caveat = (f"packets of {ka} vs {kb} runs pooled: run-to-run variation is not in the "
+              "interval, and the p-value is no test of the conditions")
     out["note"] = [join_notes(x, caveat) for x in out["note"].fillna("")]
+    out["n_runs_a"], out["n_runs_b"], out["testable"] = ka, kb, False
     return out
+
+
+def finish(result: pd.DataFrame, key: str, adjust: str, level: float) -> pd.DataFrame:
+    """Adjust the p-values of the comparisons (one per ``key``), mark ``significant`` (a
+    run-level test only) and write each row's plain-words ``caption``."""
+    per = result.groupby(key)["p_value"].first()
+    adj = dict(zip(per.index, adjust_pvalues(per.to_numpy(dtype=float), adjust)))
+    result["p_adj"] = result[key].map(adj).astype(float)
+    result["adjust"] = adjust
+    result["testable"] = result["testable"].astype("boolean").fillna(False).astype(bool)
+    result["significant"] = (result["testable"] & result["unit_of_analysis"].eq("run")
+                             & (result["p_adj"] < 1 - level))
+    result["caption"] = [rl.caption(r, adjust=adjust) for r in result.to_dict("records")]
+    return result
 
 
 def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
                    runs: pd.DataFrame | None = None, pairs: Sequence[tuple] | None = None,
                    metric: str = "rtt", adjust: str = "holm", level: float = 0.95,
                    unit: str = "auto", stat: str = "p50", dependence: str = "auto",
-                   rng: Rng = None, n_resamples: int = 4000) -> pd.DataFrame:
+                   rng: Rng = None, n_resamples: int = 4000,
+                   between_runs="pooled") -> pd.DataFrame:
     """Compare every pair of groups of ``by`` (or the given ``pairs`` of group labels, each
     ``(a, b)`` meaning a relative to b), with p-values adjusted across all comparisons.
 
-    ``unit="auto"`` compares per-run ``stat`` values when both groups have ≥ 2 runs (the run
-    is the unit), otherwise the packets.  Group labels are the ``by`` value, or
-    ``"col=value, ..."`` for several columns."""
+    The run is the unit: each run's ``stat`` is one value (``_runlevel``).  With ≥ 2 runs a
+    side, Welch t on the log values; with 1 run on a side, ``between_runs="pooled"`` borrows
+    the between-run variance of the groups that have ≥ 2 runs (named in ``assumption``),
+    ``"none"`` reports no p-value; a float is a known sd of log run values, a
+    ``_runlevel.Pooled`` a variance estimated elsewhere.  ``unit="packet"`` pools packets
+    (never ``significant``).  Group labels are the ``by`` value, or ``"col=value, ..."``."""
     level = check_level(level)
     rng = as_rng(rng)
     by = [by] if isinstance(by, str) else list(by)
@@ -322,6 +396,9 @@ def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
               for k, g in data.groupby(by, sort=True, dropna=False)}
     if pairs is None:
         pairs = list(itertools.combinations(groups, 2))
+    pooled = rl.resolve(between_runs, (run_values(g, column, stat) for g in groups.values())
+                        if isinstance(between_runs, str) and between_runs == "pooled" else ())
+    what = f"a {', '.join(by)}"
     parts = []
     for i, (la, lb) in enumerate(pairs):
         la, lb = str(la), str(lb)
@@ -329,15 +406,13 @@ def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
         if missing:
             raise ValueError(f"no group {missing}; groups are {sorted(groups)}")
         out = group_pair(groups[la], groups[lb], column, level=level, unit=unit, stat=stat,
-                         dependence=dependence, rng=rng, n_resamples=n_resamples)
+                         dependence=dependence, rng=rng, n_resamples=n_resamples,
+                         pooled=pooled, what=what)
         out["a"], out["b"], out["comparison"] = la, lb, i
         parts.append(out)
+    tail = ["p_adj", "adjust", "significant", "caption", "metric"]
     if not parts:
-        return pd.DataFrame(columns=["comparison", *COLUMNS, "p_adj", "adjust"])
-    result = pd.concat(parts, ignore_index=True)
-    per = result.groupby("comparison")["p_value"].first()
-    adj = dict(zip(per.index, adjust_pvalues(per.to_numpy(), adjust)))
-    result["p_adj"] = result["comparison"].map(adj)
-    result["adjust"] = adjust
+        return pd.DataFrame(columns=["comparison", *COLUMNS, *tail])
+    result = finish(pd.concat(parts, ignore_index=True), "comparison", adjust, level)
     result["metric"] = metric
-    return result[["comparison", *COLUMNS, "p_adj", "adjust", "metric"]]
+    return result[["comparison", *COLUMNS, *tail]]

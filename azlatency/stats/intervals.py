@@ -105,7 +105,10 @@ def min_n(q: float, level: float) -> int:
 
 
 def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, str]:
-    """The dependence assessment that applies (None: the iid methods) and a note saying so."""
+    """The dependence assessment that applies (None: the iid methods) and a note saying so.
+
+    A returned assessment may carry a ``reason`` (the series is too short for its memory):
+    callers then give no interval and say why."""
     if dependence not in DEPENDENCE:
         raise ValueError(f"dependence must be one of {DEPENDENCE}, got {dependence!r}")
     if dependence == "iid":
@@ -114,9 +117,18 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
         return None, f"n < {dep.MIN_N}: autocorrelation not tested"
     d = dep.assess(obs.series)
     if dependence == "batch":
-        return dep.Dependence(True, d.p_value, d.acf1, dep.n_batches(obs.n)), join_notes(
+        tau, m, b, reason = dep.plan(obs.series, True)
+        return dep.Dependence(True, d.p_value, d.acf1, b, tau, m, reason), join_notes(
             "batch means requested", d.note)
     return (d if d.detected else None), d.note
+
+
+def _too_dependent(obs: Observations, d: dep.Dependence, est, level, method, note) -> dict:
+    """A row for a series whose memory leaves too few effective points: the estimate, n_eff
+    and the reason, no interval."""
+    n_eff = obs.n / d.tau if np.isfinite(d.tau) else np.nan
+    return not_estimable(estimate=est, level=level, method=method, unit="batch", n=obs.n,
+                         n_eff=n_eff, note=join_notes(d.reason, note))
 
 
 def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
@@ -131,7 +143,11 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
                 for _ in qs]
     xs = np.sort(obs.series)
     est = sorted_quantile(xs, qs)
-    if d is None:
+    too_dependent = d is not None and not d.estimable
+    if too_dependent:
+        n_eff = np.full(len(qs), n / d.tau if np.isfinite(d.tau) else np.nan)
+        lo, hi = np.full(len(qs), -1), np.full(len(qs), n)
+    elif d is None:
         n_eff = np.full(len(qs), float(n))
         lo, hi = exact_indices(n, qs, level)
     else:
@@ -147,6 +163,14 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
             rows.append(not_estimable(note=join_notes(
                 f"n={n} is too small for {label}: fewer than one observation beyond it", note),
                 **kw))
+            continue
+        if too_dependent:
+            if obs.n_censored and not est[i] >= obs.bound:
+                rows.append(not_estimable(bounds=(0.0, obs.bound), note=join_notes(
+                    f"{label} falls among censored values (< {obs.bound:g})", d.reason, note),
+                    **kw))
+            else:
+                rows.append(_too_dependent(obs, d, est[i], level, method, note))
             continue
         if lo[i] < 0 or hi[i] >= n:
             need = min_n(q, level)
@@ -182,6 +206,8 @@ def mean_row(obs: Observations, level: float, d: dep.Dependence | None, note: st
         return not_estimable(estimate=x.mean() if n else np.nan, note="needs n ≥ 2", **kw)
     mean, var = float(x.mean()), float(np.var(x, ddof=1))
     a = (1 + level) / 2
+    if d is not None and not d.estimable:
+        return _too_dependent(obs, d, mean, level, method, note)
     if d is None:
         se, crit, n_eff = np.sqrt(var / n), stats.t.ppf(a, n - 1), float(n)
     else:

@@ -108,6 +108,11 @@ def _ratio_rows(obs: Observations, ratios, level, rng, n_resamples, dependence, 
                 "the base percentile falls among censored values", note), **kw)})
             continue
         m = n
+        if d is not None and not d.estimable:
+            rows.append({"stat": stat, **not_estimable(
+                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
+                note=join_notes(d.reason, note), **kw)})
+            continue
         if d is not None and n >= need:
             qs = np.array([top, base])
             n_eff = dep.quantile_n_eff(obs.series, est, qs, d.n_batches).min()
@@ -167,6 +172,9 @@ def _exceed_row(obs: Observations, t: float, level: float, dependence: str, note
     k = int(above.sum())
     p = k / n
     n_eff = float(n)
+    if d is not None and not d.estimable:
+        return not_estimable(estimate=p, n_eff=n / d.tau if np.isfinite(d.tau) else np.nan,
+                             note=join_notes(d.reason, note), **kw)
     if d is not None:
         lrv = dep.long_run_variance(above.astype(float), d.n_batches)
         if p * (1 - p) > 0:

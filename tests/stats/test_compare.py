@@ -134,9 +134,17 @@ def test_compare_groups_adjusts_across_pairs_and_picks_the_unit():
     per = out.groupby("comparison").first()
     assert (per["p_adj"] >= per["p_value"]).all()
     assert per["p_adj"].tolist() == pytest.approx(adjust_pvalues(per["p_value"], "holm"))
+    assert out["test"].str.startswith("Welch t on log run medians (3 vs 3 runs").all()
+    # one run a side and no replicated group: no test (was a packet test, the bug of issue 11)
     one = compare_groups(s[s.run_id.isin(["as0", "az0"])], "placement", runs=runs, rng=0)
-    assert one["unit_of_analysis"].eq("packet").all()
-    assert "run-to-run variation" in one["note"].iloc[0]
+    assert one["unit_of_analysis"].eq("run").all() and one["p_value"].isna().all()
+    assert "1 run per side: a placement effect cannot be separated from run-to-run " \
+        "variation" in one["note"].iloc[0]
+    # ... with replicated groups elsewhere, their between-run variance is borrowed
+    borrowed = compare_groups(s[~s.run_id.isin(["as1", "as2", "az1", "az2"])], "placement",
+                              runs=runs, pairs=[("az", "as")], rng=0)
+    r = borrowed.set_index("effect").loc["ratio"]
+    assert r["testable"] and r["df"] == 2 and "3 runs" in r["assumption"]
     chosen = compare_groups(s, "placement", runs=runs, pairs=[("az", "as")], rng=0)
     assert chosen.set_index("effect").loc["shift", "estimate"] > 0
     with pytest.raises(ValueError, match="no group"):

@@ -76,6 +76,51 @@ def test_no_change_points_in_stationary_autocorrelated_noise(seed):
     assert out.empty, out
 
 
+def _drift_and_spikes(seed: int, shift: float = 1.0) -> np.ndarray:
+    """Issue 11's failing design: 11 hours at 1 Hz, log-AR(1) φ = 0.9, a slow +3 % drift over
+    the whole run and eight single-packet spikes of 3-20×; a level ``shift`` at 20,000 s."""
+    rng = np.random.default_rng(seed)
+    n = 39_600
+    x = _frames.ar1_lognormal(n, 0.9, rng, mu=6.7, sigma=0.1)
+    x *= np.linspace(1.0, 1.03, n)
+    spikes = rng.choice(n, 8, replace=False)
+    x[spikes] *= rng.uniform(3, 20, 8)
+    x[20_000:] *= shift
+    return x
+
+
+@pytest.mark.parametrize("seed", range(100, 106))
+def test_no_level_change_from_drift_and_spikes(seed):
+    # The previous method (penalty from the MAD of differences) found 1-4 here in 7 of 10 runs.
+    out = change_points(_frames.samples({"r": _drift_and_spikes(seed)}))
+    assert out.empty, out[["kind", "index", "magnitude", "z"]]
+
+
+@pytest.mark.parametrize("seed", [200, 201, 202])
+def test_a_real_level_shift_is_found_with_its_magnitude(seed):
+    out = change_points(
+        _frames.samples({"r": _drift_and_spikes(seed, shift=1.2)}), kinds=("level",)
+    )
+    assert len(out) == 1, out
+    row = out.iloc[0]
+    assert abs(row["index"] - 20_000) <= 120  # within two minutes at 1 Hz
+    assert row["ci_low"] <= 1.2 <= row["ci_high"]
+    assert row["magnitude"] == pytest.approx(1.2, abs=0.05)
+    assert row["ratio"] == pytest.approx(1.2 * 1.015, abs=0.04)  # whole segments: with drift
+    assert row["drift_ratio"] == pytest.approx(1.0, abs=0.01)
+
+
+def test_minimum_effect_size_drops_small_real_steps():
+    # A clean +4 % step is significant (n = 40,000, iid noise: z ≈ 5.5) but below min_effect = 5 %.
+    x = _frames.ar1_lognormal(40_000, 0.0, np.random.default_rng(5), mu=6.7, sigma=0.1)
+    x[20_000:] *= 1.04
+    s = _frames.samples({"r": x})
+    assert change_points(s, kinds=("level",)).empty
+    found = change_points(s, kinds=("level",), min_effect=0.01)
+    assert len(found) == 1 and abs(found["index"].iloc[0] - 20_000) <= 50
+    assert found["ci_low"].iloc[0] <= 1.04 <= found["ci_high"].iloc[0]
+
+
 def test_last_records_segments_like_seed_004():
     # seed 004's table: "Records 500-401" ... "Last 100 records", with "Change in final
     # segment" = last - previous (e.g. Same AZ: 789.58 - 955.87 = "Down by 166.29 μs").
@@ -84,8 +129,13 @@ def test_last_records_segments_like_seed_004():
     status = np.array(["ok"] * len(x) + ["timeout"], dtype=object)
     s = _frames.samples({"same_az": np.r_[x, np.nan]}, status={"same_az": status})
     out = last_records_before_break(s)
-    assert out["segment"].tolist() == ["Records 500-401", "Records 400-301", "Records 300-201",
-                                       "Records 200-101", "Last 100 records"]
+    assert out["segment"].tolist() == [
+        "Records 500-401",
+        "Records 400-301",
+        "Records 300-201",
+        "Records 200-101",
+        "Last 100 records",
+    ]
     assert out["mean"].iloc[-1] == pytest.approx(x[-100:].mean())
     assert out["mean"].iloc[0] == pytest.approx(x[-500:-400].mean())
     last = out.iloc[-1]
@@ -118,8 +168,12 @@ def test_autocorrelated_run_widens_segment_intervals():
 
 
 def test_time_window_needs_a_time_column():
-    s = schema.frame("samples", pd.DataFrame({"run_id": "r", "seq": range(5), "kind": "probe",
-                                              "status": "ok", "rtt_us": 1.0}))
+    s = schema.frame(
+        "samples",
+        pd.DataFrame(
+            {"run_id": "r", "seq": range(5), "kind": "probe", "status": "ok", "rtt_us": 1.0}
+        ),
+    )
     with pytest.raises(ValueError, match="time"):
         rolling_quantiles(s)
 
