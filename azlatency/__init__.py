@@ -26,7 +26,7 @@ __all__ = [
 
 def __getattr__(name: str):
     # Heavier entry points are imported on first use so `import azlatency` stays quick.
-    if name in ("load", "import_campaign"):
+    if name in ("load", "import_campaign", "query"):
         from . import ingest
 
         return getattr(ingest, name)

@@ -102,6 +102,7 @@ class Assembled:
     runs: pd.DataFrame  # labelled
     summaries: pa.Table
     samples: list[Path]  # per-file cache parts, in file order
+    samples_runs: list[list[str]]  # run_ids of each part's file
     samples_columns: set[str]
     samples_rows: int
     quality: list[dict[str, Any]]
@@ -126,6 +127,7 @@ def tables(parts: Parts, cfg: Campaign, name: str) -> Assembled:
     notes = quality.assess(runs, censored, bounds, parts.problems() + label_issues)
     return Assembled(
         runs=runs, summaries=summaries, samples=[i["samples"] for i in kept],
+        samples_runs=[i["runs"].column("run_id").to_pylist() for i in kept],
         samples_columns={c for i in kept for c in i["samples_columns"]},
         samples_rows=sum(i["samples_rows"] for i in kept),
         quality=notes,

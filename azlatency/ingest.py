@@ -16,6 +16,7 @@ source of the parsers, reader, decoder and schema — so any change to those re-
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import json
@@ -29,9 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
-from . import __version__, assemble, labels, paths, schema, sources, store
+from . import __version__, assemble, dataset, labels, paths, schema, sources, store
 from ._worker import Task, parse_batch, parse_file
 from .assemble import file_row
 from .campaign import Campaign, parse_campaign
@@ -39,6 +38,8 @@ from .errors import CampaignError
 from .reader import Tables
 from .report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
 
+# Store formats that load() rewrites in place as the current one (docs/store.md).
+MIGRATES = (1,)
 Progress = Callable[[int, int, str], None]  # (files done, files to parse, last path)
 
 # Below both thresholds a dump is parsed in this process: starting the worker server (a
@@ -123,6 +124,13 @@ def _pool_context():
     return ctx
 
 
+def _batches(tasks: list[Task], sizes: dict[str, int], workers: int) -> list[list[Task]]:
+    """Biggest first, in batches small enough to balance the load across workers."""
+    ordered = sorted(tasks, key=lambda t: -sizes.get(t.sha256, 0))
+    per = max(1, min(32, len(tasks) // (workers * 8)))
+    return [ordered[i : i + per] for i in range(0, len(tasks), per)]
+
+
 def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
              progress: Progress | None) -> tuple[list[dict[str, Any]], int]:
     """Parse ``tasks``; returns the outcomes and the number of processes used."""
@@ -135,10 +143,7 @@ def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
             if progress:
                 progress(i, total, task.source_path)
         return out, 1
-    # Biggest first, in batches small enough to balance the load across workers.
-    ordered = sorted(tasks, key=lambda t: -sizes.get(t.sha256, 0))
-    per = max(1, min(32, total // (workers * 8)))
-    batches = [ordered[i : i + per] for i in range(0, total, per)]
+    batches = _batches(tasks, sizes, workers)
     out, done = [], 0
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
@@ -203,19 +208,30 @@ def _raw_label(raw: Path) -> str:
         return str(raw)
 
 
-def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any]) -> None:
-    info = {}
-    for tname in store.TABLES:
-        path = staging / f"{tname}.parquet"
-        if tname == "samples":
-            rows = store.write_stream(result.samples, result.samples_columns, tname, path)
-            columns = pq.read_schema(path).names
-        else:
-            tbl = store.to_arrow(result.runs, "runs") if tname == "runs" else result.summaries
-            store.write_table(tbl, path)
-            rows, columns = tbl.num_rows, tbl.column_names
-        info[tname] = {"rows": rows, "columns": columns, "sha256": store.file_sha256(path)}
-    manifest["tables"] = info
+def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
+           target: Path) -> None:
+    runs = store.to_arrow(result.runs, "runs")
+    dataset.write_single(runs, staging, "runs")
+    dataset.write_single(result.summaries, staging, "summaries")
+    # Parts in sha256 order are in run_id order (run_id starts with the file's sha256), so
+    # each tool partition is ordered by run without sorting the campaign.
+    order = sorted(range(len(result.samples)), key=lambda i: result.samples[i].name)
+    parts = [result.samples[i] for i in order]
+    target_schema = dataset.sample_target(result.samples_columns)
+    tool_of = dataset.run_tools(runs)
+    inputs = dataset.partition_inputs(parts, [result.samples_runs[i] for i in order], tool_of,
+                                      target_schema,
+                                      json.dumps([manifest["cache_stamp"], manifest["options"]],
+                                                 sort_keys=True))
+    reuse = dataset.reusable(target, _read_manifest(target), inputs)
+    dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
+                          part_runs=[result.samples_runs[i] for i in order])
+    for rel, old in reuse.items():  # unchanged partitions: the old file, linked
+        (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+        store.link_or_copy(old, staging / rel)
+    for hook in dataset.EXTRA_TABLES.values():
+        hook(staging)
+    manifest["tables"] = dataset.manifest_tables(staging, inputs)
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
 
@@ -224,10 +240,15 @@ def _unchanged(staging: Path, target: Path) -> bool:
     new, old = staging / store.MANIFEST, target / store.MANIFEST
     if not old.is_file() or new.read_bytes() != old.read_bytes():
         return False
-    info = json.loads(old.read_text(encoding="utf-8"))["tables"]
-    return all((target / f"{t}.parquet").is_file()
-               and store.file_sha256(target / f"{t}.parquet") == info[t]["sha256"]
-               for t in store.TABLES)
+    return dataset.intact(target, json.loads(old.read_text(encoding="utf-8")))
+
+
+def _listed(target: Path, manifest: dict[str, Any]) -> bool:
+    """Every file the manifest lists is there (hashes are checked only when writing)."""
+    tables = manifest.get("tables", {})
+    return set(dataset.tables()) <= set(tables) and all(
+        "files" in info and all((target / name).is_file() for name in info["files"])
+        for info in tables.values())
 
 
 def import_campaign(
@@ -236,6 +257,8 @@ def import_campaign(
     name: str | None = None,
     root: str | os.PathLike[str] | None = None,
     workers: int | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
     strict: bool = False,
     progress: Progress | None = None,
     limits: sources.Limits | None = None,
@@ -245,7 +268,12 @@ def import_campaign(
     ``root`` is where stores live (default ``data/processed``); ``workers`` the number of
     parsing processes (default ``os.cpu_count()``; small dumps stay in this process);
     ``strict`` makes parsers reject a file at its first bad line instead of skipping it.
+    ``engine="dask"`` parses every file on the Dask cluster at ``scheduler`` (or of the
+    client this process has); raw and processed folders must be on storage the workers
+    share (docs/store.md).  The store is the same, byte for byte.
     """
+    if engine not in ("local", "dask"):
+        raise ValueError(f"engine must be 'local' or 'dask', got {engine!r}")
     started = time.perf_counter()
     raw = paths.raw_campaign(campaign)
     if not raw.exists():
@@ -256,7 +284,7 @@ def import_campaign(
         raise CampaignError(f"the store {target} would be inside the raw campaign {raw}")
     job = _Job(raw, name, target, limits or sources.Limits(), strict,
                max(1, workers or os.cpu_count() or 1), progress)
-    with store.locked(target):
+    with store.locked(target), _cluster(engine, scheduler) as job.cluster:
         store.recover(target)
         try:
             report = job.run()
@@ -264,6 +292,14 @@ def import_campaign(
             shutil.rmtree(job.staging, ignore_errors=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _cluster(engine: str, scheduler: str | None):
+    if engine != "dask":
+        return contextlib.nullcontext()
+    from .engines import dask as dask_engine
+
+    return dask_engine.client(scheduler)
 
 
 class _Job:
@@ -278,6 +314,7 @@ class _Job:
         self.cache = self.staging / store.CACHE
         self.spool = self.staging / ".spool"
         self.previous = _previous_cache(target, self.stamp)
+        self.cluster = None  # a distributed.Client: parse on its workers
 
     def spooler(self, sha: str, data: bytes) -> Path:
         # Archive entries are copied out only when they will be parsed.
@@ -304,8 +341,8 @@ class _Job:
         rows, first = _plan(entries, cfg)
         identity = self.identity(entries)
         old = _read_manifest(self.target)
-        if old is not None and all(old.get(k) == v for k, v in identity.items()) and all(
-                (self.target / f"{t}.parquet").is_file() for t in store.TABLES):
+        if old is not None and all(old.get(k) == v for k, v in identity.items()) and _listed(
+                self.target, old):
             # Nothing the store depends on changed: do not even re-read the cache.
             report = ImportReport.from_manifest(old, self.target)
             report.raw, report.reused = self.raw, len(first)
@@ -329,7 +366,7 @@ class _Job:
         )
         manifest = {**identity, "description": cfg.description, "notes": cfg.defaults.notes,
                     "report": report.to_dict()}
-        _write(self.staging, result, manifest)
+        _write(self.staging, result, manifest, self.target)
         report.changed = not _unchanged(self.staging, self.target)
         if report.changed:
             store.publish(self.staging, self.target)
@@ -347,7 +384,14 @@ class _Job:
                 tasks.append(Task(sha, entry.path, str(entry.location), str(self.cache),
                                   self.strict))
         sizes = {t.sha256: first[t.sha256].size for t in tasks}
-        results, used = _execute(tasks, sizes, self.workers, self.progress)
+        if self.cluster is not None and tasks:
+            from .engines import dask as dask_engine
+
+            used = dask_engine.workers(self.cluster)
+            results = dask_engine.parse(_batches(tasks, sizes, used), self.cluster,
+                                        self.progress, len(tasks))
+        else:
+            results, used = _execute(tasks, sizes, self.workers, self.progress)
         outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
                          for r in results})
         return outcomes, len(tasks), used
@@ -376,7 +420,13 @@ def _manifest(target: Path, campaign: Any) -> dict[str, Any]:
             f"no processed store for {str(campaign)!r} at {target}; "
             f"run `azlatency import data/raw/{target.name}` first"
         )
-    manifest = json.loads((target / store.MANIFEST).read_text(encoding="utf-8"))
+    manifest = _read_manifest(target) or {}
+    if manifest.get("format_version") in MIGRATES:
+        with store.locked(target, wait=True):
+            store.recover(target)
+            if (_read_manifest(target) or {}).get("format_version") in MIGRATES:
+                dataset.migrate(target)
+        manifest = _read_manifest(target) or {}
     if manifest.get("format_version") != schema.FORMAT_VERSION:
         raise CampaignError(
             f"{target} was written in store format {manifest.get('format_version')}, this "
@@ -391,8 +441,14 @@ def load(
     *,
     samples: bool = True,
     columns: Sequence[str] | None = None,
+    lazy: bool = False,
 ) -> Tables:
     """The three tables of an imported campaign (a name under ``data/processed`` or a path).
+
+    ``lazy=True`` returns DuckDB relations instead (``.runs``, ``.samples`` with the partition
+    column ``tool``, ``.summaries`` and ``.query(sql)``; :class:`azlatency.engines.duck.Lazy`):
+    nothing is read until a result is asked for, so a store bigger than memory can be
+    filtered and aggregated in SQL.
 
     ``samples=False`` skips the samples table (it can be large) and returns it empty.
     ``columns`` reads only these samples columns, through pyarrow (``run_id`` is always kept;
@@ -402,29 +458,50 @@ def load(
     """
     target = store_path(campaign, root)
     _manifest(target, campaign)
-    runs = store.read_table(target / "runs.parquet", "runs")
+    if lazy:
+        from .engines.duck import Lazy
+
+        return Lazy(target)
+    runs = store.from_arrow(dataset.read(target, "runs"), "runs")
     if not samples:
         sample_df = schema.empty("samples")
     elif columns is None:
-        sample_df = store.read_table(target / "samples.parquet", "samples")
+        sample_df = store.from_arrow(dataset.read(target, "samples"), "samples")
     else:
-        present = sample_columns(target / "samples.parquet", columns)
-        sample_df = store.read_table(target / "samples.parquet", "samples", present)
-    summaries = store.read_table(target / "summaries.parquet", "summaries")
+        present = sample_columns(target, columns)
+        sample_df = store.from_arrow(dataset.read(target, "samples", present), "samples",
+                                     partial=True)
+    summaries = store.from_arrow(dataset.read(target, "summaries"), "summaries")
     return Tables(runs, sample_df, summaries)
 
 
-def samples_file(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+def query(campaign: str | os.PathLike[str], sql: str,
+          root: str | os.PathLike[str] | None = None):
+    """A DuckDB relation of ``sql`` over the views ``runs``, ``samples`` (with ``tool``) and
+    ``summaries`` of an imported campaign, e.g. ``query("weu", "SELECT tool, count(*) FROM
+    samples GROUP BY tool").to_df()``."""
+    return load(campaign, root, lazy=True).query(sql)
+
+
+def store_folder(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
                  ) -> Path:
-    """``samples.parquet`` of an imported campaign, for readers that stream it
-    (``stats.summarize_store``); the store is checked as :func:`load` checks it."""
+    """The checked (migrated if old) store folder of an imported campaign, for readers that
+    stream it (``stats.summarize_store``, the DuckDB and Dask engines)."""
     target = store_path(campaign, root)
     _manifest(target, campaign)
-    return target / "samples.parquet"
+    return target
 
 
-def sample_columns(path: Path, columns: Sequence[str]) -> list[str]:
-    """``run_id`` and those of ``columns`` that ``path`` holds, in the file's order.
+def samples_files(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+                  ) -> list[Path]:
+    """The samples files of an imported campaign (``samples/tool=*/part-*.parquet``), in
+    reading order."""
+    return dataset.table_files(store_folder(campaign, root), "samples")
+
+
+def sample_columns(target: Path, columns: Sequence[str]) -> list[str]:
+    """``run_id`` and those of ``columns`` the samples of store ``target`` hold, in the
+    files' order.
 
     A name the samples schema does not document is an error (a typo would otherwise read as
     a column with no values)."""
@@ -436,7 +513,7 @@ def sample_columns(path: Path, columns: Sequence[str]) -> list[str]:
         raise ValueError(f"samples have no documented column {unknown}; "
                          f"known: {', '.join(known)}")
     wanted = {"run_id", *columns}
-    return [c for c in pq.read_schema(path).names if c in wanted]
+    return [c for c in dataset.read_schema(target, "samples").names if c in wanted]
 
 
 def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None

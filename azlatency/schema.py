@@ -15,7 +15,7 @@ import pandas as pd
 
 from .errors import SchemaError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the store is a partitioned dataset (docs/store.md)
 
 # Vocabulary (docs/vocabulary.md explains each).
 LATENCY_BASES = ("rtt", "half_rtt")

@@ -1,11 +1,11 @@
 """The processed store: Parquet tables with a declared schema, written atomically.
 
-Layout of ``data/processed/<campaign>/`` (docs/campaign.md "The store")::
+Layout of ``data/processed/<campaign>/`` (docs/store.md; the table folders are
+:mod:`azlatency.dataset`)::
 
-    manifest.json          format version, azlatency version, input hashes, the import report
-    runs.parquet           labelled runs of the whole campaign
-    samples.parquet        observations (columns present in the campaign, declared types)
-    summaries.parquet      long-form statistics
+    manifest.json          format version, azlatency version, input hashes, every table file
+                           with its rows and sha256, the import report
+    runs/ samples/tool=<tool>/ summaries/    the tables, as a hive-partitioned Parquet dataset
     cache/<sha256>.json    per input file: outcome of parsing it (ok / why not)
     cache/<sha256>.<table>.parquet   per input file: its unlabelled tables
 
@@ -41,7 +41,7 @@ from .errors import CampaignError
 TABLES = ("runs", "samples", "summaries")
 MANIFEST = "manifest.json"
 CACHE = "cache"
-_COMPRESSION = "zstd"
+COMPRESSION = "zstd"
 # Test hook (tests/ingest/test_atomic.py): SIGKILL the process at the named point.
 KILL_ENV = "AZLATENCY_KILL_AT"
 
@@ -152,25 +152,9 @@ def count_by_run(tbl: pa.Table, status: str) -> dict[str, int]:
     return {v["values"].as_py(): v["counts"].as_py() for v in pc.value_counts(picked)}
 
 
-def write_stream(paths: list[Path], columns: set[str], table: str, path: Path) -> int:
-    """Concatenate per-file Parquet parts into ``path`` one part at a time (memory stays at
-    the largest part, not the sum); returns the rows written."""
-    names = set(columns) or {c.name for c in schema.TABLES[table]
-                             if c.required or table != "samples"}
-    target = arrow_schema(table, sorted(names))
-    rows = 0
-    with pq.ParquetWriter(path, target, compression=_COMPRESSION, write_statistics=True) as w:
-        for part in paths:
-            tbl = unify([pq.read_table(part)], table, target)
-            w.write_table(tbl)
-            rows += tbl.num_rows
-    fsync_file(path)
-    return rows
-
-
 def write_table(tbl: pa.Table, path: Path, *, sync: bool = True) -> None:
     """Parquet, zstd, no timestamps: the same table always gives the same bytes."""
-    pq.write_table(tbl, path, compression=_COMPRESSION, write_statistics=True)
+    pq.write_table(tbl, path, compression=COMPRESSION, write_statistics=True)
     if sync:
         fsync_file(path)
 

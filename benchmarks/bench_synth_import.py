@@ -94,7 +94,7 @@ extra = {{"groups": int(out["run_id"].nunique()), "observations": int(count["n"]
           "estimable_p99": int(out.loc[out["stat"] == "p99", "estimable"].sum())}}
 """,
     "summary_peer": """
-tbl = pq.read_table({store!r} + "/" + {name!r} + "/samples.parquet", columns=["run_id", "rtt_us"])
+tbl = pq.read_table({store!r} + "/" + {name!r} + "/samples", columns=["run_id", "rtt_us"])
 df = tbl.to_pandas()
 df = df[df["rtt_us"].notna()]
 qs = [0.5, 0.9, 0.99, 0.999, 0.9999]

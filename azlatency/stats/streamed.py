@@ -1,11 +1,12 @@
-"""``summarize`` of a whole store without loading it: samples.parquet read run by run.
+"""``summarize`` of a whole store without loading it: the samples dataset read run by run.
 
 At 10⁸ samples, ``summarize(load(campaign).samples, runs)`` needs the whole samples table in
 pandas — every column, then a sorted copy — and was stopped at 22 GB on a 24 GB machine
 (``benchmarks/bench_synth_import.py``).  :func:`summarize_store` gives the same frame, row for
 row, holding one run at a time:
 
-* ``by="run_id"`` (the default) streams ``samples.parquet`` once with
+* ``by="run_id"`` (the default) streams the samples files (``samples/tool=*/part-*.parquet``,
+  one after the other) once with
   ``pyarrow.parquet.ParquetFile.iter_batches``, reading only the columns the statistics use
   (``run_id``, ``status``, the metric, the other latency basis for the basis check,
   ``censor_high_us`` and the ordering keys ``seq``, ``tx_time_ns``, ``time_ns``).  A run is
@@ -34,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .. import store
+from .. import dataset, store
 from ..units import COLUMN
 from ._common import DEFAULT_QUANTILES, metric_column
 from .intervals import group_rows, summary_args, summary_frame
@@ -49,19 +50,26 @@ def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[st
                     *, by: str | Sequence[str] | None = None, metric: str = "rtt",
                     level: float = 0.95, quantiles: Sequence[float] = DEFAULT_QUANTILES,
                     unit: str = "auto", dependence: str = "auto",
-                    run_ids: Iterable[str] | None = None) -> pd.DataFrame:
+                    run_ids: Iterable[str] | None = None, engine: str = "duckdb",
+                    scheduler: str | None = None) -> pd.DataFrame:
     """``summarize(samples, runs, by, metric, level, ...)`` of an imported campaign, reading
-    ``samples.parquet`` one run (or one group of ``by``) at a time.
+    the samples one run (or one group of ``by``) at a time.
+
+    ``engine``: ``"duckdb"`` (the default: counts, moments, the dependence test and the order
+    statistics in SQL, :mod:`azlatency.engines.duck`), ``"pyarrow"`` (the files streamed run
+    by run, this module) or ``"dask"`` (tasks on the Dask cluster at ``scheduler``, or a local
+    one; :mod:`azlatency.engines.dask`).  Every engine gives the same frame.
 
     ``run_ids`` keeps only these runs (``summarize`` of ``samples[samples.run_id.isin(ids)]``),
     e.g. the runs whose ``latency_basis`` is the metric's.  The result equals ``summarize``
     of the loaded samples exactly (tests/stats/test_summarize_store.py).
     """
-    from .. import ingest  # here: `import azlatency.stats` stays free of the store machinery
+    from .. import engines, ingest  # here: `import azlatency.stats` stays light
 
+    engines.check(engine)
     level, by = summary_args(level, by, unit)
-    path = ingest.samples_file(campaign, root)
-    pf = pq.ParquetFile(path)
+    folder = ingest.store_folder(campaign, root)
+    pf = Files(dataset.table_files(folder, "samples"))
     names = pf.schema_arrow.names
     column = metric_column(metric)[0]
     wanted = [*_NEEDS, column, *(COLUMN.values() if metric in COLUMN else ())]
@@ -73,19 +81,54 @@ def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[st
     # The columns and the metric are checked before any row is read, as summarize would.
     group_rows(_frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric,
                **kw)
-    if by == ["run_id"]:
+    runs = None if by == ["run_id"] else _group_runs(ingest.load(folder, samples=False).runs,
+                                                      by, keep)
+    if engine == "duckdb":
+        from ..engines import duck
+
+        rows = duck.summarize(folder, columns, keep, by, metric, kw, runs)
+    elif engine == "dask":
+        from ..engines import dask as dask_engine
+
+        rows = dask_engine.summarize(folder, columns, keep, by, metric, kw, runs, scheduler)
+    elif by == ["run_id"]:
         rows = _by_run(pf, columns, keep, metric, kw)
     else:
-        runs = ingest.load(campaign, root, samples=False).runs
-        rows = _by_group(pf, columns, keep, runs, by, metric, kw)
+        rows = _by_group(pf, columns, runs, by, metric, kw)
     return summary_frame(rows, by)
+
+
+def _group_runs(runs: pd.DataFrame, by: list[str], keep: list[str] | None) -> pd.DataFrame:
+    need = [c for c in by if c not in runs.columns]
+    if need:
+        raise ValueError(
+            f"summarize_store groups by run columns only; {need} are not in runs "
+            "(for a samples column, summarize the frame of ingest.load(..., columns=[...]))")
+    return runs if keep is None else runs[runs["run_id"].isin(keep)]
+
+
+class Files:
+    """The samples files of a store, read as one: their schema is one (dataset.py)."""
+
+    def __init__(self, paths: list) -> None:
+        self.files = [pq.ParquetFile(p) for p in paths]
+        self.schema_arrow = self.files[0].schema_arrow
+
+    def iter_batches(self, batch_size: int, columns: list[str]) -> Iterator[pa.RecordBatch]:
+        for f in self.files:
+            yield from f.iter_batches(batch_size=batch_size, columns=columns)
+
+    def row_groups(self) -> Iterator[tuple[pq.ParquetFile, int]]:
+        for f in self.files:
+            for i in range(f.metadata.num_row_groups):
+                yield f, i
 
 
 def _frame(tbl: pa.Table) -> pd.DataFrame:
     return store.from_arrow(tbl, "samples", partial=True)
 
 
-def _by_run(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None, metric: str,
+def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
             kw: dict) -> list[dict]:
     done: dict[str, list[dict]] = {}
     split: set[str] = set()
@@ -102,7 +145,7 @@ def _by_run(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None, metr
     return [r for run_id in sorted(done) for r in done[run_id]]
 
 
-def _runs(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None
+def _runs(pf: Files, columns: list[str], keep: list[str] | None
           ) -> Iterator[tuple[str, pa.Table]]:
     """(run_id, rows) for each stretch of consecutive rows of one run, in file order."""
     current, pending = None, []
@@ -127,32 +170,25 @@ def _runs(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None
         yield current, pa.Table.from_batches(pending)
 
 
-def _read_runs(pf: pq.ParquetFile, columns: list[str], run_ids: list[str]) -> pa.Table:
+def _read_runs(pf: Files, columns: list[str], run_ids: list[str]) -> pa.Table:
     """Every row of ``run_ids``, in file order, reading only the row groups whose ``run_id``
     statistics can hold one of them."""
     at = pf.schema_arrow.get_field_index("run_id")
     lo, hi = min(run_ids), max(run_ids)
     wanted = pa.array(run_ids, pa.string())
     parts = []
-    for i in range(pf.metadata.num_row_groups):
-        stats = pf.metadata.row_group(i).column(at).statistics
+    for f, i in pf.row_groups():
+        stats = f.metadata.row_group(i).column(at).statistics
         if stats is not None and stats.has_min_max and (stats.max < lo or stats.min > hi):
             continue
-        tbl = pf.read_row_group(i, columns=columns)
+        tbl = f.read_row_group(i, columns=columns)
         parts.append(tbl.filter(pc.is_in(tbl.column("run_id"), value_set=wanted)))
     schema = pf.schema_arrow.empty_table().select(columns).schema
     return pa.concat_tables(parts) if parts else schema.empty_table()
 
 
-def _by_group(pf: pq.ParquetFile, columns: list[str], keep: list[str] | None,
-              runs: pd.DataFrame, by: list[str], metric: str, kw: dict) -> list[dict]:
-    need = [c for c in by if c not in runs.columns]
-    if need:
-        raise ValueError(
-            f"summarize_store groups by run columns only; {need} are not in runs "
-            "(for a samples column, summarize the frame of ingest.load(..., columns=[...]))")
-    if keep is not None:
-        runs = runs[runs["run_id"].isin(keep)]
+def _by_group(pf: Files, columns: list[str], runs: pd.DataFrame, by: list[str], metric: str,
+              kw: dict) -> list[dict]:
     rows: list[dict] = []
     # The groups of summarize, in its order (groupby sort=True, dropna=False); a group whose
     # runs have no samples gives no rows, as in summarize.

@@ -65,7 +65,8 @@ def state(store):
         return None
     manifest = json.loads((store / "manifest.json").read_text())
     manifest.pop("cache_stamp")
-    tables = {t: (store / f"{t}.parquet").read_bytes() for t in ("runs", "samples", "summaries")}
+    tables = {f.relative_to(store).as_posix(): f.read_bytes() for t in ("runs", "samples",
+              "summaries") for f in sorted((store / t).rglob("*.parquet"))}
     return manifest, tables
 
 

@@ -21,7 +21,7 @@ def test_import_prints_the_summary_and_the_not_imported_files(copy_campaign, sto
     assert ("seed004-echo-uksouth: 2 files imported, 2 not imported; 18 runs, 0 samples, "
             "30 summaries; 6 quality notes") in " ".join(result.output.split())
     assert "notes.txt" in result.output and "unknown_format" in result.output
-    assert (stores / "seed004-echo-uksouth" / "runs.parquet").is_file()
+    assert (stores / "seed004-echo-uksouth" / "runs" / "part-0.parquet").is_file()
 
 
 def test_json_report(copy_campaign, stores):

@@ -75,13 +75,13 @@ def test_campaign_yaml_changes_relabel_without_parsing(echo, stores):
 
 def test_declared_schema_in_the_parquet_files(echo, stores):
     ingest.import_campaign(echo, root=stores, workers=1)
-    runs = pq.read_schema(stores / "seed004-echo-uksouth" / "runs.parquet")
+    runs = pq.read_schema(stores / "seed004-echo-uksouth" / "runs" / "part-0.parquet")
     assert str(runs.field("src_zone").type) == "string"
     assert str(runs.field("start_time").type) == "timestamp[ns, tz=UTC]"
     assert str(runs.field("msg_size_bytes").type) == "int64"
     assert runs.metadata[b"azlatency.format_version"] == str(schema.FORMAT_VERSION).encode()
     assert b"pandas" not in runs.metadata
-    meta = pq.read_metadata(stores / "seed004-echo-uksouth" / "runs.parquet")
+    meta = pq.read_metadata(stores / "seed004-echo-uksouth" / "runs" / "part-0.parquet")
     assert meta.row_group(0).column(0).compression == "ZSTD"
 
 

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from azlatency import ingest, stats
+from azlatency import dataset, ingest, stats
 from azlatency.ingest import import_campaign, load
 from azlatency.stats import streamed
 from azlatency.synth import make_campaign
@@ -63,7 +63,10 @@ def test_streamed_summary_equals_summarize_of_the_loaded_samples(campaign):
     assert mine.loc["count", "estimate"] == len(run) == 1513
     assert mine.loc["p50", "estimate"] == np.quantile(run["rtt_us"].to_numpy(), 0.5)
     assert mine.loc["max", "estimate"] == run["rtt_us"].max()
-    assert mine.loc["p99", "estimable"] and mine.loc["p99", "ci_low"] < mine.loc["p99", "ci_high"]
+    # intervals where there are some (which runs have one is intervals.py's business)
+    pcts = got[got["stat"].str.startswith("p") & got["estimable"]]
+    assert len(pcts) > 0 and (pcts["ci_low"] <= pcts["estimate"]).all()
+    assert (pcts["estimate"] <= pcts["ci_high"]).all()
     # Windows ping's time<1ms rows are in: censoring goes through the same code.
     censored = got[(got["stat"] == "min") & got["note"].str.contains("censored")]
     assert len(censored) == 2 and set(censored["bound_high"]) == {1000.0}
@@ -108,7 +111,7 @@ def test_a_run_held_in_memory_is_one_run(campaign, monkeypatch):
     largest run (here with batches of 100 rows, so runs cross batch boundaries)."""
     root, t = campaign
     monkeypatch.setattr(streamed, "BATCH_ROWS", 100)
-    pf = pq.ParquetFile(ingest.samples_file(NAME, root))
+    pf = streamed.Files(ingest.samples_files(NAME, root))
     seen = [(rid, tbl) for rid, tbl in streamed._runs(pf, ["run_id", "rtt_us"], None)]
     sizes = t.samples["run_id"].value_counts()
     assert [rid for rid, _ in seen] == list(dict.fromkeys(t.samples["run_id"]))
@@ -122,20 +125,20 @@ def test_a_run_held_in_memory_is_one_run(campaign, monkeypatch):
 
 
 def test_a_run_split_across_the_file_is_summarised_from_all_its_rows(campaign, tmp_path):
-    """samples.parquet rewritten so the biggest run's first half comes last, in row groups of
-    500 rows: the run is seen twice, its summary is redone from every row."""
+    """The samples rewritten as one file where the biggest run's first half comes last, in row
+    groups of 500 rows: the run is seen twice, its summary is redone from every row."""
     root, t = campaign
     store = tmp_path / NAME
-    store.mkdir()
-    for f in ("manifest.json", "runs.parquet", "summaries.parquet"):
-        (store / f).write_bytes((root / NAME / f).read_bytes())
-    tbl = pq.read_table(root / NAME / "samples.parquet")
+    shutil.copytree(root / NAME, store, ignore=shutil.ignore_patterns("samples"))
+    tbl = dataset.read(root / NAME, "samples")
     rid = t.samples["run_id"].value_counts().index[0]
     at = np.flatnonzero(tbl["run_id"].to_numpy(zero_copy_only=False) == rid)
     half = at[: len(at) // 2]
     order = np.concatenate([np.setdiff1d(np.arange(len(tbl)), half), half])
-    pq.write_table(tbl.take(pa.array(order)), store / "samples.parquet", row_group_size=500)
-    pf = pq.ParquetFile(store / "samples.parquet")
+    (store / "samples" / "tool=all").mkdir(parents=True)
+    part = store / "samples" / "tool=all" / "part-0.parquet"
+    pq.write_table(tbl.take(pa.array(order)), part, row_group_size=500)
+    pf = streamed.Files([part])
     stretches = [r for r, _ in streamed._runs(pf, ["run_id"], None)]
     assert stretches.count(rid) == 2  # the case under test
 

@@ -1,0 +1,333 @@
+"""The store as a Parquet dataset: one folder per table, samples partitioned by tool.
+
+Layout of ``data/processed/<campaign>/`` in format 2 (docs/store.md has the reasons)::
+
+    manifest.json                          format version, inputs, files with rows and sha256
+    runs/part-0.parquet                    labelled runs
+    summaries/part-0.parquet               long-form statistics
+    samples/tool=<tool>/part-0.parquet     observations of that tool's runs, ordered by run_id
+    sketches/...                           reserved: written by a hook (EXTRA_TABLES)
+    cache/<sha256>...                      per input file (store.py)
+
+Every samples file holds the same columns (the campaign's union, in the declared Arrow types),
+so pyarrow, DuckDB, Dask and Spark read the folder as one table with no schema merging.  The
+partition column ``tool`` is a string: readers must declare it (``hive_types`` in DuckDB, a
+``partitioning`` schema in pyarrow) or a numeric-looking value comes back as an integer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from . import schema, store
+
+TABLES = ("runs", "samples", "summaries")
+PARTITION_KEY = {"samples": "tool"}
+PARTITION_SCHEMA = pa.schema([pa.field("tool", pa.string())])
+# Hive's name for a missing partition value; a campaign without samples still has one
+# (zero-row) samples file here, so that every reader finds the table and its columns.
+HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+PART = "part-{:d}.parquet"
+# Rows per row group: big enough for DuckDB's row-group parallelism and for few footers,
+# small enough that the writer holds one group per tool in memory (~100 MB).
+ROW_GROUP_ROWS = 1 << 20
+
+# Hook for tables built from the written store (issue 13 item 4, the sketches): name → a
+# function given the staging store folder, with runs/, samples/ and summaries/ already written,
+# that writes its files under ``<folder>/<name>/`` (hive-partitioned like samples if it
+# likes).  Files there are listed in the manifest with their rows and sha256, swapped in
+# atomically with the rest, and compared by the "nothing changed" check like any table.
+EXTRA_TABLES: dict[str, Callable[[Path], None]] = {}
+
+_SAFE = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+def tables() -> tuple[str, ...]:
+    """The tables of a store written now: the three of the data model and the hooks'."""
+    return TABLES + tuple(sorted(EXTRA_TABLES))
+
+
+def partition_dir(value: str | None) -> str:
+    """``tool=<value>`` (percent-encoded when not a plain name, as pyarrow writes it)."""
+    if value is None:
+        return f"tool={HIVE_NULL}"
+    return f"tool={value if _SAFE.fullmatch(value) else quote(value, safe='')}"
+
+
+def table_files(folder: Path, table: str) -> list[Path]:
+    """The Parquet files of ``table`` in ``folder``, in reading order (sorted paths)."""
+    root = folder / table
+    return sorted(root.rglob("*.parquet")) if root.is_dir() else []
+
+
+def file_infos(folder: Path, table: str) -> dict[str, dict[str, Any]]:
+    """relative path → rows and sha256 of every file of ``table`` (for the manifest)."""
+    return {
+        f.relative_to(folder).as_posix(): {
+            "rows": pq.read_metadata(f).num_rows,
+            "sha256": store.file_sha256(f),
+        }
+        for f in table_files(folder, table)
+    }
+
+
+def read_schema(folder: Path, table: str) -> pa.Schema:
+    """The (common) file schema of ``table``."""
+    files = table_files(folder, table)
+    if not files:
+        raise FileNotFoundError(f"{folder}: no files of table {table!r}")
+    return pq.read_schema(files[0])
+
+
+def read(folder: Path, table: str, columns: list[str] | None = None) -> pa.Table:
+    """``table`` of a store as one Arrow table (file columns only, not the partition key)."""
+    parts = [pq.read_table(f, columns=columns) for f in table_files(folder, table)]
+    if not parts:
+        raise FileNotFoundError(f"{folder}: no files of table {table!r}")
+    return pa.concat_tables(parts)
+
+
+def arrow_dataset(folder: Path, table: str = "samples"):
+    """``pyarrow.dataset`` of a table, with its partition key declared as a string."""
+    import pyarrow.dataset as ds
+
+    part = ds.partitioning(PARTITION_SCHEMA, flavor="hive") if table in PARTITION_KEY else None
+    return ds.dataset(folder / table, format="parquet", partitioning=part)
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+
+
+def write_single(tbl: pa.Table, folder: Path, table: str) -> None:
+    """An unpartitioned table as ``<table>/part-0.parquet``."""
+    (folder / table).mkdir(parents=True, exist_ok=True)
+    store.write_table(tbl, folder / table / PART.format(0))
+
+
+class _ToolWriter:
+    """Row groups of ROW_GROUP_ROWS rows into ``samples/tool=<t>/part-0.parquet``."""
+
+    def __init__(self, path: Path, target: pa.Schema) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path, self.pending, self.rows = path, [], 0
+        self.writer = pq.ParquetWriter(
+            path, target, compression=store.COMPRESSION, write_statistics=True
+        )
+
+    def add(self, tbl: pa.Table) -> None:
+        self.pending.append(tbl)
+        self.rows += tbl.num_rows
+        if self.rows >= ROW_GROUP_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.writer.write_table(pa.concat_tables(self.pending), row_group_size=ROW_GROUP_ROWS)
+        self.pending, self.rows = [], 0
+
+    def close(self) -> None:
+        self.flush()
+        self.writer.close()
+        store.fsync_file(self.path)
+
+
+def sample_target(columns: Iterable[str]) -> pa.Schema:
+    """Declared schema of the samples files: the campaign's columns (or the required ones)."""
+    names = set(columns) or {c.name for c in schema.TABLES["samples"] if c.required}
+    return store.arrow_schema("samples", sorted(names))
+
+
+def by_run(tbl: pa.Table) -> pa.Table:
+    """``tbl`` with its rows ordered by ``run_id`` (stable: a run keeps its row order)."""
+    rid = tbl.column("run_id")
+    if len(tbl) < 2:
+        return tbl
+    ordered = pc.all(pc.less_equal(rid.slice(0, len(tbl) - 1), rid.slice(1))).as_py()
+    return tbl if ordered else tbl.take(pc.sort_indices(tbl, [("run_id", "ascending")]))
+
+
+def write_samples(
+    parts: Iterable[pa.Table | Path],
+    target: pa.Schema,
+    tool_of: dict[str, str],
+    folder: Path,
+    *,
+    sort: bool = True,
+    skip: set[str] = frozenset(),
+    part_runs: list[list[str]] | None = None,
+) -> int:
+    """The samples dataset from per-file parts (tables, or Parquet files read one at a time).
+
+    Each part goes to the partition of its runs' tool; ``sort``: parts are ordered by run
+    within (callers pass them in run_id order — run_id starts with the file's sha256 — so
+    each partition is ordered by run and a row group's run_id statistics are narrow).
+    ``skip``: samples files (``samples/tool=<t>/part-0.parquet``) not to write (reused);
+    a part whose runs (``part_runs``, when given) all go to skipped files is not even read.
+    Returns the rows written."""
+    writers: dict[str, _ToolWriter] = {}
+    rows = 0
+    skipped = {rel.split("/")[1] for rel in skip}
+
+    def writer(tool: str | None) -> _ToolWriter:
+        key = partition_dir(tool)
+        if key not in writers:
+            writers[key] = _ToolWriter(folder / "samples" / key / PART.format(0), target)
+        return writers[key]
+
+    for i, part in enumerate(parts):
+        if part_runs is not None and {partition_dir(tool_of.get(r)) for r in part_runs[i]
+                                      } <= skipped:
+            continue
+        tbl = store.unify(
+            [pq.read_table(part) if isinstance(part, Path) else part], "samples", target
+        )
+        if sort:
+            tbl = by_run(tbl)
+        rows += tbl.num_rows
+        runs = pc.unique(tbl.column("run_id")).to_pylist()
+        tools = sorted({tool_of.get(r) for r in runs if partition_dir(tool_of.get(r))
+                        not in skipped}, key=lambda t: (t is None, t or ""))
+        if len(tools) == 1 and len(runs) == len(
+                [r for r in runs if tool_of.get(r) == tools[0]]):  # the usual case: one file, one tool
+            writer(tools[0]).add(tbl)
+            continue
+        for tool in tools:
+            mine = pa.array([r for r in runs if tool_of.get(r) == tool], pa.string())
+            writer(tool).add(tbl.filter(pc.is_in(tbl.column("run_id"), value_set=mine)))
+    if not writers and not skipped:
+        writer(None)  # an empty table still has its file: readers find its columns
+    for w in writers.values():
+        w.close()
+    return rows
+
+
+def partition_inputs(parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, str],
+                     target: pa.Schema, stamp: str) -> dict[str, str]:
+    """Samples file (relative path) → digest of everything its bytes depend on: the code
+    (``stamp``), the columns, and the sequence of per-file parts with runs of its tool (each
+    part's input sha256 and its runs' tools).  Equal digest, equal file."""
+    import hashlib
+
+    per: dict[str, list] = {}
+    for part, runs in zip(parts, part_runs):
+        pairs = sorted((r, tool_of.get(r) or "") for r in runs)
+        for tool in sorted({tool_of.get(r) for r in runs}, key=lambda t: t or ""):
+            per.setdefault(partition_dir(tool), []).append([part.name, pairs])
+    head = [stamp, str(schema.FORMAT_VERSION), [f"{f.name}:{f.type}" for f in target]]
+    return {f"samples/{key}/{PART.format(0)}": hashlib.sha256(
+        json.dumps([head, seq], separators=(",", ":")).encode()).hexdigest()
+        for key, seq in per.items()}
+
+
+def reusable(target: Path, old: dict[str, Any] | None, inputs: dict[str, str]
+             ) -> dict[str, Path]:
+    """Samples files of the current store at ``target`` whose inputs are unchanged and whose
+    bytes are intact: relative path → file to link into the new store."""
+    if not old or old.get("format_version") != schema.FORMAT_VERSION:
+        return {}
+    files = old.get("tables", {}).get("samples", {}).get("files", {})
+    out = {}
+    for rel, info in files.items():
+        path = target / rel
+        if (info.get("inputs") is not None and inputs.get(rel) == info["inputs"]
+                and path.is_file() and store.file_sha256(path) == info["sha256"]):
+            out[rel] = path
+    return out
+
+
+def run_tools(runs: pa.Table) -> dict[str, str]:
+    """run_id → tool, from a runs table."""
+    return dict(zip(runs.column("run_id").to_pylist(), runs.column("tool").to_pylist()))
+
+
+def manifest_tables(folder: Path, inputs: dict[str, str] | None = None
+                    ) -> dict[str, dict[str, Any]]:
+    """The manifest's ``tables``: per table its rows, columns and files (rows, sha256, and
+    for samples files the digest of their ``inputs``)."""
+    out = {}
+    for table in tables():
+        files = file_infos(folder, table)
+        for name, info in files.items():
+            if inputs and name in inputs:
+                info["inputs"] = inputs[name]
+        columns = read_schema(folder, table).names if files else []
+        out[table] = {
+            "rows": sum(f["rows"] for f in files.values()),
+            "columns": columns,
+            "files": files,
+        }
+    return out
+
+
+def intact(folder: Path, manifest: dict[str, Any]) -> bool:
+    """Every table file the manifest lists is there with its sha256, and no other."""
+    for table, info in manifest.get("tables", {}).items():
+        files = info.get("files")
+        if files is None:
+            return False
+        have = {f.relative_to(folder).as_posix() for f in table_files(folder, table)}
+        if have != set(files) or any(
+            store.file_sha256(folder / name) != f["sha256"] for name, f in files.items()
+        ):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Format 1 → 2
+
+
+def migrate(target: Path) -> None:
+    """Rewrite a format-1 store (``runs.parquet``, ``samples.parquet``, ``summaries.parquet``)
+    as this format, atomically (staging folder, then the swap of store.publish).
+
+    No raw file is read: the tables are rewritten as they are, the samples streamed row
+    group by row group into their tool partitions (a run's rows keep their order).  The
+    cache is kept but its stamp no longer matches, so the next import parses every file.
+    Call with the campaign lock held."""
+    manifest = json.loads((target / store.MANIFEST).read_text(encoding="utf-8"))
+    staging = store.staging_dir(target)
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        if (target / store.CACHE).is_dir():
+            (staging / store.CACHE).mkdir()
+            for f in sorted((target / store.CACHE).iterdir()):
+                store.link_or_copy(f, staging / store.CACHE / f.name)
+        runs = _relabel(pq.read_table(target / "runs.parquet"), "runs")
+        write_single(runs, staging, "runs")
+        write_single(
+            _relabel(pq.read_table(target / "summaries.parquet"), "summaries"), staging, "summaries"
+        )
+        pf = pq.ParquetFile(target / "samples.parquet")
+        parts = (pa.Table.from_batches([b]) for b in pf.iter_batches(batch_size=ROW_GROUP_ROWS))
+        write_samples(
+            parts, sample_target(pf.schema_arrow.names), run_tools(runs), staging, sort=False
+        )
+        for name in EXTRA_TABLES.values():
+            name(staging)
+        manifest.update(
+            format_version=schema.FORMAT_VERSION,
+            migrated_from=manifest.get("format_version"),
+            tables=manifest_tables(staging),
+        )
+        store.write_json(manifest, staging / store.MANIFEST)
+        store.publish(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _relabel(tbl: pa.Table, table: str) -> pa.Table:
+    """``tbl`` with this format's schema metadata (its types are already the declared ones)."""
+    return store.unify([tbl], table, store.arrow_schema(table, tbl.column_names))

@@ -1,0 +1,149 @@
+"""Dask for a cluster: the import's parsing and ``summarize_store``'s per-run work as tasks.
+
+Both send the same functions the local engines run — ``_worker.parse_batch`` for the import,
+``intervals.group_rows`` on rows read by ``streamed._read_runs`` for the summary — so the
+results are the same bytes and the same rows (tests/engines/test_dask.py).  Workers read and
+write paths, not data: the raw folder and the processed folder must be visible to every
+worker under the same path (one machine, NFS, or a mounted object store).  docs/store.md
+says how to start a cluster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+# Rows per summary task: enough work to hide the scheduling cost (~1 ms a task), small
+# enough that a worker holds little and the cluster stays busy.
+TASK_ROWS = 1 << 20
+
+
+@contextlib.contextmanager
+def client(scheduler: str | None):
+    """A client of the cluster at ``scheduler`` (``tcp://host:8786``, closed afterwards), or
+    the client this process already has (e.g. of a ``LocalCluster``)."""
+    from distributed import Client, default_client
+
+    if scheduler:
+        with Client(scheduler) as c:
+            yield c
+        return
+    try:
+        c = default_client()
+    except ValueError:
+        raise ValueError(
+            "engine='dask' needs scheduler='tcp://host:8786' (or a "
+            "distributed.Client created beforehand)"
+        ) from None
+    yield c
+
+
+def workers(c) -> int:
+    return max(1, len(c.scheduler_info().get("workers", {})))
+
+
+# ---------------------------------------------------------------------------------------------
+# Import
+
+
+def parse(batches: list[list], c, progress=None, total: int = 0) -> list[dict[str, Any]]:
+    """``parse_batch`` of every batch on the cluster; outcomes as they complete."""
+    from distributed import as_completed
+
+    from .._worker import parse_batch
+
+    futures = c.map(parse_batch, batches, pure=False)
+    out: list[dict[str, Any]] = []
+    for _, results in as_completed(futures, with_results=True):
+        out.extend(results)
+        if progress:
+            progress(len(out), total, "")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# summarize_store(engine="dask")
+
+
+def _task(
+    files: list[str],
+    columns: list[str],
+    run_ids: list[str],
+    runs,
+    by: list[str],
+    metric: str,
+    kw: dict,
+) -> list[dict]:
+    """On a worker: the rows of ``run_ids`` (their row groups only) and their summary."""
+    from ..stats import streamed
+    from ..stats.intervals import group_rows
+
+    tbl = streamed._read_runs(streamed.Files(files), columns, run_ids)
+    if not tbl.num_rows:
+        return []
+    return group_rows(streamed._frame(tbl), runs, by, metric, **kw)
+
+
+def _run_chunks(counts: list[tuple[str, int]], parts: int) -> Iterator[list[str]]:
+    """Consecutive runs (sorted) in chunks of about TASK_ROWS rows, at least ``parts``."""
+    total = sum(n for _, n in counts)
+    size = max(1, min(TASK_ROWS, -(-total // max(1, parts))))
+    chunk, rows = [], 0
+    for rid, n in counts:
+        chunk.append(rid)
+        rows += n
+        if rows >= size:
+            yield chunk
+            chunk, rows = [], 0
+    if chunk:
+        yield chunk
+
+
+def summarize(
+    folder: Path,
+    columns: list[str],
+    keep: list[str] | None,
+    by: list[str],
+    metric: str,
+    kw: dict,
+    runs,
+    scheduler: str | None,
+) -> list[dict]:
+    """The rows of ``summarize``: one task per chunk of runs (``by="run_id"``) or per group."""
+    from . import duck
+
+    con = duck.connect(folder, order=True)
+    q = duck._Query(con, columns, duck.iv.metric_column(metric)[0], keep)
+    q.check_basis(metric)  # for the whole store at once, as summarize checks its frame
+    counts = [
+        (r, n)
+        for r, n in con.sql(
+            "SELECT run_id, count(*) FROM kept GROUP BY run_id ORDER BY run_id"
+        ).fetchall()
+    ]
+    from .. import dataset
+
+    files = [str(f) for f in dataset.table_files(folder, "samples")]
+    with client(scheduler) as c:
+        return _submit(c, files, columns, counts, runs, by, metric, kw)
+
+
+def _submit(c, files, columns, counts, runs, by, metric, kw) -> list[dict]:
+    if by == ["run_id"]:
+        chunks = list(_run_chunks(counts, 2 * workers(c)))
+        keys = [None] * len(chunks)
+    else:
+        present = {r for r, _ in counts}
+        runs = runs[runs["run_id"].isin(present)]
+        groups = [
+            sorted(g["run_id"].astype(str)) for _, g in runs.groupby(by, sort=True, dropna=False)
+        ]
+        chunks, keys = groups, [runs] * len(groups)
+    futures = [
+        c.submit(_task, files, columns, ids, key, by, metric, kw, pure=False)
+        for ids, key in zip(chunks, keys)
+    ]
+    # gathered in submission order: run_id order, or summarize's group order
+    return [r for rows in c.gather(futures) for r in rows]

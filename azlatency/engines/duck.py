@@ -1,0 +1,384 @@
+"""DuckDB over the store: lazy relations, SQL queries, and ``summarize_store(engine="duckdb")``.
+
+The summary per run is SQL where SQL can give the very rows of ``stats.summarize``:
+
+1. one ``GROUP BY run_id`` pass: counts of observations, censored and excluded rows, mean,
+   standard deviation, min, max;
+2. the Ljung–Box test of ``_dependence.assess`` (rank autocorrelations at lags 1–10, in
+   measurement order) for runs of ≥ ``MIN_N`` observations: average ranks from ``rank()``
+   and the tie counts, lagged products from ``lead()``;
+3. the order statistics: the ranks — of the interval from Binomial(n, q), of the estimate
+   from numpy's linear interpolation — are computed in Python from n exactly as
+   ``intervals.exact_indices``/``sorted_quantile`` do, and the values at those ranks are read
+   with ``row_number() OVER (PARTITION BY run_id ORDER BY value)``.
+
+Runs SQL does not cover are summarised by ``intervals.group_rows`` itself on their rows, read
+through DuckDB: runs found autocorrelated (the batch-means correction needs the series),
+censored runs (Windows ``time<1ms``), runs of fewer than two observations, and
+``dependence="batch"``.  Groups (``by`` of run columns): the run-as-unit rule
+(``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
+groups that pool packets across runs, or hold censored runs, are read and given to
+``group_rows``.  The rows equal the pandas path's (tests/engines/test_duck.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+from scipy import stats as sps
+
+from .. import dataset, store
+from ..stats import _dependence as dep
+from ..stats import intervals as iv
+from . import _rows
+
+HIVE = "hive_partitioning = true, hive_types = {'tool': VARCHAR}"
+# Rows of a fallback read: runs are fetched in chunks of about this many rows (as the pyarrow
+# path's batches: a frame of 2^20 rows and the sorted copy group_rows makes stay ~200 MB).
+CHUNK_ROWS = 1 << 20
+
+
+def _files(folder: Path, table: str) -> str:
+    return "[" + ", ".join(f"'{_quote(f)}'" for f in dataset.table_files(folder, table)) + "]"
+
+
+def _quote(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+def connect(folder: Path, *, order: bool = False):
+    """A DuckDB connection with views ``runs``, ``samples`` (with ``tool``) and
+    ``summaries`` over the store in ``folder``; ``order`` adds ``filename`` and
+    ``file_row_number`` to samples (file order, to break ties as pandas' stable sort does)."""
+    import duckdb
+
+    con = duckdb.connect()
+    extra = ", filename = true, file_row_number = true" if order else ""
+    con.execute(
+        f"CREATE VIEW samples AS SELECT * FROM read_parquet("
+        f"{_files(folder, 'samples')}, {HIVE}{extra})"
+    )
+    for table in ("runs", "summaries"):
+        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_files(folder, table)})")
+    return con
+
+
+class Lazy:
+    """The three tables of a store as DuckDB relations (nothing read until asked)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.con = folder, connect(folder)
+        self.runs = self.con.sql("SELECT * FROM runs")
+        self.samples = self.con.sql("SELECT * FROM samples")
+        self.summaries = self.con.sql("SELECT * FROM summaries")
+
+    def query(self, sql: str):
+        """A relation of ``sql`` over the views ``runs``, ``samples``, ``summaries``."""
+        return self.con.sql(sql)
+
+    def __repr__(self) -> str:
+        return f"Lazy({self.folder})"
+
+
+# ---------------------------------------------------------------------------------------------
+# summarize_store(engine="duckdb")
+
+
+def summarize(
+    folder: Path,
+    columns: list[str],
+    keep: list[str] | None,
+    by: list[str],
+    metric: str,
+    kw: dict,
+    runs_frame=None,
+) -> list[dict]:
+    """The rows of ``summarize`` for the store in ``folder`` (see the module docstring)."""
+    con = connect(folder, order=True)
+    column = iv.metric_column(metric)[0]
+    q = _Query(con, columns, column, keep)
+    q.check_basis(metric)
+    per_run = q.per_run()
+    if by != ["run_id"]:
+        return _groups(q, per_run, runs_frame, by, metric, kw)
+    qs, level = np.asarray(kw["quantiles"], dtype=float), kw["level"]
+    plain, fallback = q.split(per_run, kw["dependence"], level)
+    value_unit = iv.metric_column(metric)[1]
+    rows = {
+        rid: _rows.frame_rows(stats, {"run_id": rid, "metric": metric, "unit": value_unit}, qs)
+        for rid, stats in _plain_rows(q, per_run, plain, qs, level).items()
+    }
+    for ids in _chunks(fallback, per_run):
+        part = iv.group_rows(q.read(ids), None, ["run_id"], metric, **kw)
+        for r in part:
+            rows.setdefault(r["run_id"], []).append(r)
+    return [r for run_id in sorted(rows) for r in rows[run_id]]
+
+
+class _Query:
+    """The SQL of one summary: observations of the metric column, per run."""
+
+    def __init__(self, con, columns: list[str], column: str, keep: list[str] | None) -> None:
+        self.con, self.columns, self.column = con, columns, column
+        where = ""
+        if keep is not None:
+            con.register("keep_runs", pa.table({"run_id": pa.array(keep, pa.string())}))
+            where = "WHERE run_id IN (SELECT run_id FROM keep_runs)"
+        has = set(columns)
+        status = "status" if "status" in has else "'ok'"
+        bound = "censor_high_us" if "censor_high_us" in has else "NULL::DOUBLE"
+        keys = [k for k in ("seq", "tx_time_ns", "time_ns") if k in has]
+        # ordered(): seq, then send time, pandas' NaN-last stable sort; file order breaks ties
+        self.order = ", ".join([*(f"{k} NULLS LAST" for k in keys), "filename", "file_row_number"])
+        con.execute(f"CREATE TEMP VIEW kept AS SELECT * FROM samples {where}")
+        con.execute(f"""CREATE TEMP VIEW obs AS SELECT run_id, {status} AS st,
+            CAST({column} AS DOUBLE) AS v, CAST({bound} AS DOUBLE) AS cb,
+            {", ".join(keys) + "," if keys else ""} filename, file_row_number
+            FROM kept""")
+        self.ok = "(st = 'ok' AND isfinite(v))"
+
+    def check_basis(self, metric: str) -> None:
+        """``check_basis`` of summarize, on one row per offending run (the same error)."""
+        from ..units import COLUMN
+
+        if metric not in COLUMN:
+            return
+        other = COLUMN["half_rtt" if metric == "rtt" else "rtt"]
+        if other not in self.columns:
+            return
+        mine = COLUMN[metric]
+        cond = f"{other} IS NOT NULL" + (f" AND {mine} IS NULL" if mine in self.columns else "")
+        bad = self.con.sql(
+            f"SELECT DISTINCT run_id FROM kept WHERE {cond} ORDER BY run_id LIMIT 5"
+        ).fetchall()
+        if bad:
+            import pandas as pd
+
+            from ..stats._common import check_basis
+
+            ids = [b[0] for b in bad]
+            check_basis(pd.DataFrame({"run_id": ids, other: [1.0] * len(ids)}), metric)
+
+    def per_run(self) -> dict[str, dict]:
+        ok, cens = self.ok, "(st = 'censored' AND cb IS NOT NULL)"
+        got = self.con.sql(f"""SELECT run_id, count(*) AS rows,
+              count(*) FILTER ({ok}) AS n, count(*) FILTER ({cens}) AS n_cens,
+              avg(v) FILTER ({ok}) AS mean, stddev_samp(v) FILTER ({ok}) AS std,
+              min(v) FILTER ({ok}) AS min, max(v) FILTER ({ok}) AS max
+            FROM obs GROUP BY run_id ORDER BY run_id""").to_arrow_table()
+        return {r["run_id"]: r for r in got.to_pylist()}
+
+    def split(self, per_run: dict[str, dict], dependence: str, level: float):
+        """(runs SQL summarises, with their note; runs group_rows summarises)."""
+        if dependence not in iv.DEPENDENCE:
+            raise ValueError(f"dependence must be one of {iv.DEPENDENCE}, got {dependence!r}")
+        plain: dict[str, str] = {}
+        fallback, test = [], []
+        for rid, r in per_run.items():
+            if r["n"] < 2 or r["n_cens"] or (dependence == "batch" and r["n"] >= dep.MIN_N):
+                fallback.append(rid)
+            elif dependence == "iid":
+                plain[rid] = ""
+            elif r["n"] < dep.MIN_N:
+                plain[rid] = f"n < {dep.MIN_N}: autocorrelation not tested"
+            else:
+                test.append(rid)
+        for rid, (p, acf1) in self.ljung_box(test).items():
+            if p < dep.DETECT_ALPHA:
+                fallback.append(rid)
+            else:
+                plain[rid] = dep.Dependence(False, p, acf1, dep.n_batches(per_run[rid]["n"])).note
+        return plain, sorted(fallback)
+
+    def ljung_box(self, run_ids: list[str]) -> dict[str, tuple[float, float]]:
+        """run → (p, lag-1 r) of ``_dependence.ljung_box`` on its observations, in SQL.
+
+        Ranks are half-integers and their products quarter-integers, so the sums are exact
+        (as numpy's) up to n ≈ 3·10⁵; beyond, they differ in the last bits only."""
+        if not run_ids:
+            return {}
+        lags = dep.MAX_LAG
+        self.con.register("lb_runs", pa.table({"run_id": pa.array(run_ids, pa.string())}))
+        leads = ", ".join(
+            f"lead(r, {k}) OVER (PARTITION BY run_id ORDER BY t) AS r{k}"
+            for k in range(1, lags + 1)
+        )
+        sums = ", ".join(f"sum(r * r{k})" for k in range(1, lags + 1))
+        got = self.con.sql(f"""
+            WITH o AS (SELECT run_id, v, row_number() OVER (PARTITION BY run_id
+                         ORDER BY {self.order}) AS t
+                       FROM obs WHERE {self.ok} AND run_id IN (SELECT run_id FROM lb_runs)),
+            r AS (SELECT run_id, t, rank() OVER (PARTITION BY run_id ORDER BY v)
+                         + (count(*) OVER (PARTITION BY run_id, v) - 1) / 2.0
+                         - (count(*) OVER (PARTITION BY run_id) + 1) / 2.0 AS r FROM o),
+            l AS (SELECT run_id, r, {leads} FROM r)
+            SELECT run_id, count(*), sum(r * r), {sums} FROM l GROUP BY run_id""").fetchall()
+        out = {}
+        for rid, n, s0, *sk in got:
+            use = min(lags, max(1, n // 5))
+            rho = np.zeros(lags) if s0 == 0 else np.array([s or 0.0 for s in sk]) / s0
+            k = np.arange(1, use + 1)
+            qstat = float(n * (n + 2) * np.sum(rho[:use] ** 2 / (n - k)))
+            out[rid] = (float(sps.chi2.sf(qstat, use)), float(rho[0]))
+        return out
+
+    def values_at(self, wanted: dict[str, np.ndarray]) -> dict[str, dict[int, float]]:
+        """run → {0-based rank: value} of the sorted observations at the ranks asked for."""
+        ids = [r for r, ks in wanted.items() for _ in ks]
+        ranks = [int(k) for ks in wanted.values() for k in ks]
+        if not ids:
+            return {}
+        self.con.register(
+            "wanted",
+            pa.table({"run_id": pa.array(ids, pa.string()), "rk": pa.array(ranks, pa.int64())}),
+        )
+        got = self.con.sql(f"""
+            SELECT o.run_id, o.rk, o.v FROM (
+              SELECT run_id, v, row_number() OVER (PARTITION BY run_id ORDER BY v) - 1 AS rk
+              FROM obs WHERE {self.ok} AND run_id IN (SELECT DISTINCT run_id FROM wanted)) o
+            SEMI JOIN wanted w ON o.run_id = w.run_id AND o.rk = w.rk""").fetchall()
+        out: dict[str, dict[int, float]] = {}
+        for rid, rk, v in got:
+            out.setdefault(rid, {})[rk] = v
+        return out
+
+    def pooled(self, groups: list[list[str]]) -> list[dict]:
+        """Per group of runs: n, rows, std, min, max of the pooled observations."""
+        if not groups:
+            return []
+        ids = [r for g in groups for r in g]
+        gs = [i for i, g in enumerate(groups) for _ in g]
+        self.con.register(
+            "run_groups",
+            pa.table({"run_id": pa.array(ids, pa.string()), "g": pa.array(gs, pa.int64())}),
+        )
+        ok = self.ok
+        got = self.con.sql(f"""SELECT g, count(*) AS rows, count(*) FILTER ({ok}) AS n,
+              stddev_samp(v) FILTER ({ok}) AS std, min(v) FILTER ({ok}) AS min,
+              max(v) FILTER ({ok}) AS max
+            FROM obs JOIN run_groups USING (run_id) GROUP BY g ORDER BY g""").to_arrow_table()
+        return got.to_pylist()
+
+    def read(self, run_ids: list[str]):
+        """The samples columns of ``run_ids`` as a frame, in file order (for group_rows)."""
+        self.con.register("read_runs", pa.table({"run_id": pa.array(run_ids, pa.string())}))
+        cols = ", ".join(self.columns)
+        tbl = self.con.sql(
+            f"SELECT {cols} FROM kept WHERE run_id IN "
+            "(SELECT run_id FROM read_runs) ORDER BY filename, file_row_number"
+        ).to_arrow_table()
+        return store.from_arrow(tbl.cast(_schema(self.columns)), "samples", partial=True)
+
+
+def _schema(columns: list[str]) -> pa.Schema:
+    return store.arrow_schema("samples", columns).empty_table().select(columns).schema
+
+
+def _chunks(run_ids: list[str], per_run: dict[str, dict]):
+    chunk, rows = [], 0
+    for rid in run_ids:
+        chunk.append(rid)
+        rows += per_run[rid]["rows"]
+        if rows >= CHUNK_ROWS:
+            yield chunk
+            chunk, rows = [], 0
+    if chunk:
+        yield chunk
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows from the order statistics
+
+
+def _wanted(per_run: dict, plain, estimates_only, qs, level):
+    """The ranks to read: every rank of the plain runs, the estimate ranks of the others."""
+    ranks, wanted = {}, {}
+    for rid in [*plain, *estimates_only]:
+        n = per_run[rid]["n"]
+        if n == 0:
+            continue
+        ranks[rid] = rk = _rows.ranks(n, qs, level)
+        _, lo_e, hi_e, lo, hi = rk
+        inside = [k for k in np.concatenate([lo, hi]) if 0 <= k < n] if rid in plain else []
+        wanted[rid] = np.unique(np.concatenate([lo_e, hi_e, inside]).astype(int))
+    return ranks, wanted
+
+
+def _plain_rows(q: _Query, per_run: dict, plain: dict[str, str], qs, level: float) -> dict:
+    """run → the stats of ``series_rows`` (independent packets) from SQL."""
+    ranks, wanted = _wanted(per_run, plain, [], qs, level)
+    values = q.values_at(wanted)
+    return {
+        rid: _rows.series(per_run[rid], qs, level, note, ranks[rid], values[rid])
+        for rid, note in plain.items()
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Groups of runs
+
+
+def _groups(q: _Query, per_run: dict, runs, by: list[str], metric: str, kw: dict) -> list[dict]:
+    """summarize's groups in its order.  In SQL: a group whose runs are the unit (none
+    censored), and a group of one run SQL can summarise; every other group (packets pooled
+    across runs, censoring, autocorrelation) is read and given to ``group_rows``."""
+    qs, level, unit = np.asarray(kw["quantiles"], dtype=float), kw["level"], kw["unit"]
+    runs = runs[runs["run_id"].isin(per_run)]
+    groups = [
+        (keys if isinstance(keys, tuple) else (keys,), sorted(g["run_id"].astype(str)))
+        for keys, g in runs.groupby(by, sort=True, dropna=False)
+    ]
+    as_runs = [
+        ids
+        for _, ids in groups
+        if (unit == "run" or (unit == "auto" and len(ids) > 1))
+        and not any(per_run[r]["n_cens"] for r in ids)
+    ]
+    singles = {ids[0]: per_run[ids[0]] for _, ids in groups if len(ids) == 1 and ids not in as_runs}
+    plain, _ = q.split(singles, kw["dependence"], level)
+    estimates_only = [r for ids in as_runs for r in ids]
+    ranks, wanted = _wanted(per_run, plain, estimates_only, qs, level)
+    values = q.values_at(wanted)
+    pooled = q.pooled(as_runs)
+    value_unit = iv.metric_column(metric)[1]
+    out: list[dict] = []
+    for keys, ids in groups:
+        keys = {**dict(zip(by, keys)), "metric": metric, "unit": value_unit}
+        if ids in as_runs:
+            means = np.array(
+                [per_run[r]["mean"] if per_run[r]["n"] else np.nan for r in ids], dtype=float
+            )
+            ests = np.array(
+                [
+                    [
+                        _est(per_run[r], ranks.get(r), values.get(r), j, q_)
+                        for j, q_ in enumerate(qs)
+                    ]
+                    for r in ids
+                ],
+                dtype=float,
+            )
+            stats = _rows.run_unit(pooled[as_runs.index(ids)], means, ests, qs, level)
+            out.extend(_rows.frame_rows(stats, keys, qs))
+        elif len(ids) == 1 and ids[0] in plain:
+            rid = ids[0]
+            stats = _rows.series(per_run[rid], qs, level, plain[rid], ranks[rid], values[rid])
+            out.extend(_rows.frame_rows(stats, keys, qs))
+        else:
+            frame = q.read(ids)
+            out.extend(iv.group_rows(frame, runs, by, metric, **kw))
+    return out
+
+
+def _est(r: dict, ranks, vals, j: int, q: float) -> float:
+    """``_run_estimates`` of one run: NaN when fewer than one observation lies beyond q."""
+    n = r["n"]
+    if n == 0 or n * min(q, 1 - q) < 1 - 1e-9:
+        return np.nan
+    return _rows.estimate(ranks, vals, j)
+
+
+__all__: Sequence[str] = ("Lazy", "connect", "summarize")

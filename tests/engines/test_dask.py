@@ -1,0 +1,80 @@
+"""Dask: an import whose files are parsed on a LocalCluster's two workers writes the store the
+local import writes, byte for byte; summarize_store(engine="dask") gives the same rows."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from azlatency import ingest, stats
+from azlatency.engines import dask as dask_engine
+from tests.engines.conftest import SYNTH
+from tests.ingest.conftest import tree_digest
+
+distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.xdist_group("engines")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # Threads, not processes: a worker process would spend seconds importing pandas and the
+    # parsers; the scheduler, the task graph and the serialisation are the same.
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as lc:
+        yield lc
+
+
+def test_import_on_the_cluster_writes_the_same_store(captures, cluster, tmp_path):
+    raw, root, _ = captures
+    report = ingest.import_campaign(
+        raw, root=tmp_path, engine="dask", scheduler=cluster.scheduler_address
+    )
+    assert report.workers == 2 and report.parsed > 20
+    local, remote = tree_digest(root / raw.name), tree_digest(tmp_path / raw.name)
+    assert local == remote and len(local) > 40  # tables, manifest and every cache file
+    # nothing changed: the next cluster import writes nothing
+    again = ingest.import_campaign(
+        raw, root=tmp_path, engine="dask", scheduler=cluster.scheduler_address
+    )
+    assert again.changed is False and tree_digest(tmp_path / raw.name) == remote
+
+
+@pytest.mark.parametrize(
+    ("by", "unit"), [(None, "auto"), (["src_zone", "dst_zone"], "auto"), ("placement", "packet")]
+)
+def test_summary_on_the_cluster_equals_the_local_engines(synth, cluster, by, unit):
+    _, root, t = synth
+    ids = t.runs.loc[t.runs["latency_basis"] == "rtt", "run_id"]
+    local = stats.summarize_store(SYNTH, root, run_ids=ids, by=by, unit=unit, engine="pyarrow")
+    remote = stats.summarize_store(
+        SYNTH,
+        root,
+        run_ids=ids,
+        by=by,
+        unit=unit,
+        engine="dask",
+        scheduler=cluster.scheduler_address,
+    )
+    pd.testing.assert_frame_equal(remote, local)
+    assert len(remote) > 0
+
+
+def test_summary_tasks_split_the_runs(captures, cluster, monkeypatch):
+    """Several tasks of consecutive runs (here a few hundred rows each), gathered in run
+    order: the frame is the one-pass frame."""
+    _, root, t = captures
+    monkeypatch.setattr(dask_engine, "TASK_ROWS", 300)
+    counts = sorted(t.samples["run_id"].value_counts().items())
+    chunks = list(dask_engine._run_chunks(counts, 4))
+    assert len(chunks) >= 4 and [r for c in chunks for r in c] == [r for r, _ in counts]
+    ids = t.runs.loc[t.runs["latency_basis"] == "rtt", "run_id"]
+    with distributed.Client(cluster):  # the default client: no scheduler= needed
+        got = stats.summarize_store("captures", root, run_ids=ids, engine="dask")
+    pd.testing.assert_frame_equal(got, stats.summarize_store("captures", root, run_ids=ids))
+
+
+def test_the_dask_engine_needs_a_cluster(captures):
+    _, root, t = captures
+    with pytest.raises(ValueError, match="needs scheduler="):
+        stats.summarize_store("captures", root, run_ids=t.runs["run_id"][:1], engine="dask")

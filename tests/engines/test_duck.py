@@ -1,0 +1,159 @@
+"""DuckDB over the store: summarize_store(engine="duckdb") gives the rows of the pandas path
+(assert_frame_equal), its SQL pieces equal their numpy counterparts, and the lazy entry points
+read the dataset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import azlatency
+from azlatency import dataset, stats
+from azlatency.engines import duck
+from azlatency.stats import _dependence as dep
+from azlatency.stats._common import observations, ordered
+from azlatency.units import BasisError
+from tests.engines.conftest import SYNTH
+
+pytestmark = pytest.mark.xdist_group("engines")
+
+
+def _ids(t, basis="rtt"):
+    return t.runs.loc[t.runs["latency_basis"] == basis, "run_id"]
+
+
+def _pandas(t, ids, **kw):
+    return stats.summarize(t.samples[t.samples["run_id"].isin(ids)], t.runs, **kw)
+
+
+@pytest.mark.parametrize("dependence", ["auto", "iid", "batch"])
+def test_synthetic_campaign_per_run_equals_pandas(synth, dependence):
+    _, root, t = synth
+    ids = _ids(t)
+    got = stats.summarize_store(SYNTH, root, run_ids=ids, dependence=dependence)  # default
+    pd.testing.assert_frame_equal(got, _pandas(t, ids, dependence=dependence))
+    assert got["run_id"].nunique() == 46
+
+
+def test_half_rtt_and_the_basis_check(synth):
+    _, root, t = synth
+    ids = _ids(t, "half_rtt")
+    got = stats.summarize_store(SYNTH, root, run_ids=ids, metric="half_rtt", engine="duckdb")
+    pd.testing.assert_frame_equal(got, _pandas(t, ids, metric="half_rtt"))
+    with pytest.raises(BasisError) as want:
+        stats.summarize(t.samples, t.runs)
+    with pytest.raises(BasisError) as have:
+        stats.summarize_store(SYNTH, root, engine="duckdb")
+    assert str(have.value) == str(want.value)  # the same runs named
+
+
+@pytest.mark.parametrize(
+    ("by", "unit"),
+    [
+        (["src_zone", "dst_zone"], "auto"),
+        ("placement", "run"),
+        ("placement", "packet"),
+        (["tool", "run_id"], "auto"),
+    ],
+)
+def test_synthetic_groups_equal_pandas(synth, by, unit, monkeypatch):
+    _, root, t = synth
+    ids = _ids(t)
+    read = []  # groups handed to group_rows (their rows read); the others are SQL's
+    original = duck._Query.read
+    monkeypatch.setattr(duck._Query, "read", lambda self, r: read.append(r) or original(self, r))
+    got = stats.summarize_store(SYNTH, root, run_ids=ids, by=by, unit=unit, engine="duckdb")
+    pd.testing.assert_frame_equal(got, _pandas(t, ids, by=by, unit=unit))
+    groups = got.groupby(by if isinstance(by, list) else [by], dropna=False).ngroups
+    if unit == "packet":  # packets pooled across runs: the pooled series is needed
+        assert len(read) == groups
+    else:  # runs as the unit, or one uncensored run: SQL
+        assert groups - len(read) > 0 and len(got) > 0
+
+
+def test_real_captures_equal_pandas(captures, monkeypatch):
+    _, root, t = captures
+    monkeypatch.setattr(duck, "CHUNK_ROWS", 100)  # the runs read for group_rows: many chunks
+    for basis in ("rtt", "half_rtt"):  # sockperf's latency logs are half-RTT
+        ids = _ids(t, basis)
+        got = stats.summarize_store("captures", root, run_ids=ids, metric=basis)
+        pd.testing.assert_frame_equal(got, _pandas(t, ids, metric=basis))
+        pd.testing.assert_frame_equal(
+            got,
+            stats.summarize_store("captures", root, run_ids=ids, metric=basis, engine="pyarrow"),
+        )
+        assert got["run_id"].nunique() >= 3
+        if basis == "rtt":  # ping's timeouts are counted out in SQL as in pandas
+            assert got.loc[got["stat"] == "count", "note"].str.contains("excluded").any()
+
+
+def _query(store_root, name, t, ids):
+    folder = store_root / name
+    cols = dataset.read_schema(folder, "samples").names
+    return duck._Query(duck.connect(folder, order=True), cols, "rtt_us", sorted(ids))
+
+
+def test_both_paths_are_taken_and_the_sql_ljung_box_is_numpys(synth, captures):
+    """Runs SQL summarises and runs handed to group_rows both occur; for every run tested,
+    SQL's Ljung-Box p-value and lag-1 rank autocorrelation are numpy's."""
+    seen = {"plain": 0, "fallback": 0, "tested": 0}
+    for name, (_, root, t) in ((SYNTH, synth), ("captures", captures)):
+        ids = _ids(t)
+        q = _query(root, name, t, ids)
+        per_run = q.per_run()
+        plain, fallback = q.split(per_run, "auto", 0.95)
+        seen["plain"] += len(plain)
+        seen["fallback"] += len(fallback)
+        big = [r for r, v in per_run.items() if v["n"] >= dep.MIN_N and not v["n_cens"]]
+        for rid, (p, acf1) in q.ljung_box(big).items():
+            obs = observations(ordered(t.samples[t.samples["run_id"] == rid]), "rtt_us")
+            _, p_np, acf1_np = dep.ljung_box(obs.series)
+            assert p == pytest.approx(p_np, rel=1e-9, abs=1e-300)
+            assert acf1 == pytest.approx(acf1_np, rel=1e-12)
+            seen["tested"] += 1
+    assert seen["plain"] >= 10 and seen["fallback"] >= 10 and seen["tested"] >= 20
+
+
+def test_values_by_rank_and_quantile_cont(captures):
+    """The order statistics SQL reads by rank are np.sort's; DuckDB's quantile_cont is numpy's
+    linear interpolation (the estimate is computed from the ranks, so it is exact)."""
+    _, root, t = captures
+    ids = _ids(t)
+    q = _query(root, "captures", t, ids)
+    per_run = q.per_run()
+    rid = max(per_run, key=lambda r: per_run[r]["n"])
+    ok = t.samples[(t.samples["run_id"] == rid) & (t.samples["status"] == "ok")]
+    xs = np.sort(ok["rtt_us"].to_numpy(dtype=float))
+    ranks = np.array([0, 1, len(xs) // 2, len(xs) - 1])
+    assert q.values_at({rid: ranks})[rid] == dict(zip(ranks.tolist(), xs[ranks].tolist()))
+    cont = azlatency.query(
+        "captures",
+        f"""SELECT quantile_cont(rtt_us, [0.5, 0.99]) FROM samples
+        WHERE run_id = '{rid}' AND status = 'ok'""",
+        root,
+    ).fetchall()[0][0]
+    assert cont == pytest.approx(np.quantile(xs, [0.5, 0.99]).tolist(), rel=1e-12)
+
+
+def test_lazy_load_and_query(captures):
+    _, root, t = captures
+    lazy = azlatency.load("captures", root, lazy=True)
+    assert lazy.samples.shape[0] == len(t.samples) and lazy.runs.shape[0] == len(t.runs)
+    got = azlatency.query(
+        "captures",
+        """SELECT tool, count(*) AS n FROM samples
+        WHERE status = 'ok' GROUP BY tool ORDER BY tool""",
+        root,
+    ).to_df()
+    ok = t.samples[t.samples["status"] == "ok"].merge(t.runs[["run_id", "tool"]], on="run_id")
+    want = ok.groupby("tool").size()
+    assert got["tool"].tolist() == want.index.tolist() and got["n"].tolist() == want.tolist()
+    joined = lazy.query("SELECT count(*) FROM samples JOIN runs USING (run_id, tool)").fetchall()
+    assert joined[0][0] == len(t.samples)
+
+
+def test_an_unknown_engine_is_refused(captures):
+    _, root, _ = captures
+    with pytest.raises(ValueError, match="engine must be one of duckdb, pyarrow, dask"):
+        stats.summarize_store("captures", root, engine="spark")

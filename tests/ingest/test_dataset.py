@@ -1,0 +1,247 @@
+"""The store as a dataset (docs/store.md): hive-partitioned samples readable with plain DuckDB
+SQL and plain pyarrow.dataset, a manifest that lists every file, format-1 stores migrated."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+
+from azlatency import dataset, ingest, schema, store
+from tests.conftest import FIXTURES
+from tests.ingest.conftest import tree_digest
+
+
+@pytest.fixture
+def mixed(copy_campaign):
+    """seed002 (reported values only) plus real captures of three sample-giving tools."""
+    raw = copy_campaign("seed002-ppg-latte")
+    for tool, pattern in (
+        ("sockperf", "*fulllog*.csv"),
+        ("ping", "*-D*.txt"),
+        ("echo_csv", "*20probes.csv"),
+    ):
+        for f in sorted((FIXTURES / tool).glob(pattern)):
+            if ".expected." not in f.name:
+                shutil.copy(f, raw / f.name)
+    return raw
+
+
+def test_samples_are_partitioned_by_tool_and_ordered_by_run(mixed, stores):
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    t = ingest.load(folder)
+    files = dataset.table_files(folder, "samples")
+    tools = {f.parent.name for f in files}
+    assert tools == {"tool=echo_csv", "tool=ping", "tool=sockperf"}
+    tool_of = dict(zip(t.runs["run_id"], t.runs["tool"]))
+    first = pq.read_schema(files[0])
+    for f in files:
+        tbl = pq.read_table(f)
+        ids = tbl["run_id"].to_pylist()
+        assert {tool_of[r] for r in ids} == {f.parent.name.removeprefix("tool=")}
+        assert ids == sorted(ids)  # row groups ordered by run
+        assert pq.read_schema(f).equals(first)  # one schema: no merging needed to read
+    assert "tool" not in first.names  # the partition key lives in the path only
+    assert sum(pq.read_metadata(f).num_rows for f in files) == len(t.samples) > 3000
+
+
+# dask's Parquet reader calls reset_index(inplace=True), which pandas 3.1 deprecates
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
+def test_plain_duckdb_and_pyarrow_read_the_store(mixed, stores):
+    """No azlatency code: the SQL and the dataset calls a user would write from docs/store.md."""
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    t = ingest.load(folder)
+    want = t.samples.merge(t.runs[["run_id", "tool"]], on="run_id").groupby("tool").size()
+
+    con = duckdb.connect()
+    got = con.sql(f"""
+        SELECT s.tool, count(*) AS n, sum(s.rtt_us) AS rtt
+        FROM read_parquet('{folder}/samples/*/*.parquet', hive_partitioning = true,
+                          hive_types = {{'tool': VARCHAR}}) s
+        JOIN read_parquet('{folder}/runs/*.parquet') r USING (run_id)
+        WHERE s.tool = r.tool
+        GROUP BY s.tool ORDER BY s.tool""").fetchall()
+    assert [(tool, n) for tool, n, _ in got] == list(want.items())
+    assert got[1][2] == pytest.approx(
+        t.samples.loc[
+            t.samples.run_id.map(dict(zip(t.runs.run_id, t.runs.tool))) == "ping", "rtt_us"
+        ].sum()
+    )
+    types = {
+        r[0]: r[1]
+        for r in con.sql(
+            f"DESCRIBE SELECT * FROM read_parquet('{folder}/runs/*.parquet')"
+        ).fetchall()
+    }
+    # zones stay strings; nanosecond UTC timestamps stay nanoseconds
+    assert types["src_zone"] == "VARCHAR" and types["start_time"] == "TIMESTAMPTZ_NS"
+
+    part = ds.partitioning(pa.schema([("tool", pa.string())]), flavor="hive")
+    tbl = ds.dataset(folder / "samples", format="parquet", partitioning=part).to_table()
+    assert tbl.num_rows == len(t.samples) and tbl.schema.field("tool").type == pa.string()
+    assert sorted(pc.unique(tbl["tool"]).to_pylist()) == list(want.index)
+
+    dd = pytest.importorskip("dask.dataframe")  # docs/store.md's Dask call
+    frame = dd.read_parquet(
+        folder / "samples",
+        dataset={"partitioning": {"flavor": "hive", "schema": pa.schema([("tool", pa.string())])}},
+    )
+    counts = frame.groupby("tool").size().compute().sort_index()
+    assert counts.index.tolist() == list(want.index) and counts.tolist() == want.tolist()
+
+
+def test_a_numeric_looking_partition_stays_a_string(tmp_path):
+    """DESIGN §7: undeclared, hive key "1" comes back as int32; declared, it is "1"."""
+    part = tmp_path / "samples" / "tool=1"
+    part.mkdir(parents=True)
+    pq.write_table(pa.table({"run_id": ["a"]}), part / "part-0.parquet")
+    assert dataset.arrow_dataset(tmp_path).to_table()["tool"].to_pylist() == ["1"]
+    guessed = ds.dataset(tmp_path / "samples", format="parquet", partitioning="hive")
+    assert pa.types.is_integer(guessed.schema.field("tool").type)  # the trap, for the record
+
+
+def test_manifest_lists_every_file_and_an_empty_table_keeps_its_file(copy_campaign, stores):
+    raw = copy_campaign("seed004-echo-uksouth")  # reported values only: no samples
+    ingest.import_campaign(raw, root=stores, workers=1)
+    folder = stores / raw.name
+    manifest = json.loads((folder / "manifest.json").read_text())
+    listed = {name for info in manifest["tables"].values() for name in info["files"]}
+    on_disk = {
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*.parquet")
+        if not p.relative_to(folder).as_posix().startswith("cache/")
+    }
+    assert (
+        listed
+        == on_disk
+        == {
+            "runs/part-0.parquet",
+            "summaries/part-0.parquet",
+            f"samples/tool={dataset.HIVE_NULL}/part-0.parquet",
+        }
+    )
+    assert manifest["tables"]["samples"]["rows"] == 0
+    assert manifest["tables"]["runs"]["files"]["runs/part-0.parquet"][
+        "sha256"
+    ] == store.file_sha256(folder / "runs" / "part-0.parquet")
+    n = duckdb.sql(
+        f"SELECT count(*) FROM read_parquet('{folder}/samples/*/*.parquet', "
+        "hive_partitioning = true, hive_types = {'tool': VARCHAR})"
+    ).fetchall()[0][0]
+    assert n == 0
+
+
+def _as_format_1(folder):
+    """Rewrite a store as format 1 wrote it: three files, the manifest's sha256 per table."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    info = {}
+    for table in dataset.TABLES:
+        tbl = dataset.read(folder, table)
+        meta = {**tbl.schema.metadata, b"azlatency.format_version": b"1"}
+        store.write_table(tbl.replace_schema_metadata(meta), folder / f"{table}.parquet")
+        shutil.rmtree(folder / table)
+        info[table] = {
+            "rows": tbl.num_rows,
+            "columns": tbl.column_names,
+            "sha256": store.file_sha256(folder / f"{table}.parquet"),
+        }
+    manifest.update(format_version=1, tables=info)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _sorted(df):
+    keys = [c for c in ("run_id", "seq", "stat", "metric") if c in df.columns]
+    return df.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+def test_a_format_1_store_migrates_on_load(mixed, stores):
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    before = ingest.load(folder)
+    _as_format_1(folder)
+    assert (folder / "samples.parquet").is_file()
+    after = ingest.load(folder)  # migrates in place, then reads
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert (manifest["format_version"], manifest["migrated_from"]) == (schema.FORMAT_VERSION, 1)
+    assert not (folder / "samples.parquet").exists()
+    assert {f.parent.name for f in dataset.table_files(folder, "samples")} == {
+        "tool=echo_csv",
+        "tool=ping",
+        "tool=sockperf",
+    }
+    for table in ("runs", "samples", "summaries"):
+        a, b = getattr(before, table), getattr(after, table)
+        assert len(a) > 0
+        assert _sorted(a).equals(_sorted(b)), table
+    assert (
+        pq.read_schema(folder / "runs" / "part-0.parquet").metadata[b"azlatency.format_version"]
+        == str(schema.FORMAT_VERSION).encode()
+    )
+
+
+def test_a_format_1_store_reimports_cleanly_then_stands(mixed, stores, tmp_path):
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    fresh = tree_digest(folder)
+    _as_format_1(folder)
+    again = ingest.import_campaign(mixed, root=stores, workers=1)
+    assert again.changed and again.reused == 0  # the old cache's stamp names format 1
+    assert not (folder / "samples.parquet").exists()
+    assert tree_digest(folder) == fresh  # byte for byte the store a first import writes
+    stamped = tree_digest(folder, mtimes=True)
+    idle = ingest.import_campaign(mixed, root=stores, workers=1)
+    assert idle.changed is False and tree_digest(folder, mtimes=True) == stamped  # untouched
+
+
+def test_a_hook_table_is_written_listed_and_compared(mixed, stores, monkeypatch):
+    """dataset.EXTRA_TABLES (the place of the sketches): the hook's files join the store,
+    its manifest and the "nothing changed" check."""
+    seen = []
+
+    def per_run_counts(folder):
+        samples = dataset.read(folder, "samples", ["run_id"])
+        values, counts = pc.value_counts(samples["run_id"]).flatten()
+        seen.append(len(counts))
+        (folder / "sketches").mkdir()
+        pq.write_table(
+            pa.table({"run_id": values, "n": counts}), folder / "sketches" / "part-0.parquet"
+        )
+
+    monkeypatch.setitem(dataset.EXTRA_TABLES, "sketches", per_run_counts)
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert list(manifest["tables"]["sketches"]["files"]) == ["sketches/part-0.parquet"]
+    assert manifest["tables"]["sketches"]["rows"] == seen[0] > 5
+    stamped = tree_digest(folder, mtimes=True)
+    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
+    assert tree_digest(folder, mtimes=True) == stamped
+    (folder / "sketches" / "part-0.parquet").unlink()  # a lost file is rewritten
+    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is True
+    assert (folder / "sketches" / "part-0.parquet").is_file()
+
+
+def test_unchanged_partitions_are_linked_not_rewritten(mixed, stores, tmp_path):
+    """A new ping log changes the ping partition only: the sockperf and echo files are the old
+    files (hard links, same inode), and the store is the one a first import writes."""
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    inodes = {f.parent.name: f.stat().st_ino for f in dataset.table_files(folder, "samples")}
+    extra = sorted((FIXTURES / "ping").glob("*linux-c15-i0.2-gap-partial-loss.txt"))[0]
+    shutil.copy(extra, mixed / extra.name)
+    again = ingest.import_campaign(mixed, root=stores, workers=1)
+    assert again.changed and again.parsed == 1
+    now = {f.parent.name: f.stat().st_ino for f in dataset.table_files(folder, "samples")}
+    assert now["tool=sockperf"] == inodes["tool=sockperf"]
+    assert now["tool=echo_csv"] == inodes["tool=echo_csv"]
+    assert now["tool=ping"] != inodes["tool=ping"]
+    ingest.import_campaign(mixed, root=tmp_path / "fresh", workers=1)
+    assert tree_digest(folder) == tree_digest(tmp_path / "fresh" / mixed.name)
