@@ -113,6 +113,11 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
 @click.option("--out", "root", default=None, type=click.Path(file_okay=False),
               help="Folder of stores (default: data/processed, or $AZLATENCY_DATA/processed).")
 @click.option("--workers", type=int, default=None, help="Parsing processes (default: CPUs).")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Parse here, or on the workers of a Dask cluster.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler for --engine dask (tcp://host:8786); raw and processed "
+                   "folders must be on storage the workers share.")
 @click.option("--strict", is_flag=True, help="Reject a file at its first bad line.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--fail-on-skip", is_flag=True, help="Exit 3 when a file was not imported.")
@@ -121,6 +126,40 @@ def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
     from .report import run_import
 
     sys.exit(run_import(campaign, as_json=as_json, fail_on_skip=fail_on_skip, **options))
+
+
+@main.command()
+@click.argument("campaigns", nargs=-1, required=True)
+@click.option("-o", "--out", "out", default=None, type=click.Path(file_okay=False),
+              help="Report folder (default: reports/).")
+@click.option("--data", "data_root", default=None, type=click.Path(file_okay=False),
+              help="Data root holding processed/ (default: data/, or $AZLATENCY_DATA).")
+@click.option("--level", type=float, default=None, help="Confidence level of every interval.")
+@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="A notebook parameter (YAML value), for every notebook that takes it.")
+@click.option("--notebooks", "only", default=None, metavar="NN,NN",
+              help="Only these notebooks, by number (e.g. 20,30).")
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 3) on files not imported or runs flagged by the import.")
+@click.option("--jobs", type=int, default=2, show_default=True, help="Kernels at a time.")
+def report(campaigns: tuple[str, ...], out, data_root, level, params, only, strict, jobs):
+    """Import CAMPAIGNS (names under data/raw, folders or archives) when stale, run the report
+    notebooks that apply, render the site. Exit 1 when a notebook fails (its cell and error
+    are named), 3 with --strict on data-quality problems."""
+    from .reportrun import parse_params, print_summary, run_report
+
+    console = Console()
+    try:
+        outcome = run_report(
+            campaigns, out, data_root=data_root, level=level, params=parse_params(params),
+            only=[n.strip() for n in only.split(",") if n.strip()] if only else None,
+            workers=jobs, console=console,
+        )
+    except AzlatencyError as exc:  # raised before any work: bad -p or --notebooks
+        raise click.UsageError(str(exc)) from None
+    target = outcome.index.parent if outcome.index else Path(out or "reports")
+    print_summary(outcome, target, console, strict=strict)
+    sys.exit(outcome.status(strict))
 
 
 @main.command()

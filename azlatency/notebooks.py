@@ -1,7 +1,8 @@
 """Execute the parameterized report notebooks with papermill.
 
-Notebooks live in ``notebooks/NN-area-question.ipynb`` and are committed with outputs
-stripped.  Every path a notebook needs comes in as a parameter (papermill runs a notebook in
+The notebooks ship inside the package (``azlatency/report_notebooks/NN-area-question.ipynb``,
+so a ``pip install``-ed azlatency has them; ``notebooks/`` of a checkout links there) and are
+committed with outputs stripped.  Every path a notebook needs comes in as a parameter (papermill runs a notebook in
 the working directory it is given, and a notebook must not depend on it).
 """
 
@@ -16,8 +17,7 @@ from pathlib import Path
 
 from .errors import AzlatencyError
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parent / "report_notebooks"
 
 
 @dataclass(frozen=True)
@@ -84,11 +84,29 @@ def execute(
             extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     except papermill.PapermillExecutionError as exc:
-        raise AzlatencyError(f"notebook {path.name} failed: {exc.ename}: {exc.evalue}") from exc
+        raise AzlatencyError(
+            f"notebook {path.name} failed in {_cell(output, exc)}: {exc.ename}: {exc.evalue}"
+        ) from exc
     finally:
         if env_backup is not None:
             os.environ["MPLBACKEND"] = env_backup
     return Executed(path, output, time.perf_counter() - start)
+
+
+def _cell(output: Path, exc) -> str:
+    """``cell 4 (id 'load')``: where a notebook failed, numbered as in the notebook itself.
+    papermill's index counts the cells it adds to the executed copy (injected parameters, an
+    error banner), so the failed cell is found there by its error output, then by its id."""
+    try:
+        cells = json.loads(output.read_text(encoding="utf-8"))["cells"]
+        failed = next(
+            c for c in cells if any(o.get("output_type") == "error" for o in c.get("outputs", []))
+        )
+        tags = failed.get("metadata", {}).get("tags", [])
+        kind = " (papermill's injected parameters)" if "injected-parameters" in tags else ""
+        return f"cell id {failed.get('id')!r}{kind}"
+    except (OSError, ValueError, KeyError, StopIteration):
+        return f"cell {exc.cell_index} of the executed copy"
 
 
 def execute_all(

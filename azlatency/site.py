@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-_CONF = '''
+_CONF = """
 project = "azlatency reports"
 author = "azlatency"
 extensions = ["myst_nb"]
@@ -25,7 +25,7 @@ html_static_path = ["_static"]
 html_css_files = ["azlatency.css"]
 myst_enable_extensions = ["dollarmath"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
-'''
+"""
 
 
 # Wide result tables scroll instead of squeezing every column into a word per line.
@@ -39,33 +39,66 @@ div.cell_output img { max-width: 100%; height: auto; }
 """
 
 
-def _title(nb_path: Path) -> str:
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "markdown":
-            for line in "".join(cell.get("source", "")).splitlines():
-                if line.startswith("# "):
-                    return line[2:].strip()
-    return nb_path.stem
+def _title(path: Path) -> str:
+    """The first ``# `` heading of a notebook's Markdown cells or of a Markdown page."""
+    if path.suffix == ".md":
+        text = path.read_text(encoding="utf-8")
+    else:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        text = "\n".join(
+            "".join(c.get("source", ""))
+            for c in nb.get("cells", [])
+            if c.get("cell_type") == "markdown"
+        )
+    for line in text.splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return path.stem
 
 
-def build(executed_dir: Path, reports_dir: Path, *, build_dir: Path | None = None) -> Path:
-    """Render ``executed_dir/*.ipynb`` into ``reports_dir/site``; return ``reports/index.html``."""
-    notebooks = sorted(executed_dir.glob("*.ipynb"))
+def _pages(executed_dir: Path) -> dict[str, Path]:
+    """Document name (``folder/stem``) -> page, for every notebook and Markdown page."""
+    found = sorted(
+        p
+        for p in executed_dir.rglob("*")
+        if p.suffix in (".ipynb", ".md") and ".ipynb_checkpoints" not in p.parts
+    )
+    return {p.relative_to(executed_dir).with_suffix("").as_posix(): p for p in found}
+
+
+def _default_index(docs: list[str], pages: dict[str, Path]) -> str:
+    return (
+        "# azlatency reports\n\n"
+        "Executed notebooks over the bundled example campaigns. Start with the campaign report.\n\n"
+        + "\n".join(f"- [{_title(pages[d])}]({d}{pages[d].suffix})" for d in docs)
+        + "\n"
+    )
+
+
+def build(
+    executed_dir: Path,
+    reports_dir: Path,
+    *,
+    build_dir: Path | None = None,
+    index: str | None = None,
+    order: list[str] | None = None,
+) -> Path:
+    """Render the notebooks and Markdown pages under ``executed_dir`` (subfolders too) into
+    ``reports_dir/site``; return ``reports/index.html``.  ``index`` is the front page's
+    Markdown (default: a list of the pages, the campaign report first); ``order`` the
+    document names in the order of the navigation."""
+    pages = _pages(executed_dir)
     build_dir = build_dir or reports_dir / ".site-src"
     if build_dir.exists():
         shutil.rmtree(build_dir)
-    build_dir.mkdir(parents=True)
-    for nb in notebooks:
-        shutil.copy2(nb, build_dir / nb.name)
+    shutil.copytree(executed_dir, build_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     # The 90-campaign-report notebook is what a reader opens first: list it first.
-    ordered = sorted(notebooks, key=lambda p: (not p.name.startswith("90-"), p.name))
-    toc = "\n".join(p.stem for p in ordered)
-    index = (
-        "# azlatency reports\n\n"
-        "Executed notebooks over the bundled example campaigns. Start with the campaign report.\n\n"
-        + "\n".join(f"- [{_title(p)}]({p.stem}.ipynb)" for p in ordered)
-        + f"\n\n```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n"
+    docs = sorted(pages, key=lambda d: (not Path(d).name.startswith("90-"), d))
+    if order is not None:
+        docs = [d for d in order if d in pages] + [d for d in docs if d not in order]
+    toc = "\n".join(docs)
+    index = (index or _default_index(docs, pages)) + (
+        f"\n```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n"
     )
     (build_dir / "index.md").write_text(index, encoding="utf-8")
     (build_dir / "conf.py").write_text(_CONF, encoding="utf-8")
@@ -77,7 +110,7 @@ def build(executed_dir: Path, reports_dir: Path, *, build_dir: Path | None = Non
     try:
         _sphinx(build_dir, site)
     except ImportError:
-        _nbconvert(ordered, site)
+        _nbconvert([pages[d] for d in docs], site)
     landing = reports_dir / "index.html"
     landing.write_text(
         '<!doctype html><meta charset="utf-8"><title>azlatency reports</title>'
@@ -94,8 +127,17 @@ def _sphinx(src: Path, out: Path) -> None:
     from sphinx.application import Sphinx
 
     doctrees = src / "_build" / "doctrees"
-    app = Sphinx(str(src), str(src), str(out), str(doctrees), "html", status=None,
-                 warning=None, freshenv=True, keep_going=True)
+    app = Sphinx(
+        str(src),
+        str(src),
+        str(out),
+        str(doctrees),
+        "html",
+        status=None,
+        warning=None,
+        freshenv=True,
+        keep_going=True,
+    )
     app.build()
     if app.statuscode:
         raise RuntimeError(f"sphinx failed with status {app.statuscode}")
@@ -108,6 +150,8 @@ def _nbconvert(notebooks: list[Path], out: Path) -> None:  # fallback without Sp
     exporter = HTMLExporter(embed_images=True)
     items = []
     for nb in notebooks:
+        if nb.suffix != ".ipynb":
+            continue
         body, _ = exporter.from_filename(str(nb))
         (out / f"{nb.stem}.html").write_text(body, encoding="utf-8")
         items.append(f'<li><a href="{nb.stem}.html">{html.escape(_title(nb))}</a></li>')

@@ -18,6 +18,7 @@ def forest(
     low: str = "ci_low",
     high: str = "ci_high",
     p: str | None = "p_adjusted",
+    testable: str | None = "testable",
     reference: float = 1.0,
     xlabel: str = "Ratio of medians (B / A)",
     log_x: bool = True,
@@ -25,7 +26,9 @@ def forest(
     **kwargs,
 ) -> Axes:
     """One row per comparison: the effect as a dot, its interval as a bar, the adjusted
-    p-value at the right margin, a vertical line at ``reference`` (1 for ratios, 0 for shifts)."""
+    p-value at the right margin, a vertical line at ``reference`` (1 for ratios, 0 for shifts).
+    Where the ``testable`` column (used when present) is false the margin says "no test" (1
+    run on a side with nothing to borrow run-to-run variation from, or printed values)."""
     ax = ax if ax is not None else plt.gca()
     d = data.reset_index(drop=True)
     y = np.arange(len(d))[::-1]
@@ -41,8 +44,11 @@ def forest(
     ax.set_xlabel(xlabel)
     if p and p in d:
         trans = ax.get_yaxis_transform()
-        for yi, pv in zip(y, d[p]):
+        tested = d[testable] if testable and testable in d else pd.Series(True, index=d.index)
+        for yi, pv, ok in zip(y, d[p], tested):
             txt = "p n/a" if pd.isna(pv) else (f"p={pv:.2g}" if pv >= 1e-4 else "p<1e-4")
+            if pd.isna(pv) and not pd.isna(ok) and not bool(ok):
+                txt = "no test"
             ax.text(1.01, yi, txt, transform=trans, va="center", fontsize="small")
     ax.grid(axis="y", visible=False)
     return ax

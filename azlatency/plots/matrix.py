@@ -20,6 +20,7 @@ def zone_matrix(
     low: str | None = "ci_low",
     high: str | None = "ci_high",
     asymmetric: str | None = None,
+    untestable: str | None = "untestable",
     basis: str = "rtt",
     unit: str = "us",
     log_color: bool = True,
@@ -29,10 +30,13 @@ def zone_matrix(
     """Heatmap of ``value`` with rows = source zone, columns = destination zone.
 
     Each cell shows the value and, when given, its interval ``[low, high]``; cells where the
-    ``asymmetric`` column is true get a ``†`` and a thick edge (A→B differs from B→A).  Empty
-    cells (pair not measured) stay blank and say "n/a".
+    ``asymmetric`` column is true get a ``†`` and a thick edge (A→B differs from B→A under a
+    run-level test, ``reporting.matrix_frame``); cells where ``untestable`` is true get a
+    ``‡`` (the column is used when present): measured both ways, but with 1 run a direction the test cannot tell a direction
+    from run-to-run variation.  Empty cells (pair not measured) stay blank and say "n/a".
     """
     ax = ax if ax is not None else plt.gca()
+    untestable = untestable if untestable in data.columns else None
     zones = sorted(set(data[src].dropna().astype(str)) | set(data[dst].dropna().astype(str)))
     idx = {z: i for i, z in enumerate(zones)}
     grid = np.full((len(zones), len(zones)), np.nan)
@@ -60,9 +64,11 @@ def zone_matrix(
         text = f"{r[value]:.4g}"
         if low and high and low in r and not pd.isna(r[low]) and not pd.isna(r[high]):
             text += f"\n[{r[low]:.4g}, {r[high]:.4g}]"
-        if asymmetric and bool(r.get(asymmetric) is True):
+        if asymmetric and _true(r.get(asymmetric)):
             text += " †"
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2.0, ec="#D55E00"))
+        elif untestable and _true(r.get(untestable)):
+            text += " ‡"
         color = "white" if shown[i, j] < mid else "black"
         ax.text(j, i, text, ha="center", va="center", fontsize="small", color=color)
     for i in range(len(zones)):
@@ -74,6 +80,16 @@ def zone_matrix(
     ax.set_xlabel("Destination (server)")
     ax.set_ylabel("Source (client)")
     ax.grid(False)
+    legend = []
     if asymmetric:
-        ax.set_title("† A→B differs from B→A (adjusted)", fontsize="small", loc="left")
+        legend.append("† A→B differs from B→A (runs as the unit, adjusted)")
+    if untestable and data[untestable].map(_true).any():
+        legend.append("‡ 1 run per direction: not testable")
+    if legend:
+        ax.set_title("; ".join(legend), fontsize="small", loc="left")
     return ax
+
+
+def _true(v) -> bool:
+    """A cell flag is set only when it is a real true (not NA, not a truthy string)."""
+    return isinstance(v, (bool, np.bool_)) and bool(v)

@@ -61,7 +61,7 @@ from ._show import (
     say,
     table,
 )
-from ._summary import campaign_findings
+from ._summary import campaign_findings, front_numbers
 from ._tails import SPECTRUM, exceedance, latency_samples, tail_ratios
 from ._throughput import throughput_table
 from ._zones import (
@@ -99,6 +99,7 @@ __all__ = [
     "fmt",
     "fmt_interval",
     "forest_frame",
+    "front_numbers",
     "group_labels",
     "headline",
     "histogram_runs",

@@ -4,9 +4,14 @@ size, message size), and the same pair of VMs measured by several tools.
 A contrast compares runs that differ in one factor and agree on everything else that is
 known (tool, basis, protocol, region, role and the other factors); an unknown value only
 matches an unknown value.  With samples on both sides the comparison is
-``stats.compare_groups`` (ratio of medians with its interval, Mann–Whitney p, Holm across
-all contrasts); with printed statistics only, the ratio of the two printed values, which the
-data give no interval for — the row says so.
+``stats.compare_groups`` with the run as the unit: the ratio of run medians with a Welch
+interval on their logs when both sides have ≥ 2 runs; with 1 run on a side, the between-run
+variance pooled over every replicated condition of the same campaign, tool and basis (named
+in ``assumption``), or no interval and no p-value when there is none ("1 run per side: a
+placement effect cannot be separated from run-to-run variation").  Holm across all
+contrasts.  With printed statistics only, the ratio of the two printed values, which the
+data give no interval for — the row says so.  Every row states its ``unit_of_analysis``,
+``n_runs_a``/``n_runs_b``, ``method`` and a plain-words ``caption``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import pandas as pd
 
 from .. import stats, units
 from ..reader import Tables
+from ..stats import _runlevel
 from ..stats._common import as_rng
+from ..stats.compare import run_values
 from ._data import latency_runs, sample_runs, subset
 from ._latency import GROUP, latency_percentiles
 
@@ -58,6 +65,15 @@ COLUMNS = [
     "method",
     "source",
     "note",
+    "unit_of_analysis",
+    "n_runs_a",
+    "n_runs_b",
+    "testable",
+    "significant",
+    "test",
+    "df",
+    "assumption",
+    "caption",
 ]
 
 
@@ -142,7 +158,30 @@ def _context_text(context: dict, factor: str) -> str:
     return ", ".join(parts)
 
 
-def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng) -> dict:
+# What makes two runs repetitions of one condition (for the between-run variance).
+CONDITION = (*CONTEXT, *FACTORS, "scenario", "src_zone", "dst_zone")
+
+
+def between_run_pools(tables: Tables, runs: pd.DataFrame, stat: str) -> dict:
+    """(campaign, tool, basis) → the between-run variance of log run ``stat`` pooled over
+    every condition with ≥ 2 sampled runs (``stats._runlevel.Pooled``), or None."""
+    runs = runs[runs["latency_basis"].notna()]
+    cols = [c for c in CONDITION if c in runs.columns]
+    pools = {}
+    for key, g in runs.groupby(["campaign", "tool", "latency_basis"], dropna=False, sort=True):
+        col = units.basis_column(key[2])
+        ids = set(g["run_id"]) & sample_runs(tables.samples, col)
+        s = tables.samples[tables.samples["run_id"].isin(ids)]
+        per_run = {rid: run_values(part, col, stat) for rid, part in s.groupby("run_id")}
+        cells = [
+            np.concatenate([per_run.get(r, np.empty(0)) for r in c["run_id"]])
+            for _, c in g.groupby(cols, dropna=False, sort=False)
+        ]
+        pools[key] = _runlevel.pool(cells)
+    return pools
+
+
+def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng, pooled) -> dict:
     sub = subset(t, pd.concat([ref, other]))
     res = stats.compare_groups(
         sub.samples,
@@ -154,6 +193,7 @@ def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng) -> dict:
         adjust="none",
         stat=stat,
         rng=rng,
+        between_runs=pooled if pooled is not None else "none",
     )
     r = res[res["effect"] == "ratio"].iloc[0]
     return {
@@ -167,6 +207,8 @@ def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng) -> dict:
         "method": f"{r['method']} ({r['unit_of_analysis']})",
         "source": "samples",
         "note": r["note"],
+        **{k: r[k] for k in ("unit_of_analysis", "n_runs_a", "n_runs_b", "testable", "test")},
+        **{k: r[k] for k in ("df", "assumption")},
     }
 
 
@@ -183,11 +225,52 @@ def _printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> tuple[pd.S
     return pd.Series(dtype=object), ""
 
 
-def _reported_row(t: Tables, ref, other, basis, stat) -> dict:
+def _printed_values(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> np.ndarray:
+    """One printed ``stat`` per run (positive, without a printed range), for a run-level test."""
+    s = t.summaries[
+        t.summaries["run_id"].isin(runs["run_id"])
+        & (t.summaries["metric"] == basis)
+        & (t.summaries["source"] == "reported")
+        & (t.summaries["stat"] == stat)
+    ]
+    if "bound_low" in s and s["bound_low"].notna().any():
+        return np.empty(0)  # a range is no value to test with
+    return _runlevel.clean(s.drop_duplicates("run_id")["value"].to_numpy(dtype=float))[0]
+
+
+def _printed_runs_row(va: np.ndarray, vb: np.ndarray, stat: str, level: float) -> dict:
+    """≥ 2 runs a side with a printed value each: the runs are the unit, as with samples."""
+    res = _runlevel.run_test(va, vb, level, None, stat=stat, what="this factor's")
+    est, lo, hi = res["ratio"]
+    return {
+        "stat": stat,
+        "value_a": float(np.median(va)),
+        "value_b": float(np.median(vb)),
+        "estimate": est,
+        "ci_low": lo,
+        "ci_high": hi,
+        "p_value": res["p_value"],
+        "method": f"{res['method']} (printed values, one per run)",
+        "source": "reported",
+        "note": res["note"] or f"{len(va)} vs {len(vb)} runs, one printed {stat} each",
+        "unit_of_analysis": "run",
+        "n_runs_a": len(va),
+        "n_runs_b": len(vb),
+        "testable": res["testable"],
+        "test": res["test"],
+        "df": res["df"],
+        "assumption": "",
+    }
+
+
+def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     a, sa = _printed(t, other, basis, stat)
     b, sb = _printed(t, ref, basis, stat)
     if a.empty or b.empty or sa != sb:
         return {"source": "reported", "method": "", "note": "no common printed statistic"}
+    va, vb = _printed_values(t, other, basis, sa), _printed_values(t, ref, basis, sa)
+    if len(va) >= 2 and len(vb) >= 2:
+        return _printed_runs_row(va, vb, sa, level)
     note = "printed values: their ratio has no interval the data can give"
     if len(other) > 1 or len(ref) > 1:
         note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
@@ -199,6 +282,10 @@ def _reported_row(t: Tables, ref, other, basis, stat) -> dict:
         "method": "ratio of printed values",
         "source": "reported",
         "note": note,
+        "unit_of_analysis": "printed value",
+        "n_runs_a": len(other),
+        "n_runs_b": len(ref),
+        "testable": False,
     }
     lo_a, hi_a = a.get("bound_low"), a.get("bound_high")
     lo_b, hi_b = b.get("bound_low"), b.get("bound_high")
@@ -227,10 +314,12 @@ def contrasts(
 
     ``estimate`` is the ratio other / reference of ``stat`` (the median; the mean where only a
     mean was printed); below 1 the other value is faster.  ``p_adj`` is adjusted over all
-    contrasts with samples."""
+    contrasts with samples; ``significant`` needs a run-level test (``testable``) below
+    ``1 - level`` after adjustment.  ``caption`` says each row in plain words."""
     rng = as_rng(rng)
     rows = []
     runs = prefer_samples(tables.runs, tables.samples)
+    pools = None
     for f, ref, other, context, ref_runs, other_runs in contrast_pairs(runs, factors):
         basis = context.get("latency_basis")
         base = {
@@ -247,14 +336,43 @@ def contrasts(
         col = units.basis_column(basis)
         have = sample_runs(tables.samples, col)
         if set(ref_runs["run_id"]) <= have and set(other_runs["run_id"]) <= have:
-            base.update(_samples_row(tables, f, ref_runs, other_runs, basis, stat, level, rng))
+            if pools is None:  # only campaigns with samples need the between-run variance
+                pools = between_run_pools(tables, runs, stat)
+            first = ref_runs.iloc[0]
+            pooled = pools.get((first["campaign"], first["tool"], first["latency_basis"]))
+            base.update(
+                _samples_row(tables, f, ref_runs, other_runs, basis, stat, level, rng, pooled)
+            )
         else:
-            base.update(_reported_row(tables, ref_runs, other_runs, basis, stat))
+            base.update(_reported_row(tables, ref_runs, other_runs, basis, stat, level))
         rows.append(base)
     out = pd.DataFrame(rows).reindex(columns=COLUMNS)
     if len(out):
         out["p_adj"] = stats.adjust_pvalues(out["p_value"].to_numpy(dtype=float), adjust)
+        out["testable"] = out["testable"].astype("boolean").fillna(False).astype(bool)
+        out["significant"] = (
+            out["testable"] & out["unit_of_analysis"].eq("run") & (out["p_adj"] < 1 - level)
+        )
+        out["caption"] = [_caption(r, adjust) for r in out.to_dict("records")]
     return out
+
+
+def _caption(r: dict, adjust: str) -> str:
+    """A contrast in plain words: what, unit, runs per side, method, what it allows."""
+    if r["unit_of_analysis"] != "run":
+        k = f"{_runlevel._k(r['n_runs_a'])} vs {_runlevel._k(r['n_runs_b'])} runs"
+        what = (
+            f"{r['label']}: ratio {_runlevel._g(r['estimate'])} of printed {r['stat']}s"
+            if pd.notna(r["estimate"])
+            else f"{r['label']}: no common printed statistic"
+        )
+        return (
+            f"{what}; unit: printed values, {k}; no interval or p-value (a printed value "
+            "carries no uncertainty the data can give, nor any run-to-run variation)"
+        )
+    method = str(r["method"]).removesuffix(f" ({r['unit_of_analysis']})")
+    row = {**r, "a": r["label"], "b": "", "effect": "ratio", "method": method}
+    return _runlevel.caption(row, adjust=adjust).replace(" vs : ", ": ", 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -304,6 +422,9 @@ def cross_tool(
         "ratio_to_reference",
         "ratio_of",
         "note",
+        "unit_of_analysis",
+        "n_runs",
+        "caption",
     ]
     rows = []
     for keys, g in pct.groupby(list(by), dropna=False, sort=True):
@@ -340,6 +461,9 @@ def cross_tool(
                     "ratio_to_reference": own / ref_vals.get(common, np.nan),
                     "ratio_of": common,
                     "note": r["note"],
+                    "unit_of_analysis": r["unit_of_analysis"],
+                    "n_runs": r["n_runs"],
+                    "caption": _tool_caption(r, stat),
                 }
             )
     out = pd.DataFrame(rows, columns=cols)
@@ -363,6 +487,17 @@ def cross_tool(
         size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
     return out
+
+
+def _tool_caption(r: pd.Series, stat: str) -> str:
+    """One tool's value in words: the statistic, its interval, unit, runs and method."""
+    text = f"{r['label']}: {stat} {_runlevel._g(r['estimate'])} µs (round trip)"
+    if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
+        text += f", {r['level']:.0%} CI {_runlevel._g(r['ci_low'])} to {_runlevel._g(r['ci_high'])}"
+    unit = r["unit_of_analysis"] if pd.notna(r["unit_of_analysis"]) else "printed value"
+    printed = " (from the tool's printed summary)" if r["source"] == "reported" else ""
+    text += f"; unit: {unit}{printed}, {_runlevel._k(r['n_runs'])} run(s)"
+    return text + (f"; method: {r['method']}" if r["method"] else "; no interval")
 
 
 def forest_frame(contrasts: pd.DataFrame) -> pd.DataFrame:

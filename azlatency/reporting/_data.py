@@ -51,7 +51,33 @@ def load_campaigns(
     from ..ingest import load
 
     root = processed_root(data_root)
-    return Tables.concat([load(name, root, samples=samples) for name in names(campaigns)])
+    parts = [load(name, root, samples=samples) for name in names(campaigns)]
+    return Tables.concat(_distinct_ids(parts) if len(parts) > 1 else parts)
+
+
+def _distinct_ids(parts: list[Tables]) -> list[Tables]:
+    """A run id is derived from the file's bytes, so the same log copied into two campaigns
+    gives both the same id; joined on run_id they would mix.  Only then are the ids of the
+    campaigns that share one made ``<campaign>/<run_id>``."""
+    seen: dict[str, int] = {}
+    for t in parts:
+        for rid in set(t.runs["run_id"].astype(str)):
+            seen[rid] = seen.get(rid, 0) + 1
+    shared = {rid for rid, n in seen.items() if n > 1}
+    if not shared:
+        return parts
+    out = []
+    for t in parts:
+        if not set(t.runs["run_id"].astype(str)) & shared or t.runs.empty:
+            out.append(t)
+            continue
+        name = str(t.runs["campaign"].iloc[0])
+
+        def fix(df: pd.DataFrame, name: str = name) -> pd.DataFrame:
+            return df.assign(run_id=name + "/" + df["run_id"].astype(str)) if len(df) else df
+
+        out.append(Tables(fix(t.runs), fix(t.samples), fix(t.summaries)))
+    return out
 
 
 def subset(tables: Tables, runs: pd.DataFrame) -> Tables:

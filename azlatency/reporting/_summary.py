@@ -19,8 +19,9 @@ def campaign_findings(
 ) -> str:
     """One bullet each: what was measured, latency per basis (lowest and highest group),
     zone pairs, direction, throughput per tool, and what to be careful about."""
-    c = overview["campaigns"].iloc[0]
-    tools = ", ".join(f"{r.runs} {r.tool}" for r in overview["tools"].itertuples())
+    c = overview["campaigns"][["runs", "files_imported", "files_not_imported"]].sum()
+    per_tool = overview["tools"].groupby("tool", sort=True)["runs"].sum()
+    tools = ", ".join(f"{n} {tool}" for tool, n in per_tool.items())
     reasons = sorted(set(overview["not_imported"]["reason"]))
     lines = (
         [
@@ -78,3 +79,37 @@ def campaign_findings(
     if caveats:
         lines.append("- **Careful:** " + "; ".join(caveats) + ".")
     return "\n".join(lines)
+
+
+def front_numbers(
+    overview: dict[str, pd.DataFrame], percentiles: pd.DataFrame, medians: pd.DataFrame
+) -> dict[str, object]:
+    """The headline numbers a multi-campaign front page shows for a campaign: runs, files
+    imported and not (campaign.yaml's ignored files counted apart), the median per zone pair
+    (tool, statistic and basis of the matrix) and the worst p99 per basis (never across bases:
+    a half round trip is not comparable with a round trip)."""
+    c = overview["campaigns"]
+    reasons = overview["not_imported"]["reason"].astype(str)
+    worst: dict[str, dict[str, object]] = {}
+    p99 = percentiles[percentiles["stat"].eq("p99")].dropna(subset=["estimate"])
+    for basis, g in p99.groupby("basis", sort=True):
+        top = g.loc[g["estimate"].idxmax()]
+        worst[str(basis)] = {
+            "value_us": float(top["estimate"]),
+            "label": str(top["label"]),
+            "source": str(top["source"]),
+        }
+    first = medians.iloc[0] if len(medians) else None
+    return {
+        "runs": int(c["runs"].sum()),
+        "files_imported": int(c["files_imported"].sum()),
+        "files_not_imported": int((reasons != "ignored").sum()),
+        "files_ignored": int((reasons == "ignored").sum()),
+        "zone_medians_us": {
+            f"{r.src_zone}->{r.dst_zone}": float(r.estimate) for r in medians.itertuples()
+        },
+        "zone_what": None
+        if first is None
+        else f"{first['stat']} {first['basis']} of {first['tool']}",
+        "worst_p99_us": worst,
+    }

@@ -119,6 +119,39 @@ def zone_pair_medians(
     return out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
 
 
+ASYMMETRY_COLUMNS = [
+    "src_zone",
+    "dst_zone",
+    "mirrored",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "level",
+    "median_a",
+    "median_b",
+    "n_a",
+    "n_b",
+    "n_runs_a",
+    "n_runs_b",
+    "unit_of_analysis",
+    "estimable",
+    "testable",
+    "p_value",
+    "p_adj",
+    "adjust",
+    "asymmetric",
+    "method",
+    "test",
+    "df",
+    "assumption",
+    "note",
+    "caption",
+    "direction_meaning",
+    "tool",
+    "basis",
+]
+
+
 def asymmetry_table(
     tables: Tables,
     *,
@@ -129,35 +162,19 @@ def asymmetry_table(
     adjust: str = "holm",
     unit: str = "auto",
     rng=None,
+    between_runs="pooled",
 ) -> pd.DataFrame:
-    """A→B against B→A (ratio of medians, interval, adjusted p) for every zone pair measured
-    both ways with samples; ``asymmetric`` is ``p_adj < 1 - level``.  Empty when no pair was
-    measured in both directions (printed statistics cannot be compared this way)."""
+    """A→B against B→A (ratio of run medians, interval, adjusted p) for every zone pair
+    measured both ways with samples.  The run is the unit (``stats.asymmetry``): Welch t on
+    log run medians with ≥ 2 runs a direction; with 1 run in a direction, the between-run
+    variance of the replicated cells of the same matrix (same-zone cells included), named in
+    ``assumption``, or no test at all (``testable`` False, the note says why).
+    ``asymmetric`` is true only for a run-level test with ``p_adj < 1 - level``; a
+    packet-level test (``unit="packet"``) is shown but never marks a pair.  ``caption`` says
+    each row in plain words: unit, runs per side, method.  Empty when no pair was measured in
+    both directions (printed statistics cannot be compared this way)."""
     runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
-    cols = [
-        "src_zone",
-        "dst_zone",
-        "mirrored",
-        "estimate",
-        "ci_low",
-        "ci_high",
-        "level",
-        "median_a",
-        "median_b",
-        "n_a",
-        "n_b",
-        "unit_of_analysis",
-        "estimable",
-        "p_value",
-        "p_adj",
-        "adjust",
-        "asymmetric",
-        "method",
-        "note",
-        "direction_meaning",
-        "tool",
-        "basis",
-    ]
+    cols = ASYMMETRY_COLUMNS
     if runs.empty or basis is None:
         return pd.DataFrame(columns=cols)
     t = subset(tables, runs)
@@ -166,28 +183,68 @@ def asymmetry_table(
     if t.runs.empty:
         return pd.DataFrame(columns=cols)
     res = stats.asymmetry(
-        t.samples, t.runs, metric=basis, level=level, adjust=adjust, unit=unit, rng=rng
+        t.samples,
+        t.runs,
+        metric=basis,
+        level=level,
+        adjust=adjust,
+        unit=unit,
+        rng=rng,
+        between_runs=between_runs,
     )
     res = res[res["effect"] == "ratio"].copy()
-    res["asymmetric"] = res["p_adj"] < (1 - level)
+    res["asymmetric"] = res["significant"].astype(bool)
     res["tool"], res["basis"] = tool, basis
     return res.reindex(columns=cols).reset_index(drop=True)
 
 
+NOT_TESTABLE = "‡"  # the mark of a pair measured both ways whose runs cannot be tested
+
+
 def matrix_frame(medians: pd.DataFrame, asymmetry: pd.DataFrame) -> pd.DataFrame:
-    """Medians with an ``asymmetric`` column for ``plots.zone_matrix`` (one cell per pair)."""
+    """Medians with the asymmetry test of each cell's pair for ``plots.zone_matrix``: one
+    cell per directed pair, ``asymmetric`` (a run-level test, adjusted), ``untestable`` (the
+    pair was measured both ways but a direction has 1 run and nothing to borrow the
+    run-to-run variation from), ``n_runs_a``/``n_runs_b`` (runs of this direction and of the
+    reverse one) and ``caption``, the cell in plain words."""
     cells = medians.drop_duplicates(["src_zone", "dst_zone"]).copy()
-    flag = {}
+    by_pair = {}
     if len(asymmetry):
-        flag = {
-            (r.src_zone, r.dst_zone): bool(r.asymmetric) for r in asymmetry.itertuples(index=False)
-        }
-    cells["asymmetric"] = [
-        flag.get((s, d), False) for s, d in zip(cells["src_zone"], cells["dst_zone"])
-    ]
+        by_pair = {(r["src_zone"], r["dst_zone"]): r for r in asymmetry.to_dict("records")}
+    keys = list(zip(cells["src_zone"], cells["dst_zone"]))
+    found = [by_pair.get(k) for k in keys]
+    cells["asymmetric"] = [bool(r is not None and r["asymmetric"]) for r in found]
+    cells["untestable"] = [bool(r is not None and not r["testable"]) for r in found]
+    cells["n_runs_a"] = [np.nan if r is None else r["n_runs_a"] for r in found]
+    cells["n_runs_b"] = [np.nan if r is None else r["n_runs_b"] for r in found]
+    cells["caption"] = [_cell_caption(c, r) for c, r in zip(cells.to_dict("records"), found)]
     for c in ("estimate", "ci_low", "ci_high"):
         cells[c] = pd.to_numeric(cells[c], errors="coerce").astype(float)
     return cells.reset_index(drop=True)
+
+
+def _cell_caption(cell: dict, pair: dict | None) -> str:
+    """One cell in words: its median and how it was made, then its direction test."""
+    unit = cell.get("unit_of_analysis")
+    runs = cell.get("n_runs")
+    head = f"{cell['src_zone']}→{cell['dst_zone']}: {cell.get('stat', 'p50')} " + (
+        f"{float(cell['estimate']):.4g} µs" if pd.notna(cell.get("estimate")) else "n/a"
+    )
+    how = f"unit: {unit or 'printed value'}" + (f", {int(runs)} run(s)" if pd.notna(runs) else "")
+    if cell.get("method"):
+        how += f", {cell['method']}"
+    if cell["src_zone"] == cell["dst_zone"]:
+        direction = "same zone: no direction to compare"
+    elif pair is None:
+        direction = "reverse direction not measured with samples: no direction test"
+    elif pair["testable"]:
+        direction = (
+            f"direction: {'asymmetric' if pair['asymmetric'] else 'no asymmetry shown'} "
+            f"({pair['test']}, adjusted p = {float(pair['p_adj']):.2g})"
+        )
+    else:
+        direction = f"direction: not testable ({str(pair['note']).split('; ')[0]})"
+    return "; ".join([head, how, direction])
 
 
 def both_ways(medians: pd.DataFrame) -> int:

@@ -31,9 +31,9 @@ OTHER = {
     "01-import-and-quality": {"campaigns": ["seed001-aks-azure-cni", SYNTHETIC]},
     "10-latency-distributions": {"campaigns": [SYNTHETIC], "basis": "rtt", "level": 0.9},
     "11-tail-analysis": {"campaigns": [SYNTHETIC], "multiples": [3.0], "level": 0.9},
-    "20-zone-pair-matrix": {"campaign": "seed001-aks-azure-cni", "level": 0.9},
+    "20-zone-pair-matrix": {"campaigns": ["seed001-aks-azure-cni"], "level": 0.9},
     "21-placement-and-networking": {"campaigns": [SYNTHETIC], "level": 0.9},
-    "22-throughput": {"campaign": SYNTHETIC, "level": 0.9},
+    "22-throughput": {"campaigns": [SYNTHETIC], "level": 0.9},
     "30-long-run-stability": {
         "campaigns": [SYNTHETIC],
         "min_hours": 0.25,
@@ -41,7 +41,7 @@ OTHER = {
         "level": 0.9,
     },
     "40-cross-tool-agreement": {"campaigns": [SYNTHETIC], "level": 0.9},
-    "90-campaign-report": {"campaign": SYNTHETIC, "level": 0.9},
+    "90-campaign-report": {"campaigns": [SYNTHETIC], "level": 0.9},
 }
 
 

@@ -181,8 +181,13 @@ def test_40_cross_tool(claims, other):
 
 def test_90_campaign_report(claims, other, truth, data_root):
     c = claims["90-campaign-report"]
-    assert c["campaign"] == S001 and c["runs"] == 25
+    assert c["campaigns"] == [S001] and c["runs"] == 25
     assert c["zone_medians"]["1->3"] == AZ1_AZ3_P50 and c["zone_basis"] == "half_rtt"
+    # what the front page of a multi-campaign report shows for it
+    front = c["front"]
+    assert front["runs"] == 25 and front["files_not_imported"] == 0
+    assert front["zone_medians_us"]["1->3"] == AZ1_AZ3_P50
+    assert front["zone_what"] == "p50 half_rtt of sockperf"
     o = other["90-campaign-report"]
     assert o["synthetic"] == [SYNTHETIC] and o["level"] == 0.9
     assert o["runs"] == len(load(SYNTHETIC, data_root / "processed", samples=False).runs)

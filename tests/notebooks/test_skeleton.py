@@ -121,3 +121,25 @@ def test_code_cells_stay_short(path):
     for cell in _cells(path):
         if cell["cell_type"] == "code":
             assert len(_source(cell).splitlines()) <= 30, cell["id"]
+
+
+def _annotations(path: Path) -> dict[str, str]:
+    src = _source(_cells(path)[1])
+    return dict(re.findall(r"^(\w+): ([\w\[\], ]+) = ", src, flags=re.M))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_campaigns_is_always_a_list(path):
+    # One vocabulary: `azlatency report` passes campaigns=[...] to every notebook.
+    ann = _annotations(path)
+    assert ann.get("campaigns") == "list[str]" and "campaign" not in ann
+
+
+def test_a_parameter_means_the_same_in_every_notebook():
+    # -p NAME=VALUE goes to every notebook that declares NAME: one type per name.
+    types: dict[str, set[str]] = {}
+    for path in NOTEBOOKS:
+        for name, kind in _annotations(path).items():
+            types.setdefault(name, set()).add(kind)
+    assert {n: t for n, t in types.items() if len(t) > 1} == {}
+    assert types["level"] == {"float"} and types["seed"] == {"int"}

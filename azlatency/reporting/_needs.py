@@ -1,0 +1,121 @@
+"""What each report notebook needs from a campaign, and whether a campaign has it.
+
+``azlatency report`` asks :func:`missing` before it runs a notebook on a campaign: a notebook
+whose question the data cannot answer gets a short page saying what is missing instead of
+empty charts.  The checks read the stored tables only (runs and summaries; the samples'
+time column for long runs), never the raw logs, and mirror the notebooks' own conditions:
+when a check passes and a finer condition inside the notebook fails, the notebook says so
+itself (``rep.nothing_to_show``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..reader import Tables
+from ._compare import PAIR, contrast_pairs
+from ._data import latency_runs, throughput_runs
+from ._longrun import long_runs, reported_segments
+from ._zones import zoned_runs
+
+_PCT = re.compile(r"^p\d")
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a notebook needs (in words, for the page) and the check (``tables, params ->
+    bool``)."""
+
+    what: str
+    check: Callable[[Tables, dict], bool]
+    per_campaign: bool = False  # one page per campaign (its own matrix / report)
+
+
+def _latency(t: Tables, _p: dict) -> bool:
+    return not latency_runs(t.runs).empty
+
+
+def _percentiles(t: Tables, _p: dict) -> bool:
+    ids = set(latency_runs(t.runs)["run_id"])
+    if not ids:
+        return False
+    if t.samples["run_id"].isin(ids).any():
+        return True
+    s = t.summaries
+    return bool((s["run_id"].isin(ids) & s["stat"].astype(str).str.match(_PCT)).any())
+
+
+def _zones(t: Tables, _p: dict) -> bool:
+    return not zoned_runs(t.runs).empty
+
+
+def _contrasts(t: Tables, _p: dict) -> bool:
+    return next(contrast_pairs(t.runs), None) is not None
+
+
+def _throughput(t: Tables, _p: dict) -> bool:
+    return not throughput_runs(t.runs, t.summaries).empty
+
+
+def _long(t: Tables, p: dict) -> bool:
+    hours = float(p.get("min_hours", 1.0))
+    return not long_runs(t, min_hours=hours).empty or not reported_segments(t).empty
+
+
+def _tools(t: Tables, _p: dict) -> bool:
+    r = latency_runs(t.runs)
+    by = [c for c in PAIR if c in r.columns]
+    if r.empty:
+        return False
+    key = r[by].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    return bool(r.groupby(key)["tool"].nunique().ge(2).any())
+
+
+def _always(_t: Tables, _p: dict) -> bool:
+    return True
+
+
+NEEDS: dict[str, Need] = {
+    "01": Need("an imported campaign", _always),
+    "10": Need(
+        "latency runs (sockperf, qperf *_lat, latte, ping, echo CSV, ethr latency)", _latency
+    ),
+    "11": Need(
+        "latency percentiles: per-packet samples or percentiles printed by the tool", _percentiles
+    ),
+    "20": Need(
+        "latency runs whose source and destination zones are both known (campaign.yaml's "
+        "host inventory or rules say them)",
+        _zones,
+        per_campaign=True,
+    ),
+    "21": Need(
+        "two latency runs that differ in exactly one of placement, accelerated networking, "
+        "VM size or message size and agree on everything else",
+        _contrasts,
+    ),
+    "22": Need("throughput runs (iperf3, ntttcp, qperf *_bw, ethr)", _throughput),
+    "30": Need(
+        "a long run: timed samples spanning min_hours or more, or printed tables of the "
+        "records before a break",
+        _long,
+    ),
+    "40": Need("one pair of VMs measured by two or more latency tools", _tools),
+    "90": Need("an imported campaign", _always, per_campaign=True),
+}
+
+
+def need(stem: str) -> Need:
+    """The need of notebook ``NN-...`` (a notebook not listed here always runs)."""
+    return NEEDS.get(stem[:2], Need("an imported campaign", _always))
+
+
+def missing(stem: str, tables: Tables, params: dict | None = None) -> str | None:
+    """``None`` when the campaign (``tables``) has what notebook ``stem`` needs, else the
+    sentence saying what it lacks."""
+    n = need(stem)
+    if n.check(tables, params or {}):
+        return None
+    return f"needs {n.what}; this campaign has none."

@@ -1,0 +1,391 @@
+"""``azlatency report CAMPAIGN...``: import what is stale, run the notebooks that apply, render
+the site, say what happened.
+
+Layout of the output folder (default ``reports/``)::
+
+    index.html                    redirects to site/index.html (the front page)
+    notebooks/NN-*.ipynb          notebooks over every campaign that has what they need
+    notebooks/<campaign>/NN-*     a campaign's own pages (20 zone matrix, 90 campaign report)
+    notebooks/**/NN-*.md          pages of notebooks not run (what the data lacks) or failed
+    failed/**/NN-*.ipynb          executed copies of failed notebooks, traceback included
+    figures/, figures/<campaign>/ PDF, SVG, PNG of every figure
+    site/                         the HTML site (Sphinx + myst-nb, offline)
+
+Exit status: 0; 1 when an import or a notebook failed; 3 with ``strict`` when the data has
+quality problems (files not imported other than those campaign.yaml ignores, runs flagged).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import notebooks, paths
+from .errors import AzlatencyError
+
+STATUS_OK, STATUS_DATA, STATUS_FAILED = 0, 3, 1
+_RESERVED = {"campaigns", "data_root", "reports_dir", "figures_dir"}
+
+
+@dataclass
+class Page:
+    """One page of the site: a notebook over some campaigns, run, skipped or failed."""
+
+    stem: str
+    campaigns: list[str]
+    folder: str = ""  # the campaign's folder for per-campaign pages, "" for shared ones
+    status: str = "pending"  # pending -> run / skipped / failed
+    reason: str = ""
+    seconds: float = 0.0
+    left_out: dict[str, str] = field(default_factory=dict)  # campaign -> what it lacks
+
+    @property
+    def doc(self) -> str:
+        return f"{self.folder}/{self.stem}" if self.folder else self.stem
+
+
+@dataclass
+class Outcome:
+    campaigns: list[str]
+    pages: list[Page]
+    problems: list[str]  # data-quality problems (fail with --strict)
+    errors: list[str]  # imports or notebooks that failed
+    figures: int = 0
+    index: Path | None = None
+
+    def status(self, strict: bool = False) -> int:
+        if self.errors:
+            return STATUS_FAILED
+        return STATUS_DATA if strict and self.problems else STATUS_OK
+
+
+def slug(name: str) -> str:
+    """A campaign name as a folder and URL part."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "campaign"
+
+
+def parse_params(items: Sequence[str]) -> dict[str, object]:
+    """``["min_hours=0.25", "tool=sockperf"]`` -> values read as YAML scalars or lists (so
+    ``0.25`` is a float, ``[a, b]`` a list, ``none`` None)."""
+    import yaml
+
+    out: dict[str, object] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip().isidentifier():
+            raise AzlatencyError(f"-p expects NAME=VALUE, got {item!r}")
+        out[name.strip()] = yaml.safe_load(value) if value.strip() else None
+    return out
+
+
+def _select(only: Sequence[str] | None) -> list[Path]:
+    every = notebooks.notebooks()
+    if not only:
+        return every
+    known = {p.stem[:2]: p for p in every}
+    wrong = [n for n in only if n[:2] not in known]
+    if wrong:
+        raise AzlatencyError(
+            f"--notebooks {','.join(wrong)}: no such notebook; known: {', '.join(sorted(known))}"
+        )
+    return [known[n[:2]] for n in dict.fromkeys(only)]
+
+
+def _check_params(params: dict, declared: dict[str, set[str]]) -> None:
+    taken = set().union(*declared.values())
+    bad = sorted(set(params) - taken)
+    if bad or _RESERVED & set(params):
+        raise AzlatencyError(
+            f"-p {', '.join(bad or sorted(_RESERVED & set(params)))}: campaigns are the "
+            "arguments and paths come from -o/--data; the notebooks take "
+            + ", ".join(sorted(taken - _RESERVED))
+        )
+
+
+@contextlib.contextmanager
+def _deterministic_kernels() -> Iterator[None]:
+    """Kernels inherit this environment: a fixed hash seed keeps set and dict-of-set orders
+    (and so table rows and legends) the same from one run to the next."""
+    old = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = "0"
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = old
+
+
+def _clean(out: Path) -> None:
+    """Remove what an earlier report wrote (only the folders this command owns)."""
+    for sub in ("notebooks", "failed", "figures", "site"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+
+
+def import_all(
+    campaigns: Sequence[str], processed: Path, outcome_errors: list[str], *, progress=None
+) -> list:
+    """Import each campaign (incremental: an unchanged one is only hashed); the reports of
+    those that imported."""
+    from .ingest import import_campaign
+
+    reports = []
+    for c in campaigns:
+        try:
+            reports.append(import_campaign(c, root=processed))
+        except AzlatencyError as exc:
+            outcome_errors.append(f"import of {c} failed: {exc}")
+        if progress is not None:
+            progress()
+    return reports
+
+
+def quality_problems(reports: Sequence) -> list[str]:
+    """What ``--strict`` fails on, one line per campaign and kind."""
+    out = []
+    for r in reports:
+        skipped = r.not_imported[r.not_imported["reason"] != "ignored"]
+        if len(skipped):
+            why = ", ".join(f"{k} {v}" for k, v in skipped["reason"].value_counts().items())
+            out.append(f"{r.campaign}: {len(skipped)} file(s) not imported ({why})")
+        if len(r.quality):
+            issues = ", ".join(sorted(set(r.quality["issue"].astype(str))))
+            runs = r.quality["run_id"].dropna().nunique()
+            out.append(f"{r.campaign}: {runs} run(s) flagged ({issues})")
+    return out
+
+
+def plan(names: Sequence[str], chosen: Sequence[Path], data_root: Path, params: dict) -> list[Page]:
+    """Which notebook runs on which campaigns; the others become pages saying why not."""
+    from .reporting import load_campaigns
+    from .reporting._needs import missing, need
+
+    tables = {n: load_campaigns(n, data_root) for n in names}
+    pages = []
+    for nb in chosen:
+        lacks = {n: missing(nb.stem, tables[n], params) for n in names}
+        if need(nb.stem).per_campaign:
+            for n in names:
+                p = Page(nb.stem, [n], folder=slug(n))
+                if lacks[n]:
+                    p.status, p.reason = "skipped", lacks[n]
+                pages.append(p)
+            continue
+        ok = [n for n in names if lacks[n] is None]
+        p = Page(nb.stem, ok, left_out={n: r for n, r in lacks.items() if r})
+        if not ok:
+            p.status, p.campaigns = "skipped", list(names)
+            p.reason = f"needs {need(nb.stem).what}; none of these campaigns has it."
+            p.left_out = {}
+        pages.append(p)
+    return pages
+
+
+def _params_for(
+    page: Page, out: Path, data_root: Path, user: dict, declared: set[str]
+) -> dict[str, object]:
+    figures = out / "figures" / page.folder if page.folder else out / "figures"
+    every = {
+        **user,
+        "campaigns": page.campaigns,
+        "data_root": str(data_root),
+        "reports_dir": str(out),
+        "figures_dir": str(figures),
+    }
+    return {k: v for k, v in every.items() if k in declared}
+
+
+def execute_pages(
+    pages: Sequence[Page],
+    sources: dict[str, Path],
+    out: Path,
+    data_root: Path,
+    user: dict,
+    declared: dict[str, set[str]],
+    *,
+    workers: int = 2,
+    progress=None,
+) -> list[str]:
+    """Run every pending page (``workers`` kernels at a time); the errors of those that failed,
+    each naming the notebook, the campaigns, the cell and the error."""
+    todo = [p for p in pages if p.status == "pending"]
+
+    def one(page: Page) -> str | None:
+        where = out / "notebooks" / page.folder
+        params = _params_for(page, out, data_root, user, declared[page.stem])
+        start = time.perf_counter()
+        try:
+            notebooks.execute(sources[page.stem], where, params)
+            page.status = "run"
+            return None
+        except AzlatencyError as exc:
+            page.status, page.reason = "failed", str(exc)
+            dest = out / "failed" / page.folder
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.move(where / f"{page.stem}.ipynb", dest / f"{page.stem}.ipynb")
+            return f"{exc} (campaigns: {', '.join(page.campaigns)})"
+        finally:
+            page.seconds = time.perf_counter() - start
+            if progress is not None:
+                progress(page)
+
+    with _deterministic_kernels(), ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return [e for e in pool.map(one, todo) if e]
+
+
+def _title(source: Path) -> str:
+    from .site import _title
+
+    return _title(source)
+
+
+def write_pages(pages: Sequence[Page], sources: dict[str, Path], out: Path) -> None:
+    """Markdown pages for notebooks not run or failed; a note at the top of a shared page
+    naming the campaigns it left out and what they lack."""
+    for p in pages:
+        folder = out / "notebooks" / p.folder
+        folder.mkdir(parents=True, exist_ok=True)
+        title = _title(sources[p.stem])
+        on = ", ".join(f"`{c}`" for c in p.campaigns)
+        if p.status == "skipped":
+            body = (
+                f"**Not run for {on}.** This page {p.reason}\n\n"
+                "Nothing is drawn rather than an empty chart; the other pages show what "
+                "the data does answer.\n"
+            )
+        elif p.status == "failed":
+            body = (
+                f"**This notebook failed on {on}:** {p.reason}\n\nThe executed copy, "
+                f"traceback included, is `failed/{p.doc}.ipynb` in the report folder.\n"
+            )
+        else:
+            if p.left_out:
+                _note(folder / f"{p.stem}.ipynb", p.left_out)
+            continue
+        (folder / f"{p.stem}.md").write_text(f"# {title}\n\n{body}", encoding="utf-8")
+
+
+def _note(executed: Path, left_out: dict[str, str]) -> None:
+    nb = json.loads(executed.read_text(encoding="utf-8"))
+    lines = [f"- `{c}`: {why}" for c, why in sorted(left_out.items())]
+    cell = {
+        "cell_type": "markdown",
+        "id": "left-out",
+        "metadata": {},
+        "source": "**Campaigns left out of this page:**\n\n" + "\n".join(lines),
+    }
+    nb["cells"].insert(1, cell)
+    executed.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def run_report(
+    campaigns: Sequence[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    data_root: str | os.PathLike[str] | None = None,
+    level: float | None = None,
+    params: dict | None = None,
+    only: Sequence[str] | None = None,
+    workers: int = 2,
+    console=None,
+) -> Outcome:
+    """Import, plan, execute, render (see the module's docstring); print progress and return
+    what happened (:meth:`Outcome.status` is the exit status)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from . import frontpage, site
+    from .reporting import reports_root
+
+    console = console or Console()
+    root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()
+    out = reports_root(out)
+    user = {**(params or {}), **({"level": level} if level is not None else {})}
+    chosen = _select(only)
+    sources = {p.stem: p for p in chosen}
+    declared = {p.stem: set(notebooks.parameters_of(p)) for p in chosen}
+    _check_params(user, declared)
+    errors: list[str] = []
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("importing", total=len(campaigns))
+        reports = import_all(
+            campaigns, root / "processed", errors, progress=lambda: bar.advance(task)
+        )
+        names = list(dict.fromkeys(r.campaign for r in reports))
+        outcome = Outcome(names, [], quality_problems(reports), errors)
+        if not names:
+            return outcome
+        bar.update(task, description="checking what each notebook needs")
+        outcome.pages = plan(names, chosen, root, user)
+        _clean(out)
+        pending = sum(p.status == "pending" for p in outcome.pages)
+        bar.update(task, description="notebooks", completed=0, total=pending)
+        errors += execute_pages(
+            outcome.pages,
+            sources,
+            out,
+            root,
+            user,
+            declared,
+            workers=workers,
+            progress=lambda _p: bar.advance(task),
+        )
+        write_pages(outcome.pages, sources, out)
+        bar.update(task, description="rendering the site", completed=0, total=1)
+        titles = {stem: _title(src) for stem, src in sources.items()}
+        index = frontpage.markdown(names, outcome.pages, out / "notebooks", titles)
+        outcome.index = site.build(
+            out / "notebooks", out, index=index, order=[p.doc for p in outcome.pages]
+        )
+    outcome.figures = len(list((out / "figures").rglob("*.svg")))
+    return outcome
+
+
+def print_summary(outcome: Outcome, out: Path, console, *, strict: bool = False) -> None:
+    """The table of pages (run / skipped with the reason / failed), figures, where to open."""
+    from rich.table import Table
+
+    t = Table(title="azlatency report", title_justify="left")
+    for col in ("page", "campaigns", "status", "seconds / why"):
+        t.add_column(col, overflow="fold")
+    colour = {"run": "green", "skipped": "yellow", "failed": "red"}
+    for p in outcome.pages:
+        why = f"{p.seconds:.1f}" if p.status == "run" else p.reason
+        if p.status == "run" and p.left_out:
+            why += f"; left out {', '.join(sorted(p.left_out))}"
+        t.add_row(
+            p.doc, ", ".join(p.campaigns), f"[{colour.get(p.status, 'white')}]{p.status}[/]", why
+        )
+    console.print(t)
+    n = {s: sum(p.status == s for p in outcome.pages) for s in ("run", "skipped", "failed")}
+    console.print(
+        f"{n['run']} run, {n['skipped']} skipped, {n['failed']} failed; "
+        f"{outcome.figures} figures in {out / 'figures'}",
+        highlight=False,
+    )
+    for problem in outcome.problems:
+        console.print(
+            f"[yellow]data quality[/yellow] {problem}"
+            + (" (fails with --strict)" if strict else ""),
+            highlight=False,
+        )
+    for error in outcome.errors:
+        console.print(f"[red]FAILED[/red] {error}", highlight=False)
+    if outcome.index is not None:
+        console.print(f"open {outcome.index}", highlight=False)

@@ -1,0 +1,228 @@
+"""``azlatency report`` on campaign shapes no bundled campaign has (``shapes.SHAPES``, built
+from real fixtures): one report over all six at once (every notebook runs where it applies,
+and says what is missing where it does not), then ``--strict`` and determinism on two of
+them, then a failing notebook.  Slow-ish: the kernels are the cost, so runs are shared."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from azlatency.cli import main
+from azlatency.reporting import read_claims
+from tests.notebooks import test_site
+from tests.report.shapes import SHAPES, build
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
+browser = test_site.browser  # headless chromium (skipped without it)
+needs_browser = test_site.needs_browser
+
+
+def _report(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, ["report", *args], catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+@pytest.fixture(scope="module")
+def raw(tmp_path_factory) -> dict[str, Path]:
+    return build(tmp_path_factory.mktemp("raw"))
+
+
+@pytest.fixture(scope="module")
+def first(raw, tmp_path_factory):
+    """One report over every shape: (exit code, output, report folder, data root)."""
+    base = tmp_path_factory.mktemp("report")
+    out, data = base / "reports", base / "data"
+    code, text = _report(*map(str, raw.values()), "-o", str(out), "--data", str(data))
+    return code, text, out, data
+
+
+def _html(out: Path, doc: str) -> str:
+    return (out / "site" / f"{doc}.html").read_text(encoding="utf-8")
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_every_shape_reports_without_failure(first):
+    code, text, out, _ = first
+    assert code == 0, text
+    assert "0 failed" in text and f"open {out / 'index.html'}" in text
+    executed = list((out / "notebooks").rglob("*.ipynb"))
+    assert len(executed) >= 10
+    for nb in executed:  # no cell failed quietly into a stored error
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        errors = [o for c in cells for o in c.get("outputs", []) if o["output_type"] == "error"]
+        assert not errors, nb
+    assert not (out / "failed").exists()
+
+
+def test_a_notebook_that_does_not_apply_says_what_is_missing(first):
+    _, text, out, _ = first
+    # No shape holds a long run: 30 is a page of its own saying so, in the site too.
+    page = (out / "notebooks" / "30-long-run-stability.md").read_text(encoding="utf-8")
+    assert page.startswith("# 30 · ") and "needs a long run" in page
+    assert "Not run for" in _text(_html(out, "30-long-run-stability"))
+    # Zone pairs: only the shapes whose runs know both zones get a matrix.
+    for shape in ("ping-iperf3", "no-yaml", "windows", "parse-failure"):
+        assert (out / "notebooks" / shape / "20-zone-pair-matrix.md").is_file(), shape
+    for shape in ("one-direction", "markdown-note"):
+        assert (out / "notebooks" / shape / "20-zone-pair-matrix.ipynb").is_file(), shape
+    # Throughput runs on the shapes with iperf3 / ntttcp and names those it left out.
+    tp = read_claims(out / "notebooks" / "22-throughput.ipynb")
+    # labels end in the tool and its output form: "... · iperf3 (json)", "... · ntttcp"
+    assert {k.split(" · ")[-1].split()[0] for k in tp["throughput_bps"]} == {"iperf3", "ntttcp"}
+    shown = _text(_html(out, "22-throughput"))
+    assert "Campaigns left out of this page" in shown and "no-yaml" in shown
+
+
+def test_pages_say_what_the_data_could_not_answer(first):
+    _, _, out, _ = first
+    # one direction per pair: a matrix, and no A->B against B->A
+    c = read_claims(out / "notebooks" / "one-direction" / "20-zone-pair-matrix.ipynb")
+    assert set(c["medians"]) == {"1->2", "1->3", "2->3"} and c["pairs_both_ways"] == 0
+    assert "measured in both directions" in _text(_html(out, "one-direction/20-zone-pair-matrix"))
+    report = _text(_html(out, "ping-iperf3/90-campaign-report"))
+    assert "Nothing to show: latency" not in report and "Throughput" in report
+    # the file that failed to parse is on the import page with its reason
+    imp = read_claims(out / "notebooks" / "01-import-and-quality.ipynb")
+    assert imp["files_not_imported"]["parse-failure"] == 1
+    assert "parse_error" in _text(_html(out, "01-import-and-quality"))
+
+
+def test_front_page_lists_every_campaign_with_headline_numbers(first):
+    _, _, out, _ = first
+    index = _html(out, "index")
+    for shape in SHAPES:
+        assert f'href="{shape}/90-campaign-report.html"' in index, shape
+    rows = {
+        m[1]: _text(m[0])
+        for m in re.finditer(
+            r"<tr[^>]*>\s*<td[^>]*><p><code[^>]*><span[^>]*>([^<]+)</span>.*?</tr>",
+            index,
+            flags=re.S,
+        )
+    }
+    assert set(rows) == set(SHAPES)
+    # busybox ping "round-trip min/avg/max = ..." c4-ok: the 2->3 pair has 4 replies
+    front = read_claims(out / "notebooks" / "one-direction" / "90-campaign-report.ipynb")["front"]
+    assert set(front["zone_medians_us"]) == {"1->2", "1->3", "2->3"}
+    assert "1→2" in rows["one-direction"] and "2→3" in rows["one-direction"]
+    assert rows["parse-failure"].split()[1:3] == ["1", "1"]  # 1 run, 1 file not imported
+    assert "no zone pair labelled" in rows["windows"]
+
+
+def test_strict_fails_on_data_quality_and_reruns_are_identical(first, raw, tmp_path):
+    _, _, out, data = first
+    shapes = ("one-direction", "parse-failure")
+    code, text = _report(
+        *(str(raw[s]) for s in shapes),
+        "-o",
+        str(tmp_path),
+        "--data",
+        str(data),
+        "--notebooks",
+        "90",
+        "--strict",
+    )
+    assert code == 3, text
+    assert "parse-failure: 1 file(s) not imported (parse_error 1)" in _text(text)
+    assert "one-direction: 1 run(s) flagged (loss)" in _text(text)
+    # same inputs, same figures (PDF, SVG, PNG bytes) and numbers
+    for s in shapes:
+        again = sorted((tmp_path / "figures" / s).iterdir())
+        assert again and [f.read_bytes() for f in again] == [
+            (out / "figures" / s / f.name).read_bytes() for f in again
+        ]
+        nb = f"{s}/90-campaign-report.ipynb"
+        assert read_claims(tmp_path / "notebooks" / nb) == read_claims(out / "notebooks" / nb)
+
+
+def test_a_failing_notebook_is_named_with_its_cell_and_error(first, raw, tmp_path):
+    _, _, _, data = first
+    code, text = _report(
+        str(raw["no-yaml"]),
+        "-o",
+        str(tmp_path),
+        "--data",
+        str(data),
+        "--notebooks",
+        "10",
+        "-p",
+        "level=1.5",
+    )
+    flat = _text(text)
+    assert code == 1, text
+    assert re.search(
+        r"FAILED notebook 10-latency-distributions\.ipynb failed in cell id "
+        r"'[\w-]+': ValueError: level must be between 0 and 1",
+        flat,
+    ), flat
+    assert (tmp_path / "failed" / "10-latency-distributions.ipynb").is_file()
+    assert "This notebook failed" in _text(_html(tmp_path, "10-latency-distributions"))
+
+
+def test_unknown_parameter_is_refused_before_any_work(raw, tmp_path):
+    code, text = _report(str(raw["no-yaml"]), "-o", str(tmp_path), "-p", "windw=2min")
+    assert code == 2 and "-p windw" in text and "window" in text
+    assert not (tmp_path / "notebooks").exists()
+
+
+@pytest.fixture(scope="module")
+def served_shapes(first):
+    """The shapes' report folder over HTTP on 127.0.0.1."""
+    import functools
+    import http.server
+    import threading
+
+    from tests.notebooks.test_site import _Quiet
+
+    handler = functools.partial(_Quiet, directory=str(first[2]))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    thread.join()
+
+
+@needs_browser
+def test_every_page_and_image_loads_in_a_browser(first, served_shapes, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{served_shapes}/index.html")
+    browser.implicitly_wait(2)
+    assert browser.title.startswith("azlatency reports")
+    links = dict.fromkeys(
+        a.get_attribute("href").split("#")[0]
+        for a in browser.find_elements(By.CSS_SELECTOR, "a.reference.internal")
+    )
+    pages = {
+        p.relative_to(first[2] / "notebooks").with_suffix(".html").as_posix()
+        for p in (first[2] / "notebooks").rglob("*")
+        if p.suffix in (".ipynb", ".md")
+    }
+    assert {link.split("/site/", 1)[-1] for link in links} >= pages
+    figures = 0
+    for link in links:
+        browser.get(link)
+        page = link.split("/site/", 1)[-1]
+        assert browser.find_element(By.CSS_SELECTOR, "h1").text, f"{page} has no title"
+        body = browser.find_element(By.CSS_SELECTOR, "div.body").text
+        assert "Traceback" not in body and "Error" not in body.split("\n")[0], page
+        images = browser.find_elements(By.CSS_SELECTOR, "div.body img")
+        figures += len(images)
+        broken = [
+            img.get_attribute("src")
+            for img in images
+            if not browser.execute_script(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", img
+            )
+        ]
+        assert not broken, f"{page}: broken images {broken}"
+    assert figures >= 10
