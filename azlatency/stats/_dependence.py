@@ -82,33 +82,43 @@ def n_batches(n: int) -> int:
     return int(np.clip(n // 100, 20, 100))
 
 
-def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG) -> np.ndarray:
-    """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (ties get their average rank)."""
+def centred_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks of ``x`` (ties get their average rank) less their mean: the series both the
+    Ljung–Box test and the autocorrelation time read (computed once per series in
+    ``assess``; a rank costs a sort)."""
     r = stats.rankdata(x)
     r -= r.mean()
+    return r
+
+
+def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = None
+             ) -> np.ndarray:
+    """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (``ranks``: its ``centred_ranks``)."""
+    r = centred_ranks(x) if ranks is None else ranks
     denom = float(r @ r)
     if denom == 0:
         return np.zeros(max_lag)
     return np.array([float(r[:-k] @ r[k:]) / denom for k in range(1, max_lag + 1)])
 
 
-def ljung_box(x: np.ndarray, lags: int = MAX_LAG) -> tuple[float, float, float]:
+def ljung_box(x: np.ndarray, lags: int = MAX_LAG, ranks: np.ndarray | None = None
+              ) -> tuple[float, float, float]:
     """(Q, p-value, lag-1 autocorrelation) of the Ljung–Box test on ranks."""
     n = len(x)
     lags = min(lags, max(1, n // 5))
-    rho = rank_acf(x, lags)
+    rho = rank_acf(x, lags, ranks)
     k = np.arange(1, lags + 1)
     q = float(n * (n + 2) * np.sum(rho**2 / (n - k)))
     return q, float(stats.chi2.sf(q, lags)), float(rho[0])
 
 
-def integrated_time(x: np.ndarray, c: float = SOKAL_C) -> float:
+def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None = None
+                    ) -> float:
     """Integrated autocorrelation time τ = 1 + 2Σρ_k of the ranks of ``x`` with Sokal's
     automatic window (smallest M with M ≥ c·τ̂(M)); ``inf`` when no window below n/2 closes
     (the memory is too long for the series to measure)."""
     n = len(x)
-    r = stats.rankdata(x)
-    r -= r.mean()
+    r = centred_ranks(x) if ranks is None else ranks
     f = np.fft.rfft(r, 2 * n)
     acf = np.fft.irfft(f * np.conj(f))[:n]
     if acf[0] <= 0:
@@ -121,11 +131,12 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C) -> float:
     return float(max(taus[int(np.argmax(ok))], 1.0))
 
 
-def plan(x: np.ndarray, detected: bool) -> tuple[float, int, int, str]:
+def plan(x: np.ndarray, detected: bool, ranks: np.ndarray | None = None
+         ) -> tuple[float, int, int, str]:
     """(τ̂, batch length, batch count, reason) for the series ``x``; ``reason`` is "" when
     enough batches fit, else why not."""
     n = len(x)
-    tau = integrated_time(x)
+    tau = integrated_time(x, ranks=ranks)
     if not np.isfinite(tau):
         return tau, 0, 0, (f"memory longer than the series: the autocorrelation of {n} points "
                            "does not die out within n/2 lags (n_eff cannot be measured)")
@@ -144,9 +155,10 @@ def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
     n = len(x)
     if n < MIN_N:
         return Dependence(False, np.nan, np.nan, 0)
-    _, p, acf1 = ljung_box(x)
+    ranks = centred_ranks(x)
+    _, p, acf1 = ljung_box(x, ranks=ranks)
     detected = p < alpha
-    tau, m, b, reason = plan(x, detected)
+    tau, m, b, reason = plan(x, detected, ranks)
     if not detected:
         reason = ""
     return Dependence(detected, p, acf1, b, tau, m, reason)
