@@ -131,8 +131,11 @@ def samples_fault(tbl: pa.Table) -> str | None:
     import pyarrow.compute as pc
 
     for col in ("run_id", "seq", "kind", "status"):
-        if col not in tbl.column_names or tbl[col].null_count:
-            return f"samples: column {col!r} missing or empty"
+        if col not in tbl.column_names:
+            return f"samples: column {col!r} missing"
+    for col in ("run_id", "kind", "status"):  # seq may be null: an error line has none
+        if tbl[col].null_count:
+            return f"samples: column {col!r} has empty values"
     for col, allowed in _SAMPLE_VOCAB.items():
         bad = pc.filter(tbl[col], pc.invert(pc.is_in(tbl[col], pa.array(allowed))))
         if len(bad):

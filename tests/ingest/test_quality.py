@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 from azlatency import ingest, paths
+from tests.conftest import CORPUS as CORPUS_DIR
 from tests.conftest import corpus, needs_shared
 from tests.ingest.conftest import RAW
 
@@ -63,3 +64,25 @@ def test_default_data_root_is_the_checkout(monkeypatch):
     monkeypatch.delenv(paths.ENV_VAR, raising=False)
     assert paths.raw_dir() == RAW
     assert set(paths.campaigns()) >= {"seed000-az-vs-as", "seed004-echo-uksouth"}
+
+
+@needs_shared
+def test_every_corpus_file_imports(tmp_path):
+    # The whole corpus as one dump: every file is a real output of a tool we parse, so none
+    # may land in "not imported".  BusyBox's "ping: sendto: Network unreachable" is an error
+    # sample without a sequence number; the store's check used to refuse the whole file.
+    raw = tmp_path / "raw" / "corpus"
+    for path in CORPUS_DIR.rglob("*"):
+        if path.is_file() and path.name != "SOURCES.md":
+            dest = raw / path.relative_to(CORPUS_DIR)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+    report = ingest.import_campaign(raw, root=tmp_path / "processed", workers=1)
+    files = report.files
+    assert (files.status == "imported").all(), files[files.status != "imported"]
+    assert len(files) == sum(1 for p in raw.rglob("*") if p.is_file())
+    tables = ingest.load("corpus", root=tmp_path / "processed")
+    busybox = tables.runs[tables.runs.source_path.str.contains("busybox-alpine-unreachable")]
+    s = tables.samples[tables.samples.run_id.isin(busybox.run_id)]
+    assert s.status.tolist() == ["ok", "ok", "ok", "error"]
+    assert s.seq.isna().tolist() == [False, False, False, True]
