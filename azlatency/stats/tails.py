@@ -13,12 +13,16 @@
 * ``pot_fit`` — a generalized Pareto fit to the excesses over a high threshold (Pickands 1975;
   Coles 2001, *An Introduction to Statistical Modeling of Extreme Values*, ch. 4), for
   quantiles beyond the data, with a bootstrap interval that resamples the excesses and the
-  exceedance count.  Extrapolation is a model, not a measurement: the rows say so.
+  exceedance count.  The threshold is the lowest of a ladder that ForwardStop accepts on
+  Anderson-Darling tests (Bader, Yan & Zhang 2018); a GPD the test rejects is not used:
+  quantiles within the data fall back to their exact order-statistic interval, and the rows
+  say why.  Extrapolation is a model, not a measurement: the rows say so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -42,7 +46,7 @@ from ._common import (
     row,
 )
 from ._resample import percentile_interval, quantile_replicates
-from .intervals import choose, min_n, sorted_quantile, summarize
+from .intervals import choose, min_n, quantile_rows, sorted_quantile, summarize
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
 RATIOS = ((0.99, 0.5), (0.999, 0.5))
@@ -245,57 +249,301 @@ def gpd_quantile(u: float, xi: float, sigma: float, zeta: float, q: np.ndarray) 
     return u + sigma / xi * (r ** (-xi) - 1)
 
 
-def _pot_rows(obs, threshold_q, threshold, qs, level, rng, n_resamples, min_excess, note):
-    x = obs.values
-    n = len(x)
-    u = float(np.quantile(x, threshold_q)) if threshold is None and n else threshold
-    y = x[x > u] - u if n else np.empty(0)
-    k = len(y)
-    method = "GPD MLE over threshold; bootstrap of excesses and exceedance count"
-    kw = dict(level=level, method=method, unit="packet", n=n)
-    info = {"threshold": u, "n_excess": k}
-    if k < min_excess or obs.n_censored and u < obs.bound:
-        why = f"{k} excesses over {u:g}; a fit needs ≥ {min_excess}" if k < min_excess \
-            else "threshold among censored values"
-        return [{"stat": s, **info, **not_estimable(note=join_notes(why, note), **kw)}
-                for s in ["shape", "scale", *map(pct_label, qs)]]
+ALPHA = 0.05  # ForwardStop level, and the Anderson-Darling level at which a fit is rejected
+SCAN_FROM = 0.9  # lowest candidate threshold of the automatic choice (a quantile) ...
+MAX_EXCESS = 10_000  # ... or the one leaving this many excesses, when that is higher
+SCAN_RATIO = 1.25  # each candidate leaves 1.25× fewer excesses than the one below it
+GPD_METHOD = "GPD MLE over threshold; bootstrap of excesses and exceedance count"
+AUTOCORRELATED = "autocorrelated: exceedances may cluster, the interval is likely too narrow"
+
+# Null distribution of the Anderson-Darling statistic A² when ξ and σ are estimated by
+# ``gpd_fit`` (it depends on ξ only, and hardly on the number of excesses: 50 or 1,000 give
+# the same critical values within Monte-Carlo error): AD_Q[i, j] is the A² exceeded with
+# probability AD_P[j] when the shape is AD_XI[i].  Made by ``ad_null_quantiles(xi, rng=g)``
+# for each ξ in turn with one g = default_rng(20261122): 20,000 samples of 100 excesses each;
+# Monte-Carlo error ≈ 1 % at p = 0.05, 3 % at p = 0.005.  At ξ = 1 the maximum likelihood
+# grows erratic (the mean is infinite) and its row was left out: larger shapes use ξ = 0.75.
+AD_XI = np.array([-0.5, -0.25, 0.0, 0.25, 0.5, 0.75])
+AD_P = np.array([0.999, 0.99, 0.95, 0.9, 0.75, 0.5, 0.25, 0.1, 0.05, 0.025, 0.01, 0.005])
+AD_Q = np.array([
+    [0.110, 0.151, 0.202, 0.237, 0.318, 0.454, 0.667, 0.955, 1.188, 1.446, 1.773, 2.033],
+    [0.107, 0.145, 0.191, 0.224, 0.300, 0.421, 0.609, 0.863, 1.071, 1.284, 1.581, 1.838],
+    [0.109, 0.136, 0.180, 0.213, 0.281, 0.392, 0.561, 0.782, 0.954, 1.140, 1.395, 1.605],
+    [0.103, 0.134, 0.176, 0.206, 0.268, 0.373, 0.528, 0.728, 0.889, 1.051, 1.263, 1.465],
+    [0.102, 0.131, 0.171, 0.198, 0.258, 0.356, 0.500, 0.690, 0.829, 0.968, 1.175, 1.302],
+    [0.100, 0.129, 0.168, 0.195, 0.251, 0.342, 0.480, 0.656, 0.799, 0.945, 1.155, 1.308],
+])
+
+
+def _gpd_log_sf(y: np.ndarray, xi: float, sigma: float) -> np.ndarray:
+    """log P(Y > y) for a GPD(ξ, σ); −inf beyond the upper end point (ξ < 0)."""
+    if abs(xi) < 1e-9:
+        return -y / sigma
+    with np.errstate(divide="ignore"):
+        return -np.log1p(np.maximum(xi * y / sigma, -1.0)) / xi
+
+
+def anderson_darling(y: np.ndarray, xi: float, sigma: float) -> float:
+    """Anderson-Darling statistic of excesses ``y`` against GPD(ξ, σ) (Stephens 1974):
+    A² = −n − (1/n) Σ (2i−1) [log F(y₍ᵢ₎) + log(1 − F(y₍ₙ₊₁₋ᵢ₎))].  It weighs the tails of the
+    fit most, which is where a mixture of body and spikes departs from one GPD."""
+    log_sf = np.maximum(_gpd_log_sf(np.sort(y), xi, sigma), -700.0)
+    log_cdf = np.log(np.maximum(-np.expm1(log_sf), 1e-300))
+    w = 2 * np.arange(1, len(y) + 1) - 1
+    return float(-len(y) - np.mean(w * (log_cdf + log_sf[::-1])))
+
+
+def ad_p_value(a2: float, xi: float) -> float:
+    """P-value of ``a2`` for a GPD whose ξ and σ were estimated from the same excesses.
+
+    The construction of Choulakian & Stephens (2001, *Technometrics* 43(4)): the null law of
+    A² depends on ξ only, so a table of its quantiles by ξ (``AD_Q``, simulated for
+    ``gpd_fit``) is interpolated — linearly in ξ (clipped to [−0.5, 0.75]), log p linearly in
+    A², and beyond the last entry too (the upper tail of A² is close to exponential, but a p
+    below 0.005 is an extrapolation)."""
+    xi = float(np.clip(xi, AD_XI[0], AD_XI[-1]))
+    crit = np.array([np.interp(xi, AD_XI, col) for col in AD_Q.T])
+    log_p = np.log(AD_P)
+    if a2 <= crit[0]:
+        return float(AD_P[0])
+    if a2 <= crit[-1]:
+        return float(np.exp(np.interp(a2, crit, log_p)))
+    slope = (log_p[-1] - log_p[-2]) / (crit[-1] - crit[-2])
+    return float(np.exp(log_p[-1] + slope * (a2 - crit[-1])))
+
+
+def ad_null_quantiles(xi: float, probs: Sequence[float] = tuple(AD_P), *, m: int = 100,
+                      reps: int = 20_000, rng: Rng = None) -> np.ndarray:
+    """The A² exceeded with probabilities ``probs`` when ξ and σ are estimated from ``m``
+    GPD(ξ, 1) draws, by simulation: how ``AD_Q`` was made, kept to check and extend it."""
+    rng = as_rng(rng)
+    a2 = np.empty(reps)
+    for r in range(reps):
+        y = stats.genpareto.rvs(xi, size=m, random_state=rng)
+        a2[r] = anderson_darling(y, *gpd_fit(y))
+    return np.quantile(a2, 1 - np.asarray(probs))
+
+
+def forward_stop(p_values: Sequence[float], alpha: float = ALPHA) -> int:
+    """How many of the ordered hypotheses to reject: the largest k with
+    −(1/k) Σᵢ≤ₖ log(1 − pᵢ) ≤ α (ForwardStop, G'Sell, Wager, Chouldechova & Tibshirani 2016,
+    *JRSS B* 78(2)); it controls the false discovery rate of the rejected leading hypotheses."""
+    y = -np.log1p(-np.minimum(np.asarray(p_values, dtype=float), 1 - 1e-12))
+    ok = np.flatnonzero(np.cumsum(y) / np.arange(1, len(y) + 1) <= alpha)
+    return int(ok[-1] + 1) if len(ok) else 0
+
+
+@dataclass(frozen=True)
+class _Tail:
+    """A GPD fitted to the excesses ``y`` over ``u``, with its goodness of fit."""
+
+    u: float
+    y: np.ndarray
+    xi: float
+    sigma: float
+    a2: float
+    p: float
+
+    @property
+    def k(self) -> int:
+        return len(self.y)
+
+
+def _fit_over(xs: np.ndarray, u: float) -> _Tail:
+    """Fit and test the GPD over threshold ``u`` of the sorted values ``xs``."""
+    y = xs[np.searchsorted(xs, u, side="right"):] - u
     xi, sigma = gpd_fit(y)
-    zeta = k / n
+    a2 = anderson_darling(y, xi, sigma)
+    return _Tail(u, y, xi, sigma, a2, ad_p_value(a2, xi))
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """The threshold used and how it was chosen.  ``tail`` is None when no fit was possible;
+    ``why`` says why there is no fit, or why the fitted GPD is not used ("" when it is)."""
+
+    u: float
+    k: int
+    method: str
+    tail: _Tail | None = None
+    why: str = ""
+
+    def info(self) -> dict:
+        t = self.tail
+        return {"threshold": self.u, "n_excess": self.k, "threshold_method": self.method,
+                "gof_stat": t.a2 if t else np.nan, "gof_p": t.p if t else np.nan}
+
+
+def _top_excesses(n: int) -> int:
+    """Excesses over the lowest candidate: those over the p90, at most ``MAX_EXCESS``."""
+    return min(int(n * (1 - SCAN_FROM) + 1e-9), MAX_EXCESS)
+
+
+def _candidate_excesses(n: int, min_excess: int) -> np.ndarray:
+    """Excess counts of the candidate thresholds, decreasing: from the p90 (or the level that
+    leaves ``MAX_EXCESS`` excesses, when higher) up to the one that leaves ``min_excess``."""
+    top = _top_excesses(n)
+    if top < min_excess:
+        return np.empty(0, dtype=int)
+    steps = int(np.ceil(np.log(top / min_excess) / np.log(SCAN_RATIO))) if top > min_excess else 0
+    return np.unique(np.round(np.geomspace(top, min_excess, steps + 1)).astype(int))[::-1]
+
+
+def _scan(xs: np.ndarray, bound: float, min_excess: int, unit: str) -> _Choice:
+    """The threshold of the ForwardStop rule (Bader, Yan & Zhang 2018, *Ann. Appl. Stat.*
+    12(1)): the candidates, lowest first, are tested with Anderson-Darling; ForwardStop rejects
+    the leading run of poor fits, and the lowest threshold after it is used."""
+    n = len(xs)
+    ks = _candidate_excesses(n, min_excess)
+    us = np.unique(xs[n - ks - 1])  # lowest first; ties can merge candidates
+    us = [u for u in us if u >= bound and n - np.searchsorted(xs, u, "right") >= min_excess]
+    if not us:
+        top = _top_excesses(n)
+        why = (f"{top} excesses over the {pct_label(SCAN_FROM)}; a fit needs ≥ {min_excess}"
+               if top < min_excess else
+               f"no candidate threshold leaves ≥ {min_excess} excesses above censored or tied "
+               "values")
+        return _Choice(np.nan, top, "ForwardStop", why=why)
+    tails = [_fit_over(xs, u) for u in us]
+    j = forward_stop([t.p for t in tails])
+    method = f"ForwardStop over {len(tails)} thresholds (Bader, Yan & Zhang 2018)"
+    if j == len(tails):
+        t = tails[-1]
+        return _Choice(t.u, t.k, method, t, (
+            f"GPD rejected: ForwardStop on Anderson-Darling tests rejects all {len(tails)} "
+            f"candidate thresholds ({_p_text(t.p)} at the highest, {_fmt(t.u, unit)})"))
+    return _Choice(tails[j].u, tails[j].k, method, tails[j])
+
+
+def _fmt(u: float, unit: str) -> str:
+    return f"{u:.4g} µs" if unit == "us" else f"{u:.4g} {unit}".strip()
+
+
+def _p_text(p: float) -> str:
+    """A p-value for a note: below the table's last entry it is an extrapolation."""
+    return "p<0.001" if p < 0.001 else f"p={p:.2g}"
+
+
+def _choose(xs: np.ndarray, bound: float, threshold_q, threshold, min_excess: int,
+            unit: str) -> _Choice:
+    """The threshold (given, at a given quantile, or scanned) and the GPD fitted over it;
+    a fit whose Anderson-Darling p-value is below ``ALPHA`` is marked rejected."""
+    if threshold is None and threshold_q is None:
+        choice = _scan(xs, bound, min_excess, unit)
+    else:
+        given = threshold is not None
+        u = float(threshold) if given else float(sorted_quantile(xs, [threshold_q])[0])
+        method = "given threshold" if given else f"given quantile {pct_label(threshold_q)}"
+        k = int((xs > u).sum())
+        if not u >= bound or k < min_excess:
+            why = "threshold among censored values" if not u >= bound \
+                else f"{k} excesses over {u:g}; a fit needs ≥ {min_excess}"
+            return _Choice(u, k, method, why=why)
+        choice = _Choice(u, k, method, _fit_over(xs, u))
+    t = choice.tail
+    if t is not None and not choice.why and t.p < ALPHA:
+        return replace(choice, why=f"GPD rejected (Anderson-Darling {_p_text(t.p)} at "
+                                   f"threshold {_fmt(t.u, unit)})")
+    return choice
+
+
+def _bootstrap(t: _Tail, n: int, qs: np.ndarray, n_resamples: int, rng) -> np.ndarray:
+    """Replicates of (ξ, σ, quantiles ``qs``): the excesses resampled, their number drawn
+    Binomial(n, k/n)."""
     reps = np.empty((n_resamples, 2 + len(qs)))
     for b in range(n_resamples):
-        kb = max(int(rng.binomial(n, zeta)), 2)
-        yb = rng.choice(y, size=kb, replace=True)
+        kb = max(int(rng.binomial(n, t.k / n)), 2)
+        yb = rng.choice(t.y, size=kb, replace=True)
         xb, sb = gpd_fit(yb)
-        reps[b] = [xb, sb, *gpd_quantile(u, xb, sb, kb / n, qs)]
-    est = [xi, sigma, *gpd_quantile(u, xi, sigma, zeta, qs)]
+        reps[b] = [xb, sb, *gpd_quantile(t.u, xb, sb, kb / n, qs)]
+    return reps
+
+
+def _degenerate(reps: np.ndarray, level: float) -> str:
+    """Why the bootstrap cannot give intervals ("" when it can)."""
+    if not np.isfinite(reps).all():
+        return "bootstrap replicates not finite"
+    lo, hi = np.quantile(reps, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    return "" if (hi > lo).all() else "bootstrap interval of zero width"
+
+
+def _fallback_rows(obs, d, dnote, choice: _Choice, qs, level, note, kw) -> list[dict]:
+    """Rows when the GPD is rejected: shape and scale not estimable; a quantile within the
+    data gets its exact order-statistic interval (``intervals.quantile_rows``), one beyond
+    the data is not estimable.  Every row says why the GPD was rejected."""
+    why, t, n = choice.why, choice.tail, obs.n
+    out = [not_estimable(estimate=e, note=join_notes(why, note), **kw)
+           for e in (t.xi, t.sigma)]
+    within = n * (1 - qs) >= 1 - 1e-9
+    empirical = iter(quantile_rows(obs, qs[within], level, d, join_notes(
+        f"{why}: empirical order-statistic interval", dnote, note)))
+    for q, w in zip(qs, within):
+        out.append(next(empirical) if w else not_estimable(note=join_notes(
+            f"{why}; {pct_label(q)} lies beyond the data (n={n}), where only a model could "
+            "reach", note), **kw))
+    return out
+
+
+def _pot_rows(obs, d, dnote, threshold_q, threshold, qs, level, rng, n_resamples, min_excess,
+              note, unit):
+    n = obs.n
+    xs = np.sort(obs.series)
     names = ["shape", "scale", *map(pct_label, qs)]
+    kw = dict(level=level, method=GPD_METHOD, unit="packet", n=n)
+    gpd_note = join_notes(AUTOCORRELATED if d is not None else "", note)
+    choice = _Choice(np.nan, 0, "none", why="no observations") if n == 0 else _choose(
+        xs, obs.bound if obs.n_censored else -np.inf, threshold_q, threshold, min_excess, unit)
+    t = choice.tail
+    if t is None:
+        return [{"stat": s, **choice.info(), **not_estimable(note=join_notes(choice.why, note),
+                                                              **kw)} for s in names]
+    if not choice.why:
+        reps = _bootstrap(t, n, qs, n_resamples, rng)
+        why = _degenerate(reps, level)
+        if why:
+            choice = replace(choice, why=f"GPD rejected ({why} at threshold {_fmt(t.u, unit)})")
+    if choice.why:
+        rows = _fallback_rows(obs, d, dnote, choice, qs, level, note, kw)
+        return [{"stat": s, **choice.info(), **r} for s, r in zip(names, rows)]
+    est = [t.xi, t.sigma, *gpd_quantile(t.u, t.xi, t.sigma, t.k / n, qs)]
     out = []
     for i, (s, e) in enumerate(zip(names, est)):
         lo, hi = percentile_interval(reps[:, i], level)
         beyond = i >= 2 and n * (1 - qs[i - 2]) < 1
         extra = "extrapolated beyond the data: a model, not a measurement" if beyond else ""
-        out.append({"stat": s, **info, **row(e, lo, hi, n_eff=k, note=join_notes(
-            extra, note), **kw)})
+        out.append({"stat": s, **choice.info(), **row(e, lo, hi, n_eff=t.k, note=join_notes(
+            extra, gpd_note), **kw)})
     return out
 
 
 def pot_fit(data, runs: pd.DataFrame | None = None, by=None, metric: str = "rtt",
-            level: float = 0.95, *, threshold_q: float = 0.99, threshold: float | None = None,
-            quantiles: Sequence[float] = (0.9999, 0.99999), rng: Rng = None,
-            n_resamples: int = 200, min_excess: int = 50) -> pd.DataFrame:
-    """Generalized Pareto fit above a threshold (default the group's p99) and the quantiles it
-    implies, with bootstrap intervals.  Exceedances are treated as independent (no
-    declustering): under autocorrelation the intervals are too narrow, and the note says so."""
+            level: float = 0.95, *, threshold_q: float | None = None,
+            threshold: float | None = None, quantiles: Sequence[float] = (0.9999, 0.99999),
+            rng: Rng = None, n_resamples: int = 200, min_excess: int = 50) -> pd.DataFrame:
+    """Generalized Pareto fit above a threshold and the quantiles it implies, with bootstrap
+    intervals — or, when the GPD does not fit, the empirical interval and the reason.
+
+    The threshold: ``threshold`` (a value) or ``threshold_q`` (a quantile of the group) when
+    given, honoured as is; by default chosen per group by ForwardStop on Anderson-Darling
+    tests (``_scan``) among candidates from the p90 (at most 10,000 excesses) up to
+    ``min_excess`` excesses.  Every row carries ``threshold``, ``n_excess``,
+    ``threshold_method``, and the Anderson-Darling statistic and p-value of the fit there
+    (``gof_stat``, ``gof_p``).
+
+    The GPD is rejected when that p-value is below 0.05, when no candidate threshold passes,
+    or when its bootstrap is degenerate.  Then a quantile within the data (n·(1−q) ≥ 1) gets
+    the exact order-statistic interval of ``summarize`` (batch-means when autocorrelated),
+    one beyond it is not estimable, and the note says why the GPD was rejected.  Exceedances
+    are treated as independent (no declustering): under autocorrelation the GPD intervals are
+    too narrow, and the note says so."""
     level = check_level(level)
     rng = as_rng(rng)
     qs = np.asarray(quantiles, dtype=float)
     out = []
     for keys, obs, note in _groups(data, runs, by, metric):
-        if obs.n >= dep.MIN_N and dep.assess(obs.series).detected:
-            note = join_notes(note, "autocorrelated: exceedances may cluster, the interval "
-                                    "is likely too narrow")
-        for r in _pot_rows(obs, threshold_q, threshold, qs, level, rng, n_resamples,
-                           min_excess, note):
+        d, dnote = choose(obs, "auto")
+        for r in _pot_rows(obs, d, dnote, threshold_q, threshold, qs, level, rng, n_resamples,
+                           min_excess, note, keys.get("unit", "")):
             out.append({**keys, **r})
     return pd.DataFrame(out)
 

@@ -1,7 +1,11 @@
 """Tails: spectrum, tail ratios (order-statistic bootstrap = scipy.stats.bootstrap),
-exceedance (= scipy binomtest exact), peaks over threshold (GPD fit = scipy genpareto.fit)."""
+exceedance (= scipy binomtest exact), peaks over threshold (GPD fit = scipy genpareto.fit,
+Anderson-Darling = scipy goodness_of_fit), its threshold choice and its fallback."""
 
 from __future__ import annotations
+
+import importlib.util
+import sys
 
 import numpy as np
 import pytest
@@ -9,8 +13,26 @@ from scipy import stats
 
 from azlatency.stats import exceedance, percentile_spectrum, pot_fit, tail_ratios
 from azlatency.stats._resample import quantile_replicates
-from azlatency.stats.tails import gpd_fit, gpd_quantile
+from azlatency.stats.tails import (
+    GPD_METHOD,
+    ad_p_value,
+    anderson_darling,
+    forward_stop,
+    gpd_fit,
+    gpd_quantile,
+)
+from tests.conftest import ROOT
 from tests.stats import _frames
+
+
+def _designs():
+    """benchmarks/_validate_designs.py: the spike mixture of the validation study."""
+    path = ROOT / "benchmarks" / "_validate_designs.py"
+    spec = importlib.util.spec_from_file_location("_validate_designs", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_spectrum_has_nines_and_the_exact_intervals():
@@ -100,17 +122,122 @@ def test_gpd_fit_matches_scipy():
 
 def test_pot_extrapolates_with_an_interval_that_holds_the_truth():
     rng = np.random.default_rng(10)
-    # Exactly GPD above its 99th percentile: the truth of p99.999 is known.
+    # Exactly GPD above its 99th percentile: the truth of p99.999 is known.  The quantile is
+    # now named (the default scans for a threshold): a named threshold_q is used as is.
     x = 50 + stats.genpareto.rvs(0.2, scale=10, size=200_000, random_state=rng)
-    out = pot_fit(x, rng=11, n_resamples=100).set_index("stat")
+    out = pot_fit(x, threshold_q=0.99, rng=11, n_resamples=100).set_index("stat")
     truth = 50 + stats.genpareto.ppf([0.9999, 0.99999], 0.2, scale=10)
     for stat, t in zip(["p99.99", "p99.999"], truth):
         assert out.loc[stat, "ci_low"] <= t <= out.loc[stat, "ci_high"]
+        assert out.loc[stat, "method"] == GPD_METHOD
     assert out.loc["shape", "ci_low"] <= 0.2 <= out.loc["shape", "ci_high"]
     assert out.loc["p99.99", "n_excess"] == 2000
+    assert (out["threshold_method"] == "given quantile p99").all()
+    assert out.loc["p99.99", "gof_p"] > 0.05
     assert gpd_quantile(0.0, 0.0, 1.0, 1.0, np.array([1 - np.exp(-2)]))[0] == pytest.approx(2)
 
 
 def test_pot_needs_enough_excesses():
-    out = pot_fit(np.random.default_rng(0).lognormal(size=1000), rng=0)
-    assert not out["estimable"].any() and "a fit needs ≥ 50" in out["note"].iloc[0]
+    # The scan starts at the p90: 400 values leave 40 excesses there, too few for a fit.
+    out = pot_fit(np.random.default_rng(0).lognormal(size=400), rng=0)
+    assert not out["estimable"].any()
+    assert out["note"].iloc[0] == "40 excesses over the p90; a fit needs ≥ 50"
+    # A named quantile is not moved to find more (the old default, p99 of 1000 values).
+    out = pot_fit(np.random.default_rng(0).lognormal(size=1000), threshold_q=0.99, rng=0)
+    assert not out["estimable"].any() and "10 excesses over" in out["note"].iloc[0]
+    assert "a fit needs ≥ 50" in out["note"].iloc[0]
+
+
+def test_anderson_darling_is_scipys_statistic():
+    y = stats.genpareto.rvs(0.2, scale=3, size=200, random_state=np.random.default_rng(12))
+    ref = stats.goodness_of_fit(stats.genpareto, y, known_params={"c": 0.2, "loc": 0,
+                                "scale": 3}, statistic="ad", n_mc_samples=10, rng=0)
+    assert anderson_darling(y, 0.2, 3.0) == pytest.approx(ref.statistic, rel=1e-12)
+
+
+def test_anderson_darling_p_values_are_uniform_for_a_fitted_gpd():
+    # The null table is for estimated ξ and σ: with the fit's own parameters, p is uniform.
+    rng = np.random.default_rng(13)
+    p = []
+    for _ in range(600):
+        y = stats.genpareto.rvs(0.1, scale=5, size=100, random_state=rng)
+        xi, sigma = gpd_fit(y)
+        p.append(ad_p_value(anderson_darling(y, xi, sigma), xi))
+    p = np.array(p)
+    assert 0.023 <= (p < 0.05).mean() <= 0.077  # ±3 binomial sd
+    assert 0.44 <= (p < 0.5).mean() <= 0.56
+    assert ad_p_value(0.1, 0.0) == 0.999 and ad_p_value(0.954, 0.0) == pytest.approx(0.05)
+    assert ad_p_value(5.0, 0.0) < 1e-4 < ad_p_value(2.0, 0.0) < 0.005
+
+
+def test_forward_stop_rejects_the_leading_poor_fits():
+    # −log(1−p) averaged over the first k stays ≤ 0.05 up to k = 3, exceeds it from k = 4 on.
+    assert forward_stop([0.0, 0.001, 0.01, 0.6, 0.02, 0.7]) == 3
+    assert forward_stop([0.5, 0.0]) == 0
+    assert forward_stop([0.0] * 5) == 5
+
+
+def _gpd_above_p95(n: int, rng) -> tuple[np.ndarray, float]:
+    """Lognormal(4, 0.3) below its p95 (u), exactly u + GPD(0.2, 10) above; the p99.99."""
+    u = np.exp(4 + 0.3 * stats.norm.ppf(0.95))
+    x = np.exp(4 + 0.3 * stats.norm.ppf(0.95 * rng.random(n)))
+    tail = rng.random(n) >= 0.95
+    x[tail] = u + stats.genpareto.rvs(0.2, scale=10, size=int(tail.sum()), random_state=rng)
+    return x, u + stats.genpareto.ppf((0.9999 - 0.95) / 0.05, 0.2, scale=10)
+
+
+def test_pot_finds_where_a_gpd_tail_begins_and_uses_it():
+    x, truth = _gpd_above_p95(40_000, np.random.default_rng(14))
+    out = pot_fit(x, quantiles=(0.9999,), rng=15, n_resamples=100).set_index("stat")
+    r = out.loc["p99.99"]
+    assert r["method"] == GPD_METHOD and r["estimable"] and r["gof_p"] > 0.05
+    assert r["threshold_method"] == "ForwardStop over 21 thresholds (Bader, Yan & Zhang 2018)"
+    # Above the true start (89.4 µs, the p95) with 1,337 of the 2,000 GPD excesses.
+    assert r["threshold"] == pytest.approx(93.71, abs=0.01) and r["n_excess"] == 1337
+    assert r["ci_low"] <= truth <= r["ci_high"]
+    assert out.loc["shape", "ci_low"] <= 0.2 <= out.loc["shape", "ci_high"]
+
+
+def test_pot_on_the_spike_mixture_falls_back_or_moves_above_the_body():
+    vd = _designs()
+    truth = vd._mixture_quantile(0.9999, 0.001, 10.0, 0.5)  # 1036 µs
+    for seed in (0, 1, 2):
+        x = vd.spiky(100_000, np.random.default_rng(seed))
+        # Over the p99 (the old default) the excesses mix body and spikes: the test rejects
+        # the GPD, p99.99 gets its order-statistic interval, the named threshold is kept.
+        fixed = pot_fit(x, threshold_q=0.99, quantiles=(0.9999,), rng=seed).set_index("stat")
+        r = fixed.loc["p99.99"]
+        assert r["method"].startswith("order statistics") and r["gof_p"] < 0.001
+        assert r["note"].startswith("GPD rejected (Anderson-Darling p<0.001 at threshold ")
+        assert r["threshold"] == np.quantile(x, 0.99) and r["ci_low"] <= truth <= r["ci_high"]
+        assert not fixed.loc["shape", "estimable"] and "GPD rejected" in fixed.loc["shape", "note"]
+    for seed, accepted in ((0, True), (4, False)):
+        x = vd.spiky(100_000, np.random.default_rng(seed))
+        # The scan moves the threshold above the body (its p99.99 is 165 µs) into the spikes,
+        # or, when no candidate passes, falls back to the order-statistic interval.
+        r = pot_fit(x, quantiles=(0.9999,), rng=seed, n_resamples=100).set_index("stat").loc[
+            "p99.99"]
+        assert r["threshold"] > 300 and r["ci_low"] <= truth <= r["ci_high"]
+        assert (r["method"] == GPD_METHOD) == accepted
+        if not accepted:
+            assert r["note"].startswith("GPD rejected: ForwardStop on Anderson-Darling tests "
+                                        "rejects all 25 candidate thresholds")
+
+
+def test_pot_honours_a_given_threshold():
+    x, _ = _gpd_above_p95(40_000, np.random.default_rng(16))
+    out = pot_fit(x, threshold=120.0, quantiles=(0.9999,), rng=0, n_resamples=50)
+    assert (out["threshold"] == 120.0).all() and (out["threshold_method"] == "given threshold").all()
+    assert (out["n_excess"] == (x > 120.0).sum()).all() and out["estimable"].all()
+    assert out["gof_stat"].iloc[0] == pytest.approx(anderson_darling(
+        x[x > 120] - 120, out["estimate"].iloc[0], out["estimate"].iloc[1]))
+
+
+def test_a_rejected_fit_says_why_beyond_the_data():
+    x = _designs().spiky(20_000, np.random.default_rng(17))
+    out = pot_fit(x, threshold_q=0.99, quantiles=(0.999, 0.99999), rng=0).set_index("stat")
+    assert out.loc["p99.9", "estimable"] and out.loc["p99.9", "method"].startswith("order stat")
+    beyond = out.loc["p99.999"]
+    assert not beyond["estimable"] and np.isnan(beyond["estimate"])
+    assert beyond["note"].startswith("GPD rejected (Anderson-Darling p")
+    assert "p99.999 lies beyond the data (n=20000)" in beyond["note"]
