@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from _validate_designs import SIM_RUN  # benchmarks/ is on sys.path
 from scipy import signal, stats
 
 from azlatency import schema
@@ -189,17 +190,7 @@ def _frames(values: dict[str, np.ndarray], zones: dict[str, tuple[str, str]]):
         for rid, x in values.items()
     ]
     samples = schema.frame("samples", pd.concat(parts, ignore_index=True))
-    base = {
-        "source_path": "sim",
-        "source_sha256": "0" * 64,
-        "block": 0,
-        "line_start": 1,
-        "line_end": 1,
-        "tool": "echo_csv",
-        "parser_variant": "sim",
-        "complete": True,
-        "latency_basis": "rtt",
-    }
+    base = SIM_RUN
     runs = schema.frame(
         "runs", [{**base, "run_id": r, "src_zone": s, "dst_zone": d} for r, (s, d) in zones.items()]
     )

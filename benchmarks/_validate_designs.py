@@ -53,20 +53,24 @@ def runs_of(k: int, n: int, sigma_b: float, rng, *, phi: float = 0.0, shift: flo
     ]
 
 
+# The run columns every simulated run shares (one echo-CSV-like run of round trips).
+SIM_RUN = {
+    "source_path": "sim",
+    "source_sha256": "0" * 64,
+    "block": 0,
+    "line_start": 1,
+    "line_end": 1,
+    "tool": "echo_csv",
+    "parser_variant": "sim",
+    "complete": True,
+    "latency_basis": "rtt",
+}
+
+
 def frames(groups: dict[tuple, list[np.ndarray]], keys: tuple[str, ...]):
     """samples and runs frames: one run per array, the run columns ``keys`` from the group."""
     parts, rows = [], []
-    base = {
-        "source_path": "sim",
-        "source_sha256": "0" * 64,
-        "block": 0,
-        "line_start": 1,
-        "line_end": 1,
-        "tool": "echo_csv",
-        "parser_variant": "sim",
-        "complete": True,
-        "latency_basis": "rtt",
-    }
+    base = SIM_RUN
     for g, arrays in groups.items():
         for i, x in enumerate(arrays):
             rid = "-".join(map(str, g)) + f"-{i}"
