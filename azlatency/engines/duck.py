@@ -5,8 +5,8 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
 1. one ``GROUP BY run_id`` pass: counts of observations, censored and excluded rows, mean,
    standard deviation, min, max;
 2. the Ljung–Box test of ``_dependence.assess`` (rank autocorrelations at lags 1–10, in
-   measurement order) for runs of ≥ ``MIN_N`` observations: average ranks from ``rank()``
-   and the tie counts, lagged products from ``lead()``;
+   measurement order) for runs of ``MIN_N`` to ``SQL_TEST_MAX`` observations: average ranks
+   from ``rank()`` and the tie counts, lagged products from ``lead()``;
 3. the order statistics: the ranks — of the interval from Binomial(n, q), of the estimate
    from numpy's linear interpolation — are computed in Python from n exactly as
    ``intervals.exact_indices``/``sorted_quantile`` do, and the values at those ranks are read
@@ -14,6 +14,7 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
 
 Runs SQL does not cover are summarised by ``intervals.group_rows`` itself on their rows, read
 through DuckDB: runs found autocorrelated (the batch-means correction needs the series),
+runs longer than ``SQL_TEST_MAX`` (tested in numpy: cheaper than the SQL window pass),
 censored runs (Windows ``time<1ms``), runs of fewer than two observations, and
 ``dependence="batch"``.  Groups (``by`` of run columns): the run-as-unit rule
 (``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
@@ -23,6 +24,8 @@ groups that pool packets across runs, or hold censored runs, are read and given 
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -39,6 +42,11 @@ HIVE = "hive_partitioning = true, hive_types = {'tool': VARCHAR}"
 # Rows of a fallback read: runs are fetched in chunks of about this many rows (as the pyarrow
 # path's batches: a frame of 2^20 rows and the sorted copy group_rows makes stay ~200 MB).
 CHUNK_ROWS = 1 << 20
+# Runs of more observations than this are tested for autocorrelation in numpy, not SQL: the
+# window pass (ranks, ties, ten lags) cost 49 s of a 110 s summary of 10^7 samples, 3x what
+# reading those runs and summarising them with group_rows costs, and every such run that
+# turns out autocorrelated (most long runs) has to be read for the batch means anyway.
+SQL_TEST_MAX = 1 << 16
 
 
 def _files(folder: Path, table: str) -> str:
@@ -49,13 +57,23 @@ def _quote(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
+# DuckDB takes 80 % of the machine's memory for its buffers by default, and a window pass
+# over 10^8 rows used 17 GB of this 24 GB machine.  Capped, it spills to its temp folder.
+MEMORY_LIMIT = os.environ.get("AZLATENCY_DUCKDB_MEMORY", "1GB")
+
+
+def _config() -> dict:
+    spill = os.path.join(tempfile.gettempdir(), "azlatency-duckdb")
+    return {"memory_limit": MEMORY_LIMIT, "temp_directory": spill}
+
+
 def connect(folder: Path, *, order: bool = False):
     """A DuckDB connection with views ``runs``, ``samples`` (with ``tool``) and
     ``summaries`` over the store in ``folder``; ``order`` adds ``filename`` and
     ``file_row_number`` to samples (file order, to break ties as pandas' stable sort does)."""
     import duckdb
 
-    con = duckdb.connect()
+    con = duckdb.connect(config=_config())
     extra = ", filename = true, file_row_number = true" if order else ""
     con.execute(
         f"CREATE VIEW samples AS SELECT * FROM read_parquet("
@@ -184,6 +202,8 @@ class _Query:
                 plain[rid] = ""
             elif r["n"] < dep.MIN_N:
                 plain[rid] = f"n < {dep.MIN_N}: autocorrelation not tested"
+            elif r["n"] > SQL_TEST_MAX:
+                fallback.append(rid)
             else:
                 test.append(rid)
         for rid, (p, acf1) in self.ljung_box(test).items():
