@@ -97,6 +97,17 @@ def test_site_files(built):
     )
 
 
+def broken_images(browser, images) -> list[str]:
+    """The ``src`` of every image the browser could not load (not complete, or no width)."""
+    return [
+        img.get_attribute("src")
+        for img in images
+        if not browser.execute_script(
+            "return arguments[0].complete && arguments[0].naturalWidth > 0", img
+        )
+    ]
+
+
 @needs_browser
 def test_index_links_and_figures_in_a_browser(served, browser):
     from selenium.webdriver.common.by import By
@@ -120,14 +131,7 @@ def test_index_links_and_figures_in_a_browser(served, browser):
         assert heading[:2] == page[:2], f"{page} shows {heading!r}"
         images = browser.find_elements(By.CSS_SELECTOR, "div.body img")
         assert images, f"{page} shows no figure"
-        broken = [
-            img.get_attribute("src")
-            for img in images
-            if not browser.execute_script(
-                "return arguments[0].complete && arguments[0].naturalWidth > 0", img
-            )
-        ]
-        assert not broken, f"{page}: broken images {broken}"
+        assert not (broken := broken_images(browser, images)), f"{page}: broken images {broken}"
         if page.startswith("90-"):
             height = browser.execute_script("return document.body.scrollHeight")
             browser.set_window_size(1280, min(max(height, 1600), 8000))

@@ -217,12 +217,6 @@ def test_every_page_and_image_loads_in_a_browser(first, served_shapes, browser):
         assert "Traceback" not in body and "Error" not in body.split("\n")[0], page
         images = browser.find_elements(By.CSS_SELECTOR, "div.body img")
         figures += len(images)
-        broken = [
-            img.get_attribute("src")
-            for img in images
-            if not browser.execute_script(
-                "return arguments[0].complete && arguments[0].naturalWidth > 0", img
-            )
-        ]
+        broken = test_site.broken_images(browser, images)
         assert not broken, f"{page}: broken images {broken}"
     assert figures >= 10
