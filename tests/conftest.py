@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,27 @@ def corpus(tool: str, name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"corpus file {tool}/{name} not present")
     return path
+
+
+SYNTH = "synthetic-tiny"
+# Of the zone matrix, one zone pair in both directions is kept: the import takes a third of
+# the time and every tool, basis, censoring (Windows ping) and the echo break stay in.
+KEEP = ("vm-z1-a/to-vm-z2-b", "vm-z2-a/to-vm-z1-b")
+
+
+@pytest.fixture(scope="session")
+def synth(tmp_path_factory):
+    """(raw folder, store root, loaded tables) of a ``tiny`` synthetic campaign, seed 7, with
+    part of its zone matrix (built once per test process: the engine tests and
+    summarize_store's share it)."""
+    from azlatency.ingest import import_campaign, load
+    from azlatency.synth import make_campaign
+
+    raw = tmp_path_factory.mktemp("synth") / SYNTH
+    make_campaign(raw, size="tiny", seed=7)
+    for pair in sorted((raw / "zone-matrix").glob("*/to-*")):
+        if pair.relative_to(raw / "zone-matrix").as_posix() not in KEEP:
+            shutil.rmtree(pair)
+    root = tmp_path_factory.mktemp("synth-store")
+    import_campaign(raw, root=root, workers=1)
+    return raw, root, load(SYNTH, root=root)

@@ -8,7 +8,7 @@ import pytest
 
 from azlatency import ingest, stats
 from azlatency.engines import dask as dask_engine
-from tests.engines.conftest import SYNTH
+from tests.conftest import SYNTH
 from tests.ingest.conftest import tree_digest
 
 distributed = pytest.importorskip("distributed")

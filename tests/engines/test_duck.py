@@ -14,7 +14,7 @@ from azlatency.engines import duck
 from azlatency.stats import _dependence as dep
 from azlatency.stats._common import observations, ordered
 from azlatency.units import BasisError
-from tests.engines.conftest import SYNTH
+from tests.conftest import SYNTH
 
 pytestmark = pytest.mark.xdist_group("engines")
 

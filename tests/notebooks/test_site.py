@@ -46,16 +46,21 @@ def built(executed, tmp_path_factory) -> Path:
     return reports
 
 
-@pytest.fixture(scope="module")
-def served(built):
-    """The reports folder over HTTP on 127.0.0.1 (a free port), as the base URL."""
-    handler = functools.partial(_Quiet, directory=str(built))
+def serve(folder):
+    """``folder`` over HTTP on 127.0.0.1 (a free port): yields the base URL, then stops."""
+    handler = functools.partial(_Quiet, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     thread.join()
+
+
+@pytest.fixture(scope="module")
+def served(built):
+    """The reports folder over HTTP, as the base URL."""
+    yield from serve(built)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

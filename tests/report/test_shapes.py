@@ -176,19 +176,7 @@ def test_unknown_parameter_is_refused_before_any_work(raw, tmp_path):
 @pytest.fixture(scope="module")
 def served_shapes(first):
     """The shapes' report folder over HTTP on 127.0.0.1."""
-    import functools
-    import http.server
-    import threading
-
-    from tests.notebooks.test_site import _Quiet
-
-    handler = functools.partial(_Quiet, directory=str(first[2]))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    thread.join()
+    yield from test_site.serve(first[2])
 
 
 @needs_browser

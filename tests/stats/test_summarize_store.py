@@ -14,34 +14,21 @@ import pyarrow.parquet as pq
 import pytest
 
 from azlatency import dataset, ingest, stats
-from azlatency.ingest import import_campaign, load
+from azlatency.ingest import load
 from azlatency.stats import streamed
-from azlatency.synth import make_campaign
 from azlatency.units import BasisError
+from tests.conftest import SYNTH
 
-# One worker builds the store once for the whole file.
-pytestmark = pytest.mark.xdist_group("summarize_store")
+# One worker builds the store once for this file and the engine tests.
+pytestmark = pytest.mark.xdist_group("engines")  # the worker that builds the synthetic store
 
-NAME = "synthetic-tiny"
-
-
-# Of the zone matrix, one zone pair in both directions is kept: the import takes a third of
-# the time and every tool, basis, censoring (Windows ping) and the echo break stay in.
-KEEP = ("vm-z1-a/to-vm-z2-b", "vm-z2-a/to-vm-z1-b")
+NAME = SYNTH
 
 
 @pytest.fixture(scope="module")
-def campaign(tmp_path_factory):
-    """(store root, loaded tables) of a ``tiny`` synthetic campaign, seed 7, with part of its
-    zone matrix."""
-    raw = tmp_path_factory.mktemp("synth") / NAME
-    make_campaign(raw, size="tiny", seed=7)
-    for pair in sorted((raw / "zone-matrix").glob("*/to-*")):
-        if pair.relative_to(raw / "zone-matrix").as_posix() not in KEEP:
-            shutil.rmtree(pair)
-    root = tmp_path_factory.mktemp("store")
-    import_campaign(raw, root=root, workers=1)
-    return root, load(NAME, root=root)
+def campaign(synth):
+    """(store root, loaded tables) of the tiny synthetic campaign (tests/conftest.py)."""
+    return synth[1], synth[2]
 
 
 def basis_runs(runs: pd.DataFrame, basis: str) -> pd.Series:
