@@ -12,11 +12,14 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
    ``intervals.exact_indices``/``sorted_quantile`` do, and the values at those ranks are read
    with ``row_number() OVER (PARTITION BY run_id ORDER BY value)``.
 
-Runs SQL does not cover are summarised by ``intervals.group_rows`` itself on their rows, read
-through DuckDB: runs found autocorrelated (the batch-means correction needs the series),
-runs longer than ``SQL_TEST_MAX`` (tested in numpy: cheaper than the SQL window pass),
-censored runs (Windows ``time<1ms``), runs of fewer than two observations, and
-``dependence="batch"``.  Groups (``by`` of run columns): the run-as-unit rule
+Runs SQL does not cover — runs found autocorrelated (the batch-means correction needs the
+series), runs longer than ``SQL_TEST_MAX`` (tested in numpy: cheaper than the SQL window
+pass), runs of fewer than two observations, and ``dependence="batch"`` — are summarised by
+``intervals.series_rows`` on their values, read in one unsorted pass (``_series``: DuckDB
+hands back the value, the observation flag and ``seq``; numpy puts each run in ``seq`` order
+and a thread per core summarises it while the scan goes on).  Censored runs (Windows
+``time<1ms``) and runs whose ``seq`` is NULL or repeats (file order must break the ties) are
+read whole, sorted as ``ordered()`` sorts, and given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-unit rule
 (``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
 groups that pool packets across runs, or hold censored runs, are read and given to
 ``group_rows``.  The rows equal the pandas path's (tests/engines/test_duck.py).
@@ -27,6 +30,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +40,7 @@ from scipy import stats as sps
 from .. import dataset, store
 from ..stats import _dependence as dep
 from ..stats import intervals as iv
+from ..stats._common import Observations
 from . import _rows
 
 HIVE = "hive_partitioning = true, hive_types = {'tool': VARCHAR}"
@@ -47,6 +52,8 @@ CHUNK_ROWS = 1 << 20
 # reading those runs and summarising them with group_rows costs, and every such run that
 # turns out autocorrelated (most long runs) has to be read for the batch means anyway.
 SQL_TEST_MAX = 1 << 16
+# Threads summarising runs read for the numpy path (DuckDB's own threads default to the same).
+THREADS = os.cpu_count() or 1
 
 
 def _files(folder: Path, table: str) -> str:
@@ -125,11 +132,17 @@ def summarize(
     qs, level = np.asarray(kw["quantiles"], dtype=float), kw["level"]
     plain, fallback = q.split(per_run, kw["dependence"], level)
     value_unit = iv.metric_column(metric)[1]
+    slow: list[str] = []  # runs whose rows are not stored in measurement order
     rows = {
         rid: _rows.frame_rows(stats, {"run_id": rid, "metric": metric, "unit": value_unit}, qs)
         for rid, stats in _plain_rows(q, per_run, plain, qs, level).items()
     }
-    for ids in _chunks(fallback, per_run):
+    keys = {"metric": metric, "unit": value_unit}
+    for rid, stats in _series(
+        q, per_run, [r for r in fallback if not per_run[r]["n_cens"]], kw, slow
+    ):
+        rows[rid] = _rows.frame_rows(stats, {"run_id": rid, **keys}, qs)
+    for ids in _chunks([*slow, *(r for r in fallback if per_run[r]["n_cens"])], per_run):
         part = iv.group_rows(q.read(ids), None, ["run_id"], metric, **kw)
         for r in part:
             rows.setdefault(r["run_id"], []).append(r)
@@ -291,6 +304,92 @@ class _Query:
             "(SELECT run_id FROM read_runs) ORDER BY filename, file_row_number"
         ).to_arrow_table()
         return store.from_arrow(tbl.cast(_schema(self.columns)), "samples", partial=True)
+
+
+def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str]):
+    """(run_id, ``series_rows`` stats) of the uncensored runs ``run_ids``, from their values
+    alone (no frame, no pandas sort); the runs whose order this cannot establish go to
+    ``slow`` (for ``read`` and ``group_rows``).
+
+    One pass over the rows of all these runs, in whatever order DuckDB's parallel scan hands
+    them back (``hash(run_id)``, the value, the observation flag and ``seq``).  A run is
+    complete when its ``per_run`` row count has arrived; its stretches are then put in
+    measurement order (``_in_seq_order``) and it is summarised on a thread per core (numpy's
+    sorts and FFTs let go of the GIL) while the scan goes on.  At most ``2·THREADS`` complete
+    runs wait for a thread, so memory stays that of a few runs and the scan's buffers."""
+    if not run_ids:
+        return
+    if "seq" not in q.columns:
+        slow.extend(run_ids)
+        return
+    q.con.register("series_runs", pa.table({"run_id": pa.array(run_ids, pa.string())}))
+    names = dict(q.con.sql("SELECT hash(run_id), run_id FROM series_runs").fetchall())
+    if len(names) < len(run_ids):  # two runs of one hash: no way to tell their rows apart
+        slow.extend(run_ids)
+        return
+    reader = q.con.sql(
+        f"SELECT hash(run_id) AS h, v, coalesce({q.ok}, false) AS ok, seq FROM obs "
+        "WHERE run_id IN (SELECT run_id FROM series_runs)"
+    ).to_arrow_reader(CHUNK_ROWS)
+    need = {rid: per_run[rid]["rows"] for rid in run_ids}
+    pieces: dict[str, list] = {}
+    queued: list = []
+    with ThreadPoolExecutor(THREADS) as pool:
+        for batch in reader:
+            h = batch.column("h").to_numpy()
+            cols = (
+                batch.column("ok").to_numpy(zero_copy_only=False),
+                batch.column("v").to_numpy(zero_copy_only=False),
+                batch.column("seq").fill_null(_NULL_SEQ).to_numpy(zero_copy_only=False),
+            )
+            cuts = np.concatenate(([0], np.flatnonzero(h[1:] != h[:-1]) + 1, [len(h)]))
+            for lo, hi in zip(cuts[:-1], cuts[1:]):
+                rid = names[int(h[lo])]
+                pieces.setdefault(rid, []).append(tuple(c[lo:hi] for c in cols))
+                need[rid] -= hi - lo
+                if need[rid]:
+                    continue
+                got = _in_seq_order(pieces.pop(rid))
+                if got is None:
+                    slow.append(rid)
+                    continue
+                queued.append((rid, pool.submit(_one_series, *got, kw)))
+                while len(queued) > 2 * THREADS:
+                    rid0, f = queued.pop(0)
+                    yield rid0, f.result()
+        yield from ((rid, f.result()) for rid, f in queued)
+    slow.extend(sorted(pieces))  # rows missing (the store changed under the scan): re-read
+
+
+_NULL_SEQ = np.iinfo(np.int64).min  # a NULL seq: the run is left to group_rows
+
+
+def _in_seq_order(parts: list[tuple[np.ndarray, ...]]):
+    """(ok, values) of one run's stretches in ``seq`` order, or None when ``seq`` is NULL or
+    repeats (then file order breaks the ties, and ``ordered()`` must do it).
+
+    When ``seq`` is never NULL and never repeats, it alone fixes ``ordered()``'s order.  The
+    stretches are ordered by their first ``seq`` (each is a row group's rows, already in
+    order); a run still out of order after that is sorted."""
+    parts = sorted(parts, key=lambda p: p[2][0])
+    ok, v, seq = (np.concatenate(c) if len(parts) > 1 else c[0] for c in zip(*parts))
+    if len(seq) > 1 and not np.all(seq[1:] > seq[:-1]):
+        order = np.argsort(seq, kind="stable")
+        seq, ok, v = seq[order], ok[order], v[order]
+        if not np.all(seq[1:] > seq[:-1]):
+            return None
+    if seq[0] == _NULL_SEQ:
+        return None
+    return ok, v
+
+
+def _one_series(ok: np.ndarray, v: np.ndarray, kw: dict) -> dict:
+    x = v[ok] if not ok.all() else v
+    obs = Observations(x, np.nan, 0, len(v) - len(x), _NO_RUN_IDS)
+    return iv.series_rows(obs, kw["quantiles"], kw["level"], kw["dependence"])
+
+
+_NO_RUN_IDS = np.zeros(0, dtype=object)  # series_rows reads no run ids
 
 
 def _schema(columns: list[str]) -> pa.Schema:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
+from scipy.fft import next_fast_len
 
 DETECT_ALPHA = 0.01
 MAX_LAG = 10
@@ -83,11 +84,24 @@ def n_batches(n: int) -> int:
 
 
 def centred_ranks(x: np.ndarray) -> np.ndarray:
-    """Ranks of ``x`` (ties get their average rank) less their mean: the series both the
-    Ljung–Box test and the autocorrelation time read (computed once per series in
-    ``assess``; a rank costs a sort)."""
-    r = stats.rankdata(x)
-    r -= r.mean()
+    """Ranks of ``x`` (ties get their average rank) less their mean, (n+1)/2: the series both
+    the Ljung–Box test and the autocorrelation time read (computed once per series in
+    ``assess``; a rank costs a sort).
+
+    Equal to ``scipy.stats.rankdata(x) - mean`` value for value (tests/stats), in a third of
+    its time: ties are averaged, so the sort need not be stable (numpy's unstable argsort is
+    the vectorised one); the average rank of a tie group of sorted places s..e−1 is
+    (s + e + 1)/2, exact in floating point as rankdata's is."""
+    x = np.asarray(x)
+    n = len(x)
+    if n == 0:
+        return np.zeros(0)
+    order = np.argsort(x)
+    xs = x[order]
+    starts = np.flatnonzero(np.concatenate(([True], xs[1:] != xs[:-1])))
+    ends = np.append(starts[1:], n)
+    r = np.empty(n)
+    r[order] = np.repeat((starts + ends + 1) / 2.0 - (n + 1) / 2.0, ends - starts)
     return r
 
 
@@ -95,10 +109,14 @@ def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = N
              ) -> np.ndarray:
     """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (``ranks``: its ``centred_ranks``)."""
     r = centred_ranks(x) if ranks is None else ranks
-    denom = float(r @ r)
+    # einsum, not `@`: a BLAS dot wakes OpenBLAS's threads, which then spin and take the
+    # cores from the threads summarising other runs (engines/duck.py) — 2 threads ran no
+    # faster than 1.
+    denom = float(np.einsum("i,i->", r, r))
     if denom == 0:
         return np.zeros(max_lag)
-    return np.array([float(r[:-k] @ r[k:]) / denom for k in range(1, max_lag + 1)])
+    return np.array([float(np.einsum("i,i->", r[:-k], r[k:])) / denom
+                     for k in range(1, max_lag + 1)])
 
 
 def ljung_box(x: np.ndarray, lags: int = MAX_LAG, ranks: np.ndarray | None = None
@@ -119,12 +137,16 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None 
     (the memory is too long for the series to measure)."""
     n = len(x)
     r = centred_ranks(x) if ranks is None else ranks
-    f = np.fft.rfft(r, 2 * n)
-    acf = np.fft.irfft(f * np.conj(f))[:n]
+    half = n // 2
+    # Lags 0 … half−1 are all the window reads.  A circular correlation of length N ≥ n + half
+    # has no wrap-around at those lags, and a 5-smooth N keeps pocketfft off its slow path
+    # (Bluestein's, for lengths with a large prime factor: 3-5x slower).
+    size = next_fast_len(n + half, real=True)
+    f = np.fft.rfft(r, size)
+    acf = np.fft.irfft(f.real**2 + f.imag**2, size)[: max(half, 1)]
     if acf[0] <= 0:
         return 1.0
     taus = 2 * np.cumsum(acf / acf[0]) - 1  # τ̂(M) = 1 + 2Σ_{k≤M} ρ̂_k
-    half = n // 2
     ok = np.arange(half) >= c * taus[:half]
     if not ok.any():
         return np.inf

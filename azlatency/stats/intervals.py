@@ -75,8 +75,10 @@ def sorted_quantile(xs: np.ndarray, qs: np.ndarray) -> np.ndarray:
 def exact_indices(n: int, qs: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """0-based indices (l, u) of the exact interval; l < 0 or u ≥ n means unavailable."""
     a = (1 - level) / 2
-    bd = stats.binom(n, np.asarray(qs, dtype=float))
-    return bd.ppf(a).astype(int) - 1, bd.isf(a).astype(int)
+    qs = np.asarray(qs, dtype=float)
+    # binom.ppf(a, n, q), not binom(n, q).ppf(a): freezing a distribution re-renders its
+    # docstring, ten times the cost of the quantiles and all of it under the GIL.
+    return (stats.binom.ppf(a, n, qs).astype(int) - 1, stats.binom.isf(a, n, qs).astype(int))
 
 
 def scaled_indices(n: int, qs: np.ndarray, level: float, n_eff: np.ndarray):

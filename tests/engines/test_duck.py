@@ -157,3 +157,56 @@ def test_an_unknown_engine_is_refused(captures):
     _, root, _ = captures
     with pytest.raises(ValueError, match="engine must be one of duckdb, pyarrow, dask"):
         stats.summarize_store("captures", root, engine="spark")
+
+
+def test_rows_out_of_order_repeated_or_null_seq_equal_pandas(synth, tmp_path, monkeypatch):
+    """The numpy path reads runs unsorted and puts them in ``seq`` order itself.  A store
+    whose sample rows are shuffled (stretches of one run out of order, runs interleaved),
+    with one run whose ``seq`` repeats and one with a NULL ``seq`` (both left to
+    ``group_rows``, where file order breaks the ties), still gives summarize's rows."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    _, root, t = synth
+    shutil.copytree(root / SYNTH, tmp_path / SYNTH)
+    (path,) = (tmp_path / SYNTH / "samples").glob("tool=sockperf/*.parquet")
+    tbl = pq.read_table(path)
+    ids = sorted(set(_ids(t)) & set(tbl.column("run_id").to_pylist()))
+    assert len(ids) >= 4
+    rng = np.random.default_rng(3)
+    blocks = np.array_split(np.arange(tbl.num_rows), 40)  # stretches spanning runs
+    order = np.concatenate([blocks[i] for i in rng.permutation(len(blocks))])
+    seq = tbl.column("seq").to_numpy().copy()
+    run = np.asarray(tbl.column("run_id").to_pylist())
+    big = [r for r, _ in pd.Series(run).value_counts().items() if r in ids][:2]  # numpy's
+    repeated, nulled = np.flatnonzero(run == big[0]), np.flatnonzero(run == big[1])
+    seq[repeated[5]] = seq[repeated[4]]  # a repeated seq: tx time, then file order decide
+    mask = np.zeros(tbl.num_rows, bool)
+    mask[nulled[7]] = True
+    tbl = tbl.set_column(
+        tbl.schema.get_field_index("seq"), "seq", pa.array(seq, pa.int64(), mask=mask)
+    ).take(order)
+    pq.write_table(tbl, path, row_group_size=997)
+
+    loaded = azlatency.load(SYNTH, root=tmp_path)
+    read: list = []  # runs handed to group_rows
+    original = duck._Query.read
+    monkeypatch.setattr(duck._Query, "read", lambda self, r: read.extend(r) or original(self, r))
+    sent: list = []  # runs given to the numpy path
+    series = duck._series
+
+    def spy(q, per_run, run_ids, kw, slow):
+        sent.extend(run_ids)
+        yield from series(q, per_run, run_ids, kw, slow)
+
+    monkeypatch.setattr(duck, "_series", spy)
+    monkeypatch.setattr(duck, "CHUNK_ROWS", 1000)
+    got = stats.summarize_store(SYNTH, tmp_path, run_ids=ids, engine="duckdb")
+    pd.testing.assert_frame_equal(got, _pandas(loaded, ids))
+    assert big[0] in sent  # the longest run is autocorrelated: numpy's
+    # Only the repeated or NULL seq went to group_rows; every other run, though its rows
+    # came shuffled, was put in order by numpy.
+    assert set(sent) & set(read) == {r for r in big if r in sent}
+    assert len(set(sent) - set(read)) >= 3

@@ -47,3 +47,27 @@ def test_effective_size_is_n_for_independent_data_and_never_more():
     assert dep.n_batches(500) == 20 and dep.n_batches(5_000) == 50
     assert dep.n_batches(10**6) == 100
     assert dep.t_shrink(20, 0.95) == pytest.approx((1.959964 / 2.093024) ** 2, rel=1e-5)
+
+
+@pytest.mark.parametrize("decimals", [0, 1, 3])
+def test_centred_ranks_are_scipys_average_ranks(decimals):
+    """Ties (rounded values, censored -inf) get their average rank, as rankdata's."""
+    rng = np.random.default_rng(4)
+    x = np.round(_frames.ar1_lognormal(5001, 0.5, rng), decimals)
+    x[rng.random(len(x)) < 0.03] = -np.inf
+    want = stats.rankdata(x)
+    np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())
+    assert dep.centred_ranks(np.array([])).size == 0
+
+
+@pytest.mark.parametrize("n", [50, 997, 20_011])  # a prime length: Bluestein's path before
+def test_integrated_time_is_the_direct_sum_over_sokals_window(n):
+    rng = np.random.default_rng(5)
+    x = _frames.ar1_lognormal(n, 0.8, rng)
+    r = dep.centred_ranks(x)
+    acf = np.array([r[: n - k] @ r[k:] for k in range(n // 2)]) / (r @ r)
+    taus = 2 * np.cumsum(acf) - 1
+    m = int(np.argmax(np.arange(n // 2) >= dep.SOKAL_C * taus))
+    assert dep.integrated_time(x) == pytest.approx(max(taus[m], 1.0), rel=1e-9)
+    if n > 50:  # AR(1), phi = 0.8: near (1 + phi)/(1 - phi) = 9 on the ranks too
+        assert 5 < dep.integrated_time(x) < 15
