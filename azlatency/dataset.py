@@ -121,9 +121,7 @@ class _ToolWriter:
     def __init__(self, path: Path, target: pa.Schema) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path, self.pending, self.rows = path, [], 0
-        self.writer = pq.ParquetWriter(
-            path, target, compression=store.COMPRESSION, write_statistics=True
-        )
+        self.writer = pq.ParquetWriter(path, target, **store.parquet_options(target))
 
     def add(self, tbl: pa.Table) -> None:
         self.pending.append(tbl)
