@@ -399,9 +399,19 @@ def _previous() -> list[dict]:
 
 
 def main() -> dict:
+    """Measure every size of ``AZL_SCALING_SIZES``; the results file is rewritten after each
+    size, so a 10^9 run that is stopped keeps the sizes measured before it."""
     wanted = {label(s) for s in SIZES}
     kept = [] if FRESH else [p for p in _previous() if p["size"] not in wanted]
-    points = kept + [measure(size) for size in SIZES]
+    result: dict = {}
+    for size in SIZES:
+        kept = [p for p in kept if p["size"] != label(size)] + [measure(size)]
+        result = _result(kept, wanted)
+        _save(result)
+    return result
+
+
+def _result(points: list[dict], wanted: set[str]) -> dict:
     points.sort(key=lambda p: p["samples"] or 0)
     for p in points:
         p.pop("time_exponent_vs_previous_size", None)
@@ -421,9 +431,11 @@ def main() -> dict:
     }
 
 
-if __name__ == "__main__":
-    result = main()
-    text = json.dumps(result, indent=1, default=str)
-    print(text)
+def _save(result: dict) -> None:
     RESULTS.mkdir(exist_ok=True)
+    text = json.dumps(result, indent=1, default=str)
     (RESULTS / "scaling.json").write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), indent=1, default=str))

@@ -1,7 +1,8 @@
 """Dask for a cluster: the import's parsing and ``summarize_store``'s per-run work as tasks.
 
 Both send the same functions the local engines run — ``_worker.parse_batch`` for the import,
-``intervals.group_rows`` on rows read by ``streamed._read_runs`` for the summary — so the
+``_series.table_rows`` (runs) or ``intervals.group_rows`` (groups) on rows read by
+``streamed._read_runs`` for the summary — so the
 results are the same bytes and the same rows (tests/engines/test_dask.py).  Workers read and
 write paths, not data: the raw folder and the processed folder must be visible to every
 worker under the same path (one machine, NFS, or a mounted object store).  docs/store.md
@@ -79,10 +80,13 @@ def _task(
     """On a worker: the rows of ``run_ids`` (their row groups only) and their summary."""
     from ..stats import streamed
     from ..stats.intervals import group_rows
+    from ._series import table_rows
 
     tbl = streamed._read_runs(streamed.Files(files), columns, run_ids)
     if not tbl.num_rows:
         return []
+    if by == ["run_id"]:  # each run from its arrays when it can be (engines/_series.py)
+        return table_rows(tbl, metric, kw)
     return group_rows(streamed._frame(tbl), runs, by, metric, **kw)
 
 

@@ -40,8 +40,8 @@ from scipy import stats as sps
 from .. import dataset, store
 from ..stats import _dependence as dep
 from ..stats import intervals as iv
-from ..stats._common import Observations
 from . import _rows
+from . import _series as _series_rows
 
 HIVE = "hive_partitioning = true, hive_types = {'tool': VARCHAR}"
 # Rows of a fallback read: runs are fetched in chunks of about this many rows (as the pyarrow
@@ -132,7 +132,7 @@ def summarize(
     qs, level = np.asarray(kw["quantiles"], dtype=float), kw["level"]
     plain, fallback = q.split(per_run, kw["dependence"], level)
     value_unit = iv.metric_column(metric)[1]
-    slow: list[str] = []  # runs whose rows are not stored in measurement order
+    slow: list[str] = []  # runs whose order needs file order (NULL or repeated seq)
     rows = {
         rid: _rows.frame_rows(stats, {"run_id": rid, "metric": metric, "unit": value_unit}, qs)
         for rid, stats in _plain_rows(q, per_run, plain, qs, level).items()
@@ -314,7 +314,7 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     One pass over the rows of all these runs, in whatever order DuckDB's parallel scan hands
     them back (``hash(run_id)``, the value, the observation flag and ``seq``).  A run is
     complete when its ``per_run`` row count has arrived; its stretches are then put in
-    measurement order (``_in_seq_order``) and it is summarised on a thread per core (numpy's
+    measurement order (``_series.in_seq_order``) and it is summarised on a thread per core (numpy's
     sorts and FFTs let go of the GIL) while the scan goes on.  At most ``2·THREADS`` complete
     runs wait for a thread, so memory stays that of a few runs and the scan's buffers."""
     if not run_ids:
@@ -340,7 +340,7 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
             cols = (
                 batch.column("ok").to_numpy(zero_copy_only=False),
                 batch.column("v").to_numpy(zero_copy_only=False),
-                batch.column("seq").fill_null(_NULL_SEQ).to_numpy(zero_copy_only=False),
+                batch.column("seq").fill_null(_series_rows.NULL_SEQ).to_numpy(zero_copy_only=False),
             )
             cuts = np.concatenate(([0], np.flatnonzero(h[1:] != h[:-1]) + 1, [len(h)]))
             for lo, hi in zip(cuts[:-1], cuts[1:]):
@@ -349,47 +349,16 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
                 need[rid] -= hi - lo
                 if need[rid]:
                     continue
-                got = _in_seq_order(pieces.pop(rid))
+                got = _series_rows.in_seq_order(pieces.pop(rid))
                 if got is None:
                     slow.append(rid)
                     continue
-                queued.append((rid, pool.submit(_one_series, *got, kw)))
+                queued.append((rid, pool.submit(_series_rows.series, *got, kw)))
                 while len(queued) > 2 * THREADS:
                     rid0, f = queued.pop(0)
                     yield rid0, f.result()
         yield from ((rid, f.result()) for rid, f in queued)
     slow.extend(sorted(pieces))  # rows missing (the store changed under the scan): re-read
-
-
-_NULL_SEQ = np.iinfo(np.int64).min  # a NULL seq: the run is left to group_rows
-
-
-def _in_seq_order(parts: list[tuple[np.ndarray, ...]]):
-    """(ok, values) of one run's stretches in ``seq`` order, or None when ``seq`` is NULL or
-    repeats (then file order breaks the ties, and ``ordered()`` must do it).
-
-    When ``seq`` is never NULL and never repeats, it alone fixes ``ordered()``'s order.  The
-    stretches are ordered by their first ``seq`` (each is a row group's rows, already in
-    order); a run still out of order after that is sorted."""
-    parts = sorted(parts, key=lambda p: p[2][0])
-    ok, v, seq = (np.concatenate(c) if len(parts) > 1 else c[0] for c in zip(*parts))
-    if len(seq) > 1 and not np.all(seq[1:] > seq[:-1]):
-        order = np.argsort(seq, kind="stable")
-        seq, ok, v = seq[order], ok[order], v[order]
-        if not np.all(seq[1:] > seq[:-1]):
-            return None
-    if seq[0] == _NULL_SEQ:
-        return None
-    return ok, v
-
-
-def _one_series(ok: np.ndarray, v: np.ndarray, kw: dict) -> dict:
-    x = v[ok] if not ok.all() else v
-    obs = Observations(x, np.nan, 0, len(v) - len(x), _NO_RUN_IDS)
-    return iv.series_rows(obs, kw["quantiles"], kw["level"], kw["dependence"])
-
-
-_NO_RUN_IDS = np.zeros(0, dtype=object)  # series_rows reads no run ids
 
 
 def _schema(columns: list[str]) -> pa.Schema:

@@ -19,8 +19,11 @@ row, holding one run at a time:
   statistics can hold them.  Memory is then that of the largest group.  Sample columns
   other than ``run_id`` (``kind``, ``status``) cannot be ``by`` here.
 
-The statistics are ``intervals.group_rows`` — the code of ``summarize`` — applied to each run
-or group, so intervals, dependence handling, censoring and notes are those of ``summarize``.
+The statistics are those of ``summarize``: a run is summarised from its values by
+``intervals.series_rows`` when ``seq`` alone fixes its order and nothing is censored
+(``engines._series``), otherwise by ``intervals.group_rows`` — the code of ``summarize`` — and
+a group always by ``group_rows``; intervals, dependence handling, censoring and notes are
+those of ``summarize``.
 A run holding only the other latency basis raises ``BasisError`` when it is reached.
 """
 
@@ -130,6 +133,8 @@ def _frame(tbl: pa.Table) -> pd.DataFrame:
 
 def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
             kw: dict) -> list[dict]:
+    from ..engines._series import table_rows  # a run's rows from its arrays when it can
+
     done: dict[str, list[dict]] = {}
     split: set[str] = set()
     for run_id, tbl in _runs(pf, columns, keep):
@@ -137,10 +142,9 @@ def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
             split.add(run_id)  # rows seen after the run ended: redone below from all its rows
             done.pop(run_id, None)
             continue
-        done[run_id] = group_rows(_frame(tbl), None, ["run_id"], metric, **kw)
+        done[run_id] = table_rows(tbl, metric, kw)
     for run_id in sorted(split):
-        tbl = _read_runs(pf, columns, [run_id])
-        done[run_id] = group_rows(_frame(tbl), None, ["run_id"], metric, **kw)
+        done[run_id] = table_rows(_read_runs(pf, columns, [run_id]), metric, kw)
     # summarize's groupby sorts by run_id; one run per group, so sorting the runs is enough.
     return [r for run_id in sorted(done) for r in done[run_id]]
 

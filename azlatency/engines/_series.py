@@ -1,0 +1,103 @@
+"""One run's summary from its values alone: the per-run path every engine shares.
+
+``intervals.group_rows`` takes a pandas frame, sorts it into measurement order
+(``_common.ordered``: ``seq``, then send time, then file order) and splits out the
+observations.  For most runs that is a detour: when ``seq`` is never NULL and never repeats
+it alone fixes the order, and when nothing is censored the observations are the rows whose
+status is ``ok`` with a finite value.  Such a run needs three arrays — the value, the
+observation flag and ``seq`` — and ``intervals.series_rows`` on the ordered values gives its
+rows exactly (tests/engines compare every engine with ``summarize``).  The other runs
+(censored values, a NULL or repeated ``seq``) go to ``group_rows`` as before.
+
+The DuckDB engine streams the three columns itself (engines/duck.py ``_series``); the pyarrow
+and Dask engines hand over a run's Arrow rows (``table_rows``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..stats import intervals as iv
+from ..stats._common import Observations
+from ..units import COLUMN
+
+NULL_SEQ = np.iinfo(np.int64).min  # a NULL seq, filled: the run is left to group_rows
+_NO_RUN_IDS = np.zeros(0, dtype=object)  # series_rows reads no run ids
+
+
+def in_seq_order(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]):
+    """(ok, values) of one run from its stretches of (ok, values, seq) in ``seq`` order, or
+    None when ``seq`` is NULL or repeats (then file order breaks the ties: ``ordered()`` must).
+
+    The stretches are ordered by their first ``seq`` (a stretch is a row group's rows, each
+    already in order); a run still out of order after that is sorted."""
+    parts = sorted(parts, key=lambda p: p[2][0])
+    ok, v, seq = (np.concatenate(c) if len(parts) > 1 else c[0] for c in zip(*parts))
+    if len(seq) > 1 and not np.all(seq[1:] > seq[:-1]):
+        order = np.argsort(seq, kind="stable")
+        seq, ok, v = seq[order], ok[order], v[order]
+        if not np.all(seq[1:] > seq[:-1]):
+            return None
+    if len(seq) and seq[0] == NULL_SEQ:
+        return None
+    return ok, v
+
+
+def series(ok: np.ndarray, v: np.ndarray, kw: dict) -> dict:
+    """``series_rows`` of the run whose rows (in measurement order) hold values ``v``, of
+    which those flagged ``ok`` are observations; ``kw``: summarize's quantiles, level and
+    dependence."""
+    x = v[ok] if not ok.all() else v
+    obs = Observations(x, np.nan, 0, len(v) - len(x), _NO_RUN_IDS)
+    return iv.series_rows(obs, kw["quantiles"], kw["level"], kw["dependence"])
+
+
+def arrays(tbl: pa.Table, column: str):
+    """(ok, values, seq) of a samples table, or None when it needs ``group_rows``: a row is
+    censored, there is no ``seq``, or the other latency basis has values (``check_basis``
+    must name the run).  ``ok`` is ``observations()``'s test."""
+    names = tbl.column_names
+    if "seq" not in names or column not in names or not tbl.num_rows:
+        return None
+    if column in COLUMN.values():  # the other basis present: group_rows's BasisError
+        other = [c for c in COLUMN.values() if c != column and c in names]
+        if other and tbl.column(other[0]).null_count < tbl.num_rows:
+            return None
+    status = tbl.column("status") if "status" in tbl.column_names else None
+    if (
+        status is not None
+        and "censor_high_us" in tbl.column_names
+        and pc.any(
+            pc.and_(pc.equal(status, "censored"), pc.is_valid(tbl.column("censor_high_us")))
+        ).as_py()
+    ):
+        return None
+    v = tbl.column(column).cast(pa.float64()).to_numpy().astype(float, copy=False)
+    ok = np.isfinite(v)
+    if status is not None:
+        ok &= pc.fill_null(pc.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
+    seq = tbl.column("seq").fill_null(NULL_SEQ).to_numpy()
+    return ok, v, seq
+
+
+def table_rows(tbl: pa.Table, metric: str, kw: dict) -> list[dict]:
+    """summarize's rows (``by="run_id"``) of the runs in ``tbl`` (samples rows in file
+    order), in run order: each run by ``series`` when it can be, else by ``group_rows``."""
+    from ..stats.streamed import _frame
+
+    column, value_unit = iv.metric_column(metric)
+    qs = np.asarray(kw["quantiles"], dtype=float)
+    rid = tbl.column("run_id").combine_chunks()
+    out: list[dict] = []
+    for run_id in sorted(pc.unique(rid).to_pylist()):
+        part = tbl.filter(pc.equal(rid, run_id))
+        got = arrays(part, column)
+        got = in_seq_order([got]) if got is not None else None
+        if got is None:
+            out.extend(iv.group_rows(_frame(part), None, ["run_id"], metric, **kw))
+            continue
+        keys = {"run_id": run_id, "metric": metric, "unit": value_unit}
+        out.extend(iv._frame(series(*got, kw), keys, qs))
+    return out
