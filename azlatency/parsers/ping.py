@@ -79,9 +79,13 @@ def locate(lines: list[str]) -> list[Span]:
 def whole_file(head: str) -> bool:
     """A file that is nothing but ping output (every line of its head is ping's)."""
     lines = head.split("\n")[:-1] if "\n" in head else [head]
-    lines = lines[:2000]
-    kinds = {e.kind for e in _events(lines)}
-    return bool(kinds & {"header", "reply"}) and not kinds - _INSIDE
+    scanner, kinds = Scanner(), set()
+    for i, line in enumerate(lines[:2000]):
+        for e in scanner.scan(i, line):
+            if e.kind not in _INSIDE:  # one line that is not ping's decides: stop reading
+                return False
+            kinds.add(e.kind)
+    return bool(kinds & {"header", "reply"})
 
 
 # ---------------------------------------------------------------------------------------------
