@@ -219,13 +219,14 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     parts = [result.samples[i] for i in order]
     target_schema = dataset.sample_target(result.samples_columns)
     tool_of = dataset.run_tools(runs)
-    inputs = dataset.partition_inputs(parts, [result.samples_runs[i] for i in order], tool_of,
-                                      target_schema,
+    part_runs = [result.samples_runs[i] for i in order]
+    part_rows = [_rows_of(p) for p in parts]  # from the footers: the files are cut by rows
+    inputs = dataset.partition_inputs(parts, part_runs, tool_of, target_schema,
                                       json.dumps([manifest["cache_stamp"], manifest["options"]],
-                                                 sort_keys=True))
+                                                 sort_keys=True), part_rows)
     reuse = dataset.reusable(target, _read_manifest(target), inputs)
     dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
-                          part_runs=[result.samples_runs[i] for i in order])
+                          part_runs=part_runs, part_rows=part_rows)
     for rel, old in reuse.items():  # unchanged partitions: the old file, linked
         (staging / rel).parent.mkdir(parents=True, exist_ok=True)
         store.link_or_copy(old, staging / rel)
@@ -234,6 +235,12 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     manifest["tables"] = dataset.manifest_tables(staging, inputs)
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
+
+
+def _rows_of(part) -> int:
+    import pyarrow.parquet as pq
+
+    return pq.read_metadata(part).num_rows if isinstance(part, Path) else part.num_rows
 
 
 def _unchanged(staging: Path, target: Path) -> bool:

@@ -245,3 +245,41 @@ def test_unchanged_partitions_are_linked_not_rewritten(mixed, stores, tmp_path):
     assert now["tool=ping"] != inodes["tool=ping"]
     ingest.import_campaign(mixed, root=tmp_path / "fresh", workers=1)
     assert tree_digest(folder) == tree_digest(tmp_path / "fresh" / mixed.name)
+
+
+def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, tmp_path,
+                                                                monkeypatch):
+    """With FILE_ROWS small, the sockperf partition is several files (part-0, part-1, ...)
+    written by two threads.  No run spans two files, every file keeps the run order, the
+    rows are those of a one-file store, a re-import with nothing changed writes nothing,
+    and a new file of another tool leaves them linked."""
+    ingest.import_campaign(mixed, root=tmp_path / "one", workers=1)
+    whole = ingest.load(tmp_path / "one" / mixed.name)
+    monkeypatch.setattr(dataset, "FILE_ROWS", 1000)
+    monkeypatch.setattr(dataset, "WRITE_THREADS", 2)
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    files = dataset.table_files(folder, "samples")
+    sockperf = [f for f in files if f.parent.name == "tool=sockperf"]
+    assert len(sockperf) >= 3
+    assert [f.name for f in sockperf] == [f"part-{k}.parquet" for k in range(len(sockperf))]
+    seen: set[str] = set()
+    last = ""
+    for f in sockperf:  # in reading order: runs ascend across files too
+        ids = pq.read_table(f, columns=["run_id"])["run_id"].to_pylist()
+        assert ids == sorted(ids) and ids[0] >= last
+        assert not (set(ids) & seen)  # a run lives in one file
+        seen |= set(ids)
+        last = ids[-1]
+    t = ingest.load(folder)
+    assert t.samples.equals(whole.samples)
+    manifest = json.loads((folder / store.MANIFEST).read_text(encoding="utf-8"))
+    assert set(manifest["tables"]["samples"]["files"]) == {
+        f.relative_to(folder).as_posix() for f in files
+    }
+    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
+    inodes = {f: f.stat().st_ino for f in sockperf}
+    extra = sorted((FIXTURES / "ping").glob("*linux-c15-i0.2-gap-partial-loss.txt"))[0]
+    shutil.copy(extra, mixed / extra.name)
+    assert ingest.import_campaign(mixed, root=stores, workers=1).changed
+    assert {f: f.stat().st_ino for f in sockperf} == inodes  # linked, not rewritten
