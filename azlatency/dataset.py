@@ -116,7 +116,9 @@ def arrow_dataset(folder: Path, table: str = "samples"):
     import pyarrow.dataset as ds
 
     part = ds.partitioning(PARTITION_SCHEMA, flavor="hive") if table in PARTITION_KEY else None
-    return ds.dataset(folder / table, format="parquet", partitioning=part)
+    # The files listed in reading order (part-2 before part-10), not discovered (lexical).
+    return ds.dataset([str(f) for f in table_files(folder, table)], format="parquet",
+                      partitioning=part, partition_base_dir=str(folder / table))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -273,6 +273,9 @@ def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, 
         last = ids[-1]
     t = ingest.load(folder)
     assert t.samples.equals(whole.samples)
+    # pyarrow's dataset lists the files in the same order (part-2 before part-10)
+    got = dataset.arrow_dataset(folder).to_table(columns=["run_id"])["run_id"].to_pylist()
+    assert got == t.samples["run_id"].tolist()
     manifest = json.loads((folder / store.MANIFEST).read_text(encoding="utf-8"))
     assert set(manifest["tables"]["samples"]["files"]) == {
         f.relative_to(folder).as_posix() for f in files
@@ -283,3 +286,14 @@ def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, 
     shutil.copy(extra, mixed / extra.name)
     assert ingest.import_campaign(mixed, root=stores, workers=1).changed
     assert {f: f.stat().st_ino for f in sockperf} == inodes  # linked, not rewritten
+
+
+def test_files_are_read_in_the_order_they_were_cut(tmp_path):
+    part = tmp_path / "samples" / "tool=sockperf"
+    part.mkdir(parents=True)
+    for k in (10, 2, 0, 1, 11):
+        pq.write_table(pa.table({"run_id": [f"r{k:02d}"]}), part / f"part-{k}.parquet")
+    names = [f.name for f in dataset.table_files(tmp_path, "samples")]
+    assert names == [f"part-{k}.parquet" for k in (0, 1, 2, 10, 11)]
+    rows = dataset.arrow_dataset(tmp_path).to_table()["run_id"].to_pylist()
+    assert rows == ["r00", "r01", "r02", "r10", "r11"]
