@@ -224,7 +224,7 @@ def write_samples(
     for part in parts:
         tbl = _load(part, target, sort)
         runs = pc.unique(tbl.column("run_id")).to_pylist()
-        tools = _tools([runs], tool_of)
+        tools = _tools(runs, tool_of)
         if len(tools) == 1:  # the usual case: one file, one tool
             writer(tools[0]).add(tbl)
             continue
@@ -242,10 +242,9 @@ def _load(part: pa.Table | Path, target: pa.Schema, sort: bool) -> pa.Table:
     return by_run(tbl) if sort else tbl
 
 
-def _tools(runs: Iterable, tool_of: dict[str, str]) -> list[str | None]:
-    """The tools of ``runs`` (a list of run ids, or a list of such lists), sorted, None last."""
-    flat = [r for x in runs for r in (x if isinstance(x, list) else [x])]
-    return sorted({tool_of.get(r) for r in flat}, key=lambda t: (t is None, t or ""))
+def _tools(runs: Iterable[str], tool_of: dict[str, str]) -> list[str | None]:
+    """The tools of ``runs``, sorted, None last."""
+    return sorted({tool_of.get(r) for r in runs}, key=lambda t: (t is None, t or ""))
 
 
 def _only(tbl: pa.Table, tool: str | None, tool_of: dict[str, str]) -> pa.Table:

@@ -210,6 +210,8 @@ def _raw_label(raw: Path) -> str:
 
 def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
            target: Path) -> None:
+    import pyarrow.parquet as pq
+
     runs = store.to_arrow(result.runs, "runs")
     dataset.write_single(runs, staging, "runs")
     dataset.write_single(result.summaries, staging, "summaries")
@@ -220,7 +222,7 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     target_schema = dataset.sample_target(result.samples_columns)
     tool_of = dataset.run_tools(runs)
     part_runs = [result.samples_runs[i] for i in order]
-    part_rows = [_rows_of(p) for p in parts]  # from the footers: the files are cut by rows
+    part_rows = [pq.read_metadata(p).num_rows for p in parts]  # files are cut by rows
     inputs = dataset.partition_inputs(parts, part_runs, tool_of, target_schema,
                                       json.dumps([manifest["cache_stamp"], manifest["options"]],
                                                  sort_keys=True), part_rows)
@@ -235,12 +237,6 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     manifest["tables"] = dataset.manifest_tables(staging, inputs)
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
-
-
-def _rows_of(part) -> int:
-    import pyarrow.parquet as pq
-
-    return pq.read_metadata(part).num_rows if isinstance(part, Path) else part.num_rows
 
 
 def _unchanged(staging: Path, target: Path) -> bool:

@@ -65,10 +65,10 @@ def arrays(tbl: pa.Table, column: str):
         other = [c for c in COLUMN.values() if c != column and c in names]
         if other and tbl.column(other[0]).null_count < tbl.num_rows:
             return None
-    status = tbl.column("status") if "status" in tbl.column_names else None
+    status = tbl.column("status") if "status" in names else None
     if (
         status is not None
-        and "censor_high_us" in tbl.column_names
+        and "censor_high_us" in names
         and pc.any(
             pc.and_(pc.equal(status, "censored"), pc.is_valid(tbl.column("censor_high_us")))
         ).as_py()
@@ -89,10 +89,25 @@ def table_rows(tbl: pa.Table, metric: str, kw: dict) -> list[dict]:
 
     column, value_unit = iv.metric_column(metric)
     qs = np.asarray(kw["quantiles"], dtype=float)
+    # Runs in order, each run's rows in file order (the sort is stable), cut where the run
+    # changes: one pass, not a filter of the whole table per run.
+    tbl = tbl.take(pc.sort_indices(tbl, [("run_id", "ascending")]))
     rid = tbl.column("run_id").combine_chunks()
+    n = len(rid)
+    cuts = (
+        [
+            0,
+            *(
+                np.flatnonzero(pc.not_equal(rid[1:], rid[:-1]).to_numpy(zero_copy_only=False)) + 1
+            ).tolist(),
+            n,
+        ]
+        if n
+        else [0]
+    )
     out: list[dict] = []
-    for run_id in sorted(pc.unique(rid).to_pylist()):
-        part = tbl.filter(pc.equal(rid, run_id))
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        part, run_id = tbl.slice(lo, hi - lo), rid[lo].as_py()
         got = arrays(part, column)
         got = in_seq_order([got]) if got is not None else None
         if got is None:
