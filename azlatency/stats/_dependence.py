@@ -39,7 +39,7 @@ carried by Student's t with b−1 degrees of freedom (for quantiles: n_eff shrun
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats
@@ -51,6 +51,7 @@ MIN_N = 50
 SOKAL_C = 5.0  # window M ≥ 5·τ̂(M) (Sokal 1997)
 BATCH_FACTOR = 10.0  # batch length m = 10·τ̂: batch-means bias ≈ 5%
 MIN_BATCH_LEN = 10
+DIRECT_LAGS = 64  # integrated_time: lags summed directly before it takes the FFT
 MIN_BATCHES = 20  # fewer batches: the variance estimate is too rough to carry (t with b−1 df)
 
 
@@ -63,6 +64,8 @@ class Dependence:
     tau: float = np.nan  # integrated autocorrelation time of the ranks (Sokal window)
     batch_len: int = 0
     reason: str = ""  # why no dependence-aware interval can be had ("" when it can)
+    # the series sorted: a by-product of its ranks, which the quantiles read (None: not kept)
+    sorted: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def estimable(self) -> bool:
@@ -83,21 +86,55 @@ def n_batches(n: int) -> int:
     return int(np.clip(n // 100, 20, 100))
 
 
-def centred_ranks(x: np.ndarray) -> np.ndarray:
+_SIGN = np.uint64(1 << 63)
+_ONES = np.uint64(2**64 - 1)
+
+
+def sorted_order(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(order, x[order]): a permutation that sorts ``x``, and ``x`` sorted.
+
+    numpy's argsort of floats is an indirect sort, three times the cost of a direct one.  So
+    each value's bits are mapped to an unsigned integer of the same order (the sign flipped
+    for positives, every bit for negatives), the lowest bits of which are replaced by the
+    value's index, and those keys are sorted directly.  The order is right unless two values
+    differ only in the bits given up — a relative difference below 2⁻⁵² · n, far finer than
+    any clock measures latency, though continuous simulated values do come that close — and
+    the sorted values show when it is not (they must never decrease).  Those few places are
+    then put right by a stable sort of the nearly sorted values (timsort: about one pass)."""
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    n = len(x)
+    if n < 2:
+        return np.arange(n), x.copy()
+    low = np.uint64((1 << int(n - 1).bit_length()) - 1)  # the bits that hold the index
+    u = x.view(np.uint64)
+    key = u ^ ((u >> np.uint64(63)) * _ONES | _SIGN)
+    key &= ~low
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    key &= low
+    order = key.view(np.int64)
+    xs = x[order]
+    if not (xs[1:] >= xs[:-1]).all():  # values closer than the dropped bits, or NaN
+        fix = np.argsort(xs, kind="stable")  # timsort: nearly sorted input is one pass
+        order, xs = order[fix], xs[fix]
+    return order, xs
+
+
+def centred_ranks(x: np.ndarray, sort: tuple[np.ndarray, np.ndarray] | None = None
+                  ) -> np.ndarray:
     """Ranks of ``x`` (ties get their average rank) less their mean, (n+1)/2: the series both
     the Ljung–Box test and the autocorrelation time read (computed once per series in
-    ``assess``; a rank costs a sort).
+    ``assess``; a rank costs a sort).  ``sort``: ``sorted_order(x)``, when already known.
 
-    Equal to ``scipy.stats.rankdata(x) - mean`` value for value (tests/stats), in a third of
-    its time: ties are averaged, so the sort need not be stable (numpy's unstable argsort is
-    the vectorised one); the average rank of a tie group of sorted places s..e−1 is
-    (s + e + 1)/2, exact in floating point as rankdata's is."""
+    Equal to ``scipy.stats.rankdata(x) - mean`` value for value (tests/stats), in a fifth of
+    its time: ties are averaged, so any sorting permutation will do (``sorted_order``); the
+    average rank of a tie group of sorted places s..e−1 is (s + e + 1)/2, exact in floating
+    point as rankdata's is."""
     x = np.asarray(x)
     n = len(x)
     if n == 0:
         return np.zeros(0)
-    order = np.argsort(x)
-    xs = x[order]
+    order, xs = sorted_order(x) if sort is None else sort
     starts = np.flatnonzero(np.concatenate(([True], xs[1:] != xs[:-1])))
     ends = np.append(starts[1:], n)
     r = np.empty(n)
@@ -105,39 +142,72 @@ def centred_ranks(x: np.ndarray) -> np.ndarray:
     return r
 
 
+def _lag_products(r: np.ndarray, lags: range) -> np.ndarray:
+    """Σ_i r_i·r_{i+k} for each k in ``lags`` (0 < k < len(r)).
+
+    einsum, not `@`: a BLAS dot wakes OpenBLAS's threads, which then spin and take the cores
+    from the threads summarising other runs (engines/duck.py) — 2 threads ran no faster than 1."""
+    return np.array([float(np.einsum("i,i->", r[:-k], r[k:])) for k in lags])
+
+
 def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = None
              ) -> np.ndarray:
     """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (``ranks``: its ``centred_ranks``)."""
     r = centred_ranks(x) if ranks is None else ranks
-    # einsum, not `@`: a BLAS dot wakes OpenBLAS's threads, which then spin and take the
-    # cores from the threads summarising other runs (engines/duck.py) — 2 threads ran no
-    # faster than 1.
     denom = float(np.einsum("i,i->", r, r))
     if denom == 0:
         return np.zeros(max_lag)
-    return np.array([float(np.einsum("i,i->", r[:-k], r[k:])) / denom
-                     for k in range(1, max_lag + 1)])
+    return _lag_products(r, range(1, max_lag + 1)) / denom
 
 
-def ljung_box(x: np.ndarray, lags: int = MAX_LAG, ranks: np.ndarray | None = None
-              ) -> tuple[float, float, float]:
-    """(Q, p-value, lag-1 autocorrelation) of the Ljung–Box test on ranks."""
+def ljung_box(x: np.ndarray, lags: int = MAX_LAG, ranks: np.ndarray | None = None,
+              rho: np.ndarray | None = None) -> tuple[float, float, float]:
+    """(Q, p-value, lag-1 autocorrelation) of the Ljung–Box test on ranks (``rho``: their
+    ``rank_acf`` to at least ``lags`` lags, when already known)."""
     n = len(x)
     lags = min(lags, max(1, n // 5))
-    rho = rank_acf(x, lags, ranks)
+    rho = rank_acf(x, lags, ranks) if rho is None or len(rho) < lags else rho[:lags]
     k = np.arange(1, lags + 1)
     q = float(n * (n + 2) * np.sum(rho**2 / (n - k)))
     return q, float(stats.chi2.sf(q, lags)), float(rho[0])
 
 
-def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None = None
-                    ) -> float:
+def _window(acf: np.ndarray, c: float) -> float | None:
+    """τ̂(M) at Sokal's window M (the smallest lag with M ≥ c·τ̂(M)) among the lags 0 … len−1
+    of the normalised ``acf`` (acf[0] = 1), or None when none of them closes it."""
+    taus = 2 * np.cumsum(acf) - 1  # τ̂(M) = 1 + 2Σ_{k≤M} ρ̂_k
+    ok = np.arange(len(acf)) >= c * taus
+    if not ok.any():
+        return None
+    return float(max(taus[int(np.argmax(ok))], 1.0))
+
+
+def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None = None,
+                    rho: np.ndarray | None = None) -> float:
     """Integrated autocorrelation time τ = 1 + 2Σρ_k of the ranks of ``x`` with Sokal's
     automatic window (smallest M with M ≥ c·τ̂(M)); ``inf`` when no window below n/2 closes
-    (the memory is too long for the series to measure)."""
+    (the memory is too long for the series to measure).  ``rho``: the first lags of the
+    ranks' autocorrelation (``rank_acf``), when already known.
+
+    A short memory closes the window within a few lags: those are summed directly, up to
+    ``DIRECT_LAGS`` (a lag costs about a hundredth of the FFT, whose length is 1.5·n).  A
+    longer memory takes every lag below n/2 from one FFT."""
     n = len(x)
     r = centred_ranks(x) if ranks is None else ranks
     half = n // 2
+    denom = float(np.einsum("i,i->", r, r))
+    if denom <= 0:
+        return 1.0
+    acf = np.concatenate(([1.0], [] if rho is None else rho[: max(half - 1, 0)]))
+    while len(acf) < min(half, DIRECT_LAGS):
+        if (tau := _window(acf, c)) is not None:
+            return tau
+        more = range(len(acf), min(2 * len(acf), half, DIRECT_LAGS))
+        acf = np.concatenate((acf, _lag_products(r, more) / denom))
+    if (tau := _window(acf[:half], c)) is not None:
+        return tau
+    if len(acf) >= half:
+        return np.inf
     # Lags 0 … half−1 are all the window reads.  A circular correlation of length N ≥ n + half
     # has no wrap-around at those lags, and a 5-smooth N keeps pocketfft off its slow path
     # (Bluestein's, for lengths with a large prime factor: 3-5x slower).
@@ -146,19 +216,16 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None 
     acf = np.fft.irfft(f.real**2 + f.imag**2, size)[: max(half, 1)]
     if acf[0] <= 0:
         return 1.0
-    taus = 2 * np.cumsum(acf / acf[0]) - 1  # τ̂(M) = 1 + 2Σ_{k≤M} ρ̂_k
-    ok = np.arange(half) >= c * taus[:half]
-    if not ok.any():
-        return np.inf
-    return float(max(taus[int(np.argmax(ok))], 1.0))
+    tau = _window(acf / acf[0], c)
+    return np.inf if tau is None else tau
 
 
-def plan(x: np.ndarray, detected: bool, ranks: np.ndarray | None = None
-         ) -> tuple[float, int, int, str]:
+def plan(x: np.ndarray, detected: bool, ranks: np.ndarray | None = None,
+         rho: np.ndarray | None = None) -> tuple[float, int, int, str]:
     """(τ̂, batch length, batch count, reason) for the series ``x``; ``reason`` is "" when
     enough batches fit, else why not."""
     n = len(x)
-    tau = integrated_time(x, ranks=ranks)
+    tau = integrated_time(x, ranks=ranks, rho=rho)
     if not np.isfinite(tau):
         return tau, 0, 0, (f"memory longer than the series: the autocorrelation of {n} points "
                            "does not die out within n/2 lags (n_eff cannot be measured)")
@@ -177,13 +244,15 @@ def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
     n = len(x)
     if n < MIN_N:
         return Dependence(False, np.nan, np.nan, 0)
-    ranks = centred_ranks(x)
-    _, p, acf1 = ljung_box(x, ranks=ranks)
+    sort = sorted_order(x)
+    ranks = centred_ranks(x, sort)
+    rho = rank_acf(x, min(MAX_LAG, len(x) - 1), ranks)
+    _, p, acf1 = ljung_box(x, ranks=ranks, rho=rho)
     detected = p < alpha
-    tau, m, b, reason = plan(x, detected, ranks)
+    tau, m, b, reason = plan(x, detected, ranks, rho)
     if not detected:
         reason = ""
-    return Dependence(detected, p, acf1, b, tau, m, reason)
+    return Dependence(detected, p, acf1, b, tau, m, reason, sorted=sort[1])
 
 
 def _batched(y: np.ndarray, b: int) -> np.ndarray:
@@ -197,7 +266,7 @@ def long_run_variance(y: np.ndarray, b: int) -> float:
     """Batch-means estimate of lim n·Var(ȳ)."""
     batches = _batched(np.asarray(y, dtype=float), b)
     m = batches.shape[1]
-    return float(m * np.var(batches.mean(axis=1), ddof=1))
+    return float(m * np.var(np.einsum("ij->i", batches) / m, ddof=1))
 
 
 def t_shrink(b: int, level: float) -> float:
@@ -214,7 +283,8 @@ def quantile_n_eff(x: np.ndarray, thresholds: np.ndarray, qs: np.ndarray, b: int
     m = batches.shape[1]
     out = np.empty(len(qs))
     for i, (xi, q) in enumerate(zip(thresholds, qs)):
-        frac = (batches <= xi).mean(axis=1)
+        # count per batch by einsum: a reduction along short rows pays numpy's per-row cost
+        frac = np.einsum("ij->i", (batches <= xi).view(np.uint8), dtype=np.int64) / m
         lrv = m * np.var(frac, ddof=1)
         iid = q * (1 - q)
         out[i] = n * iid / max(lrv, iid)

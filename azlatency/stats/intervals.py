@@ -82,18 +82,18 @@ def exact_indices(n: int, qs: np.ndarray, level: float) -> tuple[np.ndarray, np.
 
 
 def scaled_indices(n: int, qs: np.ndarray, level: float, n_eff: np.ndarray):
-    """Exact indices at an effective size, mapped back onto the n ranks of the data."""
-    lo = np.empty(len(qs), int)
-    hi = np.empty(len(qs), int)
-    for i, (q, ne) in enumerate(zip(qs, n_eff)):
-        m = int(max(1, np.floor(ne)))
-        if m >= n:
-            lo[i], hi[i] = (v[0] for v in exact_indices(n, [q], level))
-            continue
-        (l_m,), (u_m,) = exact_indices(m, [q], level)
-        lo[i] = int(np.floor((l_m + 1) * n / m)) - 1 if l_m >= 0 else -1
-        hi[i] = int(np.ceil((u_m + 1) * n / m)) - 1 if u_m < m else n
-    return lo, hi
+    """Exact indices at an effective size, mapped back onto the n ranks of the data.
+
+    Every quantile at once: the binomial's quantile function broadcasts over (size, q), and
+    a scipy call costs far more than its arithmetic."""
+    qs = np.asarray(qs, dtype=float)
+    m = np.maximum(1, np.floor(np.asarray(n_eff, dtype=float))).astype(np.int64)
+    full = m >= n
+    m = np.where(full, n, m)  # at m = n the mapping is the identity
+    l_m, u_m = exact_indices(m, qs, level)
+    lo = np.where(l_m >= 0, np.floor((l_m + 1) * n / m).astype(np.int64) - 1, -1)
+    hi = np.where(u_m < m, np.ceil((u_m + 1) * n / m).astype(np.int64) - 1, n)
+    return np.where(full, l_m, lo), np.where(full, u_m, hi)
 
 
 def min_n(q: float, level: float) -> int:
@@ -120,7 +120,7 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
     d = dep.assess(obs.series)
     if dependence == "batch":
         tau, m, b, reason = dep.plan(obs.series, True)
-        return dep.Dependence(True, d.p_value, d.acf1, b, tau, m, reason), join_notes(
+        return dep.Dependence(True, d.p_value, d.acf1, b, tau, m, reason, d.sorted), join_notes(
             "batch means requested", d.note)
     return (d if d.detected else None), d.note
 
@@ -143,7 +143,8 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
     if n == 0:
         return [not_estimable(level=level, method=method, unit=unit, n=0, note="no observations")
                 for _ in qs]
-    xs = np.sort(obs.series)
+    kept = d.sorted if d is not None else None
+    xs = kept if kept is not None and len(kept) == n else np.sort(obs.series)
     est = sorted_quantile(xs, qs)
     too_dependent = d is not None and not d.estimable
     if too_dependent:

@@ -61,13 +61,41 @@ def test_centred_ranks_are_scipys_average_ranks(decimals):
 
 
 @pytest.mark.parametrize("n", [50, 997, 20_011])  # a prime length: Bluestein's path before
-def test_integrated_time_is_the_direct_sum_over_sokals_window(n):
+@pytest.mark.parametrize("phi", [0.3, 0.8, 0.97])  # window within the direct lags, or FFT's
+def test_integrated_time_is_the_direct_sum_over_sokals_window(n, phi):
     rng = np.random.default_rng(5)
-    x = _frames.ar1_lognormal(n, 0.8, rng)
+    x = _frames.ar1_lognormal(n, phi, rng)
     r = dep.centred_ranks(x)
     acf = np.array([r[: n - k] @ r[k:] for k in range(n // 2)]) / (r @ r)
     taus = 2 * np.cumsum(acf) - 1
-    m = int(np.argmax(np.arange(n // 2) >= dep.SOKAL_C * taus))
-    assert dep.integrated_time(x) == pytest.approx(max(taus[m], 1.0), rel=1e-9)
-    if n > 50:  # AR(1), phi = 0.8: near (1 + phi)/(1 - phi) = 9 on the ranks too
+    closes = np.arange(n // 2) >= dep.SOKAL_C * taus
+    want = max(taus[int(np.argmax(closes))], 1.0) if closes.any() else np.inf
+    assert dep.integrated_time(x) == pytest.approx(want, rel=1e-9)
+    rho = dep.rank_acf(x, dep.MAX_LAG, r)  # the lags assess already has: the same answer
+    assert dep.integrated_time(x, ranks=r, rho=rho) == pytest.approx(want, rel=1e-9)
+    window = int(np.argmax(closes)) if closes.any() else n // 2
+    assert (window < dep.DIRECT_LAGS) == (phi < 0.97 or n == 50)  # both paths are taken
+    if n > 50 and phi == 0.8:  # AR(1): near (1 + phi)/(1 - phi) = 9 on the ranks too
         assert 5 < dep.integrated_time(x) < 15
+
+
+def test_sorted_order_sorts_whatever_the_values():
+    """The direct sort of bit-mapped keys gives a permutation that sorts x, for signed
+    values, ±0, infinities, ties, values closer than the bits given up to the index (put
+    right afterwards) and NaN (last, as np.sort puts it)."""
+    rng = np.random.default_rng(6)
+    x = np.round(rng.lognormal(size=5000), 2)
+    x[:300] *= -1
+    x[300:400] = -np.inf
+    x[400:450] = np.inf
+    x[450:500] = 0.0
+    x[500:550] = -0.0
+    near = 1.0 + np.arange(100) * 2.0**-50  # differ only in bits the index takes
+    x[600:700] = rng.permutation(near)
+    for values in (x, rng.permutation(x), np.append(x, np.nan), np.array([3.0]), np.array([])):
+        order, xs = dep.sorted_order(values)
+        np.testing.assert_array_equal(np.sort(order), np.arange(len(values)))
+        np.testing.assert_array_equal(xs, values[order])
+        np.testing.assert_array_equal(xs, np.sort(values))
+    want = stats.rankdata(x)
+    np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())

@@ -168,3 +168,24 @@ def test_summarize_rejects_unknown_units_and_levels():
     with pytest.raises(ValueError, match="level"):
         summarize(s, level=95)
     assert isinstance(summarize(s), pd.DataFrame)
+
+
+def test_scaled_indices_map_the_exact_interval_at_n_eff_onto_the_data():
+    """Each quantile's interval at its effective size m is the exact one of Binomial(m, q),
+    its ranks stretched by n/m (outward); at m ≥ n it is the plain exact interval."""
+    from azlatency.stats.intervals import exact_indices, scaled_indices
+
+    qs = np.array([0.25, 0.5, 0.9, 0.99, 0.999])
+    n, level, a = 100_000, 0.95, 0.025
+    n_eff = np.array([n * 2.0, 1234.9, 400.0, 1e5 - 0.5, 3.0])
+    lo, hi = scaled_indices(n, qs, level, n_eff)
+    for i, (q, m) in enumerate(zip(qs, [n, 1234, 400, 99_999, 3])):
+        low, high = stats.binom.ppf(a, m, q) - 1, stats.binom.isf(a, m, q)
+        if m == n:
+            assert (lo[i], hi[i]) == (low, high)
+            continue
+        assert lo[i] == (np.floor((low + 1) * n / m) - 1 if low >= 0 else -1)
+        assert hi[i] == (np.ceil((high + 1) * n / m) - 1 if high < m else n)
+    assert hi[4] == n  # 3 effective points: no upper bound for p99.9 (not estimable)
+    (l0,), (h0,) = exact_indices(n, [0.25], level)
+    assert (lo[0], hi[0]) == (l0, h0)
