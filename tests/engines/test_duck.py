@@ -210,3 +210,25 @@ def test_rows_out_of_order_repeated_or_null_seq_equal_pandas(synth, tmp_path, mo
     # came shuffled, was put in order by numpy.
     assert set(sent) & set(read) == {r for r in big if r in sent}
     assert len(set(sent) - set(read)) >= 3
+
+
+@pytest.mark.parametrize("dependence", ["auto", "iid", "batch"])
+def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monkeypatch,
+                                                          dependence):
+    """Runs longer than SQL_TEST_MAX rows and uncensored go straight to the numpy path: the
+    GROUP BY pass of moments reads only the others, and the rows are still summarize's
+    (runs with losses, short series, censored runs and ``iid`` among them)."""
+    monkeypatch.setattr(duck, "SQL_TEST_MAX", 300)
+    asked: list = []
+    original = duck._Query.per_run
+    monkeypatch.setattr(
+        duck._Query, "per_run", lambda self, r=None: asked.append(r) or original(self, r)
+    )
+    for name, (_, root, t) in ((SYNTH, synth), ("captures", captures)):
+        ids = _ids(t)
+        asked.clear()
+        got = stats.summarize_store(name, root, run_ids=ids, dependence=dependence)
+        pd.testing.assert_frame_equal(got, _pandas(t, ids, dependence=dependence))
+        rows = t.samples[t.samples["run_id"].isin(ids)].groupby("run_id").size()
+        (short,) = asked
+        assert set(short) < set(ids) and set(rows[rows <= 300].index) <= set(short)
