@@ -105,6 +105,9 @@ def sorted_order(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = len(x)
     if n < 2:
         return np.arange(n), x.copy()
+    got = _on_grid(x)
+    if got is not None:
+        return got
     low = np.uint64((1 << int(n - 1).bit_length()) - 1)  # the bits that hold the index
     u = x.view(np.uint64)
     key = u ^ ((u >> np.uint64(63)) * _ONES | _SIGN)
@@ -117,6 +120,31 @@ def sorted_order(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not (xs[1:] >= xs[:-1]).all():  # values closer than the dropped bits, or NaN
         fix = np.argsort(xs, kind="stable")  # timsort: nearly sorted input is one pass
         order, xs = order[fix], xs[fix]
+    return order, xs
+
+
+GRID = 1000.0  # latencies in µs printed to the nanosecond: every tool's resolution
+
+
+def _on_grid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``sorted_order`` of values that are all whole multiples of 1/``GRID`` (x == k/GRID
+    exactly, k ≥ 0), or None.  The key is k itself with the index below it, so the sorted
+    keys hold the sorted values: k/GRID again, read in order rather than gathered from x at
+    random places (a third of the general path's cost for a run of 10⁶ values)."""
+    n = len(x)
+    bits = int(n - 1).bit_length()
+    k = x * GRID
+    np.rint(k, out=k)
+    if not (k.min() >= 0 and k.max() < 2.0 ** (62 - bits) and (k / GRID == x).all()):
+        return None  # NaN fails the comparisons too
+    key = k.astype(np.int64)
+    key <<= bits
+    key |= np.arange(n, dtype=np.int64)
+    key.sort()
+    order = key & ((1 << bits) - 1)
+    key >>= bits
+    xs = key.astype(np.float64)
+    xs /= GRID
     return order, xs
 
 
@@ -202,7 +230,7 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None 
     while len(acf) < min(half, DIRECT_LAGS):
         if (tau := _window(acf, c)) is not None:
             return tau
-        more = range(len(acf), min(2 * len(acf), half, DIRECT_LAGS))
+        more = range(len(acf), min(len(acf) + max(8, len(acf) // 2), half, DIRECT_LAGS))
         acf = np.concatenate((acf, _lag_products(r, more) / denom))
     if (tau := _window(acf[:half], c)) is not None:
         return tau

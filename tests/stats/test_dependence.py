@@ -99,3 +99,23 @@ def test_sorted_order_sorts_whatever_the_values():
         np.testing.assert_array_equal(xs, np.sort(values))
     want = stats.rankdata(x)
     np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())
+
+
+def test_values_on_the_nanosecond_grid_sort_without_a_gather():
+    """Latencies printed to the nanosecond (µs with three decimals) are sorted by their
+    integer count of nanoseconds, and the sorted values read back from the keys are the very
+    values of x; values off the grid, negative or infinite take the general path."""
+    rng = np.random.default_rng(7)
+    x = np.round(_frames.ar1_lognormal(20_000, 0.5, rng), 3)
+    x[::97] = x[5]  # ties
+    x[3] = 0.0
+    order, xs = dep._on_grid(x)
+    np.testing.assert_array_equal(xs, x[order])
+    np.testing.assert_array_equal(xs, np.sort(x))
+    np.testing.assert_array_equal(np.sort(order), np.arange(len(x)))
+    assert np.array_equal(dep.sorted_order(x)[1], xs)
+    for off in (x + 1e-4, np.append(x, -1.0), np.append(x, np.inf), np.append(x, np.nan)):
+        assert dep._on_grid(off) is None
+        np.testing.assert_array_equal(dep.sorted_order(off)[1], np.sort(off))
+    want = stats.rankdata(x)
+    np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())
