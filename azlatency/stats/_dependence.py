@@ -64,8 +64,10 @@ class Dependence:
     tau: float = np.nan  # integrated autocorrelation time of the ranks (Sokal window)
     batch_len: int = 0
     reason: str = ""  # why no dependence-aware interval can be had ("" when it can)
-    # the series sorted: a by-product of its ranks, which the quantiles read (None: not kept)
+    # the series sorted, and the permutation that sorts it: by-products of its ranks, which
+    # the quantiles read (None: not kept)
     sorted: np.ndarray | None = field(default=None, repr=False, compare=False)
+    order: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def estimable(self) -> bool:
@@ -280,7 +282,7 @@ def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
     tau, m, b, reason = plan(x, detected, ranks, rho)
     if not detected:
         reason = ""
-    return Dependence(detected, p, acf1, b, tau, m, reason, sorted=sort[1])
+    return Dependence(detected, p, acf1, b, tau, m, reason, sorted=sort[1], order=sort[0])
 
 
 def _batched(y: np.ndarray, b: int) -> np.ndarray:
@@ -303,19 +305,54 @@ def t_shrink(b: int, level: float) -> float:
     return float((stats.norm.ppf(a) / stats.t.ppf(a, b - 1)) ** 2)
 
 
-def quantile_n_eff(x: np.ndarray, thresholds: np.ndarray, qs: np.ndarray, b: int) -> np.ndarray:
+def quantile_n_eff(x: np.ndarray, thresholds: np.ndarray, qs: np.ndarray, b: int,
+                   sort: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Effective sample size of each quantile: n·q(1−q) / long-run variance of I(x ≤ ξ̂_q),
-    capped at n (never more information than independent draws)."""
+    capped at n (never more information than independent draws).  ``sort``: (order, sorted
+    values) of ``x`` (``sorted_order``), when known."""
     n = len(x)
-    batches = _batched(x, b)
-    m = batches.shape[1]
+    m = n // b
+    counts = _batch_counts(x, thresholds, b) if sort is None else _sorted_counts(
+        sort, thresholds, b)
     out = np.empty(len(qs))
-    for i, (xi, q) in enumerate(zip(thresholds, qs)):
-        # count per batch by einsum: a reduction along short rows pays numpy's per-row cost
-        frac = np.einsum("ij->i", (batches <= xi).view(np.uint8), dtype=np.int64) / m
+    for i, q in enumerate(qs):
+        frac = counts[i] / m
         lrv = m * np.var(frac, ddof=1)
         iid = q * (1 - q)
         out[i] = n * iid / max(lrv, iid)
+    return out
+
+
+def _batch_counts(x: np.ndarray, thresholds: np.ndarray, b: int) -> np.ndarray:
+    """counts[i, j]: the values ≤ thresholds[i] in batch j (``_batched``), by comparison."""
+    batches = _batched(x, b)
+    # count per batch by einsum: a reduction along short rows pays numpy's per-row cost
+    return np.array([np.einsum("ij->i", (batches <= xi).view(np.uint8), dtype=np.int64)
+                     for xi in thresholds]).reshape(len(thresholds), b)
+
+
+def _sorted_counts(sort: tuple[np.ndarray, np.ndarray], thresholds: np.ndarray, b: int
+                   ) -> np.ndarray:
+    """``_batch_counts`` from the sort: the values ≤ ξ are the first searchsorted(ξ) in sorted
+    order, so one pass tags each value with its batch and the counts are running sums of
+    the batches of consecutive sorted stretches — two passes over the series, not two per
+    threshold."""
+    order, xs = sort
+    n = len(xs)
+    m = n // b
+    skip = n - b * m  # _batched drops the first n mod b points: an extra bin, dropped
+    batch = order - skip
+    batch //= m
+    batch[batch < 0] = b
+    cuts = np.searchsorted(xs, thresholds, side="right")
+    rank = np.argsort(cuts, kind="stable")
+    out = np.empty((len(thresholds), b), dtype=np.int64)
+    running = np.zeros(b + 1, dtype=np.int64)
+    at = 0
+    for i in rank:
+        running += np.bincount(batch[at : cuts[i]], minlength=b + 1)
+        at = max(at, cuts[i])
+        out[i] = running[:b]
     return out
 
 

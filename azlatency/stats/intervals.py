@@ -120,8 +120,8 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
     d = dep.assess(obs.series)
     if dependence == "batch":
         tau, m, b, reason = dep.plan(obs.series, True)
-        return dep.Dependence(True, d.p_value, d.acf1, b, tau, m, reason, d.sorted), join_notes(
-            "batch means requested", d.note)
+        return dep.Dependence(True, d.p_value, d.acf1, b, tau, m, reason, d.sorted,
+                              d.order), join_notes("batch means requested", d.note)
     return (d if d.detected else None), d.note
 
 
@@ -155,7 +155,8 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
         lo, hi = exact_indices(n, qs, level)
     else:
         thresholds = np.where(np.isfinite(est), est, xs[np.clip((qs * n).astype(int), 0, n - 1)])
-        n_eff = dep.quantile_n_eff(obs.series, thresholds, qs, d.n_batches)
+        sort = (d.order, kept) if d.order is not None and xs is kept else None
+        n_eff = dep.quantile_n_eff(obs.series, thresholds, qs, d.n_batches, sort)
         n_eff *= dep.t_shrink(d.n_batches, level)
         lo, hi = scaled_indices(n, qs, level, n_eff)
     rows = []

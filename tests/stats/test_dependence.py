@@ -119,3 +119,19 @@ def test_values_on_the_nanosecond_grid_sort_without_a_gather():
         np.testing.assert_array_equal(dep.sorted_order(off)[1], np.sort(off))
     want = stats.rankdata(x)
     np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())
+
+
+@pytest.mark.parametrize("b", [2, 37, 400])
+def test_batch_counts_from_the_sort_are_the_counts_by_comparison(b):
+    """quantile_n_eff counts the values ≤ each threshold per batch from the sort (one pass)
+    or by comparing every value with every threshold: the same counts, the same n_eff, for
+    thresholds in any order, ties and a series that does not divide into b batches."""
+    rng = np.random.default_rng(8)
+    x = np.round(_frames.ar1_lognormal(10_007, 0.7, rng), 1)  # ties
+    qs = np.array([0.99, 0.25, 0.5, 0.999, 0.9])
+    th = np.quantile(x, qs)
+    sort = dep.sorted_order(x)
+    np.testing.assert_array_equal(dep._sorted_counts(sort, th, b), dep._batch_counts(x, th, b))
+    np.testing.assert_array_equal(dep.quantile_n_eff(x, th, qs, b, sort),
+                                  dep.quantile_n_eff(x, th, qs, b))
+    assert dep._batch_counts(x, th, b).sum(axis=1)[1] == (x[len(x) % b:] <= th[1]).sum()
