@@ -64,10 +64,9 @@ class Dependence:
     tau: float = np.nan  # integrated autocorrelation time of the ranks (Sokal window)
     batch_len: int = 0
     reason: str = ""  # why no dependence-aware interval can be had ("" when it can)
-    # the series sorted, and the permutation that sorts it: by-products of its ranks, which
-    # the quantiles read (None: not kept)
-    sorted: np.ndarray | None = field(default=None, repr=False, compare=False)
-    order: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # ``sorted_order`` of the series (the permutation, the sorted values): a by-product of its
+    # ranks, which the quantiles read (None: not kept)
+    sort: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     @property
     def estimable(self) -> bool:
@@ -132,7 +131,7 @@ def _on_grid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """``sorted_order`` of values that are all whole multiples of 1/``GRID`` (x == k/GRID
     exactly, k ≥ 0), or None.  The key is k itself with the index below it, so the sorted
     keys hold the sorted values: k/GRID again, read in order rather than gathered from x at
-    random places (a third of the general path's cost for a run of 10⁶ values)."""
+    random places (a 1.24 × 10⁶-value run: 45 ms instead of the general path's 60)."""
     n = len(x)
     bits = int(n - 1).bit_length()
     k = x * GRID
@@ -250,22 +249,18 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None 
     return np.inf if tau is None else tau
 
 
-def plan(x: np.ndarray, detected: bool, ranks: np.ndarray | None = None,
-         rho: np.ndarray | None = None) -> tuple[float, int, int, str]:
-    """(τ̂, batch length, batch count, reason) for the series ``x``; ``reason`` is "" when
-    enough batches fit, else why not."""
-    n = len(x)
-    tau = integrated_time(x, ranks=ranks, rho=rho)
+def batching(n: int, tau: float, detected: bool) -> tuple[int, int, str]:
+    """(batch length, batch count, reason) for n points of autocorrelation time ``tau``."""
     if not np.isfinite(tau):
-        return tau, 0, 0, (f"memory longer than the series: the autocorrelation of {n} points "
-                           "does not die out within n/2 lags (n_eff cannot be measured)")
+        return 0, 0, (f"memory longer than the series: the autocorrelation of {n} points "
+                      "does not die out within n/2 lags (n_eff cannot be measured)")
     m = int(max(MIN_BATCH_LEN, np.ceil(BATCH_FACTOR * tau)))
     b = n // m
     if b < MIN_BATCHES and detected:
-        return tau, m, b, (f"n_eff ≈ n/τ = {n / tau:.0f} ({n} points, autocorrelation time "
-                           f"τ≈{tau:.3g}): {b} batches of {m} fit, an interval needs "
-                           f"≥ {MIN_BATCHES} (n ≥ {MIN_BATCHES * m})")
-    return tau, m, max(b, 2), ""
+        return m, b, (f"n_eff ≈ n/τ = {n / tau:.0f} ({n} points, autocorrelation time "
+                      f"τ≈{tau:.3g}): {b} batches of {m} fit, an interval needs "
+                      f"≥ {MIN_BATCHES} (n ≥ {MIN_BATCHES * m})")
+    return m, max(b, 2), ""
 
 
 def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
@@ -276,13 +271,14 @@ def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
         return Dependence(False, np.nan, np.nan, 0)
     sort = sorted_order(x)
     ranks = centred_ranks(x, sort)
-    rho = rank_acf(x, min(MAX_LAG, len(x) - 1), ranks)
+    rho = rank_acf(x, MAX_LAG, ranks)  # n ≥ MIN_N > MAX_LAG
     _, p, acf1 = ljung_box(x, ranks=ranks, rho=rho)
     detected = p < alpha
-    tau, m, b, reason = plan(x, detected, ranks, rho)
+    tau = integrated_time(x, ranks=ranks, rho=rho)
+    m, b, reason = batching(n, tau, detected)
     if not detected:
         reason = ""
-    return Dependence(detected, p, acf1, b, tau, m, reason, sorted=sort[1], order=sort[0])
+    return Dependence(detected, p, acf1, b, tau, m, reason, sort=sort)
 
 
 def _batched(y: np.ndarray, b: int) -> np.ndarray:

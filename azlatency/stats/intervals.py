@@ -118,10 +118,10 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
     if obs.n < dep.MIN_N:
         return None, f"n < {dep.MIN_N}: autocorrelation not tested"
     d = dep.assess(obs.series)
-    if dependence == "batch":
-        tau, m, b, reason = dep.plan(obs.series, True)
-        return dep.Dependence(True, d.p_value, d.acf1, b, tau, m, reason, d.sorted,
-                              d.order), join_notes("batch means requested", d.note)
+    if dependence == "batch":  # assess measured τ already: only the batching differs
+        m, b, reason = dep.batching(obs.n, d.tau, True)
+        return dep.Dependence(True, d.p_value, d.acf1, b, d.tau, m, reason, d.sort), join_notes(
+            "batch means requested", d.note)
     return (d if d.detected else None), d.note
 
 
@@ -143,8 +143,9 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
     if n == 0:
         return [not_estimable(level=level, method=method, unit=unit, n=0, note="no observations")
                 for _ in qs]
-    kept = d.sorted if d is not None else None
-    xs = kept if kept is not None and len(kept) == n else np.sort(obs.series)
+    # d assessed obs.series: its sort serves the quantiles and the batch counts
+    sort = d.sort if d is not None and d.sort is not None and len(d.sort[1]) == n else None
+    xs = sort[1] if sort is not None else np.sort(obs.series)
     est = sorted_quantile(xs, qs)
     too_dependent = d is not None and not d.estimable
     if too_dependent:
@@ -155,7 +156,6 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
         lo, hi = exact_indices(n, qs, level)
     else:
         thresholds = np.where(np.isfinite(est), est, xs[np.clip((qs * n).astype(int), 0, n - 1)])
-        sort = (d.order, kept) if d.order is not None and xs is kept else None
         n_eff = dep.quantile_n_eff(obs.series, thresholds, qs, d.n_batches, sort)
         n_eff *= dep.t_shrink(d.n_batches, level)
         lo, hi = scaled_indices(n, qs, level, n_eff)
