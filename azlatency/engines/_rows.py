@@ -161,8 +161,3 @@ def run_unit(stats: dict, means: np.ndarray, ests: np.ndarray, qs, level: float)
         out[stat] = row(med, xs[lo], xs[hi], method=method, range_=rng_, note=note, **kw)
     return out
 
-
-def frame_rows(rows: dict, keys: dict, qs) -> list[dict]:
-    """``intervals._frame``: one dict per stat, keys first."""
-    qmap = {pct_label(x): x for x in qs}
-    return [{**keys, "stat": s, "q": qmap.get(s, np.nan), **r} for s, r in rows.items()]

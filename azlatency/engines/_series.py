@@ -114,5 +114,5 @@ def table_rows(tbl: pa.Table, metric: str, kw: dict) -> list[dict]:
             out.extend(iv.group_rows(_frame(part), None, ["run_id"], metric, **kw))
             continue
         keys = {"run_id": run_id, "metric": metric, "unit": value_unit}
-        out.extend(iv._frame(series(*got, kw), keys, qs))
+        out.extend(iv.stat_rows(series(*got, kw), keys, qs))
     return out

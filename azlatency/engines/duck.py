@@ -54,6 +54,8 @@ CHUNK_ROWS = 1 << 20
 # reading those runs and summarising them with group_rows costs, and every such run that
 # turns out autocorrelated (most long runs) has to be read for the batch means anyway.
 SQL_TEST_MAX = 1 << 16
+# Runs of a scan named in its SQL text (more: a semi-join with a registered table)
+LITERAL_MAX = 2000
 # Threads summarising runs read for the numpy path (DuckDB's own threads default to the same).
 THREADS = os.cpu_count() or 1
 
@@ -62,7 +64,7 @@ def _files(folder: Path, table: str) -> str:
     return "[" + ", ".join(f"'{_quote(f)}'" for f in dataset.table_files(folder, table)) + "]"
 
 
-def _quote(path: Path) -> str:
+def _quote(path: Path | str) -> str:
     return str(path).replace("'", "''")
 
 
@@ -142,14 +144,14 @@ def summarize(
     value_unit = iv.metric_column(metric)[1]
     slow: list[str] = []  # runs whose order needs file order (NULL or repeated seq)
     rows = {
-        rid: _rows.frame_rows(stats, {"run_id": rid, "metric": metric, "unit": value_unit}, qs)
+        rid: iv.stat_rows(stats, {"run_id": rid, "metric": metric, "unit": value_unit}, qs)
         for rid, stats in _plain_rows(q, per_run, plain, qs, level).items()
     }
     keys = {"metric": metric, "unit": value_unit}
     for rid, stats in _series(
         q, per_run, [r for r in fallback if not per_run[r]["n_cens"]], kw, slow
     ):
-        rows[rid] = _rows.frame_rows(stats, {"run_id": rid, **keys}, qs)
+        rows[rid] = iv.stat_rows(stats, {"run_id": rid, **keys}, qs)
     for ids in _chunks([*slow, *(r for r in fallback if per_run[r]["n_cens"])], per_run):
         part = iv.group_rows(q.read(ids), None, ["run_id"], metric, **kw)
         for r in part:
@@ -173,10 +175,11 @@ class _Query:
         # ordered(): seq, then send time, pandas' NaN-last stable sort; file order breaks ties
         self.order = ", ".join([*(f"{k} NULLS LAST" for k in keys), "filename", "file_row_number"])
         con.execute(f"CREATE TEMP VIEW kept AS SELECT * FROM samples {where}")
-        con.execute(f"""CREATE TEMP VIEW obs AS SELECT run_id, {status} AS st,
-            CAST({column} AS DOUBLE) AS v, CAST({bound} AS DOUBLE) AS cb,
-            {", ".join(keys) + "," if keys else ""} filename, file_row_number
-            FROM kept""")
+        for view, source in (("obs", "kept"), ("obs_all", "samples")):  # obs_all: unfiltered
+            con.execute(f"""CREATE TEMP VIEW {view} AS SELECT run_id, {status} AS st,
+                CAST({column} AS DOUBLE) AS v, CAST({bound} AS DOUBLE) AS cb,
+                {", ".join(keys) + "," if keys else ""} filename, file_row_number
+                FROM {source}""")
         self.ok = "(st = 'ok' AND isfinite(v))"
 
     def check_basis(self, metric: str) -> None:
@@ -353,9 +356,13 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     if len(names) < len(run_ids):  # two runs of one hash: no way to tell their rows apart
         slow.extend(run_ids)
         return
+    # The run ids are a subset of the kept ones, so the unfiltered view with one filter; a
+    # literal list is cheaper than a semi-join (3.4 against 4.1 CPU-s for 7.9 * 10^7 rows).
+    within = ("(" + ", ".join(f"'{_quote(r)}'" for r in run_ids) + ")"
+              if len(run_ids) <= LITERAL_MAX else "(SELECT run_id FROM series_runs)")
     reader = q.con.sql(
-        f"SELECT hash(run_id) AS h, v, coalesce({q.ok}, false) AS ok, seq FROM obs "
-        "WHERE run_id IN (SELECT run_id FROM series_runs)"
+        f"SELECT hash(run_id) AS h, v, coalesce({q.ok}, false) AS ok, seq FROM obs_all "
+        f"WHERE run_id IN {within}"
     ).to_arrow_reader(CHUNK_ROWS)
     need = {rid: per_run[rid]["rows"] for rid in run_ids}
     pieces: dict[str, list] = {}
@@ -476,11 +483,11 @@ def _groups(q: _Query, per_run: dict, runs, by: list[str], metric: str, kw: dict
                 dtype=float,
             )
             stats = _rows.run_unit(pooled[as_runs.index(ids)], means, ests, qs, level)
-            out.extend(_rows.frame_rows(stats, keys, qs))
+            out.extend(iv.stat_rows(stats, keys, qs))
         elif len(ids) == 1 and ids[0] in plain:
             rid = ids[0]
             stats = _rows.series(per_run[rid], qs, level, plain[rid], ranks[rid], values[rid])
-            out.extend(_rows.frame_rows(stats, keys, qs))
+            out.extend(iv.stat_rows(stats, keys, qs))
         else:
             frame = q.read(ids)
             out.extend(iv.group_rows(frame, runs, by, metric, **kw))

@@ -320,7 +320,9 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
 # Public functions
 
 
-def _frame(rows: dict[str, dict], keys: dict, qs) -> list[dict]:
+def stat_rows(rows: dict[str, dict], keys: dict, qs) -> list[dict]:
+    """The rows of one group's stats (``series_rows``, ``run_rows``): one dict per stat,
+    ``keys`` first, ``q`` set for the quantiles (every engine builds its rows with this)."""
     qmap = {pct_label(q): q for q in qs}
     return [{**keys, "stat": s, "q": qmap.get(s, np.nan), **r} for s, r in rows.items()]
 
@@ -408,7 +410,7 @@ def group_rows(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str], 
                     r["n_runs"] = len(run_parts)
                     r["note"] = join_notes(r["note"], f"{len(run_parts)} runs pooled; "
                                            "run-to-run variation is not in the interval")
-        out.extend(_frame(rows, {**keys, "metric": metric, "unit": value_unit}, qs))
+        out.extend(stat_rows(rows, {**keys, "metric": metric, "unit": value_unit}, qs))
     return out
 
 

@@ -232,3 +232,29 @@ def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monke
         rows = t.samples[t.samples["run_id"].isin(ids)].groupby("run_id").size()
         (short,) = asked
         assert set(short) < set(ids) and set(rows[rows <= 300].index) <= set(short)
+
+
+@pytest.mark.parametrize("literal_max", [0, 10_000])
+def test_the_scan_names_its_runs_in_sql_or_joins_a_table(synth, monkeypatch, literal_max):
+    """The numpy path's scan filters its runs by a literal list (few runs) or a semi-join with
+    a registered table (many): both give summarize's rows, ``run_ids`` a subset of the store."""
+    monkeypatch.setattr(duck, "SQL_TEST_MAX", 300)
+    monkeypatch.setattr(duck, "LITERAL_MAX", literal_max)
+    sent: list[str] = []
+    original = duck._Query.__init__
+
+    def spy(self, con, *a):
+        original(self, con, *a)
+        sql = con.sql
+        self.con = type("Con", (), {
+            "sql": lambda _, q: sent.append(q) or sql(q),
+            "register": lambda _, *r: con.register(*r),
+            "execute": lambda _, *r: con.execute(*r)})()
+
+    monkeypatch.setattr(duck._Query, "__init__", spy)
+    _, root, t = synth
+    ids = _ids(t)[::2]
+    got = stats.summarize_store(SYNTH, root, run_ids=ids)
+    pd.testing.assert_frame_equal(got, _pandas(t, ids))
+    (scan,) = [q for q in sent if "FROM obs_all" in q]
+    assert ("SELECT run_id FROM series_runs" in scan) == (literal_max == 0)
