@@ -54,6 +54,14 @@ def series(ok: np.ndarray, v: np.ndarray, kw: dict) -> dict:
     return iv.series_rows(obs, kw["quantiles"], kw["level"], kw["dependence"])
 
 
+def ordered_series(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], kw: dict
+                   ) -> dict | None:
+    """``series`` of the run in stretches ``parts`` (``in_seq_order``), None when its order
+    needs file order: both on the worker thread, so the scan's thread only cuts stretches."""
+    got = in_seq_order(parts)
+    return None if got is None else series(*got, kw)
+
+
 def arrays(tbl: pa.Table, column: str):
     """(ok, values, seq) of a samples table, or None when it needs ``group_rows``: a row is
     censored, there is no ``seq``, or the other latency basis has values (``check_basis``

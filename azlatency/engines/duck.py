@@ -343,7 +343,7 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     One pass over the rows of all these runs, in whatever order DuckDB's parallel scan hands
     them back (``hash(run_id)``, the value, the observation flag and ``seq``).  A run is
     complete when its ``per_run`` row count has arrived; its stretches are then put in
-    measurement order (``_series.in_seq_order``) and it is summarised on a thread per core (numpy's
+    measurement order (``_series.in_seq_order``) and summarised on a thread per core (numpy's
     sorts and FFTs let go of the GIL) while the scan goes on.  At most ``2·THREADS`` complete
     runs wait for a thread, so memory stays that of a few runs and the scan's buffers."""
     if not run_ids:
@@ -382,16 +382,23 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
                 need[rid] -= hi - lo
                 if need[rid]:
                     continue
-                got = _series_rows.in_seq_order(pieces.pop(rid))
-                if got is None:
-                    slow.append(rid)
-                    continue
-                queued.append((rid, pool.submit(_series_rows.series, *got, kw)))
+                queued.append((rid, pool.submit(_series_rows.ordered_series,
+                                                pieces.pop(rid), kw)))
                 while len(queued) > 2 * THREADS:
-                    rid0, f = queued.pop(0)
-                    yield rid0, f.result()
-        yield from ((rid, f.result()) for rid, f in queued)
+                    yield from _done(*queued.pop(0), slow)
+        for rid, f in queued:
+            yield from _done(rid, f, slow)
     slow.extend(sorted(pieces))  # rows missing (the store changed under the scan): re-read
+
+
+def _done(rid: str, future, slow: list[str]):
+    """(rid, stats) of a run summarised on a thread; nothing when its order needs file
+    order (it joins ``slow``)."""
+    stats = future.result()
+    if stats is None:
+        slow.append(rid)
+    else:
+        yield rid, stats
 
 
 def _schema(columns: list[str]) -> pa.Schema:
