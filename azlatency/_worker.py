@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import store
+from . import dataset, store
 from .errors import DetectionError, ParseError, SchemaError
 from .parsers import modules
 from .reader import file_bytes, read_bytes
@@ -101,16 +101,18 @@ def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
             path = cache / f"{task.sha256}.{name}.parquet"
             tbl = store.to_arrow(df, name)
             setattr(tables, name, None)  # free the pandas copy (samples can be millions)
-            store.write_table(tbl, path, sync=False)
-            hashes[path.name] = store.file_sha256(path)
             if name == "samples":
-                # Samples stay on disk: the import streams them into samples.parquet, so
-                # what it needs of them is taken here.
+                # Samples stay on disk, so what the import needs of them is taken here.  They
+                # are written as the dataset's samples files are (every column, by run, its
+                # row groups), so a large part is linked into the dataset, not rewritten.
                 outcome.update(samples_columns=tbl.column_names,
                                samples_fault=store.samples_fault(tbl),
                                censored=store.count_by_run(tbl, "censored"))
+                tbl = dataset.sample_file(tbl)
             else:
                 arrow[name] = tbl
+            store.write_table(tbl, path, sync=False, row_group_size=dataset.ROW_GROUP_ROWS)
+            hashes[path.name] = store.file_sha256(path)
     outcome.update(tables=sizes, files=hashes, tools=_tools(arrow["runs"]),
                    problems=[error_record(p) for p in tables.problems])
     return outcome

@@ -5,14 +5,21 @@ Layout of ``data/processed/<campaign>/`` in format 2 (docs/store.md has the reas
     manifest.json                          format version, inputs, files with rows and sha256
     runs/part-0.parquet                    labelled runs
     summaries/part-0.parquet               long-form statistics
-    samples/tool=<tool>/part-0.parquet     observations of that tool's runs, ordered by run_id
+    samples/tool=<tool>/part-<k>.parquet   observations of that tool's runs, ordered by run_id
     sketches/...                           reserved: written by a hook (EXTRA_TABLES)
     cache/<sha256>...                      per input file (store.py)
 
-Every samples file holds the same columns (the campaign's union, in the declared Arrow types),
-so pyarrow, DuckDB, Dask and Spark read the folder as one table with no schema merging.  The
-partition column ``tool`` is a string: readers must declare it (``hive_types`` in DuckDB, a
-``partitioning`` schema in pyarrow) or a numeric-looking value comes back as an integer.
+Every samples file holds every declared samples column (``sample_target``: a column the
+campaign has no values for is all null; the manifest lists the columns with values), so
+pyarrow, DuckDB, Dask and Spark read the folder — or several campaigns' folders — as one
+table with no schema merging.  The partition column ``tool`` is a string: readers must declare
+it (``hive_types`` in DuckDB, a ``partitioning`` schema in pyarrow) or a numeric-looking value
+comes back as an integer.
+
+Written once: the import's workers write each input's samples as a samples file is written
+(``sample_file``), so an input of at least ``LINK_ROWS`` samples of one tool becomes a file of
+the dataset as it is, hard-linked from the per-file cache (``plan_files``).  Only the small
+parts are read again, to be packed into files of up to ``FILE_ROWS`` rows.
 """
 
 from __future__ import annotations
@@ -49,6 +56,11 @@ ROW_GROUP_ROWS = 1 << 20
 # writer, writing the dataset of 10^7 samples took 2.6 s; in three files on two threads, 1.8 s.
 FILE_ROWS = 1 << 22
 WRITE_THREADS = os.cpu_count() or 1
+# Samples of one input, of one tool, from which its cache file is linked into the dataset
+# as a file of its own rather than read and written again (~230 ns a row of the import's
+# ~1.3 us: the dataset's read and encode of every row).  Smaller parts are packed: many
+# small files would cost every reader a footer and a scan task each.
+LINK_ROWS = 1 << 17
 
 # Hook for tables built from the written store (issue 13 item 4, the sketches): name → a
 # function given the staging store folder, with runs/, samples/ and summaries/ already written,
@@ -156,10 +168,38 @@ class _ToolWriter:
         store.fsync_file(self.path)
 
 
-def sample_target(columns: Iterable[str]) -> pa.Schema:
-    """Declared schema of the samples files: the campaign's columns (or the required ones)."""
+def sample_target() -> pa.Schema:
+    """Schema of every samples file: every declared samples column, in the declared types."""
+    return store.arrow_schema("samples")
+
+
+def sample_columns(columns: Iterable[str]) -> list[str]:
+    """The manifest's samples ``columns``: those with values (``columns``, the parts' union),
+    in declared order; the required ones when there are none."""
     names = set(columns) or {c.name for c in schema.TABLES["samples"] if c.required}
-    return store.arrow_schema("samples", sorted(names))
+    return [c for c in schema.COLUMNS["samples"] if c in names]
+
+
+def sample_file(tbl: pa.Table) -> pa.Table:
+    """One input's samples as a samples file holds them (``sample_target``, by run): what
+    the import's workers write to the cache, so that a large part is linked, not rewritten."""
+    return store.unify([by_run(tbl)], "samples", sample_target())
+
+
+def linkable(parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, str],
+             target: pa.Schema) -> tuple[list[int], list[bool]]:
+    """Rows of each part (its footer), and whether it becomes a samples file as it is: at
+    least ``LINK_ROWS`` rows of one tool, written in the target schema (``sample_file``)."""
+    rows, whole = [], []
+    for part, runs in zip(parts, part_runs):
+        pf = pq.ParquetFile(part)
+        n = pf.metadata.num_rows
+        rows.append(n)
+        one_tool = len(_tools(runs, tool_of)) == 1
+        whole.append(n >= LINK_ROWS and one_tool
+                     and pf.schema_arrow.equals(target, check_metadata=True))
+        pf.close()
+    return rows, whole
 
 
 def by_run(tbl: pa.Table) -> pa.Table:
@@ -181,6 +221,7 @@ def write_samples(
     skip: set[str] = frozenset(),
     part_runs: list[list[str]] | None = None,
     part_rows: list[int] | None = None,
+    whole: list[bool] | None = None,
 ) -> None:
     """The samples dataset from per-file parts (tables, or Parquet files read one at a time).
 
@@ -189,20 +230,26 @@ def write_samples(
     each partition is ordered by run and a row group's run_id statistics are narrow).
 
     With ``part_runs`` and ``part_rows`` (the import), a partition is cut into files of at
-    most ``FILE_ROWS`` rows (``plan_files``) written by ``WRITE_THREADS`` threads; ``skip``:
-    files not to write (reused), whose parts are not even read.  Without them (migration of
+    most ``FILE_ROWS`` rows (``plan_files``) written by ``WRITE_THREADS`` threads, a
+    ``whole`` part's file linked from the part itself (``linkable``); ``skip``: files not to
+    write (reused), whose parts are not even read.  Without them (migration of
     a format-1 store, whose parts stream from one file) each partition is one file, written
     as the parts arrive."""
     if part_runs is not None and part_rows is not None:
         parts = list(parts)
         tools = [_tools(runs, tool_of) for runs in part_runs]
-        plan = plan_files(part_rows, tools)
+        plan = plan_files(part_rows, tools, whole)
         jobs = [(rel, idx) for rel, idx in plan.items() if rel not in skip]
         if not plan:
             jobs = [(f"samples/{partition_dir(None)}/{PART.format(0)}", [])]
 
         def one(job: tuple[str, list[int]]) -> None:
             rel, idx = job
+            if whole and len(idx) == 1 and whole[idx[0]]:
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                store.link_or_copy(parts[idx[0]], folder / rel)
+                store.fsync_file(folder / rel)  # the worker wrote it unsynced
+                return
             tool = tool_from_dir(rel.split("/")[1])
             w = _ToolWriter(folder / rel, target)
             for i in idx:
@@ -260,18 +307,26 @@ def tool_from_dir(key: str) -> str | None:
     return None if value == HIVE_NULL else unquote(value)
 
 
-def plan_files(part_rows: list[int], part_tools: list[list[str | None]]) -> dict[str, list[int]]:
+def plan_files(part_rows: list[int], part_tools: list[list[str | None]],
+               whole: list[bool] | None = None) -> dict[str, list[int]]:
     """Samples file (relative path) → the indices of the parts it holds, in order.  Each
     tool's parts fill ``part-0``, then ``part-1`` once the next part would take the file
     past ``FILE_ROWS`` rows; a part is never split across files, so neither is a run.  A
-    part of several tools counts its whole size in each (the split is only known after
-    reading it, and the plan is needed before: ``partition_inputs`` digests it)."""
-    current: dict[str, tuple[int, int]] = {}
+    ``whole`` part is a file of its own, the next number (``linkable``), so the files of a
+    partition still hold its runs in order.  A part of several tools counts its whole size
+    in each (the split is only known after reading it, and the plan is needed before:
+    ``partition_inputs`` digests it)."""
+    current: dict[str, tuple[int, int]] = {}  # partition → (open file's number, its rows)
     files: dict[str, list[int]] = {}
     for i, (n, tools) in enumerate(zip(part_rows, part_tools)):
         for tool in tools:
             key = partition_dir(tool)
             k, rows = current.get(key, (0, 0))
+            if whole and whole[i]:
+                k += 1 if rows else 0
+                files[f"samples/{key}/{PART.format(k)}"] = [i]
+                current[key] = (k + 1, 0)
+                continue
             if rows and rows + n > FILE_ROWS:
                 k, rows = k + 1, 0
             current[key] = (k, rows + n)
@@ -280,18 +335,20 @@ def plan_files(part_rows: list[int], part_tools: list[list[str | None]]) -> dict
 
 
 def partition_inputs(parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, str],
-                     target: pa.Schema, stamp: str, part_rows: list[int]) -> dict[str, str]:
+                     target: pa.Schema, stamp: str, part_rows: list[int],
+                     whole: list[bool] | None = None) -> dict[str, str]:
     """Samples file (relative path) → digest of everything its bytes depend on: the code
     (``stamp``), the columns, and the sequence of per-file parts in it (``plan_files``: each
-    part's input sha256 and its runs' tools).  Equal digest, equal file."""
+    part's input sha256, its runs' tools, and whether it is linked).  Equal digest, equal
+    file."""
     import hashlib
 
-    plan = plan_files(part_rows, [_tools(runs, tool_of) for runs in part_runs])
+    plan = plan_files(part_rows, [_tools(runs, tool_of) for runs in part_runs], whole)
     head = [stamp, str(schema.FORMAT_VERSION), [f"{f.name}:{f.type}" for f in target]]
     out = {}
     for rel, idx in plan.items():
-        seq = [[parts[i].name, sorted((r, tool_of.get(r) or "") for r in part_runs[i])]
-               for i in idx]
+        seq = [[parts[i].name, sorted((r, tool_of.get(r) or "") for r in part_runs[i]),
+                bool(whole and whole[i])] for i in idx]
         out[rel] = hashlib.sha256(
             json.dumps([head, seq], separators=(",", ":")).encode()).hexdigest()
     return out
@@ -318,20 +375,24 @@ def run_tools(runs: pa.Table) -> dict[str, str]:
     return dict(zip(runs.column("run_id").to_pylist(), runs.column("tool").to_pylist()))
 
 
-def manifest_tables(folder: Path, inputs: dict[str, str] | None = None
-                    ) -> dict[str, dict[str, Any]]:
+def manifest_tables(folder: Path, inputs: dict[str, str] | None = None,
+                    columns: dict[str, list[str]] | None = None) -> dict[str, dict[str, Any]]:
     """The manifest's ``tables``: per table its rows, columns and files (rows, sha256, and
-    for samples files the digest of their ``inputs``)."""
+    for samples files the digest of their ``inputs``).  ``columns``: a table's columns with
+    values where its files hold more (samples: ``sample_columns``); else the files' own."""
     out = {}
     for table in tables():
         files = file_infos(folder, table)
         for name, info in files.items():
             if inputs and name in inputs:
                 info["inputs"] = inputs[name]
-        columns = read_schema(folder, table).names if files else []
+        if columns and table in columns:
+            names = columns[table]
+        else:
+            names = read_schema(folder, table).names if files else []
         out[table] = {
             "rows": sum(f["rows"] for f in files.values()),
-            "columns": columns,
+            "columns": names,
             "files": files,
         }
     return out
@@ -379,15 +440,14 @@ def migrate(target: Path) -> None:
         )
         pf = pq.ParquetFile(target / "samples.parquet")
         parts = (pa.Table.from_batches([b]) for b in pf.iter_batches(batch_size=ROW_GROUP_ROWS))
-        write_samples(
-            parts, sample_target(pf.schema_arrow.names), run_tools(runs), staging, sort=False
-        )
+        write_samples(parts, sample_target(), run_tools(runs), staging, sort=False)
         for name in EXTRA_TABLES.values():
             name(staging)
         manifest.update(
             format_version=schema.FORMAT_VERSION,
             migrated_from=manifest.get("format_version"),
-            tables=manifest_tables(staging),
+            tables=manifest_tables(
+                staging, columns={"samples": sample_columns(pf.schema_arrow.names)}),
         )
         store.write_json(manifest, staging / store.MANIFEST)
         store.publish(staging, target)

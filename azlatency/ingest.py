@@ -55,7 +55,8 @@ def cache_stamp() -> str:
     h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
     pkg = Path(__file__).resolve().parent
     code = sorted(pkg.glob("parsers/*.py")) + [
-        pkg / n for n in ("reader.py", "decode.py", "schema.py", "_worker.py")
+        pkg / n for n in ("reader.py", "decode.py", "schema.py", "_worker.py", "store.py",
+                          "dataset.py")  # the cache's samples are written as dataset files
     ]
     for path in code:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -210,8 +211,6 @@ def _raw_label(raw: Path) -> str:
 
 def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
            target: Path) -> None:
-    import pyarrow.parquet as pq
-
     runs = store.to_arrow(result.runs, "runs")
     dataset.write_single(runs, staging, "runs")
     dataset.write_single(result.summaries, staging, "summaries")
@@ -219,22 +218,24 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     # each tool partition is ordered by run without sorting the campaign.
     order = sorted(range(len(result.samples)), key=lambda i: result.samples[i].name)
     parts = [result.samples[i] for i in order]
-    target_schema = dataset.sample_target(result.samples_columns)
+    target_schema = dataset.sample_target()
     tool_of = dataset.run_tools(runs)
     part_runs = [result.samples_runs[i] for i in order]
-    part_rows = [pq.read_metadata(p).num_rows for p in parts]  # files are cut by rows
+    # Files are cut by rows; a large part of one tool is a file of its own, linked.
+    part_rows, whole = dataset.linkable(parts, part_runs, tool_of, target_schema)
     inputs = dataset.partition_inputs(parts, part_runs, tool_of, target_schema,
                                       json.dumps([manifest["cache_stamp"], manifest["options"]],
-                                                 sort_keys=True), part_rows)
+                                                 sort_keys=True), part_rows, whole)
     reuse = dataset.reusable(target, _read_manifest(target), inputs)
     dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
-                          part_runs=part_runs, part_rows=part_rows)
+                          part_runs=part_runs, part_rows=part_rows, whole=whole)
     for rel, old in reuse.items():  # unchanged partitions: the old file, linked
         (staging / rel).parent.mkdir(parents=True, exist_ok=True)
         store.link_or_copy(old, staging / rel)
     for hook in dataset.EXTRA_TABLES.values():
         hook(staging)
-    manifest["tables"] = dataset.manifest_tables(staging, inputs)
+    manifest["tables"] = dataset.manifest_tables(
+        staging, inputs, {"samples": dataset.sample_columns(result.samples_columns)})
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
 
@@ -460,18 +461,20 @@ def load(
     for statistics.
     """
     target = store_path(campaign, root)
-    _manifest(target, campaign)
+    manifest = _manifest(target, campaign)
     if lazy:
         from .engines.duck import Lazy
 
         return Lazy(target)
     runs = store.from_arrow(dataset.read(target, "runs"), "runs")
+    valued = manifest["tables"]["samples"]["columns"]
     if not samples:
         sample_df = schema.empty("samples")
     elif columns is None:
-        sample_df = store.from_arrow(dataset.read(target, "samples"), "samples")
+        # The files hold every declared column; the frame, those with values (the manifest's).
+        sample_df = store.from_arrow(dataset.read(target, "samples", valued), "samples")
     else:
-        present = sample_columns(target, columns)
+        present = sample_columns(valued, columns)
         sample_df = store.from_arrow(dataset.read(target, "samples", present), "samples",
                                      partial=True)
     summaries = store.from_arrow(dataset.read(target, "summaries"), "summaries")
@@ -502,9 +505,9 @@ def samples_files(campaign: str | os.PathLike[str], root: str | os.PathLike[str]
     return dataset.table_files(store_folder(campaign, root), "samples")
 
 
-def sample_columns(target: Path, columns: Sequence[str]) -> list[str]:
-    """``run_id`` and those of ``columns`` the samples of store ``target`` hold, in the
-    files' order.
+def sample_columns(valued: list[str], columns: Sequence[str]) -> list[str]:
+    """``run_id`` and those of ``columns`` among a store's samples columns with values
+    (``valued``, its manifest's), in their order.
 
     A name the samples schema does not document is an error (a typo would otherwise read as
     a column with no values)."""
@@ -516,7 +519,7 @@ def sample_columns(target: Path, columns: Sequence[str]) -> list[str]:
         raise ValueError(f"samples have no documented column {unknown}; "
                          f"known: {', '.join(known)}")
     wanted = {"run_id", *columns}
-    return [c for c in dataset.read_schema(target, "samples").names if c in wanted]
+    return [c for c in valued if c in wanted]
 
 
 def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None

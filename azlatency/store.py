@@ -176,10 +176,11 @@ def parquet_options(target: pa.Schema) -> dict[str, Any]:
                 column_encoding=ints or None)
 
 
-def write_table(tbl: pa.Table, path: Path, *, sync: bool = True) -> None:
+def write_table(tbl: pa.Table, path: Path, *, sync: bool = True,
+                row_group_size: int | None = None) -> None:
     """Parquet (``parquet_options``), no timestamps: the same table always gives the same
     bytes."""
-    pq.write_table(tbl, path, **parquet_options(tbl.schema))
+    pq.write_table(tbl, path, row_group_size=row_group_size, **parquet_options(tbl.schema))
     if sync:
         fsync_file(path)
 

@@ -143,8 +143,8 @@ def _as_format_1(folder):
     """Rewrite a store as format 1 wrote it: three files, the manifest's sha256 per table."""
     manifest = json.loads((folder / "manifest.json").read_text())
     info = {}
-    for table in dataset.TABLES:
-        tbl = dataset.read(folder, table)
+    for table in dataset.TABLES:  # format 1 held the columns with values only
+        tbl = dataset.read(folder, table, manifest["tables"][table]["columns"])
         meta = {**tbl.schema.metadata, b"azlatency.format_version": b"1"}
         store.write_table(tbl.replace_schema_metadata(meta), folder / f"{table}.parquet")
         shutil.rmtree(folder / table)
@@ -297,3 +297,53 @@ def test_files_are_read_in_the_order_they_were_cut(tmp_path):
     assert names == [f"part-{k}.parquet" for k in (0, 1, 2, 10, 11)]
     rows = dataset.arrow_dataset(tmp_path).to_table()["run_id"].to_pylist()
     assert rows == ["r00", "r01", "r02", "r10", "r11"]
+
+
+def test_a_large_part_is_its_own_file_in_the_plan():
+    """A whole (linked) part takes the next number; the packed parts around it keep order."""
+    rows, tools = [10, 500, 10, 10, 700], [["a"], ["a"], ["a"], ["b"], ["a"]]
+    plan = dataset.plan_files(rows, tools, [False, True, False, False, True])
+    assert plan == {
+        "samples/tool=a/part-0.parquet": [0],
+        "samples/tool=a/part-1.parquet": [1],
+        "samples/tool=a/part-2.parquet": [2],
+        "samples/tool=b/part-0.parquet": [3],
+        "samples/tool=a/part-3.parquet": [4],
+    }
+    assert dataset.plan_files(rows[1:3], tools[1:3], [True, False]) == {
+        "samples/tool=a/part-0.parquet": [0], "samples/tool=a/part-1.parquet": [1]}
+
+
+def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_path,
+                                                             monkeypatch):
+    """With LINK_ROWS small, every sockperf full log is a samples file that is its cache
+    file (one inode): the samples read back are those of a store whose files were all
+    written, in the same order, and plain DuckDB reads the same rows."""
+    ingest.import_campaign(mixed, root=tmp_path / "packed", workers=1)
+    packed = ingest.load(tmp_path / "packed" / mixed.name)
+    assert all(f.stat().st_nlink == 1
+               for f in dataset.table_files(tmp_path / "packed" / mixed.name, "samples"))
+    monkeypatch.setattr(dataset, "LINK_ROWS", 700)  # the full logs: 767-1099 rows
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    folder = stores / mixed.name
+    files = dataset.table_files(folder, "samples")
+    cache = {f.stat().st_ino: f.name for f in (folder / store.CACHE).glob("*.samples.parquet")}
+    linked = [f for f in files if f.stat().st_ino in cache]
+    sockperf = [f for f in files if f.parent.name == "tool=sockperf"]
+    big = [f for f in sockperf if pq.read_metadata(f).num_rows >= 700]
+    assert len(big) == 3 and set(big) == {f for f in linked if f in sockperf}
+    assert not [f for f in linked if f.parent.name == "tool=ping"]  # small: packed
+    for f in linked:  # in the target schema, ordered by run, as a written file would be
+        assert pq.read_schema(f).equals(dataset.sample_target(), check_metadata=True)
+        ids = pq.read_table(f, columns=["run_id"])["run_id"].to_pylist()
+        assert ids == sorted(ids)
+    t = ingest.load(folder)
+    assert t.samples.equals(packed.samples)
+    assert list(t.samples.columns) == list(packed.samples.columns)
+    n = duckdb.sql(f"SELECT count(*), sum(rtt_us) FROM read_parquet('{folder}/samples/*/*.parquet')"
+                   ).fetchall()[0]
+    assert n[0] == len(packed.samples) and n[1] == pytest.approx(packed.samples.rtt_us.sum())
+    manifest = json.loads((folder / store.MANIFEST).read_text(encoding="utf-8"))
+    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
+    assert json.loads((folder / store.MANIFEST).read_text(encoding="utf-8")) == manifest
+    assert dataset.intact(folder, manifest)
