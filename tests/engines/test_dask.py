@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from azlatency import ingest, stats
+from azlatency import dataset, ingest, stats
 from azlatency.engines import dask as dask_engine
 from tests.conftest import SYNTH
 from tests.ingest.conftest import tree_digest
@@ -38,6 +38,22 @@ def test_import_on_the_cluster_writes_the_same_store(captures, cluster, tmp_path
         raw, root=tmp_path, engine="dask", scheduler=cluster.scheduler_address
     )
     assert again.changed is False and tree_digest(tmp_path / raw.name) == remote
+
+
+def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
+    captures, cluster, tmp_path, monkeypatch
+):
+    """With LINK_ROWS small, large inputs' cache files (written on the workers) are samples
+    files of the store on both engines, and the two stores are the same bytes."""
+    raw, _, _ = captures
+    monkeypatch.setattr(dataset, "LINK_ROWS", 700)  # the sockperf full logs: 767-1099 rows
+    ingest.import_campaign(raw, root=tmp_path / "local", workers=1)
+    ingest.import_campaign(
+        raw, root=tmp_path / "dask", engine="dask", scheduler=cluster.scheduler_address
+    )
+    files = dataset.table_files(tmp_path / "dask" / raw.name, "samples")
+    assert sum(f.stat().st_nlink == 2 for f in files) >= 3  # the file and its cache entry
+    assert tree_digest(tmp_path / "local" / raw.name) == tree_digest(tmp_path / "dask" / raw.name)
 
 
 @pytest.mark.parametrize(
