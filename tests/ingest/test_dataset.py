@@ -7,6 +7,7 @@ import json
 import shutil
 
 import duckdb
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
@@ -347,3 +348,25 @@ def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_
     assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
     assert json.loads((folder / store.MANIFEST).read_text(encoding="utf-8")) == manifest
     assert dataset.intact(folder, manifest)
+
+
+def test_two_campaigns_read_as_one_table_without_schema_merging(mixed, stores, tmp_path):
+    """Every samples file holds every declared column, so a glob over two campaigns of
+    different tools is one table to DuckDB and pyarrow, no union_by_name, no unification."""
+    ingest.import_campaign(mixed, root=stores, workers=1)
+    pings = tmp_path / "pings"
+    pings.mkdir()
+    for f in sorted((FIXTURES / "ping").glob("*-D*.txt")):
+        if ".expected." not in f.name:
+            shutil.copy(f, pings / f.name)
+    ingest.import_campaign(pings, root=stores, workers=1)
+    a, b = ingest.load(stores / mixed.name), ingest.load(stores / "pings")
+    assert set(a.samples.columns) != set(b.samples.columns)  # the valued columns differ
+    files = sorted(stores.glob("*/samples/*/*.parquet"))
+    first = pq.read_schema(files[0])
+    assert all(pq.read_schema(f).equals(first) for f in files)
+    got = duckdb.sql(f"SELECT count(*), count(rtt_us), count(DISTINCT run_id) "
+                     f"FROM read_parquet('{stores}/*/samples/*/*.parquet')").fetchall()[0]
+    both = pd.concat([a.samples, b.samples])
+    assert got == (len(both), both["rtt_us"].notna().sum(), both["run_id"].nunique())
+    assert ds.dataset([str(f) for f in files]).to_table().num_rows == len(both)
