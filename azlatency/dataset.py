@@ -370,6 +370,37 @@ def reusable(target: Path, old: dict[str, Any] | None, inputs: dict[str, str]
     return out
 
 
+def footer_counts(files: list[Path]) -> tuple[dict[str, int], list[Path]]:
+    """run → rows, from the footers of the files whose every row group holds one run
+    (``run_id`` min = max) and no censored row (``status`` min after ``"censored"``, the
+    first status in sort order): a large input's file.  And the other files, whose runs'
+    rows only a read can count.  A file without those statistics is among the others."""
+    first = min(schema.SAMPLE_STATUSES)  # "censored": no status sorts before it
+    counted: dict[str, int] = {}
+    others = []
+    for f in files:
+        md = pq.read_metadata(f)
+        names = md.schema.names
+        if "run_id" not in names or "status" not in names:
+            others.append(f)
+            continue
+        ri, si = names.index("run_id"), names.index("status")
+        mine: dict[str, int] = {}
+        for g in range(md.num_row_groups):
+            rg = md.row_group(g)
+            rid, st = rg.column(ri).statistics, rg.column(si).statistics
+            if not (rid is not None and rid.has_min_max and rid.min == rid.max
+                    and rid.null_count == 0 and st is not None and st.has_min_max
+                    and st.min > first):
+                others.append(f)
+                break
+            mine[rid.min] = mine.get(rid.min, 0) + rg.num_rows
+        else:
+            for r, n in mine.items():
+                counted[r] = counted.get(r, 0) + n
+    return counted, others
+
+
 def run_tools(runs: pa.Table) -> dict[str, str]:
     """run_id → tool, from a runs table."""
     return dict(zip(runs.column("run_id").to_pylist(), runs.column("tool").to_pylist()))

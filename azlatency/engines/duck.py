@@ -2,7 +2,9 @@
 
 The summary per run is SQL where SQL can give the very rows of ``stats.summarize``:
 
-1. a ``GROUP BY run_id`` pass counting rows and censored rows: runs longer than
+1. the rows and censored rows of each run, from the footers of the files that are one
+   input's (``dataset.footer_counts``), else by a ``GROUP BY run_id`` pass over the other
+   files: runs longer than
    ``SQL_TEST_MAX`` and uncensored go straight to the numpy path below; for the others a
    second pass gives the counts of observations, censored and excluded rows, mean, standard
    deviation, min, max;
@@ -134,7 +136,7 @@ def summarize(
         return _groups(q, q.per_run(), runs_frame, by, metric, kw)
     # A long uncensored run goes to _series whatever its counts and moments (which it
     # computes itself): the full GROUP BY pass is only for the other runs.
-    counts = q.counts()
+    counts = q.counts(folder)
     long = [r for r, c in counts.items() if c["rows"] > SQL_TEST_MAX and not c["n_cens"]]
     per_run = q.per_run(set(counts) - set(long))
     qs, level = np.asarray(kw["quantiles"], dtype=float), kw["level"]
@@ -168,9 +170,11 @@ class _Query:
         if keep is not None:
             con.register("keep_runs", pa.table({"run_id": pa.array(keep, pa.string())}))
             where = "WHERE run_id IN (SELECT run_id FROM keep_runs)"
+        self.keep = None if keep is None else set(keep)
         has = set(columns)
         status = "status" if "status" in has else "'ok'"
         bound = "censor_high_us" if "censor_high_us" in has else "NULL::DOUBLE"
+        self._marks = f"run_id, {status} AS st, CAST({bound} AS DOUBLE) AS cb"  # for counts
         keys = [k for k in ("seq", "tx_time_ns", "time_ns") if k in has]
         # ordered(): seq, then send time, pandas' NaN-last stable sort; file order breaks ties
         self.order = ", ".join([*(f"{k} NULLS LAST" for k in keys), "filename", "file_row_number"])
@@ -206,13 +210,27 @@ class _Query:
 
     CENSORED = "(st = 'censored' AND cb IS NOT NULL)"
 
-    def counts(self) -> dict[str, dict]:
-        """run → rows and censored rows: a pass that reads no values (a fifth of
-        ``per_run``'s cost)."""
-        got = self.con.sql(f"""SELECT run_id, count(*) AS rows,
-              count(*) FILTER ({self.CENSORED}) AS n_cens
-            FROM obs GROUP BY run_id ORDER BY run_id""").to_arrow_table()
-        return {r["run_id"]: r for r in got.to_pylist()}
+    def counts(self, folder: Path) -> dict[str, dict]:
+        """run → rows and censored rows (of the kept runs), read from the footers where they
+        tell (``dataset.footer_counts``: files whose every row group is one run with no
+        censored row — a large input's file), else by a pass that reads no values over the
+        other files.  At 10^8 samples: 0.02 s against 0.9 s (1.8 CPU-s) for the pass over
+        every file, which was an eighth of the summary."""
+        pure, others = dataset.footer_counts(dataset.table_files(folder, "samples"))
+        out = {r: {"run_id": r, "rows": n, "n_cens": 0} for r, n in pure.items()
+               if self.keep is None or r in self.keep}
+        if others:
+            where = "WHERE run_id IN (SELECT run_id FROM keep_runs)" if self.keep is not None else ""
+            files = "[" + ", ".join(f"'{_quote(f)}'" for f in others) + "]"
+            got = self.con.sql(f"""SELECT run_id, count(*) AS rows,
+                  count(*) FILTER ({self.CENSORED}) AS n_cens
+                FROM (SELECT {self._marks} FROM read_parquet({files}, {HIVE}) {where})
+                GROUP BY run_id""").fetchall()
+            for rid, rows, n_cens in got:  # a run lives in one file; summed all the same
+                c = out.setdefault(rid, {"run_id": rid, "rows": 0, "n_cens": 0})
+                c["rows"] += rows
+                c["n_cens"] += n_cens
+        return {r: out[r] for r in sorted(out)}
 
     def per_run(self, run_ids=None) -> dict[str, dict]:
         """run → rows, observations, censored rows, mean, std, min, max (of ``run_ids``;

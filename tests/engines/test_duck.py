@@ -258,3 +258,29 @@ def test_the_scan_names_its_runs_in_sql_or_joins_a_table(synth, monkeypatch, lit
     pd.testing.assert_frame_equal(got, _pandas(t, ids))
     (scan,) = [q for q in sent if "FROM obs_all" in q]
     assert ("SELECT run_id FROM series_runs" in scan) == (literal_max == 0)
+
+
+def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path, monkeypatch):
+    """A linked input's file (each row group one run, no censored row) is counted from its
+    footer, the other files by the SQL pass over them alone: the same counts as the rows
+    themselves, censored runs among the others, and summarize's rows."""
+    raw, _, t = synth
+    sizes = t.samples.groupby("run_id").size()
+    monkeypatch.setattr(dataset, "LINK_ROWS", int(sizes.median()))
+    monkeypatch.setattr(duck, "SQL_TEST_MAX", 300)
+    azlatency.import_campaign(raw, root=tmp_path, workers=1)
+    folder = tmp_path / SYNTH
+    files = dataset.table_files(folder, "samples")
+    pure, others = dataset.footer_counts(files)
+    assert pure and others and set(others) < set(files)
+    assert {r: sizes[r] for r in pure} == pure
+    censored = set(t.samples.loc[t.samples["status"] == "censored", "run_id"])
+    assert censored and not censored & set(pure)
+    ids = _ids(t)
+    q = _query(tmp_path, SYNTH, t, ids)
+    got = q.counts(folder)
+    kept = t.samples[t.samples["run_id"].isin(ids)]
+    assert {r: c["rows"] for r, c in got.items()} == kept.groupby("run_id").size().to_dict()
+    assert {r for r, c in got.items() if c["n_cens"]} == censored & set(ids)
+    pd.testing.assert_frame_equal(stats.summarize_store(SYNTH, tmp_path, run_ids=ids),
+                                  _pandas(t, ids))
