@@ -370,13 +370,14 @@ def reusable(target: Path, old: dict[str, Any] | None, inputs: dict[str, str]
     return out
 
 
-def footer_counts(files: list[Path]) -> tuple[dict[str, int], list[Path]]:
-    """run → rows, from the footers of the files whose every row group holds one run
-    (``run_id`` min = max) and no censored row (``status`` min after ``"censored"``, the
-    first status in sort order): a large input's file.  And the other files, whose runs'
-    rows only a read can count.  A file without those statistics is among the others."""
+def footer_runs(files: list[Path]) -> tuple[dict[str, list[tuple[Path, int, int]]], list[Path]]:
+    """run → its row groups, (file, row group, rows), in file and row-group order, from the
+    footers of the files whose every row group holds one run (``run_id`` min = max) and no
+    censored row (``status`` min after ``"censored"``, the first status in sort order): a
+    large input's file.  And the other files, whose runs' rows only a read can count.  A
+    file without those statistics is among the others."""
     first = min(schema.SAMPLE_STATUSES)  # "censored": no status sorts before it
-    counted: dict[str, int] = {}
+    placed: dict[str, list[tuple[Path, int, int]]] = {}
     others = []
     for f in files:
         md = pq.read_metadata(f)
@@ -385,7 +386,7 @@ def footer_counts(files: list[Path]) -> tuple[dict[str, int], list[Path]]:
             others.append(f)
             continue
         ri, si = names.index("run_id"), names.index("status")
-        mine: dict[str, int] = {}
+        mine: list[tuple[str, int, int]] = []
         for g in range(md.num_row_groups):
             rg = md.row_group(g)
             rid, st = rg.column(ri).statistics, rg.column(si).statistics
@@ -394,11 +395,11 @@ def footer_counts(files: list[Path]) -> tuple[dict[str, int], list[Path]]:
                     and st.min > first):
                 others.append(f)
                 break
-            mine[rid.min] = mine.get(rid.min, 0) + rg.num_rows
+            mine.append((rid.min, g, rg.num_rows))
         else:
-            for r, n in mine.items():
-                counted[r] = counted.get(r, 0) + n
-    return counted, others
+            for r, g, n in mine:
+                placed.setdefault(r, []).append((f, g, n))
+    return placed, others
 
 
 def run_tools(runs: pa.Table) -> dict[str, str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from ..stats import intervals as iv
 from ..stats._common import Observations
@@ -85,9 +86,49 @@ def arrays(tbl: pa.Table, column: str):
     v = tbl.column(column).cast(pa.float64()).to_numpy().astype(float, copy=False)
     ok = np.isfinite(v)
     if status is not None:
-        ok &= pc.fill_null(pc.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
+        ok &= _is_ok(status)
     seq = tbl.column("seq").fill_null(NULL_SEQ).to_numpy()
     return ok, v, seq
+
+
+def _is_ok(status: pa.ChunkedArray) -> np.ndarray:
+    """status == "ok" (NULL: False) as numpy; a dictionary column by its indices, which
+    costs a lookup per row, not a string comparison."""
+    if not pa.types.is_dictionary(status.type):
+        return pc.fill_null(pc.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
+    out = []
+    for chunk in status.chunks:
+        words = chunk.dictionary.to_pylist()
+        good = np.array([w == "ok" for w in words] + [False])  # the last: NULL
+        out.append(good[chunk.indices.fill_null(len(words)).to_numpy(zero_copy_only=False)])
+    return np.concatenate(out) if out else np.zeros(0, dtype=bool)
+
+
+def read_series(groups: list[tuple[str, int, int]], column: str, kw: dict) -> dict | None:
+    """``ordered_series`` of the run held by the row groups ``groups`` — (file, row group,
+    rows), ``dataset.footer_runs``: row groups of this run alone, with no censored row —
+    read straight from the files (``column``, ``status`` and ``seq``), in file order: a
+    large input's rows were written in measurement order, so no sort is needed where
+    ``seq`` rises.  None when the run needs ``group_rows`` (no ``seq``, or it repeats).
+
+    At 10^8 samples the reads took 2.5–2.9 CPU-s against about 5 for DuckDB's scan and
+    hash of the same rows, plus 1.1 CPU-s putting runs the parallel scan interleaves back
+    in order."""
+    by_file: dict[str, list[int]] = {}
+    for f, g, _ in groups:
+        by_file.setdefault(f, []).append(g)
+    parts = []
+    for f, gs in by_file.items():
+        pf = pq.ParquetFile(f, read_dictionary=["status"])
+        names = set(pf.schema_arrow.names)
+        if not {column, "seq"} <= names:
+            return None
+        cols = [c for c in (column, "status", "seq") if c in names]
+        got = arrays(pf.read_row_groups(gs, columns=cols, use_threads=False), column)
+        if got is None:
+            return None
+        parts.append(got)
+    return ordered_series(parts, kw) if parts else None
 
 
 def table_rows(tbl: pa.Table, metric: str, kw: dict) -> list[dict]:

@@ -3,7 +3,7 @@
 The summary per run is SQL where SQL can give the very rows of ``stats.summarize``:
 
 1. the rows and censored rows of each run, from the footers of the files that are one
-   input's (``dataset.footer_counts``), else by a ``GROUP BY run_id`` pass over the other
+   input's (``dataset.footer_runs``), else by a ``GROUP BY run_id`` pass over the other
    files: runs longer than
    ``SQL_TEST_MAX`` and uncensored go straight to the numpy path below; for the others a
    second pass gives the counts of observations, censored and excluded rows, mean, standard
@@ -19,11 +19,13 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
 Runs SQL does not cover — runs found autocorrelated (the batch-means correction needs the
 series), runs longer than ``SQL_TEST_MAX`` (tested in numpy: cheaper than the SQL window
 pass), runs of fewer than two observations, and ``dependence="batch"`` — are summarised by
-``intervals.series_rows`` on their values, read in one unsorted pass (``_series``: DuckDB
-hands back the value, the observation flag and ``seq``; numpy puts each run in ``seq`` order
-and a thread per core summarises it while the scan goes on).  Censored runs (Windows
-``time<1ms``) and runs whose ``seq`` is NULL or repeats (file order must break the ties) are
-read whole, sorted as ``ordered()`` sorts, and given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-unit rule
+``intervals.series_rows`` on their values (``_series``).  A run wholly in a large input's
+file is read from its row groups by the thread that summarises it (``_series.read_series``);
+the others in one unsorted pass (DuckDB hands back the value, the observation flag and
+``seq``; numpy puts each run in ``seq`` order and a thread per core summarises it while the
+scan goes on).  Censored runs (Windows ``time<1ms``) and runs whose ``seq`` is NULL or
+repeats (file order must break the ties) are read whole, sorted as ``ordered()`` sorts, and
+given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-unit rule
 (``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
 groups that pool packets across runs, or hold censored runs, are read and given to
 ``group_rows``.  The rows equal the pandas path's (tests/engines/test_duck.py).
@@ -171,6 +173,7 @@ class _Query:
             con.register("keep_runs", pa.table({"run_id": pa.array(keep, pa.string())}))
             where = "WHERE run_id IN (SELECT run_id FROM keep_runs)"
         self.keep = None if keep is None else set(keep)
+        self.placed: dict[str, list] = {}  # run → its row groups, by counts()
         has = set(columns)
         status = "status" if "status" in has else "'ok'"
         bound = "censor_high_us" if "censor_high_us" in has else "NULL::DOUBLE"
@@ -212,13 +215,13 @@ class _Query:
 
     def counts(self, folder: Path) -> dict[str, dict]:
         """run → rows and censored rows (of the kept runs), read from the footers where they
-        tell (``dataset.footer_counts``: files whose every row group is one run with no
+        tell (``dataset.footer_runs``: files whose every row group is one run with no
         censored row — a large input's file), else by a pass that reads no values over the
         other files.  At 10^8 samples: 0.02 s against 0.9 s (1.8 CPU-s) for the pass over
         every file, which was an eighth of the summary."""
-        pure, others = dataset.footer_counts(dataset.table_files(folder, "samples"))
-        out = {r: {"run_id": r, "rows": n, "n_cens": 0} for r, n in pure.items()
-               if self.keep is None or r in self.keep}
+        placed, others = dataset.footer_runs(dataset.table_files(folder, "samples"))
+        out = {r: {"run_id": r, "rows": sum(n for *_, n in gs), "n_cens": 0}
+               for r, gs in placed.items() if self.keep is None or r in self.keep}
         if others:
             where = "WHERE run_id IN (SELECT run_id FROM keep_runs)" if self.keep is not None else ""
             files = "[" + ", ".join(f"'{_quote(f)}'" for f in others) + "]"
@@ -230,6 +233,8 @@ class _Query:
                 c = out.setdefault(rid, {"run_id": rid, "rows": 0, "n_cens": 0})
                 c["rows"] += rows
                 c["n_cens"] += n_cens
+                placed.pop(rid, None)
+        self.placed = placed  # runs wholly in such files: _series reads their row groups
         return {r: out[r] for r in sorted(out)}
 
     def per_run(self, run_ids=None) -> dict[str, dict]:
@@ -358,16 +363,38 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     alone (no frame, no pandas sort); the runs whose order this cannot establish go to
     ``slow`` (for ``read`` and ``group_rows``).
 
-    One pass over the rows of all these runs, in whatever order DuckDB's parallel scan hands
-    them back (``hash(run_id)``, the value, the observation flag and ``seq``).  A run is
-    complete when its ``per_run`` row count has arrived; its stretches are then put in
-    measurement order (``_series.in_seq_order``) and summarised on a thread per core (numpy's
-    sorts and FFTs let go of the GIL) while the scan goes on.  At most ``2·THREADS`` complete
+    A run wholly in files of one run per row group (``counts``, ``dataset.footer_runs``: a
+    large input's) is read from its row groups by the thread that summarises it
+    (``_series.read_series``).  The others take one pass over their rows, in whatever order
+    DuckDB's parallel scan hands them back (``hash(run_id)``, the value, the observation flag
+    and ``seq``).  A run is complete when its ``per_run`` row count has arrived; its
+    stretches are then put in measurement order (``_series.in_seq_order``) and summarised on
+    a thread per core (numpy's sorts and FFTs let go of the GIL) while the scan goes on.  At most ``2·THREADS`` complete
     runs wait for a thread, so memory stays that of a few runs and the scan's buffers."""
     if not run_ids:
         return
     if "seq" not in q.columns:
         slow.extend(run_ids)
+        return
+    queued: list = []
+    with ThreadPoolExecutor(THREADS) as pool:
+        for rid in run_ids:
+            if rid in q.placed:
+                queued.append((rid, pool.submit(_series_rows.read_series, q.placed[rid],
+                                                q.column, kw)))
+                while len(queued) > 2 * THREADS:
+                    yield from _done(*queued.pop(0), slow)
+        yield from _scan(q, per_run, [r for r in run_ids if r not in q.placed], kw, slow,
+                         pool, queued)
+        for rid, f in queued:
+            yield from _done(rid, f, slow)
+
+
+def _scan(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str], pool,
+          queued: list):
+    """The runs of ``_series`` read by one DuckDB pass, summarised on ``pool`` (the runs
+    waiting: ``queued``)."""
+    if not run_ids:
         return
     q.con.register("series_runs", pa.table({"run_id": pa.array(run_ids, pa.string())}))
     names = dict(q.con.sql("SELECT hash(run_id), run_id FROM series_runs").fetchall())
@@ -385,28 +412,24 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     ).to_arrow_reader(CHUNK_ROWS)
     need = {rid: per_run[rid]["rows"] for rid in run_ids}
     pieces: dict[str, list] = {}
-    queued: list = []
-    with ThreadPoolExecutor(THREADS) as pool:
-        for batch in reader:
-            h = batch.column("h").to_numpy()
-            cols = (
-                batch.column("ok").to_numpy(zero_copy_only=False),
-                batch.column("v").to_numpy(zero_copy_only=False),
-                batch.column("seq").fill_null(_series_rows.NULL_SEQ).to_numpy(zero_copy_only=False),
-            )
-            cuts = np.concatenate(([0], np.flatnonzero(h[1:] != h[:-1]) + 1, [len(h)]))
-            for lo, hi in zip(cuts[:-1], cuts[1:]):
-                rid = names[int(h[lo])]
-                pieces.setdefault(rid, []).append(tuple(c[lo:hi] for c in cols))
-                need[rid] -= hi - lo
-                if need[rid]:
-                    continue
-                queued.append((rid, pool.submit(_series_rows.ordered_series,
-                                                pieces.pop(rid), kw)))
-                while len(queued) > 2 * THREADS:
-                    yield from _done(*queued.pop(0), slow)
-        for rid, f in queued:
-            yield from _done(rid, f, slow)
+    for batch in reader:
+        h = batch.column("h").to_numpy()
+        cols = (
+            batch.column("ok").to_numpy(zero_copy_only=False),
+            batch.column("v").to_numpy(zero_copy_only=False),
+            batch.column("seq").fill_null(_series_rows.NULL_SEQ).to_numpy(zero_copy_only=False),
+        )
+        cuts = np.concatenate(([0], np.flatnonzero(h[1:] != h[:-1]) + 1, [len(h)]))
+        for lo, hi in zip(cuts[:-1], cuts[1:]):
+            rid = names[int(h[lo])]
+            pieces.setdefault(rid, []).append(tuple(c[lo:hi] for c in cols))
+            need[rid] -= hi - lo
+            if need[rid]:
+                continue
+            queued.append((rid, pool.submit(_series_rows.ordered_series,
+                                            pieces.pop(rid), kw)))
+            while len(queued) > 2 * THREADS:
+                yield from _done(*queued.pop(0), slow)
     slow.extend(sorted(pieces))  # rows missing (the store changed under the scan): re-read
 
 

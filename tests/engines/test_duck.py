@@ -271,9 +271,9 @@ def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path,
     azlatency.import_campaign(raw, root=tmp_path, workers=1)
     folder = tmp_path / SYNTH
     files = dataset.table_files(folder, "samples")
-    pure, others = dataset.footer_counts(files)
+    pure, others = dataset.footer_runs(files)
     assert pure and others and set(others) < set(files)
-    assert {r: sizes[r] for r in pure} == pure
+    assert {r: sizes[r] for r in pure} == {r: sum(n for *_, n in gs) for r, gs in pure.items()}
     censored = set(t.samples.loc[t.samples["status"] == "censored", "run_id"])
     assert censored and not censored & set(pure)
     ids = _ids(t)
@@ -282,5 +282,15 @@ def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path,
     kept = t.samples[t.samples["run_id"].isin(ids)]
     assert {r: c["rows"] for r, c in got.items()} == kept.groupby("run_id").size().to_dict()
     assert {r for r, c in got.items() if c["n_cens"]} == censored & set(ids)
+    assert set(q.placed) == set(pure)
+    read = []  # the long runs of those files are read from their row groups, not scanned
+    original = duck._series_rows.read_series
+    monkeypatch.setattr(duck._series_rows, "read_series",
+                        lambda groups, *a: read.append(groups[0][0]) or original(groups, *a))
     pd.testing.assert_frame_equal(stats.summarize_store(SYNTH, tmp_path, run_ids=ids),
                                   _pandas(t, ids))
+    run_of = {f: r for r, gs in pure.items() for f, *_ in gs}
+    read_runs = [run_of[f] for f in read]  # every long run among them, and found-dependent ones
+    long = {r for r in set(pure) & set(ids) if sizes[r] > duck.SQL_TEST_MAX}
+    assert long and long <= set(read_runs) <= set(pure) & set(ids)
+    assert len(read_runs) == len(set(read_runs))
