@@ -15,6 +15,8 @@ and Dask engines hand over a run's Arrow rows (``table_rows``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -104,16 +106,16 @@ def _is_ok(status: pa.ChunkedArray) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros(0, dtype=bool)
 
 
-def read_series(groups: list[tuple[str, int, int]], column: str, kw: dict) -> dict | None:
+def read_series(groups: list[tuple[Path, int, int]], column: str, kw: dict) -> dict | None:
     """``ordered_series`` of the run held by the row groups ``groups`` — (file, row group,
     rows), ``dataset.footer_runs``: row groups of this run alone, with no censored row —
     read straight from the files (``column``, ``status`` and ``seq``), in file order: a
     large input's rows were written in measurement order, so no sort is needed where
     ``seq`` rises.  None when the run needs ``group_rows`` (no ``seq``, or it repeats).
 
-    At 10^8 samples the reads took 2.5–2.9 CPU-s against about 5 for DuckDB's scan and
-    hash of the same rows, plus 1.1 CPU-s putting runs the parallel scan interleaves back
-    in order."""
+    Against DuckDB's scan of the same runs (``hash(run_id)``, then stretches the parallel
+    scan interleaves put back in order): at 10^8 samples the summary's numpy path took
+    9.4 CPU-s against 12.5, the whole summary 4.98 s against 6.58 s."""
     by_file: dict[str, list[int]] = {}
     for f, g, _ in groups:
         by_file.setdefault(f, []).append(g)

@@ -20,12 +20,14 @@ KW = {"quantiles": [0.5, 0.9, 0.99], "level": 0.95, "dependence": "auto"}
 def _write(path, seq, rtt, status, group_rows):
     """One run's rows as a samples file holds them: status dictionary-encoded, the row
     groups ``group_rows`` long."""
-    tbl = pa.table({
-        "run_id": pa.array(["r1"] * len(seq)),
-        "seq": pa.array(seq, pa.int64()),
-        "status": pa.array(status, pa.string()),
-        "rtt_us": pa.array(rtt, pa.float64()),
-    })
+    tbl = pa.table(
+        {
+            "run_id": pa.array(["r1"] * len(seq)),
+            "seq": pa.array(seq, pa.int64()),
+            "status": pa.array(status, pa.string()),
+            "rtt_us": pa.array(rtt, pa.float64()),
+        }
+    )
     pq.write_table(tbl, path, row_group_size=group_rows)
     md = pq.read_metadata(path)
     return [(path, g, md.row_group(g).num_rows) for g in range(md.num_row_groups)]
@@ -65,8 +67,12 @@ def test_row_groups_out_of_order_are_read_in_seq_order(tmp_path):
 
 
 def test_status_read_as_a_dictionary_flags_as_strings_do():
-    status = pa.chunked_array([pa.array(["ok", None, "lost", "ok"]).dictionary_encode(),
-                               pa.array(["late", "ok"]).dictionary_encode()])
+    status = pa.chunked_array(
+        [
+            pa.array(["ok", None, "lost", "ok"]).dictionary_encode(),
+            pa.array(["late", "ok"]).dictionary_encode(),
+        ]
+    )
     assert _series._is_ok(status).tolist() == [True, False, False, True, False, True]
     assert _series._is_ok(status.cast(pa.string())).tolist() == _series._is_ok(status).tolist()
 
@@ -78,9 +84,11 @@ def test_a_run_whose_order_needs_file_order_is_left_to_group_rows(tmp_path, why)
         seq[300] = 299
     if why == "NULL seq":
         seq[0] = None
-    groups = _write(tmp_path / "part-0.parquet", seq, [1.0 + i % 7 for i in range(400)],
-                    ["ok"] * 400, 100)
+    groups = _write(
+        tmp_path / "part-0.parquet", seq, [1.0 + i % 7 for i in range(400)], ["ok"] * 400, 100
+    )
     if why == "no seq column":
-        pq.write_table(pq.read_table(groups[0][0]).drop_columns(["seq"]), groups[0][0],
-                       row_group_size=100)
+        pq.write_table(
+            pq.read_table(groups[0][0]).drop_columns(["seq"]), groups[0][0], row_group_size=100
+        )
     assert _series.read_series(groups, "rtt_us", KW) is None
