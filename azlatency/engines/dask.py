@@ -1,9 +1,10 @@
 """Dask for a cluster: the import's parsing and ``summarize_store``'s per-run work as tasks.
 
-Both send the same functions the local engines run — ``_worker.parse_batch`` for the import,
-``_series.table_rows`` (runs) or ``intervals.group_rows`` (groups) on rows read by
-``streamed._read_runs`` for the summary — so the
-results are the same bytes and the same rows (tests/engines/test_dask.py).  Workers read and
+Both send the same functions the local engines run — ``_worker.parse_batch`` for the import;
+for the summary ``_series.read_series`` for a run in a large input's file (its row groups,
+from the footers, as the DuckDB engine reads it), else ``_series.table_rows`` (runs) or
+``intervals.group_rows`` (groups) on rows read by ``streamed._read_runs`` — so the results
+are the same bytes and the same rows (tests/engines/test_dask.py).  Workers read and
 write paths, not data: the raw folder and the processed folder must be visible to every
 worker under the same path (one machine, NFS, or a mounted object store).  docs/store.md
 says how to start a cluster.
@@ -76,18 +77,46 @@ def _task(
     by: list[str],
     metric: str,
     kw: dict,
+    placed: dict | None = None,
 ) -> list[dict]:
-    """On a worker: the rows of ``run_ids`` (their row groups only) and their summary."""
+    """On a worker: the rows of ``run_ids`` (their row groups only) and their summary.  A
+    run in ``placed`` (run → its row groups, ``dataset.footer_runs``) is read from those
+    alone (``_series.read_series``); the others, and a placed run whose order needs file
+    order, are read together and given to ``table_rows``."""
     from ..stats import streamed
     from ..stats.intervals import group_rows
-    from ._series import table_rows
 
+    if by == ["run_id"]:  # each run from its arrays when it can be (engines/_series.py)
+        return _run_rows(files, columns, run_ids, metric, kw, placed or {})
     tbl = streamed._read_runs(streamed.Files(files), columns, run_ids)
     if not tbl.num_rows:
         return []
-    if by == ["run_id"]:  # each run from its arrays when it can be (engines/_series.py)
-        return table_rows(tbl, metric, kw)
     return group_rows(streamed._frame(tbl), runs, by, metric, **kw)
+
+
+def _run_rows(files, columns, run_ids, metric, kw, placed) -> list[dict]:
+    """The rows of ``run_ids`` (sorted), in run order (``_task``)."""
+    import numpy as np
+
+    from ..stats import intervals as iv
+    from ..stats import streamed
+    from ._series import read_series, table_rows
+
+    column, unit = iv.metric_column(metric)
+    qs = np.asarray(kw["quantiles"], dtype=float)
+    out: dict[str, list[dict]] = {}
+    rest = []
+    for rid in run_ids:
+        stats = read_series(placed[rid], column, kw) if rid in placed else None
+        if stats is None:
+            rest.append(rid)
+        else:
+            out[rid] = iv.stat_rows(stats, {"run_id": rid, "metric": metric, "unit": unit}, qs)
+    if rest:
+        tbl = streamed._read_runs(streamed.Files(files), columns, rest)
+        for r in table_rows(tbl, metric, kw) if tbl.num_rows else []:
+            out.setdefault(r["run_id"], []).append(r)
+    return [r for rid in run_ids for r in out.get(rid, [])]
 
 
 def _run_chunks(counts: list[tuple[str, int]], parts: int) -> Iterator[list[str]]:
@@ -121,23 +150,22 @@ def summarize(
     con = duck.connect(folder, order=True)
     q = duck._Query(con, columns, duck.iv.metric_column(metric)[0], keep)
     q.check_basis(metric)  # for the whole store at once, as summarize checks its frame
-    counts = [
-        (r, n)
-        for r, n in con.sql(
-            "SELECT run_id, count(*) FROM kept GROUP BY run_id ORDER BY run_id"
-        ).fetchall()
-    ]
+    # run → rows, from the footers of large inputs' files, else by a pass over the others;
+    # q.placed: the runs read from their own row groups
+    counts = [(r, c["rows"]) for r, c in q.counts(folder).items()]
     from .. import dataset
 
     files = [str(f) for f in dataset.table_files(folder, "samples")]
+    placed = {r: [(str(f), g, n) for f, g, n in gs] for r, gs in q.placed.items()}
     with client(scheduler) as c:
-        return _submit(c, files, columns, counts, runs, by, metric, kw)
+        return _submit(c, files, columns, counts, runs, by, metric, kw, placed)
 
 
-def _submit(c, files, columns, counts, runs, by, metric, kw) -> list[dict]:
+def _submit(c, files, columns, counts, runs, by, metric, kw, placed) -> list[dict]:
     if by == ["run_id"]:
         chunks = list(_run_chunks(counts, 2 * workers(c)))
         keys = [None] * len(chunks)
+        where = [{r: placed[r] for r in ids if r in placed} for ids in chunks]
     else:
         present = {r for r, _ in counts}
         runs = runs[runs["run_id"].isin(present)]
@@ -145,9 +173,10 @@ def _submit(c, files, columns, counts, runs, by, metric, kw) -> list[dict]:
             sorted(g["run_id"].astype(str)) for _, g in runs.groupby(by, sort=True, dropna=False)
         ]
         chunks, keys = groups, [runs] * len(groups)
+        where = [None] * len(groups)
     futures = [
-        c.submit(_task, files, columns, ids, key, by, metric, kw, pure=False)
-        for ids, key in zip(chunks, keys)
+        c.submit(_task, files, columns, ids, key, by, metric, kw, at, pure=False)
+        for ids, key, at in zip(chunks, keys, where)
     ]
     # gathered in submission order: run_id order, or summarize's group order
     return [r for rows in c.gather(futures) for r in rows]

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from azlatency import dataset, ingest, stats
+from azlatency.engines import _series
 from azlatency.engines import dask as dask_engine
 from tests.conftest import SYNTH
 from tests.ingest.conftest import tree_digest
@@ -54,6 +55,29 @@ def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
     files = dataset.table_files(tmp_path / "dask" / raw.name, "samples")
     assert sum(f.stat().st_nlink == 2 for f in files) >= 3  # the file and its cache entry
     assert tree_digest(tmp_path / "local" / raw.name) == tree_digest(tmp_path / "dask" / raw.name)
+    # Its summary reads the linked files' runs from their row groups, as the DuckDB engine
+    # does, and gives the same rows (the cluster's workers are threads: the patch holds).
+    placed, _ = dataset.footer_runs(files)
+    read = []
+    original = _series.read_series
+    monkeypatch.setattr(
+        _series, "read_series", lambda groups, *a: read.append(groups[0][0]) or original(groups, *a)
+    )
+    t = ingest.load(raw.name, root=tmp_path / "dask")
+    got, ids = {}, {}
+    for basis in ("rtt", "half_rtt"):  # sockperf's latency logs are half-RTT
+        ids[basis] = t.runs.loc[t.runs["latency_basis"] == basis, "run_id"]
+        got[basis] = stats.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis],
+                                           metric=basis, engine="dask",
+                                           scheduler=cluster.scheduler_address)
+    assert placed and sorted(map(str, read)) == sorted(
+        str(f) for gs in placed.values() for f, *_ in gs
+    )  # each placed run once, by the cluster's tasks
+    for basis, frame in got.items():
+        pd.testing.assert_frame_equal(
+            frame,
+            stats.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis], metric=basis),
+        )
 
 
 @pytest.mark.parametrize(
