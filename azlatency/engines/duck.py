@@ -4,10 +4,9 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
 
 1. the rows and censored rows of each run, from the footers of the files that are one
    input's (``dataset.footer_runs``), else by a ``GROUP BY run_id`` pass over the other
-   files: runs longer than
-   ``SQL_TEST_MAX`` and uncensored go straight to the numpy path below; for the others a
-   second pass gives the counts of observations, censored and excluded rows, mean, standard
-   deviation, min, max;
+   files: runs longer than ``SQL_TEST_MAX`` and uncensored go straight to the numpy path
+   below; for the others a second pass gives the counts of observations, censored and
+   excluded rows, mean, standard deviation, min, max;
 2. the Ljung–Box test of ``_dependence.assess`` (rank autocorrelations at lags 1–10, in
    measurement order) for runs of ``MIN_N`` to ``SQL_TEST_MAX`` observations: average ranks
    from ``rank()`` and the tie counts, lagged products from ``lead()``;
@@ -223,7 +222,7 @@ class _Query:
         out = {r: {"run_id": r, "rows": sum(n for *_, n in gs), "n_cens": 0}
                for r, gs in placed.items() if self.keep is None or r in self.keep}
         if others:
-            where = "WHERE run_id IN (SELECT run_id FROM keep_runs)" if self.keep is not None else ""
+            where = "" if self.keep is None else "WHERE run_id IN (SELECT run_id FROM keep_runs)"
             files = "[" + ", ".join(f"'{_quote(f)}'" for f in others) + "]"
             got = self.con.sql(f"""SELECT run_id, count(*) AS rows,
                   count(*) FILTER ({self.CENSORED}) AS n_cens
@@ -369,8 +368,9 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     DuckDB's parallel scan hands them back (``hash(run_id)``, the value, the observation flag
     and ``seq``).  A run is complete when its ``per_run`` row count has arrived; its
     stretches are then put in measurement order (``_series.in_seq_order``) and summarised on
-    a thread per core (numpy's sorts and FFTs let go of the GIL) while the scan goes on.  At most ``2·THREADS`` complete
-    runs wait for a thread, so memory stays that of a few runs and the scan's buffers."""
+    a thread per core (numpy's sorts and FFTs let go of the GIL) while the scan goes on.  At
+    most ``2·THREADS`` complete runs wait for a thread (``_queue``), so memory stays that of a
+    few runs and the scan's buffers."""
     if not run_ids:
         return
     if "seq" not in q.columns:
@@ -380,10 +380,8 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     with ThreadPoolExecutor(THREADS) as pool:
         for rid in run_ids:
             if rid in q.placed:
-                queued.append((rid, pool.submit(_series_rows.read_series, q.placed[rid],
-                                                q.column, kw)))
-                while len(queued) > 2 * THREADS:
-                    yield from _done(*queued.pop(0), slow)
+                yield from _queue(pool, queued, slow, rid, _series_rows.read_series,
+                                  q.placed[rid], q.column, kw)
         yield from _scan(q, per_run, [r for r in run_ids if r not in q.placed], kw, slow,
                          pool, queued)
         for rid, f in queued:
@@ -426,11 +424,17 @@ def _scan(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str
             need[rid] -= hi - lo
             if need[rid]:
                 continue
-            queued.append((rid, pool.submit(_series_rows.ordered_series,
-                                            pieces.pop(rid), kw)))
-            while len(queued) > 2 * THREADS:
-                yield from _done(*queued.pop(0), slow)
+            yield from _queue(pool, queued, slow, rid, _series_rows.ordered_series,
+                              pieces.pop(rid), kw)
     slow.extend(sorted(pieces))  # rows missing (the store changed under the scan): re-read
+
+
+def _queue(pool, queued: list, slow: list[str], rid: str, fn, *args):
+    """Summarise run ``rid`` on ``pool`` (``fn(*args)``); while more than ``2·THREADS`` runs
+    wait, (rid, stats) of the oldest (``_done``)."""
+    queued.append((rid, pool.submit(fn, *args)))
+    while len(queued) > 2 * THREADS:
+        yield from _done(*queued.pop(0), slow)
 
 
 def _done(rid: str, future, slow: list[str]):
