@@ -96,15 +96,17 @@ def _reading_order(path: Path) -> tuple:
     return (path.parent.as_posix(), int(m.group(1)) if m else -1, path.name)
 
 
-def file_infos(folder: Path, table: str) -> dict[str, dict[str, Any]]:
-    """relative path → rows and sha256 of every file of ``table`` (for the manifest)."""
-    return {
-        f.relative_to(folder).as_posix(): {
-            "rows": pq.read_metadata(f).num_rows,
-            "sha256": store.file_sha256(f),
-        }
-        for f in table_files(folder, table)
-    }
+def file_infos(folder: Path, table: str, known: dict[str, str] | None = None
+               ) -> dict[str, dict[str, Any]]:
+    """relative path → rows and sha256 of every file of ``table`` (for the manifest);
+    ``known``: the sha256 of files linked from a file already hashed (not read again)."""
+    known = known or {}
+    out = {}
+    for f in table_files(folder, table):
+        rel = f.relative_to(folder).as_posix()
+        out[rel] = {"rows": pq.read_metadata(f).num_rows,
+                    "sha256": known.get(rel) or store.file_sha256(f)}
+    return out
 
 
 def read_schema(folder: Path, table: str) -> pa.Schema:
@@ -222,7 +224,7 @@ def write_samples(
     part_runs: list[list[str]] | None = None,
     part_rows: list[int] | None = None,
     whole: list[bool] | None = None,
-) -> None:
+) -> dict[str, Path]:
     """The samples dataset from per-file parts (tables, or Parquet files read one at a time).
 
     Each part goes to the partition of its runs' tool; ``sort``: parts are ordered by run
@@ -234,7 +236,7 @@ def write_samples(
     ``whole`` part's file linked from the part itself (``linkable``); ``skip``: files not to
     write (reused), whose parts are not even read.  Without them (migration of
     a format-1 store, whose parts stream from one file) each partition is one file, written
-    as the parts arrive."""
+    as the parts arrive.  Returns the files linked: relative path → the part it is."""
     if part_runs is not None and part_rows is not None:
         parts = list(parts)
         tools = [_tools(runs, tool_of) for runs in part_runs]
@@ -242,12 +244,14 @@ def write_samples(
         jobs = [(rel, idx) for rel, idx in plan.items() if rel not in skip]
         if not plan:
             jobs = [(f"samples/{partition_dir(None)}/{PART.format(0)}", [])]
+        linked = {rel: parts[idx[0]] for rel, idx in jobs
+                  if whole and len(idx) == 1 and whole[idx[0]]}
 
         def one(job: tuple[str, list[int]]) -> None:
             rel, idx = job
-            if whole and len(idx) == 1 and whole[idx[0]]:
+            if rel in linked:
                 (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-                store.link_or_copy(parts[idx[0]], folder / rel)
+                store.link_or_copy(linked[rel], folder / rel)
                 store.fsync_file(folder / rel)  # the worker wrote it unsynced
                 return
             tool = tool_from_dir(rel.split("/")[1])
@@ -259,7 +263,7 @@ def write_samples(
 
         with ThreadPoolExecutor(max(1, min(WRITE_THREADS, len(jobs)))) as pool:
             list(pool.map(one, jobs))
-        return
+        return linked
     writers: dict[str, _ToolWriter] = {}
 
     def writer(tool: str | None) -> _ToolWriter:
@@ -281,6 +285,7 @@ def write_samples(
         writer(None)  # an empty table still has its file: readers find its columns
     for w in writers.values():
         w.close()
+    return {}
 
 
 def _load(part: pa.Table | Path, target: pa.Schema, sort: bool) -> pa.Table:
@@ -408,13 +413,15 @@ def run_tools(runs: pa.Table) -> dict[str, str]:
 
 
 def manifest_tables(folder: Path, inputs: dict[str, str] | None = None,
-                    columns: dict[str, list[str]] | None = None) -> dict[str, dict[str, Any]]:
+                    columns: dict[str, list[str]] | None = None,
+                    known: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """The manifest's ``tables``: per table its rows, columns and files (rows, sha256, and
     for samples files the digest of their ``inputs``).  ``columns``: a table's columns with
-    values where its files hold more (samples: ``sample_columns``); else the files' own."""
+    values where its files hold more (samples: ``sample_columns``); else the files' own.
+    ``known``: relative path → sha256 of linked files (``file_infos``)."""
     out = {}
     for table in tables():
-        files = file_infos(folder, table)
+        files = file_infos(folder, table, known)
         for name, info in files.items():
             if inputs and name in inputs:
                 info["inputs"] = inputs[name]

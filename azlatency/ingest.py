@@ -210,7 +210,10 @@ def _raw_label(raw: Path) -> str:
 
 
 def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
-           target: Path) -> None:
+           target: Path, cache_sha256: dict[str, str]) -> None:
+    """Write the store's tables and manifest into ``staging``; ``cache_sha256``: the hashes
+    of the cache files (their workers took them), so files linked from them are not read
+    again to hash them."""
     runs = store.to_arrow(result.runs, "runs")
     dataset.write_single(runs, staging, "runs")
     dataset.write_single(result.summaries, staging, "summaries")
@@ -226,16 +229,20 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     inputs = dataset.partition_inputs(parts, part_runs, tool_of, target_schema,
                                       json.dumps([manifest["cache_stamp"], manifest["options"]],
                                                  sort_keys=True), part_rows, whole)
-    reuse = dataset.reusable(target, _read_manifest(target), inputs)
-    dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
-                          part_runs=part_runs, part_rows=part_rows, whole=whole)
+    previous = _read_manifest(target)
+    reuse = dataset.reusable(target, previous, inputs)
+    linked = dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
+                                   part_runs=part_runs, part_rows=part_rows, whole=whole)
+    known = {rel: cache_sha256.get(part.name) for rel, part in linked.items()}
     for rel, old in reuse.items():  # unchanged partitions: the old file, linked
         (staging / rel).parent.mkdir(parents=True, exist_ok=True)
         store.link_or_copy(old, staging / rel)
+        known[rel] = previous["tables"]["samples"]["files"][rel]["sha256"]  # checked by reusable
     for hook in dataset.EXTRA_TABLES.values():
         hook(staging)
     manifest["tables"] = dataset.manifest_tables(
-        staging, inputs, {"samples": dataset.sample_columns(result.samples_columns)})
+        staging, inputs, {"samples": dataset.sample_columns(result.samples_columns)},
+        known={rel: sha for rel, sha in known.items() if sha})
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
 
@@ -370,7 +377,9 @@ class _Job:
         )
         manifest = {**identity, "description": cfg.description, "notes": cfg.defaults.notes,
                     "report": report.to_dict()}
-        _write(self.staging, result, manifest, self.target)
+        cache_sha256 = {name: sha for o in outcomes.values()
+                        for name, sha in o.get("files", {}).items()}
+        _write(self.staging, result, manifest, self.target, cache_sha256)
         report.changed = not _unchanged(self.staging, self.target)
         if report.changed:
             store.publish(self.staging, self.target)
@@ -386,7 +395,7 @@ class _Job:
                 outcomes[sha] = reused
             else:
                 tasks.append(Task(sha, entry.path, str(entry.location), str(self.cache),
-                                  self.strict))
+                                  self.strict, entry.stamp))
         sizes = {t.sha256: first[t.sha256].size for t in tasks}
         if self.cluster is not None and tasks:
             from .engines import dask as dask_engine

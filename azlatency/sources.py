@@ -16,6 +16,7 @@ import hashlib
 import os
 import stat
 import tarfile
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,10 @@ from .campaign import FILENAMES
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 HASH_THREADS = os.cpu_count() or 1
+# A file modified this recently when it is hashed may be modified again within the same tick
+# of its file system's clock (FAT counts in 2 s) without its stamp changing: git's "racy"
+# files.  Such a file gets no stamp, so the worker hashes it again.
+RACY_NS = 2_000_000_000
 ARCHIVE_SEP = "!/"  # source_path of an archive entry: "logs.zip!/az1-az3/ping.log"
 
 
@@ -47,6 +52,22 @@ class Entry:
     reason: str | None = None  # refused: why (reason code)
     detail: str | None = None
     extra: dict = field(default_factory=dict)
+    stamp: tuple[int, ...] | None = None  # file_stamp just before hashing, if not racy
+
+
+def file_stamp(st: os.stat_result) -> tuple[int, ...]:
+    """What changes when a file's bytes do: size, modification and change times (ns), inode.
+    The inode number (not the device, numbered per machine) so that a Dask worker reading the
+    same shared file finds the same stamp."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def settled_stamp(st: os.stat_result, now_ns: int) -> tuple[int, ...] | None:
+    """``file_stamp(st)``, or None when the file was modified less than :data:`RACY_NS`
+    before ``now_ns``: any later write then shows in the stamp (how git trusts its index)."""
+    if max(st.st_mtime_ns, st.st_ctime_ns) > now_ns - RACY_NS:
+        return None
+    return file_stamp(st)
 
 
 def is_archive(name: str) -> bool:
@@ -209,6 +230,7 @@ def _one(rel: str, path: Path, root: Path, limits: Limits, spool: Spool) -> list
         st = path.lstat()
     except OSError as exc:
         return [Entry(rel, "refused", reason="unreadable", detail=str(exc))]
+    now_ns = time.time_ns()
     if stat.S_ISLNK(st.st_mode):
         return [Entry(rel, "refused", reason="link",
                       detail=f"symbolic link to {os.readlink(path)!r} (not followed)")]
@@ -227,7 +249,8 @@ def _one(rel: str, path: Path, root: Path, limits: Limits, spool: Spool) -> list
     if is_archive(rel):
         archive = Entry(rel, "archive", size=size, sha256=sha, location=path)
         return [archive, *_ArchiveReader(path, rel, limits, spool).entries()]
-    return [Entry(rel, "file", size=size, sha256=sha, location=path)]
+    stamp = settled_stamp(st, now_ns) if size == st.st_size else None
+    return [Entry(rel, "file", size=size, sha256=sha, location=path, stamp=stamp)]
 
 
 def _strip_top(entries: list[Entry]) -> list[Entry]:
