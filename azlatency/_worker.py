@@ -65,8 +65,9 @@ def parse_file(task: Task) -> dict[str, Any]:
             outcome = _failure("unreadable", {"reason": str(exc)})
         else:
             # The bytes are the ones hashed when the import was planned if the file's stamp
-            # is the one taken then (not re-hashing saves a quarter of the CSV read's time on
-            # a full log); a racy file has no stamp, and one whose stamp moved is hashed.
+            # is the one taken then (not hashing again saves ~30 ns a row of a full log, an
+            # eighth of its CSV read); a racy file has no stamp, one whose stamp moved is
+            # hashed.
             if before != task.stamp and hashlib.sha256(data).hexdigest() != task.sha256:
                 outcome = changed
             else:
