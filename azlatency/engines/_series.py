@@ -89,7 +89,8 @@ def arrays(tbl: pa.Table, column: str):
     ok = np.isfinite(v)
     if status is not None:
         ok &= _is_ok(status)
-    seq = tbl.column("seq").fill_null(NULL_SEQ).to_numpy()
+    seq = tbl.column("seq")
+    seq = (seq.fill_null(NULL_SEQ) if seq.null_count else seq).to_numpy()
     return ok, v, seq
 
 
@@ -98,6 +99,8 @@ def _is_ok(status: pa.ChunkedArray) -> np.ndarray:
     costs a lookup per row, not a string comparison."""
     if not pa.types.is_dictionary(status.type):
         return pc.fill_null(pc.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
+    if not status.null_count and all(c.dictionary.to_pylist() == ["ok"] for c in status.chunks):
+        return np.ones(len(status), dtype=bool)  # one word, "ok": no lookup per row
     out = []
     for chunk in status.chunks:
         words = chunk.dictionary.to_pylist()

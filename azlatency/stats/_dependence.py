@@ -179,11 +179,12 @@ def _lag_products(r: np.ndarray, lags: range) -> np.ndarray:
     return np.array([float(np.einsum("i,i->", r[:-k], r[k:])) for k in lags])
 
 
-def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = None
-             ) -> np.ndarray:
-    """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (``ranks``: its ``centred_ranks``)."""
+def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = None,
+             denom: float | None = None) -> np.ndarray:
+    """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (``ranks``: its ``centred_ranks``;
+    ``denom``: Σ ranks², when already known)."""
     r = centred_ranks(x) if ranks is None else ranks
-    denom = float(np.einsum("i,i->", r, r))
+    denom = float(np.einsum("i,i->", r, r)) if denom is None else denom
     if denom == 0:
         return np.zeros(max_lag)
     return _lag_products(r, range(1, max_lag + 1)) / denom
@@ -212,11 +213,11 @@ def _window(acf: np.ndarray, c: float) -> float | None:
 
 
 def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None = None,
-                    rho: np.ndarray | None = None) -> float:
+                    rho: np.ndarray | None = None, denom: float | None = None) -> float:
     """Integrated autocorrelation time τ = 1 + 2Σρ_k of the ranks of ``x`` with Sokal's
     automatic window (smallest M with M ≥ c·τ̂(M)); ``inf`` when no window below n/2 closes
     (the memory is too long for the series to measure).  ``rho``: the first lags of the
-    ranks' autocorrelation (``rank_acf``), when already known.
+    ranks' autocorrelation (``rank_acf``), and ``denom`` (Σ ranks²), when already known.
 
     A short memory closes the window within a few lags: those are summed directly, up to
     ``DIRECT_LAGS`` (a lag costs about a hundredth of the FFT, whose length is 1.5·n).  A
@@ -224,7 +225,7 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None 
     n = len(x)
     r = centred_ranks(x) if ranks is None else ranks
     half = n // 2
-    denom = float(np.einsum("i,i->", r, r))
+    denom = float(np.einsum("i,i->", r, r)) if denom is None else denom
     if denom <= 0:
         return 1.0
     acf = np.concatenate(([1.0], [] if rho is None else rho[: max(half - 1, 0)]))
@@ -271,10 +272,11 @@ def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
         return Dependence(False, np.nan, np.nan, 0)
     sort = sorted_order(x)
     ranks = centred_ranks(x, sort)
-    rho = rank_acf(x, MAX_LAG, ranks)  # n ≥ MIN_N > MAX_LAG
+    denom = float(np.einsum("i,i->", ranks, ranks))  # one pass, for both
+    rho = rank_acf(x, MAX_LAG, ranks, denom)  # n ≥ MIN_N > MAX_LAG
     _, p, acf1 = ljung_box(x, ranks=ranks, rho=rho)
     detected = p < alpha
-    tau = integrated_time(x, ranks=ranks, rho=rho)
+    tau = integrated_time(x, ranks=ranks, rho=rho, denom=denom)
     m, b, reason = batching(n, tau, detected)
     if not detected:
         reason = ""

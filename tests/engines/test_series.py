@@ -77,6 +77,17 @@ def test_status_read_as_a_dictionary_flags_as_strings_do():
     assert _series._is_ok(status.cast(pa.string())).tolist() == _series._is_ok(status).tolist()
 
 
+@pytest.mark.parametrize("chunks, want", [
+    ([["ok", "ok"], ["ok"]], [True, True, True]),  # one word, "ok": no lookup
+    ([["ok", None], ["ok"]], [True, False, True]),  # a NULL among them
+    ([["ok", "ok"], ["lost"]], [True, True, False]),  # another word in one chunk
+])
+def test_a_status_of_ok_alone_flags_every_row(chunks, want):
+    status = pa.chunked_array([pa.array(c).dictionary_encode() for c in chunks])
+    assert _series._is_ok(status).tolist() == want
+    assert _series._is_ok(status.cast(pa.string())).tolist() == want
+
+
 @pytest.mark.parametrize("why", ["repeated seq", "NULL seq", "no seq column"])
 def test_a_run_whose_order_needs_file_order_is_left_to_group_rows(tmp_path, why):
     seq = list(range(400))
