@@ -105,7 +105,7 @@ def file_infos(folder: Path, table: str, known: dict[str, str] | None = None
     for f in table_files(folder, table):
         rel = f.relative_to(folder).as_posix()
         out[rel] = {"rows": pq.read_metadata(f).num_rows,
-                    "sha256": known.get(rel) or store.file_sha256(f)}
+                    "sha256": known[rel] if rel in known else store.file_sha256(f)}
     return out
 
 

@@ -233,7 +233,8 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     reuse = dataset.reusable(target, previous, inputs)
     linked = dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
                                    part_runs=part_runs, part_rows=part_rows, whole=whole)
-    known = {rel: cache_sha256.get(part.name) for rel, part in linked.items()}
+    known = {rel: cache_sha256[part.name] for rel, part in linked.items()
+             if part.name in cache_sha256}
     for rel, old in reuse.items():  # unchanged partitions: the old file, linked
         (staging / rel).parent.mkdir(parents=True, exist_ok=True)
         store.link_or_copy(old, staging / rel)
@@ -242,7 +243,7 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
         hook(staging)
     manifest["tables"] = dataset.manifest_tables(
         staging, inputs, {"samples": dataset.sample_columns(result.samples_columns)},
-        known={rel: sha for rel, sha in known.items() if sha})
+        known=known)
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
 

