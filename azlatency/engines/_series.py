@@ -111,6 +111,21 @@ def _is_ok(status: pa.ChunkedArray) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros(0, dtype=bool)
 
 
+def _all_ok(pf: pq.ParquetFile, groups: list[int]) -> bool:
+    """Whether every row of ``groups`` has status ``ok``, by the footer's statistics (min =
+    max = "ok", no NULL): then ``status`` is not read, and a row is an observation when its
+    value is finite (a constant column still costs 3.6 ns a row to decode, 5% of a run)."""
+    if "status" not in pf.schema_arrow.names:
+        return False
+    i = pf.schema_arrow.get_field_index("status")
+    for g in groups:
+        st = pf.metadata.row_group(g).column(i).statistics
+        if (st is None or not st.has_min_max or not st.has_null_count or st.null_count
+                or st.min != "ok" or st.max != "ok"):
+            return False
+    return True
+
+
 def read_series(groups: list[tuple[Path, int, int]], column: str, kw: dict) -> dict | None:
     """``ordered_series`` of the run held by the row groups ``groups`` — (file, row group,
     rows), ``dataset.footer_runs``: row groups of this run alone, with no censored row —
@@ -130,7 +145,8 @@ def read_series(groups: list[tuple[Path, int, int]], column: str, kw: dict) -> d
         names = set(pf.schema_arrow.names)
         if not {column, "seq"} <= names:
             return None
-        cols = [c for c in (column, "status", "seq") if c in names]
+        skip = {"status"} if _all_ok(pf, gs) else set()
+        cols = [c for c in (column, "status", "seq") if c in names - skip]
         got = arrays(pf.read_row_groups(gs, columns=cols, use_threads=False), column)
         if got is None:
             return None

@@ -64,9 +64,10 @@ class Dependence:
     tau: float = np.nan  # integrated autocorrelation time of the ranks (Sokal window)
     batch_len: int = 0
     reason: str = ""  # why no dependence-aware interval can be had ("" when it can)
-    # ``sorted_order`` of the series (the permutation, the sorted values): a by-product of its
-    # ranks, which the quantiles read (None: not kept)
-    sort: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
+    # ``sorted_view`` of the series (the permutation and the sorted values, or None and its
+    # ``Counted``): a by-product of its ranks, which the quantiles read (None: not kept)
+    sort: tuple[np.ndarray | None, np.ndarray | Counted] | None = field(
+        default=None, repr=False, compare=False)
 
     @property
     def estimable(self) -> bool:
@@ -149,11 +150,113 @@ def _on_grid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return order, xs
 
 
-def centred_ranks(x: np.ndarray, sort: tuple[np.ndarray, np.ndarray] | None = None
+# A series is counted rather than sorted when its ticks span at most this many times its length
+# (plus a floor for short series): the counts, their running sum and the rank table are
+# arrays of the span, a few passes over it cost less than the sort they replace.
+COUNT_SPAN = 4
+CHUNK = 1 << 16  # values a slice of Counted.batch_counts
+
+
+class Counted:
+    """The sorted view of a series on the nanosecond grid, from counts instead of a sort.
+
+    Each value is a whole number of ticks k = x·``GRID``; with ``cum`` the running count of
+    values up to each tick (from the smallest, ``lo``), the sorted value of rank r is the
+    tick where ``cum`` first exceeds r, the average rank of a tie group is read off the
+    same counts, and the values ≤ a threshold are the ticks below its cut.  Indexing it
+    (``c[i]`` with an int or an int array) gives the sorted values ``np.sort(x)[i]`` — the
+    same floats, k/``GRID`` — so it stands where the sorted array stood.  A 2.69 × 10⁶-point
+    run: no sort (37 ms), no scatter of ranks (17 ms); a bincount and a gather instead."""
+
+    def __init__(self, ticks: np.ndarray, lo: int, cum: np.ndarray):
+        self.ticks, self.lo, self.cum = ticks, lo, cum  # ticks: k − lo, in series order
+
+    def __len__(self) -> int:
+        return len(self.ticks)
+
+    def __getitem__(self, rank):
+        t = np.searchsorted(self.cum, rank, side="right")
+        return (t + self.lo).astype(np.float64) / GRID if np.ndim(t) else (t + self.lo) / GRID
+
+    def ranks(self) -> np.ndarray:
+        """``centred_ranks`` of the series: the tie group of a tick holds the sorted places
+        s..e−1 (s, e: the running counts before and after it), average rank (s + e + 1)/2."""
+        n = len(self.ticks)
+        ends = self.cum
+        starts = np.concatenate(([0], ends[:-1]))
+        table = (starts + ends + 1) / 2.0 - (n + 1) / 2.0
+        return table[self.ticks]
+
+    def cuts(self, thresholds: np.ndarray) -> np.ndarray:
+        """Per threshold ξ, the first tick whose value exceeds ξ: the values ≤ ξ are the ticks
+        below it.  ⌊ξ·GRID⌋ is that tick less one, or one off by rounding: the exact
+        comparison of the values either side puts it right."""
+        span = len(self.cum)
+        th = np.asarray(thresholds, dtype=float)
+        t = np.clip(np.nan_to_num(np.floor(th * GRID) - self.lo, nan=-1.0), -1, span - 1)
+        t = t.astype(np.int64)
+        t += (t + 1 < span) & ((t + 1 + self.lo) / GRID <= th)
+        t -= (t >= 0) & ((t + self.lo) / GRID > th)
+        return t + 1
+
+    def batch_counts(self, thresholds: np.ndarray, b: int) -> np.ndarray:
+        """``_batch_counts``: each value's place among the thresholds' distinct cuts e_0 < e_1
+        < … (how many are ≤ its tick, from a table of the span), one count of (batch, place)
+        pairs, and running sums over the places: a value is below cut e_a when its place is
+        ≤ a."""
+        n = len(self.ticks)
+        m = n // b
+        cuts = self.cuts(thresholds)
+        edges = np.unique(cuts)
+        k = len(edges)
+        marks = np.zeros(len(self.cum) + 1, dtype=np.int64)
+        marks[edges] = 1
+        place = np.cumsum(marks[:-1]).astype(np.uint8 if k < 255 else np.int64)
+        ticks = self.ticks[n - b * m:].reshape(b, m)
+        hist = np.empty((b, k + 1), dtype=np.intp)
+        rows = max(1, CHUNK // m)  # batches a slice: its pairs stay in the cache
+        for r in range(0, b, rows):
+            s = min(rows, b - r)
+            pairs = np.add(place[ticks[r : r + s]], (np.arange(s, dtype=np.intp) * (k + 1))[:, None],
+                           dtype=np.intp)  # (batch, place), cast in the same pass
+            hist[r : r + s] = np.bincount(pairs.ravel(), minlength=s * (k + 1)).reshape(s, k + 1)
+        below = np.cumsum(hist, axis=1)
+        return np.ascontiguousarray(below[:, np.searchsorted(edges, cuts)].T)
+
+
+def counted(x: np.ndarray) -> Counted | None:
+    """``Counted`` of values that are all whole multiples of 1/``GRID`` (x == k/GRID exactly)
+    spanning at most ``COUNT_SPAN``·n ticks, or None."""
+    n = len(x)
+    if n < 2:
+        return None
+    k = x * GRID
+    np.rint(k, out=k)
+    lo, hi = k.min(), k.max()
+    if not (np.isfinite(lo) and np.isfinite(hi) and hi - lo < COUNT_SPAN * n + (1 << 16)):
+        return None  # NaN fails too
+    if not (k / GRID == x).all():
+        return None
+    k -= lo
+    ticks = k.astype(np.intp)
+    cum = np.bincount(ticks, minlength=int(hi - lo) + 1)
+    np.cumsum(cum, out=cum)
+    return Counted(ticks, int(lo), cum)
+
+
+def sorted_view(x: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | Counted]:
+    """The sorted series as the ranks and the quantiles read it: (None, ``counted(x)``) for
+    values on the nanosecond grid within a short span, else ``sorted_order(x)``."""
+    c = counted(np.ascontiguousarray(x, dtype=np.float64))
+    return (None, c) if c is not None else sorted_order(x)
+
+
+def centred_ranks(x: np.ndarray, sort: tuple | None = None
                   ) -> np.ndarray:
     """Ranks of ``x`` (ties get their average rank) less their mean, (n+1)/2: the series both
     the Ljung–Box test and the autocorrelation time read (computed once per series in
-    ``assess``; a rank costs a sort).  ``sort``: ``sorted_order(x)``, when already known.
+    ``assess``; a rank costs a sort, or a count: ``Counted``).  ``sort``: ``sorted_view(x)``,
+    when already known.
 
     Equal to ``scipy.stats.rankdata(x) - mean`` value for value (tests/stats), in a fifth of
     its time: ties are averaged, so any sorting permutation will do (``sorted_order``); the
@@ -163,7 +266,9 @@ def centred_ranks(x: np.ndarray, sort: tuple[np.ndarray, np.ndarray] | None = No
     n = len(x)
     if n == 0:
         return np.zeros(0)
-    order, xs = sorted_order(x) if sort is None else sort
+    order, xs = sorted_view(x) if sort is None else sort
+    if isinstance(xs, Counted):
+        return xs.ranks()
     starts = np.flatnonzero(np.concatenate(([True], xs[1:] != xs[:-1])))
     ends = np.append(starts[1:], n)
     r = np.empty(n)
@@ -270,7 +375,7 @@ def assess(x: np.ndarray, *, alpha: float = DETECT_ALPHA) -> Dependence:
     n = len(x)
     if n < MIN_N:
         return Dependence(False, np.nan, np.nan, 0)
-    sort = sorted_order(x)
+    sort = sorted_view(x)
     ranks = centred_ranks(x, sort)
     denom = float(np.einsum("i,i->", ranks, ranks))  # one pass, for both
     rho = rank_acf(x, MAX_LAG, ranks, denom)  # n ≥ MIN_N > MAX_LAG
@@ -304,14 +409,18 @@ def t_shrink(b: int, level: float) -> float:
 
 
 def quantile_n_eff(x: np.ndarray, thresholds: np.ndarray, qs: np.ndarray, b: int,
-                   sort: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                   sort: tuple | None = None) -> np.ndarray:
     """Effective sample size of each quantile: n·q(1−q) / long-run variance of I(x ≤ ξ̂_q),
     capped at n (never more information than independent draws).  ``sort``: (order, sorted
     values) of ``x`` (``sorted_order``), when known."""
     n = len(x)
     m = n // b
-    counts = _batch_counts(x, thresholds, b) if sort is None else _sorted_counts(
-        sort, thresholds, b)
+    if sort is None:
+        counts = _batch_counts(x, thresholds, b)
+    elif isinstance(sort[1], Counted):
+        counts = sort[1].batch_counts(thresholds, b)
+    else:
+        counts = _sorted_counts(sort, thresholds, b)
     out = np.empty(len(qs))
     for i, q in enumerate(qs):
         frac = counts[i] / m

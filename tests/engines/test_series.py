@@ -103,3 +103,44 @@ def test_a_run_whose_order_needs_file_order_is_left_to_group_rows(tmp_path, why)
             pq.read_table(groups[0][0]).drop_columns(["seq"]), groups[0][0], row_group_size=100
         )
     assert _series.read_series(groups, "rtt_us", KW) is None
+
+
+def test_row_groups_whose_footer_says_all_ok_are_read_without_status(tmp_path, monkeypatch):
+    """Row groups whose status statistics are min = max = "ok" with no NULL are all
+    observations where the value is finite: status is not read for them, and the rows are
+    those of the run read with it.  A NULL, another word, or no statistics: status is read."""
+    rng = np.random.default_rng(9)
+    n = 2000
+    seq = np.arange(n)
+    rtt = np.round(50 + rng.gamma(2.0, 5.0, n), 3).tolist()
+    rtt[40] = None
+    status = ["ok"] * n
+    groups = _write(tmp_path / "ok.parquet", seq, rtt, status, 500)
+    pf = pq.ParquetFile(groups[0][0])
+    assert _series._all_ok(pf, [0, 1, 2, 3])
+    read = []
+    real = pq.ParquetFile.read_row_groups
+
+    def spy(self, gs, columns=None, **kw):
+        read.append(list(columns))
+        return real(self, gs, columns=columns, **kw)
+
+    monkeypatch.setattr(pq.ParquetFile, "read_row_groups", spy)
+    got = _series.read_series(groups, "rtt_us", KW)
+    assert read == [["rtt_us", "seq"]]
+    pd.testing.assert_frame_equal(_rows(got), _rows(_series_of(seq, rtt, status)))
+
+    status[1700] = "lost"
+    status[10] = None
+    mixed = _write(tmp_path / "mixed.parquet", seq, rtt, status, 500)
+    pf = pq.ParquetFile(mixed[0][0])
+    assert _series._all_ok(pf, [1, 2]) and not _series._all_ok(pf, [0, 1, 2])
+    assert not _series._all_ok(pf, [3])
+    read.clear()
+    got = _series.read_series(mixed, "rtt_us", KW)
+    assert read == [["rtt_us", "status", "seq"]]
+    assert got["count"]["estimate"] == n - 3
+    pd.testing.assert_frame_equal(_rows(got), _rows(_series_of(seq, rtt, status)))
+    tbl = pq.read_table(groups[0][0])
+    pq.write_table(tbl, tmp_path / "nostats.parquet", row_group_size=500, write_statistics=False)
+    assert not _series._all_ok(pq.ParquetFile(tmp_path / "nostats.parquet"), [0])

@@ -135,3 +135,66 @@ def test_batch_counts_from_the_sort_are_the_counts_by_comparison(b):
     np.testing.assert_array_equal(dep.quantile_n_eff(x, th, qs, b, sort),
                                   dep.quantile_n_eff(x, th, qs, b))
     assert dep._batch_counts(x, th, b).sum(axis=1)[1] == (x[len(x) % b:] <= th[1]).sum()
+
+
+def _on_the_grid(n: int, seed: int) -> np.ndarray:
+    """AR(1) lognormal latencies (median ~12 µs) printed to the nanosecond, with ties."""
+    rng = np.random.default_rng(seed)
+    x = np.round(_frames.ar1_lognormal(n, 0.7, rng, mu=2.5), 3)
+    x[::53] = x[7]
+    return x
+
+
+def test_counted_values_are_the_sorted_values_and_their_ranks():
+    """A series on the nanosecond grid is counted, not sorted: indexing the counts gives the
+    sorted values (the same floats, at any rank), its ranks are rankdata's, and the values ≤
+    each threshold per batch are the counts by comparison — thresholds between values, on a
+    value, just off one, below the smallest and above the largest."""
+    x = _on_the_grid(20_011, 9)
+    c = dep.counted(x)
+    assert c is not None and len(c) == len(x)
+    xs = np.sort(x)
+    np.testing.assert_array_equal(c[np.arange(len(x))], xs)
+    assert c[0] == xs[0] and c[len(x) - 1] == xs[-1] and c[12_345] == xs[12_345]
+    want = stats.rankdata(x)
+    np.testing.assert_array_equal(c.ranks(), want - want.mean())
+    np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())
+    th = np.concatenate([np.quantile(x, [0.99, 0.25, 0.5, 0.999, 0.9]),
+                         [xs[100], np.nextafter(xs[100], 0), np.nextafter(xs[100], 1e9),
+                          xs[0] - 1.0, xs[-1] + 1.0, xs[-1]]])
+    for b in (2, 37, 400, 2001):
+        np.testing.assert_array_equal(c.batch_counts(th, b), dep._batch_counts(x, th, b))
+
+
+def test_only_short_spans_of_the_grid_are_counted():
+    """Values off the grid, NaN, infinite, or spanning more than COUNT_SPAN·n ticks (plus a
+    floor) are sorted as before; negative values on the grid are counted."""
+    x = _on_the_grid(5_000, 10)
+    assert dep.counted(-x) is not None and dep.counted(-x)[0] == -x.max()
+    for off in (x + 1e-4, np.append(x, np.nan), np.append(x, np.inf), np.append(x, 1e6)):
+        assert dep.counted(off) is None
+        order, xs = dep.sorted_view(off)
+        np.testing.assert_array_equal(xs, np.sort(off))
+    assert dep.counted(np.array([1.0])) is None
+
+
+def test_counting_gives_the_rows_sorting_gives(monkeypatch):
+    """The whole summary of a dependent series (Ljung-Box, τ, batch counts, interval ranks)
+    is the same, value for value, whether the series is counted or sorted."""
+    from azlatency.stats import intervals as iv
+    from azlatency.stats._common import Observations
+
+    x = _on_the_grid(30_000, 11)
+    obs = Observations(x, np.nan, 0, 0, np.zeros(0, dtype=object))
+    qs = [0.25, 0.5, 0.9, 0.99, 0.999]
+    assert isinstance(dep.assess(x).sort[1], dep.Counted)
+    counted = iv.series_rows(obs, qs, 0.95, "auto")
+    monkeypatch.setattr(dep, "counted", lambda x: None)
+    assert isinstance(dep.assess(x).sort[1], np.ndarray)
+    sorted_ = iv.series_rows(obs, qs, 0.95, "auto")
+    assert counted["p50"]["method"] == sorted_["p50"]["method"] and "τ" in counted["p50"]["note"]
+    assert counted.keys() == sorted_.keys()
+    for stat in counted:
+        assert counted[stat] == sorted_[stat] or all(
+            a == b or (a != a and b != b) for a, b in
+            zip(counted[stat].values(), sorted_[stat].values())), stat
