@@ -14,6 +14,7 @@ What counts as an observation (docs/statistics.md, "Censored and missing values"
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -135,6 +136,12 @@ class Observations:
     def values(self) -> np.ndarray:
         """The uncensored observations, in order."""
         return self.series[np.isfinite(self.series)] if self.n_censored else self.series
+
+    @cached_property
+    def variance(self) -> np.floating:
+        """Variance (n−1) of ``values``, computed once: the std row and the mean's interval
+        both read it (a pass and a whole-series temporary each, 3% of a long run's summary)."""
+        return np.var(self.values, ddof=1)
 
 
 def observations(part: pd.DataFrame, column: str) -> Observations:

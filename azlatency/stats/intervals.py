@@ -208,7 +208,7 @@ def mean_row(obs: Observations, level: float, d: dep.Dependence | None, note: st
     x = obs.series
     if n < 2:
         return not_estimable(estimate=x.mean() if n else np.nan, note="needs n ≥ 2", **kw)
-    mean, var = float(x.mean()), float(np.var(x, ddof=1))
+    mean, var = float(x.mean()), float(obs.variance)  # not censored: values is series
     a = (1 + level) / 2
     if d is not None and not d.estimable:
         return _too_dependent(obs, d, mean, level, method, note)
@@ -234,7 +234,7 @@ def descriptive_rows(obs: Observations, level: float, note: str = "") -> dict[st
         out["std"] = not_estimable(note=cnote, **kw)
         out["min"] = not_estimable(bounds=(0.0, obs.bound), note=cnote, **kw)
     else:
-        out["std"] = row(np.std(x, ddof=1) if n > 1 else np.nan, **kw)
+        out["std"] = row(np.sqrt(obs.variance) if n > 1 else np.nan, **kw)
         out["min"] = row(x.min() if n else np.nan, **kw)
     out["max"] = row(x.max() if len(x) else np.nan, **kw)
     return out
