@@ -9,7 +9,8 @@ For each size in ``AZL_SCALING_SIZES`` (default ``1e6,1e7,1e8``; ``1e9`` takes h
 * **import** — ``ingest.import_campaign(workers=<cores>)`` into a fresh store.  Peer: DuckDB
   ``read_csv`` of every sockperf ``--full-log`` file of the campaign (the rows that are nearly
   all the samples), the same four columns typed as the importer types them, every value
-  parsed (``sum`` of each column), nothing written.
+  parsed (``sum`` of each column), nothing written.  A second peer pays for a write as the
+  import does: the same ``read_csv`` copied to one zstd Parquet file (DuckDB ``COPY``).
 * **summary** — ``stats.summarize_store(engine="duckdb")`` of the runs whose latency basis is
   the round trip: per run the quantiles of ``stats.DEFAULT_QUANTILES`` with exact
   order-statistic intervals, moments and the dependence check.  Peer: one plain-SQL
@@ -67,6 +68,14 @@ FROM read_csv($files, skip = 21, header = false, delim = ',', auto_detect = fals
               ignore_errors = true, columns = $columns)
 """
 CSV_COLUMNS = {"seq": "BIGINT", "tx": "DECIMAL(18,9)", "rx": "DECIMAL(18,9)", "value": "DOUBLE"}
+# The second import peer: the same read, written as one zstd Parquet file (DuckDB's COPY), so
+# that it pays for a write as the import does (the import writes more: run ids, kind, status
+# and the schema's other columns; it also checks the rows and recomputes sockperf's statistics).
+COPY_SQL = """
+COPY (SELECT * FROM read_csv({files}, skip = 21, header = false, delim = ',',
+                             auto_detect = false, ignore_errors = true, columns = {columns}))
+TO {out} (FORMAT parquet, COMPRESSION zstd)
+"""
 
 _STEPS = {
     "scaling_generate": """
@@ -102,6 +111,26 @@ with TreePeak() as tp:
 extra = {{"rows": row[0], "files": len(files),
           "threads": int(con.execute("SELECT current_setting('threads')").fetchone()[0]),
           "tree_peak_mb": round(tp.peak_mb)}}
+""",
+    "scaling_import_peer_write": """
+from pathlib import Path
+import duckdb
+from _timing import TreePeak
+files = sorted(str(p) for p in Path({raw!r}).rglob("*.fulllog.csv"))
+out = Path({out!r})
+out.parent.mkdir(parents=True, exist_ok=True)
+con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")
+lit = lambda v: "'" + str(v).replace("'", "''") + "'"
+columns = "{{" + ", ".join(f"{{lit(k)}}: {{lit(v)}}" for k, v in {columns!r}.items()) + "}}"
+sql = {sql!r}.format(files="[" + ", ".join(map(lit, files)) + "]", columns=columns, out=lit(out))
+with TreePeak() as tp:
+    con.execute(sql)
+extra = {{"rows": pq.read_metadata(out).num_rows, "bytes": out.stat().st_size,
+          "files": len(files),
+          "threads": int(con.execute("SELECT current_setting('threads')").fetchone()[0]),
+          "tree_peak_mb": round(tp.peak_mb)}}
+out.unlink()
 """,
     "scaling_summary": """
 from _timing import TreePeak
@@ -187,6 +216,10 @@ def _slice(size_label: str, index: int, k: int, t: int) -> dict:
         out["import_peer"] = synth_bench._child(
             "scaling_import_peer", sql=READ_CSV_SQL, columns=CSV_COLUMNS, **kw
         )
+        out["import_peer_write"] = synth_bench._child(
+            "scaling_import_peer_write", sql=COPY_SQL, columns=CSV_COLUMNS,
+            out=str(WORK / "peer" / f"{name}.parquet"), **kw
+        )
         out["import"] = synth_bench._child("scaling_import", **kw)
         if "failed" in out["import"]:
             return out
@@ -200,7 +233,8 @@ def _slice(size_label: str, index: int, k: int, t: int) -> dict:
     return out
 
 
-_STEP_NAMES = ("generate", "import", "import_peer", "summary", "summary_peer")
+_STEP_NAMES = ("generate", "import", "import_peer", "import_peer_write", "summary",
+               "summary_peer")
 _COUNTS = (
     "samples",
     "sockperf_samples",
@@ -274,6 +308,7 @@ def measure(size: float) -> dict:
         "load_average_1min": [s["load_average_1min"] for s in slices],
         **steps,
         "import_time_ratio_vs_duckdb": _ratio(imp, steps["import_peer"], "seconds"),
+        "import_time_ratio_vs_duckdb_write": _ratio(imp, steps["import_peer_write"], "seconds"),
         "summary_time_ratio_vs_duckdb": _ratio(summ, steps["summary_peer"], "seconds"),
         "import_memory_ratio_vs_duckdb": _ratio(imp, steps["import_peer"], "tree_peak_mb"),
         "summary_memory_ratio_vs_duckdb": _ratio(summ, steps["summary_peer"], "tree_peak_mb"),
@@ -282,6 +317,7 @@ def measure(size: float) -> dict:
             "generate": round(gen["samples"] / gen["seconds"]) if "seconds" in gen else None,
             "import": _per_core(imp, "samples"),
             "import_peer": _per_core(steps["import_peer"], "rows"),
+            "import_peer_write": _per_core(steps["import_peer_write"], "rows"),
             "summary": _per_core(summ, "observations"),
             "summary_peer": _per_core(steps["summary_peer"], "observations"),
         },
@@ -293,7 +329,7 @@ def _exponents(points: list[dict]) -> None:
     """Local slope of log(seconds) against log(samples) from the previous size: 1 is linear."""
     for prev, cur in zip(points, points[1:]):
         out = {}
-        for step in ("import", "import_peer", "summary", "summary_peer"):
+        for step in ("import", "import_peer", "import_peer_write", "summary", "summary_peer"):
             a, b = prev.get(step, {}), cur.get(step, {})
             if a.get("seconds") and b.get("seconds") and prev["samples"] and cur["samples"]:
                 out[step] = round(
@@ -333,12 +369,13 @@ def chart(points: list[dict], path: Path) -> None:
     series = {
         "import": "import_campaign",
         "import_peer": "DuckDB read_csv",
+        "import_peer_write": "DuckDB read_csv → Parquet",
         "summary": "summarize_store (duckdb)",
         "summary_peer": "DuckDB quantile_cont",
     }
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax_t, ax_m = fig.subplots(1, 2)
-    for (step, name), marker in zip(series.items(), "osD^"):
+    for (step, name), marker in zip(series.items(), "osvD^"):
         for ax, key in ((ax_t, "seconds"), (ax_m, "tree_peak_mb")):
             pts = [
                 (p["samples"], p[step][key], p["slices"] > 1)
