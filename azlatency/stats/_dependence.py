@@ -152,8 +152,10 @@ def _on_grid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 # A series is counted rather than sorted when its ticks span at most this many times its length
 # (plus a floor for short series): the counts, their running sum and the rank table are
-# arrays of the span, a few passes over it cost less than the sort they replace.
-COUNT_SPAN = 4
+# arrays of the span.  Measured on the 50 long runs of a 10^8 campaign (spans 0.4–6 times
+# their length): counting costs about 15 ns an observation and 10 a tick, the sort path 40
+# an observation, so counting wins below a span of about 2.5 n (at 3.7 n it was 35% slower).
+COUNT_SPAN = 2
 CHUNK = 1 << 16  # values a slice of Counted.batch_counts
 
 
@@ -182,9 +184,12 @@ class Counted:
         """``centred_ranks`` of the series: the tie group of a tick holds the sorted places
         s..e−1 (s, e: the running counts before and after it), average rank (s + e + 1)/2."""
         n = len(self.ticks)
-        ends = self.cum
-        starts = np.concatenate(([0], ends[:-1]))
-        table = (starts + ends + 1) / 2.0 - (n + 1) / 2.0
+        table = np.empty(len(self.cum))  # in place: integers below 2^53, halves, all exact
+        table[0] = 0.0
+        table[1:] = self.cum[:-1]  # s
+        table += self.cum  # s + e
+        table -= n  # (s + e + 1) − (n + 1)
+        table *= 0.5
         return table[self.ticks]
 
     def cuts(self, thresholds: np.ndarray) -> np.ndarray:
@@ -209,9 +214,10 @@ class Counted:
         cuts = self.cuts(thresholds)
         edges = np.unique(cuts)
         k = len(edges)
-        marks = np.zeros(len(self.cum) + 1, dtype=np.int64)
+        small = np.uint8 if k < 255 else np.int64  # a byte a tick: the span's passes are light
+        marks = np.zeros(len(self.cum) + 1, dtype=small)
         marks[edges] = 1
-        place = np.cumsum(marks[:-1]).astype(np.uint8 if k < 255 else np.int64)
+        place = np.cumsum(marks[:-1], dtype=small)
         ticks = self.ticks[n - b * m:].reshape(b, m)
         hist = np.empty((b, k + 1), dtype=np.intp)
         rows = max(1, CHUNK // m)  # batches a slice: its pairs stay in the cache
