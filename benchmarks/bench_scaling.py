@@ -68,15 +68,6 @@ FROM read_csv($files, skip = 21, header = false, delim = ',', auto_detect = fals
               ignore_errors = true, columns = $columns)
 """
 CSV_COLUMNS = {"seq": "BIGINT", "tx": "DECIMAL(18,9)", "rx": "DECIMAL(18,9)", "value": "DOUBLE"}
-# The second import peer: the same read, written as one zstd Parquet file (DuckDB's COPY), so
-# that it pays for a write as the import does (the import writes more: run ids, kind, status
-# and the schema's other columns; it also checks the rows and recomputes sockperf's statistics).
-COPY_SQL = """
-COPY (SELECT * FROM read_csv({files}, skip = 21, header = false, delim = ',',
-                             auto_detect = false, ignore_errors = true, columns = {columns}))
-TO {out} (FORMAT parquet, COMPRESSION zstd)
-"""
-
 _STEPS = {
     "scaling_generate": """
 import dataclasses
@@ -116,18 +107,14 @@ extra = {{"rows": row[0], "files": len(files),
 from pathlib import Path
 import duckdb
 from _timing import TreePeak
-files = sorted(str(p) for p in Path({raw!r}).rglob("*.fulllog.csv"))
 out = Path({out!r})
 out.parent.mkdir(parents=True, exist_ok=True)
 con = duckdb.connect()
 con.execute("SET enable_progress_bar = false")
-lit = lambda v: "'" + str(v).replace("'", "''") + "'"
-columns = "{{" + ", ".join(f"{{lit(k)}}: {{lit(v)}}" for k, v in {columns!r}.items()) + "}}"
-sql = {sql!r}.format(files="[" + ", ".join(map(lit, files)) + "]", columns=columns, out=lit(out))
 with TreePeak() as tp:
-    con.execute(sql)
+    con.execute({sql!r})
 extra = {{"rows": pq.read_metadata(out).num_rows, "bytes": out.stat().st_size,
-          "files": len(files),
+          "files": {files},
           "threads": int(con.execute("SELECT current_setting('threads')").fetchone()[0]),
           "tree_peak_mb": round(tp.peak_mb)}}
 out.unlink()
@@ -158,7 +145,7 @@ extra = {{"groups": len(rows), "observations": sum(r[1] for r in rows),
 synth_bench._STEPS.update(_STEPS)
 
 
-def _sql_path(path: Path) -> str:
+def _sql_path(path: Path | str) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
@@ -173,6 +160,22 @@ WHERE run_id IN (SELECT run_id FROM read_parquet({_sql_path(folder / "runs" / "*
                  WHERE latency_basis = 'rtt')
 GROUP BY run_id
 """
+
+
+def copy_sql(raw: Path, out: Path) -> tuple[str, int]:
+    """The second import peer: ``READ_CSV_SQL``'s read of the full logs under ``raw``, copied
+    to one zstd Parquet file ``out``, so that it pays for a write as the import does (the
+    import writes more: run ids, kind, status and the schema's other columns, after checking
+    the rows and recomputing sockperf's statistics).  DuckDB's ``COPY`` takes no parameters,
+    so the files and columns are written out.  Also the number of files."""
+    files = sorted(raw.rglob("*.fulllog.csv"))
+    listed = "[" + ", ".join(map(_sql_path, files)) + "]"
+    columns = "{" + ", ".join(f"{_sql_path(k)}: {_sql_path(v)}" for k, v in CSV_COLUMNS.items()) + "}"
+    return f"""
+COPY (SELECT * FROM read_csv({listed}, skip = 21, header = false, delim = ',',
+                             auto_detect = false, ignore_errors = true, columns = {columns}))
+TO {_sql_path(out)} (FORMAT parquet, COMPRESSION zstd)
+""", len(files)
 
 
 def sockperf_time(samples: float) -> int:
@@ -216,9 +219,10 @@ def _slice(size_label: str, index: int, k: int, t: int) -> dict:
         out["import_peer"] = synth_bench._child(
             "scaling_import_peer", sql=READ_CSV_SQL, columns=CSV_COLUMNS, **kw
         )
+        peer_out = WORK / "peer" / f"{name}.parquet"
+        sql, n_files = copy_sql(raw, peer_out)
         out["import_peer_write"] = synth_bench._child(
-            "scaling_import_peer_write", sql=COPY_SQL, columns=CSV_COLUMNS,
-            out=str(WORK / "peer" / f"{name}.parquet"), **kw
+            "scaling_import_peer_write", sql=sql, files=n_files, out=str(peer_out), **kw
         )
         out["import"] = synth_bench._child("scaling_import", **kw)
         if "failed" in out["import"]:
