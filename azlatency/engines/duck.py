@@ -4,21 +4,21 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
 
 1. the rows and censored rows of each run, from the footers of the files that are one
    input's (``dataset.footer_runs``), else by a ``GROUP BY run_id`` pass over the other
-   files: runs longer than ``SQL_TEST_MAX`` and uncensored go straight to the numpy path
-   below; for the others a second pass gives the counts of observations, censored and
-   excluded rows, mean, standard deviation, min, max;
-2. the Ljung–Box test of ``_dependence.assess`` (rank autocorrelations at lags 1–10, in
-   measurement order) for runs of ``MIN_N`` to ``SQL_TEST_MAX`` observations: average ranks
-   from ``rank()`` and the tie counts, lagged products from ``lead()``;
+   files: uncensored runs of ``SERIES_ROWS`` (= ``MIN_N``, 50) rows or more go straight to
+   the numpy path below; for the others a second pass gives the counts of observations,
+   censored and excluded rows, mean, standard deviation, min, max;
+2. these runs are too short for ``_dependence.assess`` to test for autocorrelation, so their
+   observations are taken as independent (or the run is censored: see below);
 3. the order statistics: the ranks — of the interval from Binomial(n, q), of the estimate
    from numpy's linear interpolation — are computed in Python from n exactly as
    ``intervals.exact_indices``/``sorted_quantile`` do, and the values at those ranks are read
    with ``row_number() OVER (PARTITION BY run_id ORDER BY value)``.
 
-Runs SQL does not cover — runs found autocorrelated (the batch-means correction needs the
-series), runs longer than ``SQL_TEST_MAX`` (tested in numpy: cheaper than the SQL window
-pass), runs of fewer than two observations, and ``dependence="batch"`` — are summarised by
-``intervals.series_rows`` on their values (``_series``).  A run wholly in a large input's
+The longer uncensored runs — the ones to test for autocorrelation (the test needs ranks in
+measurement order; SQL's window pass for it cost ten times numpy's, see ``SERIES_ROWS``) and,
+when found autocorrelated, to correct by batch means — are summarised by
+``intervals.series_rows`` on their values (``_series``), as are short runs of fewer than two
+observations and ``dependence="batch"``.  A run wholly in a large input's
 file is read from its row groups by the thread that summarises it (``_series.read_series``);
 the others in one unsorted pass (DuckDB hands back the value, the observation flag and
 ``seq``; numpy puts each run in ``seq`` order and a thread per core summarises it while the
@@ -26,7 +26,7 @@ scan goes on).  Censored runs (Windows ``time<1ms``) and runs whose ``seq`` is N
 repeats (file order must break the ties) are read whole, sorted as ``ordered()`` sorts, and
 given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-unit rule
 (``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
-groups that pool packets across runs, or hold censored runs, are read and given to
+a group of one run has that run's rows, from SQL or ``_series`` as above; groups that pool packets across runs, or hold censored runs, are read and given to
 ``group_rows``.  The rows equal the pandas path's (tests/engines/test_duck.py).
 """
 
@@ -40,7 +40,6 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-from scipy import stats as sps
 
 from .. import dataset, store
 from ..stats import _dependence as dep
@@ -52,11 +51,13 @@ HIVE = "hive_partitioning = true, hive_types = {'tool': VARCHAR}"
 # Rows of a fallback read: runs are fetched in chunks of about this many rows (as the pyarrow
 # path's batches: a frame of 2^20 rows and the sorted copy group_rows makes stay ~200 MB).
 CHUNK_ROWS = 1 << 20
-# Runs of more observations than this are tested for autocorrelation in numpy, not SQL: the
-# window pass (ranks, ties, ten lags) cost 49 s of a 110 s summary of 10^7 samples, 3x what
-# reading those runs and summarising them with group_rows costs, and every such run that
-# turns out autocorrelated (most long runs) has to be read for the batch means anyway.
-SQL_TEST_MAX = 1 << 16
+# Runs of at least this many rows, uncensored, are summarised in numpy (``_series``), not SQL:
+# the autocorrelation test needs their ranks in measurement order, and SQL's window pass for it
+# (ranks, ties, ten lags) cost ~1.2 µs a row. At 8.3 * 10^5 samples (53 runs of 50 to 65,536
+# rows tested in SQL) it was 0.74 s of a 1.1-1.3 s summary; with those runs read in the scan
+# and summarised in numpy the whole summary took 0.33-0.41 s, the same rows. Shorter runs are
+# not tested (``dep.MIN_N``): SQL gives their counts, moments and order statistics.
+SERIES_ROWS = dep.MIN_N
 # Runs of a scan named in its SQL text (more: a semi-join with a registered table)
 LITERAL_MAX = 2000
 # Threads summarising runs read for the numpy path (DuckDB's own threads default to the same).
@@ -135,10 +136,10 @@ def summarize(
     q.check_basis(metric)
     if by != ["run_id"]:
         return _groups(q, q.per_run(), runs_frame, by, metric, kw)
-    # A long uncensored run goes to _series whatever its counts and moments (which it
-    # computes itself): the full GROUP BY pass is only for the other runs.
+    # An uncensored run of SERIES_ROWS rows or more goes to _series whatever its counts and
+    # moments (which it computes itself): the GROUP BY pass of moments is only for the others.
     counts = q.counts(folder)
-    long = [r for r, c in counts.items() if c["rows"] > SQL_TEST_MAX and not c["n_cens"]]
+    long = [r for r, c in counts.items() if _numpy_path(c)]
     per_run = q.per_run(set(counts) - set(long))
     qs, level = np.asarray(kw["quantiles"], dtype=float), kw["level"]
     plain, fallback = q.split(per_run, kw["dependence"], level)
@@ -254,11 +255,13 @@ class _Query:
         return {r["run_id"]: r for r in got.to_pylist()}
 
     def split(self, per_run: dict[str, dict], dependence: str, level: float):
-        """(runs SQL summarises, with their note; runs group_rows summarises)."""
+        """(runs SQL summarises, with their note; runs ``group_rows`` summarises) of runs that
+        are not on the numpy path (``_numpy_path``): shorter than ``SERIES_ROWS`` (too short
+        to test for autocorrelation) or censored."""
         if dependence not in iv.DEPENDENCE:
             raise ValueError(f"dependence must be one of {iv.DEPENDENCE}, got {dependence!r}")
         plain: dict[str, str] = {}
-        fallback, test = [], []
+        fallback = []
         for rid, r in per_run.items():
             if r["n"] < 2 or r["n_cens"] or (dependence == "batch" and r["n"] >= dep.MIN_N):
                 fallback.append(rid)
@@ -266,48 +269,9 @@ class _Query:
                 plain[rid] = ""
             elif r["n"] < dep.MIN_N:
                 plain[rid] = f"n < {dep.MIN_N}: autocorrelation not tested"
-            elif r["n"] > SQL_TEST_MAX:
+            else:  # to be tested: needs the series (only when SERIES_ROWS > MIN_N)
                 fallback.append(rid)
-            else:
-                test.append(rid)
-        for rid, (p, acf1) in self.ljung_box(test).items():
-            if p < dep.DETECT_ALPHA:
-                fallback.append(rid)
-            else:
-                plain[rid] = dep.Dependence(False, p, acf1, dep.n_batches(per_run[rid]["n"])).note
         return plain, sorted(fallback)
-
-    def ljung_box(self, run_ids: list[str]) -> dict[str, tuple[float, float]]:
-        """run → (p, lag-1 r) of ``_dependence.ljung_box`` on its observations, in SQL.
-
-        Ranks are half-integers and their products quarter-integers, so the sums are exact
-        (as numpy's) up to n ≈ 3·10⁵; beyond, they differ in the last bits only."""
-        if not run_ids:
-            return {}
-        lags = dep.MAX_LAG
-        self.con.register("lb_runs", pa.table({"run_id": pa.array(run_ids, pa.string())}))
-        leads = ", ".join(
-            f"lead(r, {k}) OVER (PARTITION BY run_id ORDER BY t) AS r{k}"
-            for k in range(1, lags + 1)
-        )
-        sums = ", ".join(f"sum(r * r{k})" for k in range(1, lags + 1))
-        got = self.con.sql(f"""
-            WITH o AS (SELECT run_id, v, row_number() OVER (PARTITION BY run_id
-                         ORDER BY {self.order}) AS t
-                       FROM obs WHERE {self.ok} AND run_id IN (SELECT run_id FROM lb_runs)),
-            r AS (SELECT run_id, t, rank() OVER (PARTITION BY run_id ORDER BY v)
-                         + (count(*) OVER (PARTITION BY run_id, v) - 1) / 2.0
-                         - (count(*) OVER (PARTITION BY run_id) + 1) / 2.0 AS r FROM o),
-            l AS (SELECT run_id, r, {leads} FROM r)
-            SELECT run_id, count(*), sum(r * r), {sums} FROM l GROUP BY run_id""").fetchall()
-        out = {}
-        for rid, n, s0, *sk in got:
-            use = min(lags, max(1, n // 5))
-            rho = np.zeros(lags) if s0 == 0 else np.array([s or 0.0 for s in sk]) / s0
-            k = np.arange(1, use + 1)
-            qstat = float(n * (n + 2) * np.sum(rho[:use] ** 2 / (n - k)))
-            out[rid] = (float(sps.chi2.sf(qstat, use)), float(rho[0]))
-        return out
 
     def values_at(self, wanted: dict[str, np.ndarray]) -> dict[str, dict[int, float]]:
         """run → {0-based rank: value} of the sorted observations at the ranks asked for."""
@@ -447,6 +411,11 @@ def _done(rid: str, future, slow: list[str]):
         yield rid, stats
 
 
+def _numpy_path(counts: dict) -> bool:
+    """Whether a run is summarised by ``_series`` (``SERIES_ROWS``), from its row counts."""
+    return counts["rows"] >= SERIES_ROWS and not counts["n_cens"]
+
+
 def _schema(columns: list[str]) -> pa.Schema:
     return store.arrow_schema("samples", columns).empty_table().select(columns).schema
 
@@ -497,8 +466,9 @@ def _plain_rows(q: _Query, per_run: dict, plain: dict[str, str], qs, level: floa
 
 def _groups(q: _Query, per_run: dict, runs, by: list[str], metric: str, kw: dict) -> list[dict]:
     """summarize's groups in its order.  In SQL: a group whose runs are the unit (none
-    censored), and a group of one run SQL can summarise; every other group (packets pooled
-    across runs, censoring, autocorrelation) is read and given to ``group_rows``."""
+    censored), and a group of one run shorter than ``SERIES_ROWS``; a group of one longer
+    uncensored run is that run's ``_series`` rows; every other group (packets pooled across
+    runs, censoring) is read and given to ``group_rows``."""
     qs, level, unit = np.asarray(kw["quantiles"], dtype=float), kw["level"], kw["unit"]
     runs = runs[runs["run_id"].isin(per_run)]
     groups = [
@@ -511,8 +481,12 @@ def _groups(q: _Query, per_run: dict, runs, by: list[str], metric: str, kw: dict
         if (unit == "run" or (unit == "auto" and len(ids) > 1))
         and not any(per_run[r]["n_cens"] for r in ids)
     ]
-    singles = {ids[0]: per_run[ids[0]] for _, ids in groups if len(ids) == 1 and ids not in as_runs}
-    plain, _ = q.split(singles, kw["dependence"], level)
+    singles = [ids[0] for _, ids in groups if len(ids) == 1 and ids not in as_runs]
+    slow: list[str] = []  # runs _series cannot order (NULL or repeated seq): group_rows below
+    series = dict(_series(q, per_run, [r for r in singles if _numpy_path(per_run[r])], kw, slow))
+    plain, _ = q.split(
+        {r: per_run[r] for r in singles if not _numpy_path(per_run[r])}, kw["dependence"], level
+    )
     estimates_only = [r for ids in as_runs for r in ids]
     ranks, wanted = _wanted(per_run, plain, estimates_only, qs, level)
     values = q.values_at(wanted)
@@ -537,6 +511,8 @@ def _groups(q: _Query, per_run: dict, runs, by: list[str], metric: str, kw: dict
             )
             stats = _rows.run_unit(pooled[as_runs.index(ids)], means, ests, qs, level)
             out.extend(iv.stat_rows(stats, keys, qs))
+        elif len(ids) == 1 and ids[0] in series:
+            out.extend(iv.stat_rows(series[ids[0]], keys, qs))
         elif len(ids) == 1 and ids[0] in plain:
             rid = ids[0]
             stats = _rows.series(per_run[rid], qs, level, plain[rid], ranks[rid], values[rid])

@@ -11,8 +11,6 @@ import pytest
 import azlatency
 from azlatency import dataset, stats
 from azlatency.engines import duck
-from azlatency.stats import _dependence as dep
-from azlatency.stats._common import observations, ordered
 from azlatency.units import BasisError
 from tests.conftest import SYNTH
 
@@ -94,25 +92,45 @@ def _query(store_root, name, t, ids):
     return duck._Query(duck.connect(folder, order=True), cols, "rtt_us", sorted(ids))
 
 
-def test_both_paths_are_taken_and_the_sql_ljung_box_is_numpys(synth, captures):
-    """Runs SQL summarises and runs handed to group_rows both occur; for every run tested,
-    SQL's Ljung-Box p-value and lag-1 rank autocorrelation are numpy's."""
-    seen = {"plain": 0, "fallback": 0, "tested": 0}
+@pytest.mark.parametrize("by", [["run_id"], ["tool", "run_id"]])
+def test_short_runs_are_sql_long_ones_numpy_censored_ones_group_rows(synth, captures,
+                                                                      monkeypatch, by):
+    """Per run (and per group of one run): a run of fewer than SERIES_ROWS rows is SQL's
+    (too short to test for autocorrelation), a longer uncensored run goes to the numpy path
+    (its test needs the series), a censored run to group_rows; all three occur, and the rows
+    are summarize's."""
+    sent, read, sql = [], [], []
+    series, original_read, original_rows = duck._series, duck._Query.read, duck._rows.series
+
+    def spy(q, per_run, run_ids, kw, slow):
+        sent.extend(run_ids)
+        yield from series(q, per_run, run_ids, kw, slow)
+
+    monkeypatch.setattr(duck, "_series", spy)
+    monkeypatch.setattr(duck._Query, "read", lambda self, r: read.extend(r) or original_read(self, r))
+    monkeypatch.setattr(duck._rows, "series", lambda r, *a: sql.append(r["run_id"]) or original_rows(r, *a))
+    seen = {"sql": 0, "numpy": 0, "group_rows": 0}
     for name, (_, root, t) in ((SYNTH, synth), ("captures", captures)):
         ids = _ids(t)
-        q = _query(root, name, t, ids)
-        per_run = q.per_run()
-        plain, fallback = q.split(per_run, "auto", 0.95)
-        seen["plain"] += len(plain)
-        seen["fallback"] += len(fallback)
-        big = [r for r, v in per_run.items() if v["n"] >= dep.MIN_N and not v["n_cens"]]
-        for rid, (p, acf1) in q.ljung_box(big).items():
-            obs = observations(ordered(t.samples[t.samples["run_id"] == rid]), "rtt_us")
-            _, p_np, acf1_np = dep.ljung_box(obs.series)
-            assert p == pytest.approx(p_np, rel=1e-9, abs=1e-300)
-            assert acf1 == pytest.approx(acf1_np, rel=1e-12)
-            seen["tested"] += 1
-    assert seen["plain"] >= 10 and seen["fallback"] >= 10 and seen["tested"] >= 20
+        sent.clear(), read.clear(), sql.clear()
+        got = stats.summarize_store(name, root, run_ids=ids, by=by)
+        pd.testing.assert_frame_equal(got, _pandas(t, ids, by=by))
+        kept = t.samples[t.samples["run_id"].isin(ids)]
+        rows = kept.groupby("run_id").size()
+        censored = set(kept.loc[kept["status"] == "censored", "run_id"])
+        n = kept[kept["status"] == "ok"].groupby("run_id").size().reindex(rows.index, fill_value=0)
+        short = rows < duck.SERIES_ROWS
+        few = set(rows[short & (n < 2)].index) - censored  # (no interval: either path says so)
+        numpy = set(rows[~short].index) - censored | (few if by == ["run_id"] else set())
+        assert set(sent) == numpy
+        seq = kept.groupby("run_id")["seq"]
+        unordered = set(rows.index[(seq.count() < rows) | (seq.nunique() < seq.count())])
+        assert set(read) == censored | (unordered & numpy) | (few - numpy)  # file order: ties
+        assert set(sql) == set(rows[short & (n >= 2)].index) - censored
+        seen["sql"] += len(sql)
+        seen["numpy"] += len(sent)
+        seen["group_rows"] += len(read)
+    assert min(seen.values()) >= 3, seen
 
 
 def test_values_by_rank_and_quantile_cont(captures):
@@ -215,10 +233,11 @@ def test_rows_out_of_order_repeated_or_null_seq_equal_pandas(synth, tmp_path, mo
 @pytest.mark.parametrize("dependence", ["auto", "iid", "batch"])
 def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monkeypatch,
                                                           dependence):
-    """Runs longer than SQL_TEST_MAX rows and uncensored go straight to the numpy path: the
-    GROUP BY pass of moments reads only the others, and the rows are still summarize's
-    (runs with losses, short series, censored runs and ``iid`` among them)."""
-    monkeypatch.setattr(duck, "SQL_TEST_MAX", 300)
+    """Uncensored runs of SERIES_ROWS rows or more go straight to the numpy path: the GROUP BY
+    pass of moments reads only the others, and the rows are still summarize's (runs with
+    losses, short series, censored runs and ``iid`` among them; at 300, runs of 50 to 299
+    observations are left to test, and go to the numpy path from ``split``)."""
+    monkeypatch.setattr(duck, "SERIES_ROWS", 300)
     asked: list = []
     original = duck._Query.per_run
     monkeypatch.setattr(
@@ -231,14 +250,13 @@ def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monke
         pd.testing.assert_frame_equal(got, _pandas(t, ids, dependence=dependence))
         rows = t.samples[t.samples["run_id"].isin(ids)].groupby("run_id").size()
         (short,) = asked
-        assert set(short) < set(ids) and set(rows[rows <= 300].index) <= set(short)
+        assert set(short) < set(ids) and set(rows[rows < 300].index) <= set(short)
 
 
 @pytest.mark.parametrize("literal_max", [0, 10_000])
 def test_the_scan_names_its_runs_in_sql_or_joins_a_table(synth, monkeypatch, literal_max):
     """The numpy path's scan filters its runs by a literal list (few runs) or a semi-join with
     a registered table (many): both give summarize's rows, ``run_ids`` a subset of the store."""
-    monkeypatch.setattr(duck, "SQL_TEST_MAX", 300)
     monkeypatch.setattr(duck, "LITERAL_MAX", literal_max)
     sent: list[str] = []
     original = duck._Query.__init__
@@ -267,7 +285,7 @@ def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path,
     raw, _, t = synth
     sizes = t.samples.groupby("run_id").size()
     monkeypatch.setattr(dataset, "LINK_ROWS", int(sizes.median()))
-    monkeypatch.setattr(duck, "SQL_TEST_MAX", 300)
+    monkeypatch.setattr(duck, "SERIES_ROWS", 300)
     azlatency.import_campaign(raw, root=tmp_path, workers=1)
     folder = tmp_path / SYNTH
     files = dataset.table_files(folder, "samples")
@@ -291,6 +309,6 @@ def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path,
                                   _pandas(t, ids))
     run_of = {f: r for r, gs in pure.items() for f, *_ in gs}
     read_runs = [run_of[f] for f in read]  # every long run among them, and found-dependent ones
-    long = {r for r in set(pure) & set(ids) if sizes[r] > duck.SQL_TEST_MAX}
+    long = {r for r in set(pure) & set(ids) if sizes[r] >= duck.SERIES_ROWS}
     assert long and long <= set(read_runs) <= set(pure) & set(ids)
     assert len(read_runs) == len(set(read_runs))
