@@ -18,16 +18,16 @@ The longer uncensored runs — the ones to test for autocorrelation (the test ne
 measurement order; SQL's window pass for it cost ten times numpy's, see ``SERIES_ROWS``) and,
 when found autocorrelated, to correct by batch means — are summarised by
 ``intervals.series_rows`` on their values (``_series``), as are short runs of fewer than two
-observations and ``dependence="batch"``.  A run wholly in a large input's
-file is read from its row groups by the thread that summarises it (``_series.read_series``);
-the others in one unsorted pass (DuckDB hands back the value, the observation flag and
-``seq``; numpy puts each run in ``seq`` order and a thread per core summarises it while the
-scan goes on).  Censored runs (Windows ``time<1ms``) and runs whose ``seq`` is NULL or
+observations.  A run wholly in a large input's file is read from its row groups by the
+thread that summarises it (``_series.read_series``); the others in one unsorted pass (DuckDB
+hands back the value, the observation flag and ``seq``; numpy puts each run in ``seq`` order
+and a thread per core summarises it while the scan goes on).  Censored runs (Windows ``time<1ms``) and runs whose ``seq`` is NULL or
 repeats (file order must break the ties) are read whole, sorted as ``ordered()`` sorts, and
 given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-unit rule
 (``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
-a group of one run has that run's rows, from SQL or ``_series`` as above; groups that pool packets across runs, or hold censored runs, are read and given to
-``group_rows``.  The rows equal the pandas path's (tests/engines/test_duck.py).
+a group of one run has that run's rows, from SQL or ``_series`` as above; groups that pool
+packets across runs, or hold censored runs, are read and given to ``group_rows``.  The rows
+equal the pandas path's (tests/engines/test_duck.py).
 """
 
 from __future__ import annotations
