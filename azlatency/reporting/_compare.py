@@ -168,9 +168,12 @@ def between_run_pools(tables: Tables, runs: pd.DataFrame, stat: str) -> dict:
     runs = runs[runs["latency_basis"].notna()]
     cols = [c for c in CONDITION if c in runs.columns]
     pools = {}
+    sampled: dict[str, set[str]] = {}
     for key, g in runs.groupby(["campaign", "tool", "latency_basis"], dropna=False, sort=True):
         col = units.basis_column(key[2])
-        ids = set(g["run_id"]) & sample_runs(tables.samples, col)
+        if col not in sampled:
+            sampled[col] = sample_runs(tables.samples, col)
+        ids = set(g["run_id"]) & sampled[col]
         s = tables.samples[tables.samples["run_id"].isin(ids)]
         per_run = {rid: run_values(part, col, stat) for rid, part in s.groupby("run_id")}
         cells = [
@@ -320,6 +323,7 @@ def contrasts(
     rows = []
     runs = prefer_samples(tables.runs, tables.samples)
     pools = None
+    sampled: dict[str, set[str]] = {}  # value column → runs with observations in it
     for f, ref, other, context, ref_runs, other_runs in contrast_pairs(runs, factors):
         basis = context.get("latency_basis")
         base = {
@@ -334,7 +338,9 @@ def contrasts(
             f" ({_context_text(context, f)})",
         }
         col = units.basis_column(basis)
-        have = sample_runs(tables.samples, col)
+        if col not in sampled:
+            sampled[col] = sample_runs(tables.samples, col)
+        have = sampled[col]
         if set(ref_runs["run_id"]) <= have and set(other_runs["run_id"]) <= have:
             if pools is None:  # only campaigns with samples need the between-run variance
                 pools = between_run_pools(tables, runs, stat)

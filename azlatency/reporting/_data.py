@@ -120,7 +120,13 @@ def sample_runs(samples: pd.DataFrame, column: str) -> set[str]:
     ok = status.eq("ok") & samples[column].notna()
     if "censor_high_us" in samples.columns:
         ok |= status.eq("censored") & samples["censor_high_us"].notna()
-    return set(samples.loc[ok, "run_id"].astype(str))
+    return _ids(samples.loc[ok, "run_id"])
+
+
+def _ids(run_ids: pd.Series) -> set[str]:
+    """The distinct run ids of a column of them (one per sample): hashed, not iterated in
+    Python — ``set(column)`` walked 2.7 * 10^6 rows 50 times in one notebook (~25 s)."""
+    return {str(r) for r in run_ids.unique()}
 
 
 def histogram_runs(samples: pd.DataFrame) -> set[str]:
@@ -128,7 +134,7 @@ def histogram_runs(samples: pd.DataFrame) -> set[str]:
     if samples.empty or "bin_high_us" not in samples.columns:
         return set()
     h = samples["kind"].astype(str).eq("histogram") & samples["count"].fillna(0).gt(0)
-    return set(samples.loc[h, "run_id"].astype(str))
+    return _ids(samples.loc[h, "run_id"])
 
 
 def labels(runs: pd.DataFrame) -> pd.DataFrame:
