@@ -61,11 +61,12 @@ BYTES_PER_SAMPLE = 64  # raw logs 40 + store 23 (samples and cache), measured at
 
 # DuckDB's read of the full-log rows: 21 header lines (sockperf 3.7 and 3.8 alike), then
 # "seq, txTime, rxTime, rtt-or-latency"; the closing line of dashes is the one rejected row
-# per file (the row count is checked against the generator's count).
-READ_CSV_SQL = """
+# per file (the row count is checked against the generator's count).  Both peers read so.
+READ_CSV = """read_csv({files}, skip = 21, header = false, delim = ',', auto_detect = false,
+                         ignore_errors = true, columns = {columns})"""
+READ_CSV_SQL = f"""
 SELECT count(*), sum(seq), sum(tx), sum(rx), sum(value)
-FROM read_csv($files, skip = 21, header = false, delim = ',', auto_detect = false,
-              ignore_errors = true, columns = $columns)
+FROM {READ_CSV.format(files="$files", columns="$columns")}
 """
 CSV_COLUMNS = {"seq": "BIGINT", "tx": "DECIMAL(18,9)", "rx": "DECIMAL(18,9)", "value": "DOUBLE"}
 _STEPS = {
@@ -172,8 +173,7 @@ def copy_sql(raw: Path, out: Path) -> tuple[str, int]:
     listed = "[" + ", ".join(map(_sql_path, files)) + "]"
     columns = "{" + ", ".join(f"{_sql_path(k)}: {_sql_path(v)}" for k, v in CSV_COLUMNS.items()) + "}"
     return f"""
-COPY (SELECT * FROM read_csv({listed}, skip = 21, header = false, delim = ',',
-                             auto_detect = false, ignore_errors = true, columns = {columns}))
+COPY (SELECT * FROM {READ_CSV.format(files=listed, columns=columns)})
 TO {_sql_path(out)} (FORMAT parquet, COMPRESSION zstd)
 """, len(files)
 
@@ -333,7 +333,7 @@ def _exponents(points: list[dict]) -> None:
     """Local slope of log(seconds) against log(samples) from the previous size: 1 is linear."""
     for prev, cur in zip(points, points[1:]):
         out = {}
-        for step in ("import", "import_peer", "import_peer_write", "summary", "summary_peer"):
+        for step in _STEP_NAMES[1:]:  # not generate
             a, b = prev.get(step, {}), cur.get(step, {})
             if a.get("seconds") and b.get("seconds") and prev["samples"] and cur["samples"]:
                 out[step] = round(

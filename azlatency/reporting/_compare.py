@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import stats, units
+from .. import schema, stats, units
 from ..reader import Tables
 from ..stats import _runlevel
 from ..stats._common import as_rng
@@ -105,13 +105,19 @@ SAME_MEASUREMENT = (
 )
 
 
-def prefer_samples(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+def sampled_runs(samples: pd.DataFrame) -> dict[str, set[str]]:
+    """Value column of each latency basis → the runs with observations in it (``sample_runs``,
+    a pass over every sample: asked once per contrast it was most of ``contrasts``' time)."""
+    cols = (units.basis_column(b) for b in schema.LATENCY_BASES)
+    return {col: sample_runs(samples, col) for col in cols}
+
+
+def prefer_samples(runs: pd.DataFrame, sampled: dict[str, set[str]]) -> pd.DataFrame:
     """Latency runs, without the printed-only runs of a condition that also has runs with
-    samples (sockperf's console summary of the packets its --full-log file holds)."""
+    samples (sockperf's console summary of the packets its --full-log file holds);
+    ``sampled``: ``sampled_runs``."""
     runs = latency_runs(runs)
-    have = set()
-    for basis in ("rtt", "half_rtt"):
-        have |= sample_runs(samples, units.basis_column(basis))
+    have = set().union(*sampled.values())
     cols = [c for c in SAME_MEASUREMENT if c in runs.columns]
     key = runs[cols].astype("string").fillna("<NA>").agg("|".join, axis=1)
     sampled = set(key[runs["run_id"].isin(have)])
@@ -162,17 +168,16 @@ def _context_text(context: dict, factor: str) -> str:
 CONDITION = (*CONTEXT, *FACTORS, "scenario", "src_zone", "dst_zone")
 
 
-def between_run_pools(tables: Tables, runs: pd.DataFrame, stat: str) -> dict:
+def between_run_pools(tables: Tables, runs: pd.DataFrame, stat: str,
+                      sampled: dict[str, set[str]]) -> dict:
     """(campaign, tool, basis) → the between-run variance of log run ``stat`` pooled over
-    every condition with ≥ 2 sampled runs (``stats._runlevel.Pooled``), or None."""
+    every condition with ≥ 2 sampled runs (``stats._runlevel.Pooled``), or None; ``sampled``:
+    ``sampled_runs``."""
     runs = runs[runs["latency_basis"].notna()]
     cols = [c for c in CONDITION if c in runs.columns]
     pools = {}
-    sampled: dict[str, set[str]] = {}
     for key, g in runs.groupby(["campaign", "tool", "latency_basis"], dropna=False, sort=True):
         col = units.basis_column(key[2])
-        if col not in sampled:
-            sampled[col] = sample_runs(tables.samples, col)
         ids = set(g["run_id"]) & sampled[col]
         s = tables.samples[tables.samples["run_id"].isin(ids)]
         per_run = {rid: run_values(part, col, stat) for rid, part in s.groupby("run_id")}
@@ -321,9 +326,9 @@ def contrasts(
     ``1 - level`` after adjustment.  ``caption`` says each row in plain words."""
     rng = as_rng(rng)
     rows = []
-    runs = prefer_samples(tables.runs, tables.samples)
+    sampled = sampled_runs(tables.samples)
+    runs = prefer_samples(tables.runs, sampled)
     pools = None
-    sampled: dict[str, set[str]] = {}  # value column → runs with observations in it
     for f, ref, other, context, ref_runs, other_runs in contrast_pairs(runs, factors):
         basis = context.get("latency_basis")
         base = {
@@ -337,13 +342,10 @@ def contrasts(
             "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
             f" ({_context_text(context, f)})",
         }
-        col = units.basis_column(basis)
-        if col not in sampled:
-            sampled[col] = sample_runs(tables.samples, col)
-        have = sampled[col]
+        have = sampled[units.basis_column(basis)]
         if set(ref_runs["run_id"]) <= have and set(other_runs["run_id"]) <= have:
             if pools is None:  # only campaigns with samples need the between-run variance
-                pools = between_run_pools(tables, runs, stat)
+                pools = between_run_pools(tables, runs, stat, sampled)
             first = ref_runs.iloc[0]
             pooled = pools.get((first["campaign"], first["tool"], first["latency_basis"]))
             base.update(

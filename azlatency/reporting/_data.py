@@ -125,7 +125,8 @@ def sample_runs(samples: pd.DataFrame, column: str) -> set[str]:
 
 def _ids(run_ids: pd.Series) -> set[str]:
     """The distinct run ids of a column of them (one per sample): hashed, not iterated in
-    Python — ``set(column)`` walked 2.7 * 10^6 rows 50 times in one notebook (~25 s)."""
+    Python (``set(column)`` over the 9.5 * 10^5 samples of ``make run``'s campaigns, 50
+    times, was 23 of ``contrasts``' 27.5 s)."""
     return {str(r) for r in run_ids.unique()}
 
 
