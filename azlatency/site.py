@@ -1,14 +1,14 @@
 """Build the browsable HTML report site from executed notebooks.
 
-Sphinx with myst-nb renders the executed notebooks (no re-execution) offline; if Sphinx is
-not available, ``nbconvert`` renders each notebook to HTML and a plain index links them.
-``reports/index.html`` is the page a reader opens first.
+Sphinx with myst-nb renders the executed notebooks (no re-execution) offline.  A page in a
+campaign's folder carries the campaign in its title, so the navigation tells the five "90 ·
+Campaign report" pages apart.  ``reports/index.html`` is the page a reader opens first.
 """
 
 from __future__ import annotations
 
-import html
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -39,21 +39,44 @@ div.cell_output img { max-width: 100%; height: auto; }
 """
 
 
+def _markdown(path: Path) -> list[str]:
+    """A Markdown page's text, or each Markdown cell's of a notebook."""
+    if path.suffix == ".md":
+        return [path.read_text(encoding="utf-8")]
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        "".join(c.get("source", ""))
+        for c in nb.get("cells", [])
+        if c.get("cell_type") == "markdown"
+    ]
+
+
 def _title(path: Path) -> str:
     """The first ``# `` heading of a notebook's Markdown cells or of a Markdown page."""
-    if path.suffix == ".md":
-        text = path.read_text(encoding="utf-8")
-    else:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        text = "\n".join(
-            "".join(c.get("source", ""))
-            for c in nb.get("cells", [])
-            if c.get("cell_type") == "markdown"
-        )
-    for line in text.splitlines():
-        if line.startswith("# "):
-            return line[2:].strip()
+    for text in _markdown(path):
+        for line in text.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
     return path.stem
+
+
+def _retitle(path: Path, suffix: str) -> None:
+    """Append ``suffix`` to the page's first ``# `` heading (its title in the site)."""
+    heading = re.compile(r"^# (.*?)\s*$", re.M)
+
+    def retitled(text: str) -> str:
+        return heading.sub(lambda m: f"# {m[1]}{suffix}", text, count=1)
+
+    if path.suffix == ".md":
+        path.write_text(retitled(path.read_text(encoding="utf-8")), encoding="utf-8")
+        return
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        text = "".join(cell.get("source", ""))
+        if cell.get("cell_type") == "markdown" and heading.search(text):
+            cell["source"] = retitled(text)
+            break
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _pages(executed_dir: Path) -> dict[str, Path]:
@@ -92,6 +115,9 @@ def build(
     if build_dir.exists():
         shutil.rmtree(build_dir)
     shutil.copytree(executed_dir, build_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for doc, page in pages.items():
+        if "/" in doc:  # a campaign's own page: its folder is the campaign
+            _retitle(build_dir / page.relative_to(executed_dir), f" — {doc.rsplit('/', 1)[0]}")
     # The 90-campaign-report notebook is what a reader opens first: list it first.
     docs = sorted(pages, key=lambda d: (not Path(d).name.startswith("90-"), d))
     if order is not None:
@@ -107,10 +133,7 @@ def build(
     site = reports_dir / "site"
     if site.exists():
         shutil.rmtree(site)
-    try:
-        _sphinx(build_dir, site)
-    except ImportError:
-        _nbconvert([pages[d] for d in docs], site)
+    _sphinx(build_dir, site)
     landing = reports_dir / "index.html"
     landing.write_text(
         '<!doctype html><meta charset="utf-8"><title>azlatency reports</title>'
@@ -141,22 +164,3 @@ def _sphinx(src: Path, out: Path) -> None:
     app.build()
     if app.statuscode:
         raise RuntimeError(f"sphinx failed with status {app.statuscode}")
-
-
-def _nbconvert(notebooks: list[Path], out: Path) -> None:  # fallback without Sphinx
-    from nbconvert import HTMLExporter
-
-    out.mkdir(parents=True, exist_ok=True)
-    exporter = HTMLExporter(embed_images=True)
-    items = []
-    for nb in notebooks:
-        if nb.suffix != ".ipynb":
-            continue
-        body, _ = exporter.from_filename(str(nb))
-        (out / f"{nb.stem}.html").write_text(body, encoding="utf-8")
-        items.append(f'<li><a href="{nb.stem}.html">{html.escape(_title(nb))}</a></li>')
-    (out / "index.html").write_text(
-        "<!doctype html><meta charset='utf-8'><title>azlatency reports</title>"
-        f"<h1>azlatency reports</h1><ul>{''.join(items)}</ul>\n",
-        encoding="utf-8",
-    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -142,3 +143,44 @@ def test_index_links_and_figures_in_a_browser(served, browser):
             browser.set_window_size(1280, min(max(height, 1600), 8000))
             browser.save_screenshot(str(shots / "site-screenshot.png"))
             browser.set_window_size(1280, 1600)
+
+
+def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
+    """Five campaigns each have a "90 · Campaign report": the site's titles (and so its
+    navigation) name the campaign; the executed notebooks themselves are left as they are."""
+    executed = tmp_path / "notebooks"
+    shared = {
+        "cell_type": "markdown",
+        "id": "t",
+        "metadata": {},
+        "source": "# 01 · Shared page\n\ntext",
+    }
+    report = {
+        "cell_type": "markdown",
+        "id": "t",
+        "metadata": {},
+        "source": "intro\n\n# 90 · Campaign report\n",
+    }
+    for folder, cell in (("", shared), ("camp-a", report), ("camp-b", report)):
+        (executed / folder).mkdir(parents=True, exist_ok=True)
+        nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        name = "01-shared" if not folder else "90-campaign-report"
+        (executed / folder / f"{name}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    (executed / "camp-b" / "20-zone-pair-matrix.md").write_text(
+        "# 20 · Zone pairs\n\n**Not run for `camp-b`.**\n", encoding="utf-8"
+    )
+    before = {p: p.read_bytes() for p in executed.rglob("*") if p.is_file()}
+    site.build(executed, tmp_path / "reports")
+    out = tmp_path / "reports" / "site"
+
+    def h1(page: str) -> str:
+        text = (out / page).read_text(encoding="utf-8")
+        return text.split("<h1>", 1)[1].split("<", 1)[0]
+
+    assert h1("01-shared.html") == "01 · Shared page"
+    assert h1("camp-a/90-campaign-report.html") == "90 · Campaign report — camp-a"
+    assert h1("camp-b/90-campaign-report.html") == "90 · Campaign report — camp-b"
+    assert h1("camp-b/20-zone-pair-matrix.html") == "20 · Zone pairs — camp-b"
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "90 · Campaign report — camp-a" in index and "90 · Campaign report — camp-b" in index
+    assert {p: p.read_bytes() for p in executed.rglob("*") if p.is_file()} == before
