@@ -1,8 +1,9 @@
 """Build the browsable HTML report site from executed notebooks.
 
-Sphinx with myst-nb renders the executed notebooks (no re-execution) offline.  A page in a
-campaign's folder carries the campaign in its title, so the navigation tells the five "90 ·
-Campaign report" pages apart.  ``reports/index.html`` is the page a reader opens first.
+Sphinx with myst-nb renders the executed notebooks (no re-execution) offline, from a copy
+edited for readers (``_for_readers``): a page in a campaign's folder carries the campaign in
+its title, so the navigation tells the five "90 · Campaign report" pages apart.
+``reports/index.html`` is the page a reader opens first.
 """
 
 from __future__ import annotations
@@ -60,22 +61,35 @@ def _title(path: Path) -> str:
     return path.stem
 
 
-def _retitle(path: Path, suffix: str) -> None:
-    """Append ``suffix`` to the page's first ``# `` heading (its title in the site)."""
+def _for_readers(path: Path, campaign: str | None) -> None:
+    """Edit the site's copy of a page: a campaign's page gets the campaign after its first
+    ``# `` heading (its title); a notebook papermill gave parameters shows its defaults cell
+    folded (``hide-input``), since the injected cell below it says what was used."""
     heading = re.compile(r"^# (.*?)\s*$", re.M)
 
     def retitled(text: str) -> str:
-        return heading.sub(lambda m: f"# {m[1]}{suffix}", text, count=1)
+        return heading.sub(lambda m: f"# {m[1]} — {campaign}", text, count=1) if campaign else text
 
     if path.suffix == ".md":
         path.write_text(retitled(path.read_text(encoding="utf-8")), encoding="utf-8")
         return
     nb = json.loads(path.read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        text = "".join(cell.get("source", ""))
-        if cell.get("cell_type") == "markdown" and heading.search(text):
-            cell["source"] = retitled(text)
-            break
+    cells = nb.get("cells", [])
+    heading_cell = next(
+        (
+            c
+            for c in cells
+            if c.get("cell_type") == "markdown" and heading.search("".join(c["source"]))
+        ),
+        None,
+    )
+    if heading_cell is not None:
+        heading_cell["source"] = retitled("".join(heading_cell["source"]))
+    tags = [c.setdefault("metadata", {}).setdefault("tags", []) for c in cells]
+    if any("injected-parameters" in t for t in tags):
+        for t in tags:
+            if "parameters" in t and "hide-input" not in t:
+                t.append("hide-input")
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -116,8 +130,8 @@ def build(
         shutil.rmtree(build_dir)
     shutil.copytree(executed_dir, build_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     for doc, page in pages.items():
-        if "/" in doc:  # a campaign's own page: its folder is the campaign
-            _retitle(build_dir / page.relative_to(executed_dir), f" — {doc.rsplit('/', 1)[0]}")
+        campaign = doc.rsplit("/", 1)[0] if "/" in doc else None  # a campaign's own folder
+        _for_readers(build_dir / page.relative_to(executed_dir), campaign)
     # The 90-campaign-report notebook is what a reader opens first: list it first.
     docs = sorted(pages, key=lambda d: (not Path(d).name.startswith("90-"), d))
     if order is not None:

@@ -145,9 +145,22 @@ def test_index_links_and_figures_in_a_browser(served, browser):
             browser.set_window_size(1280, 1600)
 
 
+def code(source: str, tag: str) -> dict:
+    meta = {"tags": [tag]}
+    return {
+        "cell_type": "code",
+        "id": tag,
+        "metadata": meta,
+        "source": source,
+        "outputs": [],
+        "execution_count": None,
+    }
+
+
 def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
     """Five campaigns each have a "90 · Campaign report": the site's titles (and so its
-    navigation) name the campaign; the executed notebooks themselves are left as they are."""
+    navigation) name the campaign; the defaults papermill overrode are folded; the executed
+    notebooks themselves are left as they are."""
     executed = tmp_path / "notebooks"
     shared = {
         "cell_type": "markdown",
@@ -163,7 +176,10 @@ def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
     }
     for folder, cell in (("", shared), ("camp-a", report), ("camp-b", report)):
         (executed / folder).mkdir(parents=True, exist_ok=True)
-        nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        cells = [cell, code('campaigns = ["default"]', "parameters")]
+        if folder:
+            cells.append(code(f'campaigns = ["{folder}"]', "injected-parameters"))
+        nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
         name = "01-shared" if not folder else "90-campaign-report"
         (executed / folder / f"{name}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     (executed / "camp-b" / "20-zone-pair-matrix.md").write_text(
@@ -184,3 +200,10 @@ def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "90 · Campaign report — camp-a" in index and "90 · Campaign report — camp-b" in index
     assert {p: p.read_bytes() for p in executed.rglob("*") if p.is_file()} == before
+    # The overridden defaults sit in a folded <details>; the injected values do not.
+    page = (out / "camp-a/90-campaign-report.html").read_text(encoding="utf-8")
+    folded = page.split("<details", 1)[1].split("</details>", 1)[0]
+    assert "default" in folded and "camp-a" not in folded
+    assert page.count("<details") == 1 and "camp-a" in page.split("</details>", 1)[1]
+    shared_page = (out / "01-shared.html").read_text(encoding="utf-8")
+    assert "<details" not in shared_page and "default" in shared_page
