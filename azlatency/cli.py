@@ -133,7 +133,8 @@ def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
 @click.option("-o", "--out", "out", default=None, type=click.Path(file_okay=False),
               help="Report folder (default: reports/).")
 @click.option("--data", "data_root", default=None, type=click.Path(file_okay=False),
-              help="Data root holding processed/ (default: data/, or $AZLATENCY_DATA).")
+              help="Data root: campaign names are looked for in its raw/ first, stores go to "
+              "its processed/ (default: data/, or $AZLATENCY_DATA).")
 @click.option("--level", type=float, default=None, help="Confidence level of every interval.")
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
               help="A notebook parameter (YAML value), for every notebook that takes it.")

@@ -132,16 +132,19 @@ def _clean(out: Path) -> None:
 
 
 def import_all(
-    campaigns: Sequence[str], processed: Path, outcome_errors: list[str], *, progress=None
+    campaigns: Sequence[str], data_root: Path, outcome_errors: list[str], *, progress=None
 ) -> list:
-    """Import each campaign (incremental: an unchanged one is only hashed); the reports of
-    those that imported."""
+    """Import each campaign (incremental: an unchanged one is only hashed) into
+    ``data_root/processed``; a name that is not a path is looked for under
+    ``data_root/raw`` first.  The reports of those that imported."""
     from .ingest import import_campaign
 
     reports = []
     for c in campaigns:
+        mine = data_root / "raw" / str(c)
+        source = mine if not Path(c).expanduser().exists() and mine.exists() else c
         try:
-            reports.append(import_campaign(c, root=processed))
+            reports.append(import_campaign(source, root=data_root / "processed"))
         except AzlatencyError as exc:
             outcome_errors.append(f"import of {c} failed: {exc}")
         if progress is not None:
@@ -324,9 +327,7 @@ def run_report(
     )
     with bar:
         task = bar.add_task("importing", total=len(campaigns))
-        reports = import_all(
-            campaigns, root / "processed", errors, progress=lambda: bar.advance(task)
-        )
+        reports = import_all(campaigns, root, errors, progress=lambda: bar.advance(task))
         names = list(dict.fromkeys(r.campaign for r in reports))
         outcome = Outcome(names, [], quality_problems(reports), errors)
         if not names:
