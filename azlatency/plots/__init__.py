@@ -5,11 +5,13 @@ Importing this package changes no global settings; the publication look is
 ``with azlatency.plots.style("paper"): ...``.
 """
 
+from ._axes import legend, plain_log, rows_height
 from ._labels import latency_label, throughput_label, unit_label
 from ._style import PALETTE, WIDTHS, figsize, save, style
 from .compare import forest, latency_vs_size, throughput_bars
 from .distributions import ccdf, ecdf, nines, percentile_spectrum
 from .matrix import zone_matrix
+from .panels import panels
 from .points import count_bars, point_intervals
 from .timeseries import timeseries
 
@@ -23,9 +25,13 @@ __all__ = [
     "forest",
     "latency_label",
     "latency_vs_size",
+    "legend",
     "nines",
+    "panels",
     "percentile_spectrum",
+    "plain_log",
     "point_intervals",
+    "rows_height",
     "save",
     "style",
     "throughput_bars",

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from ._axes import hue_title, legend, log_scale, plain_log, series_style
 from ._labels import latency_label, throughput_label
 
 
@@ -40,7 +41,7 @@ def forest(
     ax.axvline(reference, color="0.4", lw=0.8, ls="--")
     ax.set_yticks(y, d[label].astype(str))
     if log_x:
-        ax.set_xscale("log")
+        log_scale(ax, "x")
     ax.set_xlabel(xlabel)
     if p and p in d:
         trans = ax.get_yaxis_transform()
@@ -86,7 +87,7 @@ def throughput_bars(
     ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right")
     ax.set_ylabel(throughput_label(side, scale))
     if hue:
-        ax.legend(title=hue)
+        legend(ax, title=hue_title(hue))
     return ax
 
 
@@ -106,7 +107,7 @@ def latency_vs_size(
     """Latency against message size (log x), a line per ``hue`` with interval whiskers."""
     ax = ax if ax is not None else plt.gca()
     groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=True))
-    for key, part in groups:
+    for i, (key, part) in enumerate(groups):
         part = part.sort_values(x)
         xs = part[x].to_numpy(dtype="float64")
         vals = part[y].to_numpy(dtype="float64")
@@ -115,11 +116,12 @@ def latency_vs_size(
             lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
             hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
             yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
-        ax.errorbar(xs, vals, yerr=yerr, marker="o", ms=3, capsize=2,
-                    label=None if key is None else str(key), **kwargs)
+        style = {"marker": "o", "ms": 3, "capsize": 2, **series_style(i), **kwargs}
+        ax.errorbar(xs, vals, yerr=yerr, label=None if key is None else str(key), **style)
     ax.set_xscale("log", base=2)
+    plain_log(ax.xaxis)
     ax.set_xlabel("Message size (bytes)")
     ax.set_ylabel(latency_label(basis, unit))
     if hue:
-        ax.legend(title=hue)
+        legend(ax, title=hue_title(hue))
     return ax

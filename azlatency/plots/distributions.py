@@ -8,6 +8,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ._axes import hue_title, legend, log_scale, series_style
 from ._labels import basis_of, latency_label
 
 
@@ -55,34 +56,38 @@ def ecdf(
     extreme one kept; ``None`` draws all): the saved SVG/PDF stay small.
     """
     ax = ax if ax is not None else plt.gca()
+    drawn = 0
     for key, part in _groups(data, hue):
         v = _values(part, x)
         if not len(v):
             continue
         n = len(v)
         idx = _thin(n, max_points)
+        style = {**series_style(drawn), **kwargs}
+        drawn += 1
         if complementary:
             y = 1.0 - (idx + 1) / n
             keep = y > 0  # log axis cannot show the last point (P = 0)
-            ax.step(v[idx][keep], y[keep], where="post", label=str(key) if hue else None,
-                    **kwargs)
+            ax.step(v[idx][keep], y[keep], where="post", label=str(key) if hue else None, **style)
         else:
             y = (idx + 1) / n
-            ax.step(v[idx], y, where="post", label=str(key) if hue else None, **kwargs)
+            ax.step(v[idx], y, where="post", label=str(key) if hue else None, **style)
     if log_x:
-        ax.set_xscale("log")
+        log_scale(ax, "x")
     if complementary:
-        ax.set_yscale("log")
+        log_scale(ax, "y", plain=False)
         ax.set_ylabel("P(latency > x)")
     else:
         ax.set_ylabel("Cumulative fraction")
     ax.set_xlabel(latency_label(basis or basis_of(x)))
     if hue:
-        ax.legend(title=hue)
+        legend(ax, title=hue_title(hue))
     return ax
 
 
-def ccdf(data: pd.DataFrame, *, x: str = "rtt_us", hue: str | None = None, ax=None, **kwargs) -> Axes:
+def ccdf(
+    data: pd.DataFrame, *, x: str = "rtt_us", hue: str | None = None, ax=None, **kwargs
+) -> Axes:
     """CCDF on log–log axes (see :func:`ecdf`)."""
     return ecdf(data, x=x, hue=hue, complementary=True, log_x=True, ax=ax, **kwargs)
 
@@ -115,11 +120,12 @@ def percentile_spectrum(
     bands where ``low``/``high`` are given; NaN bounds (not estimable) leave gaps in the band.
     """
     ax = ax if ax is not None else plt.gca()
-    for key, part in _groups(data, hue):
+    for i, (key, part) in enumerate(_groups(data, hue)):
         part = part.sort_values(q)
         x = nines(part[q].to_numpy(dtype="float64"))
         yy = part[y].to_numpy(dtype="float64", na_value=np.nan)
-        (line,) = ax.plot(x, yy, marker="o", ms=3, label=str(key) if hue else None, **kwargs)
+        style = {"marker": "o", "ms": 3, **series_style(i), **kwargs}
+        (line,) = ax.plot(x, yy, label=str(key) if hue else None, **style)
         if low and high and low in part and high in part:
             lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
             hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
@@ -130,8 +136,8 @@ def percentile_spectrum(
     ax.xaxis.set_major_formatter(FuncFormatter(_nines_label))
     ax.set_xlabel("Percentile")
     if log_y:
-        ax.set_yscale("log")
+        log_scale(ax, "y")
     ax.set_ylabel(latency_label(basis, unit))
     if hue:
-        ax.legend(title=hue)
+        legend(ax, title=hue_title(hue))
     return ax

@@ -8,6 +8,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import LogNorm
 
+from ._axes import plain_log
 from ._labels import latency_label
 
 
@@ -49,10 +50,13 @@ def zone_matrix(
     norm = None
     if log_color and finite_values.size:
         norm = LogNorm(vmin=finite_values.min(), vmax=finite_values.max())
-    mesh = ax.imshow(np.ma.masked_invalid(grid), cmap=kwargs.pop("cmap", "cividis"), norm=norm,
-                     **kwargs)
+    mesh = ax.imshow(
+        np.ma.masked_invalid(grid), cmap=kwargs.pop("cmap", "cividis"), norm=norm, **kwargs
+    )
     cbar = ax.figure.colorbar(mesh, ax=ax, fraction=0.046, pad=0.04)
     cbar.set_label(latency_label(basis, unit, what="Median"))
+    if norm is not None:
+        plain_log(cbar.ax.yaxis)
     shown = np.log10(grid) if norm is not None else grid  # for choosing the text colour
     finite = shown[np.isfinite(shown)]
     mid = (finite.min() + finite.max()) / 2 if finite.size else 0

@@ -7,7 +7,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from ._axes import hue_title, legend, log_scale, series_style
 from ._labels import latency_label
+
+# point_intervals(orient="auto") lists categories down the left past these.
+AUTO_H_CATEGORIES = 8
+AUTO_H_CHARS = 24
 
 
 def point_intervals(
@@ -23,6 +28,7 @@ def point_intervals(
     ylabel: str | None = None,
     log_y: bool = True,
     hollow: str | None = None,
+    orient: str = "auto",
     ax: Axes | None = None,
     **kwargs,
 ) -> Axes:
@@ -31,37 +37,63 @@ def point_intervals(
     Categories keep their order of first appearance.  A row without an interval gets no
     whisker (a printed statistic has none); rows where the boolean column ``hollow`` is true
     are drawn as open markers (e.g. printed values, to set them apart from estimates with an
-    interval).  The y label states basis and unit unless ``ylabel`` is given.
+    interval).  The value axis states basis and unit unless ``ylabel`` is given.
+
+    ``orient="h"`` lists the categories down the left, first at the top, with the values
+    along x (``log_y`` and ``ylabel`` then describe that axis): the way to show many or long
+    labels, in a figure :func:`rows_height` tall.  ``"auto"`` (the default) chooses it when
+    there are more than :data:`AUTO_H_CATEGORIES` categories or a label longer than
+    :data:`AUTO_H_CHARS` characters; ``"v"`` keeps them along x.
     """
     ax = ax if ax is not None else plt.gca()
     cats = list(dict.fromkeys(data[x].astype(str)))
-    pos = {c: i for i, c in enumerate(cats)}
+    if orient == "auto":
+        long = max((len(c) for c in cats), default=0) > AUTO_H_CHARS
+        orient = "h" if len(cats) > AUTO_H_CATEGORIES or long else "v"
+    if orient not in ("h", "v"):
+        raise ValueError(f"orient must be 'auto', 'h' or 'v', got {orient!r}")
+    flip = orient == "h"
+    pos = {c: (len(cats) - 1 - i if flip else i) for i, c in enumerate(cats)}
     hues = list(dict.fromkeys(data[hue].astype(str))) if hue else [None]
     step = 0.6 / max(len(hues), 1)
     for k, h in enumerate(hues):
         part = data if h is None else data[data[hue].astype(str) == h]
-        xs = np.array([pos[c] for c in part[x].astype(str)], dtype=float)
-        xs += (k - (len(hues) - 1) / 2) * step if len(hues) > 1 else 0.0
-        ys = part[y].to_numpy(dtype="float64", na_value=np.nan)
-        yerr = None
+        at = np.array([pos[c] for c in part[x].astype(str)], dtype=float)
+        shift = (k - (len(hues) - 1) / 2) * step if len(hues) > 1 else 0.0
+        at += -shift if flip else shift
+        vals = part[y].to_numpy(dtype="float64", na_value=np.nan)
+        err = None
         if low and high and low in part and high in part:
             lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
             hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
-            yerr = np.nan_to_num(np.vstack([ys - lo, hi - ys]), nan=0.0)
-        line = ax.errorbar(xs, ys, yerr=yerr, fmt="o", capsize=3, label=h, **kwargs)
+            err = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+        marker = series_style(k, dots=True)["marker"]
+        style = {"marker": marker, "linestyle": "none", "capsize": 3, "label": h, **kwargs}
+        if flip:
+            line = ax.errorbar(vals, at, xerr=err, **style)
+        else:
+            line = ax.errorbar(at, vals, yerr=err, **style)
         if hollow and hollow in part:
             open_ = part[hollow].fillna(False).to_numpy(dtype=bool)
             if open_.any():
                 color = line.lines[0].get_color()
-                ax.plot(xs[open_], ys[open_], "o", mfc="white", mec=color, zorder=3)
-    ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right")
-    ax.set_xlim(-0.5, len(cats) - 0.5)
+                xy = (vals[open_], at[open_]) if flip else (at[open_], vals[open_])
+                ax.plot(*xy, marker=marker, ls="none", mfc="white", mec=color, zorder=3)
+    label = ylabel if ylabel is not None else latency_label(basis, unit)
+    if flip:
+        ax.set_yticks(range(len(cats))[::-1], cats)
+        ax.set_ylim(-0.5, len(cats) - 0.5)
+        value_axis, set_label, cat_grid = "x", ax.set_xlabel, "y"
+    else:
+        ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right")
+        ax.set_xlim(-0.5, len(cats) - 0.5)
+        value_axis, set_label, cat_grid = "y", ax.set_ylabel, "x"
     if log_y:
-        ax.set_yscale("log")
-    ax.set_ylabel(ylabel if ylabel is not None else latency_label(basis, unit))
-    ax.grid(axis="x", visible=False)
+        log_scale(ax, value_axis)
+    set_label(label)
+    ax.grid(axis=cat_grid, visible=False)
     if hue:
-        ax.legend(title=hue, fontsize="small")
+        legend(ax, title=hue_title(hue), fontsize="small")
     return ax
 
 

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.axes import Axes
 
+from ._axes import log_scale
 from ._labels import basis_of, latency_label
 
 
@@ -52,7 +53,7 @@ def timeseries(
         ax.axvline(_to_datetime([br])[0], color="#D55E00", lw=1.5,
                    label="connection break" if i == 0 else None)
     if log_y:
-        ax.set_yscale("log")
+        log_scale(ax, "y")
     ax.set_ylabel(latency_label(basis or basis_of(y)))
     ax.set_xlabel("Time (UTC)")
     ax.legend(loc="upper left", fontsize="small")

@@ -38,9 +38,12 @@ def latency_samples(
 ) -> pd.DataFrame:
     """The samples behind the sample groups of ``percentiles`` (the frame
     :func:`latency_percentiles` returned for the same tables and ``converted`` basis), in
-    ``basis``, with each group's ``label``: ready for ``plots.ecdf(..., hue="label")``."""
+    ``basis``, with each group's ``label`` and its run's ``campaign``: ready for
+    ``plots.ecdf(..., hue="label")`` or ``plots.panels(..., by="campaign")``."""
     t, _ = _convert(tables, converted)
-    return _sampled(t, percentiles, basis).reset_index(drop=True)
+    s = _sampled(t, percentiles, basis).reset_index(drop=True)
+    campaign = t.runs.set_index("run_id")["campaign"] if "campaign" in t.runs else None
+    return s.assign(campaign=s["run_id"].map(campaign) if campaign is not None else pd.NA)
 
 
 def tail_ratios(

@@ -1,0 +1,140 @@
+"""What every chart needs once it has many groups: legends that fit, series told apart past
+the palette, and log axes that read as plain numbers (``600 µs``, not ``6 × 10²``)."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+import matplotlib as mpl
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.legend import Legend
+from matplotlib.ticker import Formatter
+
+SEP = " · "  # how reporting labels join their parts (campaign · scenario · zone · size · tool)
+INSIDE_MAX = 6  # a legend of more entries goes outside the axes, on the right
+ROWS_MAX = 24  # legend entries per column
+WRAP = 48  # characters per legend line
+LINESTYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D")
+
+
+def common_prefix(labels: list[str]) -> str:
+    """The leading ``" · "``-separated parts that all of two or more labels share, leaving
+    every label at least one part of its own."""
+    parts = [label.split(SEP) for label in labels]
+    if len(parts) < 2:
+        return ""
+    n = 0
+    while all(len(p) > n + 1 for p in parts) and len({p[n] for p in parts}) == 1:
+        n += 1
+    return SEP.join(parts[0][:n])
+
+
+def legend(
+    ax: Axes,
+    *,
+    title: str | None = None,
+    fontsize: str | float | None = None,
+    inside_max: int = INSIDE_MAX,
+    **kwargs,
+) -> Legend | None:
+    """``ax``'s legend, readable with many entries: the part every label shares (``campaign
+    · scenario``) is said once, in the title; long labels wrap; more than ``inside_max``
+    entries go outside the axes on the right, in columns of at most ``ROWS_MAX`` (saving
+    with ``bbox_inches="tight"``, as :func:`save` does, keeps them in the file)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    prefix = common_prefix(labels)
+    if prefix:
+        labels = [label[len(prefix) + len(SEP) :] for label in labels]
+        title = f"{prefix}{SEP}{title}" if title else prefix
+    labels = [
+        textwrap.fill(label, WRAP, subsequent_indent="  ", break_on_hyphens=False)
+        for label in labels
+    ]
+    if len(handles) > inside_max:
+        kwargs = {
+            "loc": "upper left",
+            "bbox_to_anchor": (1.01, 1.0),
+            "borderaxespad": 0.0,
+            "ncols": math.ceil(len(handles) / ROWS_MAX),
+            "handlelength": 3.0,  # long enough to show a dash pattern (series_style)
+            **kwargs,
+        }
+        fontsize = fontsize or "x-small"
+    return ax.legend(
+        handles, labels, title=title, fontsize=fontsize, title_fontsize=fontsize, **kwargs
+    )
+
+
+def series_style(i: int, *, dots: bool = False) -> dict:
+    """The line style of the ``i``-th series: solid while the colour cycle lasts, then
+    dashed, dotted, dash-dotted, so no two of the first 4 × colours series look alike;
+    with ``dots``, the marker instead (circle, square, triangle, diamond)."""
+    colours = len(mpl.rcParams["axes.prop_cycle"].by_key().get("color", [None])) or 1
+    turn = i // colours
+    if dots:
+        return {"marker": MARKERS[turn % len(MARKERS)]}
+    return {"linestyle": LINESTYLES[turn % len(LINESTYLES)]}
+
+
+class _Plain(Formatter):
+    """Plain numbers (``20``, ``600``, ``0.1``) on a log axis.  Every power of the base is
+    labelled; on a base-10 axis so are the minor ticks at 2 and 5 times a power when it spans
+    at most three decades, 2, 3 and 5 times within a decade, and all within half of one."""
+
+    def __init__(self, minor: bool, base: float = 10) -> None:
+        self.minor, self.base = minor, base
+
+    def __call__(self, x, pos=None) -> str:
+        if x <= 0:
+            return ""
+        if not self.minor:
+            return f"{x:g}"
+        if self.base != 10:
+            return ""
+        lo, hi = sorted(abs(v) for v in self.axis.get_view_interval())
+        decades = math.log10(hi / lo) if lo > 0 else math.inf
+        first = round(x / 10 ** math.floor(math.log10(x) + 1e-9))
+        show = {1: (2, 5), 2: (2, 5), 3: (2, 5)}.get(math.ceil(decades), ())
+        if decades <= 1:
+            show = (2, 3, 5)
+        if decades <= 0.5:
+            show = range(1, 10)
+        return f"{x:g}" if first in show else ""
+
+
+def log_scale(ax: Axes, which: str = "y", *, plain: bool = True) -> bool:
+    """Put ``ax``'s ``which`` axis ("x" or "y") on a log scale in plain numbers, if what is
+    drawn has a positive value there; an axes with nothing to draw stays linear (matplotlib
+    cannot place log ticks on no data) and says so.  ``plain=False`` keeps matplotlib's
+    ``10⁻³`` labels (probabilities).  True when the axis is log."""
+    lo, hi = ax.dataLim.intervalx if which == "x" else ax.dataLim.intervaly
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > 0):
+        if not ax.texts:
+            ax.text(0.5, 0.5, "no value to draw", transform=ax.transAxes, ha="center")
+        return False
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    if plain:
+        plain_log(ax.xaxis if which == "x" else ax.yaxis)
+    return True
+
+
+def plain_log(axis: Axis) -> None:
+    """Label a log-scaled axis with plain numbers (major and minor ticks)."""
+    base = getattr(axis.get_transform(), "base", 10)
+    axis.set_major_formatter(_Plain(minor=False, base=base))
+    axis.set_minor_formatter(_Plain(minor=True, base=base))
+
+
+def hue_title(hue: str | None) -> str | None:
+    """A legend's title from the ``hue`` column's name (``label`` says nothing)."""
+    return None if hue in (None, "label") else hue
+
+
+def rows_height(n: int, *, per_row: float = 0.24, extra: float = 1.3) -> float:
+    """Figure height (inches) for ``n`` labelled rows (a forest or a horizontal dot chart)."""
+    return per_row * max(n, 1) + extra

@@ -1,0 +1,74 @@
+"""Small multiples: one panel per campaign (or any column), each with its own legend."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ._axes import SEP, WRAP, common_prefix, hue_title, legend
+from ._style import WIDTHS
+
+LINE_IN = 0.14  # inches a legend line takes at the report style's x-small size
+
+
+def _legend_lines(labels: list[str]) -> int:
+    """Lines of text in the one-column legend :func:`legend` draws for ``labels``."""
+    prefix = common_prefix(labels)
+    cut = len(prefix) + len(SEP) if prefix else 0
+    return sum(
+        len(textwrap.wrap(label[cut:], WRAP, break_on_hyphens=False)) or 1 for label in labels
+    ) + bool(prefix)
+
+
+def panels(
+    data: pd.DataFrame,
+    plot: Callable,
+    *,
+    by: str = "campaign",
+    hue: str = "label",
+    width: float = WIDTHS["two_column"],
+    min_height: float = 2.4,
+    sharex: bool = True,
+    **kwargs,
+) -> Figure:
+    """``plot(part, hue=hue, ax=ax, **kwargs)`` for each value of ``by`` (sorted), stacked in
+    one figure sharing the x axis: thirty series of three campaigns become three readable
+    panels.  Every legend is one column to the right of its panel, which is as tall as the
+    legend needs; the figure is as much wider than ``width`` as the widest legend (constrained
+    layout); the x label is drawn once, at the bottom.  A frame with one value of ``by`` (or
+    without the column) is one panel."""
+    keys = sorted(data[by].dropna().astype(str).unique()) if by in data else []
+    parts = [data[data[by].astype(str) == k] for k in keys] or [data]
+    heights = [
+        max(
+            min_height,
+            LINE_IN * _legend_lines(part[hue].dropna().astype(str).unique().tolist()) + 0.8,
+        )
+        for part in parts
+    ]
+    fig, axes = plt.subplots(
+        len(parts),
+        1,
+        figsize=(width, sum(heights)),
+        sharex=sharex,
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+        layout="constrained",
+    )
+    axes = axes[:, 0]
+    legends = []
+    for part, ax in zip(parts, axes):
+        plot(part, hue=hue, ax=ax, **kwargs)
+        legends.append(legend(ax, title=hue_title(hue), inside_max=0, ncols=1))
+    for ax in axes[:-1]:
+        ax.set_xlabel("")
+    # The layout fits the legends beside the panels: widen the figure by the widest one, so
+    # the panels keep ``width``.
+    renderer = fig.canvas.get_renderer()
+    beside = [leg.get_window_extent(renderer).width / fig.dpi for leg in legends if leg]
+    fig.set_size_inches(width + max(beside, default=0.0), sum(heights))
+    return fig

@@ -1,0 +1,171 @@
+"""Charts with many groups: legends that fit (the shared part of the labels said once,
+outside the axes past six entries), series told apart past the palette, horizontal dot charts
+for long labels, one panel per campaign, and log axes in plain numbers."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from azlatency import plots  # noqa: E402
+from azlatency.plots._axes import common_prefix, series_style  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def _labels(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_common_prefix_is_whole_parts_and_leaves_every_label_one():
+    assert common_prefix(["c · zone 1 · ping", "c · zone 2 · ping"]) == "c"
+    assert common_prefix(["c · s · a", "c · s · b"]) == "c · s"
+    assert common_prefix(["c · a", "c · a"]) == "c"  # never the whole label
+    assert common_prefix(["c1 · a", "c2 · a"]) == ""
+    assert common_prefix(["c · a"]) == ""  # one label: nothing to factor out
+    assert common_prefix(["ca · x", "cb · x"]) == ""  # parts, not characters
+
+
+def test_legend_says_the_shared_part_once_and_goes_outside_past_six():
+    ax = plt.figure().gca()
+    for i in range(3):
+        ax.plot([1, 2], [i, i], label=f"camp · zone {i} · sockperf")
+    leg = plots.legend(ax)
+    assert leg.get_title().get_text() == "camp"
+    assert _labels(ax) == [f"zone {i} · sockperf" for i in range(3)]
+    assert leg.get_bbox_to_anchor().bounds == ax.bbox.bounds  # inside: anchored to the axes
+    for i in range(3, 30):
+        ax.plot([1, 2], [i, i], label=f"camp · zone {i} · sockperf")
+    leg = plots.legend(ax, title="series")
+    assert leg.get_title().get_text() == "camp · series"
+    x0 = leg.get_bbox_to_anchor().transformed(ax.transAxes.inverted()).x0
+    assert x0 == pytest.approx(1.01)  # beside the axes, not over the data
+    assert leg._ncols == 2  # 30 entries: columns of at most 24
+
+
+def test_long_labels_wrap_and_an_empty_axes_has_no_legend():
+    ax = plt.figure().gca()
+    assert plots.legend(ax) is None
+    long = "seed004 · Cross Region · echo_csv (latency-by-scenario.reported.csv, 2025-03-20)"
+    ax.plot([1], [1], label=long)
+    (text,) = _labels(ax) if plots.legend(ax) else []
+    assert "\n" in text and text.replace("\n  ", " ") == long
+
+
+def test_series_past_the_palette_change_line_style():
+    with plots.style("report"):
+        n = len(plots.PALETTE)
+        styles = [series_style(i)["linestyle"] for i in range(4 * n)]
+        assert styles[:n] == ["-"] * n and styles[n : 2 * n] == ["--"] * n
+        df = pd.DataFrame(
+            {
+                "label": np.repeat([f"g{i:02d}" for i in range(20)], 5),
+                "rtt_us": np.tile(np.arange(1.0, 6.0), 20),
+            }
+        )
+        ax = plots.ecdf(df, hue="label")
+        seen = {(line.get_color(), line.get_linestyle()) for line in ax.lines}
+        assert len(seen) == 20  # no two groups drawn alike
+        dots = pd.DataFrame(
+            {
+                "label": ["a"] * 9,
+                "estimate": np.arange(1.0, 10.0),
+                "tool": [f"t{i}" for i in range(9)],
+            }
+        )
+        ax = plots.point_intervals(dots, hue="tool", low=None, high=None, ax=plt.figure().gca())
+        assert [c.lines[0].get_marker() for c in ax.containers] == ["o"] * n + ["s"]
+
+
+def test_point_intervals_lists_many_or_long_categories_down_the_left():
+    df = pd.DataFrame(
+        {"label": [f"campaign · scenario {i}" for i in range(12)], "estimate": np.arange(1.0, 13.0)}
+    )
+    ax = plots.point_intervals(df, low=None, high=None, basis="rtt")  # auto → horizontal
+    # the first category at the top: largest y
+    at = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
+    assert at == {11 - i: label for i, label in enumerate(df["label"])}
+    dots = ax.containers[0].lines[0]
+    assert list(dots.get_ydata()) == list(range(11, -1, -1))
+    assert list(dots.get_xdata()) == list(df["estimate"])
+    assert ax.get_xscale() == "log" and "RTT" in ax.get_xlabel() and ax.get_ylabel() == ""
+    few = plots.point_intervals(
+        df.head(3).assign(label=list("abc")), low=None, high=None, ax=plt.figure().gca()
+    )
+    assert [t.get_text() for t in few.get_xticklabels()] == ["a", "b", "c"]  # auto → vertical
+    with pytest.raises(ValueError, match="orient"):
+        plots.point_intervals(df, orient="sideways")
+    assert plots.rows_height(40) > plots.rows_height(10) > plots.rows_height(1)
+
+
+def test_panels_one_per_campaign_each_with_its_own_legend():
+    df = pd.DataFrame(
+        {
+            "campaign": ["b"] * 6 + ["a"] * 4,
+            "label": [f"b · s{i % 3}" for i in range(6)] + [f"a · s{i % 2}" for i in range(4)],
+            "rtt_us": np.arange(1.0, 11.0),
+        }
+    )
+    with plots.style("report"):
+        fig = plots.panels(df, plots.ecdf, by="campaign", x="rtt_us")
+    top, bottom = fig.axes[:2]
+    assert len(fig.axes) == 2
+    assert top.get_legend().get_title().get_text() == "a"  # sorted: a, then b
+    assert _labels(top) == ["s0", "s1"] and _labels(bottom) == ["s0", "s1", "s2"]
+    assert top.get_xlabel() == "" and "RTT" in bottom.get_xlabel()  # one x label
+    assert fig.get_size_inches()[0] > plots.WIDTHS["two_column"]  # widened for the legends
+    one = plots.panels(df.drop(columns="campaign"), plots.ecdf, x="rtt_us")
+    assert len(one.axes) == 1
+
+
+def test_log_axes_read_as_plain_numbers():
+    ax = plt.figure().gca()
+    ax.plot([40, 6000], [40, 6000])
+    ax.set_yscale("log")
+    plots.plain_log(ax.yaxis)
+    ax.figure.canvas.draw()
+    lo, hi = ax.get_ylim()
+    shown = [
+        t.get_text()
+        for t in (*ax.get_yticklabels(), *ax.get_yticklabels(minor=True))
+        if t.get_text() and lo <= t.get_position()[1] <= hi
+    ]
+    assert shown == ["100", "1000", "50", "200", "500", "2000", "5000"]
+    ax2 = plots.percentile_spectrum(
+        pd.DataFrame({"q": [0.5, 0.99], "value": [50.0, 700.0]}),
+        low=None,
+        high=None,
+        ax=plt.figure().gca(),
+    )
+    ax2.figure.canvas.draw()
+    assert "100" in [t.get_text() for t in ax2.get_yticklabels()]
+
+
+def test_a_panel_with_nothing_estimable_says_so_instead_of_failing(tmp_path):
+    """The shapes' Windows campaign has spectrum rows whose every estimate is NaN (``time<1ms``
+    censored): alone on a log axis matplotlib cannot draw it."""
+    df = pd.DataFrame(
+        {
+            "campaign": ["ok"] * 2 + ["windows"] * 2,
+            "label": ["ok · ping"] * 2 + ["windows · ping"] * 2,
+            "q": [0.5, 0.99] * 2,
+            "value": [30.0, 60.0, np.nan, np.nan],
+        }
+    )
+    with plots.style("report"):
+        fig = plots.panels(df, plots.percentile_spectrum, low=None, high=None)
+        fig.savefig(tmp_path / "spectrum.png")
+    ok, windows = fig.axes[:2]
+    assert ok.get_yscale() == "log" and not ok.texts
+    assert windows.get_yscale() == "linear"
+    assert [t.get_text() for t in windows.texts] == ["no value to draw"]
