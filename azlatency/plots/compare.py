@@ -84,7 +84,11 @@ def throughput_bars(
             hi = part[high].to_numpy(dtype="float64", na_value=np.nan) / scale
             yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
         ax.bar(xs, vals, width=width, yerr=yerr, capsize=2, label=h, **kwargs)
-    ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right")
+    # Many or long names turn further, anchored at their end, so neighbours do not overlap.
+    crowded = len(cats) > 6 or max((len(c) for c in cats), default=0) > 14
+    ax.set_xticks(
+        range(len(cats)), cats, rotation=45 if crowded else 20, ha="right", rotation_mode="anchor"
+    )
     ax.set_ylabel(throughput_label(side, scale))
     if hue:
         legend(ax, title=hue_title(hue))

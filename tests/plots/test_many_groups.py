@@ -169,3 +169,11 @@ def test_a_panel_with_nothing_estimable_says_so_instead_of_failing(tmp_path):
     assert ok.get_yscale() == "log" and not ok.texts
     assert windows.get_yscale() == "linear"
     assert [t.get_text() for t in windows.texts] == ["no value to draw"]
+
+
+def test_throughput_bars_turn_many_names_further():
+    few = pd.DataFrame({"scenario": ["a", "b"], "value": [1e9, 2e9]})
+    many = pd.DataFrame({"scenario": [f"zone matrix · {i}→1" for i in range(8)], "value": 1e9})
+    for frame, angle in ((few, 20), (many, 45)):
+        ax = plots.throughput_bars(frame, low=None, high=None, ax=plt.figure().gca())
+        assert {t.get_rotation() for t in ax.get_xticklabels()} == {angle}
