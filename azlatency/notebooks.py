@@ -50,6 +50,22 @@ def has_outputs(path: Path) -> bool:
     )
 
 
+def _kernel_manager():
+    """jupyter_client's kernel manager, except that shutting a kernel down does not first
+    interrupt it.  The interrupt (SIGINT) is for a kernel stuck in a cell; papermill shuts a
+    kernel down only after its last cell replied, and a kernel still finishing that cell's
+    handler logged ``ERROR | KeyboardInterrupt caught in kernel.`` into ``make run``'s output
+    (1 of 30 runs of two kernels at a time).  A kernel that does not stop is still killed."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietShutdown(AsyncKernelManager):
+        async def _async_interrupt_kernel(self) -> None:
+            if not self.shutting_down:
+                await super()._async_interrupt_kernel()
+
+    return QuietShutdown
+
+
 def execute(
     path: Path,
     out_dir: Path,
@@ -82,6 +98,7 @@ def execute(
             # ipykernel 7 warns on every start that its local TCP channel is unencrypted;
             # errors still show, the warning would bury `make run`'s output.
             extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            kernel_manager_class=_kernel_manager(),
         )
     except papermill.PapermillExecutionError as exc:
         raise AzlatencyError(
