@@ -39,10 +39,15 @@ def panels(
     one figure sharing the x axis: thirty series of three campaigns become three readable
     panels.  Every legend is one column to the right of its panel, which is as tall as the
     legend needs; the figure is as much wider than ``width`` as the widest legend (constrained
-    layout); the x label is drawn once, at the bottom.  A frame with one value of ``by`` (or
-    without the column) is one panel."""
-    keys = sorted(data[by].dropna().astype(str).unique()) if by in data else []
-    parts = [data[data[by].astype(str) == k] for k in keys] or [data]
+    layout); the x label is drawn once, at the bottom.  Rows without a ``by`` value get the
+    last panel.  A frame with one value of ``by`` (or without the column) is one panel."""
+    if by in data:
+        known = data[by].notna()
+        keys = sorted(data.loc[known, by].astype(str).unique())
+        parts = [data[known & (data[by].astype(str) == k)] for k in keys]
+        parts += [data[~known]] if (~known).any() else []
+    else:
+        parts = [data]
     heights = [
         max(
             min_height,

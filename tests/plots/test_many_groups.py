@@ -126,6 +126,9 @@ def test_panels_one_per_campaign_each_with_its_own_legend():
     assert fig.get_size_inches()[0] > plots.WIDTHS["two_column"]  # widened for the legends
     one = plots.panels(df.drop(columns="campaign"), plots.ecdf, x="rtt_us")
     assert len(one.axes) == 1
+    unknown = df.assign(campaign=df["campaign"].where(df["campaign"] == "a"))
+    fig = plots.panels(unknown, plots.ecdf, by="campaign", x="rtt_us")
+    assert len(fig.axes) == 2 and _labels(fig.axes[1]) == ["s0", "s1", "s2"]  # nothing dropped
 
 
 def test_log_axes_read_as_plain_numbers():
