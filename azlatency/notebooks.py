@@ -91,7 +91,10 @@ def execute(
             str(output),
             parameters=parameters or {},
             kernel_name=kernel,
-            cwd=str(out_dir),
+            # The kernel starts in out_dir (nbclient's ``resources`` path). papermill's own
+            # ``cwd=`` would os.chdir this whole process for the run, which two notebooks
+            # executing at once on threads turn into each other's folder.
+            resources={"metadata": {"path": str(out_dir)}},
             progress_bar=False,
             execution_timeout=timeout,
             report_mode=False,
