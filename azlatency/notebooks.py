@@ -8,6 +8,7 @@ the working directory it is given, and a notebook must not depend on it).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterable
@@ -50,12 +51,13 @@ def has_outputs(path: Path) -> bool:
     )
 
 
+@functools.cache
 def _kernel_manager():
     """jupyter_client's kernel manager, except that shutting a kernel down does not first
     interrupt it.  The interrupt (SIGINT) is for a kernel stuck in a cell; papermill shuts a
     kernel down only after its last cell replied, and a kernel still finishing that cell's
     handler logged ``ERROR | KeyboardInterrupt caught in kernel.`` into ``make run``'s output
-    (1 of 30 runs of two kernels at a time).  A kernel that does not stop is still killed."""
+    (2 of 127 runs of two kernels at a time).  A kernel that does not stop is still killed."""
     from jupyter_client.manager import AsyncKernelManager
 
     class QuietShutdown(AsyncKernelManager):

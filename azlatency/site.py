@@ -85,11 +85,11 @@ def _for_readers(path: Path, campaign: str | None) -> None:
     )
     if heading_cell is not None:
         heading_cell["source"] = retitled("".join(heading_cell["source"]))
-    tags = [c.setdefault("metadata", {}).setdefault("tags", []) for c in cells]
+    tags = [c.get("metadata", {}).get("tags", []) for c in cells]
     if any("injected-parameters" in t for t in tags):
         for t in tags:
             if "parameters" in t and "hide-input" not in t:
-                t.append("hide-input")
+                t.append("hide-input")  # the cell's own list: the notebook changes with it
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

@@ -32,6 +32,18 @@ def common_prefix(labels: list[str]) -> str:
     return SEP.join(parts[0][:n])
 
 
+def legend_labels(labels: list[str]) -> tuple[str, list[str]]:
+    """The part all ``labels`` share (see :func:`common_prefix`) and each label without it,
+    wrapped at ``WRAP`` characters: what :func:`legend` shows."""
+    prefix = common_prefix(labels)
+    cut = len(prefix) + len(SEP) if prefix else 0
+    wrapped = [
+        textwrap.fill(label[cut:], WRAP, subsequent_indent="  ", break_on_hyphens=False)
+        for label in labels
+    ]
+    return prefix, wrapped
+
+
 def legend(
     ax: Axes,
     *,
@@ -47,14 +59,9 @@ def legend(
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return None
-    prefix = common_prefix(labels)
+    prefix, labels = legend_labels(labels)
     if prefix:
-        labels = [label[len(prefix) + len(SEP) :] for label in labels]
         title = f"{prefix}{SEP}{title}" if title else prefix
-    labels = [
-        textwrap.fill(label, WRAP, subsequent_indent="  ", break_on_hyphens=False)
-        for label in labels
-    ]
     if len(handles) > inside_max:
         kwargs = {
             "loc": "upper left",
@@ -99,11 +106,14 @@ class _Plain(Formatter):
         lo, hi = sorted(abs(v) for v in self.axis.get_view_interval())
         decades = math.log10(hi / lo) if lo > 0 else math.inf
         first = round(x / 10 ** math.floor(math.log10(x) + 1e-9))
-        show = {1: (2, 5), 2: (2, 5), 3: (2, 5)}.get(math.ceil(decades), ())
-        if decades <= 1:
-            show = (2, 3, 5)
         if decades <= 0.5:
             show = range(1, 10)
+        elif decades <= 1:
+            show = (2, 3, 5)
+        elif decades <= 3:
+            show = (2, 5)
+        else:
+            show = ()
         return f"{x:g}" if first in show else ""
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ._axes import SEP, WRAP, common_prefix, hue_title, legend
+from ._axes import hue_title, legend, legend_labels
 from ._style import WIDTHS
 
 LINE_IN = 0.14  # inches a legend line takes at the report style's x-small size
@@ -17,11 +16,8 @@ LINE_IN = 0.14  # inches a legend line takes at the report style's x-small size
 
 def _legend_lines(labels: list[str]) -> int:
     """Lines of text in the one-column legend :func:`legend` draws for ``labels``."""
-    prefix = common_prefix(labels)
-    cut = len(prefix) + len(SEP) if prefix else 0
-    return sum(
-        len(textwrap.wrap(label[cut:], WRAP, break_on_hyphens=False)) or 1 for label in labels
-    ) + bool(prefix)
+    prefix, wrapped = legend_labels(labels)
+    return sum(label.count("\n") + 1 for label in wrapped) + bool(prefix)
 
 
 def panels(
