@@ -56,6 +56,11 @@ class DetectionError(ParseError):
     """No known tool's output was found in the input."""
 
 
+# A file that no parser claims: "no known tool output found" + LOOKED_FOR + every tool and
+# what it reads (reader.read_text).  The import report prints that list once, not per file.
+LOOKED_FOR = "; looked for: "
+
+
 class UnknownToolError(AzlatencyError, KeyError):
     """A tool name that the parser registry does not know."""
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from . import schema
 from .decode import Decoded, decode
-from .errors import DetectionError, ParseError, SchemaError
+from .errors import LOOKED_FOR, DetectionError, ParseError, SchemaError
 from .parsers import get, modules
 from .parsers._base import PROMPT, Parsed, Span, command_of, constant_str, count_newlines
 
@@ -364,7 +364,7 @@ def read_text(
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
         raise DetectionError(
-            "azlatency", source, None, f"no known tool output found; looked for: {looked}"
+            "azlatency", source, None, f"no known tool output found{LOOKED_FOR}{looked}"
         )
     parsed_blocks: list[Parsed | None] = []
     problems: list[ParseError] = []

@@ -16,6 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from .errors import LOOKED_FOR
+
 FILE_COLUMNS = {
     "path": "str", "status": "str", "reason": "str", "detail": "str", "line": "Int64",
     "tools": "str", "runs": "Int64", "size_bytes": "Int64", "sha256": "str",
@@ -157,12 +159,19 @@ class ImportReport:
             t = Table(title="not imported", title_justify="left")
             for col in ("path", "reason", "detail"):
                 t.add_column(col, overflow="fold")
+            looked = None  # what an unknown file was compared with: said once, below
             for row in missing.itertuples():
                 detail = row.detail if isinstance(row.detail, str) else ""
                 if isinstance(row.duplicate_of, str):
                     detail = f"duplicate of {row.duplicate_of}"
+                detail, sep, tools = detail.partition(LOOKED_FOR)
+                if sep:
+                    looked = tools
+                    detail += " (the tools looked for are below)"
                 t.add_row(row.path, row.reason, detail)
             console.print(t)
+            if looked:
+                console.print(f"looked for: {looked}", highlight=False)
         if len(self.quality):
             q = self.quality
             t = Table(title="quality", title_justify="left")

@@ -223,3 +223,52 @@ def test_blank_mapped_file_is_empty_input(tmp_path, monkeypatch):
     path.write_bytes(b"\r\n  \n" * 40000)
     with pytest.raises(DetectionError, match="empty input"):
         azlatency.read(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Notes that name a tool's markers in prose hold no output
+
+
+PROSE = """\
+# Notes on the formats
+
+ntttcp prints `NTTTCP for Linux 1.4.0` first and `#####  Totals:  #####` before its totals;
+with `-x` the root element is `<ntttcps version="5.33-linux">`.
+The echo client logs `TCP CONNECTION DROP at packet N` when the peer goes away.
+sockperf reports `sockperf: ---> percentile 99.000 =   60.744`.
+A ping reply reads `64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.512 ms`.
+On Windows it reads `Reply from 10.0.0.1: bytes=32 time<1ms TTL=128`.
+iperf3 prints `[  5]   0.00-10.00  sec  1.10 GBytes   942 Mbits/sec  receiver`.
+qperf prints `tcp_lat:` then `latency = 16.9 us`; latte.exe `Latency(usec)  52.18`.
+The echo CSV header is `packet_num,timestamp,send_time_ns,receive_time_ns,rtt_us`.
+"""
+
+
+@pytest.mark.parametrize("line", [x for x in PROSE.splitlines() if "`" in x])
+def test_a_marker_quoted_in_prose_is_not_output(line):
+    """Before, ntttcp's banner, its Totals marker and its XML root, and the echo client's
+    'TCP CONNECTION DROP', each opened a run when a sentence quoted them: a run without values
+    (the whole of corpus/SOURCES.md became an ntttcp run; docs/synth.md an echo log)."""
+    with pytest.raises(DetectionError, match="no known tool output found"):
+        azlatency.read(line + "\n")
+
+
+def test_a_note_of_quoted_markers_is_not_output():
+    with pytest.raises(DetectionError, match="no known tool output found"):
+        azlatency.read(PROSE)
+
+
+def test_the_same_markers_on_lines_of_their_own_are_output():
+    note = "Run 1:\n\n```\nNTTTCP for Linux 1.4.0\n10:00:00 INFO: #####  Totals:  #####\n" \
+           "10:00:00 INFO:   throughput     :1.00Gbps\n```\n\n" \
+           "2026-11-21 00:49:02.739331 TCP CONNECTION DROP at packet 10: TimeoutError('x')\n"
+    runs = _read(note).runs
+    assert sorted(runs.tool) == ["echo_csv", "ntttcp"]
+    assert runs.set_index("tool").loc["echo_csv", "line_start"] == 9
+
+
+@needs_shared
+def test_the_corpus_list_of_sources_is_not_output():
+    """corpus/SOURCES.md quotes `<ntttcps version=...>` and `#####  Totals:  #####`."""
+    with pytest.raises(DetectionError, match="no known tool output found"):
+        azlatency.read((SEEDS.parent / "corpus" / "SOURCES.md").read_bytes())

@@ -154,6 +154,13 @@ def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]
     return None, None
 
 
+def in_code_span(line: str, at: int) -> bool:
+    """Is ``line[at]`` inside a Markdown code span?  A note that names a tool's marker in a
+    sentence (`` `#####  Totals:  #####` ``) quotes the tool; it holds no output of it.
+    Pasted output sits on lines of its own, fenced or not, with no backtick before it."""
+    return line.count("`", 0, at) % 2 == 1
+
+
 def spans_from_starts(
     lines: list[str],
     tool: str,

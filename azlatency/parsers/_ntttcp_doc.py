@@ -34,7 +34,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from ..errors import ParseError
-from ._base import Span
+from ._base import Span, in_code_span
 from ._ranges import int64, line_of
 from .ntttcp import TOOL, Totals, dec
 
@@ -101,7 +101,7 @@ def locate_xml(lines: list[str]) -> list[Span]:
     i = 0
     while i < len(lines):
         m = _ROOT_OPEN.search(lines[i])
-        if not m:
+        if not m or in_code_span(lines[i], m.start()):  # a root named in prose
             i += 1
             continue
         close = f"</{m.group(1)}>"

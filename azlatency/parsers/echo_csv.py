@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..decode import decode
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, samples_frame
+from ._base import Parsed, Run, Span, ToolInfo, in_code_span, samples_frame
 from ._echo_csv_fast import read_body
 
 TOOL = "echo_csv"
@@ -90,7 +90,7 @@ def locate(lines: list[str]) -> list[Span]:
                 j += 1
             spans.append(Span(i, j, TOOL))
             i = j
-        elif _DROP.search(lines[i]):
+        elif (m := _DROP.search(lines[i])) and not in_code_span(lines[i], m.start()):
             start, j = i, i + 1
             # The client log around the drop: its lines all open with a timestamp.
             while start > (spans[-1].end if spans else 0) and _log_line(lines[start - 1]):

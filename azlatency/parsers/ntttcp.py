@@ -31,7 +31,7 @@ from decimal import Decimal, InvalidOperation
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_of
+from ._base import Parsed, Run, Span, ToolInfo, command_of, in_code_span
 from ._ranges import check_int64, int64
 
 INFO = ToolInfo(
@@ -226,7 +226,7 @@ def locate(lines: list[str]) -> list[Span]:
     i, n, floor = 0, len(lines), 0
     while i < n:
         line = lines[i]
-        if LINUX_BANNER.search(line) or (TOTALS.search(line) and not _WINDOWS_AROUND(lines, i)):
+        if _marks(LINUX_BANNER, line) or (_marks(TOTALS, line) and not _WINDOWS_AROUND(lines, i)):
             start = _command_above(lines, i, floor)
             end = _extend_linux(lines, i)
         elif _WINDOWS_MARK.match(line):
@@ -238,6 +238,12 @@ def locate(lines: list[str]) -> list[Span]:
         spans.append(Span(start, end, TOOL))
         i = floor = max(end, i + 1)
     return spans + locate_xml(lines)
+
+
+def _marks(pattern: re.Pattern[str], line: str) -> bool:
+    """``pattern`` (the banner, the Totals marker) on ``line``, not quoted in prose."""
+    m = pattern.search(line)
+    return m is not None and not in_code_span(line, m.start())
 
 
 def _WINDOWS_AROUND(lines: list[str], i: int) -> bool:  # noqa: N802 - reads as a predicate

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 from click.testing import CliRunner
+from rich.console import Console
 
+from azlatency import ingest
 from azlatency.cli import main
 
 
@@ -22,6 +25,23 @@ def test_import_prints_the_summary_and_the_not_imported_files(copy_campaign, sto
             "30 summaries; 6 quality notes") in " ".join(result.output.split())
     assert "notes.txt" in result.output and "unknown_format" in result.output
     assert (stores / "seed004-echo-uksouth" / "runs" / "part-0.parquet").is_file()
+
+
+def test_the_tools_looked_for_are_listed_once(copy_campaign, stores):
+    """Each unknown file's detail held the whole list of tools and what each reads (a dozen
+    wrapped lines a file); the table now says it once, below."""
+    raw = copy_campaign("seed004-echo-uksouth")
+    for name in ("notes.txt", "todo.txt", "plan.txt"):
+        (raw / name).write_text(f"{name}: rerun cross region\n")
+    report = ingest.import_campaign(raw, root=stores, workers=1)
+    out = io.StringIO()
+    report.print(Console(file=out, width=2000))
+    text = out.getvalue()
+    assert text.count("no known tool output found (the tools looked for are below)") == 3
+    assert text.count("looked for: echo_csv (TCP echo probe CSV") == 1
+    assert text.count("sockperf (sockperf console output") == 1
+    detail = report.not_imported.set_index("path").loc["todo.txt", "detail"]
+    assert "; looked for: echo_csv (TCP echo probe CSV" in detail  # the record keeps it all
 
 
 def test_json_report(copy_campaign, stores):
