@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 import pandas as pd
-from rich.console import Console
 from rich.table import Table
 
 from . import __version__
+from ._console import console as _console
 from .errors import AzlatencyError
 from .reader import read
 
@@ -62,7 +62,7 @@ def main() -> None:
 @click.option("--tool", default=None, help="Skip detection and parse with this tool.")
 def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool, tool: str | None):
     """Show what azlatency reads in each file (tool, version, basis, key statistics)."""
-    console = Console()
+    console = _console()
     failures = 0
     payload = []
     for path in _files(paths):
@@ -149,7 +149,7 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
     are named), 3 with --strict on data-quality problems."""
     from .reportrun import parse_params, print_summary, run_report
 
-    console = Console()
+    console = _console()
     try:
         outcome = run_report(
             campaigns, out, data_root=data_root, level=level, params=parse_params(params),

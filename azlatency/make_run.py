@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from . import paths
+from ._console import console as _console
 
 
 def ensure_synthetic() -> Path | None:
@@ -28,12 +29,10 @@ def ensure_synthetic() -> Path | None:
 
 
 def run(reports: Path | None = None, *, strict: bool = False) -> int:
-    from rich.console import Console
-
     from .reporting import reports_root
     from .reportrun import print_summary, run_report
 
-    console = Console()
+    console = _console()
     reports = reports_root(reports)
     built = ensure_synthetic()
     if built is not None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from ._console import console as _console
 from .errors import LOOKED_FOR
 
 FILE_COLUMNS = {
@@ -138,10 +139,9 @@ class ImportReport:
 
     def print(self, console=None, *, max_rows: int = 12) -> None:
         """Rich summary: imported files per tool, every file not imported, quality notes."""
-        from rich.console import Console
         from rich.table import Table
 
-        console = console or Console()
+        console = console or _console()
         console.print(f"[bold]{self.summary_line()}[/bold]", highlight=False)
         console.print(f"store: {self.store}", highlight=False)
         imported = self.imported
@@ -203,13 +203,12 @@ def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = Fal
     Exit status: 0; 1 when the campaign cannot be imported (bad campaign.yaml, ...);
     3 with ``fail_on_skip`` when a file was not imported (files campaign.yaml ignores aside).
     """
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from .errors import AzlatencyError
     from .ingest import import_campaign
 
-    console = Console(stderr=as_json)
+    console = _console(stderr=as_json)
     bar = Progress("parsing", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    console=console, transient=True, disable=as_json)
     task = None

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import notebooks, paths
+from ._console import console as _console
 from .errors import AzlatencyError
 
 STATUS_OK, STATUS_DATA, STATUS_FAILED = 0, 3, 1
@@ -303,13 +304,12 @@ def run_report(
 ) -> Outcome:
     """Import, plan, execute, render (see the module's docstring); print progress and return
     what happened (:meth:`Outcome.status` is the exit status)."""
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from . import frontpage, site
     from .reporting import reports_root
 
-    console = console or Console()
+    console = console or _console()
     root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()
     out = reports_root(out)
     user = {**(params or {}), **({"level": level} if level is not None else {})}
