@@ -29,6 +29,8 @@ def point_intervals(
     log_y: bool = True,
     hollow: str | None = None,
     orient: str = "auto",
+    bound_low: str | None = "bound_low",
+    bound_high: str | None = "bound_high",
     ax: Axes | None = None,
     **kwargs,
 ) -> Axes:
@@ -38,6 +40,11 @@ def point_intervals(
     whisker (a printed statistic has none); rows where the boolean column ``hollow`` is true
     are drawn as open markers (e.g. printed values, to set them apart from estimates with an
     interval).  The value axis states basis and unit unless ``ylabel`` is given.
+
+    A row without a value is not left blank: when the columns ``bound_low`` / ``bound_high``
+    bound it (a median among censored replies, ``time<1ms``: below 1000 µs) a caret sits at
+    the bound, pointing the way the value lies, with the bound in words (``< 1000``), or a bar
+    spans both bounds; a row with no bound either says "no value".
 
     ``orient="h"`` lists the categories down the left, first at the top, with the values
     along x (``log_y`` and ``ylabel`` then describe that axis): the way to show many or long
@@ -73,6 +80,9 @@ def point_intervals(
             line = ax.errorbar(vals, at, xerr=err, **style)
         else:
             line = ax.errorbar(at, vals, yerr=err, **style)
+        if np.isnan(vals).any():
+            color = line.lines[0].get_color()
+            _without_value(ax, part, at, vals, flip, color, bound_low, bound_high)
         if hollow and hollow in part:
             open_ = part[hollow].fillna(False).to_numpy(dtype=bool)
             if open_.any():
@@ -95,6 +105,39 @@ def point_intervals(
     if hue:
         legend(ax, title=hue_title(hue), fontsize="small")
     return ax
+
+
+def _without_value(ax: Axes, part: pd.DataFrame, at: np.ndarray, vals: np.ndarray, flip: bool,
+                   color, low: str | None, high: str | None) -> None:
+    """The rows of ``part`` without a value: what their bounds say, or "no value"."""
+    def column(name: str | None) -> np.ndarray:
+        if name and name in part:
+            return part[name].to_numpy(dtype="float64", na_value=np.nan)
+        return np.full(len(part), np.nan)
+
+    lows, highs = column(low), column(high)
+    for i in np.flatnonzero(np.isnan(vals)):
+        a, lo, hi = at[i], lows[i], highs[i]
+        lo = lo if np.isfinite(lo) and lo > 0 else np.nan  # 0 is no bound on a latency
+        if np.isfinite(lo) and np.isfinite(hi):
+            xs, text, where = [lo, hi], f"{lo:g}–{hi:g}", hi
+            marker = "|" if flip else "_"  # caps across the bar
+        elif np.isfinite(hi) or np.isfinite(lo):
+            where = hi if np.isfinite(hi) else lo
+            xs, text = [where], f"< {hi:g}" if np.isfinite(hi) else f"> {lo:g}"
+            marker = ("<" if flip else "v") if np.isfinite(hi) else (">" if flip else "^")
+        else:
+            # x in axes fractions along the value axis, y at the category (or the reverse)
+            how = ax.get_yaxis_transform() if flip else ax.get_xaxis_transform()
+            xy = (0.01, a) if flip else (a, 0.01)
+            ax.annotate("no value", xy, xycoords=how, ha="left" if flip else "center",
+                        va="center" if flip else "bottom", fontsize="x-small", color="0.4")
+            continue
+        ys = [a] * len(xs)
+        ax.plot(*((xs, ys) if flip else (ys, xs)), marker=marker, color=color, lw=1, gid="bound")
+        ax.annotate(text, (where, a) if flip else (a, where), xytext=(5, 0) if flip else (0, 5),
+                    textcoords="offset points", ha="left" if flip else "center",
+                    va="center" if flip else "bottom", fontsize="x-small", color=color)
 
 
 def count_bars(
