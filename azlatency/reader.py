@@ -168,7 +168,8 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
 
 def _tool_names(tool: str) -> tuple[str, ...]:
     names = {tool, tool.replace("_", "-")}
-    extra = {"ping": ("ping", "ping6", "Test-Connection"), "ntttcp": ("ntttcp", "NTttcp")}
+    extra = {"ping": ("ping", "ping6", "Test-Connection"), "ntttcp": ("ntttcp", "NTttcp"),
+             "echo_csv": ("echo_client.py",)}
     names.update(extra.get(tool, ()))
     return tuple(sorted(names))
 

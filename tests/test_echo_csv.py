@@ -292,3 +292,85 @@ def test_log_with_an_impossible_port_keeps_the_drop():
     )
     t = azlatency.read(text).validate()
     assert pd.isna(t.runs.port.iloc[0]) and t.samples.status.tolist() == ["error"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The original client's output (SOURCES.md, "The original client"): commit 2cfea51 prints
+# ping-style lines, commit eff7dae logs through Python's logging.
+
+S = "echo_csv--stdout-2cfea51-py3.11-linux-lo"
+
+
+def _rtt(t, stat, source):
+    s = t.summaries
+    return s.loc[(s.metric == "rtt") & (s.stat == stat) & (s.source == source), "value"].item()
+
+
+def test_stdout_replies_are_samples_and_the_statistics_reported():
+    t = _read(f"{S}-20probes.txt")
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.dst_ip, run.port, run.msg_size_bytes) == ("stdout", "127.0.0.1", 5007, 64)
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (20, 20, 0.0, True)
+    s = t.samples
+    # line 2: 64 bytes from 127.0.0.1:5007: seq=1 time=509.333 μs; line 21: seq=20 time=164.287
+    assert s.seq.tolist() == list(range(1, 21)) and (s.status == "ok").all()
+    assert (s.rtt_us.iloc[0], s.rtt_us.iloc[-1]) == (509.333, 164.287)
+    # rtt min/avg/max/stddev = 122.720/170.446/509.333/82.818 μs, and the same from the replies
+    assert [_rtt(t, k, "reported") for k in ("min", "mean", "max", "std")] == [122.72, 170.446, 509.333, 82.818]
+    assert _rtt(t, "mean", "computed") == pytest.approx(170.446, abs=5e-4)
+    assert _rtt(t, "std", "computed") == pytest.approx(82.818, abs=5e-4)
+
+
+def test_stdout_connection_closed_by_the_server():
+    t = _read(f"{S}-closed-by-server.txt")
+    run = t.runs.iloc[0]
+    # 8 packets transmitted, 7 received, 12.5% packet loss; ERROR: Connection closed by server
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (8, 7, 12.5, False)
+    s = t.samples
+    assert s.status.tolist() == ["ok"] * 7 + ["error"]
+    assert (s.seq.iloc[-1], s.message.iloc[-1]) == (8, "Connection closed by server")  # in flight
+    drops = t.summaries[t.summaries.metric == "connection_drops"]
+    assert drops.value.tolist() == [1.0]
+
+
+def test_stdout_timeout_and_refused():
+    t = _read(f"{S}-timeout.txt")
+    assert t.samples[["seq", "status", "message"]].values.tolist() == [
+        [1, "error", "socket timeout — server not responding"]]
+    assert (t.summaries.metric == "connection_drops").sum() == 1
+    t = _read(f"{S}-refused.txt")  # never connected: an error, not a drop
+    run = t.runs.iloc[0]
+    assert (run.packets_sent, run.errors, run.complete) == (0, 1, False)
+    assert (t.summaries.metric == "connection_drops").sum() == 0
+    assert "could not connect: [Errno 111] Connection refused" in run.warnings
+
+
+def test_the_readme_example_agrees_with_itself():
+    t = _read("echo_csv--stdout-readme-example--simonpainter-echo_test.txt")
+    assert t.samples.rtt_us.tolist() == [312.45, 298.112]
+    assert _rtt(t, "mean", "computed") == pytest.approx(_rtt(t, "mean", "reported"), abs=5e-4)
+    # 10.1385 from the printed replies, 10.139 printed: the replies are themselves rounded
+    assert _rtt(t, "std", "computed") == pytest.approx(_rtt(t, "std", "reported"), abs=1e-3)
+    assert "stopped with Ctrl+C" in t.runs.iloc[0].warnings
+
+
+def test_a_shortened_paste_keeps_only_the_printed_statistics():
+    """The blog's runs were cut with '...': the six replies shown are not the run."""
+    t = _read("echo_csv--stdout-blog-loopback-and-crossover-elided--simonpainter.md")
+    assert t.runs.tool.tolist() == ["echo_csv", "echo_csv"]  # before: three ping runs
+    assert t.runs.heading.tolist() == ["Test 0: Loopback Baseline", "Test 1: Crossover Cable Baseline"]
+    assert t.runs.command.iloc[1] == "python3 echo_test/client/echo_client.py 10.1.1.2 7"
+    assert t.runs.packets_sent.tolist() == [20, 39] and t.runs.loss_pct.tolist() == [0.0, 2.6]
+    assert len(t.samples) == 0
+    assert all("replies left out ('...'): the 6 shown are not kept" in w for w in t.runs.warnings)
+    reported = t.summaries[t.summaries.stat == "mean"]
+    assert reported.value.tolist() == [39.056, 195.387] and set(reported.source) == {"reported"}
+
+
+def test_eff7dae_log_drop_takes_the_packet_being_sent():
+    t = _read("echo_csv--log-eff7dae-py3.11-linux-lo-closed-by-server.log")
+    # line 13: Sending packet #5 (64 bytes)...; line 14: ... ERROR - TCP CONNECTION DROP: Connection closed by server
+    assert t.samples[["seq", "status"]].values.tolist() == [[5, "error"]]
+    assert t.samples.time_ns.item() == pd.Timestamp("2026-11-24 04:35:50.443", tz="UTC").value
+    csv = _read("echo_csv--csv-eff7dae-py3.11-linux-lo-closed-by-server.csv")
+    assert csv.samples.seq.max() == 4  # the CSV stops at the last reply

@@ -68,6 +68,11 @@ CASES = [
     Case("echo_csv/echo_csv--py3.11-linux-i0.1-crlf-link-down-timeout-stdout.log", 12,
          "packet 10", "expected 'packet <n>'", new=f"packet {HUGE}",
          lenient="the drop is kept without its packet"),
+    # echo_client.py's ping-style output: a reply's seq, the statistics' counts
+    Case("echo_csv/echo_csv--stdout-2cfea51-py3.11-linux-lo-20probes.txt", 5, "seq=4",
+         "expected a sequence number", new=f"seq={HUGE}"),
+    Case("echo_csv/echo_csv--stdout-2cfea51-py3.11-linux-lo-closed-by-server.txt", 12,
+         "8 packets", "expected a count of packets transmitted", new=f"{HUGE} packets"),
     # iperf3 text: Retr on an interval line, UDP lost datagrams, the connected line's port
     Case("iperf3/iperf3--3.12-linux-c-tcp.txt", 5, "sec    1 ",
          "expected a Retr or Total Datagrams count", new=f"sec    {HUGE} "),

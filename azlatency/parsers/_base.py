@@ -149,7 +149,9 @@ def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]
     rest = line[m.end():] if m else line.strip()
     rest = rest.strip().strip("`")
     for tool in tools:
-        if re.match(rf"(?:sudo\s+)?(?:\S*[/\\])?{re.escape(tool)}(?:\.exe)?(?:\s|$)", rest):
+        # a script's tool (echo_client.py) is run by its interpreter: python3 path/to/it
+        if re.match(rf"(?:sudo\s+)?(?:\S*python[\d.]*(?:\.exe)?\s+)?(?:\S*[/\\])?"
+                    rf"{re.escape(tool)}(?:\.exe)?(?:\s|$)", rest):
             return rest, (m.group("host") if m else None)
     return None, None
 

@@ -37,8 +37,9 @@ HEADER_LINE = ",".join(HEADER)
 
 INFO = ToolInfo(
     tool=TOOL,
-    description=f"TCP echo probe CSV ('{HEADER_LINE}') and its client log ('TCP CONNECTION DROP')",
-    variants=("csv", "log"),
+    description=(f"TCP echo probe CSV ('{HEADER_LINE}'), its client log ('TCP CONNECTION "
+                 "DROP') and the client's ping-style output ('ECHO host:port (N bytes of data)')"),
+    variants=("csv", "log", "stdout"),
     versions="simonpainter/echo_test client/echo_client.py output format",
     produces=("runs", "samples", "summaries"),
     latency_basis="rtt",
@@ -52,6 +53,9 @@ _TS = re.compile(
 )
 _DROP = re.compile(r"TCP CONNECTION DROP")  # upper case as the client logs it, not prose
 _PACKET = re.compile(r"\bpacket(?:_num)?\s*[#:=]?\s*(\d+)", re.I)
+# echo_client.py (eff7dae) logs 'Sending packet #N (64 bytes)...' before each probe and a drop
+# without its number: 'TCP CONNECTION DROP: Connection closed by server'.
+_SENDING = re.compile(r"\bSending packet #(\d+)")
 _CONNECTED = re.compile(r"[Cc]onnected to \[?([\w.:-]+?)\]?:(\d+)\b")
 # Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
 PERCENTILES = (
@@ -101,7 +105,9 @@ def locate(lines: list[str]) -> list[Span]:
             i = j
         else:
             i += 1
-    return spans
+    from ._echo_stdout import locate as locate_stdout
+
+    return spans + locate_stdout(lines, TOOL)
 
 
 def _log_line(line: str) -> bool:
@@ -132,6 +138,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     if any(_DROP.search(line) for line in lines):
         return Parsed(TOOL, [_parse_log(lines, source, strict)])
+    from . import _echo_stdout
+
+    if _echo_stdout.found(lines):
+        runs = [_echo_stdout.parse(lines, span, _ECHO, source, strict)
+                for span in _echo_stdout.locate(lines, TOOL)]
+        return Parsed(TOOL, runs)
     raise ParseError(
         TOOL,
         source,
@@ -373,6 +385,7 @@ def _parse_log(lines: list[str], source: str | None, strict: bool = True) -> Run
     meta = run.meta
     meta.update(_ECHO, parser_variant="log")
     drops: list[dict] = []
+    sending = None  # the probe last sent, where the log says so
     for no, line in enumerate(lines, start=1):
         m = _CONNECTED.search(line)
         if m and "dst_ip" not in meta and int(m.group(2)) < 65536:  # a port, not noise
@@ -380,12 +393,16 @@ def _parse_log(lines: list[str], source: str | None, strict: bool = True) -> Run
         ts = _TS.search(line)
         if ts is not None and "start_time" not in meta and iso_ns(ts.group(0)) is not None:
             meta["start_time"] = pd.Timestamp(iso_ns(ts.group(0)), unit="ns", tz="UTC")
+        sent = _SENDING.search(line)
+        if sent:
+            sending = sent.group(1)
         if not _DROP.search(line):
             continue
         time_ns = iso_ns(ts.group(0)) if ts else None
         packet = _PACKET.search(line[_DROP.search(line).end() :])
         message = line[_DROP.search(line).start() :].strip()
-        seq = int(packet.group(1)) if packet else None
+        number = packet.group(1) if packet else sending  # the probe the drop cut off
+        seq = int(number) if number is not None else None
         if seq is not None and not _fits(seq):
             reason = f"expected 'packet <n>', got {packet.group(1)!r}: out of range for int64"
             if strict:

@@ -1,0 +1,233 @@
+"""echo_client.py's ping-style output (simonpainter/echo_test ``client/echo_client.py`` since
+commit 2cfea51; the README's "Output" section shows it)::
+
+    ECHO 10.1.1.2:7 (64 bytes of data)
+    64 bytes from 10.1.1.2:7: seq=1 time=108.204 μs
+    ERROR: Connection closed by server                 (stderr, when the connection breaks)
+
+    --- 10.1.1.2:7 echo statistics ---
+    39 packets transmitted, 38 received, 2.6% packet loss
+    rtt min/avg/max/stddev = 108.204/195.387/247.612/20.966 μs
+
+That client writes its CSV only with ``--csv``, so this output may be all there is of a run.
+One run per ``ECHO`` line: each reply a sample (``seq``, ``rtt_us``), an ``ERROR:`` line an
+``error`` sample (the connection is gone: the client stops) and a ``connection_drops`` count,
+the statistics as reported summaries and the run's counts.  Pasted into notes, runs are often
+shortened with a ``...`` line: the replies shown are then a hand-picked subset, kept out of the
+samples (they would pass for the run's distribution), and only the printed statistics stand.
+
+Kept apart from ``echo_csv.py`` only for size; nothing else imports it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParseError
+from ._base import Run, Span, samples_frame
+
+_MICRO = r"(?:μs|µs|us)"  # Greek mu as printed; the micro sign and 'us' after re-encoding
+_OPEN = re.compile(r"^\s*ECHO (?P<host>\S+):(?P<port>\d+) \((?P<size>\d+) bytes of data\)\s*$")
+_PROBE = re.compile(
+    r"^\s*(?P<size>\d+) bytes from (?P<host>\S+):(?P<port>\d+): seq=(?P<seq>\d+) "
+    rf"time=(?P<rtt>\d+(?:\.\d+)?) ?{_MICRO}\s*$"
+)
+_STATS = re.compile(r"^\s*--- (?P<host>\S+):(?P<port>\d+) echo statistics ---\s*$")
+_COUNTS = re.compile(
+    r"^\s*(?P<sent>\d+) packets transmitted, (?P<received>\d+) received, "
+    r"(?P<loss>\d+(?:\.\d+)?)% packet loss\s*$"
+)
+_RTT = re.compile(
+    r"^\s*rtt min/avg/max/stddev = (?P<min>\d+(?:\.\d+)?)/(?P<mean>\d+(?:\.\d+)?)/"
+    rf"(?P<max>\d+(?:\.\d+)?)/(?P<std>\d+(?:\.\d+)?) ?{_MICRO}\s*$"
+)
+_ERROR = re.compile(r"^\s*ERROR: (?P<message>.+?)\s*$")
+_ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")  # a note's "and so on"
+_CTRL_C = re.compile(r"^\s*\^C\s*$")  # a terminal's echo of the Ctrl+C that ends an endless run
+_OPENS = (_OPEN, _PROBE, _STATS)
+_LINES = (_OPEN, _PROBE, _STATS, _COUNTS, _RTT, _ERROR, _ELIDED, _CTRL_C)
+
+
+def _kind(line: str) -> re.Pattern[str] | None:
+    return next((p for p in _LINES if p.match(line)), None)
+
+
+def found(lines: list[str]) -> bool:
+    """Does any line open this output (the parser's dispatch)?"""
+    return any(p.match(line) for line in lines for p in _OPENS)
+
+
+def locate(lines: list[str], tool: str) -> list[Span]:
+    """A run opens at its ``ECHO`` line (or, pasted without it, at a reply or the statistics
+    header) and goes on while its lines are the client's; a blank line continues it only if
+    the output does right after (the statistics follow one)."""
+    spans: list[Span] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not any(p.match(lines[i]) for p in _OPENS):
+            i += 1
+            continue
+        start, j, stats = i, i + 1, bool(_STATS.match(lines[i]))
+        while j < n:
+            line = lines[j]
+            if not line.strip():
+                nxt = next((k for k in range(j + 1, min(j + 3, n)) if lines[k].strip()), None)
+                if nxt is None or _kind(lines[nxt]) in (None, _OPEN):
+                    break
+                j += 1
+                continue
+            kind = _kind(line)
+            if kind is None or kind is _OPEN or (stats and kind in (_PROBE, _STATS)):
+                break  # another run, or prose
+            stats = stats or kind is _STATS
+            j += 1
+        spans.append(Span(start, j, tool))
+        i = j
+    return spans
+
+
+def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: bool) -> Run:
+    """The run of the output at ``span`` (located by :func:`locate`) of ``lines``; line
+    numbers are ``lines``'s, 1-based."""
+    tool = span.tool
+    run = Run(line_start=span.start + 1, line_end=span.end)
+    run.meta.update(meta, parser_variant="stdout")
+    seq: list[int] = []
+    rtt: list[float] = []
+    errors: list[tuple[int, str]] = []
+    elided = ctrl_c = None
+    counts = figures = where = None
+    first = last = None
+    for no in range(span.start + 1, span.end + 1):
+        line = lines[no - 1].rstrip("\r")
+        if not line.strip():
+            continue
+        kind = _kind(line)
+        m = kind.match(line) if kind else None
+        if kind is None:
+            reason = ("expected a line of echo_client.py's output ('ECHO host:port (N bytes of "
+                      f"data)', 'N bytes from host:port: seq=N time=T μs', ...), got "
+                      f"{line.strip()[:120]!r}")
+            if strict:
+                raise ParseError(tool, source, no, reason)
+            run.warnings.append(f"line {no} skipped: {reason}")
+            continue
+        reason = _out_of_range(m)
+        if reason:
+            if strict:
+                raise ParseError(tool, source, no, reason)
+            run.warnings.append(f"line {no} skipped: {reason}")
+            continue
+        first, last = first or no, no
+        if kind in (_OPEN, _PROBE, _STATS) and where is None:
+            where = m
+            if kind is not _STATS:
+                run.meta["msg_size_bytes"] = int(m["size"])
+        if kind is _PROBE:
+            seq.append(int(m["seq"]))
+            rtt.append(float(m["rtt"]))
+        elif kind is _ERROR:
+            errors.append((no, m["message"]))
+        elif kind is _COUNTS:
+            counts = m
+        elif kind is _RTT:
+            figures = m
+        elif kind is _ELIDED:
+            elided = elided or no
+        elif kind is _CTRL_C:
+            ctrl_c = no
+    run.line_start, run.line_end = first or run.line_start, last or run.line_end
+    if where is None:
+        raise ParseError(tool, source, None, "no echo_client.py output: expected 'ECHO host:port "
+                         "(N bytes of data)', a reply line or '--- host:port echo statistics ---'")
+    _target(run, where["host"], int(where["port"]))
+    _statistics(run, counts, figures)
+    _samples(run, seq, rtt, errors, counts, elided)
+    if ctrl_c:
+        run.warnings.append(f"line {ctrl_c}: stopped with Ctrl+C (how an endless run ends)")
+    run.meta["complete"] = counts is not None and not errors
+    if counts is None:
+        run.warnings.append("no statistics: the output was cut before the client stopped")
+    return run
+
+
+_INTEGERS = {"port": "a port", "size": "a message size in bytes", "seq": "a sequence number",
+             "sent": "a count of packets transmitted", "received": "a count of packets received"}
+
+
+def _out_of_range(m: re.Match) -> str | None:
+    """Why a number of the line cannot be stored (an integer beyond int64, the columns' type;
+    a loss above 100%), or None."""
+    for name, value in m.groupdict().items():
+        if name in _INTEGERS and value is not None and int(value) >= 2**63:
+            return f"expected {_INTEGERS[name]}, got {value!r}: out of range for int64"
+        if name == "loss" and float(value) > 100:
+            return f"expected a packet loss of 0-100%, got {value}%"
+    return None
+
+
+def _target(run: Run, host: str, port: int) -> None:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        run.meta["dst_host"] = host
+    else:
+        run.meta["dst_ip"] = host.strip("[]")
+    run.meta["port"] = port
+
+
+def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
+    if counts is not None:
+        received = int(counts["received"])
+        run.meta.update(packets_sent=int(counts["sent"]), packets_received=received,
+                        loss_pct=float(counts["loss"]))
+        run.add("rtt", "count", received, "count")
+    if figures is not None:
+        for stat in ("min", "mean", "max", "std"):  # stddev is statistics.stdev (n - 1)
+            run.add("rtt", stat, float(figures[stat]), "us")
+
+
+def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int, str]],
+             counts: re.Match | None, elided: int | None) -> None:
+    from .echo_csv import summarize
+
+    if elided and seq:
+        run.warnings.append(
+            f"line {elided}: replies left out ('...'): the {len(seq)} shown are not kept as "
+            "samples (a subset picked by hand would pass for the run); the printed statistics "
+            "cover every reply")
+        seq, rtt = [], []
+    elif seq:
+        steps = np.diff(seq)
+        if len(steps) and (steps != 1).any():
+            run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
+        if counts is not None and int(counts["received"]) != len(seq):
+            run.warnings.append(f"the statistics count {counts['received']} replies, the output "
+                                f"shows {len(seq)}")
+    # The client stops at its first error: the probe in flight is the one after the last reply.
+    in_flight = counts is not None and int(counts["sent"]) > int(counts["received"])
+    next_seq = (max(seq) + 1 if seq else int(counts["received"]) + 1) if in_flight else None
+    connected = bool(seq) or (counts is not None and int(counts["sent"]) > 0)
+    for no, message in errors:
+        what = "the connection ended" if connected else "the client could not connect"
+        run.warnings.append(f"line {no}: {what}: {message}")
+    if errors and connected:
+        run.add("connection_drops", "count", len(errors), "count")
+    elif errors:
+        run.meta["errors"] = len(errors)
+    if not seq and not errors:
+        return
+    n = len(seq)
+    run.samples = samples_frame({
+        "seq": pd.array(seq + [next_seq] * len(errors), dtype="Int64"),
+        "kind": "probe",
+        "status": ["ok"] * n + ["error"] * len(errors),
+        "rtt_us": np.array(rtt + [np.nan] * len(errors), dtype=float),
+        "message": [None] * n + [m for _, m in errors],
+    })
+    if n:
+        summarize(run, np.asarray(rtt, dtype=float))
