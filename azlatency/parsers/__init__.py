@@ -24,6 +24,7 @@ REGISTRY: dict[str, str] = {
     "qperf": "qperf",
     "reported_csv": "reported_csv",
     "sockperf": "sockperf",
+    "uping": "uping",
 }
 
 

@@ -205,6 +205,43 @@ def spans_from_starts(
     return spans
 
 
+def line_blocks(
+    lines: list[str],
+    tool: str,
+    kind: Callable[[str], Any],
+    opens: Iterable[Any],
+    ends: Callable[[Any, set], bool],
+) -> list[Span]:
+    """Locator for outputs made of known lines (ping-style tools): a block opens at a line
+    whose ``kind`` is in ``opens`` and goes on while each line has a kind, a blank line only
+    when the output resumes within two lines; it ends before a line of no kind or one for which
+    ``ends(kind, kinds seen so far)`` holds (the next run's first line)."""
+    opens = set(opens)
+    spans: list[Span] = []
+    i, n = 0, len(lines)
+    while i < n:
+        first = kind(lines[i])
+        if first not in opens:
+            i += 1
+            continue
+        start, j, seen = i, i + 1, {first}
+        while j < n:
+            if not lines[j].strip():
+                nxt = next((k for k in range(j + 1, min(j + 3, n)) if lines[k].strip()), None)
+                if nxt is None or kind(lines[nxt]) is None or ends(kind(lines[nxt]), seen):
+                    break
+                j += 1
+                continue
+            k = kind(lines[j])
+            if k is None or ends(k, seen):
+                break
+            seen.add(k)
+            j += 1
+        spans.append(Span(start, j, tool))
+        i = j
+    return spans
+
+
 def first_match(
     pattern: re.Pattern[str], lines: list[str], start: int = 0
 ) -> tuple[int, re.Match[str]] | tuple[None, None]:
@@ -259,3 +296,39 @@ def count_newlines(data, start: int = 0, end: int | None = None) -> int:
 def samples_frame(columns: dict[str, Any]) -> pd.DataFrame:
     """A samples frame (without run_id) from column arrays; dtypes are fixed later by schema."""
     return pd.DataFrame(columns)
+
+
+# Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
+RTT_PERCENTILES = (
+    ("p25", 0.25),
+    ("p50", 0.5),
+    ("p75", 0.75),
+    ("p90", 0.9),
+    ("p95", 0.95),
+    ("p99", 0.99),
+    ("p99.9", 0.999),
+    ("p99.99", 0.9999),
+)
+
+
+def computed_rtt(run: Run, rtt) -> None:
+    """Statistics of the probes' rtt in µs (count, mean, ddof=1 std, min, max, inverted-CDF
+    percentiles), ``source = computed``: what a probe tool's own samples give."""
+    import numpy as np
+
+    rtt = np.asarray(rtt, dtype=float)
+    rtt = rtt[~np.isnan(rtt)]
+    n = len(rtt)
+    if not n:
+        return
+    kw = {"source": "computed", "n": n}
+    run.add("rtt", "count", n, "count", source="computed")
+    run.add("rtt", "mean", float(rtt.mean()), "us", **kw)
+    if n > 1:
+        run.add("rtt", "std", float(rtt.std(ddof=1)), "us", **kw)
+    run.add("rtt", "min", float(rtt.min()), "us", **kw)
+    run.add("rtt", "max", float(rtt.max()), "us", **kw)
+    wanted = [(stat, q) for stat, q in RTT_PERCENTILES if n * (1 - q) >= 1 - 1e-9]
+    values = np.quantile(rtt, [q for _, q in wanted], method="inverted_cdf")  # one partition
+    for (stat, _), value in zip(wanted, values):
+        run.add("rtt", stat, float(value), "us", **kw)

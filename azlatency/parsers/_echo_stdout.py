@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Run, Span, samples_frame
+from ._base import Run, Span, computed_rtt, line_blocks, samples_frame
 
 _MICRO = r"(?:μs|µs|us)"  # Greek mu as printed; the micro sign and 'us' after re-encoding
 _OPEN = re.compile(r"^\s*ECHO (?P<host>\S+):(?P<port>\d+) \((?P<size>\d+) bytes of data\)\s*$")
@@ -63,31 +63,13 @@ def found(lines: list[str]) -> bool:
 
 def locate(lines: list[str], tool: str) -> list[Span]:
     """A run opens at its ``ECHO`` line (or, pasted without it, at a reply or the statistics
-    header) and goes on while its lines are the client's; a blank line continues it only if
-    the output does right after (the statistics follow one)."""
-    spans: list[Span] = []
-    i, n = 0, len(lines)
-    while i < n:
-        if not any(p.match(lines[i]) for p in _OPENS):
-            i += 1
-            continue
-        start, j, stats = i, i + 1, bool(_STATS.match(lines[i]))
-        while j < n:
-            line = lines[j]
-            if not line.strip():
-                nxt = next((k for k in range(j + 1, min(j + 3, n)) if lines[k].strip()), None)
-                if nxt is None or _kind(lines[nxt]) in (None, _OPEN):
-                    break
-                j += 1
-                continue
-            kind = _kind(line)
-            if kind is None or kind is _OPEN or (stats and kind in (_PROBE, _STATS)):
-                break  # another run, or prose
-            stats = stats or kind is _STATS
-            j += 1
-        spans.append(Span(start, j, tool))
-        i = j
-    return spans
+    header) and goes on while its lines are the client's; another ``ECHO``, or a reply or
+    statistics after the statistics, opens the next."""
+    return line_blocks(lines, tool, _kind, _OPENS, _next_run)
+
+
+def _next_run(kind: re.Pattern[str], seen: set) -> bool:
+    return kind is _OPEN or (_STATS in seen and kind in (_PROBE, _STATS))
 
 
 def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: bool) -> Run:
@@ -193,8 +175,6 @@ def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> 
 
 def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int, str]],
              counts: re.Match | None, elided: int | None) -> None:
-    from .echo_csv import summarize
-
     if elided and seq:
         run.warnings.append(
             f"line {elided}: replies left out ('...'): the {len(seq)} shown are not kept as "
@@ -230,4 +210,4 @@ def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int,
         "message": [None] * n + [m for _, m in errors],
     })
     if n:
-        summarize(run, np.asarray(rtt, dtype=float))
+        computed_rtt(run, rtt)

@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..decode import decode
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, in_code_span, samples_frame
+from ._base import Parsed, Run, Span, ToolInfo, computed_rtt, in_code_span, samples_frame
 from ._echo_csv_fast import read_body
 
 TOOL = "echo_csv"
@@ -57,17 +57,6 @@ _PACKET = re.compile(r"\bpacket(?:_num)?\s*[#:=]?\s*(\d+)", re.I)
 # without its number: 'TCP CONNECTION DROP: Connection closed by server'.
 _SENDING = re.compile(r"\bSending packet #(\d+)")
 _CONNECTED = re.compile(r"[Cc]onnected to \[?([\w.:-]+?)\]?:(\d+)\b")
-# Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
-PERCENTILES = (
-    ("p25", 0.25),
-    ("p50", 0.5),
-    ("p75", 0.75),
-    ("p90", 0.9),
-    ("p95", 0.95),
-    ("p99", 0.99),
-    ("p99.9", 0.999),
-    ("p99.99", 0.9999),
-)
 
 
 def _is_header(line: str) -> bool:
@@ -321,26 +310,7 @@ def _csv_meta(run: Run, s: pd.DataFrame) -> None:
     tx, rx = s["tx_time_ns"], s["rx_time_ns"]
     meta["start_time"] = pd.Timestamp(int(tx.min()), unit="ns", tz="UTC")
     meta["duration_s"] = (int(rx.max()) - int(tx.min())) / 1e9
-    summarize(run, s["rtt_us"].to_numpy(dtype=float))
-
-
-def summarize(run: Run, rtt: np.ndarray) -> None:
-    """Computed statistics of the probes' rtt (inverted-CDF percentiles, ddof=1 std)."""
-    rtt = rtt[~np.isnan(rtt)]
-    n = len(rtt)
-    if not n:
-        return
-    kw = {"source": "computed", "n": n}
-    run.add("rtt", "count", n, "count", source="computed")
-    run.add("rtt", "mean", float(rtt.mean()), "us", **kw)
-    if n > 1:
-        run.add("rtt", "std", float(rtt.std(ddof=1)), "us", **kw)
-    run.add("rtt", "min", float(rtt.min()), "us", **kw)
-    run.add("rtt", "max", float(rtt.max()), "us", **kw)
-    wanted = [(stat, q) for stat, q in PERCENTILES if n * (1 - q) >= 1 - 1e-9]
-    values = np.quantile(rtt, [q for _, q in wanted], method="inverted_cdf")  # one partition
-    for (stat, _), value in zip(wanted, values):
-        run.add("rtt", stat, float(value), "us", **kw)
+    computed_rtt(run, s["rtt_us"].to_numpy(dtype=float))
 
 
 # ---------------------------------------------------------------------------------------------

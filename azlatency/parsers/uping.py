@@ -1,0 +1,227 @@
+"""uping (simonpainter/uping): ICMP echo timed in whole microseconds::
+
+    UPING 10.206.0.2 (10.206.0.2): ICMPv4 ICMP, timeout 2.0s
+    seq=1    40µs  from 10.206.0.2
+    seq=6    TIMEOUT
+    seq=1    FAIL  send: Network is unreachable
+
+    --- 10.206.0.2 uping statistics ---
+    20 packets transmitted, 20 received, 0.0% loss
+    rtt min/avg/max = 40/54.2/74 µs
+
+The README's example prints ``ICMPv4,`` (no second ``ICMP``); notes may print a DGRAM
+warning line (``uping: using unprivileged DGRAM socket ...``) under the command.  One run per
+``UPING`` line: each reply a ``reply`` sample (``rtt_us``, whole µs from ``CLOCK_MONOTONIC``),
+``TIMEOUT`` a ``timeout`` sample, ``FAIL`` an ``error`` sample with its message; the
+statistics as reported summaries and the run's counts.  A paste shortened with ``...`` keeps
+only the printed statistics (the replies shown are a hand-picked subset).  See
+``docs/tools/uping.md``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo, computed_rtt, line_blocks, samples_frame
+
+TOOL = "uping"
+
+INFO = ToolInfo(
+    tool=TOOL,
+    description="uping microsecond ICMP ping ('UPING host (ip): ICMPv4 ICMP', 'seq=1 40µs from ip')",
+    variants=("text",),
+    versions="uping.c of 2026 (simonpainter/uping 11beb11, captured); the README's and a blog's outputs",
+    produces=("runs", "samples", "summaries"),
+    latency_basis="rtt",
+)
+
+_MICRO = r"(?:µs|μs|us)"  # the micro sign as printed; Greek mu or 'us' after re-encoding
+_HEADER = re.compile(
+    r"^\s*UPING (?P<host>\S+) \((?P<ip>[^)\s]+)\): (?P<family>ICMPv[46])(?: ICMP)?, "
+    r"timeout (?P<timeout>\d+(?:\.\d+)?)s\s*$"
+)
+_REPLY = re.compile(rf"^\s*seq=(?P<seq>\d+)\s+(?P<us>\d+) ?{_MICRO}\s+from (?P<src>\S+)\s*$")
+_TIMEOUT = re.compile(r"^\s*seq=(?P<seq>\d+)\s+TIMEOUT\s*$")
+_FAIL = re.compile(r"^\s*seq=(?P<seq>\d+)\s+FAIL\s+(?P<message>\S.*?)\s*$")
+_STATS = re.compile(r"^\s*--- (?P<host>\S+) uping statistics ---\s*$")
+_COUNTS = re.compile(
+    r"^\s*(?P<sent>\d+) packets transmitted, (?P<received>\d+) received, "
+    r"(?P<loss>\d+(?:\.\d+)?)% loss\s*$"
+)
+_RTT = re.compile(
+    r"^\s*rtt min/avg/max = (?P<min>\d+(?:\.\d+)?)/(?P<mean>\d+(?:\.\d+)?)/"
+    rf"(?P<max>\d+(?:\.\d+)?) ?{_MICRO}\s*$"
+)
+_NOTE = re.compile(r"^\s*uping: (?P<message>\S.*?)\s*$")  # a warning under the command
+_ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
+_CTRL_C = re.compile(r"^\s*\^C\s*$")
+_LINES = (_HEADER, _REPLY, _TIMEOUT, _FAIL, _STATS, _COUNTS, _RTT, _NOTE, _ELIDED, _CTRL_C)
+_OPENS = (_HEADER, _NOTE, _REPLY, _TIMEOUT, _FAIL, _STATS)
+_PROBES = (_REPLY, _TIMEOUT, _FAIL)
+_INTEGERS = {"seq": "a sequence number", "us": "a round trip in µs",
+             "sent": "a count of packets transmitted", "received": "a count of packets received"}
+
+
+def _kind(line: str) -> re.Pattern[str] | None:
+    return next((p for p in _LINES if p.match(line)), None)
+
+
+def _next_run(kind: re.Pattern[str], seen: set) -> bool:
+    if kind is _HEADER:
+        return _HEADER in seen or any(p in seen for p in _PROBES)
+    if kind is _NOTE:
+        return bool(seen - {_NOTE})
+    return _STATS in seen and (kind in _PROBES or kind is _STATS)
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """From the ``UPING`` line (or a ``uping:`` warning above it, or, pasted without either,
+    a probe line or the statistics header) while the lines are uping's."""
+    return line_blocks(lines, TOOL, _kind, _OPENS, _next_run)
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    lines = text.split("\n")
+    spans = locate(lines)
+    if not spans:
+        raise ParseError(TOOL, source, None, "no uping output: expected 'UPING host (ip): ICMPv4 "
+                         "ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or '--- host uping "
+                         "statistics ---'")
+    return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
+
+
+def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
+    run = Run(line_start=span.start + 1, line_end=span.end)
+    meta = run.meta
+    meta.update(tool=TOOL, parser_variant="text", latency_basis="rtt")
+    probes: list[tuple[int, str, float, str | None]] = []  # seq, status, rtt_us, message
+    header = counts = figures = title = socket = None
+    elided = ctrl_c = None
+    for no in range(span.start + 1, span.end + 1):
+        line = lines[no - 1].rstrip("\r")
+        kind = _kind(line) if line.strip() else None
+        if kind is None:
+            continue  # blank (located blocks hold nothing else)
+        m = kind.match(line)
+        reason = _out_of_range(m)
+        if reason:
+            if strict:
+                raise ParseError(TOOL, source, no, reason)
+            run.warnings.append(f"line {no} skipped: {reason}")
+            continue
+        if kind is _HEADER:
+            header = m
+        elif kind is _REPLY:
+            probes.append((int(m["seq"]), "ok", float(m["us"]), None))
+        elif kind is _TIMEOUT:
+            probes.append((int(m["seq"]), "timeout", np.nan, None))
+        elif kind is _FAIL:
+            probes.append((int(m["seq"]), "error", np.nan, m["message"]))
+        elif kind is _STATS:
+            title = m
+        elif kind is _COUNTS:
+            counts = m
+        elif kind is _RTT:
+            figures = m
+        elif kind is _NOTE:
+            run.warnings.append(f"line {no}: uping: {m['message']}")
+            if "DGRAM socket" in m["message"]:
+                socket = "dgram"  # the kernel's ICMP socket: less exact timing
+        elif kind is _ELIDED:
+            elided = elided or no
+        elif kind is _CTRL_C:
+            ctrl_c = no
+    if header is None and title is None and not probes:
+        # 'uping: nosuch.invalid: Name or service not known': it never started
+        said = "; ".join(w.partition(": uping: ")[2] for w in run.warnings if ": uping: " in w)
+        raise ParseError(TOOL, source, span.start + 1, f"uping did not start: {said}",
+                         hint="the target did not resolve or no ICMP socket could be opened")
+    _target(meta, header, title, socket)
+    _statistics(run, counts, figures)
+    _samples(run, probes, counts, elided)
+    if ctrl_c:
+        run.warnings.append(f"line {ctrl_c}: stopped with Ctrl+C (how an endless run ends)")
+    meta["complete"] = counts is not None
+    if counts is None:
+        run.warnings.append("no statistics: the output was cut before uping stopped")
+    return run
+
+
+def _out_of_range(m: re.Match) -> str | None:
+    """Why a number of the line cannot be stored (beyond int64; a loss above 100%), or None."""
+    for name, value in m.groupdict().items():
+        if name in _INTEGERS and value is not None and int(value) >= 2**63:
+            return f"expected {_INTEGERS[name]}, got {value!r}: out of range for int64"
+        if name == "loss" and float(value) > 100:
+            return f"expected a packet loss of 0-100%, got {value}%"
+    return None
+
+
+def _target(meta: dict, header: re.Match | None, title: re.Match | None,
+            socket: str | None) -> None:
+    host = header["host"] if header else (title["host"] if title else None)
+    ip = header["ip"] if header else None
+    if ip is None and host is not None and _is_ip(host):
+        ip = host
+    meta.update(dst_host=host if host != ip else None, dst_ip=ip)
+    family = header["family"] if header else ("ICMPv6" if ip and ":" in ip else "ICMPv4")
+    meta["protocol"] = "icmpv6" if family == "ICMPv6" else "icmp"
+    labels = {"timeout_s": float(header["timeout"])} if header else {}
+    if socket:
+        labels["socket"] = socket
+    if labels:
+        meta["labels"] = labels
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
+    if counts is not None:
+        received = int(counts["received"])
+        run.meta.update(packets_sent=int(counts["sent"]), packets_received=received,
+                        loss_pct=float(counts["loss"]))
+        run.add("rtt", "count", received, "count")
+    if figures is not None:
+        for stat in ("min", "mean", "max"):
+            run.add("rtt", stat, float(figures[stat]), "us")
+
+
+def _samples(run: Run, probes: list, counts: re.Match | None, elided: int | None) -> None:
+    if elided and probes:
+        run.warnings.append(
+            f"line {elided}: probes left out ('...'): the {len(probes)} shown are not kept as "
+            "samples (a subset picked by hand would pass for the run); the printed statistics "
+            "cover every probe")
+        return
+    if not probes:
+        return
+    seq = [p[0] for p in probes]
+    steps = np.diff(seq)
+    if len(steps) and (steps != 1).any():
+        run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
+    replies = [p[2] for p in probes if p[1] == "ok"]
+    if counts is not None and int(counts["received"]) != len(replies):
+        run.warnings.append(f"the statistics count {counts['received']} replies, the output "
+                            f"shows {len(replies)}")
+    failed = sum(p[1] == "error" for p in probes)
+    if failed:
+        run.meta["errors"] = failed  # 'FAIL  send: Network is unreachable'
+    run.samples = samples_frame({
+        "seq": pd.array(seq, dtype="Int64"),
+        "kind": "reply",
+        "status": [p[1] for p in probes],
+        "rtt_us": np.array([p[2] for p in probes], dtype=float),
+        "message": [p[3] for p in probes],
+    })
+    computed_rtt(run, replies)
