@@ -394,7 +394,7 @@ def cross_tool(
     tables: Tables,
     *,
     by: Sequence[str] = PAIR,
-    reference: Sequence[str] = ("sockperf", "qperf", "latte", "echo_csv", "ping"),
+    reference: Sequence[str] = ("sockperf", "qperf", "latte", "echo_csv", "ping", "uping"),
     level: float = 0.95,
 ) -> pd.DataFrame:
     """The same pair of VMs (one group of ``by``: scenario, zones, placement, ...) measured by

@@ -20,7 +20,7 @@ def zoned_runs(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 # On a tie, tools whose latency is a median of many packets before those printing a mean.
-PREFERENCE = ("sockperf", "echo_csv", "latte", "ethr", "ping", "qperf")
+PREFERENCE = ("sockperf", "echo_csv", "latte", "ethr", "uping", "ping", "qperf")
 
 
 def main_tool(runs: pd.DataFrame) -> str | None:
