@@ -374,3 +374,13 @@ def test_eff7dae_log_drop_takes_the_packet_being_sent():
     assert t.samples.time_ns.item() == pd.Timestamp("2026-11-24 04:35:50.443", tz="UTC").value
     csv = _read("echo_csv--csv-eff7dae-py3.11-linux-lo-closed-by-server.csv")
     assert csv.samples.seq.max() == 4  # the CSV stops at the last reply
+
+
+def test_replies_pasted_without_their_header_are_not_ping():
+    """ping's grammar took 'seq=1 time=108.204 μs' for a BusyBox reply with no time (and a
+    file of such lines for a whole ping output)."""
+    text = ("64 bytes from 10.1.1.2:7: seq=1 time=108.204 μs\n"
+            "64 bytes from 10.1.1.2:7: seq=2 time=228.241 μs\n")
+    t = azlatency.read(text, strict=False)
+    assert t.runs.tool.tolist() == ["echo_csv"] and t.samples.rtt_us.tolist() == [108.204, 228.241]
+    assert "no statistics" in t.runs.warnings.item()

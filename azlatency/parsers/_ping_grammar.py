@@ -39,7 +39,9 @@ BSD_PING6_HEADER = re.compile(
 UNIX_REPLY = re.compile(
     _TS + r"(?P<bytes>\d+) bytes from (?P<src>.+?)[:,] (?P<key>icmp_seq|icmp_req|seq)=(?P<seq>\d+)"
     r"(?: ident=\d+)?(?: (?:ttl|hlim)=(?P<ttl>\d+))?"
-    r"(?: time(?P<op>[=<])(?P<ms>\d+(?:\.\d+)?) ?ms)?(?P<rest>.*?)\s*"
+    r"(?: time(?P<op>[=<])(?P<ms>\d+(?:\.\d+)?) ?ms)?"
+    # not a time in µs: "64 bytes from 10.1.1.2:7: seq=1 time=108.204 μs" is echo_client.py's
+    r"(?P<rest>(?! ?time=\d+(?:\.\d+)? ?(?:μs|µs|us)\b).*?)\s*"
 )
 NO_ANSWER = re.compile(_TS + r"no answer yet for icmp_seq=(?P<seq>\d+)\s*")  # iputils -O
 REQUEST_TIMEOUT = re.compile(r"Request timeout for icmp_seq (?P<seq>\d+)\s*")  # macOS
