@@ -32,6 +32,8 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
 _PROMPT_ONLY = re.compile(r"^\s*[\w.-]+@([\w.-]+)(?::\S*)?\s*[#$%]?\s*$")
 # "line 12 skipped: ..." in a parser's warning, numbered within its block.
 _LINE_NO = re.compile(r"\bline (\d+)\b")
+# An e-mail reply's or a Markdown blockquote's markers: "> sockperf: ...", "> > ", ">> ".
+_QUOTED = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?")
 # Files whose head says they are one output in their entirety skip document scanning.
 _HEAD_BYTES = 64 * 1024
 
@@ -361,6 +363,8 @@ def read_text(
         raise DetectionError(tool or "azlatency", source, None, "empty input")
 
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
+    if not whole:
+        lines = unquote(lines)
     spans = [Span(0, len(lines), whole)] if whole else locate(lines)
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
@@ -387,6 +391,16 @@ def read_text(
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
+
+
+def unquote(lines: list[str]) -> list[str]:
+    """``lines`` without the quote markers of an e-mail reply or a Markdown blockquote (a
+    tool's output quoted on a mailing list is still its output; one line each, so line
+    numbers stay the file's).  No tool prints a line that starts with '>'."""
+    if not any(">" in line[:8] for line in lines):
+        return lines
+    return [_QUOTED.sub("", line, count=1) if line.lstrip(" \t").startswith(">") else line
+            for line in lines]
 
 
 def _tables(

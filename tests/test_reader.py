@@ -272,3 +272,22 @@ def test_the_corpus_list_of_sources_is_not_output():
     """corpus/SOURCES.md quotes `<ntttcps version=...>` and `#####  Totals:  #####`."""
     with pytest.raises(DetectionError, match="no known tool output found"):
         azlatency.read((SEEDS.parent / "corpus" / "SOURCES.md").read_bytes())
+
+
+def test_quote_markers_come_off_and_line_numbers_stay():
+    from azlatency.reader import unquote
+
+    lines = ["On Monday, A wrote:", "> sockperf: x", "> > nested", ">> mail", ">", "  > indented",
+             "no quote > here", "C:\\>ping"]
+    assert unquote(lines) == ["On Monday, A wrote:", "sockperf: x", "nested", "mail", "",
+                              "indented", "no quote > here", "C:\\>ping"]
+    assert unquote(["a", "b"]) == ["a", "b"]
+
+
+def test_red_hat_prompts_name_the_command_and_host():
+    from azlatency.parsers._base import command_of
+
+    assert command_of("[root@dell-per640-07 net]# sockperf ping-pong -i 10.9.9.1", ["sockperf"]) == (
+        "sockperf ping-pong -i 10.9.9.1", "dell-per640-07")
+    assert command_of("[me@vm1 ~]$ ping -c 3 10.0.0.4", ["ping"]) == ("ping -c 3 10.0.0.4", "vm1")
+    assert command_of("root@vm2:/tmp# ping 10.0.0.5", ["ping"]) == ("ping 10.0.0.5", "vm2")

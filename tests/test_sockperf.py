@@ -431,3 +431,17 @@ def test_counted_order_statistics_equal_the_selection(name, low, monkeypatch):
                 assert counted[stat] == selected[stat], stat
     assert value(t, t.runs.run_id[0], t.runs.latency_basis[0], "min", "computed") == low
     assert not fl._order_stats_counted(synthetic + 1e-4, {})  # not whole ns: selection instead
+
+
+def test_outputs_quoted_in_an_email_reply():
+    """A mailing-list reply quotes the patch's test results line by line ('> sockperf: ...')
+    under Red Hat's '[root@host dir]#' prompt: before, no tool output was found in it."""
+    t = azlatency.read(FIXTURES / "sockperf" / "sockperf--3.10-linux-tcp-pingpong-email-quoted--intel-wired-lan.txt").validate()
+    runs = t.runs
+    assert runs.tool_version.tolist() == ["3.10", "3.10"]
+    assert runs.prompt_host.tolist() == ["dell-per640-07"] * 2 and runs.msg_size_bytes.tolist() == [1000, 1000]
+    assert runs.packets_received.tolist() == [2429473, 2391186]
+    s = t.summaries[(t.summaries.metric == "half_rtt") & (t.summaries.source == "reported")]
+    by_run = {stat: s[s.stat == stat].value.tolist() for stat in ("max", "p99", "p50")}
+    # '---> <MAX> observation = 103294.331' before the fix, '195.841' after: the patch's point
+    assert by_run == {"max": [103294.331, 195.841], "p99": [33.39, 33.482], "p50": [26.743, 26.86]}

@@ -135,9 +135,11 @@ def decimal_to_ns(text: str) -> int:
 # Locating outputs inside documents.
 
 # Shell prompts seen in the seeds and corpus: ``root@host:/path#``, ``$``, ``#``, ``C:\\x>``,
-# ``PS C:\\x>``.  Group ``host`` is the prompt's host name when there is one.
+# ``PS C:\\x>``, and Red Hat's default ``[root@host dir]#``.  Group ``host`` is the prompt's
+# host name when there is one.
 PROMPT = re.compile(
-    r"^\s*(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[^\s#$]*)?\s*[#$%]\s*"
+    r"^\s*(?:(?P<open>\[)?(?P<user>[\w.-]+)@(?P<host>[\w.-]+)"
+    r"(?(open)(?: [^\]]*)?\]|(?::[^\s#$]*)?)\s*[#$%]\s*"
     r"|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*"
     r"|[#$>]\s+)"
 )

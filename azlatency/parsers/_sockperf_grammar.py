@@ -13,7 +13,7 @@ TOOL = "sockperf"
 DASH = "-" * 30
 
 # --- line shapes ------------------------------------------------------------------------------
-PROMPT = r"(?:[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s*[#$%]\s*|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*|[$#>]\s*)?"
+PROMPT = r"(?:\[[\w.-]+@[\w.-]+(?: [^\]]*)?\]\s*[#$%]\s*|[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s*[#$%]\s*|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*|[$#>]\s*)?"
 MODES = r"ping-pong|pp|under-load|ul|throughput|tp|playback|pb|server|sr"
 # ``$VMA_SPEC=latency LD_PRELOAD=libvma.so sockperf server ...`` (sockperf 3.5 docs): the prompt
 # may touch the command, and environment assignments may precede it.
