@@ -39,7 +39,9 @@ def _key_metric(summaries: pd.DataFrame, run_id: str) -> tuple[str, dict[str, fl
     stats = {r.stat: r.value for r in rows.itertuples() if r.source == "reported"} or {
         r.stat: r.value for r in rows.itertuples()
     }
-    return metric, stats, str(rows["unit"].iloc[0])
+    # the statistics' unit, not the count's (ping and uping print the count first)
+    units = rows.loc[rows["stat"] != "count", "unit"]
+    return metric, stats, str((units if len(units) else rows["unit"]).iloc[0])
 
 
 def _fmt(v: float | None) -> str:

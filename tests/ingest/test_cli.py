@@ -67,3 +67,15 @@ def test_fail_on_skip(copy_campaign, stores):
     assert _run(raw, "--out", stores, "--fail-on-skip").exit_code == 0  # README is ignored
     (raw / "empty.log").write_bytes(b"")
     assert _run(raw, "--out", stores, "--fail-on-skip").exit_code == 3
+
+
+def test_inspect_gives_the_statistics_unit_not_the_counts():
+    """ping prints its count before its statistics: the table said 'count' over a mean in µs."""
+    from tests.conftest import FIXTURES
+
+    path = FIXTURES / "ping" / "ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"
+    result = CliRunner().invoke(main, ["inspect", str(path)], env={"COLUMNS": "200"})
+    row = next(line for line in result.output.splitlines() if line.startswith("│ 0 "))
+    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    # metric, unit, count, mean: 10 replies, 'rtt min/avg/max/mdev = 0.024/0.033/0.042/...'
+    assert cells[6:10] == ["rtt", "us", "10", "33"]
