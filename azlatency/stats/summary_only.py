@@ -60,7 +60,9 @@ def summary_only_interval(summaries: pd.DataFrame, *, metric: str = "rtt",
     level = check_level(level)
     s = summaries[summaries["source"] == source]
     counts = _count(s, metric)
-    unit = s.loc[s["metric"] == metric, "unit"].iloc[0] if (s["metric"] == metric).any() else ""
+    # the values' unit, not the count's (ping prints its count first: 'count' over µs)
+    values = s[(s["metric"] == metric) & (s["stat"] != "count")]
+    unit = values["unit"].iloc[0] if len(values) else ""
     out = []
     for r in _wide(s, metric).to_dict("records"):
         run_id = r["run_id"]

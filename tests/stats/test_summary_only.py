@@ -13,7 +13,7 @@ from scipy import stats
 import azlatency
 from azlatency import schema
 from azlatency.stats import histogram_quantiles, summary_only_interval, summary_ranges
-from tests.conftest import needs_shared, seed
+from tests.conftest import FIXTURES, needs_shared, seed
 from tests.stats import _frames
 
 
@@ -100,3 +100,10 @@ def test_merged_histograms_give_bins_with_exact_intervals():
     assert p99["ci_high"] - ci.high <= 1 and ci.low - p99["ci_low"] <= 1
     assert p99["n"] == 6000 and p99["n_runs"] == 2
     assert not out.loc["p99.999", "estimable"]
+
+
+def test_the_interval_carries_the_means_unit_not_the_counts():
+    """ping prints 'N received' before 'rtt min/avg/max/mdev': the mean was labelled 'count'."""
+    tables = azlatency.read(FIXTURES / "ping" / "ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt")
+    out = summary_only_interval(tables.summaries)
+    assert out[["stat", "unit", "estimate"]].values.tolist() == [["mean", "us", 33.0]]
