@@ -244,6 +244,19 @@ def line_blocks(
     return spans
 
 
+def unstorable(m: re.Match[str], integers: dict[str, str]) -> str | None:
+    """Why a number matched on a line cannot be stored, or None: a group of ``integers``
+    (group name → what it is) beyond int64, the columns' type, or a ``loss`` above 100%."""
+    for name, value in m.groupdict().items():
+        if value is None:
+            continue
+        if name in integers and int(value) >= 2**63:
+            return f"expected {integers[name]}, got {value!r}: out of range for int64"
+        if name == "loss" and float(value) > 100:
+            return f"expected a packet loss of 0-100%, got {value}%"
+    return None
+
+
 def first_match(
     pattern: re.Pattern[str], lines: list[str], start: int = 0
 ) -> tuple[int, re.Match[str]] | tuple[None, None]:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Run, Span, computed_rtt, line_blocks, samples_frame
+from ._base import Run, Span, computed_rtt, line_blocks, samples_frame, unstorable
 
 _MICRO = r"(?:μs|µs|us)"  # Greek mu as printed; the micro sign and 'us' after re-encoding
 _OPEN = re.compile(r"^\s*ECHO (?P<host>\S+):(?P<port>\d+) \((?P<size>\d+) bytes of data\)\s*$")
@@ -98,7 +98,7 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
                 raise ParseError(tool, source, no, reason)
             run.warnings.append(f"line {no} skipped: {reason}")
             continue
-        reason = _out_of_range(m)
+        reason = unstorable(m, _INTEGERS)
         if reason:
             if strict:
                 raise ParseError(tool, source, no, reason)
@@ -139,17 +139,6 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
 
 _INTEGERS = {"port": "a port", "size": "a message size in bytes", "seq": "a sequence number",
              "sent": "a count of packets transmitted", "received": "a count of packets received"}
-
-
-def _out_of_range(m: re.Match) -> str | None:
-    """Why a number of the line cannot be stored (an integer beyond int64, the columns' type;
-    a loss above 100%), or None."""
-    for name, value in m.groupdict().items():
-        if name in _INTEGERS and value is not None and int(value) >= 2**63:
-            return f"expected {_INTEGERS[name]}, got {value!r}: out of range for int64"
-        if name == "loss" and float(value) > 100:
-            return f"expected a packet loss of 0-100%, got {value}%"
-    return None
 
 
 def _target(run: Run, host: str, port: int) -> None:

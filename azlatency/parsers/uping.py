@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, computed_rtt, line_blocks, samples_frame
+from ._base import Parsed, Run, Span, ToolInfo, computed_rtt, line_blocks, samples_frame, unstorable
 
 TOOL = "uping"
 
@@ -108,7 +108,7 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
         if kind is None:
             continue  # blank (located blocks hold nothing else)
         m = kind.match(line)
-        reason = _out_of_range(m)
+        reason = unstorable(m, _INTEGERS)
         if reason:
             if strict:
                 raise ParseError(TOOL, source, no, reason)
@@ -150,16 +150,6 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     if counts is None:
         run.warnings.append("no statistics: the output was cut before uping stopped")
     return run
-
-
-def _out_of_range(m: re.Match) -> str | None:
-    """Why a number of the line cannot be stored (beyond int64; a loss above 100%), or None."""
-    for name, value in m.groupdict().items():
-        if name in _INTEGERS and value is not None and int(value) >= 2**63:
-            return f"expected {_INTEGERS[name]}, got {value!r}: out of range for int64"
-        if name == "loss" and float(value) > 100:
-            return f"expected a packet loss of 0-100%, got {value}%"
-    return None
 
 
 def _target(meta: dict, header: re.Match | None, title: re.Match | None,
