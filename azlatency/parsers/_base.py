@@ -15,11 +15,13 @@ line instead, recording it in ``Run.warnings``.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
@@ -257,6 +259,41 @@ def unstorable(m: re.Match[str], integers: dict[str, str]) -> str | None:
     return None
 
 
+def host_and_ip(host: str | None, ip: str | None) -> tuple[str | None, str | None]:
+    """(dst_host, dst_ip): the name only when it is not the address itself."""
+    if ip is None and host is not None and _is_ip(host):
+        host, ip = None, host
+    if host is not None and host == ip:
+        host = None
+    return host, ip
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+# Ping-style outputs (uping, the echo client's): µs as the tools print it (the micro sign or
+# Greek mu; 'us' after re-encoding), a note's "and so on" line, a terminal's echo of Ctrl+C.
+MICRO = r"(?:µs|μs|us)"
+ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
+CTRL_C = re.compile(r"^\s*\^C\s*$")
+
+
+def left_out(line_no: int, shown: int, what: str, one: str) -> str:
+    """The warning of a paste shortened with '...': the ``shown`` lines are not samples."""
+    return (f"line {line_no}: {what} left out ('...'): the {shown} shown are not kept as "
+            "samples (a subset picked by hand would pass for the run); the printed statistics "
+            f"cover every {one}")
+
+
+def stopped_by_ctrl_c(line_no: int) -> str:
+    return f"line {line_no}: stopped with Ctrl+C (how an endless run ends)"
+
+
 def first_match(
     pattern: re.Pattern[str], lines: list[str], start: int = 0
 ) -> tuple[int, re.Match[str]] | tuple[None, None]:
@@ -329,8 +366,6 @@ RTT_PERCENTILES = (
 def computed_rtt(run: Run, rtt) -> None:
     """Statistics of the probes' rtt in µs (count, mean, ddof=1 std, min, max, inverted-CDF
     percentiles), ``source = computed``: what a probe tool's own samples give."""
-    import numpy as np
-
     rtt = np.asarray(rtt, dtype=float)
     rtt = rtt[~np.isnan(rtt)]
     n = len(rtt)

@@ -21,20 +21,31 @@ Kept apart from ``echo_csv.py`` only for size; nothing else imports it.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
 import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Run, Span, computed_rtt, line_blocks, samples_frame, unstorable
+from ._base import (
+    CTRL_C,
+    ELIDED,
+    MICRO,
+    Run,
+    Span,
+    computed_rtt,
+    host_and_ip,
+    left_out,
+    line_blocks,
+    samples_frame,
+    stopped_by_ctrl_c,
+    unstorable,
+)
 
-_MICRO = r"(?:μs|µs|us)"  # Greek mu as printed; the micro sign and 'us' after re-encoding
 _OPEN = re.compile(r"^\s*ECHO (?P<host>\S+):(?P<port>\d+) \((?P<size>\d+) bytes of data\)\s*$")
 _PROBE = re.compile(
     r"^\s*(?P<size>\d+) bytes from (?P<host>\S+):(?P<port>\d+): seq=(?P<seq>\d+) "
-    rf"time=(?P<rtt>\d+(?:\.\d+)?) ?{_MICRO}\s*$"
+    rf"time=(?P<rtt>\d+(?:\.\d+)?) ?{MICRO}\s*$"
 )
 _STATS = re.compile(r"^\s*--- (?P<host>\S+):(?P<port>\d+) echo statistics ---\s*$")
 _COUNTS = re.compile(
@@ -43,22 +54,15 @@ _COUNTS = re.compile(
 )
 _RTT = re.compile(
     r"^\s*rtt min/avg/max/stddev = (?P<min>\d+(?:\.\d+)?)/(?P<mean>\d+(?:\.\d+)?)/"
-    rf"(?P<max>\d+(?:\.\d+)?)/(?P<std>\d+(?:\.\d+)?) ?{_MICRO}\s*$"
+    rf"(?P<max>\d+(?:\.\d+)?)/(?P<std>\d+(?:\.\d+)?) ?{MICRO}\s*$"
 )
 _ERROR = re.compile(r"^\s*ERROR: (?P<message>.+?)\s*$")
-_ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")  # a note's "and so on"
-_CTRL_C = re.compile(r"^\s*\^C\s*$")  # a terminal's echo of the Ctrl+C that ends an endless run
 _OPENS = (_OPEN, _PROBE, _STATS)
-_LINES = (_OPEN, _PROBE, _STATS, _COUNTS, _RTT, _ERROR, _ELIDED, _CTRL_C)
+_LINES = (_OPEN, _PROBE, _STATS, _COUNTS, _RTT, _ERROR, ELIDED, CTRL_C)
 
 
 def _kind(line: str) -> re.Pattern[str] | None:
     return next((p for p in _LINES if p.match(line)), None)
-
-
-def found(lines: list[str]) -> bool:
-    """Does any line open this output (the parser's dispatch)?"""
-    return any(p.match(line) for line in lines for p in _OPENS)
 
 
 def locate(lines: list[str], tool: str) -> list[Span]:
@@ -86,18 +90,10 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
     first = last = None
     for no in range(span.start + 1, span.end + 1):
         line = lines[no - 1].rstrip("\r")
-        if not line.strip():
-            continue
-        kind = _kind(line)
-        m = kind.match(line) if kind else None
+        kind = _kind(line) if line.strip() else None
         if kind is None:
-            reason = ("expected a line of echo_client.py's output ('ECHO host:port (N bytes of "
-                      f"data)', 'N bytes from host:port: seq=N time=T μs', ...), got "
-                      f"{line.strip()[:120]!r}")
-            if strict:
-                raise ParseError(tool, source, no, reason)
-            run.warnings.append(f"line {no} skipped: {reason}")
-            continue
+            continue  # blank (a located block holds nothing else)
+        m = kind.match(line)
         reason = unstorable(m, _INTEGERS)
         if reason:
             if strict:
@@ -118,9 +114,9 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
             counts = m
         elif kind is _RTT:
             figures = m
-        elif kind is _ELIDED:
+        elif kind is ELIDED:
             elided = elided or no
-        elif kind is _CTRL_C:
+        elif kind is CTRL_C:
             ctrl_c = no
     run.line_start, run.line_end = first or run.line_start, last or run.line_end
     if where is None:
@@ -130,7 +126,7 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
     _statistics(run, counts, figures)
     _samples(run, seq, rtt, errors, counts, elided)
     if ctrl_c:
-        run.warnings.append(f"line {ctrl_c}: stopped with Ctrl+C (how an endless run ends)")
+        run.warnings.append(stopped_by_ctrl_c(ctrl_c))
     run.meta["complete"] = counts is not None and not errors
     if counts is None:
         run.warnings.append("no statistics: the output was cut before the client stopped")
@@ -142,13 +138,8 @@ _INTEGERS = {"port": "a port", "size": "a message size in bytes", "seq": "a sequ
 
 
 def _target(run: Run, host: str, port: int) -> None:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        run.meta["dst_host"] = host
-    else:
-        run.meta["dst_ip"] = host.strip("[]")
-    run.meta["port"] = port
+    dst_host, dst_ip = host_and_ip(host.strip("[]"), None)
+    run.meta.update(dst_host=host if dst_host else None, dst_ip=dst_ip, port=port)
 
 
 def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
@@ -165,10 +156,7 @@ def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> 
 def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int, str]],
              counts: re.Match | None, elided: int | None) -> None:
     if elided and seq:
-        run.warnings.append(
-            f"line {elided}: replies left out ('...'): the {len(seq)} shown are not kept as "
-            "samples (a subset picked by hand would pass for the run); the printed statistics "
-            "cover every reply")
+        run.warnings.append(left_out(elided, len(seq), "replies", "reply"))
         seq, rtt = [], []
     elif seq:
         steps = np.diff(seq)

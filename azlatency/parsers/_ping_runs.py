@@ -5,7 +5,6 @@ reported and computed ``rtt`` summaries.  Which lines make up a run is ``ping.py
 
 from __future__ import annotations
 
-import ipaddress
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -16,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ..errors import ParseError
-from ._base import Run, constant_str, decimal_to_ns
+from ._base import Run, constant_str, decimal_to_ns, host_and_ip
 
 TOOL = "ping"
 # Percentiles computed from the replies; each is kept only when n * (1 - q) >= 1 (the same
@@ -74,23 +73,6 @@ class Acc:
             ts=None, message=None) -> None:
         self.rows.append((idx, seq, status, rtt, censor, ttl, size, ts, message))
         self.last = max(self.last, idx)
-
-
-def host_and_ip(host: str | None, ip: str | None) -> tuple[str | None, str | None]:
-    """(dst_host, dst_ip): the name only when it is not the address itself."""
-    if ip is None and host is not None and _is_ip(host):
-        host, ip = None, host
-    if host is not None and host == ip:
-        host = None
-    return host, ip
-
-
-def _is_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text.split("%")[0])
-    except ValueError:
-        return False
-    return True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -129,10 +129,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         return Parsed(TOOL, [_parse_log(lines, source, strict)])
     from . import _echo_stdout
 
-    if _echo_stdout.found(lines):
-        runs = [_echo_stdout.parse(lines, span, _ECHO, source, strict)
-                for span in _echo_stdout.locate(lines, TOOL)]
-        return Parsed(TOOL, runs)
+    spans = _echo_stdout.locate(lines, TOOL)
+    if spans:
+        return Parsed(TOOL, [_echo_stdout.parse(lines, span, _ECHO, source, strict)
+                             for span in spans])
     raise ParseError(
         TOOL,
         source,

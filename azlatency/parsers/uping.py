@@ -20,14 +20,28 @@ only the printed statistics (the replies shown are a hand-picked subset).  See
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
 import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, computed_rtt, line_blocks, samples_frame, unstorable
+from ._base import (
+    CTRL_C,
+    ELIDED,
+    MICRO,
+    Parsed,
+    Run,
+    Span,
+    ToolInfo,
+    computed_rtt,
+    host_and_ip,
+    left_out,
+    line_blocks,
+    samples_frame,
+    stopped_by_ctrl_c,
+    unstorable,
+)
 
 TOOL = "uping"
 
@@ -40,12 +54,11 @@ INFO = ToolInfo(
     latency_basis="rtt",
 )
 
-_MICRO = r"(?:µs|μs|us)"  # the micro sign as printed; Greek mu or 'us' after re-encoding
 _HEADER = re.compile(
     r"^\s*UPING (?P<host>\S+) \((?P<ip>[^)\s]+)\): (?P<family>ICMPv[46])(?: ICMP)?, "
     r"timeout (?P<timeout>\d+(?:\.\d+)?)s\s*$"
 )
-_REPLY = re.compile(rf"^\s*seq=(?P<seq>\d+)\s+(?P<us>\d+) ?{_MICRO}\s+from (?P<src>\S+)\s*$")
+_REPLY = re.compile(rf"^\s*seq=(?P<seq>\d+)\s+(?P<us>\d+) ?{MICRO}\s+from (?P<src>\S+)\s*$")
 _TIMEOUT = re.compile(r"^\s*seq=(?P<seq>\d+)\s+TIMEOUT\s*$")
 _FAIL = re.compile(r"^\s*seq=(?P<seq>\d+)\s+FAIL\s+(?P<message>\S.*?)\s*$")
 _STATS = re.compile(r"^\s*--- (?P<host>\S+) uping statistics ---\s*$")
@@ -55,12 +68,10 @@ _COUNTS = re.compile(
 )
 _RTT = re.compile(
     r"^\s*rtt min/avg/max = (?P<min>\d+(?:\.\d+)?)/(?P<mean>\d+(?:\.\d+)?)/"
-    rf"(?P<max>\d+(?:\.\d+)?) ?{_MICRO}\s*$"
+    rf"(?P<max>\d+(?:\.\d+)?) ?{MICRO}\s*$"
 )
 _NOTE = re.compile(r"^\s*uping: (?P<message>\S.*?)\s*$")  # a warning under the command
-_ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
-_CTRL_C = re.compile(r"^\s*\^C\s*$")
-_LINES = (_HEADER, _REPLY, _TIMEOUT, _FAIL, _STATS, _COUNTS, _RTT, _NOTE, _ELIDED, _CTRL_C)
+_LINES = (_HEADER, _REPLY, _TIMEOUT, _FAIL, _STATS, _COUNTS, _RTT, _NOTE, ELIDED, CTRL_C)
 _OPENS = (_HEADER, _NOTE, _REPLY, _TIMEOUT, _FAIL, _STATS)
 _PROBES = (_REPLY, _TIMEOUT, _FAIL)
 _INTEGERS = {"seq": "a sequence number", "us": "a round trip in µs",
@@ -132,9 +143,9 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
             run.warnings.append(f"line {no}: uping: {m['message']}")
             if "DGRAM socket" in m["message"]:
                 socket = "dgram"  # the kernel's ICMP socket: less exact timing
-        elif kind is _ELIDED:
+        elif kind is ELIDED:
             elided = elided or no
-        elif kind is _CTRL_C:
+        elif kind is CTRL_C:
             ctrl_c = no
     if header is None and title is None and not probes:
         # 'uping: nosuch.invalid: Name or service not known': it never started
@@ -145,7 +156,7 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     _statistics(run, counts, figures)
     _samples(run, probes, counts, elided)
     if ctrl_c:
-        run.warnings.append(f"line {ctrl_c}: stopped with Ctrl+C (how an endless run ends)")
+        run.warnings.append(stopped_by_ctrl_c(ctrl_c))
     meta["complete"] = counts is not None
     if counts is None:
         run.warnings.append("no statistics: the output was cut before uping stopped")
@@ -154,11 +165,9 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
 
 def _target(meta: dict, header: re.Match | None, title: re.Match | None,
             socket: str | None) -> None:
-    host = header["host"] if header else (title["host"] if title else None)
-    ip = header["ip"] if header else None
-    if ip is None and host is not None and _is_ip(host):
-        ip = host
-    meta.update(dst_host=host if host != ip else None, dst_ip=ip)
+    host, ip = host_and_ip(header["host"] if header else (title["host"] if title else None),
+                           header["ip"] if header else None)
+    meta.update(dst_host=host, dst_ip=ip)
     family = header["family"] if header else ("ICMPv6" if ip and ":" in ip else "ICMPv4")
     meta["protocol"] = "icmpv6" if family == "ICMPv6" else "icmp"
     labels = {"timeout_s": float(header["timeout"])} if header else {}
@@ -166,14 +175,6 @@ def _target(meta: dict, header: re.Match | None, title: re.Match | None,
         labels["socket"] = socket
     if labels:
         meta["labels"] = labels
-
-
-def _is_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
@@ -189,10 +190,7 @@ def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> 
 
 def _samples(run: Run, probes: list, counts: re.Match | None, elided: int | None) -> None:
     if elided and probes:
-        run.warnings.append(
-            f"line {elided}: probes left out ('...'): the {len(probes)} shown are not kept as "
-            "samples (a subset picked by hand would pass for the run); the printed statistics "
-            "cover every probe")
+        run.warnings.append(left_out(elided, len(probes), "probes", "probe"))
         return
     if not probes:
         return
