@@ -16,6 +16,7 @@ line instead, recording it in ``Run.warnings``.
 from __future__ import annotations
 
 import ipaddress
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ class ToolInfo:
     produces: tuple[str, ...] = ("runs", "summaries")
     flags: str = ""  # flags the tool needs for the richest output, e.g. "--full-log"
     latency_basis: str | None = None  # default basis of the latency it prints
+    # Variants whose output has no end the tool prints (a CSV of probes, qperf's ``key =
+    # value`` lines): cut at a line boundary, they read as a shorter whole output.
+    open_ended: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,40 @@ def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]
     return None, None
 
 
+# "line 12 skipped: ..." in a warning, numbered within its block.
+_LINE_NO = re.compile(r"\bline (\d+)\b")
+
+
+def shift_lines(warning: str, by: int) -> str:
+    """``warning`` with every ``line N`` moved down by ``by`` lines (a block's numbers made
+    the enclosing text's)."""
+    return _LINE_NO.sub(lambda m: f"line {int(m[1]) + by}", warning)
+
+
+# Lines that are no tool's (a kernel message, a note) that may sit between a command line and
+# its output: the command is still the output's.  A prompt, a heading or a fence may not.
+STRAY_ABOVE = 2
+
+
+def command_above(lines: list[str], i: int, floor: int, tools: Iterable[str], *,
+                  reach: int = 4) -> int:
+    """``i``, or the line of a ``tools`` command above ``lines[i]`` within ``reach`` lines
+    (not above ``floor``); blank lines and up to :data:`STRAY_ABOVE` stray lines may sit
+    between.  Parsers that need the command (sizes of a sweep, a role, a basis) take it into
+    their block this way."""
+    stray = 0
+    for j in range(i - 1, max(floor, i - reach - STRAY_ABOVE) - 1, -1):
+        line = lines[j]
+        if not line.strip():
+            continue
+        if command_of(line, tools)[0] is not None:
+            return j
+        if stray == STRAY_ABOVE or PROMPT.match(line) or line.lstrip().startswith(("```", "~~~", "#")):
+            return i
+        stray += 1
+    return i
+
+
 def in_code_span(line: str, at: int) -> bool:
     """Is ``line[at]`` inside a Markdown code span?  A note that names a tool's marker in a
     sentence (`` `#####  Totals:  #####` ``) quotes the tool; it holds no output of it.
@@ -218,8 +256,10 @@ def line_blocks(
 ) -> list[Span]:
     """Locator for outputs made of known lines (ping-style tools): a block opens at a line
     whose ``kind`` is in ``opens`` and goes on while each line has a kind, a blank line only
-    when the output resumes within two lines; it ends before a line of no kind or one for which
-    ``ends(kind, kinds seen so far)`` holds (the next run's first line)."""
+    when the output resumes within two lines; it ends before a line for which ``ends(kind,
+    kinds seen so far)`` holds (the next run's first line), or before a line of no kind unless
+    the output resumes within :data:`STRAY_LINES` lines (a stray line inside the output, which
+    the parser then names: :func:`stray`)."""
     opens = set(opens)
     spans: list[Span] = []
     i, n = 0, len(lines)
@@ -237,13 +277,67 @@ def line_blocks(
                 j += 1
                 continue
             k = kind(lines[j])
-            if k is None or ends(k, seen):
+            if k is None:
+                resume = next((x for x in range(j + 1, min(j + 1 + STRAY_LINES, n))
+                               if kind(lines[x]) is not None), None)
+                if resume is None or ends(kind(lines[resume]), seen):
+                    break
+                j = resume
+                continue
+            if ends(k, seen):
                 break
             seen.add(k)
             j += 1
         spans.append(Span(start, j, tool))
         i = j
     return spans
+
+
+# Lines of no tool looked past inside an output (a kernel message, ``Connection reset by
+# peer``, a shell's line): the output goes on after them.
+STRAY_LINES = 3
+
+
+# A stray line inside a JSON document is taken out, at most this many per document; a document
+# that still does not decode is left as it is (cut short, or broken otherwise).
+JSON_STRAYS = 3
+
+
+def json_without_strays(raw_decode: Callable[[str, int], tuple[Any, int]], text: str, i: int,
+                        exc: json.JSONDecodeError):
+    """``(text, document, end, strays)``: ``text`` with the lines blanked (their newlines
+    kept, so line numbers hold) that kept the document at ``text[i]`` from decoding, the
+    document ``raw_decode`` then reads and its end, and those lines as (1-based number, text).
+    ``(text, None, None, [])`` when taking out lines does not make the document decode."""
+    strays: list[tuple[int, str]] = []
+    out = text
+    for _ in range(JSON_STRAYS):
+        a = out.rfind("\n", 0, exc.pos) + 1
+        b = out.find("\n", exc.pos)
+        b = len(out) if b < 0 else b
+        line = out[a:b]
+        if not line.strip() or line.strip() in ("{", "}", "[", "]", ","):
+            break
+        strays.append((out.count("\n", 0, a) + 1, line))
+        out = out[:a] + out[b:]
+        try:
+            doc, end = raw_decode(out, i)
+        except json.JSONDecodeError as again:
+            exc = again
+            continue
+        return out, doc, end, strays
+    return text, None, None, []
+
+
+def stray(tool: str, source: str | None, no: int, line: str, strict: bool,
+          warnings: list[str]) -> None:
+    """A line inside ``tool``'s output that is not ``tool``'s: a located ParseError, or
+    (lenient) a warning naming it; the run goes on either way."""
+    reason = f"not {tool} output: {line.strip()[:80]!r}"
+    if strict:
+        raise ParseError(tool, source, no, f"expected {tool} output, got {line.strip()[:80]!r}",
+                         hint=f"parse with strict=False to skip lines that are not {tool}'s")
+    warnings.append(f"line {no} skipped: {reason}")
 
 
 def unstorable(m: re.Match[str], integers: dict[str, str]) -> str | None:

@@ -39,6 +39,7 @@ from ._base import (
     line_blocks,
     samples_frame,
     stopped_by_ctrl_c,
+    stray,
     unstorable,
 )
 
@@ -92,7 +93,9 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
         line = lines[no - 1].rstrip("\r")
         kind = _kind(line) if line.strip() else None
         if kind is None:
-            continue  # blank (a located block holds nothing else)
+            if line.strip():  # a stray line the locator looked past
+                stray(tool, source, no, line, strict, run.warnings)
+            continue
         m = kind.match(line)
         reason = unstorable(m, _INTEGERS)
         if reason:

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._base import json_without_strays
+
 _BAD_TOKENS = re.compile(
     r'"(?:[^"\\]|\\.)*"|(?<![\w.])(?P<nan>-?nan)\b|(?<![\w.])(?P<inf>-?inf)(?:inity)?\b'
     r"|(?P<exp>\d[eE]) (?P<digit>\d)"
@@ -135,10 +137,22 @@ def _tolerant_list(dec: _Decoder, s: str, i: int) -> list[Any]:
     return items
 
 
-def decode_documents(text: str) -> tuple[list[Doc], list[str], str]:
-    """Every top-level JSON object in ``text``, notes about repairs, and the text found
-    between and after the objects."""
+def _raw(dec: _Decoder, mark: int):
+    """``raw_decode`` that forgets the duplicate keys of a failed attempt."""
+    def decode(text: str, i: int):
+        try:
+            return dec.json.raw_decode(text, i)
+        except json.JSONDecodeError:
+            del dec.duplicates[mark:]
+            raise
+    return decode
+
+
+def decode_documents(text: str) -> tuple[list[Doc], list[str], str, list[tuple[int, str]]]:
+    """Every top-level JSON object in ``text``, notes about repairs, the text found between
+    and after the objects, and the stray lines taken out of objects (1-based, text)."""
     dec = _Decoder()
+    stray_lines: list[tuple[int, str]] = []
     docs: list[Doc] = []
     notes: list[str] = []
     outside: list[str] = []
@@ -166,8 +180,12 @@ def decode_documents(text: str) -> tuple[list[Doc], list[str], str]:
             try:
                 doc, end = dec.json.raw_decode(text, i)
                 complete = True
-            except json.JSONDecodeError:
+            except json.JSONDecodeError as exc:
                 del dec.duplicates[mark:]
+                text, doc, end, strays = json_without_strays(_raw(dec, mark), text, i, exc)
+                complete = doc is not None
+                stray_lines.extend(strays)
+            if doc is None:
                 doc, complete = _tolerant_object(dec, text, i)
                 nxt = text.find("\n{", i + 1)
                 end = len(text) if nxt < 0 else nxt + 1
@@ -175,7 +193,7 @@ def decode_documents(text: str) -> tuple[list[Doc], list[str], str]:
         last = text.count("\n", 0, max(i, end - 1)) + 1
         docs.append(Doc(doc, first, last, complete, dec.since(mark)))
         i = _skip(text, end)
-    return docs, notes, "".join(outside)
+    return docs, notes, "".join(outside), stray_lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,7 +219,8 @@ def stream_documents(lines: list[str], offset: int) -> tuple[list[Doc], list[str
             try:
                 event = dec.json.decode(_sanitize(text)[0])
             except json.JSONDecodeError:
-                notes.append(f"line {line_no}: not a complete JSON event (cut short?): not read")
+                what = "a complete JSON event (cut short?)" if text[:1] == "{" else "JSON"
+                notes.append(f"line {line_no}: not {what}: not read: {text[:80]!r}")
                 continue
         name = event.get("event") if isinstance(event, dict) else None
         data = event.get("data") if isinstance(event, dict) else None

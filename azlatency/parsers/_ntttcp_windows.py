@@ -29,7 +29,7 @@ import re
 from decimal import Decimal
 
 from ..errors import ParseError
-from ._base import command_of
+from ._base import STRAY_LINES, command_of, stray
 from ._ranges import int64
 from .ntttcp import NAMES, TOOL, TOTALS, Totals, command_meta, dec
 
@@ -54,15 +54,33 @@ _HANDLED = {
 }
 
 
+def _underline_at(lines: list[str], k: int) -> int | None:
+    """The underline of a table whose header is ``lines[k]``: the next line, or the one after
+    a stray line."""
+    for j in (k + 1, k + 2):
+        if j < len(lines) and _UNDERLINE.match(lines[j]):
+            return j
+        if j < len(lines) and (not lines[j].strip() or _NUMERIC_ROW.match(lines[j])):
+            return None
+    return None
+
+
+def _own(lines: list[str], k: int) -> bool:
+    line = lines[k]
+    return bool(not line.strip() or _UNDERLINE.match(line) or _NUMERIC_ROW.match(line)
+                or TOTALS.search(line) or _KNOWN.match(line) or _underline_at(lines, k))
+
+
 def extend_windows(lines: list[str], i: int) -> int:
-    """End (exclusive) of the NTttcp.exe output that opens at ``lines[i]``."""
+    """End (exclusive) of the NTttcp.exe output that opens at ``lines[i]``: it goes on past
+    :data:`STRAY_LINES` stray lines when its own lines follow (not a new ``Copyright``)."""
     k = i + 1
     while k < len(lines):
-        line = lines[k]
-        header = k + 1 < len(lines) and _UNDERLINE.match(lines[k + 1])
-        if not (not line.strip() or _UNDERLINE.match(line) or _NUMERIC_ROW.match(line)
-                or TOTALS.search(line) or _KNOWN.match(line) or header):
-            break
+        if not _own(lines, k):
+            nxt = next((j for j in range(k + 1, min(k + 1 + STRAY_LINES, len(lines)))
+                        if lines[j].strip() and _own(lines, j)), None)
+            if nxt is None or _VERSION.match(lines[nxt]):
+                break
         k += 1
     while k > i + 1 and not lines[k - 1].strip():
         k -= 1
@@ -78,29 +96,38 @@ def _columns(header: str, underline: str) -> list[str]:
     return names
 
 
-def _tables(lines: list[str], source: str | None) -> list[tuple[int, list[str], list[tuple[int, list[str]]]]]:
-    """(header line, column names, [(line, values)]) of every table."""
+def _tables(lines: list[str], source: str | None) -> list[tuple[int, int, list[str], list[tuple[int, list[str]]]]]:
+    """(header line, underline line, column names, [(line, values)]) of every table; a
+    stray line between the header and its underline, or between rows, is looked past."""
     out = []
     k = 0
     while k < len(lines) - 1:
-        if _UNDERLINE.match(lines[k + 1]) and lines[k].strip() and not _UNDERLINE.match(lines[k]):
-            names = _columns(lines[k], lines[k + 1])
-            rows = []
-            j = k + 2
-            while j < len(lines) and _NUMERIC_ROW.match(lines[j]):
-                values = lines[j].split()
-                if len(values) != len(names):
-                    raise ParseError(
-                        TOOL, source, j + 1,
-                        f"expected {len(names)} values under {' | '.join(names)}, "
-                        f"got {len(values)}",
-                    )
-                rows.append((j + 1, values))
-                j += 1
-            out.append((k + 1, names, rows))
-            k = j
-        else:
+        under = _underline_at(lines, k) if lines[k].strip() and not (
+            _UNDERLINE.match(lines[k]) or _NUMERIC_ROW.match(lines[k])) else None
+        if under is None:
             k += 1
+            continue
+        names = _columns(lines[k], lines[under])
+        rows = []
+        j = under + 1
+        while j < len(lines):
+            if not _NUMERIC_ROW.match(lines[j]):
+                if (j + 1 < len(lines) and lines[j].strip() and not _own(lines, j)
+                        and _NUMERIC_ROW.match(lines[j + 1])):
+                    j += 1  # a stray line between rows
+                    continue
+                break
+            values = lines[j].split()
+            if len(values) != len(names):
+                raise ParseError(
+                    TOOL, source, j + 1,
+                    f"expected {len(names)} values under {' | '.join(names)}, "
+                    f"got {len(values)}",
+                )
+            rows.append((j + 1, values))
+            j += 1
+        out.append((k + 1, under + 1, names, rows))
+        k = j
     return out
 
 
@@ -125,7 +152,15 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
         if m:
             t.version = m.group(1)
     seen_totals = any(TOTALS.search(x) for x in lines)
-    for _line, names, rows in _tables(lines, source):
+    tables = _tables(lines, source)
+    read = {at} if command is not None else set()
+    for header, under, _names, rows in tables:
+        read.update((header - 1, under - 1, *(no - 1 for no, _ in rows)))
+    for k, line in enumerate(lines):
+        if k not in read and line.strip() and not (
+                TOTALS.search(line) or _KNOWN.match(line) or _UNDERLINE.match(line)):
+            stray(TOOL, source, k + 1, line, strict, t.warnings)
+    for _line, _under, names, rows in tables:
         if names[:1] == ["Thread"]:
             _threads(t, names, rows, source)
         else:

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._base import STRAY_LINES
+
 # ---------------------------------------------------------------------------------------------
 # Unix dialects (iputils, BusyBox, BSD/macOS).
 
@@ -394,20 +396,38 @@ class Scanner:
                 return Event(idx, "neutral")
             if PS_RULE.fullmatch(line):
                 table["columns"] = [m.start() for m in re.finditer(r"-+", line)]
+                table["strays"] = 0
                 return Event(idx, "neutral")
-            self.table = None
-            return None
+            return self._stray_in_table(idx, line)
         if not line.strip():
             return Event(idx, "blank")  # the table stays open: PowerShell pads with blanks
         if table["kind"] == "ps7":
             if m := PS7_ROW.fullmatch(line):
+                table["strays"] = 0
                 return Event(idx, "ps_row", {"kind": "ps7", **m.groupdict()})
         else:
             row = _ps5_row(line, table["columns"])
             if row is not None:
+                table["strays"] = 0
                 return Event(idx, "ps_row", {"kind": "ps5", **row})
-        self.table = None
-        return None
+        return self._stray_in_table(idx, line)
+
+    def _stray_in_table(self, idx: int, line: str) -> Event | None:
+        """A line that is no part of the table: the table stays open over a few of them (a
+        kernel message inside the output, which the parser names) unless the line is ping's
+        own (a new header, the next table); past that it has ended."""
+        table = self.table
+        assert table is not None
+        table["strays"] = table.get("strays", 0) + 1
+        if table["strays"] > STRAY_LINES or not line.strip():
+            self.table = None
+            return None
+        events = self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
+        if self.table is table and all(e.kind == "unknown" for e in events):
+            return events[0]
+        if self.table is table:
+            self.table = None
+        return None  # scan() reads the line again, as ping's own
 
 
 def _ps5_row(line: str, starts: list[int]) -> dict[str, str] | None:

@@ -144,6 +144,10 @@ class Execution:
                     self.int_(params[key], i, f"'{key}=<n>'")
             self.params.update(params)
             return i + 1
+        if g.line_kind(line, False) == "other":
+            raise ParseError(TOOL, self.source, i + 1,
+                             f"expected a sockperf line, got {line.strip()[:80]!r}",
+                             hint="parse with strict=False to skip lines that are not sockperf's")
         self._output(i, line)
         return i + 1
 

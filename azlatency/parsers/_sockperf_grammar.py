@@ -88,7 +88,7 @@ CHATTER = re.compile(
 # Finding executions in a document
 
 
-def _kind(line: str, in_csv: bool) -> str:
+def line_kind(line: str, in_csv: bool) -> str:
     if not line.strip():
         return "blank"
     if in_csv and CSV_ROW.match(line):
@@ -110,6 +110,31 @@ def _kind(line: str, in_csv: bool) -> str:
     return "other"
 
 
+# Lines that are not sockperf's (a kernel message, a shell's) looked past inside an execution.
+STRAY_LINES = 3
+
+
+def _resumes(lines: list[str], i: int, in_csv: bool, total: bool, body: bool) -> bool:
+    """Does the execution go on after the stray line ``lines[i]``: within
+    :data:`STRAY_LINES` lines comes one of its own that does not open the next execution
+    (before any output, a banner or the version line goes on from the command above)."""
+    seen = 0
+    for j in range(i + 1, len(lines)):
+        k = line_kind(lines[j], in_csv)
+        if k == "blank":
+            continue
+        if k != "other":
+            nxt = next((x for x in lines[j + 1 : j + 3] if x.strip()), "")
+            opens = k in ("cmd", "banner", "version", "params") or (
+                k == "dash" and bool(PARAMS.match(nxt))) or (
+                k == "sp" and total and "[Total Run]" in lines[j])
+            return not opens or not body
+        seen += 1
+        if seen >= STRAY_LINES:
+            return False
+    return False
+
+
 def executions(lines: list[str]) -> list[tuple[int, int]]:
     """(start, end) of every sockperf execution in ``lines`` (0-based, end exclusive)."""
     out: list[tuple[int, int]] = []
@@ -122,7 +147,7 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
             out.append((start, last + 1))
 
     for i, line in enumerate(lines):
-        k = _kind(line, in_csv)
+        k = line_kind(line, in_csv)
         if k == "blank":
             blanks += 1
             if start is not None and blanks > 2:
@@ -130,8 +155,10 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
                 start, in_csv = None, False
             continue
         blanks = 0
+        if k == "other" and start is not None and _resumes(lines, i, in_csv, total, body):
+            continue  # a stray line inside the execution: the parser names it
         if k == "other" or (k == "cmd" and start is not None and not body and last == i - 1
-                            and _kind(lines[last], False) == "cmd"):
+                            and line_kind(lines[last], False) == "cmd"):
             close()
             start, in_csv = None, False
             if k == "other":

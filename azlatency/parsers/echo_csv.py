@@ -43,6 +43,7 @@ INFO = ToolInfo(
     versions="simonpainter/echo_test client/echo_client.py output format",
     produces=("runs", "samples", "summaries"),
     latency_basis="rtt",
+    open_ended=("csv", "log"),
 )
 
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)*")

@@ -38,6 +38,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="-o <file> (the JSON-lines log)",
     latency_basis="rtt",
+    open_ended=("jsonl-client", "jsonl-server"),
 )
 
 TOOL = "ethr"

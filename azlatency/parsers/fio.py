@@ -29,7 +29,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, samples_frame
+from ._base import (
+    STRAY_LINES,
+    Parsed,
+    Run,
+    Span,
+    ToolInfo,
+    json_without_strays,
+    samples_frame,
+    stray,
+)
 from ._fio_units import bucket_edges_ns, percentile_stat, size_bytes
 from ._ranges import line_of
 
@@ -66,8 +75,8 @@ def _opens_at(lines: list[str], i: int) -> bool:
     """``lines[i]`` is the ``{`` of fio's JSON: the next non-blank line is ``"fio version"``."""
     if not _OPEN.match(lines[i]):
         return False
-    nxt = next((x for x in lines[i + 1 : i + 4] if x.strip()), "")
-    return bool(_VERSION_KEY.match(nxt))
+    after = [x for x in lines[i + 1 : i + 7] if x.strip()][: 1 + STRAY_LINES]
+    return any(_VERSION_KEY.match(x) for x in after)  # maybe past a stray line
 
 
 def _json_start(lines: list[str], limit: int | None = None) -> int | None:
@@ -110,13 +119,19 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         raise ParseError(TOOL, source, 1, "expected fio JSON: a '{' line, then "
                          "'\"fio version\" : \"fio-3...\"'", hint="run fio with --output-format=json")
     body = "\n".join(lines[start:])
+    strays: list[tuple[int, str]] = []
     try:
         doc, end = json.JSONDecoder().raw_decode(body)
     except json.JSONDecodeError as exc:
-        cut = exc.pos >= len(body.rstrip()) - 1
-        raise ParseError(TOOL, source, start + exc.lineno, f"invalid JSON: {exc.msg}",
-                         hint="the output looks cut short" if cut else None) from None
+        body, doc, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, 0, exc)
+        if doc is None:
+            cut = exc.pos >= len(body.rstrip()) - 1
+            raise ParseError(TOOL, source, start + exc.lineno, f"invalid JSON: {exc.msg}",
+                             hint="the output looks cut short" if cut else None) from None
+        lines = lines[:start] + body.split("\n")
     notes = [x.strip() for x in lines[:start] if x.strip() and not _BANNER.match(x.strip())]
+    for no, line in strays:
+        stray(TOOL, source, start + no, line, strict, notes)
     tail = body[end:].strip()
     if tail:
         notes.append(f"{tail.count(chr(10)) + 1} lines of text after the JSON not read "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ._base import Parsed, Span, ToolInfo, command_of
+from ._base import Parsed, Span, ToolInfo, command_of, stray
 from ._iperf3_decode import decode_documents, stream_documents
 from ._iperf3_json import has_measurement, to_test
 from ._iperf3_lines import (
@@ -87,8 +87,9 @@ def _json_opens(lines: list[str], i: int) -> bool:
         return True
     if not _PRETTY_OPEN.match(lines[i]):
         return False
-    nxt = next((x for x in lines[i + 1 : i + 4] if x.strip()), "")
-    return bool(_START_KEY.match(nxt))
+    # The first key, or (a stray line between) one of the next two.
+    after = [x for x in lines[i + 1 : i + 6] if x.strip()][:3]
+    return any(_START_KEY.match(x) for x in after)
 
 
 def _json_end(lines: list[str], i: int) -> int:
@@ -104,6 +105,15 @@ def _json_end(lines: list[str], i: int) -> int:
         if quick and (_FENCE.match(line) or _json_opens(lines, j)):
             return j
     return len(lines)
+
+
+def _stream_resumes(lines: list[str], j: int) -> bool:
+    """A stray line inside a JSON stream: the stream goes on within two lines, with an event
+    of the same test (not the next test's ``start``)."""
+    for line in lines[j + 1 : j + 3]:
+        if _STREAM_LINE.match(line):
+            return '"start"' not in line[:40]
+    return False
 
 
 def _next_nonblank(lines: list[str], j: int) -> int:
@@ -145,7 +155,8 @@ def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int,
             i = j
         elif _STREAM_LINE.match(lines[i]):
             j = i + 1
-            while j < n and (_STREAM_LINE.match(lines[j]) or lines[j].lstrip().startswith("{")):
+            while j < n and (_STREAM_LINE.match(lines[j]) or lines[j].lstrip().startswith("{")
+                             or _stream_resumes(lines, j)):
                 j += 1
             out.append(("stream", i, j))
             i = j
@@ -209,9 +220,11 @@ def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
         outside = ""
         variant = "json-stream"
     else:
-        docs, notes, outside = decode_documents("\n".join(lines[a:b]))
+        docs, notes, outside, strays = decode_documents("\n".join(lines[a:b]))
         for d in docs:
             d.first, d.last = d.first + a, d.last + a
+        for no, line in strays:
+            stray(TOOL, source, a + no, line, strict, notes)
         variant = "json"
     tests: list[Test] = []
     for d in docs:

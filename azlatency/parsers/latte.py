@@ -30,7 +30,17 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_of, integer, number, samples_frame
+from ._base import (
+    Parsed,
+    Run,
+    Span,
+    ToolInfo,
+    command_above,
+    command_of,
+    integer,
+    number,
+    samples_frame,
+)
 
 INFO = ToolInfo(
     tool="latte",
@@ -40,6 +50,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="-hist (histogram samples); -hrtt changes the basis to half_rtt",
     latency_basis="rtt",
+    open_ended=("csv", "csvh"),
 )
 
 TOOL = "latte"
@@ -117,12 +128,9 @@ def locate(lines: list[str]) -> list[Span]:
 
 
 def _command_above(lines: list[str], i: int, floor: int) -> int:
-    """``i``, or the line of the latte command above it (blank lines may sit between, as the
-    reader allows): the parser needs the command for the role and the basis (-hrtt)."""
-    j = i - 1
-    while j >= max(floor, i - 4) and not lines[j].strip():
-        j -= 1
-    return j if j >= floor and _is_command(lines[j]) else i
+    """``i``, or the line of the latte command above it: the parser needs the command for
+    the role and the basis (-hrtt)."""
+    return command_above(lines, i, floor, ("latte",))
 
 
 def _extend(lines: list[str], i: int) -> int:

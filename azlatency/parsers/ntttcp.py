@@ -31,7 +31,7 @@ from decimal import Decimal, InvalidOperation
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_of, in_code_span
+from ._base import Parsed, Run, Span, ToolInfo, command_above, command_of, in_code_span
 from ._ranges import check_int64, int64
 
 INFO = ToolInfo(
@@ -207,11 +207,8 @@ def _linux_line(line: str, prefixed: bool) -> bool:
 
 
 def _command_above(lines: list[str], i: int, floor: int) -> int:
-    """``i``, or the ntttcp command line just above it (blank lines may sit between)."""
-    j = i - 1
-    while j >= max(floor, i - 3) and not lines[j].strip():
-        j -= 1
-    return j if j >= floor and _is_command(lines[j]) else i
+    """``i``, or the ntttcp command line above it."""
+    return command_above(lines, i, floor, NAMES, reach=3)
 
 
 def locate(lines: list[str]) -> list[Span]:
@@ -354,6 +351,7 @@ class _LinuxBlock:
         self.in_threads = False
         self.command: str | None = None
         self.sender_lines = False
+        self.prefixed = False  # lines so far carry 'hh:mm:ss INFO:' (1.4)
 
     def fail(self, no: int, reason: str) -> None:
         if self.strict:
@@ -380,6 +378,12 @@ class _LinuxBlock:
             self._seen(no)
             return
         p = _PREFIX.match(line)
+        if p is None and self.prefixed and not line.strip().startswith("---"):
+            # Every line of 1.4's output carries its time and level: this one is not ntttcp's.
+            self.fail(no, f"expected an ntttcp line ('hh:mm:ss INFO: ...'), got "
+                          f"{line.strip()[:80]!r}")
+            return
+        self.prefixed = self.prefixed or p is not None
         level = p.group(1)[:3] if p else None
         msg = line[p.end():] if p else line.strip()
         if not msg.strip() or msg.strip().startswith("---"):

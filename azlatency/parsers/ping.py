@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ParseError
-from ._base import INT64_MAX, INT64_MIN, Parsed, Run, Span, ToolInfo, integer
+from ._base import INT64_MAX, INT64_MIN, STRAY_LINES, Parsed, Run, Span, ToolInfo, integer
 from ._ping_fast import Replies, read_replies, shape_of
 from ._ping_grammar import Event, Scanner
 from ._ping_runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
@@ -41,6 +41,7 @@ FAST_MIN_BYTES = 256 * 1024
 _STARTS = {"header", "reply", "timeout", "error", "title", "packets", "rtt", "win_header",
            "win_reply", "win_failure", "win_timeout", "win_title", "win_packets", "win_rtt",
            "ps_header", "packets_partial"}
+_HEADERS = {"header", "win_header", "ps_header", "ps_dest"}
 _INSIDE = _STARTS | {"blank", "neutral", "pipe", "win_packets_loss", "win_rtt_title", "ps_row",
                      "ps_dest"}
 
@@ -69,11 +70,24 @@ def locate(lines: list[str]) -> list[Span]:
                 start = last = i
             continue
         if k - _INSIDE:
+            if i < len(lines) and _resumes(kinds, i, len(lines)):
+                continue  # a stray line inside the output: the parser names it
             spans.append(Span(start, last + 1, TOOL))
             start = None
         elif k - {"blank", "neutral"}:
             last = i
     return spans
+
+
+def _resumes(kinds: dict[int, set[str]], i: int, n: int) -> bool:
+    """The output goes on within :data:`STRAY_LINES` lines after the stray line ``i`` with a
+    line of the same run (a reply, the statistics, ``pipe N``; not the next run's header)."""
+    for j in range(i + 1, min(i + 1 + STRAY_LINES, n)):
+        k = kinds.get(j, {"unknown"})
+        if k <= {"blank", "neutral"}:
+            continue
+        return not k - _INSIDE and not k & _HEADERS
+    return False
 
 
 def whole_file(head: str) -> bool:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_of
+from ._base import Parsed, Run, Span, ToolInfo, command_above, command_of
 from ._qperf_cmd import Command, default_msg_size, parse_command
 
 INFO = ToolInfo(
@@ -40,6 +40,7 @@ INFO = ToolInfo(
     produces=("runs", "summaries"),
     flags="-vvs (message counts), -vu (msg_size per run in -oo sweeps)",
     latency_basis="half_rtt",
+    open_ended=("text",),
 )
 
 TOOL = "qperf"
@@ -169,8 +170,7 @@ def locate(lines: list[str]) -> list[Span]:
         start = i
         while start > 0 and start > i - 4 and _REMOTE.match(lines[start - 1]):
             start -= 1
-        if start > 0 and _is_command(lines[start - 1]):
-            start -= 1
+        start = command_above(lines, start, 0, ("qperf",), reach=1)
         end = _block_end(lines, i)
         spans.append(Span(start, end, TOOL))
         i = end
@@ -181,8 +181,16 @@ def _opens_block(lines: list[str], i: int) -> bool:
     nxt = lines[i + 1] if i + 1 < len(lines) else ""
     if _KV.match(nxt) or _WARNING.match(nxt) or _is_error(nxt):
         return True
+    # A stray line (a kernel message, a shell's) between the header and its values.
+    after = [line for line in lines[i + 2:i + 2 + _STRAY] if line.strip()]
+    if any(_KV.match(line) or _is_error(line) for line in after):
+        return True
     above = [lines[k] for k in range(max(0, i - 4), i)]
     return any(_is_command(line) for line in above) or bool(above and _REMOTE.match(above[-1]))
+
+
+# Stray lines looked past between a header and its first value.
+_STRAY = 3
 
 
 def _block_end(lines: list[str], i: int) -> int:

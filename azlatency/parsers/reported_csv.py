@@ -27,6 +27,7 @@ INFO = ToolInfo(
     variants=("reported-csv",),
     versions="format 1",
     produces=("runs", "summaries"),
+    open_ended=("reported-csv",),
 )
 
 VARIANT = "reported-csv"
@@ -94,11 +95,25 @@ def _is_header(line: str) -> bool:
     return _delimiter(line) is not None
 
 
+# The comment a reported-values file opens with (docs/reported-values.md).
+_MARKER = "# azlatency reported values"
+# A file that opens with the marker is reported values even with a few stray lines (a shell's,
+# a kernel's) above its header; ``parse`` names them.
+_STRAY_BEFORE_HEADER = 3
+
+
 def whole_file(head: str) -> bool:
-    """The first line that is neither blank nor a ``#`` comment is a reported-values header."""
+    """The first line that is neither blank nor a ``#`` comment is a reported-values header
+    (or, in a file that opens with the marker comment, one of the first few)."""
+    marked = head.lstrip("\ufeff").startswith(_MARKER)
+    stray = 0
     for line in head.split("\n"):
         if line.strip() and not line.lstrip().startswith("#"):
-            return _is_header(line)
+            if _is_header(line):
+                return True
+            stray += 1
+            if not marked or stray > _STRAY_BEFORE_HEADER:
+                return False
     return False
 
 
@@ -230,8 +245,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             continue
         if names is None:
             if not _is_header(line):
-                raise reader.fail(line_no, f"expected a header with {', '.join(REQUIRED)}, "
+                err = reader.fail(line_no, f"expected a header with {', '.join(REQUIRED)}, "
                                            f"got {line.strip()[:80]!r}")
+                if strict:
+                    raise err
+                reader.warnings.append(f"line {line_no} skipped: {err.reason}")
+                continue
             names = reader.header(line, line_no)
             continue
         try:

@@ -40,6 +40,7 @@ from ._base import (
     line_blocks,
     samples_frame,
     stopped_by_ctrl_c,
+    stray,
     unstorable,
 )
 
@@ -117,7 +118,9 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
         line = lines[no - 1].rstrip("\r")
         kind = _kind(line) if line.strip() else None
         if kind is None:
-            continue  # blank (located blocks hold nothing else)
+            if line.strip():  # a stray line the locator looked past
+                stray(TOOL, source, no, line, strict, run.warnings)
+            continue
         m = kind.match(line)
         reason = unstorable(m, _INTEGERS)
         if reason:
