@@ -54,3 +54,19 @@ def synth(tmp_path_factory):
     root = tmp_path_factory.mktemp("synth-store")
     import_campaign(raw, root=root, workers=1)
     return raw, root, load(SYNTH, root=root)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The metamorphic tests' counts (tests/test_metamorphic.py), summed over the workers."""
+    totals: dict[str, list[int]] = {}
+    for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", []):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "metamorphic" and report.when == "call":
+                check, tried, silent = value
+                t = totals.setdefault(check, [0, 0])
+                t[0] += tried
+                t[1] += silent
+    if totals:
+        parts = [f"{check}: {tried} tried, {silent} silent" for check, (tried, silent) in
+                 sorted(totals.items())]
+        terminalreporter.write_line("metamorphic: " + "; ".join(parts))

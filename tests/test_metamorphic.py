@@ -1,0 +1,36 @@
+"""Metamorphic tests over every fixture and corpus file (``tests/_metamorphic.py``): a foreign
+line inserted, the file cut short, a run's lines duplicated must never change a table without
+a warning or a located error.  A sample of positions per file keeps ``make test`` quick
+(``python -m tests._metamorphic all --every`` tries every position); the counts are printed
+at the end of the run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import _metamorphic as mm
+
+FILES = mm.files()
+GROUPS: dict[str, list] = {}
+for _path in FILES:
+    GROUPS.setdefault(f"{_path.parent.parent.name}/{_path.parent.name}", []).append(_path)
+
+# Positions tried per file and mode (the full study: every position).
+POSITIONS = {"insert": 6, "truncate": 4, "duplicate": 2}
+
+
+def _check(check: str, group: str, record_property) -> None:
+    tried, silent = 0, []
+    for path in GROUPS[group]:
+        for strict, seed in ((True, 0), (False, 1)):
+            cases = list(mm.CHECKS[check](path, strict=strict, k=POSITIONS[check], seed=seed))
+            silent += cases
+        tried += 2
+    record_property("metamorphic", (check, tried * POSITIONS[check], len(silent)))
+    assert not silent, "\n".join(map(str, silent))
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_a_foreign_line_changes_nothing_unseen(group, record_property):
+    _check("insert", group, record_property)
