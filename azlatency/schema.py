@@ -82,6 +82,8 @@ RUN_COLUMNS: tuple[Column, ...] = (
     _c("accelerated_networking", "boolean", "accelerated networking on/off (metadata)"),
     _c("scenario", "str", "scenario label (metadata or heading)"),
     _c("labels", "str", "free labels as a JSON object"),
+    _c("execution", "str", "the tool execution this run is a part (window) of; runs sharing "
+                           "one are never replicates; empty: the run is a whole execution"),
     _c("complete", "boolean", "the tool finished and printed its summary", True),
     _c("warmup_excluded", "boolean", "the tool left its warm-up out of the statistics"),
     _c("packets_sent", "Int64", "messages / echo requests sent"),
@@ -276,3 +278,16 @@ def validate(table: str, df: pd.DataFrame) -> pd.DataFrame:
     except pandera.errors.SchemaErrors as exc:
         cases = exc.failure_cases.head(10).to_string()
         raise SchemaError(f"{table} does not match the schema:\n{cases}") from None
+
+
+def execution_ids(runs: pd.DataFrame) -> pd.Series:
+    """``run_id`` → the execution each run belongs to: its own id for a whole execution, the
+    campaign and ``execution`` for a window of one.  Count these, not runs, wherever runs are
+    replicates (a window of an 11-hour run is not a second run)."""
+    ids = runs["run_id"].astype("string")
+    if "execution" not in runs.columns:
+        return pd.Series(ids.to_numpy(), index=ids.to_numpy())
+    part = runs["execution"].astype("string")
+    camp = runs["campaign"].astype("string").fillna("") if "campaign" in runs.columns else ""
+    key = ("exec:" + camp + "/" + part).where(part.notna(), ids)
+    return pd.Series(key.to_numpy(), index=ids.to_numpy())

@@ -431,3 +431,37 @@ def test_runs_with_observations_in_a_column():
     assert sample_runs(s, "rtt_us") == {"a", "d", "e"}
     assert sample_runs(s, "half_rtt_us") == set()  # no such column
     assert histogram_runs(s) == {"e"}
+
+
+# ---------------------------------------------------------------------------------------------
+# A run is one execution
+
+
+def test_windows_of_one_run_are_not_replicates(data):
+    """Seed 004: one 11-hour run per scenario, given whole and in five 100-record windows.
+    The windows used to count as runs: 'ratio 0.61 (95% CI 0.564 to 0.659) ... 6 vs 6 runs'."""
+    t = rep.load_campaigns("seed004-echo-uksouth", data)
+    c = rep.contrasts(t)
+    assert len(c) == 3 and (c["n_runs_a"] == 1).all() and (c["n_runs_b"] == 1).all()
+    assert not c["testable"].any() and c["p_value"].isna().all() and c["ci_low"].isna().all()
+    same = _row(c, a="same_zone", b="cross_zone")
+    # latency-by-scenario.reported.csv: the whole runs' means, 850 and "1,425" µs
+    assert same["estimate"] == pytest.approx(850 / 1425)
+    assert "windows" in same["note"] and "no test is possible" in same["note"]
+    assert "1 vs 1 runs" in same["caption"]
+
+
+def test_exceedance_uses_every_run_of_a_group():
+    rng = np.random.default_rng(4)
+    low = rng.lognormal(np.log(100), 0.02, 2000)  # never above twice the median
+    high = [np.where(rng.random(2000) < 0.12, 300.0, low) for _ in range(2)]
+    t = _campaign({("1", "2", 1): low, ("1", "2", 2): high[0], ("1", "2", 3): high[1]})
+    pct = rep.latency_percentiles(t)
+    ex = rep.exceedance(t, pct, multiples=[2.0])
+    assert len(ex) == 1
+    row = ex.iloc[0]
+    shares = [float(np.mean(x > row["threshold"])) for x in (low, *high)]
+    assert shares[0] == 0 and 0.1 < shares[1] < 0.14
+    # the share of all 6000 packets, with the run as the unit, not the first run's 0
+    assert row["estimate"] == pytest.approx(np.mean(shares)) and row["n"] == 6000
+    assert row["unit_of_analysis"] == "run" and row["ci_low"] < row["estimate"] < row["ci_high"]

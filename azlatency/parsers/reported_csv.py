@@ -10,6 +10,12 @@ A small CSV format (``docs/reported-values.md``) turns such a table into runs an
 Required columns: ``tool, metric, stat, value, unit``.  Optional: run attributes (scenario,
 region, zones, placement, vm_size, ...), ``n``, ``level``, ``bound_low``, ``bound_high``,
 ``note`` and ``label:<name>`` columns.  Rows with the same run attributes form one run.
+
+A run is one execution of the tool.  Windows of one execution (the last 100 records, the
+first hour) are not replicates: a ``window`` column names the part a row gives, and ``run``
+names the execution, so rows of any file of a campaign with the same ``tool`` and ``run`` are
+parts of one execution (``runs.execution``).  Rows with a ``window`` and no ``run`` are parts
+of the execution their other attributes describe.
 """
 
 from __future__ import annotations
@@ -155,7 +161,7 @@ class _Reader:
     def header(self, line: str, line_no: int) -> list[str]:
         self.delimiter = _delimiter(line) or ","
         names = [c.lower() for c in _row(line, self.delimiter)]
-        known = set(RUN_ATTRS) | set(SUMMARY_ATTRS) | {"tool", "note"}
+        known = set(RUN_ATTRS) | set(SUMMARY_ATTRS) | {"tool", "note", "run", "window"}
         for name in names:
             if name not in known and not (name.startswith(LABEL_PREFIX) and len(name) > 6):
                 raise self.fail(
@@ -230,6 +236,15 @@ class _Reader:
                   if k.startswith(LABEL_PREFIX) and v}
         if cells.get("note"):
             labels["note"] = cells["note"]
+        if cells.get("window"):
+            labels["window"] = cells["window"]
+        if cells.get("run"):
+            out["execution"] = f"{tool}:{cells['run']}"
+        elif labels.get("window"):
+            # Windows of one execution the row does not name: the execution is what the row
+            # says without its window (and without what it says of the window: its note).
+            rest = {k: v for k, v in out.items() if k != "labels"}
+            out["execution"] = f"{tool}:" + ",".join(f"{k}={v}" for k, v in sorted(rest.items()))
         out["labels"] = tuple(sorted(labels.items()))
         return out
 

@@ -220,21 +220,38 @@ def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng, pooled) -> d
     }
 
 
+def _windows(runs: pd.DataFrame) -> pd.Series:
+    """Which runs are a window of an execution (a ``window`` label), not all of it."""
+    if "execution" not in runs.columns or "labels" not in runs.columns:
+        return pd.Series(False, index=runs.index)
+    return runs["execution"].notna() & runs["labels"].fillna("").str.contains('"window"')
+
+
 def _printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> tuple[pd.Series, str]:
+    """The printed ``stat`` (or mean) of the first run giving it, a whole execution first."""
+    whole = runs.loc[~_windows(runs), "run_id"].tolist()
     s = t.summaries[
         t.summaries["run_id"].isin(runs["run_id"])
         & (t.summaries["metric"] == basis)
         & (t.summaries["source"] == "reported")
     ]
+    s = s.assign(_part=~s["run_id"].isin(whole)).sort_values("_part", kind="stable")
     for want in (stat, "mean"):
         hit = s[s["stat"] == want]
         if len(hit):
-            return hit.iloc[0], want
+            return hit.iloc[0].drop("_part"), want
     return pd.Series(dtype=object), ""
 
 
+def executions(runs: pd.DataFrame) -> int:
+    """How many executions ``runs`` hold: windows of one execution count once."""
+    return int(schema.execution_ids(runs).nunique()) if len(runs) else 0
+
+
 def _printed_values(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> np.ndarray:
-    """One printed ``stat`` per run (positive, without a printed range), for a run-level test."""
+    """One printed ``stat`` per execution (positive, without a printed range), for a
+    run-level test: a whole execution's value where one is printed, else the mean of its
+    windows' values."""
     s = t.summaries[
         t.summaries["run_id"].isin(runs["run_id"])
         & (t.summaries["metric"] == basis)
@@ -243,7 +260,13 @@ def _printed_values(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> np.
     ]
     if "bound_low" in s and s["bound_low"].notna().any():
         return np.empty(0)  # a range is no value to test with
-    return _runlevel.clean(s.drop_duplicates("run_id")["value"].to_numpy(dtype=float))[0]
+    s = s.drop_duplicates("run_id")
+    part = s["run_id"].isin(runs.loc[_windows(runs), "run_id"])
+    s = s.assign(_exec=s["run_id"].map(schema.execution_ids(runs)), _part=part)
+    per = s.sort_values("_part", kind="stable").groupby("_exec", sort=True)
+    values = [g.loc[~g["_part"], "value"].iloc[0] if (~g["_part"]).any() else g["value"].mean()
+              for _, g in per]
+    return _runlevel.clean(np.asarray(values, dtype=float))[0]
 
 
 def _printed_runs_row(va: np.ndarray, vb: np.ndarray, stat: str, level: float) -> dict:
@@ -280,7 +303,11 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     if len(va) >= 2 and len(vb) >= 2:
         return _printed_runs_row(va, vb, sa, level)
     note = "printed values: their ratio has no interval the data can give"
-    if len(other) > 1 or len(ref) > 1:
+    ka, kb = executions(other), executions(ref)
+    if ka < len(other) or kb < len(ref):
+        note += (f"; {ka} vs {kb} runs: the {len(other)} vs {len(ref)} in the tables are parts "
+                 "(windows) of one execution, not replicates, so no test is possible")
+    elif len(other) > 1 or len(ref) > 1:
         note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
     out = {
         "stat": sa,
@@ -291,8 +318,8 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
         "source": "reported",
         "note": note,
         "unit_of_analysis": "printed value",
-        "n_runs_a": len(other),
-        "n_runs_b": len(ref),
+        "n_runs_a": ka,
+        "n_runs_b": kb,
         "testable": False,
     }
     lo_a, hi_a = a.get("bound_low"), a.get("bound_high")

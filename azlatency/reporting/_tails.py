@@ -152,7 +152,9 @@ def exceedance(
             if m.empty or pd.isna(m.iloc[0]):
                 continue
             for k in multiples:
-                res = stats.exceedance(g, k * float(m.iloc[0]), level, metric=basis)
+                # by label: the group's runs together, the run as the unit (one row)
+                res = stats.exceedance(g, k * float(m.iloc[0]), level, runs=t.runs,
+                                       by="label", metric=basis)
                 rows.append(
                     {
                         "label": label,

@@ -19,6 +19,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from ..schema import execution_ids
 from ..units import COLUMN, BasisError
 
 Rng = int | np.random.Generator | None
@@ -89,6 +90,16 @@ def attach(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str]) -> p
     if missing:
         raise ValueError(f"columns {missing} are neither in samples nor in runs")
     return samples.merge(runs[["run_id", *need]], on="run_id", how="left", validate="m:1")
+
+
+def by_execution(samples: pd.DataFrame, runs: pd.DataFrame | None) -> pd.DataFrame:
+    """``samples`` whose ``run_id`` is the execution each run is a window of (``runs.execution``):
+    where the run is the unit of analysis, windows of one execution are one unit, never
+    replicates.  Unchanged when no run of ``runs`` is a window."""
+    if runs is None or "execution" not in runs.columns or runs["execution"].isna().all():
+        return samples
+    key = samples["run_id"].map(execution_ids(runs))
+    return samples.assign(run_id=key.fillna(samples["run_id"]).astype(samples["run_id"].dtype))
 
 
 def ordered(samples: pd.DataFrame) -> pd.DataFrame:

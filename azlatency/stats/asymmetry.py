@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from . import _runlevel as rl
-from ._common import Rng, as_rng, check_basis, check_level, metric_column
+from ._common import Rng, as_rng, by_execution, check_basis, check_level, metric_column
 from ._common import ordered as _ordered
 from .compare import COLUMNS, finish, group_pair, run_values
 
@@ -94,7 +94,7 @@ def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
         raise ValueError(f"runs need {missing} for an asymmetry table (campaign metadata)")
     by = [c for c in (DEFAULT_BY if by is None else by) if c in runs.columns]
     strata = runs[["run_id", *by]].merge(_directed(runs, throughput), on="run_id")
-    data = _ordered(samples.merge(strata, on="run_id", how="inner"))
+    data = _ordered(by_execution(samples.merge(strata, on="run_id", how="inner"), runs))
     parts = []
     for keys, stratum in data.groupby(by, sort=True, dropna=False) if by else [((), data)]:
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))

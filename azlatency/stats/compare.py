@@ -36,7 +36,16 @@ from scipy import stats
 from . import _dependence as dep
 from . import _hl
 from . import _runlevel as rl
-from ._common import Rng, as_rng, attach, check_basis, check_level, join_notes, metric_column
+from ._common import (
+    Rng,
+    as_rng,
+    attach,
+    by_execution,
+    check_basis,
+    check_level,
+    join_notes,
+    metric_column,
+)
 from ._common import observations as _observations
 from ._common import ordered as _ordered
 from ._resample import percentile_interval, quantile_replicates
@@ -391,7 +400,7 @@ def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
     by = [by] if isinstance(by, str) else list(by)
     column, _ = metric_column(metric)
     check_basis(frame, metric)
-    data = _ordered(attach(frame, runs, by))
+    data = _ordered(by_execution(attach(frame, runs, by), runs))
     groups = {_label(k if isinstance(k, tuple) else (k,), by): g
               for k, g in data.groupby(by, sort=True, dropna=False)}
     if pairs is None:

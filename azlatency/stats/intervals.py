@@ -37,6 +37,7 @@ from ._common import (
     INTERVAL_COLUMNS,
     Observations,
     attach,
+    by_execution,
     check_basis,
     check_level,
     join_notes,
@@ -395,7 +396,8 @@ def group_rows(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str], 
     if column not in samples.columns:
         raise ValueError(f"samples have no column {column!r} for metric {metric!r}")
     qs = np.asarray(quantiles, dtype=float)
-    frame = ordered(attach(samples, runs, by))
+    frame = attach(samples, runs, by)
+    frame = ordered(frame if "run_id" in by else by_execution(frame, runs))
     out: list[dict] = []
     for keys, part in frame.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))

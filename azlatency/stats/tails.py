@@ -35,6 +35,7 @@ from ._common import (
     Rng,
     as_rng,
     attach,
+    by_execution,
     check_basis,
     check_level,
     join_notes,
@@ -62,7 +63,8 @@ def _groups(data, runs, by, metric):
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
     column, unit = metric_column(metric)
     check_basis(data, metric)
-    frame = ordered(attach(data, runs, by))
+    frame = attach(data, runs, by)
+    frame = ordered(frame if "run_id" in by else by_execution(frame, runs))
     for keys, part in frame.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         n_runs = part["run_id"].nunique()

@@ -27,6 +27,9 @@ TOTAL_LOSS = ECHO / "echo_csv--py3.11-linux-i0.1-crlf-no-echo-total-loss.csv"
 SENDER = RAW / "seed002-ppg-latte" / "b1s-cross-zone" / "latte-sender.log"
 RECEIVER = RAW / "seed002-ppg-latte" / "b1s-cross-zone" / "latte-receiver.log"
 REPORTED = RAW / "seed004-echo-uksouth" / "latency-by-scenario.reported.csv"
+# The line made bad: the second row under the header (the first, Same AZ's mean, stays good).
+BAD = next(i for i, line in enumerate(REPORTED.read_text().splitlines(), 1)
+           if line.startswith("tool,")) + 2
 LIMIT = 64 * 1024
 
 def _zip(path: Path) -> None:
@@ -76,7 +79,8 @@ def dump(tmp_path: Path) -> Path:
     (d / "echo" / "total-loss.csv").write_bytes(TOTAL_LOSS.read_bytes())
     # a reported-values file with a row the parser rejects (strict import: parse error)
     lines = REPORTED.read_text().splitlines(keepends=True)
-    (d / "bad.reported.csv").write_text("".join(lines[:10]) + lines[10].replace(",us,", ",xs,"))
+    (d / "bad.reported.csv").write_text("".join(lines[:BAD - 1])
+                                        + lines[BAD - 1].replace(",us,", ",xs,"))
     (d / "big.log").write_bytes(SENDER.read_bytes() * (LIMIT // len(SENDER.read_bytes()) + 1))
     os.symlink("latte/sender.log", d / "link.log")
     _zip(d / "hostile.zip")
@@ -130,8 +134,8 @@ def test_every_file_is_accounted_for_exactly_once(dump, stores):
     assert tree_digest(dump, mtimes=True) == before  # the dump was only read
     by_path = files.set_index("path")
     assert by_path.loc["latte/sender2.log", "duplicate_of"] == "latte/sender.log"
-    # the rejected row: line 11 of the file, its unit cell
-    assert by_path.loc["bad.reported.csv", "line"] == 11
+    # the rejected row: its line of the file, its unit cell
+    assert BAD == 13 and by_path.loc["bad.reported.csv", "line"] == BAD
     assert "unknown unit 'xs'" in by_path.loc["bad.reported.csv", "detail"]
     assert "path escapes the archive" in by_path.loc["hostile.zip!/../escape.log", "detail"]
     assert "link in the archive" in by_path.loc["hostile.tar.gz!/evil", "detail"]
@@ -181,10 +185,10 @@ def test_lenient_import_keeps_the_good_rows_and_lists_the_skipped(dump, stores):
     report = ingest.import_campaign(dump, root=stores, workers=1,
                                     limits=Limits(max_file_bytes=LIMIT))
     row = report.files.set_index("path").loc["bad.reported.csv"]
-    assert row.status == "imported" and row.runs == 1  # the Same AZ mean of line 10
+    assert row.status == "imported" and row.runs == 1  # the Same AZ mean of line 12
     q = report.quality
     warn = q[(q.source_path == "bad.reported.csv") & (q.issue == "parser_warning")]
-    assert warn.detail.tolist() == ["line 11 skipped: unknown unit 'xs'; use one of "
+    assert warn.detail.tolist() == ["line 13 skipped: unknown unit 'xs'; use one of "
                                     + ", ".join(UNITS)]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 import azlatency
@@ -143,3 +144,29 @@ def test_a_table_inside_a_markdown_note_takes_its_heading():
     assert len(t.runs) == 1 and t.runs.iloc[0].heading == "Cross zone"
     assert (t.runs.iloc[0].line_start, t.runs.iloc[0].line_end) == (8, 8)
     assert t.summaries.iloc[0].value == 1500.0
+
+
+def test_windows_and_the_whole_run_are_one_execution():
+    """Seed 004's two tables give the same 11-hour run per scenario: whole (its mean, 850 µs
+    for Same AZ) and in five 100-record windows.  ``run`` ties them into one execution."""
+    whole, windows = azlatency.read(SEED004), azlatency.read(WINDOWS)
+    same = windows.runs[windows.runs.scenario == "Same AZ"]
+    assert len(same) == 5 and set(same.execution) == {"echo_csv:same-az"}
+    assert json.loads(same.labels.iloc[-1])["window"] == "last 100 records"
+    assert set(whole.runs.loc[whole.runs.scenario == "Same AZ", "execution"]) == {
+        "echo_csv:same-az"
+    }
+    assert whole.runs.execution.nunique() == 3
+
+
+def test_a_window_without_a_run_is_a_part_of_what_the_row_describes():
+    text = HEADER.replace("scenario,", "scenario,window,") + (
+        "echo_csv,A,first hour,rtt,mean,10,us,\n"
+        "echo_csv,A,last hour,rtt,mean,12,us,\n"
+        "echo_csv,B,last hour,rtt,mean,20,us,\n"
+        "echo_csv,C,,rtt,mean,30,us,\n"
+    )
+    t = azlatency.read(text.encode(), tool="reported_csv")
+    ex = t.runs.set_index("scenario")["execution"]
+    assert len(t.runs) == 4 and ex["A"].nunique() == 1 and ex["A"].iloc[0] != ex["B"]
+    assert pd.isna(ex["C"])  # a whole run: its own execution

@@ -4,6 +4,7 @@ Mann-Whitney null distribution), Cliff's delta = 2U/(mn) - 1, p-values = scipy, 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -149,3 +150,23 @@ def test_compare_groups_adjusts_across_pairs_and_picks_the_unit():
     assert chosen.set_index("effect").loc["shift", "estimate"] > 0
     with pytest.raises(ValueError, match="no group"):
         compare_groups(s, "placement", runs=runs, pairs=[("az", "an")])
+
+
+def test_windows_of_one_execution_are_one_run():
+    """Two windows of one execution per side are one run a side: no run-level test."""
+    rng = np.random.default_rng(7)
+    rows, runs = [], []
+    for side, mu in (("a", 100.0), ("b", 120.0)):
+        for w in range(2):
+            rid = f"{side}{w}"
+            runs.append({"run_id": rid, "campaign": "c", "side": side, "execution": f"x-{side}"})
+            rows.append(pd.DataFrame({"run_id": rid, "seq": np.arange(500),
+                                      "rtt_us": rng.lognormal(np.log(mu), 0.1, 500)}))
+    samples, runs = pd.concat(rows, ignore_index=True), pd.DataFrame(runs)
+    res = compare_groups(samples, "side", runs=runs, between_runs="none", rng=1)
+    r = res[res["effect"] == "ratio"].iloc[0]
+    assert (r["n_runs_a"], r["n_runs_b"]) == (1, 1) and np.isnan(r["p_value"])
+    whole = compare_groups(samples, "side", runs=runs.drop(columns="execution"),
+                           between_runs="none", rng=1)
+    w = whole[whole["effect"] == "ratio"].iloc[0]
+    assert (w["n_runs_a"], w["n_runs_b"]) == (2, 2) and w["p_value"] < 0.05
