@@ -6,7 +6,7 @@ Layout of ``data/processed/<campaign>/`` in format 2 (docs/store.md has the reas
     runs/part-0.parquet                    labelled runs
     summaries/part-0.parquet               long-form statistics
     samples/tool=<tool>/part-<k>.parquet   observations of that tool's runs, ordered by run_id
-    sketches/...                           reserved: written by a hook (EXTRA_TABLES)
+    <name>/...                             a table written by a hook (EXTRA_TABLES)
     cache/<sha256>...                      per input file (store.py)
 
 Every samples file holds every declared samples column (``sample_target``: a column the
@@ -62,7 +62,7 @@ WRITE_THREADS = os.cpu_count() or 1
 # small files would cost every reader a footer and a scan task each.
 LINK_ROWS = 1 << 17
 
-# Hook for tables built from the written store (issue 13 item 4, the sketches): name → a
+# Hook for tables built from the written store (e.g. per-window summaries): name → a
 # function given the staging store folder, with runs/, samples/ and summaries/ already written,
 # that writes its files under ``<folder>/<name>/`` (hive-partitioned like samples if it
 # likes).  Files there are listed in the manifest with their rows and sha256, swapped in

@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("paths", nargs="*", help="files, folders or tool names (default: all)")
     ap.add_argument("--lenient", action="store_true", help="read with strict=False")
     ap.add_argument("--every", action="store_true", help="every position (default: 40 a file)")
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     checks = sorted(CHECKS) if args.check == "all" else [args.check]
     total = 0
     for name in checks:

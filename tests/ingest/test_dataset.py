@@ -203,7 +203,7 @@ def test_a_format_1_store_reimports_cleanly_then_stands(mixed, stores, tmp_path)
 
 
 def test_a_hook_table_is_written_listed_and_compared(mixed, stores, monkeypatch):
-    """dataset.EXTRA_TABLES (the place of the sketches): the hook's files join the store,
+    """dataset.EXTRA_TABLES (a table built from the written store): the hook's files join the store,
     its manifest and the "nothing changed" check."""
     seen = []
 
