@@ -10,7 +10,8 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .errors import AzlatencyError, DetectionError, ParseError, SchemaError, UnknownToolError
-from .reader import Tables, read
+from .reader import read
+from .schema import Tables
 
 __all__ = [
     "AzlatencyError",

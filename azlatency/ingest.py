@@ -7,7 +7,7 @@ assembles, labels and checks the tables (:mod:`~azlatency.assemble`,
 :mod:`~azlatency.labels`, :mod:`~azlatency.quality`) and writes the store atomically
 (:mod:`~azlatency.store`).  It returns an
 :class:`~azlatency.report.ImportReport`.  :func:`load` reads a store back as
-:class:`~azlatency.reader.Tables`.
+:class:`~azlatency.schema.Tables`.
 
 Incremental: a file whose sha256 has a cache entry in the previous store is not parsed again.
 The cache is keyed by :func:`cache_stamp` — the format version, the azlatency version and the
@@ -35,8 +35,8 @@ from ._worker import Task, parse_batch, parse_file
 from .assemble import file_row
 from .campaign import Campaign, parse_campaign
 from .errors import CampaignError
-from .reader import Tables
 from .report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
+from .schema import Tables
 
 # Store formats that load() rewrites in place as the current one (docs/store.md).
 MIGRATES = (1,)

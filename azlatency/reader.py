@@ -16,7 +16,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -35,6 +35,7 @@ from .parsers._base import (
     count_newlines,
     shift_lines,
 )
+from .schema import Tables
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
@@ -43,45 +44,6 @@ _PROMPT_ONLY = re.compile(r"^\s*[\w.-]+@([\w.-]+)(?::\S*)?\s*[#$%]?\s*$")
 _QUOTED = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?")
 # Files whose head says they are one output in their entirety skip document scanning.
 _HEAD_BYTES = 64 * 1024
-
-
-@dataclass
-class Tables:
-    """The three tables of DESIGN.md §2, plus the blocks a lenient read had to skip."""
-
-    runs: pd.DataFrame
-    samples: pd.DataFrame
-    summaries: pd.DataFrame
-    problems: list[ParseError] = field(default_factory=list)
-
-    def __iter__(self):  # allows ``runs, samples, summaries = read(...)``
-        return iter((self.runs, self.samples, self.summaries))
-
-    @classmethod
-    def concat(cls, parts: list[Tables]) -> Tables:
-        if not parts:
-            return cls(schema.empty("runs"), schema.empty("samples"), schema.empty("summaries"))
-        return cls(
-            _concat([p.runs for p in parts], "runs"),
-            _concat([p.samples for p in parts], "samples"),
-            _concat([p.summaries for p in parts], "summaries"),
-            [e for p in parts for e in p.problems],
-        )
-
-    def validate(self) -> Tables:
-        for name in ("runs", "samples", "summaries"):
-            schema.validate(name, getattr(self, name))
-        return self
-
-
-def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
-    frames = [f for f in frames if len(f)]
-    if not frames:
-        return schema.empty(table)
-    if len(frames) == 1:
-        return frames[0]
-    out = pd.concat(frames, ignore_index=True)
-    return schema.frame(table, out)  # re-fix dtypes of columns absent from some parts
 
 
 def _short(sha: str) -> str:

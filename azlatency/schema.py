@@ -8,12 +8,12 @@ step).  Only ``required`` columns must be present: a tool adds the sample column
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from .errors import SchemaError
+from .errors import ParseError, SchemaError
 
 FORMAT_VERSION = 2  # 2: the store is a partitioned dataset (docs/store.md)
 
@@ -291,3 +291,43 @@ def execution_ids(runs: pd.DataFrame) -> pd.Series:
     camp = runs["campaign"].astype("string").fillna("") if "campaign" in runs.columns else ""
     key = ("exec:" + camp + "/" + part).where(part.notna(), ids)
     return pd.Series(key.to_numpy(), index=ids.to_numpy())
+
+
+@dataclass
+class Tables:
+    """The three tables (runs, samples, summaries), plus the blocks a lenient read had to
+    skip (``problems``)."""
+
+    runs: pd.DataFrame
+    samples: pd.DataFrame
+    summaries: pd.DataFrame
+    problems: list[ParseError] = field(default_factory=list)
+
+    def __iter__(self):  # allows ``runs, samples, summaries = read(...)``
+        return iter((self.runs, self.samples, self.summaries))
+
+    @classmethod
+    def concat(cls, parts: list[Tables]) -> Tables:
+        if not parts:
+            return cls(empty("runs"), empty("samples"), empty("summaries"))
+        return cls(
+            _concat([p.runs for p in parts], "runs"),
+            _concat([p.samples for p in parts], "samples"),
+            _concat([p.summaries for p in parts], "summaries"),
+            [e for p in parts for e in p.problems],
+        )
+
+    def validate(self) -> Tables:
+        for name in ("runs", "samples", "summaries"):
+            validate(name, getattr(self, name))
+        return self
+
+
+def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return empty(table)
+    if len(frames) == 1:
+        return frames[0]
+    out = pd.concat(frames, ignore_index=True)
+    return frame(table, out)  # re-fix dtypes of columns absent from some parts

@@ -22,7 +22,7 @@ import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import modules
 from azlatency.parsers._base import Parsed
-from azlatency.reader import Tables
+from azlatency.schema import Tables
 from tests._expected import fixture_files
 from tests.conftest import CORPUS
 

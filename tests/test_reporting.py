@@ -12,7 +12,7 @@ import pytest
 from azlatency import reporting as rep
 from azlatency import schema
 from azlatency.ingest import import_campaign
-from azlatency.reader import Tables
+from azlatency.schema import Tables
 from tests.conftest import ROOT
 
 RAW = ROOT / "data" / "raw"

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .. import schema, stats, units
-from ..reader import Tables
+from ..schema import Tables
 from ..stats import _runlevel
 from ..stats._common import as_rng
 from ..stats.compare import run_values

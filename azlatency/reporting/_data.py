@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import paths, schema
-from ..reader import Tables
+from ..schema import Tables
 
 PathLike = str | os.PathLike[str]
 

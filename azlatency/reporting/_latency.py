@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats, units
-from ..reader import Tables
+from ..schema import Tables
 from ..stats._common import DEFAULT_QUANTILES, INTERVAL_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
 

@@ -7,8 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..reader import Tables
-from ..schema import pct_label
+from ..schema import Tables, pct_label
 from ._data import labels, latency_runs
 
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..reader import Tables
+from ..schema import Tables
 from ._compare import PAIR, contrast_pairs
 from ._data import latency_runs, throughput_runs
 from ._longrun import long_runs, reported_segments

@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats, units
-from ..reader import Tables
-from ..schema import pct_label
+from ..schema import Tables, pct_label
 from ._latency import GROUP, _convert, _keys, group_labels
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from ..reader import Tables
+from ..schema import Tables
 from ._data import throughput_runs
 
 # The figure a tool prints for a run, in order of preference: (metric, stat, side).

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from ..reader import Tables
+from ..schema import Tables
 from ._data import latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 

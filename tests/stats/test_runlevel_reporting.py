@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 
 from azlatency import plots, schema  # noqa: E402
 from azlatency import reporting as rep  # noqa: E402
-from azlatency.reader import Tables  # noqa: E402
+from azlatency.schema import Tables  # noqa: E402
 
 T0 = 1_742_464_800 * 10**9
 
