@@ -27,8 +27,8 @@ __all__ = [
 
 def __getattr__(name: str):
     # Heavier entry points are imported on first use so `import azlatency` stays quick.
-    if name in ("load", "import_campaign", "query"):
-        from . import ingest
+    if name in ("load", "import_campaign", "query", "summarize_store"):
+        from . import campaign
 
-        return getattr(ingest, name)
+        return getattr(campaign, name)
     raise AttributeError(f"module 'azlatency' has no attribute {name!r}")

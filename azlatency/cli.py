@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pandas as pd
@@ -125,8 +126,6 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
 @click.option("--fail-on-skip", is_flag=True, help="Exit 3 when a file was not imported.")
 def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
     """Import a campaign folder or archive (or a name under data/raw) into its store."""
-    from .report import run_import
-
     sys.exit(run_import(campaign, as_json=as_json, fail_on_skip=fail_on_skip, **options))
 
 
@@ -185,3 +184,41 @@ def synth(out_dir: str, size: str, seed: int):
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = False,
+               **options: Any) -> int:
+    """``azlatency import``: import with a progress bar on long imports, print the report.
+
+    Exit status: 0; 1 when the campaign cannot be imported (bad campaign.yaml, ...);
+    3 with ``fail_on_skip`` when a file was not imported (files campaign.yaml ignores aside).
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from .campaign.importer import import_campaign
+
+    console = _console(stderr=as_json)
+    bar = Progress("parsing", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=console, transient=True, disable=as_json)
+    task = None
+
+    def progress(done: int, total: int, _path: str) -> None:
+        nonlocal task
+        if total < 20:  # a short import needs no bar
+            return
+        if task is None:
+            task = bar.add_task("parse", total=total)
+        bar.update(task, completed=done)
+
+    try:
+        with bar:
+            report = import_campaign(campaign, progress=progress, **options)
+    except AzlatencyError as exc:
+        console.print(f"[red]import failed[/red]: {exc}", highlight=False)
+        return 1
+    if as_json:
+        print(report.to_json())
+    else:
+        report.print(console)
+    skipped = report.not_imported[report.not_imported.reason != "ignored"]
+    return 3 if fail_on_skip and len(skipped) else 0

@@ -138,7 +138,7 @@ def import_all(
     """Import each campaign (incremental: an unchanged one is only hashed) into
     ``data_root/processed``; a name that is not a path is looked for under
     ``data_root/raw`` first.  The reports of those that imported."""
-    from .ingest import import_campaign
+    from .campaign.importer import import_campaign
 
     reports = []
     for c in campaigns:

@@ -167,7 +167,7 @@ def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame
     Unknown columns are an error (they would be undocumented); missing required columns are
     an error; optional columns are added only for ``runs`` and ``summaries`` (samples keep
     just the columns the tool gives).  ``partial=True``: ``data`` is a selection of columns
-    (``ingest.load(columns=...)``), so neither missing nor absent optional columns are added.
+    (``campaign.load(columns=...)``), so neither missing nor absent optional columns are added.
     """
     cols = COLUMNS[table]
     records = isinstance(data, list) and all(type(r) is dict for r in data)

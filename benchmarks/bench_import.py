@@ -47,7 +47,7 @@ def make_dump(path: Path = DUMP, n: int = FILES) -> Path:
 
 def _cpu_batch(tasks):
     """Parse a batch as the import's workers do, and say how much CPU that process used."""
-    from azlatency._worker import parse_file
+    from azlatency.campaign.worker import parse_file
 
     start = time.process_time()
     for task in tasks:
@@ -60,8 +60,8 @@ def _cpu_split(dump: Path, workers: int, n: int = 300) -> dict:
     shared out even when other load on the machine hides it in the wall-clock ratio."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from azlatency import ingest
-    from azlatency._worker import Task
+    from azlatency import campaign
+    from azlatency.campaign.worker import Task
 
     files = sorted(dump.iterdir())[:n]
     with tempfile.TemporaryDirectory(prefix="bench-import-cpu-") as cache:
@@ -70,7 +70,7 @@ def _cpu_split(dump: Path, workers: int, n: int = 300) -> dict:
         batches = [tasks[i : i + 25] for i in range(0, len(tasks), 25)]
         start = time.perf_counter()
         me = importlib.import_module("bench_import")  # picklable by name, unlike __main__
-        with ProcessPoolExecutor(workers, mp_context=ingest._pool_context()) as pool:
+        with ProcessPoolExecutor(workers, mp_context=campaign.importer._pool_context()) as pool:
             results = list(pool.map(me._cpu_batch, batches))
         wall = time.perf_counter() - start
     per: dict[int, float] = {}
@@ -89,10 +89,10 @@ def _digest(store: Path) -> str:
 
 
 def _timed(dump: Path, root: Path, workers: int):
-    from azlatency import ingest
+    from azlatency import campaign
 
     start = time.perf_counter()
-    report = ingest.import_campaign(dump, root=root, workers=workers)
+    report = campaign.import_campaign(dump, root=root, workers=workers)
     return time.perf_counter() - start, report
 
 
@@ -102,29 +102,29 @@ def _snapshot_code():
     stamp (which hashes the parsers' source) is frozen."""
     from multiprocessing import forkserver
 
-    from azlatency import _worker, ingest  # noqa: F401  (_worker imports every parser)
+    from azlatency import campaign  # noqa: F401  (_worker imports every parser)
 
     # _cpu_batch is sent to workers by name: they must be able to import this file.
     if str(HERE) not in sys.path:
         sys.path.insert(0, str(HERE))
 
-    ingest._pool_context()
+    campaign.importer._pool_context()
     forkserver.ensure_running()
-    real = ingest.cache_stamp
+    real = campaign.cache_stamp
     stamp = real()
-    ingest.cache_stamp = lambda: stamp
+    campaign.cache_stamp = lambda: stamp
     return stamp, real
 
 
 def main() -> dict:
-    from azlatency import ingest
+    from azlatency import campaign
 
     dump = make_dump()
     cpus = os.cpu_count() or 1
     stamp, real_stamp = _snapshot_code()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
-        ingest.import_campaign(ROOT / "data" / "raw" / "seed004-echo-uksouth",
+        campaign.import_campaign(ROOT / "data" / "raw" / "seed004-echo-uksouth",
                                root=Path(tmp) / "warm", workers=1)  # imports, pandera, parsers
         serial_s, serial = _timed(dump, Path(tmp) / "one", 1)
         parallel_s, parallel = _timed(dump, Path(tmp) / "many", cpus)
@@ -133,7 +133,7 @@ def main() -> dict:
     split_one, split_many = _cpu_split(dump, 1), _cpu_split(dump, cpus)
     # Whether a parser's source changed while this ran (the run used the snapshot anyway).
     code_changed = real_stamp() != stamp
-    ingest.cache_stamp = real_stamp
+    campaign.cache_stamp = real_stamp
     counts = serial.files.status.value_counts().to_dict()
     return {
         "files": FILES,

@@ -6,12 +6,12 @@ For each size in ``AZL_SCALING_SIZES`` (default ``1e6,1e7,1e8``; ``1e9`` takes h
 
 * **generate** — a ``large``-scale synthetic campaign (``azlatency.synth``) whose sockperf
   ``-t`` is chosen for the size (:func:`sockperf_time`); reported: seconds, bytes, samples.
-* **import** — ``ingest.import_campaign(workers=<cores>)`` into a fresh store.  Peer: DuckDB
+* **import** — ``campaign.import_campaign(workers=<cores>)`` into a fresh store.  Peer: DuckDB
   ``read_csv`` of every sockperf ``--full-log`` file of the campaign (the rows that are nearly
   all the samples), the same four columns typed as the importer types them, every value
   parsed (``sum`` of each column), nothing written.  A second peer pays for a write as the
   import does: the same ``read_csv`` copied to one zstd Parquet file (DuckDB ``COPY``).
-* **summary** — ``stats.summarize_store(engine="duckdb")`` of the runs whose latency basis is
+* **summary** — ``campaign.summarize_store(engine="duckdb")`` of the runs whose latency basis is
   the round trip: per run the quantiles of ``stats.DEFAULT_QUANTILES`` with exact
   order-statistic intervals, moments and the dependence check.  Peer: one plain-SQL
   ``quantile_cont`` of the same quantiles ``GROUP BY run_id`` over the store's samples
@@ -86,7 +86,7 @@ extra = {{"samples": truth.total_samples,
     "scaling_import": """
 from _timing import TreePeak
 with TreePeak() as tp:
-    report = ingest.import_campaign({raw!r}, root={store!r}, workers={cores})
+    report = campaign.import_campaign({raw!r}, root={store!r}, workers={cores})
 extra = {{"runs": report.counts["runs"], "samples": report.counts["samples"],
           "parsed_files": report.parsed, "processes": report.workers,
           "tree_peak_mb": round(tp.peak_mb)}}
@@ -122,10 +122,10 @@ out.unlink()
 """,
     "scaling_summary": """
 from _timing import TreePeak
-runs = ingest.load({name!r}, root={store!r}, samples=False).runs
+runs = campaign.load({name!r}, root={store!r}, samples=False).runs
 ids = runs.loc[runs["latency_basis"] == "rtt", "run_id"]
 with TreePeak() as tp:
-    out = stats.summarize_store({name!r}, {store!r}, run_ids=ids, metric="rtt",
+    out = campaign.summarize_store({name!r}, {store!r}, run_ids=ids, metric="rtt",
                                 engine="duckdb")
 count = out[out["stat"] == "count"]
 extra = {{"groups": int(out["run_id"].nunique()), "observations": int(count["n"].sum()),

@@ -8,7 +8,7 @@ measured in the same run.
   reading the rows of every ``--full-log`` file (the same columns, decimal times) and nothing
   else — the floor for bytes → columns; the ratio says what parsing, labelling, checking and
   writing the store cost above it.
-* **summary** — ``stats.summarize_store(store, run_ids=<runs with latency_basis "rtt">)``:
+* **summary** — ``campaign.summarize_store(store, run_ids=<runs with latency_basis "rtt">)``:
   per run, count/mean/std/min/max and p25 … p99.999 with distribution-free intervals and the
   autocorrelation check, the rows ``stats.summarize(load().samples, runs, by="run_id")``
   gives, reading ``samples.parquet`` run by run (the 8 columns the statistics use).  Peer:
@@ -56,14 +56,14 @@ sys.path[:0] = [{root!r}, {bench!r}]
 from _timing import proc_status_mb
 import numpy as np, pandas as pd, pyarrow as pa, pyarrow.csv as pacsv, pyarrow.parquet as pq
 import azlatency
-from azlatency import ingest, stats
+from azlatency import campaign, stats
 base = proc_status_mb("VmRSS")
 start = time.perf_counter()
 """
 
 _STEPS = {
     "import": """
-report = ingest.import_campaign({raw!r}, root={store!r}, workers=2)
+report = campaign.import_campaign({raw!r}, root={store!r}, workers=2)
 extra = {{"runs": report.counts["runs"], "samples": report.counts["samples"],
           "not_imported": int((report.not_imported["reason"] != "ignored").sum()),
           "parsed_files": report.parsed}}
@@ -85,9 +85,9 @@ for path in sorted(Path({raw!r}).rglob("*.fulllog.csv")):
 extra = {{"rows": rows}}
 """,
     "summary": """
-runs = ingest.load({name!r}, root={store!r}, samples=False).runs
+runs = campaign.load({name!r}, root={store!r}, samples=False).runs
 ids = runs.loc[runs["latency_basis"] == "rtt", "run_id"]
-out = stats.summarize_store({name!r}, {store!r}, run_ids=ids, metric="rtt")
+out = campaign.summarize_store({name!r}, {store!r}, run_ids=ids, metric="rtt")
 count = out[out["stat"] == "count"]
 extra = {{"groups": int(out["run_id"].nunique()), "observations": int(count["n"].sum()),
           "rows_out": len(out),

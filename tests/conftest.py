@@ -43,7 +43,7 @@ def synth(tmp_path_factory):
     """(raw folder, store root, loaded tables) of a ``tiny`` synthetic campaign, seed 7, with
     part of its zone matrix (built once per test process: the engine tests and
     summarize_store's share it)."""
-    from azlatency.ingest import import_campaign, load
+    from azlatency.campaign import import_campaign, load
     from azlatency.synth import make_campaign
 
     raw = tmp_path_factory.mktemp("synth") / SYNTH

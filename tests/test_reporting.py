@@ -11,7 +11,7 @@ import pytest
 
 from azlatency import reporting as rep
 from azlatency import schema
-from azlatency.ingest import import_campaign
+from azlatency.campaign import import_campaign
 from azlatency.schema import Tables
 from tests.conftest import ROOT
 

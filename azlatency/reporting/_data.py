@@ -48,7 +48,7 @@ def load_campaigns(
     """The tables of one or several imported campaigns, concatenated (``runs.campaign`` says
     which campaign a run belongs to).  A campaign that was never imported is an error that
     says how to import it: a report must not quietly leave a campaign out."""
-    from ..ingest import load
+    from ..campaign.load import load
 
     root = processed_root(data_root)
     parts = [load(name, root, samples=samples) for name in names(campaigns)]
@@ -168,8 +168,8 @@ def import_overview(
     ``campaigns`` (files imported / not imported, runs, samples, summaries, quality notes),
     ``tools`` (runs per tool), ``not_imported`` (every file left out, with the reason) and
     ``quality`` (runs per issue, with what the issue means)."""
-    from ..ingest import load, load_report
-    from ..report import ISSUES, REASONS
+    from ..campaign.import_report import ISSUES, REASONS
+    from ..campaign.load import load, load_report
 
     root = processed_root(data_root)
     rows, tools, skipped, quality = [], [], [], []

@@ -8,7 +8,6 @@ Every interval row says its ``method``, ``level`` and ``unit_of_analysis`` (``pa
 
 >>> from azlatency import stats                                  # doctest: +SKIP
 >>> stats.summarize(samples, runs, by=["src_zone", "dst_zone"])  # doctest: +SKIP
->>> stats.summarize_store("synthetic-westeurope")                # doctest: +SKIP
 >>> stats.compare_groups(samples, "placement", runs=runs)       # doctest: +SKIP
 """
 
@@ -19,7 +18,6 @@ from .compare import adjust_pvalues, compare, compare_groups, compare_runs
 from .intervals import mean_ci, quantile_ci, summarize
 from .sanity import check_expectations, parse_expect, warmup
 from .stability import breaks, change_points, last_records_before_break, rolling_quantiles
-from .streamed import summarize_store
 from .summary_only import histogram_quantiles, summary_only_interval, summary_ranges
 from .tails import exceedance, percentile_spectrum, pot_fit, tail_ratios
 
@@ -42,7 +40,6 @@ __all__ = [
     "quantile_ci",
     "rolling_quantiles",
     "summarize",
-    "summarize_store",
     "summary_only_interval",
     "summary_ranges",
     "tail_ratios",

@@ -299,7 +299,7 @@ def _lag_products(r: np.ndarray, lags: range) -> np.ndarray:
     """Σ_i r_i·r_{i+k} for each k in ``lags`` (0 < k < len(r)).
 
     einsum, not `@`: a BLAS dot wakes OpenBLAS's threads, which then spin and take the cores
-    from the threads summarising other runs (engines/duck.py) — 2 threads ran no faster than 1."""
+    from the threads summarising other runs (campaign/engines/duck.py) — 2 threads ran no faster than 1."""
     return np.array([float(np.einsum("i,i->", r[:-k], r[k:])) for k in lags])
 
 

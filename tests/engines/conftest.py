@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from azlatency.ingest import import_campaign, load
+from azlatency.campaign import import_campaign, load
 from tests.conftest import FIXTURES
 from tests.ingest.conftest import RAW
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from azlatency import dataset, ingest, stats
-from azlatency.engines import _series
-from azlatency.engines import dask as dask_engine
+from azlatency import campaign
+from azlatency.campaign import dataset
+from azlatency.campaign.engines import _series
+from azlatency.campaign.engines import dask as dask_engine
 from tests.conftest import SYNTH
 from tests.ingest.conftest import tree_digest
 
@@ -28,14 +29,14 @@ def cluster():
 
 def test_import_on_the_cluster_writes_the_same_store(captures, cluster, tmp_path):
     raw, root, _ = captures
-    report = ingest.import_campaign(
+    report = campaign.import_campaign(
         raw, root=tmp_path, engine="dask", scheduler=cluster.scheduler_address
     )
     assert report.workers == 2 and report.parsed > 20
     local, remote = tree_digest(root / raw.name), tree_digest(tmp_path / raw.name)
     assert local == remote and len(local) > 40  # tables, manifest and every cache file
     # nothing changed: the next cluster import writes nothing
-    again = ingest.import_campaign(
+    again = campaign.import_campaign(
         raw, root=tmp_path, engine="dask", scheduler=cluster.scheduler_address
     )
     assert again.changed is False and tree_digest(tmp_path / raw.name) == remote
@@ -48,8 +49,8 @@ def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
     files of the store on both engines, and the two stores are the same bytes."""
     raw, _, _ = captures
     monkeypatch.setattr(dataset, "LINK_ROWS", 700)  # the sockperf full logs: 767-1099 rows
-    ingest.import_campaign(raw, root=tmp_path / "local", workers=1)
-    ingest.import_campaign(
+    campaign.import_campaign(raw, root=tmp_path / "local", workers=1)
+    campaign.import_campaign(
         raw, root=tmp_path / "dask", engine="dask", scheduler=cluster.scheduler_address
     )
     files = dataset.table_files(tmp_path / "dask" / raw.name, "samples")
@@ -63,11 +64,11 @@ def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
     monkeypatch.setattr(
         _series, "read_series", lambda groups, *a: read.append(groups[0][0]) or original(groups, *a)
     )
-    t = ingest.load(raw.name, root=tmp_path / "dask")
+    t = campaign.load(raw.name, root=tmp_path / "dask")
     got, ids = {}, {}
     for basis in ("rtt", "half_rtt"):  # sockperf's latency logs are half-RTT
         ids[basis] = t.runs.loc[t.runs["latency_basis"] == basis, "run_id"]
-        got[basis] = stats.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis],
+        got[basis] = campaign.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis],
                                            metric=basis, engine="dask",
                                            scheduler=cluster.scheduler_address)
     assert placed and sorted(map(str, read)) == sorted(
@@ -76,7 +77,7 @@ def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
     for basis, frame in got.items():
         pd.testing.assert_frame_equal(
             frame,
-            stats.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis], metric=basis),
+            campaign.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis], metric=basis),
         )
 
 
@@ -86,8 +87,8 @@ def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
 def test_summary_on_the_cluster_equals_the_local_engines(synth, cluster, by, unit):
     _, root, t = synth
     ids = t.runs.loc[t.runs["latency_basis"] == "rtt", "run_id"]
-    local = stats.summarize_store(SYNTH, root, run_ids=ids, by=by, unit=unit, engine="pyarrow")
-    remote = stats.summarize_store(
+    local = campaign.summarize_store(SYNTH, root, run_ids=ids, by=by, unit=unit, engine="pyarrow")
+    remote = campaign.summarize_store(
         SYNTH,
         root,
         run_ids=ids,
@@ -110,11 +111,11 @@ def test_summary_tasks_split_the_runs(captures, cluster, monkeypatch):
     assert len(chunks) >= 4 and [r for c in chunks for r in c] == [r for r, _ in counts]
     ids = t.runs.loc[t.runs["latency_basis"] == "rtt", "run_id"]
     with distributed.Client(cluster):  # the default client: no scheduler= needed
-        got = stats.summarize_store("captures", root, run_ids=ids, engine="dask")
-    pd.testing.assert_frame_equal(got, stats.summarize_store("captures", root, run_ids=ids))
+        got = campaign.summarize_store("captures", root, run_ids=ids, engine="dask")
+    pd.testing.assert_frame_equal(got, campaign.summarize_store("captures", root, run_ids=ids))
 
 
 def test_the_dask_engine_needs_a_cluster(captures):
     _, root, t = captures
     with pytest.raises(ValueError, match="needs scheduler="):
-        stats.summarize_store("captures", root, run_ids=t.runs["run_id"][:1], engine="dask")
+        campaign.summarize_store("captures", root, run_ids=t.runs["run_id"][:1], engine="dask")

@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 import azlatency
-from azlatency import dataset, stats
-from azlatency.engines import duck
+from azlatency import campaign, stats
+from azlatency.campaign import dataset
+from azlatency.campaign.engines import duck
 from azlatency.units import BasisError
 from tests.conftest import SYNTH
 
@@ -29,7 +30,7 @@ def _pandas(t, ids, **kw):
 def test_synthetic_campaign_per_run_equals_pandas(synth, dependence):
     _, root, t = synth
     ids = _ids(t)
-    got = stats.summarize_store(SYNTH, root, run_ids=ids, dependence=dependence)  # default
+    got = campaign.summarize_store(SYNTH, root, run_ids=ids, dependence=dependence)  # default
     pd.testing.assert_frame_equal(got, _pandas(t, ids, dependence=dependence))
     assert got["run_id"].nunique() == 46
 
@@ -37,12 +38,12 @@ def test_synthetic_campaign_per_run_equals_pandas(synth, dependence):
 def test_half_rtt_and_the_basis_check(synth):
     _, root, t = synth
     ids = _ids(t, "half_rtt")
-    got = stats.summarize_store(SYNTH, root, run_ids=ids, metric="half_rtt", engine="duckdb")
+    got = campaign.summarize_store(SYNTH, root, run_ids=ids, metric="half_rtt", engine="duckdb")
     pd.testing.assert_frame_equal(got, _pandas(t, ids, metric="half_rtt"))
     with pytest.raises(BasisError) as want:
         stats.summarize(t.samples, t.runs)
     with pytest.raises(BasisError) as have:
-        stats.summarize_store(SYNTH, root, engine="duckdb")
+        campaign.summarize_store(SYNTH, root, engine="duckdb")
     assert str(have.value) == str(want.value)  # the same runs named
 
 
@@ -61,7 +62,7 @@ def test_synthetic_groups_equal_pandas(synth, by, unit, monkeypatch):
     read = []  # groups handed to group_rows (their rows read); the others are SQL's
     original = duck._Query.read
     monkeypatch.setattr(duck._Query, "read", lambda self, r: read.append(r) or original(self, r))
-    got = stats.summarize_store(SYNTH, root, run_ids=ids, by=by, unit=unit, engine="duckdb")
+    got = campaign.summarize_store(SYNTH, root, run_ids=ids, by=by, unit=unit, engine="duckdb")
     pd.testing.assert_frame_equal(got, _pandas(t, ids, by=by, unit=unit))
     groups = got.groupby(by if isinstance(by, list) else [by], dropna=False).ngroups
     if unit == "packet":  # packets pooled across runs: the pooled series is needed
@@ -75,11 +76,11 @@ def test_real_captures_equal_pandas(captures, monkeypatch):
     monkeypatch.setattr(duck, "CHUNK_ROWS", 100)  # the runs read for group_rows: many chunks
     for basis in ("rtt", "half_rtt"):  # sockperf's latency logs are half-RTT
         ids = _ids(t, basis)
-        got = stats.summarize_store("captures", root, run_ids=ids, metric=basis)
+        got = campaign.summarize_store("captures", root, run_ids=ids, metric=basis)
         pd.testing.assert_frame_equal(got, _pandas(t, ids, metric=basis))
         pd.testing.assert_frame_equal(
             got,
-            stats.summarize_store("captures", root, run_ids=ids, metric=basis, engine="pyarrow"),
+            campaign.summarize_store("captures", root, run_ids=ids, metric=basis, engine="pyarrow"),
         )
         assert got["run_id"].nunique() >= 3
         if basis == "rtt":  # ping's timeouts are counted out in SQL as in pandas
@@ -113,7 +114,7 @@ def test_short_runs_are_sql_long_ones_numpy_censored_ones_group_rows(synth, capt
     for name, (_, root, t) in ((SYNTH, synth), ("captures", captures)):
         ids = _ids(t)
         sent.clear(), read.clear(), sql.clear()
-        got = stats.summarize_store(name, root, run_ids=ids, by=by)
+        got = campaign.summarize_store(name, root, run_ids=ids, by=by)
         pd.testing.assert_frame_equal(got, _pandas(t, ids, by=by))
         kept = t.samples[t.samples["run_id"].isin(ids)]
         rows = kept.groupby("run_id").size()
@@ -174,7 +175,7 @@ def test_lazy_load_and_query(captures):
 def test_an_unknown_engine_is_refused(captures):
     _, root, _ = captures
     with pytest.raises(ValueError, match="engine must be one of duckdb, pyarrow, dask"):
-        stats.summarize_store("captures", root, engine="spark")
+        campaign.summarize_store("captures", root, engine="spark")
 
 
 def test_rows_out_of_order_repeated_or_null_seq_equal_pandas(synth, tmp_path, monkeypatch):
@@ -221,7 +222,7 @@ def test_rows_out_of_order_repeated_or_null_seq_equal_pandas(synth, tmp_path, mo
 
     monkeypatch.setattr(duck, "_series", spy)
     monkeypatch.setattr(duck, "CHUNK_ROWS", 1000)
-    got = stats.summarize_store(SYNTH, tmp_path, run_ids=ids, engine="duckdb")
+    got = campaign.summarize_store(SYNTH, tmp_path, run_ids=ids, engine="duckdb")
     pd.testing.assert_frame_equal(got, _pandas(loaded, ids))
     assert big[0] in sent  # the longest run is autocorrelated: numpy's
     # Only the repeated or NULL seq went to group_rows; every other run, though its rows
@@ -246,7 +247,7 @@ def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monke
     for name, (_, root, t) in ((SYNTH, synth), ("captures", captures)):
         ids = _ids(t)
         asked.clear()
-        got = stats.summarize_store(name, root, run_ids=ids, dependence=dependence)
+        got = campaign.summarize_store(name, root, run_ids=ids, dependence=dependence)
         pd.testing.assert_frame_equal(got, _pandas(t, ids, dependence=dependence))
         rows = t.samples[t.samples["run_id"].isin(ids)].groupby("run_id").size()
         (short,) = asked
@@ -272,7 +273,7 @@ def test_the_scan_names_its_runs_in_sql_or_joins_a_table(synth, monkeypatch, lit
     monkeypatch.setattr(duck._Query, "__init__", spy)
     _, root, t = synth
     ids = _ids(t)[::2]
-    got = stats.summarize_store(SYNTH, root, run_ids=ids)
+    got = campaign.summarize_store(SYNTH, root, run_ids=ids)
     pd.testing.assert_frame_equal(got, _pandas(t, ids))
     (scan,) = [q for q in sent if "FROM obs_all" in q]
     assert ("SELECT run_id FROM series_runs" in scan) == (literal_max == 0)
@@ -305,7 +306,7 @@ def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path,
     original = duck._series_rows.read_series
     monkeypatch.setattr(duck._series_rows, "read_series",
                         lambda groups, *a: read.append(groups[0][0]) or original(groups, *a))
-    pd.testing.assert_frame_equal(stats.summarize_store(SYNTH, tmp_path, run_ids=ids),
+    pd.testing.assert_frame_equal(campaign.summarize_store(SYNTH, tmp_path, run_ids=ids),
                                   _pandas(t, ids))
     run_of = {f: r for r, gs in pure.items() for f, *_ in gs}
     read_runs = [run_of[f] for f in read]  # every long run among them, and found-dependent ones

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from azlatency.engines import _series
+from azlatency.campaign.engines import _series
 from azlatency.stats import intervals as iv
 
 KW = {"quantiles": [0.5, 0.9, 0.99], "level": 0.95, "dependence": "auto"}

@@ -1,7 +1,7 @@
 """Kill the import process at every step (and at random moments): the old store survives.
 
 Each case runs an import in a child process that SIGKILLs itself at a named point of the
-store writer (``AZLATENCY_KILL_AT``, a test hook in ``azlatency/store.py``) or is killed from
+store writer (``AZLATENCY_KILL_AT``, a test hook in ``azlatency/campaign/store.py``) or is killed from
 outside after a random delay.  Afterwards the store must be exactly the old one or exactly the
 new one — never a mix, never missing — and the next import must succeed.  Children come from a
 forkserver that has azlatency imported already, so a case costs a fork, not a Python start.
@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from azlatency import ingest
+from azlatency import campaign
 from tests.ingest.conftest import RAW
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("atomic")]
@@ -29,13 +29,13 @@ KILLED = -signal.SIGKILL
 def _child(raw, root, point):
     if point:
         os.environ["AZLATENCY_KILL_AT"] = point
-    ingest.import_campaign(raw, root=root, workers=1)
+    campaign.import_campaign(raw, root=root, workers=1)
 
 
 @pytest.fixture(scope="module")
 def ctx():
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["azlatency.ingest", "pandera.pandas", "pyarrow.parquet",
+    context.set_forkserver_preload(["azlatency.campaign.importer", "pandera.pandas", "pyarrow.parquet",
                                     "tests.ingest.test_atomic"])
     return context
 
@@ -47,12 +47,12 @@ def setup(tmp_path_factory):
     raw = tmp / "raw" / "echo"
     shutil.copytree(RAW / "seed004-echo-uksouth", raw)
     stores = tmp / "processed"
-    ingest.import_campaign(raw, root=stores, workers=1)
+    campaign.import_campaign(raw, root=stores, workers=1)
     old = state(stores / "echo")
     (raw / "ppg.reported.csv").write_bytes(
         (RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv").read_bytes())
     reference = tmp / "reference"
-    ingest.import_campaign(raw, root=reference, workers=1)
+    campaign.import_campaign(raw, root=reference, workers=1)
     new = state(reference / "echo")
     assert old != new
     return raw, stores, old, new
@@ -82,7 +82,7 @@ def _run(ctx, raw, root, point=None, kill_after=None):
 
 def _check_and_restore(stores, old, new):
     """After a crash: loading recovers a store that is exactly old or exactly new."""
-    tables = ingest.load("echo", stores)  # recovers a half-done swap under the lock
+    tables = campaign.load("echo", stores)  # recovers a half-done swap under the lock
     now = state(stores / "echo")
     assert now in (old, new)
     assert len(tables.runs) == (18 if now == old else 25)
@@ -105,7 +105,7 @@ def test_killed_at_each_step(ctx, setup, point, expected, tmp_path):
     if point == "between-renames":  # the store folder is briefly gone: only the .old is left
         assert not (root / "echo").exists() and (root / ".echo.old").exists()
     assert _check_and_restore(root, old, new) == expected
-    ingest.import_campaign(raw, root=root, workers=1)  # the next import completes
+    campaign.import_campaign(raw, root=root, workers=1)  # the next import completes
     assert state(root / "echo") == new
 
 

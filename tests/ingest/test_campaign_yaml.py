@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from azlatency.campaign import parse_campaign, template_regex
+from azlatency.campaign.config import parse_campaign, template_regex
 from azlatency.errors import CampaignError
 from tests.ingest.conftest import EXAMPLES, RAW
 

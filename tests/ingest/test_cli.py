@@ -8,7 +8,7 @@ import json
 from click.testing import CliRunner
 from rich.console import Console
 
-from azlatency import ingest
+from azlatency import campaign
 from azlatency.cli import main
 
 
@@ -33,7 +33,7 @@ def test_the_tools_looked_for_are_listed_once(copy_campaign, stores):
     raw = copy_campaign("seed004-echo-uksouth")
     for name in ("notes.txt", "todo.txt", "plan.txt"):
         (raw / name).write_text(f"{name}: rerun cross region\n")
-    report = ingest.import_campaign(raw, root=stores, workers=1)
+    report = campaign.import_campaign(raw, root=stores, workers=1)
     out = io.StringIO()
     report.print(Console(file=out, width=2000))
     text = out.getvalue()

@@ -14,7 +14,8 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from azlatency import dataset, ingest, schema, store
+from azlatency import campaign, schema
+from azlatency.campaign import dataset, store
 from tests.conftest import FIXTURES
 from tests.ingest.conftest import tree_digest
 
@@ -35,9 +36,9 @@ def mixed(copy_campaign):
 
 
 def test_samples_are_partitioned_by_tool_and_ordered_by_run(mixed, stores):
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
-    t = ingest.load(folder)
+    t = campaign.load(folder)
     files = dataset.table_files(folder, "samples")
     tools = {f.parent.name for f in files}
     assert tools == {"tool=echo_csv", "tool=ping", "tool=sockperf"}
@@ -57,9 +58,9 @@ def test_samples_are_partitioned_by_tool_and_ordered_by_run(mixed, stores):
 @pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
 def test_plain_duckdb_and_pyarrow_read_the_store(mixed, stores):
     """No azlatency code: the SQL and the dataset calls a user would write from docs/store.md."""
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
-    t = ingest.load(folder)
+    t = campaign.load(folder)
     want = t.samples.merge(t.runs[["run_id", "tool"]], on="run_id").groupby("tool").size()
 
     con = duckdb.connect()
@@ -111,7 +112,7 @@ def test_a_numeric_looking_partition_stays_a_string(tmp_path):
 
 def test_manifest_lists_every_file_and_an_empty_table_keeps_its_file(copy_campaign, stores):
     raw = copy_campaign("seed004-echo-uksouth")  # reported values only: no samples
-    ingest.import_campaign(raw, root=stores, workers=1)
+    campaign.import_campaign(raw, root=stores, workers=1)
     folder = stores / raw.name
     manifest = json.loads((folder / "manifest.json").read_text())
     listed = {name for info in manifest["tables"].values() for name in info["files"]}
@@ -164,12 +165,12 @@ def _sorted(df):
 
 
 def test_a_format_1_store_migrates_on_load(mixed, stores):
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
-    before = ingest.load(folder)
+    before = campaign.load(folder)
     _as_format_1(folder)
     assert (folder / "samples.parquet").is_file()
-    after = ingest.load(folder)  # migrates in place, then reads
+    after = campaign.load(folder)  # migrates in place, then reads
     manifest = json.loads((folder / "manifest.json").read_text())
     assert (manifest["format_version"], manifest["migrated_from"]) == (schema.FORMAT_VERSION, 1)
     assert not (folder / "samples.parquet").exists()
@@ -189,16 +190,16 @@ def test_a_format_1_store_migrates_on_load(mixed, stores):
 
 
 def test_a_format_1_store_reimports_cleanly_then_stands(mixed, stores, tmp_path):
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
     fresh = tree_digest(folder)
     _as_format_1(folder)
-    again = ingest.import_campaign(mixed, root=stores, workers=1)
+    again = campaign.import_campaign(mixed, root=stores, workers=1)
     assert again.changed and again.reused == 0  # the old cache's stamp names format 1
     assert not (folder / "samples.parquet").exists()
     assert tree_digest(folder) == fresh  # byte for byte the store a first import writes
     stamped = tree_digest(folder, mtimes=True)
-    idle = ingest.import_campaign(mixed, root=stores, workers=1)
+    idle = campaign.import_campaign(mixed, root=stores, workers=1)
     assert idle.changed is False and tree_digest(folder, mtimes=True) == stamped  # untouched
 
 
@@ -217,34 +218,34 @@ def test_a_hook_table_is_written_listed_and_compared(mixed, stores, monkeypatch)
         )
 
     monkeypatch.setitem(dataset.EXTRA_TABLES, "sketches", per_run_counts)
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
     manifest = json.loads((folder / "manifest.json").read_text())
     assert list(manifest["tables"]["sketches"]["files"]) == ["sketches/part-0.parquet"]
     assert manifest["tables"]["sketches"]["rows"] == seen[0] > 5
     stamped = tree_digest(folder, mtimes=True)
-    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
+    assert campaign.import_campaign(mixed, root=stores, workers=1).changed is False
     assert tree_digest(folder, mtimes=True) == stamped
     (folder / "sketches" / "part-0.parquet").unlink()  # a lost file is rewritten
-    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is True
+    assert campaign.import_campaign(mixed, root=stores, workers=1).changed is True
     assert (folder / "sketches" / "part-0.parquet").is_file()
 
 
 def test_unchanged_partitions_are_linked_not_rewritten(mixed, stores, tmp_path):
     """A new ping log changes the ping partition only: the sockperf and echo files are the old
     files (hard links, same inode), and the store is the one a first import writes."""
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
     inodes = {f.parent.name: f.stat().st_ino for f in dataset.table_files(folder, "samples")}
     extra = sorted((FIXTURES / "ping").glob("*linux-c15-i0.2-gap-partial-loss.txt"))[0]
     shutil.copy(extra, mixed / extra.name)
-    again = ingest.import_campaign(mixed, root=stores, workers=1)
+    again = campaign.import_campaign(mixed, root=stores, workers=1)
     assert again.changed and again.parsed == 1
     now = {f.parent.name: f.stat().st_ino for f in dataset.table_files(folder, "samples")}
     assert now["tool=sockperf"] == inodes["tool=sockperf"]
     assert now["tool=echo_csv"] == inodes["tool=echo_csv"]
     assert now["tool=ping"] != inodes["tool=ping"]
-    ingest.import_campaign(mixed, root=tmp_path / "fresh", workers=1)
+    campaign.import_campaign(mixed, root=tmp_path / "fresh", workers=1)
     assert tree_digest(folder) == tree_digest(tmp_path / "fresh" / mixed.name)
 
 
@@ -254,11 +255,11 @@ def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, 
     written by two threads.  No run spans two files, every file keeps the run order, the
     rows are those of a one-file store, a re-import with nothing changed writes nothing,
     and a new file of another tool leaves them linked."""
-    ingest.import_campaign(mixed, root=tmp_path / "one", workers=1)
-    whole = ingest.load(tmp_path / "one" / mixed.name)
+    campaign.import_campaign(mixed, root=tmp_path / "one", workers=1)
+    whole = campaign.load(tmp_path / "one" / mixed.name)
     monkeypatch.setattr(dataset, "FILE_ROWS", 1000)
     monkeypatch.setattr(dataset, "WRITE_THREADS", 2)
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
     files = dataset.table_files(folder, "samples")
     sockperf = [f for f in files if f.parent.name == "tool=sockperf"]
@@ -272,7 +273,7 @@ def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, 
         assert not (set(ids) & seen)  # a run lives in one file
         seen |= set(ids)
         last = ids[-1]
-    t = ingest.load(folder)
+    t = campaign.load(folder)
     assert t.samples.equals(whole.samples)
     # pyarrow's dataset lists the files in the same order (part-2 before part-10)
     got = dataset.arrow_dataset(folder).to_table(columns=["run_id"])["run_id"].to_pylist()
@@ -281,11 +282,11 @@ def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, 
     assert set(manifest["tables"]["samples"]["files"]) == {
         f.relative_to(folder).as_posix() for f in files
     }
-    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
+    assert campaign.import_campaign(mixed, root=stores, workers=1).changed is False
     inodes = {f: f.stat().st_ino for f in sockperf}
     extra = sorted((FIXTURES / "ping").glob("*linux-c15-i0.2-gap-partial-loss.txt"))[0]
     shutil.copy(extra, mixed / extra.name)
-    assert ingest.import_campaign(mixed, root=stores, workers=1).changed
+    assert campaign.import_campaign(mixed, root=stores, workers=1).changed
     assert {f: f.stat().st_ino for f in sockperf} == inodes  # linked, not rewritten
 
 
@@ -320,12 +321,12 @@ def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_
     """With LINK_ROWS small, every sockperf full log is a samples file that is its cache
     file (one inode): the samples read back are those of a store whose files were all
     written, in the same order, and plain DuckDB reads the same rows."""
-    ingest.import_campaign(mixed, root=tmp_path / "packed", workers=1)
-    packed = ingest.load(tmp_path / "packed" / mixed.name)
+    campaign.import_campaign(mixed, root=tmp_path / "packed", workers=1)
+    packed = campaign.load(tmp_path / "packed" / mixed.name)
     assert all(f.stat().st_nlink == 1
                for f in dataset.table_files(tmp_path / "packed" / mixed.name, "samples"))
     monkeypatch.setattr(dataset, "LINK_ROWS", 700)  # the full logs: 767-1099 rows
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
     files = dataset.table_files(folder, "samples")
     cache = {f.stat().st_ino: f.name for f in (folder / store.CACHE).glob("*.samples.parquet")}
@@ -338,14 +339,14 @@ def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_
         assert pq.read_schema(f).equals(dataset.sample_target(), check_metadata=True)
         ids = pq.read_table(f, columns=["run_id"])["run_id"].to_pylist()
         assert ids == sorted(ids)
-    t = ingest.load(folder)
+    t = campaign.load(folder)
     assert t.samples.equals(packed.samples)
     assert list(t.samples.columns) == list(packed.samples.columns)
     n = duckdb.sql(f"SELECT count(*), sum(rtt_us) FROM read_parquet('{folder}/samples/*/*.parquet')"
                    ).fetchall()[0]
     assert n[0] == len(packed.samples) and n[1] == pytest.approx(packed.samples.rtt_us.sum())
     manifest = json.loads((folder / store.MANIFEST).read_text(encoding="utf-8"))
-    assert ingest.import_campaign(mixed, root=stores, workers=1).changed is False
+    assert campaign.import_campaign(mixed, root=stores, workers=1).changed is False
     assert json.loads((folder / store.MANIFEST).read_text(encoding="utf-8")) == manifest
     assert dataset.intact(folder, manifest)
 
@@ -353,14 +354,14 @@ def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_
 def test_two_campaigns_read_as_one_table_without_schema_merging(mixed, stores, tmp_path):
     """Every samples file holds every declared column, so a glob over two campaigns of
     different tools is one table to DuckDB and pyarrow, no union_by_name, no unification."""
-    ingest.import_campaign(mixed, root=stores, workers=1)
+    campaign.import_campaign(mixed, root=stores, workers=1)
     pings = tmp_path / "pings"
     pings.mkdir()
     for f in sorted((FIXTURES / "ping").glob("*-D*.txt")):
         if ".expected." not in f.name:
             shutil.copy(f, pings / f.name)
-    ingest.import_campaign(pings, root=stores, workers=1)
-    a, b = ingest.load(stores / mixed.name), ingest.load(stores / "pings")
+    campaign.import_campaign(pings, root=stores, workers=1)
+    a, b = campaign.load(stores / mixed.name), campaign.load(stores / "pings")
     assert set(a.samples.columns) != set(b.samples.columns)  # the valued columns differ
     files = sorted(stores.glob("*/samples/*/*.parquet"))
     first = pq.read_schema(files[0])

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from azlatency import ingest
+from azlatency import campaign
+from azlatency.campaign.sources import Limits
 from azlatency.parsers.reported_csv import UNITS
-from azlatency.sources import Limits
 from tests.conftest import FIXTURES
 from tests.ingest.conftest import RAW, tree_digest
 
@@ -119,7 +119,7 @@ EXPECTED = {  # path -> (status, reason)
 
 
 def _import(dump: Path, stores: Path, **kw):
-    return ingest.import_campaign(dump, root=stores, workers=1, strict=True,
+    return campaign.import_campaign(dump, root=stores, workers=1, strict=True,
                                   limits=Limits(max_file_bytes=LIMIT), **kw)
 
 
@@ -140,14 +140,14 @@ def test_every_file_is_accounted_for_exactly_once(dump, stores):
     assert "path escapes the archive" in by_path.loc["hostile.zip!/../escape.log", "detail"]
     assert "link in the archive" in by_path.loc["hostile.tar.gz!/evil", "detail"]
     # the imported files are all in the tables
-    runs = ingest.load("messy", stores).runs
+    runs = campaign.load("messy", stores).runs
     imported = set(files[files.status == "imported"].path)
     assert set(runs.source_path) == imported
 
 
 def test_utf16_truncated_and_total_loss_runs(dump, stores):
     _import(dump, stores)
-    t = ingest.load("messy", stores)
+    t = campaign.load("messy", stores)
     runs = t.runs.set_index("source_path")
     assert runs.loc["latte/receiver-utf16.log", "encoding"] == "utf-16-le"
     # seed 002 line 155: "Latency(usec) 2026.51" (the receiver), read through UTF-16
@@ -157,7 +157,7 @@ def test_utf16_truncated_and_total_loss_runs(dump, stores):
     assert rtt.value.tolist() == [2026.51]
     assert not runs.loc["echo/truncated.csv", "complete"]
     assert runs.loc["echo/total-loss.csv", "packets_received"] == 0
-    report = ingest.load_report("messy", stores)
+    report = campaign.load_report("messy", stores)
     issues = set(zip(report.quality.source_path, report.quality.issue))
     assert ("echo/truncated.csv", "incomplete") in issues
     assert ("echo/truncated.csv", "parser_warning") in issues
@@ -167,7 +167,7 @@ def test_utf16_truncated_and_total_loss_runs(dump, stores):
 def test_nanosecond_timestamps_and_string_zones_survive_the_store(dump, stores):
     (dump / "campaign.yaml").write_text("rules:\n  - glob: 'echo/*'\n    set: {src_zone: 1}\n")
     _import(dump, stores)
-    t = ingest.load("messy", stores)
+    t = campaign.load("messy", stores)
     runs = t.runs.set_index("source_path")
     assert runs.loc["echo/probes.csv", "src_zone"] == "1"  # not the integer 1
     assert str(t.runs.src_zone.dtype) == "str"
@@ -182,7 +182,7 @@ def test_nanosecond_timestamps_and_string_zones_survive_the_store(dump, stores):
 
 
 def test_lenient_import_keeps_the_good_rows_and_lists_the_skipped(dump, stores):
-    report = ingest.import_campaign(dump, root=stores, workers=1,
+    report = campaign.import_campaign(dump, root=stores, workers=1,
                                     limits=Limits(max_file_bytes=LIMIT))
     row = report.files.set_index("path").loc["bad.reported.csv"]
     assert row.status == "imported" and row.runs == 1  # the Same AZ mean of line 12
@@ -196,15 +196,15 @@ def test_an_archive_campaign_with_one_top_folder(tmp_path, stores):
     archive = tmp_path / "week3.tgz"
     with tarfile.open(archive, "w:gz") as tf:
         tf.add(RAW / "seed002-ppg-latte", arcname="week3")
-    report = ingest.import_campaign(archive, root=stores, workers=1)
+    report = campaign.import_campaign(archive, root=stores, workers=1)
     assert report.campaign == "week3"
     files = report.files.set_index("path")
     assert files.loc["campaign.yaml", "status"] == "campaign"
     assert files.loc["README.md", "reason"] == "ignored"  # campaign.yaml inside was used
-    runs = ingest.load("week3", stores).runs
+    runs = campaign.load("week3", stores).runs
     assert len(runs) == 9 and set(runs.region) == {"canadacentral"}
     assert files.loc["blog-comparison.reported.csv", "tools"] == "latte (reported)"
-    again = ingest.import_campaign(archive, root=stores, workers=1)
+    again = campaign.import_campaign(archive, root=stores, workers=1)
     assert (again.parsed, again.changed) == (0, False)
 
 

@@ -6,19 +6,19 @@ import shutil
 
 import pytest
 
-from azlatency import ingest
+from azlatency import campaign as camp
 from tests.ingest.conftest import EXAMPLES, RAW, tree_digest
 
 
 def _import(campaign, stores):
-    return ingest.import_campaign(RAW / campaign, root=stores, workers=1)
+    return camp.import_campaign(RAW / campaign, root=stores, workers=1)
 
 
 def test_seed000_pairs_come_from_prompt_host_target_ip_and_inventory(stores):
     report = _import("seed000-az-vs-as", stores)
     # 8 logs (README.md is ignored by campaign.yaml, campaign.yaml is metadata)
     assert report.not_imported.reason.tolist() == ["ignored"]
-    runs = ingest.load("seed000-az-vs-as", stores).runs.set_index("source_path")
+    runs = camp.load("seed000-az-vs-as", stores).runs.set_index("source_path")
     assert len(runs) == 8 and runs.index.is_unique
     zones, avset = runs.loc[runs.index.str.startswith("zones/")], runs.loc[
         runs.index.str.startswith("avset/")]
@@ -42,7 +42,7 @@ def test_seed000_pairs_come_from_prompt_host_target_ip_and_inventory(stores):
 def test_seed001_every_run_has_the_zones_of_its_heading(stores):
     report = _import("seed001-aks-azure-cni", stores)
     assert report.not_imported.reason.tolist() == ["ignored"]
-    runs = ingest.load("seed001-aks-azure-cni", stores).runs
+    runs = camp.load("seed001-aks-azure-cni", stores).runs
     expected = {"az1-az1.md": ("1", "1", "same_zone"), "az1-az2.md": ("1", "2", "cross_zone"),
                 "az2-az3.md": ("2", "3", "cross_zone"), "az1-az3.md": ("1", "3", "cross_zone")}
     for path, group in runs.groupby("source_path"):
@@ -63,7 +63,7 @@ def test_seed001_every_run_has_the_zones_of_its_heading(stores):
 
 def test_seed002_latte_logs_and_reported_comparison(stores):
     _import("seed002-ppg-latte", stores)
-    t = ingest.load("seed002-ppg-latte", stores)
+    t = camp.load("seed002-ppg-latte", stores)
     assert len(t.runs) == 9
     logs = t.runs[t.runs.parser_variant != "reported-csv"].set_index("source_path")
     assert set(logs.index) == {"b1s-cross-zone/latte-sender.log",
@@ -80,7 +80,7 @@ def test_seed002_latte_logs_and_reported_comparison(stores):
 def test_seed004_reported_echo_tables(stores):
     report = _import("seed004-echo-uksouth", stores)
     assert report.counts == {"runs": 18, "samples": 0, "summaries": 30}
-    t = ingest.load("seed004-echo-uksouth", stores)
+    t = camp.load("seed004-echo-uksouth", stores)
     assert set(t.runs.parser_variant) == {"reported-csv"} and set(t.summaries.source) == {"reported"}
     assert set(t.runs.placement) == {"same_zone", "cross_zone", "cross_region"}
     assert set(t.runs.vm_size) == {"Standard_B1s"}
@@ -92,15 +92,15 @@ def test_seed004_reported_echo_tables(stores):
 @pytest.mark.parametrize("campaign", EXAMPLES)
 def test_reimport_changes_nothing_and_raw_is_never_written(campaign, stores):
     raw_before = tree_digest(RAW / campaign, mtimes=True)
-    first = ingest.import_campaign(RAW / campaign, root=stores, workers=1)
+    first = camp.import_campaign(RAW / campaign, root=stores, workers=1)
     store = stores / campaign
     snapshot = tree_digest(store, mtimes=True)
-    again = ingest.import_campaign(RAW / campaign, root=stores, workers=1)
+    again = camp.import_campaign(RAW / campaign, root=stores, workers=1)
     assert (again.changed, again.parsed, again.reused) == (False, 0, first.parsed)
     assert tree_digest(store, mtimes=True) == snapshot  # not even rewritten
     # From scratch: byte-identical files (no timestamps in Parquet or the manifest).
     shutil.rmtree(store)
-    ingest.import_campaign(RAW / campaign, root=stores, workers=1)
+    camp.import_campaign(RAW / campaign, root=stores, workers=1)
     assert tree_digest(store) == {k: v[:1] for k, v in snapshot.items()}
     assert tree_digest(RAW / campaign, mtimes=True) == raw_before
     assert not [p for p in stores.iterdir() if p.name.startswith(f".{campaign}.") and

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from azlatency import schema
-from azlatency.campaign import parse_campaign
-from azlatency.labels import label_runs
+from azlatency.campaign.config import parse_campaign
+from azlatency.campaign.labels import label_runs
 
 INVENTORY = """
 defaults: {region: westeurope, vm_size: Standard_D4as_v4, accelerated_networking: true}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from azlatency import ingest, paths
+from azlatency import campaign, paths
 from tests.conftest import CORPUS as CORPUS_DIR
 from tests.conftest import corpus, needs_shared
 from tests.ingest.conftest import RAW
@@ -23,7 +23,7 @@ def test_loss_censored_and_incomplete_runs_are_listed(tmp_path):
     raw.mkdir(parents=True)
     for tool, name in CORPUS:  # copies in a scratch folder, never into the repository
         shutil.copyfile(corpus(tool, name), raw / name)
-    report = ingest.import_campaign(raw, root=tmp_path / "processed", workers=1)
+    report = campaign.import_campaign(raw, root=tmp_path / "processed", workers=1)
     assert set(report.files.status) == {"imported"}
     q = report.quality
     found = {(p.split("--")[1], i) for p, i in zip(q.source_path, q.issue)}
@@ -41,7 +41,7 @@ def test_loss_censored_and_incomplete_runs_are_listed(tmp_path):
     # no campaign.yaml: nothing says where these ran
     assert q[q.issue == "unlabelled_zones"].run_id.nunique() == report.counts["runs"]
     # the sockperf --full-rtt log keeps its 14,975 packets (SOURCES.md)
-    t = ingest.load("corpus", tmp_path / "processed")
+    t = campaign.load("corpus", tmp_path / "processed")
     sock = t.runs[t.runs.tool == "sockperf"].run_id.iloc[0]
     assert (t.samples.run_id == sock).sum() == 14975
 
@@ -53,9 +53,9 @@ def test_data_root_from_the_environment(tmp_path, monkeypatch):
     shutil.copytree(RAW / "seed004-echo-uksouth", tmp_path / "data" / "raw" / "echo")
     assert paths.campaigns() == ["echo"]
     monkeypatch.chdir(tmp_path)  # a name is looked up under the data root, not the cwd
-    report = ingest.import_campaign("echo", workers=1)
+    report = campaign.import_campaign("echo", workers=1)
     assert report.store == tmp_path / "data" / "processed" / "echo"
-    assert len(ingest.load("echo").runs) == 18
+    assert len(campaign.load("echo").runs) == 18
     manifest = (report.store / "manifest.json").read_text()
     assert '"raw": "raw/echo"' in manifest  # recorded relative to the data root
 
@@ -77,11 +77,11 @@ def test_every_corpus_file_imports(tmp_path):
             dest = raw / path.relative_to(CORPUS_DIR)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-    report = ingest.import_campaign(raw, root=tmp_path / "processed", workers=1)
+    report = campaign.import_campaign(raw, root=tmp_path / "processed", workers=1)
     files = report.files
     assert (files.status == "imported").all(), files[files.status != "imported"]
     assert len(files) == sum(1 for p in raw.rglob("*") if p.is_file())
-    tables = ingest.load("corpus", root=tmp_path / "processed")
+    tables = campaign.load("corpus", root=tmp_path / "processed")
     busybox = tables.runs[tables.runs.source_path.str.contains("busybox-alpine-unreachable")]
     s = tables.samples[tables.samples.run_id.isin(busybox.run_id)]
     assert s.status.tolist() == ["ok", "ok", "ok", "error"]

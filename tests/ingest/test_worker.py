@@ -12,7 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from azlatency import _worker, ingest, sources
+from azlatency import campaign
+from azlatency.campaign import sources, worker
 from tests.conftest import FIXTURES
 
 LOG = FIXTURES / "sockperf" / "sockperf--3.7-linux-tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv"
@@ -27,10 +28,10 @@ def log(tmp_path: Path) -> Path:
     return path
 
 
-def _task(path: Path, tmp_path: Path, sha: str, stamp) -> _worker.Task:
+def _task(path: Path, tmp_path: Path, sha: str, stamp) -> worker.Task:
     cache = tmp_path / "cache"
     cache.mkdir(exist_ok=True)
-    return _worker.Task(sha, path.name, str(path), str(cache), stamp=stamp)
+    return worker.Task(sha, path.name, str(path), str(cache), stamp=stamp)
 
 
 def _stamp(path: Path) -> tuple[int, ...]:
@@ -45,7 +46,7 @@ def test_a_settled_file_gets_a_stamp_a_racy_one_does_not():
 
 def test_a_file_with_its_planned_stamp_is_not_hashed_again(log, tmp_path):
     """The stamp is trusted: a wrong sha256 beside the right stamp still parses."""
-    out = _worker.parse_file(_task(log, tmp_path, "0" * 64, _stamp(log)))
+    out = worker.parse_file(_task(log, tmp_path, "0" * 64, _stamp(log)))
     assert out["status"] == "ok" and out["tables"]["samples"] == 1093  # its .expected.json
 
 
@@ -53,17 +54,17 @@ def test_a_file_whose_stamp_moved_is_hashed(log, tmp_path):
     sha = hashlib.sha256(log.read_bytes()).hexdigest()
     old = _stamp(log)
     os.utime(log, ns=(old[1] + 10**9, old[1] + 10**9))  # touched: same bytes
-    assert _worker.parse_file(_task(log, tmp_path, sha, old))["status"] == "ok"
+    assert worker.parse_file(_task(log, tmp_path, sha, old))["status"] == "ok"
     log.write_bytes(log.read_bytes().replace(b"0.0", b"0.1", 1))  # changed bytes
-    out = _worker.parse_file(_task(log, tmp_path, sha, old))
+    out = worker.parse_file(_task(log, tmp_path, sha, old))
     assert out["status"] == "failed" and out["error"]["reason"] == CHANGED
-    out = _worker.parse_file(_task(log, tmp_path, sha, None))  # no stamp: hashed as well
+    out = worker.parse_file(_task(log, tmp_path, sha, None))  # no stamp: hashed as well
     assert out["status"] == "failed" and out["error"]["reason"] == CHANGED
 
 
 def test_a_file_written_while_it_is_parsed_is_not_imported(log, tmp_path, monkeypatch):
     sha = hashlib.sha256(log.read_bytes()).hexdigest()
-    parse = _worker._parse
+    parse = worker._parse
 
     def parse_then_append(data, task, arrow):
         out = parse(data, task, arrow)
@@ -71,8 +72,8 @@ def test_a_file_written_while_it_is_parsed_is_not_imported(log, tmp_path, monkey
             f.write(b"\n")
         return out
 
-    monkeypatch.setattr(_worker, "_parse", parse_then_append)
-    out = _worker.parse_file(_task(log, tmp_path, sha, _stamp(log)))
+    monkeypatch.setattr(worker, "_parse", parse_then_append)
+    out = worker.parse_file(_task(log, tmp_path, sha, _stamp(log)))
     assert out["status"] == "failed" and out["error"]["reason"] == CHANGED
     assert out["arrow"] == {}
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [f"{sha}.json"]
@@ -82,7 +83,7 @@ def test_stamped_files_give_the_same_store(copy_campaign, stores, tmp_path, monk
     """Files settled long enough are stamped and not hashed again by the workers; the store
     is the one an import hashing every file writes."""
     raw = copy_campaign("seed002-ppg-latte")
-    hashed = ingest.import_campaign(raw, root=tmp_path / "hashed", workers=1)
+    hashed = campaign.import_campaign(raw, root=tmp_path / "hashed", workers=1)
     monkeypatch.setattr(sources, "RACY_NS", 10**18)  # every file modified "just now"
     entries = sources.discover(raw, limits=sources.Limits(), spool=None)
     assert all(e.stamp is None for e in entries if e.kind == "file")
@@ -90,15 +91,15 @@ def test_stamped_files_give_the_same_store(copy_campaign, stores, tmp_path, monk
     entries = sources.discover(raw, limits=sources.Limits(), spool=None)
     assert all(e.stamp == _stamp(e.location) for e in entries if e.kind == "file")
     calls = []
-    real = _worker.hashlib.sha256
+    real = worker.hashlib.sha256
 
     def counting(data=b""):
         calls.append(len(data))
         return real(data)
 
-    monkeypatch.setattr(_worker, "hashlib", SimpleNamespace(sha256=counting))
-    stamped = ingest.import_campaign(raw, root=stores, workers=1)
+    monkeypatch.setattr(worker, "hashlib", SimpleNamespace(sha256=counting))
+    stamped = campaign.import_campaign(raw, root=stores, workers=1)
     assert calls == []  # no raw file hashed twice
     assert stamped.files.equals(hashed.files)
-    a, b = ingest.load(tmp_path / "hashed" / raw.name), ingest.load(stores / raw.name)
+    a, b = campaign.load(tmp_path / "hashed" / raw.name), campaign.load(stores / raw.name)
     assert a.runs.equals(b.runs) and a.samples.equals(b.samples)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from azlatency import notebooks
-from azlatency.ingest import import_campaign
+from azlatency.campaign import import_campaign
 from tests.conftest import ROOT
 
 RAW = ROOT / "data" / "raw"

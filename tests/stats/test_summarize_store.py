@@ -13,9 +13,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from azlatency import dataset, ingest, stats
-from azlatency.ingest import load
-from azlatency.stats import streamed
+from azlatency import campaign as camp
+from azlatency import stats
+from azlatency.campaign import dataset
+from azlatency.campaign.engines import arrow as streamed
 from azlatency.units import BasisError
 from tests.conftest import SYNTH
 
@@ -39,7 +40,7 @@ def test_streamed_summary_equals_summarize_of_the_loaded_samples(campaign):
     root, t = campaign
     ids = basis_runs(t.runs, "rtt")
     want = stats.summarize(t.samples[t.samples["run_id"].isin(ids)], t.runs)
-    got = stats.summarize_store(NAME, root, run_ids=ids)
+    got = camp.summarize_store(NAME, root, run_ids=ids)
     pd.testing.assert_frame_equal(got, want)
     # ... and the frame holds the numbers, not just the same shape: one run, by hand.
     with_samples = t.samples.loc[t.samples["run_id"].isin(ids), "run_id"].nunique()
@@ -63,14 +64,14 @@ def test_half_rtt_runs_and_the_basis_check(campaign):
     root, t = campaign
     ids = basis_runs(t.runs, "half_rtt")
     want = stats.summarize(t.samples[t.samples["run_id"].isin(ids)], t.runs, metric="half_rtt")
-    got = stats.summarize_store(NAME, root, run_ids=ids, metric="half_rtt")
+    got = camp.summarize_store(NAME, root, run_ids=ids, metric="half_rtt")
     pd.testing.assert_frame_equal(got, want)
     assert set(got["unit"]) == {"us"} and set(got["metric"]) == {"half_rtt"}
     # Every run: the half-RTT-only runs stop it, as they stop summarize.
     with pytest.raises(BasisError, match="hold half_rtt_us only"):
         stats.summarize(t.samples, t.runs)
     with pytest.raises(BasisError, match="hold half_rtt_us only"):
-        stats.summarize_store(NAME, root)
+        camp.summarize_store(NAME, root)
 
 
 @pytest.mark.parametrize(("by", "unit"), [
@@ -82,7 +83,7 @@ def test_groups_of_run_columns_equal_summarize(campaign, by, unit):
     root, t = campaign
     ids = basis_runs(t.runs, "rtt")
     want = stats.summarize(t.samples[t.samples["run_id"].isin(ids)], t.runs, by=by, unit=unit)
-    got = stats.summarize_store(NAME, root, by=by, unit=unit, run_ids=ids)
+    got = camp.summarize_store(NAME, root, by=by, unit=unit, run_ids=ids)
     pd.testing.assert_frame_equal(got, want)
     assert len(got) > 0 and got["estimate"].notna().any()
 
@@ -90,7 +91,7 @@ def test_groups_of_run_columns_equal_summarize(campaign, by, unit):
 def test_by_a_samples_column_is_refused(campaign):
     root, _ = campaign
     with pytest.raises(ValueError, match="run columns only"):
-        stats.summarize_store(NAME, root, by="kind")
+        camp.summarize_store(NAME, root, by="kind")
 
 
 def test_a_run_held_in_memory_is_one_run(campaign, monkeypatch):
@@ -98,7 +99,7 @@ def test_a_run_held_in_memory_is_one_run(campaign, monkeypatch):
     largest run (here with batches of 100 rows, so runs cross batch boundaries)."""
     root, t = campaign
     monkeypatch.setattr(streamed, "BATCH_ROWS", 100)
-    pf = streamed.Files(ingest.samples_files(NAME, root))
+    pf = streamed.Files(camp.samples_files(NAME, root))
     seen = [(rid, tbl) for rid, tbl in streamed._runs(pf, ["run_id", "rtt_us"], None)]
     sizes = t.samples["run_id"].value_counts()
     assert [rid for rid, _ in seen] == list(dict.fromkeys(t.samples["run_id"]))
@@ -107,7 +108,7 @@ def test_a_run_held_in_memory_is_one_run(campaign, monkeypatch):
     assert max(tbl.num_rows for _, tbl in seen) == sizes.max() == 1513
     # and the summary is unchanged by the batch size
     ids = basis_runs(t.runs, "rtt")
-    pd.testing.assert_frame_equal(stats.summarize_store(NAME, root, run_ids=ids),
+    pd.testing.assert_frame_equal(camp.summarize_store(NAME, root, run_ids=ids),
                                   stats.summarize(t.samples[t.samples["run_id"].isin(ids)]))
 
 
@@ -130,21 +131,21 @@ def test_a_run_split_across_the_file_is_summarised_from_all_its_rows(campaign, t
     assert stretches.count(rid) == 2  # the case under test
 
     ids = basis_runs(t.runs, "rtt")
-    got = stats.summarize_store(store, run_ids=ids)
-    moved = load(store).samples
+    got = camp.summarize_store(store, run_ids=ids)
+    moved = camp.load(store).samples
     pd.testing.assert_frame_equal(got, stats.summarize(moved[moved["run_id"].isin(ids)]))
     # The same numbers as from the store as imported: summarize orders each run by seq.
-    pd.testing.assert_frame_equal(got, stats.summarize_store(NAME, root, run_ids=ids))
+    pd.testing.assert_frame_equal(got, camp.summarize_store(NAME, root, run_ids=ids))
     assert got.loc[(got["run_id"] == rid) & (got["stat"] == "count"), "estimate"].item() == 1513
 
 
 def test_load_reads_only_the_columns_asked_for(campaign):
     root, t = campaign
     # jitter_us is documented but this campaign has no value for it (no UDP iperf3): left out
-    got = load(NAME, root=root, columns=["status", "rtt_us", "jitter_us"]).samples
+    got = camp.load(NAME, root=root, columns=["status", "rtt_us", "jitter_us"]).samples
     assert list(got.columns) == ["run_id", "status", "rtt_us"]
     pd.testing.assert_frame_equal(got, t.samples[["run_id", "status", "rtt_us"]])
     assert got["rtt_us"].notna().sum() == t.samples["rtt_us"].notna().sum() == 4520
-    assert list(load(NAME, root=root, columns=[]).samples.columns) == ["run_id"]
+    assert list(camp.load(NAME, root=root, columns=[]).samples.columns) == ["run_id"]
     with pytest.raises(ValueError, match="no documented column \\['rtt_ms'\\]"):
-        load(NAME, root=root, columns=["rtt_ms"])
+        camp.load(NAME, root=root, columns=["rtt_ms"])

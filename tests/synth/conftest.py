@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from azlatency.ingest import import_campaign, load
+from azlatency.campaign import import_campaign, load
 from azlatency.synth import make_campaign
 
 SEED = 7

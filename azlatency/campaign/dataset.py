@@ -38,7 +38,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from . import schema, store
+from .. import schema
+from . import store
 
 TABLES = ("runs", "samples", "summaries")
 PARTITION_KEY = {"samples": "tool"}

@@ -9,7 +9,7 @@ observation flag and ``seq`` — and ``intervals.series_rows`` on the ordered va
 rows exactly (tests/engines compare every engine with ``summarize``).  The other runs
 (censored values, a NULL or repeated ``seq``) go to ``group_rows`` as before.
 
-The DuckDB engine streams the three columns itself (engines/duck.py ``_series``); the pyarrow
+The DuckDB engine streams the three columns itself (campaign/engines/duck.py ``_series``); the pyarrow
 and Dask engines hand over a run's Arrow rows (``table_rows``).
 """
 
@@ -22,9 +22,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..stats import intervals as iv
-from ..stats._common import Observations
-from ..units import COLUMN
+from ...stats import intervals as iv
+from ...stats._common import Observations
+from ...units import COLUMN
 
 NULL_SEQ = np.iinfo(np.int64).min  # a NULL seq, filled: the run is left to group_rows
 _NO_RUN_IDS = np.zeros(0, dtype=object)  # series_rows reads no run ids
@@ -157,7 +157,7 @@ def read_series(groups: list[tuple[Path, int, int]], column: str, kw: dict) -> d
 def table_rows(tbl: pa.Table, metric: str, kw: dict) -> list[dict]:
     """summarize's rows (``by="run_id"``) of the runs in ``tbl`` (samples rows in file
     order), in run order: each run by ``series`` when it can be, else by ``group_rows``."""
-    from ..stats.streamed import _frame
+    from ._files import frame as _frame
 
     column, value_unit = iv.metric_column(metric)
     qs = np.asarray(kw["quantiles"], dtype=float)

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .campaign import FILENAMES
+from .config import FILENAMES
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 HASH_THREADS = os.cpu_count() or 1

@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._console import console as _console
-from .errors import LOOKED_FOR
+from .._console import console as _console
+from ..errors import LOOKED_FOR
 
 FILE_COLUMNS = {
     "path": "str", "status": "str", "reason": "str", "detail": "str", "line": "Int64",
@@ -194,42 +194,3 @@ class ImportReport:
         data = {"campaign": self.campaign, "store": str(self.store), **self.to_dict(),
                 "parsed": self.parsed, "reused": self.reused, "changed": self.changed}
         return json.dumps(data, indent=1, default=str)
-
-
-def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = False,
-               **options: Any) -> int:
-    """``azlatency import``: import with a progress bar on long imports, print the report.
-
-    Exit status: 0; 1 when the campaign cannot be imported (bad campaign.yaml, ...);
-    3 with ``fail_on_skip`` when a file was not imported (files campaign.yaml ignores aside).
-    """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from .errors import AzlatencyError
-    from .ingest import import_campaign
-
-    console = _console(stderr=as_json)
-    bar = Progress("parsing", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=console, transient=True, disable=as_json)
-    task = None
-
-    def progress(done: int, total: int, _path: str) -> None:
-        nonlocal task
-        if total < 20:  # a short import needs no bar
-            return
-        if task is None:
-            task = bar.add_task("parse", total=total)
-        bar.update(task, completed=done)
-
-    try:
-        with bar:
-            report = import_campaign(campaign, progress=progress, **options)
-    except AzlatencyError as exc:
-        console.print(f"[red]import failed[/red]: {exc}", highlight=False)
-        return 1
-    if as_json:
-        print(report.to_json())
-    else:
-        report.print(console)
-    skipped = report.not_imported[report.not_imported.reason != "ignored"]
-    return 3 if fail_on_skip and len(skipped) else 0

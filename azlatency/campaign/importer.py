@@ -1,13 +1,12 @@
 """Campaign import: a raw dump (folder or archive) → the processed store, with nothing lost.
 
-:func:`import_campaign` discovers every file (:mod:`~azlatency.sources`), reads
-``campaign.yaml`` (:mod:`~azlatency.campaign`), parses new or changed files — in worker
-processes when the dump is big — into the per-file cache (:mod:`~azlatency._worker`),
-assembles, labels and checks the tables (:mod:`~azlatency.assemble`,
-:mod:`~azlatency.labels`, :mod:`~azlatency.quality`) and writes the store atomically
-(:mod:`~azlatency.store`).  It returns an
-:class:`~azlatency.report.ImportReport`.  :func:`load` reads a store back as
-:class:`~azlatency.schema.Tables`.
+:func:`import_campaign` discovers every file (:mod:`~azlatency.campaign.sources`), reads
+``campaign.yaml`` (:mod:`~azlatency.campaign.config`), parses new or changed files — in worker
+processes when the dump is big — into the per-file cache (:mod:`~azlatency.campaign.worker`),
+assembles, labels and checks the tables (:mod:`~azlatency.campaign.assemble`,
+:mod:`~azlatency.campaign.labels`, :mod:`~azlatency.campaign.quality`) and writes the store atomically
+(:mod:`~azlatency.campaign.store`).  It returns an
+:class:`~azlatency.campaign.import_report.ImportReport`.  :func:`~azlatency.campaign.load.load` reads a store back as :class:`~azlatency.schema.Tables`.
 
 Incremental: a file whose sha256 has a cache entry in the previous store is not parsed again.
 The cache is keyed by :func:`cache_stamp` — the format version, the azlatency version and the
@@ -24,22 +23,21 @@ import multiprocessing
 import os
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from . import __version__, assemble, dataset, labels, paths, schema, sources, store
-from ._worker import Task, parse_batch, parse_file
+from .. import __version__, paths, schema
+from ..errors import CampaignError
+from . import assemble, dataset, labels, sources, store
 from .assemble import file_row
-from .campaign import Campaign, parse_campaign
-from .errors import CampaignError
-from .report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
-from .schema import Tables
+from .config import Campaign, parse_campaign
+from .import_report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
+from .load import campaign_name, read_manifest
+from .worker import Task, parse_batch, parse_file
 
-# Store formats that load() rewrites in place as the current one (docs/store.md).
-MIGRATES = (1,)
 Progress = Callable[[int, int, str], None]  # (files done, files to parse, last path)
 
 # Below both thresholds a dump is parsed in this process: starting the worker server (a
@@ -53,22 +51,14 @@ PARALLEL_MIN_BYTES = 16 << 20
 def cache_stamp() -> str:
     """Identity of the code that produced cached per-file results."""
     h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
-    pkg = Path(__file__).resolve().parent
-    code = sorted(pkg.glob("parsers/*.py")) + [
-        pkg / n for n in ("reader.py", "decode.py", "schema.py", "_worker.py", "store.py",
-                          "dataset.py")  # the cache's samples are written as dataset files
-    ]
+    pkg = Path(__file__).resolve().parent.parent
+    code = sorted(pkg.glob("parsers/**/*.py")) + [
+        pkg / n for n in ("reader.py", "decode.py", "schema.py", "campaign/worker.py",
+                          "campaign/store.py", "campaign/dataset.py")  # the cache's samples
+    ]  # are written as dataset files
     for path in code:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
-
-
-def campaign_name(raw: Path) -> str:
-    name = raw.name
-    for suffix in sources.ARCHIVE_SUFFIXES:
-        if raw.is_file() and name.lower().endswith(suffix):
-            return name[: -len(suffix)]
-    return name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,7 +111,7 @@ def _pool_context():
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        ctx.set_forkserver_preload(["azlatency._worker"])
+        ctx.set_forkserver_preload(["azlatency.campaign.worker"])
     return ctx
 
 
@@ -165,15 +155,8 @@ def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
     return out, workers
 
 
-def _read_manifest(target: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads((target / store.MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def _previous_cache(target: Path, stamp: str) -> Path | None:
-    old = _read_manifest(target)
+    old = read_manifest(target)
     if old is None:
         return None
     ok = old.get("cache_stamp") == stamp and old.get("format_version") == schema.FORMAT_VERSION
@@ -229,7 +212,7 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     inputs = dataset.partition_inputs(parts, part_runs, tool_of, target_schema,
                                       json.dumps([manifest["cache_stamp"], manifest["options"]],
                                                  sort_keys=True), part_rows, whole)
-    previous = _read_manifest(target)
+    previous = read_manifest(target)
     reuse = dataset.reusable(target, previous, inputs)
     linked = dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
                                    part_runs=part_runs, part_rows=part_rows, whole=whole)
@@ -352,7 +335,7 @@ class _Job:
         cfg = _read_config(entries)
         rows, first = _plan(entries, cfg)
         identity = self.identity(entries)
-        old = _read_manifest(self.target)
+        old = read_manifest(self.target)
         if old is not None and all(old.get(k) == v for k, v in identity.items()) and _listed(
                 self.target, old):
             # Nothing the store depends on changed: do not even re-read the cache.
@@ -409,131 +392,3 @@ class _Job:
         outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
                          for r in results})
         return outcomes, len(tasks), used
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading a store back.
-
-
-def store_path(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-               ) -> Path:
-    """The store of ``campaign``: a store folder as given, or a name under ``root``."""
-    path = Path(campaign).expanduser()
-    if (path / store.MANIFEST).is_file():
-        return path.resolve()
-    name = path.name if path.exists() else str(campaign)
-    return paths.store_dir(campaign_name(Path(name)) if path.is_file() else name, root)
-
-
-def _manifest(target: Path, campaign: Any) -> dict[str, Any]:
-    if not (target / store.MANIFEST).is_file() or target.with_name(f".{target.name}.old").exists():
-        with store.locked(target, wait=True):
-            store.recover(target)
-    if not (target / store.MANIFEST).is_file():
-        raise CampaignError(
-            f"no processed store for {str(campaign)!r} at {target}; "
-            f"run `azlatency import data/raw/{target.name}` first"
-        )
-    manifest = _read_manifest(target) or {}
-    if manifest.get("format_version") in MIGRATES:
-        with store.locked(target, wait=True):
-            store.recover(target)
-            if (_read_manifest(target) or {}).get("format_version") in MIGRATES:
-                dataset.migrate(target)
-        manifest = _read_manifest(target) or {}
-    if manifest.get("format_version") != schema.FORMAT_VERSION:
-        raise CampaignError(
-            f"{target} was written in store format {manifest.get('format_version')}, this "
-            f"azlatency reads format {schema.FORMAT_VERSION}: import the campaign again"
-        )
-    return manifest
-
-
-def load(
-    campaign: str | os.PathLike[str],
-    root: str | os.PathLike[str] | None = None,
-    *,
-    samples: bool = True,
-    columns: Sequence[str] | None = None,
-    lazy: bool = False,
-) -> Tables:
-    """The three tables of an imported campaign (a name under ``data/processed`` or a path).
-
-    ``lazy=True`` returns DuckDB relations instead (``.runs``, ``.samples`` with the partition
-    column ``tool``, ``.summaries`` and ``.query(sql)``; :class:`azlatency.engines.duck.Lazy`):
-    nothing is read until a result is asked for, so a store bigger than memory can be
-    filtered and aggregated in SQL.
-
-    ``samples=False`` skips the samples table (it can be large) and returns it empty.
-    ``columns`` reads only these samples columns, through pyarrow (``run_id`` is always kept;
-    a documented column this campaign has no values for is left out, as in a full load).
-    Without ``status`` every value counts as an observation in ``azlatency.stats``: keep it
-    for statistics.
-    """
-    target = store_path(campaign, root)
-    manifest = _manifest(target, campaign)
-    if lazy:
-        from .engines.duck import Lazy
-
-        return Lazy(target)
-    runs = store.from_arrow(dataset.read(target, "runs"), "runs")
-    valued = manifest["tables"]["samples"]["columns"]
-    if not samples:
-        sample_df = schema.empty("samples")
-    elif columns is None:
-        # The files hold every declared column; the frame, those with values (the manifest's).
-        sample_df = store.from_arrow(dataset.read(target, "samples", valued), "samples")
-    else:
-        present = sample_columns(valued, columns)
-        sample_df = store.from_arrow(dataset.read(target, "samples", present), "samples",
-                                     partial=True)
-    summaries = store.from_arrow(dataset.read(target, "summaries"), "summaries")
-    return Tables(runs, sample_df, summaries)
-
-
-def query(campaign: str | os.PathLike[str], sql: str,
-          root: str | os.PathLike[str] | None = None):
-    """A DuckDB relation of ``sql`` over the views ``runs``, ``samples`` (with ``tool``) and
-    ``summaries`` of an imported campaign, e.g. ``query("weu", "SELECT tool, count(*) FROM
-    samples GROUP BY tool").to_df()``."""
-    return load(campaign, root, lazy=True).query(sql)
-
-
-def store_folder(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-                 ) -> Path:
-    """The checked (migrated if old) store folder of an imported campaign, for readers that
-    stream it (``stats.summarize_store``, the DuckDB and Dask engines)."""
-    target = store_path(campaign, root)
-    _manifest(target, campaign)
-    return target
-
-
-def samples_files(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-                  ) -> list[Path]:
-    """The samples files of an imported campaign (``samples/tool=*/part-*.parquet``), in
-    reading order."""
-    return dataset.table_files(store_folder(campaign, root), "samples")
-
-
-def sample_columns(valued: list[str], columns: Sequence[str]) -> list[str]:
-    """``run_id`` and those of ``columns`` among a store's samples columns with values
-    (``valued``, its manifest's), in their order.
-
-    A name the samples schema does not document is an error (a typo would otherwise read as
-    a column with no values)."""
-    if isinstance(columns, str):
-        columns = [columns]
-    known = schema.COLUMNS["samples"]
-    unknown = [c for c in columns if c not in known]
-    if unknown:
-        raise ValueError(f"samples have no documented column {unknown}; "
-                         f"known: {', '.join(known)}")
-    wanted = {"run_id", *columns}
-    return [c for c in valued if c in wanted]
-
-
-def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-                ) -> ImportReport:
-    """The report of the last import of ``campaign``, as stored in its manifest."""
-    target = store_path(campaign, root)
-    return ImportReport.from_manifest(_manifest(target, campaign), target)

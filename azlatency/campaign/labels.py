@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from .campaign import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
+from .config import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
 
 Issue = tuple[str, str]  # (issue, detail) for the quality list
 # Roles of a run logged on the measured pair's server side (ntttcp -r is the "receiver").
@@ -204,7 +204,7 @@ def label_runs(
     runs: pd.DataFrame, campaign: Campaign, name: str
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Labelled copy of ``runs`` and the issues found (one dict per run and issue)."""
-    from . import schema
+    from .. import schema
 
     labeller = _Labeller(campaign, name)
     rows, found = [], []

@@ -1,7 +1,7 @@
 """The processed store: Parquet tables with a declared schema, written atomically.
 
 Layout of ``data/processed/<campaign>/`` (docs/store.md; the table folders are
-:mod:`azlatency.dataset`)::
+:mod:`azlatency.campaign.dataset`)::
 
     manifest.json          format version, azlatency version, input hashes, every table file
                            with its rows and sha256, the import report
@@ -35,8 +35,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import schema
-from .errors import CampaignError
+from .. import schema
+from ..errors import CampaignError
 
 TABLES = ("runs", "samples", "summaries")
 MANIFEST = "manifest.json"

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import DetectionError, ParseError, SchemaError
+from ..parsers import modules
+from ..reader import file_bytes, read_bytes
 from . import dataset, sources, store
-from .errors import DetectionError, ParseError, SchemaError
-from .parsers import modules
-from .reader import file_bytes, read_bytes
 
 # Import every parser now: worker processes fork from a server that imported this module
-# (ingest._pool_context), so they start with the parsers loaded.
+# (importer._pool_context), so they start with the parsers loaded.
 modules()
 
 
@@ -100,7 +100,7 @@ def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
     if not data or data.isspace():  # data.strip() would copy the whole file
         return _failure("empty", {"reason": "empty file" if not data else "only whitespace"})
     try:
-        # Checked against the pandera schema once, on the assembled tables (ingest.py):
+        # Checked against the pandera schema once, on the assembled tables (importer.py):
         # validating each file here would cost ~25 ms a file.
         tables = read_bytes(data, source=task.source_path, strict=task.strict, sha256=task.sha256)
     except DetectionError as exc:

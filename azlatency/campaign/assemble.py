@@ -15,10 +15,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import labels, quality, schema, sources, store
-from ._worker import describe_error
-from .campaign import Campaign
-from .errors import SchemaError
+from .. import schema
+from ..errors import SchemaError
+from . import labels, quality, sources, store
+from .config import Campaign
+from .worker import describe_error
 
 
 def file_row(entry: sources.Entry, status: str, **kw: Any) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The quality list of an import: runs that are in the tables but need a second look.
 
-Each row names the file, the run, an issue from :data:`azlatency.report.ISSUES` and a detail.
+Each row names the file, the run, an issue from
+:data:`azlatency.campaign.import_report.ISSUES` and a detail.
 Nothing here changes the tables; analyses decide what to do with, say, an incomplete run.
 """
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from .report import ISSUES
+from .import_report import ISSUES
 
 _COUNTS = (  # run column → issue, when the count is above zero
     ("dropped", "dropped"), ("duplicates", "duplicates"), ("out_of_order", "out_of_order"),

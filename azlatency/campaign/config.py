@@ -3,7 +3,7 @@
 The file is optional (DESIGN.md §3).  It holds campaign-wide ``defaults``, a ``hosts``
 inventory (host name or IP → zone, availability set, proximity placement group, VM size) and
 ``rules`` that label runs by file glob, path template or a pattern on the heading / prose line
-above an output block.  ``docs/campaign.md`` is the reference; :mod:`azlatency.labels` applies
+above an output block.  ``docs/campaign.md`` is the reference; :mod:`azlatency.campaign.labels` applies
 it to the runs.
 
 A bad file raises :class:`~azlatency.errors.CampaignError` naming the file, the line and the
@@ -30,7 +30,7 @@ from pydantic import (
     model_validator,
 )
 
-from .errors import CampaignError
+from ..errors import CampaignError
 
 FILENAME = "campaign.yaml"
 FILENAMES = (FILENAME, "campaign.yml")  # at the root of a campaign folder or archive

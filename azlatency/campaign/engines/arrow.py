@@ -36,12 +36,15 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from .. import dataset, store
-from ..units import COLUMN
-from ._common import DEFAULT_QUANTILES, metric_column
-from .intervals import group_rows, summary_args, summary_frame
+from ...stats._common import DEFAULT_QUANTILES, metric_column
+from ...stats.intervals import group_rows, summary_args, summary_frame
+from ...units import COLUMN
+from .. import dataset
+from ..load import load, store_folder
+from . import check
+from ._files import Files, frame, read_runs
+from ._series import table_rows  # a run's rows from its arrays when it can
 
 # What group_rows reads of a samples frame: observations (status, censoring bound), the basis
 # check (both latency columns) and measurement order (ordered()'s keys).
@@ -59,19 +62,17 @@ def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[st
     the samples one run (or one group of ``by``) at a time.
 
     ``engine``: ``"duckdb"`` (the default: counts, moments, the dependence test and the order
-    statistics in SQL, :mod:`azlatency.engines.duck`), ``"pyarrow"`` (the files streamed run
+    statistics in SQL, :mod:`azlatency.campaign.engines.duck`), ``"pyarrow"`` (the files streamed run
     by run, this module) or ``"dask"`` (tasks on the Dask cluster at ``scheduler``, or a local
-    one; :mod:`azlatency.engines.dask`).  Every engine gives the same frame.
+    one; :mod:`azlatency.campaign.engines.dask`).  Every engine gives the same frame.
 
     ``run_ids`` keeps only these runs (``summarize`` of ``samples[samples.run_id.isin(ids)]``),
     e.g. the runs whose ``latency_basis`` is the metric's.  The result equals ``summarize``
     of the loaded samples exactly (tests/stats/test_summarize_store.py).
     """
-    from .. import engines, ingest  # here: `import azlatency.stats` stays light
-
-    engines.check(engine)
+    check(engine)
     level, by = summary_args(level, by, unit)
-    folder = ingest.store_folder(campaign, root)
+    folder = store_folder(campaign, root)
     pf = Files(dataset.table_files(folder, "samples"))
     names = pf.schema_arrow.names
     column = metric_column(metric)[0]
@@ -82,16 +83,16 @@ def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[st
     keep = None if run_ids is None else sorted({str(r) for r in run_ids})
     kw = dict(level=level, quantiles=quantiles, unit=unit, dependence=dependence)
     # The columns and the metric are checked before any row is read, as summarize would.
-    group_rows(_frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric,
+    group_rows(frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric,
                **kw)
-    runs = None if by == ["run_id"] else _group_runs(ingest.load(folder, samples=False).runs,
+    runs = None if by == ["run_id"] else _group_runs(load(folder, samples=False).runs,
                                                       by, keep)
     if engine == "duckdb":
-        from ..engines import duck
+        from . import duck
 
         rows = duck.summarize(folder, columns, keep, by, metric, kw, runs)
     elif engine == "dask":
-        from ..engines import dask as dask_engine
+        from . import dask as dask_engine
 
         rows = dask_engine.summarize(folder, columns, keep, by, metric, kw, runs, scheduler)
     elif by == ["run_id"]:
@@ -106,35 +107,12 @@ def _group_runs(runs: pd.DataFrame, by: list[str], keep: list[str] | None) -> pd
     if need:
         raise ValueError(
             f"summarize_store groups by run columns only; {need} are not in runs "
-            "(for a samples column, summarize the frame of ingest.load(..., columns=[...]))")
+            "(for a samples column, summarize the frame of campaign.load(..., columns=[...]))")
     return runs if keep is None else runs[runs["run_id"].isin(keep)]
-
-
-class Files:
-    """The samples files of a store, read as one: their schema is one (dataset.py)."""
-
-    def __init__(self, paths: list) -> None:
-        self.files = [pq.ParquetFile(p) for p in paths]
-        self.schema_arrow = self.files[0].schema_arrow
-
-    def iter_batches(self, batch_size: int, columns: list[str]) -> Iterator[pa.RecordBatch]:
-        for f in self.files:
-            yield from f.iter_batches(batch_size=batch_size, columns=columns)
-
-    def row_groups(self) -> Iterator[tuple[pq.ParquetFile, int]]:
-        for f in self.files:
-            for i in range(f.metadata.num_row_groups):
-                yield f, i
-
-
-def _frame(tbl: pa.Table) -> pd.DataFrame:
-    return store.from_arrow(tbl, "samples", partial=True)
 
 
 def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
             kw: dict) -> list[dict]:
-    from ..engines._series import table_rows  # a run's rows from its arrays when it can
-
     done: dict[str, list[dict]] = {}
     split: set[str] = set()
     for run_id, tbl in _runs(pf, columns, keep):
@@ -144,7 +122,7 @@ def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
             continue
         done[run_id] = table_rows(tbl, metric, kw)
     for run_id in sorted(split):
-        done[run_id] = table_rows(_read_runs(pf, columns, [run_id]), metric, kw)
+        done[run_id] = table_rows(read_runs(pf, columns, [run_id]), metric, kw)
     # summarize's groupby sorts by run_id; one run per group, so sorting the runs is enough.
     return [r for run_id in sorted(done) for r in done[run_id]]
 
@@ -174,30 +152,13 @@ def _runs(pf: Files, columns: list[str], keep: list[str] | None
         yield current, pa.Table.from_batches(pending)
 
 
-def _read_runs(pf: Files, columns: list[str], run_ids: list[str]) -> pa.Table:
-    """Every row of ``run_ids``, in file order, reading only the row groups whose ``run_id``
-    statistics can hold one of them."""
-    at = pf.schema_arrow.get_field_index("run_id")
-    lo, hi = min(run_ids), max(run_ids)
-    wanted = pa.array(run_ids, pa.string())
-    parts = []
-    for f, i in pf.row_groups():
-        stats = f.metadata.row_group(i).column(at).statistics
-        if stats is not None and stats.has_min_max and (stats.max < lo or stats.min > hi):
-            continue
-        tbl = f.read_row_group(i, columns=columns)
-        parts.append(tbl.filter(pc.is_in(tbl.column("run_id"), value_set=wanted)))
-    schema = pf.schema_arrow.empty_table().select(columns).schema
-    return pa.concat_tables(parts) if parts else schema.empty_table()
-
-
 def _by_group(pf: Files, columns: list[str], runs: pd.DataFrame, by: list[str], metric: str,
               kw: dict) -> list[dict]:
     rows: list[dict] = []
     # The groups of summarize, in its order (groupby sort=True, dropna=False); a group whose
     # runs have no samples gives no rows, as in summarize.
     for _, group in runs.groupby(by, sort=True, dropna=False):
-        tbl = _read_runs(pf, columns, sorted(group["run_id"].astype(str)))
+        tbl = read_runs(pf, columns, sorted(group["run_id"].astype(str)))
         if tbl.num_rows:
-            rows.extend(group_rows(_frame(tbl), runs, by, metric, **kw))
+            rows.extend(group_rows(frame(tbl), runs, by, metric, **kw))
     return rows

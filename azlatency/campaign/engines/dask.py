@@ -3,7 +3,7 @@
 Both send the same functions the local engines run — ``_worker.parse_batch`` for the import;
 for the summary ``_series.read_series`` for a run in a large input's file (its row groups,
 from the footers, as the DuckDB engine reads it), else ``_series.table_rows`` (runs) or
-``intervals.group_rows`` (groups) on rows read by ``streamed._read_runs`` — so the results
+``intervals.group_rows`` (groups) on rows read by ``_files.read_runs`` — so the results
 are the same bytes and the same rows (tests/engines/test_dask.py).  Workers read and
 write paths, not data: the raw folder and the processed folder must be visible to every
 worker under the same path (one machine, NFS, or a mounted object store).  docs/store.md
@@ -54,7 +54,7 @@ def parse(batches: list[list], c, progress=None, total: int = 0) -> list[dict[st
     """``parse_batch`` of every batch on the cluster; outcomes as they complete."""
     from distributed import as_completed
 
-    from .._worker import parse_batch
+    from ..worker import parse_batch
 
     futures = c.map(parse_batch, batches, pure=False)
     out: list[dict[str, Any]] = []
@@ -83,23 +83,23 @@ def _task(
     run in ``placed`` (run → its row groups, ``dataset.footer_runs``) is read from those
     alone (``_series.read_series``); the others, and a placed run whose order needs file
     order, are read together and given to ``table_rows``."""
-    from ..stats import streamed
-    from ..stats.intervals import group_rows
+    from ...stats.intervals import group_rows
+    from . import _files
 
-    if by == ["run_id"]:  # each run from its arrays when it can be (engines/_series.py)
+    if by == ["run_id"]:  # each run from its arrays when it can be (campaign/engines/_series.py)
         return _run_rows(files, columns, run_ids, metric, kw, placed or {})
-    tbl = streamed._read_runs(streamed.Files(files), columns, run_ids)
+    tbl = _files.read_runs(_files.Files(files), columns, run_ids)
     if not tbl.num_rows:
         return []
-    return group_rows(streamed._frame(tbl), runs, by, metric, **kw)
+    return group_rows(_files.frame(tbl), runs, by, metric, **kw)
 
 
 def _run_rows(files, columns, run_ids, metric, kw, placed) -> list[dict]:
     """The rows of ``run_ids`` (sorted), in run order (``_task``)."""
     import numpy as np
 
-    from ..stats import intervals as iv
-    from ..stats import streamed
+    from ...stats import intervals as iv
+    from . import _files
     from ._series import read_series, table_rows
 
     column, unit = iv.metric_column(metric)
@@ -113,7 +113,7 @@ def _run_rows(files, columns, run_ids, metric, kw, placed) -> list[dict]:
         else:
             out[rid] = iv.stat_rows(stats, {"run_id": rid, "metric": metric, "unit": unit}, qs)
     if rest:
-        tbl = streamed._read_runs(streamed.Files(files), columns, rest)
+        tbl = _files.read_runs(_files.Files(files), columns, rest)
         for r in table_rows(tbl, metric, kw) if tbl.num_rows else []:
             out.setdefault(r["run_id"], []).append(r)
     return [r for rid in run_ids for r in out.get(rid, [])]

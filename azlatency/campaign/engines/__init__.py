@@ -1,8 +1,8 @@
 """Engines that read the store (docs/store.md "Engines").
 
-* ``pyarrow`` — :mod:`azlatency.stats.streamed`: the samples files streamed run by run.
-* ``duckdb`` — :mod:`azlatency.engines.duck`: DuckDB over the dataset; order statistics in SQL.
-* ``dask`` — :mod:`azlatency.engines.dask`: the per-run work as tasks on a Dask cluster.
+* ``pyarrow`` — :mod:`azlatency.campaign.engines.arrow`: the samples files streamed run by run.
+* ``duckdb`` — :mod:`azlatency.campaign.engines.duck`: DuckDB over the dataset; order statistics in SQL.
+* ``dask`` — :mod:`azlatency.campaign.engines.dask`: the per-run work as tasks on a Dask cluster.
 """
 
 from __future__ import annotations

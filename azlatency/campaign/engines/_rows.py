@@ -1,16 +1,16 @@
 """Interval rows from order statistics read by rank: the branches of ``stats.intervals`` that
 need no series (``series_rows`` for independent packets, ``run_rows`` for the run as the unit),
 given the counts, moments and values by rank DuckDB computed.  Every other case is left to
-``intervals.group_rows`` itself (engines/duck.py says which)."""
+``intervals.group_rows`` itself (campaign/engines/duck.py says which)."""
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import stats as sps
 
-from ..schema import pct_label
-from ..stats import intervals as iv
-from ..stats._common import join_notes, not_estimable, row
+from ...schema import pct_label
+from ...stats import intervals as iv
+from ...stats._common import join_notes, not_estimable, row
 
 
 def excluded_note(excluded: int) -> str:

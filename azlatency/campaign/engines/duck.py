@@ -24,7 +24,7 @@ hands back the value, the observation flag and ``seq``; numpy puts each run in `
 and a thread per core summarises it while the scan goes on).  Censored runs (Windows ``time<1ms``) and runs whose ``seq`` is NULL or
 repeats (file order must break the ties) are read whole, sorted as ``ordered()`` sorts, and
 given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-unit rule
-(``intervals.run_rows``) needs only each run's estimates, so it is SQL too (engines/_rows.py);
+(``intervals.run_rows``) needs only each run's estimates, so it is SQL too (campaign/engines/_rows.py);
 a group of one run has that run's rows, from SQL or ``_series`` as above; groups that pool
 packets across runs, or hold censored runs, are read and given to ``group_rows``.  The rows
 equal the pandas path's (tests/engines/test_duck.py).
@@ -41,9 +41,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from ...stats import _dependence as dep
+from ...stats import intervals as iv
 from .. import dataset, store
-from ..stats import _dependence as dep
-from ..stats import intervals as iv
 from . import _rows
 from . import _series as _series_rows
 
@@ -191,7 +191,7 @@ class _Query:
 
     def check_basis(self, metric: str) -> None:
         """``check_basis`` of summarize, on one row per offending run (the same error)."""
-        from ..units import COLUMN
+        from ...units import COLUMN
 
         if metric not in COLUMN:
             return
@@ -206,7 +206,7 @@ class _Query:
         if bad:
             import pandas as pd
 
-            from ..stats._common import check_basis
+            from ...stats._common import check_basis
 
             ids = [b[0] for b in bad]
             check_basis(pd.DataFrame({"run_id": ids, other: [1.0] * len(ids)}), metric)

@@ -1,0 +1,161 @@
+"""Reading a campaign's store back: :func:`load` (the three tables, or DuckDB relations),
+:func:`query` (SQL over them), the store's folder and files for the engines that stream it,
+and the report of its last import.  Nothing here writes, except :func:`load` migrating a store
+of an older format in place (docs/store.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .. import paths, schema
+from ..errors import CampaignError
+from ..schema import Tables
+from . import dataset, sources, store
+from .import_report import ImportReport
+
+# Store formats that load() rewrites in place as the current one (docs/store.md).
+MIGRATES = (1,)
+
+
+def campaign_name(raw: Path) -> str:
+    name = raw.name
+    for suffix in sources.ARCHIVE_SUFFIXES:
+        if raw.is_file() and name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def read_manifest(target: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((target / store.MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+
+def store_path(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+               ) -> Path:
+    """The store of ``campaign``: a store folder as given, or a name under ``root``."""
+    path = Path(campaign).expanduser()
+    if (path / store.MANIFEST).is_file():
+        return path.resolve()
+    name = path.name if path.exists() else str(campaign)
+    return paths.store_dir(campaign_name(Path(name)) if path.is_file() else name, root)
+
+
+def _manifest(target: Path, campaign: Any) -> dict[str, Any]:
+    if not (target / store.MANIFEST).is_file() or target.with_name(f".{target.name}.old").exists():
+        with store.locked(target, wait=True):
+            store.recover(target)
+    if not (target / store.MANIFEST).is_file():
+        raise CampaignError(
+            f"no processed store for {str(campaign)!r} at {target}; "
+            f"run `azlatency import data/raw/{target.name}` first"
+        )
+    manifest = read_manifest(target) or {}
+    if manifest.get("format_version") in MIGRATES:
+        with store.locked(target, wait=True):
+            store.recover(target)
+            if (read_manifest(target) or {}).get("format_version") in MIGRATES:
+                dataset.migrate(target)
+        manifest = read_manifest(target) or {}
+    if manifest.get("format_version") != schema.FORMAT_VERSION:
+        raise CampaignError(
+            f"{target} was written in store format {manifest.get('format_version')}, this "
+            f"azlatency reads format {schema.FORMAT_VERSION}: import the campaign again"
+        )
+    return manifest
+
+
+def load(
+    campaign: str | os.PathLike[str],
+    root: str | os.PathLike[str] | None = None,
+    *,
+    samples: bool = True,
+    columns: Sequence[str] | None = None,
+    lazy: bool = False,
+) -> Tables:
+    """The three tables of an imported campaign (a name under ``data/processed`` or a path).
+
+    ``lazy=True`` returns DuckDB relations instead (``.runs``, ``.samples`` with the partition
+    column ``tool``, ``.summaries`` and ``.query(sql)``; :class:`azlatency.campaign.engines.duck.Lazy`):
+    nothing is read until a result is asked for, so a store bigger than memory can be
+    filtered and aggregated in SQL.
+
+    ``samples=False`` skips the samples table (it can be large) and returns it empty.
+    ``columns`` reads only these samples columns, through pyarrow (``run_id`` is always kept;
+    a documented column this campaign has no values for is left out, as in a full load).
+    Without ``status`` every value counts as an observation in ``azlatency.stats``: keep it
+    for statistics.
+    """
+    target = store_path(campaign, root)
+    manifest = _manifest(target, campaign)
+    if lazy:
+        from .engines.duck import Lazy
+
+        return Lazy(target)
+    runs = store.from_arrow(dataset.read(target, "runs"), "runs")
+    valued = manifest["tables"]["samples"]["columns"]
+    if not samples:
+        sample_df = schema.empty("samples")
+    elif columns is None:
+        # The files hold every declared column; the frame, those with values (the manifest's).
+        sample_df = store.from_arrow(dataset.read(target, "samples", valued), "samples")
+    else:
+        present = sample_columns(valued, columns)
+        sample_df = store.from_arrow(dataset.read(target, "samples", present), "samples",
+                                     partial=True)
+    summaries = store.from_arrow(dataset.read(target, "summaries"), "summaries")
+    return Tables(runs, sample_df, summaries)
+
+
+def query(campaign: str | os.PathLike[str], sql: str,
+          root: str | os.PathLike[str] | None = None):
+    """A DuckDB relation of ``sql`` over the views ``runs``, ``samples`` (with ``tool``) and
+    ``summaries`` of an imported campaign, e.g. ``query("weu", "SELECT tool, count(*) FROM
+    samples GROUP BY tool").to_df()``."""
+    return load(campaign, root, lazy=True).query(sql)
+
+
+def store_folder(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+                 ) -> Path:
+    """The checked (migrated if old) store folder of an imported campaign, for readers that
+    stream it (``campaign.summarize_store``, the DuckDB and Dask engines)."""
+    target = store_path(campaign, root)
+    _manifest(target, campaign)
+    return target
+
+
+def samples_files(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+                  ) -> list[Path]:
+    """The samples files of an imported campaign (``samples/tool=*/part-*.parquet``), in
+    reading order."""
+    return dataset.table_files(store_folder(campaign, root), "samples")
+
+
+def sample_columns(valued: list[str], columns: Sequence[str]) -> list[str]:
+    """``run_id`` and those of ``columns`` among a store's samples columns with values
+    (``valued``, its manifest's), in their order.
+
+    A name the samples schema does not document is an error (a typo would otherwise read as
+    a column with no values)."""
+    if isinstance(columns, str):
+        columns = [columns]
+    known = schema.COLUMNS["samples"]
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        raise ValueError(f"samples have no documented column {unknown}; "
+                         f"known: {', '.join(known)}")
+    wanted = {"run_id", *columns}
+    return [c for c in valued if c in wanted]
+
+
+def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+                ) -> ImportReport:
+    """The report of the last import of ``campaign``, as stored in its manifest."""
+    target = store_path(campaign, root)
+    return ImportReport.from_manifest(_manifest(target, campaign), target)
