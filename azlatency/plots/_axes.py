@@ -88,6 +88,13 @@ def series_style(i: int, *, dots: bool = False) -> dict:
     return {"linestyle": LINESTYLES[turn % len(LINESTYLES)]}
 
 
+def series_colour(i: int) -> str | None:
+    """The colour of the ``i``-th series: the rcParams cycle's, taken by index so that no
+    other artist drawn in between can shift it."""
+    colours = mpl.rcParams["axes.prop_cycle"].by_key().get("color") or [None]
+    return colours[i % len(colours)]
+
+
 class _Plain(Formatter):
     """Plain numbers (``20``, ``600``, ``0.1``) on a log axis.  Every power of the base is
     labelled; on a base-10 axis so are the minor ticks at 2 and 5 times a power when it spans

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from ._axes import hue_title, legend, log_scale, series_style
+from ._axes import hue_title, legend, log_scale, series_colour, series_style
 from ._labels import latency_label
 
 # point_intervals(orient="auto") lists categories down the left past these.
@@ -74,21 +74,25 @@ def point_intervals(
             lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
             hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
             err = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
-        marker = series_style(k, dots=True)["marker"]
-        style = {"marker": marker, "linestyle": "none", "capsize": 3, "label": h, **kwargs}
+        # The colour is set, not drawn from the axes' cycle: the open markers below would
+        # advance the cycle, and two series would share a look.
+        marker, color = series_style(k, dots=True)["marker"], series_colour(k)
+        style = {"marker": marker, "color": color, "linestyle": "none", "capsize": 3,
+                 "label": h, **kwargs}
         if flip:
             line = ax.errorbar(vals, at, xerr=err, **style)
         else:
             line = ax.errorbar(at, vals, yerr=err, **style)
         if np.isnan(vals).any():
-            color = line.lines[0].get_color()
+            color = line.lines[0].get_color()  # as given, unless kwargs named one
             _without_value(ax, part, at, vals, flip, color, bound_low, bound_high)
         if hollow and hollow in part:
             open_ = part[hollow].fillna(False).to_numpy(dtype=bool)
             if open_.any():
                 color = line.lines[0].get_color()
                 xy = (vals[open_], at[open_]) if flip else (at[open_], vals[open_])
-                ax.plot(*xy, marker=marker, ls="none", mfc="white", mec=color, zorder=3)
+                ax.plot(*xy, marker=marker, ls="none", color=color, mfc="white", mec=color,
+                        zorder=3)
     label = ylabel if ylabel is not None else latency_label(basis, unit)
     if flip:
         ax.set_yticks(range(len(cats))[::-1], cats)

@@ -55,6 +55,31 @@ def test_point_intervals_hue_offsets_and_requires_a_basis():
     assert ax2.get_ylabel() == "Records"
 
 
+@pytest.mark.parametrize("n", [2, 6, 30])
+def test_point_intervals_every_series_has_its_own_look(n):
+    """Open (printed) markers must not advance the colour cycle: in 40-cross-tool.png
+    "ping (mean)" and "sockperf 14 B" once shared colour and marker.  Every series of up to
+    4 x colours keeps a colour-and-marker pair no other series has, and its open markers and
+    whiskers keep its colour."""
+    rows = []
+    for k in range(n):
+        for cat in ("a", "b"):
+            rows.append({"label": cat, "estimate": 10.0 + k, "ci_low": 9.0 + k,
+                         "ci_high": 11.0 + k, "series": f"s{k}", "printed": cat == "b"})
+    ax = plots.point_intervals(pd.DataFrame(rows), hue="series", hollow="printed",
+                               basis="rtt", orient="v")
+    looks = []
+    for c in ax.containers:
+        dot = c.lines[0]
+        looks.append((matplotlib.colors.to_hex(dot.get_color()), dot.get_marker()))
+        whisker = c.lines[2][0]
+        assert matplotlib.colors.to_hex(whisker.get_color()[0]) == looks[-1][0]
+    assert len(looks) == n and len(set(looks)) == n
+    opens = [ln for ln in ax.lines if ln.get_markerfacecolor() == "white"]
+    assert [(matplotlib.colors.to_hex(ln.get_markeredgecolor()), ln.get_marker())
+            for ln in opens] == looks
+
+
 def test_count_bars_stack_per_category():
     df = pd.DataFrame(
         {"campaign": ["c1", "c1", "c2"], "tool": ["ping", "iperf3", "ping"], "runs": [2, 3, 5]}
