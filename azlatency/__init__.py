@@ -7,8 +7,7 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .errors import AzlatencyError, DetectionError, ParseError, SchemaError, UnknownToolError
 from .reader import read
 from .schema import Tables

@@ -11,8 +11,8 @@ import click
 import pandas as pd
 from rich.table import Table
 
-from . import __version__
 from ._console import console as _console
+from ._version import __version__
 from .errors import AzlatencyError
 from .reader import read
 

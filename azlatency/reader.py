@@ -33,6 +33,7 @@ from .parsers._base import (
     command_of,
     constant_str,
     count_newlines,
+    hook,
     shift_lines,
 )
 from .schema import Tables
@@ -309,7 +310,7 @@ def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
     if tool:
         return tool
     for module in modules():
-        claim = getattr(module, "whole_file", None)
+        claim = hook(module, "whole_file")
         if claim is not None and claim(text_head):
             return module.INFO.tool
     return None
@@ -448,8 +449,8 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
     # colours the summary of every --full-log file), so it takes this path for any file;
     # the others only for a file that is plain all through.
-    if module is not None and hasattr(module, "parse_bytes") and (
-        getattr(module, "PARSE_BYTES_CLEANS", False)
+    if module is not None and hook(module, "parse_bytes") is not None and (
+        hook(module, "PARSE_BYTES_CLEANS")
         or (plain and b"\r" not in data and b"\x1b" not in data)
     ):
         try:

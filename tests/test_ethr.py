@@ -14,6 +14,7 @@ import pytest
 import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import ethr
+from azlatency.parsers.ethr import records
 from tests.conftest import corpus
 
 FILES = {
@@ -242,11 +243,11 @@ def test_dial_errors_are_failed_runs():
 
 
 def test_values():
-    assert ethr.rate("914.94M") == 914.94e6 and ethr.rate("15.05G") == 15.05e9
-    assert ethr.rate("0") == 0.0 and ethr.rate("249.25K") == 249250.0
-    assert ethr.placeholder("--  ") and ethr.placeholder("") and not ethr.placeholder("0")
-    assert ethr.duration_us("1.940ms") == 1940.0 and ethr.duration_us("0.000ns") == 0.0
-    assert ethr.duration_us("127.014us") == 127.014 and ethr.duration_us("fast") is None
+    assert records.rate("914.94M") == 914.94e6 and records.rate("15.05G") == 15.05e9
+    assert records.rate("0") == 0.0 and records.rate("249.25K") == 249250.0
+    assert records.placeholder("--  ") and records.placeholder("") and not records.placeholder("0")
+    assert records.duration_us("1.940ms") == 1940.0 and records.duration_us("0.000ns") == 0.0
+    assert records.duration_us("127.014us") == 127.014 and records.duration_us("fast") is None
 
 
 GOOD = '{"Time":"2021-05-18T06:59:41Z","Title":"","Type":"TestResult","RemoteAddr":"10.0.0.4",' \

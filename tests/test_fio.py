@@ -9,7 +9,7 @@ import pytest
 import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import fio
-from azlatency.parsers._fio_units import bucket_edges_ns, percentile_stat, size_bytes
+from azlatency.parsers.fio.units import bucket_edges_ns, percentile_stat, size_bytes
 from tests.conftest import FIXTURES
 
 FIO = FIXTURES / "fio"

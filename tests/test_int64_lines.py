@@ -200,7 +200,7 @@ def test_lenient_drops_the_run_at_the_line(case):
     ],
 )
 def test_ping_bulk_reader_names_the_line(monkeypatch, line, old, new, expected):
-    monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)  # every block through _ping_fast
+    monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)  # every block through ping/fast
     case = Case("ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt", line, old,
                 expected, new=new)
     _check((FIXTURES / case.path).read_bytes(), case)

@@ -15,7 +15,7 @@ import pytest
 import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import ping
-from azlatency.parsers._ping_runs import unwrap
+from azlatency.parsers.ping.runs import unwrap
 from tests._expected import FIXTURES, read_fixture
 from tests.conftest import CORPUS, corpus, needs_shared, seed
 
@@ -509,7 +509,7 @@ def test_locate_never_claims_prose():
 
 
 def test_numbers_are_exact():
-    from azlatency.parsers._ping_runs import ms_to_us
+    from azlatency.parsers.ping.runs import ms_to_us
 
     assert ms_to_us("0.029") == 29.0 and ms_to_us("1148.627") == 1148627.0
     assert ms_to_us("95.2") == 95200.0 and math.isclose(ms_to_us("0.0291"), 29.1)
@@ -582,10 +582,10 @@ def test_parse_bytes_falls_back_to_the_decoder():
 
 
 def test_bulk_shape_check_is_the_shape_regex():
-    """The byte-level check in _ping_fast accepts exactly the lines shape.pattern matches."""
+    """The byte-level check in ping/fast accepts exactly the lines shape.pattern matches."""
     import pyarrow as pa
 
-    from azlatency.parsers._ping_fast import read_replies, shape_of
+    from azlatency.parsers.ping.fast import read_replies, shape_of
 
     good = "[1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms"
     shape = shape_of(good)

@@ -9,7 +9,7 @@ import pytest
 import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import qperf
-from azlatency.parsers._qperf_cmd import default_msg_size, parse_command, size_of, time_of
+from azlatency.parsers.qperf.command import default_msg_size, parse_command, size_of, time_of
 from tests.conftest import FIXTURES, needs_shared, seed
 
 QP = FIXTURES / "qperf"

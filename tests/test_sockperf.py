@@ -16,7 +16,7 @@ import azlatency
 from azlatency.decode import decode
 from azlatency.errors import ParseError
 from azlatency.parsers import sockperf
-from azlatency.parsers._sockperf_fulllog import TOLERANCE_US, stat_name
+from azlatency.parsers.sockperf.fulllog import TOLERANCE_US, stat_name
 from tests.conftest import FIXTURES, corpus, needs_shared, seed
 
 FIX = FIXTURES / "sockperf"
@@ -388,7 +388,7 @@ def test_latency_column_is_checked_against_the_timestamps():
 
 
 def test_rows_read_in_parallel_pieces_equal_one_piece(monkeypatch):
-    from azlatency.parsers import _sockperf_fulllog as fl
+    from azlatency.parsers.sockperf import fulllog as fl
 
     data = (FIX / f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv").read_bytes()
     start = data.index(b"\n", data.index(b"packet,")) + 1
@@ -410,7 +410,7 @@ def test_rows_read_in_parallel_pieces_equal_one_piece(monkeypatch):
 def test_counted_order_statistics_equal_the_selection(name, low, monkeypatch):
     """Rows printed ``%.3lf`` are counted per nanosecond; the result is what a selection over
     the values gives (median-ad to rounding, it is the exact decimal there)."""
-    from azlatency.parsers import _sockperf_fulllog as fl
+    from azlatency.parsers.sockperf import fulllog as fl
 
     t = azlatency.read(FIX / name)
     rows = t.samples[f"{t.runs.latency_basis[0]}_us"].to_numpy()

@@ -29,7 +29,8 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, paths, schema
+from .. import paths, schema
+from .._version import __version__
 from ..errors import CampaignError
 from . import assemble, dataset, labels, sources, store
 from .assemble import file_row

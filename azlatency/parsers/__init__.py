@@ -1,7 +1,10 @@
 """Parser registry: tool name → module, loaded lazily.
 
-Adding a tool: write ``azlatency/parsers/<tool>.py`` (copy the contract from ``_base.py``),
-add one line below, add fixtures under ``tests/fixtures/<tool>/``, one changelog line.
+Adding a tool: write ``azlatency/parsers/<tool>.py`` (the contract is ``_base.Parser``; a tool
+that needs several files is a package ``<tool>/`` with the contract in its ``__init__``), add
+one line below, add fixtures under ``tests/fixtures/<tool>/``, one changelog line.
+``tests/test_contract.py`` checks the contract, the hooks and that no module imports in a
+circle.
 """
 
 from __future__ import annotations

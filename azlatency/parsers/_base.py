@@ -1,6 +1,7 @@
 """What every parser module shares: the result types and small, strict helpers.
 
-A parser module ``azlatency/parsers/<tool>.py`` exposes
+A parser — a module ``azlatency/parsers/<tool>.py``, or a package ``<tool>/`` whose
+``__init__`` holds the contract when the tool needs several files — exposes (:class:`Parser`)
 
 * ``INFO: ToolInfo`` — the tool, the variants and versions it understands, what it produces;
 * ``locate(lines: list[str]) -> list[Span]`` — where this tool's outputs sit in a document
@@ -11,6 +12,9 @@ A parser module ``azlatency/parsers/<tool>.py`` exposes
 ``parse`` raises :class:`~azlatency.errors.ParseError` (never ``IndexError``/``KeyError``/
 ``ValueError``) when the text is not what it expected.  With ``strict=False`` it may skip a bad
 line instead, recording it in ``Run.warnings``.
+
+It may also define the optional hooks named in :data:`HOOKS`; the reader finds them with
+:func:`hook` and by no other name.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -40,6 +44,36 @@ class ToolInfo:
     # Variants whose output has no end the tool prints (a CSV of probes, qperf's ``key =
     # value`` lines): cut at a line boundary, they read as a shorter whole output.
     open_ended: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Parser(Protocol):
+    """The contract of a parser module (``tests/test_contract.py`` checks every registered
+    tool against it)."""
+
+    INFO: ToolInfo
+
+    def locate(self, lines: list[str]) -> list[Span]: ...
+
+    def parse(self, text: str, *, source: str | None = None, strict: bool = True) -> Parsed: ...
+
+
+# Optional hooks a parser module may define, and what the reader does with each.
+HOOKS: dict[str, str] = {
+    "whole_file": "whole_file(head: str) -> bool: claim a whole file from its first 64 KiB "
+                  "(a JSON document, a CSV under its header) before any locate() runs",
+    "parse_bytes": "parse_bytes(data: bytes, *, source=None, strict=True) -> Parsed: read a "
+                   "big file claimed by whole_file from its bytes, without a decoded copy",
+    "PARSE_BYTES_CLEANS": "bool: parse_bytes decodes its own input (BOM, CRLF, ANSI colours), "
+                          "so it takes any file it claims, not only plain ones",
+}
+
+
+def hook(module: Any, name: str) -> Any:
+    """``module``'s optional hook ``name`` (see :data:`HOOKS`), or None when it has none."""
+    if name not in HOOKS:
+        raise KeyError(f"{name!r} is not a declared parser hook; declared: {', '.join(HOOKS)}")
+    return getattr(module, name, None)
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ParseError
-from . import _sockperf_fulllog as fulllog
-from . import _sockperf_grammar as g
-from ._base import Run, integer, number
-from ._sockperf_grammar import TOOL, command_options
+from ...errors import ParseError
+from .._base import Run, integer, number
+from . import fulllog
+from . import grammar as g
+from .grammar import TOOL, command_options
 
 _NO_VALID = re.compile(r"No valid observations found")
 _NO_REPLY = re.compile(r"No messages were received from the server")
@@ -88,7 +88,8 @@ class Execution:
         return self.sections[-1]
 
     # -- driver -----------------------------------------------------------------------------
-    def parse(self) -> list[Run]:
+    def read(self) -> list[_Section]:
+        """Read the execution's lines; the sections that become runs (``run.build_run``)."""
         i = self.start
         while i < self.end:
             line = self.lines[i]
@@ -103,10 +104,8 @@ class Execution:
                 else:
                     self.cur.run.warnings.append(f"line {i + 1} skipped: {exc.reason}")
                 i += 1
-        from ._sockperf_run import build_run
-
         first = self.sections[0]
-        return [build_run(self, s) for s in self.sections if s.content() or s is first]
+        return [s for s in self.sections if s.content() or s is first]
 
     def _cut(self, i: int, line: str) -> bool:
         """A truncated capture ends inside a line: the last line of the execution whose value
@@ -123,7 +122,7 @@ class Execution:
             if m and not g.SP.match(line):
                 command = m.group("cmd").strip()
                 mode, opts = command_options(command)
-                for key in _INT_OPTS:  # the run reads these as int64 (_sockperf_run)
+                for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
                     if re.fullmatch(r"\d+", opts.get(key, "")):
                         self.int_(opts[key], i, f"'{key} <n>' on the command line")
                 self.command, self.mode, self.opts = command, mode, opts
@@ -139,7 +138,7 @@ class Execution:
         m = g.PARAMS.match(line)
         if m:
             params = dict(t.partition("=")[::2] for t in m.group("args").split())
-            for key in _INT_OPTS:  # the run reads these as int64 (_sockperf_run)
+            for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
                 if re.fullmatch(r"\d+", params.get(key, "")):
                     self.int_(params[key], i, f"'{key}=<n>'")
             self.params.update(params)

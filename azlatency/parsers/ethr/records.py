@@ -1,20 +1,5 @@
-"""ethr (Microsoft's cross-platform network tool): JSON-lines logs written with ``-o``.
-
-Every line is one record ``{"Time": "...Z", "Title": "", "Type": ..., ...}``:
-
-* ``INFO`` / ``ERROR`` records carry a ``Message`` — the console text, including the interval
-  table (``[  580]     TCP      000-001 sec    15.10G``), the TCP-connect probes
-  (``[tcp] Connection from [::1]:56752 to [::1]:8888: 0.000ns``) and the MyTraceRoute table;
-* ``TestResult`` records carry the per-second aggregate: ``BitsPerSecond`` (``914.94M``),
-  ``ConnectionsPerSecond``, ``PacketsPerSecond`` (``249.25K``), ``AverageLatency`` — numbers as
-  strings with a 1000-based suffix, ``""`` or ``"--  "`` when that measurement is off;
-* ``LatencyResult`` records carry one latency batch: ``Avg``, ``Min``, ``P50`` … ``P9999``,
-  ``Max`` as durations (``127.014us``, ``1.940ms``, ``0.000ns``).
-
-ethr prints no version and no end-of-test summary; statistics over a test's intervals are
-therefore ``computed``.  How records are grouped into tests (and tests into runs) is documented
-in ``docs/tools/ethr.md``; the run builders live in ``_ethr_runs.py``.
-"""
+"""ethr records: one JSON line each, read into :class:`Record` and grouped into tests
+(:class:`Test`); ``runs.py`` turns a test into runs, ``__init__`` finds and parses the log."""
 
 from __future__ import annotations
 
@@ -26,20 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-from ..errors import ParseError
-from ._base import Parsed, Span, ToolInfo
-from ._ranges import check_int64
-
-INFO = ToolInfo(
-    tool="ethr",
-    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records)",
-    variants=("jsonl-client", "jsonl-server"),
-    versions="ethr 0.2 - 1.0 (2021-2024 logs; ethr prints no version)",
-    produces=("runs", "samples", "summaries"),
-    flags="-o <file> (the JSON-lines log)",
-    latency_basis="rtt",
-    open_ended=("jsonl-client", "jsonl-server"),
-)
+from ...errors import ParseError
 
 TOOL = "ethr"
 # ethr's Go struct fixes the key order: Time, Title, Type, then the payload.
@@ -115,34 +87,10 @@ def _time_ns(text: str) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Detection and location
-
-
-def whole_file(head: str) -> bool:
-    first = next((x for x in head.split("\n") if x.strip()), "")
-    return bool(_RECORD.match(first.lstrip("\ufeff")))
-
-
-def locate(lines: list[str]) -> list[Span]:
-    """Runs of consecutive ethr records (a log pasted into a note)."""
-    spans, i = [], 0
-    while i < len(lines):
-        if not _RECORD.match(lines[i]):
-            i += 1
-            continue
-        j = i + 1
-        while j < len(lines) and _RECORD.match(lines[j]):
-            j += 1
-        spans.append(Span(i, j, TOOL))
-        i = j
-    return spans
-
-
-# ---------------------------------------------------------------------------------------------
 # Reading records and grouping them into tests
 
 
-def records(text: str, source: str | None, strict: bool, warnings: list[str]) -> list[Record]:
+def read_records(text: str, source: str | None, strict: bool, warnings: list[str]) -> list[Record]:
     out = []
     for no, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -267,28 +215,3 @@ def _server_split(cur: Test, rec: Record) -> bool:
     return not (before == {"cps"} and len(results) == 1)
 
 
-# ---------------------------------------------------------------------------------------------
-
-
-def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    from ._ethr_runs import build, int64_problem
-
-    warnings: list[str] = []
-    recs = []
-    for rec in records(text, source, strict, warnings):
-        reason = int64_problem(rec)  # a record is one line: the number's line is rec.line
-        if reason is None:
-            recs.append(rec)
-        elif strict:
-            raise ParseError(TOOL, source, rec.line, reason)
-        else:
-            warnings.append(f"line {rec.line} skipped: {reason}")
-    if not recs:
-        raise ParseError(TOOL, source, None, "no ethr records found (expected JSON lines with "
-                         '"Time" and "Type", as written by ethr -o)')
-    runs = []
-    for test in group(recs):
-        runs.extend(check_int64(run, TOOL, source) for run in build(test, source, strict))
-    if warnings and runs:
-        runs[0].warnings[:0] = warnings
-    return Parsed(TOOL, runs)

@@ -1,6 +1,6 @@
 """iperf3 console output (client and server, 3.0 to 3.18) → :class:`Test` s.
 
-A line-by-line state machine over the patterns of ``_iperf3_lines.py``: a test starts at
+A line-by-line state machine over the patterns of ``iperf3/lines.py``: a test starts at
 ``Connecting to host`` (client), ``Server listening`` / ``Accepted connection`` (server), an
 ``iperf3`` command line, or — for fragments — at its first header or interval line; it ends
 where the next one starts.  When it ends, what the lines left open (role, direction,
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from ..errors import ParseError
-from ._base import command_of, integer, number
-from ._iperf3_lines import (
+from ...errors import ParseError
+from .._base import command_of, integer, number
+from .lines import (
     ACCEPTED,
     CONGESTION,
     CONNECTED,
@@ -47,7 +47,7 @@ from ._iperf3_lines import (
     strip_timestamps,
     timestamp_shape,
 )
-from ._iperf3_model import (
+from .model import (
     BIT_RATES,
     BYTE_RATES,
     BYTE_UNITS,
@@ -56,7 +56,7 @@ from ._iperf3_model import (
     Test,
     Total,
 )
-from ._iperf3_settle import TextFacts, settle
+from .settle import TextFacts, settle
 
 
 class TextReader:

@@ -33,10 +33,10 @@ from xml.etree.ElementTree import ParseError as XmlError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from ..errors import ParseError
-from ._base import Span, in_code_span
-from ._ranges import int64, line_of
-from .ntttcp import TOOL, Totals, dec
+from ...errors import ParseError
+from .._base import Span, in_code_span
+from .._ranges import int64, line_of
+from .totals import TOOL, Totals, dec
 
 _ROOT_OPEN = re.compile(r"<(ntttcp[sr])[\s>]")
 _MIB, _MB = Decimal(2**20), Decimal(10**6)

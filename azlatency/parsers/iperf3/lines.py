@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ParseError
-from ._iperf3_model import TOOL
+from ...errors import ParseError
+from .model import TOOL
 
 _ID = r"\[\s*(?P<id>\d+|SUM)\](?:\[(?P<tag>[TR]X-[CS])\])?"
 INTERVAL = re.compile(

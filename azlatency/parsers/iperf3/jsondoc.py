@@ -3,7 +3,7 @@
 A document is ``{"start": ..., "intervals": [...], "end": ..., "error": ...}``;
 ``--get-server-output`` adds ``server_output_json`` (a whole server document) or
 ``server_output_text``; a JSON stream is reassembled into the same shape
-(``_iperf3_decode.py``).  Which keys exist depends on the version: 3.0.11 has no ``rtt`` nor
+(``iperf3/documents.py``).  Which keys exist depends on the version: 3.0.11 has no ``rtt`` nor
 ``sender`` flags, 3.0/3.1 UDP has one ``end.sum`` instead of ``sum_sent``/``sum_received``,
 ``--bidir`` (3.7+) adds ``*_bidir_reverse`` sums, 3.18 a ``bidir`` key in ``test_start``.
 """
@@ -15,9 +15,9 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import ParseError
-from ._iperf3_model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
-from ._ranges import line_of
+from ...errors import ParseError
+from .._ranges import line_of
+from .model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
 
 # ---------------------------------------------------------------------------------------------
 # values

@@ -16,11 +16,12 @@ documented in ``docs/tools/sockperf.md``:
 
 from __future__ import annotations
 
-from ..decode import decode
-from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo
-from ._sockperf_console import Execution
-from ._sockperf_grammar import CSV_HEAD, DASH, executions
+from ...decode import decode
+from ...errors import ParseError
+from .._base import Parsed, Run, Span, ToolInfo
+from .console import Execution
+from .grammar import CSV_HEAD, DASH, executions
+from .run import build_run
 
 INFO = ToolInfo(
     tool="sockperf",
@@ -76,7 +77,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         )
     runs: list[Run] = []
     for s, e in spans:
-        runs.extend(Execution(lines, s, e, source, strict).parse())
+        runs.extend(_runs(Execution(lines, s, e, source, strict)))
     return Parsed(TOOL, runs)
 
 
@@ -100,7 +101,11 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
         return parse(decode(data).text, source=source, strict=strict)
     block = _BytesBlock(data, header_end, rows_end, closed=close_at >= 0)
     ex = Execution(lines, spans[0][0], spans[0][1], source, strict, block=block)
-    return Parsed(TOOL, ex.parse())
+    return Parsed(TOOL, _runs(ex))
+
+
+def _runs(ex: Execution) -> list[Run]:
+    return [build_run(ex, section) for section in ex.read()]
 
 
 def _find_csv_header(data: bytes) -> int | None:

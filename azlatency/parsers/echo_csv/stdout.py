@@ -26,8 +26,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..errors import ParseError
-from ._base import (
+from ...errors import ParseError
+from .._base import (
     CTRL_C,
     ELIDED,
     MICRO,

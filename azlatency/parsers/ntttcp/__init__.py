@@ -16,23 +16,22 @@ ntttcp prints one total per side: a sender (``-s``) run gives ``throughput_sende
 ``transfer_sender``, a receiver (``-r``) run the ``_receiver`` pair.  Units differ by OS and
 are documented in ``docs/tools/ntttcp.md``: the Linux text scales by 1000 (``98.39Gbps``), the
 Linux XML's ``MB``/``KB`` are 10^6/10^3 bytes, Windows' are 2^20/2^10 bytes; ``mbps`` and
-``Bps`` mean the same on both.  The XML and JSON dialects live in ``_ntttcp_doc.py``, the
-Windows console in ``_ntttcp_windows.py``; this module holds detection, location, the Linux
+``Bps`` mean the same on both.  The XML and JSON dialects live in ``ntttcp/doc.py``, the
+Windows console in ``ntttcp/windows.py``; this module holds detection, location, the Linux
 console and the run builder they share.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-import pandas as pd
-
-from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_above, command_of, in_code_span
-from ._ranges import check_int64, int64
+from ...errors import ParseError
+from .._base import Parsed, Span, ToolInfo, command_above, command_of, in_code_span
+from .._ranges import int64
+from .doc import locate_xml, parse_json, parse_xml
+from .totals import NAMES, TOOL, TOTALS, Totals, build_run, command_meta, dec, rate_bps
+from .windows import extend_windows, parse_windows
 
 INFO = ToolInfo(
     tool="ntttcp",
@@ -43,15 +42,10 @@ INFO = ToolInfo(
     flags="-V (per-thread table) or -x/-xml (per-thread XML) for thread samples",
 )
 
-TOOL = "ntttcp"
-NAMES = ("ntttcp", "NTttcp", "ntttcp.exe", "NTttcp.exe")
-TOTALS = re.compile(r"#{3,}\s*Totals:\s*#{3,}")
 LINUX_BANNER = re.compile(r"NTTTCP for Linux\s+(\S+)")
 # 1.4.0 prints "HH:MM:SS INFO: msg"; older builds and -O logs print "INFO: msg".
 _PREFIX = re.compile(r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG):\s?")
 _KV = re.compile(r"^\s*([A-Za-z][\w /().%-]*?)\s*:\s*(\S.*?)\s*$")
-_RATE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)bps$")
-_SCALE = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
 _THREAD_ROW = re.compile(r"^\s*(\d+)\s+([0-9.]+)\s+([0-9.]+\s*[KMGT]?bps)\s*$")
 _THREAD_HEAD = re.compile(r"^\s*Thread\s+Time\(s\)\s+Throughput\s*$")
 _WINDOWS_MARK = re.compile(
@@ -60,121 +54,6 @@ _WINDOWS_MARK = re.compile(
 )
 _XML_ROOT = re.compile(r"<(ntttcp[sr])[\s>]")
 _JSON_ROOT = re.compile(r'"(ntttcp[sr])"\s*:')
-
-
-# ---------------------------------------------------------------------------------------------
-# What every dialect reports, and the one place that turns it into a Run.
-
-
-@dataclass
-class Totals:
-    """The figures one ntttcp run reports, in base units, whatever the dialect."""
-
-    variant: str
-    os: str
-    line_start: int = 1
-    line_end: int = 1
-    role: str | None = None  # "sender" / "receiver"
-    version: str | None = None
-    complete: bool = True
-    duration_s: float | None = None
-    total_bytes: int | None = None
-    bits_per_second: float | None = None
-    retransmits: int | None = None
-    tcp_rtt_us: float | None = None
-    connections: int | None = None
-    threads: int | None = None
-    cpu: dict[str, float] = field(default_factory=dict)  # metric -> pct (cpu_user, ...)
-    extra: list[tuple[str, str, float, str]] = field(default_factory=list)  # metric, stat, value, unit
-    meta: dict = field(default_factory=dict)  # run columns (protocol, port, hosts, counts)
-    labels: dict = field(default_factory=dict)
-    thread_rows: list[dict] = field(default_factory=list)  # samples of kind "thread"
-    warnings: list[str] = field(default_factory=list)
-
-
-def build_run(t: Totals, source: str | None = None) -> Run:
-    run = Run(line_start=t.line_start, line_end=t.line_end, warnings=list(t.warnings))
-    meta = run.meta
-    meta.update(
-        tool=TOOL, parser_variant=t.variant, os=t.os, tool_version=t.version, role=t.role,
-        mode="throughput", complete=t.complete, duration_s=t.duration_s,
-        streams=t.connections if t.connections is not None else t.threads,
-    )
-    meta.update({k: v for k, v in t.meta.items() if v is not None})
-    if t.labels:
-        meta["labels"] = dict(t.labels)
-    if t.threads is not None and t.connections is not None and t.threads != t.connections:
-        meta.setdefault("labels", {})["threads"] = t.threads
-    if t.role is None and (t.bits_per_second is not None or t.total_bytes is not None):
-        run.warnings.append(
-            "sender or receiver unknown (no -s/-r command line, no sender-only lines): "
-            "totals named 'throughput'/'transfer'"
-        )
-    if t.total_bytes == 0:
-        run.warnings.append("0 bytes transferred: nothing reached the receiver (total loss)")
-    side = f"_{t.role}" if t.role else ""
-    run.add(f"throughput{side}", "mean", t.bits_per_second, "bps")
-    run.add(f"transfer{side}", "total", t.total_bytes, "bytes")
-    run.add("retransmits", "total", t.retransmits, "count")
-    run.add("tcp_rtt", "mean", t.tcp_rtt_us, "us")
-    run.add("connections", "count", t.connections, "count")
-    for metric, value in t.cpu.items():
-        run.add(metric, "mean", value, "cycles/byte" if metric == "cycles_per_byte" else "pct")
-    for metric, stat, value, unit in t.extra:
-        run.add(metric, stat, value, unit)
-    if t.thread_rows:
-        run.samples = pd.DataFrame(t.thread_rows)
-    return check_int64(run, TOOL, source)
-
-
-def dec(text: str) -> Decimal | None:
-    try:
-        value = Decimal(text.strip())
-    except (InvalidOperation, AttributeError):
-        return None
-    # No ntttcp figure has 30 digits; a longer one is damage, and would overflow a float.
-    return value if value.is_finite() and value.adjusted() <= 30 else None
-
-
-def rate_bps(text: str) -> float | None:
-    """``'98.39Gbps'`` → 98.39e9 (ntttcp-for-linux scales by 1000: util.c format_throughput)."""
-    m = _RATE.match(text.strip())
-    value = dec(m.group(1)) if m else None
-    return None if value is None else float(value * _SCALE[m.group(2)])
-
-
-def command_meta(
-    command: str | None, source: str | None = None, line_no: int | None = None
-) -> dict:
-    """Role, receiver address, protocol and duration from an ntttcp command line (at
-    ``line_no``: a port beyond int64 is a ParseError there).
-
-    Both ``-s <addr>`` and ``-r <addr>`` name the receiver's address on Linux; NTttcp.exe puts
-    it third in ``-m <threads>,<cpu>,<addr>``.  Shell variables (``$ip``) are not addresses.
-    """
-    if not command:
-        return {}
-    try:
-        args = shlex.split(command)
-    except ValueError:
-        args = command.split()
-    out: dict = {"protocol": "tcp"}
-    for i, arg in enumerate(args):
-        nxt = args[i + 1] if i + 1 < len(args) else ""
-        if arg in ("-s", "-r"):
-            out["role"] = "sender" if arg == "-s" else "receiver"
-            if nxt and not nxt.startswith("-") and "$" not in nxt:
-                out["dst_ip"] = nxt
-        elif arg == "-m" and nxt.count(",") >= 2:
-            addr = nxt.split(",")[2]
-            if addr and "$" not in addr:
-                out["dst_ip"] = addr
-        elif arg == "-u":
-            out["protocol"] = "udp"
-        elif arg == "-p" and nxt.isdecimal():
-            out["port"] = int64(int(nxt), tool=TOOL, source=source, line_no=line_no,
-                                what="a port after -p", text=nxt)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,9 +95,6 @@ def locate(lines: list[str]) -> list[Span]:
     at ``#####  Totals:  #####``); Windows ones at ``Copyright Version`` or the first table
     header.  The command line directly above is included: the parser reads the role from it.
     XML documents pasted into notes are found by their root element."""
-    from ._ntttcp_doc import locate_xml
-    from ._ntttcp_windows import extend_windows
-
     spans: list[Span] = []
     i, n, floor = 0, len(lines), 0
     while i < n:
@@ -273,16 +149,11 @@ def _extend_linux(lines: list[str], i: int) -> int:
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     head = text.lstrip("\ufeff \t\r\n")
     if head.startswith("<") or (_XML_ROOT.search(head[:2000]) and not TOTALS.search(text)):
-        from ._ntttcp_doc import parse_xml
-
         return Parsed(TOOL, [build_run(t, source) for t in parse_xml(text, source)])
     if head.startswith("{"):
-        from ._ntttcp_doc import parse_json
-
         return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source)])
     lines = text.split("\n")
     if any(_WINDOWS_MARK.match(x) for x in lines):
-        from ._ntttcp_windows import parse_windows
 
         return Parsed(TOOL, [build_run(t, source) for t in parse_windows(lines, source, strict)])
     if not any(LINUX_BANNER.search(x) or TOTALS.search(x) for x in lines):

@@ -26,10 +26,10 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from ..decode import decode
-from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, computed_rtt, in_code_span, samples_frame
-from ._echo_csv_fast import read_body
+from ...decode import decode
+from ...errors import ParseError
+from .._base import Parsed, Run, Span, ToolInfo, computed_rtt, in_code_span, samples_frame
+from .fast import read_body
 
 TOOL = "echo_csv"
 HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
@@ -95,7 +95,7 @@ def locate(lines: list[str]) -> list[Span]:
             i = j
         else:
             i += 1
-    from ._echo_stdout import locate as locate_stdout
+    from .stdout import locate as locate_stdout
 
     return spans + locate_stdout(lines, TOOL)
 
@@ -128,11 +128,11 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     if any(_DROP.search(line) for line in lines):
         return Parsed(TOOL, [_parse_log(lines, source, strict)])
-    from . import _echo_stdout
+    from . import stdout
 
-    spans = _echo_stdout.locate(lines, TOOL)
+    spans = stdout.locate(lines, TOOL)
     if spans:
-        return Parsed(TOOL, [_echo_stdout.parse(lines, span, _ECHO, source, strict)
+        return Parsed(TOOL, [stdout.parse(lines, span, _ECHO, source, strict)
                              for span in spans])
     raise ParseError(
         TOOL,

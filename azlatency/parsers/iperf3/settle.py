@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ._iperf3_lines import int_flag, is_ip, tag_side
-from ._iperf3_model import Test, Total, flow_of, local_side
+from .lines import int_flag, is_ip, tag_side
+from .model import Test, Total, flow_of, local_side
 
 
 @dataclass

@@ -3,7 +3,7 @@
 One run per test: a client output, each test of a server log (``Server listening on ...``
 repeats), each JSON document, each ``start`` event of a JSON stream, and the server's view
 that ``--get-server-output`` embeds in a client output.  The dialects live in
-``_iperf3_text.py`` and ``_iperf3_json.py``; both fill the model of ``_iperf3_model.py``,
+``iperf3/text.py`` and ``iperf3/jsondoc.py``; both fill the model of ``iperf3/model.py``,
 which names the summaries (``docs/tools/iperf3.md``).
 
 An output that holds only iperf3's error (``iperf3: error - unable to connect to server``, or
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ParseError
-from ._base import Parsed, Span, ToolInfo, command_of, stray
-from ._iperf3_decode import decode_documents, stream_documents
-from ._iperf3_json import has_measurement, to_test
-from ._iperf3_lines import (
+from ...errors import ParseError
+from .._base import Parsed, Span, ToolInfo, command_of, stray
+from .documents import decode_documents, stream_documents
+from .jsondoc import has_measurement, to_test
+from .lines import (
     ACCEPTED,
     CONGESTION,
     CONNECTED,
@@ -47,8 +47,8 @@ from ._iperf3_lines import (
     strip_timestamps,
     timestamp_shape,
 )
-from ._iperf3_model import TOOL, Test, finish
-from ._iperf3_text import TextReader
+from .model import TOOL, Test, finish
+from .text import TextReader
 
 INFO = ToolInfo(
     tool=TOOL,

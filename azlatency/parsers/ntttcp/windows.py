@@ -28,10 +28,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ..errors import ParseError
-from ._base import STRAY_LINES, command_of, stray
-from ._ranges import int64
-from .ntttcp import NAMES, TOOL, TOTALS, Totals, command_meta, dec
+from ...errors import ParseError
+from .._base import STRAY_LINES, command_of, stray
+from .._ranges import int64
+from .totals import NAMES, TOOL, TOTALS, Totals, command_meta, dec
 
 _UNDERLINE = re.compile(r"^\s*=+(?:\s+=+)*\s*$")
 _VERSION = re.compile(r"^\s*Copyright Version\s+(\S+)")

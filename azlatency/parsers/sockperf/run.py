@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from . import _sockperf_fulllog as fulllog
-from ._base import Run
+from .._base import Run
+from . import fulllog
 
 if TYPE_CHECKING:
-    from ._sockperf_console import Execution, _Section
+    from .console import Execution, _Section
 
 _BASIS = {"rtt": "rtt", "lat": "half_rtt", "latency": "half_rtt"}
 

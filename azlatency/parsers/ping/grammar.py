@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._base import STRAY_LINES
+from .._base import STRAY_LINES
 
 # ---------------------------------------------------------------------------------------------
 # Unix dialects (iputils, BusyBox, BSD/macOS).

@@ -5,7 +5,7 @@ Every reply, timeout and ICMP error becomes a sample (``kind = "reply"``); the s
 block becomes run counts and reported ``rtt`` summaries; statistics computed from the replies
 sit beside them.  Round trip times are in µs (``latency_basis = "rtt"``).  What each dialect
 prints and how it is read: ``docs/tools/ping.md``.  The lines themselves are described in
-``_ping_grammar.py``; long logs are read in bulk by ``_ping_fast.py``.
+``ping/grammar.py``; long logs are read in bulk by ``ping/fast.py``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ParseError
-from ._base import INT64_MAX, INT64_MIN, STRAY_LINES, Parsed, Run, Span, ToolInfo, integer
-from ._ping_fast import Replies, read_replies, shape_of
-from ._ping_grammar import Event, Scanner
-from ._ping_runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
+from ...errors import ParseError
+from .._base import INT64_MAX, INT64_MIN, STRAY_LINES, Parsed, Run, Span, ToolInfo, integer
+from .fast import Replies, read_replies, shape_of
+from .grammar import Event, Scanner
+from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
 
 INFO = ToolInfo(
     tool=TOOL,
@@ -35,7 +35,7 @@ INFO = ToolInfo(
     latency_basis="rtt",
 )
 
-# Blocks at least this long are read with the bulk reader (_ping_fast); shorter ones line by
+# Blocks at least this long are read with the bulk reader (ping/fast); shorter ones line by
 # line.  Both give the same result; tests set it to 0 to check that.
 FAST_MIN_BYTES = 256 * 1024
 _STARTS = {"header", "reply", "timeout", "error", "title", "packets", "rtt", "win_header",
@@ -123,7 +123,7 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
-        from ..decode import decode
+        from ...decode import decode
 
         text = decode(data).text
     return parse(text, source=source, strict=strict)

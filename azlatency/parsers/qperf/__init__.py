@@ -28,9 +28,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_above, command_of
-from ._qperf_cmd import Command, default_msg_size, parse_command
+from ...errors import ParseError
+from .._base import Parsed, Run, Span, ToolInfo, command_above, command_of
+from .command import Command, default_msg_size, parse_command
 
 INFO = ToolInfo(
     tool="qperf",

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._base import Run
+from .._base import Run
 
 TOOL = "iperf3"
 INT64_MAX = 2**63 - 1

@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ParseError
-from ._base import (
+from ...errors import ParseError
+from .._base import (
     STRAY_LINES,
     Parsed,
     Run,
@@ -39,8 +39,8 @@ from ._base import (
     samples_frame,
     stray,
 )
-from ._fio_units import bucket_edges_ns, percentile_stat, size_bytes
-from ._ranges import line_of
+from .._ranges import line_of
+from .units import bucket_edges_ns, percentile_stat, size_bytes
 
 INFO = ToolInfo(
     tool="fio",

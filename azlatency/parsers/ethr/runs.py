@@ -13,9 +13,9 @@ import re
 
 import pandas as pd
 
-from ..errors import ParseError
-from ._base import Run
-from .ethr import (
+from ...errors import ParseError
+from .._base import Run
+from .records import (
     _CLIENT_BANNER,
     _SERVER_BANNER,
     TOOL,

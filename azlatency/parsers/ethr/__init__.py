@@ -1,0 +1,84 @@
+"""ethr (Microsoft's cross-platform network tool): JSON-lines logs written with ``-o``.
+
+Every line is one record ``{"Time": "...Z", "Title": "", "Type": ..., ...}``:
+
+* ``INFO`` / ``ERROR`` records carry a ``Message`` — the console text, including the interval
+  table (``[  580]     TCP      000-001 sec    15.10G``), the TCP-connect probes
+  (``[tcp] Connection from [::1]:56752 to [::1]:8888: 0.000ns``) and the MyTraceRoute table;
+* ``TestResult`` records carry the per-second aggregate: ``BitsPerSecond`` (``914.94M``),
+  ``ConnectionsPerSecond``, ``PacketsPerSecond`` (``249.25K``), ``AverageLatency`` — numbers as
+  strings with a 1000-based suffix, ``""`` or ``"--  "`` when that measurement is off;
+* ``LatencyResult`` records carry one latency batch: ``Avg``, ``Min``, ``P50`` … ``P9999``,
+  ``Max`` as durations (``127.014us``, ``1.940ms``, ``0.000ns``).
+
+ethr prints no version and no end-of-test summary; statistics over a test's intervals are
+therefore ``computed``.  How records are grouped into tests (and tests into runs) is documented
+in ``docs/tools/ethr.md``; the run builders live in ``ethr/runs.py``.
+"""
+
+from __future__ import annotations
+
+from ...errors import ParseError
+from .._base import Parsed, Span, ToolInfo
+from .._ranges import check_int64
+from .records import _RECORD, TOOL, group, read_records
+from .runs import build, int64_problem
+
+INFO = ToolInfo(
+    tool="ethr",
+    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records)",
+    variants=("jsonl-client", "jsonl-server"),
+    versions="ethr 0.2 - 1.0 (2021-2024 logs; ethr prints no version)",
+    produces=("runs", "samples", "summaries"),
+    flags="-o <file> (the JSON-lines log)",
+    latency_basis="rtt",
+    open_ended=("jsonl-client", "jsonl-server"),
+)
+
+# ---------------------------------------------------------------------------------------------
+# Detection and location
+
+
+def whole_file(head: str) -> bool:
+    first = next((x for x in head.split("\n") if x.strip()), "")
+    return bool(_RECORD.match(first.lstrip("\ufeff")))
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """Runs of consecutive ethr records (a log pasted into a note)."""
+    spans, i = [], 0
+    while i < len(lines):
+        if not _RECORD.match(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and _RECORD.match(lines[j]):
+            j += 1
+        spans.append(Span(i, j, TOOL))
+        i = j
+    return spans
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    warnings: list[str] = []
+    recs = []
+    for rec in read_records(text, source, strict, warnings):
+        reason = int64_problem(rec)  # a record is one line: the number's line is rec.line
+        if reason is None:
+            recs.append(rec)
+        elif strict:
+            raise ParseError(TOOL, source, rec.line, reason)
+        else:
+            warnings.append(f"line {rec.line} skipped: {reason}")
+    if not recs:
+        raise ParseError(TOOL, source, None, "no ethr records found (expected JSON lines with "
+                         '"Time" and "Type", as written by ethr -o)')
+    runs = []
+    for test in group(recs):
+        runs.extend(check_int64(run, TOOL, source) for run in build(test, source, strict))
+    if warnings and runs:
+        runs[0].warnings[:0] = warnings
+    return Parsed(TOOL, runs)

@@ -1,0 +1,127 @@
+"""Every registered parser meets the contract of ``parsers._base`` (:class:`Parser`), defines
+no hook the reader does not know, and the parsers' modules import each other in no circle."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+import azlatency
+from azlatency.parsers import REGISTRY, get, tools
+from azlatency.parsers._base import HOOKS, Parser, ToolInfo, hook
+
+PKG = Path(azlatency.__file__).parent
+
+
+@pytest.mark.parametrize("tool", tools())
+def test_parser_meets_the_contract(tool):
+    module = get(tool)
+    assert isinstance(module, Parser), f"{tool}: needs INFO, locate and parse"
+    assert isinstance(module.INFO, ToolInfo) and module.INFO.tool == tool
+    params = inspect.signature(module.parse).parameters
+    assert [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY][:2] == [
+        "source", "strict"]
+    assert module.INFO.variants and set(module.INFO.open_ended) <= set(module.INFO.variants)
+    if hook(module, "parse_bytes") is not None:
+        assert hook(module, "whole_file") is not None, "parse_bytes is reached via whole_file"
+    cleans = hook(module, "PARSE_BYTES_CLEANS")
+    assert cleans is None or (isinstance(cleans, bool) and hook(module, "parse_bytes"))
+
+
+def test_only_declared_hooks_are_asked_for():
+    with pytest.raises(KeyError, match="not a declared parser hook"):
+        hook(get("ping"), "parse_fast")
+    reader = (PKG / "reader.py").read_text()
+    for name in HOOKS:
+        assert f'hook(module, "{name}")' in reader, f"{name} declared but never used"
+    assert "getattr(module" not in reader and "hasattr(module" not in reader
+
+
+def _imports(path: Path, mods: set[str]) -> set[str]:
+    """The azlatency modules ``path`` imports (relative imports resolved, any nesting):
+    ``from pkg import name`` is the module ``pkg.name`` when there is one, else ``pkg``."""
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = list(rel.parts)
+    package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            if not mod.startswith("azlatency"):
+                continue
+            for a in node.names:
+                out.add(f"{mod}.{a.name}" if f"{mod}.{a.name}" in mods else mod)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("azlatency"))
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = {}
+    for path in PKG.rglob("*.py"):
+        rel = list(path.relative_to(PKG.parent).with_suffix("").parts)
+        if rel[-1] == "__init__":
+            rel = rel[:-1]
+        mods[".".join(rel)] = path
+    return {m: {d for d in _imports(p, set(mods)) if d in mods and d != m}
+            for m, p in mods.items()}
+
+
+def test_no_import_circles():
+    """A module never imports (directly or through others) a module that imports it back:
+    a circle means two rooms that are one.  Imports inside functions count too."""
+    graph = _graph()
+    index, low, stack, on, circles = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert not circles, "import circles: " + "; ".join(" <-> ".join(c) for c in circles)
+
+
+LOWER = ("azlatency.stats", "azlatency.plots")
+ABOVE = ("azlatency.campaign", "azlatency.reporting", "azlatency.reportrun", "azlatency.report",
+         "azlatency.site", "azlatency.frontpage", "azlatency.notebooks", "azlatency.make_run",
+         "azlatency.cli")
+
+
+def test_stats_and_plots_import_no_layer_above():
+    """stats/ and plots/ are frames in, frames (or axes) out: no store, no campaign, no
+    report."""
+    graph = _graph()
+    bad = sorted(f"{m} -> {d}" for m, deps in graph.items() if m.startswith(LOWER)
+                 for d in deps if d.startswith(ABOVE))
+    assert not bad, bad
+
+
+def test_registry_names_modules_that_exist():
+    for tool, name in REGISTRY.items():
+        assert (PKG / "parsers" / f"{name}.py").is_file() or (
+            PKG / "parsers" / name / "__init__.py").is_file(), tool
