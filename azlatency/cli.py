@@ -148,7 +148,7 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
     """Import CAMPAIGNS (names under data/raw, folders or archives) when stale, run the report
     notebooks that apply, render the site. Exit 1 when a notebook fails (its cell and error
     are named), 3 with --strict on data-quality problems."""
-    from .reportrun import parse_params, print_summary, run_report
+    from .report.run import parse_params, print_summary, run_report
 
     console = _console()
     try:

@@ -29,8 +29,8 @@ def ensure_synthetic() -> Path | None:
 
 
 def run(reports: Path | None = None, *, strict: bool = False) -> int:
-    from .reporting import reports_root
-    from .reportrun import print_summary, run_report
+    from .report import reports_root
+    from .report.run import print_summary, run_report
 
     console = _console()
     reports = reports_root(reports)

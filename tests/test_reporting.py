@@ -1,4 +1,4 @@
-"""azlatency.reporting: the notebooks' building blocks, on the example campaigns (values read
+"""azlatency.report: the notebooks' building blocks, on the example campaigns (values read
 off their logs) and on small frames whose answer is known."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from azlatency import reporting as rep
+from azlatency import report as rep
 from azlatency import schema
 from azlatency.campaign import import_campaign
 from azlatency.schema import Tables
@@ -416,7 +416,7 @@ def test_formatting():
 def test_runs_with_observations_in_a_column():
     """``sample_runs``: runs with an ``ok`` value in the column or a censored row with its
     bound; ``histogram_runs``: runs with a histogram bin holding packets."""
-    from azlatency.reporting._data import histogram_runs, sample_runs
+    from azlatency.report._data import histogram_runs, sample_runs
 
     s = schema.frame("samples", {
         "run_id": ["a", "a", "b", "c", "d", "e", "e"],

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from azlatency import notebooks
+from azlatency.report import execute as notebooks
 from azlatency.campaign import import_campaign
 from tests.conftest import ROOT
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from azlatency import load
-from azlatency.reporting import read_claims
+from azlatency.report import read_claims
 from tests.notebooks.conftest import SYNTHETIC
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from azlatency import notebooks
+from azlatency.report import execute as notebooks
 
 pytestmark = pytest.mark.xdist_group("notebooks")
 

@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from azlatency.notebooks import _kernel_manager
+from azlatency.report.execute import _kernel_manager
 
 pytestmark = pytest.mark.xdist_group("notebooks")
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from azlatency import notebooks, site
+from azlatency.report import execute as notebooks
+from azlatency.report import site
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("notebooks")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from azlatency import notebooks
+from azlatency.report import execute as notebooks
 from tests.notebooks.conftest import OTHER
 
 NOTEBOOKS = notebooks.notebooks()

@@ -71,7 +71,7 @@ def test_recipe_shell_steps_in_a_clean_folder(tmp_path):
     assert (repo / ".azlatency" / "data" / "processed" / "weu").is_dir()
     # the installed package carried the notebooks; nothing came from this checkout
     shipped = list(
-        (repo / ".azlatency" / "venv").rglob("report_notebooks/90-campaign-report.ipynb")
+        (repo / ".azlatency" / "venv").rglob("report/notebooks/90-campaign-report.ipynb")
     )
     assert shipped and str(ROOT) not in (
         out / "notebooks" / "weu" / "90-campaign-report.ipynb"

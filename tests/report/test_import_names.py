@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 
-from azlatency.reportrun import import_all
+from azlatency.report.run import import_all
 from tests.conftest import ROOT
 
 FIXTURE = ROOT / "tests/fixtures/ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from azlatency.cli import main
-from azlatency.reporting import read_claims
+from azlatency.report import read_claims
 from tests.notebooks import test_site
 from tests.report.shapes import SHAPES, build
 

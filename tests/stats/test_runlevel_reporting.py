@@ -15,7 +15,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from azlatency import plots, schema  # noqa: E402
-from azlatency import reporting as rep  # noqa: E402
+from azlatency import report as rep
 from azlatency.schema import Tables  # noqa: E402
 
 T0 = 1_742_464_800 * 10**9

@@ -1,6 +1,6 @@
 """Execute the parameterized report notebooks with papermill.
 
-The notebooks ship inside the package (``azlatency/report_notebooks/NN-area-question.ipynb``,
+The notebooks ship inside the package (``azlatency/report/notebooks/NN-area-question.ipynb``,
 so a ``pip install``-ed azlatency has them; ``notebooks/`` of a checkout links there) and are
 committed with outputs stripped.  Every path a notebook needs comes in as a parameter (papermill runs a notebook in
 the working directory it is given, and a notebook must not depend on it).
@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import AzlatencyError
+from ..errors import AzlatencyError
 
-NOTEBOOKS = Path(__file__).resolve().parent / "report_notebooks"
+NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import notebooks, paths
-from ._console import console as _console
-from .errors import AzlatencyError
+from .. import paths
+from .._console import console as _console
+from ..errors import AzlatencyError
+from . import execute as notebooks
 
 STATUS_OK, STATUS_DATA, STATUS_FAILED = 0, 3, 1
 _RESERVED = {"campaigns", "data_root", "reports_dir", "figures_dir"}
@@ -138,7 +139,7 @@ def import_all(
     """Import each campaign (incremental: an unchanged one is only hashed) into
     ``data_root/processed``; a name that is not a path is looked for under
     ``data_root/raw`` first.  The reports of those that imported."""
-    from .campaign.importer import import_campaign
+    from ..campaign.importer import import_campaign
 
     reports = []
     for c in campaigns:
@@ -170,8 +171,8 @@ def quality_problems(reports: Sequence) -> list[str]:
 
 def plan(names: Sequence[str], chosen: Sequence[Path], data_root: Path, params: dict) -> list[Page]:
     """Which notebook runs on which campaigns; the others become pages saying why not."""
-    from .reporting import load_campaigns
-    from .reporting._needs import missing, need
+    from . import load_campaigns
+    from ._needs import missing, need
 
     tables = {n: load_campaigns(n, data_root) for n in names}
     pages = []
@@ -306,8 +307,7 @@ def run_report(
     what happened (:meth:`Outcome.status` is the exit status)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from . import frontpage, site
-    from .reporting import reports_root
+    from . import frontpage, reports_root, site
 
     console = console or _console()
     root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()

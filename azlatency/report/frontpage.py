@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .reporting._show import fmt, read_claims
+from ._show import fmt, read_claims
 
 _MAX_PAIRS = 9  # a 3-zone region has 9 directed pairs; more are on the campaign's pages
 
