@@ -608,6 +608,9 @@ def _tables(
 
 
 def _too_big(tool: str, source: str | None, line: int, exc: Exception) -> ParseError:
+    if isinstance(exc, SchemaError) and "missing required column" in str(exc):
+        # a parser's fault, not the input's: say so rather than blame a number
+        return ParseError(tool, source, line, f"the run does not fit the tables ({exc})")
     return ParseError(tool, source, line, f"value out of range for int64 ({exc})")
 
 
