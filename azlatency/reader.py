@@ -373,7 +373,7 @@ def file_bytes(path: str | os.PathLike[str]) -> Iterator[bytes]:
 class _Mapped(mmap.mmap):
     """A read-only mapped file that answers the ``bytes`` methods the readers use (slices are
     ``bytes``).  Anything else is asked of a ``bytes`` copy: correct, only slower.  The file
-    must not shrink while it is read (raw data is never modified, DESIGN.md)."""
+    must not shrink while it is read (raw data is never modified: docs/campaign.md)."""
 
     _SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 

@@ -1,6 +1,6 @@
 """Latency basis conversion: round trip (``rtt``) and half round trip (``half_rtt``).
 
-Tools disagree on what "latency" means (DESIGN.md §2): sockperf and qperf print half a round
+Tools disagree on what "latency" means (docs/vocabulary.md): sockperf and qperf print half a round
 trip, ping, latte and echo CSVs a full one.  azlatency keeps what the tool said and converts
 only on request, with one documented rule::
 

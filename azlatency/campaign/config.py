@@ -1,6 +1,6 @@
 """``campaign.yaml``: what a campaign's logs do not say — read, validated, with located errors.
 
-The file is optional (DESIGN.md §3).  It holds campaign-wide ``defaults``, a ``hosts``
+The file is optional (docs/campaign.md).  It holds campaign-wide ``defaults``, a ``hosts``
 inventory (host name or IP → zone, availability set, proximity placement group, VM size) and
 ``rules`` that label runs by file glob, path template or a pattern on the heading / prose line
 above an output block.  ``docs/campaign.md`` is the reference; :mod:`azlatency.campaign.labels` applies
