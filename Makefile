@@ -4,8 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := $(VENV)/bin/uv
 STAMP := $(VENV)/.installed-dev
+# The environment make installs: every version pinned (regenerate with `make lock`).
+LOCK := requirements/dev.lock
 
-.PHONY: run test bench lint setup clean site
+.PHONY: run test bench lint setup clean site lock test-latest
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +17,9 @@ $(PY):
 # PYTHONDONTWRITEBYTECODE is set (CI images often set it) every process — each pytest worker,
 # notebook kernel and import worker — otherwise compiles pandas, scipy and matplotlib from
 # source again, 4 s of a 6.5 s start.
-$(STAMP): pyproject.toml | $(PY)
-	$(UV) pip install -q --compile-bytecode --python $(PY) -e ".[dev]"
+$(STAMP): pyproject.toml $(LOCK) | $(PY)
+	$(UV) pip install -q --compile-bytecode --python $(PY) -r $(LOCK)
+	$(UV) pip install -q --compile-bytecode --python $(PY) --no-deps -e .
 	$(PY) -m compileall -q azlatency >/dev/null
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
@@ -29,6 +32,18 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check azlatency tests benchmarks
 	$(PY) -m pytest -n 2 --dist loadgroup
+
+# Pin every dependency again from pyproject.toml's ranges (commit the result).
+lock: | $(PY)
+	$(UV) pip compile -q pyproject.toml --extra dev --universal --python-version 3.11 -o $(LOCK)
+
+# The newest versions pyproject.toml allows, in a venv of their own: run it on a schedule to
+# see a release break us before users do.
+test-latest: | $(PY)
+	$(PYTHON) -m venv .venv-latest
+	$(UV) pip install -q --upgrade --python .venv-latest/bin/python -e ".[dev]"
+	.venv-latest/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	.venv-latest/bin/python -m pytest -n 2 --dist loadgroup
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

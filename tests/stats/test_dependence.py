@@ -198,3 +198,29 @@ def test_counting_gives_the_rows_sorting_gives(monkeypatch):
         assert counted[stat] == sorted_[stat] or all(
             a == b or (a != a and b != b) for a, b in
             zip(counted[stat].values(), sorted_[stat].values())), stat
+
+
+@pytest.mark.parametrize("phi, n, lags", [(0.0, 200, 10), (0.5, 500, 20), (0.9, 60, 12)])
+def test_ljung_box_on_ranks_agrees_with_statsmodels(phi, n, lags):
+    """statsmodels' acorr_ljungbox and acf over the ranks are the oracle for ours (which is
+    written out to share one pass over the ranks with the autocorrelation time)."""
+    from scipy.stats import rankdata
+    from statsmodels.stats.diagnostic import acorr_ljungbox
+    from statsmodels.tsa.stattools import acf
+
+    from azlatency.stats._dependence import ljung_box, rank_acf
+
+    rng = np.random.default_rng(7)
+    e = rng.normal(size=n)
+    x = np.empty(n)
+    x[0] = e[0]
+    for i in range(1, n):
+        x[i] = phi * x[i - 1] + e[i]
+    x = np.exp(x)  # a latency-like, skewed series: ranks make the test indifferent to it
+    q, p, r1 = ljung_box(x, lags)
+    used = min(lags, n // 5)
+    want = acorr_ljungbox(rankdata(x), lags=[used])
+    assert q == pytest.approx(float(want["lb_stat"].iloc[0]), rel=1e-9)
+    assert p == pytest.approx(float(want["lb_pvalue"].iloc[0]), rel=1e-6, abs=1e-300)
+    assert rank_acf(x, used) == pytest.approx(acf(rankdata(x), nlags=used)[1:], rel=1e-9)
+    assert r1 == pytest.approx(acf(rankdata(x), nlags=1)[1], rel=1e-9)
