@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-dev
 # The environment make installs: every version pinned (regenerate with `make lock`).
 LOCK := requirements/dev.lock
 
-.PHONY: run test bench lint setup clean site lock test-latest
+.PHONY: run test bench lint setup clean site lock test-latest docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ test-latest: | $(PY)
 	$(UV) pip install -q --upgrade --python .venv-latest/bin/python -e ".[dev]"
 	.venv-latest/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	.venv-latest/bin/python -m pytest -n 2 --dist loadgroup
+
+# The documentation with its API reference, generated from the docstrings.
+docs: $(STAMP)
+	$(PY) -m sphinx -q -E -W -b html docs build/docs
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

@@ -648,9 +648,42 @@ def read(
 ) -> Tables:
     """Read one log, document or text into :class:`Tables`.
 
-    ``path_or_text`` is a path (``str`` without a newline that names a file, or ``Path``),
-    raw ``bytes``, or the text itself.  ``tool`` skips detection; ``strict=False`` skips bad
-    lines and blocks, recording them.
+    Parameters
+    ----------
+    path_or_text : str, os.PathLike or bytes
+        A path (a ``str`` without a newline that names a file, or a ``Path``), raw ``bytes``
+        in any encoding (UTF-8/16, a Windows code page; CRLF and ANSI colours are undone), or
+        the text itself.  A document (notes, a terminal capture) may hold several tools'
+        outputs; each is found and read.
+    tool : str, optional
+        Read the input as this tool's output (a name of ``azlatency.parsers.tools()``) instead
+        of detecting it.
+    strict : bool, default True
+        ``True`` raises a :class:`ParseError` at the first line a parser does not expect;
+        ``False`` skips it and names it in ``runs.warnings`` (or ``Tables.problems``).
+    source : str, optional
+        The name errors and ``runs.source_path`` give the input (default: the path).
+
+    Returns
+    -------
+    Tables
+        ``runs`` (one row per tool execution: tool, version, ``latency_basis`` [rtt or
+        half_rtt], message size [bytes], duration [s], ``complete``, ...), ``samples`` (one
+        row per packet, probe or interval: ``rtt_us`` [µs], ``bits_per_second`` [bit/s], ...)
+        and ``summaries`` (printed or computed statistics with their ``unit``).
+
+    Raises
+    ------
+    ParseError
+        The input is not what its tool prints: names the tool, the source, the line and what
+        was expected.
+    DetectionError
+        No known tool output was found.
+
+    Examples
+    --------
+    >>> t = azlatency.read("data/raw/seed000-az-vs-as/notes.md")  # doctest: +SKIP
+    >>> t.runs[["tool", "latency_basis", "msg_size_bytes"]]         # doctest: +SKIP
     """
     if isinstance(path_or_text, bytes):
         return read_bytes(path_or_text, source=source, tool=tool, strict=strict)

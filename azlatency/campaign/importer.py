@@ -259,14 +259,41 @@ def import_campaign(
     progress: Progress | None = None,
     limits: sources.Limits | None = None,
 ) -> ImportReport:
-    """Import a campaign folder or archive (a path, or a name under ``data/raw``).
+    """Import a campaign folder or archive into its store (``data/processed/<name>``).
 
-    ``root`` is where stores live (default ``data/processed``); ``workers`` the number of
-    parsing processes (default ``os.cpu_count()``; small dumps stay in this process);
-    ``strict`` makes parsers reject a file at its first bad line instead of skipping it.
-    ``engine="dask"`` parses every file on the Dask cluster at ``scheduler`` (or of the
-    client this process has); raw and processed folders must be on storage the workers
-    share (docs/store.md).  The store is the same, byte for byte.
+    Every file is either in the tables or in the report's "not imported" list with its
+    reason; ``data/raw`` is never modified and the store is replaced whole or not at all.
+
+    Parameters
+    ----------
+    campaign : str or os.PathLike
+        A folder or archive (.zip, .tar.*), or a name under ``data/raw``; its
+        ``campaign.yaml`` (optional) labels the runs (docs/campaign.md).
+    name : str, optional
+        The store's name (default: the folder or archive name).
+    root : str or os.PathLike, optional
+        Where stores live (default ``data/processed``).
+    workers : int, optional
+        Parsing processes (default ``os.cpu_count()``; small dumps stay in this process).
+    engine : {"local", "dask"}, default "local"
+        ``"dask"`` parses every file on the Dask cluster at ``scheduler`` (or of the client
+        this process has); raw and processed folders must be on storage the workers share
+        (docs/store.md).  The store is the same, byte for byte.
+    scheduler : str, optional
+        The Dask scheduler's address (``tcp://host:8786``) for ``engine="dask"``.
+    strict : bool, default False
+        Reject a file at its first bad line instead of skipping the line with a warning.
+    progress : callable, optional
+        Called as files are parsed (the CLI's progress bar).
+    limits : campaign.sources.Limits, optional
+        Size and archive-expansion limits [bytes, entries].
+
+    Returns
+    -------
+    ImportReport
+        Files (imported, reused from the last import, or not imported with the reason and
+        line), runs per tool, quality issues, the store's path; ``print_report`` or
+        ``to_json`` shows it.
     """
     if engine not in ("local", "dask"):
         raise ValueError(f"engine must be 'local' or 'dask', got {engine!r}")

@@ -79,18 +79,38 @@ def load(
     columns: Sequence[str] | None = None,
     lazy: bool = False,
 ) -> Tables:
-    """The three tables of an imported campaign (a name under ``data/processed`` or a path).
+    """The three tables of an imported campaign.
 
-    ``lazy=True`` returns DuckDB relations instead (``.runs``, ``.samples`` with the partition
-    column ``tool``, ``.summaries`` and ``.query(sql)``; :class:`azlatency.campaign.engines.duck.Lazy`):
-    nothing is read until a result is asked for, so a store bigger than memory can be
-    filtered and aggregated in SQL.
+    Parameters
+    ----------
+    campaign : str or os.PathLike
+        A campaign name under ``data/processed`` (or ``root``), or the path of its store.
+    root : str or os.PathLike, optional
+        The folder of stores (default ``data/processed``, or ``$AZLATENCY_DATA/processed``).
+    samples : bool, default True
+        ``False`` skips the samples table (it can be large) and returns it empty.
+    columns : sequence of str, optional
+        Read only these samples columns, through pyarrow (``run_id`` is always kept; a
+        documented column this campaign has no values for is left out, as in a full load).
+        Without ``status`` every value counts as an observation in ``azlatency.stats``: keep
+        it for statistics.
+    lazy : bool, default False
+        Return DuckDB relations instead (``.runs``, ``.samples`` with the partition column
+        ``tool``, ``.summaries`` and ``.query(sql)``;
+        :class:`azlatency.campaign.engines.duck.Lazy`): nothing is read until a result is
+        asked for, so a store bigger than memory can be filtered and aggregated in SQL.
 
-    ``samples=False`` skips the samples table (it can be large) and returns it empty.
-    ``columns`` reads only these samples columns, through pyarrow (``run_id`` is always kept;
-    a documented column this campaign has no values for is left out, as in a full load).
-    Without ``status`` every value counts as an observation in ``azlatency.stats``: keep it
-    for statistics.
+    Returns
+    -------
+    Tables
+        As :func:`azlatency.read` returns them, with the campaign's labels (zones, placement,
+        VM size) filled in by ``azlatency import``; units as in the column names
+        (``rtt_us`` [µs], ``bits_per_second`` [bit/s]).
+
+    Raises
+    ------
+    SchemaError
+        The store is missing, half-written or from an unknown format version.
     """
     target = store_path(campaign, root)
     manifest = _manifest(target, campaign)
@@ -115,9 +135,27 @@ def load(
 
 def query(campaign: str | os.PathLike[str], sql: str,
           root: str | os.PathLike[str] | None = None):
-    """A DuckDB relation of ``sql`` over the views ``runs``, ``samples`` (with ``tool``) and
-    ``summaries`` of an imported campaign, e.g. ``query("weu", "SELECT tool, count(*) FROM
-    samples GROUP BY tool").to_df()``."""
+    """Run SQL over an imported campaign's store, without loading it.
+
+    Parameters
+    ----------
+    campaign : str or os.PathLike
+        A campaign name under ``data/processed`` (or ``root``), or the path of its store.
+    sql : str
+        DuckDB SQL over the views ``runs``, ``samples`` (with the partition column ``tool``)
+        and ``summaries``; units as in the column names (``rtt_us`` [µs]).
+    root : str or os.PathLike, optional
+        The folder of stores (default ``data/processed``).
+
+    Returns
+    -------
+    duckdb.DuckDBPyRelation
+        Lazy: ``.to_df()`` or ``.arrow()`` runs it.
+
+    Examples
+    --------
+    >>> query("weu", "SELECT tool, count(*) FROM samples GROUP BY tool").to_df()  # doctest: +SKIP
+    """
     return load(campaign, root, lazy=True).query(sql)
 
 

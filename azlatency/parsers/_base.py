@@ -58,7 +58,8 @@ class Parser(Protocol):
     def parse(self, text: str, *, source: str | None = None, strict: bool = True) -> Parsed: ...
 
 
-# Optional hooks a parser module may define, and what the reader does with each.
+#: Optional hooks a parser module may define: name -> its signature and what the reader
+#: does with it.
 HOOKS: dict[str, str] = {
     "whole_file": "whole_file(head: str) -> bool: claim a whole file from its first 64 KiB "
                   "(a JSON document, a CSV under its header) before any locate() runs",

@@ -25,10 +25,14 @@ def latency_label(basis: str | None, unit: str = "us", what: str = "Latency") ->
 
 
 def unit_label(name: str, unit: str) -> str:
+    """An axis label with its unit as readers write it: ``unit_label("RTT", "us")`` is
+    ``"RTT (µs)"``."""
     return f"{name} ({_UNITS.get(unit, unit)})"
 
 
 def throughput_label(side: str | None = None, scale: float = 1e9) -> str:
+    """The throughput axis label for values divided by ``scale`` [bit/s]: ``"Throughput
+    (receiver) [Gbit/s]"``."""
     prefix = {1e9: "Gbit/s", 1e6: "Mbit/s", 1e3: "kbit/s", 1.0: "bit/s"}[scale]
     who = f" ({side})" if side else ""
     return f"Throughput{who} [{prefix}]"

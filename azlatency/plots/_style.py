@@ -58,6 +58,8 @@ def style(name: str = "paper") -> Iterator[None]:
 
 
 def figsize(width: str = "one_column", aspect: float = 0.75) -> tuple[float, float]:
+    """(width, height) [inches] of a figure as wide as ``WIDTHS[width]``, ``aspect`` times
+    as tall."""
     w = WIDTHS[width]
     return (w, w * aspect)
 
