@@ -23,7 +23,9 @@ def _files(paths: tuple[str, ...]) -> list[Path]:
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith(".")))
+            out.extend(
+                sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith("."))
+            )
         else:
             out.append(p)
     return out
@@ -90,17 +92,35 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
             payload.append(entry)
             continue
         table = Table(title=str(path), title_justify="left")
-        for col in ("block", "lines", "tool", "version", "variant", "basis", "metric", "unit",
-                    *_KEY_STATS, "heading"):
+        for col in (
+            "block",
+            "lines",
+            "tool",
+            "version",
+            "variant",
+            "basis",
+            "metric",
+            "unit",
+            *_KEY_STATS,
+            "heading",
+        ):
             table.add_column(col, overflow="fold")
         for run in tables.runs.itertuples():
             metric, stats, unit = _key_metric(tables.summaries, run.run_id)
             # pandas 3 str columns hold NaN for a missing value, and NaN is truthy: not `or ""`
-            cells = [v if isinstance(v, str) else "" for v in (
-                run.tool_version, run.parser_variant, run.latency_basis, run.heading)]
+            cells = [
+                v if isinstance(v, str) else ""
+                for v in (run.tool_version, run.parser_variant, run.latency_basis, run.heading)
+            ]
             table.add_row(
-                str(run.block), f"{run.line_start}-{run.line_end}", run.tool, *cells[:3],
-                metric, unit, *(_fmt(stats.get(s)) for s in _KEY_STATS), cells[3],
+                str(run.block),
+                f"{run.line_start}-{run.line_end}",
+                run.tool,
+                *cells[:3],
+                metric,
+                unit,
+                *(_fmt(stats.get(s)) for s in _KEY_STATS),
+                cells[3],
             )
         console.print(table)
         for problem in tables.problems:
@@ -113,14 +133,28 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
 @main.command("import")
 @click.argument("campaign")
 @click.option("--name", default=None, help="Store name (default: the folder or archive name).")
-@click.option("--out", "root", default=None, type=click.Path(file_okay=False),
-              help="Folder of stores (default: data/processed, or $AZLATENCY_DATA/processed).")
+@click.option(
+    "--out",
+    "root",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Folder of stores (default: data/processed, or $AZLATENCY_DATA/processed).",
+)
 @click.option("--workers", type=int, default=None, help="Parsing processes (default: CPUs).")
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local",
-              show_default=True, help="Parse here, or on the workers of a Dask cluster.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Dask scheduler for --engine dask (tcp://host:8786); raw and processed "
-                   "folders must be on storage the workers share.")
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Parse here, or on the workers of a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Dask scheduler for --engine dask (tcp://host:8786); raw and processed "
+    "folders must be on storage the workers share.",
+)
 @click.option("--strict", is_flag=True, help="Reject a file at its first bad line.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--fail-on-skip", is_flag=True, help="Exit 3 when a file was not imported.")
@@ -131,18 +165,43 @@ def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
 
 @main.command()
 @click.argument("campaigns", nargs=-1, required=True)
-@click.option("-o", "--out", "out", default=None, type=click.Path(file_okay=False),
-              help="Report folder (default: reports/).")
-@click.option("--data", "data_root", default=None, type=click.Path(file_okay=False),
-              help="Data root: campaign names are looked for in its raw/ first, stores go to "
-              "its processed/ (default: data/, or $AZLATENCY_DATA).")
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Report folder (default: reports/).",
+)
+@click.option(
+    "--data",
+    "data_root",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Data root: campaign names are looked for in its raw/ first, stores go to "
+    "its processed/ (default: data/, or $AZLATENCY_DATA).",
+)
 @click.option("--level", type=float, default=None, help="Confidence level of every interval.")
-@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="A notebook parameter (YAML value), for every notebook that takes it.")
-@click.option("--notebooks", "only", default=None, metavar="NN,NN",
-              help="Only these notebooks, by number (e.g. 20,30).")
-@click.option("--strict", is_flag=True,
-              help="Fail (exit 3) on files not imported or runs flagged by the import.")
+@click.option(
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A notebook parameter (YAML value), for every notebook that takes it.",
+)
+@click.option(
+    "--notebooks",
+    "only",
+    default=None,
+    metavar="NN,NN",
+    help="Only these notebooks, by number (e.g. 20,30).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail (exit 3) on files not imported or runs flagged by the import.",
+)
 @click.option("--jobs", type=int, default=2, show_default=True, help="Kernels at a time.")
 def report(campaigns: tuple[str, ...], out, data_root, level, params, only, strict, jobs):
     """Import CAMPAIGNS (names under data/raw, folders or archives) when stale, run the report
@@ -153,9 +212,14 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
     console = _console()
     try:
         outcome = run_report(
-            campaigns, out, data_root=data_root, level=level, params=parse_params(params),
+            campaigns,
+            out,
+            data_root=data_root,
+            level=level,
+            params=parse_params(params),
             only=[n.strip() for n in only.split(",") if n.strip()] if only else None,
-            workers=jobs, console=console,
+            workers=jobs,
+            console=console,
         )
     except AzlatencyError as exc:  # raised before any work: bad -p or --notebooks
         raise click.UsageError(str(exc)) from None
@@ -166,8 +230,13 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
 
 @main.command()
 @click.argument("out_dir", type=click.Path(file_okay=False))
-@click.option("--size", type=click.Choice(["tiny", "small", "large"]), default="small",
-              show_default=True, help="tiny: tests; small: the bundled campaign; large: ~1e8 packets.")
+@click.option(
+    "--size",
+    type=click.Choice(["tiny", "small", "large"]),
+    default="small",
+    show_default=True,
+    help="tiny: tests; small: the bundled campaign; large: ~1e8 packets.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same bytes.")
 def synth(out_dir: str, size: str, seed: int):
     """Write a SYNTHETIC campaign (native log formats + truth.json) into OUT_DIR (docs/synth.md)."""
@@ -178,16 +247,19 @@ def synth(out_dir: str, size: str, seed: int):
     except FileExistsError as exc:
         raise click.ClickException(str(exc)) from None
     files = sum(len(r["files"]) for r in truth.runs)
-    click.echo(f"synthetic campaign ({size}, seed {seed}): {files} logs, "
-               f"{truth.total_samples:,} samples, truth in {Path(out_dir) / 'truth.json'}")
+    click.echo(
+        f"synthetic campaign ({size}, seed {seed}): {files} logs, "
+        f"{truth.total_samples:,} samples, truth in {Path(out_dir) / 'truth.json'}"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover
     main()
 
 
-def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = False,
-               **options: Any) -> int:
+def run_import(
+    campaign: str, *, as_json: bool = False, fail_on_skip: bool = False, **options: Any
+) -> int:
     """``azlatency import``: import with a progress bar on long imports, print the report.
 
     Exit status: 0; 1 when the campaign cannot be imported (bad campaign.yaml, ...);
@@ -198,8 +270,15 @@ def run_import(campaign: str, *, as_json: bool = False, fail_on_skip: bool = Fal
     from .campaign.importer import import_campaign
 
     console = _console(stderr=as_json)
-    bar = Progress("parsing", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=console, transient=True, disable=as_json)
+    bar = Progress(
+        "parsing",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=as_json,
+    )
     task = None
 
     def progress(done: int, total: int, _path: str) -> None:

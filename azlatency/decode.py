@@ -22,6 +22,8 @@ _HARNESS = re.compile(r"(?m)^[ \t]*\[(?:STDOUT|STDERR|stdout|stderr)\][ \t]?")
 # cmd.exe writes when redirected) and ANSI (cp1252) pages compete on how many letters they make.
 _CJK_PAGES = ("cp936", "cp932", "cp949")
 _LATIN_PAGES = ("cp850", "cp1252")
+
+
 @dataclass(frozen=True)
 class Decoded:
     text: str
@@ -45,8 +47,11 @@ def _utf16_without_bom(data: bytes) -> str | None:
 
 def _is_cjk(c: str) -> bool:
     return (
-        "\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af"
-        or "\uff00" <= c <= "\uffef" or "\u3000" <= c <= "\u303f"
+        "\u3040" <= c <= "\u30ff"
+        or "\u4e00" <= c <= "\u9fff"
+        or "\uac00" <= c <= "\ud7af"
+        or "\uff00" <= c <= "\uffef"
+        or "\u3000" <= c <= "\u303f"
     )
 
 
@@ -60,7 +65,8 @@ def _cjk_plausible(text: str) -> bool:
     if len(cjk) < 0.9 * len(non_ascii):
         return False
     paired = sum(
-        1 for i in cjk
+        1
+        for i in cjk
         if (i > 0 and _is_cjk(text[i - 1])) or (i + 1 < len(text) and _is_cjk(text[i + 1]))
     )
     return paired >= 0.6 * len(cjk)

@@ -103,11 +103,17 @@ def bridge(lines: list[str], spans: list[Span]) -> list[Span]:
         i += 1
         while True:
             j = i  # the candidate continuation, past a stray span of another tool
-            while (j + 1 < len(spans) and spans[j].tool != cur.tool
-                   and spans[j].end - spans[j].start <= _STRAY_SPAN):
+            while (
+                j + 1 < len(spans)
+                and spans[j].tool != cur.tool
+                and spans[j].end - spans[j].start <= _STRAY_SPAN
+            ):
                 j += 1
-            if j < len(spans) and spans[j].tool == cur.tool and _small_gap(
-                    lines, cur.end, spans[j].start):
+            if (
+                j < len(spans)
+                and spans[j].tool == cur.tool
+                and _small_gap(lines, cur.end, spans[j].start)
+            ):
                 merged = Span(cur.start, spans[j].end, cur.tool, cur.weight)
                 if _reads_as_one(lines, cur, spans[j], merged, memo):
                     cur, i = merged, j + 1
@@ -136,8 +142,11 @@ def _tails(lines: list[str], a: int, limit: int) -> list[int]:
         if a >= limit or not lines[a].strip():
             break
         b = a
-        while b < limit and lines[b].strip() and not (
-                _FENCE.match(lines[b]) or _HEADING.match(lines[b])):
+        while (
+            b < limit
+            and lines[b].strip()
+            and not (_FENCE.match(lines[b]) or _HEADING.match(lines[b]))
+        ):
             b += 1
         if b == a or b - a > _TRIAL_LINES:
             break
@@ -192,7 +201,8 @@ def _reads_as_one(lines, prev: Span, nxt: Span, merged: Span, memo) -> bool:
 def _small_gap(lines: list[str], a: int, b: int) -> bool:
     gap = [line for line in lines[a:b] if line.strip()]
     return 0 < len(gap) <= BRIDGE_LINES and not any(
-        _FENCE.match(line) or _HEADING.match(line) for line in gap)
+        _FENCE.match(line) or _HEADING.match(line) for line in gap
+    )
 
 
 _WHERE = frozenset(("line_start", "line_end", "warnings", "complete"))
@@ -217,17 +227,23 @@ def _reading(lines: list[str], span: Span, memo) -> tuple | None:
     key = (span.start, span.end)
     if key not in memo:
         try:
-            parsed = get(span.tool).parse("\n".join(lines[span.start:span.end]), strict=False)
+            parsed = get(span.tool).parse("\n".join(lines[span.start : span.end]), strict=False)
         except (ParseError, OverflowError):
             memo[key] = None
         else:
-            memo[key] = tuple(
-                (repr(sorted((k, repr(v)) for k, v in run.meta.items() if k not in _WHERE)),
-                 _facts(run.meta),
-                 0 if run.samples is None else len(run.samples),
-                 len(run.summaries),
-                 repr([(x.metric, x.stat, x.value) for x in run.summaries]))
-                for run in parsed.runs) or None
+            memo[key] = (
+                tuple(
+                    (
+                        repr(sorted((k, repr(v)) for k, v in run.meta.items() if k not in _WHERE)),
+                        _facts(run.meta),
+                        0 if run.samples is None else len(run.samples),
+                        len(run.summaries),
+                        repr([(x.metric, x.stat, x.value) for x in run.summaries]),
+                    )
+                    for run in parsed.runs
+                )
+                or None
+            )
     return memo[key]
 
 
@@ -300,8 +316,11 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
 
 def _tool_names(tool: str) -> tuple[str, ...]:
     names = {tool, tool.replace("_", "-")}
-    extra = {"ping": ("ping", "ping6", "Test-Connection"), "ntttcp": ("ntttcp", "NTttcp"),
-             "echo_csv": ("echo_client.py",)}
+    extra = {
+        "ping": ("ping", "ping6", "Test-Connection"),
+        "ntttcp": ("ntttcp", "NTttcp"),
+        "echo_csv": ("echo_client.py",),
+    }
     names.update(extra.get(tool, ()))
     return tuple(sorted(names))
 
@@ -329,8 +348,13 @@ def read_bytes(
     if not data or data.isspace():  # data.strip() would copy the whole file
         raise DetectionError(tool or "azlatency", source, None, "empty input")
     if len(data) <= _HEAD_BYTES:
-        return read_text(decode(data), source=source, tool=tool, strict=strict,
-                         sha=sha256 or hashlib.sha256(data).hexdigest())
+        return read_text(
+            decode(data),
+            source=source,
+            tool=tool,
+            strict=strict,
+            sha=sha256 or hashlib.sha256(data).hexdigest(),
+        )
     # Hashing lets go of the GIL: on a big file it runs beside the parser, in a thread at idle
     # priority, so that it takes the cores the parser leaves free.
     sha = _Known(sha256) if sha256 else _Background(lambda: hashlib.sha256(data).hexdigest())
@@ -390,7 +414,9 @@ class _Mapped(mmap.mmap):
 
     def startswith(self, prefix, start: int = 0, end: int | None = None) -> bool:
         prefixes = prefix if isinstance(prefix, tuple) else (prefix,)
-        head = self[start : start + max(len(p) for p in prefixes)] if end is None else self[start:end]
+        head = (
+            self[start : start + max(len(p) for p in prefixes)] if end is None else self[start:end]
+        )
         return head.startswith(prefixes)
 
     def endswith(self, suffix) -> bool:
@@ -444,25 +470,39 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     plain = plain and b"\r" not in raw_head and b"\x1b" not in raw_head
     head_info = decode(raw_head) if not plain else None
     head = head_info.text if head_info else raw_head.decode("utf-8", errors="replace")
-    whole = _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
+    whole = (
+        _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
+    )
     module = get(whole) if whole else None
     # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
     # colours the summary of every --full-log file), so it takes this path for any file;
     # the others only for a file that is plain all through.
-    if module is not None and hook(module, "parse_bytes") is not None and (
-        hook(module, "PARSE_BYTES_CLEANS")
-        or (plain and b"\r" not in data and b"\x1b" not in data)
+    if (
+        module is not None
+        and hook(module, "parse_bytes") is not None
+        and (
+            hook(module, "PARSE_BYTES_CLEANS")
+            or (plain and b"\r" not in data and b"\x1b" not in data)
+        )
     ):
         try:
             parsed = module.parse_bytes(data, source=source, strict=strict)
         except OverflowError as exc:  # a number beyond int64 reached numpy/pandas
             raise _too_big(whole, source, 1, exc) from None
         decoded = head_info or Decoded("", "utf-8", "LF", False, False)
-        decoded = Decoded("", decoded.encoding, decoded.newline, decoded.ansi_stripped,
-                          decoded.prefixes_stripped)
+        decoded = Decoded(
+            "", decoded.encoding, decoded.newline, decoded.ansi_stripped, decoded.prefixes_stripped
+        )
         end = max((run.line_end or 0 for run in parsed.runs), default=0)  # the whole file
-        tables = _tables([Span(0, end, whole)], [parsed], decoded, sha_job.result(), source,
-                         lines=None, strict=strict)
+        tables = _tables(
+            [Span(0, end, whole)],
+            [parsed],
+            decoded,
+            sha_job.result(),
+            source,
+            lines=None,
+            strict=strict,
+        )
         if not len(tables.runs) and tables.problems:
             raise tables.problems[0]
         return tables
@@ -529,8 +569,10 @@ def unquote(lines: list[str]) -> list[str]:
     numbers stay the file's).  No tool prints a line that starts with '>'."""
     if not any(">" in line[:8] for line in lines):
         return lines
-    return [_QUOTED.sub("", line, count=1) if line.lstrip(" \t").startswith(">") else line
-            for line in lines]
+    return [
+        _QUOTED.sub("", line, count=1) if line.lstrip(" \t").startswith(">") else line
+        for line in lines
+    ]
 
 
 def _tables(
@@ -635,7 +677,9 @@ def _frames(rows: list[_RunRows]) -> Tables:
         if sample_frames
         else schema.empty("samples")
     )
-    summaries = schema.frame("summaries", summary_rows) if summary_rows else schema.empty("summaries")
+    summaries = (
+        schema.frame("summaries", summary_rows) if summary_rows else schema.empty("summaries")
+    )
     return Tables(runs, samples, summaries)
 
 

@@ -26,6 +26,8 @@ def pct_label(q: float) -> str:
     """0.999 → ``'p99.9'``; 0.5 → ``'p50'`` (the vocabulary's stat names)."""
     text = f"{q * 100:.6f}".rstrip("0").rstrip(".")
     return f"p{text}"
+
+
 SAMPLE_STATUSES = ("ok", "timeout", "duplicate", "error", "omitted", "censored", "lost")
 SAMPLE_KINDS = ("packet", "reply", "probe", "interval", "histogram", "thread", "record")
 
@@ -82,8 +84,12 @@ RUN_COLUMNS: tuple[Column, ...] = (
     _c("accelerated_networking", "boolean", "accelerated networking on/off (metadata)"),
     _c("scenario", "str", "scenario label (metadata or heading)"),
     _c("labels", "str", "free labels as a JSON object"),
-    _c("execution", "str", "the tool execution this run is a part (window) of; runs sharing "
-                           "one are never replicates; empty: the run is a whole execution"),
+    _c(
+        "execution",
+        "str",
+        "the tool execution this run is a part (window) of; runs sharing "
+        "one are never replicates; empty: the run is a whole execution",
+    ),
     _c("complete", "boolean", "the tool finished and printed its summary", True),
     _c("warmup_excluded", "boolean", "the tool left its warm-up out of the statistics"),
     _c("packets_sent", "Int64", "messages / echo requests sent"),
@@ -160,8 +166,9 @@ def _coerce(series: pd.Series, dtype: str) -> pd.Series:
     return series.astype(dtype)
 
 
-def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame, *,
-          partial: bool = False) -> pd.DataFrame:
+def frame(
+    table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame, *, partial: bool = False
+) -> pd.DataFrame:
     """Build a frame of ``table`` from columns or records, with documented dtypes and order.
 
     Unknown columns are an error (they would be undocumented); missing required columns are
@@ -184,7 +191,8 @@ def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame
         n = len(df)
         columns = {
             name: _coerce(df[name], col.dtype).reset_index(drop=True)
-            for name, col in cols.items() if name in df.columns
+            for name, col in cols.items()
+            if name in df.columns
         }
     out = {}
     for name, col in cols.items():
@@ -204,10 +212,15 @@ def frame(table: str, data: dict[str, Any] | list[dict[str, Any]] | pd.DataFrame
 # The Python types a column's values may have to be made into its dtype directly (None: a
 # missing value); anything else goes through _coerce as a frame's column would.
 _PLAIN: dict[str, tuple[type, ...]] = {
-    "str": (str,), "Int64": (int,), "float64": (int, float), "boolean": (bool,)
+    "str": (str,),
+    "Int64": (int,),
+    "float64": (int, float),
+    "boolean": (bool,),
 }
-_DTYPES = {d: pd.api.types.pandas_dtype(d) for d in
-           ("str", "Int64", "float64", "boolean", "datetime64[ns, UTC]")}
+_DTYPES = {
+    d: pd.api.types.pandas_dtype(d)
+    for d in ("str", "Int64", "float64", "boolean", "datetime64[ns, UTC]")
+}
 
 
 def _records(rows: list[dict[str, Any]], names: set[str], cols: dict[str, Column]) -> dict:
@@ -219,8 +232,10 @@ def _records(rows: list[dict[str, Any]], names: set[str], cols: dict[str, Column
             continue
         values = [r.get(name) for r in rows]
         plain = _PLAIN.get(col.dtype)
-        if plain is not None and all(v is None or type(v) in plain for v in values) and (
-            col.dtype != "Int64" or all(v is None or -(2**63) <= v < 2**63 for v in values)
+        if (
+            plain is not None
+            and all(v is None or type(v) in plain for v in values)
+            and (col.dtype != "Int64" or all(v is None or -(2**63) <= v < 2**63 for v in values))
         ):
             out[name] = pd.array(values, dtype=_DTYPES[col.dtype])
         else:

@@ -95,7 +95,9 @@ def _convert_samples(df: pd.DataFrame, target: str, runs: pd.DataFrame | None) -
     have_src = out[src]
     both = have_dst.notna() & have_src.notna()
     if both.any() and not np.allclose(have_dst[both], have_src[both] * scale, rtol=1e-9):
-        raise BasisError(f"rows hold both {src} and {dst} and they disagree with rtt = 2 × half_rtt")
+        raise BasisError(
+            f"rows hold both {src} and {dst} and they disagree with rtt = 2 × half_rtt"
+        )
     out[dst] = have_dst.where(have_dst.notna(), have_src * scale)
     return out.drop(columns=[src])
 

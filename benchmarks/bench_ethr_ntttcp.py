@@ -40,9 +40,11 @@ def _ethr() -> dict:
     read = _best(lambda: azlatency.read(data, source=ETHR.name), repeat=3)
     runs = len(ethr.parse(text).runs)
     return {
-        "ethr_records": len(lines), "ethr_runs": runs,
+        "ethr_records": len(lines),
+        "ethr_runs": runs,
         "ethr_peer": "json.loads per line",
-        "ethr_peer_s": round(peer, 4), "ethr_parse_s": round(parse, 4),
+        "ethr_peer_s": round(peer, 4),
+        "ethr_parse_s": round(parse, 4),
         "ethr_read_s": round(read, 4),
         "ethr_parse_over_peer": round(parse / peer, 2),
         "ethr_read_over_peer": round(read / peer, 2),
@@ -61,7 +63,8 @@ def _ntttcp() -> dict:
     return {
         "ntttcp_threads": len(ntttcp.parse(text).runs[0].samples),
         "ntttcp_peer": "defusedxml fromstring",
-        "ntttcp_peer_s": round(peer, 5), "ntttcp_parse_s": round(parse, 5),
+        "ntttcp_peer_s": round(peer, 5),
+        "ntttcp_parse_s": round(parse, 5),
         "ntttcp_parse_over_peer": round(parse / peer, 2),
     }
 

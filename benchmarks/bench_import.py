@@ -36,12 +36,16 @@ def make_dump(path: Path = DUMP, n: int = FILES) -> Path:
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     raw = ROOT / "data" / "raw"
-    logs = [p for p in sorted(raw.rglob("*"))
-            if p.is_file() and p.name not in ("campaign.yaml", "README.md")]
+    logs = [
+        p
+        for p in sorted(raw.rglob("*"))
+        if p.is_file() and p.name not in ("campaign.yaml", "README.md")
+    ]
     for i, src in zip(range(n), itertools.cycle(logs)):
         head = f"# run {i:04d}\n" if src.suffix == ".csv" else f"## run {i:04d}\n\n"
         (path / f"{i:04d}-{src.parent.name}-{src.name}").write_bytes(
-            head.encode() + src.read_bytes())
+            head.encode() + src.read_bytes()
+        )
     return path
 
 
@@ -65,8 +69,9 @@ def _cpu_split(dump: Path, workers: int, n: int = 300) -> dict:
 
     files = sorted(dump.iterdir())[:n]
     with tempfile.TemporaryDirectory(prefix="bench-import-cpu-") as cache:
-        tasks = [Task(hashlib.sha256(f.read_bytes()).hexdigest(), f.name, str(f), cache)
-                 for f in files]
+        tasks = [
+            Task(hashlib.sha256(f.read_bytes()).hexdigest(), f.name, str(f), cache) for f in files
+        ]
         batches = [tasks[i : i + 25] for i in range(0, len(tasks), 25)]
         start = time.perf_counter()
         me = importlib.import_module("bench_import")  # picklable by name, unlike __main__
@@ -76,8 +81,11 @@ def _cpu_split(dump: Path, workers: int, n: int = 300) -> dict:
     per: dict[int, float] = {}
     for pid, cpu in results:
         per[pid] = per.get(pid, 0.0) + cpu
-    return {"files": n, "wall_s": round(wall, 2),
-            "cpu_s_per_process": sorted(round(v, 2) for v in per.values())}
+    return {
+        "files": n,
+        "wall_s": round(wall, 2),
+        "cpu_s_per_process": sorted(round(v, 2) for v in per.values()),
+    }
 
 
 def _digest(store: Path) -> str:
@@ -124,8 +132,9 @@ def main() -> dict:
     stamp, real_stamp = _snapshot_code()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
-        campaign.import_campaign(ROOT / "data" / "raw" / "seed004-echo-uksouth",
-                               root=Path(tmp) / "warm", workers=1)  # imports, pandera, parsers
+        campaign.import_campaign(
+            ROOT / "data" / "raw" / "seed004-echo-uksouth", root=Path(tmp) / "warm", workers=1
+        )  # imports, pandera, parsers
         serial_s, serial = _timed(dump, Path(tmp) / "one", 1)
         parallel_s, parallel = _timed(dump, Path(tmp) / "many", cpus)
         again_s, again = _timed(dump, Path(tmp) / "many", cpus)

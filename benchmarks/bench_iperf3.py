@@ -27,8 +27,11 @@ HERE = Path(__file__).resolve().parent
 FX = HERE.parent / "tests" / "fixtures" / "iperf3"
 SECONDS = 3_600
 SERVER_REPEAT = 200
-_NUMBERS = re.compile(r"^\[\s*(?:\d+|SUM)\]\s+([\d.]+)-\s*([\d.]+)\s+sec\s+([\d.]+) (\w+)\s+"
-                      r"([\d.]+) (\S+)", re.M)
+_NUMBERS = re.compile(
+    r"^\[\s*(?:\d+|SUM)\]\s+([\d.]+)-\s*([\d.]+)\s+sec\s+([\d.]+) (\w+)\s+"
+    r"([\d.]+) (\S+)",
+    re.M,
+)
 
 
 def _json_hour() -> str:
@@ -50,8 +53,10 @@ def _text_hour() -> str:
     body = []
     for k in range(SECONDS):
         stamp = f"{k:6.2f}-{k + 1:<6.2f}"
-        body.extend(re.sub(r"\s*\d+\.\d+-\d+\.\d+\s*", f" {stamp} ", x, count=1) if x.startswith("[")
-                    else x for x in group)
+        body.extend(
+            re.sub(r"\s*\d+\.\d+-\d+\.\d+\s*", f" {stamp} ", x, count=1) if x.startswith("[") else x
+            for x in group
+        )
     return "\n".join(head + body + tail)
 
 

@@ -171,11 +171,16 @@ def copy_sql(raw: Path, out: Path) -> tuple[str, int]:
     so the files and columns are written out.  Also the number of files."""
     files = sorted(raw.rglob("*.fulllog.csv"))
     listed = "[" + ", ".join(map(_sql_path, files)) + "]"
-    columns = "{" + ", ".join(f"{_sql_path(k)}: {_sql_path(v)}" for k, v in CSV_COLUMNS.items()) + "}"
-    return f"""
+    columns = (
+        "{" + ", ".join(f"{_sql_path(k)}: {_sql_path(v)}" for k, v in CSV_COLUMNS.items()) + "}"
+    )
+    return (
+        f"""
 COPY (SELECT * FROM {READ_CSV.format(files=listed, columns=columns)})
 TO {_sql_path(out)} (FORMAT parquet, COMPRESSION zstd)
-""", len(files)
+""",
+        len(files),
+    )
 
 
 def sockperf_time(samples: float) -> int:
@@ -237,8 +242,7 @@ def _slice(size_label: str, index: int, k: int, t: int) -> dict:
     return out
 
 
-_STEP_NAMES = ("generate", "import", "import_peer", "import_peer_write", "summary",
-               "summary_peer")
+_STEP_NAMES = ("generate", "import", "import_peer", "import_peer_write", "summary", "summary_peer")
 _COUNTS = (
     "samples",
     "sockperf_samples",

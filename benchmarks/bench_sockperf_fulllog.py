@@ -95,10 +95,12 @@ def make_log(path: Path = DATA, rows: int = ROWS) -> Path:
         for lo in range(0, rows, step):
             hi = min(lo + step, rows)
             tx, rx, rt = tx_ns[lo:hi].tolist(), rx_ns[lo:hi].tolist(), rtt_ns[lo:hi].tolist()
-            f.write("".join(
-                f"{k}, {a // 10**9}.{a % 10**9:09d}, {b // 10**9}.{b % 10**9:09d}, {r / 1000:.3f}\n"
-                for k, a, b, r in zip(range(lo, hi), tx, rx, rt)
-            ))
+            f.write(
+                "".join(
+                    f"{k}, {a // 10**9}.{a % 10**9:09d}, {b // 10**9}.{b % 10**9:09d}, {r / 1000:.3f}\n"
+                    for k, a, b, r in zip(range(lo, hi), tx, rx, rt)
+                )
+            )
         f.write(_DASH + "\n")
     tmp.replace(path)
     return path
@@ -212,7 +214,8 @@ def main(rows: int = ROWS, repeat: int = 3) -> dict:
         "azlatency_frames_unique_buffers_mb": round(ours["frames_unique_mb"], 1),
         "file_mapped_mb": round(path.stat().st_size / 2**20, 1),
         "peak_less_mapped_file_over_unique_frames": round(
-            (ours["peak_mb"] - path.stat().st_size / 2**20) / ours["frames_unique_mb"], 3),
+            (ours["peak_mb"] - path.stat().st_size / 2**20) / ours["frames_unique_mb"], 3
+        ),
         "memory_target": "<= 2.0",
         "pandas_peak_mb": round(peer["peak_mb"], 1),
         "pandas_frame_mb": round(peer["frames_mb"], 1),

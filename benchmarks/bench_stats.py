@@ -64,22 +64,34 @@ def main() -> dict:
 
     ours = _time(lambda: quantile_ci(x, QS))
     npct = _time(lambda: np.percentile(x, [100 * q for q in QS]))
-    scipy_loop = _time(lambda: [stats.quantile_test(x, p=q).confidence_interval()
-                                for q in QS], repeat=1)
+    scipy_loop = _time(
+        lambda: [stats.quantile_test(x, p=q).confidence_interval() for q in QS], repeat=1
+    )
     iid = _time(lambda: quantile_ci(x, QS, dependence="iid"))
     out["quantile_intervals"] = {
-        "azlatency_s": ours, "azlatency_iid_s": iid, "numpy_percentile_s": npct,
+        "azlatency_s": ours,
+        "azlatency_iid_s": iid,
+        "numpy_percentile_s": npct,
         "scipy_quantile_test_loop_s": scipy_loop,
-        "ratio_vs_numpy_percentile": ours / npct, "speedup_vs_scipy_loop": scipy_loop / ours}
+        "ratio_vs_numpy_percentile": ours / npct,
+        "speedup_vs_scipy_loop": scipy_loop / ours,
+    }
 
-    frame = schema.frame("samples", pd.DataFrame({
-        "run_id": "r", "seq": np.arange(N), "kind": "packet", "status": "ok", "rtt_us": x}))
+    frame = schema.frame(
+        "samples",
+        pd.DataFrame(
+            {"run_id": "r", "seq": np.arange(N), "kind": "packet", "status": "ok", "rtt_us": x}
+        ),
+    )
     out["summarize_s"] = _time(lambda: summarize(frame), repeat=1)
 
     comp = _time(lambda: compare(x, y, rng=1), repeat=1)
     mwu = _time(lambda: stats.mannwhitneyu(x, y), repeat=1)
-    out["compare"] = {"azlatency_s": comp, "scipy_mannwhitneyu_s": mwu,
-                      "ratio_vs_mannwhitneyu": comp / mwu}
+    out["compare"] = {
+        "azlatency_s": comp,
+        "scipy_mannwhitneyu_s": mwu,
+        "ratio_vs_mannwhitneyu": comp / mwu,
+    }
 
     out["tail_ratios_s"] = _time(lambda: tail_ratios(x, rng=1), repeat=1)
     out["exceedance_s"] = _time(lambda: exceedance(x, [100.0, 200.0]), repeat=1)
@@ -87,17 +99,35 @@ def main() -> dict:
 
     echo = _series(40_000, 0.5, rng, mu=6.7, sigma=0.1)
     echo[20_000:] *= 1.08
-    ef = schema.frame("samples", pd.DataFrame({
-        "run_id": "e", "seq": np.arange(len(echo)), "kind": "probe", "status": "ok",
-        "rtt_us": echo}))
+    ef = schema.frame(
+        "samples",
+        pd.DataFrame(
+            {
+                "run_id": "e",
+                "seq": np.arange(len(echo)),
+                "kind": "probe",
+                "status": "ok",
+                "rtt_us": echo,
+            }
+        ),
+    )
     cps = _time(lambda: change_points(ef), repeat=1)
     import ruptures as rpt
 
     log = np.log(echo).reshape(-1, 1)
-    binseg = _time(lambda: rpt.Binseg(model="l2", min_size=50, jump=5).fit(log).predict(
-        pen=3 * np.log(len(log)) * np.var(np.diff(log[:, 0])) / 2), repeat=1)
-    out["change_points_40k"] = {"azlatency_s": cps, "ruptures_binseg_l2_s": binseg,
-                                "speedup_vs_binseg": binseg / cps}
+    binseg = _time(
+        lambda: (
+            rpt.Binseg(model="l2", min_size=50, jump=5)
+            .fit(log)
+            .predict(pen=3 * np.log(len(log)) * np.var(np.diff(log[:, 0])) / 2)
+        ),
+        repeat=1,
+    )
+    out["change_points_40k"] = {
+        "azlatency_s": cps,
+        "ruptures_binseg_l2_s": binseg,
+        "speedup_vs_binseg": binseg / cps,
+    }
     return out
 
 

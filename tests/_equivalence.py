@@ -26,8 +26,11 @@ def files() -> list[Path]:
         if folder.is_dir():
             out += sorted(p for p in folder.rglob("*") if p.is_file())
     out += sorted((ROOT / "docs").rglob("*.md"))
-    out += sorted(p for p in (ROOT / "data" / "raw").rglob("*")
-                  if p.is_file() and not p.parent.name.startswith("synthetic-"))
+    out += sorted(
+        p
+        for p in (ROOT / "data" / "raw").rglob("*")
+        if p.is_file() and not p.parent.name.startswith("synthetic-")
+    )
     return out
 
 
@@ -57,8 +60,11 @@ def reading(path: Path, strict: bool) -> dict:
 def snapshot(out: Path) -> None:
     data = {}
     for path in files():
-        key = (path.relative_to(ROOT) if path.is_relative_to(ROOT)
-               else Path("..") / path.relative_to(ROOT.parent)).as_posix()
+        key = (
+            path.relative_to(ROOT)
+            if path.is_relative_to(ROOT)
+            else Path("..") / path.relative_to(ROOT.parent)
+        ).as_posix()
         data[key] = {"strict": reading(path, True), "lenient": reading(path, False)}
     out.write_text(json.dumps(data, indent=1, sort_keys=True))
     print(f"{len(data)} files read into {out}")
@@ -68,8 +74,11 @@ def diff(a: Path, b: Path) -> int:
     before, after = json.loads(a.read_text()), json.loads(b.read_text())
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     for key in changed:
-        modes = [m for m in ("strict", "lenient")
-                 if (before.get(key) or {}).get(m) != (after.get(key) or {}).get(m)]
+        modes = [
+            m
+            for m in ("strict", "lenient")
+            if (before.get(key) or {}).get(m) != (after.get(key) or {}).get(m)
+        ]
         print(f"{key}: {', '.join(modes)}")
     print(f"{len(changed)} of {len(before.keys() | after.keys())} files read differently")
     return 1 if changed else 0

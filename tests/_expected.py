@@ -54,9 +54,7 @@ def _records(df: pd.DataFrame) -> list[dict]:
 def describe(tables) -> dict:
     runs = tables.runs
     index = {rid: i for i, rid in enumerate(runs["run_id"])}
-    run_records = [
-        {k: v for k, v in r.items() if k not in _SKIP_RUN_COLS} for r in _records(runs)
-    ]
+    run_records = [{k: v for k, v in r.items() if k not in _SKIP_RUN_COLS} for r in _records(runs)]
     summaries = [
         [index[r.run_id], r.metric, r.stat, _clean(r.value), r.unit, r.source]
         + ([_clean(r.level)] if not pd.isna(r.level) else [])
@@ -98,7 +96,9 @@ def compare(actual: dict, expected: dict) -> list[str]:
         for key in act.keys() - exp.keys():
             problems.append(f"summary unexpected: {key} = {act[key][3]}")
         for key in exp.keys() & act.keys():
-            if not all(_close(x, y) for x, y in zip(act[key], exp[key])) or len(act[key]) != len(exp[key]):
+            if not all(_close(x, y) for x, y in zip(act[key], exp[key])) or len(act[key]) != len(
+                exp[key]
+            ):
                 problems.append(f"summary {key}: {act[key]} != expected {exp[key]}")
     if "samples" in expected:
         es, as_ = expected["samples"], actual["samples"]
@@ -108,7 +108,9 @@ def compare(actual: dict, expected: dict) -> list[str]:
             for i, (a, e) in enumerate(zip(as_.get(part, []), es.get(part, []))):
                 for key in e.keys() | a.keys():
                     if not _close(a.get(key), e.get(key)):
-                        problems.append(f"sample {part}[{i}] {key}: {a.get(key)!r} != {e.get(key)!r}")
+                        problems.append(
+                            f"sample {part}[{i}] {key}: {a.get(key)!r} != {e.get(key)!r}"
+                        )
     return problems
 
 

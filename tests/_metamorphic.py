@@ -42,8 +42,16 @@ FOREIGN = (
     "$ echo done",
 )
 # Where a run sits and what it is called are not what it holds.
-_WHERE = {"run_id", "source_sha256", "source_path", "line_start", "line_end", "warnings",
-          "context", "block"}
+_WHERE = {
+    "run_id",
+    "source_sha256",
+    "source_path",
+    "line_start",
+    "line_end",
+    "warnings",
+    "context",
+    "block",
+}
 
 
 def files(selectors: list[str] | None = None) -> list[Path]:
@@ -112,11 +120,13 @@ def run_prints(tables) -> list[tuple]:
         row = meta.iloc[i]
         s = samples.get(rid)
         y = summaries.get(rid)
-        out.append((
-            repr(sorted((k, repr(v)) for k, v in row.items() if not _missing(v))),
-            "" if s is None else s.drop(columns=["run_id"]).to_csv(index=False),
-            "" if y is None else y.drop(columns=["run_id"]).to_csv(index=False),
-        ))
+        out.append(
+            (
+                repr(sorted((k, repr(v)) for k, v in row.items() if not _missing(v))),
+                "" if s is None else s.drop(columns=["run_id"]).to_csv(index=False),
+                "" if y is None else y.drop(columns=["run_id"]).to_csv(index=False),
+            )
+        )
     return out
 
 
@@ -155,7 +165,11 @@ def insert(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -> 
     base, err = _read(data, strict)
     if base is None:
         return
-    want, warnings, problems = run_prints(base), set(base.runs["warnings"].dropna()), len(base.problems)
+    want, warnings, problems = (
+        run_prints(base),
+        set(base.runs["warnings"].dropna()),
+        len(base.problems),
+    )
     text = _Text(data)
     lines = text.lines
     rng = random.Random(f"{path.name}-{seed}")
@@ -193,8 +207,9 @@ def truncate(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -
             where = f"at line {pos}" + (" (inside it)" if inside else "")
             got, err = _read(text.join(kept), strict)
             if got is None:
-                if not (_located(err) or "no known tool output" in str(err)
-                        or "empty input" in str(err)):
+                if not (
+                    _located(err) or "no known tool output" in str(err) or "empty input" in str(err)
+                ):
                     yield Case(path, "truncate", where, f"error without a line: {err}")
                 continue
             for fp, (_, run) in zip(run_prints(got), got.runs.iterrows()):
@@ -202,9 +217,13 @@ def truncate(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -
                     continue
                 if _open_ended(run["tool"], run["parser_variant"]):
                     continue  # a cut there reads as a shorter output: nothing can tell
-                yield Case(path, "truncate", where,
-                           f"a complete run ({run['tool']} {run['parser_variant']}, line "
-                           f"{run['line_start']}) the whole file does not have, no warning")
+                yield Case(
+                    path,
+                    "truncate",
+                    where,
+                    f"a complete run ({run['tool']} {run['parser_variant']}, line "
+                    f"{run['line_start']}) the whole file does not have, no warning",
+                )
                 break
 
 
@@ -227,8 +246,12 @@ def duplicate(path: Path, *, strict: bool, k: int | None = 3, seed: int = 0) -> 
             continue
         if sorted(run_prints(got)) == sorted(want + [want[n]]) or _warned(got):
             continue
-        yield Case(path, "duplicate", where, f"runs {len(want)} -> {len(got.runs)}, not the "
-                   "file's runs and the copy, no warning")
+        yield Case(
+            path,
+            "duplicate",
+            where,
+            f"runs {len(want)} -> {len(got.runs)}, not the file's runs and the copy, no warning",
+        )
 
 
 CHECKS = {"insert": insert, "truncate": truncate, "duplicate": duplicate}
@@ -244,8 +267,15 @@ def main(argv: list[str] | None = None) -> int:
     checks = sorted(CHECKS) if args.check == "all" else [args.check]
     total = 0
     for name in checks:
-        cases = [c for p in files(args.paths) for c in CHECKS[name](
-            p, strict=not args.lenient, k=None if args.every else (3 if name == "duplicate" else 40))]
+        cases = [
+            c
+            for p in files(args.paths)
+            for c in CHECKS[name](
+                p,
+                strict=not args.lenient,
+                k=None if args.every else (3 if name == "duplicate" else 40),
+            )
+        ]
         for case in cases:
             print(case)
         print(f"{name}: {len(cases)} silent", file=sys.stderr)

@@ -59,7 +59,9 @@ def synth(tmp_path_factory):
 def pytest_terminal_summary(terminalreporter):
     """The metamorphic tests' counts (tests/test_metamorphic.py), summed over the workers."""
     totals: dict[str, list[int]] = {}
-    for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", []):
+    for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get(
+        "failed", []
+    ):
         for name, value in getattr(report, "user_properties", ()):
             if name == "metamorphic" and report.when == "call":
                 check, tried, silent = value
@@ -67,6 +69,8 @@ def pytest_terminal_summary(terminalreporter):
                 t[0] += tried
                 t[1] += silent
     if totals:
-        parts = [f"{check}: {tried} tried, {silent} silent" for check, (tried, silent) in
-                 sorted(totals.items())]
+        parts = [
+            f"{check}: {tried} tried, {silent} silent"
+            for check, (tried, silent) in sorted(totals.items())
+        ]
         terminalreporter.write_line("metamorphic: " + "; ".join(parts))

@@ -23,7 +23,9 @@ def test_parser_meets_the_contract(tool):
     assert isinstance(module.INFO, ToolInfo) and module.INFO.tool == tool
     params = inspect.signature(module.parse).parameters
     assert [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY][:2] == [
-        "source", "strict"]
+        "source",
+        "strict",
+    ]
     assert module.INFO.variants and set(module.INFO.open_ended) <= set(module.INFO.variants)
     if hook(module, "parse_bytes") is not None:
         assert hook(module, "whole_file") is not None, "parse_bytes is reached via whole_file"
@@ -69,8 +71,7 @@ def _graph() -> dict[str, set[str]]:
         if rel[-1] == "__init__":
             rel = rel[:-1]
         mods[".".join(rel)] = path
-    return {m: {d for d in _imports(p, set(mods)) if d in mods and d != m}
-            for m, p in mods.items()}
+    return {m: {d for d in _imports(p, set(mods)) if d in mods and d != m} for m, p in mods.items()}
 
 
 def test_no_import_circles():
@@ -114,12 +115,18 @@ def test_stats_and_plots_import_no_layer_above():
     """stats/ and plots/ are frames in, frames (or axes) out: no store, no campaign, no
     report."""
     graph = _graph()
-    bad = sorted(f"{m} -> {d}" for m, deps in graph.items() if m.startswith(LOWER)
-                 for d in deps if d.startswith(ABOVE))
+    bad = sorted(
+        f"{m} -> {d}"
+        for m, deps in graph.items()
+        if m.startswith(LOWER)
+        for d in deps
+        if d.startswith(ABOVE)
+    )
     assert not bad, bad
 
 
 def test_registry_names_modules_that_exist():
     for tool, name in REGISTRY.items():
         assert (PKG / "parsers" / f"{name}.py").is_file() or (
-            PKG / "parsers" / name / "__init__.py").is_file(), tool
+            PKG / "parsers" / name / "__init__.py"
+        ).is_file(), tool

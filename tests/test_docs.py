@@ -27,17 +27,26 @@ def test_every_public_function_is_in_the_reference(api_html):
         for name in names:
             if callable(getattr(module == "azlatency.stats" and stats or plots, name)):
                 assert f"{module}.{name}" in ids, f"{module}.{name} missing from docs/api.md"
-    for name in ("azlatency.read", "azlatency.campaign.load", "azlatency.campaign.query",
-                 "azlatency.campaign.import_campaign", "azlatency.report.run.run_report"):
+    for name in (
+        "azlatency.read",
+        "azlatency.campaign.load",
+        "azlatency.campaign.query",
+        "azlatency.campaign.import_campaign",
+        "azlatency.report.run.run_report",
+    ):
         assert name in ids, name
 
 
 def test_the_entry_points_document_parameters_and_units(api_html):
     """numpydoc sections, rendered: each entry point says its parameters and what it
     returns, with units."""
-    for name in ("azlatency.read", "azlatency.campaign.load", "azlatency.campaign.query",
-                 "azlatency.campaign.import_campaign"):
+    for name in (
+        "azlatency.read",
+        "azlatency.campaign.load",
+        "azlatency.campaign.query",
+        "azlatency.campaign.import_campaign",
+    ):
         at = api_html.index(f'id="{name}"')
-        section = api_html[at: api_html.index('<dl class="py', at + 10)]
+        section = api_html[at : api_html.index('<dl class="py', at + 10)]
         assert "Parameters" in section and "Returns" in section, name
     assert "[µs]" in api_html

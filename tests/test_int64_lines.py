@@ -40,97 +40,265 @@ class Case:
 
 CASES = [
     # ping: a reply deep in the log, the statistics line, -O, -D stamps, Windows ping.exe
-    Case("ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt", 8, "icmp_seq=12",
-         "expected 'icmp_seq=<n>'", new=f"icmp_seq={HUGE}"),
-    Case("ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt", 9, "ttl=64",
-         "expected 'ttl=<n>'", new=f"ttl={HUGE}"),
-    Case("ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt", 14, "15 packets",
-         "expected '<n> packets transmitted'", new=f"{HUGE} packets"),
-    Case("ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt", 9, "icmp_seq=8",
-         "expected an icmp_seq number", new=f"icmp_seq={HUGE}"),
+    Case(
+        "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt",
+        8,
+        "icmp_seq=12",
+        "expected 'icmp_seq=<n>'",
+        new=f"icmp_seq={HUGE}",
+    ),
+    Case(
+        "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt",
+        9,
+        "ttl=64",
+        "expected 'ttl=<n>'",
+        new=f"ttl={HUGE}",
+    ),
+    Case(
+        "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt",
+        14,
+        "15 packets",
+        "expected '<n> packets transmitted'",
+        new=f"{HUGE} packets",
+    ),
+    Case(
+        "ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt",
+        9,
+        "icmp_seq=8",
+        "expected an icmp_seq number",
+        new=f"icmp_seq={HUGE}",
+    ),
     # 9999999999 s is in 2286: beyond what int64 nanoseconds since 1970 reach (2262)
-    Case("ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt", 13, "[1795222017",
-         "expected a -D timestamp", new="[9999999999"),
-    Case("ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt", 9, "seq=",
-         "expected 'seq=<n>'", new=f"seq={HUGE}"),
+    Case(
+        "ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt",
+        13,
+        "[1795222017",
+        "expected a -D timestamp",
+        new="[9999999999",
+    ),
+    Case(
+        "ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt",
+        9,
+        "seq=",
+        "expected 'seq=<n>'",
+        new=f"seq={HUGE}",
+    ),
     # (Windows ping.exe starts with a blank line, so the output is a block from line 2: the
     # reader shifts the lenient warning's line from the block's count to the file's.)
-    Case("ping/ping--win10-windows-en-t-ctrl-c-transcribed.txt", 4, "bytes=32",
-         "expected a reply size", new=f"bytes={HUGE}", lenient="out of range for int64"),
-    Case("ping/ping--win10-windows-en-t-ctrl-c-transcribed.txt", 8, "Received = 3",
-         "expected a count of packets received", new=f"Received = {HUGE}",
-         lenient="out of range for int64"),
+    Case(
+        "ping/ping--win10-windows-en-t-ctrl-c-transcribed.txt",
+        4,
+        "bytes=32",
+        "expected a reply size",
+        new=f"bytes={HUGE}",
+        lenient="out of range for int64",
+    ),
+    Case(
+        "ping/ping--win10-windows-en-t-ctrl-c-transcribed.txt",
+        8,
+        "Received = 3",
+        "expected a count of packets received",
+        new=f"Received = {HUGE}",
+        lenient="out of range for int64",
+    ),
     # echo CSV: packet_num and send_time_ns of a row; the client log's drop line
-    Case("echo_csv/echo_csv--py3.11-linux-i0.1-lf-20probes.csv", 12, "10,",
-         "expected packet_num", new=f"{HUGE},"),
-    Case("echo_csv/echo_csv--py3.11-linux-i0.1-lf-20probes.csv", 14, "1795222136093491212",
-         "expected send_time_ns"),
-    Case("echo_csv/echo_csv--py3.11-linux-i0.1-crlf-link-down-timeout-stdout.log", 12,
-         "packet 10", "expected 'packet <n>'", new=f"packet {HUGE}",
-         lenient="the drop is kept without its packet"),
+    Case(
+        "echo_csv/echo_csv--py3.11-linux-i0.1-lf-20probes.csv",
+        12,
+        "10,",
+        "expected packet_num",
+        new=f"{HUGE},",
+    ),
+    Case(
+        "echo_csv/echo_csv--py3.11-linux-i0.1-lf-20probes.csv",
+        14,
+        "1795222136093491212",
+        "expected send_time_ns",
+    ),
+    Case(
+        "echo_csv/echo_csv--py3.11-linux-i0.1-crlf-link-down-timeout-stdout.log",
+        12,
+        "packet 10",
+        "expected 'packet <n>'",
+        new=f"packet {HUGE}",
+        lenient="the drop is kept without its packet",
+    ),
     # echo_client.py's ping-style output: a reply's seq, the statistics' counts
-    Case("echo_csv/echo_csv--stdout-2cfea51-py3.11-linux-lo-20probes.txt", 5, "seq=4",
-         "expected a sequence number", new=f"seq={HUGE}"),
-    Case("echo_csv/echo_csv--stdout-2cfea51-py3.11-linux-lo-closed-by-server.txt", 12,
-         "8 packets", "expected a count of packets transmitted", new=f"{HUGE} packets"),
+    Case(
+        "echo_csv/echo_csv--stdout-2cfea51-py3.11-linux-lo-20probes.txt",
+        5,
+        "seq=4",
+        "expected a sequence number",
+        new=f"seq={HUGE}",
+    ),
+    Case(
+        "echo_csv/echo_csv--stdout-2cfea51-py3.11-linux-lo-closed-by-server.txt",
+        12,
+        "8 packets",
+        "expected a count of packets transmitted",
+        new=f"{HUGE} packets",
+    ),
     # iperf3 text: Retr on an interval line, UDP lost datagrams, the connected line's port
-    Case("iperf3/iperf3--3.12-linux-c-tcp.txt", 5, "sec    1 ",
-         "expected a Retr or Total Datagrams count", new=f"sec    {HUGE} "),
-    Case("iperf3/iperf3--3.12-linux-u-udp.txt", 9, "0/17258", "expected lost datagrams",
-         new=f"{HUGE}/17258"),
+    Case(
+        "iperf3/iperf3--3.12-linux-c-tcp.txt",
+        5,
+        "sec    1 ",
+        "expected a Retr or Total Datagrams count",
+        new=f"sec    {HUGE} ",
+    ),
+    Case(
+        "iperf3/iperf3--3.12-linux-u-udp.txt",
+        9,
+        "0/17258",
+        "expected lost datagrams",
+        new=f"{HUGE}/17258",
+    ),
     Case("iperf3/iperf3--3.12-linux-c-tcp.txt", 2, "37800", "expected a local port"),
     # latte -csv: the Iterations field
-    Case("latte/latte--unknown-windows-csvh-redirected-reconstructed.csv", 2, "65100",
-         "expected 'Iterations <count>'"),
+    Case(
+        "latte/latte--unknown-windows-csvh-redirected-reconstructed.csv",
+        2,
+        "65100",
+        "expected 'Iterations <count>'",
+    ),
     # ntttcp: Linux Totals and -V thread rows, Windows totals and thread rows
-    Case("ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt", 22, "412",
-         "expected a count for 'retrans segs'"),
-    Case("ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt", 15, "\t2\t",
-         "expected a thread number", new=f"\t{HUGE}\t"),
-    Case("ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt", 17, "4 connections",
-         "expected '<n> connections tested'", new=f"{HUGE} connections"),
-    Case("ntttcp/ntttcp--5.33-windows-r-m-receiver.txt", 34, "8672300",
-         "expected a count under 'Packets Received'"),
-    Case("ntttcp/ntttcp--5.33-windows-r-m-receiver.txt", 10, "     2 ",
-         "expected a thread number under 'Thread'", new=f" {HUGE} ", lenient=None),
+    Case(
+        "ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt",
+        22,
+        "412",
+        "expected a count for 'retrans segs'",
+    ),
+    Case(
+        "ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt",
+        15,
+        "\t2\t",
+        "expected a thread number",
+        new=f"\t{HUGE}\t",
+    ),
+    Case(
+        "ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt",
+        17,
+        "4 connections",
+        "expected '<n> connections tested'",
+        new=f"{HUGE} connections",
+    ),
+    Case(
+        "ntttcp/ntttcp--5.33-windows-r-m-receiver.txt",
+        34,
+        "8672300",
+        "expected a count under 'Packets Received'",
+    ),
+    Case(
+        "ntttcp/ntttcp--5.33-windows-r-m-receiver.txt",
+        10,
+        "     2 ",
+        "expected a thread number under 'Thread'",
+        new=f" {HUGE} ",
+        lenient=None,
+    ),
     # qperf: a message count of the second test
-    Case("qperf/qperf--0.4.11-linux-vvs-tcp.txt", 13, "70,409",
-         "expected 'loc_send_msgs = <count>' within int64"),
+    Case(
+        "qperf/qperf--0.4.11-linux-vvs-tcp.txt",
+        13,
+        "70,409",
+        "expected 'loc_send_msgs = <count>' within int64",
+    ),
     # sockperf console: [Valid Duration] counts, the observation count, the server's port
-    Case("sockperf/sockperf--3.7-linux-udp-pingpong.txt", 11, "SentMessages=20299",
-         "expected 'SentMessages=<n>'", new=f"SentMessages={HUGE}"),
-    Case("sockperf/sockperf--3.7-linux-udp-pingpong.txt", 15, "20299",
-         "expected 'Total <n> observations'"),
+    Case(
+        "sockperf/sockperf--3.7-linux-udp-pingpong.txt",
+        11,
+        "SentMessages=20299",
+        "expected 'SentMessages=<n>'",
+        new=f"SentMessages={HUGE}",
+    ),
+    Case(
+        "sockperf/sockperf--3.7-linux-udp-pingpong.txt",
+        15,
+        "20299",
+        "expected 'Total <n> observations'",
+    ),
     Case("sockperf/sockperf--3.7-linux-udp-pingpong.txt", 4, "11111", "expected 'PORT = <port>'"),
-    Case("sockperf/sockperf--3.7-linux-udp-m1400-throughput.txt", 8, "95442",
-         "expected 'Total of <n> messages sent'"),
+    Case(
+        "sockperf/sockperf--3.7-linux-udp-m1400-throughput.txt",
+        8,
+        "95442",
+        "expected 'Total of <n> messages sent'",
+    ),
     # sockperf --full-log rows: a packet number, and a txTime in 2286 (past int64 ns)
-    Case("sockperf/sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv", 28, "6, ",
-         "out of range for int64", new=f"{HUGE}, "),
-    Case("sockperf/sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv", 30, " 2.411809543",
-         "out of range for int64", new=" 9999999999.411809543"),
+    Case(
+        "sockperf/sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv",
+        28,
+        "6, ",
+        "out of range for int64",
+        new=f"{HUGE}, ",
+    ),
+    Case(
+        "sockperf/sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv",
+        30,
+        " 2.411809543",
+        "out of range for int64",
+        new=" 9999999999.411809543",
+    ),
     # JSON: no positions from json, so the line is found by the key and the value's text
-    Case("fio/fio--3.33-linux-json-read-4k.json", 28, "1002",
-         "expected read.runtime within fio's 64-bit counters", lenient=None),
-    Case("fio/fio--3.33-linux-json-randrw-numjobs2.json", 343, "90148",
-         r"\.bw_max within fio's 64-bit counters", lenient="job 1 skipped"),
-    Case("iperf3/iperf3--3.12-linux-J-tcp.json", 60, "12582912",
-         r"intervals\[0\].sum.bytes: expected a whole number", lenient="not read"),
-    Case("iperf3/iperf3--3.18-linux-json-stream-P2-tcp.jsonl", 4, "25034752",
-         "expected a whole number within 64 bits", lenient="not read"),
-    Case("ntttcp/ntttcp--1.4.0-linux-s-j-sender.json", 60, '"2"',
-         "expected a whole number for conns_tested", new=f'"{HUGE}"', lenient=None),
+    Case(
+        "fio/fio--3.33-linux-json-read-4k.json",
+        28,
+        "1002",
+        "expected read.runtime within fio's 64-bit counters",
+        lenient=None,
+    ),
+    Case(
+        "fio/fio--3.33-linux-json-randrw-numjobs2.json",
+        343,
+        "90148",
+        r"\.bw_max within fio's 64-bit counters",
+        lenient="job 1 skipped",
+    ),
+    Case(
+        "iperf3/iperf3--3.12-linux-J-tcp.json",
+        60,
+        "12582912",
+        r"intervals\[0\].sum.bytes: expected a whole number",
+        lenient="not read",
+    ),
+    Case(
+        "iperf3/iperf3--3.18-linux-json-stream-P2-tcp.jsonl",
+        4,
+        "25034752",
+        "expected a whole number within 64 bits",
+        lenient="not read",
+    ),
+    Case(
+        "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json",
+        60,
+        '"2"',
+        "expected a whole number for conns_tested",
+        new=f'"{HUGE}"',
+        lenient=None,
+    ),
 ]
 
 # Formats with no fixture of that shape in tests/fixtures: the shared corpus (skipped when
 # it is not there).
 CORPUS_CASES = [
-    Case("latte/latte--hist-udp-rio-bom--virtualclient.txt", 7, "100100",
-         "expected 'Iterations <count>'"),
-    Case("latte/latte--hist-udp-rio-bom--virtualclient.txt", 400, "41",
-         "expected a histogram row '<usec> <count>' within int64"),
-    Case("ethr/ethr--client-jsonl-mixed-tests-mtr-connect--zluthdaka-netan.txt", 76, "8888",
-         "expected 'port: <n>'"),
+    Case(
+        "latte/latte--hist-udp-rio-bom--virtualclient.txt",
+        7,
+        "100100",
+        "expected 'Iterations <count>'",
+    ),
+    Case(
+        "latte/latte--hist-udp-rio-bom--virtualclient.txt",
+        400,
+        "41",
+        "expected a histogram row '<usec> <count>' within int64",
+    ),
+    Case(
+        "ethr/ethr--client-jsonl-mixed-tests-mtr-connect--zluthdaka-netan.txt",
+        76,
+        "8888",
+        "expected 'port: <n>'",
+    ),
 ]
 
 
@@ -201,16 +369,24 @@ def test_lenient_drops_the_run_at_the_line(case):
 )
 def test_ping_bulk_reader_names_the_line(monkeypatch, line, old, new, expected):
     monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)  # every block through ping/fast
-    case = Case("ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt", line, old,
-                expected, new=new)
+    case = Case(
+        "ping/ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt",
+        line,
+        old,
+        expected,
+        new=new,
+    )
     _check((FIXTURES / case.path).read_bytes(), case)
 
 
 def test_ping_bulk_reader_long_log(monkeypatch):
     """200,000 replies; the bad one is line 150,001 (the header is line 1)."""
     lines = ["PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data."]
-    lines += [f"[1700000000.{i % 10**6:06d}] 64 bytes from 10.0.0.4: icmp_seq={i % 65536} "
-              f"ttl=64 time=0.5{i % 10} ms" for i in range(1, 200_001)]
+    lines += [
+        f"[1700000000.{i % 10**6:06d}] 64 bytes from 10.0.0.4: icmp_seq={i % 65536} "
+        f"ttl=64 time=0.5{i % 10} ms"
+        for i in range(1, 200_001)
+    ]
     lines[150_000] = lines[150_000].replace("ttl=64", f"ttl={HUGE}")
     data = ("\n".join(lines) + "\n").encode()
     assert len(data) > ping.FAST_MIN_BYTES
@@ -224,8 +400,13 @@ def test_ping_bulk_reader_long_log(monkeypatch):
 
 def test_echo_csv_bulk_reader_names_the_line(monkeypatch):
     monkeypatch.setattr(echo_csv, "_FAST_BYTES", 0)  # every CSV through pyarrow first
-    case = Case("echo_csv/echo_csv--py3.11-linux-i0.1-lf-20probes.csv", 12, "10,",
-                "expected packet_num", new=f"{HUGE},")
+    case = Case(
+        "echo_csv/echo_csv--py3.11-linux-i0.1-lf-20probes.csv",
+        12,
+        "10,",
+        "expected packet_num",
+        new=f"{HUGE},",
+    )
     _check((FIXTURES / case.path).read_bytes(), case)
     tables = azlatency.read(_mutate((FIXTURES / case.path).read_bytes(), case), strict=False)
     assert len(tables.samples) == 19

@@ -206,7 +206,10 @@ def test_mapped_file_answers_like_bytes(tmp_path):
     assert m.startswith(b"ping", 4) == raw.startswith(b"ping", 4) is True
     assert m.endswith(b"bytes\n") and not m.endswith((b"x", b"y"))
     assert (m.count(b"\n"), m.count(b"\n", 5, 40), m.count(b"64")) == (
-        raw.count(b"\n"), raw.count(b"\n", 5, 40), raw.count(b"64"))
+        raw.count(b"\n"),
+        raw.count(b"\n", 5, 40),
+        raw.count(b"64"),
+    )
     assert (b"\r" in m, b"\x1b" in m, b"64 bytes" in m) == (True, False, True)
     assert m.decode("utf-8") == raw.decode("utf-8")
     assert m.splitlines() == raw.splitlines()  # not answered by the mapping: asked of a copy
@@ -259,9 +262,11 @@ def test_a_note_of_quoted_markers_is_not_output():
 
 
 def test_the_same_markers_on_lines_of_their_own_are_output():
-    note = "Run 1:\n\n```\nNTTTCP for Linux 1.4.0\n10:00:00 INFO: #####  Totals:  #####\n" \
-           "10:00:00 INFO:   throughput     :1.00Gbps\n```\n\n" \
-           "2026-11-21 00:49:02.739331 TCP CONNECTION DROP at packet 10: TimeoutError('x')\n"
+    note = (
+        "Run 1:\n\n```\nNTTTCP for Linux 1.4.0\n10:00:00 INFO: #####  Totals:  #####\n"
+        "10:00:00 INFO:   throughput     :1.00Gbps\n```\n\n"
+        "2026-11-21 00:49:02.739331 TCP CONNECTION DROP at packet 10: TimeoutError('x')\n"
+    )
     runs = _read(note).runs
     assert sorted(runs.tool) == ["echo_csv", "ntttcp"]
     assert runs.set_index("tool").loc["echo_csv", "line_start"] == 9
@@ -277,17 +282,34 @@ def test_the_corpus_list_of_sources_is_not_output():
 def test_quote_markers_come_off_and_line_numbers_stay():
     from azlatency.reader import unquote
 
-    lines = ["On Monday, A wrote:", "> sockperf: x", "> > nested", ">> mail", ">", "  > indented",
-             "no quote > here", "C:\\>ping"]
-    assert unquote(lines) == ["On Monday, A wrote:", "sockperf: x", "nested", "mail", "",
-                              "indented", "no quote > here", "C:\\>ping"]
+    lines = [
+        "On Monday, A wrote:",
+        "> sockperf: x",
+        "> > nested",
+        ">> mail",
+        ">",
+        "  > indented",
+        "no quote > here",
+        "C:\\>ping",
+    ]
+    assert unquote(lines) == [
+        "On Monday, A wrote:",
+        "sockperf: x",
+        "nested",
+        "mail",
+        "",
+        "indented",
+        "no quote > here",
+        "C:\\>ping",
+    ]
     assert unquote(["a", "b"]) == ["a", "b"]
 
 
 def test_red_hat_prompts_name_the_command_and_host():
     from azlatency.parsers._base import command_of
 
-    assert command_of("[root@dell-per640-07 net]# sockperf ping-pong -i 10.9.9.1", ["sockperf"]) == (
-        "sockperf ping-pong -i 10.9.9.1", "dell-per640-07")
+    assert command_of(
+        "[root@dell-per640-07 net]# sockperf ping-pong -i 10.9.9.1", ["sockperf"]
+    ) == ("sockperf ping-pong -i 10.9.9.1", "dell-per640-07")
     assert command_of("[me@vm1 ~]$ ping -c 3 10.0.0.4", ["ping"]) == ("ping -c 3 10.0.0.4", "vm1")
     assert command_of("root@vm2:/tmp# ping 10.0.0.5", ["ping"]) == ("ping 10.0.0.5", "vm2")

@@ -418,16 +418,19 @@ def test_runs_with_observations_in_a_column():
     bound; ``histogram_runs``: runs with a histogram bin holding packets."""
     from azlatency.report._data import histogram_runs, sample_runs
 
-    s = schema.frame("samples", {
-        "run_id": ["a", "a", "b", "c", "d", "e", "e"],
-        "seq": [0, 1, 0, 0, 0, 0, 1],
-        "kind": ["packet"] * 5 + ["histogram"] * 2,
-        "status": ["ok", "lost", "lost", "ok", "censored", "ok", "ok"],
-        "rtt_us": [10.0, None, None, None, None, 5.0, 6.0],
-        "censor_high_us": [None, None, None, None, 1000.0, None, None],
-        "count": [None] * 5 + [0, 3],
-        "bin_high_us": [None] * 5 + [6.0, 7.0],
-    })
+    s = schema.frame(
+        "samples",
+        {
+            "run_id": ["a", "a", "b", "c", "d", "e", "e"],
+            "seq": [0, 1, 0, 0, 0, 0, 1],
+            "kind": ["packet"] * 5 + ["histogram"] * 2,
+            "status": ["ok", "lost", "lost", "ok", "censored", "ok", "ok"],
+            "rtt_us": [10.0, None, None, None, None, 5.0, 6.0],
+            "censor_high_us": [None, None, None, None, 1000.0, None, None],
+            "count": [None] * 5 + [0, 3],
+            "bin_high_us": [None] * 5 + [6.0, 7.0],
+        },
+    )
     assert sample_runs(s, "rtt_us") == {"a", "d", "e"}
     assert sample_runs(s, "half_rtt_us") == set()  # no such column
     assert histogram_runs(s) == {"e"}

@@ -64,22 +64,28 @@ def test_a_tool_from_the_template_is_read_and_imported(toyping, tmp_path):
     raw.mkdir(parents=True)
     (raw / "az1-az2.txt").write_text(OUTPUT)
     (raw / "readme.txt").write_text("nothing a tool printed\n")
-    res = CliRunner().invoke(main, ["import", str(raw), "--out", str(tmp_path / "processed"),
-                                    "--workers", "1", "--json"], catch_exceptions=False)
+    res = CliRunner().invoke(
+        main,
+        ["import", str(raw), "--out", str(tmp_path / "processed"), "--workers", "1", "--json"],
+        catch_exceptions=False,
+    )
     report = json.loads(res.output)
     assert res.exit_code == 0, res.output
     skipped = {f["path"]: f["reason"] for f in report["files"] if f["status"] != "imported"}
     assert skipped == {"readme.txt": "unknown_format"}
     store = campaign.load("toy", root=tmp_path / "processed")
     assert list(store.runs["tool"]) == ["toyping", "toyping"]
-    assert store.summaries.query("stat == 'mean' and source == 'reported'")["value"].tolist() \
-        == [100.3]
+    assert store.summaries.query("stat == 'mean' and source == 'reported'")["value"].tolist() == [
+        100.3
+    ]
 
 
 def test_the_template_refuses_what_it_does_not_know(toyping):
     with pytest.raises(azlatency.ParseError, match=r"toyping: .*:3: expected toyping output"):
-        azlatency.read(b"toyping to h, 2 probes\nprobe 1: 5 us\n12.5\n", tool="toyping",
-                       source="x.txt")
-    lenient = azlatency.read(b"toyping to h, 1 probe\n12.5\nprobe 1: 5 us\n", tool="toyping",
-                             strict=False)
+        azlatency.read(
+            b"toyping to h, 2 probes\nprobe 1: 5 us\n12.5\n", tool="toyping", source="x.txt"
+        )
+    lenient = azlatency.read(
+        b"toyping to h, 1 probe\n12.5\nprobe 1: 5 us\n", tool="toyping", strict=False
+    )
     assert "line 2 skipped" in lenient.runs["warnings"].iloc[0]

@@ -24,8 +24,13 @@ from .worker import describe_error
 
 def file_row(entry: sources.Entry, status: str, **kw: Any) -> dict[str, Any]:
     """One row of the report's ``files`` frame."""
-    return {"path": entry.path, "status": status, "size_bytes": entry.size,
-            "sha256": entry.sha256, **kw}
+    return {
+        "path": entry.path,
+        "status": status,
+        "size_bytes": entry.size,
+        "sha256": entry.sha256,
+        **kw,
+    }
 
 
 class Parts:
@@ -40,8 +45,15 @@ class Parts:
         sha = entry.sha256
         if outcome["status"] != "ok":
             err = outcome.get("error") or {}
-            self.files.append(file_row(entry, "not_imported", reason=outcome["reason"],
-                                       detail=describe_error(err), line=err.get("line")))
+            self.files.append(
+                file_row(
+                    entry,
+                    "not_imported",
+                    reason=outcome["reason"],
+                    detail=describe_error(err),
+                    line=err.get("line"),
+                )
+            )
             return
         arrow = outcome.get("arrow") or {}  # tables parsed just now; reused ones are read
 
@@ -56,26 +68,30 @@ class Parts:
         runs = runs.set_column(at, "source_path", pa.array([entry.path] * len(runs), pa.string()))
         row = file_row(entry, "imported", tools=", ".join(outcome["tools"]), runs=len(runs))
         has_samples = bool(outcome["tables"].get("samples"))
-        item = {"row": row, "runs": runs, "problems": outcome.get("problems", []),
-                "summaries": table("summaries"),
-                # samples stay in the cache file: streamed into the store, never all in memory
-                "samples": cache / f"{sha}.samples.parquet" if has_samples else None,
-                "samples_columns": outcome.get("samples_columns", []),
-                "samples_rows": outcome["tables"].get("samples", 0),
-                "censored": outcome.get("censored", {})}
+        item = {
+            "row": row,
+            "runs": runs,
+            "problems": outcome.get("problems", []),
+            "summaries": table("summaries"),
+            # samples stay in the cache file: streamed into the store, never all in memory
+            "samples": cache / f"{sha}.samples.parquet" if has_samples else None,
+            "samples_columns": outcome.get("samples_columns", []),
+            "samples_rows": outcome["tables"].get("samples", 0),
+            "censored": outcome.get("censored", {}),
+        }
         self.files.append(item["row"])
         self.kept.append(item)
         if outcome.get("samples_fault"):
             self.reject(item, outcome["samples_fault"])
 
     def reject(self, item: dict[str, Any], detail: str) -> None:
-        item["row"].update(status="not_imported", reason="schema_error", detail=detail,
-                           tools=None, runs=None)
+        item["row"].update(
+            status="not_imported", reason="schema_error", detail=detail, tools=None, runs=None
+        )
         self.kept.remove(item)
 
     def frame(self, table: str, items: list[dict[str, Any]] | None = None) -> pd.DataFrame:
-        parts = [i[table] for i in (self.kept if items is None else items)
-                 if i[table] is not None]
+        parts = [i[table] for i in (self.kept if items is None else items) if i[table] is not None]
         return store.from_arrow(store.unify(parts, table), table)
 
     def find_culprits(self) -> bool:
@@ -93,9 +109,17 @@ class Parts:
         return found
 
     def problems(self) -> list[dict[str, Any]]:
-        return [{"source_path": i["row"]["path"], "run_id": None, "tool": p.get("tool"),
-                 "issue": "reader_problem", "detail": describe_error(p)}
-                for i in self.kept for p in i["problems"]]
+        return [
+            {
+                "source_path": i["row"]["path"],
+                "run_id": None,
+                "tool": p.get("tool"),
+                "issue": "reader_problem",
+                "detail": describe_error(p),
+            }
+            for i in self.kept
+            for p in i["problems"]
+        ]
 
 
 @dataclass
@@ -113,8 +137,9 @@ def tables(parts: Parts, cfg: Campaign, name: str) -> Assembled:
     """Labelled runs, summaries, the samples parts to stream and the quality rows."""
     while True:  # pandera once on the whole campaign, not on every file
         runs, label_issues = labels.label_runs(parts.frame("runs"), cfg, name)
-        summaries = store.unify([i["summaries"] for i in parts.kept
-                                 if i["summaries"] is not None], "summaries")
+        summaries = store.unify(
+            [i["summaries"] for i in parts.kept if i["summaries"] is not None], "summaries"
+        )
         try:
             schema.validate("runs", runs)
             schema.validate("summaries", store.from_arrow(summaries, "summaries"))
@@ -127,7 +152,9 @@ def tables(parts: Parts, cfg: Campaign, name: str) -> Assembled:
     bounds = summaries.select(["run_id", "bound_low", "bound_high"]).to_pandas()
     notes = quality.assess(runs, censored, bounds, parts.problems() + label_issues)
     return Assembled(
-        runs=runs, summaries=summaries, samples=[i["samples"] for i in kept],
+        runs=runs,
+        summaries=summaries,
+        samples=[i["samples"] for i in kept],
         samples_runs=[i["runs"].column("run_id").to_pylist() for i in kept],
         samples_columns={c for i in kept for c in i["samples_columns"]},
         samples_rows=sum(i["samples_rows"] for i in kept),

@@ -39,7 +39,14 @@ FILENAMES = (FILENAME, "campaign.yml")  # at the root of a campaign folder or ar
 PLACEMENTS = ("same_node", "same_zone", "cross_zone", "cross_region", "availability_set", "ppg")
 # Run attributes a rule, a template placeholder or a named regex group may assign.
 ASSIGNABLE = (
-    "scenario", "src_zone", "dst_zone", "src_host", "dst_host", "placement", "vm_size", "region",
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "src_host",
+    "dst_host",
+    "placement",
+    "vm_size",
+    "region",
     "accelerated_networking",
 )
 # A host whose zone is one of these is a regional (non-zonal) VM: no zone, and none missing.

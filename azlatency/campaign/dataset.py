@@ -97,16 +97,19 @@ def _reading_order(path: Path) -> tuple:
     return (path.parent.as_posix(), int(m.group(1)) if m else -1, path.name)
 
 
-def file_infos(folder: Path, table: str, known: dict[str, str] | None = None
-               ) -> dict[str, dict[str, Any]]:
+def file_infos(
+    folder: Path, table: str, known: dict[str, str] | None = None
+) -> dict[str, dict[str, Any]]:
     """relative path → rows and sha256 of every file of ``table`` (for the manifest);
     ``known``: the sha256 of files linked from a file already hashed (not read again)."""
     known = known or {}
     out = {}
     for f in table_files(folder, table):
         rel = f.relative_to(folder).as_posix()
-        out[rel] = {"rows": pq.read_metadata(f).num_rows,
-                    "sha256": known[rel] if rel in known else store.file_sha256(f)}
+        out[rel] = {
+            "rows": pq.read_metadata(f).num_rows,
+            "sha256": known[rel] if rel in known else store.file_sha256(f),
+        }
     return out
 
 
@@ -132,8 +135,12 @@ def arrow_dataset(folder: Path, table: str = "samples"):
 
     part = ds.partitioning(PARTITION_SCHEMA, flavor="hive") if table in PARTITION_KEY else None
     # The files listed in reading order (part-2 before part-10), not discovered (lexical).
-    return ds.dataset([str(f) for f in table_files(folder, table)], format="parquet",
-                      partitioning=part, partition_base_dir=str(folder / table))
+    return ds.dataset(
+        [str(f) for f in table_files(folder, table)],
+        format="parquet",
+        partitioning=part,
+        partition_base_dir=str(folder / table),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,8 +196,9 @@ def sample_file(tbl: pa.Table) -> pa.Table:
     return store.unify([by_run(tbl)], "samples", sample_target())
 
 
-def linkable(parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, str],
-             target: pa.Schema) -> tuple[list[int], list[bool]]:
+def linkable(
+    parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, str], target: pa.Schema
+) -> tuple[list[int], list[bool]]:
     """Rows of each part (its footer), and whether it becomes a samples file as it is: at
     least ``LINK_ROWS`` rows of one tool, written in the target schema (``sample_file``)."""
     rows, whole = [], []
@@ -199,8 +207,9 @@ def linkable(parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, s
         n = pf.metadata.num_rows
         rows.append(n)
         one_tool = len(_tools(runs, tool_of)) == 1
-        whole.append(n >= LINK_ROWS and one_tool
-                     and pf.schema_arrow.equals(target, check_metadata=True))
+        whole.append(
+            n >= LINK_ROWS and one_tool and pf.schema_arrow.equals(target, check_metadata=True)
+        )
         pf.close()
     return rows, whole
 
@@ -245,8 +254,9 @@ def write_samples(
         jobs = [(rel, idx) for rel, idx in plan.items() if rel not in skip]
         if not plan:
             jobs = [(f"samples/{partition_dir(None)}/{PART.format(0)}", [])]
-        linked = {rel: parts[idx[0]] for rel, idx in jobs
-                  if whole and len(idx) == 1 and whole[idx[0]]}
+        linked = {
+            rel: parts[idx[0]] for rel, idx in jobs if whole and len(idx) == 1 and whole[idx[0]]
+        }
 
         def one(job: tuple[str, list[int]]) -> None:
             rel, idx = job
@@ -290,8 +300,7 @@ def write_samples(
 
 
 def _load(part: pa.Table | Path, target: pa.Schema, sort: bool) -> pa.Table:
-    tbl = store.unify([pq.read_table(part) if isinstance(part, Path) else part], "samples",
-                      target)
+    tbl = store.unify([pq.read_table(part) if isinstance(part, Path) else part], "samples", target)
     return by_run(tbl) if sort else tbl
 
 
@@ -313,8 +322,9 @@ def tool_from_dir(key: str) -> str | None:
     return None if value == HIVE_NULL else unquote(value)
 
 
-def plan_files(part_rows: list[int], part_tools: list[list[str | None]],
-               whole: list[bool] | None = None) -> dict[str, list[int]]:
+def plan_files(
+    part_rows: list[int], part_tools: list[list[str | None]], whole: list[bool] | None = None
+) -> dict[str, list[int]]:
     """Samples file (relative path) → the indices of the parts it holds, in order.  Each
     tool's parts fill ``part-0``, then ``part-1`` once the next part would take the file
     past ``FILE_ROWS`` rows; a part is never split across files, so neither is a run.  A
@@ -340,9 +350,15 @@ def plan_files(part_rows: list[int], part_tools: list[list[str | None]],
     return files
 
 
-def partition_inputs(parts: list[Path], part_runs: list[list[str]], tool_of: dict[str, str],
-                     target: pa.Schema, stamp: str, part_rows: list[int],
-                     whole: list[bool] | None = None) -> dict[str, str]:
+def partition_inputs(
+    parts: list[Path],
+    part_runs: list[list[str]],
+    tool_of: dict[str, str],
+    target: pa.Schema,
+    stamp: str,
+    part_rows: list[int],
+    whole: list[bool] | None = None,
+) -> dict[str, str]:
     """Samples file (relative path) → digest of everything its bytes depend on: the code
     (``stamp``), the columns, and the sequence of per-file parts in it (``plan_files``: each
     part's input sha256, its runs' tools, and whether it is linked).  Equal digest, equal
@@ -353,15 +369,21 @@ def partition_inputs(parts: list[Path], part_runs: list[list[str]], tool_of: dic
     head = [stamp, str(schema.FORMAT_VERSION), [f"{f.name}:{f.type}" for f in target]]
     out = {}
     for rel, idx in plan.items():
-        seq = [[parts[i].name, sorted((r, tool_of.get(r) or "") for r in part_runs[i]),
-                bool(whole and whole[i])] for i in idx]
+        seq = [
+            [
+                parts[i].name,
+                sorted((r, tool_of.get(r) or "") for r in part_runs[i]),
+                bool(whole and whole[i]),
+            ]
+            for i in idx
+        ]
         out[rel] = hashlib.sha256(
-            json.dumps([head, seq], separators=(",", ":")).encode()).hexdigest()
+            json.dumps([head, seq], separators=(",", ":")).encode()
+        ).hexdigest()
     return out
 
 
-def reusable(target: Path, old: dict[str, Any] | None, inputs: dict[str, str]
-             ) -> dict[str, Path]:
+def reusable(target: Path, old: dict[str, Any] | None, inputs: dict[str, str]) -> dict[str, Path]:
     """Samples files of the current store at ``target`` whose inputs are unchanged and whose
     bytes are intact: relative path → file to link into the new store."""
     if not old or old.get("format_version") != schema.FORMAT_VERSION:
@@ -370,8 +392,12 @@ def reusable(target: Path, old: dict[str, Any] | None, inputs: dict[str, str]
     out = {}
     for rel, info in files.items():
         path = target / rel
-        if (info.get("inputs") is not None and inputs.get(rel) == info["inputs"]
-                and path.is_file() and store.file_sha256(path) == info["sha256"]):
+        if (
+            info.get("inputs") is not None
+            and inputs.get(rel) == info["inputs"]
+            and path.is_file()
+            and store.file_sha256(path) == info["sha256"]
+        ):
             out[rel] = path
     return out
 
@@ -396,9 +422,15 @@ def footer_runs(files: list[Path]) -> tuple[dict[str, list[tuple[Path, int, int]
         for g in range(md.num_row_groups):
             rg = md.row_group(g)
             rid, st = rg.column(ri).statistics, rg.column(si).statistics
-            if not (rid is not None and rid.has_min_max and rid.min == rid.max
-                    and rid.null_count == 0 and st is not None and st.has_min_max
-                    and st.min > first):
+            if not (
+                rid is not None
+                and rid.has_min_max
+                and rid.min == rid.max
+                and rid.null_count == 0
+                and st is not None
+                and st.has_min_max
+                and st.min > first
+            ):
                 others.append(f)
                 break
             mine.append((rid.min, g, rg.num_rows))
@@ -413,9 +445,12 @@ def run_tools(runs: pa.Table) -> dict[str, str]:
     return dict(zip(runs.column("run_id").to_pylist(), runs.column("tool").to_pylist()))
 
 
-def manifest_tables(folder: Path, inputs: dict[str, str] | None = None,
-                    columns: dict[str, list[str]] | None = None,
-                    known: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+def manifest_tables(
+    folder: Path,
+    inputs: dict[str, str] | None = None,
+    columns: dict[str, list[str]] | None = None,
+    known: dict[str, str] | None = None,
+) -> dict[str, dict[str, Any]]:
     """The manifest's ``tables``: per table its rows, columns and files (rows, sha256, and
     for samples files the digest of their ``inputs``).  ``columns``: a table's columns with
     values where its files hold more (samples: ``sample_columns``); else the files' own.
@@ -487,7 +522,8 @@ def migrate(target: Path) -> None:
             format_version=schema.FORMAT_VERSION,
             migrated_from=manifest.get("format_version"),
             tables=manifest_tables(
-                staging, columns={"samples": sample_columns(pf.schema_arrow.names)}),
+                staging, columns={"samples": sample_columns(pf.schema_arrow.names)}
+            ),
         )
         store.write_json(manifest, staging / store.MANIFEST)
         store.publish(staging, target)

@@ -20,12 +20,24 @@ from .._console import console as _console
 from ..errors import LOOKED_FOR
 
 FILE_COLUMNS = {
-    "path": "str", "status": "str", "reason": "str", "detail": "str", "line": "Int64",
-    "tools": "str", "runs": "Int64", "size_bytes": "Int64", "sha256": "str",
+    "path": "str",
+    "status": "str",
+    "reason": "str",
+    "detail": "str",
+    "line": "Int64",
+    "tools": "str",
+    "runs": "Int64",
+    "size_bytes": "Int64",
+    "sha256": "str",
     "duplicate_of": "str",
 }
-QUALITY_COLUMNS = {"source_path": "str", "run_id": "str", "tool": "str", "issue": "str",
-                   "detail": "str"}
+QUALITY_COLUMNS = {
+    "source_path": "str",
+    "run_id": "str",
+    "tool": "str",
+    "issue": "str",
+    "detail": "str",
+}
 
 # Why a file is not in the tables (docs/campaign.md).
 REASONS = {
@@ -62,16 +74,22 @@ ISSUES = {
 
 def frame(records: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
     df = pd.DataFrame.from_records(records, columns=list(columns))
-    return df.astype(columns) if len(df) else pd.DataFrame(
-        {c: pd.Series([], dtype=t) for c, t in columns.items()}
+    return (
+        df.astype(columns)
+        if len(df)
+        else pd.DataFrame({c: pd.Series([], dtype=t) for c, t in columns.items()})
     )
 
 
 def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
     out = []
     for row in df.to_dict(orient="records"):
-        out.append({k: (None if _isna(v) else (v.item() if hasattr(v, "item") else v))
-                    for k, v in row.items()})
+        out.append(
+            {
+                k: (None if _isna(v) else (v.item() if hasattr(v, "item") else v))
+                for k, v in row.items()
+            }
+        )
     return out
 
 
@@ -109,23 +127,31 @@ class ImportReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The deterministic part, as stored in ``manifest.json``."""
-        return {"files": _records(self.files), "quality": _records(self.quality),
-                "counts": dict(sorted(self.counts.items()))}
+        return {
+            "files": _records(self.files),
+            "quality": _records(self.quality),
+            "counts": dict(sorted(self.counts.items())),
+        }
 
     @classmethod
     def from_manifest(cls, manifest: dict[str, Any], store: Path) -> ImportReport:
         rep = manifest.get("report", {})
         return cls(
-            campaign=manifest.get("campaign", store.name), raw=Path(manifest.get("raw", "")),
-            store=store, files=frame(rep.get("files", []), FILE_COLUMNS),
+            campaign=manifest.get("campaign", store.name),
+            raw=Path(manifest.get("raw", "")),
+            store=store,
+            files=frame(rep.get("files", []), FILE_COLUMNS),
             quality=frame(rep.get("quality", []), QUALITY_COLUMNS),
-            counts=rep.get("counts", {}), notes=manifest.get("notes"), changed=False,
+            counts=rep.get("counts", {}),
+            notes=manifest.get("notes"),
+            changed=False,
         )
 
     def summary_line(self) -> str:
         n = self.files["status"].value_counts()
         how = f"{self.parsed} parsed, {self.reused} reused" + (
-            f" on {self.workers} processes" if self.workers > 1 else "")
+            f" on {self.workers} processes" if self.workers > 1 else ""
+        )
         return (
             f"{self.campaign}: {n.get('imported', 0)} files imported, "
             f"{n.get('not_imported', 0)} not imported; {self.counts.get('runs', 0)} runs, "
@@ -150,7 +176,8 @@ class ImportReport:
             for col in ("tools", "files", "runs"):
                 t.add_column(col, justify="right" if col != "tools" else "left")
             grouped = imported.groupby("tools", dropna=False).agg(
-                files=("path", "size"), runs=("runs", "sum"))
+                files=("path", "size"), runs=("runs", "sum")
+            )
             for tools, row in grouped.iterrows():
                 t.add_row(str(tools), str(row["files"]), str(row["runs"]))
             console.print(t)
@@ -178,19 +205,36 @@ class ImportReport:
             for col in ("issue", "runs", "files", "meaning"):
                 t.add_column(col, overflow="fold")
             for issue, group in q.groupby("issue", sort=False):
-                t.add_row(issue, str(group.run_id.nunique()), str(group.source_path.nunique()),
-                          ISSUES.get(issue, ""))
+                t.add_row(
+                    issue,
+                    str(group.run_id.nunique()),
+                    str(group.source_path.nunique()),
+                    ISSUES.get(issue, ""),
+                )
             console.print(t)
-            t = Table(title=f"quality details (first {min(max_rows, len(q))} of {len(q)}; "
-                            "report.quality has them all)", title_justify="left")
+            t = Table(
+                title=f"quality details (first {min(max_rows, len(q))} of {len(q)}; "
+                "report.quality has them all)",
+                title_justify="left",
+            )
             for col in ("source_path", "run_id", "issue", "detail"):
                 t.add_column(col, overflow="fold")
             for row in q.head(max_rows).itertuples():
-                t.add_row(row.source_path, row.run_id if isinstance(row.run_id, str) else "",
-                          row.issue, row.detail if isinstance(row.detail, str) else "")
+                t.add_row(
+                    row.source_path,
+                    row.run_id if isinstance(row.run_id, str) else "",
+                    row.issue,
+                    row.detail if isinstance(row.detail, str) else "",
+                )
             console.print(t)
 
     def to_json(self) -> str:
-        data = {"campaign": self.campaign, "store": str(self.store), **self.to_dict(),
-                "parsed": self.parsed, "reused": self.reused, "changed": self.changed}
+        data = {
+            "campaign": self.campaign,
+            "store": str(self.store),
+            **self.to_dict(),
+            "parsed": self.parsed,
+            "reused": self.reused,
+            "changed": self.changed,
+        }
         return json.dumps(data, indent=1, default=str)

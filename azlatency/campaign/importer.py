@@ -54,8 +54,15 @@ def cache_stamp() -> str:
     h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
     pkg = Path(__file__).resolve().parent.parent
     code = sorted(pkg.glob("parsers/**/*.py")) + [
-        pkg / n for n in ("reader.py", "decode.py", "schema.py", "campaign/worker.py",
-                          "campaign/store.py", "campaign/dataset.py")  # the cache's samples
+        pkg / n
+        for n in (
+            "reader.py",
+            "decode.py",
+            "schema.py",
+            "campaign/worker.py",
+            "campaign/store.py",
+            "campaign/dataset.py",
+        )  # the cache's samples
     ]  # are written as dataset files
     for path in code:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -86,17 +93,23 @@ def _plan(entries: list[sources.Entry], cfg: Campaign):
         elif e.kind == "refused":
             rows[i] = file_row(e, "not_imported", reason=e.reason, detail=e.detail)
         else:
-            glob = next((g for g in cfg.ignore
-                         if fnmatch.fnmatchcase(labels.match_path(e.path), g)), None)
+            glob = next(
+                (g for g in cfg.ignore if fnmatch.fnmatchcase(labels.match_path(e.path), g)), None
+            )
             if glob is not None:
-                rows[i] = file_row(e, "not_imported", reason="ignored",
-                               detail=f"campaign.yaml ignore: {glob}")
+                rows[i] = file_row(
+                    e, "not_imported", reason="ignored", detail=f"campaign.yaml ignore: {glob}"
+                )
             elif e.size == 0:
                 rows[i] = file_row(e, "not_imported", reason="empty", detail="empty file")
             elif e.sha256 in first:
-                rows[i] = file_row(e, "not_imported", reason="duplicate",
-                               duplicate_of=first[e.sha256].path,
-                               detail=f"same bytes as {first[e.sha256].path}")
+                rows[i] = file_row(
+                    e,
+                    "not_imported",
+                    reason="duplicate",
+                    duplicate_of=first[e.sha256].path,
+                    detail=f"same bytes as {first[e.sha256].path}",
+                )
             else:
                 first[e.sha256] = e
     return rows, first
@@ -123,8 +136,9 @@ def _batches(tasks: list[Task], sizes: dict[str, int], workers: int) -> list[lis
     return [ordered[i : i + per] for i in range(0, len(tasks), per)]
 
 
-def _execute(tasks: list[Task], sizes: dict[str, int], workers: int,
-             progress: Progress | None) -> tuple[list[dict[str, Any]], int]:
+def _execute(
+    tasks: list[Task], sizes: dict[str, int], workers: int, progress: Progress | None
+) -> tuple[list[dict[str, Any]], int]:
     """Parse ``tasks``; returns the outcomes and the number of processes used."""
     total = len(tasks)
     small = total < PARALLEL_MIN_FILES and sum(sizes.values()) < PARALLEL_MIN_BYTES
@@ -170,8 +184,10 @@ def _cached(sha: str, previous: Path | None) -> dict[str, Any] | None:
         return None
     try:
         outcome = json.loads((previous / f"{sha}.json").read_text(encoding="utf-8"))
-        intact = all(store.file_sha256(previous / name) == digest
-                     for name, digest in outcome.get("files", {}).items())
+        intact = all(
+            store.file_sha256(previous / name) == digest
+            for name, digest in outcome.get("files", {}).items()
+        )
     except (OSError, ValueError):
         intact = False
     return outcome if intact else None  # torn by a crash (not fsynced): parse again
@@ -193,8 +209,13 @@ def _raw_label(raw: Path) -> str:
         return str(raw)
 
 
-def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
-           target: Path, cache_sha256: dict[str, str]) -> None:
+def _write(
+    staging: Path,
+    result: assemble.Assembled,
+    manifest: dict[str, Any],
+    target: Path,
+    cache_sha256: dict[str, str],
+) -> None:
     """Write the store's tables and manifest into ``staging``; ``cache_sha256``: the hashes
     of the cache files (their workers took them), so files linked from them are not read
     again to hash them."""
@@ -210,15 +231,30 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     part_runs = [result.samples_runs[i] for i in order]
     # Files are cut by rows; a large part of one tool is a file of its own, linked.
     part_rows, whole = dataset.linkable(parts, part_runs, tool_of, target_schema)
-    inputs = dataset.partition_inputs(parts, part_runs, tool_of, target_schema,
-                                      json.dumps([manifest["cache_stamp"], manifest["options"]],
-                                                 sort_keys=True), part_rows, whole)
+    inputs = dataset.partition_inputs(
+        parts,
+        part_runs,
+        tool_of,
+        target_schema,
+        json.dumps([manifest["cache_stamp"], manifest["options"]], sort_keys=True),
+        part_rows,
+        whole,
+    )
     previous = read_manifest(target)
     reuse = dataset.reusable(target, previous, inputs)
-    linked = dataset.write_samples(parts, target_schema, tool_of, staging, skip=set(reuse),
-                                   part_runs=part_runs, part_rows=part_rows, whole=whole)
-    known = {rel: cache_sha256[part.name] for rel, part in linked.items()
-             if part.name in cache_sha256}
+    linked = dataset.write_samples(
+        parts,
+        target_schema,
+        tool_of,
+        staging,
+        skip=set(reuse),
+        part_runs=part_runs,
+        part_rows=part_rows,
+        whole=whole,
+    )
+    known = {
+        rel: cache_sha256[part.name] for rel, part in linked.items() if part.name in cache_sha256
+    }
     for rel, old in reuse.items():  # unchanged partitions: the old file, linked
         (staging / rel).parent.mkdir(parents=True, exist_ok=True)
         store.link_or_copy(old, staging / rel)
@@ -226,8 +262,8 @@ def _write(staging: Path, result: assemble.Assembled, manifest: dict[str, Any],
     for hook in dataset.EXTRA_TABLES.values():
         hook(staging)
     manifest["tables"] = dataset.manifest_tables(
-        staging, inputs, {"samples": dataset.sample_columns(result.samples_columns)},
-        known=known)
+        staging, inputs, {"samples": dataset.sample_columns(result.samples_columns)}, known=known
+    )
     store.write_json(manifest, staging / store.MANIFEST)
     store.crash_point("staging-written")
 
@@ -244,7 +280,8 @@ def _listed(target: Path, manifest: dict[str, Any]) -> bool:
     tables = manifest.get("tables", {})
     return set(dataset.tables()) <= set(tables) and all(
         "files" in info and all((target / name).is_file() for name in info["files"])
-        for info in tables.values())
+        for info in tables.values()
+    )
 
 
 def import_campaign(
@@ -305,8 +342,15 @@ def import_campaign(
     target = paths.store_dir(name, root)
     if target == raw or raw in target.parents:
         raise CampaignError(f"the store {target} would be inside the raw campaign {raw}")
-    job = _Job(raw, name, target, limits or sources.Limits(), strict,
-               max(1, workers or os.cpu_count() or 1), progress)
+    job = _Job(
+        raw,
+        name,
+        target,
+        limits or sources.Limits(),
+        strict,
+        max(1, workers or os.cpu_count() or 1),
+        progress,
+    )
     with store.locked(target), _cluster(engine, scheduler) as job.cluster:
         store.recover(target)
         try:
@@ -328,8 +372,16 @@ def _cluster(engine: str, scheduler: str | None):
 class _Job:
     """One import: discover, plan, parse, assemble, write (under the campaign's lock)."""
 
-    def __init__(self, raw: Path, name: str, target: Path, limits: sources.Limits,
-                 strict: bool, workers: int, progress: Progress | None) -> None:
+    def __init__(
+        self,
+        raw: Path,
+        name: str,
+        target: Path,
+        limits: sources.Limits,
+        strict: bool,
+        workers: int,
+        progress: Progress | None,
+    ) -> None:
         self.raw, self.name, self.target, self.limits = raw, name, target, limits
         self.strict, self.workers, self.progress = strict, workers, progress
         self.stamp = cache_stamp()
@@ -349,11 +401,17 @@ class _Job:
     def identity(self, entries: list[sources.Entry]) -> dict[str, Any]:
         """Everything the store is a function of: equal identity, equal store."""
         return {
-            "format_version": schema.FORMAT_VERSION, "azlatency_version": __version__,
-            "cache_stamp": self.stamp, "campaign": self.name, "raw": _raw_label(self.raw),
+            "format_version": schema.FORMAT_VERSION,
+            "azlatency_version": __version__,
+            "cache_stamp": self.stamp,
+            "campaign": self.name,
+            "raw": _raw_label(self.raw),
             "inputs": {e.path: e.sha256 for e in entries if e.sha256},
-            "options": {"strict": self.strict, "max_file_bytes": self.limits.max_file_bytes,
-                        "max_archive_bytes": self.limits.max_archive_bytes},
+            "options": {
+                "strict": self.strict,
+                "max_file_bytes": self.limits.max_file_bytes,
+                "max_archive_bytes": self.limits.max_archive_bytes,
+            },
         }
 
     def run(self) -> ImportReport:
@@ -364,8 +422,11 @@ class _Job:
         rows, first = _plan(entries, cfg)
         identity = self.identity(entries)
         old = read_manifest(self.target)
-        if old is not None and all(old.get(k) == v for k, v in identity.items()) and _listed(
-                self.target, old):
+        if (
+            old is not None
+            and all(old.get(k) == v for k, v in identity.items())
+            and _listed(self.target, old)
+        ):
             # Nothing the store depends on changed: do not even re-read the cache.
             report = ImportReport.from_manifest(old, self.target)
             report.raw, report.reused = self.raw, len(first)
@@ -380,17 +441,30 @@ class _Job:
                 parts.add(entry, outcomes[entry.sha256], self.cache)
         result = assemble.tables(parts, cfg, self.name)
         report = ImportReport(
-            campaign=self.name, raw=self.raw, store=self.target,
+            campaign=self.name,
+            raw=self.raw,
+            store=self.target,
             files=frame(parts.files, FILE_COLUMNS),
             quality=frame(result.quality, QUALITY_COLUMNS),
-            counts={"runs": len(result.runs), "samples": result.samples_rows,
-                    "summaries": result.summaries.num_rows},
-            notes=cfg.defaults.notes, parsed=parsed, reused=len(first) - parsed, workers=used,
+            counts={
+                "runs": len(result.runs),
+                "samples": result.samples_rows,
+                "summaries": result.summaries.num_rows,
+            },
+            notes=cfg.defaults.notes,
+            parsed=parsed,
+            reused=len(first) - parsed,
+            workers=used,
         )
-        manifest = {**identity, "description": cfg.description, "notes": cfg.defaults.notes,
-                    "report": report.to_dict()}
-        cache_sha256 = {name: sha for o in outcomes.values()
-                        for name, sha in o.get("files", {}).items()}
+        manifest = {
+            **identity,
+            "description": cfg.description,
+            "notes": cfg.defaults.notes,
+            "report": report.to_dict(),
+        }
+        cache_sha256 = {
+            name: sha for o in outcomes.values() for name, sha in o.get("files", {}).items()
+        }
         _write(self.staging, result, manifest, self.target, cache_sha256)
         report.changed = not _unchanged(self.staging, self.target)
         if report.changed:
@@ -406,17 +480,27 @@ class _Job:
             if reused is not None:
                 outcomes[sha] = reused
             else:
-                tasks.append(Task(sha, entry.path, str(entry.location), str(self.cache),
-                                  self.strict, entry.stamp))
+                tasks.append(
+                    Task(
+                        sha,
+                        entry.path,
+                        str(entry.location),
+                        str(self.cache),
+                        self.strict,
+                        entry.stamp,
+                    )
+                )
         sizes = {t.sha256: first[t.sha256].size for t in tasks}
         if self.cluster is not None and tasks:
             from .engines import dask as dask_engine
 
             used = dask_engine.workers(self.cluster)
-            results = dask_engine.parse(_batches(tasks, sizes, used), self.cluster,
-                                        self.progress, len(tasks))
+            results = dask_engine.parse(
+                _batches(tasks, sizes, used), self.cluster, self.progress, len(tasks)
+            )
         else:
             results, used = _execute(tasks, sizes, self.workers, self.progress)
-        outcomes.update({r["sha256"]: {k: v for k, v in r.items() if k != "sha256"}
-                         for r in results})
+        outcomes.update(
+            {r["sha256"]: {k: v for k, v in r.items() if k != "sha256"} for r in results}
+        )
         return outcomes, len(tasks), used

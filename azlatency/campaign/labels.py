@@ -111,9 +111,7 @@ class _Labeller:
         if _empty(run.get(key)):
             run[key] = value
         elif str(run[key]) != str(value):
-            issues.append(
-                ("label_conflict", f"{key}: {origin} says {value!r}, kept {run[key]!r}")
-            )
+            issues.append(("label_conflict", f"{key}: {origin} says {value!r}, kept {run[key]!r}"))
 
     def label(self, run: dict[str, Any]) -> tuple[dict[str, Any], list[Issue]]:
         run = dict(run)
@@ -141,7 +139,9 @@ class _Labeller:
             self.fill(run, f"{s}_host", name, "the host inventory", issues)
             if len(host.ip) == 1:
                 self.fill(run, f"{s}_ip", host.ip[0], "the host inventory", issues)
-            self.fill(run, f"{s}_zone", host.zone_label, f"the inventory ({name or host.ip})", issues)
+            self.fill(
+                run, f"{s}_zone", host.zone_label, f"the inventory ({name or host.ip})", issues
+            )
         for key in ("vm_size", "region", "accelerated_networking"):
             both = {getattr(h[1], key) for h in hosts.values() if h is not None} - {None}
             if len(both) == 1:

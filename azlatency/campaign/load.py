@@ -36,9 +36,9 @@ def read_manifest(target: Path) -> dict[str, Any] | None:
         return None
 
 
-
-def store_path(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-               ) -> Path:
+def store_path(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> Path:
     """The store of ``campaign``: a store folder as given, or a name under ``root``."""
     path = Path(campaign).expanduser()
     if (path / store.MANIFEST).is_file():
@@ -127,14 +127,14 @@ def load(
         sample_df = store.from_arrow(dataset.read(target, "samples", valued), "samples")
     else:
         present = sample_columns(valued, columns)
-        sample_df = store.from_arrow(dataset.read(target, "samples", present), "samples",
-                                     partial=True)
+        sample_df = store.from_arrow(
+            dataset.read(target, "samples", present), "samples", partial=True
+        )
     summaries = store.from_arrow(dataset.read(target, "summaries"), "summaries")
     return Tables(runs, sample_df, summaries)
 
 
-def query(campaign: str | os.PathLike[str], sql: str,
-          root: str | os.PathLike[str] | None = None):
+def query(campaign: str | os.PathLike[str], sql: str, root: str | os.PathLike[str] | None = None):
     """Run SQL over an imported campaign's store, without loading it.
 
     Parameters
@@ -159,8 +159,9 @@ def query(campaign: str | os.PathLike[str], sql: str,
     return load(campaign, root, lazy=True).query(sql)
 
 
-def store_folder(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-                 ) -> Path:
+def store_folder(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> Path:
     """The checked (migrated if old) store folder of an imported campaign, for readers that
     stream it (``campaign.summarize_store``, the DuckDB and Dask engines)."""
     target = store_path(campaign, root)
@@ -168,8 +169,9 @@ def store_folder(campaign: str | os.PathLike[str], root: str | os.PathLike[str] 
     return target
 
 
-def samples_files(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-                  ) -> list[Path]:
+def samples_files(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> list[Path]:
     """The samples files of an imported campaign (``samples/tool=*/part-*.parquet``), in
     reading order."""
     return dataset.table_files(store_folder(campaign, root), "samples")
@@ -186,14 +188,14 @@ def sample_columns(valued: list[str], columns: Sequence[str]) -> list[str]:
     known = schema.COLUMNS["samples"]
     unknown = [c for c in columns if c not in known]
     if unknown:
-        raise ValueError(f"samples have no documented column {unknown}; "
-                         f"known: {', '.join(known)}")
+        raise ValueError(f"samples have no documented column {unknown}; known: {', '.join(known)}")
     wanted = {"run_id", *columns}
     return [c for c in valued if c in wanted]
 
 
-def load_report(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-                ) -> ImportReport:
+def load_report(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> ImportReport:
     """The report of the last import of ``campaign``, as stored in its manifest."""
     target = store_path(campaign, root)
     return ImportReport.from_manifest(_manifest(target, campaign), target)

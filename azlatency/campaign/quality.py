@@ -14,7 +14,9 @@ import pandas as pd
 from .import_report import ISSUES
 
 _COUNTS = (  # run column → issue, when the count is above zero
-    ("dropped", "dropped"), ("duplicates", "duplicates"), ("out_of_order", "out_of_order"),
+    ("dropped", "dropped"),
+    ("duplicates", "duplicates"),
+    ("out_of_order", "out_of_order"),
     ("errors", "errors"),
 )
 _ORDER = {issue: i for i, issue in enumerate(ISSUES)}
@@ -57,8 +59,9 @@ def assess(
         if censored.get(run.run_id):
             found.append(("censored", f"{censored[run.run_id]} censored samples"))
         if intervals.get(run.run_id):
-            found.append(("interval_values",
-                          f"{intervals[run.run_id]} statistics known only as an interval"))
+            found.append(
+                ("interval_values", f"{intervals[run.run_id]} statistics known only as an interval")
+            )
         if isinstance(run.warnings, str) and run.warnings:
             found.append(("parser_warning", run.warnings[:300]))
         rows.extend({"run_id": run.run_id, "issue": i, "detail": d} for i, d in found)
@@ -67,6 +70,12 @@ def assess(
         info = by_id.get(row.get("run_id"), {})
         row.setdefault("source_path", info.get("source_path"))
         row.setdefault("tool", info.get("tool"))
-    rows.sort(key=lambda r: (str(r.get("source_path")), str(r.get("run_id") or ""),
-                             _ORDER.get(r["issue"], 99), str(r.get("detail"))))
+    rows.sort(
+        key=lambda r: (
+            str(r.get("source_path")),
+            str(r.get("run_id") or ""),
+            _ORDER.get(r["issue"], 99),
+            str(r.get("detail")),
+        )
+    )
     return rows

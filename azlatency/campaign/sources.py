@@ -117,18 +117,29 @@ class _ArchiveReader:
         if declared > limit:
             return self.refuse(name, "too_large", f"{declared} bytes > limit {limit}")
         if self.total + declared > self.limits.max_archive_bytes:
-            return self.refuse(name, "refused_entry",
-                               f"archive would expand past {self.limits.max_archive_bytes} bytes")
+            return self.refuse(
+                name,
+                "refused_entry",
+                f"archive would expand past {self.limits.max_archive_bytes} bytes",
+            )
         data = read(limit + 1)
         if len(data) > limit:  # the header lied about the size
             return self.refuse(name, "too_large", f"expands past the limit {limit}")
         self.total += len(data)
         if self.total > self.limits.max_archive_bytes:
-            return self.refuse(name, "refused_entry",
-                               f"archive would expand past {self.limits.max_archive_bytes} bytes")
+            return self.refuse(
+                name,
+                "refused_entry",
+                f"archive would expand past {self.limits.max_archive_bytes} bytes",
+            )
         sha = hashlib.sha256(data).hexdigest()
-        return Entry(self.entry_path(name), "file", size=len(data), sha256=sha,
-                     location=self.spool(sha, data))
+        return Entry(
+            self.entry_path(name),
+            "file",
+            size=len(data),
+            sha256=sha,
+            location=self.spool(sha, data),
+        )
 
     def zip_entries(self) -> Iterator[Entry]:
         with zipfile.ZipFile(self.archive) as zf:
@@ -163,8 +174,9 @@ class _ArchiveReader:
                 if member.isdir():
                     continue
                 if member.issym() or member.islnk():
-                    yield self.refuse(name, "refused_entry",
-                                      f"link in the archive (to {member.linkname!r})")
+                    yield self.refuse(
+                        name, "refused_entry", f"link in the archive (to {member.linkname!r})"
+                    )
                     continue
                 if not member.isfile():
                     yield self.refuse(name, "refused_entry", "device or special file")
@@ -178,8 +190,12 @@ class _ArchiveReader:
         try:
             yield from reader()
         except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError) as exc:
-            yield Entry(self.entry_path("*"), "refused", reason="corrupt_archive",
-                        detail=f"archive unreadable from here on: {exc}")
+            yield Entry(
+                self.entry_path("*"),
+                "refused",
+                reason="corrupt_archive",
+                detail=f"archive unreadable from here on: {exc}",
+            )
 
 
 def _walk(root: Path, unreadable: list[OSError]) -> Iterator[tuple[str, Path]]:
@@ -187,8 +203,7 @@ def _walk(root: Path, unreadable: list[OSError]) -> Iterator[tuple[str, Path]]:
 
     Folders that cannot be listed are appended to ``unreadable`` (os.walk would skip them).
     """
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False,
-                                                onerror=unreadable.append):
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unreadable.append):
         dirnames.sort()
         base = Path(dirpath)
         names = sorted(filenames + [d for d in dirnames if (base / d).is_symlink()])
@@ -212,16 +227,23 @@ def discover(root: Path, *, limits: Limits, spool: Spool) -> list[Entry]:
     # GIL: plain files are hashed on a thread per core.  Archives stay on this thread (their
     # entries are spooled one by one).
     with ThreadPoolExecutor(HASH_THREADS) as pool:
-        for got in pool.map(lambda f: _one(*f, root, limits, spool),
-                            [f for f in found if not is_archive(f[0])]):
+        for got in pool.map(
+            lambda f: _one(*f, root, limits, spool), [f for f in found if not is_archive(f[0])]
+        ):
             out.extend(got)
     for rel, path in found:
         if is_archive(rel):
             out.extend(_one(rel, path, root, limits, spool))
     for exc in unreadable:
         rel = Path(exc.filename).relative_to(root).as_posix() if exc.filename else "?"
-        out.append(Entry(f"{rel}/", "refused", reason="unreadable",
-                         detail=f"folder could not be listed: {exc.strerror or exc}"))
+        out.append(
+            Entry(
+                f"{rel}/",
+                "refused",
+                reason="unreadable",
+                detail=f"folder could not be listed: {exc.strerror or exc}",
+            )
+        )
     return sorted(out, key=lambda e: e.path)
 
 
@@ -232,16 +254,28 @@ def _one(rel: str, path: Path, root: Path, limits: Limits, spool: Spool) -> list
         return [Entry(rel, "refused", reason="unreadable", detail=str(exc))]
     now_ns = time.time_ns()
     if stat.S_ISLNK(st.st_mode):
-        return [Entry(rel, "refused", reason="link",
-                      detail=f"symbolic link to {os.readlink(path)!r} (not followed)")]
+        return [
+            Entry(
+                rel,
+                "refused",
+                reason="link",
+                detail=f"symbolic link to {os.readlink(path)!r} (not followed)",
+            )
+        ]
     if not stat.S_ISREG(st.st_mode):
         return [Entry(rel, "refused", reason="unreadable", detail="not a regular file")]
     if rel in FILENAMES:
-        return [Entry(rel, "campaign", size=st.st_size, sha256=_hash_file(path)[0],
-                      location=path)]
+        return [Entry(rel, "campaign", size=st.st_size, sha256=_hash_file(path)[0], location=path)]
     if st.st_size > limits.max_file_bytes:
-        return [Entry(rel, "refused", size=st.st_size, reason="too_large",
-                      detail=f"{st.st_size} bytes > limit {limits.max_file_bytes}")]
+        return [
+            Entry(
+                rel,
+                "refused",
+                size=st.st_size,
+                reason="too_large",
+                detail=f"{st.st_size} bytes > limit {limits.max_file_bytes}",
+            )
+        ]
     try:
         sha, size = _hash_file(path)
     except OSError as exc:
@@ -261,7 +295,7 @@ def _strip_top(entries: list[Entry]) -> list[Entry]:
         top = tops.pop() + "/"
         for e in entries:
             if e.path.startswith(top):
-                e.path = e.path[len(top):]
+                e.path = e.path[len(top) :]
     for e in entries:
         if e.path in FILENAMES and e.kind == "file":
             e.kind = "campaign"

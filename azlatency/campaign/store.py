@@ -72,8 +72,10 @@ def arrow_schema(table: str, columns: list[str] | None = None) -> pa.Schema:
     keep = cols if columns is None else [c for c in cols if c.name in set(columns)]
     return pa.schema(
         [pa.field(c.name, _ARROW_TYPES[c.dtype], nullable=True) for c in keep],
-        metadata={b"azlatency.table": table.encode(),
-                  b"azlatency.format_version": str(schema.FORMAT_VERSION).encode()},
+        metadata={
+            b"azlatency.table": table.encode(),
+            b"azlatency.format_version": str(schema.FORMAT_VERSION).encode(),
+        },
     )
 
 
@@ -169,15 +171,21 @@ def parquet_options(target: pa.Schema) -> dict[str, Any]:
     write time.  ``seq`` and the nanosecond times step by small amounts, so delta encoding
     shrinks them.  A 257k-row sockperf part: 158 ms and 3.25 MB before, 42 ms and 1.35 MB.
     Both encodings are in the Parquet format; DuckDB, Spark, Dask and pyarrow read them."""
-    strings = [f.name for f in target
-               if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    strings = [
+        f.name for f in target if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
     ints = {f.name: "DELTA_BINARY_PACKED" for f in target if pa.types.is_integer(f.type)}
-    return dict(compression=COMPRESSION, write_statistics=True, use_dictionary=strings,
-                column_encoding=ints or None)
+    return dict(
+        compression=COMPRESSION,
+        write_statistics=True,
+        use_dictionary=strings,
+        column_encoding=ints or None,
+    )
 
 
-def write_table(tbl: pa.Table, path: Path, *, sync: bool = True,
-                row_group_size: int | None = None) -> None:
+def write_table(
+    tbl: pa.Table, path: Path, *, sync: bool = True, row_group_size: int | None = None
+) -> None:
     """Parquet (``parquet_options``), no timestamps: the same table always gives the same
     bytes."""
     pq.write_table(tbl, path, row_group_size=row_group_size, **parquet_options(tbl.schema))

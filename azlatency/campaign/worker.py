@@ -128,16 +128,22 @@ def _parse(data: bytes, task: Task, arrow: dict[str, Any]) -> dict[str, Any]:
                 # Samples stay on disk, so what the import needs of them is taken here.  They
                 # are written as the dataset's samples files are (every column, by run, its
                 # row groups), so a large part is linked into the dataset, not rewritten.
-                outcome.update(samples_columns=tbl.column_names,
-                               samples_fault=store.samples_fault(tbl),
-                               censored=store.count_by_run(tbl, "censored"))
+                outcome.update(
+                    samples_columns=tbl.column_names,
+                    samples_fault=store.samples_fault(tbl),
+                    censored=store.count_by_run(tbl, "censored"),
+                )
                 tbl = dataset.sample_file(tbl)
             else:
                 arrow[name] = tbl
             store.write_table(tbl, path, sync=False, row_group_size=dataset.ROW_GROUP_ROWS)
             hashes[path.name] = store.file_sha256(path)
-    outcome.update(tables=sizes, files=hashes, tools=_tools(arrow["runs"]),
-                   problems=[error_record(p) for p in tables.problems])
+    outcome.update(
+        tables=sizes,
+        files=hashes,
+        tools=_tools(arrow["runs"]),
+        problems=[error_record(p) for p in tables.problems],
+    )
     return outcome
 
 

@@ -62,11 +62,11 @@ class Parser(Protocol):
 #: does with it.
 HOOKS: dict[str, str] = {
     "whole_file": "whole_file(head: str) -> bool: claim a whole file from its first 64 KiB "
-                  "(a JSON document, a CSV under its header) before any locate() runs",
+    "(a JSON document, a CSV under its header) before any locate() runs",
     "parse_bytes": "parse_bytes(data: bytes, *, source=None, strict=True) -> Parsed: read a "
-                   "big file claimed by whole_file from its bytes, without a decoded copy",
+    "big file claimed by whole_file from its bytes, without a decoded copy",
     "PARSE_BYTES_CLEANS": "bool: parse_bytes decodes its own input (BOM, CRLF, ANSI colours), "
-                          "so it takes any file it claims, not only plain ones",
+    "so it takes any file it claims, not only plain ones",
 }
 
 
@@ -127,9 +127,7 @@ class Parsed:
 # Strict conversions: every failure becomes a located ParseError.
 
 
-def number(
-    text: str, *, tool: str, source: str | None, line_no: int | None, what: str
-) -> float:
+def number(text: str, *, tool: str, source: str | None, line_no: int | None, what: str) -> float:
     """``float(text)`` accepting thousands separators; a located ParseError otherwise."""
     cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")
     try:
@@ -189,12 +187,15 @@ PROMPT = re.compile(
 def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]:
     """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host)."""
     m = PROMPT.match(line)
-    rest = line[m.end():] if m else line.strip()
+    rest = line[m.end() :] if m else line.strip()
     rest = rest.strip().strip("`")
     for tool in tools:
         # a script's tool (echo_client.py) is run by its interpreter: python3 path/to/it
-        if re.match(rf"(?:sudo\s+)?(?:\S*python[\d.]*(?:\.exe)?\s+)?(?:\S*[/\\])?"
-                    rf"{re.escape(tool)}(?:\.exe)?(?:\s|$)", rest):
+        if re.match(
+            rf"(?:sudo\s+)?(?:\S*python[\d.]*(?:\.exe)?\s+)?(?:\S*[/\\])?"
+            rf"{re.escape(tool)}(?:\.exe)?(?:\s|$)",
+            rest,
+        ):
             return rest, (m.group("host") if m else None)
     return None, None
 
@@ -214,8 +215,9 @@ def shift_lines(warning: str, by: int) -> str:
 STRAY_ABOVE = 2
 
 
-def command_above(lines: list[str], i: int, floor: int, tools: Iterable[str], *,
-                  reach: int = 4) -> int:
+def command_above(
+    lines: list[str], i: int, floor: int, tools: Iterable[str], *, reach: int = 4
+) -> int:
     """``i``, or the line of a ``tools`` command above ``lines[i]`` within ``reach`` lines
     (not above ``floor``); blank lines and up to :data:`STRAY_ABOVE` stray lines may sit
     between.  Parsers that need the command (sizes of a sweep, a role, a basis) take it into
@@ -227,7 +229,11 @@ def command_above(lines: list[str], i: int, floor: int, tools: Iterable[str], *,
             continue
         if command_of(line, tools)[0] is not None:
             return j
-        if stray == STRAY_ABOVE or PROMPT.match(line) or line.lstrip().startswith(("```", "~~~", "#")):
+        if (
+            stray == STRAY_ABOVE
+            or PROMPT.match(line)
+            or line.lstrip().startswith(("```", "~~~", "#"))
+        ):
             return i
         stray += 1
     return i
@@ -313,8 +319,14 @@ def line_blocks(
                 continue
             k = kind(lines[j])
             if k is None:
-                resume = next((x for x in range(j + 1, min(j + 1 + STRAY_LINES, n))
-                               if kind(lines[x]) is not None), None)
+                resume = next(
+                    (
+                        x
+                        for x in range(j + 1, min(j + 1 + STRAY_LINES, n))
+                        if kind(lines[x]) is not None
+                    ),
+                    None,
+                )
                 if resume is None or ends(kind(lines[resume]), seen):
                     break
                 j = resume
@@ -338,8 +350,9 @@ STRAY_LINES = 3
 JSON_STRAYS = 3
 
 
-def json_without_strays(raw_decode: Callable[[str, int], tuple[Any, int]], text: str, i: int,
-                        exc: json.JSONDecodeError):
+def json_without_strays(
+    raw_decode: Callable[[str, int], tuple[Any, int]], text: str, i: int, exc: json.JSONDecodeError
+):
     """``(text, document, end, strays)``: ``text`` with the lines blanked (their newlines
     kept, so line numbers hold) that kept the document at ``text[i]`` from decoding, the
     document ``raw_decode`` then reads and its end, and those lines as (1-based number, text).
@@ -364,14 +377,20 @@ def json_without_strays(raw_decode: Callable[[str, int], tuple[Any, int]], text:
     return text, None, None, []
 
 
-def stray(tool: str, source: str | None, no: int, line: str, strict: bool,
-          warnings: list[str]) -> None:
+def stray(
+    tool: str, source: str | None, no: int, line: str, strict: bool, warnings: list[str]
+) -> None:
     """A line inside ``tool``'s output that is not ``tool``'s: a located ParseError, or
     (lenient) a warning naming it; the run goes on either way."""
     reason = f"not {tool} output: {line.strip()[:80]!r}"
     if strict:
-        raise ParseError(tool, source, no, f"expected {tool} output, got {line.strip()[:80]!r}",
-                         hint=f"parse with strict=False to skip lines that are not {tool}'s")
+        raise ParseError(
+            tool,
+            source,
+            no,
+            f"expected {tool} output, got {line.strip()[:80]!r}",
+            hint=f"parse with strict=False to skip lines that are not {tool}'s",
+        )
     warnings.append(f"line {no} skipped: {reason}")
 
 
@@ -414,9 +433,11 @@ CTRL_C = re.compile(r"^\s*\^C\s*$")
 
 def left_out(line_no: int, shown: int, what: str, one: str) -> str:
     """The warning of a paste shortened with '...': the ``shown`` lines are not samples."""
-    return (f"line {line_no}: {what} left out ('...'): the {shown} shown are not kept as "
-            "samples (a subset picked by hand would pass for the run); the printed statistics "
-            f"cover every {one}")
+    return (
+        f"line {line_no}: {what} left out ('...'): the {shown} shown are not kept as "
+        "samples (a subset picked by hand would pass for the run); the printed statistics "
+        f"cover every {one}"
+    )
 
 
 def stopped_by_ctrl_c(line_no: int) -> str:
@@ -447,7 +468,11 @@ def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
 
     raw = value.encode("utf-8")
     m = min(n, CONSTANT_CHUNK)
-    offsets = np.arange(0, (m + 1) * len(raw), len(raw), dtype=np.int64) if raw else np.zeros(m + 1, np.int64)
+    offsets = (
+        np.arange(0, (m + 1) * len(raw), len(raw), dtype=np.int64)
+        if raw
+        else np.zeros(m + 1, np.int64)
+    )
     chunk = pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(raw * m))
     full, rest = divmod(n, m) if m else (0, 0)
     chunks = [chunk] * full + ([chunk.slice(0, rest)] if rest else [])
@@ -470,7 +495,8 @@ def count_newlines(data, start: int = 0, end: int | None = None) -> int:
         return data[start:end].count(b"\n")
     view = np.frombuffer(data, dtype=np.uint8)
     return sum(
-        int(np.count_nonzero(view[a : min(a + _CHUNK, end)] == 10)) for a in range(start, end, _CHUNK)
+        int(np.count_nonzero(view[a : min(a + _CHUNK, end)] == 10))
+        for a in range(start, end, _CHUNK)
     )
 
 

@@ -25,15 +25,17 @@ def _bad(value) -> bool:
     )
 
 
-def int64(value, *, tool: str, source: str | None, line_no: int | None, what: str,
-          text: str | None = None) -> int:
+def int64(
+    value, *, tool: str, source: str | None, line_no: int | None, what: str, text: str | None = None
+) -> int:
     """``int(value)`` (an int or Decimal read from line ``line_no``; ``text`` as printed) when it
     fits int64, else a ParseError at that line saying what was expected."""
     n = int(value)
     if not _LO <= n <= _HI:
         got = text if text is not None else str(value)
-        raise ParseError(tool, source, line_no,
-                         f"expected {what}, got {got.strip()!r}: out of range for int64")
+        raise ParseError(
+            tool, source, line_no, f"expected {what}, got {got.strip()!r}: out of range for int64"
+        )
     return n
 
 
@@ -54,8 +56,12 @@ def check_int64(run: Run, tool: str, source: str | None) -> Run:
     for name, value in run.meta.items():
         col = COLUMNS["runs"].get(name)
         if col is not None and col.dtype == "Int64" and _bad(value):
-            raise ParseError(tool, source, run.line_start,
-                             f"{name} {value} does not fit a 64-bit integer (a damaged number?)")
+            raise ParseError(
+                tool,
+                source,
+                run.line_start,
+                f"{name} {value} does not fit a 64-bit integer (a damaged number?)",
+            )
     samples = run.samples
     if samples is not None and len(samples):
         for name in samples.columns:
@@ -64,6 +70,10 @@ def check_int64(run: Run, tool: str, source: str | None) -> Run:
                 continue  # numeric numpy dtypes already fit
             bad = next((v for v in samples[name] if _bad(v)), None)
             if bad is not None:
-                raise ParseError(tool, source, run.line_start,
-                                 f"{name} {bad} does not fit a 64-bit integer (a damaged number?)")
+                raise ParseError(
+                    tool,
+                    source,
+                    run.line_start,
+                    f"{name} {bad} does not fit a 64-bit integer (a damaged number?)",
+                )
     return run

@@ -76,19 +76,25 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             runs.append(run)
             run.samples = probes  # replaced by a frame in _finish
         elif run is None:
-            raise ParseError(TOOL, source, no, f"expected 'toyping to <host>, <n> probes', "
-                             f"got {line.strip()[:80]!r}")
+            raise ParseError(
+                TOOL,
+                source,
+                no,
+                f"expected 'toyping to <host>, <n> probes', got {line.strip()[:80]!r}",
+            )
         elif run.meta["complete"]:
             # After 'done:' only a new title may follow: anything else is not this run's.
             stray(TOOL, source, no, line, strict, run.warnings)
         elif m := _PROBE.match(line):
-            probes["seq"].append(integer(m["seq"], tool=TOOL, source=source, line_no=no,
-                                         what="a probe number"))
+            probes["seq"].append(
+                integer(m["seq"], tool=TOOL, source=source, line_no=no, what="a probe number")
+            )
             # seq, kind and status are required; schema.SAMPLE_COLUMNS says what each holds
             probes["kind"].append("probe")
             probes["status"].append("ok")
-            probes["rtt_us"].append(number(m["rtt"], tool=TOOL, source=source, line_no=no,
-                                           what="a round trip in us"))
+            probes["rtt_us"].append(
+                number(m["rtt"], tool=TOOL, source=source, line_no=no, what="a round trip in us")
+            )
             run.line_end = no
         elif m := _DONE.match(line):
             _done(run, m, source, no)
@@ -97,8 +103,13 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             # strict mode names the line, lenient mode skips it and says so.
             stray(TOOL, source, no, line, strict, run.warnings)
     if not runs:
-        raise ParseError(TOOL, source, None, "no toyping output found",
-                         hint="expected a line 'toyping to <host>, <n> probes'")
+        raise ParseError(
+            TOOL,
+            source,
+            None,
+            "no toyping output found",
+            hint="expected a line 'toyping to <host>, <n> probes'",
+        )
     for r in runs:
         _finish(r)
     return Parsed(TOOL, runs)
@@ -106,18 +117,27 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
 
 def _start(m: re.Match[str], no: int) -> Run:
     run = Run(line_start=no, line_end=no)
-    run.meta.update(tool=TOOL, parser_variant="text", latency_basis=INFO.latency_basis,
-                    mode="ping-pong", dst_host=m["host"], complete=False)
+    run.meta.update(
+        tool=TOOL,
+        parser_variant="text",
+        latency_basis=INFO.latency_basis,
+        mode="ping-pong",
+        dst_host=m["host"],
+        complete=False,
+    )
     return run
 
 
 def _done(run: Run, m: re.Match[str], source: str | None, no: int) -> None:
     sent = integer(m["sent"], tool=TOOL, source=source, line_no=no, what="probes sent")
-    received = integer(m["received"], tool=TOOL, source=source, line_no=no,
-                       what="probes received")
+    received = integer(m["received"], tool=TOOL, source=source, line_no=no, what="probes received")
     avg = number(m["avg"], tool=TOOL, source=source, line_no=no, what="the mean in us")
-    run.meta.update(packets_sent=sent, packets_received=received, complete=True,
-                    loss_pct=100.0 * (sent - received) / sent if sent else None)
+    run.meta.update(
+        packets_sent=sent,
+        packets_received=received,
+        complete=True,
+        loss_pct=100.0 * (sent - received) / sent if sent else None,
+    )
     # Units travel with every number: the summary says 'us', the samples column 'rtt_us'.
     run.add("rtt", "mean", avg, "us", n=received)
     run.line_end = no

@@ -64,7 +64,9 @@ def figsize(width: str = "one_column", aspect: float = 0.75) -> tuple[float, flo
     return (w, w * aspect)
 
 
-def save(fig, stem: str | Path, *, formats: tuple[str, ...] = ("pdf", "svg", "png"), dpi: int = 300):
+def save(
+    fig, stem: str | Path, *, formats: tuple[str, ...] = ("pdf", "svg", "png"), dpi: int = 300
+):
     """Write ``stem.pdf``, ``stem.svg`` and ``stem.png`` (300 dpi); return the paths."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)

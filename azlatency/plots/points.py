@@ -77,8 +77,14 @@ def point_intervals(
         # The colour is set, not drawn from the axes' cycle: the open markers below would
         # advance the cycle, and two series would share a look.
         marker, color = series_style(k, dots=True)["marker"], series_colour(k)
-        style = {"marker": marker, "color": color, "linestyle": "none", "capsize": 3,
-                 "label": h, **kwargs}
+        style = {
+            "marker": marker,
+            "color": color,
+            "linestyle": "none",
+            "capsize": 3,
+            "label": h,
+            **kwargs,
+        }
         if flip:
             line = ax.errorbar(vals, at, xerr=err, **style)
         else:
@@ -91,8 +97,9 @@ def point_intervals(
             if open_.any():
                 color = line.lines[0].get_color()
                 xy = (vals[open_], at[open_]) if flip else (at[open_], vals[open_])
-                ax.plot(*xy, marker=marker, ls="none", color=color, mfc="white", mec=color,
-                        zorder=3)
+                ax.plot(
+                    *xy, marker=marker, ls="none", color=color, mfc="white", mec=color, zorder=3
+                )
     label = ylabel if ylabel is not None else latency_label(basis, unit)
     if flip:
         ax.set_yticks(range(len(cats))[::-1], cats)
@@ -111,9 +118,18 @@ def point_intervals(
     return ax
 
 
-def _without_value(ax: Axes, part: pd.DataFrame, at: np.ndarray, vals: np.ndarray, flip: bool,
-                   color, low: str | None, high: str | None) -> None:
+def _without_value(
+    ax: Axes,
+    part: pd.DataFrame,
+    at: np.ndarray,
+    vals: np.ndarray,
+    flip: bool,
+    color,
+    low: str | None,
+    high: str | None,
+) -> None:
     """The rows of ``part`` without a value: what their bounds say, or "no value"."""
+
     def column(name: str | None) -> np.ndarray:
         if name and name in part:
             return part[name].to_numpy(dtype="float64", na_value=np.nan)
@@ -134,14 +150,28 @@ def _without_value(ax: Axes, part: pd.DataFrame, at: np.ndarray, vals: np.ndarra
             # x in axes fractions along the value axis, y at the category (or the reverse)
             how = ax.get_yaxis_transform() if flip else ax.get_xaxis_transform()
             xy = (0.01, a) if flip else (a, 0.01)
-            ax.annotate("no value", xy, xycoords=how, ha="left" if flip else "center",
-                        va="center" if flip else "bottom", fontsize="x-small", color="0.4")
+            ax.annotate(
+                "no value",
+                xy,
+                xycoords=how,
+                ha="left" if flip else "center",
+                va="center" if flip else "bottom",
+                fontsize="x-small",
+                color="0.4",
+            )
             continue
         ys = [a] * len(xs)
         ax.plot(*((xs, ys) if flip else (ys, xs)), marker=marker, color=color, lw=1, gid="bound")
-        ax.annotate(text, (where, a) if flip else (a, where), xytext=(5, 0) if flip else (0, 5),
-                    textcoords="offset points", ha="left" if flip else "center",
-                    va="center" if flip else "bottom", fontsize="x-small", color=color)
+        ax.annotate(
+            text,
+            (where, a) if flip else (a, where),
+            xytext=(5, 0) if flip else (0, 5),
+            textcoords="offset points",
+            ha="left" if flip else "center",
+            va="center" if flip else "bottom",
+            fontsize="x-small",
+            color=color,
+        )
 
 
 def count_bars(

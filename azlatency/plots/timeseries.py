@@ -39,19 +39,37 @@ def timeseries(
     datetimes; the x axis is UTC."""
     ax = ax if ax is not None else plt.gca()
     d = data.dropna(subset=[y])
-    ax.plot(_to_datetime(d[t]), d[y].to_numpy(dtype="float64"), ".", ms=1.5, alpha=0.25,
-            color="0.5", label="observations", rasterized=True, **kwargs)
+    ax.plot(
+        _to_datetime(d[t]),
+        d[y].to_numpy(dtype="float64"),
+        ".",
+        ms=1.5,
+        alpha=0.25,
+        color="0.5",
+        label="observations",
+        rasterized=True,
+        **kwargs,
+    )
     if rolling is not None and len(rolling):
         rt = _to_datetime(rolling[rolling_t])
         for col in rolling_cols:
             if col in rolling:
                 ax.plot(rt, rolling[col].to_numpy(dtype="float64"), lw=1.2, label=f"rolling {col}")
     for i, cp in enumerate(change_points or ()):
-        ax.axvline(_to_datetime([cp])[0], color="#E69F00", ls="--", lw=1,
-                   label="change point" if i == 0 else None)
+        ax.axvline(
+            _to_datetime([cp])[0],
+            color="#E69F00",
+            ls="--",
+            lw=1,
+            label="change point" if i == 0 else None,
+        )
     for i, br in enumerate(breaks or ()):
-        ax.axvline(_to_datetime([br])[0], color="#D55E00", lw=1.5,
-                   label="connection break" if i == 0 else None)
+        ax.axvline(
+            _to_datetime([br])[0],
+            color="#D55E00",
+            lw=1.5,
+            label="connection break" if i == 0 else None,
+        )
     if log_y:
         log_scale(ax, "y")
     ax.set_ylabel(latency_label(basis or basis_of(y)))

@@ -168,8 +168,9 @@ def _context_text(context: dict, factor: str) -> str:
 CONDITION = (*CONTEXT, *FACTORS, "scenario", "src_zone", "dst_zone")
 
 
-def between_run_pools(tables: Tables, runs: pd.DataFrame, stat: str,
-                      sampled: dict[str, set[str]]) -> dict:
+def between_run_pools(
+    tables: Tables, runs: pd.DataFrame, stat: str, sampled: dict[str, set[str]]
+) -> dict:
     """(campaign, tool, basis) → the between-run variance of log run ``stat`` pooled over
     every condition with ≥ 2 sampled runs (``stats._runlevel.Pooled``), or None; ``sampled``:
     ``sampled_runs``."""
@@ -264,8 +265,10 @@ def _printed_values(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> np.
     part = s["run_id"].isin(runs.loc[_windows(runs), "run_id"])
     s = s.assign(_exec=s["run_id"].map(schema.execution_ids(runs)), _part=part)
     per = s.sort_values("_part", kind="stable").groupby("_exec", sort=True)
-    values = [g.loc[~g["_part"], "value"].iloc[0] if (~g["_part"]).any() else g["value"].mean()
-              for _, g in per]
+    values = [
+        g.loc[~g["_part"], "value"].iloc[0] if (~g["_part"]).any() else g["value"].mean()
+        for _, g in per
+    ]
     return _runlevel.clean(np.asarray(values, dtype=float))[0]
 
 
@@ -305,8 +308,10 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     note = "printed values: their ratio has no interval the data can give"
     ka, kb = executions(other), executions(ref)
     if ka < len(other) or kb < len(ref):
-        note += (f"; {ka} vs {kb} runs: the {len(other)} vs {len(ref)} in the tables are parts "
-                 "(windows) of one execution, not replicates, so no test is possible")
+        note += (
+            f"; {ka} vs {kb} runs: the {len(other)} vs {len(ref)} in the tables are parts "
+            "(windows) of one execution, not replicates, so no test is possible"
+        )
     elif len(other) > 1 or len(ref) > 1:
         note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
     out = {

@@ -152,8 +152,9 @@ def exceedance(
                 continue
             for k in multiples:
                 # by label: the group's runs together, the run as the unit (one row)
-                res = stats.exceedance(g, k * float(m.iloc[0]), level, runs=t.runs,
-                                       by="label", metric=basis)
+                res = stats.exceedance(
+                    g, k * float(m.iloc[0]), level, runs=t.runs, by="label", metric=basis
+                )
                 rows.append(
                     {
                         "label": label,

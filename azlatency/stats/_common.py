@@ -26,9 +26,21 @@ Rng = int | np.random.Generator | None
 
 # Column order of every interval table: the estimate, its interval, how it was made.
 INTERVAL_COLUMNS = [
-    "estimate", "ci_low", "ci_high", "level", "method", "unit_of_analysis",
-    "n", "n_runs", "n_eff", "estimable", "note",
-    "bound_low", "bound_high", "range_low", "range_high",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "level",
+    "method",
+    "unit_of_analysis",
+    "n",
+    "n_runs",
+    "n_eff",
+    "estimable",
+    "note",
+    "bound_low",
+    "bound_high",
+    "range_low",
+    "range_high",
 ]
 DEFAULT_QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 
@@ -174,26 +186,58 @@ def observations(part: pd.DataFrame, column: str) -> Observations:
     return Observations(series, bound, int(cens.sum()), int(len(part) - keep.sum()), run_ids)
 
 
-def row(estimate=np.nan, low=np.nan, high=np.nan, *, level, method, unit, n, n_runs=1,
-        n_eff=np.nan, estimable=True, note="", bounds=(np.nan, np.nan),
-        range_=(np.nan, np.nan)) -> dict:
+def row(
+    estimate=np.nan,
+    low=np.nan,
+    high=np.nan,
+    *,
+    level,
+    method,
+    unit,
+    n,
+    n_runs=1,
+    n_eff=np.nan,
+    estimable=True,
+    note="",
+    bounds=(np.nan, np.nan),
+    range_=(np.nan, np.nan),
+) -> dict:
     """One interval row with every column of ``INTERVAL_COLUMNS``.
 
     ``bounds``: the value is only known to lie in this interval (censoring); ``range_``: the
     smallest and largest per-run value when the run is the unit of analysis."""
     return {
-        "estimate": float(estimate), "ci_low": float(low), "ci_high": float(high),
-        "level": float(level), "method": method, "unit_of_analysis": unit, "n": int(n),
-        "n_runs": int(n_runs), "n_eff": float(n_eff), "estimable": bool(estimable),
-        "note": note, "bound_low": float(bounds[0]), "bound_high": float(bounds[1]),
-        "range_low": float(range_[0]), "range_high": float(range_[1]),
+        "estimate": float(estimate),
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "level": float(level),
+        "method": method,
+        "unit_of_analysis": unit,
+        "n": int(n),
+        "n_runs": int(n_runs),
+        "n_eff": float(n_eff),
+        "estimable": bool(estimable),
+        "note": note,
+        "bound_low": float(bounds[0]),
+        "bound_high": float(bounds[1]),
+        "range_low": float(range_[0]),
+        "range_high": float(range_[1]),
     }
 
 
 def not_estimable(*, level, method, unit, n, note, n_runs=1, estimate=np.nan, **kw) -> dict:
     """A row that says there is no interval, and why; never a made-up number."""
-    return row(estimate, level=level, method=method, unit=unit, n=n, n_runs=n_runs,
-               estimable=False, note=note, **kw)
+    return row(
+        estimate,
+        level=level,
+        method=method,
+        unit=unit,
+        n=n,
+        n_runs=n_runs,
+        estimable=False,
+        note=note,
+        **kw,
+    )
 
 
 def check_level(level: float) -> float:

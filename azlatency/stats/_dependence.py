@@ -67,7 +67,8 @@ class Dependence:
     # ``sorted_view`` of the series (the permutation and the sorted values, or None and its
     # ``Counted``): a by-product of its ranks, which the quantiles read (None: not kept)
     sort: tuple[np.ndarray | None, np.ndarray | Counted] | None = field(
-        default=None, repr=False, compare=False)
+        default=None, repr=False, compare=False
+    )
 
     @property
     def estimable(self) -> bool:
@@ -78,10 +79,14 @@ class Dependence:
         if np.isnan(self.p_value):
             return "too few points to test for autocorrelation"
         verdict = "autocorrelated" if self.detected else "no autocorrelation detected"
-        memory = f", τ≈{self.tau:.3g}, batches of {self.batch_len}" \
-            if self.detected and np.isfinite(self.tau) else ""
-        return (f"{verdict} (Ljung-Box on ranks, p={self.p_value:.2g}, "
-                f"lag-1 r={self.acf1:.2f}{memory})")
+        memory = (
+            f", τ≈{self.tau:.3g}, batches of {self.batch_len}"
+            if self.detected and np.isfinite(self.tau)
+            else ""
+        )
+        return (
+            f"{verdict} (Ljung-Box on ranks, p={self.p_value:.2g}, lag-1 r={self.acf1:.2f}{memory})"
+        )
 
 
 def n_batches(n: int) -> int:
@@ -92,8 +97,7 @@ _SIGN = np.uint64(1 << 63)
 _ONES = np.uint64(2**64 - 1)
 
 
-def sorted_order(x: np.ndarray, ticks: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def sorted_order(x: np.ndarray, ticks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(order, x[order]): a permutation that sorts ``x``, and ``x`` sorted (``ticks``: its
     ``_ticks``, when already made).
 
@@ -137,8 +141,9 @@ def _ticks(x: np.ndarray) -> np.ndarray:
     return k
 
 
-def _on_grid(x: np.ndarray, ticks: np.ndarray | None = None
-             ) -> tuple[np.ndarray, np.ndarray] | None:
+def _on_grid(
+    x: np.ndarray, ticks: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """``sorted_order`` of values that are all whole multiples of 1/``GRID`` (x == k/GRID
     exactly, k ≥ 0), or None.  The key is k itself with the index below it, so the sorted
     keys hold the sorted values: k/GRID again, read in order rather than gathered from x at
@@ -227,13 +232,16 @@ class Counted:
         marks = np.zeros(len(self.cum) + 1, dtype=small)
         marks[edges] = 1
         place = np.cumsum(marks[:-1], dtype=small)
-        ticks = self.ticks[n - b * m:].reshape(b, m)
+        ticks = self.ticks[n - b * m :].reshape(b, m)
         hist = np.empty((b, k + 1), dtype=np.intp)
         rows = max(1, CHUNK // m)  # batches a slice: its pairs stay in the cache
         for r in range(0, b, rows):
             s = min(rows, b - r)
-            pairs = np.add(place[ticks[r : r + s]], (np.arange(s, dtype=np.intp) * (k + 1))[:, None],
-                           dtype=np.intp)  # (batch, place), cast in the same pass
+            pairs = np.add(
+                place[ticks[r : r + s]],
+                (np.arange(s, dtype=np.intp) * (k + 1))[:, None],
+                dtype=np.intp,
+            )  # (batch, place), cast in the same pass
             hist[r : r + s] = np.bincount(pairs.ravel(), minlength=s * (k + 1)).reshape(s, k + 1)
         below = np.cumsum(hist, axis=1)
         return np.ascontiguousarray(below[:, np.searchsorted(edges, cuts)].T)
@@ -270,8 +278,7 @@ def sorted_view(x: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | Counted]
     return (None, c) if c is not None else sorted_order(x, k)
 
 
-def centred_ranks(x: np.ndarray, sort: tuple | None = None
-                  ) -> np.ndarray:
+def centred_ranks(x: np.ndarray, sort: tuple | None = None) -> np.ndarray:
     """Ranks of ``x`` (ties get their average rank) less their mean, (n+1)/2: the series both
     the Ljung–Box test and the autocorrelation time read (computed once per series in
     ``assess``; a rank costs a sort, or a count: ``Counted``).  ``sort``: ``sorted_view(x)``,
@@ -303,8 +310,12 @@ def _lag_products(r: np.ndarray, lags: range) -> np.ndarray:
     return np.array([float(np.einsum("i,i->", r[:-k], r[k:])) for k in lags])
 
 
-def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = None,
-             denom: float | None = None) -> np.ndarray:
+def rank_acf(
+    x: np.ndarray,
+    max_lag: int = MAX_LAG,
+    ranks: np.ndarray | None = None,
+    denom: float | None = None,
+) -> np.ndarray:
     """Autocorrelations ρ_1..ρ_L of the ranks of ``x`` (``ranks``: its ``centred_ranks``;
     ``denom``: Σ ranks², when already known)."""
     r = centred_ranks(x) if ranks is None else ranks
@@ -314,8 +325,12 @@ def rank_acf(x: np.ndarray, max_lag: int = MAX_LAG, ranks: np.ndarray | None = N
     return _lag_products(r, range(1, max_lag + 1)) / denom
 
 
-def ljung_box(x: np.ndarray, lags: int = MAX_LAG, ranks: np.ndarray | None = None,
-              rho: np.ndarray | None = None) -> tuple[float, float, float]:
+def ljung_box(
+    x: np.ndarray,
+    lags: int = MAX_LAG,
+    ranks: np.ndarray | None = None,
+    rho: np.ndarray | None = None,
+) -> tuple[float, float, float]:
     """(Q, p-value, lag-1 autocorrelation) of the Ljung–Box test on ranks (``rho``: their
     ``rank_acf`` to at least ``lags`` lags, when already known)."""
     n = len(x)
@@ -336,8 +351,13 @@ def _window(acf: np.ndarray, c: float) -> float | None:
     return float(max(taus[int(np.argmax(ok))], 1.0))
 
 
-def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None = None,
-                    rho: np.ndarray | None = None, denom: float | None = None) -> float:
+def integrated_time(
+    x: np.ndarray,
+    c: float = SOKAL_C,
+    ranks: np.ndarray | None = None,
+    rho: np.ndarray | None = None,
+    denom: float | None = None,
+) -> float:
     """Integrated autocorrelation time τ = 1 + 2Σρ_k of the ranks of ``x`` with Sokal's
     automatic window (smallest M with M ≥ c·τ̂(M)); ``inf`` when no window below n/2 closes
     (the memory is too long for the series to measure).  ``rho``: the first lags of the
@@ -377,14 +397,26 @@ def integrated_time(x: np.ndarray, c: float = SOKAL_C, ranks: np.ndarray | None 
 def batching(n: int, tau: float, detected: bool) -> tuple[int, int, str]:
     """(batch length, batch count, reason) for n points of autocorrelation time ``tau``."""
     if not np.isfinite(tau):
-        return 0, 0, (f"memory longer than the series: the autocorrelation of {n} points "
-                      "does not die out within n/2 lags (n_eff cannot be measured)")
+        return (
+            0,
+            0,
+            (
+                f"memory longer than the series: the autocorrelation of {n} points "
+                "does not die out within n/2 lags (n_eff cannot be measured)"
+            ),
+        )
     m = int(max(MIN_BATCH_LEN, np.ceil(BATCH_FACTOR * tau)))
     b = n // m
     if b < MIN_BATCHES and detected:
-        return m, b, (f"n_eff ≈ n/τ = {n / tau:.0f} ({n} points, autocorrelation time "
-                      f"τ≈{tau:.3g}): {b} batches of {m} fit, an interval needs "
-                      f"≥ {MIN_BATCHES} (n ≥ {MIN_BATCHES * m})")
+        return (
+            m,
+            b,
+            (
+                f"n_eff ≈ n/τ = {n / tau:.0f} ({n} points, autocorrelation time "
+                f"τ≈{tau:.3g}): {b} batches of {m} fit, an interval needs "
+                f"≥ {MIN_BATCHES} (n ≥ {MIN_BATCHES * m})"
+            ),
+        )
     return m, max(b, 2), ""
 
 
@@ -411,7 +443,7 @@ def _batched(y: np.ndarray, b: int) -> np.ndarray:
     """``y`` cut into ``b`` equal consecutive batches (the first n mod b points dropped: they
     belong to the start of a run, which warm-up may have disturbed anyway)."""
     m = len(y) // b
-    return y[len(y) - b * m:].reshape(b, m)
+    return y[len(y) - b * m :].reshape(b, m)
 
 
 def long_run_variance(y: np.ndarray, b: int) -> float:
@@ -427,8 +459,9 @@ def t_shrink(b: int, level: float) -> float:
     return float((stats.norm.ppf(a) / stats.t.ppf(a, b - 1)) ** 2)
 
 
-def quantile_n_eff(x: np.ndarray, thresholds: np.ndarray, qs: np.ndarray, b: int,
-                   sort: tuple | None = None) -> np.ndarray:
+def quantile_n_eff(
+    x: np.ndarray, thresholds: np.ndarray, qs: np.ndarray, b: int, sort: tuple | None = None
+) -> np.ndarray:
     """Effective sample size of each quantile: n·q(1−q) / long-run variance of I(x ≤ ξ̂_q),
     capped at n (never more information than independent draws).  ``sort``: ``x``'s
     ``sorted_view``, when known."""
@@ -453,12 +486,14 @@ def _batch_counts(x: np.ndarray, thresholds: np.ndarray, b: int) -> np.ndarray:
     """counts[i, j]: the values ≤ thresholds[i] in batch j (``_batched``), by comparison."""
     batches = _batched(x, b)
     # count per batch by einsum: a reduction along short rows pays numpy's per-row cost
-    return np.array([np.einsum("ij->i", (batches <= xi).view(np.uint8), dtype=np.int64)
-                     for xi in thresholds]).reshape(len(thresholds), b)
+    return np.array(
+        [np.einsum("ij->i", (batches <= xi).view(np.uint8), dtype=np.int64) for xi in thresholds]
+    ).reshape(len(thresholds), b)
 
 
-def _sorted_counts(sort: tuple[np.ndarray, np.ndarray], thresholds: np.ndarray, b: int
-                   ) -> np.ndarray:
+def _sorted_counts(
+    sort: tuple[np.ndarray, np.ndarray], thresholds: np.ndarray, b: int
+) -> np.ndarray:
     """``_batch_counts`` from the sort: the values ≤ ξ are the first searchsorted(ξ) in sorted
     order, so one pass tags each value with its batch and the counts are running sums of
     the batches of consecutive sorted stretches — two passes over the series, not two per

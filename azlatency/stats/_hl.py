@@ -156,8 +156,15 @@ def mwu_null_cdf(m: int, n: int) -> np.ndarray:
     return np.cumsum(pmf)
 
 
-def ci_ranks(m: int, n: int, level: float, *, var_factor: float | None = None,
-             df: int | None = None, exact_limit: int = 2500) -> tuple[int, int]:
+def ci_ranks(
+    m: int,
+    n: int,
+    level: float,
+    *,
+    var_factor: float | None = None,
+    df: int | None = None,
+    exact_limit: int = 2500,
+) -> tuple[int, int]:
     """0-based ranks (lo, hi) among the m·n sorted differences of the shift interval.
 
     Exact (null distribution of U) when m·n ≤ ``exact_limit`` and no ``var_factor`` is given,

@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 
-def quantile_replicates(xs: np.ndarray, qs, m: int, n_resamples: int,
-                        rng: np.random.Generator) -> np.ndarray:
+def quantile_replicates(
+    xs: np.ndarray, qs, m: int, n_resamples: int, rng: np.random.Generator
+) -> np.ndarray:
     """(n_resamples, len(qs)) bootstrap replicates of linear-interpolation quantiles ``qs`` of
     a size-``m`` resample of sorted ``xs``."""
     n = len(xs)

@@ -38,8 +38,10 @@ from ._common import Rng, as_rng, by_execution, check_basis, check_level, metric
 from ._common import ordered as _ordered
 from .compare import COLUMNS, finish, group_pair, run_values
 
-ROUND_TRIP = ("round trip: A→B means the VM in src_zone was the client; each measurement "
-              "crosses the path both ways, so this is not a one-way delay")
+ROUND_TRIP = (
+    "round trip: A→B means the VM in src_zone was the client; each measurement "
+    "crosses the path both ways, so this is not a one-way delay"
+)
 DATA_FLOW = "data flow from src_zone to dst_zone (reverse-mode runs turned round)"
 DEFAULT_BY = ("tool", "protocol", "msg_size_bytes")
 
@@ -77,10 +79,21 @@ def _mirror(rows: pd.DataFrame) -> pd.DataFrame:
     return m
 
 
-def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
-              by: Sequence[str] | None = None, level: float = 0.95, adjust: str = "holm",
-              unit: str = "auto", stat: str = "p50", dependence: str = "auto",
-              rng: Rng = None, n_resamples: int = 4000, between_runs="pooled") -> pd.DataFrame:
+def asymmetry(
+    samples: pd.DataFrame,
+    runs: pd.DataFrame,
+    *,
+    metric: str = "rtt",
+    by: Sequence[str] | None = None,
+    level: float = 0.95,
+    adjust: str = "holm",
+    unit: str = "auto",
+    stat: str = "p50",
+    dependence: str = "auto",
+    rng: Rng = None,
+    n_resamples: int = 4000,
+    between_runs="pooled",
+) -> pd.DataFrame:
     """A→B against B→A for every zone pair measured in both directions (see module doc).
     ``between_runs`` as in ``compare_groups``: ``"pooled"``, ``"none"``, a known sd of log
     run medians, or a ``_runlevel.Pooled``."""
@@ -103,20 +116,42 @@ def asymmetry(samples: pd.DataFrame, runs: pd.DataFrame, *, metric: str = "rtt",
         if not todo:
             continue
         pool = between_runs == "pooled" if isinstance(between_runs, str) else False
-        pooled = rl.resolve(between_runs, [run_values(g, column, stat) for g in dirs.values()]
-                            if pool else ())
+        pooled = rl.resolve(
+            between_runs, [run_values(g, column, stat) for g in dirs.values()] if pool else ()
+        )
         for za, zb in todo:
-            res = group_pair(dirs[(za, zb)], dirs[(zb, za)], column, level=level, unit=unit,
-                             stat=stat, dependence=dependence, rng=rng,
-                             n_resamples=n_resamples, pooled=pooled, what="a direction")
+            res = group_pair(
+                dirs[(za, zb)],
+                dirs[(zb, za)],
+                column,
+                level=level,
+                unit=unit,
+                stat=stat,
+                dependence=dependence,
+                rng=rng,
+                n_resamples=n_resamples,
+                pooled=pooled,
+                what="a direction",
+            )
             res["a"], res["b"] = f"{za}→{zb}", f"{zb}→{za}"
             for k, v in keys.items():
                 res[k] = v
             res["src_zone"], res["dst_zone"] = za, zb
             res["pair"] = len(parts)
             parts.append(res)
-    cols = [*by, "src_zone", "dst_zone", "mirrored", *COLUMNS, "p_adj", "adjust",
-            "significant", "caption", "direction_meaning", "metric"]
+    cols = [
+        *by,
+        "src_zone",
+        "dst_zone",
+        "mirrored",
+        *COLUMNS,
+        "p_adj",
+        "adjust",
+        "significant",
+        "caption",
+        "direction_meaning",
+        "metric",
+    ]
     if not parts:
         return pd.DataFrame(columns=cols)
     tested = finish(pd.concat(parts, ignore_index=True), "pair", adjust, level)

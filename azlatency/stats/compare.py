@@ -53,9 +53,30 @@ from .intervals import sorted_quantile
 
 EFFECTS = ("shift", "ratio", "cliffs_delta")
 COLUMNS = [
-    "a", "b", "effect", "estimate", "ci_low", "ci_high", "level", "method", "unit_of_analysis",
-    "n_a", "n_b", "n_eff_a", "n_eff_b", "median_a", "median_b", "p_value", "test",
-    "estimable", "note", "n_runs_a", "n_runs_b", "df", "testable", "assumption",
+    "a",
+    "b",
+    "effect",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "level",
+    "method",
+    "unit_of_analysis",
+    "n_a",
+    "n_b",
+    "n_eff_a",
+    "n_eff_b",
+    "median_a",
+    "median_b",
+    "p_value",
+    "test",
+    "estimable",
+    "note",
+    "n_runs_a",
+    "n_runs_b",
+    "df",
+    "testable",
+    "assumption",
 ]
 ADJUST = ("holm", "fdr_bh", "bonferroni", "none")
 
@@ -130,13 +151,21 @@ def _mwu_p(xa, xb, u, vif_a, vif_b, df: int | None) -> tuple[float, str]:
     ties = float(((counts**3 - counts).sum()) / (big_n * (big_n - 1)))
     var = m * n / 12 * (n * vif_a + m * vif_b + 1 - ties)
     z = (abs(u - m * n / 2) - 0.5) / np.sqrt(var) if var > 0 else 0.0
-    return float(min(1.0, 2 * stats.t.sf(z, df))), \
-        f"Mann-Whitney U, two-sided, variance inflated by batch means (t, {df} df)"
+    return float(
+        min(1.0, 2 * stats.t.sf(z, df))
+    ), f"Mann-Whitney U, two-sided, variance inflated by batch means (t, {df} df)"
 
 
-def packet_compare(xa: np.ndarray, xb: np.ndarray, level: float = 0.95, *,
-                   dependence: str = "auto", rng: Rng = None, n_resamples: int = 4000,
-                   log_ratio: bool = False) -> list[dict]:
+def packet_compare(
+    xa: np.ndarray,
+    xb: np.ndarray,
+    level: float = 0.95,
+    *,
+    dependence: str = "auto",
+    rng: Rng = None,
+    n_resamples: int = 4000,
+    log_ratio: bool = False,
+) -> list[dict]:
     """Rows of ``EFFECTS`` for two ordered series (effects of a relative to b)."""
     rng = as_rng(rng)
     xa = np.asarray(xa, dtype=float)
@@ -145,8 +174,17 @@ def packet_compare(xa: np.ndarray, xb: np.ndarray, level: float = 0.95, *,
     m, n = len(xa), len(xb)
     base = {"level": level, "n_a": m, "n_b": n}
     if m < 2 or n < 2:
-        return [{**base, "effect": e, "estimable": False, "note": "needs ≥ 2 values per side",
-                 "method": "", "unit_of_analysis": "packet"} for e in EFFECTS]
+        return [
+            {
+                **base,
+                "effect": e,
+                "estimable": False,
+                "note": "needs ≥ 2 values per side",
+                "method": "",
+                "unit_of_analysis": "packet",
+            }
+            for e in EFFECTS
+        ]
     if dependence not in ("auto", "iid", "batch"):
         raise ValueError(f"dependence must be 'auto', 'iid' or 'batch', got {dependence!r}")
     da = dep.assess(xa) if dependence != "iid" else None
@@ -163,14 +201,33 @@ def packet_compare(xa: np.ndarray, xb: np.ndarray, level: float = 0.95, *,
     p_value, test = _mwu_p(xa, xb, u, vif_a, vif_b, df)
     unit = "batch" if dependent else "packet"
     med_a, med_b = float(np.median(xa)), float(np.median(xb))
-    common = {**base, "unit_of_analysis": unit, "n_eff_a": m / vif_a, "n_eff_b": n / vif_b,
-              "median_a": med_a, "median_b": med_b, "p_value": p_value, "test": test,
-              "note": notes}
+    common = {
+        **base,
+        "unit_of_analysis": unit,
+        "n_eff_a": m / vif_a,
+        "n_eff_b": n / vif_b,
+        "median_a": med_a,
+        "median_b": med_b,
+        "p_value": p_value,
+        "test": test,
+        "note": notes,
+    }
     if np.isinf(sa[0]) or np.isinf(sb[0]):
         # Censored values (-inf: below a bound) rank fine but have no differences or ratios.
         why = join_notes("censored values: shift and ratio need actual values", notes)
-        rows = [{**common, "effect": e, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-                 "method": "", "estimable": False, "note": why} for e in ("shift", "ratio")]
+        rows = [
+            {
+                **common,
+                "effect": e,
+                "estimate": np.nan,
+                "ci_low": np.nan,
+                "ci_high": np.nan,
+                "method": "",
+                "estimable": False,
+                "note": why,
+            }
+            for e in ("shift", "ratio")
+        ]
         rows.append(_delta_row(pa, pb, level, vif_a, vif_b, df, common))
         return rows
     rows = [_shift_row(sa, sb, level, vif_a, vif_b, df, rng, common)]
@@ -190,41 +247,78 @@ def _shift_row(sa, sb, level, vif_a, vif_b, df, rng, common) -> dict:
     total = m * n
     mid = [(total - 1) // 2, total // 2]
     method = "Hodges-Lehmann (exact selection), Mann-Whitney ranks" + (
-        ", variance inflated" if dependent else "")
+        ", variance inflated" if dependent else ""
+    )
     if lo_k < 0:
         est = float(_hl.select(sa, sb, mid, rng).mean())
-        return {**common, "effect": "shift", "estimate": est, "ci_low": np.nan,
-                "ci_high": np.nan, "method": method, "estimable": False, "note": join_notes(
-                    f"m={m}, n={n} are too few for a {level:.0%} interval", common["note"])}
+        return {
+            **common,
+            "effect": "shift",
+            "estimate": est,
+            "ci_low": np.nan,
+            "ci_high": np.nan,
+            "method": method,
+            "estimable": False,
+            "note": join_notes(
+                f"m={m}, n={n} are too few for a {level:.0%} interval", common["note"]
+            ),
+        }
     vals = _hl.select(sa, sb, [*mid, lo_k, hi_k], rng)
-    return {**common, "effect": "shift", "estimate": float(vals[:2].mean()),
-            "ci_low": float(vals[2]), "ci_high": float(vals[3]), "method": method,
-            "estimable": True}
+    return {
+        **common,
+        "effect": "shift",
+        "estimate": float(vals[:2].mean()),
+        "ci_low": float(vals[2]),
+        "ci_high": float(vals[3]),
+        "method": method,
+        "estimable": True,
+    }
 
 
 def _ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common) -> dict:
     med_a, med_b = common["median_a"], common["median_b"]
     method = "ratio of medians, bootstrap percentile on order statistics"
     if med_b <= 0 or sa[0] <= 0 or sb[0] <= 0:
-        return {**common, "effect": "ratio", "estimate": np.nan, "ci_low": np.nan,
-                "ci_high": np.nan, "method": method, "estimable": False,
-                "note": join_notes("needs positive values", common["note"])}
+        return {
+            **common,
+            "effect": "ratio",
+            "estimate": np.nan,
+            "ci_low": np.nan,
+            "ci_high": np.nan,
+            "method": method,
+            "estimable": False,
+            "note": join_notes("needs positive values", common["note"]),
+        }
     shrink = 1.0 if df is None else (_crit(level, None) / _crit(level, df)) ** 2
     ma = int(max(2, len(sa) / vif_a * shrink))
     mb = int(max(2, len(sb) / vif_b * shrink))
     ra = quantile_replicates(sa, [0.5], ma, n_resamples, rng)[:, 0]
     rb = quantile_replicates(sb, [0.5], mb, n_resamples, rng)[:, 0]
     lo, hi = percentile_interval(ra / rb, level)
-    return {**common, "effect": "ratio", "estimate": med_a / med_b, "ci_low": lo,
-            "ci_high": hi, "method": method, "estimable": True}
+    return {
+        **common,
+        "effect": "ratio",
+        "estimate": med_a / med_b,
+        "ci_low": lo,
+        "ci_high": hi,
+        "method": method,
+        "estimable": True,
+    }
 
 
 def _log_ratio_row(sa, sb, level, rng, common) -> dict:
     method = "exp(Hodges-Lehmann of log values), exact Mann-Whitney ranks"
     if sa[0] <= 0 or sb[0] <= 0:
-        return {**common, "effect": "ratio", "estimate": np.nan, "ci_low": np.nan,
-                "ci_high": np.nan, "method": method, "estimable": False,
-                "note": join_notes("needs positive values", common["note"])}
+        return {
+            **common,
+            "effect": "ratio",
+            "estimate": np.nan,
+            "ci_low": np.nan,
+            "ci_high": np.nan,
+            "method": method,
+            "estimable": False,
+            "note": join_notes("needs positive values", common["note"]),
+        }
     row = _shift_row(np.log(sa), np.log(sb), level, 1.0, 1.0, None, rng, common)
     for k in ("estimate", "ci_low", "ci_high"):
         row[k] = float(np.exp(row[k]))
@@ -240,13 +334,27 @@ def _delta_row(pa, pb, level, vif_a, vif_b, df, common) -> dict:
     else:  # complete separation: the smaller effective sample is all we can lean on
         n_w = min(m / vif_a, n / vif_b)
     lo, hi = _wilson(auc, n_w, _crit(level, df))
-    return {**common, "effect": "cliffs_delta", "estimate": 2 * auc - 1, "ci_low": 2 * lo - 1,
-            "ci_high": 2 * hi - 1, "method": "Cliff's delta, Wilson interval on DeLong variance",
-            "estimable": True}
+    return {
+        **common,
+        "effect": "cliffs_delta",
+        "estimate": 2 * auc - 1,
+        "ci_low": 2 * lo - 1,
+        "ci_high": 2 * hi - 1,
+        "method": "Cliff's delta, Wilson interval on DeLong variance",
+        "estimable": True,
+    }
 
 
-def compare(a, b, level: float = 0.95, *, dependence: str = "auto", rng: Rng = None,
-            n_resamples: int = 4000, labels: tuple[str, str] = ("a", "b")) -> pd.DataFrame:
+def compare(
+    a,
+    b,
+    level: float = 0.95,
+    *,
+    dependence: str = "auto",
+    rng: Rng = None,
+    n_resamples: int = 4000,
+    labels: tuple[str, str] = ("a", "b"),
+) -> pd.DataFrame:
     """Shift, ratio and Cliff's δ of ``a`` relative to ``b`` (two series in measurement
     order), with intervals and the Mann–Whitney p-value; one row per effect."""
     level = check_level(level)
@@ -256,8 +364,9 @@ def compare(a, b, level: float = 0.95, *, dependence: str = "auto", rng: Rng = N
     return out
 
 
-def compare_runs(a, b, level: float = 0.95, *, rng: Rng = None,
-                 labels: tuple[str, str] = ("a", "b")) -> pd.DataFrame:
+def compare_runs(
+    a, b, level: float = 0.95, *, rng: Rng = None, labels: tuple[str, str] = ("a", "b")
+) -> pd.DataFrame:
     """Run-level comparison: ``a`` and ``b`` hold one statistic per run (e.g. each run's
     median).  Runs are independent, so exact small-sample rank methods apply: the
     distribution-free alternative to the Welch test that ``compare_groups`` uses (exact, but
@@ -307,45 +416,106 @@ def _run_rows(pa, pb, column, *, level, stat, pooled, what, rng) -> pd.DataFrame
     va, drop_a = rl.clean(_run_stat(pa, column, stat))
     vb, drop_b = rl.clean(_run_stat(pb, column, stat))
     ka, kb = len(va), len(vb)
-    note = join_notes(f"per-run {stat} of {ka} vs {kb} runs",
-                      f"{drop_a + drop_b} run(s) without a positive {stat} left out"
-                      if drop_a + drop_b else "")
-    base = {"level": level, "unit_of_analysis": "run", "n_a": ka, "n_b": kb, "n_runs_a": ka,
-            "n_runs_b": kb, "n_eff_a": float(ka), "n_eff_b": float(kb),
-            "median_a": float(np.median(va)) if ka else np.nan,
-            "median_b": float(np.median(vb)) if kb else np.nan}
+    note = join_notes(
+        f"per-run {stat} of {ka} vs {kb} runs",
+        f"{drop_a + drop_b} run(s) without a positive {stat} left out" if drop_a + drop_b else "",
+    )
+    base = {
+        "level": level,
+        "unit_of_analysis": "run",
+        "n_a": ka,
+        "n_b": kb,
+        "n_runs_a": ka,
+        "n_runs_b": kb,
+        "n_eff_a": float(ka),
+        "n_eff_b": float(kb),
+        "median_a": float(np.median(va)) if ka else np.nan,
+        "median_b": float(np.median(vb)) if kb else np.nan,
+    }
     if not ka or not kb:
-        return pd.DataFrame([{**base, "effect": e, "estimable": False, "testable": False,
-                              "method": "", "note": join_notes(note, "a side has no run value")}
-                             for e in EFFECTS]).reindex(columns=COLUMNS)
+        return pd.DataFrame(
+            [
+                {
+                    **base,
+                    "effect": e,
+                    "estimable": False,
+                    "testable": False,
+                    "method": "",
+                    "note": join_notes(note, "a side has no run value"),
+                }
+                for e in EFFECTS
+            ]
+        ).reindex(columns=COLUMNS)
     res = rl.run_test(va, vb, level, pooled, stat=stat, what=what)
-    common = {**base, "p_value": res["p_value"], "test": res["test"], "df": res["df"],
-              "testable": res["testable"], "assumption": res["assumption"],
-              "note": join_notes(res["note"], note)}
+    common = {
+        **base,
+        "p_value": res["p_value"],
+        "test": res["test"],
+        "df": res["df"],
+        "testable": res["testable"],
+        "assumption": res["assumption"],
+        "note": join_notes(res["note"], note),
+    }
     rows = []
     for effect in ("shift", "ratio"):
         est, lo, hi = res[effect]
-        rows.append({**common, "effect": effect, "estimate": est, "ci_low": lo, "ci_high": hi,
-                     "method": res["method"], "estimable": bool(np.isfinite([lo, hi]).all())})
+        rows.append(
+            {
+                **common,
+                "effect": effect,
+                "estimate": est,
+                "ci_low": lo,
+                "ci_high": hi,
+                "method": res["method"],
+                "estimable": bool(np.isfinite([lo, hi]).all()),
+            }
+        )
     if ka >= 2 and kb >= 2:  # rank effect size of the run values; its own interval
         delta = packet_compare(va, vb, level, dependence="iid", rng=rng, log_ratio=True)[2]
-        rows.append({**delta, **{k: common[k] for k in ("p_value", "test", "df", "testable",
-                                                         "assumption", "note")},
-                     **{k: base[k] for k in base}, "effect": "cliffs_delta"})
+        rows.append(
+            {
+                **delta,
+                **{
+                    k: common[k]
+                    for k in ("p_value", "test", "df", "testable", "assumption", "note")
+                },
+                **{k: base[k] for k in base},
+                "effect": "cliffs_delta",
+            }
+        )
     else:
-        rows.append({**common, "effect": "cliffs_delta", "estimate": np.nan, "ci_low": np.nan,
-                     "ci_high": np.nan, "method": "Cliff's delta of run values",
-                     "estimable": False,
-                     "note": join_notes(common["note"], "Cliff's delta needs ≥ 2 runs per side")})
+        rows.append(
+            {
+                **common,
+                "effect": "cliffs_delta",
+                "estimate": np.nan,
+                "ci_low": np.nan,
+                "ci_high": np.nan,
+                "method": "Cliff's delta of run values",
+                "estimable": False,
+                "note": join_notes(common["note"], "Cliff's delta needs ≥ 2 runs per side"),
+            }
+        )
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
 
 
 UNITS = ("auto", "run", "packet")
 
 
-def group_pair(pa: pd.DataFrame, pb: pd.DataFrame, column: str, *, level: float, unit: str,
-               stat: str, dependence: str, rng, n_resamples: int, pooled: rl.Pooled | None = None,
-               what: str = "a condition") -> pd.DataFrame:
+def group_pair(
+    pa: pd.DataFrame,
+    pb: pd.DataFrame,
+    column: str,
+    *,
+    level: float,
+    unit: str,
+    stat: str,
+    dependence: str,
+    rng,
+    n_resamples: int,
+    pooled: rl.Pooled | None = None,
+    what: str = "a condition",
+) -> pd.DataFrame:
     """Compare two groups of samples.  The run is the unit (``unit`` "auto" or "run"):
     Welch t on log run values with ≥ 2 runs a side, the ``pooled`` between-run variance when
     a side has 1 run, else no test.  ``unit="packet"`` pools packets on request: its p-value
@@ -354,13 +524,15 @@ def group_pair(pa: pd.DataFrame, pb: pd.DataFrame, column: str, *, level: float,
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
     ka, kb = pa["run_id"].nunique(), pb["run_id"].nunique()
     if unit != "packet":
-        return _run_rows(pa, pb, column, level=level, stat=stat, pooled=pooled, what=what,
-                         rng=rng)
+        return _run_rows(pa, pb, column, level=level, stat=stat, pooled=pooled, what=what, rng=rng)
     oa, ob = _observations(pa, column), _observations(pb, column)
-    out = compare(oa.series, ob.series, level, dependence=dependence, rng=rng,
-                  n_resamples=n_resamples)
-    caveat = (f"packets of {ka} vs {kb} runs pooled: run-to-run variation is not in the "
-              "interval, and the p-value is no test of the conditions")
+    out = compare(
+        oa.series, ob.series, level, dependence=dependence, rng=rng, n_resamples=n_resamples
+    )
+    caveat = (
+        f"packets of {ka} vs {kb} runs pooled: run-to-run variation is not in the "
+        "interval, and the p-value is no test of the conditions"
+    )
     out["note"] = [join_notes(x, caveat) for x in out["note"].fillna("")]
     out["n_runs_a"], out["n_runs_b"], out["testable"] = ka, kb, False
     return out
@@ -374,18 +546,29 @@ def finish(result: pd.DataFrame, key: str, adjust: str, level: float) -> pd.Data
     result["p_adj"] = result[key].map(adj).astype(float)
     result["adjust"] = adjust
     result["testable"] = result["testable"].astype("boolean").fillna(False).astype(bool)
-    result["significant"] = (result["testable"] & result["unit_of_analysis"].eq("run")
-                             & (result["p_adj"] < 1 - level))
+    result["significant"] = (
+        result["testable"] & result["unit_of_analysis"].eq("run") & (result["p_adj"] < 1 - level)
+    )
     result["caption"] = [rl.caption(r, adjust=adjust) for r in result.to_dict("records")]
     return result
 
 
-def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
-                   runs: pd.DataFrame | None = None, pairs: Sequence[tuple] | None = None,
-                   metric: str = "rtt", adjust: str = "holm", level: float = 0.95,
-                   unit: str = "auto", stat: str = "p50", dependence: str = "auto",
-                   rng: Rng = None, n_resamples: int = 4000,
-                   between_runs="pooled") -> pd.DataFrame:
+def compare_groups(
+    frame: pd.DataFrame,
+    by: str | Sequence[str],
+    *,
+    runs: pd.DataFrame | None = None,
+    pairs: Sequence[tuple] | None = None,
+    metric: str = "rtt",
+    adjust: str = "holm",
+    level: float = 0.95,
+    unit: str = "auto",
+    stat: str = "p50",
+    dependence: str = "auto",
+    rng: Rng = None,
+    n_resamples: int = 4000,
+    between_runs="pooled",
+) -> pd.DataFrame:
     """Compare every pair of groups of ``by`` (or the given ``pairs`` of group labels, each
     ``(a, b)`` meaning a relative to b), with p-values adjusted across all comparisons.
 
@@ -401,12 +584,18 @@ def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
     column, _ = metric_column(metric)
     check_basis(frame, metric)
     data = _ordered(by_execution(attach(frame, runs, by), runs))
-    groups = {_label(k if isinstance(k, tuple) else (k,), by): g
-              for k, g in data.groupby(by, sort=True, dropna=False)}
+    groups = {
+        _label(k if isinstance(k, tuple) else (k,), by): g
+        for k, g in data.groupby(by, sort=True, dropna=False)
+    }
     if pairs is None:
         pairs = list(itertools.combinations(groups, 2))
-    pooled = rl.resolve(between_runs, (run_values(g, column, stat) for g in groups.values())
-                        if isinstance(between_runs, str) and between_runs == "pooled" else ())
+    pooled = rl.resolve(
+        between_runs,
+        (run_values(g, column, stat) for g in groups.values())
+        if isinstance(between_runs, str) and between_runs == "pooled"
+        else (),
+    )
     what = f"a {', '.join(by)}"
     parts = []
     for i, (la, lb) in enumerate(pairs):
@@ -414,9 +603,19 @@ def compare_groups(frame: pd.DataFrame, by: str | Sequence[str], *,
         missing = [x for x in (la, lb) if x not in groups]
         if missing:
             raise ValueError(f"no group {missing}; groups are {sorted(groups)}")
-        out = group_pair(groups[la], groups[lb], column, level=level, unit=unit, stat=stat,
-                         dependence=dependence, rng=rng, n_resamples=n_resamples,
-                         pooled=pooled, what=what)
+        out = group_pair(
+            groups[la],
+            groups[lb],
+            column,
+            level=level,
+            unit=unit,
+            stat=stat,
+            dependence=dependence,
+            rng=rng,
+            n_resamples=n_resamples,
+            pooled=pooled,
+            what=what,
+        )
         out["a"], out["b"], out["comparison"] = la, lb, i
         parts.append(out)
     tail = ["p_adj", "adjust", "significant", "caption", "metric"]

@@ -122,7 +122,8 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
     if dependence == "batch":  # assess measured τ already: only the batching differs
         m, b, reason = dep.batching(obs.n, d.tau, True)
         return dep.Dependence(True, d.p_value, d.acf1, b, d.tau, m, reason, d.sort), join_notes(
-            "batch means requested", d.note)
+            "batch means requested", d.note
+        )
     return (d if d.detected else None), d.note
 
 
@@ -130,20 +131,30 @@ def _too_dependent(obs: Observations, d: dep.Dependence, est, level, method, not
     """A row for a series whose memory leaves too few effective points: the estimate, n_eff
     and the reason, no interval."""
     n_eff = obs.n / d.tau if np.isfinite(d.tau) else np.nan
-    return not_estimable(estimate=est, level=level, method=method, unit="batch", n=obs.n,
-                         n_eff=n_eff, note=join_notes(d.reason, note))
+    return not_estimable(
+        estimate=est,
+        level=level,
+        method=method,
+        unit="batch",
+        n=obs.n,
+        n_eff=n_eff,
+        note=join_notes(d.reason, note),
+    )
 
 
-def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
-                  d: dep.Dependence | None, note: str = "") -> list[dict]:
+def quantile_rows(
+    obs: Observations, qs: Sequence[float], level: float, d: dep.Dependence | None, note: str = ""
+) -> list[dict]:
     """Interval rows of quantiles ``qs`` of one ordered series."""
     qs = np.asarray(qs, dtype=float)
     n = obs.n
     unit = "packet" if d is None else "batch"
     method = EXACT if d is None else BATCH
     if n == 0:
-        return [not_estimable(level=level, method=method, unit=unit, n=0, note="no observations")
-                for _ in qs]
+        return [
+            not_estimable(level=level, method=method, unit=unit, n=0, note="no observations")
+            for _ in qs
+        ]
     # d assessed obs.series: its sort serves the quantiles and the batch counts
     sort = d.sort if d is not None and d.sort is not None and len(d.sort[1]) == n else None
     xs = sort[1] if sort is not None else np.sort(obs.series)
@@ -165,31 +176,55 @@ def quantile_rows(obs: Observations, qs: Sequence[float], level: float,
         label = pct_label(q)
         kw = dict(level=level, method=method, unit=unit, n=n, n_eff=n_eff[i])
         if n * min(q, 1 - q) < 1 - 1e-9:
-            rows.append(not_estimable(note=join_notes(
-                f"n={n} is too small for {label}: fewer than one observation beyond it", note),
-                **kw))
+            rows.append(
+                not_estimable(
+                    note=join_notes(
+                        f"n={n} is too small for {label}: fewer than one observation beyond it",
+                        note,
+                    ),
+                    **kw,
+                )
+            )
             continue
         if too_dependent:
             if obs.n_censored and not est[i] >= obs.bound:
-                rows.append(not_estimable(bounds=(0.0, obs.bound), note=join_notes(
-                    f"{label} falls among censored values (< {obs.bound:g})", d.reason, note),
-                    **kw))
+                rows.append(
+                    not_estimable(
+                        bounds=(0.0, obs.bound),
+                        note=join_notes(
+                            f"{label} falls among censored values (< {obs.bound:g})", d.reason, note
+                        ),
+                        **kw,
+                    )
+                )
             else:
                 rows.append(_too_dependent(obs, d, est[i], level, method, note))
             continue
         if lo[i] < 0 or hi[i] >= n:
             need = min_n(q, level)
             what = f"n ≥ {need}" if d is None else f"n_eff ≥ {need} (n_eff={n_eff[i]:.0f})"
-            rows.append(not_estimable(estimate=est[i], note=join_notes(
-                f"a {level:.0%} interval for {label} needs {what}", note), **kw))
+            rows.append(
+                not_estimable(
+                    estimate=est[i],
+                    note=join_notes(f"a {level:.0%} interval for {label} needs {what}", note),
+                    **kw,
+                )
+            )
             continue
         low, high = xs[lo[i]], xs[hi[i]]
         if obs.n_censored and not (low >= obs.bound):
             bounds = (0.0, obs.bound) if not est[i] >= obs.bound else (np.nan, np.nan)
-            rows.append(not_estimable(
-                estimate=est[i] if est[i] >= obs.bound else np.nan, bounds=bounds,
-                note=join_notes(f"{label} or its interval falls among censored values "
-                                f"(< {obs.bound:g})", note), **kw))
+            rows.append(
+                not_estimable(
+                    estimate=est[i] if est[i] >= obs.bound else np.nan,
+                    bounds=bounds,
+                    note=join_notes(
+                        f"{label} or its interval falls among censored values (< {obs.bound:g})",
+                        note,
+                    ),
+                    **kw,
+                )
+            )
             continue
         rows.append(row(est[i], low, high, note=note, **kw))
     return rows
@@ -203,9 +238,14 @@ def mean_row(obs: Observations, level: float, d: dep.Dependence | None, note: st
     if obs.n_censored:
         vals = obs.values
         hi = (vals.sum() + obs.n_censored * obs.bound) / n
-        return not_estimable(bounds=(vals.sum() / n, hi), note=join_notes(
-            f"{obs.n_censored} censored values (< {obs.bound:g}): the mean is only bounded",
-            note), **kw)
+        return not_estimable(
+            bounds=(vals.sum() / n, hi),
+            note=join_notes(
+                f"{obs.n_censored} censored values (< {obs.bound:g}): the mean is only bounded",
+                note,
+            ),
+            **kw,
+        )
     x = obs.series
     if n < 2:
         return not_estimable(estimate=x.mean() if n else np.nan, note="needs n ≥ 2", **kw)
@@ -228,7 +268,11 @@ def descriptive_rows(obs: Observations, level: float, note: str = "") -> dict[st
     kw = dict(level=level, method=DESCRIPTIVE, unit="packet", n=n)
     count_note = join_notes(
         f"{obs.n_excluded} timeouts/losses/errors excluded; tail percentiles are conditional "
-        "on a reply" if obs.n_excluded else "", note)
+        "on a reply"
+        if obs.n_excluded
+        else "",
+        note,
+    )
     out = {"count": row(n, note=count_note, **kw)}
     if obs.n_censored:
         cnote = f"{obs.n_censored} censored values (< {obs.bound:g})"
@@ -274,10 +318,14 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
     """Every stat across runs: the interval of the median (quantiles) or of the mean (mean)."""
     k = len(parts)
     pooled = Observations(
-        np.concatenate([p.series for p in parts]), np.nanmax([p.bound for p in parts] + [np.nan])
-        if any(p.n_censored for p in parts) else np.nan,
-        sum(p.n_censored for p in parts), sum(p.n_excluded for p in parts),
-        np.concatenate([p.run_ids for p in parts]))
+        np.concatenate([p.series for p in parts]),
+        np.nanmax([p.bound for p in parts] + [np.nan])
+        if any(p.n_censored for p in parts)
+        else np.nan,
+        sum(p.n_censored for p in parts),
+        sum(p.n_excluded for p in parts),
+        np.concatenate([p.run_ids for p in parts]),
+    )
     note = f"{k} runs; the run is the unit"
     out = descriptive_rows(pooled, level, note)
     for r in out.values():
@@ -288,30 +336,52 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
         kw = dict(level=level, unit="run", n=pooled.n, n_runs=k, n_eff=float(k))
         if np.isnan(v).any():
             bad = int(np.isnan(v).sum())
-            out[stat] = not_estimable(method=RUNS if stat != "mean" else T_RUNS, note=join_notes(
-                f"{bad} of {k} runs cannot give {stat} (too short or censored)", note), **kw)
+            out[stat] = not_estimable(
+                method=RUNS if stat != "mean" else T_RUNS,
+                note=join_notes(
+                    f"{bad} of {k} runs cannot give {stat} (too short or censored)", note
+                ),
+                **kw,
+            )
             continue
         rng_ = (v.min(), v.max())
         if stat == "mean":
             if k < 2:
-                out[stat] = not_estimable(method=T_RUNS, estimate=v.mean(), range_=rng_,
-                                          note="one run: no spread across runs", **kw)
+                out[stat] = not_estimable(
+                    method=T_RUNS,
+                    estimate=v.mean(),
+                    range_=rng_,
+                    note="one run: no spread across runs",
+                    **kw,
+                )
                 continue
             se = v.std(ddof=1) / np.sqrt(k)
             m, crit = v.mean(), stats.t.ppf(a, k - 1)
-            out[stat] = row(m, m - crit * se, m + crit * se, method=T_RUNS, range_=rng_,
-                            note=join_notes("mean of run means (each run weighted equally)",
-                                            note), **kw)
+            out[stat] = row(
+                m,
+                m - crit * se,
+                m + crit * se,
+                method=T_RUNS,
+                range_=rng_,
+                note=join_notes("mean of run means (each run weighted equally)", note),
+                **kw,
+            )
             continue
         xs = np.sort(v)
         (lo,), (hi,) = exact_indices(k, [0.5], level)
         med = float(np.median(v))
         if lo < 0 or hi >= k:
             out[stat] = not_estimable(
-                method=RUNS, estimate=med, range_=rng_, note=join_notes(
+                method=RUNS,
+                estimate=med,
+                range_=rng_,
+                note=join_notes(
                     f"a {level:.0%} interval of the median across runs needs ≥ "
-                    f"{min_n(0.5, level)} runs; the range across the {k} runs is given", note),
-                **kw)
+                    f"{min_n(0.5, level)} runs; the range across the {k} runs is given",
+                    note,
+                ),
+                **kw,
+            )
             continue
         out[stat] = row(med, xs[lo], xs[hi], method=RUNS, range_=rng_, note=note, **kw)
     return out
@@ -334,8 +404,9 @@ def _array_obs(values) -> Observations:
     return Observations(x, np.nan, 0, 0, np.zeros(len(x), dtype=object))
 
 
-def quantile_ci(values, q: float | Sequence[float] = 0.5, level: float = 0.95, *,
-                dependence: str = "auto") -> pd.DataFrame:
+def quantile_ci(
+    values, q: float | Sequence[float] = 0.5, level: float = 0.95, *, dependence: str = "auto"
+) -> pd.DataFrame:
     """Interval of quantile(s) ``q`` of ``values`` (one series, in measurement order).
 
     With ``dependence="iid"`` this is exactly ``scipy.stats.quantile_test(values, p=q)
@@ -358,10 +429,17 @@ def mean_ci(values, level: float = 0.95, *, dependence: str = "auto") -> pd.Data
     return pd.DataFrame([{"stat": "mean", **mean_row(obs, level, d, note)}])
 
 
-def summarize(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
-              by: str | Sequence[str] | None = None, metric: str = "rtt", level: float = 0.95,
-              *, quantiles: Sequence[float] = DEFAULT_QUANTILES, unit: str = "auto",
-              dependence: str = "auto") -> pd.DataFrame:
+def summarize(
+    samples: pd.DataFrame,
+    runs: pd.DataFrame | None = None,
+    by: str | Sequence[str] | None = None,
+    metric: str = "rtt",
+    level: float = 0.95,
+    *,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    unit: str = "auto",
+    dependence: str = "auto",
+) -> pd.DataFrame:
     """count, mean, std, min, max and percentiles with intervals, per group of ``by``.
 
     ``by`` defaults to ``"run_id"``; columns not in ``samples`` are taken from ``runs``.
@@ -372,8 +450,9 @@ def summarize(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
     A store too big to load is summarised run by run with ``summarize_store``.
     """
     level, by = summary_args(level, by, unit)
-    rows = group_rows(samples, runs, by, metric, level, quantiles=quantiles, unit=unit,
-                      dependence=dependence)
+    rows = group_rows(
+        samples, runs, by, metric, level, quantiles=quantiles, unit=unit, dependence=dependence
+    )
     return summary_frame(rows, by)
 
 
@@ -386,9 +465,17 @@ def summary_args(level: float, by, unit: str) -> tuple[float, list[str]]:
     return level, by
 
 
-def group_rows(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str], metric: str,
-               level: float, *, quantiles: Sequence[float], unit: str,
-               dependence: str) -> list[dict]:
+def group_rows(
+    samples: pd.DataFrame,
+    runs: pd.DataFrame | None,
+    by: list[str],
+    metric: str,
+    level: float,
+    *,
+    quantiles: Sequence[float],
+    unit: str,
+    dependence: str,
+) -> list[dict]:
     """The rows of ``summarize`` for ``samples`` (every group they hold), not yet a frame:
     ``summarize_store`` calls this once per run or group and builds one frame at the end."""
     column, value_unit = metric_column(metric)
@@ -410,8 +497,11 @@ def group_rows(samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str], 
             if len(run_parts) > 1:
                 for r in rows.values():
                     r["n_runs"] = len(run_parts)
-                    r["note"] = join_notes(r["note"], f"{len(run_parts)} runs pooled; "
-                                           "run-to-run variation is not in the interval")
+                    r["note"] = join_notes(
+                        r["note"],
+                        f"{len(run_parts)} runs pooled; "
+                        "run-to-run variation is not in the interval",
+                    )
         out.extend(stat_rows(rows, {**keys, "metric": metric, "unit": value_unit}, qs))
     return out
 

@@ -28,15 +28,33 @@ from .compare import compare
 
 # Unit → (dimension, factor to the base unit: µs for time, bit/s for rates, bytes, bytes/s).
 UNITS = {
-    "ns": ("time", 1e-3), "us": ("time", 1.0), "µs": ("time", 1.0), "usec": ("time", 1.0),
-    "ms": ("time", 1e3), "s": ("time", 1e6),
-    "bps": ("rate", 1.0), "kbps": ("rate", 1e3), "mbps": ("rate", 1e6), "gbps": ("rate", 1e9),
-    "kbit/s": ("rate", 1e3), "mbit/s": ("rate", 1e6), "gbit/s": ("rate", 1e9),
-    "mbits/sec": ("rate", 1e6), "gbits/sec": ("rate", 1e9),
-    "bytes": ("bytes", 1.0), "kb": ("bytes", 1e3), "mb": ("bytes", 1e6), "gb": ("bytes", 1e9),
-    "bytes/s": ("byte_rate", 1.0), "kb/s": ("byte_rate", 1e3), "mb/s": ("byte_rate", 1e6),
+    "ns": ("time", 1e-3),
+    "us": ("time", 1.0),
+    "µs": ("time", 1.0),
+    "usec": ("time", 1.0),
+    "ms": ("time", 1e3),
+    "s": ("time", 1e6),
+    "bps": ("rate", 1.0),
+    "kbps": ("rate", 1e3),
+    "mbps": ("rate", 1e6),
+    "gbps": ("rate", 1e9),
+    "kbit/s": ("rate", 1e3),
+    "mbit/s": ("rate", 1e6),
+    "gbit/s": ("rate", 1e9),
+    "mbits/sec": ("rate", 1e6),
+    "gbits/sec": ("rate", 1e9),
+    "bytes": ("bytes", 1.0),
+    "kb": ("bytes", 1e3),
+    "mb": ("bytes", 1e6),
+    "gb": ("bytes", 1e9),
+    "bytes/s": ("byte_rate", 1.0),
+    "kb/s": ("byte_rate", 1e3),
+    "mb/s": ("byte_rate", 1e6),
     "gb/s": ("byte_rate", 1e9),
-    "pct": ("pct", 1.0), "%": ("pct", 1.0), "count": ("count", 1.0), "": ("count", 1.0),
+    "pct": ("pct", 1.0),
+    "%": ("pct", 1.0),
+    "count": ("count", 1.0),
+    "": ("count", 1.0),
 }
 _NUM = r"([0-9]*\.?[0-9]+(?:e[+-]?\d+)?)"
 _EXPECT = [
@@ -112,9 +130,13 @@ def _candidates(summaries, runs, e) -> tuple[pd.DataFrame, str]:
     return rows, note
 
 
-def check_expectations(summaries: pd.DataFrame, runs: pd.DataFrame | None,
-                       expectations: Sequence[dict] | pd.DataFrame, *,
-                       tolerance: float = 0.1) -> pd.DataFrame:
+def check_expectations(
+    summaries: pd.DataFrame,
+    runs: pd.DataFrame | None,
+    expectations: Sequence[dict] | pd.DataFrame,
+    *,
+    tolerance: float = 0.1,
+) -> pd.DataFrame:
     """One row per expectation and matching summary: observed value, bounds, ``passed``.
 
     An expectation that matches nothing gives one row with ``passed`` = NA and a note."""
@@ -133,16 +155,38 @@ def check_expectations(summaries: pd.DataFrame, runs: pd.DataFrame | None,
             lo = convert(low, unit, r.unit) if unit else low
             hi = convert(high, unit, r.unit) if unit else high
             ok = bool(lo <= r.value <= hi)
-            out.append({**base, "run_id": r.run_id, "source": r.source, "observed": r.value,
-                        "unit": r.unit, "expected_low": lo, "expected_high": hi, "passed": ok,
-                        "note": note if r.converted_basis else ""})
-    cols = ["expectation", "run_id", "metric", "stat", "source", "observed", "unit",
-            "expected_low", "expected_high", "passed", "note"]
+            out.append(
+                {
+                    **base,
+                    "run_id": r.run_id,
+                    "source": r.source,
+                    "observed": r.value,
+                    "unit": r.unit,
+                    "expected_low": lo,
+                    "expected_high": hi,
+                    "passed": ok,
+                    "note": note if r.converted_basis else "",
+                }
+            )
+    cols = [
+        "expectation",
+        "run_id",
+        "metric",
+        "stat",
+        "source",
+        "observed",
+        "unit",
+        "expected_low",
+        "expected_high",
+        "passed",
+        "note",
+    ]
     result = pd.DataFrame(out).reindex(columns=cols)
     result["passed"] = result["passed"].astype("boolean")
     if runs is not None:
-        extra = [c for c in ("tool", "heading", "scenario", "src_zone", "dst_zone")
-                 if c in runs.columns]
+        extra = [
+            c for c in ("tool", "heading", "scenario", "src_zone", "dst_zone") if c in runs.columns
+        ]
         result["run_id"] = result["run_id"].astype(runs["run_id"].dtype)
         result = result.merge(runs[["run_id", *extra]], on="run_id", how="left")
     return result
@@ -167,9 +211,16 @@ def mser(x: np.ndarray, batch: int = 5, max_fraction: float = 0.5) -> int:
     return int(d[np.argmin(ss / m**2)]) * batch
 
 
-def warmup(samples: pd.DataFrame, *, metric: str = "rtt", batch: int = 5,
-           max_fraction: float = 0.5, alpha: float = 0.01, level: float = 0.95,
-           rng=None) -> pd.DataFrame:
+def warmup(
+    samples: pd.DataFrame,
+    *,
+    metric: str = "rtt",
+    batch: int = 5,
+    max_fraction: float = 0.5,
+    alpha: float = 0.01,
+    level: float = 0.95,
+    rng=None,
+) -> pd.DataFrame:
     """Per run: the MSER-5 warm-up cut and whether the start differs from the rest."""
     column, unit = metric_column(metric)
     check_basis(samples, metric)
@@ -177,8 +228,12 @@ def warmup(samples: pd.DataFrame, *, metric: str = "rtt", batch: int = 5,
     for run_id, part in ordered(samples).groupby("run_id", sort=True):
         ok = part[part["status"].astype(str).eq("ok") & part[column].notna()]
         x = observations(ok, column).values
-        base = {"run_id": run_id, "n": len(x), "unit": unit,
-                "method": f"MSER-{batch} on log values; Hodges-Lehmann + Mann-Whitney"}
+        base = {
+            "run_id": run_id,
+            "n": len(x),
+            "unit": unit,
+            "method": f"MSER-{batch} on log values; Hodges-Lehmann + Mann-Whitney",
+        }
         cut = mser(np.log(np.clip(x, 1e-12, None)), batch, max_fraction) if len(x) else 0
         row = {**base, "truncate_at": cut, "detected": False}
         if cut:
@@ -188,12 +243,30 @@ def warmup(samples: pd.DataFrame, *, metric: str = "rtt", batch: int = 5,
                 row["warmup_s"] = (int(t.iloc[cut]) - int(t.iloc[0])) / 1e9
             res = compare(x[:cut], x[cut:], level, rng=rng)
             shift = res[res["effect"] == "shift"].iloc[0]
-            row.update(median_first=float(np.median(x[:cut])),
-                       median_rest=float(np.median(x[cut:])), shift=shift["estimate"],
-                       shift_ci_low=shift["ci_low"], shift_ci_high=shift["ci_high"],
-                       p_value=shift["p_value"], detected=bool(shift["p_value"] < alpha))
+            row.update(
+                median_first=float(np.median(x[:cut])),
+                median_rest=float(np.median(x[cut:])),
+                shift=shift["estimate"],
+                shift_ci_low=shift["ci_low"],
+                shift_ci_high=shift["ci_high"],
+                p_value=shift["p_value"],
+                detected=bool(shift["p_value"] < alpha),
+            )
         out.append(row)
-    cols = ["run_id", "n", "truncate_at", "truncate_seq", "warmup_s", "median_first",
-            "median_rest", "shift", "shift_ci_low", "shift_ci_high", "p_value", "detected",
-            "unit", "method"]
+    cols = [
+        "run_id",
+        "n",
+        "truncate_at",
+        "truncate_seq",
+        "warmup_s",
+        "median_first",
+        "median_rest",
+        "shift",
+        "shift_ci_low",
+        "shift_ci_high",
+        "p_value",
+        "detected",
+        "unit",
+        "method",
+    ]
     return pd.DataFrame(out).reindex(columns=cols)

@@ -30,16 +30,19 @@ from ..schema import pct_label
 from ._common import DEFAULT_QUANTILES, attach, check_level, not_estimable, row
 from .intervals import exact_indices, min_n
 
-CAVEAT = ("normal interval from the printed mean, std and count: assumes independent packets; "
-          "a run's packets are autocorrelated, so the true interval is wider")
+CAVEAT = (
+    "normal interval from the printed mean, std and count: assumes independent packets; "
+    "a run's packets are autocorrelated, so the true interval is wider"
+)
 
 
 def _wide(summaries: pd.DataFrame, metric: str) -> pd.DataFrame:
     s = summaries[summaries["metric"] == metric]
     if s.empty:
         return pd.DataFrame(columns=["run_id", "source"])
-    return s.pivot_table(index=["run_id", "source"], columns="stat", values="value",
-                         aggfunc="first").reset_index()
+    return s.pivot_table(
+        index=["run_id", "source"], columns="stat", values="value", aggfunc="first"
+    ).reset_index()
 
 
 def _count(summaries: pd.DataFrame, metric: str) -> dict:
@@ -54,8 +57,9 @@ def _count(summaries: pd.DataFrame, metric: str) -> dict:
     return out
 
 
-def summary_only_interval(summaries: pd.DataFrame, *, metric: str = "rtt",
-                          level: float = 0.95, source: str = "reported") -> pd.DataFrame:
+def summary_only_interval(
+    summaries: pd.DataFrame, *, metric: str = "rtt", level: float = 0.95, source: str = "reported"
+) -> pd.DataFrame:
     """Per run: an interval for the mean from what the tool printed (see module doc)."""
     level = check_level(level)
     s = summaries[summaries["source"] == source]
@@ -68,34 +72,64 @@ def summary_only_interval(summaries: pd.DataFrame, *, metric: str = "rtt",
         run_id = r["run_id"]
         n = counts.get(run_id, np.nan)
         kw = dict(level=level, unit="packet", n=0 if np.isnan(n) else int(n))
-        base = {"run_id": run_id, "metric": metric, "unit": unit, "stat": "mean",
-                "source": source}
+        base = {"run_id": run_id, "metric": metric, "unit": unit, "stat": "mean", "source": source}
         mean, std = r.get("mean", np.nan), r.get("std", np.nan)
         reported = s[(s["run_id"] == run_id) & (s["metric"] == metric)]
         lo_r = reported.loc[reported["stat"] == "ci_low"]
         hi_r = reported.loc[reported["stat"] == "ci_high"]
         if len(lo_r) and len(hi_r):
             lvl = lo_r["level"].iloc[0]
-            out.append({**base, **row(mean, lo_r["value"].iloc[0], hi_r["value"].iloc[0],
-                                      method="reported by the tool", **{**kw, "level": lvl}),
-                        "caveat": "the tool's own interval; its method is the tool's"})
+            out.append(
+                {
+                    **base,
+                    **row(
+                        mean,
+                        lo_r["value"].iloc[0],
+                        hi_r["value"].iloc[0],
+                        method="reported by the tool",
+                        **{**kw, "level": lvl},
+                    ),
+                    "caveat": "the tool's own interval; its method is the tool's",
+                }
+            )
             continue
         if np.isnan(mean) or np.isnan(std) or np.isnan(n) or n < 2:
             missing = [k for k, v in (("mean", mean), ("std", std), ("count", n)) if np.isnan(v)]
-            out.append({**base, **not_estimable(
-                method="normal (mean ± z·std/√n)", estimate=mean, note=f"the tool did not "
-                f"print {', '.join(missing) or 'enough observations'}", **kw), "caveat": CAVEAT})
+            out.append(
+                {
+                    **base,
+                    **not_estimable(
+                        method="normal (mean ± z·std/√n)",
+                        estimate=mean,
+                        note=f"the tool did not "
+                        f"print {', '.join(missing) or 'enough observations'}",
+                        **kw,
+                    ),
+                    "caveat": CAVEAT,
+                }
+            )
             continue
         half = stats.norm.ppf((1 + level) / 2) * std / np.sqrt(n)
-        out.append({**base, **row(mean, mean - half, mean + half,
-                                  method="normal (mean ± z·std/√n)", n_eff=n, **kw),
-                    "caveat": CAVEAT})
+        out.append(
+            {
+                **base,
+                **row(
+                    mean, mean - half, mean + half, method="normal (mean ± z·std/√n)", n_eff=n, **kw
+                ),
+                "caveat": CAVEAT,
+            }
+        )
     return pd.DataFrame(out)
 
 
-def summary_ranges(summaries: pd.DataFrame, runs: pd.DataFrame | None = None,
-                   by: str | Sequence[str] | None = None, *, metric: str = "rtt",
-                   source: str = "reported") -> pd.DataFrame:
+def summary_ranges(
+    summaries: pd.DataFrame,
+    runs: pd.DataFrame | None = None,
+    by: str | Sequence[str] | None = None,
+    *,
+    metric: str = "rtt",
+    source: str = "reported",
+) -> pd.DataFrame:
     """Per group and stat: number of runs, range across runs, and a pooled mean when the
     counts allow (percentiles are never averaged)."""
     by = [] if by is None else [by] if isinstance(by, str) else list(by)
@@ -108,9 +142,17 @@ def summary_ranges(summaries: pd.DataFrame, runs: pd.DataFrame | None = None,
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         for stat, gs in g.groupby("stat", sort=False):
             v = gs["value"].to_numpy(dtype=float)
-            rec = {**keys, "metric": metric, "stat": stat, "unit": gs["unit"].iloc[0],
-                   "n_runs": gs["run_id"].nunique(), "range_low": np.nanmin(v),
-                   "range_high": np.nanmax(v), "pooled": np.nan, "note": ""}
+            rec = {
+                **keys,
+                "metric": metric,
+                "stat": stat,
+                "unit": gs["unit"].iloc[0],
+                "n_runs": gs["run_id"].nunique(),
+                "range_low": np.nanmin(v),
+                "range_high": np.nanmax(v),
+                "pooled": np.nan,
+                "note": "",
+            }
             if stat == "mean":
                 n = np.array([counts.get(r, np.nan) for r in gs["run_id"]])
                 if np.isfinite(n).all() and n.sum() > 0:
@@ -124,10 +166,14 @@ def summary_ranges(summaries: pd.DataFrame, runs: pd.DataFrame | None = None,
     return pd.DataFrame(out)
 
 
-def histogram_quantiles(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
-                        by: str | Sequence[str] | None = None, *,
-                        quantiles: Sequence[float] = DEFAULT_QUANTILES,
-                        level: float = 0.95) -> pd.DataFrame:
+def histogram_quantiles(
+    samples: pd.DataFrame,
+    runs: pd.DataFrame | None = None,
+    by: str | Sequence[str] | None = None,
+    *,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    level: float = 0.95,
+) -> pd.DataFrame:
     """Quantiles of merged histograms (samples of kind ``histogram``), as bins with intervals."""
     level = check_level(level)
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
@@ -145,8 +191,13 @@ def histogram_quantiles(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
         qs = np.asarray(quantiles, dtype=float)
         lo_i, hi_i = exact_indices(n, qs, level) if n else (qs * 0 - 1, qs * 0)
         for q, li, ui in zip(qs, lo_i, hi_i):
-            kw = dict(level=level, method="merged histogram; exact order statistics to bin "
-                      "edges", unit="packet", n=n, n_runs=g["run_id"].nunique())
+            kw = dict(
+                level=level,
+                method="merged histogram; exact order statistics to bin edges",
+                unit="packet",
+                n=n,
+                n_runs=g["run_id"].nunique(),
+            )
             base = {**keys, "stat": pct_label(q), "q": q, "unit": "us"}
             if n == 0 or n * min(q, 1 - q) < 1 - 1e-9:
                 out.append({**base, **not_estimable(note="too few observations", **kw)})
@@ -154,13 +205,32 @@ def histogram_quantiles(samples: pd.DataFrame, runs: pd.DataFrame | None = None,
             b = int(np.searchsorted(cum, np.ceil(q * n), side="left"))
             bounds = (lows[b], highs[b])
             if li < 0 or ui >= n:
-                out.append({**base, **not_estimable(
-                    estimate=highs[b], bounds=bounds,
-                    note=f"a {level:.0%} interval for {pct_label(q)} needs n ≥ "
-                         f"{min_n(q, level)}", **kw)})
+                out.append(
+                    {
+                        **base,
+                        **not_estimable(
+                            estimate=highs[b],
+                            bounds=bounds,
+                            note=f"a {level:.0%} interval for {pct_label(q)} needs n ≥ "
+                            f"{min_n(q, level)}",
+                            **kw,
+                        ),
+                    }
+                )
                 continue
             bl = int(np.searchsorted(cum, li + 1, side="left"))
             bu = int(np.searchsorted(cum, ui + 1, side="left"))
-            out.append({**base, **row(highs[b], lows[bl], highs[bu], bounds=bounds,
-                                      note="value known only to its bin", **kw)})
+            out.append(
+                {
+                    **base,
+                    **row(
+                        highs[b],
+                        lows[bl],
+                        highs[bu],
+                        bounds=bounds,
+                        note="value known only to its bin",
+                        **kw,
+                    ),
+                }
+            )
     return pd.DataFrame(out)

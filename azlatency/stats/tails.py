@@ -68,20 +68,32 @@ def _groups(data, runs, by, metric):
     for keys, part in frame.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         n_runs = part["run_id"].nunique()
-        note = f"{n_runs} runs pooled; run-to-run variation is not in the interval" \
-            if n_runs > 1 else ""
+        note = (
+            f"{n_runs} runs pooled; run-to-run variation is not in the interval"
+            if n_runs > 1
+            else ""
+        )
         yield {**keys, "metric": metric, "unit": unit}, observations(part, column), note
 
 
-def percentile_spectrum(data, runs: pd.DataFrame | None = None, by=None, metric: str = "rtt",
-                        level: float = 0.95, *, quantiles: Sequence[float] = SPECTRUM,
-                        unit: str = "auto", dependence: str = "auto") -> pd.DataFrame:
+def percentile_spectrum(
+    data,
+    runs: pd.DataFrame | None = None,
+    by=None,
+    metric: str = "rtt",
+    level: float = 0.95,
+    *,
+    quantiles: Sequence[float] = SPECTRUM,
+    unit: str = "auto",
+    dependence: str = "auto",
+) -> pd.DataFrame:
     """Percentiles p50 … p99.999 with intervals and their ``nines`` (x axis in nines).
 
     ``data`` is a samples frame (grouped like ``summarize``) or an array of one series."""
     if isinstance(data, pd.DataFrame):
-        out = summarize(data, runs, by, metric, level, quantiles=quantiles, unit=unit,
-                        dependence=dependence)
+        out = summarize(
+            data, runs, by, metric, level, quantiles=quantiles, unit=unit, dependence=dependence
+        )
         out = out[out["q"].notna()].reset_index(drop=True)
     else:
         from .intervals import quantile_ci
@@ -104,20 +116,37 @@ def _ratio_rows(obs: Observations, ratios, level, rng, n_resamples, dependence, 
     for top, base in ratios:
         stat = f"{pct_label(top)}/{pct_label(base)}"
         unit = "packet" if d is None else "batch"
-        method = ("bootstrap percentile on order statistics" if d is None
-                  else "m-out-of-n bootstrap on order statistics, m = n_eff")
+        method = (
+            "bootstrap percentile on order statistics"
+            if d is None
+            else "m-out-of-n bootstrap on order statistics, m = n_eff"
+        )
         kw = dict(level=level, method=method, unit=unit, n=n)
         need = max(min_n(top, level), min_n(base, level))
         est = sorted_quantile(xs, [top, base]) if n else np.array([np.nan, np.nan])
         if obs.n_censored and not est[1] >= obs.bound:
-            rows.append({"stat": stat, **not_estimable(note=join_notes(
-                "the base percentile falls among censored values", note), **kw)})
+            rows.append(
+                {
+                    "stat": stat,
+                    **not_estimable(
+                        note=join_notes("the base percentile falls among censored values", note),
+                        **kw,
+                    ),
+                }
+            )
             continue
         m = n
         if d is not None and not d.estimable:
-            rows.append({"stat": stat, **not_estimable(
-                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
-                note=join_notes(d.reason, note), **kw)})
+            rows.append(
+                {
+                    "stat": stat,
+                    **not_estimable(
+                        estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
+                        note=join_notes(d.reason, note),
+                        **kw,
+                    ),
+                }
+            )
             continue
         if d is not None and n >= need:
             qs = np.array([top, base])
@@ -125,10 +154,21 @@ def _ratio_rows(obs: Observations, ratios, level, rng, n_resamples, dependence, 
             m = int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
         if m < need:
             size = f"n={n}" if d is None else f"n_eff={m}"
-            rows.append({"stat": stat, **not_estimable(
-                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan, n_eff=m,
-                note=join_notes(f"{size}: the bootstrap cannot reach {pct_label(top)} "
-                                f"(an exact interval needs {need})", note), **kw)})
+            rows.append(
+                {
+                    "stat": stat,
+                    **not_estimable(
+                        estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
+                        n_eff=m,
+                        note=join_notes(
+                            f"{size}: the bootstrap cannot reach {pct_label(top)} "
+                            f"(an exact interval needs {need})",
+                            note,
+                        ),
+                        **kw,
+                    ),
+                }
+            )
             continue
         reps = quantile_replicates(xs, [top, base], m, n_resamples, rng)
         lo, hi = percentile_interval(reps[:, 0] / reps[:, 1], level)
@@ -136,9 +176,18 @@ def _ratio_rows(obs: Observations, ratios, level, rng, n_resamples, dependence, 
     return rows
 
 
-def tail_ratios(data, runs: pd.DataFrame | None = None, by=None, metric: str = "rtt",
-                level: float = 0.95, *, ratios=RATIOS, rng: Rng = None,
-                n_resamples: int = 4000, dependence: str = "auto") -> pd.DataFrame:
+def tail_ratios(
+    data,
+    runs: pd.DataFrame | None = None,
+    by=None,
+    metric: str = "rtt",
+    level: float = 0.95,
+    *,
+    ratios=RATIOS,
+    rng: Rng = None,
+    n_resamples: int = 4000,
+    dependence: str = "auto",
+) -> pd.DataFrame:
     """Ratios of percentiles (default p99/p50 and p99.9/p50) with bootstrap intervals."""
     level = check_level(level)
     rng = as_rng(rng)
@@ -165,22 +214,33 @@ def _exceed_row(obs: Observations, t: float, level: float, dependence: str, note
     n = obs.n
     d, dnote = choose(obs, dependence)
     note = join_notes(dnote, note)
-    unit, method = ("packet", "Clopper-Pearson exact") if d is None else (
-        "batch", "Clopper-Pearson at batch-means n_eff")
+    unit, method = (
+        ("packet", "Clopper-Pearson exact")
+        if d is None
+        else ("batch", "Clopper-Pearson at batch-means n_eff")
+    )
     kw = dict(level=level, method=method, unit=unit, n=n)
     if n == 0:
         return not_estimable(note="no observations", **kw)
     if obs.n_censored and t < obs.bound:
-        return not_estimable(note=join_notes(
-            f"threshold below the censoring bound {obs.bound:g}: censored values may exceed it",
-            note), **kw)
+        return not_estimable(
+            note=join_notes(
+                f"threshold below the censoring bound {obs.bound:g}: censored values may exceed it",
+                note,
+            ),
+            **kw,
+        )
     above = obs.series > t
     k = int(above.sum())
     p = k / n
     n_eff = float(n)
     if d is not None and not d.estimable:
-        return not_estimable(estimate=p, n_eff=n / d.tau if np.isfinite(d.tau) else np.nan,
-                             note=join_notes(d.reason, note), **kw)
+        return not_estimable(
+            estimate=p,
+            n_eff=n / d.tau if np.isfinite(d.tau) else np.nan,
+            note=join_notes(d.reason, note),
+            **kw,
+        )
     if d is not None:
         lrv = dep.long_run_variance(above.astype(float), d.n_batches)
         if p * (1 - p) > 0:
@@ -216,20 +276,42 @@ def _exceed_runs(obs: Observations, t: float, level: float) -> dict:
     var = k / (k - 1) * float(np.sum((n_i * (p_i - p)) ** 2)) / n**2
     n_eff = float(n) if var <= 0 else min(float(n), p * (1 - p) / var * dep.t_shrink(k, level))
     lo, hi = clopper_pearson(p * n_eff, n_eff, level)
-    note = (f"unit: runs ({k} runs); the interval comes from the spread of the runs' shares, "
-            "so run-to-run variation is in it")
+    note = (
+        f"unit: runs ({k} runs); the interval comes from the spread of the runs' shares, "
+        "so run-to-run variation is in it"
+    )
     if var <= 0:
-        note = join_notes(note, "every run has the same share: the interval is that of "
-                                "independent packets")
+        note = join_notes(
+            note, "every run has the same share: the interval is that of independent packets"
+        )
     if obs.n_excluded:
         note = join_notes(note, f"{obs.n_excluded} timeouts/losses not counted as exceedances")
-    return row(p, lo, hi, level=level, method=RUN_METHOD, unit="run", n=n, n_runs=k,
-               n_eff=n_eff, note=note, range_=(float(p_i.min()), float(p_i.max())))
+    return row(
+        p,
+        lo,
+        hi,
+        level=level,
+        method=RUN_METHOD,
+        unit="run",
+        n=n,
+        n_runs=k,
+        n_eff=n_eff,
+        note=note,
+        range_=(float(p_i.min()), float(p_i.max())),
+    )
 
 
-def exceedance(data, threshold: float | Sequence[float], level: float = 0.95, *,
-               runs: pd.DataFrame | None = None, by=None, metric: str = "rtt",
-               dependence: str = "auto", unit: str = "auto") -> pd.DataFrame:
+def exceedance(
+    data,
+    threshold: float | Sequence[float],
+    level: float = 0.95,
+    *,
+    runs: pd.DataFrame | None = None,
+    by=None,
+    metric: str = "rtt",
+    dependence: str = "auto",
+    unit: str = "auto",
+) -> pd.DataFrame:
     """P(value > threshold) with an exact (Clopper–Pearson) interval, per group.
 
     ``unit="auto"``: a group of two or more runs has the run as its unit (``_exceed_runs``);
@@ -279,8 +361,9 @@ def gpd_fit(y: np.ndarray) -> tuple[float, float]:
     vals = np.array([neg_profile(t) for t in grid])
     j = int(np.argmin(vals))
     lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
-    res = optimize.minimize_scalar(neg_profile, bounds=(lo, hi), method="bounded",
-                                   options={"xatol": 1e-12})
+    res = optimize.minimize_scalar(
+        neg_profile, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12}
+    )
     best = res.x if res.fun <= vals[j] else grid[j]
     theta = best / ybar
     if abs(theta) < 1e-12:
@@ -313,14 +396,16 @@ AUTOCORRELATED = "autocorrelated: exceedances may cluster, the interval is likel
 # grows erratic (the mean is infinite) and its row was left out: larger shapes use ξ = 0.75.
 AD_XI = np.array([-0.5, -0.25, 0.0, 0.25, 0.5, 0.75])
 AD_P = np.array([0.999, 0.99, 0.95, 0.9, 0.75, 0.5, 0.25, 0.1, 0.05, 0.025, 0.01, 0.005])
-AD_Q = np.array([
-    [0.110, 0.151, 0.202, 0.237, 0.318, 0.454, 0.667, 0.955, 1.188, 1.446, 1.773, 2.033],
-    [0.107, 0.145, 0.191, 0.224, 0.300, 0.421, 0.609, 0.863, 1.071, 1.284, 1.581, 1.838],
-    [0.109, 0.136, 0.180, 0.213, 0.281, 0.392, 0.561, 0.782, 0.954, 1.140, 1.395, 1.605],
-    [0.103, 0.134, 0.176, 0.206, 0.268, 0.373, 0.528, 0.728, 0.889, 1.051, 1.263, 1.465],
-    [0.102, 0.131, 0.171, 0.198, 0.258, 0.356, 0.500, 0.690, 0.829, 0.968, 1.175, 1.302],
-    [0.100, 0.129, 0.168, 0.195, 0.251, 0.342, 0.480, 0.656, 0.799, 0.945, 1.155, 1.308],
-])
+AD_Q = np.array(
+    [
+        [0.110, 0.151, 0.202, 0.237, 0.318, 0.454, 0.667, 0.955, 1.188, 1.446, 1.773, 2.033],
+        [0.107, 0.145, 0.191, 0.224, 0.300, 0.421, 0.609, 0.863, 1.071, 1.284, 1.581, 1.838],
+        [0.109, 0.136, 0.180, 0.213, 0.281, 0.392, 0.561, 0.782, 0.954, 1.140, 1.395, 1.605],
+        [0.103, 0.134, 0.176, 0.206, 0.268, 0.373, 0.528, 0.728, 0.889, 1.051, 1.263, 1.465],
+        [0.102, 0.131, 0.171, 0.198, 0.258, 0.356, 0.500, 0.690, 0.829, 0.968, 1.175, 1.302],
+        [0.100, 0.129, 0.168, 0.195, 0.251, 0.342, 0.480, 0.656, 0.799, 0.945, 1.155, 1.308],
+    ]
+)
 
 
 def _gpd_log_sf(y: np.ndarray, xi: float, sigma: float) -> np.ndarray:
@@ -360,8 +445,14 @@ def ad_p_value(a2: float, xi: float) -> float:
     return float(np.exp(log_p[-1] + slope * (a2 - crit[-1])))
 
 
-def ad_null_quantiles(xi: float, probs: Sequence[float] = tuple(AD_P), *, m: int = 100,
-                      reps: int = 20_000, rng: Rng = None) -> np.ndarray:
+def ad_null_quantiles(
+    xi: float,
+    probs: Sequence[float] = tuple(AD_P),
+    *,
+    m: int = 100,
+    reps: int = 20_000,
+    rng: Rng = None,
+) -> np.ndarray:
     """The A² exceeded with probabilities ``probs`` when ξ and σ are estimated from ``m``
     GPD(ξ, 1) draws, by simulation: how ``AD_Q`` was made, kept to check and extend it."""
     rng = as_rng(rng)
@@ -399,7 +490,7 @@ class _Tail:
 
 def _fit_over(xs: np.ndarray, u: float) -> _Tail:
     """Fit and test the GPD over threshold ``u`` of the sorted values ``xs``."""
-    y = xs[np.searchsorted(xs, u, side="right"):] - u
+    y = xs[np.searchsorted(xs, u, side="right") :] - u
     xi, sigma = gpd_fit(y)
     a2 = anderson_darling(y, xi, sigma)
     return _Tail(u, y, xi, sigma, a2, ad_p_value(a2, xi))
@@ -418,8 +509,13 @@ class _Choice:
 
     def info(self) -> dict:
         t = self.tail
-        return {"threshold": self.u, "n_excess": self.k, "threshold_method": self.method,
-                "gof_stat": t.a2 if t else np.nan, "gof_p": t.p if t else np.nan}
+        return {
+            "threshold": self.u,
+            "n_excess": self.k,
+            "threshold_method": self.method,
+            "gof_stat": t.a2 if t else np.nan,
+            "gof_p": t.p if t else np.nan,
+        }
 
 
 def _top_excesses(n: int) -> int:
@@ -447,19 +543,28 @@ def _scan(xs: np.ndarray, bound: float, min_excess: int, unit: str) -> _Choice:
     us = [u for u in us if u >= bound and n - np.searchsorted(xs, u, "right") >= min_excess]
     if not us:
         top = _top_excesses(n)
-        why = (f"{top} excesses over the {pct_label(SCAN_FROM)}; a fit needs ≥ {min_excess}"
-               if top < min_excess else
-               f"no candidate threshold leaves ≥ {min_excess} excesses above censored or tied "
-               "values")
+        why = (
+            f"{top} excesses over the {pct_label(SCAN_FROM)}; a fit needs ≥ {min_excess}"
+            if top < min_excess
+            else f"no candidate threshold leaves ≥ {min_excess} excesses above censored or tied "
+            "values"
+        )
         return _Choice(np.nan, top, "ForwardStop", why=why)
     tails = [_fit_over(xs, u) for u in us]
     j = forward_stop([t.p for t in tails])
     method = f"ForwardStop over {len(tails)} thresholds (Bader, Yan & Zhang 2018)"
     if j == len(tails):
         t = tails[-1]
-        return _Choice(t.u, t.k, method, t, (
-            f"GPD rejected: ForwardStop on Anderson-Darling tests rejects all {len(tails)} "
-            f"candidate thresholds ({_p_text(t.p)} at the highest, {_fmt(t.u, unit)})"))
+        return _Choice(
+            t.u,
+            t.k,
+            method,
+            t,
+            (
+                f"GPD rejected: ForwardStop on Anderson-Darling tests rejects all {len(tails)} "
+                f"candidate thresholds ({_p_text(t.p)} at the highest, {_fmt(t.u, unit)})"
+            ),
+        )
     return _Choice(tails[j].u, tails[j].k, method, tails[j])
 
 
@@ -472,8 +577,9 @@ def _p_text(p: float) -> str:
     return "p<0.001" if p < 0.001 else f"p={p:.2g}"
 
 
-def _choose(xs: np.ndarray, bound: float, threshold_q, threshold, min_excess: int,
-            unit: str) -> _Choice:
+def _choose(
+    xs: np.ndarray, bound: float, threshold_q, threshold, min_excess: int, unit: str
+) -> _Choice:
     """The threshold (given, at a given quantile, or scanned) and the GPD fitted over it;
     a fit whose Anderson-Darling p-value is below ``ALPHA`` is marked rejected."""
     if threshold is None and threshold_q is None:
@@ -484,14 +590,19 @@ def _choose(xs: np.ndarray, bound: float, threshold_q, threshold, min_excess: in
         method = "given threshold" if given else f"given quantile {pct_label(threshold_q)}"
         k = int((xs > u).sum())
         if not u >= bound or k < min_excess:
-            why = "threshold among censored values" if not u >= bound \
+            why = (
+                "threshold among censored values"
+                if not u >= bound
                 else f"{k} excesses over {u:g}; a fit needs ≥ {min_excess}"
+            )
             return _Choice(u, k, method, why=why)
         choice = _Choice(u, k, method, _fit_over(xs, u))
     t = choice.tail
     if t is not None and not choice.why and t.p < ALPHA:
-        return replace(choice, why=f"GPD rejected (Anderson-Darling {_p_text(t.p)} at "
-                                   f"threshold {_fmt(t.u, unit)})")
+        return replace(
+            choice,
+            why=f"GPD rejected (Anderson-Darling {_p_text(t.p)} at threshold {_fmt(t.u, unit)})",
+        )
     return choice
 
 
@@ -520,31 +631,54 @@ def _fallback_rows(obs, d, dnote, choice: _Choice, qs, level, note, kw) -> list[
     data gets its exact order-statistic interval (``intervals.quantile_rows``), one beyond
     the data is not estimable.  Every row says why the GPD was rejected."""
     why, t, n = choice.why, choice.tail, obs.n
-    out = [not_estimable(estimate=e, note=join_notes(why, note), **kw)
-           for e in (t.xi, t.sigma)]
+    out = [not_estimable(estimate=e, note=join_notes(why, note), **kw) for e in (t.xi, t.sigma)]
     within = n * (1 - qs) >= 1 - 1e-9
-    empirical = iter(quantile_rows(obs, qs[within], level, d, join_notes(
-        f"{why}: empirical order-statistic interval", dnote, note)))
+    empirical = iter(
+        quantile_rows(
+            obs,
+            qs[within],
+            level,
+            d,
+            join_notes(f"{why}: empirical order-statistic interval", dnote, note),
+        )
+    )
     for q, w in zip(qs, within):
-        out.append(next(empirical) if w else not_estimable(note=join_notes(
-            f"{why}; {pct_label(q)} lies beyond the data (n={n}), where only a model could "
-            "reach", note), **kw))
+        out.append(
+            next(empirical)
+            if w
+            else not_estimable(
+                note=join_notes(
+                    f"{why}; {pct_label(q)} lies beyond the data (n={n}), where only a model could "
+                    "reach",
+                    note,
+                ),
+                **kw,
+            )
+        )
     return out
 
 
-def _pot_rows(obs, d, dnote, threshold_q, threshold, qs, level, rng, n_resamples, min_excess,
-              note, unit):
+def _pot_rows(
+    obs, d, dnote, threshold_q, threshold, qs, level, rng, n_resamples, min_excess, note, unit
+):
     n = obs.n
     xs = np.sort(obs.series)
     names = ["shape", "scale", *map(pct_label, qs)]
     kw = dict(level=level, method=GPD_METHOD, unit="packet", n=n)
     gpd_note = join_notes(AUTOCORRELATED if d is not None else "", note)
-    choice = _Choice(np.nan, 0, "none", why="no observations") if n == 0 else _choose(
-        xs, obs.bound if obs.n_censored else -np.inf, threshold_q, threshold, min_excess, unit)
+    choice = (
+        _Choice(np.nan, 0, "none", why="no observations")
+        if n == 0
+        else _choose(
+            xs, obs.bound if obs.n_censored else -np.inf, threshold_q, threshold, min_excess, unit
+        )
+    )
     t = choice.tail
     if t is None:
-        return [{"stat": s, **choice.info(), **not_estimable(note=join_notes(choice.why, note),
-                                                              **kw)} for s in names]
+        return [
+            {"stat": s, **choice.info(), **not_estimable(note=join_notes(choice.why, note), **kw)}
+            for s in names
+        ]
     if not choice.why:
         reps = _bootstrap(t, n, qs, n_resamples, rng)
         why = _degenerate(reps, level)
@@ -559,15 +693,30 @@ def _pot_rows(obs, d, dnote, threshold_q, threshold, qs, level, rng, n_resamples
         lo, hi = percentile_interval(reps[:, i], level)
         beyond = i >= 2 and n * (1 - qs[i - 2]) < 1
         extra = "extrapolated beyond the data: a model, not a measurement" if beyond else ""
-        out.append({"stat": s, **choice.info(), **row(e, lo, hi, n_eff=t.k, note=join_notes(
-            extra, gpd_note), **kw)})
+        out.append(
+            {
+                "stat": s,
+                **choice.info(),
+                **row(e, lo, hi, n_eff=t.k, note=join_notes(extra, gpd_note), **kw),
+            }
+        )
     return out
 
 
-def pot_fit(data, runs: pd.DataFrame | None = None, by=None, metric: str = "rtt",
-            level: float = 0.95, *, threshold_q: float | None = None,
-            threshold: float | None = None, quantiles: Sequence[float] = (0.9999, 0.99999),
-            rng: Rng = None, n_resamples: int = 200, min_excess: int = 50) -> pd.DataFrame:
+def pot_fit(
+    data,
+    runs: pd.DataFrame | None = None,
+    by=None,
+    metric: str = "rtt",
+    level: float = 0.95,
+    *,
+    threshold_q: float | None = None,
+    threshold: float | None = None,
+    quantiles: Sequence[float] = (0.9999, 0.99999),
+    rng: Rng = None,
+    n_resamples: int = 200,
+    min_excess: int = 50,
+) -> pd.DataFrame:
     """Generalized Pareto fit above a threshold and the quantiles it implies, with bootstrap
     intervals — or, when the GPD does not fit, the empirical interval and the reason.
 
@@ -590,8 +739,20 @@ def pot_fit(data, runs: pd.DataFrame | None = None, by=None, metric: str = "rtt"
     out = []
     for keys, obs, note in _groups(data, runs, by, metric):
         d, dnote = choose(obs, "auto")
-        for r in _pot_rows(obs, d, dnote, threshold_q, threshold, qs, level, rng, n_resamples,
-                           min_excess, note, keys.get("unit", "")):
+        for r in _pot_rows(
+            obs,
+            d,
+            dnote,
+            threshold_q,
+            threshold,
+            qs,
+            level,
+            rng,
+            n_resamples,
+            min_excess,
+            note,
+            keys.get("unit", ""),
+        ):
             out.append({**keys, **r})
     return pd.DataFrame(out)
 

@@ -68,9 +68,14 @@ def test_a_cluster_import_links_large_inputs_as_the_local_import_does(
     got, ids = {}, {}
     for basis in ("rtt", "half_rtt"):  # sockperf's latency logs are half-RTT
         ids[basis] = t.runs.loc[t.runs["latency_basis"] == basis, "run_id"]
-        got[basis] = campaign.summarize_store(raw.name, tmp_path / "dask", run_ids=ids[basis],
-                                           metric=basis, engine="dask",
-                                           scheduler=cluster.scheduler_address)
+        got[basis] = campaign.summarize_store(
+            raw.name,
+            tmp_path / "dask",
+            run_ids=ids[basis],
+            metric=basis,
+            engine="dask",
+            scheduler=cluster.scheduler_address,
+        )
     assert placed and sorted(map(str, read)) == sorted(
         str(f) for gs in placed.values() for f, *_ in gs
     )  # each placed run once, by the cluster's tasks

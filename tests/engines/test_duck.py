@@ -94,8 +94,9 @@ def _query(store_root, name, t, ids):
 
 
 @pytest.mark.parametrize("by", [["run_id"], ["tool", "run_id"]])
-def test_short_runs_are_sql_long_ones_numpy_censored_ones_group_rows(synth, captures,
-                                                                      monkeypatch, by):
+def test_short_runs_are_sql_long_ones_numpy_censored_ones_group_rows(
+    synth, captures, monkeypatch, by
+):
     """Per run (and per group of one run): a run of fewer than SERIES_ROWS rows is SQL's
     (too short to test for autocorrelation), a longer uncensored run goes to the numpy path
     (its test needs the series), a censored run to group_rows; all three occur, and the rows
@@ -108,8 +109,12 @@ def test_short_runs_are_sql_long_ones_numpy_censored_ones_group_rows(synth, capt
         yield from series(q, per_run, run_ids, kw, slow)
 
     monkeypatch.setattr(duck, "_series", spy)
-    monkeypatch.setattr(duck._Query, "read", lambda self, r: read.extend(r) or original_read(self, r))
-    monkeypatch.setattr(duck._rows, "series", lambda r, *a: sql.append(r["run_id"]) or original_rows(r, *a))
+    monkeypatch.setattr(
+        duck._Query, "read", lambda self, r: read.extend(r) or original_read(self, r)
+    )
+    monkeypatch.setattr(
+        duck._rows, "series", lambda r, *a: sql.append(r["run_id"]) or original_rows(r, *a)
+    )
     seen = {"sql": 0, "numpy": 0, "group_rows": 0}
     for name, (_, root, t) in ((SYNTH, synth), ("captures", captures)):
         ids = _ids(t)
@@ -232,8 +237,7 @@ def test_rows_out_of_order_repeated_or_null_seq_equal_pandas(synth, tmp_path, mo
 
 
 @pytest.mark.parametrize("dependence", ["auto", "iid", "batch"])
-def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monkeypatch,
-                                                          dependence):
+def test_long_runs_skip_the_moments_pass_and_equal_pandas(synth, captures, monkeypatch, dependence):
     """Uncensored runs of SERIES_ROWS rows or more go straight to the numpy path: the GROUP BY
     pass of moments reads only the others, and the rows are still summarize's (runs with
     losses, short series, censored runs and ``iid`` among them; at 300, runs of 50 to 299
@@ -265,10 +269,15 @@ def test_the_scan_names_its_runs_in_sql_or_joins_a_table(synth, monkeypatch, lit
     def spy(self, con, *a):
         original(self, con, *a)
         sql = con.sql
-        self.con = type("Con", (), {
-            "sql": lambda _, q: sent.append(q) or sql(q),
-            "register": lambda _, *r: con.register(*r),
-            "execute": lambda _, *r: con.execute(*r)})()
+        self.con = type(
+            "Con",
+            (),
+            {
+                "sql": lambda _, q: sent.append(q) or sql(q),
+                "register": lambda _, *r: con.register(*r),
+                "execute": lambda _, *r: con.execute(*r),
+            },
+        )()
 
     monkeypatch.setattr(duck._Query, "__init__", spy)
     _, root, t = synth
@@ -304,10 +313,14 @@ def test_run_counts_come_from_the_footers_of_large_inputs_files(synth, tmp_path,
     assert set(q.placed) == set(pure)
     read = []  # the long runs of those files are read from their row groups, not scanned
     original = duck._series_rows.read_series
-    monkeypatch.setattr(duck._series_rows, "read_series",
-                        lambda groups, *a: read.append(groups[0][0]) or original(groups, *a))
-    pd.testing.assert_frame_equal(campaign.summarize_store(SYNTH, tmp_path, run_ids=ids),
-                                  _pandas(t, ids))
+    monkeypatch.setattr(
+        duck._series_rows,
+        "read_series",
+        lambda groups, *a: read.append(groups[0][0]) or original(groups, *a),
+    )
+    pd.testing.assert_frame_equal(
+        campaign.summarize_store(SYNTH, tmp_path, run_ids=ids), _pandas(t, ids)
+    )
     run_of = {f: r for r, gs in pure.items() for f, *_ in gs}
     read_runs = [run_of[f] for f in read]  # every long run among them, and found-dependent ones
     long = {r for r in set(pure) & set(ids) if sizes[r] >= duck.SERIES_ROWS}

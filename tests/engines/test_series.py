@@ -77,11 +77,14 @@ def test_status_read_as_a_dictionary_flags_as_strings_do():
     assert _series._is_ok(status.cast(pa.string())).tolist() == _series._is_ok(status).tolist()
 
 
-@pytest.mark.parametrize("chunks, want", [
-    ([["ok", "ok"], ["ok"]], [True, True, True]),  # one word, "ok": no lookup
-    ([["ok", None], ["ok"]], [True, False, True]),  # a NULL among them
-    ([["ok", "ok"], ["lost"]], [True, True, False]),  # another word in one chunk
-])
+@pytest.mark.parametrize(
+    "chunks, want",
+    [
+        ([["ok", "ok"], ["ok"]], [True, True, True]),  # one word, "ok": no lookup
+        ([["ok", None], ["ok"]], [True, False, True]),  # a NULL among them
+        ([["ok", "ok"], ["lost"]], [True, True, False]),  # another word in one chunk
+    ],
+)
 def test_a_status_of_ok_alone_flags_every_row(chunks, want):
     status = pa.chunked_array([pa.array(c).dictionary_encode() for c in chunks])
     assert _series._is_ok(status).tolist() == want

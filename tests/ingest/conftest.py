@@ -11,8 +11,12 @@ import pytest
 from tests.conftest import ROOT
 
 RAW = ROOT / "data" / "raw"
-EXAMPLES = ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
-            "seed004-echo-uksouth")
+EXAMPLES = (
+    "seed000-az-vs-as",
+    "seed001-aks-azure-cni",
+    "seed002-ppg-latte",
+    "seed004-echo-uksouth",
+)
 
 
 def tree_digest(folder: Path, *, mtimes: bool = False) -> dict[str, tuple]:

@@ -35,8 +35,14 @@ def _child(raw, root, point):
 @pytest.fixture(scope="module")
 def ctx():
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["azlatency.campaign.importer", "pandera.pandas", "pyarrow.parquet",
-                                    "tests.ingest.test_atomic"])
+    context.set_forkserver_preload(
+        [
+            "azlatency.campaign.importer",
+            "pandera.pandas",
+            "pyarrow.parquet",
+            "tests.ingest.test_atomic",
+        ]
+    )
     return context
 
 
@@ -50,7 +56,8 @@ def setup(tmp_path_factory):
     campaign.import_campaign(raw, root=stores, workers=1)
     old = state(stores / "echo")
     (raw / "ppg.reported.csv").write_bytes(
-        (RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv").read_bytes())
+        (RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv").read_bytes()
+    )
     reference = tmp / "reference"
     campaign.import_campaign(raw, root=reference, workers=1)
     new = state(reference / "echo")
@@ -65,8 +72,11 @@ def state(store):
         return None
     manifest = json.loads((store / "manifest.json").read_text())
     manifest.pop("cache_stamp")
-    tables = {f.relative_to(store).as_posix(): f.read_bytes() for t in ("runs", "samples",
-              "summaries") for f in sorted((store / t).rglob("*.parquet"))}
+    tables = {
+        f.relative_to(store).as_posix(): f.read_bytes()
+        for t in ("runs", "samples", "summaries")
+        for f in sorted((store / t).rglob("*.parquet"))
+    }
     return manifest, tables
 
 
@@ -86,16 +96,24 @@ def _check_and_restore(stores, old, new):
     now = state(stores / "echo")
     assert now in (old, new)
     assert len(tables.runs) == (18 if now == old else 25)
-    leftovers = [p.name for p in stores.iterdir() if p.name.startswith(".echo.")
-                 and not p.name.endswith(".lock")]
+    leftovers = [
+        p.name
+        for p in stores.iterdir()
+        if p.name.startswith(".echo.") and not p.name.endswith(".lock")
+    ]
     assert leftovers == [] or all(".tmp-" in n for n in leftovers)
     return "old" if now == old else "new"
 
 
 @pytest.mark.parametrize(
     ("point", "expected"),
-    [("cache-written", "old"), ("staging-written", "old"), ("before-swap", "old"),
-     ("between-renames", "old"), ("after-swap", "new")],
+    [
+        ("cache-written", "old"),
+        ("staging-written", "old"),
+        ("before-swap", "old"),
+        ("between-renames", "old"),
+        ("after-swap", "new"),
+    ],
 )
 def test_killed_at_each_step(ctx, setup, point, expected, tmp_path):
     raw, stores, old, new = setup

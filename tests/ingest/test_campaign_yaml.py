@@ -32,29 +32,42 @@ def test_zone_written_as_a_number_stays_a_string():
     ("text", "expected"),
     [
         # an unknown key, on line 3
-        ("defaults:\n  region: westeurope\n  vmsize: D4\n",
-         "campaign.yaml:3: defaults.vmsize: Extra inputs are not permitted"),
+        (
+            "defaults:\n  region: westeurope\n  vmsize: D4\n",
+            "campaign.yaml:3: defaults.vmsize: Extra inputs are not permitted",
+        ),
         # placement outside the vocabulary
-        ("defaults:\n  placement: zone\n",
-         "campaign.yaml:2: defaults.placement: unknown placement 'zone'"),
+        (
+            "defaults:\n  placement: zone\n",
+            "campaign.yaml:2: defaults.placement: unknown placement 'zone'",
+        ),
         # a bad IP of a host, line 4
-        ("hosts:\n  vm1:\n    zone: 1\n    ip: 10.0.1.999\n",
-         "campaign.yaml:4: hosts.vm1.ip: '10.0.1.999' does not appear to be an IPv4"),
+        (
+            "hosts:\n  vm1:\n    zone: 1\n    ip: 10.0.1.999\n",
+            "campaign.yaml:4: hosts.vm1.ip: '10.0.1.999' does not appear to be an IPv4",
+        ),
         # a regex that does not compile, in the second rule
-        ("rules:\n  - glob: '*'\n  - heading: 'AZ(?P<src_zone>\\d'\n",
-         "campaign.yaml:3: rules.1.heading: bad regular expression"),
+        (
+            "rules:\n  - glob: '*'\n  - heading: 'AZ(?P<src_zone>\\d'\n",
+            "campaign.yaml:3: rules.1.heading: bad regular expression",
+        ),
         # a rule without a condition
-        ("rules:\n  - set: {scenario: x}\n",
-         "campaign.yaml:2: rules.0: a rule needs a condition"),
+        ("rules:\n  - set: {scenario: x}\n", "campaign.yaml:2: rules.0: a rule needs a condition"),
         # a {name} in set that no pattern captures
-        ("rules:\n  - glob: '*'\n    set: {scenario: 'AZ{zone}'}\n",
-         "campaign.yaml:2: rules.0: set: {zone} is not captured"),
+        (
+            "rules:\n  - glob: '*'\n    set: {scenario: 'AZ{zone}'}\n",
+            "campaign.yaml:2: rules.0: set: {zone} is not captured",
+        ),
         # a boolean that is not one
-        ("defaults:\n  accelerated_networking: maybe\n",
-         "campaign.yaml:2: defaults.accelerated_networking: Input should be a valid boolean"),
+        (
+            "defaults:\n  accelerated_networking: maybe\n",
+            "campaign.yaml:2: defaults.accelerated_networking: Input should be a valid boolean",
+        ),
         # the same address names two hosts
-        ("hosts:\n  a: {ip: 10.0.0.1}\n  b: {ip: 10.0.0.1}\n",
-         "campaign.yaml:1: hosts: '10.0.0.1' names both 'a' and 'b'"),
+        (
+            "hosts:\n  a: {ip: 10.0.0.1}\n  b: {ip: 10.0.0.1}\n",
+            "campaign.yaml:1: hosts: '10.0.0.1' names both 'a' and 'b'",
+        ),
     ],
 )
 def test_errors_name_the_key_and_the_line(text, expected):

@@ -21,8 +21,10 @@ def test_import_prints_the_summary_and_the_not_imported_files(copy_campaign, sto
     (raw / "notes.txt").write_text("to do: rerun cross region\n")
     result = _run(raw, "--out", stores, "--workers", "1")
     assert result.exit_code == 0, result.output
-    assert ("seed004-echo-uksouth: 2 files imported, 2 not imported; 18 runs, 0 samples, "
-            "30 summaries; 6 quality notes") in " ".join(result.output.split())
+    assert (
+        "seed004-echo-uksouth: 2 files imported, 2 not imported; 18 runs, 0 samples, "
+        "30 summaries; 6 quality notes"
+    ) in " ".join(result.output.split())
     assert "notes.txt" in result.output and "unknown_format" in result.output
     assert (stores / "seed004-echo-uksouth" / "runs" / "part-0.parquet").is_file()
 
@@ -58,7 +60,8 @@ def test_bad_campaign_yaml_fails_with_key_and_line(copy_campaign, stores):
     result = _run(raw, "--out", stores)
     assert result.exit_code == 1
     assert "campaign.yaml:2: hosts.vm1.ip: '10.0.0.300' does not appear" in " ".join(
-        result.output.split())
+        result.output.split()
+    )
     assert not (stores / "seed004-echo-uksouth").exists()
 
 

@@ -249,8 +249,9 @@ def test_unchanged_partitions_are_linked_not_rewritten(mixed, stores, tmp_path):
     assert tree_digest(folder) == tree_digest(tmp_path / "fresh" / mixed.name)
 
 
-def test_a_partition_is_cut_into_files_at_source_file_boundaries(mixed, stores, tmp_path,
-                                                                monkeypatch):
+def test_a_partition_is_cut_into_files_at_source_file_boundaries(
+    mixed, stores, tmp_path, monkeypatch
+):
     """With FILE_ROWS small, the sockperf partition is several files (part-0, part-1, ...)
     written by two threads.  No run spans two files, every file keeps the run order, the
     rows are those of a one-file store, a re-import with nothing changed writes nothing,
@@ -313,18 +314,21 @@ def test_a_large_part_is_its_own_file_in_the_plan():
         "samples/tool=a/part-3.parquet": [4],
     }
     assert dataset.plan_files(rows[1:3], tools[1:3], [True, False]) == {
-        "samples/tool=a/part-0.parquet": [0], "samples/tool=a/part-1.parquet": [1]}
+        "samples/tool=a/part-0.parquet": [0],
+        "samples/tool=a/part-1.parquet": [1],
+    }
 
 
-def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_path,
-                                                             monkeypatch):
+def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_path, monkeypatch):
     """With LINK_ROWS small, every sockperf full log is a samples file that is its cache
     file (one inode): the samples read back are those of a store whose files were all
     written, in the same order, and plain DuckDB reads the same rows."""
     campaign.import_campaign(mixed, root=tmp_path / "packed", workers=1)
     packed = campaign.load(tmp_path / "packed" / mixed.name)
-    assert all(f.stat().st_nlink == 1
-               for f in dataset.table_files(tmp_path / "packed" / mixed.name, "samples"))
+    assert all(
+        f.stat().st_nlink == 1
+        for f in dataset.table_files(tmp_path / "packed" / mixed.name, "samples")
+    )
     monkeypatch.setattr(dataset, "LINK_ROWS", 700)  # the full logs: 767-1099 rows
     campaign.import_campaign(mixed, root=stores, workers=1)
     folder = stores / mixed.name
@@ -342,8 +346,9 @@ def test_a_large_part_is_linked_from_the_cache_not_rewritten(mixed, stores, tmp_
     t = campaign.load(folder)
     assert t.samples.equals(packed.samples)
     assert list(t.samples.columns) == list(packed.samples.columns)
-    n = duckdb.sql(f"SELECT count(*), sum(rtt_us) FROM read_parquet('{folder}/samples/*/*.parquet')"
-                   ).fetchall()[0]
+    n = duckdb.sql(
+        f"SELECT count(*), sum(rtt_us) FROM read_parquet('{folder}/samples/*/*.parquet')"
+    ).fetchall()[0]
     assert n[0] == len(packed.samples) and n[1] == pytest.approx(packed.samples.rtt_us.sum())
     manifest = json.loads((folder / store.MANIFEST).read_text(encoding="utf-8"))
     assert campaign.import_campaign(mixed, root=stores, workers=1).changed is False
@@ -366,8 +371,10 @@ def test_two_campaigns_read_as_one_table_without_schema_merging(mixed, stores, t
     files = sorted(stores.glob("*/samples/*/*.parquet"))
     first = pq.read_schema(files[0])
     assert all(pq.read_schema(f).equals(first) for f in files)
-    got = duckdb.sql(f"SELECT count(*), count(rtt_us), count(DISTINCT run_id) "
-                     f"FROM read_parquet('{stores}/*/samples/*/*.parquet')").fetchall()[0]
+    got = duckdb.sql(
+        f"SELECT count(*), count(rtt_us), count(DISTINCT run_id) "
+        f"FROM read_parquet('{stores}/*/samples/*/*.parquet')"
+    ).fetchall()[0]
     both = pd.concat([a.samples, b.samples])
     assert got == (len(both), both["rtt_us"].notna().sum(), both["run_id"].nunique())
     assert ds.dataset([str(f) for f in files]).to_table().num_rows == len(both)

@@ -28,9 +28,14 @@ SENDER = RAW / "seed002-ppg-latte" / "b1s-cross-zone" / "latte-sender.log"
 RECEIVER = RAW / "seed002-ppg-latte" / "b1s-cross-zone" / "latte-receiver.log"
 REPORTED = RAW / "seed004-echo-uksouth" / "latency-by-scenario.reported.csv"
 # The line made bad: the second row under the header (the first, Same AZ's mean, stays good).
-BAD = next(i for i, line in enumerate(REPORTED.read_text().splitlines(), 1)
-           if line.startswith("tool,")) + 2
+BAD = (
+    next(
+        i for i, line in enumerate(REPORTED.read_text().splitlines(), 1) if line.startswith("tool,")
+    )
+    + 2
+)
 LIMIT = 64 * 1024
+
 
 def _zip(path: Path) -> None:
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
@@ -46,6 +51,7 @@ def _zip(path: Path) -> None:
 
 def _tar(path: Path) -> None:
     with tarfile.open(path, "w:gz") as tf:
+
         def add(name: str, data: bytes = b"", **kw) -> None:
             info = tarfile.TarInfo(name)
             info.size = len(data)
@@ -79,8 +85,9 @@ def dump(tmp_path: Path) -> Path:
     (d / "echo" / "total-loss.csv").write_bytes(TOTAL_LOSS.read_bytes())
     # a reported-values file with a row the parser rejects (strict import: parse error)
     lines = REPORTED.read_text().splitlines(keepends=True)
-    (d / "bad.reported.csv").write_text("".join(lines[:BAD - 1])
-                                        + lines[BAD - 1].replace(",us,", ",xs,"))
+    (d / "bad.reported.csv").write_text(
+        "".join(lines[: BAD - 1]) + lines[BAD - 1].replace(",us,", ",xs,")
+    )
     (d / "big.log").write_bytes(SENDER.read_bytes() * (LIMIT // len(SENDER.read_bytes()) + 1))
     os.symlink("latte/sender.log", d / "link.log")
     _zip(d / "hostile.zip")
@@ -119,8 +126,9 @@ EXPECTED = {  # path -> (status, reason)
 
 
 def _import(dump: Path, stores: Path, **kw):
-    return campaign.import_campaign(dump, root=stores, workers=1, strict=True,
-                                  limits=Limits(max_file_bytes=LIMIT), **kw)
+    return campaign.import_campaign(
+        dump, root=stores, workers=1, strict=True, limits=Limits(max_file_bytes=LIMIT), **kw
+    )
 
 
 def test_every_file_is_accounted_for_exactly_once(dump, stores):
@@ -128,8 +136,10 @@ def test_every_file_is_accounted_for_exactly_once(dump, stores):
     report = _import(dump, stores)
     files = report.files
     assert files.path.is_unique
-    got = {r.path: (r.status, r.reason if isinstance(r.reason, str) else None)
-           for r in files.itertuples()}
+    got = {
+        r.path: (r.status, r.reason if isinstance(r.reason, str) else None)
+        for r in files.itertuples()
+    }
     assert got == EXPECTED
     assert tree_digest(dump, mtimes=True) == before  # the dump was only read
     by_path = files.set_index("path")
@@ -182,14 +192,16 @@ def test_nanosecond_timestamps_and_string_zones_survive_the_store(dump, stores):
 
 
 def test_lenient_import_keeps_the_good_rows_and_lists_the_skipped(dump, stores):
-    report = campaign.import_campaign(dump, root=stores, workers=1,
-                                    limits=Limits(max_file_bytes=LIMIT))
+    report = campaign.import_campaign(
+        dump, root=stores, workers=1, limits=Limits(max_file_bytes=LIMIT)
+    )
     row = report.files.set_index("path").loc["bad.reported.csv"]
     assert row.status == "imported" and row.runs == 1  # the Same AZ mean of line 12
     q = report.quality
     warn = q[(q.source_path == "bad.reported.csv") & (q.issue == "parser_warning")]
-    assert warn.detail.tolist() == ["line 13 skipped: unknown unit 'xs'; use one of "
-                                    + ", ".join(UNITS)]
+    assert warn.detail.tolist() == [
+        "line 13 skipped: unknown unit 'xs'; use one of " + ", ".join(UNITS)
+    ]
 
 
 def test_an_archive_campaign_with_one_top_folder(tmp_path, stores):

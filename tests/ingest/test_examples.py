@@ -20,8 +20,10 @@ def test_seed000_pairs_come_from_prompt_host_target_ip_and_inventory(stores):
     assert report.not_imported.reason.tolist() == ["ignored"]
     runs = camp.load("seed000-az-vs-as", stores).runs.set_index("source_path")
     assert len(runs) == 8 and runs.index.is_unique
-    zones, avset = runs.loc[runs.index.str.startswith("zones/")], runs.loc[
-        runs.index.str.startswith("avset/")]
+    zones, avset = (
+        runs.loc[runs.index.str.startswith("zones/")],
+        runs.loc[runs.index.str.startswith("avset/")],
+    )
     # seed 000 line 26: "root@malzonka02 ... sockperf ping-pong -i 10.0.1.4"; malzonka02 is in
     # zone 3 and malzonka01 (10.0.1.4) in zone 1 (lines 20-21).
     assert set(zones.src_host) == {"malzonka02"} and set(zones.dst_host) == {"malzonka01"}
@@ -43,8 +45,12 @@ def test_seed001_every_run_has_the_zones_of_its_heading(stores):
     report = _import("seed001-aks-azure-cni", stores)
     assert report.not_imported.reason.tolist() == ["ignored"]
     runs = camp.load("seed001-aks-azure-cni", stores).runs
-    expected = {"az1-az1.md": ("1", "1", "same_zone"), "az1-az2.md": ("1", "2", "cross_zone"),
-                "az2-az3.md": ("2", "3", "cross_zone"), "az1-az3.md": ("1", "3", "cross_zone")}
+    expected = {
+        "az1-az1.md": ("1", "1", "same_zone"),
+        "az1-az2.md": ("1", "2", "cross_zone"),
+        "az2-az3.md": ("2", "3", "cross_zone"),
+        "az1-az3.md": ("1", "3", "cross_zone"),
+    }
     for path, group in runs.groupby("source_path"):
         # five scenarios x four tools (qperf may report tcp_bw and tcp_lat as two runs)
         assert {"iperf3", "ntttcp", "qperf", "sockperf"} <= set(group.tool), path
@@ -66,8 +72,10 @@ def test_seed002_latte_logs_and_reported_comparison(stores):
     t = camp.load("seed002-ppg-latte", stores)
     assert len(t.runs) == 9
     logs = t.runs[t.runs.parser_variant != "reported-csv"].set_index("source_path")
-    assert set(logs.index) == {"b1s-cross-zone/latte-sender.log",
-                               "b1s-cross-zone/latte-receiver.log"}
+    assert set(logs.index) == {
+        "b1s-cross-zone/latte-sender.log",
+        "b1s-cross-zone/latte-receiver.log",
+    }
     assert set(logs.vm_size) == {"Standard_B1s"} and set(logs.placement) == {"cross_zone"}
     assert not logs.accelerated_networking.any() and set(logs.region) == {"canadacentral"}
     s = t.summaries
@@ -81,7 +89,9 @@ def test_seed004_reported_echo_tables(stores):
     report = _import("seed004-echo-uksouth", stores)
     assert report.counts == {"runs": 18, "samples": 0, "summaries": 30}
     t = camp.load("seed004-echo-uksouth", stores)
-    assert set(t.runs.parser_variant) == {"reported-csv"} and set(t.summaries.source) == {"reported"}
+    assert set(t.runs.parser_variant) == {"reported-csv"} and set(t.summaries.source) == {
+        "reported"
+    }
     assert set(t.runs.placement) == {"same_zone", "cross_zone", "cross_region"}
     assert set(t.runs.vm_size) == {"Standard_B1s"}
     # only the UK West client has no zone
@@ -103,5 +113,8 @@ def test_reimport_changes_nothing_and_raw_is_never_written(campaign, stores):
     camp.import_campaign(RAW / campaign, root=stores, workers=1)
     assert tree_digest(store) == {k: v[:1] for k, v in snapshot.items()}
     assert tree_digest(RAW / campaign, mtimes=True) == raw_before
-    assert not [p for p in stores.iterdir() if p.name.startswith(f".{campaign}.") and
-                not p.name.endswith(".lock")]
+    assert not [
+        p
+        for p in stores.iterdir()
+        if p.name.startswith(f".{campaign}.") and not p.name.endswith(".lock")
+    ]

@@ -25,10 +25,20 @@ hosts:
 def _runs(*metas: dict):
     rows = []
     for i, meta in enumerate(metas):
-        rows.append({"run_id": f"r{i}", "source_path": meta.pop("source_path", f"f{i}.log"),
-                     "source_sha256": "0" * 64, "block": 0, "line_start": 1, "line_end": 2,
-                     "tool": meta.pop("tool", "sockperf"), "parser_variant": "test",
-                     "complete": True, **meta})
+        rows.append(
+            {
+                "run_id": f"r{i}",
+                "source_path": meta.pop("source_path", f"f{i}.log"),
+                "source_sha256": "0" * 64,
+                "block": 0,
+                "line_start": 1,
+                "line_end": 2,
+                "tool": meta.pop("tool", "sockperf"),
+                "parser_variant": "test",
+                "complete": True,
+                **meta,
+            }
+        )
     return schema.frame("runs", rows)
 
 
@@ -42,10 +52,17 @@ def test_prompt_host_is_the_client_and_the_target_ip_the_server():
     runs, issues = _label(INVENTORY, {"prompt_host": "malzonka02", "dst_ip": "10.0.1.4"})
     r = runs.iloc[0]
     assert (r.src_host, r.dst_host, r.src_zone, r.dst_zone) == (
-        "malzonka02", "malzonka01", "3", "1")
+        "malzonka02",
+        "malzonka01",
+        "3",
+        "1",
+    )
     assert r.src_ip == "10.0.1.5" and r.placement == "cross_zone"
     assert (r.region, r.vm_size, bool(r.accelerated_networking)) == (
-        "westeurope", "Standard_D4as_v4", True)
+        "westeurope",
+        "Standard_D4as_v4",
+        True,
+    )
     assert r.campaign == "c" and issues == []
 
 
@@ -70,10 +87,12 @@ def test_availability_set_pair_has_no_zone_and_no_missing_zone_issue():
 
 
 def test_ppg_same_node_and_cross_region_are_derived_from_the_inventory():
-    runs, _ = _label(INVENTORY,
-                     {"prompt_host": "ppg-a", "dst_ip": "10.1.0.5"},
-                     {"prompt_host": "ppg-a", "dst_host": "ppg-a"},
-                     {"src_ip": "10.9.0.4", "dst_ip": "10.8.0.4"})
+    runs, _ = _label(
+        INVENTORY,
+        {"prompt_host": "ppg-a", "dst_ip": "10.1.0.5"},
+        {"prompt_host": "ppg-a", "dst_host": "ppg-a"},
+        {"src_ip": "10.9.0.4", "dst_ip": "10.8.0.4"},
+    )
     assert list(runs.placement) == ["ppg", "same_node", "cross_region"]
 
 
@@ -85,8 +104,12 @@ rules:
 """
     runs, issues = _label(text, {"heading": "AZ1 - AZ3"}, {"heading": "Inside single node"})
     a = runs.iloc[0]
-    assert (a.src_zone, a.dst_zone, a.scenario, a.placement) == ("1", "3", "AZ1 to AZ3",
-                                                                 "cross_zone")
+    assert (a.src_zone, a.dst_zone, a.scenario, a.placement) == (
+        "1",
+        "3",
+        "AZ1 to AZ3",
+        "cross_zone",
+    )
     assert json.loads(a.labels) == {"pair": "13"}
     assert runs.iloc[1][["src_zone", "dst_zone"]].isna().all()
     assert [i["issue"] for i in issues] == ["unlabelled_zones"] and issues[0]["run_id"] == "r1"
@@ -101,27 +124,37 @@ rules:
   - glob: "*/ping.log"
     set: {scenario: ping, accelerated_networking: "off"}
 """
-    runs, _ = _label(text, {"source_path": "1-2/ping.log", "tool": "ping"},
-                     {"source_path": "logs.zip!/1-3/sockperf.log"})
+    runs, _ = _label(
+        text,
+        {"source_path": "1-2/ping.log", "tool": "ping"},
+        {"source_path": "logs.zip!/1-3/sockperf.log"},
+    )
     assert list(runs.scenario) == ["ping", "from zone 1"]  # the later rule wins
     assert list(runs.dst_zone) == ["2", "3"]
     assert runs.accelerated_networking.tolist()[0] is False
 
 
 def test_what_the_file_says_wins_and_a_disagreement_is_reported():
-    text = INVENTORY + """
+    text = (
+        INVENTORY
+        + """
 rules:
   - glob: "*"
     set: {dst_zone: 2, scenario: x}
 """
+    )
     # A reported-values row states its zones; the rule and the inventory disagree with it.
-    runs, issues = _label(text, {"prompt_host": "malzonka02", "dst_ip": "10.0.1.4",
-                                 "dst_zone": "1", "scenario": "given"})
+    runs, issues = _label(
+        text,
+        {"prompt_host": "malzonka02", "dst_ip": "10.0.1.4", "dst_zone": "1", "scenario": "given"},
+    )
     r = runs.iloc[0]
     assert (r.dst_zone, r.scenario) == ("1", "given")
     details = [i["detail"] for i in issues if i["issue"] == "label_conflict"]
-    assert sorted(details) == ["dst_zone: a campaign.yaml rule says '2', kept '1'",
-                               "scenario: a campaign.yaml rule says 'x', kept 'given'"]
+    assert sorted(details) == [
+        "dst_zone: a campaign.yaml rule says '2', kept '1'",
+        "scenario: a campaign.yaml rule says 'x', kept 'given'",
+    ]
 
 
 def test_inventory_disagreeing_with_a_rule_is_a_conflict():
@@ -149,5 +182,6 @@ def test_no_campaign_yaml_leaves_fields_empty_and_says_so():
     r = runs.iloc[0]
     assert r.src_host == "vm9" and r.dst_ip == "10.0.0.9"
     assert runs[["src_zone", "dst_zone", "placement", "region"]].isna().all(axis=None)
-    assert issues == [{"run_id": "r0", "issue": "unlabelled_zones",
-                       "detail": "src_zone and dst_zone unknown"}]
+    assert issues == [
+        {"run_id": "r0", "issue": "unlabelled_zones", "detail": "src_zone and dst_zone unknown"}
+    ]

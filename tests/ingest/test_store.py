@@ -67,7 +67,9 @@ def test_a_torn_cache_file_is_parsed_again(echo, stores):
 def test_campaign_yaml_changes_relabel_without_parsing(echo, stores):
     campaign.import_campaign(echo, root=stores, workers=1)
     cfg = echo / "campaign.yaml"
-    cfg.write_text(cfg.read_text().replace("defaults:\n", "defaults:\n  labels: {study: painter}\n"))
+    cfg.write_text(
+        cfg.read_text().replace("defaults:\n", "defaults:\n  labels: {study: painter}\n")
+    )
     again = campaign.import_campaign(echo, root=stores, workers=1)
     assert (again.parsed, again.reused, again.changed) == (0, 2, True)
     runs = campaign.load("seed004-echo-uksouth", stores).runs
@@ -91,9 +93,12 @@ def test_manifest_has_hashes_versions_and_the_report(echo, stores):
     manifest = json.loads((stores / "seed004-echo-uksouth" / "manifest.json").read_text())
     assert manifest["format_version"] == schema.FORMAT_VERSION
     assert manifest["azlatency_version"] == __import__("azlatency").__version__
-    assert set(manifest["inputs"]) == {"README.md", "campaign.yaml",
-                                       "last-records-before-break.reported.csv",
-                                       "latency-by-scenario.reported.csv"}
+    assert set(manifest["inputs"]) == {
+        "README.md",
+        "campaign.yaml",
+        "last-records-before-break.reported.csv",
+        "latency-by-scenario.reported.csv",
+    }
     assert manifest["tables"]["runs"]["rows"] == 18
     assert len(manifest["report"]["files"]) == len(report.files) == 4
     assert campaign.load_report("seed004-echo-uksouth", stores).files.equals(report.files)

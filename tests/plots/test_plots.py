@@ -59,8 +59,14 @@ def test_latency_axis_without_basis_is_refused():
 
 
 def test_percentile_spectrum_uses_nines_and_draws_bands():
-    df = pd.DataFrame({"q": [0.5, 0.99, 0.999], "value": [10.0, 20.0, 50.0],
-                       "ci_low": [9.0, 18.0, np.nan], "ci_high": [11.0, 23.0, np.nan]})
+    df = pd.DataFrame(
+        {
+            "q": [0.5, 0.99, 0.999],
+            "value": [10.0, 20.0, 50.0],
+            "ci_low": [9.0, 18.0, np.nan],
+            "ci_high": [11.0, 23.0, np.nan],
+        }
+    )
     ax = plots.percentile_spectrum(df, basis="half_rtt")
     assert np.allclose(ax.lines[0].get_xdata(), [np.log10(2), 2.0, 3.0])
     assert [t.get_text() for t in ax.get_xticklabels()][:4] == ["50", "90", "99", "99.9"]
@@ -69,9 +75,16 @@ def test_percentile_spectrum_uses_nines_and_draws_bands():
 
 
 def test_zone_matrix_cells_hold_values_intervals_and_marks():
-    df = pd.DataFrame({"src_zone": ["1", "1", "3"], "dst_zone": ["1", "3", "1"],
-                       "value": [40.0, 700.0, 650.0], "ci_low": [39.0, 690.0, 640.0],
-                       "ci_high": [41.0, 710.0, 660.0], "asym": [False, True, True]})
+    df = pd.DataFrame(
+        {
+            "src_zone": ["1", "1", "3"],
+            "dst_zone": ["1", "3", "1"],
+            "value": [40.0, 700.0, 650.0],
+            "ci_low": [39.0, 690.0, 640.0],
+            "ci_high": [41.0, 710.0, 660.0],
+            "asym": [False, True, True],
+        }
+    )
     fig, ax = plt.subplots()
     plots.zone_matrix(df, asymmetric="asym", ax=ax)
     arr = ax.images[0].get_array()
@@ -83,8 +96,15 @@ def test_zone_matrix_cells_hold_values_intervals_and_marks():
 
 
 def test_forest_rows_follow_comparisons():
-    df = pd.DataFrame({"comparison": ["AZ vs AS", "PPG vs none"], "estimate": [1.7, 1.0],
-                       "ci_low": [1.6, 0.9], "ci_high": [1.8, 1.1], "p_adjusted": [1e-6, 0.5]})
+    df = pd.DataFrame(
+        {
+            "comparison": ["AZ vs AS", "PPG vs none"],
+            "estimate": [1.7, 1.0],
+            "ci_low": [1.6, 0.9],
+            "ci_high": [1.8, 1.1],
+            "p_adjusted": [1e-6, 0.5],
+        }
+    )
     ax = plots.forest(df)
     xy = ax.lines[0].get_xydata()
     assert xy[:, 0].tolist() == [1.7, 1.0] and xy[:, 1].tolist() == [1, 0]
@@ -92,8 +112,14 @@ def test_forest_rows_follow_comparisons():
 
 
 def test_throughput_bars_scale_to_gbit():
-    df = pd.DataFrame({"scenario": ["a", "b"], "value": [25.7e9, 7.91e9],
-                       "ci_low": [25e9, 7.5e9], "ci_high": [26e9, 8e9]})
+    df = pd.DataFrame(
+        {
+            "scenario": ["a", "b"],
+            "value": [25.7e9, 7.91e9],
+            "ci_low": [25e9, 7.5e9],
+            "ci_high": [26e9, 8e9],
+        }
+    )
     ax = plots.throughput_bars(df)
     assert [round(p.get_height(), 2) for p in ax.patches] == [25.7, 7.91]
     assert "Gbit/s" in ax.get_ylabel()
@@ -101,8 +127,12 @@ def test_throughput_bars_scale_to_gbit():
 
 def test_timeseries_marks_breaks_and_change_points():
     t0 = 1_742_464_000_000_000_000
-    df = pd.DataFrame({"time_ns": pd.array([t0 + i * 10**9 for i in range(5)], dtype="Int64"),
-                       "rtt_us": [800.0, 810.0, 790.0, 900.0, 905.0]})
+    df = pd.DataFrame(
+        {
+            "time_ns": pd.array([t0 + i * 10**9 for i in range(5)], dtype="Int64"),
+            "rtt_us": [800.0, 810.0, 790.0, 900.0, 905.0],
+        }
+    )
     ax = plots.timeseries(df, change_points=[t0 + 3 * 10**9], breaks=[t0 + 4 * 10**9])
     labels = [ln.get_label() for ln in ax.lines]
     assert "change point" in labels and "connection break" in labels

@@ -64,10 +64,19 @@ def test_point_intervals_every_series_has_its_own_look(n):
     rows = []
     for k in range(n):
         for cat in ("a", "b"):
-            rows.append({"label": cat, "estimate": 10.0 + k, "ci_low": 9.0 + k,
-                         "ci_high": 11.0 + k, "series": f"s{k}", "printed": cat == "b"})
-    ax = plots.point_intervals(pd.DataFrame(rows), hue="series", hollow="printed",
-                               basis="rtt", orient="v")
+            rows.append(
+                {
+                    "label": cat,
+                    "estimate": 10.0 + k,
+                    "ci_low": 9.0 + k,
+                    "ci_high": 11.0 + k,
+                    "series": f"s{k}",
+                    "printed": cat == "b",
+                }
+            )
+    ax = plots.point_intervals(
+        pd.DataFrame(rows), hue="series", hollow="printed", basis="rtt", orient="v"
+    )
     looks = []
     for c in ax.containers:
         dot = c.lines[0]
@@ -76,8 +85,9 @@ def test_point_intervals_every_series_has_its_own_look(n):
         assert matplotlib.colors.to_hex(whisker.get_color()[0]) == looks[-1][0]
     assert len(looks) == n and len(set(looks)) == n
     opens = [ln for ln in ax.lines if ln.get_markerfacecolor() == "white"]
-    assert [(matplotlib.colors.to_hex(ln.get_markeredgecolor()), ln.get_marker())
-            for ln in opens] == looks
+    assert [
+        (matplotlib.colors.to_hex(ln.get_markeredgecolor()), ln.get_marker()) for ln in opens
+    ] == looks
 
 
 def test_count_bars_stack_per_category():

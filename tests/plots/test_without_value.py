@@ -25,13 +25,16 @@ def _close():
 
 def _rows() -> pd.DataFrame:
     # label, estimate, ci_low, ci_high, bound_low, bound_high
-    return pd.DataFrame([
-        ("sockperf", 52.0, 51.0, 53.0, NAN, NAN),
-        ("windows ping", NAN, NAN, NAN, 0.0, 1000.0),  # the headline's censored median
-        ("at least", NAN, NAN, NAN, 300.0, NAN),
-        ("between", NAN, NAN, NAN, 100.0, 400.0),
-        ("nothing", NAN, NAN, NAN, NAN, NAN),
-    ], columns=["label", "estimate", "ci_low", "ci_high", "bound_low", "bound_high"])
+    return pd.DataFrame(
+        [
+            ("sockperf", 52.0, 51.0, 53.0, NAN, NAN),
+            ("windows ping", NAN, NAN, NAN, 0.0, 1000.0),  # the headline's censored median
+            ("at least", NAN, NAN, NAN, 300.0, NAN),
+            ("between", NAN, NAN, NAN, 100.0, 400.0),
+            ("nothing", NAN, NAN, NAN, NAN, NAN),
+        ],
+        columns=["label", "estimate", "ci_low", "ci_high", "bound_low", "bound_high"],
+    )
 
 
 def _texts(ax) -> list[str]:
@@ -43,8 +46,11 @@ def test_a_row_without_value_shows_its_bound_or_says_no_value(orient):
     ax = plots.point_intervals(_rows(), orient=orient, ax=plt.figure().gca())
     assert _texts(ax) == ["< 1000", "> 300", "100–400", "no value"]
     values = 0 if orient == "h" else 1  # the value axis's column of a line's data
-    carets = [(ln.get_marker(), ln.get_data()[values].tolist()) for ln in ax.lines
-              if ln.get_gid() == "bound"]
+    carets = [
+        (ln.get_marker(), ln.get_data()[values].tolist())
+        for ln in ax.lines
+        if ln.get_gid() == "bound"
+    ]
     if orient == "h":  # below points left, along the values
         assert carets == [("<", [1000.0]), (">", [300.0]), ("|", [100.0, 400.0])]
     else:

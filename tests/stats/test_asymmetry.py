@@ -20,8 +20,15 @@ def _campaign(rng, shift=0.0, runs_per_direction=1, n=800):
             rid = f"{src}{dst}-{i}"
             mu = 6.7 + (shift if (src, dst) == ("1", "2") else 0.0)
             vals[rid] = rng.lognormal(mu, 0.1, n)
-            rows.append({"run_id": rid, "src_zone": src, "dst_zone": dst, "tool": "echo_csv",
-                         "msg_size_bytes": 64})
+            rows.append(
+                {
+                    "run_id": rid,
+                    "src_zone": src,
+                    "dst_zone": dst,
+                    "tool": "echo_csv",
+                    "msg_size_bytes": 64,
+                }
+            )
     return _frames.samples(vals), _frames.runs(rows)
 
 
@@ -35,16 +42,20 @@ def test_only_pairs_with_both_directions_and_mirrored_rows():
     assert shift.loc[("2", "1"), "estimate"] == -shift.loc[("1", "2"), "estimate"]
     assert shift.loc[("2", "1"), "ci_low"] == -shift.loc[("1", "2"), "ci_high"]
     ratio = out[out.effect == "ratio"].set_index(["src_zone", "dst_zone"])
-    assert ratio.loc[("2", "1"), "estimate"] == pytest.approx(1 / ratio.loc[("1", "2"),
-                                                                           "estimate"])
+    assert ratio.loc[("2", "1"), "estimate"] == pytest.approx(1 / ratio.loc[("1", "2"), "estimate"])
     assert shift.loc[("1", "2"), "p_adj"] < 0.01 and shift.loc[("1", "3"), "p_adj"] > 0.01
-    assert shift["significant"].to_dict() == {("1", "2"): True, ("1", "3"): False,
-                                              ("2", "1"): True, ("3", "1"): False}
+    assert shift["significant"].to_dict() == {
+        ("1", "2"): True,
+        ("1", "3"): False,
+        ("2", "1"): True,
+        ("3", "1"): False,
+    }
     assert shift.loc[("1", "2"), "test"].startswith("Welch t on log run medians (3 vs 3 runs")
     assert (shift["n_runs_a"] == 3).all() and (shift["n_runs_b"] == 3).all()
     assert "unit: runs, 3 vs 3 runs" in shift.loc[("1", "2"), "caption"]
-    matrix = out[out.effect == "shift"].pivot(index="src_zone", columns="dst_zone",
-                                              values="estimate")
+    matrix = out[out.effect == "shift"].pivot(
+        index="src_zone", columns="dst_zone", values="estimate"
+    )
     assert matrix.loc["1", "2"] == -matrix.loc["2", "1"]
     assert out["direction_meaning"].eq(ROUND_TRIP).all()
     assert "client" in ROUND_TRIP
@@ -88,9 +99,24 @@ def test_one_run_per_direction_borrows_replicated_cells_and_says_so():
     rng = np.random.default_rng(10)
     same = {f"11-{i}": rng.lognormal(6.7 + 0.05 * rng.normal(), 0.1, 800) for i in range(4)}
     s = pd.concat([s, _frames.samples(same)], ignore_index=True)
-    runs = pd.concat([runs, _frames.runs([{"run_id": r, "src_zone": "1", "dst_zone": "1",
-                                           "tool": "echo_csv", "msg_size_bytes": 64}
-                                          for r in same])], ignore_index=True)
+    runs = pd.concat(
+        [
+            runs,
+            _frames.runs(
+                [
+                    {
+                        "run_id": r,
+                        "src_zone": "1",
+                        "dst_zone": "1",
+                        "tool": "echo_csv",
+                        "msg_size_bytes": 64,
+                    }
+                    for r in same
+                ]
+            ),
+        ],
+        ignore_index=True,
+    )
     out = asymmetry(s, runs, rng=1)
     ratio = out[(out.effect == "ratio") & ~out.mirrored].set_index(["src_zone", "dst_zone"])
     r = ratio.loc[("1", "2")]
@@ -121,11 +147,24 @@ def test_throughput_turns_reverse_runs_round():
     vals = {"fwd": rng.normal(11.8e9, 1e8, 30), "rev": rng.normal(8.2e9, 1e8, 30)}
     s = _frames.samples(vals, column="bits_per_second")
     # both runs started in zone 1; the -R run carried data from zone 2 to zone 1
-    runs = _frames.runs([
-        {"run_id": "fwd", "src_zone": "1", "dst_zone": "2", "direction": "forward",
-         "tool": "iperf3"},
-        {"run_id": "rev", "src_zone": "1", "dst_zone": "2", "direction": "reverse",
-         "tool": "iperf3"}])
+    runs = _frames.runs(
+        [
+            {
+                "run_id": "fwd",
+                "src_zone": "1",
+                "dst_zone": "2",
+                "direction": "forward",
+                "tool": "iperf3",
+            },
+            {
+                "run_id": "rev",
+                "src_zone": "1",
+                "dst_zone": "2",
+                "direction": "reverse",
+                "tool": "iperf3",
+            },
+        ]
+    )
     out = asymmetry(s, runs, metric="throughput", rng=1)
     shift = out[(out.effect == "shift") & ~out.mirrored].iloc[0]
     assert (shift.src_zone, shift.dst_zone) == ("1", "2") and shift.estimate > 3e9

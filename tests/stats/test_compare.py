@@ -56,8 +56,7 @@ def test_compare_matches_brute_force_and_scipy():
     d = _brute(a, b)
     assert out.loc["shift", "estimate"] == pytest.approx(np.median(d))
     res = stats.mannwhitneyu(a, b)
-    assert out.loc["cliffs_delta", "estimate"] == pytest.approx(
-        2 * res.statistic / (60 * 45) - 1)
+    assert out.loc["cliffs_delta", "estimate"] == pytest.approx(2 * res.statistic / (60 * 45) - 1)
     assert out.loc["cliffs_delta", "estimate"] == pytest.approx(np.mean(np.sign(d)))
     assert out.loc["shift", "p_value"] == pytest.approx(res.pvalue)
     # interval ends are the differences at the normal-approximation critical ranks
@@ -114,7 +113,8 @@ def test_adjustments():
     # by hand: sorted 0.01, 0.03, 0.04, 0.2 times 4, 3, 2, 1, then running maximum
     assert holm[:4] == pytest.approx([0.04, 0.09, 0.09, 0.2]) and np.isnan(holm[4])
     assert adjust_pvalues(p, "fdr_bh")[:4] == pytest.approx(
-        stats.false_discovery_control(p[:4], method="bh"))
+        stats.false_discovery_control(p[:4], method="bh")
+    )
     assert adjust_pvalues(p, "bonferroni")[:4] == pytest.approx([0.04, 0.16, 0.12, 0.8])
     with pytest.raises(ValueError):
         adjust_pvalues(p, "sidak")
@@ -139,11 +139,18 @@ def test_compare_groups_adjusts_across_pairs_and_picks_the_unit():
     # one run a side and no replicated group: no test (was a packet test, the bug of issue 11)
     one = compare_groups(s[s.run_id.isin(["as0", "az0"])], "placement", runs=runs, rng=0)
     assert one["unit_of_analysis"].eq("run").all() and one["p_value"].isna().all()
-    assert "1 run per side: a placement effect cannot be separated from run-to-run " \
+    assert (
+        "1 run per side: a placement effect cannot be separated from run-to-run "
         "variation" in one["note"].iloc[0]
+    )
     # ... with replicated groups elsewhere, their between-run variance is borrowed
-    borrowed = compare_groups(s[~s.run_id.isin(["as1", "as2", "az1", "az2"])], "placement",
-                              runs=runs, pairs=[("az", "as")], rng=0)
+    borrowed = compare_groups(
+        s[~s.run_id.isin(["as1", "as2", "az1", "az2"])],
+        "placement",
+        runs=runs,
+        pairs=[("az", "as")],
+        rng=0,
+    )
     r = borrowed.set_index("effect").loc["ratio"]
     assert r["testable"] and r["df"] == 2 and "3 runs" in r["assumption"]
     chosen = compare_groups(s, "placement", runs=runs, pairs=[("az", "as")], rng=0)
@@ -160,13 +167,21 @@ def test_windows_of_one_execution_are_one_run():
         for w in range(2):
             rid = f"{side}{w}"
             runs.append({"run_id": rid, "campaign": "c", "side": side, "execution": f"x-{side}"})
-            rows.append(pd.DataFrame({"run_id": rid, "seq": np.arange(500),
-                                      "rtt_us": rng.lognormal(np.log(mu), 0.1, 500)}))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "run_id": rid,
+                        "seq": np.arange(500),
+                        "rtt_us": rng.lognormal(np.log(mu), 0.1, 500),
+                    }
+                )
+            )
     samples, runs = pd.concat(rows, ignore_index=True), pd.DataFrame(runs)
     res = compare_groups(samples, "side", runs=runs, between_runs="none", rng=1)
     r = res[res["effect"] == "ratio"].iloc[0]
     assert (r["n_runs_a"], r["n_runs_b"]) == (1, 1) and np.isnan(r["p_value"])
-    whole = compare_groups(samples, "side", runs=runs.drop(columns="execution"),
-                           between_runs="none", rng=1)
+    whole = compare_groups(
+        samples, "side", runs=runs.drop(columns="execution"), between_runs="none", rng=1
+    )
     w = whole[whole["effect"] == "ratio"].iloc[0]
     assert (w["n_runs_a"], w["n_runs_b"]) == (2, 2) and w["p_value"] < 0.05

@@ -132,9 +132,10 @@ def test_batch_counts_from_the_sort_are_the_counts_by_comparison(b):
     th = np.quantile(x, qs)
     sort = dep.sorted_order(x)
     np.testing.assert_array_equal(dep._sorted_counts(sort, th, b), dep._batch_counts(x, th, b))
-    np.testing.assert_array_equal(dep.quantile_n_eff(x, th, qs, b, sort),
-                                  dep.quantile_n_eff(x, th, qs, b))
-    assert dep._batch_counts(x, th, b).sum(axis=1)[1] == (x[len(x) % b:] <= th[1]).sum()
+    np.testing.assert_array_equal(
+        dep.quantile_n_eff(x, th, qs, b, sort), dep.quantile_n_eff(x, th, qs, b)
+    )
+    assert dep._batch_counts(x, th, b).sum(axis=1)[1] == (x[len(x) % b :] <= th[1]).sum()
 
 
 def _on_the_grid(n: int, seed: int) -> np.ndarray:
@@ -159,9 +160,19 @@ def test_counted_values_are_the_sorted_values_and_their_ranks():
     want = stats.rankdata(x)
     np.testing.assert_array_equal(c.ranks(), want - want.mean())
     np.testing.assert_array_equal(dep.centred_ranks(x), want - want.mean())
-    th = np.concatenate([np.quantile(x, [0.99, 0.25, 0.5, 0.999, 0.9]),
-                         [xs[100], np.nextafter(xs[100], 0), np.nextafter(xs[100], 1e9),
-                          xs[0] - 1.0, xs[-1] + 1.0, xs[-1]]])
+    th = np.concatenate(
+        [
+            np.quantile(x, [0.99, 0.25, 0.5, 0.999, 0.9]),
+            [
+                xs[100],
+                np.nextafter(xs[100], 0),
+                np.nextafter(xs[100], 1e9),
+                xs[0] - 1.0,
+                xs[-1] + 1.0,
+                xs[-1],
+            ],
+        ]
+    )
     for b in (2, 37, 400, 2001):
         np.testing.assert_array_equal(c.batch_counts(th, b), dep._batch_counts(x, th, b))
 
@@ -196,8 +207,9 @@ def test_counting_gives_the_rows_sorting_gives(monkeypatch):
     assert counted.keys() == sorted_.keys()
     for stat in counted:
         assert counted[stat] == sorted_[stat] or all(
-            a == b or (a != a and b != b) for a, b in
-            zip(counted[stat].values(), sorted_[stat].values())), stat
+            a == b or (a != a and b != b)
+            for a, b in zip(counted[stat].values(), sorted_[stat].values())
+        ), stat
 
 
 @pytest.mark.parametrize("phi, n, lags", [(0.0, 200, 10), (0.5, 500, 20), (0.9, 60, 12)])

@@ -115,13 +115,22 @@ def test_censored_windows_replies_bound_the_statistics():
     # Windows ping prints 'time<1ms' (censored below 1000 us) and integer ms otherwise.
     status = np.array(["censored"] * 60 + ["ok"] * 40, dtype=object)
     rtt = np.r_[np.full(60, np.nan), 1000.0 * np.repeat([1, 2, 3, 4], 10)]
-    s = schema.frame("samples", {"run_id": "w", "seq": np.arange(100), "kind": "reply",
-                                 "status": status, "rtt_us": rtt,
-                                 "censor_high_us": np.where(status == "censored", 1000.0, np.nan)})
+    s = schema.frame(
+        "samples",
+        {
+            "run_id": "w",
+            "seq": np.arange(100),
+            "kind": "reply",
+            "status": status,
+            "rtt_us": rtt,
+            "censor_high_us": np.where(status == "censored", 1000.0, np.nan),
+        },
+    )
     out = summarize(s, quantiles=[0.5, 0.9]).set_index("stat")
     assert not out.loc["p50", "estimable"] and out.loc["p50", "bound_high"] == 1000.0
-    assert out.loc["p90", "estimate"] == pytest.approx(np.quantile(
-        np.r_[np.zeros(60), rtt[60:]], 0.9))
+    assert out.loc["p90", "estimate"] == pytest.approx(
+        np.quantile(np.r_[np.zeros(60), rtt[60:]], 0.9)
+    )
     mean = out.loc["mean"]
     assert np.isnan(mean["estimate"]) and not mean["estimable"]
     assert (mean["bound_low"], mean["bound_high"]) == pytest.approx((1000.0, 1600.0))

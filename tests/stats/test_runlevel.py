@@ -22,8 +22,9 @@ from tests.stats import _frames
 ALPHA = 0.05
 
 
-def run_medians(rng, reps: int, k: int, sigma_b: float, *, phi: float = 0.9, n: int = 100,
-                effect: float = 0.0) -> np.ndarray:
+def run_medians(
+    rng, reps: int, k: int, sigma_b: float, *, phi: float = 0.9, n: int = 100, effect: float = 0.0
+) -> np.ndarray:
     """(reps, k) run medians: packets lognormal (log sd 0.1, AR(1) φ) around a run scale
     e^(N(0, σ_b)), times e^effect."""
     e = rng.standard_normal((reps * k, n + 100)) * np.sqrt(1 - phi**2)
@@ -33,8 +34,10 @@ def run_medians(rng, reps: int, k: int, sigma_b: float, *, phi: float = 0.9, n: 
 
 
 def _rates(a, b, pooled=None, truth=1.0):
-    res = [rl.run_test(x, y, 0.95, p, stat="p50", what="a direction")
-           for x, y, p in zip(a, b, pooled if pooled is not None else [None] * len(a))]
+    res = [
+        rl.run_test(x, y, 0.95, p, stat="p50", what="a direction")
+        for x, y, p in zip(a, b, pooled if pooled is not None else [None] * len(a))
+    ]
     p = np.array([r["p_value"] for r in res])
     lo, hi = np.array([r["ratio"][1:] for r in res]).T
     return float(np.mean(p < ALPHA)), float(np.mean((lo <= truth) & (truth <= hi)))
@@ -78,11 +81,14 @@ def test_one_run_a_side_borrows_the_replicated_variance_and_holds_its_level(sigm
 def test_one_run_a_side_with_nothing_to_pool_is_not_testable():
     rng = np.random.default_rng(3)
     a, b = run_medians(rng, 50, 1, 0.1), run_medians(rng, 50, 1, 0.1)
-    res = [rl.run_test(x, y, 0.95, rl.pool([x, y]), stat="p50", what="a direction")
-           for x, y in zip(a, b)]
+    res = [
+        rl.run_test(x, y, 0.95, rl.pool([x, y]), stat="p50", what="a direction")
+        for x, y in zip(a, b)
+    ]
     assert all(not r["testable"] and np.isnan(r["p_value"]) for r in res)
-    assert res[0]["note"] == ("1 run per side: a direction effect cannot be separated from "
-                              "run-to-run variation")
+    assert res[0]["note"] == (
+        "1 run per side: a direction effect cannot be separated from run-to-run variation"
+    )
     assert res[0]["ratio"][0] == pytest.approx(a[0, 0] / b[0, 0])
 
 
@@ -104,8 +110,9 @@ def test_welch_matches_scipy():
     assert r["ratio"][1:] == pytest.approx((np.exp(ci.low), np.exp(ci.high)))
     raw = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
     assert r["shift"] == pytest.approx((a.mean() - b.mean(), raw.low, raw.high))
-    same = rl.run_test(np.array([1.0, 1.0]), np.array([1.0, 1.0]), 0.95, None, stat="p50",
-                       what="a direction")
+    same = rl.run_test(
+        np.array([1.0, 1.0]), np.array([1.0, 1.0]), 0.95, None, stat="p50", what="a direction"
+    )
     assert not same["testable"] and "same median" in same["note"]
 
 

@@ -18,10 +18,20 @@ from tests.stats import _frames
 # accelerated networking this can only mean microseconds (seed 001 prints 16.8–708 µs), and
 # the brief of issue 5 reads it so; line 11: "should be close to ~11Gbps for DS14_v2".
 SEED_003 = [
-    {"name": "sockperf latency 40-50 µs", "metric": "half_rtt", "stat": "mean",
-     "expect": "40-50 us", "where": {"tool": "sockperf"}},
-    {"name": "iperf3 ~11 Gbps", "metric": "throughput_receiver", "stat": "mean",
-     "expect": "~11 Gbps", "where": {"tool": "iperf3"}},
+    {
+        "name": "sockperf latency 40-50 µs",
+        "metric": "half_rtt",
+        "stat": "mean",
+        "expect": "40-50 us",
+        "where": {"tool": "sockperf"},
+    },
+    {
+        "name": "iperf3 ~11 Gbps",
+        "metric": "throughput_receiver",
+        "stat": "mean",
+        "expect": "~11 Gbps",
+        "where": {"tool": "iperf3"},
+    },
 ]
 
 
@@ -43,15 +53,29 @@ def test_parse_expect_forms():
 def _seed001_like():
     # Values of seed 001: sockperf "avg-latency=37.645" (line 226), "=60.563" (line 334);
     # iperf3 receiver "11.8 Gbits/sec" (line 156) and "8.25 Gbits/sec" (line 372).
-    rows = [("s1", "half_rtt", 37.645, "us"), ("s2", "half_rtt", 60.563, "us"),
-            ("i1", "throughput_receiver", 11.8e9, "bps"),
-            ("i2", "throughput_receiver", 8.25e9, "bps")]
-    summaries = schema.frame("summaries", [
-        {"run_id": r, "metric": m, "stat": "mean", "value": v, "unit": u, "source": "reported"}
-        for r, m, v, u in rows])
-    runs = _frames.runs([{"run_id": r, "tool": "sockperf" if r[0] == "s" else "iperf3",
-                          "latency_basis": "half_rtt" if r[0] == "s" else None}
-                         for r, *_ in rows])
+    rows = [
+        ("s1", "half_rtt", 37.645, "us"),
+        ("s2", "half_rtt", 60.563, "us"),
+        ("i1", "throughput_receiver", 11.8e9, "bps"),
+        ("i2", "throughput_receiver", 8.25e9, "bps"),
+    ]
+    summaries = schema.frame(
+        "summaries",
+        [
+            {"run_id": r, "metric": m, "stat": "mean", "value": v, "unit": u, "source": "reported"}
+            for r, m, v, u in rows
+        ],
+    )
+    runs = _frames.runs(
+        [
+            {
+                "run_id": r,
+                "tool": "sockperf" if r[0] == "s" else "iperf3",
+                "latency_basis": "half_rtt" if r[0] == "s" else None,
+            }
+            for r, *_ in rows
+        ]
+    )
     return summaries, runs
 
 
@@ -68,8 +92,9 @@ def test_pass_fail_table_with_unit_conversion():
 
 def test_basis_is_converted_explicitly_and_said():
     summaries, runs = _seed001_like()
-    out = check_expectations(summaries, runs, [
-        {"metric": "rtt", "stat": "mean", "expect": "70-80 us"}]).set_index("run_id")
+    out = check_expectations(
+        summaries, runs, [{"metric": "rtt", "stat": "mean", "expect": "70-80 us"}]
+    ).set_index("run_id")
     assert out.loc["s1", "observed"] == pytest.approx(75.29) and out.loc["s1", "passed"]
     assert "converted from half_rtt" in out.loc["s1", "note"]
     missing = check_expectations(summaries, runs, [{"metric": "loss", "expect": "<1 %"}])

@@ -74,11 +74,14 @@ def test_half_rtt_runs_and_the_basis_check(campaign):
         camp.summarize_store(NAME, root)
 
 
-@pytest.mark.parametrize(("by", "unit"), [
-    (["src_zone", "dst_zone"], "auto"),
-    ("placement", "packet"),
-    (["tool", "run_id"], "auto"),
-])
+@pytest.mark.parametrize(
+    ("by", "unit"),
+    [
+        (["src_zone", "dst_zone"], "auto"),
+        ("placement", "packet"),
+        (["tool", "run_id"], "auto"),
+    ],
+)
 def test_groups_of_run_columns_equal_summarize(campaign, by, unit):
     root, t = campaign
     ids = basis_runs(t.runs, "rtt")
@@ -108,8 +111,10 @@ def test_a_run_held_in_memory_is_one_run(campaign, monkeypatch):
     assert max(tbl.num_rows for _, tbl in seen) == sizes.max() == 1513
     # and the summary is unchanged by the batch size
     ids = basis_runs(t.runs, "rtt")
-    pd.testing.assert_frame_equal(camp.summarize_store(NAME, root, run_ids=ids),
-                                  stats.summarize(t.samples[t.samples["run_id"].isin(ids)]))
+    pd.testing.assert_frame_equal(
+        camp.summarize_store(NAME, root, run_ids=ids),
+        stats.summarize(t.samples[t.samples["run_id"].isin(ids)]),
+    )
 
 
 def test_a_run_split_across_the_file_is_summarised_from_all_its_rows(campaign, tmp_path):

@@ -23,12 +23,28 @@ def _seed000():
     # 50.000 = 93.556"; run 2 (350 bytes): lines 71, 74, 79, 82: 85.902, 7.425, 1169871,
     # 96.321, 84.389.
     rows = []
-    for rid, mean, std, n, p99, p50 in (("m1400", 94.790, 9.300, 1060186, 106.059, 93.556),
-                                         ("m350", 85.902, 7.425, 1169871, 96.321, 84.389)):
-        for stat, v, unit in (("mean", mean, "us"), ("std", std, "us"), ("count", n, "count"),
-                              ("p99", p99, "us"), ("p50", p50, "us")):
-            rows.append({"run_id": rid, "metric": "rtt", "stat": stat, "value": v,
-                         "unit": unit, "source": "reported", "n": n})
+    for rid, mean, std, n, p99, p50 in (
+        ("m1400", 94.790, 9.300, 1060186, 106.059, 93.556),
+        ("m350", 85.902, 7.425, 1169871, 96.321, 84.389),
+    ):
+        for stat, v, unit in (
+            ("mean", mean, "us"),
+            ("std", std, "us"),
+            ("count", n, "count"),
+            ("p99", p99, "us"),
+            ("p50", p50, "us"),
+        ):
+            rows.append(
+                {
+                    "run_id": rid,
+                    "metric": "rtt",
+                    "stat": stat,
+                    "value": v,
+                    "unit": unit,
+                    "source": "reported",
+                    "n": n,
+                }
+            )
     return schema.frame("summaries", rows)
 
 
@@ -53,8 +69,9 @@ def test_without_a_count_there_is_no_interval():
 
 def test_ranges_never_average_percentiles():
     s = _seed000()
-    runs = _frames.runs([{"run_id": "m1400", "placement": "zone"},
-                         {"run_id": "m350", "placement": "zone"}])
+    runs = _frames.runs(
+        [{"run_id": "m1400", "placement": "zone"}, {"run_id": "m350", "placement": "zone"}]
+    )
     out = summary_ranges(s, runs, by="placement").set_index("stat")
     assert (out.loc["p99", "range_low"], out.loc["p99", "range_high"]) == (96.321, 106.059)
     assert np.isnan(out.loc["p99", "pooled"]) and "not averaged" in out.loc["p99", "note"]
@@ -85,9 +102,18 @@ def test_merged_histograms_give_bins_with_exact_intervals():
     rows = []
     for rid, x in data.items():
         edges, counts = np.unique(x, return_counts=True)
-        rows += [{"run_id": rid, "seq": i, "kind": "histogram", "status": "ok",
-                  "bin_low_us": e, "bin_high_us": e + 1, "count": c}
-                 for i, (e, c) in enumerate(zip(edges, counts))]
+        rows += [
+            {
+                "run_id": rid,
+                "seq": i,
+                "kind": "histogram",
+                "status": "ok",
+                "bin_low_us": e,
+                "bin_high_us": e + 1,
+                "count": c,
+            }
+            for i, (e, c) in enumerate(zip(edges, counts))
+        ]
     samples = schema.frame("samples", rows)
     runs = _frames.runs([{"run_id": r, "scenario": "s"} for r in data])
     out = histogram_quantiles(samples, runs, by="scenario", quantiles=[0.5, 0.99, 0.99999])
@@ -104,6 +130,8 @@ def test_merged_histograms_give_bins_with_exact_intervals():
 
 def test_the_interval_carries_the_means_unit_not_the_counts():
     """ping prints 'N received' before 'rtt min/avg/max/mdev': the mean was labelled 'count'."""
-    tables = azlatency.read(FIXTURES / "ping" / "ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt")
+    tables = azlatency.read(
+        FIXTURES / "ping" / "ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"
+    )
     out = summary_only_interval(tables.summaries)
     assert out[["stat", "unit", "estimate"]].values.tolist() == [["mean", "us", 33.0]]

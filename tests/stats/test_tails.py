@@ -40,7 +40,8 @@ def test_spectrum_has_nines_and_the_exact_intervals():
     x = np.random.default_rng(0).lognormal(4, 0.3, 5000)
     sp = percentile_spectrum(x, dependence="iid")
     assert sp["nines"].tolist()[:5] == pytest.approx(
-        [-np.log10(0.5), -np.log10(0.25), 1, -np.log10(0.05), 2])
+        [-np.log10(0.5), -np.log10(0.25), 1, -np.log10(0.05), 2]
+    )
     p999 = sp.set_index("stat").loc["p99.9"]
     ci = stats.quantile_test(x, p=0.999).confidence_interval()
     assert (p999["ci_low"], p999["ci_high"]) == (ci.low, ci.high)
@@ -69,11 +70,15 @@ def test_order_statistic_bootstrap_matches_resampling_the_data():
 def test_tail_ratio_interval_agrees_with_scipy_bootstrap():
     rng = np.random.default_rng(3)
     x = rng.lognormal(4, 0.4, 2000)
-    ours = tail_ratios(x, ratios=[(0.9, 0.5)], rng=4, n_resamples=4000,
-                       dependence="iid").iloc[0]
-    ref = stats.bootstrap((x,), lambda v, axis: np.quantile(v, 0.9, axis=axis)
-                          / np.quantile(v, 0.5, axis=axis), n_resamples=4000,
-                          method="percentile", rng=5, vectorized=True)
+    ours = tail_ratios(x, ratios=[(0.9, 0.5)], rng=4, n_resamples=4000, dependence="iid").iloc[0]
+    ref = stats.bootstrap(
+        (x,),
+        lambda v, axis: np.quantile(v, 0.9, axis=axis) / np.quantile(v, 0.5, axis=axis),
+        n_resamples=4000,
+        method="percentile",
+        rng=5,
+        vectorized=True,
+    )
     assert ours["estimate"] == pytest.approx(np.quantile(x, 0.9) / np.quantile(x, 0.5))
     ci = ref.confidence_interval
     width = ci.high - ci.low
@@ -151,8 +156,14 @@ def test_pot_needs_enough_excesses():
 
 def test_anderson_darling_is_scipys_statistic():
     y = stats.genpareto.rvs(0.2, scale=3, size=200, random_state=np.random.default_rng(12))
-    ref = stats.goodness_of_fit(stats.genpareto, y, known_params={"c": 0.2, "loc": 0,
-                                "scale": 3}, statistic="ad", n_mc_samples=10, rng=0)
+    ref = stats.goodness_of_fit(
+        stats.genpareto,
+        y,
+        known_params={"c": 0.2, "loc": 0, "scale": 3},
+        statistic="ad",
+        n_mc_samples=10,
+        rng=0,
+    )
     assert anderson_darling(y, 0.2, 3.0) == pytest.approx(ref.statistic, rel=1e-12)
 
 
@@ -216,22 +227,30 @@ def test_pot_on_the_spike_mixture_falls_back_or_moves_above_the_body():
         x = vd.spiky(100_000, np.random.default_rng(seed))
         # The scan moves the threshold above the body (its p99.99 is 165 µs) into the spikes,
         # or, when no candidate passes, falls back to the order-statistic interval.
-        r = pot_fit(x, quantiles=(0.9999,), rng=seed, n_resamples=100).set_index("stat").loc[
-            "p99.99"]
+        r = (
+            pot_fit(x, quantiles=(0.9999,), rng=seed, n_resamples=100)
+            .set_index("stat")
+            .loc["p99.99"]
+        )
         assert r["threshold"] > 300 and r["ci_low"] <= truth <= r["ci_high"]
         assert (r["method"] == GPD_METHOD) == accepted
         if not accepted:
-            assert r["note"].startswith("GPD rejected: ForwardStop on Anderson-Darling tests "
-                                        "rejects all 25 candidate thresholds")
+            assert r["note"].startswith(
+                "GPD rejected: ForwardStop on Anderson-Darling tests "
+                "rejects all 25 candidate thresholds"
+            )
 
 
 def test_pot_honours_a_given_threshold():
     x, _ = _gpd_above_p95(40_000, np.random.default_rng(16))
     out = pot_fit(x, threshold=120.0, quantiles=(0.9999,), rng=0, n_resamples=50)
-    assert (out["threshold"] == 120.0).all() and (out["threshold_method"] == "given threshold").all()
+    assert (out["threshold"] == 120.0).all() and (
+        out["threshold_method"] == "given threshold"
+    ).all()
     assert (out["n_excess"] == (x > 120.0).sum()).all() and out["estimable"].all()
-    assert out["gof_stat"].iloc[0] == pytest.approx(anderson_darling(
-        x[x > 120] - 120, out["estimate"].iloc[0], out["estimate"].iloc[1]))
+    assert out["gof_stat"].iloc[0] == pytest.approx(
+        anderson_darling(x[x > 120] - 120, out["estimate"].iloc[0], out["estimate"].iloc[1])
+    )
 
 
 def test_a_rejected_fit_says_why_beyond_the_data():
@@ -248,22 +267,30 @@ def test_exceedance_over_several_runs_has_the_run_as_its_unit():
     # Three runs of one condition whose levels differ (a redeployed VM): 10 %, 30 % and 50 %
     # of each run's 1,000 packets lie above the threshold.
     rng = np.random.default_rng(3)
-    x = {f"r{i}": rng.permutation(np.r_[np.full(1000 - k, 100.0), np.full(k, 300.0)])
-         for i, k in enumerate((100, 300, 500))}
+    x = {
+        f"r{i}": rng.permutation(np.r_[np.full(1000 - k, 100.0), np.full(k, 300.0)])
+        for i, k in enumerate((100, 300, 500))
+    }
     s = _frames.samples(x)
     runs = pd.DataFrame({"run_id": list(x), "scenario": "a"})
     row = exceedance(s, 200.0, runs=runs, by="scenario").iloc[0]
-    assert row["unit_of_analysis"] == "run" and row["n_runs"] == 3 and row["estimate"] == pytest.approx(0.3)
+    assert (
+        row["unit_of_analysis"] == "run"
+        and row["n_runs"] == 3
+        and row["estimate"] == pytest.approx(0.3)
+    )
     assert (row["range_low"], row["range_high"]) == (0.1, 0.5)
     # variance of the pooled share from the runs' shares: 3/2 · Σ(1000·(p_i − 0.3))² / 3000²
     var = 1.5 * (200**2 + 0 + 200**2) / 3000**2
     n_eff = 0.3 * 0.7 / var * (stats.norm.ppf(0.975) / stats.t.ppf(0.975, 2)) ** 2
-    lo, hi = stats.beta.ppf([0.025, 0.975], [0.3 * n_eff, 0.3 * n_eff + 1],
-                            [0.7 * n_eff + 1, 0.7 * n_eff])
+    lo, hi = stats.beta.ppf(
+        [0.025, 0.975], [0.3 * n_eff, 0.3 * n_eff + 1], [0.7 * n_eff + 1, 0.7 * n_eff]
+    )
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi))
     assert row["ci_low"] < 0.1 and row["ci_high"] > 0.5  # 3 runs that far apart: wide
     # pooled packets (on request) as if independent claim far more: about [0.28, 0.32]
-    packets = exceedance(s, 200.0, runs=runs, by="scenario", unit="packet",
-                         dependence="iid").iloc[0]
+    packets = exceedance(s, 200.0, runs=runs, by="scenario", unit="packet", dependence="iid").iloc[
+        0
+    ]
     assert packets["ci_high"] - packets["ci_low"] < 0.05
     assert "run-to-run variation is not in the interval" in packets["note"]

@@ -14,13 +14,39 @@ from tests.stats import _frames
 def _summaries():
     # seed 001, "AZ1 - AZ1" sockperf (line 226): avg-latency=37.645 (std-dev=17.405, ...,
     # cv=0.462, ..., 99.0% ci=[37.519, 37.771]); line 229: Total 126665 observations.
-    rows = [("mean", 37.645, "us"), ("std", 17.405, "us"), ("cv", 0.462, "ratio"),
-            ("count", 126665, "count"), ("ci_low", 37.519, "us"), ("ci_high", 37.771, "us")]
-    return schema.frame("summaries", [
-        {"run_id": "r", "metric": "half_rtt", "stat": s, "value": v, "unit": u,
-         "source": "reported", "level": 0.99 if s.startswith("ci") else None} for s, v, u in rows
-    ] + [{"run_id": "r", "metric": "throughput", "stat": "mean", "value": 11.8e9, "unit": "bps",
-          "source": "reported"}])
+    rows = [
+        ("mean", 37.645, "us"),
+        ("std", 17.405, "us"),
+        ("cv", 0.462, "ratio"),
+        ("count", 126665, "count"),
+        ("ci_low", 37.519, "us"),
+        ("ci_high", 37.771, "us"),
+    ]
+    return schema.frame(
+        "summaries",
+        [
+            {
+                "run_id": "r",
+                "metric": "half_rtt",
+                "stat": s,
+                "value": v,
+                "unit": u,
+                "source": "reported",
+                "level": 0.99 if s.startswith("ci") else None,
+            }
+            for s, v, u in rows
+        ]
+        + [
+            {
+                "run_id": "r",
+                "metric": "throughput",
+                "stat": "mean",
+                "value": 11.8e9,
+                "unit": "bps",
+                "source": "reported",
+            }
+        ],
+    )
 
 
 def test_summaries_scale_times_and_keep_scale_free_stats():
@@ -55,12 +81,20 @@ def test_samples_get_one_latency_column():
 
 
 def test_censored_bound_follows_the_run_basis():
-    s = schema.frame("samples", {
-        "run_id": ["w", "w", "h"], "seq": [0, 1, 0], "kind": "reply",
-        "status": ["censored", "ok", "censored"], "rtt_us": [np.nan, 2000.0, np.nan],
-        "censor_high_us": [1000.0, np.nan, 500.0]})
-    runs = _frames.runs([{"run_id": "w", "latency_basis": "rtt"},
-                         {"run_id": "h", "latency_basis": "half_rtt"}])
+    s = schema.frame(
+        "samples",
+        {
+            "run_id": ["w", "w", "h"],
+            "seq": [0, 1, 0],
+            "kind": "reply",
+            "status": ["censored", "ok", "censored"],
+            "rtt_us": [np.nan, 2000.0, np.nan],
+            "censor_high_us": [1000.0, np.nan, 500.0],
+        },
+    )
+    runs = _frames.runs(
+        [{"run_id": "w", "latency_basis": "rtt"}, {"run_id": "h", "latency_basis": "half_rtt"}]
+    )
     out = to_rtt(s, runs)
     assert out["censor_high_us"].tolist()[0] == 1000.0
     assert out["censor_high_us"].tolist()[2] == 1000.0  # half_rtt bound 500 → rtt 1000
@@ -69,8 +103,17 @@ def test_censored_bound_follows_the_run_basis():
 
 
 def test_disagreeing_columns_and_runs_frames_are_refused():
-    s = schema.frame("samples", {"run_id": ["x"], "seq": [0], "kind": "packet", "status": "ok",
-                                 "rtt_us": [10.0], "half_rtt_us": [6.0]})
+    s = schema.frame(
+        "samples",
+        {
+            "run_id": ["x"],
+            "seq": [0],
+            "kind": "packet",
+            "status": "ok",
+            "rtt_us": [10.0],
+            "half_rtt_us": [6.0],
+        },
+    )
     with pytest.raises(BasisError, match="disagree"):
         to_rtt(s)
     with pytest.raises(BasisError, match="runs frame"):

@@ -160,4 +160,3 @@ def run_unit(stats: dict, means: np.ndarray, ests: np.ndarray, qs, level: float)
             continue
         out[stat] = row(med, xs[lo], xs[hi], method=method, range_=rng_, note=note, **kw)
     return out
-

@@ -57,8 +57,7 @@ def series(ok: np.ndarray, v: np.ndarray, kw: dict) -> dict:
     return iv.series_rows(obs, kw["quantiles"], kw["level"], kw["dependence"])
 
 
-def ordered_series(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], kw: dict
-                   ) -> dict | None:
+def ordered_series(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], kw: dict) -> dict | None:
     """``series`` of the run in stretches ``parts`` (``in_seq_order``), None when its order
     needs file order: both on the worker thread, so the scan's thread only cuts stretches."""
     got = in_seq_order(parts)
@@ -120,8 +119,14 @@ def _all_ok(pf: pq.ParquetFile, groups: list[int]) -> bool:
     i = pf.schema_arrow.get_field_index("status")
     for g in groups:
         st = pf.metadata.row_group(g).column(i).statistics
-        if (st is None or not st.has_min_max or not st.has_null_count or st.null_count
-                or st.min != "ok" or st.max != "ok"):
+        if (
+            st is None
+            or not st.has_min_max
+            or not st.has_null_count
+            or st.null_count
+            or st.min != "ok"
+            or st.max != "ok"
+        ):
             return False
     return True
 

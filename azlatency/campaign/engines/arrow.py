@@ -52,12 +52,20 @@ _NEEDS = ("run_id", "seq", "tx_time_ns", "time_ns", "status", "censor_high_us")
 BATCH_ROWS = 1 << 20
 
 
-def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None,
-                    *, by: str | Sequence[str] | None = None, metric: str = "rtt",
-                    level: float = 0.95, quantiles: Sequence[float] = DEFAULT_QUANTILES,
-                    unit: str = "auto", dependence: str = "auto",
-                    run_ids: Iterable[str] | None = None, engine: str = "duckdb",
-                    scheduler: str | None = None) -> pd.DataFrame:
+def summarize_store(
+    campaign: str | os.PathLike[str],
+    root: str | os.PathLike[str] | None = None,
+    *,
+    by: str | Sequence[str] | None = None,
+    metric: str = "rtt",
+    level: float = 0.95,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    unit: str = "auto",
+    dependence: str = "auto",
+    run_ids: Iterable[str] | None = None,
+    engine: str = "duckdb",
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """``summarize(samples, runs, by, metric, level, ...)`` of an imported campaign, reading
     the samples one run (or one group of ``by``) at a time.
 
@@ -83,10 +91,8 @@ def summarize_store(campaign: str | os.PathLike[str], root: str | os.PathLike[st
     keep = None if run_ids is None else sorted({str(r) for r in run_ids})
     kw = dict(level=level, quantiles=quantiles, unit=unit, dependence=dependence)
     # The columns and the metric are checked before any row is read, as summarize would.
-    group_rows(frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric,
-               **kw)
-    runs = None if by == ["run_id"] else _group_runs(load(folder, samples=False).runs,
-                                                      by, keep)
+    group_rows(frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric, **kw)
+    runs = None if by == ["run_id"] else _group_runs(load(folder, samples=False).runs, by, keep)
     if engine == "duckdb":
         from . import duck
 
@@ -107,12 +113,14 @@ def _group_runs(runs: pd.DataFrame, by: list[str], keep: list[str] | None) -> pd
     if need:
         raise ValueError(
             f"summarize_store groups by run columns only; {need} are not in runs "
-            "(for a samples column, summarize the frame of campaign.load(..., columns=[...]))")
+            "(for a samples column, summarize the frame of campaign.load(..., columns=[...]))"
+        )
     return runs if keep is None else runs[runs["run_id"].isin(keep)]
 
 
-def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
-            kw: dict) -> list[dict]:
+def _by_run(
+    pf: Files, columns: list[str], keep: list[str] | None, metric: str, kw: dict
+) -> list[dict]:
     done: dict[str, list[dict]] = {}
     split: set[str] = set()
     for run_id, tbl in _runs(pf, columns, keep):
@@ -127,8 +135,7 @@ def _by_run(pf: Files, columns: list[str], keep: list[str] | None, metric: str,
     return [r for run_id in sorted(done) for r in done[run_id]]
 
 
-def _runs(pf: Files, columns: list[str], keep: list[str] | None
-          ) -> Iterator[tuple[str, pa.Table]]:
+def _runs(pf: Files, columns: list[str], keep: list[str] | None) -> Iterator[tuple[str, pa.Table]]:
     """(run_id, rows) for each stretch of consecutive rows of one run, in file order."""
     current, pending = None, []
     wanted = None if keep is None else pa.array(keep, pa.string())
@@ -152,8 +159,9 @@ def _runs(pf: Files, columns: list[str], keep: list[str] | None
         yield current, pa.Table.from_batches(pending)
 
 
-def _by_group(pf: Files, columns: list[str], runs: pd.DataFrame, by: list[str], metric: str,
-              kw: dict) -> list[dict]:
+def _by_group(
+    pf: Files, columns: list[str], runs: pd.DataFrame, by: list[str], metric: str, kw: dict
+) -> list[dict]:
     rows: list[dict] = []
     # The groups of summarize, in its order (groupby sort=True, dropna=False); a group whose
     # runs have no samples gives no rows, as in summarize.

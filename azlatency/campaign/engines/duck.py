@@ -220,8 +220,11 @@ class _Query:
         other files.  At 10^8 samples: 0.02 s against 0.9 s (1.8 CPU-s) for the pass over
         every file, which was an eighth of the summary."""
         placed, others = dataset.footer_runs(dataset.table_files(folder, "samples"))
-        out = {r: {"run_id": r, "rows": sum(n for *_, n in gs), "n_cens": 0}
-               for r, gs in placed.items() if self.keep is None or r in self.keep}
+        out = {
+            r: {"run_id": r, "rows": sum(n for *_, n in gs), "n_cens": 0}
+            for r, gs in placed.items()
+            if self.keep is None or r in self.keep
+        }
         if others:
             where = "" if self.keep is None else "WHERE run_id IN (SELECT run_id FROM keep_runs)"
             files = "[" + ", ".join(f"'{_quote(f)}'" for f in others) + "]"
@@ -244,8 +247,9 @@ class _Query:
         if run_ids is not None:
             if not run_ids:
                 return {}
-            self.con.register("per_runs", pa.table({"run_id": pa.array(sorted(run_ids),
-                                                                       pa.string())}))
+            self.con.register(
+                "per_runs", pa.table({"run_id": pa.array(sorted(run_ids), pa.string())})
+            )
             where = "WHERE run_id IN (SELECT run_id FROM per_runs)"
         got = self.con.sql(f"""SELECT run_id, count(*) AS rows,
               count(*) FILTER ({ok}) AS n, count(*) FILTER ({self.CENSORED}) AS n_cens,
@@ -344,16 +348,19 @@ def _series(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[s
     with ThreadPoolExecutor(THREADS) as pool:
         for rid in run_ids:
             if rid in q.placed:
-                yield from _queue(pool, queued, slow, rid, _series_rows.read_series,
-                                  q.placed[rid], q.column, kw)
-        yield from _scan(q, per_run, [r for r in run_ids if r not in q.placed], kw, slow,
-                         pool, queued)
+                yield from _queue(
+                    pool, queued, slow, rid, _series_rows.read_series, q.placed[rid], q.column, kw
+                )
+        yield from _scan(
+            q, per_run, [r for r in run_ids if r not in q.placed], kw, slow, pool, queued
+        )
         for rid, f in queued:
             yield from _done(rid, f, slow)
 
 
-def _scan(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str], pool,
-          queued: list):
+def _scan(
+    q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str], pool, queued: list
+):
     """The runs of ``_series`` read by one DuckDB pass, summarised on ``pool`` (the runs
     waiting: ``queued``)."""
     if not run_ids:
@@ -366,8 +373,11 @@ def _scan(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str
     # The run ids are a subset of the kept ones: the unfiltered view takes one filter, not
     # obs's semi-join and a second one (CPU-s for 7.9 * 10^7 rows, three rounds: two
     # semi-joins 4.1-5.3, one 3.5-4.3, a literal list 3.3-4.1).
-    within = ("(" + ", ".join(f"'{_quote(r)}'" for r in run_ids) + ")"
-              if len(run_ids) <= LITERAL_MAX else "(SELECT run_id FROM series_runs)")
+    within = (
+        "(" + ", ".join(f"'{_quote(r)}'" for r in run_ids) + ")"
+        if len(run_ids) <= LITERAL_MAX
+        else "(SELECT run_id FROM series_runs)"
+    )
     reader = q.con.sql(
         f"SELECT hash(run_id) AS h, v, coalesce({q.ok}, false) AS ok, seq FROM obs_all "
         f"WHERE run_id IN {within}"
@@ -388,8 +398,9 @@ def _scan(q: _Query, per_run: dict, run_ids: list[str], kw: dict, slow: list[str
             need[rid] -= hi - lo
             if need[rid]:
                 continue
-            yield from _queue(pool, queued, slow, rid, _series_rows.ordered_series,
-                              pieces.pop(rid), kw)
+            yield from _queue(
+                pool, queued, slow, rid, _series_rows.ordered_series, pieces.pop(rid), kw
+            )
     slow.extend(sorted(pieces))  # rows missing (the store changed under the scan): re-read
 
 
