@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-dev
 # The environment make installs: every version pinned (regenerate with `make lock`).
 LOCK := requirements/dev.lock
 
-.PHONY: run test bench lint setup clean site lock test-latest docs
+.PHONY: run test bench lint setup clean site lock test-latest docs lab
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,8 @@ test: $(STAMP)
 # Pin every dependency again from pyproject.toml's ranges (commit the result).
 lock: | $(PY)
 	$(UV) pip compile -q pyproject.toml --extra dev --universal --python-version 3.11 -o $(LOCK)
+	$(UV) pip compile -q pyproject.toml --extra dev --extra lab --universal --python-version 3.11 \
+		-c $(LOCK) -o requirements/lab.lock
 
 # The newest versions pyproject.toml allows, in a venv of their own: run it on a schedule to
 # see a release break us before users do.
@@ -44,6 +46,13 @@ test-latest: | $(PY)
 	$(UV) pip install -q --upgrade --python .venv-latest/bin/python -e ".[dev]"
 	.venv-latest/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	.venv-latest/bin/python -m pytest -n 2 --dist loadgroup
+
+# JupyterLab on the report notebooks, with the project's kernel and the bundled campaigns
+# imported (the notebooks' defaults read them); edit a parameters cell and run.
+lab: $(STAMP)
+	$(UV) pip install -q --python $(PY) -r requirements/lab.lock
+	$(PY) -m azlatency.make_run --import-only
+	$(PY) -m jupyter lab notebooks/
 
 # The documentation with its API reference, generated from the docstrings.
 docs: $(STAMP)

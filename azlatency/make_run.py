@@ -7,6 +7,9 @@
    figures in ``reports/figures/``), render the site ``reports/site/`` and print where
    ``reports/index.html`` is.
 
+``python -m azlatency.make_run --import-only`` (what ``make lab`` runs before it opens
+JupyterLab) does step 1 and the import of step 2, so the notebooks' defaults find their data.
+
 Nothing it writes is committed (``data/processed`` and ``reports`` are git-ignored).
 """
 
@@ -42,5 +45,19 @@ def run(reports: Path | None = None, *, strict: bool = False) -> int:
     return outcome.status(strict)
 
 
+def prepare() -> int:
+    """The bundled campaigns built and imported, for notebooks opened by hand (``make lab``)."""
+    from .campaign import import_campaign
+
+    console = _console()
+    built = ensure_synthetic()
+    if built is not None:
+        console.print(f"built the synthetic campaign {built}", highlight=False)
+    for name in paths.campaigns():
+        report = import_campaign(name, root=paths.processed_dir())
+        console.print(f"{name}: {len(report.files)} files, store {report.store}", highlight=False)
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(prepare() if sys.argv[1:] == ["--import-only"] else run())

@@ -19,6 +19,7 @@ def test_environment_yml_installs_the_project_extras():
     assert "--extra dev" in (ROOT / "requirements" / "dev.lock").read_text().split("\n")[1]
     # the dev extra pulls in every other extra, so the lock (and the env) has all of them
     extras = pyproject["project"]["optional-dependencies"]
+
     def pulled(extra: str) -> set[str]:
         """The extras `extra` pulls in, itself included, followed through azlatency[...]."""
         seen = {extra}
@@ -28,7 +29,8 @@ def test_environment_yml_installs_the_project_extras():
                     seen |= pulled(name)
         return seen
 
-    assert pulled("dev") == set(extras)
+    assert pulled("dev") == set(extras) - {"lab"}  # JupyterLab: `make lab` adds it
+    assert {"notebooks"} <= pulled("lab")
     assert {"stats", "plots"} <= pulled("notebooks")
     python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python"))
     assert python.split(">=")[1] == pyproject["project"]["requires-python"].lstrip(">=")
@@ -62,20 +64,31 @@ def _declared() -> list[str]:
 def test_the_lock_pins_every_declared_dependency_within_its_range():
     from packaging.requirements import Requirement
 
-    pins = {}
-    for line in (ROOT / "requirements" / "dev.lock").read_text().splitlines():
-        if m := re.match(r"^([A-Za-z0-9_.-]+)==(\S+)", line):
-            pins[m[1].lower().replace("_", "-")] = m[2]
+    def pins(lock: str) -> dict[str, str]:
+        out = {}
+        for line in (ROOT / "requirements" / lock).read_text().splitlines():
+            if m := re.match(r"^([A-Za-z0-9_.-]+)==(\S+)", line):
+                out[m[1].lower().replace("_", "-")] = m[2]
+        return out
+
+    dev, lab = pins("dev.lock"), pins("lab.lock")
+    # make lab installs lab.lock over dev.lock's environment: every version they share agrees
+    assert {k: v for k, v in lab.items() if k in dev} == dev
     for dep in _declared():
         req = Requirement(dep.split("#")[0])
         name = req.name.lower().replace("_", "-")
-        assert name in pins, f"{name} is declared but not in requirements/dev.lock: make lock"
-        assert req.specifier.contains(pins[name], prereleases=True), (name, pins[name])
+        got = dev.get(name) or lab.get(name)
+        assert got, f"{name} is declared but not in requirements/*.lock: make lock"
+        assert req.specifier.contains(got, prereleases=True), (name, got)
 
 
 # Distribution name -> the module it is imported as, where they differ.
-_MODULE = {"pyyaml": "yaml", "pytest-xdist": "xdist", "myst-nb": "myst_nb",
-           "dask": "distributed"}  # dask[distributed]: the engine uses its Client
+_MODULE = {
+    "pyyaml": "yaml",
+    "pytest-xdist": "xdist",
+    "myst-nb": "myst_nb",
+    "dask": "distributed",
+}  # dask[distributed]: the engine uses its Client
 # Used without an import statement: a command, a plugin or a tool the code runs.
 _NOT_IMPORTED = {
     "pytest-xdist": "pytest -n (Makefile)",
@@ -83,6 +96,7 @@ _NOT_IMPORTED = {
     "nbstripout": "strips notebook outputs (docs/notebooks.md)",
     "ipykernel": "the notebooks' kernel (Makefile)",
     "myst-nb": "the site's Sphinx extension (report/site.py conf)",
+    "jupyterlab": "make lab",
 }
 
 
@@ -91,8 +105,11 @@ def test_every_declared_dependency_is_used():
     benchmarks, or listed above with what runs it."""
     from packaging.requirements import Requirement
 
-    code = "\n".join(p.read_text(errors="replace") for folder in ("azlatency", "tests",
-                      "benchmarks") for p in (ROOT / folder).rglob("*.py"))
+    code = "\n".join(
+        p.read_text(errors="replace")
+        for folder in ("azlatency", "tests", "benchmarks")
+        for p in (ROOT / folder).rglob("*.py")
+    )
     code += (ROOT / "Makefile").read_text()
     unused = []
     for dep in _declared():
@@ -103,3 +120,19 @@ def test_every_declared_dependency_is_used():
         if not re.search(rf"^\s*(import|from) {module}\b", code, re.M):
             unused.append(name)
     assert not unused, f"declared but never imported: {unused}"
+
+
+def test_the_repository_workflow_runs_the_make_targets():
+    """.github/workflows/ci.yml: lint, `make test` on Python 3.11-3.13, the report kept as an
+    artifact, and the newest allowed versions on a schedule; the same targets as .ci/run."""
+    wf = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text())
+    jobs = wf["jobs"]
+    runs = {name: " ".join(s.get("run", "") for s in job["steps"]) for name, job in jobs.items()}
+    assert "make lint" in runs["lint"] and "make test" in runs["test"]
+    assert jobs["test"]["strategy"]["matrix"]["python"] == ["3.11", "3.12", "3.13"]
+    assert "make run" in runs["report"]
+    upload = next(s for s in jobs["report"]["steps"] if "upload-artifact" in s.get("uses", ""))
+    assert upload["with"]["path"] == "reports/"
+    assert "make test-latest" in runs["latest"]
+    for target in ("lint:", "test:", "run:", "test-latest:"):
+        assert f"\n{target}" in (ROOT / "Makefile").read_text()

@@ -97,3 +97,12 @@ def test_workflow_runs_the_recipe_command_and_publishes_its_folder():
     assert "ipykernel install --sys-prefix --name python3" in script
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["with"]["path"] == flow["env"]["OUT"] and upload["if"] == "always()"
+
+
+def test_docs_show_the_install_the_recipe_test_uses():
+    """docs/ci.md shows the two pinned sources; the wheel form is the one the test above
+    passes to report.sh (AZLATENCY_SPEC = 'azlatency[notebooks] @ <wheel URI>')."""
+    doc = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    assert 'AZLATENCY_SPEC="azlatency[notebooks] @ git+https://' in doc
+    assert 'AZLATENCY_SPEC="azlatency[notebooks] @ file://' in doc
+    assert "AZLATENCY_SPEC" in (RECIPE / "report.sh").read_text(encoding="utf-8")
