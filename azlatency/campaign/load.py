@@ -9,13 +9,16 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .. import paths, schema
 from ..errors import CampaignError
 from ..schema import Tables
 from . import dataset, sources, store
 from .import_report import ImportReport
+
+if TYPE_CHECKING:
+    from .engines.duck import Lazy
 
 # Store formats that load() rewrites in place as the current one (docs/store.md).
 MIGRATES = (1,)
@@ -71,6 +74,28 @@ def _manifest(target: Path, campaign: Any) -> dict[str, Any]:
     return manifest
 
 
+@overload
+def load(
+    campaign: str | os.PathLike[str],
+    root: str | os.PathLike[str] | None = None,
+    *,
+    samples: bool = True,
+    columns: Sequence[str] | None = None,
+    lazy: Literal[False] = False,
+) -> Tables: ...
+
+
+@overload
+def load(
+    campaign: str | os.PathLike[str],
+    root: str | os.PathLike[str] | None = None,
+    *,
+    samples: bool = True,
+    columns: Sequence[str] | None = None,
+    lazy: Literal[True],
+) -> Lazy: ...
+
+
 def load(
     campaign: str | os.PathLike[str],
     root: str | os.PathLike[str] | None = None,
@@ -78,7 +103,7 @@ def load(
     samples: bool = True,
     columns: Sequence[str] | None = None,
     lazy: bool = False,
-) -> Tables:
+) -> Tables | Lazy:
     """The three tables of an imported campaign.
 
     Parameters
@@ -115,7 +140,7 @@ def load(
     target = store_path(campaign, root)
     manifest = _manifest(target, campaign)
     if lazy:
-        from .engines.duck import Lazy
+        from .engines.duck import Lazy  # DuckDB is imported only when asked for
 
         return Lazy(target)
     runs = store.from_arrow(dataset.read(target, "runs"), "runs")

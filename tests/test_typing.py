@@ -1,0 +1,23 @@
+"""The public API's annotations hold for code that uses it: mypy checks
+``tests/typing/api_usage.py`` (read, import_campaign, load — lazy or not —, query,
+summarize_store, stats, plots, the report runner, the errors) against the package, which ships
+``py.typed`` so users' type checkers read the same annotations."""
+
+from __future__ import annotations
+
+from mypy import api
+
+from tests.conftest import ROOT
+
+
+def test_public_api_type_checks():
+    assert (ROOT / "azlatency" / "py.typed").is_file()
+    out, err, status = api.run(
+        [
+            "--follow-imports=silent",  # the package's own internals are not checked here
+            "--ignore-missing-imports",  # pandas, scipy, matplotlib ship no annotations mypy reads
+            "--no-incremental",
+            str(ROOT / "tests" / "typing" / "api_usage.py"),
+        ]
+    )
+    assert status == 0, out + err
