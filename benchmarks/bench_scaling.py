@@ -44,7 +44,7 @@ from pathlib import Path
 
 import bench_synth_import as synth_bench  # the child runner (benchmarks/ is on sys.path)
 
-from azlatency.stats._common import DEFAULT_QUANTILES  # what summarize_store reports
+from azlatency.stats.common import DEFAULT_QUANTILES  # what summarize_store reports
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / "_data" / "scaling"

@@ -130,3 +130,37 @@ def test_registry_names_modules_that_exist():
         assert (PKG / "parsers" / f"{name}.py").is_file() or (
             PKG / "parsers" / name / "__init__.py"
         ).is_file(), tool
+
+
+# The package's own private helpers every room may use (not another room's insides).
+SHARED_PRIVATE = {"azlatency._version", "azlatency._console"}
+# parsers._base is the parser contract; the reader hosts the parsers and reads it.
+ALLOWED_REACH = {("azlatency.reader", "azlatency.parsers._base")}
+
+
+def _room(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_room_imports_another_rooms_private_names():
+    """A module may import another room's (top-level package's) public names only: a private
+    module or ``_name`` of stats/ used by campaign/ or report/ is an interface nobody declared."""
+    bad = []
+    for path in PKG.rglob("*.py"):
+        rel = list(path.relative_to(PKG.parent).with_suffix("").parts)
+        package = rel[:-1]
+        module = ".".join(rel[:-1] if rel[-1] == "__init__" else rel)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            if not target.startswith("azlatency") or _room(target) == _room(module):
+                continue
+            if target in SHARED_PRIVATE or (module, target) in ALLOWED_REACH:
+                continue
+            private = [p for p in target.split(".")[1:] if p.startswith("_")]
+            private += [a.name for a in node.names if a.name.startswith("_")]
+            if private:
+                bad.append(f"{module} -> {target}: {', '.join(private)}")
+    assert not bad, bad

@@ -24,8 +24,8 @@ import pandas as pd
 
 from .. import schema, stats, units
 from ..schema import Tables
-from ..stats import _runlevel
-from ..stats._common import as_rng
+from ..stats import runlevel
+from ..stats.common import as_rng
 from ..stats.compare import run_values
 from ._data import latency_runs, sample_runs, subset
 from ._latency import GROUP, latency_percentiles
@@ -172,7 +172,7 @@ def between_run_pools(
     tables: Tables, runs: pd.DataFrame, stat: str, sampled: dict[str, set[str]]
 ) -> dict:
     """(campaign, tool, basis) → the between-run variance of log run ``stat`` pooled over
-    every condition with ≥ 2 sampled runs (``stats._runlevel.Pooled``), or None; ``sampled``:
+    every condition with ≥ 2 sampled runs (``stats.runlevel.Pooled``), or None; ``sampled``:
     ``sampled_runs``."""
     runs = runs[runs["latency_basis"].notna()]
     cols = [c for c in CONDITION if c in runs.columns]
@@ -186,7 +186,7 @@ def between_run_pools(
             np.concatenate([per_run.get(r, np.empty(0)) for r in c["run_id"]])
             for _, c in g.groupby(cols, dropna=False, sort=False)
         ]
-        pools[key] = _runlevel.pool(cells)
+        pools[key] = runlevel.pool(cells)
     return pools
 
 
@@ -269,12 +269,12 @@ def _printed_values(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> np.
         g.loc[~g["_part"], "value"].iloc[0] if (~g["_part"]).any() else g["value"].mean()
         for _, g in per
     ]
-    return _runlevel.clean(np.asarray(values, dtype=float))[0]
+    return runlevel.clean(np.asarray(values, dtype=float))[0]
 
 
 def _printed_runs_row(va: np.ndarray, vb: np.ndarray, stat: str, level: float) -> dict:
     """≥ 2 runs a side with a printed value each: the runs are the unit, as with samples."""
-    res = _runlevel.run_test(va, vb, level, None, stat=stat, what="this factor's")
+    res = runlevel.run_test(va, vb, level, None, stat=stat, what="this factor's")
     est, lo, hi = res["ratio"]
     return {
         "stat": stat,
@@ -400,9 +400,9 @@ def contrasts(
 def _caption(r: dict, adjust: str) -> str:
     """A contrast in plain words: what, unit, runs per side, method, what it allows."""
     if r["unit_of_analysis"] != "run":
-        k = f"{_runlevel._k(r['n_runs_a'])} vs {_runlevel._k(r['n_runs_b'])} runs"
+        k = f"{runlevel.fmt_count(r['n_runs_a'])} vs {runlevel.fmt_count(r['n_runs_b'])} runs"
         what = (
-            f"{r['label']}: ratio {_runlevel._g(r['estimate'])} of printed {r['stat']}s"
+            f"{r['label']}: ratio {runlevel.fmt3(r['estimate'])} of printed {r['stat']}s"
             if pd.notna(r["estimate"])
             else f"{r['label']}: no common printed statistic"
         )
@@ -412,7 +412,7 @@ def _caption(r: dict, adjust: str) -> str:
         )
     method = str(r["method"]).removesuffix(f" ({r['unit_of_analysis']})")
     row = {**r, "a": r["label"], "b": "", "effect": "ratio", "method": method}
-    return _runlevel.caption(row, adjust=adjust).replace(" vs : ", ": ", 1)
+    return runlevel.caption(row, adjust=adjust).replace(" vs : ", ": ", 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,12 +531,12 @@ def cross_tool(
 
 def _tool_caption(r: pd.Series, stat: str) -> str:
     """One tool's value in words: the statistic, its interval, unit, runs and method."""
-    text = f"{r['label']}: {stat} {_runlevel._g(r['estimate'])} µs (round trip)"
+    text = f"{r['label']}: {stat} {runlevel.fmt3(r['estimate'])} µs (round trip)"
     if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
-        text += f", {r['level']:.0%} CI {_runlevel._g(r['ci_low'])} to {_runlevel._g(r['ci_high'])}"
+        text += f", {r['level']:.0%} CI {runlevel.fmt3(r['ci_low'])} to {runlevel.fmt3(r['ci_high'])}"
     unit = r["unit_of_analysis"] if pd.notna(r["unit_of_analysis"]) else "printed value"
     printed = " (from the tool's printed summary)" if r["source"] == "reported" else ""
-    text += f"; unit: {unit}{printed}, {_runlevel._k(r['n_runs'])} run(s)"
+    text += f"; unit: {unit}{printed}, {runlevel.fmt_count(r['n_runs'])} run(s)"
     return text + (f"; method: {r['method']}" if r["method"] else "; no interval")
 
 

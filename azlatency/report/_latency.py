@@ -21,7 +21,7 @@ import pandas as pd
 
 from .. import stats, units
 from ..schema import Tables
-from ..stats._common import DEFAULT_QUANTILES, INTERVAL_COLUMNS
+from ..stats.common import DEFAULT_QUANTILES, INTERVAL_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
 
 GROUP = (

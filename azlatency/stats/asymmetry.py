@@ -3,7 +3,7 @@
 For each stratum of ``by`` (tool, message size, ... — only like is compared with like) and
 each unordered pair of zones {A, B} with runs in both directions, the samples of A→B are
 compared with those of B→A by ``compare.group_pair`` with the run as the unit
-(``_runlevel``): one median per run; Welch t on the log run medians when both directions have
+(``runlevel``): one median per run; Welch t on the log run medians when both directions have
 ≥ 2 runs; with 1 run in a direction, the between-run variance pooled over every replicated
 cell of the stratum (each directed zone pair with ≥ 2 runs, same-zone cells included), named
 in ``assumption`` — or, with nothing to pool (or ``between_runs="none"``), no p-value and the
@@ -33,9 +33,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from . import _runlevel as rl
-from ._common import Rng, as_rng, by_execution, check_basis, check_level, metric_column
-from ._common import ordered as _ordered
+from . import runlevel as rl
+from .common import Rng, as_rng, by_execution, check_basis, check_level, metric_column
+from .common import ordered as _ordered
 from .compare import COLUMNS, finish, group_pair, run_values
 
 ROUND_TRIP = (
@@ -96,7 +96,7 @@ def asymmetry(
 ) -> pd.DataFrame:
     """A→B against B→A for every zone pair measured in both directions (see module doc).
     ``between_runs`` as in ``compare_groups``: ``"pooled"``, ``"none"``, a known sd of log
-    run medians, or a ``_runlevel.Pooled``."""
+    run medians, or a ``runlevel.Pooled``."""
     level = check_level(level)
     rng = as_rng(rng)
     column, _ = metric_column(metric)

@@ -15,12 +15,12 @@ For samples ``a`` (a condition) and ``b`` (its reference), ``compare`` gives
 * **p_value** — two-sided Mann–Whitney U (``scipy.stats.mannwhitneyu``, method "auto": exact
   for small samples without ties, else normal with tie correction).
 
-Autocorrelated packets (``_dependence``) inflate each sample's variance term by its
+Autocorrelated packets (``dependence``) inflate each sample's variance term by its
 batch-means variance inflation factor (of the placement series); the test, the HL ranks and
 the δ interval all use it.  That is a comparison of two *runs*, not of two conditions:
 ``compare_groups`` (and ``asymmetry``) make the run the unit — one statistic per run, Welch t
 on the log values, or a between-run variance borrowed from replicated conditions when a side
-has one run, or no test at all (``_runlevel``).  ``adjust_pvalues`` gives Holm (1979,
+has one run, or no test at all (``runlevel``).  ``adjust_pvalues`` gives Holm (1979,
 Scand. J. Statist. 6(2)) or Benjamini–Hochberg (1995) adjustment.
 """
 
@@ -33,10 +33,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import _dependence as dep
 from . import _hl
-from . import _runlevel as rl
-from ._common import (
+from . import dependence as dep
+from . import runlevel as rl
+from ._resample import percentile_interval, quantile_replicates
+from .common import (
     Rng,
     as_rng,
     attach,
@@ -46,9 +47,8 @@ from ._common import (
     join_notes,
     metric_column,
 )
-from ._common import observations as _observations
-from ._common import ordered as _ordered
-from ._resample import percentile_interval, quantile_replicates
+from .common import observations as _observations
+from .common import ordered as _ordered
 from .intervals import sorted_quantile
 
 EFFECTS = ("shift", "ratio", "cliffs_delta")
@@ -412,7 +412,7 @@ def run_values(part: pd.DataFrame, column: str, stat: str) -> np.ndarray:
 
 
 def _run_rows(pa, pb, column, *, level, stat, pooled, what, rng) -> pd.DataFrame:
-    """Run-level rows of ``EFFECTS`` (see ``_runlevel``): one value per run, never packets."""
+    """Run-level rows of ``EFFECTS`` (see ``runlevel``): one value per run, never packets."""
     va, drop_a = rl.clean(_run_stat(pa, column, stat))
     vb, drop_b = rl.clean(_run_stat(pb, column, stat))
     ka, kb = len(va), len(vb)
@@ -572,11 +572,11 @@ def compare_groups(
     """Compare every pair of groups of ``by`` (or the given ``pairs`` of group labels, each
     ``(a, b)`` meaning a relative to b), with p-values adjusted across all comparisons.
 
-    The run is the unit: each run's ``stat`` is one value (``_runlevel``).  With ≥ 2 runs a
+    The run is the unit: each run's ``stat`` is one value (``runlevel``).  With ≥ 2 runs a
     side, Welch t on the log values; with 1 run on a side, ``between_runs="pooled"`` borrows
     the between-run variance of the groups that have ≥ 2 runs (named in ``assumption``),
     ``"none"`` reports no p-value; a float is a known sd of log run values, a
-    ``_runlevel.Pooled`` a variance estimated elsewhere.  ``unit="packet"`` pools packets
+    ``runlevel.Pooled`` a variance estimated elsewhere.  ``unit="packet"`` pools packets
     (never ``significant``).  Group labels are the ``by`` value, or ``"col=value, ..."``."""
     level = check_level(level)
     rng = as_rng(rng)

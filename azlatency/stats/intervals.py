@@ -8,7 +8,7 @@ Methods (docs/statistics.md has the long form):
   .confidence_interval(level)``.  Its coverage is at least ``level`` for any continuous
   distribution.  When n is too small (a 95% interval for p99 needs n ≥ 368) there is no such
   interval and the row says "not estimable".
-* **Quantile, one series, autocorrelated packets** (detected by ``_dependence.assess``) — the
+* **Quantile, one series, autocorrelated packets** (detected by ``dependence.assess``) — the
   same order-statistic construction with the binomial taken at the effective sample size of
   the quantile's indicator series (batch means), the ranks rescaled to n.
 * **Several runs of one condition** (``unit="auto"`` with ≥ 2 runs, or ``unit="run"``) — the
@@ -31,8 +31,8 @@ import pandas as pd
 from scipy import stats
 
 from ..schema import pct_label
-from . import _dependence as dep
-from ._common import (
+from . import dependence as dep
+from .common import (
     DEFAULT_QUANTILES,
     INTERVAL_COLUMNS,
     Observations,

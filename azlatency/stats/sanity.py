@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .. import units
-from ._common import check_basis, metric_column, observations, ordered
+from .common import check_basis, metric_column, observations, ordered
 from .compare import compare
 
 # Unit → (dimension, factor to the base unit: µs for time, bit/s for rates, bytes, bytes/s).

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import _dependence as dep
-from ._common import check_basis, check_level, metric_column, observations, ordered
+from . import dependence as dep
+from .common import check_basis, check_level, metric_column, observations, ordered
 
 NOT_OK = ("timeout", "lost", "error")
 

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from ..schema import pct_label
-from ._common import DEFAULT_QUANTILES, attach, check_level, not_estimable, row
+from .common import DEFAULT_QUANTILES, attach, check_level, not_estimable, row
 from .intervals import exact_indices, min_n
 
 CAVEAT = (

@@ -29,8 +29,9 @@ import pandas as pd
 from scipy import optimize, stats
 
 from ..schema import pct_label
-from . import _dependence as dep
-from ._common import (
+from . import dependence as dep
+from ._resample import percentile_interval, quantile_replicates
+from .common import (
     Observations,
     Rng,
     as_rng,
@@ -46,7 +47,6 @@ from ._common import (
     ordered,
     row,
 )
-from ._resample import percentile_interval, quantile_replicates
 from .intervals import choose, min_n, quantile_rows, sorted_quantile, summarize
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)

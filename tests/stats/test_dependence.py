@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from azlatency.stats import _dependence as dep
+from azlatency.stats import dependence as dep
 from tests.stats import _frames
 
 
@@ -193,7 +193,7 @@ def test_counting_gives_the_rows_sorting_gives(monkeypatch):
     """The whole summary of a dependent series (Ljung-Box, τ, batch counts, interval ranks)
     is the same, value for value, whether the series is counted or sorted."""
     from azlatency.stats import intervals as iv
-    from azlatency.stats._common import Observations
+    from azlatency.stats.common import Observations
 
     x = _on_the_grid(30_000, 11)
     obs = Observations(x, np.nan, 0, 0, np.zeros(0, dtype=object))
@@ -220,7 +220,7 @@ def test_ljung_box_on_ranks_agrees_with_statsmodels(phi, n, lags):
     from statsmodels.stats.diagnostic import acorr_ljungbox
     from statsmodels.tsa.stattools import acf
 
-    from azlatency.stats._dependence import ljung_box, rank_acf
+    from azlatency.stats.dependence import ljung_box, rank_acf
 
     rng = np.random.default_rng(7)
     e = rng.normal(size=n)

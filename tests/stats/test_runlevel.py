@@ -1,4 +1,4 @@
-"""The run as the unit of a comparison (``stats._runlevel``), checked by simulation against
+"""The run as the unit of a comparison (``stats.runlevel``), checked by simulation against
 known truth: campaigns whose runs vary from run to run (a lognormal scale factor, σ_between)
 and whose packets are autocorrelated within a run (log latency an AR(1), φ = 0.9), with no
 true effect (false-positive rate ≤ 6 %) and with one (power, coverage).
@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from scipy import signal, stats
 
-from azlatency.stats import _runlevel as rl
 from azlatency.stats import asymmetry
+from azlatency.stats import runlevel as rl
 from tests.stats import _frames
 
 ALPHA = 0.05

@@ -10,7 +10,7 @@ from scipy import stats as sps
 
 from ...schema import pct_label
 from ...stats import intervals as iv
-from ...stats._common import join_notes, not_estimable, row
+from ...stats.common import join_notes, not_estimable, row
 
 
 def excluded_note(excluded: int) -> str:

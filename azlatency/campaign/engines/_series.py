@@ -1,7 +1,7 @@
 """One run's summary from its values alone: the per-run path every engine shares.
 
 ``intervals.group_rows`` takes a pandas frame, sorts it into measurement order
-(``_common.ordered``: ``seq``, then send time, then file order) and splits out the
+(``common.ordered``: ``seq``, then send time, then file order) and splits out the
 observations.  For most runs that is a detour: when ``seq`` is never NULL and never repeats
 it alone fixes the order, and when nothing is censored the observations are the rows whose
 status is ``ok`` with a finite value.  Such a run needs three arrays — the value, the
@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ...stats import intervals as iv
-from ...stats._common import Observations
+from ...stats.common import Observations
 from ...units import COLUMN
 
 NULL_SEQ = np.iinfo(np.int64).min  # a NULL seq, filled: the run is left to group_rows

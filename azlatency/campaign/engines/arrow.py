@@ -37,7 +37,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...stats._common import DEFAULT_QUANTILES, metric_column
+from ...stats.common import DEFAULT_QUANTILES, metric_column
 from ...stats.intervals import group_rows, summary_args, summary_frame
 from ...units import COLUMN
 from .. import dataset

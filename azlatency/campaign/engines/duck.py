@@ -7,7 +7,7 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
    files: uncensored runs of ``SERIES_ROWS`` (= ``MIN_N``, 50) rows or more go straight to
    the numpy path below; for the others a second pass gives the counts of observations,
    censored and excluded rows, mean, standard deviation, min, max;
-2. these runs are too short for ``_dependence.assess`` to test for autocorrelation, so their
+2. these runs are too short for ``dependence.assess`` to test for autocorrelation, so their
    observations are taken as independent (or the run is censored: see below);
 3. the order statistics: the ranks — of the interval from Binomial(n, q), of the estimate
    from numpy's linear interpolation — are computed in Python from n exactly as
@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ...stats import _dependence as dep
+from ...stats import dependence as dep
 from ...stats import intervals as iv
 from .. import dataset, store
 from . import _rows
@@ -206,7 +206,7 @@ class _Query:
         if bad:
             import pandas as pd
 
-            from ...stats._common import check_basis
+            from ...stats.common import check_basis
 
             ids = [b[0] for b in bad]
             check_basis(pd.DataFrame({"run_id": ids, other: [1.0] * len(ids)}), metric)

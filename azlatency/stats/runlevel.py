@@ -201,22 +201,22 @@ UNIT_WORDS = {"run": "runs", "packet": "packets", "batch": "packets (autocorrela
 def caption(r: dict, *, adjust: str | None = None) -> str:
     """One row in plain words: what was compared, on what unit, how many runs, by what method,
     and what it allows one to say."""
-    k = f"{_k(r.get('n_runs_a'))} vs {_k(r.get('n_runs_b'))} runs"
+    k = f"{fmt_count(r.get('n_runs_a'))} vs {fmt_count(r.get('n_runs_b'))} runs"
     effect = {"ratio": "ratio", "shift": "shift", "cliffs_delta": "Cliff's delta"}.get(
         r.get("effect"), str(r.get("effect"))
     )
     est = r.get("estimate")
-    head = f"{r.get('a')} vs {r.get('b')}: {effect} {_g(est)}"
+    head = f"{r.get('a')} vs {r.get('b')}: {effect} {fmt3(est)}"
     if _finite(r.get("ci_low")) and _finite(r.get("ci_high")):
-        head += f" ({r.get('level', 0.95):.0%} CI {_g(r['ci_low'])} to {_g(r['ci_high'])})"
+        head += f" ({r.get('level', 0.95):.0%} CI {fmt3(r['ci_low'])} to {fmt3(r['ci_high'])})"
     unit = UNIT_WORDS.get(r.get("unit_of_analysis"), str(r.get("unit_of_analysis")))
     parts = [head, f"unit: {unit}, {k}"]
     if r.get("method"):
         parts.append(f"method: {r['method']}")
     if _finite(r.get("p_value")):
-        p = f"p = {_g(r['p_value'])}"
+        p = f"p = {fmt3(r['p_value'])}"
         if adjust and adjust != "none" and _finite(r.get("p_adj")):
-            p += f" ({adjust}-adjusted {_g(r['p_adj'])})"
+            p += f" ({adjust}-adjusted {fmt3(r['p_adj'])})"
         parts.append(p)
     else:
         parts.append("no p-value")
@@ -236,9 +236,11 @@ def _finite(x) -> bool:
         return False
 
 
-def _g(x) -> str:
+def fmt3(x) -> str:
+    """A number as captions print it: 3 significant digits, "n/a" when missing."""
     return f"{float(x):.3g}" if _finite(x) else "n/a"
 
 
-def _k(x) -> str:
+def fmt_count(x) -> str:
+    """A count as captions print it, "?" when missing."""
     return str(int(x)) if _finite(x) else "?"
