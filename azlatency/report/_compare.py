@@ -25,7 +25,7 @@ import pandas as pd
 from .. import schema, stats, units
 from ..schema import Tables
 from ..stats import runlevel
-from ..stats.common import as_rng
+from ..stats.common import INTERVAL_CORE, as_rng
 from ..stats.compare import run_values
 from ._data import latency_runs, sample_runs, subset
 from ._latency import GROUP, latency_percentiles
@@ -450,11 +450,7 @@ def cross_tool(
         "pair",
         "what",
         "stat",
-        "estimate",
-        "ci_low",
-        "ci_high",
-        "level",
-        "method",
+        *INTERVAL_CORE,
         "source",
         "converted_from",
         "mean",
@@ -533,7 +529,9 @@ def _tool_caption(r: pd.Series, stat: str) -> str:
     """One tool's value in words: the statistic, its interval, unit, runs and method."""
     text = f"{r['label']}: {stat} {runlevel.fmt3(r['estimate'])} µs (round trip)"
     if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
-        text += f", {r['level']:.0%} CI {runlevel.fmt3(r['ci_low'])} to {runlevel.fmt3(r['ci_high'])}"
+        text += (
+            f", {r['level']:.0%} CI {runlevel.fmt3(r['ci_low'])} to {runlevel.fmt3(r['ci_high'])}"
+        )
     unit = r["unit_of_analysis"] if pd.notna(r["unit_of_analysis"]) else "printed value"
     printed = " (from the tool's printed summary)" if r["source"] == "reported" else ""
     text += f"; unit: {unit}{printed}, {runlevel.fmt_count(r['n_runs'])} run(s)"

@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import stats, units
 from ..schema import Tables, pct_label
+from ..stats.common import INTERVAL_CORE
 from ._latency import GROUP, _convert, _keys, group_labels
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
@@ -97,11 +98,7 @@ def tail_ratios(
         "label",
         "metric",
         "stat",
-        "estimate",
-        "ci_low",
-        "ci_high",
-        "level",
-        "method",
+        *INTERVAL_CORE,
         "unit_of_analysis",
         "n",
         "n_eff",
@@ -130,11 +127,7 @@ def exceedance(
         "metric",
         "multiple",
         "threshold",
-        "estimate",
-        "ci_low",
-        "ci_high",
-        "level",
-        "method",
+        *INTERVAL_CORE,
         "unit_of_analysis",
         "n",
         "n_eff",

@@ -7,6 +7,7 @@ import pandas as pd
 
 from .. import stats
 from ..schema import Tables
+from ..stats.common import INTERVAL_CORE
 from ._data import throughput_runs
 
 # The figure a tool prints for a run, in order of preference: (metric, stat, side).
@@ -30,11 +31,7 @@ COLUMNS = [
     "series",
     "side",
     "reported_bps",
-    "estimate",
-    "ci_low",
-    "ci_high",
-    "level",
-    "method",
+    *INTERVAL_CORE,
     "source",
     "n",
     "note",

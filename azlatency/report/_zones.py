@@ -7,6 +7,7 @@ import pandas as pd
 
 from .. import stats
 from ..schema import Tables
+from ..stats.common import INTERVAL_CORE
 from ._data import latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 
@@ -91,11 +92,7 @@ def zone_pair_medians(
         "basis",
         "msg_size_bytes",
         "stat",
-        "estimate",
-        "ci_low",
-        "ci_high",
-        "level",
-        "method",
+        *INTERVAL_CORE,
         "unit_of_analysis",
         "source",
         "n",

@@ -42,6 +42,8 @@ INTERVAL_COLUMNS = [
     "range_low",
     "range_high",
 ]
+# The head every interval table shares, in this order; tables add their own columns around it.
+INTERVAL_CORE = INTERVAL_COLUMNS[:3] + ["level", "method"]
 DEFAULT_QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 
 
