@@ -203,7 +203,14 @@ def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
     help="Fail (exit 3) on files not imported or runs flagged by the import.",
 )
 @click.option("--jobs", type=int, default=2, show_default=True, help="Kernels at a time.")
-def report(campaigns: tuple[str, ...], out, data_root, level, params, only, strict, jobs):
+@click.option(
+    "--formats",
+    default="png,svg",
+    show_default=True,
+    metavar="png,svg,pdf",
+    help="Figure files written to OUT/figures (the pages show PNG either way); add pdf for print.",
+)
+def report(campaigns: tuple[str, ...], out, data_root, level, params, only, strict, jobs, formats):
     """Import CAMPAIGNS (names under data/raw, folders or archives) when stale, run the report
     notebooks that apply, render the site. Exit 1 when a notebook fails (its cell and error
     are named), 3 with --strict on data-quality problems."""
@@ -220,6 +227,7 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
             only=[n.strip() for n in only.split(",") if n.strip()] if only else None,
             workers=jobs,
             console=console,
+            formats=[f.strip() for f in formats.split(",") if f.strip()],
         )
     except AzlatencyError as exc:  # raised before any work: bad -p or --notebooks
         raise click.UsageError(str(exc)) from None

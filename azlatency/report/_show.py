@@ -74,13 +74,19 @@ def nothing_to_show(what: str, why: str) -> None:
 
 
 def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
-    """Save ``fig`` as ``<figures_dir>/<name>.{pdf,svg,png}``, show it inline, close it."""
+    """Save ``fig`` as ``<figures_dir>/<name>.png`` (and ``.svg``, ``.pdf``: the formats of
+    ``$AZLATENCY_FIGURE_FORMATS``, which ``azlatency report --formats`` sets; default png and
+    svg), show it inline, close it."""
+    import os
+
     import matplotlib.pyplot as plt
     from IPython.display import display
 
     from ..plots import save
 
-    paths = save(fig, Path(figures_dir) / name)
+    wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
+    formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
+    paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
     display(fig)
     plt.close(fig)
     return paths

@@ -34,6 +34,10 @@ from ..errors import AzlatencyError
 from . import execute as notebooks
 
 STATUS_OK, STATUS_DATA, STATUS_FAILED = 0, 3, 1
+# Figure files written unless --formats says otherwise (PDF on request: it is the slowest).
+FIGURE_FORMATS = ("png", "svg")
+ALL_FORMATS = ("png", "svg", "pdf")
+FORMATS_ENV = "AZLATENCY_FIGURE_FORMATS"
 _RESERVED = {"campaigns", "data_root", "reports_dir", "figures_dir"}
 
 
@@ -302,14 +306,20 @@ def run_report(
     only: Sequence[str] | None = None,
     workers: int = 2,
     console=None,
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> Outcome:
     """Import, plan, execute, render (see the module's docstring); print progress and return
-    what happened (:meth:`Outcome.status` is the exit status)."""
+    what happened (:meth:`Outcome.status` is the exit status).
+
+    ``formats`` are the figure files each notebook writes to ``<out>/figures`` (any of
+    png, svg, pdf; the pages show the PNG rendering either way): passed to the kernels as
+    ``AZLATENCY_FIGURE_FORMATS``, read by ``report.figure``."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from . import frontpage, reports_root, site
 
     console = console or _console()
+    formats = _formats(formats)
     root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()
     out = reports_root(out)
     user = {**(params or {}), **({"level": level} if level is not None else {})}
@@ -337,16 +347,24 @@ def run_report(
         _clean(out)
         pending = sum(p.status == "pending" for p in outcome.pages)
         bar.update(task, description="notebooks", completed=0, total=pending)
-        errors += execute_pages(
-            outcome.pages,
-            sources,
-            out,
-            root,
-            user,
-            declared,
-            workers=workers,
-            progress=lambda _p: bar.advance(task),
-        )
+        saved = os.environ.get(FORMATS_ENV)
+        os.environ[FORMATS_ENV] = ",".join(formats)  # the kernels inherit it
+        try:
+            errors += execute_pages(
+                outcome.pages,
+                sources,
+                out,
+                root,
+                user,
+                declared,
+                workers=workers,
+                progress=lambda _p: bar.advance(task),
+            )
+        finally:
+            if saved is None:
+                os.environ.pop(FORMATS_ENV, None)
+            else:
+                os.environ[FORMATS_ENV] = saved
         write_pages(outcome.pages, sources, out)
         bar.update(task, description="rendering the site", completed=0, total=1)
         titles = {stem: _title(src) for stem, src in sources.items()}
@@ -354,8 +372,18 @@ def run_report(
         outcome.index = site.build(
             out / "notebooks", out, index=index, order=[p.doc for p in outcome.pages]
         )
-    outcome.figures = len(list((out / "figures").rglob("*.svg")))
+    outcome.figures = len({p.with_suffix("") for p in (out / "figures").rglob("*.png")})
     return outcome
+
+
+def _formats(formats: Sequence[str]) -> tuple[str, ...]:
+    bad = sorted(set(formats) - set(ALL_FORMATS))
+    if bad or not formats:
+        raise AzlatencyError(
+            f"figure formats must be some of {', '.join(ALL_FORMATS)}, got {', '.join(formats)}"
+        )
+    # PNG is always written: the site and the front page link it
+    return tuple(dict.fromkeys(["png", *formats]))
 
 
 def print_summary(outcome: Outcome, out: Path, console, *, strict: bool = False) -> None:

@@ -129,13 +129,20 @@ def test_strict_fails_on_data_quality_and_reruns_are_identical(first, raw, tmp_p
         "--notebooks",
         "90",
         "--strict",
+        "--formats",
+        "svg,pdf",
     )
     assert code == 3, text
     assert "parse-failure: 1 file(s) not imported (parse_error 1)" in _text(text)
     assert "one-direction: 1 run(s) flagged (loss)" in _text(text)
-    # same inputs, same figures (PDF, SVG, PNG bytes) and numbers
+    # PDF only on request (the first report took the default, PNG and SVG)
+    assert not list((out / "figures").rglob("*.pdf"))
     for s in shapes:
-        again = sorted((tmp_path / "figures" / s).iterdir())
+        suffixes = {f.suffix for f in (tmp_path / "figures" / s).iterdir()}
+        assert suffixes == {".png", ".svg", ".pdf"}, suffixes
+    # same inputs, same figures (SVG, PNG bytes) and numbers
+    for s in shapes:
+        again = sorted(f for f in (tmp_path / "figures" / s).iterdir() if f.suffix != ".pdf")
         assert again and [f.read_bytes() for f in again] == [
             (out / "figures" / s / f.name).read_bytes() for f in again
         ]
