@@ -18,6 +18,7 @@ ROWS_MAX = 24  # legend entries per column
 WRAP = 48  # characters per legend line
 LINESTYLES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D")
+HATCHES = ("", "//", "..", "xx")
 
 
 def common_prefix(labels: list[str]) -> str:
@@ -77,12 +78,15 @@ def legend(
     )
 
 
-def series_style(i: int, *, dots: bool = False) -> dict:
+def series_style(i: int, *, dots: bool = False, bars: bool = False) -> dict:
     """The line style of the ``i``-th series: solid while the colour cycle lasts, then
     dashed, dotted, dash-dotted, so no two of the first 4 × colours series look alike;
-    with ``dots``, the marker instead (circle, square, triangle, diamond)."""
+    with ``dots``, the marker instead (circle, square, triangle, diamond); with ``bars``, the
+    colour and a hatch (none, hatched, dotted, crossed) of a bar series."""
     colours = len(mpl.rcParams["axes.prop_cycle"].by_key().get("color", [None])) or 1
     turn = i // colours
+    if bars:
+        return {"color": series_colour(i), "hatch": HATCHES[turn % len(HATCHES)]}
     if dots:
         return {"marker": MARKERS[turn % len(MARKERS)]}
     return {"linestyle": LINESTYLES[turn % len(LINESTYLES)]}

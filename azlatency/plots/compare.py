@@ -83,7 +83,8 @@ def throughput_bars(
             lo = part[low].to_numpy(dtype="float64", na_value=np.nan) / scale
             hi = part[high].to_numpy(dtype="float64", na_value=np.nan) / scale
             yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
-        ax.bar(xs, vals, width=width, yerr=yerr, capsize=2, label=h, **kwargs)
+        style = {**series_style(k, bars=True), **kwargs}
+        ax.bar(xs, vals, width=width, yerr=yerr, capsize=2, label=h, **style)
     # Many or long names turn further, anchored at their end, so neighbours do not overlap.
     crowded = len(cats) > 6 or max((len(c) for c in cats), default=0) > 14
     ax.set_xticks(

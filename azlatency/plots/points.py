@@ -192,12 +192,13 @@ def count_bars(
     pos = dict(zip(cats, ys))
     left = dict.fromkeys(cats, 0.0)
     hues = list(dict.fromkeys(data[hue].astype(str))) if hue else [None]
-    for h in hues:
+    for k, h in enumerate(hues):
         part = data if h is None else data[data[hue].astype(str) == h]
         cy = part[y].astype(str).tolist()
         width = part[x].to_numpy(dtype="float64")
         start = np.array([left[c] for c in cy])
-        ax.barh([pos[c] for c in cy], width, left=start, label=h, **kwargs)
+        style = {**series_style(k, bars=True), **kwargs}
+        ax.barh([pos[c] for c in cy], width, left=start, label=h, **style)
         for c, w in zip(cy, width):
             left[c] += w
     ax.set_yticks(ys, cats)

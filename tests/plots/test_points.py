@@ -112,3 +112,62 @@ def test_ecdf_thins_a_big_group_but_keeps_its_extremes():
     assert np.allclose(ys, 1 - xs / 100_000)  # every drawn point is exact
     full = plots.ecdf(pd.DataFrame({"rtt_us": x[:500]}), ax=plt.figure().gca())
     assert len(full.lines[0].get_xdata()) == 500  # small groups are drawn whole
+
+
+def _look(artist) -> tuple:
+    """What tells a series apart to a reader: colour, line style, marker, hatch."""
+    from matplotlib.colors import to_hex
+
+    if isinstance(artist, matplotlib.patches.Patch):
+        return (to_hex(artist.get_facecolor()), artist.get_hatch() or "")
+    return (to_hex(artist.get_color()), str(artist.get_linestyle()), str(artist.get_marker()))
+
+
+def _series_frame(n: int) -> pd.DataFrame:
+    rng = np.random.default_rng(n)
+    rows = []
+    for k in range(n):
+        for j, q in enumerate((0.5, 0.9, 0.99)):
+            rows.append(
+                {
+                    "series": f"s{k}",
+                    "rtt_us": 100.0 + k + rng.random(),
+                    "q": q,
+                    "value": 100.0 + 10 * j + k,
+                    "ci_low": 99.0 + 10 * j + k,
+                    "ci_high": 101.0 + 10 * j + k,
+                    "msg_size_bytes": 2 ** (j + 4),
+                    "scenario": f"c{j}",
+                    "campaign": f"c{j}",
+                    "runs": 1 + j,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+CHARTS = {
+    "ecdf": lambda d: plots.ecdf(d, hue="series", basis="rtt").lines,
+    "ccdf": lambda d: plots.ccdf(d, hue="series", basis="rtt").lines,
+    "spectrum": lambda d: plots.percentile_spectrum(d, hue="series").lines,
+    "latency_vs_size": lambda d: [
+        c.lines[0] for c in plots.latency_vs_size(d, hue="series").containers
+    ],
+    "throughput_bars": lambda d: [
+        c.patches[0]
+        for c in plots.throughput_bars(d, hue="series").containers
+        if hasattr(c, "patches")
+    ],
+    "count_bars": lambda d: [c.patches[0] for c in plots.count_bars(d, hue="series").containers],
+}
+
+
+@pytest.mark.parametrize("n", [2, 6, 30])
+@pytest.mark.parametrize("chart", sorted(CHARTS))
+def test_every_chart_kind_gives_each_series_its_own_look(chart, n):
+    """Issue 26: however many series (up to 4 x the colour cycle), no two share colour and
+    style, read off the artists each chart draws per series."""
+    plt.figure()
+    artists = CHARTS[chart](_series_frame(n))
+    looks = [_look(a) for a in artists]
+    assert len(looks) == n, (chart, len(looks))
+    assert len(set(looks)) == n, (chart, looks)
