@@ -605,6 +605,8 @@ def _tables(
             if host and not meta.get("prompt_host"):
                 meta["prompt_host"] = host
             warnings = list(run.warnings) + ([meta.pop("warnings")] if meta.get("warnings") else [])
+            kept, flagged = _plausible(run.summaries)
+            warnings += flagged
             if span.start:  # parsers count lines within their block; the file's count is wanted
                 warnings = [shift_lines(w, span.start) for w in warnings]
             meta.update(
@@ -625,7 +627,7 @@ def _tables(
             if run.samples is not None and len(run.samples):
                 samples = run.samples
                 samples.insert(0, "run_id", constant_str(run_id, len(samples)))
-            summaries = [{"run_id": run_id, **row.__dict__} for row in run.summaries]
+            summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
             rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
     try:
         return _frames(rows)
@@ -647,6 +649,20 @@ def _tables(
     tables = _frames(keep)
     tables.problems.extend(problems)
     return tables
+
+
+def _plausible(summaries: list) -> tuple[list, list[str]]:
+    """The summaries a tool can have meant, and a warning for each one left out."""
+    zero = schema.moved_nothing(summaries)
+    kept, flagged = [], []
+    for i, s in enumerate(summaries):
+        why = "zero throughput for a test that moved data" if i in zero else None
+        why = why or schema.implausible(s.metric, s.stat, s.value, s.unit)
+        if why:
+            flagged.append(f"{s.metric} {s.stat} = {s.value:g} {s.unit} not stored: {why}")
+        else:
+            kept.append(s)
+    return kept, flagged
 
 
 def _too_big(tool: str, source: str | None, line: int, exc: Exception) -> ParseError:

@@ -346,3 +346,44 @@ def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
         return frames[0]
     out = pd.concat(frames, ignore_index=True)
     return frame(table, out)  # re-fix dtypes of columns absent from some parts
+
+
+# ---------------------------------------------------------------------------------------------
+# Plausibility: a printed value no tool can mean is not stored as a fact.
+
+# A CPU percentage above 100 x this many cores is no machine's (iperf3 3.12 once printed a
+# remote CPU of -6.7e19 %).
+MAX_CORES = 1024
+
+
+def implausible(metric: str, stat: str, value: float, unit: str) -> str | None:
+    """Why a summary value cannot be what its tool meant (a negative count, a percentage
+    outside [0, 100 x cores], loss over 100 %), or None when it can."""
+    if value != value:  # NaN: not printed, nothing to judge
+        return None
+    if unit in ("count", "bytes") and value < 0:
+        return f"a negative {unit}"
+    if unit == "pct":
+        top = 100.0 * MAX_CORES if "cpu" in metric else 100.0
+        if not 0.0 <= value <= top:
+            return f"a percentage outside [0, {top:g}]"
+    return None
+
+
+def moved_nothing(summaries: list) -> set[int]:
+    """Indexes of reported throughputs of 0 beside a transfer of more than 0 bytes on the same
+    side (``throughput_receiver`` and ``transfer_receiver``): the test moved data, so the 0
+    is not its rate (an old iperf3 UDP server prints ``0.00 Bytes  0.00 bits/sec`` too)."""
+    moved = {
+        s.metric.removeprefix("transfer")
+        for s in summaries
+        if s.metric.startswith("transfer") and s.source == "reported" and s.value > 0
+    }
+    return {
+        i
+        for i, s in enumerate(summaries)
+        if s.metric.startswith("throughput")
+        and s.source == "reported"
+        and s.value == 0
+        and s.metric.removeprefix("throughput") in moved
+    }

@@ -313,3 +313,43 @@ def test_red_hat_prompts_name_the_command_and_host():
     ) == ("sockperf ping-pong -i 10.9.9.1", "dell-per640-07")
     assert command_of("[me@vm1 ~]$ ping -c 3 10.0.0.4", ["ping"]) == ("ping -c 3 10.0.0.4", "vm1")
     assert command_of("root@vm2:/tmp# ping 10.0.0.5", ["ping"]) == ("ping 10.0.0.5", "vm2")
+
+
+def test_values_no_tool_can_mean_are_flagged_not_stored():
+    """Issue 26, case 8: a remote CPU of -6.7e19 % (as iperf3 3.12 printed once) is not kept
+    as a fact.  The input is a real -J capture with that figure put in its remote_total."""
+    import re
+
+    from tests._expected import FIXTURES
+
+    path = FIXTURES / "iperf3" / "iperf3--3.12-linux-J-R-tcp-reverse.json"
+    real = path.read_text(encoding="utf-8")
+    (value,) = re.findall(r'"remote_total":\s*([0-9.]+)', real)
+    bad = real.replace(f'"remote_total":\t{value}', '"remote_total":\t-6.7108864e19')
+    assert bad != real
+    t = azlatency.read(bad.encode())
+    cpu = t.summaries.query("metric == 'cpu_remote' and stat == 'total'")
+    assert cpu.empty
+    assert "cpu_remote total = -6.71089e+19 pct not stored: a percentage outside [0, 102400]" in (
+        t.runs["warnings"].iloc[0]
+    )
+    kept = azlatency.read(real.encode()).summaries.query(
+        "metric == 'cpu_remote' and stat == 'total'"
+    )["value"]
+    assert kept.tolist() == [float(value)]
+
+
+def test_zero_throughput_beside_moved_bytes_is_not_a_rate():
+    from azlatency.parsers._base import Summary
+    from azlatency.schema import implausible, moved_nothing
+
+    rows = [
+        Summary("transfer_receiver", "total", 7.5e9, "bytes"),
+        Summary("throughput_receiver", "mean", 0.0, "bps"),
+        Summary("throughput_sender", "mean", 0.0, "bps"),  # no transfer_sender: kept
+    ]
+    assert moved_nothing(rows) == {1}
+    assert implausible("lost_datagrams", "total", -1, "count") == "a negative count"
+    assert implausible("loss", "mean", 100.0, "pct") is None
+    assert implausible("loss", "mean", 100.5, "pct") == "a percentage outside [0, 100]"
+    assert implausible("loc_cpus_used", "mean", 201, "pct") is None  # two cores busy
