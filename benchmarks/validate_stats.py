@@ -158,6 +158,14 @@ def designs() -> list[Design]:
         200,
         1,
     )
+    add(
+        "GPD tail, log-normal (light tail)",
+        "n=10⁵, iid log-normal, p99.99",
+        partial(d.pot_lognormal),
+        "coverage",
+        150,
+        0,
+    )
     return out
 
 
