@@ -1,0 +1,235 @@
+"""iostat -x (sysstat): extended device statistics, one run per device per report.
+
+sysstat prints a banner, then one report per interval: ``avg-cpu`` (unless ``-d``), a
+``Device`` header and one row per device::
+
+    Linux 6.18.44 (vm) 	11/25/26 	_x86_64_	(2 CPU)
+
+    11/25/26 03:12:00                                   (with -t)
+    Device   r/s  rkB/s  rrqm/s %rrqm r_await rareq-sz  w/s  wkB/s ... aqu-sz  %util
+    loop0   0.00   0.00    0.00  0.00    0.00     0.00 1109.00 70976.00 ... 0.11 11.20
+
+Columns are read by their header, so sysstat 12's layout (``r_await``, ``rareq-sz``,
+``aqu-sz``, discard and flush columns) and the older one (``Device:``, ``avgrq-sz`` in
+sectors, ``avgqu-sz``, ``await``, ``svctm``) both read; ``-m`` (MB/s) too.
+
+A report is a window of one execution, not a replicate: every run of one iostat invocation
+and device shares ``runs.execution``.  The first report of an invocation without ``-y``
+holds the averages since boot, not an interval: its labels say ``"since_boot": true``.
+Units follow fio's names: ``iops_read`` [io/s], ``disk_bandwidth_read`` [bytes/s],
+``await_read`` [µs], ``request_size_read`` [bytes], ``queue_size`` [requests], ``util`` [%].
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..errors import ParseError
+from ._base import Parsed, Run, Span, ToolInfo, command_of, number, stray
+
+INFO = ToolInfo(
+    tool="iostat",
+    description="sysstat iostat -x extended device statistics (text), per device and report",
+    variants=("x", "x-legacy"),
+    versions="sysstat 10.x-12.x (12.6.1 captured)",
+    produces=("runs", "summaries"),
+    flags="-x (extended statistics); -t (timestamps) and -y (no since-boot report) help",
+    open_ended=("x", "x-legacy"),
+)
+TOOL = "iostat"
+
+_BANNER = re.compile(
+    r"^(?P<os>Linux)\s+(?P<kernel>\S+)\s+\((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+_(?P<arch>\w+)_"
+    r"\s+\((?P<cpus>\d+) CPU\)\s*$"
+)
+_DEVICE_HEAD = re.compile(r"^Device:?\s+(?=.*\br/s\b)(?=.*\bw/s\b).*$")
+_AVG_CPU = re.compile(r"^avg-cpu:\s+%user")
+_CPU_VALUES = re.compile(r"^\s+\d+[.,]\d+(\s+\d+[.,]\d+){3,}\s*$")
+_TIMESTAMP = re.compile(
+    r"^(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ T]\d{1,2}:\d{2}:\d{2}(\s*[AP]M)?|"
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4})\s*$"
+)
+_ROW = re.compile(r"^(?P<dev>[A-Za-z][\w.:/-]*)\s+(?P<rest>-?\d[\d.,]*(\s+-?\d[\d.,]*)+)\s*$")
+
+# Header column -> (metric, unit, factor to that unit). ``avgrq-sz`` counts 512-byte sectors.
+_COLUMNS: dict[str, tuple[str, str, float]] = {
+    "r/s": ("iops_read", "io/s", 1.0),
+    "w/s": ("iops_write", "io/s", 1.0),
+    "d/s": ("iops_discard", "io/s", 1.0),
+    "f/s": ("iops_flush", "io/s", 1.0),
+    "rkB/s": ("disk_bandwidth_read", "bytes/s", 1024.0),
+    "wkB/s": ("disk_bandwidth_write", "bytes/s", 1024.0),
+    "dkB/s": ("disk_bandwidth_discard", "bytes/s", 1024.0),
+    "rMB/s": ("disk_bandwidth_read", "bytes/s", 1048576.0),
+    "wMB/s": ("disk_bandwidth_write", "bytes/s", 1048576.0),
+    "dMB/s": ("disk_bandwidth_discard", "bytes/s", 1048576.0),
+    "rrqm/s": ("merged_read", "io/s", 1.0),
+    "wrqm/s": ("merged_write", "io/s", 1.0),
+    "drqm/s": ("merged_discard", "io/s", 1.0),
+    "%rrqm": ("merged_read_share", "pct", 1.0),
+    "%wrqm": ("merged_write_share", "pct", 1.0),
+    "%drqm": ("merged_discard_share", "pct", 1.0),
+    "r_await": ("await_read", "us", 1000.0),
+    "w_await": ("await_write", "us", 1000.0),
+    "d_await": ("await_discard", "us", 1000.0),
+    "f_await": ("await_flush", "us", 1000.0),
+    "await": ("await", "us", 1000.0),
+    "svctm": ("service_time", "us", 1000.0),
+    "rareq-sz": ("request_size_read", "bytes", 1024.0),
+    "wareq-sz": ("request_size_write", "bytes", 1024.0),
+    "dareq-sz": ("request_size_discard", "bytes", 1024.0),
+    "avgrq-sz": ("request_size", "bytes", 512.0),
+    "aqu-sz": ("queue_size", "requests", 1.0),
+    "avgqu-sz": ("queue_size", "requests", 1.0),
+    "%util": ("util", "pct", 1.0),
+}
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """From a banner or the first ``Device`` header (with the command line just above, when
+    there is one) to the last device row before other text."""
+    spans: list[Span] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not (_BANNER.match(lines[i]) or _DEVICE_HEAD.match(lines[i])):
+            i += 1
+            continue
+        start = i - 1 if i and command_of(lines[i - 1], ("iostat",))[0] else i
+        j, last = i + 1, i + 1
+        while j < n:
+            s = lines[j]
+            if _BANNER.match(s):
+                break  # the next invocation: a span of its own
+            if (
+                _DEVICE_HEAD.match(s)
+                or _AVG_CPU.match(s)
+                or _CPU_VALUES.match(s)
+                or (_ROW.match(s) or _TIMESTAMP.match(s.strip()))
+            ):
+                last = j + 1
+            elif s.strip():
+                break
+            j += 1
+        spans.append(Span(start, last, TOOL))
+        i = max(last, i + 1)
+    return spans
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    """One run per device row: its report's values as summaries (``source="reported"``)."""
+    lines = text.split("\n")
+    runs: list[Run] = []
+    header: list[str] | None = None
+    host = banner = date = stamp = first = None
+    no_since_boot = False
+    report = 0
+    skipped: list[str] = []
+    cpu_values_next = False
+    for no, line in enumerate(lines, start=1):
+        s = line.strip()
+        if not s:
+            continue
+        cmd, _ = command_of(line, ("iostat",))
+        if cmd:
+            no_since_boot = bool(re.search(r"\s-\w*y", " " + cmd))
+            continue
+        if m := _BANNER.match(line):
+            host, banner, date, report, header, first = m["host"], no, m["date"], 0, None, None
+            continue
+        if _AVG_CPU.match(line):
+            cpu_values_next = True
+            continue
+        if cpu_values_next and _CPU_VALUES.match(line):
+            cpu_values_next = False
+            continue
+        if _TIMESTAMP.match(s):
+            stamp, first = s, first or s
+            continue
+        if _DEVICE_HEAD.match(line):
+            header = line.split()[1:]
+            report += 1
+            continue
+        m = _ROW.match(line)
+        if m and header is not None:
+            values = m["rest"].split()
+            if len(values) != len(header):
+                raise_or_skip(
+                    source,
+                    no,
+                    f"expected {len(header)} values under the Device header, got {len(values)}",
+                    strict,
+                    skipped,
+                )
+                continue
+            invocation = f"{host}:{date}:{first or f'banner-line-{banner}'}"
+            runs.append(
+                _run(
+                    m["dev"],
+                    header,
+                    values,
+                    source,
+                    no,
+                    host,
+                    invocation,
+                    stamp,
+                    report,
+                    no_since_boot,
+                )
+            )
+            continue
+        stray(TOOL, source, no, line, strict, skipped)
+    if not runs:
+        # located at the last line: the output ends (or was cut) before any device row
+        last = max((i for i, x in enumerate(lines, start=1) if x.strip()), default=None)
+        raise ParseError(
+            TOOL,
+            source,
+            last,
+            "no device row after the banner or Device header (cut short?)",
+            hint="expected a 'Device' header with r/s and w/s columns and a row per device "
+            "(iostat -x)",
+        )
+    if skipped:
+        runs[0].warnings[:0] = skipped
+    return Parsed(TOOL, runs)
+
+
+def raise_or_skip(source, no, reason, strict, skipped) -> None:
+    if strict:
+        raise ParseError(TOOL, source, no, reason)
+    skipped.append(f"line {no} skipped: {reason}")
+
+
+def _run(dev, header, values, source, no, host, invocation, stamp, report, no_since_boot) -> Run:
+    run = Run(line_start=no, line_end=no)
+    legacy = any(h in header for h in ("avgrq-sz", "avgqu-sz", "svctm"))
+    since_boot = report == 1 and not no_since_boot
+    labels = {"device": dev, "report": report, "since_boot": since_boot}
+    if stamp:
+        labels["timestamp"] = stamp
+    run.meta.update(
+        tool=TOOL,
+        parser_variant="x-legacy" if legacy else "x",
+        mode="disk",
+        role="host",
+        src_host=host,
+        complete=True,
+        labels=json.dumps(labels, sort_keys=True),
+        # every report of one invocation and device is a window of one execution
+        # (the banner's host and date, and the first report's time when -t printed one)
+        execution=f"iostat:{invocation}:{dev}",
+    )
+    for name, value in zip(header, values):
+        if name not in _COLUMNS:
+            continue
+        metric, unit, factor = _COLUMNS[name]
+        v = number(
+            value.replace(",", "."),
+            tool=TOOL,
+            source=source,
+            line_no=no,
+            what=f"a number in column {name}",
+        )
+        run.add(metric, "mean", v * factor, unit)
+    return run
