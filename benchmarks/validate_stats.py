@@ -164,7 +164,7 @@ def designs() -> list[Design]:
         partial(d.pot_lognormal),
         "coverage",
         150,
-        0,
+        1,
     )
     return out
 

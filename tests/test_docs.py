@@ -4,6 +4,8 @@ every public function with its parameters."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -13,11 +15,26 @@ from tests.conftest import ROOT
 
 @pytest.fixture(scope="module")
 def api_html(tmp_path_factory):
-    from sphinx.cmd.build import build_main
-
     out = tmp_path_factory.mktemp("docs")
-    # -W: a docstring Sphinx cannot read fails the build, as it fails `make docs`
-    assert build_main(["-q", "-E", "-W", "-b", "html", str(ROOT / "docs"), str(out)]) == 0
+    # -W: a docstring Sphinx cannot read fails the build, as it fails `make docs`.  A process
+    # of its own: Sphinx registers its nodes once per process, and the site tests build too.
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-q",
+            "-E",
+            "-W",
+            "-b",
+            "html",
+            str(ROOT / "docs"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
     return (out / "api.html").read_text(encoding="utf-8")
 
 
