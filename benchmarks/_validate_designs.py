@@ -259,6 +259,14 @@ def _series_frame(x: np.ndarray) -> pd.DataFrame:
     )
 
 
+def warmup_null(rng, *, phi: float, n: int = 2_000):
+    """``warmup`` on a stationary log-AR(1) run: any warm-up it finds is false ("not tested"
+    for a run too short for its memory counts as no finding)."""
+    x = np.exp(MU + SIGMA * log_ar1(n, phi, rng))
+    found = az.warmup(_series_frame(x), rng=rng)["detected"].fillna(False).iloc[0]
+    return {"false warm-up": Outcome("pos" if bool(found) else "neg")}
+
+
 def change_null(rng, *, phi: float = 0.9):
     """Any level change reported on drift + spikes is false."""
     out = az.change_points(_series_frame(drift_and_spikes(rng, phi=phi)))

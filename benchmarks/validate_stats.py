@@ -150,6 +150,16 @@ def designs() -> list[Design]:
             bar=0.05,
         )
     add(cp, "same (φ=0.9) with a +20 % shift at 5.5 h", partial(d.change_shift), "coverage", 100, 2)
+    for phi in (0.5, 0.9):
+        add(
+            "warm-up, stationary run",
+            f"n=2000, log-AR(1) φ={phi}, no warm-up (α = 0.01)",
+            partial(d.warmup_null, phi=phi),
+            "fp",
+            200,
+            2 if phi == 0.9 else 0,
+            bar=0.02,
+        )
     add(
         "GPD tail, spike mixture",
         "n=10⁵, iid body + 0.1 % spikes ×10",

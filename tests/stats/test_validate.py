@@ -43,7 +43,7 @@ def _floor(reps: int) -> float:
 def test_quick_study_covers_every_row_of_the_issue(study):
     vs, table = study
     groups = {d.group for d in vs.designs()}
-    assert set(table.group) == groups and len(groups) == 10
+    assert set(table.group) == groups and len(groups) == 11
     assert table.reps.gt(0).all()
     assert table.verdict.str.split(" ").str[0].isin(["pass", "fail", "warned", "over-covers"]).all()
     cov = table[table.kind.eq("coverage") & table.result.notna()]
