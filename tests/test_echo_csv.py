@@ -309,14 +309,29 @@ def _rtt(t, stat, source):
 def test_stdout_replies_are_samples_and_the_statistics_reported():
     t = _read(f"{S}-20probes.txt")
     run = t.runs.iloc[0]
-    assert (run.parser_variant, run.dst_ip, run.port, run.msg_size_bytes) == ("stdout", "127.0.0.1", 5007, 64)
-    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (20, 20, 0.0, True)
+    assert (run.parser_variant, run.dst_ip, run.port, run.msg_size_bytes) == (
+        "stdout",
+        "127.0.0.1",
+        5007,
+        64,
+    )
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (
+        20,
+        20,
+        0.0,
+        True,
+    )
     s = t.samples
     # line 2: 64 bytes from 127.0.0.1:5007: seq=1 time=509.333 μs; line 21: seq=20 time=164.287
     assert s.seq.tolist() == list(range(1, 21)) and (s.status == "ok").all()
     assert (s.rtt_us.iloc[0], s.rtt_us.iloc[-1]) == (509.333, 164.287)
     # rtt min/avg/max/stddev = 122.720/170.446/509.333/82.818 μs, and the same from the replies
-    assert [_rtt(t, k, "reported") for k in ("min", "mean", "max", "std")] == [122.72, 170.446, 509.333, 82.818]
+    assert [_rtt(t, k, "reported") for k in ("min", "mean", "max", "std")] == [
+        122.72,
+        170.446,
+        509.333,
+        82.818,
+    ]
     assert _rtt(t, "mean", "computed") == pytest.approx(170.446, abs=5e-4)
     assert _rtt(t, "std", "computed") == pytest.approx(82.818, abs=5e-4)
 
@@ -325,7 +340,12 @@ def test_stdout_connection_closed_by_the_server():
     t = _read(f"{S}-closed-by-server.txt")
     run = t.runs.iloc[0]
     # 8 packets transmitted, 7 received, 12.5% packet loss; ERROR: Connection closed by server
-    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (8, 7, 12.5, False)
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (
+        8,
+        7,
+        12.5,
+        False,
+    )
     s = t.samples
     assert s.status.tolist() == ["ok"] * 7 + ["error"]
     assert (s.seq.iloc[-1], s.message.iloc[-1]) == (8, "Connection closed by server")  # in flight
@@ -336,7 +356,8 @@ def test_stdout_connection_closed_by_the_server():
 def test_stdout_timeout_and_refused():
     t = _read(f"{S}-timeout.txt")
     assert t.samples[["seq", "status", "message"]].values.tolist() == [
-        [1, "error", "socket timeout — server not responding"]]
+        [1, "error", "socket timeout — server not responding"]
+    ]
     assert (t.summaries.metric == "connection_drops").sum() == 1
     t = _read(f"{S}-refused.txt")  # never connected: an error, not a drop
     run = t.runs.iloc[0]
@@ -358,7 +379,10 @@ def test_a_shortened_paste_keeps_only_the_printed_statistics():
     """The blog's runs were cut with '...': the six replies shown are not the run."""
     t = _read("echo_csv--stdout-blog-loopback-and-crossover-elided--simonpainter.md")
     assert t.runs.tool.tolist() == ["echo_csv", "echo_csv"]  # before: three ping runs
-    assert t.runs.heading.tolist() == ["Test 0: Loopback Baseline", "Test 1: Crossover Cable Baseline"]
+    assert t.runs.heading.tolist() == [
+        "Test 0: Loopback Baseline",
+        "Test 1: Crossover Cable Baseline",
+    ]
     assert t.runs.command.iloc[1] == "python3 echo_test/client/echo_client.py 10.1.1.2 7"
     assert t.runs.packets_sent.tolist() == [20, 39] and t.runs.loss_pct.tolist() == [0.0, 2.6]
     assert len(t.samples) == 0
@@ -379,8 +403,10 @@ def test_eff7dae_log_drop_takes_the_packet_being_sent():
 def test_replies_pasted_without_their_header_are_not_ping():
     """ping's grammar took 'seq=1 time=108.204 μs' for a BusyBox reply with no time (and a
     file of such lines for a whole ping output)."""
-    text = ("64 bytes from 10.1.1.2:7: seq=1 time=108.204 μs\n"
-            "64 bytes from 10.1.1.2:7: seq=2 time=228.241 μs\n")
+    text = (
+        "64 bytes from 10.1.1.2:7: seq=1 time=108.204 μs\n"
+        "64 bytes from 10.1.1.2:7: seq=2 time=228.241 μs\n"
+    )
     t = azlatency.read(text, strict=False)
     assert t.runs.tool.tolist() == ["echo_csv"] and t.samples.rtt_us.tolist() == [108.204, 228.241]
     assert "no statistics" in t.runs.warnings.item()

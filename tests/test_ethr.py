@@ -73,7 +73,11 @@ def test_adriansev_bandwidth(adriansev):
     run = _run(adriansev, 1)
     assert (run.role, run["mode"], run.protocol) == ("client", "bandwidth", "tcp")
     # line 1: "Using destination: monitor.spacescience.ro, ip: 46.243.114.227, port: 43334"
-    assert (run.dst_host, run.dst_ip, run.port) == ("monitor.spacescience.ro", "46.243.114.227", 43334)
+    assert (run.dst_host, run.dst_ip, run.port) == (
+        "monitor.spacescience.ro",
+        "46.243.114.227",
+        43334,
+    )
     assert run.src_ip == "46.243.114.230"  # line 2: "[  5] local 46.243.114.230 port 44141"
     assert run.start_time == pd.Timestamp("2021-05-18T06:59:39Z")
     assert run.duration_s == 15.0 and bool(run.complete)  # 15 TestResults, no error
@@ -83,8 +87,23 @@ def test_adriansev_bandwidth(adriansev):
     assert total.bits_per_second.iloc[0] == 914.94e6  # line 6: "BitsPerSecond":"914.94M"
     assert (total.start_s.iloc[-1], total.end_s.iloc[-1]) == (14.0, 15.0)  # "014-015 sec"
     # lines 6..34, every TestResult's BitsPerSecond (M)
-    mbps = [914.94, 884.61, 862.72, 919.55, 896.51, 929.02, 929.02, 905.47, 630.14, 928.51,
-            780.03, 803.46, 939.90, 940.42, 940.03]
+    mbps = [
+        914.94,
+        884.61,
+        862.72,
+        919.55,
+        896.51,
+        929.02,
+        929.02,
+        905.47,
+        630.14,
+        928.51,
+        780.03,
+        803.46,
+        939.90,
+        940.42,
+        940.03,
+    ]
     stats = _stats(adriansev, run)
     assert stats["throughput_sender", "mean"] == pytest.approx(sum(mbps) / 15 * 1e6)
     assert stats["throughput_sender", "min"] == 630.14e6
@@ -95,14 +114,27 @@ def test_adriansev_latency_batches_keep_the_p50_quirk(adriansev):
     lat = adriansev.runs[adriansev.runs["mode"] == "latency"]
     assert len(lat) == 16 == _records("adriansev", "LatencyResult")
     first = _run(adriansev, 35)  # the batch opens at the test's banner (line 35)
-    assert first.line_end == 37 and json.loads(first.labels) == {"batch": 0, "batches": 16, "ethr_test": 1}
-    assert (first.latency_basis, first.msg_size_bytes) == ("rtt", 1)  # "Running latency test: 1000, 1"
+    assert first.line_end == 37 and json.loads(first.labels) == {
+        "batch": 0,
+        "batches": 16,
+        "ethr_test": 1,
+    }
+    assert (first.latency_basis, first.msg_size_bytes) == (
+        "rtt",
+        1,
+    )  # "Running latency test: 1000, 1"
     stats = _stats(adriansev, first)
     # line 37: "Avg":"127.014us","Min":"87.606us","P50":"1.940ms","P90":"124.105us", ...
     assert stats == {
-        ("rtt", "mean"): 127.014, ("rtt", "min"): 87.606, ("rtt", "p50"): 1940.0,
-        ("rtt", "p90"): 124.105, ("rtt", "p95"): 131.008, ("rtt", "p99"): 141.989,
-        ("rtt", "p99.9"): 220.468, ("rtt", "p99.99"): 616.828, ("rtt", "max"): 616.828,
+        ("rtt", "mean"): 127.014,
+        ("rtt", "min"): 87.606,
+        ("rtt", "p50"): 1940.0,
+        ("rtt", "p90"): 124.105,
+        ("rtt", "p95"): 131.008,
+        ("rtt", "p99"): 141.989,
+        ("rtt", "p99.9"): 220.468,
+        ("rtt", "p99.99"): 616.828,
+        ("rtt", "max"): 616.828,
     }
     assert "P50 1940 > P90 124.105" in first.warnings  # reported, not "fixed"
     n = adriansev.summaries.n[adriansev.summaries.run_id == first.run_id]
@@ -158,7 +190,12 @@ def test_server_latency_zero_percentiles_warned(server):
 def test_mixed_counts(mixed):
     runs = mixed.runs
     assert runs["mode"].value_counts().to_dict() == {
-        "latency": 318, "bandwidth": 198, "connect": 49, "pps": 2, "traceroute": 2}
+        "latency": 318,
+        "bandwidth": 198,
+        "connect": 49,
+        "pps": 2,
+        "traceroute": 2,
+    }
     assert runs["mode"].isna().sum() == 25  # failed before the test could start
     batches = runs[runs["mode"].isin(["latency", "connect"])]
     s = mixed.summaries
@@ -199,7 +236,11 @@ def test_mixed_packets_per_second(mixed):
 def test_mixed_tcp_connect(mixed):
     run = _run(mixed, 59)
     assert (run["mode"], run.packets_sent, run.packets_received, run.loss_pct) == (
-        "connect", 10, 10, 0.0)  # line 73: "  Sent = 10, Received = 10, Lost = 0"
+        "connect",
+        10,
+        10,
+        0.0,
+    )  # line 73: "  Sent = 10, Received = 10, Lost = 0"
     s = _samples(mixed, run)
     assert list(s.status) == ["omitted"] + ["ok"] * 10  # line 60 is the [warmup] connection
     assert "11 of 11 round trips are 0.000ns" in run.warnings
@@ -218,7 +259,9 @@ def test_mixed_connect_blocks_are_batches(mixed):
 def test_mixed_traceroute(mixed):
     run = _run(mixed, 76)
     assert run["mode"] == "traceroute" and "not running as administrator" in run.warnings
-    stats = _stats(mixed, run)  # line 110: " 1.|--::1  10  10  0.000ns  638.920us  0.000ns  1.379ms"
+    stats = _stats(
+        mixed, run
+    )  # line 110: " 1.|--::1  10  10  0.000ns  638.920us  0.000ns  1.379ms"
     assert stats == {("rtt", "mean"): 638.92, ("rtt", "min"): 0.0, ("rtt", "max"): 1379.0}
     assert (run.packets_sent, run.packets_received, run.dst_ip) == (10, 10, "::1")
     s = _samples(mixed, run)
@@ -250,9 +293,11 @@ def test_values():
     assert records.duration_us("127.014us") == 127.014 and records.duration_us("fast") is None
 
 
-GOOD = '{"Time":"2021-05-18T06:59:41Z","Title":"","Type":"TestResult","RemoteAddr":"10.0.0.4",' \
-       '"Protocol":"TCP","BitsPerSecond":"%s","ConnectionsPerSecond":"","PacketsPerSecond":"0",' \
-       '"AverageLatency":""}'
+GOOD = (
+    '{"Time":"2021-05-18T06:59:41Z","Title":"","Type":"TestResult","RemoteAddr":"10.0.0.4",'
+    '"Protocol":"TCP","BitsPerSecond":"%s","ConnectionsPerSecond":"","PacketsPerSecond":"0",'
+    '"AverageLatency":""}'
+)
 
 
 def test_bad_lines_are_located_or_skipped():
@@ -278,8 +323,10 @@ def test_whole_file_and_locate():
 
 
 def test_damaged_huge_numbers_are_parse_errors():
-    banner = ('{"Time":"2021-05-18T06:59:39Z","Title":"","Type":"INFO","Message":'
-              '"Using destination: h, ip: 10.0.0.4, port: %s"}')
+    banner = (
+        '{"Time":"2021-05-18T06:59:39Z","Title":"","Type":"INFO","Message":'
+        '"Using destination: h, ip: 10.0.0.4, port: %s"}'
+    )
     with pytest.raises(ParseError, match="'port: <n>'.*out of range for int64") as err:
         ethr.parse(GOOD % "1.00G" + "\n" + banner % ("9" * 25) + "\n" + GOOD % "1.00G")
     assert err.value.line_no == 2

@@ -21,8 +21,12 @@ def _read(name: str, **kw):
 
 def _value(tables, metric, stat, run=0, source="reported"):
     s = tables.summaries
-    rows = s[(s.run_id == tables.runs.run_id.iloc[run]) & (s.metric == metric)
-             & (s.stat == stat) & (s.source == source)]
+    rows = s[
+        (s.run_id == tables.runs.run_id.iloc[run])
+        & (s.metric == metric)
+        & (s.stat == stat)
+        & (s.source == source)
+    ]
     assert len(rows) == 1, (metric, stat, rows)
     return rows.iloc[0]
 
@@ -153,16 +157,20 @@ def test_cut_json_is_a_located_error():
 
 
 def test_fio_2_json_is_refused_with_a_hint():
-    text = '{\n  "fio version" : "fio-2.2.10",\n  "jobs" : [ { "jobname" : "a",\n' \
-           '  "read" : { "io_bytes" : 1, "total_ios" : 1, "clat" : { "mean" : 1.0 } } } ]\n}\n'
+    text = (
+        '{\n  "fio version" : "fio-2.2.10",\n  "jobs" : [ { "jobname" : "a",\n'
+        '  "read" : { "io_bytes" : 1, "total_ios" : 1, "clat" : { "mean" : 1.0 } } } ]\n}\n'
+    )
     with pytest.raises(ParseError, match="fio < 3.0"):
         fio.parse(text)
 
 
 def test_wrong_types_are_parse_errors_and_lenient_mode_skips_the_job():
-    text = ('{\n  "fio version" : "fio-3.33",\n  "jobs" : [\n    {\n      "jobname" : "a",\n'
-            '      "read" : { "total_ios" : "many" }\n    },\n    {\n      "jobname" : "b",\n'
-            '      "read" : { "total_ios" : 1, "bw_bytes" : 10 }\n    }\n  ]\n}\n')
+    text = (
+        '{\n  "fio version" : "fio-3.33",\n  "jobs" : [\n    {\n      "jobname" : "a",\n'
+        '      "read" : { "total_ios" : "many" }\n    },\n    {\n      "jobname" : "b",\n'
+        '      "read" : { "total_ios" : 1, "bw_bytes" : 10 }\n    }\n  ]\n}\n'
+    )
     with pytest.raises(ParseError, match="read.total_ios"):
         fio.parse(text)
     parsed = fio.parse(text, strict=False)
@@ -172,7 +180,7 @@ def test_wrong_types_are_parse_errors_and_lenient_mode_skips_the_job():
 def test_whole_file_claims_fio_files_only():
     assert fio.whole_file((FIO / "fio--3.33-linux-json-client-server.txt").read_text())
     assert fio.whole_file((FIO / "fio--3.33-linux-json-missing-file-error.txt").read_text())
-    doc = "# Disk baseline\n\nSome prose.\n\n{\n  \"fio version\" : \"fio-3.33\",\n"
+    doc = '# Disk baseline\n\nSome prose.\n\n{\n  "fio version" : "fio-3.33",\n'
     assert not fio.whole_file(doc)
     assert [(s.start, s.end) for s in fio.locate(doc.split("\n") + ["}"])] == [(4, 8)]
 

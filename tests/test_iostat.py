@@ -78,7 +78,9 @@ def test_a_foreign_line_is_named_and_a_short_row_refused():
     lines = text.split("\n")
     head = next(i for i, x in enumerate(lines) if x.startswith("Device"))
     bad = "\n".join(lines[: head + 1] + ["vda 1.00 2.00"] + lines[head + 2 :])
-    with pytest.raises(ParseError, match=r"iostat: .*:7: expected 22 values under the Device header, got 2"):
+    with pytest.raises(
+        ParseError, match=r"iostat: .*:7: expected 22 values under the Device header, got 2"
+    ):
         azlatency.read(bad.encode(), tool="iostat", source="x")
     lenient = azlatency.read(bad.encode(), tool="iostat", strict=False)
     assert len(lenient.runs) == 2 and "line 7 skipped" in lenient.runs["warnings"].iloc[0]

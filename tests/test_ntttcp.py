@@ -88,8 +88,13 @@ def test_seed001_run_facts(seed001):
     assert labels == {"cpu_cores": 8, "cpu_speed_mhz": 2593.903, "test_cycle_s": 60}
     s = summaries[summaries.run_id == first.run_id].set_index(["metric", "stat"])["value"]
     # "  user :2.57%", "  system :78.00%", "  idle :0.05%", "  iowait :0.00%", "  softirq :19.38%"
-    assert [s["cpu_user", "mean"], s["cpu_system", "mean"], s["cpu_idle", "mean"],
-            s["cpu_iowait", "mean"], s["cpu_softirq", "mean"]] == [2.57, 78.0, 0.05, 0.0, 19.38]
+    assert [
+        s["cpu_user", "mean"],
+        s["cpu_system", "mean"],
+        s["cpu_idle", "mean"],
+        s["cpu_iowait", "mean"],
+        s["cpu_softirq", "mean"],
+    ] == [2.57, 78.0, 0.05, 0.0, 19.38]
 
 
 def pd_isna(value) -> bool:
@@ -234,9 +239,15 @@ def test_unknown_totals_line_is_a_warning():
 
 def test_command_line_gives_role_address_and_protocol():
     assert ntttcp.command_meta("ntttcp -r 10.0.0.4 -u") == {
-        "protocol": "udp", "role": "receiver", "dst_ip": "10.0.0.4"}
+        "protocol": "udp",
+        "role": "receiver",
+        "dst_ip": "10.0.0.4",
+    }
     assert ntttcp.command_meta("ntttcp.exe -s -m 8,*,10.1.0.5 -l 128k") == {
-        "protocol": "tcp", "role": "sender", "dst_ip": "10.1.0.5"}
+        "protocol": "tcp",
+        "role": "sender",
+        "dst_ip": "10.1.0.5",
+    }
 
 
 def test_windows_console_without_command_names_totals_without_role():
@@ -265,10 +276,19 @@ def test_whole_file_claims_xml_and_json_only():
 
 def test_locate_in_a_note_includes_the_command_line():
     lines = [
-        "## AZ1 - AZ2", "", "```", "# ntttcp -s 10.1.0.4 -t 10", "NTTTCP for Linux 1.4.0",
-        "-----", "10:00:00 INFO: #####  Totals:  #####",
-        "10:00:00 INFO:   throughput     :1.00Gbps", "```", "", "Some prose: 3 runs",
-        "<ntttcpr computername=\"w\" version=\"5.35\">", "</ntttcpr>",
+        "## AZ1 - AZ2",
+        "",
+        "```",
+        "# ntttcp -s 10.1.0.4 -t 10",
+        "NTTTCP for Linux 1.4.0",
+        "-----",
+        "10:00:00 INFO: #####  Totals:  #####",
+        "10:00:00 INFO:   throughput     :1.00Gbps",
+        "```",
+        "",
+        "Some prose: 3 runs",
+        '<ntttcpr computername="w" version="5.35">',
+        "</ntttcpr>",
     ]
     spans = ntttcp.locate(lines)
     assert [(s.start, s.end) for s in spans] == [(3, 8), (11, 13)]
@@ -289,6 +309,12 @@ def test_damaged_huge_numbers_are_parse_errors():
 
 
 def test_locate_stops_at_prose_after_prefixed_output():
-    doc = ["NTTTCP for Linux 1.4.0", "-----", "10:00:00 INFO: #####  Totals:  #####",
-           "10:00:00 INFO:   throughput     :1.00Gbps", "", "Result: fast enough"]
+    doc = [
+        "NTTTCP for Linux 1.4.0",
+        "-----",
+        "10:00:00 INFO: #####  Totals:  #####",
+        "10:00:00 INFO:   throughput     :1.00Gbps",
+        "",
+        "Result: fast enough",
+    ]
     assert [(s.start, s.end) for s in ntttcp.locate(doc)] == [(0, 4)]

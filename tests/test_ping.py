@@ -104,8 +104,10 @@ def test_corpus_macos_request_timeouts_and_gaps():
     printed = s[s["status"] != "lost"]
     # gping's expectations list a value or "Timeout" per printed packet line.
     want = [x for x in _gping_expected(path) if x != "None"]
-    got = ["Timeout" if st == "timeout" else f"{r / 1000:.3f}ms"
-           for st, r in zip(printed["status"], printed["rtt_us"])]
+    got = [
+        "Timeout" if st == "timeout" else f"{r / 1000:.3f}ms"
+        for st, r in zip(printed["status"], printed["rtt_us"])
+    ]
     assert got == want
     assert list(printed["seq"]) == [0, 1, 2, 3, 4, 5, 19, 20, 21, 30]
     # seqs 6-18 and 22-29 printed nothing: lost
@@ -118,7 +120,11 @@ def test_corpus_iputils_600_packets_with_glued_lines():
     (run,) = t.runs.itertuples()
     # line 118: 600 packets transmitted, 588 received, 2% packet loss, time 60779ms
     assert (run.packets_sent, run.packets_received, run.loss_pct, run.duration_s) == (
-        600, 588, 2.0, 60.779)
+        600,
+        588,
+        2.0,
+        60.779,
+    )
     assert (run.errors, run.duplicates, run.complete) == (0, 0, True)
     assert run.labels == '{"pipe": 3}'
     assert "5 line(s) held several replies run together" in run.warnings
@@ -140,13 +146,13 @@ def test_corpus_iputils_600_packets_with_glued_lines():
 @needs_shared
 def test_corpus_iputils_interleaved_statistics():
     t = azlatency.read(
-        corpus("ping", "ping--linux-iputils-loss-interleaved-stats-pipe--csc458-a2.txt"))
+        corpus("ping", "ping--linux-iputils-loss-interleaved-stats-pipe--csc458-a2.txt")
+    )
     (run,) = t.runs.itertuples()
     assert (run.packets_sent, run.packets_received, run.loss_pct) == (30, 20, 33.0)
     assert (run.line_start, run.line_end, run.labels) == (1, 26, '{"pipe": 16}')
     assert "statistics block printed twice" in run.warnings
-    assert _stats(t) == {"count": 20, "min": 4153, "mean": 1148627, "max": 2190702,
-                         "mdev": 618968}
+    assert _stats(t) == {"count": 20, "min": 4153, "mean": 1148627, "max": 2190702, "mdev": 618968}
     s = _samples(t)
     assert list(s["seq"][s["status"] == "ok"]) == [*range(1, 19), 24]
     assert list(s["seq"][s["status"] == "lost"]) == [*range(19, 24), *range(25, 31)]
@@ -158,7 +164,11 @@ def test_corpus_iputils_summary_only():
     t = azlatency.read(corpus("ping", "ping--linux-summary-only--pingparsing.txt"))
     (run,) = t.runs.itertuples()
     assert (run.dst_host, run.dst_ip, run.packets_sent, run.duration_s) == (
-        "google.com", "216.58.196.238", 60, 59.153)
+        "google.com",
+        "216.58.196.238",
+        60,
+        59.153,
+    )
     assert _stats(t) == {"count": 60, "min": 61425, "mean": 99731, "max": 212597, "mdev": 27566}
     assert not len(t.samples)  # -q style: no reply lines, no invented samples
 
@@ -168,7 +178,11 @@ def test_corpus_macos_100_packets():
     t = azlatency.read(corpus("ping", "ping--macos-100pkt--emma-alv-ping-statistics.txt"))
     (run,) = t.runs.itertuples()
     assert (run.parser_variant, run.os, run.packets_sent, run.packets_received) == (
-        "bsd", "bsd", 100, 100)
+        "bsd",
+        "bsd",
+        100,
+        100,
+    )
     assert (run.loss_pct, run.duplicates, run.dst_host) == (0.0, 0, "google.mx")
     # round-trip min/avg/max/stddev = 33.071/41.502/161.899/17.531 ms
     assert _stats(t) == {"count": 100, "min": 33071, "mean": 41502, "max": 161899, "std": 17531}
@@ -215,10 +229,20 @@ def test_corpus_windows_french_in_notes():
     t = azlatency.read(corpus("ping", "ping--windows-fr-embedded-in-notes--lucasvellinpatche.md"))
     runs = t.runs
     assert (runs["tool"] == "ping").all() and (runs["language"] == "fr").all()
-    assert list(runs["command"]) == ["ping 10.33.72.214", "ping 127.0.0.1", "ping 10.33.79.254",
-                                     "ping 10.33.73.111", "ping www.thinkerview.com"]
-    assert list(runs["dst_ip"]) == ["10.33.72.214", "127.0.0.1", "10.33.79.254", "10.33.73.111",
-                                    "188.114.97.7"]
+    assert list(runs["command"]) == [
+        "ping 10.33.72.214",
+        "ping 127.0.0.1",
+        "ping 10.33.79.254",
+        "ping 10.33.73.111",
+        "ping www.thinkerview.com",
+    ]
+    assert list(runs["dst_ip"]) == [
+        "10.33.72.214",
+        "127.0.0.1",
+        "10.33.79.254",
+        "10.33.73.111",
+        "188.114.97.7",
+    ]
     assert runs["dst_host"][4] == "www.thinkerview.com"
     censored = [(_samples(t, k)["status"] == "censored").sum() for k in range(5)]
     assert censored == [3, 4, 0, 0, 0]  # "temps<1ms"
@@ -275,8 +299,10 @@ def test_gap_becomes_lost_samples_iputils_and_busybox():
 
 
 def test_duplicates_marked_and_unmarked():
-    for name in ("ping--iputils-20221126-linux-v-b-c3-broadcast-dup.txt",
-                 "ping--iputils-20221126-linux-b-c3-broadcast-dups-unmarked.txt"):
+    for name in (
+        "ping--iputils-20221126-linux-v-b-c3-broadcast-dup.txt",
+        "ping--iputils-20221126-linux-b-c3-broadcast-dups-unmarked.txt",
+    ):
         t = _fx(name)
         assert list(t.samples["status"]) == ["ok", "duplicate", "ok", "duplicate", "ok"]
         assert t.runs["duplicates"][0] == 2
@@ -310,12 +336,15 @@ def test_ipv6_runs():
 # Windows: censoring, languages, encodings.
 
 
-@pytest.mark.parametrize("name, lang, encoding", [
-    ("ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt", "de", "cp850"),
-    ("ping--win10-windows-es-cp850-timeout-censored-transcribed.txt", "es", "cp850"),
-    ("ping--win10-windows-ja-cp932-timeout-censored-transcribed.txt", "ja", "cp932"),
-    ("ping--win10-windows-zh-cp936-timeout-censored-transcribed.txt", "zh", "cp936"),
-])
+@pytest.mark.parametrize(
+    "name, lang, encoding",
+    [
+        ("ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt", "de", "cp850"),
+        ("ping--win10-windows-es-cp850-timeout-censored-transcribed.txt", "es", "cp850"),
+        ("ping--win10-windows-ja-cp932-timeout-censored-transcribed.txt", "ja", "cp932"),
+        ("ping--win10-windows-zh-cp936-timeout-censored-transcribed.txt", "zh", "cp936"),
+    ],
+)
 def test_localized_windows(name, lang, encoding):
     t = _fx(name)
     run = t.runs.iloc[0]
@@ -364,7 +393,11 @@ def test_powershell_7_table():
     t = azlatency.read(POWERSHELL_7)
     run = t.runs.iloc[0]
     assert (run.parser_variant, run.src_host, run.dst_ip, run.packets_sent) == (
-        "powershell-7", "vm-client", "10.0.0.4", 3)
+        "powershell-7",
+        "vm-client",
+        "10.0.0.4",
+        3,
+    )
     assert list(t.samples["status"]) == ["ok", "censored", "timeout"]
     assert t.samples["rtt_us"][0] == 1000.0 and pd.isna(t.samples["rtt_us"][1])
 
@@ -374,11 +407,17 @@ def test_powershell_7_table():
 
 
 def _unix_texts():
-    out = [p for p in sorted(PING.glob("ping--*")) if not p.name.startswith(("ping--win", "ping--none"))
-           and ".expected." not in p.name]
+    out = [
+        p
+        for p in sorted(PING.glob("ping--*"))
+        if not p.name.startswith(("ping--win", "ping--none")) and ".expected." not in p.name
+    ]
     if CORPUS.is_dir():
-        out += [p for p in sorted((CORPUS / "ping").glob("ping--*"))
-                if p.name.startswith(("ping--linux", "ping--macos", "ping--busybox"))]
+        out += [
+            p
+            for p in sorted((CORPUS / "ping").glob("ping--*"))
+            if p.name.startswith(("ping--linux", "ping--macos", "ping--busybox"))
+        ]
     return out
 
 
@@ -420,8 +459,11 @@ def test_statistics_agree_with_jc(path):
 
 
 def _all_inputs():
-    out = [p for p in sorted(PING.glob("ping--*")) if ".expected." not in p.name
-           and "empty" not in p.name]
+    out = [
+        p
+        for p in sorted(PING.glob("ping--*"))
+        if ".expected." not in p.name and "empty" not in p.name
+    ]
     if CORPUS.is_dir():
         out += sorted((CORPUS / "ping").glob("ping--*"))
     return out
@@ -444,10 +486,16 @@ def test_seq_unwraps_past_65535():
 
 def test_long_run_wraps_and_is_read_in_bulk(monkeypatch):
     lines = ["PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data."]
-    lines += [f"64 bytes from 10.0.0.4: icmp_seq={i % 65536} ttl=64 time=0.{i % 900 + 100} ms"
-              for i in range(1, 70001) if i != 65540]
-    lines += ["", "--- 10.0.0.4 ping statistics ---",
-              "70000 packets transmitted, 69999 received, 0.00142857% packet loss, time 70000ms"]
+    lines += [
+        f"64 bytes from 10.0.0.4: icmp_seq={i % 65536} ttl=64 time=0.{i % 900 + 100} ms"
+        for i in range(1, 70001)
+        if i != 65540
+    ]
+    lines += [
+        "",
+        "--- 10.0.0.4 ping statistics ---",
+        "70000 packets transmitted, 69999 received, 0.00142857% packet loss, time 70000ms",
+    ]
     monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)
     t = azlatency.read("\n".join(lines) + "\n")
     s = t.samples
@@ -482,8 +530,10 @@ def test_lenient_read_skips_and_records():
     (run,) = parsed.runs
     assert list(run.samples["seq"]) == [1, 2, 3]
     assert list(run.samples["status"]) == ["ok", "lost", "ok"]
-    assert run.warnings == ["skipped 1 line(s) that are not ping output: line 3: "
-                            "'64 bytes from 10.202.0.2 icmp_seq 2 ttl 64 time 0.041'"]
+    assert run.warnings == [
+        "skipped 1 line(s) that are not ping output: line 3: "
+        "'64 bytes from 10.202.0.2 icmp_seq 2 ttl 64 time 0.041'"
+    ]
 
 
 def test_rtt_line_with_missing_value_is_an_error():
@@ -543,7 +593,11 @@ def test_macos_ping6_agrees_with_jc():
     run = t.runs.iloc[0]
     want = jc.parse("ping", MACOS_PING6, quiet=True)
     assert (run.parser_variant, run.protocol, run.dst_ip, run.src_ip) == (
-        "bsd", "icmpv6", "::1", "::1")
+        "bsd",
+        "icmpv6",
+        "::1",
+        "::1",
+    )
     assert run.packets_sent == want["packets_transmitted"] == 2
     assert _stats(t)["std"] == want["round_trip_ms_stddev"] * 1000 == 22.0
     assert list(t.samples["ttl"]) == [64, 64] and list(t.samples["payload_bytes"]) == [16, 16]
@@ -590,15 +644,33 @@ def test_bulk_shape_check_is_the_shape_regex():
     good = "[1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms"
     shape = shape_of(good)
     edits = [
-        good, good.replace("=1 ", "=65535 "), good.replace("=1 ", "=123456 "),
-        good.replace("0.029", "0.0291"), good.replace("0.029", "1119"), good.replace("0.029", "95.2"),
-        good.replace("0.029", "1234567"), good.replace("0.029", "0."), good.replace("0.029", ".5"),
-        good + " ", good + "\r", good + " (DUP!)", good[:-3], good.replace("[1795", "[x795"),
-        good.replace("973.", "973,"), good.replace("[1795221973", "[179522197"),
-        good.replace("10.202.0.2", "10.202.0.3"), good.replace("ttl=64", "ttl=1000"),
-        good.replace("ttl=64", "ttl="), good.replace("ttl=64 ", "ttl=64  "), good.replace("=1 ", "= "),
-        good.replace(" ms", "ms"), good.replace("time=", "time<"), "", "x" * 120,
-        good.replace("]", ":"), good.replace(".988834", ".98883a"),
+        good,
+        good.replace("=1 ", "=65535 "),
+        good.replace("=1 ", "=123456 "),
+        good.replace("0.029", "0.0291"),
+        good.replace("0.029", "1119"),
+        good.replace("0.029", "95.2"),
+        good.replace("0.029", "1234567"),
+        good.replace("0.029", "0."),
+        good.replace("0.029", ".5"),
+        good + " ",
+        good + "\r",
+        good + " (DUP!)",
+        good[:-3],
+        good.replace("[1795", "[x795"),
+        good.replace("973.", "973,"),
+        good.replace("[1795221973", "[179522197"),
+        good.replace("10.202.0.2", "10.202.0.3"),
+        good.replace("ttl=64", "ttl=1000"),
+        good.replace("ttl=64", "ttl="),
+        good.replace("ttl=64 ", "ttl=64  "),
+        good.replace("=1 ", "= "),
+        good.replace(" ms", "ms"),
+        good.replace("time=", "time<"),
+        "",
+        "x" * 120,
+        good.replace("]", ":"),
+        good.replace(".988834", ".98883a"),
     ]
     lines = pa.array(edits, pa.large_string())
     got = set(read_replies(lines, shape).idx.tolist())

@@ -67,8 +67,9 @@ def pd_isna(value) -> bool:
 def test_seed_001_latency_n_is_the_message_count_qperf_divided_by():
     tables = azlatency.read(seed("001"))
     runs = tables.runs[tables.runs.tool == "qperf"].reset_index(drop=True)
-    row = tables.summaries[(tables.summaries.run_id == runs.run_id[1])
-                           & (tables.summaries.metric == "half_rtt")].iloc[0]
+    row = tables.summaries[
+        (tables.summaries.run_id == runs.run_id[1]) & (tables.summaries.metric == "half_rtt")
+    ].iloc[0]
     # "loc_recv_msgs   =  295,149 " + "rem_recv_msgs   =  295,150 "
     assert row.n == 295_149 + 295_150
 
@@ -274,7 +275,9 @@ def test_command_line_reading():
     assert cmd.host == "srv" and cmd.tests == ["tcp_lat", "udp_lat"]
     # the first -oo is the outer loop (qperf.c do_loop)
     assert cmd.loop_values()[:3] == [
-        {"msg_size": 1, "time": 1}, {"msg_size": 1, "time": 2}, {"msg_size": 2, "time": 1}
+        {"msg_size": 1, "time": 1},
+        {"msg_size": 1, "time": 2},
+        {"msg_size": 2, "time": 1},
     ]
     assert default_msg_size("udp_bw") == 32768 and default_msg_size("rc_rdma_read_lat") == 1
     assert default_msg_size("rc_fetch_add_mr") is None
@@ -295,8 +298,9 @@ def test_error_counts_that_fit_but_whose_sum_does_not_leave_errors_empty():
     stays empty and a warning names the lines (it used to fail in pandas, at line 1)."""
     text = (QP / "qperf--0.4.11-linux-vvs-tcp.txt").read_text()
     head, _, rest = text.partition("    rem_recv_msgs   =  70,410 \n")
-    big = ("    loc_send_errors =  6000000000000000000 \n"
-           "    rem_recv_errors =  6000000000000000000 \n")
+    big = (
+        "    loc_send_errors =  6000000000000000000 \n    rem_recv_errors =  6000000000000000000 \n"
+    )
     t = azlatency.read(head + "    rem_recv_msgs   =  70,410 \n" + big + rest)
     lat = t.runs[t.runs["mode"] == "tcp_lat"].iloc[0]
     assert pd_isna(lat["errors"]) and lat["packets_sent"] == 70_409

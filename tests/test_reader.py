@@ -330,8 +330,9 @@ def test_values_no_tool_can_mean_are_flagged_not_stored():
     t = azlatency.read(bad.encode())
     cpu = t.summaries.query("metric == 'cpu_remote' and stat == 'total'")
     assert cpu.empty
-    assert "cpu_remote total = -6.71089e+19 pct not stored: a percentage outside [0, 102400]" in (
-        t.runs["warnings"].iloc[0]
+    assert (
+        "cpu_remote total = -6.71089e+19 pct not stored: a percentage outside [0, 102400]"
+        in (t.runs["warnings"].iloc[0])
     )
     kept = azlatency.read(real.encode()).summaries.query(
         "metric == 'cpu_remote' and stat == 'total'"

@@ -48,7 +48,12 @@ def test_seed_000_first_block_full_rtt_tcp():
     assert (r.prompt_host, r.msg_size_bytes, r.protocol) == ("malzonka02", 1400, "tcp")
     # "[ 0] IP = 10.0.1.4        PORT = 12345 # TCP"
     assert (r.dst_ip, r.port) == ("10.0.1.4", 12345)
-    assert (r.tool_version, r.parser_variant, r["mode"], r.role) == ("3.6", "console", "ping-pong", "client")
+    assert (r.tool_version, r.parser_variant, r["mode"], r.role) == (
+        "3.6",
+        "console",
+        "ping-pong",
+        "client",
+    )
     assert r.latency_basis == "rtt" and r.heading == "Test 1 sockperf"
     assert r.complete and r.warmup_excluded
     # "[Valid Duration] RunTime=100.549 sec; SentMessages=1060186; ReceivedMessages=1060186"
@@ -84,7 +89,13 @@ def test_seed_000_spans_start_at_command_and_end_at_min():
 def test_seed_001_sockperf_38_extended_line():
     t = azlatency.read(seed("001"))
     runs = sockperf_runs(t)
-    assert list(runs.heading) == ["Inside single node", "AZ1 - AZ1", "AZ1 - AZ2", "AZ2 - AZ3", "AZ1 - AZ3"]
+    assert list(runs.heading) == [
+        "Inside single node",
+        "AZ1 - AZ1",
+        "AZ1 - AZ2",
+        "AZ2 - AZ3",
+        "AZ1 - AZ3",
+    ]
     assert set(runs.parser_variant) == {"console-3.8"} and set(runs.tool_version) == {"3.8"}
     assert set(runs.latency_basis) == {"half_rtt"}
     # "# sockperf ping-pong -i $ip --tcp -t 10 -p 5201": no -m, so sockperf's default 14 bytes
@@ -115,7 +126,9 @@ def test_seed_001_sockperf_38_extended_line():
 
 @needs_shared
 def test_corpus_mellanox_doc_three_clients_and_their_servers():
-    t = azlatency.read(corpus("sockperf", "sockperf--doc-examples-3.5-udp-tcp-vma--mellanox-sockperf.txt"))
+    t = azlatency.read(
+        corpus("sockperf", "sockperf--doc-examples-3.5-udp-tcp-vma--mellanox-sockperf.txt")
+    )
     runs = sockperf_runs(t)
     clients = runs[runs.role == "client"]
     servers = runs[runs.role == "server"]
@@ -150,10 +163,19 @@ def test_corpus_virtualclient_full_rtt_log():
     assert r.complete and r.line_end == 14997 and pd_isna(r.warnings)
     s = t.samples
     assert len(s) == 14975 and list(s.columns[1:]) == [
-        "seq", "kind", "status", "tx_time_ns", "rx_time_ns", "rtt_us",
+        "seq",
+        "kind",
+        "status",
+        "tx_time_ns",
+        "rx_time_ns",
+        "rtt_us",
     ]
     # "0, 2.441193388, 2.441274749, 81.361" and "14974, 301.921193387, 301.921250281, 56.894"
-    assert (s.tx_time_ns.iloc[0], s.rx_time_ns.iloc[0], s.rtt_us.iloc[0]) == (2441193388, 2441274749, 81.361)
+    assert (s.tx_time_ns.iloc[0], s.rx_time_ns.iloc[0], s.rtt_us.iloc[0]) == (
+        2441193388,
+        2441274749,
+        81.361,
+    )
     assert (s.seq.iloc[-1], s.tx_time_ns.iloc[-1]) == (14974, 301921193387)
     assert set(s.kind) == {"packet"} and set(s.status) == {"ok"}
     # printed vs computed: "avg-rtt=101.926 (std-dev=25.485)", "<MIN> observation =   48.650"
@@ -183,7 +205,11 @@ def test_full_log_rows_exact_and_consistent_with_their_console_output():
     console = azlatency.read(FIX / f"{P}udp-mps2000-fulllog-console.txt")
     s = log.samples
     # "0, 2.403885655, 2.403927828, 21.087" (first row of the CSV block)
-    assert (s.tx_time_ns.iloc[0], s.rx_time_ns.iloc[0], s.half_rtt_us.iloc[0]) == (2403885655, 2403927828, 21.087)
+    assert (s.tx_time_ns.iloc[0], s.rx_time_ns.iloc[0], s.half_rtt_us.iloc[0]) == (
+        2403885655,
+        2403927828,
+        21.087,
+    )
     half = (s.rx_time_ns - s.tx_time_ns).to_numpy(dtype=np.int64) / 2000
     assert np.abs(half - s.half_rtt_us.to_numpy()).max() <= 0.0005 + 1e-9
     # the log repeats the console's statistics (same run): "avg-latency=117.692 (std-dev=367.436)"
@@ -193,11 +219,14 @@ def test_full_log_rows_exact_and_consistent_with_their_console_output():
     assert log.runs.command.isna().all() and log.runs.msg_size_bytes[0] == 14  # "--msg-size=14"
 
 
-@pytest.mark.parametrize("name", [
-    f"{P}udp-mps2000-fulllog-latency.csv",
-    f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv",
-    f"{P}udp-mps5000-underload-fulllog-latency.csv",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"{P}udp-mps2000-fulllog-latency.csv",
+        f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv",
+        f"{P}udp-mps5000-underload-fulllog-latency.csv",
+    ],
+)
 def test_computed_percentiles_follow_sockperfs_rank_rule(name):
     t = azlatency.read(FIX / name)
     metric = t.runs.latency_basis[0]
@@ -243,7 +272,14 @@ def test_big_full_log_takes_the_fast_path_and_keeps_every_nanosecond(tmp_path, m
         f"{(50000 - 123456789 % 1000) / 2000:.3f}"
         for k in range(3000)
     ]
-    text = head + "packet, txTime(sec), rxTime(sec), latency(usec)\n" + "\n".join(rows) + "\n" + "-" * 30 + "\n"
+    text = (
+        head
+        + "packet, txTime(sec), rxTime(sec), latency(usec)\n"
+        + "\n".join(rows)
+        + "\n"
+        + "-" * 30
+        + "\n"
+    )
     path = tmp_path / "big.csv"
     path.write_text(text)
     calls = []
@@ -332,12 +368,16 @@ def _text(name: str) -> str:
 
 
 def test_percentile_that_is_not_a_number_is_a_located_parse_error():
-    text = _text(f"{P}udp-pingpong.txt").replace("percentile 99.000 =   16.584", "percentile 99.000 = n/a")
+    text = _text(f"{P}udp-pingpong.txt").replace(
+        "percentile 99.000 =   16.584", "percentile 99.000 = n/a"
+    )
     with pytest.raises(ParseError) as info:
         azlatency.read(text, source="weu/az1-az3.txt")
     e = info.value
     assert (e.tool, e.source, e.line_no) == ("sockperf", "weu/az1-az3.txt", 20)
-    assert str(e) == "sockperf: weu/az1-az3.txt:20: expected 'percentile 99.000 = <usec>', got 'n/a'"
+    assert (
+        str(e) == "sockperf: weu/az1-az3.txt:20: expected 'percentile 99.000 = <usec>', got 'n/a'"
+    )
     lenient = azlatency.read(text, strict=False)
     assert "line 20 skipped" in lenient.runs.warnings[0]
     assert "p99" not in set(lenient.summaries.stat) and "p90" in set(lenient.summaries.stat)
@@ -383,7 +423,10 @@ def test_latency_column_is_checked_against_the_timestamps():
     text = _text(f"{P}udp-mps2000-fulllog-latency.csv")
     assert "\n3, 2.408861404, 2.411673801, 1406.199\n" in text
     run = sockperf.parse(text.replace("2.411673801, 1406.199", "2.411673801, 1406.299")).runs[0]
-    assert "1 rows whose half_rtt column disagrees with rxTime - txTime, first packet 3" in run.warnings[0]
+    assert (
+        "1 rows whose half_rtt column disagrees with rxTime - txTime, first packet 3"
+        in run.warnings[0]
+    )
     assert not sockperf.parse(text).runs[0].warnings
 
 
@@ -403,10 +446,13 @@ def test_rows_read_in_parallel_pieces_equal_one_piece(monkeypatch):
     assert (whole[4], pieces[4]) == (1093, 1095)  # newlines: 1,093 rows (+ the 2 blank lines)
 
 
-@pytest.mark.parametrize(("name", "low"), [
-    (f"{P}udp-mps2000-fulllog-latency.csv", 6.289),  # <MIN> observation =    6.289
-    (f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv", 14.011),  # printed 14.010; rows 14.011
-])
+@pytest.mark.parametrize(
+    ("name", "low"),
+    [
+        (f"{P}udp-mps2000-fulllog-latency.csv", 6.289),  # <MIN> observation =    6.289
+        (f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv", 14.011),  # printed 14.010; rows 14.011
+    ],
+)
 def test_counted_order_statistics_equal_the_selection(name, low, monkeypatch):
     """Rows printed ``%.3lf`` are counted per nanosecond; the result is what a selection over
     the values gives (median-ad to rounding, it is the exact decimal there)."""
@@ -436,10 +482,17 @@ def test_counted_order_statistics_equal_the_selection(name, low, monkeypatch):
 def test_outputs_quoted_in_an_email_reply():
     """A mailing-list reply quotes the patch's test results line by line ('> sockperf: ...')
     under Red Hat's '[root@host dir]#' prompt: before, no tool output was found in it."""
-    t = azlatency.read(FIXTURES / "sockperf" / "sockperf--3.10-linux-tcp-pingpong-email-quoted--intel-wired-lan.txt").validate()
+    t = azlatency.read(
+        FIXTURES
+        / "sockperf"
+        / "sockperf--3.10-linux-tcp-pingpong-email-quoted--intel-wired-lan.txt"
+    ).validate()
     runs = t.runs
     assert runs.tool_version.tolist() == ["3.10", "3.10"]
-    assert runs.prompt_host.tolist() == ["dell-per640-07"] * 2 and runs.msg_size_bytes.tolist() == [1000, 1000]
+    assert runs.prompt_host.tolist() == ["dell-per640-07"] * 2 and runs.msg_size_bytes.tolist() == [
+        1000,
+        1000,
+    ]
     assert runs.packets_received.tolist() == [2429473, 2391186]
     s = t.summaries[(t.summaries.metric == "half_rtt") & (t.summaries.source == "reported")]
     by_run = {stat: s[s.stat == stat].value.tolist() for stat in ("max", "p99", "p50")}

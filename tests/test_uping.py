@@ -25,8 +25,18 @@ def _stat(t, stat, source, run=0):
 def test_replies_are_whole_microseconds_and_the_statistics_agree():
     t = _read(f"{V}-veth-c20.txt")
     run = t.runs.iloc[0]
-    assert (run.tool, run.parser_variant, run.dst_ip, run.protocol) == ("uping", "text", "10.206.0.2", "icmp")
-    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (20, 20, 0.0, True)
+    assert (run.tool, run.parser_variant, run.dst_ip, run.protocol) == (
+        "uping",
+        "text",
+        "10.206.0.2",
+        "icmp",
+    )
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (
+        20,
+        20,
+        0.0,
+        True,
+    )
     assert run.latency_basis == "rtt" and '"timeout_s": 2.0' in run.labels
     s = t.samples
     # line 2: seq=1    40µs  from 10.206.0.2; line 21: seq=20   74µs  from 10.206.0.2
@@ -54,7 +64,9 @@ def test_timeouts_are_samples_and_loss_is_counted():
 def test_a_send_failure_is_an_error_sample():
     t = _read(f"{V}-no-route-send-fail.txt")
     assert t.samples[["seq", "status", "message"]].values.tolist() == [
-        [1, "error", "send: Network is unreachable"], [2, "error", "send: Network is unreachable"]]
+        [1, "error", "send: Network is unreachable"],
+        [2, "error", "send: Network is unreachable"],
+    ]
     run = t.runs.iloc[0]
     assert (run.errors, run.loss_pct) == (2, 100.0)
 
@@ -83,7 +95,11 @@ def test_the_readme_header_without_the_second_icmp():
 def test_the_blog_runs():
     """Three runs on a Raspberry Pi 5; two shortened with '...' keep only their statistics."""
     t = _read("uping--blog-loopback-dgram-raw-elided--simonpainter.md")
-    assert t.runs.command.tolist() == ["uping 127.0.0.1", "./uping 10.1.1.2", "sudo ./uping 10.1.1.2"]
+    assert t.runs.command.tolist() == [
+        "uping 127.0.0.1",
+        "./uping 10.1.1.2",
+        "sudo ./uping 10.1.1.2",
+    ]
     assert t.runs.packets_sent.tolist() == [46, 9, 40]
     assert [_stat(t, "mean", "reported", k) for k in range(3)] == [10.7, 169.6, 179.4]
     # only the DGRAM run is whole: its nine replies are samples

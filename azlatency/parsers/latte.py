@@ -227,8 +227,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         else:
             reason = f"expected a latte summary line ('Key value'), got {line.strip()[:80]!r}"
             if cur is not None and cur.hist_line is not None and _HIST_LONG.match(line):
-                reason = (f"expected a histogram row '<usec> <count>' within int64, got "
-                          f"{line.strip()[:80]!r}: out of range for int64")
+                reason = (
+                    f"expected a histogram row '<usec> <count>' within int64, got "
+                    f"{line.strip()[:80]!r}: out of range for int64"
+                )
             if strict or cur is None:
                 raise ParseError(TOOL, source, no, reason)
             cur.warnings.append(f"line {no} skipped: {reason}")

@@ -40,33 +40,67 @@ VARIANT = "reported-csv"
 REQUIRED = ("tool", "metric", "stat", "value", "unit")
 # Run-table columns a row may state, with how to read the cell.
 RUN_ATTRS: dict[str, str] = {
-    "scenario": "str", "region": "str", "src_zone": "str", "dst_zone": "str",
-    "placement": "str", "vm_size": "str", "accelerated_networking": "bool",
-    "src_host": "str", "dst_host": "str", "src_ip": "str", "dst_ip": "str", "port": "int",
-    "protocol": "str", "mode": "str", "role": "str", "os": "str", "tool_version": "str",
-    "command": "str", "msg_size_bytes": "int", "duration_s": "float", "streams": "int",
-    "direction": "str", "latency_basis": "str",
+    "scenario": "str",
+    "region": "str",
+    "src_zone": "str",
+    "dst_zone": "str",
+    "placement": "str",
+    "vm_size": "str",
+    "accelerated_networking": "bool",
+    "src_host": "str",
+    "dst_host": "str",
+    "src_ip": "str",
+    "dst_ip": "str",
+    "port": "int",
+    "protocol": "str",
+    "mode": "str",
+    "role": "str",
+    "os": "str",
+    "tool_version": "str",
+    "command": "str",
+    "msg_size_bytes": "int",
+    "duration_s": "float",
+    "streams": "int",
+    "direction": "str",
+    "latency_basis": "str",
 }
 SUMMARY_ATTRS = ("metric", "stat", "value", "unit", "n", "level", "bound_low", "bound_high")
 LABEL_PREFIX = "label:"
 
 # unit as written → (unit stored, factor).  Latency is stored in µs, throughput in bits/s.
 UNITS: dict[str, tuple[str, float]] = {
-    "us": ("us", 1.0), "usec": ("us", 1.0), "µs": ("us", 1.0), "μs": ("us", 1.0),
-    "ns": ("us", 1e-3), "ms": ("us", 1e3),
+    "us": ("us", 1.0),
+    "usec": ("us", 1.0),
+    "µs": ("us", 1.0),
+    "μs": ("us", 1.0),
+    "ns": ("us", 1e-3),
+    "ms": ("us", 1e3),
     "s": ("s", 1.0),
-    "bps": ("bps", 1.0), "kbps": ("bps", 1e3), "mbps": ("bps", 1e6), "gbps": ("bps", 1e9),
-    "bytes": ("bytes", 1.0), "kib": ("bytes", 2.0**10), "mib": ("bytes", 2.0**20),
+    "bps": ("bps", 1.0),
+    "kbps": ("bps", 1e3),
+    "mbps": ("bps", 1e6),
+    "gbps": ("bps", 1e9),
+    "bytes": ("bytes", 1.0),
+    "kib": ("bytes", 2.0**10),
+    "mib": ("bytes", 2.0**20),
     "gib": ("bytes", 2.0**30),
-    "pct": ("pct", 1.0), "%": ("pct", 1.0), "count": ("count", 1.0),
+    "pct": ("pct", 1.0),
+    "%": ("pct", 1.0),
+    "count": ("count", 1.0),
 }
 _LATENCY = ("rtt", "half_rtt")
 _STAT = re.compile(
     r"count|mean|std|min|max|mdev|ci_low|ci_high|mean_ad|median_ad|siqr|cv|std_error"
     r"|p\d{1,2}(?:\.\d+)?"
 )
-_STAT_ALIASES = {"median": "p50", "average": "mean", "avg": "mean", "minimum": "min",
-                 "maximum": "max", "stddev": "std"}
+_STAT_ALIASES = {
+    "median": "p50",
+    "average": "mean",
+    "avg": "mean",
+    "minimum": "min",
+    "maximum": "max",
+    "stddev": "std",
+}
 _METRIC = re.compile(r"[a-z][a-z0-9_]*")
 _RANGE = re.compile(r"^\s*(?P<low>[^.]+(?:\.\d+)?)\s*\.\.\s*(?P<high>\S+)\s*$")
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
@@ -165,7 +199,8 @@ class _Reader:
         for name in names:
             if name not in known and not (name.startswith(LABEL_PREFIX) and len(name) > 6):
                 raise self.fail(
-                    line_no, f"unknown column {name!r}",
+                    line_no,
+                    f"unknown column {name!r}",
                     hint="see docs/reported-values.md; free columns are written 'label:<name>'",
                 )
         dup = {n for n in names if names.count(n) > 1}
@@ -186,7 +221,9 @@ class _Reader:
             unit, factor = "us", 1e6
         stat = _STAT_ALIASES.get(cells["stat"].lower(), cells["stat"].lower())
         if not _STAT.fullmatch(stat):
-            raise self.fail(line_no, f"unknown stat {cells['stat']!r}", hint="see docs/vocabulary.md")
+            raise self.fail(
+                line_no, f"unknown stat {cells['stat']!r}", hint="see docs/vocabulary.md"
+            )
         out: dict[str, Any] = {"metric": metric, "stat": stat, "unit": unit}
         m = _RANGE.match(cells["value"])
         if m:  # "55..61.09": only known to lie in an interval (vocabulary: value = upper bound)
@@ -232,8 +269,9 @@ class _Reader:
                 out[key] = text.lower() in _TRUE
             else:
                 out[key] = text
-        labels = {k[len(LABEL_PREFIX):]: v for k, v in cells.items()
-                  if k.startswith(LABEL_PREFIX) and v}
+        labels = {
+            k[len(LABEL_PREFIX) :]: v for k, v in cells.items() if k.startswith(LABEL_PREFIX) and v
+        }
         if cells.get("note"):
             labels["note"] = cells["note"]
         if cells.get("window"):
@@ -260,8 +298,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             continue
         if names is None:
             if not _is_header(line):
-                err = reader.fail(line_no, f"expected a header with {', '.join(REQUIRED)}, "
-                                           f"got {line.strip()[:80]!r}")
+                err = reader.fail(
+                    line_no,
+                    f"expected a header with {', '.join(REQUIRED)}, got {line.strip()[:80]!r}",
+                )
                 if strict:
                     raise err
                 reader.warnings.append(f"line {line_no} skipped: {err.reason}")
@@ -281,8 +321,11 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             key = tuple(sorted(attrs.items()))
             stat_key = (key, summary["metric"], summary["stat"])
             if stat_key in seen:
-                raise reader.fail(line_no, f"{summary['metric']} {summary['stat']} of this run "
-                                           f"is already given on line {seen[stat_key]}")
+                raise reader.fail(
+                    line_no,
+                    f"{summary['metric']} {summary['stat']} of this run "
+                    f"is already given on line {seen[stat_key]}",
+                )
         except (ParseError, csv.Error) as exc:
             err = exc if isinstance(exc, ParseError) else reader.fail(line_no, f"bad CSV: {exc}")
             if strict:

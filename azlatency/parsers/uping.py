@@ -75,8 +75,12 @@ _NOTE = re.compile(r"^\s*uping: (?P<message>\S.*?)\s*$")  # a warning under the 
 _LINES = (_HEADER, _REPLY, _TIMEOUT, _FAIL, _STATS, _COUNTS, _RTT, _NOTE, ELIDED, CTRL_C)
 _OPENS = (_HEADER, _NOTE, _REPLY, _TIMEOUT, _FAIL, _STATS)
 _PROBES = (_REPLY, _TIMEOUT, _FAIL)
-_INTEGERS = {"seq": "a sequence number", "us": "a round trip in µs",
-             "sent": "a count of packets transmitted", "received": "a count of packets received"}
+_INTEGERS = {
+    "seq": "a sequence number",
+    "us": "a round trip in µs",
+    "sent": "a count of packets transmitted",
+    "received": "a count of packets received",
+}
 
 
 def _kind(line: str) -> re.Pattern[str] | None:
@@ -101,9 +105,14 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     spans = locate(lines)
     if not spans:
-        raise ParseError(TOOL, source, None, "no uping output: expected 'UPING host (ip): ICMPv4 "
-                         "ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or '--- host uping "
-                         "statistics ---'")
+        raise ParseError(
+            TOOL,
+            source,
+            None,
+            "no uping output: expected 'UPING host (ip): ICMPv4 "
+            "ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or '--- host uping "
+            "statistics ---'",
+        )
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
@@ -153,8 +162,13 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     if header is None and title is None and not probes:
         # 'uping: nosuch.invalid: Name or service not known': it never started
         said = "; ".join(w.partition(": uping: ")[2] for w in run.warnings if ": uping: " in w)
-        raise ParseError(TOOL, source, span.start + 1, f"uping did not start: {said}",
-                         hint="the target did not resolve or no ICMP socket could be opened")
+        raise ParseError(
+            TOOL,
+            source,
+            span.start + 1,
+            f"uping did not start: {said}",
+            hint="the target did not resolve or no ICMP socket could be opened",
+        )
     _target(meta, header, title, socket)
     _statistics(run, counts, figures)
     _samples(run, probes, counts, elided)
@@ -166,10 +180,13 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     return run
 
 
-def _target(meta: dict, header: re.Match | None, title: re.Match | None,
-            socket: str | None) -> None:
-    host, ip = host_and_ip(header["host"] if header else (title["host"] if title else None),
-                           header["ip"] if header else None)
+def _target(
+    meta: dict, header: re.Match | None, title: re.Match | None, socket: str | None
+) -> None:
+    host, ip = host_and_ip(
+        header["host"] if header else (title["host"] if title else None),
+        header["ip"] if header else None,
+    )
     meta.update(dst_host=host, dst_ip=ip)
     family = header["family"] if header else ("ICMPv6" if ip and ":" in ip else "ICMPv4")
     meta["protocol"] = "icmpv6" if family == "ICMPv6" else "icmp"
@@ -183,8 +200,11 @@ def _target(meta: dict, header: re.Match | None, title: re.Match | None,
 def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
     if counts is not None:
         received = int(counts["received"])
-        run.meta.update(packets_sent=int(counts["sent"]), packets_received=received,
-                        loss_pct=float(counts["loss"]))
+        run.meta.update(
+            packets_sent=int(counts["sent"]),
+            packets_received=received,
+            loss_pct=float(counts["loss"]),
+        )
         run.add("rtt", "count", received, "count")
     if figures is not None:
         for stat in ("min", "mean", "max"):
@@ -203,16 +223,19 @@ def _samples(run: Run, probes: list, counts: re.Match | None, elided: int | None
         run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
     replies = [p[2] for p in probes if p[1] == "ok"]
     if counts is not None and int(counts["received"]) != len(replies):
-        run.warnings.append(f"the statistics count {counts['received']} replies, the output "
-                            f"shows {len(replies)}")
+        run.warnings.append(
+            f"the statistics count {counts['received']} replies, the output shows {len(replies)}"
+        )
     failed = sum(p[1] == "error" for p in probes)
     if failed:
         run.meta["errors"] = failed  # 'FAIL  send: Network is unreachable'
-    run.samples = samples_frame({
-        "seq": pd.array(seq, dtype="Int64"),
-        "kind": "reply",
-        "status": [p[1] for p in probes],
-        "rtt_us": np.array([p[2] for p in probes], dtype=float),
-        "message": [p[3] for p in probes],
-    })
+    run.samples = samples_frame(
+        {
+            "seq": pd.array(seq, dtype="Int64"),
+            "kind": "reply",
+            "status": [p[1] for p in probes],
+            "rtt_us": np.array([p[2] for p in probes], dtype=float),
+            "message": [p[3] for p in probes],
+        }
+    )
     computed_rtt(run, replies)

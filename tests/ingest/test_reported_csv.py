@@ -31,7 +31,9 @@ def _value(tables, scenario, stat, metric="rtt"):
 def test_seed002_comparison_table():
     t = azlatency.read(SEED002).validate()
     assert len(t.runs) == 7 and set(t.runs.tool) == {"latte"}
-    assert set(t.runs.parser_variant) == {"reported-csv"} and set(t.summaries.source) == {"reported"}
+    assert set(t.runs.parser_variant) == {"reported-csv"} and set(t.summaries.source) == {
+        "reported"
+    }
     assert set(t.runs.latency_basis) == {"rtt"}
     # seed 002 line 166: "the results are 2130.93"
     assert _value(t, "B1s cross-zone", "mean").value == 2130.93
@@ -69,21 +71,28 @@ def test_seed004_latency_table_with_thousands_separators():
 def test_seed004_windows_before_the_break():
     t = azlatency.read(WINDOWS).validate()
     assert len(t.runs) == 15 and set(t.summaries["n"]) == {100}
-    last = t.runs[(t.runs.scenario == "Same AZ")
-                  & t.runs.labels.str.contains("last 100 records")].run_id.iloc[0]
+    last = t.runs[
+        (t.runs.scenario == "Same AZ") & t.runs.labels.str.contains("last 100 records")
+    ].run_id.iloc[0]
     # seed 004 line 139: "| Last 100 records | 789.58 | ..."
     assert t.summaries.set_index("run_id").loc[last, "value"] == 789.58
 
 
 def test_units_are_converted_and_aliases_normalised():
-    text = ("# comment\n" + HEADER
-            + "ping,a,rtt,average,0.969,ms,20\n"
-            + "ping,a,rtt,median,850,µs,\n"
-            + "iperf3,b,throughput_receiver,mean,3.81,Gbps,\n")
+    text = (
+        "# comment\n"
+        + HEADER
+        + "ping,a,rtt,average,0.969,ms,20\n"
+        + "ping,a,rtt,median,850,µs,\n"
+        + "iperf3,b,throughput_receiver,mean,3.81,Gbps,\n"
+    )
     t = azlatency.read(text, tool="reported_csv").validate()
     s = t.summaries
     assert list(zip(s["stat"], s.value, s.unit)) == [
-        ("mean", 969.0, "us"), ("p50", 850.0, "us"), ("mean", 3.81e9, "bps")]
+        ("mean", 969.0, "us"),
+        ("p50", 850.0, "us"),
+        ("mean", 3.81e9, "bps"),
+    ]
     assert list(t.runs.latency_basis.fillna("-")) == ["rtt", "-"]
 
 
@@ -97,8 +106,11 @@ def test_units_are_converted_and_aliases_normalised():
         (HEADER + "ping,a,rtt,p99.9.9,1,us,\n", 2, "unknown stat 'p99.9.9'"),
         (HEADER + "ping,a,rtt,mean,61..55,us,\n", 2, "range '61..55' runs backwards"),
         (HEADER + "ping,a,rtt,mean,fast,us,\n", 2, "expected a number or 'low..high', got 'fast'"),
-        (HEADER + "ping,a,rtt,mean,1,us,\nping,a,rtt,mean,2,us,\n", 3,
-         "rtt mean of this run is already given on line 2"),
+        (
+            HEADER + "ping,a,rtt,mean,1,us,\nping,a,rtt,mean,2,us,\n",
+            3,
+            "rtt mean of this run is already given on line 2",
+        ),
         (HEADER + "ping,a,rtt,mean,1,us,1.5\n", 2, "expected a whole count n, got '1.5'"),
     ],
 )
@@ -110,8 +122,9 @@ def test_errors_are_located(body, line, reason):
 
 def test_semicolon_csv_from_a_decimal_comma_locale():
     # Excel with German settings; the values of seed 004 lines 99-103 and seed 002 line 200
-    t = azlatency.read(FIXTURES / "reported_csv"
-                       / "reported_csv--1-windows-de-semicolon-decimal-comma.csv").validate()
+    t = azlatency.read(
+        FIXTURES / "reported_csv" / "reported_csv--1-windows-de-semicolon-decimal-comma.csv"
+    ).validate()
     assert _value(t, "Gleiche AZ", "max").value == 404402  # written "404.402"
     assert _value(t, "Zonenübergreifend", "max").value == 1099789  # "1.099.789"
     assert _value(t, "D4s_v3 gleiche Zone", "mean").value == 308.55  # "308,55"
@@ -138,8 +151,11 @@ def test_detection_by_header():
 
 
 def test_a_table_inside_a_markdown_note_takes_its_heading():
-    note = ("# Results\n\n## Cross zone\n\nWhat the wiki says:\n\n"
-            + HEADER + "ping,x,rtt,mean,1.5,ms,\n\nThe end.\n")
+    note = (
+        "# Results\n\n## Cross zone\n\nWhat the wiki says:\n\n"
+        + HEADER
+        + "ping,x,rtt,mean,1.5,ms,\n\nThe end.\n"
+    )
     t = azlatency.read(note)
     assert len(t.runs) == 1 and t.runs.iloc[0].heading == "Cross zone"
     assert (t.runs.iloc[0].line_start, t.runs.iloc[0].line_end) == (8, 8)

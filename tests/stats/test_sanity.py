@@ -146,6 +146,7 @@ def test_a_stationary_autocorrelated_run_has_no_warm_up():
     """Issue 29: MSER's cut chosen on the run and a two-sample test at it found warm-ups in
     7.5 % / 30 % of stationary AR(1) runs (φ = 0.5 / 0.9) at α = 0.01.  The null now repeats
     the cut on block resamples of the rest; a rest too short for its memory is not tested."""
+
     def log_ar1(n, phi, rng):  # unit-variance AR(1), started in its stationary law
         e = rng.standard_normal(n) * np.sqrt(1 - phi**2)
         x = np.empty(n)

@@ -37,8 +37,10 @@ HEADER_LINE = ",".join(HEADER)
 
 INFO = ToolInfo(
     tool=TOOL,
-    description=(f"TCP echo probe CSV ('{HEADER_LINE}'), its client log ('TCP CONNECTION "
-                 "DROP') and the client's ping-style output ('ECHO host:port (N bytes of data)')"),
+    description=(
+        f"TCP echo probe CSV ('{HEADER_LINE}'), its client log ('TCP CONNECTION "
+        "DROP') and the client's ping-style output ('ECHO host:port (N bytes of data)')"
+    ),
     variants=("csv", "log", "stdout"),
     versions="simonpainter/echo_test client/echo_client.py output format",
     produces=("runs", "samples", "summaries"),
@@ -132,8 +134,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
 
     spans = stdout.locate(lines, TOOL)
     if spans:
-        return Parsed(TOOL, [stdout.parse(lines, span, _ECHO, source, strict)
-                             for span in spans])
+        return Parsed(TOOL, [stdout.parse(lines, span, _ECHO, source, strict) for span in spans])
     raise ParseError(
         TOOL,
         source,
@@ -237,8 +238,10 @@ def _row(line: str) -> tuple[int, str, int, int, float] | str | None:
         return None
     for k in (0, 2, 3):
         if not _fits(row[k]):
-            return (f"expected {HEADER[k]} (an integer), got {fields[k].strip()!r}: out of "
-                    "range for int64")
+            return (
+                f"expected {HEADER[k]} (an integer), got {fields[k].strip()!r}: out of "
+                "range for int64"
+            )
     return row if math.isfinite(row[4]) else None
 
 

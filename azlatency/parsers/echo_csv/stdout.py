@@ -123,8 +123,13 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
             ctrl_c = no
     run.line_start, run.line_end = first or run.line_start, last or run.line_end
     if where is None:
-        raise ParseError(tool, source, None, "no echo_client.py output: expected 'ECHO host:port "
-                         "(N bytes of data)', a reply line or '--- host:port echo statistics ---'")
+        raise ParseError(
+            tool,
+            source,
+            None,
+            "no echo_client.py output: expected 'ECHO host:port "
+            "(N bytes of data)', a reply line or '--- host:port echo statistics ---'",
+        )
     _target(run, where["host"], int(where["port"]))
     _statistics(run, counts, figures)
     _samples(run, seq, rtt, errors, counts, elided)
@@ -136,8 +141,13 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
     return run
 
 
-_INTEGERS = {"port": "a port", "size": "a message size in bytes", "seq": "a sequence number",
-             "sent": "a count of packets transmitted", "received": "a count of packets received"}
+_INTEGERS = {
+    "port": "a port",
+    "size": "a message size in bytes",
+    "seq": "a sequence number",
+    "sent": "a count of packets transmitted",
+    "received": "a count of packets received",
+}
 
 
 def _target(run: Run, host: str, port: int) -> None:
@@ -148,16 +158,25 @@ def _target(run: Run, host: str, port: int) -> None:
 def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
     if counts is not None:
         received = int(counts["received"])
-        run.meta.update(packets_sent=int(counts["sent"]), packets_received=received,
-                        loss_pct=float(counts["loss"]))
+        run.meta.update(
+            packets_sent=int(counts["sent"]),
+            packets_received=received,
+            loss_pct=float(counts["loss"]),
+        )
         run.add("rtt", "count", received, "count")
     if figures is not None:
         for stat in ("min", "mean", "max", "std"):  # stddev is statistics.stdev (n - 1)
             run.add("rtt", stat, float(figures[stat]), "us")
 
 
-def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int, str]],
-             counts: re.Match | None, elided: int | None) -> None:
+def _samples(
+    run: Run,
+    seq: list[int],
+    rtt: list[float],
+    errors: list[tuple[int, str]],
+    counts: re.Match | None,
+    elided: int | None,
+) -> None:
     if elided and seq:
         run.warnings.append(left_out(elided, len(seq), "replies", "reply"))
         seq, rtt = [], []
@@ -166,8 +185,9 @@ def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int,
         if len(steps) and (steps != 1).any():
             run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
         if counts is not None and int(counts["received"]) != len(seq):
-            run.warnings.append(f"the statistics count {counts['received']} replies, the output "
-                                f"shows {len(seq)}")
+            run.warnings.append(
+                f"the statistics count {counts['received']} replies, the output shows {len(seq)}"
+            )
     # The client stops at its first error: the probe in flight is the one after the last reply.
     in_flight = counts is not None and int(counts["sent"]) > int(counts["received"])
     next_seq = (max(seq) + 1 if seq else int(counts["received"]) + 1) if in_flight else None
@@ -182,12 +202,14 @@ def _samples(run: Run, seq: list[int], rtt: list[float], errors: list[tuple[int,
     if not seq and not errors:
         return
     n = len(seq)
-    run.samples = samples_frame({
-        "seq": pd.array(seq + [next_seq] * len(errors), dtype="Int64"),
-        "kind": "probe",
-        "status": ["ok"] * n + ["error"] * len(errors),
-        "rtt_us": np.array(rtt + [np.nan] * len(errors), dtype=float),
-        "message": [None] * n + [m for _, m in errors],
-    })
+    run.samples = samples_frame(
+        {
+            "seq": pd.array(seq + [next_seq] * len(errors), dtype="Int64"),
+            "kind": "probe",
+            "status": ["ok"] * n + ["error"] * len(errors),
+            "rtt_us": np.array(rtt + [np.nan] * len(errors), dtype=float),
+            "message": [None] * n + [m for _, m in errors],
+        }
+    )
     if n:
         computed_rtt(run, rtt)

@@ -74,8 +74,13 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         else:
             warnings.append(f"line {rec.line} skipped: {reason}")
     if not recs:
-        raise ParseError(TOOL, source, None, "no ethr records found (expected JSON lines with "
-                         '"Time" and "Type", as written by ethr -o)')
+        raise ParseError(
+            TOOL,
+            source,
+            None,
+            "no ethr records found (expected JSON lines with "
+            '"Time" and "Type", as written by ethr -o)',
+        )
     runs = []
     for test in group(recs):
         runs.extend(check_int64(run, TOOL, source) for run in build(test, source, strict))

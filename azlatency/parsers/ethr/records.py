@@ -16,7 +16,9 @@ from ...errors import ParseError
 TOOL = "ethr"
 # ethr's Go struct fixes the key order: Time, Title, Type, then the payload.
 _RECORD = re.compile(r'^\s*\{\s*"Time"\s*:\s*"[^"]*"\s*,\s*"Title"\s*:\s*"[^"]*"\s*,\s*"Type"\s*:')
-_CLIENT_BANNER = re.compile(r"^Using destination: (?P<host>[^,]*), ip: (?P<ip>[^,]*), port: (?P<port>\d+)")
+_CLIENT_BANNER = re.compile(
+    r"^Using destination: (?P<host>[^,]*), ip: (?P<ip>[^,]*), port: (?P<port>\d+)"
+)
 _SERVER_BANNER = re.compile(r"^(?:Listening on port (?P<port>\d+)|Accepting IP version)")
 _DONE = "Ethr done"
 # A server-side test ends when the per-second records stop for longer than this.
@@ -103,9 +105,11 @@ def read_records(text: str, source: str | None, strict: bool, warnings: list[str
             if when is None:
                 raise ValueError(f"bad Time {data['Time']!r}")
         except (ValueError, KeyError) as exc:
-            reason = f"expected an ethr record {{\"Time\": ..., \"Type\": ...}}, got {line.strip()[:60]!r} ({exc})"
+            reason = f'expected an ethr record {{"Time": ..., "Type": ...}}, got {line.strip()[:60]!r} ({exc})'
             if strict:
-                raise ParseError(TOOL, source, no, reason, hint="ethr -o writes one JSON object per line") from None
+                raise ParseError(
+                    TOOL, source, no, reason, hint="ethr -o writes one JSON object per line"
+                ) from None
             warnings.append(f"line {no} skipped: {reason}")
             continue
         out.append(Record(no, when, str(kind), data))
@@ -121,7 +125,9 @@ def server_kind(rec: Record) -> str:
         return "latency"
     # The server cannot tell ethr's packets/s test (-t p) from a UDP bandwidth test: both
     # show bits/s and packets/s.  Both are "bandwidth" here, with packets_per_s for UDP.
-    if (rate(str(d.get("BitsPerSecond", ""))) or 0) > 0 or not placeholder(d.get("PacketsPerSecond")):
+    if (rate(str(d.get("BitsPerSecond", ""))) or 0) > 0 or not placeholder(
+        d.get("PacketsPerSecond")
+    ):
         return "bandwidth"
     if not placeholder(d.get("ConnectionsPerSecond")):
         return "cps"
@@ -200,7 +206,8 @@ def _server_split(cur: Test, rec: Record) -> bool:
         return False
     last = results[-1]
     if (rec.data.get("RemoteAddr"), rec.data.get("Protocol")) != (
-        last.data.get("RemoteAddr"), last.data.get("Protocol")
+        last.data.get("RemoteAddr"),
+        last.data.get("Protocol"),
     ):
         return True
     if rec.time_ns - last.time_ns > SERVER_GAP_S * 10**9:
@@ -213,5 +220,3 @@ def _server_split(cur: Test, rec: Record) -> bool:
     # The first second of a test shows only its new connection (cps 1, no bits yet): it
     # belongs to the test that follows, not to a one-record "cps" test.
     return not (before == {"cps"} and len(results) == 1)
-
-

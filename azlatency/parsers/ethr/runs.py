@@ -32,7 +32,9 @@ _ROW = re.compile(
     r"^\s*(?:\[\s*(?P<id>\w+)\s*\]\s+)?(?P<proto>TCP|UDP|ICMP)\s+(?P<a>\d+)-(?P<b>\d+)\s+sec\s+"
     r"(?P<bits>\S+)(?:\s+(?P<pkts>\S+))?\s*$"
 )
-_CONNECTED = re.compile(r"^\[\s*\w+\s*\] local (?P<ip>\S+) port \d+ connected to (?P<dst>\S+) port (?P<port>\d+)")
+_CONNECTED = re.compile(
+    r"^\[\s*\w+\s*\] local (?P<ip>\S+) port \d+ connected to (?P<dst>\S+) port (?P<port>\d+)"
+)
 _PROBE = re.compile(
     r"^\[(?P<proto>tcp|udp|icmp)\] (?P<warm>\[warmup\] )?Connection "
     r"(?:from \S+ to \S+: (?P<dur>\S+)|to \S+: (?P<err>.+))$"
@@ -77,15 +79,24 @@ def int64_problem(rec: Record) -> str | None:
 
 # LatencyResult field -> summary stat (ethr's P999 is the 99.9th percentile).
 LATENCY_FIELDS = {
-    "Avg": "mean", "Min": "min", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99",
-    "P999": "p99.9", "P9999": "p99.99", "Max": "max",
+    "Avg": "mean",
+    "Min": "min",
+    "P50": "p50",
+    "P90": "p90",
+    "P95": "p95",
+    "P99": "p99",
+    "P999": "p99.9",
+    "P9999": "p99.99",
+    "Max": "max",
 }
 _ORDER = ("Min", "P50", "P90", "P95", "P99", "P999", "P9999", "Max")
 
 
 def build(test: Test, source: str | None, strict: bool) -> list[Run]:
     kind = _kind(test)
-    builder = {"latency": _latency, "connect": _connect, "traceroute": _traceroute}.get(kind, _rates)
+    builder = {"latency": _latency, "connect": _connect, "traceroute": _traceroute}.get(
+        kind, _rates
+    )
     return builder(test, kind, source, strict)
 
 
@@ -103,7 +114,9 @@ def _kind(test: Test) -> str:
         return "traceroute"
     if any(_PROBE.match(m) or m.startswith("TCP connect statistics") for m in msgs):
         return "connect"
-    if any(_LATENCY_START.match(m) for m in msgs) or any(r.type == "LatencyResult" for r in results):
+    if any(_LATENCY_START.match(m) for m in msgs) or any(
+        r.type == "LatencyResult" for r in results
+    ):
         return "latency"
     headers = [m for m in msgs if "Interval" in m and "Bits/s" in m]
     if any("Pkts/s" in h and "ID" not in h for h in headers):
@@ -121,7 +134,9 @@ def _run(test: Test, kind: str) -> Run:
     run = Run(line_start=recs[0].line, line_end=recs[-1].line, warnings=list(test.warnings))
     meta = run.meta
     meta.update(
-        tool=TOOL, parser_variant=f"jsonl-{test.role}", role=test.role,
+        tool=TOOL,
+        parser_variant=f"jsonl-{test.role}",
+        role=test.role,
         mode=None if kind == "unknown" else kind,
         start_time=pd.Timestamp(recs[0].time_ns, unit="ns", tz="UTC"),
         labels={"ethr_test": test.index},
@@ -161,8 +176,9 @@ def _run(test: Test, kind: str) -> Run:
 def _copy(base: Run) -> Run:
     """A fresh run with ``base``'s facts (batches of one test share them; computed once)."""
     meta = dict(base.meta, labels=dict(base.meta["labels"]))
-    return Run(meta=meta, line_start=base.line_start, line_end=base.line_end,
-               warnings=list(base.warnings))
+    return Run(
+        meta=meta, line_start=base.line_start, line_end=base.line_end, warnings=list(base.warnings)
+    )
 
 
 def _value(rec: Record, key: str, parse, what: str, run: Run, source, strict) -> float | None:
@@ -212,7 +228,9 @@ def _rates(test: Test, kind: str, source, strict) -> list[Run]:
             last_interval = None
             n_results += 1
             bits = _value(rec, "BitsPerSecond", rate, "bits/s like '914.94M'", run, source, strict)
-            pkts = _value(rec, "PacketsPerSecond", rate, "packets/s like '249.25K'", run, source, strict)
+            pkts = _value(
+                rec, "PacketsPerSecond", rate, "packets/s like '249.25K'", run, source, strict
+            )
             cps = _value(rec, "ConnectionsPerSecond", rate, "connections/s", run, source, strict)
             if run.meta.get("protocol") == "tcp" and test.role == "client":
                 pkts = None  # the TCP client always prints "0": not measured
@@ -247,9 +265,16 @@ def _rates(test: Test, kind: str, source, strict) -> list[Run]:
 
 
 def _row(rec: Record, stream: str, interval, bits, packets) -> dict:
-    row = {"seq": 0, "kind": "interval", "status": "ok", "stream": stream,
-           "time_ns": rec.time_ns, "start_s": interval[0], "end_s": interval[1],
-           "bits_per_second": bits}
+    row = {
+        "seq": 0,
+        "kind": "interval",
+        "status": "ok",
+        "stream": stream,
+        "time_ns": rec.time_ns,
+        "start_s": interval[0],
+        "end_s": interval[1],
+        "bits_per_second": bits,
+    }
     if packets is not None:
         row["packets"] = packets
     return row
@@ -316,8 +341,12 @@ def _latency(test: Test, kind: str, source, strict) -> list[Run]:
         run.line_start = test.records[0].line if i == 0 else batches[i - 1].line + 1
         run.line_end = rec.line if i < len(batches) - 1 else test.records[-1].line
         # "Ethr done, duration: 10s." is the test's, not a batch's: left out
-        run.meta.update(latency_basis="rtt", msg_size_bytes=size, duration_s=None,
-                        start_time=pd.Timestamp(rec.time_ns, unit="ns", tz="UTC"))
+        run.meta.update(
+            latency_basis="rtt",
+            msg_size_bytes=size,
+            duration_s=None,
+            start_time=pd.Timestamp(rec.time_ns, unit="ns", tz="UTC"),
+        )
         run.meta["labels"].update(batch=i, batches=len(batches))
         run.meta["complete"] = True  # each batch is a finished measurement
         _latency_stats(run, rec, "rtt", iterations, source, strict)
@@ -337,8 +366,11 @@ def _latency_stats(run: Run, rec: Record, metric: str, n, source, strict) -> Non
         if value is not None:
             got[key] = value
             run.add(metric, stat, value, "us", n=n)
-    bad = [f"{a} {got[a]:g} > {b} {got[b]:g}" for a, b in zip(_ORDER, _ORDER[1:])
-           if a in got and b in got and got[a] > got[b]]
+    bad = [
+        f"{a} {got[a]:g} > {b} {got[b]:g}"
+        for a, b in zip(_ORDER, _ORDER[1:])
+        if a in got and b in got and got[a] > got[b]
+    ]
     if bad:
         run.warnings.append(
             f"line {rec.line}: percentiles out of order ({'; '.join(bad)}): an ethr quirk, "
@@ -379,19 +411,25 @@ def _connect(test: Test, kind: str, source, strict) -> list[Run]:
         run.meta.update(latency_basis="rtt", protocol="tcp")
         run.warnings.extend(batch.get("warnings", []))
         if len(batches) > 1:
-            run.meta.update(duration_s=None, start_time=pd.Timestamp(
-                batch["recs"][0].time_ns, unit="ns", tz="UTC"))
+            run.meta.update(
+                duration_s=None,
+                start_time=pd.Timestamp(batch["recs"][0].time_ns, unit="ns", tz="UTC"),
+            )
             run.meta["labels"].update(batch=i, batches=len(batches))
         if "stats" in batch:
             sent, received, lost = batch["stats"]
-            run.meta.update(packets_sent=sent, packets_received=received,
-                            loss_pct=100.0 * lost / sent if sent else None)
+            run.meta.update(
+                packets_sent=sent,
+                packets_received=received,
+                loss_pct=100.0 * lost / sent if sent else None,
+            )
         else:
             run.meta["complete"] = False
             run.warnings.append("no 'TCP connect statistics': the test did not finish")
         if "latency" in batch:
-            _latency_stats(run, batch["latency"], "rtt", run.meta.get("packets_received"),
-                           source, strict)
+            _latency_stats(
+                run, batch["latency"], "rtt", run.meta.get("packets_received"), source, strict
+            )
         if batch["rows"]:
             run.samples = _frame(batch["rows"])
             _zeros(run, batch["rows"])
@@ -400,11 +438,16 @@ def _connect(test: Test, kind: str, source, strict) -> list[Run]:
 
 
 def _probe(m: re.Match, rec: Record, seq: int, source, strict, batch: dict) -> dict | None:
-    row = {"seq": seq, "kind": "probe", "time_ns": rec.time_ns,
-           "status": "omitted" if m.group("warm") else "ok"}
+    row = {
+        "seq": seq,
+        "kind": "probe",
+        "time_ns": rec.time_ns,
+        "status": "omitted" if m.group("warm") else "ok",
+    }
     if m.group("err"):
-        row.update(status="omitted" if m.group("warm") else "timeout",
-                   message=m.group("err").strip())
+        row.update(
+            status="omitted" if m.group("warm") else "timeout", message=m.group("err").strip()
+        )
         return row
     value = duration_us(m.group("dur"))
     if value is None:
@@ -467,8 +510,12 @@ def _traceroute(test: Test, kind: str, source, strict) -> list[Run]:
         hop = max(final, key=int)
         m = final[hop]
         sent, recv = int(m.group("sent")), int(m.group("recv"))
-        run.meta.update(dst_ip=m.group("host"), packets_sent=sent, packets_received=recv,
-                        loss_pct=100.0 * (sent - recv) / sent if sent else None)
+        run.meta.update(
+            dst_ip=m.group("host"),
+            packets_sent=sent,
+            packets_received=recv,
+            loss_pct=100.0 * (sent - recv) / sent if sent else None,
+        )
         run.meta["labels"]["hops"] = len(final)
         for key, stat in (("avg", "mean"), ("best", "min"), ("worst", "max")):
             value = duration_us(m.group(key))

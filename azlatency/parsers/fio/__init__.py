@@ -116,8 +116,13 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     start = _json_start(lines)
     if start is None:
-        raise ParseError(TOOL, source, 1, "expected fio JSON: a '{' line, then "
-                         "'\"fio version\" : \"fio-3...\"'", hint="run fio with --output-format=json")
+        raise ParseError(
+            TOOL,
+            source,
+            1,
+            "expected fio JSON: a '{' line, then '\"fio version\" : \"fio-3...\"'",
+            hint="run fio with --output-format=json",
+        )
     body = "\n".join(lines[start:])
     strays: list[tuple[int, str]] = []
     try:
@@ -126,16 +131,23 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         body, doc, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, 0, exc)
         if doc is None:
             cut = exc.pos >= len(body.rstrip()) - 1
-            raise ParseError(TOOL, source, start + exc.lineno, f"invalid JSON: {exc.msg}",
-                             hint="the output looks cut short" if cut else None) from None
+            raise ParseError(
+                TOOL,
+                source,
+                start + exc.lineno,
+                f"invalid JSON: {exc.msg}",
+                hint="the output looks cut short" if cut else None,
+            ) from None
         lines = lines[:start] + body.split("\n")
     notes = [x.strip() for x in lines[:start] if x.strip() and not _BANNER.match(x.strip())]
     for no, line in strays:
         stray(TOOL, source, start + no, line, strict, notes)
     tail = body[end:].strip()
     if tail:
-        notes.append(f"{tail.count(chr(10)) + 1} lines of text after the JSON not read "
-                     "(fio 'normal' output of --output-format=json,normal?)")
+        notes.append(
+            f"{tail.count(chr(10)) + 1} lines of text after the JSON not read "
+            "(fio 'normal' output of --output-format=json,normal?)"
+        )
     jobs = doc.get("jobs", doc.get("client_stats")) if isinstance(doc, dict) else None
     if not isinstance(jobs, list):
         raise ParseError(TOOL, source, start + 1, "expected a 'jobs' (or 'client_stats') list")
@@ -200,12 +212,18 @@ def _num(obj: dict, key: str, where: str, at: _At) -> float | None:
     value = obj.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or (
-            isinstance(value, float) and not math.isfinite(value)):  # json takes NaN, Infinity
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):  # json takes NaN, Infinity
         raise at.error(f"expected a number for {where}.{key}, got {value!r}", *_kv(key, value))
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        raise at.error(f"expected {where}.{key} within fio's 64-bit counters, got {value}: out "
-                       "of range for int64", *_kv(key, value))
+        raise at.error(
+            f"expected {where}.{key} within fio's 64-bit counters, got {value}: out "
+            "of range for int64",
+            *_kv(key, value),
+        )
     return value
 
 
@@ -217,8 +235,13 @@ def _run(doc: dict, jobs: list, k: int, job: Any, at: _At, last: int) -> Run:
     for d in DIRECTIONS + ("sync",):
         part = job.get(d)
         if isinstance(part, dict) and "clat" in part and "clat_ns" not in part:
-            raise ParseError(TOOL, at.source, first, "fio < 3.0 JSON (latencies in usec) is not "
-                             "supported", hint="fio 3.0 and later write clat_ns/lat_ns")
+            raise ParseError(
+                TOOL,
+                at.source,
+                first,
+                "fio < 3.0 JSON (latencies in usec) is not supported",
+                hint="fio 3.0 and later write clat_ns/lat_ns",
+            )
     options = {**_options(doc.get("global options")), **_options(job.get("job options"))}
     run = Run(line_start=first, line_end=last)
     meta = run.meta
@@ -234,8 +257,11 @@ def _run(doc: dict, jobs: list, k: int, job: Any, at: _At, last: int) -> Run:
     _streams(meta, labels, jobs, k, name, options)
     if isinstance(job.get("hostname"), str):  # client/server mode: the fio server that ran it
         host = job["hostname"]
-        meta["dst_ip" if re.match(r"^[\d.:a-fA-F]+$", host) and any(c in host for c in ".:")
-             else "dst_host"] = host
+        meta[
+            "dst_ip"
+            if re.match(r"^[\d.:a-fA-F]+$", host) and any(c in host for c in ".:")
+            else "dst_host"
+        ] = host
         port = job.get("port")
         meta["port"] = port if isinstance(port, int) and 0 < port < 65536 else None
     if isinstance(doc.get("timestamp"), int):
@@ -255,12 +281,17 @@ def _run(doc: dict, jobs: list, k: int, job: Any, at: _At, last: int) -> Run:
     _cpu(run, job, at)
     meta["parser_variant"] = "json+" if hist else "json"
     if hist:
-        run.samples = samples_frame({
-            "seq": list(range(len(hist))), "kind": ["histogram"] * len(hist),
-            "status": ["ok"] * len(hist), "stream": [h[0] for h in hist],
-            "bin_low_us": [h[1] for h in hist], "bin_high_us": [h[2] for h in hist],
-            "count": [h[3] for h in hist],
-        })
+        run.samples = samples_frame(
+            {
+                "seq": list(range(len(hist))),
+                "kind": ["histogram"] * len(hist),
+                "status": ["ok"] * len(hist),
+                "stream": [h[0] for h in hist],
+                "bin_low_us": [h[1] for h in hist],
+                "bin_high_us": [h[2] for h in hist],
+                "count": [h[3] for h in hist],
+            }
+        )
     meta["labels"] = json.dumps(labels, sort_keys=True, default=str)
     return run
 
@@ -296,8 +327,10 @@ def _sizes(meta: dict, options: dict[str, str], at: _At) -> dict:
     sizes = [size_bytes(p, kb_base) for p in raw.split(",") if p.strip()]
     for size in sizes:
         if size is not None and not 0 <= size < 2**63:  # msg_size_bytes is Int64
-            raise at.error(f"expected {key} within int64 bytes, got {raw!r}: out of range for "
-                           "int64", *_kv(key, raw))
+            raise at.error(
+                f"expected {key} within int64 bytes, got {raw!r}: out of range for int64",
+                *_kv(key, raw),
+            )
     if sizes and None not in sizes:
         if len(set(sizes)) == 1:
             meta["msg_size_bytes"] = sizes[0]
@@ -338,16 +371,29 @@ def _direction(run: Run, d: str, part: dict, at: _At) -> list[tuple]:
         run.add(f"disk_bandwidth_{d}", "mean", n("bw_bytes"), "bytes/s")
         samples = n("bw_samples") or 0
         if samples:
-            for stat, key in (("mean", "bw_mean"), ("min", "bw_min"), ("max", "bw_max"),
-                              ("std", "bw_dev")):
+            for stat, key in (
+                ("mean", "bw_mean"),
+                ("min", "bw_min"),
+                ("max", "bw_max"),
+                ("std", "bw_dev"),
+            ):
                 v = n(key)
-                run.add(f"disk_bandwidth_{d}_per_interval", stat,
-                        None if v is None else v * KIB, "bytes/s", n=_n(samples))
+                run.add(
+                    f"disk_bandwidth_{d}_per_interval",
+                    stat,
+                    None if v is None else v * KIB,
+                    "bytes/s",
+                    n=_n(samples),
+                )
         run.add(f"iops_{d}", "mean", n("iops"), "io/s")
         samples = n("iops_samples") or 0
         if samples:
-            for stat, key in (("mean", "iops_mean"), ("min", "iops_min"), ("max", "iops_max"),
-                              ("std", "iops_stddev")):
+            for stat, key in (
+                ("mean", "iops_mean"),
+                ("min", "iops_min"),
+                ("max", "iops_max"),
+                ("std", "iops_stddev"),
+            ):
                 run.add(f"iops_{d}_per_interval", stat, n(key), "io/s", n=_n(samples))
         run.add(f"transfer_{d}", "total", n("io_bytes"), "bytes")
         for key in ("short_ios", "drop_ios"):
@@ -377,19 +423,29 @@ def _latency(run: Run, metric: str, lat: dict, at: _At) -> list[tuple]:
         for key, value in pct.items():
             stat = percentile_stat(key)
             if stat is None:
-                raise at.error(f"expected '<percent>': <ns> in {metric} percentiles, got "
-                               f"{key!r}: {value!r}", *_kv(key, value))
+                raise at.error(
+                    f"expected '<percent>': <ns> in {metric} percentiles, got {key!r}: {value!r}",
+                    *_kv(key, value),
+                )
             value = _num(pct, key, f"{metric}.percentile", at)
             low, high = bucket_edges_ns(int(value))  # finite (_num checked it)
-            run.add(metric, stat, value / 1000, "us", bound_low=low / 1000,
-                    bound_high=high / 1000, n=count)
+            run.add(
+                metric,
+                stat,
+                value / 1000,
+                "us",
+                bound_low=low / 1000,
+                bound_high=high / 1000,
+                n=count,
+            )
     bins = lat.get("bins")
     out = []
     if isinstance(bins, dict):
         for key, c in sorted(bins.items(), key=lambda kv: _int_key(kv[0], metric, at)):
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 2**63:
-                raise at.error(f"expected a count for bin {key} of {metric}, got {c!r}",
-                               *_kv(key, c))
+                raise at.error(
+                    f"expected a count for bin {key} of {metric}, got {c!r}", *_kv(key, c)
+                )
             low, high = bucket_edges_ns(_int_key(key, metric, at))
             out.append((metric, low / 1000, high / 1000, c))
         _computed_percentiles(run, metric, bins, pct if isinstance(pct, dict) else {})
@@ -412,8 +468,16 @@ def _computed_percentiles(run: Run, metric: str, bins: dict, reported: dict) -> 
             running += c
             if running >= threshold:
                 low, high = bucket_edges_ns(value)
-                run.add(metric, percentile_stat(key), value / 1000, "us", source="computed",
-                        bound_low=low / 1000, bound_high=high / 1000, n=total)
+                run.add(
+                    metric,
+                    percentile_stat(key),
+                    value / 1000,
+                    "us",
+                    source="computed",
+                    bound_low=low / 1000,
+                    bound_high=high / 1000,
+                    n=total,
+                )
                 break
 
 

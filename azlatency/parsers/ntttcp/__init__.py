@@ -154,11 +154,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source)])
     lines = text.split("\n")
     if any(_WINDOWS_MARK.match(x) for x in lines):
-
         return Parsed(TOOL, [build_run(t, source) for t in parse_windows(lines, source, strict)])
     if not any(LINUX_BANNER.search(x) or TOTALS.search(x) for x in lines):
         raise ParseError(
-            TOOL, source, None,
+            TOOL,
+            source,
+            None,
             "no ntttcp output found (expected 'NTTTCP for Linux', '#####  Totals:  #####', "
             "an <ntttcps>/<ntttcpr> document or NTttcp.exe tables)",
         )
@@ -193,10 +194,19 @@ def _parse_linux(lines: list[str], source: str | None, strict: bool) -> list[Tot
 
 # Totals keys of ntttcp-for-linux 1.4.0 (util.c print_test_results) -> handler name.
 _LINUX_KEYS = {
-    "test duration": "duration", "total bytes": "bytes", "throughput": "rate",
-    "retrans segs": "retrans", "cpu cores": "cores", "cpu speed": "speed",
-    "user": "cpu_user", "system": "cpu_system", "idle": "cpu_idle", "iowait": "cpu_iowait",
-    "softirq": "cpu_softirq", "cycles/byte": "cycles_per_byte", "cpu busy (all)": "cpu_busy",
+    "test duration": "duration",
+    "total bytes": "bytes",
+    "throughput": "rate",
+    "retrans segs": "retrans",
+    "cpu cores": "cores",
+    "cpu speed": "speed",
+    "user": "cpu_user",
+    "system": "cpu_system",
+    "idle": "cpu_idle",
+    "iowait": "cpu_iowait",
+    "softirq": "cpu_softirq",
+    "cycles/byte": "cycles_per_byte",
+    "cpu busy (all)": "cpu_busy",
 }
 _INFO_FACTS = (
     (re.compile(r"^(\d+) threads created"), "threads"),
@@ -205,7 +215,8 @@ _INFO_FACTS = (
     (re.compile(r"^Test cycle time negotiated is: (\d+) seconds"), "cycle"),
 )
 _INFO_WHAT = {
-    "threads": "'<n> threads created'", "created": "'<n> connections created'",
+    "threads": "'<n> threads created'",
+    "created": "'<n> connections created'",
     "connections": "'<n> connections tested'",
     "cycle": "'Test cycle time negotiated is: <n> seconds'",
 }
@@ -251,12 +262,13 @@ class _LinuxBlock:
         p = _PREFIX.match(line)
         if p is None and self.prefixed and not line.strip().startswith("---"):
             # Every line of 1.4's output carries its time and level: this one is not ntttcp's.
-            self.fail(no, f"expected an ntttcp line ('hh:mm:ss INFO: ...'), got "
-                          f"{line.strip()[:80]!r}")
+            self.fail(
+                no, f"expected an ntttcp line ('hh:mm:ss INFO: ...'), got {line.strip()[:80]!r}"
+            )
             return
         self.prefixed = self.prefixed or p is not None
         level = p.group(1)[:3] if p else None
-        msg = line[p.end():] if p else line.strip()
+        msg = line[p.end() :] if p else line.strip()
         if not msg.strip() or msg.strip().startswith("---"):
             return
         self._seen(no)
@@ -316,10 +328,17 @@ class _LinuxBlock:
         if seq is None:
             return
         bps = rate_bps(m.group(3).replace(" ", ""))
-        self.t.thread_rows.append({
-            "seq": seq, "kind": "thread", "status": "ok", "stream": m.group(1),
-            "start_s": 0.0, "end_s": float(m.group(2)), "bits_per_second": bps,
-        })
+        self.t.thread_rows.append(
+            {
+                "seq": seq,
+                "kind": "thread",
+                "status": "ok",
+                "stream": m.group(1),
+                "start_s": 0.0,
+                "end_s": float(m.group(2)),
+                "bits_per_second": bps,
+            }
+        )
 
     def _total(self, no: int, msg: str) -> None:
         m = _KV.match(msg)
@@ -372,7 +391,13 @@ class _LinuxBlock:
 def _linux_value(name: str, value: str) -> Decimal | float | None:
     if name == "rate":
         return rate_bps(value)
-    suffix = {"duration": r"\s*seconds?", "speed": r"\s*MHz", "bytes": "", "retrans": "",
-              "cores": "", "cycles_per_byte": ""}.get(name, r"\s*%")
+    suffix = {
+        "duration": r"\s*seconds?",
+        "speed": r"\s*MHz",
+        "bytes": "",
+        "retrans": "",
+        "cores": "",
+        "cycles_per_byte": "",
+    }.get(name, r"\s*%")
     m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)" + suffix, value)
     return dec(m.group(1)) if m else None

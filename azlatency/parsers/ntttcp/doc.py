@@ -52,9 +52,15 @@ _WINDOWS_EXTRA = {
     ("avg_packets_per_dpc", "packets/dpc"): ("packets_per_dpc", "mean", "ratio"),
 }
 _LINUX_CPU = {
-    "user": "cpu_user", "system": "cpu_system", "idle": "cpu_idle", "iowait": "cpu_iowait",
-    "softirq": "cpu_softirq", "cycles_per_byte": "cycles_per_byte", "cycles": "cycles_per_byte",
-    "cpu_busy_all": "cpu_busy", "cpu": "cpu_busy",
+    "user": "cpu_user",
+    "system": "cpu_system",
+    "idle": "cpu_idle",
+    "iowait": "cpu_iowait",
+    "softirq": "cpu_softirq",
+    "cycles_per_byte": "cycles_per_byte",
+    "cycles": "cycles_per_byte",
+    "cpu_busy_all": "cpu_busy",
+    "cpu": "cpu_busy",
 }
 
 
@@ -137,7 +143,10 @@ def parse_xml(text: str, source: str | None) -> list[Totals]:
         except XmlError as exc:
             row = exc.position[0] if getattr(exc, "position", None) else 1
             raise ParseError(
-                TOOL, source, line + row - 1, f"malformed ntttcp XML: {exc}",
+                TOOL,
+                source,
+                line + row - 1,
+                f"malformed ntttcp XML: {exc}",
                 hint="a truncated file (the run was cut) or an edited one",
             ) from None
         except DefusedXmlException as exc:
@@ -164,8 +173,14 @@ def _from_element(root: Element) -> Doc:
         else:
             entries.append(_entry(child))
     linux = root.get("version", "").endswith("-linux")
-    return Doc(root.tag, dict(root.attrib), params, threads, entries,
-               "xml-linux" if linux else "xml-windows")
+    return Doc(
+        root.tag,
+        dict(root.attrib),
+        params,
+        threads,
+        entries,
+        "xml-linux" if linux else "xml-windows",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -222,14 +237,23 @@ def _num(text: str | None, what: str, doc: Doc, source: str | None) -> Decimal |
         return None
     value = dec(re.sub(r"\s*(?:bps|%|us|MHz)$", "", text.strip()))
     if value is None:
-        raise ParseError(TOOL, source, doc.line_of(what, text.strip()),
-                         f"expected a number for {what}, got {text!r}")
+        raise ParseError(
+            TOOL,
+            source,
+            doc.line_of(what, text.strip()),
+            f"expected a number for {what}, got {text!r}",
+        )
     return value
 
 
 def _rate(entries, doc: Doc, source: str | None, kib: Decimal) -> float | None:
     """bits/s from a group of <throughput> entries: Bps, then mbps, then KB/s or MB/s."""
-    for metric, factor in (("Bps", 8), ("mbps", 10**6), ("KB/s", kib * 8), ("MB/s", kib * 1024 * 8)):
+    for metric, factor in (
+        ("Bps", 8),
+        ("mbps", 10**6),
+        ("KB/s", kib * 8),
+        ("MB/s", kib * 1024 * 8),
+    ):
         value = _num(_get(entries, "throughput", metric), f"throughput {metric}", doc, source)
         if value is not None:
             return float(value * factor)
@@ -240,14 +264,25 @@ def _int(text: str | None, what: str, doc: Doc, source: str | None) -> int | Non
     value = _num(text, what, doc, source)
     if value is None:
         return None
-    return int64(value, tool=TOOL, source=source, line_no=doc.line_of(what, text.strip()),
-                 what=f"a whole number for {what}", text=text)
+    return int64(
+        value,
+        tool=TOOL,
+        source=source,
+        line_no=doc.line_of(what, text.strip()),
+        what=f"a whole number for {what}",
+        text=text,
+    )
 
 
 def totals(doc: Doc, source: str | None) -> Totals:
     linux = doc.attrs.get("version", "").endswith("-linux") or doc.variant == "json"
-    t = Totals(variant=doc.variant, os="linux" if linux else "windows",
-               line_start=doc.line_start, line_end=doc.line_end, warnings=list(doc.warnings))
+    t = Totals(
+        variant=doc.variant,
+        os="linux" if linux else "windows",
+        line_start=doc.line_start,
+        line_end=doc.line_end,
+        warnings=list(doc.warnings),
+    )
     t.role = "sender" if doc.root == "ntttcps" else "receiver"
     t.version = doc.attrs.get("version")
     host = doc.attrs.get("computername")
@@ -256,10 +291,18 @@ def totals(doc: Doc, source: str | None) -> Totals:
     kib = mib / 1000 if linux else mib / 1024
     raw = doc.get("total_bytes", "MB")
     mb = _num(raw, "total_bytes", doc, source)
-    t.total_bytes = None if mb is None else int64(
-        (mb * mib).to_integral_value(), tool=TOOL, source=source,
-        line_no=doc.line_of("total_bytes", raw.strip()), what="total_bytes in MB within int64 "
-        "bytes", text=raw)
+    t.total_bytes = (
+        None
+        if mb is None
+        else int64(
+            (mb * mib).to_integral_value(),
+            tool=TOOL,
+            source=source,
+            line_no=doc.line_of("total_bytes", raw.strip()),
+            what="total_bytes in MB within int64 bytes",
+            text=raw,
+        )
+    )
     real = _num(doc.get("realtime", "s"), "realtime", doc, source)
     t.duration_s = None if real is None else float(real)
     t.bits_per_second = _rate(doc.entries, doc, source, kib)
@@ -276,27 +319,47 @@ def totals(doc: Doc, source: str | None) -> Totals:
         real = _num(_get(entries, "realtime", "s"), f"thread {index} realtime", doc, source)
         seq = len(t.thread_rows)
         if index.isdecimal():
-            seq = int64(int(index), tool=TOOL, source=source, line_no=doc.line_of("index", index),
-                        what="a thread index", text=index)
-        t.thread_rows.append({
-            "seq": seq, "kind": "thread",
-            "status": "ok", "stream": index, "start_s": 0.0,
-            "end_s": None if real is None else float(real),
-            "bits_per_second": _rate(entries, doc, source, kib),
-        })
+            seq = int64(
+                int(index),
+                tool=TOOL,
+                source=source,
+                line_no=doc.line_of("index", index),
+                what="a thread index",
+                text=index,
+            )
+        t.thread_rows.append(
+            {
+                "seq": seq,
+                "kind": "thread",
+                "status": "ok",
+                "stream": index,
+                "start_s": 0.0,
+                "end_s": None if real is None else float(real),
+                "bits_per_second": _rate(entries, doc, source, kib),
+            }
+        )
     return t
 
 
 def _params(doc: Doc, t: Totals, linux: bool, source: str | None) -> None:
     p = doc.params
     if p.get("port", "").isdecimal():
-        t.meta["port"] = int64(int(p["port"]), tool=TOOL, source=source, what="a port",
-                               line_no=doc.line_of("port", p["port"]), text=p["port"])
+        t.meta["port"] = int64(
+            int(p["port"]),
+            tool=TOOL,
+            source=source,
+            what="a port",
+            line_no=doc.line_of("port", p["port"]),
+            text=p["port"],
+        )
     if p.get("udp") in ("True", "False"):
         t.meta["protocol"] = "udp" if p["udp"] == "True" else "tcp"
     scale = 1 if linux else 1000  # run/warmup/cooldown: seconds on Linux, ms on Windows
-    for key, label in (("run_time", "run_time_s"), ("warmup_time", "warmup_s"),
-                       ("cooldown_time", "cooldown_s")):
+    for key, label in (
+        ("run_time", "run_time_s"),
+        ("warmup_time", "warmup_s"),
+        ("cooldown_time", "cooldown_s"),
+    ):
         value = dec(p.get(key, ""))
         if value is not None:
             t.labels[label] = float(value / scale)
@@ -328,8 +391,11 @@ def _windows_figures(doc: Doc, t: Totals, source: str | None) -> None:
     cpu = _num(doc.get("cpu"), "cpu", doc, source)
     if cpu is not None:
         t.cpu["cpu_avg"] = float(cpu)
-    for tag, col in (("packets_sent", "packets_sent"), ("packets_received", "packets_received"),
-                     ("errors", "errors")):
+    for tag, col in (
+        ("packets_sent", "packets_sent"),
+        ("packets_received", "packets_received"),
+        ("errors", "errors"),
+    ):
         t.meta[col] = _int(doc.get(tag), tag, doc, source)
     procs = _int(doc.get("num_processors"), "num_processors", doc, source)
     if procs:

@@ -43,7 +43,9 @@ class Totals:
     connections: int | None = None
     threads: int | None = None
     cpu: dict[str, float] = field(default_factory=dict)  # metric -> pct (cpu_user, ...)
-    extra: list[tuple[str, str, float, str]] = field(default_factory=list)  # metric, stat, value, unit
+    extra: list[tuple[str, str, float, str]] = field(
+        default_factory=list
+    )  # metric, stat, value, unit
     meta: dict = field(default_factory=dict)  # run columns (protocol, port, hosts, counts)
     labels: dict = field(default_factory=dict)
     thread_rows: list[dict] = field(default_factory=list)  # samples of kind "thread"
@@ -54,8 +56,14 @@ def build_run(t: Totals, source: str | None = None) -> Run:
     run = Run(line_start=t.line_start, line_end=t.line_end, warnings=list(t.warnings))
     meta = run.meta
     meta.update(
-        tool=TOOL, parser_variant=t.variant, os=t.os, tool_version=t.version, role=t.role,
-        mode="throughput", complete=t.complete, duration_s=t.duration_s,
+        tool=TOOL,
+        parser_variant=t.variant,
+        os=t.os,
+        tool_version=t.version,
+        role=t.role,
+        mode="throughput",
+        complete=t.complete,
+        duration_s=t.duration_s,
         streams=t.connections if t.connections is not None else t.threads,
     )
     meta.update({k: v for k, v in t.meta.items() if v is not None})
@@ -130,8 +138,12 @@ def command_meta(
         elif arg == "-u":
             out["protocol"] = "udp"
         elif arg == "-p" and nxt.isdecimal():
-            out["port"] = int64(int(nxt), tool=TOOL, source=source, line_no=line_no,
-                                what="a port after -p", text=nxt)
+            out["port"] = int64(
+                int(nxt),
+                tool=TOOL,
+                source=source,
+                line_no=line_no,
+                what="a port after -p",
+                text=nxt,
+            )
     return out
-
-

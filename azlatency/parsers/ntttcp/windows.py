@@ -49,8 +49,16 @@ _COLUMNS = {
     "Pkts(num/intr)": ("packets_per_interrupt", "mean", "ratio", 1),
 }
 _HANDLED = {
-    "Bytes(MEG)", "realtime(s)", "Throughput(MB/s)", "Throughput(Mbit/s)", "Cycles/Byte",
-    "Packets Sent", "Packets Received", "Retransmits", "Errors", "Avg. CPU %",
+    "Bytes(MEG)",
+    "realtime(s)",
+    "Throughput(MB/s)",
+    "Throughput(Mbit/s)",
+    "Cycles/Byte",
+    "Packets Sent",
+    "Packets Received",
+    "Retransmits",
+    "Errors",
+    "Avg. CPU %",
 }
 
 
@@ -67,8 +75,14 @@ def _underline_at(lines: list[str], k: int) -> int | None:
 
 def _own(lines: list[str], k: int) -> bool:
     line = lines[k]
-    return bool(not line.strip() or _UNDERLINE.match(line) or _NUMERIC_ROW.match(line)
-                or TOTALS.search(line) or _KNOWN.match(line) or _underline_at(lines, k))
+    return bool(
+        not line.strip()
+        or _UNDERLINE.match(line)
+        or _NUMERIC_ROW.match(line)
+        or TOTALS.search(line)
+        or _KNOWN.match(line)
+        or _underline_at(lines, k)
+    )
 
 
 def extend_windows(lines: list[str], i: int) -> int:
@@ -77,8 +91,14 @@ def extend_windows(lines: list[str], i: int) -> int:
     k = i + 1
     while k < len(lines):
         if not _own(lines, k):
-            nxt = next((j for j in range(k + 1, min(k + 1 + STRAY_LINES, len(lines)))
-                        if lines[j].strip() and _own(lines, j)), None)
+            nxt = next(
+                (
+                    j
+                    for j in range(k + 1, min(k + 1 + STRAY_LINES, len(lines)))
+                    if lines[j].strip() and _own(lines, j)
+                ),
+                None,
+            )
             if nxt is None or _VERSION.match(lines[nxt]):
                 break
         k += 1
@@ -96,14 +116,19 @@ def _columns(header: str, underline: str) -> list[str]:
     return names
 
 
-def _tables(lines: list[str], source: str | None) -> list[tuple[int, int, list[str], list[tuple[int, list[str]]]]]:
+def _tables(
+    lines: list[str], source: str | None
+) -> list[tuple[int, int, list[str], list[tuple[int, list[str]]]]]:
     """(header line, underline line, column names, [(line, values)]) of every table; a
     stray line between the header and its underline, or between rows, is looked past."""
     out = []
     k = 0
     while k < len(lines) - 1:
-        under = _underline_at(lines, k) if lines[k].strip() and not (
-            _UNDERLINE.match(lines[k]) or _NUMERIC_ROW.match(lines[k])) else None
+        under = (
+            _underline_at(lines, k)
+            if lines[k].strip() and not (_UNDERLINE.match(lines[k]) or _NUMERIC_ROW.match(lines[k]))
+            else None
+        )
         if under is None:
             k += 1
             continue
@@ -112,17 +137,22 @@ def _tables(lines: list[str], source: str | None) -> list[tuple[int, int, list[s
         j = under + 1
         while j < len(lines):
             if not _NUMERIC_ROW.match(lines[j]):
-                if (j + 1 < len(lines) and lines[j].strip() and not _own(lines, j)
-                        and _NUMERIC_ROW.match(lines[j + 1])):
+                if (
+                    j + 1 < len(lines)
+                    and lines[j].strip()
+                    and not _own(lines, j)
+                    and _NUMERIC_ROW.match(lines[j + 1])
+                ):
                     j += 1  # a stray line between rows
                     continue
                 break
             values = lines[j].split()
             if len(values) != len(names):
                 raise ParseError(
-                    TOOL, source, j + 1,
-                    f"expected {len(names)} values under {' | '.join(names)}, "
-                    f"got {len(values)}",
+                    TOOL,
+                    source,
+                    j + 1,
+                    f"expected {len(names)} values under {' | '.join(names)}, got {len(values)}",
                 )
             rows.append((j + 1, values))
             j += 1
@@ -136,8 +166,9 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
     first = next((i for i, x in enumerate(lines) if x.strip()), 0)
     t.line_start = first + 1
     t.line_end = max((i + 1 for i, x in enumerate(lines) if x.strip()), default=1)
-    at, command = next(((k, c) for k, c in enumerate(command_of(x, NAMES)[0] for x in lines[:3])
-                        if c), (0, None))
+    at, command = next(
+        ((k, c) for k, c in enumerate(command_of(x, NAMES)[0] for x in lines[:3]) if c), (0, None)
+    )
     try:
         cmd = command_meta(command, source, at + 1)
     except ParseError as exc:
@@ -157,8 +188,11 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
     for header, under, _names, rows in tables:
         read.update((header - 1, under - 1, *(no - 1 for no, _ in rows)))
     for k, line in enumerate(lines):
-        if k not in read and line.strip() and not (
-                TOTALS.search(line) or _KNOWN.match(line) or _UNDERLINE.match(line)):
+        if (
+            k not in read
+            and line.strip()
+            and not (TOTALS.search(line) or _KNOWN.match(line) or _UNDERLINE.match(line))
+        ):
             stray(TOOL, source, k + 1, line, strict, t.warnings)
     for _line, _under, names, rows in tables:
         if names[:1] == ["Thread"]:
@@ -187,10 +221,15 @@ def _threads(t: Totals, names: list[str], rows, source: str | None) -> None:
     t.threads = len(rows)
     for no, values in rows:
         index = values[col["Thread"]]
-        seq = int64(_number(index, "Thread", no, source), tool=TOOL, source=source, line_no=no,
-                    what="a thread number under 'Thread'", text=index)
-        row = {"seq": seq, "kind": "thread",
-               "status": "ok", "stream": index, "start_s": 0.0}
+        seq = int64(
+            _number(index, "Thread", no, source),
+            tool=TOOL,
+            source=source,
+            line_no=no,
+            what="a thread number under 'Thread'",
+            text=index,
+        )
+        row = {"seq": seq, "kind": "thread", "status": "ok", "stream": index, "start_s": 0.0}
         if "Time(s)" in col:
             row["end_s"] = float(_number(values[col["Time(s)"]], "Time(s)", no, source))
         if "Throughput(KB/s)" in col:
@@ -236,10 +275,13 @@ def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict
 
 
 # Count columns (int64 in the tables), and the run column each fills.
-_COUNTS = {"Retransmits": "retransmits", "Packets Sent": "packets_sent",
-           "Packets Received": "packets_received", "Errors": "errors"}
+_COUNTS = {
+    "Retransmits": "retransmits",
+    "Packets Sent": "packets_sent",
+    "Packets Received": "packets_received",
+    "Errors": "errors",
+}
 
 
 def _count(x: Decimal, name: str, text: str, no: int, source: str | None) -> int:
-    return int64(x, tool=TOOL, source=source, line_no=no, what=f"a count under {name!r}",
-                 text=text)
+    return int64(x, tool=TOOL, source=source, line_no=no, what=f"a count under {name!r}", text=text)

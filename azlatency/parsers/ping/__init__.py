@@ -24,8 +24,17 @@ INFO = ToolInfo(
     tool=TOOL,
     description="ping output: iputils, BusyBox, macOS/BSD, Windows ping.exe, Test-Connection",
     variants=(
-        "iputils", "busybox", "bsd", "windows-en", "windows-de", "windows-fr", "windows-es",
-        "windows-ja", "windows-zh", "powershell-5", "powershell-7",
+        "iputils",
+        "busybox",
+        "bsd",
+        "windows-en",
+        "windows-de",
+        "windows-fr",
+        "windows-es",
+        "windows-ja",
+        "windows-zh",
+        "powershell-5",
+        "powershell-7",
     ),
     versions="iputils 20221126 (captured) and older Ubuntu builds (corpus), BusyBox 1.35, "
     "macOS (corpus), Windows 7/10 ping.exe, Windows PowerShell 5.1 Test-Connection (corpus); "
@@ -38,12 +47,34 @@ INFO = ToolInfo(
 # Blocks at least this long are read with the bulk reader (ping/fast); shorter ones line by
 # line.  Both give the same result; tests set it to 0 to check that.
 FAST_MIN_BYTES = 256 * 1024
-_STARTS = {"header", "reply", "timeout", "error", "title", "packets", "rtt", "win_header",
-           "win_reply", "win_failure", "win_timeout", "win_title", "win_packets", "win_rtt",
-           "ps_header", "packets_partial"}
+_STARTS = {
+    "header",
+    "reply",
+    "timeout",
+    "error",
+    "title",
+    "packets",
+    "rtt",
+    "win_header",
+    "win_reply",
+    "win_failure",
+    "win_timeout",
+    "win_title",
+    "win_packets",
+    "win_rtt",
+    "ps_header",
+    "packets_partial",
+}
 _HEADERS = {"header", "win_header", "ps_header", "ps_dest"}
-_INSIDE = _STARTS | {"blank", "neutral", "pipe", "win_packets_loss", "win_rtt_title", "ps_row",
-                     "ps_dest"}
+_INSIDE = _STARTS | {
+    "blank",
+    "neutral",
+    "pipe",
+    "win_packets_loss",
+    "win_rtt_title",
+    "ps_row",
+    "ps_dest",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,8 +179,12 @@ def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
     # One "fast" event per stretch of bulk-read replies between two other lines.
     before = np.searchsorted(slow_idx, fast.idx)
     cuts = np.flatnonzero(np.diff(before)) + 1
-    bounds = zip(np.concatenate(([0], cuts)).tolist(), np.concatenate((cuts, [len(fast.idx)])).tolist())
-    markers = [Event(int(fast.idx[lo]), "fast", {"lo": lo, "hi": hi}) for lo, hi in bounds if hi > lo]
+    bounds = zip(
+        np.concatenate(([0], cuts)).tolist(), np.concatenate((cuts, [len(fast.idx)])).tolist()
+    )
+    markers = [
+        Event(int(fast.idx[lo]), "fast", {"lo": lo, "hi": hi}) for lo, hi in bounds if hi > lo
+    ]
     events = sorted(events + markers, key=lambda e: e.idx)
     return events, fast
 
@@ -220,13 +255,18 @@ class _Assembler:
                 elif len(text) < 19 and text.isdecimal():  # fits: the common case, fast
                     out[key] = int(text)
                 else:
-                    out[key] = integer(text, tool=TOOL, source=self.source, line_no=e.idx + 1,
-                                       what=name)
+                    out[key] = integer(
+                        text, tool=TOOL, source=self.source, line_no=e.idx + 1, what=name
+                    )
             if ts:
                 out["ts"] = ns = ts_ns(e.data.get("ts"))
                 if ns is not None and not INT64_MIN <= ns <= INT64_MAX:
-                    raise fail(e.idx, f"expected a -D timestamp '[<seconds>.<fraction>]', got "
-                               f"[{e.data['ts']}]: out of range for int64 ns", self.source)
+                    raise fail(
+                        e.idx,
+                        f"expected a -D timestamp '[<seconds>.<fraction>]', got "
+                        f"[{e.data['ts']}]: out of range for int64 ns",
+                        self.source,
+                    )
         except ParseError as exc:
             if self.strict:
                 raise
@@ -270,12 +310,17 @@ class _Assembler:
         d = e.data
         seq, ttl, size, ts = d["seq"], d["ttl"], d["bytes"], d["ts"]
         # All fit int64 (the regex took digits only; seconds up to 9223372035 keep the ns):
-        if len(seq) < 19 and len(size) < 19 and (not ttl or len(ttl) < 19) and (
-                not ts or ts.find(".") < 10 or ts.find(".") == 10 and ts < "9223372036"):
+        if (
+            len(seq) < 19
+            and len(size) < 19
+            and (not ttl or len(ttl) < 19)
+            and (not ts or ts.find(".") < 10 or ts.find(".") == 10 and ts < "9223372036")
+        ):
             seq, ttl, size, ts = int(seq), int(ttl) if ttl else None, int(size), ts_ns(ts)
         else:  # the slow way, which names the number that does not fit
-            n = self._ints(e, ts=True, seq=f"'{d['key']}=<n>'", ttl="'ttl=<n>'",
-                           bytes="'<n> bytes from'")
+            n = self._ints(
+                e, ts=True, seq=f"'{d['key']}=<n>'", ttl="'ttl=<n>'", bytes="'<n> bytes from'"
+            )
             if n is None:
                 return
             seq, ttl, size, ts = n["seq"], n["ttl"], n["bytes"], n["ts"]
@@ -351,9 +396,15 @@ class _Assembler:
         return True
 
     def _on_packets(self, e: Event) -> None:
-        n = self._ints(e, tx="'<n> packets transmitted'", received="'<n> received'",
-                       duplicates="'+<n> duplicates'", errors="'+<n> errors'",
-                       corrupted="'+<n> corrupted'", time_ms="'time <n>ms'")
+        n = self._ints(
+            e,
+            tx="'<n> packets transmitted'",
+            received="'<n> received'",
+            duplicates="'+<n> duplicates'",
+            errors="'+<n> errors'",
+            corrupted="'+<n> corrupted'",
+            time_ms="'time <n>ms'",
+        )
         if n is None or self._loss_out_of_range(e, e.data.get("loss")):
             return
         acc = self._for_stats(e.idx, "unix", "counts")
@@ -370,18 +421,24 @@ class _Assembler:
     def _on_rtt(self, e: Event) -> None:
         extra = e.data["extra"] or ""
         pipes = [part[5:] for part in extra.split(", ") if part.startswith("pipe ")]
-        n = self._ints(Event(e.idx, e.kind, {"pipe": pipes[-1] if pipes else None}),
-                       pipe="'pipe <n>'")
+        n = self._ints(
+            Event(e.idx, e.kind, {"pipe": pipes[-1] if pipes else None}), pipe="'pipe <n>'"
+        )
         if n is None:
             return
         acc = self._for_stats(e.idx, "unix", "rtt")
         names = e.data["names"].split("/")
         values = e.data["vals"].split("/")
         if len(names) != len(values):
-            raise fail(e.idx, f"expected {len(names)} values for {e.data['names']}, "
-                       f"got {e.data['vals']!r}", self.source)
+            raise fail(
+                e.idx,
+                f"expected {len(names)} values for {e.data['names']}, got {e.data['vals']!r}",
+                self.source,
+            )
         acc.rtt = dict(zip(names, values))
-        acc.votes.add({"mdev": "iputils", "stddev": "bsd", "std-dev": "bsd"}.get(names[-1], "busybox"))
+        acc.votes.add(
+            {"mdev": "iputils", "stddev": "bsd", "std-dev": "bsd"}.get(names[-1], "busybox")
+        )
         if n["pipe"] is not None:
             acc.pipe = n["pipe"]
 
@@ -426,13 +483,21 @@ class _Assembler:
 
     def _on_win_packets(self, e: Event) -> None:
         d = e.data
-        n = self._ints(e, sent="a count of packets sent", received="a count of packets received",
-                       lost="a count of packets lost")
+        n = self._ints(
+            e,
+            sent="a count of packets sent",
+            received="a count of packets received",
+            lost="a count of packets lost",
+        )
         if n is None or self._loss_out_of_range(e, d.get("loss")):
             return
         acc = self._for_stats(e.idx, "windows", "counts")
-        acc.counts = {"tx": n["sent"], "received": n["received"], "lost": n["lost"],
-                      "loss": d.get("loss")}
+        acc.counts = {
+            "tx": n["sent"],
+            "received": n["received"],
+            "lost": n["lost"],
+            "loss": d.get("loss"),
+        }
         acc.counts_idx = e.idx
         acc.lang = acc.lang or d["lang"]
 
@@ -487,4 +552,3 @@ class _Assembler:
             acc.row(e.idx, None, "censored", censor=1000.0, size=size)
         else:
             acc.row(e.idx, None, "ok", None if ms is None else float(ms * 1000), size=size)
-

@@ -84,7 +84,9 @@ def shape_of(line: str) -> Shape | None:
     ts = rf"\[[0-9]{{{len(sec)}}}\.[0-9]{{{len(frac)}}}\] " if sec else ""
     literal = f"{m['bytes']} bytes from {m['src']}: {m['key']}="
     pattern = (
-        "^" + ts + re.escape(literal)
+        "^"
+        + ts
+        + re.escape(literal)
         + r"[0-9]{1,5} ttl=[0-9]{1,3} time=[0-9]{1,6}(?:\.[0-9]{1,3})? ms$"
     )
     stamp = f"[{sec}.{frac}] " if sec else ""
@@ -92,8 +94,9 @@ def shape_of(line: str) -> Shape | None:
     if sec:
         slots[1 : 1 + len(sec)] = True
         slots[2 + len(sec) : 2 + len(sec) + len(frac)] = True
-    return Shape(pattern, (stamp + literal).encode(), slots, len(sec), len(frac),
-                 int(m["bytes"]), m["key"])
+    return Shape(
+        pattern, (stamp + literal).encode(), slots, len(sec), len(frac), int(m["bytes"]), m["key"]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,7 +108,9 @@ def _buffers(lines: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     _, off_buf, data_buf = lines.buffers()
     width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
     offsets = np.frombuffer(off_buf, dtype=width)[lines.offset : lines.offset + len(lines) + 1]
-    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+    data = (
+        np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+    )
     return offsets.astype(np.int64), data
 
 
@@ -181,9 +186,14 @@ def _decode(data, words, start, end, shape: Shape):
     frac, n_frac = _uint(data, dot + 1, 3)
     after = np.where(has_frac, dot + 1 + n_frac, dot)
     good = (
-        (n_seq > 0) & _is(words, seq_at + n_seq, b" ttl=") & (n_ttl > 0)
-        & _is(words, ttl_at + n_ttl, b" time=") & (n_whole > 0) & (~has_frac | (n_frac > 0))
-        & _is(words, after, b" ms") & (after + 3 == end)
+        (n_seq > 0)
+        & _is(words, seq_at + n_seq, b" ttl=")
+        & (n_ttl > 0)
+        & _is(words, ttl_at + n_ttl, b" time=")
+        & (n_whole > 0)
+        & (~has_frac | (n_frac > 0))
+        & _is(words, after, b" ms")
+        & (after + 3 == end)
     )
     frac = np.where(has_frac, frac * 10 ** (3 - n_frac), 0)
     rtt_us = (whole * 1000 + frac).astype(np.float64)  # exact: ping prints <= 3 decimals of ms
@@ -214,7 +224,9 @@ def read_replies(lines: pa.Array, shape: Shape) -> Replies:
             if value is not None:
                 parts[key].append(value[good])
     empty = {"rtt": np.zeros(0), "ts": np.zeros(0, np.int64) if shape.sec_digits else None}
-    out = {k: np.concatenate(v) if v else empty.get(k, np.zeros(0, np.int64))
-           for k, v in parts.items()}
-    return Replies(out["idx"], out["seq"], out["ttl"], out["rtt"], out["ts"],
-                   shape.reply_bytes, shape.key)
+    out = {
+        k: np.concatenate(v) if v else empty.get(k, np.zeros(0, np.int64)) for k, v in parts.items()
+    }
+    return Replies(
+        out["idx"], out["seq"], out["ttl"], out["rtt"], out["ts"], shape.reply_bytes, shape.key
+    )

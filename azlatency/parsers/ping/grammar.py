@@ -138,8 +138,10 @@ _WINDOWS: tuple[WinLang, ...] = (
         _c(rf"\s*Reply from {_IP}: (?P<msg>[^=]+?)\s*"),
         _c(r"\s*Request timed out\.\s*"),
         _c(rf"\s*Ping statistics for {_IP}:\s*"),
-        _c(r"\s*Packets: Sent = (?P<sent>\d+), Received = (?P<received>\d+), "
-           r"Lost = (?P<lost>\d+) \((?P<loss>\d+)% loss\),?\s*"),
+        _c(
+            r"\s*Packets: Sent = (?P<sent>\d+), Received = (?P<received>\d+), "
+            r"Lost = (?P<lost>\d+) \((?P<loss>\d+)% loss\),?\s*"
+        ),
         None,
         _c(r"\s*Approximate round trip times in milli-seconds:\s*"),
         _c(r"\s*Minimum = (?P<min>\d+)ms, Maximum = (?P<max>\d+)ms, Average = (?P<avg>\d+)ms\s*"),
@@ -151,38 +153,54 @@ _WINDOWS: tuple[WinLang, ...] = (
         _c(rf"\s*Antwort von {_IP}: (?P<msg>[^=]+?)\s*"),
         _c(r"\s*Zeitüberschreitung der Anforderung\.\s*"),
         _c(rf"\s*Ping-Statistik für {_IP}:\s*"),
-        _c(r"\s*Pakete: Gesendet = (?P<sent>\d+), Empfangen = (?P<received>\d+), "
-           r"Verloren = (?P<lost>\d+)\s*"),
+        _c(
+            r"\s*Pakete: Gesendet = (?P<sent>\d+), Empfangen = (?P<received>\d+), "
+            r"Verloren = (?P<lost>\d+)\s*"
+        ),
         _c(r"\s*\((?P<loss>\d+)% Verlust\),?\s*"),
         _c(r"\s*Ca\. Zeitangaben in Millisek\.:\s*"),
-        _c(r"\s*Minimum = (?P<min>\d+)ms, Maximum = (?P<max>\d+)ms, Mittelwert = (?P<avg>\d+)ms\s*"),
+        _c(
+            r"\s*Minimum = (?P<min>\d+)ms, Maximum = (?P<max>\d+)ms, Mittelwert = (?P<avg>\d+)ms\s*"
+        ),
     ),
     WinLang(
         # Windows 10 writes a typographic apostrophe and two spaces: "requête 'Ping'  10.0.0.1";
         # with a name it says "'ping' sur host [ip]" (corpus: lucasvellinpatche TP1.md).
         "fr",
-        _c(rf"\s*Envoi d[’']une requête '[Pp]ing'\s+(?:sur )?{_DEST} avec (?P<payload>\d+) "
-           r"octets de données\s*:\s*"),
-        _c(rf"\s*Réponse de {_IP}\s*: (?:octets=(?P<bytes>\d+) )?temps{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(
+            rf"\s*Envoi d[’']une requête '[Pp]ing'\s+(?:sur )?{_DEST} avec (?P<payload>\d+) "
+            r"octets de données\s*:\s*"
+        ),
+        _c(
+            rf"\s*Réponse de {_IP}\s*: (?:octets=(?P<bytes>\d+) )?temps{_MS}(?: TTL=(?P<ttl>\d+))?\s*"
+        ),
         _c(rf"\s*Réponse de {_IP}\s*: (?P<msg>[^=]+?)\s*"),
         _c(r"\s*Délai d[’']attente de la demande dépassé\.\s*"),
         _c(rf"\s*Statistiques Ping pour {_IP}\s*:\s*"),
-        _c(r"\s*Paquets\s*: envoyés = (?P<sent>\d+), reçus = (?P<received>\d+), "
-           r"perdus = (?P<lost>\d+) \(perte (?P<loss>\d+)%\),?\s*"),
+        _c(
+            r"\s*Paquets\s*: envoyés = (?P<sent>\d+), reçus = (?P<received>\d+), "
+            r"perdus = (?P<lost>\d+) \(perte (?P<loss>\d+)%\),?\s*"
+        ),
         None,
         _c(r"\s*Durée approximative des boucles en millisecondes\s*:\s*"),
-        _c(r"\s*Minimum = (?P<min>\d+) ?ms, Maximum = (?P<max>\d+) ?ms, Moyenne = (?P<avg>\d+) ?ms\s*"),
+        _c(
+            r"\s*Minimum = (?P<min>\d+) ?ms, Maximum = (?P<max>\d+) ?ms, Moyenne = (?P<avg>\d+) ?ms\s*"
+        ),
     ),
     WinLang(
         # Spanish Windows cuts "time<1ms" to "tiempo<1m".
         "es",
         _c(rf"\s*Haciendo ping a {_DEST} con (?P<payload>\d+) bytes de datos:\s*"),
-        _c(rf"\s*Respuesta desde {_IP}: (?:bytes=(?P<bytes>\d+) )?tiempo{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(
+            rf"\s*Respuesta desde {_IP}: (?:bytes=(?P<bytes>\d+) )?tiempo{_MS}(?: TTL=(?P<ttl>\d+))?\s*"
+        ),
         _c(rf"\s*Respuesta desde {_IP}: (?P<msg>[^=]+?)\s*"),
         _c(r"\s*Tiempo de espera agotado para esta solicitud\.\s*"),
         _c(rf"\s*Estadísticas de ping para {_IP}:\s*"),
-        _c(r"\s*Paquetes: enviados = (?P<sent>\d+), recibidos = (?P<received>\d+), "
-           r"perdidos = (?P<lost>\d+)\s*"),
+        _c(
+            r"\s*Paquetes: enviados = (?P<sent>\d+), recibidos = (?P<received>\d+), "
+            r"perdidos = (?P<lost>\d+)\s*"
+        ),
         _c(r"\s*\((?P<loss>\d+)% perdidos\),?\s*"),
         _c(r"\s*Tiempos aproximados de ida y vuelta en milisegundos:\s*"),
         _c(r"\s*Mínimo = (?P<min>\d+)ms, Máximo = (?P<max>\d+)ms, Media = (?P<avg>\d+)ms\s*"),
@@ -190,15 +208,21 @@ _WINDOWS: tuple[WinLang, ...] = (
     WinLang(
         "ja",
         _c(rf"\s*{_DEST}\s*に ping を送信しています (?P<payload>\d+) バイトのデータ:\s*"),
-        _c(rf"\s*{_IP} からの応答: (?:バイト数 ?=\s?(?P<bytes>\d+) )?時間 ?{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(
+            rf"\s*{_IP} からの応答: (?:バイト数 ?=\s?(?P<bytes>\d+) )?時間 ?{_MS}(?: TTL=(?P<ttl>\d+))?\s*"
+        ),
         _c(rf"\s*{_IP} からの応答: (?P<msg>[^=]+?)\s*"),
         _c(r"\s*要求がタイムアウトしました。\s*"),
         _c(rf"\s*{_IP} の ping 統計:\s*"),
-        _c(rf"\s*パケット数: 送信 = (?P<sent>\d+){_CJK_SEP}受信 = (?P<received>\d+){_CJK_SEP}"
-           rf"損失 = (?P<lost>\d+) \((?P<loss>\d+)% の損失\)(?:{_CJK_SEP})?\s*"),
+        _c(
+            rf"\s*パケット数: 送信 = (?P<sent>\d+){_CJK_SEP}受信 = (?P<received>\d+){_CJK_SEP}"
+            rf"損失 = (?P<lost>\d+) \((?P<loss>\d+)% の損失\)(?:{_CJK_SEP})?\s*"
+        ),
         None,
         _c(r"\s*ラウンド トリップの概算時間 \(ミリ秒\):\s*"),
-        _c(rf"\s*最小 = (?P<min>\d+)ms{_CJK_SEP}最大 = (?P<max>\d+)ms{_CJK_SEP}平均 = (?P<avg>\d+)ms\s*"),
+        _c(
+            rf"\s*最小 = (?P<min>\d+)ms{_CJK_SEP}最大 = (?P<max>\d+)ms{_CJK_SEP}平均 = (?P<avg>\d+)ms\s*"
+        ),
     ),
     WinLang(
         "zh",
@@ -207,15 +231,21 @@ _WINDOWS: tuple[WinLang, ...] = (
         _c(rf"\s*来自 {_IP} 的回复: (?P<msg>[^=]+?)\s*"),
         _c(r"\s*请求超时。\s*"),
         _c(rf"\s*{_IP} 的 Ping 统计信息:\s*"),
-        _c(rf"\s*数据包: 已发送 = (?P<sent>\d+){_CJK_SEP}已接收 = (?P<received>\d+){_CJK_SEP}"
-           rf"丢失 = (?P<lost>\d+) \((?P<loss>\d+)% 丢失\)(?:{_CJK_SEP})?\s*"),
+        _c(
+            rf"\s*数据包: 已发送 = (?P<sent>\d+){_CJK_SEP}已接收 = (?P<received>\d+){_CJK_SEP}"
+            rf"丢失 = (?P<lost>\d+) \((?P<loss>\d+)% 丢失\)(?:{_CJK_SEP})?\s*"
+        ),
         None,
         _c(r"\s*往返行程的估计时间\(以毫秒为单位\):\s*"),
-        _c(rf"\s*最短 = (?P<min>\d+)ms{_CJK_SEP}最长 = (?P<max>\d+)ms{_CJK_SEP}平均 = (?P<avg>\d+)ms\s*"),
+        _c(
+            rf"\s*最短 = (?P<min>\d+)ms{_CJK_SEP}最长 = (?P<max>\d+)ms{_CJK_SEP}平均 = (?P<avg>\d+)ms\s*"
+        ),
     ),
 )
 # English-only failures that are not replies: "PING: transmit failed. General failure."
-WIN_GENERAL_FAILURE = re.compile(r"\s*(?:PING: )?(?:[Tt]ransmit failed\. )?(?P<msg>General failure\.)\s*")
+WIN_GENERAL_FAILURE = re.compile(
+    r"\s*(?:PING: )?(?:[Tt]ransmit failed\. )?(?P<msg>General failure\.)\s*"
+)
 # A word each localized line holds, to skip the language regexes on unrelated lines.
 _WIN_HINT = re.compile(
     r"Ping|ping|Reply|Request timed|Packets|Approximate|Minimum|Antwort|Zeitüberschreitung|Pakete"
@@ -227,7 +257,9 @@ _WIN_HINT = re.compile(
 # PowerShell Test-Connection tables.
 
 # Windows PowerShell 5.1: "Source  Destination  IPV4Address  IPV6Address  Bytes  Time(ms)"
-PS5_HEADER = re.compile(r"\s*Source\s+Destination\s+IPV4Address\s+IPV6Address\s+Bytes\s+Time\(ms\)\s*")
+PS5_HEADER = re.compile(
+    r"\s*Source\s+Destination\s+IPV4Address\s+IPV6Address\s+Bytes\s+Time\(ms\)\s*"
+)
 # PowerShell 7: "Ping Source Address Latency BufferSize Status" with "(ms) (B)" on the next
 # line, or on the same line when the console is wide enough.
 PS7_HEADER = re.compile(

@@ -20,14 +20,31 @@ from .._base import Run, constant_str, decimal_to_ns, host_and_ip
 TOOL = "ping"
 # Percentiles computed from the replies; each is kept only when n * (1 - q) >= 1 (the same
 # rule as the other parsers: a p99 from 50 replies would be the maximum under another name).
-PERCENTILES = (("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("p95", 0.95),
-               ("p99", 0.99), ("p99.9", 0.999), ("p99.99", 0.9999))
+PERCENTILES = (
+    ("p25", 0.25),
+    ("p50", 0.5),
+    ("p75", 0.75),
+    ("p90", 0.9),
+    ("p95", 0.95),
+    ("p99", 0.99),
+    ("p99.9", 0.999),
+    ("p99.99", 0.9999),
+)
 WINDOWS_RESOLUTION = (
     "Windows prints whole milliseconds: rtt_us has a 1000 us resolution, and 'time<1ms' "
     "replies are censored (rtt_us empty, censor_high_us = 1000)"
 )
-_ROW_FIELDS = ("idx", "seq", "status", "rtt_us", "censor_high_us", "ttl", "bytes", "time_ns",
-               "message")
+_ROW_FIELDS = (
+    "idx",
+    "seq",
+    "status",
+    "rtt_us",
+    "censor_high_us",
+    "ttl",
+    "bytes",
+    "time_ns",
+    "message",
+)
 _SLOW_LISTED = 5  # skipped lines named one by one in a warning; the rest are counted
 
 
@@ -69,8 +86,18 @@ class Acc:
         """The statistics block is complete: whatever packet line follows is another run."""
         return self.counts is not None
 
-    def row(self, idx: int, seq, status: str, rtt=None, censor=None, ttl=None, size=None,
-            ts=None, message=None) -> None:
+    def row(
+        self,
+        idx: int,
+        seq,
+        status: str,
+        rtt=None,
+        censor=None,
+        ttl=None,
+        size=None,
+        ts=None,
+        message=None,
+    ) -> None:
         self.rows.append((idx, seq, status, rtt, censor, ttl, size, ts, message))
         self.last = max(self.last, idx)
 
@@ -104,18 +131,23 @@ def frame_of(acc: Acc, fast) -> pd.DataFrame:
     for ch in acc.chunks:
         n = len(ch["idx"])
         no_int = np.ones(n, dtype=bool)
-        parts.append(pd.DataFrame({
-            "idx": ch["idx"],
-            "seq": pd.arrays.IntegerArray(ch["seq"], ~no_int),
-            "status": constant_str("ok", n),
-            "rtt_us": ch["rtt_us"],
-            "censor_high_us": np.full(n, np.nan),
-            "ttl": pd.arrays.IntegerArray(ch["ttl"], ~no_int),
-            "payload_bytes": pd.arrays.IntegerArray(ch["bytes"], ~no_int),
-            "time_ns": pd.arrays.IntegerArray(ch["time_ns"], ~no_int) if ch["time_ns"] is not None
-            else pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), no_int),
-            "message": pd.array(pa.nulls(n, pa.large_string()), dtype="str"),
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "idx": ch["idx"],
+                    "seq": pd.arrays.IntegerArray(ch["seq"], ~no_int),
+                    "status": constant_str("ok", n),
+                    "rtt_us": ch["rtt_us"],
+                    "censor_high_us": np.full(n, np.nan),
+                    "ttl": pd.arrays.IntegerArray(ch["ttl"], ~no_int),
+                    "payload_bytes": pd.arrays.IntegerArray(ch["bytes"], ~no_int),
+                    "time_ns": pd.arrays.IntegerArray(ch["time_ns"], ~no_int)
+                    if ch["time_ns"] is not None
+                    else pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), no_int),
+                    "message": pd.array(pa.nulls(n, pa.large_string()), dtype="str"),
+                }
+            )
+        )
     out = pd.concat(parts, ignore_index=True)
     if len(parts) > 1 and not out["idx"].is_monotonic_increasing:
         out = out.sort_values("idx", kind="stable", ignore_index=True)
@@ -161,19 +193,24 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
     if hi - lo + 1 > 10**9:  # 32 years at 1 ping/s: a damaged count, not a run to fill in
         # At the line that made the range: the packets line, else the reply with the top seq.
         top = int(np.argmax(seq_int))
-        at = acc.counts_idx if hi > seq_int[top] and acc.counts_idx is not None else int(
-            df["idx"].to_numpy()[has][top])
+        at = (
+            acc.counts_idx
+            if hi > seq_int[top] and acc.counts_idx is not None
+            else int(df["idx"].to_numpy()[has][top])
+        )
         raise fail(at, f"expected at most 10**9 packets sent, got seqs {lo}..{hi}", None)
     seen = np.zeros(hi - lo + 1, dtype=bool)
     inside = seq_int[(seq_int >= lo) & (seq_int <= hi)]
     seen[inside - lo] = True
     lost = np.flatnonzero(~seen) + lo  # (np.setdiff1d hashes: 3 s on a million replies)
     if len(lost):
-        extra = pd.DataFrame({
-            "idx": np.full(len(lost), np.iinfo(np.int64).max),
-            "seq": pd.array(lost, dtype="Int64"),
-            "status": pd.array(np.full(len(lost), "lost", dtype=object), dtype="str"),
-        })
+        extra = pd.DataFrame(
+            {
+                "idx": np.full(len(lost), np.iinfo(np.int64).max),
+                "seq": pd.array(lost, dtype="Int64"),
+                "status": pd.array(np.full(len(lost), "lost", dtype=object), dtype="str"),
+            }
+        )
         df = pd.concat([df, extra], ignore_index=True)
     key = np.concatenate((np.where(has, values, np.iinfo(np.int64).max), lost))  # no seq: last
     if not (key[1:] >= key[:-1]).all():
@@ -209,8 +246,11 @@ def computed(run: Run, rtt: np.ndarray, censor: np.ndarray) -> None:
         return
     low = np.sort(np.concatenate((rtt[known], np.zeros(int(censored.sum())))))
     high = np.sort(np.concatenate((rtt[known], censor[censored]))) if censored.any() else low
-    stats: list[tuple[str, Any]] = [("mean", np.mean), ("min", lambda x: x[0]),
-                                    ("max", lambda x: x[-1])]
+    stats: list[tuple[str, Any]] = [
+        ("mean", np.mean),
+        ("min", lambda x: x[0]),
+        ("max", lambda x: x[-1]),
+    ]
     if not censored.any():
         # iputils' mdev: sqrt(mean(x^2) - mean(x)^2), a population figure; BSD's stddev too.
         stats.append(("mdev", lambda x: np.sqrt(max(np.mean(x * x) - np.mean(x) ** 2, 0.0))))
@@ -220,7 +260,8 @@ def computed(run: Run, rtt: np.ndarray, censor: np.ndarray) -> None:
     # least a fraction q of the replies at or below it, read off the sorted values.
     stats += [
         (stat, lambda x, q=q: x[max(math.ceil(n * q - 1e-9) - 1, 0)])
-        for stat, q in PERCENTILES if n * (1 - q) >= 1 - 1e-9
+        for stat, q in PERCENTILES
+        if n * (1 - q) >= 1 - 1e-9
     ]
     for stat, fn in stats:
         a = float(fn(low))
@@ -329,15 +370,21 @@ def _windows_counts(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
     if c is None:
         return
     loss = c.get("loss")
-    meta.update(packets_sent=c["tx"], packets_received=c["received"],
-                loss_pct=float(loss) if loss is not None else None)
+    meta.update(
+        packets_sent=c["tx"],
+        packets_received=c["received"],
+        loss_pct=float(loss) if loss is not None else None,
+    )
     if df is not None:
         meta["errors"] = int((df["status"] == "error").sum())
 
 
 def _ps_meta(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
-    meta.update(parser_variant="powershell-5" if acc.kind == "ps5" else "powershell-7",
-                os="windows", complete=True)
+    meta.update(
+        parser_variant="powershell-5" if acc.kind == "ps5" else "powershell-7",
+        os="windows",
+        complete=True,
+    )
     host, ip = host_and_ip(acc.ps.get("host") or acc.ps.get("dest"), acc.ps.get("ip"))
     meta.update(dst_host=host, dst_ip=ip, src_host=acc.ps.get("src"))
     if df is None:
@@ -347,9 +394,12 @@ def _ps_meta(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
         meta["msg_size_bytes"] = int(sizes.iloc[0])
     sent = len(df)
     received = int(df["status"].isin(["ok", "censored"]).sum())
-    meta.update(packets_sent=sent, packets_received=received,
-                errors=int((df["status"] == "error").sum()),
-                loss_pct=100.0 * (sent - received) / sent if sent else None)
+    meta.update(
+        packets_sent=sent,
+        packets_received=received,
+        errors=int((df["status"] == "error").sum()),
+        loss_pct=100.0 * (sent - received) / sent if sent else None,
+    )
 
 
 def _summarize(run: Run, df: pd.DataFrame) -> None:

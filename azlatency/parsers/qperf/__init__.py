@@ -46,14 +46,46 @@ INFO = ToolInfo(
 TOOL = "qperf"
 
 # Tests of qperf 0.4.11 (``qperf --help tests``); other names of the same shape are accepted.
-TESTS = frozenset((
-    "conf", "quit", "rds_bw", "rds_lat", "sctp_bw", "sctp_lat", "sdp_bw", "sdp_lat", "tcp_bw",
-    "tcp_lat", "udp_bw", "udp_lat", "rc_bi_bw", "rc_bw", "rc_lat", "uc_bi_bw", "uc_bw", "uc_lat",
-    "ud_bi_bw", "ud_bw", "ud_lat", "xrc_bi_bw", "xrc_bw", "xrc_lat", "rc_rdma_read_bw",
-    "rc_rdma_read_lat", "rc_rdma_write_bw", "rc_rdma_write_lat", "rc_rdma_write_poll_lat",
-    "uc_rdma_write_bw", "uc_rdma_write_lat", "uc_rdma_write_poll_lat", "rc_compare_swap_mr",
-    "rc_fetch_add_mr", "ver_rc_compare_swap", "ver_rc_fetch_add",
-))
+TESTS = frozenset(
+    (
+        "conf",
+        "quit",
+        "rds_bw",
+        "rds_lat",
+        "sctp_bw",
+        "sctp_lat",
+        "sdp_bw",
+        "sdp_lat",
+        "tcp_bw",
+        "tcp_lat",
+        "udp_bw",
+        "udp_lat",
+        "rc_bi_bw",
+        "rc_bw",
+        "rc_lat",
+        "uc_bi_bw",
+        "uc_bw",
+        "uc_lat",
+        "ud_bi_bw",
+        "ud_bw",
+        "ud_lat",
+        "xrc_bi_bw",
+        "xrc_bw",
+        "xrc_lat",
+        "rc_rdma_read_bw",
+        "rc_rdma_read_lat",
+        "rc_rdma_write_bw",
+        "rc_rdma_write_lat",
+        "rc_rdma_write_poll_lat",
+        "uc_rdma_write_bw",
+        "uc_rdma_write_lat",
+        "uc_rdma_write_poll_lat",
+        "rc_compare_swap_mr",
+        "rc_fetch_add_mr",
+        "ver_rc_compare_swap",
+        "ver_rc_fetch_add",
+    )
+)
 _HEADER = re.compile(r"^\s*([a-z][a-z0-9_]*):\s*$")
 _TEST_SHAPE = re.compile(r"^[a-z]+(?:_[a-z]+)*_(?:lat|bw|mr)$")
 _KV = re.compile(r"^\s+([a-z][a-z0-9_]*)\s+=\s+(.*?)\s*$")
@@ -72,14 +104,23 @@ _VALUE = re.compile(
 
 # unit printed → (unit kind, factor to the kind's base unit).  Sources: qperf.c view_* tables.
 _UNITS: dict[str, tuple[str, float]] = {
-    **{u: ("bps", 8 * 1000.0**i) for i, u in enumerate(("bytes/sec", "KB/sec", "MB/sec", "GB/sec", "TB/sec"))},
-    **{u: ("bps", 1000.0**i) for i, u in enumerate(("bits/sec", "Kb/sec", "Mb/sec", "Gb/sec", "Tb/sec"))},
+    **{
+        u: ("bps", 8 * 1000.0**i)
+        for i, u in enumerate(("bytes/sec", "KB/sec", "MB/sec", "GB/sec", "TB/sec"))
+    },
+    **{
+        u: ("bps", 1000.0**i)
+        for i, u in enumerate(("bits/sec", "Kb/sec", "Mb/sec", "Gb/sec", "Tb/sec"))
+    },
     **{u: ("msg/s", 1000.0**i) for i, u in enumerate(("/sec", "K/sec", "M/sec", "G/sec", "T/sec"))},
     **{u: ("us", 1000.0 ** (i - 1)) for i, u in enumerate(("ns", "us", "ms", "sec"))},
     **{u: ("s/GB", 1000.0 ** (i - 3)) for i, u in enumerate(("ns/GB", "us/GB", "ms/GB", "sec/GB"))},
     **{u: ("bytes", 1000.0**i) for i, u in enumerate(("bytes", "KB", "MB", "GB", "TB"))},
     **{u: ("bytes", 1024.0 ** (i + 1)) for i, u in enumerate(("KiB", "MiB", "GiB", "TiB"))},
-    **{u: ("count", 1000.0**i) for i, u in enumerate(("", "thousand", "million", "billion", "trillion"))},
+    **{
+        u: ("count", 1000.0**i)
+        for i, u in enumerate(("", "thousand", "million", "billion", "trillion"))
+    },
     "% cpus": ("pct", 1.0),
 }
 # Keys with text values: ``conf`` and the RDMA device parameter (``view_strn``).
@@ -87,11 +128,27 @@ _TEXT_KEYS = frozenset(
     f"{side}_{k}" for side in ("loc", "rem") for k in ("node", "cpu", "os", "qperf", "id")
 ) | {"id"}
 # Parameters ``show_used`` prints (-vu/-vvu), maybe with loc_/rem_ when the sides differ.
-_PARAMS = frozenset((
-    "access_recv", "affinity", "alt_port", "flip", "id", "msg_size", "mtu_size", "no_msgs",
-    "poll_mode", "port", "rd_atomic", "service_level", "sock_buf_size", "src_path_bits", "time",
-    "timeout", "use_cm",
-))
+_PARAMS = frozenset(
+    (
+        "access_recv",
+        "affinity",
+        "alt_port",
+        "flip",
+        "id",
+        "msg_size",
+        "mtu_size",
+        "no_msgs",
+        "poll_mode",
+        "port",
+        "rd_atomic",
+        "service_level",
+        "sock_buf_size",
+        "src_path_bits",
+        "time",
+        "timeout",
+        "use_cm",
+    )
+)
 # Results renamed to the shared vocabulary (docs/vocabulary.md); the rest keep qperf's name.
 _RENAME = {
     "latency": "half_rtt",
@@ -103,8 +160,15 @@ _RENAME = {
 }
 # The statistic a value is, by its kind: rates and shares are means over the test; amounts are
 # totals.  ``*_max_cqe`` is the one maximum qperf prints.
-_STAT_OF_KIND = {"bps": "mean", "msg/s": "mean", "us": "total", "s/GB": "mean", "pct": "mean",
-                 "bytes": "total", "count": "total"}
+_STAT_OF_KIND = {
+    "bps": "mean",
+    "msg/s": "mean",
+    "us": "total",
+    "s/GB": "mean",
+    "pct": "mean",
+    "bytes": "total",
+    "count": "total",
+}
 _PROTOCOLS = {"tcp": "tcp", "udp": "udp", "sctp": "sctp", "sdp": "sdp", "rds": "rds"}
 _RDMA = ("rc", "uc", "ud", "xrc")
 _DATAGRAM = ("udp_", "ud_", "rds_")
@@ -182,7 +246,7 @@ def _opens_block(lines: list[str], i: int) -> bool:
     if _KV.match(nxt) or _WARNING.match(nxt) or _is_error(nxt):
         return True
     # A stray line (a kernel message, a shell's) between the header and its values.
-    after = [line for line in lines[i + 2:i + 2 + _STRAY] if line.strip()]
+    after = [line for line in lines[i + 2 : i + 2 + _STRAY] if line.strip()]
     if any(_KV.match(line) or _is_error(line) for line in after):
         return True
     above = [lines[k] for k in range(max(0, i - 4), i)]
@@ -244,13 +308,23 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         elif _is_message(line) and (_REMOTE.match(line) or _is_error(line)):
             orphans.append((no, line.strip()))
         elif strict:
-            raise ParseError(TOOL, source, no, f"expected a test header ('tcp_lat:') or an "
-                             f"indented 'key = value' line, got {line.strip()[:80]!r}")
+            raise ParseError(
+                TOOL,
+                source,
+                no,
+                f"expected a test header ('tcp_lat:') or an "
+                f"indented 'key = value' line, got {line.strip()[:80]!r}",
+            )
         else:
             skipped.append(f"line {no} skipped: {line.strip()[:80]!r}")
     if not tests:
-        raise ParseError(TOOL, source, 1, "expected a qperf test header such as 'tcp_lat:'",
-                         hint="qperf prints '<test>:' before each test's results")
+        raise ParseError(
+            TOOL,
+            source,
+            1,
+            "expected a qperf test header such as 'tcp_lat:'",
+            hint="qperf prints '<test>:' before each test's results",
+        )
     _attach_orphans(tests, orphans)
     runs = _runs(tests, command)
     if skipped:
@@ -283,8 +357,10 @@ def _value(key: str, raw: str, no: int, source, strict: bool, skipped: list[str]
     else:
         value, exact = float(m.group("num").replace(",", "")) * factor, factor == 1.0
     if kind in ("count", "bytes") and value >= _INT64_LIMIT:
-        reason = (f"expected '{key} = <{kind}>' within int64 (the tables' Int64), got {raw!r}: "
-                  "out of range for int64")
+        reason = (
+            f"expected '{key} = <{kind}>' within int64 (the tables' Int64), got {raw!r}: "
+            "out of range for int64"
+        )
         if strict:
             raise ParseError(TOOL, source, no, reason)
         skipped.append(f"line {no} skipped: {reason}")
@@ -504,10 +580,17 @@ def _quality(run: Run, test: _Test) -> None:
             meta["errors"] = total
         else:  # each count fits the column, their sum does not: say so, keep the run
             lines = ", ".join(str(v.line_no) for v in errors)
-            run.warnings.append(f"error counts on lines {lines} add up past int64: errors left empty")
+            run.warnings.append(
+                f"error counts on lines {lines} add up past int64: errors left empty"
+            )
     if lat is not None and lat.value == 0:
         meta["loss_pct"] = 100.0
-    elif test.name.startswith(_DATAGRAM) and not test.name.endswith("_lat") and sent and received is not None:
+    elif (
+        test.name.startswith(_DATAGRAM)
+        and not test.name.endswith("_lat")
+        and sent
+        and received is not None
+    ):
         meta["loss_pct"] = max(0.0, 100.0 * (sent - received) / sent)
     n = _latency_n(values)
     if n:

@@ -27,7 +27,12 @@ INFO = ToolInfo(
     tool="sockperf",
     description="sockperf console output, server logs and --full-log files",
     variants=(
-        "console-legacy", "console", "console-3.8", "full-log", "throughput", "server",
+        "console-legacy",
+        "console",
+        "console-3.8",
+        "full-log",
+        "throughput",
+        "server",
     ),
     versions="2.x (from documented format), 3.0-3.7, 3.8+",
     produces=("runs", "samples", "summaries"),
@@ -72,7 +77,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     spans = executions(lines)
     if not spans:
         raise ParseError(
-            TOOL, source, None, "no sockperf output found",
+            TOOL,
+            source,
+            None,
+            "no sockperf output found",
             hint="expected lines starting with 'sockperf:' or a --full-log CSV block",
         )
     runs: list[Run] = []

@@ -21,8 +21,14 @@ _SRV_NONE = re.compile(r"No messages were received on the server")
 _NO_SENT = re.compile(r"No messages were sent")
 # Options whose digits the run stores (message size, port) or compares (reply-every).
 _INT_OPTS = ("-m", "--msg-size", "-p", "--port", "--reply-every")
-_KV_NAMES = {"std-dev": "std", "mean-ad": "mean_ad", "median-ad": "median_ad", "siqr": "siqr",
-             "cv": "cv", "std-error": "std_error"}
+_KV_NAMES = {
+    "std-dev": "std",
+    "mean-ad": "mean_ad",
+    "median-ad": "median_ad",
+    "siqr": "siqr",
+    "cv": "cv",
+    "std-error": "std_error",
+}
 
 
 class _Section:
@@ -49,8 +55,12 @@ class _Section:
 
     def content(self) -> bool:
         return (
-            self.has_stats or self.no_valid or self.total_loss or self.throughput
-            or self.rows is not None or bool(self.run.meta)
+            self.has_stats
+            or self.no_valid
+            or self.total_loss
+            or self.throughput
+            or self.rows is not None
+            or bool(self.run.meta)
         )
 
 
@@ -97,7 +107,9 @@ class Execution:
                 i = self._line(i, line)
             except ParseError as exc:
                 if self._cut(i, line):
-                    self.cur.run.warnings.append(f"line {i + 1} dropped: cut short {line.strip()!r}")
+                    self.cur.run.warnings.append(
+                        f"line {i + 1} dropped: cut short {line.strip()!r}"
+                    )
                     self.cut = True
                 elif self.strict:
                     raise
@@ -144,9 +156,13 @@ class Execution:
             self.params.update(params)
             return i + 1
         if g.line_kind(line, False) == "other":
-            raise ParseError(TOOL, self.source, i + 1,
-                             f"expected a sockperf line, got {line.strip()[:80]!r}",
-                             hint="parse with strict=False to skip lines that are not sockperf's")
+            raise ParseError(
+                TOOL,
+                self.source,
+                i + 1,
+                f"expected a sockperf line, got {line.strip()[:80]!r}",
+                hint="parse with strict=False to skip lines that are not sockperf's",
+            )
         self._output(i, line)
         return i + 1
 
@@ -195,8 +211,9 @@ class Execution:
     # -- the --full-log CSV block -----------------------------------------------------------
     def _csv(self, i: int, col: str | None) -> int:
         sec = self.cur
-        kw = dict(has_value=col is not None, first_line_no=i + 2, source=self.source,
-                  strict=self.strict)
+        kw = dict(
+            has_value=col is not None, first_line_no=i + 2, source=self.source, strict=self.strict
+        )
         if self.block is not None and i == self.end - 1:  # parse_bytes: rows stay in bytes
             b = self.block
             rows = fulllog.read_rows(b.data, b.start, b.end, closed=b.closed, **kw)
@@ -355,9 +372,24 @@ def _note(ex: Execution, i: int, m: re.Match[str]) -> None:
 
 
 _HANDLERS = (
-    (g.ERROR, _error), (g.END, _end), (g.TOTAL, _total), (g.VALID, _valid), (g.AVG, _avg),
-    (g.DROPPED, _dropped), (g.SUMMARY, _summary), (g.OBS, _observations), (g.EXTREME, _extreme),
-    (g.PCT, _percentile), (_NO_VALID, _no_valid), (_NO_REPLY, _no_reply), (g.TP_SENT, _tp_sent),
-    (g.TP_SIZE, _tp_size), (g.TP_RATE, _tp_rate), (g.TP_BW, _tp_bandwidth),
-    (g.SRV_TOTAL, _srv_total), (_SRV_NONE, _srv_none), (_NO_SENT, _no_sent), (g.NOTE_LINE, _note),
+    (g.ERROR, _error),
+    (g.END, _end),
+    (g.TOTAL, _total),
+    (g.VALID, _valid),
+    (g.AVG, _avg),
+    (g.DROPPED, _dropped),
+    (g.SUMMARY, _summary),
+    (g.OBS, _observations),
+    (g.EXTREME, _extreme),
+    (g.PCT, _percentile),
+    (_NO_VALID, _no_valid),
+    (_NO_REPLY, _no_reply),
+    (g.TP_SENT, _tp_sent),
+    (g.TP_SIZE, _tp_size),
+    (g.TP_RATE, _tp_rate),
+    (g.TP_BW, _tp_bandwidth),
+    (g.SRV_TOTAL, _srv_total),
+    (_SRV_NONE, _srv_none),
+    (_NO_SENT, _no_sent),
+    (g.NOTE_LINE, _note),
 )

@@ -252,7 +252,6 @@ def read_rows(
     return rows
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Samples and computed statistics
 
@@ -328,8 +327,21 @@ def compute(values: np.ndarray, level: float = 0.99) -> dict[str, float]:
     return {k: out[k] for k in _ORDER}
 
 
-_ORDER = ("count", "mean", "std", "min", "max", *map(stat_name, QUANTILES), "mean_ad",
-          "median_ad", "siqr", "cv", "std_error", "ci_low", "ci_high")
+_ORDER = (
+    "count",
+    "mean",
+    "std",
+    "min",
+    "max",
+    *map(stat_name, QUANTILES),
+    "mean_ad",
+    "median_ad",
+    "siqr",
+    "cv",
+    "std_error",
+    "ci_low",
+    "ci_high",
+)
 
 
 def _ranks(n: int) -> dict[str, int]:

@@ -48,7 +48,9 @@ VALID = re.compile(
     r"\s*ReceivedMessages=(?P<recv>\S+?)\s*$"
 )
 # ``avg-lat=`` up to 3.5, ``avg-latency=``/``avg-rtt=`` from 3.6; 3.8 adds mean-ad ... ci.
-AVG = re.compile(r"====>\s*avg-(?P<label>latency|lat|rtt)\s*=\s*(?P<mean>[^\s(]+)\s*\((?P<rest>.*)\)")
+AVG = re.compile(
+    r"====>\s*avg-(?P<label>latency|lat|rtt)\s*=\s*(?P<mean>[^\s(]+)\s*\((?P<rest>.*)\)"
+)
 KV = re.compile(r"(?P<key>std-dev|mean-ad|median-ad|siqr|cv|std-error)\s*=\s*(?P<val>[^,\s)]+)")
 CI = re.compile(r"(?P<lvl>[\d.]+)%\s*ci\s*=\s*\[(?P<lo>[^,\]]+),\s*(?P<hi>[^\]]+)\]")
 DROPPED = re.compile(
@@ -76,7 +78,11 @@ TP_RATE = re.compile(
 TP_BW = re.compile(r"BandWidth is (?P<B>\S+) (?P<u>[MG])Bps \((?P<b>\S+) [MG]bps\)")
 SRV_TOTAL = re.compile(r"Total (?P<n>\d+) messages received and handled")
 MODE_NAMES = {
-    "pp": "ping-pong", "ul": "under-load", "tp": "throughput", "pb": "playback", "sr": "server",
+    "pp": "ping-pong",
+    "ul": "under-load",
+    "tp": "throughput",
+    "pb": "playback",
+    "sr": "server",
 }
 CHATTER = re.compile(
     r"Warmup stage|Starting test|Test ended|using \w+\(\) to block|listen on:|send on:"
@@ -125,9 +131,11 @@ def _resumes(lines: list[str], i: int, in_csv: bool, total: bool, body: bool) ->
             continue
         if k != "other":
             nxt = next((x for x in lines[j + 1 : j + 3] if x.strip()), "")
-            opens = k in ("cmd", "banner", "version", "params") or (
-                k == "dash" and bool(PARAMS.match(nxt))) or (
-                k == "sp" and total and "[Total Run]" in lines[j])
+            opens = (
+                k in ("cmd", "banner", "version", "params")
+                or (k == "dash" and bool(PARAMS.match(nxt)))
+                or (k == "sp" and total and "[Total Run]" in lines[j])
+            )
             return not opens or not body
         seen += 1
         if seen >= STRAY_LINES:
@@ -157,8 +165,13 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
         blanks = 0
         if k == "other" and start is not None and _resumes(lines, i, in_csv, total, body):
             continue  # a stray line inside the execution: the parser names it
-        if k == "other" or (k == "cmd" and start is not None and not body and last == i - 1
-                            and line_kind(lines[last], False) == "cmd"):
+        if k == "other" or (
+            k == "cmd"
+            and start is not None
+            and not body
+            and last == i - 1
+            and line_kind(lines[last], False) == "cmd"
+        ):
             close()
             start, in_csv = None, False
             if k == "other":
@@ -190,16 +203,35 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
     return out
 
 
-
-
 # ---------------------------------------------------------------------------------------------
 # Command line
 
 
 VALUE_OPTS = {
-    "-i", "--ip", "--addr", "-p", "--port", "-m", "--msg-size", "-t", "--time", "--mps",
-    "--pps", "-b", "--burst", "--reply-every", "--full-log", "-f", "--file", "-F",
-    "--iomux-type", "-r", "--range", "--srv-num", "--playback", "--ci_sig_level",
+    "-i",
+    "--ip",
+    "--addr",
+    "-p",
+    "--port",
+    "-m",
+    "--msg-size",
+    "-t",
+    "--time",
+    "--mps",
+    "--pps",
+    "-b",
+    "--burst",
+    "--reply-every",
+    "--full-log",
+    "-f",
+    "--file",
+    "-F",
+    "--iomux-type",
+    "-r",
+    "--range",
+    "--srv-num",
+    "--playback",
+    "--ci_sig_level",
 }
 
 

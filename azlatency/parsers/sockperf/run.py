@@ -99,7 +99,9 @@ def _endpoint(ex: Execution, sec: _Section):
     port = port if port is not None else _digits(ex.opts.get("-p", ex.opts.get("--port")))
     if proto is None and ex.command:
         tcp = "--tcp" in ex.opts or "--stream" in ex.opts
-        proto = "tcp" if tcp else ("udp" if "-f" not in ex.opts and "--file" not in ex.opts else None)
+        proto = (
+            "tcp" if tcp else ("udp" if "-f" not in ex.opts and "--file" not in ex.opts else None)
+        )
     return ip, port, proto
 
 
