@@ -31,6 +31,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check azlatency tests benchmarks
+	$(PY) -m ruff format --check azlatency tests benchmarks
 	$(PY) -m pytest -n 2 --dist loadgroup
 
 # Pin every dependency again from pyproject.toml's ranges (commit the result).

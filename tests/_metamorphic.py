@@ -123,11 +123,19 @@ def run_prints(tables) -> list[tuple]:
         out.append(
             (
                 repr(sorted((k, repr(v)) for k, v in row.items() if not _missing(v))),
-                "" if s is None else s.drop(columns=["run_id"]).to_csv(index=False),
-                "" if y is None else y.drop(columns=["run_id"]).to_csv(index=False),
+                _csv(s),
+                _csv(y),
             )
         )
     return out
+
+
+def _csv(rows) -> str:
+    """A run's rows as text; columns empty for this run are dropped (a frame of several runs
+    carries the union of their columns, which says nothing about this run)."""
+    if rows is None:
+        return ""
+    return rows.drop(columns=["run_id"]).dropna(axis=1, how="all").to_csv(index=False)
 
 
 def _missing(value) -> bool:

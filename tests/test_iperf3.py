@@ -77,7 +77,8 @@ def test_seed_001_reproduces_the_table():
         assert s.bits_per_second[0] == pytest.approx(first_omitted * GBIT)
         computed = _stats(tables, i, "computed")
         assert computed["throughput_sender.mean"] == pytest.approx(
-            s.bits_per_second[2:].mean())  # the omitted intervals are left out
+            s.bits_per_second[2:].mean()
+        )  # the omitted intervals are left out
 
 
 @needs_shared
@@ -99,8 +100,9 @@ def test_seed_000_two_runs():
     tables = azlatency.read(seed("000"), strict=False)
     runs, _ = _iperf3_only(tables)
     assert len(runs) == 2
-    for k, (dst, src, host) in enumerate([("10.0.1.4", "10.0.1.5", "malzonka02"),
-                                          ("10.0.1.6", "10.0.1.7", "malzonka04")]):
+    for k, (dst, src, host) in enumerate(
+        [("10.0.1.4", "10.0.1.5", "malzonka02"), ("10.0.1.6", "10.0.1.7", "malzonka04")]
+    ):
         i = tables.runs.index[tables.runs.run_id == runs.run_id[k]][0]
         stats = _stats(tables, i)
         # lines 111-112 / 196-197: "4.44 GBytes  3.81 Gbits/sec    0  sender" and "receiver"
@@ -121,8 +123,12 @@ def test_corpus_3_0_11_json():
     path = corpus("iperf3", "iperf3--json-3.0.11-tcp--thiezn-iperf3-python.json")
     t = azlatency.read(path).validate()
     run = t.runs.iloc[0]
-    assert (run.tool_version, run.parser_variant, run.role, run.streams) == ("3.0.11", "json",
-                                                                            "client", 1)
+    assert (run.tool_version, run.parser_variant, run.role, run.streams) == (
+        "3.0.11",
+        "json",
+        "client",
+        1,
+    )
     assert (run.dst_ip, run.port, run.src_ip) == ("192.168.0.188", 9987, "192.168.0.3")
     s = _samples(t)
     assert len(s) == 26  # 13 intervals x (socket 4 + sum)
@@ -202,7 +208,11 @@ def test_corpus_udp_interrupted_client():
     t = azlatency.read(path).validate()
     run = t.runs.iloc[0]
     assert (run.protocol, run.complete, run.dst_host, run.dst_ip) == (
-        "udp", False, "ping.online.net", "62.210.18.40")
+        "udp",
+        False,
+        "ping.online.net",
+        "62.210.18.40",
+    )
     assert run.packets_sent == 6041  # "[  5] Sent 6041 datagrams"
     assert "interrupt - the client has terminated" in run.warnings
     stats = _stats(t)
@@ -247,13 +257,22 @@ def test_bidir_text_flows_and_roles():
 
 def test_bidir_server_text_reverse_flow_is_its_tx():
     t = _fx("iperf3--3.12-linux-s-server-six-tests.txt")
-    assert list(t.runs.direction) == ["forward", "forward", "reverse", "forward", "forward",
-                                      "bidir"]
+    assert list(t.runs.direction) == [
+        "forward",
+        "forward",
+        "reverse",
+        "forward",
+        "forward",
+        "bidir",
+    ]
     assert list(t.runs.protocol) == ["tcp", "udp", "tcp", "tcp", "tcp", "tcp"]
     bidir = _stats(t, 5)
     # "[  5][RX-S] ... receiver" (client-to-server) and "[  8][TX-S] ... 0  sender"
-    assert {"throughput_receiver.mean", "throughput_sender_reverse.mean",
-            "retransmits_reverse.total"} <= set(bidir)
+    assert {
+        "throughput_receiver.mean",
+        "throughput_sender_reverse.mean",
+        "retransmits_reverse.total",
+    } <= set(bidir)
     assert "throughput_sender.mean" not in _stats(t, 0)  # a receiving server prints one side
 
 
@@ -356,7 +375,11 @@ def test_json_stream_and_newest_version():
     t = _fx("iperf3--3.18-linux-json-stream-P2-tcp.jsonl")
     run = t.runs.iloc[0]
     assert (run.parser_variant, run.tool_version, run.streams, run.complete) == (
-        "json-stream", "3.18", 2, True)
+        "json-stream",
+        "3.18",
+        2,
+        True,
+    )
     i = _fx("iperf3--3.18-linux-json-stream-sigint-tcp-interrupted.jsonl")
     assert not i.runs.complete[0]
     assert "interrupt - the client has terminated" in i.runs.warnings[0]
@@ -369,8 +392,10 @@ def test_server_json_log_two_tests_and_the_stop_document():
     assert "target_bitrate" in t.runs.warnings[0]  # 3.12 server repeats the key
 
 
-@pytest.mark.parametrize("name", ["iperf3--3.12-linux-p5999-refused-error.txt",
-                                  "iperf3--3.12-linux-J-p5999-refused-error.json"])
+@pytest.mark.parametrize(
+    "name",
+    ["iperf3--3.12-linux-p5999-refused-error.txt", "iperf3--3.12-linux-J-p5999-refused-error.json"],
+)
 @pytest.mark.parametrize("strict", [True, False])
 def test_error_only_output_is_a_parse_error_with_hint(name, strict):
     with pytest.raises(ParseError) as info:
@@ -391,7 +416,9 @@ def test_nan_and_eaten_exponent_plus_are_repaired():
     text = _json_text()
     assert '"jitter_ms":\t0.023547744099689037' in text
     broken = text.replace('"jitter_ms":\t0.023547744099689037', '"jitter_ms":\tnan')
-    broken = broken.replace('"bits_per_second":\t99954187.9012021', '"bits_per_second":\t9.99541e 07')
+    broken = broken.replace(
+        '"bits_per_second":\t99954187.9012021', '"bits_per_second":\t9.99541e 07'
+    )
     t = azlatency.read(broken, tool="iperf3").validate()
     assert "repaired: exponent, nan" in t.runs.warnings[0]
     stats = _stats(t)
@@ -400,7 +427,11 @@ def test_nan_and_eaten_exponent_plus_are_repaired():
 
 
 def test_text_around_the_document():
-    text = "warning: something before\n" + _json_text() + "iperf3: interrupt - the client has terminated\n"
+    text = (
+        "warning: something before\n"
+        + _json_text()
+        + "iperf3: interrupt - the client has terminated\n"
+    )
     t = azlatency.read(text).validate()
     assert len(t.runs) == 1 and t.runs.parser_variant[0] == "json"
     assert "interrupt - the client has terminated" in t.runs.warnings[0]
@@ -422,9 +453,13 @@ def test_cut_json_keeps_every_complete_interval():
     assert kept == sorted(kept) and kept[-1] == 10  # two intervals x (4 streams + SUM)
 
 
-CUT_FILES = ["iperf3--3.12-linux-J-tcp.json", "iperf3--3.12-linux-J-u-udp.json",
-             "iperf3--3.12-linux-J-bidir-tcp.json", "iperf3--3.12-linux-s-J-server-two-tests.json",
-             "iperf3--3.18-linux-json-stream-u-bidir-udp.jsonl"]
+CUT_FILES = [
+    "iperf3--3.12-linux-J-tcp.json",
+    "iperf3--3.12-linux-J-u-udp.json",
+    "iperf3--3.12-linux-J-bidir-tcp.json",
+    "iperf3--3.12-linux-s-J-server-two-tests.json",
+    "iperf3--3.18-linux-json-stream-u-bidir-udp.jsonl",
+]
 
 
 @pytest.mark.parametrize("name", CUT_FILES)
@@ -474,7 +509,262 @@ def test_whole_file_claims_only_iperf3_json():
 
 def test_locate_leaves_other_tools_alone():
     lines = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text().split("\n")
-    doc = ["# notes", "```", "# iperf3 -c 10.203.0.2 -t 2", *lines[:-1], "```", "",
-           "[ 0] IP = 10.0.1.4        PORT = 12345 # TCP", "sockperf: Summary: Latency is 1 usec"]
+    doc = [
+        "# notes",
+        "```",
+        "# iperf3 -c 10.203.0.2 -t 2",
+        *lines[:-1],
+        "```",
+        "",
+        "[ 0] IP = 10.0.1.4        PORT = 12345 # TCP",
+        "sockperf: Summary: Latency is 1 usec",
+    ]
     spans = iperf3.locate(doc)
-    assert [(s.start, s.end) for s in spans] == [(2, 3 + len(lines) - 1)]  # command to "iperf Done."
+    assert [(s.start, s.end) for s in spans] == [
+        (2, 3 + len(lines) - 1)
+    ]  # command to "iperf Done."
+
+
+# ---------------------------------------------------------------------------------------------
+# cut short, pasted twice (tests/_metamorphic.py finds these; here the readings are pinned)
+
+
+def _cut(name: str, keep: int) -> str:
+    """The fixture's first ``keep`` lines."""
+    return "\n".join((FX / name).read_text().split("\n")[:keep])
+
+
+def test_summary_cut_after_the_sender_line_is_not_complete():
+    # c-tcp line 8 "[  5]   0.00-2.00 sec 23.9 MBytes 100 Mbits/sec 2 sender"; line 9, the
+    # receiver's, and "iperf Done." are gone
+    for strict in (True, False):
+        t = azlatency.read(_cut("iperf3--3.12-linux-c-tcp.txt", 8), strict=strict).validate()
+        run = t.runs.iloc[0]
+        assert not run.complete
+        assert run.warnings == (
+            "the end-of-test summary stops at line 8: no [5] receiver line (cut short?)"
+        )
+        assert _stats(t)["throughput_sender.mean"] == 100 * MBIT
+    whole = _fx("iperf3--3.12-linux-c-tcp.txt")
+    assert whole.runs.complete[0] and whole.runs.warnings.isna()[0]
+
+
+def test_parallel_summary_cut_names_what_is_missing():
+    name = "iperf3--3.12-linux-P4-tcp-parallel.txt"
+    run = azlatency.read(_cut(name, 20)).runs.iloc[0]  # line 20: "[  5] ... 0 sender"
+    assert not run.complete
+    assert run.warnings == (
+        "the end-of-test summary stops at line 20: no [5] receiver, "
+        "[7] sender, [7] receiver, [9] sender and 5 more line (cut short?)"
+    )
+    run = azlatency.read(_cut(name, 28)).runs.iloc[0]  # "[SUM] ... 401 Mbits/sec 1 sender"
+    assert not run.complete and "no [SUM] receiver line" in run.warnings
+    bidir = azlatency.read(_cut("iperf3--3.12-linux-bidir-tcp.txt", 12)).runs.iloc[0]
+    assert not bidir.complete
+    assert "no [7][RX-C] sender, [7][RX-C] receiver line" in bidir.warnings
+
+
+def test_server_summary_cut_in_a_parallel_test():
+    # server test #4: four "receiver" lines and "[SUM] ... receiver" (lines 56-60); cut at 58
+    t = azlatency.read(_cut("iperf3--3.12-linux-s-server-six-tests.txt", 58)).validate()
+    assert list(t.runs.complete) == [True, True, True, False]
+    assert t.runs.warnings[3] == (
+        "the end-of-test summary stops at line 58: no [13] receiver, "
+        "[SUM] receiver line (cut short?)"
+    )
+
+
+def test_summary_line_cut_before_its_label():
+    # c-tcp cut inside line 9, before its "receiver": "[  5]   0.00-2.00 ... 100 Mbits/sec   "
+    whole = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
+    text = whole[: whole.rindex("receiver")]
+    assert text.count("\n") == 8 and text.endswith("100 Mbits/sec                  ")
+    with pytest.raises(ParseError) as info:
+        azlatency.read(text)
+    assert info.value.line_no == 9 and "without 'sender'/'receiver'" in info.value.reason
+    run = azlatency.read(text, strict=False).runs.iloc[0]
+    assert not run.complete and "line 9 skipped" in run.warnings
+    assert "no [5] receiver line" in run.warnings
+
+
+def test_verbose_and_old_udp_clients_need_iperf_done():
+    # -V: "CPU Utilization" (line 19) and the congestion lines come before "iperf Done." (23)
+    run = azlatency.read(_cut("iperf3--3.12-linux-V-tcp-verbose.txt", 19)).runs.iloc[0]
+    assert not run.complete
+    assert run.warnings.startswith("no 'iperf Done.' after line 18 (-V prints CPU")
+    assert azlatency.read(_cut("iperf3--3.12-linux-V-tcp-verbose.txt", 23)).runs.complete[0]
+
+
+@needs_shared
+def test_old_udp_client_cut_before_its_interrupt_line():
+    # freekds: the unlabelled 3.0/3.1 summary (line 384) and "Sent 6041 datagrams" read the same
+    # whether the test ended or was interrupted; line 386 says "interrupt"
+    path = corpus("iperf3", "iperf3--text-udp-client-interrupted--freekds-logvisualizer.txt")
+    lines = path.read_text().split("\n")
+    assert lines[385] == "iperf3: interrupt - the client has terminated"
+    run = azlatency.read("\n".join(lines[:385])).runs.iloc[0]
+    assert not run.complete
+    assert run.warnings.startswith("no 'iperf Done.' after line 384 (an interrupted 3.0/3.1")
+
+
+@needs_shared
+def test_summary_only_fragment_cut_after_a_sender_line():
+    path = corpus("iperf3", "iperf3--text-udp-reverse-timestamps-summary-only--zeandon.txt")
+    lines = path.read_text().split("\n")
+    t = azlatency.read("\n".join(lines[:9]), strict=False)  # line 9: the 2nd test's sender
+    assert list(t.runs.complete) == [True, False]
+    assert "no [5] receiver line" in t.runs.warnings[1]
+
+
+def test_a_run_starts_at_the_lines_it_reads():
+    # -V: "iperf 3.12" (line 1) and "Time:" (line 4) come before "Connecting to host" (line 5)
+    v = _fx("iperf3--3.12-linux-V-tcp-verbose.txt")
+    assert (v.runs.line_start[0], v.runs.line_end[0]) == (1, 23)
+    # --get-server-output: the server's run starts at "Server output:" (line 11)
+    s = _fx("iperf3--3.12-linux-get-server-output-tcp-server-text.txt")
+    assert list(s.runs.line_start) == [1, 11] and list(s.runs.line_end) == [9, 22]
+    # so pasting a run's lines twice reads as that run once more
+    for name, run in (
+        ("iperf3--3.12-linux-V-tcp-verbose.txt", 0),
+        ("iperf3--3.12-linux-get-server-output-tcp-server-text.txt", 1),
+    ):
+        lines = (FX / name).read_text().split("\n")
+        t0 = _fx(name)
+        a, b = t0.runs.line_start[run] - 1, t0.runs.line_end[run]
+        t = azlatency.read("\n".join(lines[:b] + [""] + lines[a:b] + lines[b:]))
+        assert len(t.runs) == len(t0.runs) + 1
+        assert _stats(t, len(t.runs) - 1) == _stats(t0, run)
+        assert t.runs.labels.iloc[-1] == t0.runs.labels[run]
+
+
+def test_a_json_document_pasted_twice_warns():
+    name = "iperf3--3.12-linux-J-get-server-output-tcp-server-text.json"
+    text = (FX / name).read_text()
+    t = azlatency.read(text + "\n" + text).validate()
+    assert len(t.runs) == 4 and t.runs.warnings[:2].isna().all()
+    assert t.runs.warnings[2].endswith("a repeated copy, read again")
+    assert t.runs.warnings[2].startswith("line 152: the same test as the document at line 1")
+    # a client's and a server's document of one test share the cookie: not a copy
+    name = "iperf3--3.12-linux-J-get-server-output-tcp-server-json.json"
+    client = (FX / name).read_text()
+    server = json.loads(client)["server_output_json"]  # the server's -J of the same test
+    assert server["start"]["cookie"] == json.loads(client)["start"]["cookie"]
+    both = azlatency.read(client + "\n" + json.dumps(server, indent="\t") + "\n").validate()
+    assert list(both.runs.role) == ["client", "server", "server"]
+    assert not both.runs.warnings.str.contains("repeated copy", na=False).any()
+
+
+# ---------------------------------------------------------------------------------------------
+# real inputs captured on 2026-11-25 (SOURCES.md): ^C under -J, -d, iperf 2
+
+
+def test_json_client_interrupted_by_sigint():
+    t = _fx("iperf3--3.12-linux-J-sigint-u-udp-interrupted.json")
+    run = t.runs.iloc[0]
+    assert (len(t.runs), run.complete, run.protocol, run.duration_s) == (1, False, "udp", 2.299394)
+    assert run.warnings.endswith("iperf3: interrupt - the client has terminated")
+    assert "the receiver side printed 0 bytes" in run.warnings
+    stats = _stats(t)  # "sum_sent": bits_per_second 50048497.995558828, packets 439
+    assert stats["throughput_sender.mean"] == pytest.approx(50048497.995558828)
+    assert stats["datagrams_sent.total"] == 439 and "throughput_receiver.mean" not in stats
+    assert run.packets_sent == 439
+    # ^C at 0.5 s, inside the first interval: "end": 0.489259, "bytes": 3145728
+    e = _fx("iperf3--3.12-linux-J-sigint-early-tcp-interrupted.json")
+    run = e.runs.iloc[0]
+    assert (run.complete, run.duration_s) == (False, 0.489259)
+    assert "interrupt - the client has terminated" in run.warnings
+    s = _samples(e)
+    assert list(s.end_s) == [0.489259, 0.489259] and list(s.bytes) == [3145728, 3145728]
+    assert s.bits_per_second[0] == pytest.approx(51436608.756828249)
+    assert _stats(e)["throughput_sender.mean"] == pytest.approx(51436609.239686958)
+
+
+_OWN = ("Connecting to host", "[", "- - -", "iperf Done")
+
+
+@pytest.mark.parametrize(
+    "name, debug_lines, last",
+    [
+        ("iperf3--3.12-linux-d-tcp-debug.txt", 250, 254),
+        ("iperf3--3.12-linux-d-u-udp-debug.txt", 64, 68),
+    ],
+)
+def test_debug_lines_change_nothing_but_a_warning(name, debug_lines, last):
+    text = (FX / name).read_text()
+    plain = "\n".join(x for x in text.split("\n") if x.startswith(_OWN) or not x.strip())
+    for strict in (True, False):
+        t = azlatency.read(text, source=name, strict=strict).validate()
+        p = azlatency.read(plain, source=name, strict=strict).validate()
+        assert len(t.runs) == 1 and t.runs.complete[0]
+        assert t.runs.warnings[0] == (
+            f"{debug_lines} iperf3 -d (debug) lines not read (line 1 "
+            f"to line {last}, between the output's own)"
+        )
+        assert p.runs.warnings.isna()[0]
+        assert _stats(t) == _stats(p) and _stats(t, source="computed") == _stats(
+            p, source="computed"
+        )
+        cols = ["seq", "stream", "start_s", "end_s", "bytes", "bits_per_second"]
+        assert _samples(t)[cols].equals(_samples(p)[cols])
+
+
+def test_debug_values():
+    t = _fx("iperf3--3.12-linux-d-tcp-debug.txt")
+    # line 24 "[  5]   0.00-1.00 sec 12.0 MBytes 101 Mbits/sec 0 1.12 MBytes", line 68 (of the
+    # file) "[  5]   0.00-2.00 sec 23.9 MBytes 100 Mbits/sec receiver"
+    assert list(_samples(t).bits_per_second) == [101 * MBIT, 99.6 * MBIT]
+    assert _stats(t)["throughput_receiver.mean"] == 100 * MBIT
+    u = _fx("iperf3--3.12-linux-d-u-udp-debug.txt")
+    # "[  5]   0.00-2.00 sec 256 KBytes 1.05 Mbits/sec 0.010 ms 0/8 (0%) receiver"
+    stats = _stats(u)
+    assert (stats["jitter.mean"], stats["datagrams.total"]) == (10.0, 8)
+    assert stats["throughput_receiver.mean"] == 1.05 * MBIT
+
+
+@pytest.mark.parametrize(
+    "name, line, what",
+    [
+        (
+            "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt",
+            2,
+            "'Client connecting to 127.0.0.1, TCP port 5621'",
+        ),
+        (
+            "iperf3--iperf-2.1.8-linux-c-u-udp-not-iperf3.txt",
+            2,
+            "'Client connecting to 127.0.0.1, UDP port 5622'",
+        ),
+        (
+            "iperf3--iperf-2.1.8-linux-s-server-tcp-not-iperf3.txt",
+            2,
+            "'Server listening on TCP port 5621'",
+        ),
+    ],
+)
+@pytest.mark.parametrize("strict", [True, False])
+def test_iperf2_output_is_refused(name, line, what, strict):
+    with pytest.raises(ParseError) as info:
+        azlatency.read(FX / name, strict=strict)
+    assert info.value.line_no == line
+    assert info.value.reason == f"iperf 2 output, not iperf3: {what}"
+    assert "iperf 2" in info.value.hint
+
+
+def test_iperf2_intervals_alone_are_refused_by_their_times():
+    lines = (FX / "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt").read_text().split("\n")
+    assert lines[6] == "[  1] 0.0000-1.0000 sec   550 MBytes  4.61 Gbits/sec"
+    with pytest.raises(ParseError) as info:
+        azlatency.read("\n".join(lines[5:9]), tool="iperf3", strict=False)
+    assert info.value.line_no == 2 and "4 decimals" in info.value.reason
+
+
+def test_iperf2_next_to_iperf3_leaves_the_iperf3_run():
+    iperf3_text = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
+    iperf2_text = (FX / "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt").read_text()
+    doc = iperf3_text + "\nand with iperf 2:\n\n" + iperf2_text
+    with pytest.raises(ParseError) as info:
+        azlatency.read(doc)
+    assert info.value.line_no == 16 and "iperf 2" in info.value.reason
+    t = azlatency.read(doc, strict=False)
+    assert len(t.runs) == 1 and t.runs.complete[0]
+    assert [p.line_no for p in t.problems] == [16]

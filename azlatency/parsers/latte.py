@@ -236,10 +236,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             cur.warnings.append(f"line {no} skipped: {reason}")
     blocks = [b for b in blocks if not b.empty()]
     if not blocks:
+        # located at the last line: the output ends (or was cut) before a summary or CSV row
+        last = max((i for i, x in enumerate(text.split("\n"), 1) if x.strip()), default=None)
         raise ParseError(
             TOOL,
             source,
-            None,
+            last,
             "no latte output found (expected 'Protocol', 'Latency(usec)', ... lines or a -csv row)",
         )
     return Parsed(TOOL, [_run(b, source, strict) for b in blocks])

@@ -341,7 +341,9 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if names is None:
         raise reader.fail(None, "no header line", hint="the first non-comment line names columns")
     if not runs:
-        raise reader.fail(None, "no rows under the header")
+        # located at the last line read: the file ends (or was cut) after its header
+        last = max((i for i, x in enumerate(text.split("\n"), 1) if x.strip()), default=None)
+        raise reader.fail(last, "no rows under the header (cut short?)")
     ordered = list(runs.values())
     ordered[0].warnings.extend(reader.warnings)
     for run in ordered:

@@ -28,10 +28,13 @@ from .lines import (
     CONNECTING,
     CPU,
     DASHES,
+    DEBUG,
+    DEBUG_BLOCK,
     DONE,
     ERROR,
     HEADER,
     INTERVAL,
+    IPERF2,
     LISTENING,
     OUT_OF_ORDER,
     REVERSE,
@@ -53,10 +56,18 @@ from .text import TextReader
 INFO = ToolInfo(
     tool=TOOL,
     description="iperf3 text (client/server, --timestamps, --bidir, -P, -O), -J JSON "
-                "and --json-stream",
-    variants=("text", "text-old-bandwidth", "text-summary", "server-text",
-              "server-text-old-bandwidth", "json", "server-json", "json-stream",
-              "server-json-stream"),
+    "and --json-stream",
+    variants=(
+        "text",
+        "text-old-bandwidth",
+        "text-summary",
+        "server-text",
+        "server-text-old-bandwidth",
+        "json",
+        "server-json",
+        "json-stream",
+        "server-json-stream",
+    ),
     versions="3.0-3.18 (captured: 3.12, 3.18; corpus: 3.0.11, 3.6, 3.7)",
     produces=("runs", "samples", "summaries"),
     flags="-J (exact byte counts, kernel RTT, cwnd); --get-server-output for the receiver's view",
@@ -72,10 +83,34 @@ _CLOSE = re.compile(r"^\}\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 # Lines that open an iperf3 text output, and lines that may continue one.
-_TEXT_START = (INTERVAL, CONNECTED, HEADER, CONNECTING, LISTENING, ACCEPTED, REVERSE, ERROR)
-_TEXT_MORE = _TEXT_START + (SEPARATOR, DONE, DASHES, VERBOSE, TIME, STARTING, CPU, CONGESTION,
-                            SERVER_OUTPUT, SENT, OUT_OF_ORDER, VERSION, TOOL_NOTE,
-                            re.compile(r"^Test Complete"))
+_TEXT_START = (INTERVAL, CONNECTED, HEADER, CONNECTING, LISTENING, ACCEPTED, REVERSE, ERROR, IPERF2)
+_TEXT_MORE = _TEXT_START + (
+    SEPARATOR,
+    DONE,
+    DASHES,
+    VERBOSE,
+    TIME,
+    STARTING,
+    CPU,
+    CONGESTION,
+    SERVER_OUTPUT,
+    SENT,
+    OUT_OF_ORDER,
+    VERSION,
+    TOOL_NOTE,
+    DEBUG,
+    DEBUG_BLOCK,
+    re.compile(r"^Test Complete"),
+    re.compile(r"^(?:TCP window size|UDP buffer size): "),
+)  # iperf 2
+# The JSON that -d prints after "send_results" and the like (cJSON_Print: tabs inside).
+_DEBUG_JSON = re.compile(r"^(?:[{}\]]|\t)")
+# iperf3 prints interval times with two decimals; iperf 2.1 with four, 2.0 with one.
+_TIMES = re.compile(r"^\[[^\]]*\](?:\[[^\]]*\])?\s*\d+\.(\d+)\s*-")
+_IPERF3_ONLY = re.compile(
+    r"^(?:Connecting to host |Server listening on \d|iperf Done|"
+    r"Accepted connection from |(?:- ){8}|.*\b(?:sender|receiver)\s*$)"
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,8 +167,12 @@ def _text_opens(body: list[str], i: int) -> bool:
         return True
     text = body[i].strip()
     nxt = [x.strip() for x in body[i + 1 : i + 9] if x.strip()]
-    if DASHES.match(text):  # the frame around "Server listening on 5201"
-        return bool(nxt) and bool(LISTENING.match(nxt[0]))
+    if DASHES.match(text):  # the frame around "Server listening on 5201" (or iperf 2's)
+        return bool(nxt) and bool(LISTENING.match(nxt[0]) or IPERF2.match(nxt[0]))
+    if DEBUG_BLOCK.match(text):  # -d: "send_parameters:" and its JSON open a client output
+        return bool(nxt) and nxt[0] == "{"
+    if DEBUG.match(text):  # -d lines go on after a stray line among them
+        return True
     if VERSION.match(text):  # -V: "iperf 3.12", then system info, then the test
         return any(CONNECTING.match(x) or LISTENING.match(x) or TIME.match(x) for x in nxt)
     return False
@@ -155,21 +194,40 @@ def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int,
             i = j
         elif _STREAM_LINE.match(lines[i]):
             j = i + 1
-            while j < n and (_STREAM_LINE.match(lines[j]) or lines[j].lstrip().startswith("{")
-                             or _stream_resumes(lines, j)):
+            while j < n and (
+                _STREAM_LINE.match(lines[j])
+                or lines[j].lstrip().startswith("{")
+                or _stream_resumes(lines, j)
+            ):
                 j += 1
             out.append(("stream", i, j))
             i = j
         elif text_everywhere or _text_opens(body, i):
             start = i
-            cmd, _ = command_of(lines[i - 1], (TOOL,)) if i > 0 and not text_everywhere else (
-                None, None)
+            cmd, _ = (
+                command_of(lines[i - 1], (TOOL,)) if i > 0 and not text_everywhere else (None, None)
+            )
             if cmd:
                 start = i - 1  # the command line above: its flags help read the output
             j = i + 1
+            debug = bool(DEBUG_BLOCK.match(body[i].strip()))  # inside -d's JSON
             while j < n and not _json_opens(lines, j) and not _STREAM_LINE.match(lines[j]):
-                if not text_everywhere and (_FENCE.match(lines[j]) or (
-                        body[j].strip() and not _is(_TEXT_MORE, body[j]))):
+                if debug and (
+                    _DEBUG_JSON.match(body[j])
+                    or (  # a stray line stays inside
+                        j + 1 < n
+                        and _DEBUG_JSON.match(body[j + 1])
+                        and not _FENCE.match(lines[j])
+                        and not _is(_TEXT_MORE, body[j])
+                    )
+                ):
+                    debug = body[j].rstrip() != "}"  # its end
+                    j += 1
+                    continue
+                debug = bool(DEBUG_BLOCK.match(body[j].strip()))
+                if not text_everywhere and (
+                    _FENCE.match(lines[j]) or (body[j].strip() and not _is(_TEXT_MORE, body[j]))
+                ):
                     break
                 j += 1
             while j > i + 1 and not lines[j - 1].strip():
@@ -200,9 +258,13 @@ def locate(lines: list[str]) -> list[Span]:
     output (stderr lands before or after stdout) joins it: alone it would be an error block."""
     spans: list[list[int]] = []
     for kind, a, b in segments(lines, text_everywhere=False):
-        if spans and not any(x.strip() for x in lines[spans[-1][1]:a]) and (
-                kind == "text" and _only_messages(lines, a, b)
-                or _only_messages(lines, *spans[-1])):
+        if (
+            spans
+            and not any(x.strip() for x in lines[spans[-1][1] : a])
+            and (
+                kind == "text" and _only_messages(lines, a, b) or _only_messages(lines, *spans[-1])
+            )
+        ):
             spans[-1][1] = b
         else:
             spans.append([a, b])
@@ -213,8 +275,33 @@ def locate(lines: list[str]) -> list[Span]:
 # parse
 
 
-def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
-                strict: bool, orphans: list[str]) -> list[Test]:
+def _repeated(doc: dict, first: int, seen: dict[tuple[str, str], int]) -> str | None:
+    """A document of a test already read: the same ``cookie`` (iperf3 draws one per test)
+    from the same side.  A client's and a server's document of one test share the cookie."""
+    start = doc.get("start")
+    cookie = start.get("cookie") if isinstance(start, dict) else None
+    if not isinstance(cookie, str) or not cookie:
+        return None
+    key = (cookie, "server" if "accepted_connection" in start else "client")
+    if key not in seen:
+        seen[key] = first
+        return None
+    return (
+        f"line {first}: the same test as the document at line {seen[key]} (cookie "
+        f"{cookie[:12]}...): a repeated copy, read again"
+    )
+
+
+def _json_tests(
+    lines: list[str],
+    a: int,
+    b: int,
+    kind: str,
+    source: str | None,
+    strict: bool,
+    orphans: list[str],
+    seen: dict[tuple[str, str], int] | None = None,
+) -> list[Test]:
     if kind == "stream":
         docs, notes = stream_documents(lines[a:b], a)
         outside = ""
@@ -237,24 +324,52 @@ def _json_tests(lines: list[str], a: int, b: int, kind: str, source: str | None,
                 orphans.append(error)
             continue
         text = lines[first - 1 : last]
-        test = to_test(doc, first=first, last=last, complete=d.complete, variant=variant,
-                       source=source, strict=strict, duplicates=d.duplicates, lines=text)
+        test = to_test(
+            doc,
+            first=first,
+            last=last,
+            complete=d.complete,
+            variant=variant,
+            source=source,
+            strict=strict,
+            duplicates=d.duplicates,
+            lines=text,
+        )
         test.warnings[:0] = notes
-        tests.append(test)
-        tests.extend(_embedded(doc, first, last, source, strict, d.duplicates, text))
+        found = [test, *_embedded(doc, first, last, source, strict, d.duplicates, text)]
+        again = _repeated(doc, first, seen if seen is not None else {})
+        for t in found if again else ():
+            t.warnings.append(again)
+        tests.extend(found)
     if outside.strip() and tests:
         tests[-1].warnings.append(f"text outside the JSON not read: {outside.strip()[:80]!r}")
     return tests
 
 
-def _embedded(doc: dict, first: int, last: int, source: str | None, strict: bool,
-              duplicates: list[str], lines: list[str]) -> list[Test]:
+def _embedded(
+    doc: dict,
+    first: int,
+    last: int,
+    source: str | None,
+    strict: bool,
+    duplicates: list[str],
+    lines: list[str],
+) -> list[Test]:
     """``--get-server-output``: the server's own output of the same test, as a server run."""
     out: list[Test] = []
     inner = doc.get("server_output_json")
     if isinstance(inner, dict) and has_measurement(inner):
-        test = to_test(inner, first=first, last=last, complete=True, variant="json",
-                       source=source, strict=strict, duplicates=duplicates, lines=lines)
+        test = to_test(
+            inner,
+            first=first,
+            last=last,
+            complete=True,
+            variant="json",
+            source=source,
+            strict=strict,
+            duplicates=duplicates,
+            lines=lines,
+        )
         out.append(test)
     text = doc.get("server_output_text")
     if isinstance(text, str) and text.strip():
@@ -266,18 +381,51 @@ def _embedded(doc: dict, first: int, last: int, source: str | None, strict: bool
     return out
 
 
+def _refuse_iperf2(lines: list[str], a: int, b: int, source: str | None) -> None:
+    """iperf 2 (``iperf``) is another tool: its banners (``Client connecting to H, TCP port``,
+    ``connected with``, ``Server Report:``) or, with none of iperf3's own lines, interval
+    times without two decimals say so.  A located error in either mode, not a wrong run."""
+    body = strip_timestamps(lines[a:b], timestamp_shape(lines[a:b]))
+    texts = [x.strip() for x in body]
+    hint = (
+        "iperf 2 (the `iperf` command) is a different tool with its own output, which "
+        "azlatency does not read: measure with iperf3"
+    )
+    for k, text in enumerate(texts):
+        if IPERF2.match(text):
+            raise ParseError(
+                TOOL, source, a + k + 1, f"iperf 2 output, not iperf3: {text[:70]!r}", hint=hint
+            )
+    if any(_IPERF3_ONLY.match(x) for x in texts):
+        return
+    for k, text in enumerate(texts):
+        m = _TIMES.match(text) if INTERVAL.match(text) else None
+        if m is not None and len(m[1]) != 2:
+            raise ParseError(
+                TOOL,
+                source,
+                a + k + 1,
+                "interval times with "
+                f"{len(m[1])} decimals, which iperf 2 prints (iperf3 prints two), "
+                f"and no line only iperf3 prints: {text[:70]!r}",
+                hint=hint,
+            )
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     lines = text.split("\n")
     tests: list[Test] = []
     pending: list[str] = []  # iperf3 messages seen before any test (stderr comes first)
+    seen: dict[tuple[str, str], int] = {}  # JSON tests read: (cookie, side) -> line
     for kind, a, b in segments(lines, text_everywhere=True):
         messages: list[str] = []
         if kind == "text":
+            _refuse_iperf2(lines, a, b, source)
             reader = TextReader(lines[a:b], source=source, strict=strict, offset=a)
             found = reader.read()
             messages = reader.leftover
         else:
-            found = _json_tests(lines, a, b, kind, source, strict, messages)
+            found = _json_tests(lines, a, b, kind, source, strict, messages, seen)
         if found and pending:
             found[0].warnings[:0] = [f"iperf3: {e}" for e in pending]
             pending = []
@@ -289,7 +437,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if not tests:
         if pending:
             raise error_only(pending, source, 1)
-        raise ParseError(TOOL, source, 1, "no iperf3 test found: expected 'Connecting to host', "
-                         "'Server listening on', interval lines like '[  5]   0.00-1.00   sec  "
-                         "...' or a JSON document with a \"start\" key")
+        raise ParseError(
+            TOOL,
+            source,
+            1,
+            "no iperf3 test found: expected 'Connecting to host', "
+            "'Server listening on', interval lines like '[  5]   0.00-1.00   sec  "
+            '...\' or a JSON document with a "start" key',
+        )
     return Parsed(TOOL, [finish(t) for t in tests])

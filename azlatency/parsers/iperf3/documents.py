@@ -139,12 +139,14 @@ def _tolerant_list(dec: _Decoder, s: str, i: int) -> list[Any]:
 
 def _raw(dec: _Decoder, mark: int):
     """``raw_decode`` that forgets the duplicate keys of a failed attempt."""
+
     def decode(text: str, i: int):
         try:
             return dec.json.raw_decode(text, i)
         except json.JSONDecodeError:
             del dec.duplicates[mark:]
             raise
+
     return decode
 
 

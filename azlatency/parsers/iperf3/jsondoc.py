@@ -33,8 +33,14 @@ class _Values:
     ``"key": value`` per line with -J, one event per line with --json-stream — else the
     document's first line."""
 
-    def __init__(self, test: Test, source: str | None, strict: bool, line_no: int,
-                 lines: list[str] | None = None):
+    def __init__(
+        self,
+        test: Test,
+        source: str | None,
+        strict: bool,
+        line_no: int,
+        lines: list[str] | None = None,
+    ):
         self.test, self.source, self.strict, self.line_no = test, source, strict, line_no
         self.lines = lines or []
         self.nan_seen = False
@@ -114,8 +120,14 @@ def _os(system_info: Any) -> str | None:
     if not isinstance(system_info, str):
         return None
     low = system_info.lower()
-    for key, name in (("linux", "linux"), ("darwin", "macos"), ("freebsd", "freebsd"),
-                      ("cygwin", "windows"), ("windows", "windows"), ("mingw", "windows")):
+    for key, name in (
+        ("linux", "linux"),
+        ("darwin", "macos"),
+        ("freebsd", "freebsd"),
+        ("cygwin", "windows"),
+        ("windows", "windows"),
+        ("mingw", "windows"),
+    ):
         if low.startswith(key):
             return name
     return None
@@ -162,7 +174,8 @@ def _meta(test: Test, doc: dict, v: _Values, variant: str) -> None:
         meta["src_ip"], meta["dst_ip"] = local, remote
         target = _d(start, "connecting_to")
         meta["port"] = v.i(target, "port", "start.connecting_to") or v.i(
-            conn, "remote_port", "start.connected")
+            conn, "remote_port", "start.connected"
+        )
         host = target.get("host")
         if isinstance(host, str) and host != remote:
             meta["dst_host"] = host
@@ -170,8 +183,12 @@ def _meta(test: Test, doc: dict, v: _Values, variant: str) -> None:
         if not isinstance(meta.get(key), str) or not meta[key]:
             meta.pop(key, None)
     labels = test.labels
-    for key, label in (("omit", "omit_s"), ("duration", "requested_duration_s"),
-                       ("target_bitrate", "target_bitrate_bps"), ("bytes", "requested_bytes")):
+    for key, label in (
+        ("omit", "omit_s"),
+        ("duration", "requested_duration_s"),
+        ("target_bitrate", "target_bitrate_bps"),
+        ("bytes", "requested_bytes"),
+    ):
         value = v.i(ts, key, "start.test_start")
         if value:
             labels[label] = value
@@ -181,18 +198,31 @@ def _meta(test: Test, doc: dict, v: _Values, variant: str) -> None:
             labels[key] = end[key]
 
 
-_ROW_KEYS = (("bytes", "bytes", "i"), ("bits_per_second", "bits_per_second", "f"),
-             ("retransmits", "retransmits", "i"), ("snd_cwnd", "cwnd_bytes", "i"),
-             ("rtt", "tcp_rtt_us", "f"), ("rttvar", "tcp_rttvar_us", "f"),
-             ("lost_packets", "lost_packets", "i"), ("packets", "packets", "i"))
+_ROW_KEYS = (
+    ("bytes", "bytes", "i"),
+    ("bits_per_second", "bits_per_second", "f"),
+    ("retransmits", "retransmits", "i"),
+    ("snd_cwnd", "cwnd_bytes", "i"),
+    ("rtt", "tcp_rtt_us", "f"),
+    ("rttvar", "tcp_rttvar_us", "f"),
+    ("lost_packets", "lost_packets", "i"),
+    ("packets", "packets", "i"),
+)
 
 
-def _row(obj: dict, seq: int, stream: str, side: str | None, flow: str, v: _Values,
-         where: str) -> dict[str, Any]:
-    row: dict[str, Any] = {"seq": seq, "kind": "interval",
-                           "status": "omitted" if obj.get("omitted") is True else "ok",
-                           "stream": stream, "role": side, "_flow": flow,
-                           "start_s": v.f(obj, "start", where), "end_s": v.f(obj, "end", where)}
+def _row(
+    obj: dict, seq: int, stream: str, side: str | None, flow: str, v: _Values, where: str
+) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "seq": seq,
+        "kind": "interval",
+        "status": "omitted" if obj.get("omitted") is True else "ok",
+        "stream": stream,
+        "role": side,
+        "_flow": flow,
+        "start_s": v.f(obj, "start", where),
+        "end_s": v.f(obj, "end", where),
+    }
     for key, col, kind in _ROW_KEYS:
         value = v.i(obj, key, where) if kind == "i" else v.f(obj, key, where)
         if value is not None:
@@ -229,19 +259,29 @@ def _intervals(test: Test, doc: dict, v: _Values) -> None:
                 continue
             side = _side(st, local)
             stream = _stream_id(st, k, v, f"{where}.streams[{k}]")
-            test.rows.append(_row(st, seq, stream, side, flow_of(role, side, bidir), v,
-                                  f"{where}.streams[{k}]"))
+            test.rows.append(
+                _row(st, seq, stream, side, flow_of(role, side, bidir), v, f"{where}.streams[{k}]")
+            )
         for key, fallback in (("sum", local), ("sum_bidir_reverse", other)):
             if isinstance(iv.get(key), dict):
                 side = _side(iv[key], fallback)
-                test.rows.append(_row(iv[key], seq, "SUM", side, flow_of(role, side, bidir), v,
-                                      f"{where}.{key}"))
+                test.rows.append(
+                    _row(iv[key], seq, "SUM", side, flow_of(role, side, bidir), v, f"{where}.{key}")
+                )
 
 
 def _total(obj: dict, side: str, stream: str, flow: str, v: _Values, where: str) -> Total:
-    t = Total(side, stream, flow, v.f(obj, "start", where), v.f(obj, "end", where),
-              v.f(obj, "seconds", where), v.i(obj, "bytes", where),
-              v.f(obj, "bits_per_second", where), v.i(obj, "retransmits", where))
+    t = Total(
+        side,
+        stream,
+        flow,
+        v.f(obj, "start", where),
+        v.f(obj, "end", where),
+        v.f(obj, "seconds", where),
+        v.i(obj, "bytes", where),
+        v.f(obj, "bits_per_second", where),
+        v.i(obj, "retransmits", where),
+    )
     if side == "receiver":
         jitter = v.f(obj, "jitter_ms", where)
         t.jitter_us = None if jitter is None else jitter * 1000.0
@@ -259,9 +299,12 @@ def _total(obj: dict, side: str, stream: str, flow: str, v: _Values, where: str)
 def _end(test: Test, doc: dict, v: _Values) -> None:
     end = _d(doc, "end")
     role, bidir = test.meta.get("role"), test.meta.get("direction") == "bidir"
-    for key, side, flow in (("sum_sent", "sender", ""), ("sum_received", "receiver", ""),
-                            ("sum_sent_bidir_reverse", "sender", "reverse"),
-                            ("sum_received_bidir_reverse", "receiver", "reverse")):
+    for key, side, flow in (
+        ("sum_sent", "sender", ""),
+        ("sum_received", "receiver", ""),
+        ("sum_sent_bidir_reverse", "sender", "reverse"),
+        ("sum_received_bidir_reverse", "receiver", "reverse"),
+    ):
         if isinstance(end.get(key), dict):
             test.totals.append(_total(end[key], side, "SUM", flow, v, f"end.{key}"))
     if not test.totals and isinstance(end.get("sum"), dict):
@@ -294,8 +337,14 @@ def _end(test: Test, doc: dict, v: _Values) -> None:
             if t.side == "receiver" and t.stream == "SUM" and t.flow == flow:
                 t.out_of_order = n
     cpu = _d(end, "cpu_utilization_percent")
-    for key in ("host_total", "host_user", "host_system",
-                "remote_total", "remote_user", "remote_system"):
+    for key in (
+        "host_total",
+        "host_user",
+        "host_system",
+        "remote_total",
+        "remote_user",
+        "remote_system",
+    ):
         value = v.f(cpu, key, "end.cpu_utilization_percent")
         if value is not None:
             test.cpu[key] = value
@@ -312,16 +361,32 @@ def _old_udp_sum(test: Test, obj: dict, v: _Values) -> None:
     local = local_side(test.meta.get("role"), test.meta.get("direction")) or "sender"
     mine = _total(obj, "receiver", "SUM", "", v, "end.sum")
     if local == "sender":
-        rcv = Total("receiver", "SUM", "", jitter_us=mine.jitter_us, lost=mine.lost,
-                    packets=mine.packets, loss_pct=mine.loss_pct)
+        rcv = Total(
+            "receiver",
+            "SUM",
+            "",
+            jitter_us=mine.jitter_us,
+            lost=mine.lost,
+            packets=mine.packets,
+            loss_pct=mine.loss_pct,
+        )
         mine.side, mine.jitter_us, mine.lost, mine.loss_pct = "sender", None, None, None
         test.totals.append(rcv)
     test.totals.append(mine)
 
 
-def to_test(doc: dict, *, first: int, last: int, complete: bool, variant: str,
-            source: str | None, strict: bool, duplicates: list[str] | None = None,
-            lines: list[str] | None = None) -> Test:
+def to_test(
+    doc: dict,
+    *,
+    first: int,
+    last: int,
+    complete: bool,
+    variant: str,
+    source: str | None,
+    strict: bool,
+    duplicates: list[str] | None = None,
+    lines: list[str] | None = None,
+) -> Test:
     """``lines``: the document's text (from line ``first``), to find a bad value's line."""
     test = Test(line_start=first, line_end=last)
     v = _Values(test, source, strict, first, lines)
@@ -336,8 +401,10 @@ def to_test(doc: dict, *, first: int, last: int, complete: bool, variant: str,
         test.errors.append(error)
     dups = duplicates or []
     if dups:
-        test.warnings.append("keys repeated in the JSON (iperf 3.6 and 3.12 bugs; first value "
-                             "kept): " + ", ".join(dups))
+        test.warnings.append(
+            "keys repeated in the JSON (iperf 3.6 and 3.12 bugs; first value "
+            "kept): " + ", ".join(dups)
+        )
     if v.nan_seen:
         test.warnings.append("nan values read as missing")
     return test

@@ -59,12 +59,32 @@ VERBOSE = re.compile(
     r"Test Complete\. Summary Results:|Linux |Darwin |FreeBSD |CYGWIN|MINGW|Windows )"
 )
 SERVER_OUTPUT = re.compile(r"^Server (?:JSON )?output:\s*$")
-JITTER = re.compile(
-    r"^(?P<jit>\S+) ms\s+(?P<lost>-?\d+)/\s*(?P<total>\d+)\s+\((?P<pct>[^)%]*)%\)$"
-)
+JITTER = re.compile(r"^(?P<jit>\S+) ms\s+(?P<lost>-?\d+)/\s*(?P<total>\d+)\s+\((?P<pct>[^)%]*)%\)$")
 # iperf_locale.c report_outoforder / report_sum_outoforder (UDP receiver, after the summary).
 OUT_OF_ORDER = re.compile(
     rf"^{_ID}\s+\S+\s*-\s*\S+\s+sec\s+(?P<n>\S+) datagrams received out-of-order"
+)
+# -d (debug) lines of iperf 3.12-3.18 (printf under test->debug in iperf_api.c, iperf_tcp.c,
+# iperf_udp.c, iperf_client_api.c, tcp_info.c): skipped with one warning per test.
+DEBUG = re.compile(
+    r"^(?:sent \d+ bytes of \d+, (?:pending \d+, )?total \d+$|SNDBUF is \d+, expecting \d+$|"
+    r"RCVBUF is \d+, expecting \d+$|Setting (?:application|fair-queue socket) pacing to \d+$|"
+    r"Congestion algorithm is \S+$|tcpi_snd_cwnd \d+ tcpi_snd_mss \d+ tcpi_rtt \d+$|"
+    r"interval_len [\d.]+ bytes_transferred \d+$|interval forces keep$|"
+    r"ignoring short interval with no data$|Late receive, state = -?\d+$|"
+    r"State change: State set to |Sending Connect message to Socket \d+$|"
+    r"Connect received for Socket \d+, |pcount \d+ packet_count \d+$|"
+    r"End condition set to file-size: \d+ bytes$|"
+    r"Interval \d+ - throughput \d+ bps \(limit \d+\)$)"
+)
+# -d: "send_results" and the like, then the JSON exchanged (cJSON_Print: "{" ... "}").
+DEBUG_BLOCK = re.compile(r"^(?:send_parameters:|get_parameters:|send_results|get_results)$")
+# iperf 2 (the `iperf` package): another tool, whose output looks like iperf3's in places.
+IPERF2 = re.compile(
+    r"^(?:Client connecting to \S+, (?:TCP|UDP|SCTP) port \d+|"
+    r"Server listening on (?:TCP|UDP|SCTP) port \d+|"
+    r"\[\s*(?:\d+|SUM)\] local \S+ port \d+ connected with \S+ port \d+|"
+    r"\[\s*\d+\] Server Report:|Sending \d+ byte datagrams, IPG target)"
 )
 COUNT_CWND = re.compile(r"^(?P<n>-?\d+)(?:\s+(?P<cwnd>\S+)\s+(?P<cunit>[KMGT]?Bytes))?$")
 # Any line iperf3 prints, once the timestamp is off: used by the locator and the shape finder.
@@ -92,8 +112,15 @@ def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
         parts = []
         for tok in re.finditer(r"\d+|[^\W\d_]+| +|.", prefix):
             t = tok.group()
-            parts.append(r"\d+" if t.isdigit() else " +" if t.isspace()
-                         else r"[^\W\d_]+" if t.isalpha() else re.escape(t))
+            parts.append(
+                r"\d+"
+                if t.isdigit()
+                else " +"
+                if t.isspace()
+                else r"[^\W\d_]+"
+                if t.isalpha()
+                else re.escape(t)
+            )
         return re.compile("^" + "".join(parts))
     return None
 
@@ -104,7 +131,7 @@ def strip_timestamps(lines: list[str], shape: re.Pattern[str] | None) -> list[st
     out = []
     for line in lines:
         m = shape.match(line)
-        out.append(line[m.end():] if m else line)
+        out.append(line[m.end() :] if m else line)
     return out
 
 
@@ -117,11 +144,27 @@ def command_flags(command: str) -> dict[str, str | bool]:
     text and ignored where an address is expected)."""
     tokens = command.split()
     flags: dict[str, str | bool] = {}
-    names = {"-c": "client", "--client": "client", "-s": "server", "--server": "server",
-             "-R": "reverse", "--reverse": "reverse", "--bidir": "bidir", "-u": "udp",
-             "--udp": "udp", "-P": "parallel", "--parallel": "parallel", "-t": "time",
-             "--time": "time", "-O": "omit", "--omit": "omit", "-p": "port", "--port": "port",
-             "-J": "json", "--json": "json"}
+    names = {
+        "-c": "client",
+        "--client": "client",
+        "-s": "server",
+        "--server": "server",
+        "-R": "reverse",
+        "--reverse": "reverse",
+        "--bidir": "bidir",
+        "-u": "udp",
+        "--udp": "udp",
+        "-P": "parallel",
+        "--parallel": "parallel",
+        "-t": "time",
+        "--time": "time",
+        "-O": "omit",
+        "--omit": "omit",
+        "-p": "port",
+        "--port": "port",
+        "-J": "json",
+        "--json": "json",
+    }
     takes_value = {"client", "parallel", "time", "omit", "port"}
     i = 0
     while i < len(tokens):
@@ -151,7 +194,7 @@ def int_flag(flags: dict[str, str | bool], name: str) -> int | None:
 
 HINTS = {
     "unable to connect": "nothing accepted the connection: is `iperf3 -s` running on that "
-                         "host and port, and does a firewall let it through?",
+    "host and port, and does a firewall let it through?",
     "server is busy": "another client was testing: iperf3 -s serves one test at a time",
     "unable to receive": "the connection broke during the test",
     "control socket has closed": "the other end went away during the test",
@@ -162,8 +205,9 @@ def error_only(messages: list[str], source: str | None, line_no: int) -> ParseEr
     """An output with iperf3's error and no measurement: the import report must list it."""
     msg = messages[0]
     hint = next((h for k, h in HINTS.items() if k in msg), None)
-    return ParseError(TOOL, source, line_no, f"iperf3 reported an error and measured nothing: "
-                      f"{msg!r}", hint=hint)
+    return ParseError(
+        TOOL, source, line_no, f"iperf3 reported an error and measured nothing: {msg!r}", hint=hint
+    )
 
 
 def label_of(rest: str) -> str | None:
@@ -178,5 +222,6 @@ def tag_side(tag: str | None) -> str | None:
 
 
 def is_ip(host: str) -> bool:
-    return bool(re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", host)) or (":" in host and
-                                                                 re.fullmatch(r"[\da-fA-F:.]+", host) is not None)
+    return bool(re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", host)) or (
+        ":" in host and re.fullmatch(r"[\da-fA-F:.]+", host) is not None
+    )

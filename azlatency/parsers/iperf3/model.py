@@ -27,14 +27,35 @@ INT64_MAX = 2**63 - 1
 
 # iperf3 units.c: upper-case (byte) units are powers of 1024, bit units powers of 1000.
 BYTE_UNITS = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
-BIT_RATES = {"bits/sec": 1.0, "Kbits/sec": 1e3, "Mbits/sec": 1e6, "Gbits/sec": 1e9,
-             "Tbits/sec": 1e12}
+BIT_RATES = {
+    "bits/sec": 1.0,
+    "Kbits/sec": 1e3,
+    "Mbits/sec": 1e6,
+    "Gbits/sec": 1e9,
+    "Tbits/sec": 1e12,
+}
 # ``-f K``/``-f M``/... print the rate in bytes per second.
 BYTE_RATES = {f"{unit}/sec": 8.0 * factor for unit, factor in BYTE_UNITS.items()}
 
-SAMPLE_KEYS = ("seq", "kind", "status", "stream", "role", "start_s", "end_s", "bytes",
-               "bits_per_second", "retransmits", "cwnd_bytes", "tcp_rtt_us", "tcp_rttvar_us",
-               "jitter_us", "lost_packets", "packets", "message")
+SAMPLE_KEYS = (
+    "seq",
+    "kind",
+    "status",
+    "stream",
+    "role",
+    "start_s",
+    "end_s",
+    "bytes",
+    "bits_per_second",
+    "retransmits",
+    "cwnd_bytes",
+    "tcp_rtt_us",
+    "tcp_rttvar_us",
+    "jitter_us",
+    "lost_packets",
+    "packets",
+    "message",
+)
 
 
 @dataclass
@@ -79,6 +100,8 @@ class Test:
     line_start: int = 1
     line_end: int = 1
     has_end: bool = False  # the end-of-test summary was printed
+    # Why the end is not whole (a summary line or 'iperf Done.' missing): complete = False.
+    cut: list[str] = field(default_factory=list)
 
     @property
     def has_data(self) -> bool:
@@ -118,6 +141,7 @@ def _suffix(flow: str) -> str:
 
 def _combine(parts: list[Total], side: str, flow: str) -> Total:
     """Several stream totals of one side and flow with no SUM line: add them up."""
+
     def add(attr):
         vals = [getattr(t, attr) for t in parts if getattr(t, attr) is not None]
         return sum(vals) if vals else None
@@ -125,9 +149,20 @@ def _combine(parts: list[Total], side: str, flow: str) -> Total:
     jit = [t.jitter_us for t in parts if t.jitter_us is not None]
     starts = [t.start_s for t in parts if t.start_s is not None]
     ends = [t.end_s for t in parts if t.end_s is not None]
-    out = Total(side, "SUM", flow, min(starts) if starts else None, max(ends) if ends else None,
-                None, add("bytes"), add("bps"), add("retransmits"),
-                sum(jit) / len(jit) if jit else None, add("lost"), add("packets"))
+    out = Total(
+        side,
+        "SUM",
+        flow,
+        min(starts) if starts else None,
+        max(ends) if ends else None,
+        None,
+        add("bytes"),
+        add("bps"),
+        add("retransmits"),
+        sum(jit) / len(jit) if jit else None,
+        add("lost"),
+        add("packets"),
+    )
     if out.lost is not None and out.packets:
         out.loss_pct = 100.0 * out.lost / out.packets
     return out
@@ -175,7 +210,8 @@ def _flow_summaries(test: Test, run: Run, flow: str) -> dict[str, Total | None]:
             if test.meta.get("role") == "client":
                 run.warnings.append(
                     f"the {side} side{sfx.replace('_', ' ')} printed 0 bytes (no results from "
-                    "the other end, e.g. an interrupted test): not read")
+                    "the other end, e.g. an interrupted test): not read"
+                )
     for side, t in picked.items():
         if t is None:
             continue
@@ -247,8 +283,7 @@ def _computed(run: Run, rows: list[dict[str, Any]]) -> None:
 
 
 _INT_KEYS = {"seq", "bytes", "retransmits", "cwnd_bytes", "lost_packets", "packets"}
-_FLOAT_KEYS = {"start_s", "end_s", "bits_per_second", "tcp_rtt_us", "tcp_rttvar_us",
-               "jitter_us"}
+_FLOAT_KEYS = {"start_s", "end_s", "bits_per_second", "tcp_rtt_us", "tcp_rttvar_us", "jitter_us"}
 
 
 def _column(key: str, values: list[Any]) -> Any:
@@ -256,12 +291,14 @@ def _column(key: str, values: list[Any]) -> Any:
     type inference per column would cost more than reading the text."""
     if key in _INT_KEYS:
         mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
-        data = np.fromiter((0 if v is None else v for v in values), dtype=np.int64,
-                           count=len(values))
+        data = np.fromiter(
+            (0 if v is None else v for v in values), dtype=np.int64, count=len(values)
+        )
         return pd.arrays.IntegerArray(data, mask)
     if key in _FLOAT_KEYS:
-        return np.fromiter((np.nan if v is None else v for v in values), dtype=np.float64,
-                           count=len(values))
+        return np.fromiter(
+            (np.nan if v is None else v for v in values), dtype=np.float64, count=len(values)
+        )
     arr = np.empty(len(values), dtype=object)  # the schema makes it str once, after concat
     arr[:] = values
     return arr
@@ -281,16 +318,23 @@ def _samples(rows: list[dict[str, Any]]) -> pd.DataFrame | None:
 def finish(test: Test) -> Run:
     meta = dict(test.meta)
     meta.setdefault("mode", "throughput")
-    run = Run(meta=meta, line_start=test.line_start, line_end=test.line_end,
-              warnings=list(test.warnings))
+    run = Run(
+        meta=meta, line_start=test.line_start, line_end=test.line_end, warnings=list(test.warnings)
+    )
     bidir = meta.get("direction") == "bidir"
     flows = ("", "reverse") if bidir else ("",)
     for flow in flows:
         picked = _flow_summaries(test, run, flow)
         if flow == "" and meta.get("protocol") == "udp":
             _udp_counts(meta, picked, run.warnings)
-    for key in ("host_total", "host_user", "host_system",
-                "remote_total", "remote_user", "remote_system"):
+    for key in (
+        "host_total",
+        "host_user",
+        "host_system",
+        "remote_total",
+        "remote_user",
+        "remote_system",
+    ):
         if key in test.cpu:
             where, stat = key.split("_")
             run.add(f"cpu_{where}", stat, test.cpu[key], "pct")
@@ -298,7 +342,8 @@ def finish(test: Test) -> Run:
     if "duration_s" not in meta:
         meta["duration_s"] = _duration(test)
     run.warnings.extend(f"iperf3: {e}" for e in test.errors)
-    meta["complete"] = test.has_end and not test.errors
+    run.warnings.extend(test.cut)
+    meta["complete"] = test.has_end and not test.errors and not test.cut
     if not test.has_end:
         run.warnings.append("no end-of-test summary (interrupted or cut short): intervals kept")
     if test.labels:

@@ -40,14 +40,19 @@ class TextFacts:
     time: datetime | None = None  # -V "Time: ... GMT"
     embedded: bool = False  # after "Server output:"
     timestamped: bool = False
+    # end-of-test lines as printed: (stream, role tag, "sender"/"receiver"/None, line)
+    summary: list[tuple[str, str | None, str | None, int]] = field(default_factory=list)
+    done: bool = False  # "iperf Done." (or "Server output:") after the test
+    verbose: bool = False  # -V: "CPU Utilization" and the congestion lines come before Done
 
 
 def settle(t: Test, x: TextFacts) -> None:
     """Everything a test left open, from everything it printed."""
     meta = t.meta
     flags = x.command_flags
-    role = meta.get("role") or ("server" if flags.get("server") else
-                                "client" if flags.get("client") else None)
+    role = meta.get("role") or (
+        "server" if flags.get("server") else "client" if flags.get("client") else None
+    )
     meta["role"] = role
     if x.version:
         meta["tool_version"] = x.version
@@ -130,28 +135,39 @@ def _addresses(t: Test, x: TextFacts, role: str | None) -> None:
         meta["port"] = int_flag(x.command_flags, "port")
 
 
-def _unlabelled(t: Test, x: TextFacts, local: str | None, role: str | None,
-                bidir: bool) -> None:
+def _unlabelled(t: Test, x: TextFacts, local: str | None, role: str | None, bidir: bool) -> None:
     """3.0/3.1 print the end-of-test line without ``sender``/``receiver``: it is the local
     side's; on a UDP sender, its jitter and loss are the receiver's, sent back at the end
     — which an interrupted client never gets."""
     for total, tag in x.unlabelled:
         side = tag_side(tag) or local
         if side is None:
-            t.warnings.append("an end-of-test line without 'sender'/'receiver' and no "
-                              "client/server banner: not read")
+            t.warnings.append(
+                "an end-of-test line without 'sender'/'receiver' and no "
+                "client/server banner: not read"
+            )
             continue
         total.side = side
         total.flow = flow_of(role, side, bidir) if tag else ""
         if side == "sender" and total.lost is not None:
             if not t.errors:
-                t.totals.append(Total("receiver", total.stream, total.flow,
-                                      jitter_us=total.jitter_us, lost=total.lost,
-                                      packets=total.packets, loss_pct=total.loss_pct))
+                t.totals.append(
+                    Total(
+                        "receiver",
+                        total.stream,
+                        total.flow,
+                        jitter_us=total.jitter_us,
+                        lost=total.lost,
+                        packets=total.packets,
+                        loss_pct=total.loss_pct,
+                    )
+                )
             else:
-                t.warnings.append("jitter and loss of the unlabelled summary are the "
-                                  "receiver's, which an interrupted client never gets: "
-                                  "not read")
+                t.warnings.append(
+                    "jitter and loss of the unlabelled summary are the "
+                    "receiver's, which an interrupted client never gets: "
+                    "not read"
+                )
             total.jitter_us = total.lost = total.loss_pct = None
         t.totals.append(total)
 
@@ -186,3 +202,68 @@ def _streams(t: Test, x: TextFacts, direction: str | None) -> int | None:
     if direction == "bidir":
         return max(1, len(ids) // 2)
     return len(ids)
+
+
+def _id_key(stream: str) -> tuple[int, str]:
+    return (int(stream), "") if stream.isdigit() else (1 << 30, stream)
+
+
+def end_gaps(t: Test, x: TextFacts) -> str | None:
+    """What the end-of-test block lacks that iperf3 always prints, as a warning (the run is
+    then not complete), or None.
+
+    iperf3 3.1+ labels each end-of-test line.  A client prints a ``sender`` and a
+    ``receiver`` line per stream (per role tag with ``--bidir``), then both for ``[SUM]`` when
+    there are several streams; a server only its own side (3.12, 3.18).  A 3.0/3.1 UDP client
+    prints one unlabelled line, the same whether the test ended or was interrupted: only
+    ``iperf Done.`` tells, as it does after ``-V``'s CPU and congestion lines."""
+    if not x.summary:
+        return None  # no summary at all: finish() says so
+    role = t.meta.get("role")
+    last = max(line for *_, line in x.summary)
+    labelled = [s for s in x.summary if s[2]]
+    missing = _missing_lines(x, role, labelled) if labelled else []
+    if missing:
+        more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+        return (
+            f"the end-of-test summary stops at line {last}: no {', '.join(missing[:4])}"
+            f"{more} line (cut short?)"
+        )
+    if (x.verbose or not labelled) and role == "client" and not x.done and not t.errors:
+        why = (
+            "-V prints CPU and congestion lines, then 'iperf Done.'"
+            if x.verbose
+            else "an interrupted 3.0/3.1 client prints the same unlabelled summary"
+        )
+        return f"no 'iperf Done.' after line {last} ({why}): cut short?"
+    return None
+
+
+def _missing_lines(
+    x: TextFacts, role: str | None, labelled: list[tuple[str, str | None, str | None, int]]
+) -> list[str]:
+    groups: dict[str | None, set[str]] = {}
+    for stream, tag in x.seq:
+        if stream != "SUM":
+            groups.setdefault(tag, set()).add(stream)
+    have: dict[tuple[str, str | None], set[str | None]] = {}
+    for stream, tag, label, _ in x.summary:
+        groups.setdefault(tag, set())
+        if stream != "SUM":
+            groups[tag].add(stream)
+        have.setdefault((stream, tag), set()).add(label)
+    missing: list[str] = []
+    for tag, streams in groups.items():
+        ids = sorted(streams, key=_id_key) + (["SUM"] if len(streams) > 1 else [])
+        if role == "server":
+            # its own side only: the labels it printed for this tag, else any line at all
+            want = sorted({s[2] for s in labelled if s[1] == tag}) or [None]
+        else:
+            want = ["sender", "receiver"]
+        for sid in ids:
+            got = have.get((sid, tag), set())
+            for label in want:
+                if (label is None and not got) or (label is not None and label not in got):
+                    name = f"[{sid}]" + (f"[{tag}]" if tag else "")
+                    missing.append(f"{name} {label or 'end-of-test'}")
+    return missing

@@ -25,6 +25,8 @@ from .lines import (
     COUNT_CWND,
     CPU,
     DASHES,
+    DEBUG,
+    DEBUG_BLOCK,
     DONE,
     ERROR,
     HEADER,
@@ -56,7 +58,23 @@ from .model import (
     Test,
     Total,
 )
-from .settle import TextFacts, settle
+from .settle import TextFacts, end_gaps, settle
+
+# -d's JSON (cJSON_Print): how its lines start, and the lines that end it early (it was cut).
+_JSON_LINE = ("{", "}", "]", "\t")
+_OWN = (
+    INTERVAL,
+    HEADER,
+    SEPARATOR,
+    CONNECTED,
+    CONNECTING,
+    DONE,
+    ERROR,
+    LISTENING,
+    ACCEPTED,
+    SERVER_OUTPUT,
+    DASHES,
+)
 
 
 class TextReader:
@@ -77,6 +95,11 @@ class TextReader:
         self.version: str | None = None
         self.time: datetime | None = None
         self.embedded = False
+        # the first line of what the next test reads before its banner: -V's "iperf 3.12"
+        # and "Time:", or "Server output:"
+        self.preamble: int | None = None
+        self.debug: list[int] = []  # -d lines not yet told in a test's warnings
+        self.debug_json = False  # inside the JSON -d prints after "send_results" and the like
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -107,6 +130,9 @@ class TextReader:
         else:
             self.x = TextFacts()
         self.command = None
+        if self.preamble is not None:
+            test.line_start = min(test.line_start, self.preamble)
+            self.preamble = None
         if self.pending:
             test.errors.extend(self.pending)
             self.pending = []
@@ -137,6 +163,8 @@ class TextReader:
             if self.cur is not None and body.strip():
                 self.cur.line_end = line_no
         self.close()
+        if self.debug and self.tests:
+            self.tell_debug(self.tests[-1], self.debug[-1])
         self.leftover = self.orphans + self.pending  # messages no test of this text took
         if self.leftover and self.tests:
             self.tests[-1].warnings.extend(f"iperf3: {e}" for e in self.leftover)
@@ -147,6 +175,20 @@ class TextReader:
         text = body.strip()
         if not text:
             return
+        if self.debug_json:
+            nxt = line_no - self.offset  # index of the next line
+            after = self.lines[nxt][:1] if nxt < len(self.lines) else ""
+            if body[:1] in _JSON_LINE or (
+                after in _JSON_LINE and after and not any(p.match(text) for p in _OWN)
+            ):  # a stray line inside the JSON stays inside
+                self.debug.append(line_no)
+                self.debug_json = body != "}"
+                return
+            self.debug_json = False
+        if DEBUG_BLOCK.match(text) or DEBUG.match(text):
+            self.debug.append(line_no)
+            self.debug_json = bool(DEBUG_BLOCK.match(text))
+            return  # not a kind: a debug line between a separator and a header changes nothing
         kind = ""
         if (m := INTERVAL.match(text)) is not None:
             self.interval(m, line_no)
@@ -157,8 +199,11 @@ class TextReader:
         elif SEPARATOR.match(text):
             kind = "separator"
         elif (m := CONNECTED.match(text)) is not None:
-            conn = {**m.groupdict(), "lport": self.int(m["lport"], line_no, "a local port"),
-                    "rport": self.int(m["rport"], line_no, "a remote port")}
+            conn = {
+                **m.groupdict(),
+                "lport": self.int(m["lport"], line_no, "a local port"),
+                "rport": self.int(m["rport"], line_no, "a remote port"),
+            }
             t = self.need(line_no)
             if t.rows or t.totals:
                 t = self.start(line_no, t.meta.get("role"))
@@ -196,26 +241,41 @@ class TextReader:
             if self.cur is not None and self.cur.has_data:
                 self.close()
             self.version = m["v"]
+            if self.cur is None:
+                self.preamble = self.preamble or line_no
         elif (m := STARTING.match(text)) is not None:
             self.starting(m, line_no)
         elif (m := CPU.match(text)) is not None:
             t = self.need(line_no)
-            for key, grp in (("host_total", "ht"), ("host_user", "hu"), ("host_system", "hs"),
-                             ("remote_total", "rt"), ("remote_user", "ru"),
-                             ("remote_system", "rs")):
+            self.x.verbose = True
+            for key, grp in (
+                ("host_total", "ht"),
+                ("host_user", "hu"),
+                ("host_system", "hs"),
+                ("remote_total", "rt"),
+                ("remote_user", "ru"),
+                ("remote_system", "rs"),
+            ):
                 t.cpu[key] = self.num(m[grp], line_no, "CPU percent")
         elif (m := TIME.match(text)) is not None:
-            self.time = datetime.strptime(m["t"], "%a, %d %b %Y %H:%M:%S").replace(
-                tzinfo=UTC)
+            self.time = datetime.strptime(m["t"], "%a, %d %b %Y %H:%M:%S").replace(tzinfo=UTC)
+            if self.cur is None:
+                self.preamble = self.preamble or line_no
         elif (m := CONGESTION.match(text)) is not None:
             if self.cur is not None:
                 self.cur.labels[f"{m['side']}_tcp_congestion"] = m["algo"]
         elif SERVER_OUTPUT.match(text):
+            if self.cur is not None:
+                self.x.done = True  # the client's output ended; the server's follows
             self.close()
             self.embedded = True
+            self.preamble = line_no
         elif text.startswith("Test Complete"):
             kind = "separator"  # -V: between the last interval and the summary header
-        elif DONE.match(text) or DASHES.match(text) or VERBOSE.match(text):
+        elif DONE.match(text):
+            if self.cur is not None:
+                self.x.done = True
+        elif DASHES.match(text) or VERBOSE.match(text):
             pass
         elif (cmd := command_of(text, ("iperf3",))) and cmd[0]:
             for name, value in command_flags(cmd[0]).items():
@@ -248,6 +308,7 @@ class TextReader:
 
     def starting(self, m: re.Match[str], line_no: int) -> None:
         t = self.need(line_no)
+        self.x.verbose = True
         t.meta["protocol"] = m["proto"].lower()
         t.meta["streams"] = self.int(m["streams"], line_no, "streams")
         t.meta["msg_size_bytes"] = self.int(m["blk"], line_no, "block size")
@@ -255,13 +316,29 @@ class TextReader:
         if m["dur"]:
             t.labels["requested_duration_s"] = self.int(m["dur"], line_no, "test seconds")
 
+    def tell_debug(self, t: Test, upto: int) -> None:
+        """One warning for the -d lines up to line ``upto``, which are not read."""
+        mine = [n for n in self.debug if n <= upto]
+        if mine:
+            self.debug = self.debug[len(mine) :]
+            t.warnings.append(
+                f"{len(mine)} iperf3 -d (debug) lines not read (line {mine[0]} "
+                f"to line {mine[-1]}, between the output's own)"
+            )
+
     # -- interval and summary lines -------------------------------------------------------------
 
     def interval(self, m: re.Match[str], line_no: int) -> None:
         t = self.need(line_no)
         label = label_of(m["rest"])
-        if t.totals and (not self.x.in_summary and not label or label and any(
-                (o.side, o.stream, o.flow) == (label, m["id"], m["tag"] or "") for o in t.totals)):
+        if t.totals and (
+            not self.x.in_summary
+            and not label
+            or label
+            and any(
+                (o.side, o.stream, o.flow) == (label, m["id"], m["tag"] or "") for o in t.totals
+            )
+        ):
             # Intervals after a summary, or a second summary of the same stream: a new test
             # whose banner was not captured (summary-only logs repeat sender/receiver pairs).
             t = self.start(line_no, t.meta.get("role"))
@@ -280,13 +357,35 @@ class TextReader:
             rest = rest[: -len("(omitted)")].strip()
         if label:
             rest = rest[: rest.rindex(label)].strip()
+        if (
+            not label
+            and x.in_summary
+            and (any(s[2] for s in x.summary) or re.match(r"\s*Bitrate\b", x.summary_header))
+        ):
+            raise self.error(
+                line_no,
+                "an end-of-test line without 'sender'/'receiver' where "
+                "iperf3 labels each one (3.6+ 'Bitrate' header, or labelled lines "
+                "before it): cut short?",
+            )
         fields = self.columns(rest, line_no, summary=bool(label) or x.in_summary)
         stream, tag = m["id"], m["tag"]
         if tag:
             x.tags.add(tag)
         if label or x.in_summary:
-            total = Total(label or "?", stream, "", start, end, None, round(nbytes), bps,
-                          **fields, line=line_no)
+            x.summary.append((stream, tag, label, line_no))
+            total = Total(
+                label or "?",
+                stream,
+                "",
+                start,
+                end,
+                None,
+                round(nbytes),
+                bps,
+                **fields,
+                line=line_no,
+            )
             _check_rate(t, total, m)
             total.flow = tag or ""  # resolved in close()
             if label:
@@ -298,14 +397,25 @@ class TextReader:
         key = (stream, tag)
         seq = x.seq.get(key, 0)
         x.seq[key] = seq + 1
-        row = {"seq": seq, "kind": "interval", "status": "omitted" if omitted else "ok",
-               "stream": stream, "_tag": tag, "start_s": start, "end_s": end,
-               "bytes": round(nbytes), "bits_per_second": bps, **_row_fields(fields)}
+        row = {
+            "seq": seq,
+            "kind": "interval",
+            "status": "omitted" if omitted else "ok",
+            "stream": stream,
+            "_tag": tag,
+            "start_s": start,
+            "end_s": end,
+            "bytes": round(nbytes),
+            "bits_per_second": bps,
+            **_row_fields(fields),
+        }
         sig = (start, end, m["xfer"], m["rate"])
         if x.last.get(key) == sig:
             row["status"] = "duplicate"
-            t.warnings.append(f"line {line_no}: interval {m['start']}-{m['end']} of stream "
-                              f"{stream} printed twice (iperf3 server quirk): kept as duplicate")
+            t.warnings.append(
+                f"line {line_no}: interval {m['start']}-{m['end']} of stream "
+                f"{stream} printed twice (iperf3 server quirk): kept as duplicate"
+            )
         elif bps > 0 and abs(nbytes * 8 / bps - (end - start)) > 0.02 + 0.05 * (end - start):
             # Times are printed to 0.01 s and sizes to three digits; beyond that the line
             # contradicts itself (3.12 with -O prints "1.00-1.00 sec 12.0 MBytes 50.3 Mbits/sec").
@@ -314,7 +424,8 @@ class TextReader:
             t.warnings.append(
                 f"line {line_no}: interval {m['start']}-{m['end']} sec with {m['xfer']} "
                 f"{m['xunit']} at {m['rate']} {runit} would last {nbytes * 8 / bps:.2f} s "
-                "(iperf3 3.12 -O quirk): status error, left out of statistics")
+                "(iperf3 3.12 -O quirk): status error, left out of statistics"
+            )
         x.last[key] = sig
         t.rows.append(row)
 
@@ -335,8 +446,11 @@ class TextReader:
             return out
         c = COUNT_CWND.match(rest)
         if c is None:
-            raise self.error(line_no, f"expected 'Retr [Cwnd]', 'Total Datagrams' or "
-                             f"'Jitter Lost/Total' columns, got {rest!r}")
+            raise self.error(
+                line_no,
+                f"expected 'Retr [Cwnd]', 'Total Datagrams' or "
+                f"'Jitter Lost/Total' columns, got {rest!r}",
+            )
         n = self.int(c["n"], line_no, "a Retr or Total Datagrams count")
         # A bare count is Retr on a summary line (UDP summaries carry jitter and loss) and on
         # an interval under a Retr header; otherwise the sending side's Total Datagrams.
@@ -362,8 +476,17 @@ class TextReader:
             self.orphans.extend(e for e in t.errors if not e.endswith("server has terminated"))
             return
         x.version, x.time, x.embedded, x.timestamped = (
-            self.version, self.time, self.embedded, self.timestamped)
+            self.version,
+            self.time,
+            self.embedded,
+            self.timestamped,
+        )
+        x.verbose = x.verbose or x.version is not None
         settle(t, x)
+        gap = end_gaps(t, x)
+        if gap:
+            t.cut.append(gap)
+        self.tell_debug(t, t.line_end)
         self.tests.append(t)
         self.version = self.time = None
         self.embedded = False
@@ -380,14 +503,19 @@ def _check_rate(t: Test, total: Total, m: re.Match[str]) -> None:
         t.warnings.append(
             f"line {total.line}: {m['xfer']} {m['xunit']} in {secs:.2f} s is "
             f"{implied / 1e6:.3g} Mbit/s, but the line says {m['rate']} {m['runit']}: "
-            "kept as printed")
+            "kept as printed"
+        )
 
 
 def _row_fields(fields: dict) -> dict:
     out = {}
-    for src, dst in (("retransmits", "retransmits"), ("cwnd_max", "cwnd_bytes"),
-                     ("jitter_us", "jitter_us"), ("lost", "lost_packets"),
-                     ("packets", "packets")):
+    for src, dst in (
+        ("retransmits", "retransmits"),
+        ("cwnd_max", "cwnd_bytes"),
+        ("jitter_us", "jitter_us"),
+        ("lost", "lost_packets"),
+        ("packets", "packets"),
+    ):
         if fields.get(src) is not None:
             out[dst] = fields[src]
     return out
