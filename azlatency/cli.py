@@ -11,6 +11,7 @@ import click
 import pandas as pd
 from rich.table import Table
 
+from . import paths
 from ._console import console as _console
 from ._version import __version__
 from .errors import AzlatencyError
@@ -234,6 +235,78 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
     target = outcome.index.parent if outcome.index else Path(out or "reports")
     print_summary(outcome, target, console, strict=strict)
     sys.exit(outcome.status(strict))
+
+
+@main.command()
+@click.argument("campaign")
+@click.option(
+    "--data",
+    "data_root",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Data root (default: data/, or $AZLATENCY_DATA); the campaign is imported when stale.",
+)
+@click.option("--level", type=float, default=0.95, show_default=True, help="Interval level.")
+@click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Write JUnit XML.")
+@click.option("--github", is_flag=True, help="Print GitHub Actions ::error/::warning lines.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["fails", "inconclusive"]),
+    default="fails",
+    show_default=True,
+    help="Exit 1 on failed checks, or also on inconclusive ones and missing data.",
+)
+def check(campaign: str, data_root, level: float, junit, github: bool, fail_on: str):
+    """Verdicts of CAMPAIGN's expectations (campaign.yaml `expectations:`): each VM against
+    each check, with its interval, and the VM its fleet names.  Exit 1 when a check fails
+    (--fail-on), 2 when the campaign states no expectations."""
+    from .report import (
+        baseline,
+        baseline_table,
+        check_lines,
+        github_annotations,
+        junit_xml,
+        load_campaigns,
+    )
+    from .report.run import import_all
+
+    console = _console()
+    root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()
+    errors: list[str] = []
+    reports = import_all([campaign], root, errors)
+    if errors:
+        raise click.ClickException("; ".join(errors))
+    name = reports[0].campaign
+    try:
+        tables = load_campaigns(name, root)
+        table = baseline(tables, name, root, level=level)
+    except AzlatencyError as exc:
+        raise click.ClickException(str(exc)) from None
+    if table.empty:
+        console.print(f"{name}: campaign.yaml states no expectations", highlight=False)
+        sys.exit(2)
+    out = Table(title=f"{name}: fleet baseline", title_justify="left")
+    shown = baseline_table(table)
+    colours = {"meets": "green", "fails": "red", "inconclusive": "yellow", "no data": "dim"}
+    for col in shown.columns:
+        out.add_column(col, overflow="fold")
+    for row in shown.itertuples(index=False):
+        cells = [str(x) for x in row]
+        cells[5] = f"[{colours.get(cells[5], 'white')}]{cells[5]}[/]"
+        out.add_row(*cells)
+    console.print(out)
+    for line in check_lines(table):
+        console.print(line, highlight=False, markup=False)
+    if junit:
+        Path(junit).write_text(junit_xml(table, name), encoding="utf-8")
+    if github:
+        for line in github_annotations(table, name):
+            click.echo(line)
+    bad = {"fails"} if fail_on == "fails" else {"fails", "inconclusive", "no data"}
+    verdicts = table["verdict"].astype(str)
+    counts = ", ".join(f"{k} {v}" for k, v in verdicts.value_counts().items())
+    console.print(f"{name}: {len(table)} checks of VMs: {counts}", highlight=False)
+    sys.exit(1 if verdicts.isin(bad).any() else 0)
 
 
 @main.command()

@@ -1,7 +1,8 @@
 """What `make run` does: ``azlatency report`` on the bundled example data.
 
-1. build the bundled synthetic campaign under ``data/raw`` when it is absent or stale
-   (``azlatency.synth.ensure_bundled``; real example campaigns are never touched);
+1. build the bundled synthetic campaigns under ``data/raw`` when absent or stale
+   (``azlatency.synth.ensure_bundled``, ``synth.baseline.ensure_baseline``; real example
+   campaigns are never touched);
 2. ``azlatency report`` every campaign under ``data/raw`` into ``reports/``: import what is
    stale into ``data/processed``, execute the notebooks that apply (``reports/notebooks/``,
    figures in ``reports/figures/``), render the site ``reports/site/`` and print where
@@ -22,13 +23,16 @@ from . import paths
 from ._console import console as _console
 
 
-def ensure_synthetic() -> Path | None:
-    """Build ``data/raw/synthetic-westeurope`` if needed; ``None`` when it was up to date."""
+def ensure_synthetic() -> list[Path]:
+    """Build ``data/raw/synthetic-westeurope`` and ``synthetic-seed003-baseline`` (seed 003's
+    fleet baseline) if needed; the ones (re)built."""
     try:
         from .synth import ensure_bundled
+        from .synth.baseline import ensure_baseline
     except ImportError:  # a checkout without the generator: the real campaigns still run
-        return None
-    return ensure_bundled(paths.raw_dir())
+        return []
+    built = [ensure_bundled(paths.raw_dir()), ensure_baseline(paths.raw_dir())]
+    return [b for b in built if b is not None]
 
 
 def run(reports: Path | None = None, *, strict: bool = False) -> int:
@@ -37,8 +41,7 @@ def run(reports: Path | None = None, *, strict: bool = False) -> int:
 
     console = _console()
     reports = reports_root(reports)
-    built = ensure_synthetic()
-    if built is not None:
+    for built in ensure_synthetic():
         console.print(f"built the synthetic campaign {built}", highlight=False)
     outcome = run_report(paths.campaigns(), reports, data_root=paths.data_root(), console=console)
     print_summary(outcome, reports, console, strict=strict)
@@ -50,8 +53,7 @@ def prepare() -> int:
     from .campaign import import_campaign
 
     console = _console()
-    built = ensure_synthetic()
-    if built is not None:
+    for built in ensure_synthetic():
         console.print(f"built the synthetic campaign {built}", highlight=False)
     for name in paths.campaigns():
         report = import_campaign(name, root=paths.processed_dir())

@@ -17,7 +17,7 @@ import ipaddress
 import re
 import string
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -222,6 +222,47 @@ class Rule(_Model):
         return self
 
 
+class Expectation(_Model):
+    """A check of seed 003's fleet baseline: what a VM of a size should measure
+    (docs/campaign.md "Expectations"; :mod:`azlatency.stats.baseline` gives the verdicts)."""
+
+    check: str
+    metric: str
+    target: Str
+    stat: str = "mean"
+    tool: Str | None = None
+    basis: Literal["rtt", "half_rtt"] | None = None
+    tolerance: float = Field(0.1, ge=0, lt=1)
+    vm: Literal["src_host", "dst_host"] = "src_host"
+    vm_size: StrList = Field(default_factory=list)
+    hosts: StrList = Field(default_factory=list)
+    where: dict[str, Str | list[Str]] = Field(default_factory=dict)
+
+    @field_validator("stat")
+    @classmethod
+    def _stat(cls, value: str) -> str:
+        if not re.fullmatch(r"mean|min|max|p\d+(\.\d+)?", value):
+            raise ValueError(f"stat {value!r}: use mean, min, max or a percentile like p99")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Expectation:
+        from ..stats.baseline import check_units, parse_target  # stats: a layer below
+
+        if self.basis is not None and self.metric in ("latency", "rtt", "half_rtt"):
+            if self.metric != "latency" and self.metric != self.basis:
+                raise ValueError(f"metric {self.metric!r} is not of basis {self.basis!r}")
+            object.__setattr__(self, "metric", self.basis)
+        elif self.metric == "latency":
+            raise ValueError("metric 'latency' needs basis: rtt or half_rtt")
+        target = parse_target(self.target, self.tolerance)
+        check_units(self.metric, target)
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.model_dump(exclude_defaults=False)
+
+
 class Campaign(_Model):
     name: str | None = None
     description: str | None = None
@@ -229,6 +270,7 @@ class Campaign(_Model):
     hosts: dict[Str, Host] = Field(default_factory=dict)
     rules: list[Rule] = Field(default_factory=list)
     ignore: StrList = Field(default_factory=list)
+    expectations: list[Expectation] = Field(default_factory=list)
 
     @field_validator("hosts")
     @classmethod

@@ -460,6 +460,7 @@ class _Job:
             **identity,
             "description": cfg.description,
             "notes": cfg.defaults.notes,
+            "expectations": [e.as_dict() for e in cfg.expectations],
             "report": report.to_dict(),
         }
         cache_sha256 = {

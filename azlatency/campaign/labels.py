@@ -188,9 +188,16 @@ def _merge_labels(*layers: Any) -> str | None:
     return json.dumps(merged, sort_keys=True, ensure_ascii=False) if merged else None
 
 
+def _local(tool: Any) -> bool:
+    """The tool measures the host it runs on (fio, iostat): no destination to label."""
+    from .. import parsers
+
+    return isinstance(tool, str) and tool in parsers.tools() and parsers.get(tool).INFO.local
+
+
 def _zone_issues(run: dict[str, Any], hosts: dict[str, Any]) -> list[Issue]:
     missing = []
-    for s in ("src", "dst"):
+    for s in ("src",) if _local(run.get("tool")) else ("src", "dst"):
         regional = hosts.get(s) is not None and hosts[s][1].regional
         if _empty(run.get(f"{s}_zone")) and not regional:
             missing.append(f"{s}_zone")

@@ -159,6 +159,16 @@ def load(
     return Tables(runs, sample_df, summaries)
 
 
+def expectations(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> list[dict[str, Any]]:
+    """The ``expectations:`` of an imported campaign's ``campaign.yaml`` (validated at import,
+    kept in the store's manifest), as :func:`azlatency.stats.baseline.verdicts` takes them;
+    ``[]`` when it states none."""
+    target = store_path(campaign, root)
+    return list(_manifest(target, campaign).get("expectations") or [])
+
+
 def query(campaign: str | os.PathLike[str], sql: str, root: str | os.PathLike[str] | None = None):
     """Run SQL over an imported campaign's store, without loading it.
 

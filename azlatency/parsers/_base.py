@@ -44,6 +44,9 @@ class ToolInfo:
     # Variants whose output has no end the tool prints (a CSV of probes, qperf's ``key =
     # value`` lines): cut at a line boundary, they read as a shorter whole output.
     open_ended: tuple[str, ...] = ()
+    # The tool measures the machine it runs on (disks, CPU), not a path to another host: its
+    # runs have no destination, and none is missing.
+    local: bool = False
 
 
 @runtime_checkable

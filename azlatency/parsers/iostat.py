@@ -36,6 +36,7 @@ INFO = ToolInfo(
     produces=("runs", "summaries"),
     flags="-x (extended statistics); -t (timestamps) and -y (no since-boot report) help",
     open_ended=("x", "x-legacy"),
+    local=True,
 )
 TOOL = "iostat"
 

@@ -8,6 +8,7 @@ Importing this package changes no global settings; the publication look is
 from ._axes import legend, plain_log, rows_height
 from ._labels import latency_label, throughput_label, unit_label
 from ._style import PALETTE, WIDTHS, figsize, save, style
+from .baseline import fleet
 from .compare import forest, latency_vs_size, throughput_bars
 from .distributions import ccdf, ecdf, nines, percentile_spectrum
 from .matrix import zone_matrix
@@ -22,6 +23,7 @@ __all__ = [
     "count_bars",
     "ecdf",
     "figsize",
+    "fleet",
     "forest",
     "latency_label",
     "latency_vs_size",

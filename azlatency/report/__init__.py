@@ -12,6 +12,16 @@ where it did not — and says which is which in every row (``source``).
 
 from __future__ import annotations
 
+from ._baseline import (
+    baseline,
+    baseline_findings,
+    baseline_table,
+    check_lines,
+    fleet_figure,
+    github_annotations,
+    has_expectations,
+    junit_xml,
+)
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
@@ -75,6 +85,14 @@ from ._zones import (
 )
 
 __all__ = [
+    "baseline",
+    "baseline_findings",
+    "baseline_table",
+    "check_lines",
+    "fleet_figure",
+    "github_annotations",
+    "has_expectations",
+    "junit_xml",
     "CLAIMS_MIME",
     "FACTOR_NAMES",
     "FACTORS",

@@ -73,6 +73,12 @@ def _tools(t: Tables, _p: dict) -> bool:
     return bool(r.groupby(key)["tool"].nunique().ge(2).any())
 
 
+def _expectations(t: Tables, p: dict) -> bool:
+    from ._baseline import has_expectations
+
+    return has_expectations(t, p.get("data_root"))
+
+
 def _always(_t: Tables, _p: dict) -> bool:
     return True
 
@@ -103,6 +109,11 @@ NEEDS: dict[str, Need] = {
         _long,
     ),
     "40": Need("one pair of VMs measured by two or more latency tools", _tools),
+    "50": Need(
+        "expectations in campaign.yaml (`expectations:`: a target per VM size, tool and metric)",
+        _expectations,
+        per_campaign=True,
+    ),
     "90": Need("an imported campaign", _always, per_campaign=True),
 }
 

@@ -181,7 +181,7 @@ def plan(names: Sequence[str], chosen: Sequence[Path], data_root: Path, params: 
     tables = {n: load_campaigns(n, data_root) for n in names}
     pages = []
     for nb in chosen:
-        lacks = {n: missing(nb.stem, tables[n], params) for n in names}
+        lacks = {n: missing(nb.stem, tables[n], {**params, "data_root": data_root}) for n in names}
         if need(nb.stem).per_campaign:
             for n in names:
                 p = Page(nb.stem, [n], folder=slug(n))

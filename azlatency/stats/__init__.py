@@ -14,6 +14,7 @@ Every interval row says its ``method``, ``level`` and ``unit_of_analysis`` (``pa
 from __future__ import annotations
 
 from .asymmetry import asymmetry
+from .baseline import fleet, parse_target, verdict_matrix, verdicts
 from .compare import adjust_pvalues, compare, compare_groups, compare_runs
 from .intervals import mean_ci, quantile_ci, summarize
 from .sanity import check_expectations, parse_expect, warmup
@@ -31,10 +32,12 @@ __all__ = [
     "compare_groups",
     "compare_runs",
     "exceedance",
+    "fleet",
     "histogram_quantiles",
     "last_records_before_break",
     "mean_ci",
     "parse_expect",
+    "parse_target",
     "percentile_spectrum",
     "pot_fit",
     "quantile_ci",
@@ -43,5 +46,7 @@ __all__ = [
     "summary_only_interval",
     "summary_ranges",
     "tail_ratios",
+    "verdict_matrix",
+    "verdicts",
     "warmup",
 ]

@@ -25,6 +25,7 @@ EXAMPLES = (
     "seed004-echo-uksouth",
 )
 SYNTHETIC = "synthetic-westeurope"
+BASELINE = "synthetic-seed003-baseline"  # seed 003's fleet baseline (azlatency.synth.baseline)
 
 # Non-default parameters: another campaign (or several), another confidence level.
 OTHER = {
@@ -41,6 +42,7 @@ OTHER = {
         "level": 0.9,
     },
     "40-cross-tool-agreement": {"campaigns": [SYNTHETIC], "level": 0.9},
+    "50-baseline-validation": {"campaigns": [BASELINE], "level": 0.9},
     "90-campaign-report": {"campaigns": [SYNTHETIC], "level": 0.9},
 }
 
@@ -49,12 +51,15 @@ OTHER = {
 def data_root(tmp_path_factory) -> Path:
     """``<tmp>/raw`` (the synthetic campaign) and ``<tmp>/processed`` (every store)."""
     from azlatency.synth import make_campaign
+    from azlatency.synth.baseline import make_baseline
 
     root = tmp_path_factory.mktemp("data")
     for name in EXAMPLES:
         import_campaign(RAW / name, root=root / "processed", workers=1)
     make_campaign(root / "raw" / SYNTHETIC, size="tiny", seed=0)
     import_campaign(root / "raw" / SYNTHETIC, root=root / "processed", workers=2)
+    make_baseline(root / "raw" / BASELINE)
+    import_campaign(root / "raw" / BASELINE, root=root / "processed", workers=2)
     return root
 
 

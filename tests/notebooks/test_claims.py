@@ -179,6 +179,20 @@ def test_40_cross_tool(claims, other):
     assert pings and all(v is None or v > 1 for v in pings)  # ICMP adds its own delay
 
 
+def test_50_baseline_names_the_degraded_vm(claims, other):
+    from azlatency.synth.baseline import DEGRADED
+
+    for c in (claims["50-baseline-validation"], other["50-baseline-validation"]):
+        assert c["redeploy"] == [DEGRADED]
+        failed = sorted(k for k, v in c["verdicts"].items() if v == "fails")
+        assert failed == [
+            f"{DEGRADED} | data disks 1 MiB random read",
+            f"{DEGRADED} | data disks 4 KiB random read IOPS",
+        ]
+        assert sum(v == "meets" for v in c["verdicts"].values()) == 52
+    assert other["50-baseline-validation"]["level"] == 0.9
+
+
 def test_90_campaign_report(claims, other, truth, data_root):
     c = claims["90-campaign-report"]
     assert c["campaigns"] == [S001] and c["runs"] == 25

@@ -50,6 +50,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="--output-format=json+ for the completion-latency histogram (samples)",
     latency_basis=None,
+    local=True,
 )
 
 TOOL = "fio"

@@ -1,0 +1,182 @@
+"""Fleet baseline verdicts (issue 28): targets, verdicts with their evidence, the fleet rule,
+and the synthetic seed-003 campaign whose truth names the degraded VM."""
+
+from __future__ import annotations
+
+import json
+from xml.etree import ElementTree as ET
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from azlatency import schema, stats
+from azlatency.campaign import import_campaign
+from azlatency.campaign.config import parse_campaign
+from azlatency.cli import main
+from azlatency.errors import CampaignError
+from azlatency.report import _baseline as rb
+from azlatency.stats.baseline import check_units, parse_target
+from azlatency.synth.baseline import DEGRADED, NAME, make_baseline
+
+
+def test_target_forms_and_units():
+    t = parse_target("40-50 us")
+    assert (t.low, t.high, t.unit, t.kind) == (40, 50, "us", "range")
+    t = parse_target("~780 MB/s ±10%")
+    assert (t.low, t.high, t.kind) == (pytest.approx(702), pytest.approx(858), "about")
+    assert parse_target("~780 MB/s", tolerance=0.05).high == pytest.approx(819)
+    assert parse_target(">= 11 Gbit/s").to("bps") == (11e9, np.inf)
+    assert parse_target("<= 3.3 ms").to("us") == (-np.inf, pytest.approx(3300))
+    assert parse_target("~20k IOPS ±10%").to("io/s") == (pytest.approx(18e3), pytest.approx(22e3))
+    assert parse_target("~530 MiB/s ±0%").to("bytes/s")[0] == 530 * 2**20
+    with pytest.raises(ValueError, match="cannot read target"):
+        parse_target("fast")
+    with pytest.raises(ValueError, match="unknown unit"):
+        parse_target("40-50 furlongs")
+    with pytest.raises(ValueError, match="is a time, but 'throughput_receiver' is a rate"):
+        check_units("throughput_receiver", parse_target("40 ms"))
+
+
+def test_campaign_yaml_expectations_are_validated_with_lines():
+    good = parse_campaign(
+        "expectations:\n"
+        "  - check: pair latency\n    tool: sockperf\n    metric: latency\n"
+        "    basis: half_rtt\n    target: 40-50 us\n"
+    )
+    assert good.expectations[0].metric == "half_rtt"  # latency + basis -> the basis's metric
+    for body, line, words in (
+        ("  - check: a\n    metric: latency\n    target: 40-50 us\n", 2, "needs basis"),
+        ("  - check: a\n    metric: iops_read\n    target: 20 ms\n", 2, "is a time"),
+        ("  - check: a\n    metric: rtt\n    stat: median\n    target: 1 ms\n", 4, "stat"),
+        ("  - check: a\n    metric: rtt\n    target: 1 ms\n    tolerance: 2\n", 5, "less than 1"),
+    ):
+        with pytest.raises(CampaignError, match=rf"campaign.yaml:{line}: expectations.0.*{words}"):
+            parse_campaign("expectations:\n" + body)
+
+
+def _tables(values: dict[str, list[float]], *, metric="iops_read", unit="io/s"):
+    """Printed values per VM, one run each: {vm: [run values]}."""
+    runs, summaries = [], []
+    for vm, vals in values.items():
+        for k, v in enumerate(vals):
+            rid = f"{vm}-{k}"
+            runs.append({"run_id": rid, "tool": "fio", "src_host": vm, "vm_size": "DS14_v2"})
+            summaries.append(
+                {"run_id": rid, "metric": metric, "stat": "mean", "value": v, "unit": unit,
+                 "source": "reported"}
+            )  # fmt: skip
+    runs = pd.DataFrame(runs)
+    return runs, schema.empty("samples"), schema.frame("summaries", summaries)
+
+
+def test_verdicts_printed_value_run_level_interval_and_no_data():
+    runs, samples, summaries = _tables(
+        {
+            "vm1": [20_100],  # one printed value: compared as printed
+            "vm2": [12_300],  # fails as printed
+            "vm3": [19_900, 20_050, 20_010],  # t interval over runs inside 18k-22k: meets
+            "vm4": [17_000, 21_000, 19_000],  # interval straddles 18k: inconclusive
+        }
+    )
+    runs.loc[len(runs)] = {"run_id": "x", "tool": "iperf3", "src_host": "vm5", "vm_size": "DS14_v2"}
+    e = {"check": "iops", "tool": "fio", "metric": "iops_read", "target": "~20k IOPS ±10%"}
+    iperf = {"check": "tput", "tool": "iperf3", "metric": "throughput", "target": ">= 1 Gbit/s"}
+    v = stats.verdicts(runs, samples, summaries, [e, iperf]).set_index(["check", "vm"])
+    assert v.loc[("iops", "vm1"), "verdict"] == "meets"
+    assert "compared as printed" in v.loc[("iops", "vm1"), "why"]
+    assert v.loc[("iops", "vm2"), "verdict"] == "fails"
+    row = v.loc[("iops", "vm3")]
+    assert row["verdict"] == "meets" and row["unit_of_analysis"] == "run" and row["n_runs"] == 3
+    # Student t with 2 df over the three printed values
+    sd = np.std([19_900, 20_050, 20_010], ddof=1)
+    assert row["ci_high"] - row["estimate"] == pytest.approx(4.3027 * sd / 3**0.5, rel=1e-4)
+    assert v.loc[("iops", "vm4"), "verdict"] == "inconclusive"
+    assert "straddles the target's bound 1.8e+04 io/s" in v.loc[("iops", "vm4"), "why"]
+    # vm5 ran iperf3 only: no fio run for the iops check is said, not skipped
+    assert v.loc[("iops", "vm5"), "verdict"] == "no data"
+    assert v.loc[("tput", "vm5"), "verdict"] == "no data"  # its run printed nothing
+
+
+def test_fleet_names_the_vm_that_differs_and_not_small_spread():
+    vals = {f"vm{i}": [v] for i, v in enumerate([20_000, 19_950, 20_100, 12_400, 20_050, 19_900])}
+    runs, samples, summaries = _tables(vals)
+    e = {"check": "iops", "metric": "iops_read", "target": "~20k IOPS ±10%"}
+    f = stats.fleet(stats.verdicts(runs, samples, summaries, [e])).set_index("vm")
+    assert f["outlier"].tolist() == [False, False, False, True, False, False]
+    assert f.loc["vm3", "ratio_to_median"] == pytest.approx(12_400 / 19_975)  # median of six
+    assert "redeploy that VM and test again" in f.loc["vm3", "advice"]
+    # 2 % apart is many MADs in a tight fleet, but not worth a redeploy
+    tight = {f"vm{i}": [v] for i, v in enumerate([20_000, 20_001, 20_002, 19_600, 20_001])}
+    f2 = stats.fleet(stats.verdicts(*_tables(tight), [e]))
+    assert not f2["outlier"].any()
+    assert abs(f2["robust_z"]).max() > 3.5
+
+
+@pytest.fixture(scope="module")
+def baseline_root(tmp_path_factory):
+    root = tmp_path_factory.mktemp("baseline")
+    make_baseline(root / "raw" / NAME)
+    import_campaign(root / "raw" / NAME, root=root / "processed", workers=1)
+    return root
+
+
+def test_synthetic_baseline_names_the_degraded_vm_and_nothing_else(baseline_root):
+    from azlatency.report import baseline, load_campaigns
+
+    truth = json.loads((baseline_root / "raw" / NAME / "truth.json").read_text())
+    assert truth["degraded_vm"] == DEGRADED
+    table = baseline(load_campaigns(NAME, baseline_root), NAME, baseline_root)
+    assert sorted(set(table["vm"])) == [f"cass-{i}" for i in range(1, 7)]
+    assert table["check"].nunique() == 9  # the seed's table, both iperf3 directions apart
+    failed = table[table["verdict"] == "fails"]
+    assert set(failed["vm"]) == {DEGRADED}
+    assert set(failed["check"]) == {
+        "data disks 1 MiB random read",
+        "data disks 4 KiB random read IOPS",
+    }
+    assert (table.loc[table["vm"] != DEGRADED, "verdict"] == "meets").all()
+    assert set(table.loc[table["advice"].astype(bool), "vm"]) == {DEGRADED}
+    # samples give run-level intervals; fio's one printed number has none
+    lat = table[table["check"].str.startswith("VM-pair")]
+    assert (lat["evidence"] == "samples").all() and (lat["n_runs"] == 5).all()
+    assert lat["estimate"].between(44, 47).all()
+    one = table[table["check"] == "local disk 1 MiB random write"]
+    assert (one["evidence"] == "printed").all() and (one["n_runs"] == 1).all()
+    text = rb.baseline_findings(table)
+    assert f"**{DEGRADED} fails data disks 4 KiB random read IOPS:**" in text
+    assert f"**{DEGRADED} differs from its peers**" in text
+
+
+def test_check_command_exits_1_naming_vm_and_check(baseline_root, tmp_path):
+    junit = tmp_path / "check.xml"
+    res = CliRunner().invoke(
+        main, ["check", NAME, "--data", str(baseline_root), "--junit", str(junit), "--github"]
+    )
+    assert res.exit_code == 1, res.output
+    assert f"{DEGRADED}: data disks 4 KiB random read IOPS: FAILS" in res.output
+    assert "::error title=synthetic-seed003-baseline: data disks 4 KiB random read IOPS::" in (
+        res.output
+    )
+    suites = ET.parse(junit).getroot()
+    failures = [
+        (s.get("name"), c.get("classname"))
+        for s in suites
+        for c in s
+        if c.find("failure") is not None
+    ]
+    assert sorted(failures) == [
+        ("data disks 1 MiB random read", f"{NAME}.{DEGRADED}"),
+        ("data disks 4 KiB random read IOPS", f"{NAME}.{DEGRADED}"),
+    ]
+    assert sum(int(s.get("tests")) for s in suites) == 54
+
+
+def test_check_without_expectations_exits_2(tmp_path):
+    from tests.conftest import ROOT
+
+    res = CliRunner().invoke(main, ["check", str(ROOT / "data/raw/seed002-ppg-latte"),
+                                    "--data", str(tmp_path)])  # fmt: skip
+    assert res.exit_code == 2, res.output
+    assert "states no expectations" in res.output
