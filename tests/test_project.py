@@ -97,6 +97,7 @@ _NOT_IMPORTED = {
     "ipykernel": "the notebooks' kernel (Makefile)",
     "myst-nb": "the site's Sphinx extension (report/site.py conf)",
     "jupyterlab": "make lab",
+    "twine": "python -m twine check (tests/test_release.py, docs/releasing.md)",
 }
 
 
