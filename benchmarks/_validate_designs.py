@@ -201,6 +201,18 @@ def quantile_dependent(rng, *, n: int, phi: float):
     }
 
 
+def short_series(rng, *, n: int, phi: float):
+    """Issue 29's grid: ``mean_ci`` and ``quantile_ci`` (p50), ``dependence="auto"``, of one
+    short log-AR(1) series (``ping -c 20``, a 100-record window)."""
+    x = np.exp(MU + SIGMA * log_ar1(n, phi, rng))
+    mean = az.mean_ci(x, LEVEL).iloc[0]
+    p50 = az.quantile_ci(x, 0.5, LEVEL).iloc[0]
+    return {
+        "mean": _interval(mean, float(np.exp(MU + SIGMA**2 / 2))),
+        "p50": _interval(p50, float(np.exp(MU))),
+    }
+
+
 def quantile_spikes(rng, *, n: int = 10_000):
     """``quantile_ci`` of p50, p99, p99.9 of an iid body with 0.1 % spikes (×10)."""
     out = az.quantile_ci(spiky(n, rng), [0.5, 0.99, 0.999], LEVEL)

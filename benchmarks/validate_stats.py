@@ -130,6 +130,16 @@ def designs() -> list[Design]:
                 400,
                 30 if phi in (0.0, 0.9, 0.99) else 0,
             )
+    for n in (10, 20, 50, 100, 200):
+        for phi in (0.0, 0.3, 0.5, 0.7, 0.9):
+            add(
+                "short series, mean and p50, dependence='auto'",
+                f"n={n}, log-AR(1) φ={phi}",
+                partial(d.short_series, n=n, phi=phi),
+                "coverage",
+                200,
+                20 if (n, phi) in ((10, 0.7), (20, 0.0), (50, 0.5)) else 0,
+            )
     add(
         "quantile CI, spike mixture",
         "n=10⁴, iid body + 0.1 % spikes ×10",

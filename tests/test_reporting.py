@@ -210,7 +210,10 @@ def test_throughput_interval_from_iperf3_intervals(data):
     # az1-az3.md: ten 1-s intervals 7.26 ... 7.62 Gbits/sec (two "(omitted)" ones left out)
     rates = [7.26, 8.36, 8.32, 8.43, 8.26, 8.67, 7.72, 7.69, 6.77, 7.62]
     assert iperf["estimate"] == pytest.approx(np.mean(rates) * 1e9)
-    assert iperf["n"] == 10 and iperf["ci_low"] < 7.91e9 < iperf["ci_high"]
+    # ten points whose lag-1 autocorrelation cannot be bounded below 1: no interval (issue 29),
+    # the estimate and the reason instead
+    assert iperf["n"] == 10 and np.isnan(iperf["ci_low"]) and np.isnan(iperf["ci_high"])
+    assert "too short to check independence" in iperf["note"]
     assert iperf["reported_bps"] == 7.91e9  # "9.21 GBytes  7.91 Gbits/sec  receiver"
     ntttcp = _row(tp, scenario="Azure CNI (AZ1 - AZ3)", tool="ntttcp")
     # "throughput :11.87Gbps": one number, no interval

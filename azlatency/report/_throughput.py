@@ -68,7 +68,8 @@ def _intervals(samples: pd.DataFrame, run_id: str) -> pd.Series:
 
 def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     """One row per throughput run, in bits/s.  With per-interval rates (iperf3) the estimate
-    is their mean with a Student t (batch-means when autocorrelated) interval; otherwise the
+    is their mean with ``stats.mean_ci``'s interval (a short series: n_eff from a bound on its
+    autocorrelation, or none and why; batch means when long and autocorrelated); otherwise the
     tool's figure, which one number per run cannot give an interval for."""
     runs = throughput_runs(tables.runs, tables.summaries)
     rows = []
@@ -91,7 +92,7 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
                 method=f"mean of {len(x)} interval rates, {ci['method']}",
                 source="samples",
                 n=len(x),
-                note="intervals of one run are not independent draws; see method",
+                note=ci["note"] or "intervals of one run are not independent draws; see method",
             )
             if not side:
                 base["side"] = "sender"

@@ -116,6 +116,12 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
         raise ValueError(f"dependence must be one of {DEPENDENCE}, got {dependence!r}")
     if dependence == "iid":
         return None, ""
+    if dependence == "auto" and obs.n < dep.SMALL_N:
+        d = dep.assess(obs.series) if obs.n >= dep.MIN_N else None
+        if d is not None and d.detected and not d.estimable:
+            return d, d.note  # measured: the memory is too long for the series
+        b = dep.bounded(obs.series, d.sort if d is not None else None)
+        return b, b.note
     if obs.n < dep.MIN_N:
         return None, f"n < {dep.MIN_N}: autocorrelation not tested"
     d = dep.assess(obs.series)
@@ -163,6 +169,9 @@ def quantile_rows(
     if too_dependent:
         n_eff = np.full(len(qs), n / d.tau if np.isfinite(d.tau) else np.nan)
         lo, hi = np.full(len(qs), -1), np.full(len(qs), n)
+    elif d is not None and d.bounded:
+        n_eff = np.full(len(qs), n / d.tau)
+        lo, hi = scaled_indices(n, qs, level, n_eff)
     elif d is None:
         n_eff = np.full(len(qs), float(n))
         lo, hi = exact_indices(n, qs, level)
@@ -255,6 +264,9 @@ def mean_row(obs: Observations, level: float, d: dep.Dependence | None, note: st
         return _too_dependent(obs, d, mean, level, method, note)
     if d is None:
         se, crit, n_eff = np.sqrt(var / n), stats.t.ppf(a, n - 1), float(n)
+    elif d.bounded:
+        n_eff = n / d.tau
+        se, crit = np.sqrt(var * d.tau / n), stats.t.ppf(a, max(n_eff - 1, 1.0))
     else:
         lrv = max(dep.long_run_variance(x, d.n_batches), var)
         se, crit = np.sqrt(lrv / n), stats.t.ppf(a, d.n_batches - 1)

@@ -150,8 +150,11 @@ def _ratio_rows(obs: Observations, ratios, level, rng, n_resamples, dependence, 
             continue
         if d is not None and n >= need:
             qs = np.array([top, base])
-            n_eff = dep.quantile_n_eff(obs.series, est, qs, d.n_batches).min()
-            m = int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
+            if d.bounded:  # a short series: n_eff from the bound on its autocorrelation
+                m = int(max(1, n / d.tau))
+            else:
+                n_eff = dep.quantile_n_eff(obs.series, est, qs, d.n_batches).min()
+                m = int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
         if m < need:
             size = f"n={n}" if d is None else f"n_eff={m}"
             rows.append(
@@ -241,7 +244,9 @@ def _exceed_row(obs: Observations, t: float, level: float, dependence: str, note
             note=join_notes(d.reason, note),
             **kw,
         )
-    if d is not None:
+    if d is not None and d.bounded:  # a short series: n_eff from the bound on its memory
+        n_eff = n / d.tau
+    elif d is not None:
         lrv = dep.long_run_variance(above.astype(float), d.n_batches)
         if p * (1 - p) > 0:
             n_eff = n * p * (1 - p) / max(lrv, p * (1 - p))

@@ -134,7 +134,9 @@ def test_22_throughput(claims, other, truth):
     assert c["throughput_bps"][key] == pytest.approx(np.mean(AZ1_AZ3_IPERF3) * 1e9)
     assert c["reported_bps"][key] == 7.91e9  # "9.21 GBytes  7.91 Gbits/sec  receiver"
     assert c["throughput_bps"]["Azure CNI (AZ1 - AZ3) · ntttcp"] == 11.87e9  # ":11.87Gbps"
-    assert key in c["with_interval"] and "Azure CNI (AZ1 - AZ3) · ntttcp" not in c["with_interval"]
+    # ten 1-s intervals: an interval only where their lag-1 autocorrelation can be bounded
+    # below 1 (issue 29); AZ1-AZ3's cannot (the page gives its mean and says why)
+    assert c["with_interval"] == ["Azure CNI (AZ1 - AZ1) · iperf3", "Azure CNI (AZ1 - AZ2) · iperf3"]
     o = other["22-throughput"]
     rate = _one(o["throughput_bps"], "zone matrix · 1→3 · iperf3 (text)")
     assert rate == pytest.approx(truth["effects"]["throughput_gbps"]["1-3"] * 1e9, rel=0.1)

@@ -72,10 +72,36 @@ def test_batch_interval_is_never_narrower_than_the_exact_one():
 
 def test_mean_interval_is_student_t_when_independent():
     x = np.random.default_rng(1).normal(100, 5, 40)
-    r = mean_ci(x, 0.9).iloc[0]
+    r = mean_ci(x, 0.9, dependence="iid").iloc[0]
     ci = stats.ttest_1samp(x, 0).confidence_interval(0.9)
     assert (r["ci_low"], r["ci_high"]) == pytest.approx((ci.low, ci.high))
     assert r["method"] == "Student t"
+
+
+def test_a_short_series_is_not_assumed_independent():
+    """Issue 29: at n < 200 "no autocorrelation detected" is not "independent".  The interval
+    rests on the 95 % upper bound of the lag-1 rank autocorrelation (AR(1) τ), so it is wider
+    than Student's t, and none is given when the bound leaves n_eff < 3."""
+    from azlatency.stats import dependence as dep
+
+    x = np.random.default_rng(1).normal(100, 5, 40)
+    r = mean_ci(x, 0.9).iloc[0]
+    d = dep.bounded(x)
+    # r1 + (1 + 4·max(r1, 0))/n + 1.645/√n, τ = (1 + u)/(1 − u)
+    assert d.tau == pytest.approx((1 + d.upper) / (1 - d.upper))
+    assert d.upper == pytest.approx(
+        d.acf1 + (1 + 4 * max(d.acf1, 0)) / 40 + 1.645 / 40**0.5, abs=1e-12
+    )
+    half = stats.t.ppf(0.95, 40 / d.tau - 1) * x.std(ddof=1) * np.sqrt(d.tau / 40)
+    assert r["ci_high"] - x.mean() == pytest.approx(half)
+    assert r["n_eff"] == pytest.approx(40 / d.tau) and "upper bound" in r["note"]
+    ci = stats.ttest_1samp(x, 0).confidence_interval(0.9)
+    assert r["ci_high"] - r["ci_low"] > ci.high - ci.low
+    # ten points of a strongly autocorrelated series: no interval, and why
+    y = 100 + np.cumsum(np.random.default_rng(2).normal(0, 1, 10))
+    r = mean_ci(y).iloc[0]
+    assert not r["estimable"] and np.isnan(r["ci_low"])
+    assert "too short to check independence" in r["note"]
 
 
 def test_summarize_one_run_per_group_uses_packets():

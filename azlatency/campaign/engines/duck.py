@@ -7,8 +7,9 @@ The summary per run is SQL where SQL can give the very rows of ``stats.summarize
    files: uncensored runs of ``SERIES_ROWS`` (= ``MIN_N``, 50) rows or more go straight to
    the numpy path below; for the others a second pass gives the counts of observations,
    censored and excluded rows, mean, standard deviation, min, max;
-2. these runs are too short for ``dependence.assess`` to test for autocorrelation, so their
-   observations are taken as independent (or the run is censored: see below);
+2. with ``dependence="iid"`` their observations are independent by assumption; otherwise a
+   short run's interval rests on a bound of its lag-1 autocorrelation (``dependence.bounded``),
+   which needs the series in order, so it is read and given to ``group_rows``;
 3. the order statistics: the ranks — of the interval from Binomial(n, q), of the estimate
    from numpy's linear interpolation — are computed in Python from n exactly as
    ``intervals.exact_indices``/``sorted_quantile`` do, and the values at those ranks are read
@@ -271,9 +272,7 @@ class _Query:
                 fallback.append(rid)
             elif dependence == "iid":
                 plain[rid] = ""
-            elif r["n"] < dep.MIN_N:
-                plain[rid] = f"n < {dep.MIN_N}: autocorrelation not tested"
-            else:  # to be tested: needs the series (only when SERIES_ROWS > MIN_N)
+            else:  # auto: a short run's bound on its autocorrelation needs the series
                 fallback.append(rid)
         return plain, sorted(fallback)
 
