@@ -471,3 +471,53 @@ def test_exceedance_uses_every_run_of_a_group():
     # the share of all 6000 packets, with the run as the unit, not the first run's 0
     assert row["estimate"] == pytest.approx(np.mean(shares)) and row["n"] == 6000
     assert row["unit_of_analysis"] == "run" and row["ci_low"] < row["estimate"] < row["ci_high"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The page's first lines: the campaign's question, answered (issue 31)
+
+
+def test_every_seed_states_its_question_and_compare(data):
+    for name in ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
+                 "seed004-echo-uksouth"):  # fmt: skip
+        info = rep.about(name, data)
+        assert info["question"].strip().endswith("?") and info["compare"] == "placement"
+
+
+def test_seed004_answer_is_the_posts_how_much_slower_table(data):
+    info = rep.about("seed004-echo-uksouth", data)
+    md, rows = rep.campaign_answer(
+        rep.load_campaigns("seed004-echo-uksouth", data), info["question"], info["compare"]
+    )
+    # the post: cross-AZ 1.7x, cross-region 6.2x (vs same zone) and 3.7x (vs cross-AZ), from
+    # its means 850, 1425 and 5300 µs: printed values of one run each, so no test
+    assert "**cross-zone is 1.68× same zone**" in md
+    assert "**cross-region is 6.24× same zone**" in md
+    assert "**cross-region is 3.72× cross-zone**" in md
+    assert md.count("printed values, one run each: no test") == 3
+    assert len(rows) == 3 and not rows["testable"].any()
+    assert md.startswith("**Question.** How much slower is TCP echo latency")
+
+
+def test_seed000_answer_is_per_message_size(data):
+    info = rep.about("seed000-az-vs-as", data)
+    md, _ = rep.campaign_answer(
+        rep.load_campaigns("seed000-az-vs-as", data), info["question"], info["compare"]
+    )
+    # sockperf percentile 50.000: zones 93.556 / 84.389 µs, availability set 53.433 / 44.215
+    assert "**cross-zone is 1.75× availability set** (sockperf, 1400 B" in md
+    assert "**cross-zone is 1.91× availability set** (sockperf, 350 B" in md
+    assert "93.56 vs 53.43 µs" in md
+
+
+def test_a_tested_answer_gives_the_interval_and_unit(tmp_path):
+    from azlatency.campaign import import_campaign
+    from azlatency.synth import make_campaign
+
+    make_campaign(tmp_path / "raw" / "s", size="tiny", seed=0)
+    import_campaign(tmp_path / "raw" / "s", root=tmp_path / "processed", workers=1)
+    md, rows = rep.campaign_answer(rep.load_campaigns("s", tmp_path), None, "placement")
+    assert md.startswith("**Question** (not stated in campaign.yaml)")
+    tested = rows[rows["testable"].astype(bool)]
+    assert len(tested) >= 1
+    assert "95% CI of the ratio" in md and "unit: run," in md

@@ -263,9 +263,15 @@ class Expectation(_Model):
         return self.model_dump(exclude_defaults=False)
 
 
+# What a campaign compares (its page answers that first): a run column, or the zone pair.
+COMPARES = ("placement", "zone pair", "message size", "VM size", "accelerated networking")
+
+
 class Campaign(_Model):
     name: str | None = None
     description: str | None = None
+    question: str | None = None  # the question the campaign was run to answer, in words
+    compare: Literal[COMPARES] | None = None  # type: ignore[valid-type]
     defaults: Defaults = Field(default_factory=Defaults)
     hosts: dict[Str, Host] = Field(default_factory=dict)
     rules: list[Rule] = Field(default_factory=list)

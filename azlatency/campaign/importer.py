@@ -459,6 +459,8 @@ class _Job:
         manifest = {
             **identity,
             "description": cfg.description,
+            "question": cfg.question,
+            "compare": cfg.compare,
             "notes": cfg.defaults.notes,
             "expectations": [e.as_dict() for e in cfg.expectations],
             "report": report.to_dict(),

@@ -159,6 +159,18 @@ def load(
     return Tables(runs, sample_df, summaries)
 
 
+def about(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> dict[str, Any]:
+    """What an imported campaign's ``campaign.yaml`` says of itself: ``name``,
+    ``description``, ``question`` and ``compare`` (None where it says nothing)."""
+    target = store_path(campaign, root)
+    m = _manifest(target, campaign)
+    return {k: m.get(k) for k in ("name", "description", "question", "compare")} | {
+        "name": m.get("campaign") or target.name
+    }
+
+
 def expectations(
     campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
 ) -> list[dict[str, Any]]:

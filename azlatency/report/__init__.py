@@ -60,6 +60,7 @@ from ._longrun import (
     segments,
     sessions,
 )
+from ._question import about, campaign_answer
 from ._show import (
     CLAIMS_MIME,
     claims,
@@ -85,6 +86,8 @@ from ._zones import (
 )
 
 __all__ = [
+    "about",
+    "campaign_answer",
     "baseline",
     "baseline_findings",
     "baseline_table",

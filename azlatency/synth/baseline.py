@@ -145,6 +145,8 @@ description: >
   SYNTHETIC: six Standard_DS14_v2 Cassandra nodes checked against what their size promises
   (seed 003): sockperf between node pairs, iperf3 from the client VM to each node in both
   directions, fio on the striped P30 data disks and the local disk.  One node is degraded.
+question: >
+  Does every VM measure what a Standard_DS14_v2 promises, and which one should be redeployed?
 defaults:
   region: westeurope
   notes: >
