@@ -521,3 +521,24 @@ def test_a_tested_answer_gives_the_interval_and_unit(tmp_path):
     tested = rows[rows["testable"].astype(bool)]
     assert len(tested) >= 1
     assert "95% CI of the ratio" in md and "unit: run," in md
+
+
+def test_author_tables_are_shown_as_published(data):
+    got = rep.author_tables(rep.load_campaigns("seed004-echo-uksouth", data))
+    assert sorted(got) == [
+        "last-records-before-break.reported.csv",
+        "latency-by-scenario.reported.csv",
+    ]
+    t = got["latency-by-scenario.reported.csv"].set_index("scenario")
+    # the post's "Latency Measurement" table (seed 004 lines 97-103) and its break times
+    assert list(t.index) == ["Same AZ", "Cross AZ", "Cross Region"]
+    assert list(t.columns) == ["broke_at", "src_region", "mean rtt (µs)", "p95 rtt (µs)",
+                               "p99 rtt (µs)", "min rtt (µs)", "max rtt (µs)"]  # fmt: skip
+    assert t.loc["Same AZ"].tolist()[2:] == [850, 975, 1050, 726, 404402]
+    assert t.loc["Cross Region", "p99 rtt (µs)"] == 8100
+    assert t.loc["Cross AZ", "broke_at"] == "2025-03-20 13:23:58"
+    w = got["last-records-before-break.reported.csv"].set_index("scenario")
+    assert w.loc["Same AZ", "last 100 records — mean rtt (µs)"] == 789.58
+    assert w.columns[0] == "records 500-401 — mean rtt (µs)"
+    seed000 = rep.author_tables(rep.load_campaigns("seed000-az-vs-as", data))
+    assert seed000 == {}  # its logs are the tools' own output: no published table to copy

@@ -60,7 +60,7 @@ from ._longrun import (
     segments,
     sessions,
 )
-from ._question import about, campaign_answer
+from ._question import about, author_tables, campaign_answer
 from ._show import (
     CLAIMS_MIME,
     claims,
@@ -87,6 +87,7 @@ from ._zones import (
 
 __all__ = [
     "about",
+    "author_tables",
     "campaign_answer",
     "baseline",
     "baseline_findings",

@@ -117,3 +117,53 @@ def _zone_answer(tables: Tables, level: float) -> str:
         f"fastest, {lo.src_zone}→{lo.dst_zone} ({lo.estimate:.4g} µs); unit: {unit}. The zone "
         "matrix below gives every pair with its interval."
     )
+
+
+def author_tables(tables: Tables) -> dict[str, pd.DataFrame]:
+    """The tables a campaign's write-up published (its ``reported_csv`` files), as published:
+    one table per file, a row per scenario (in the file's order), a column per statistic (or
+    per window when the file gives windows of one run), the numbers as printed with the unit
+    in the column's name.  Keyed by the file."""
+    import json
+
+    runs = tables.runs
+    rep_runs = runs[
+        runs["tool"].notna() & runs["parser_variant"].astype(str).str.startswith("reported")
+    ]
+    out: dict[str, pd.DataFrame] = {}
+    for source, part in rep_runs.groupby("source_path", sort=True):
+        part = part.sort_values("line_start")
+        s = tables.summaries[tables.summaries["run_id"].isin(part["run_id"])]
+        if s.empty:
+            continue
+        windows = part["labels"].map(
+            lambda x: json.loads(x).get("window") if isinstance(x, str) and x else None
+        )
+        meta = part.assign(_window=windows)[["run_id", "scenario", "_window", "line_start"]]
+        s = s.merge(meta, on="run_id")
+        s["_row"] = s["scenario"].astype(str)
+        by_window = s["_window"].notna().any()
+        stats = s["stat"].astype(str)
+        basis = s["metric"].astype(str)
+        unit = s["unit"].astype(str).replace({"us": "µs"})
+        if by_window:
+            s["_col"] = s["_window"].astype(str) + " — " + stats + " " + basis + " (" + unit + ")"
+        else:
+            s["_col"] = stats + " " + basis + " (" + unit + ")"
+        s = s.sort_values(["line_start"], kind="stable")
+        table = s.pivot_table(
+            index="_row", columns="_col", values="value", aggfunc="first", sort=False
+        )
+        table = table.reindex(
+            index=list(dict.fromkeys(s["_row"])), columns=list(dict.fromkeys(s["_col"]))
+        )
+        table.index.name = "scenario"
+        table.columns.name = None
+        table = table.reset_index()
+        if not by_window:  # the file's other columns (label:broke_at, ...), as printed
+            labels = part["labels"].map(lambda x: json.loads(x) if isinstance(x, str) and x else {})
+            keys = [k for k in dict.fromkeys(k for d in labels for k in d) if k != "note"]
+            for i, k in enumerate(keys, 1):
+                table.insert(i, k, [d.get(k) for d in labels])
+        out[str(source)] = table
+    return out
