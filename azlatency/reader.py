@@ -629,6 +629,7 @@ def _tables(
                 samples.insert(0, "run_id", constant_str(run_id, len(samples)))
             summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
             rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
+    _repeats(rows)
     try:
         return _frames(rows)
     except (SchemaError, OverflowError):
@@ -649,6 +650,59 @@ def _tables(
     tables = _frames(keep)
     tables.problems.extend(problems)
     return tables
+
+
+def _figures(r: _RunRows) -> tuple | None:
+    """What a run measured, without where it sits: its summaries and (the ends of) its
+    samples.  None when it holds too little to tell a copy from a coincidence: fewer than
+    20 samples or 5 distinct ones (ten 1-s iperf3 intervals capped at one rate), or, with no
+    samples, fewer than four distinct non-zero measured figures (an idle disk, a failed
+    test, a count) unless it names the message size it measured (a qperf -oo sweep visits
+    each size once)."""
+    summ = tuple(
+        sorted(
+            (s["metric"], s["stat"], repr(s["value"]), s["unit"], s["source"]) for s in r.summaries
+        )
+    )
+    distinct = {
+        s["value"]
+        for s in r.summaries
+        if s["stat"] not in ("count", "total") and s["value"] == s["value"] and s["value"]
+    }
+    samples, digest, varied = r.samples, None, False
+    if samples is not None and len(samples):
+        body = samples.drop(columns=["run_id"])
+        ends = body if len(body) <= 2000 else pd.concat([body.head(1000), body.tail(1000)])
+        hashes = pd.util.hash_pandas_object(ends, index=False)
+        digest = (len(body), int(hashes.sum()))
+        varied = len(body) >= 20 and hashes.nunique() >= 5
+    if digest is not None:  # the figures come from the samples: they decide
+        return (r.tool, r.meta.get("mode"), summ, digest) if varied else None
+    if len(distinct) >= 4:
+        return (r.tool, r.meta.get("mode"), summ)
+    if r.meta.get("msg_size_bytes") is not None and distinct:
+        return (r.tool, r.meta.get("mode"), r.meta.get("msg_size_bytes"), summ)
+    return None
+
+
+def _repeats(rows: list[_RunRows]) -> None:
+    """A run whose figures repeat an earlier run's of the same file, value for value, was most
+    likely pasted twice: both stay (two identical executions are possible, if unlikely), and
+    the later one says so, so a run-level test is not handed a replicate unseen."""
+    seen: dict[tuple, _RunRows] = {}
+    for r in rows:
+        key = _figures(r)
+        if key is None:
+            continue
+        first = seen.setdefault(key, r)
+        if first is r:
+            continue
+        note = (
+            f"the same figures as the run at lines {first.meta['line_start']}-"
+            f"{first.meta['line_end']}: a repeated copy? (both read)"
+        )
+        old = r.meta.get("warnings")
+        r.meta["warnings"] = f"{old}; {note}" if old else note
 
 
 def _plausible(summaries: list) -> tuple[list, list[str]]:

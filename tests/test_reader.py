@@ -354,3 +354,32 @@ def test_zero_throughput_beside_moved_bytes_is_not_a_rate():
     assert implausible("loss", "mean", 100.0, "pct") is None
     assert implausible("loss", "mean", 100.5, "pct") == "a percentage outside [0, 100]"
     assert implausible("loc_cpus_used", "mean", 201, "pct") is None  # two cores busy
+
+
+def test_a_run_pasted_twice_is_read_twice_and_said():
+    """Issue 26: a block pasted twice must not become a silent replicate.  The copy of a
+    qperf -oo sweep step (captured, tests/fixtures/qperf) is read, and says it repeats."""
+    from tests.conftest import ROOT
+
+    path = ROOT / "tests/fixtures/qperf/qperf--0.4.11-linux-oo-vu-sweep-tcp_lat.txt"
+    lines = path.read_text().split("\n")
+    whole = azlatency.read(path)
+    twice = azlatency.read("\n".join(lines[:9] + lines[5:9] + lines[9:]), source=path.name)
+    assert len(twice.runs) == len(whole.runs) + 1
+    copy = twice.runs.iloc[2]
+    assert copy["line_start"] == 10 and copy["msg_size_bytes"] == 4
+    assert (
+        "the same figures as the run at lines 6-9: a repeated copy? (both read)"
+        in (copy["warnings"])
+    )
+    assert twice.runs["warnings"].notna().sum() == 1
+
+
+@needs_shared
+def test_two_runs_that_merely_agree_are_not_called_copies():
+    """Seed 000's two iperf3 runs (zones and availability set) print the same end-of-test
+    figures (3.81 Gbits/sec, 4.44 GBytes: a capped rate) but different intervals and cwnd:
+    not a copy, no warning."""
+    t = azlatency.read(seed("000"))
+    iperf = t.runs[t.runs["tool"] == "iperf3"]
+    assert len(iperf) == 2 and iperf["warnings"].isna().all()
