@@ -332,3 +332,17 @@ def test_damaged_huge_numbers_are_parse_errors():
     assert err.value.line_no == 2
     with pytest.raises(ParseError, match="BitsPerSecond"):
         ethr.parse(GOOD % ("9" * 400 + "G"))  # inf is not a rate
+
+
+def test_a_time_beyond_the_tables_range_is_a_located_error():
+    """Issue 26 item 6: fuzzing changed a record's year to 9024 and pandas raised
+    OutOfBoundsDatetime; the times are int64 ns (years 1677-2262), so such a Time is not one
+    ethr wrote: a ParseError at its line, a skipped line in lenient mode."""
+    late = (GOOD % "1.00G").replace("2021-05-18", "9024-05-18")
+    text = GOOD % "1.00G" + "\n" + late + "\n" + GOOD % "2.00G" + "\n"
+    with pytest.raises(ParseError, match=r"bad Time '9024-05-18T06:59:41Z'") as info:
+        azlatency.read(text, source="x.log")
+    assert info.value.line_no == 2
+    t = azlatency.read(text, source="x.log", strict=False)
+    assert list(t.samples.bits_per_second) == [1e9, 2e9]
+    assert t.runs.warnings.iloc[0].startswith("line 2 skipped")
