@@ -498,3 +498,51 @@ def test_outputs_quoted_in_an_email_reply():
     by_run = {stat: s[s.stat == stat].value.tolist() for stat in ("max", "p99", "p50")}
     # '---> <MAX> observation = 103294.331' before the fix, '195.841' after: the patch's point
     assert by_run == {"max": [103294.331, 195.841], "p99": [33.39, 33.482], "p50": [26.743, 26.86]}
+
+
+# ---------------------------------------------------------------------------------------------
+# --histogram after the full log (sockperf 3.10 built from source; issue 26 item 3)
+
+HIST = FIX / "sockperf--3.10-linux-tcp-m64-mps200-fulllog-histogram.csv"
+
+
+def test_histogram_after_the_full_log_is_read_and_checked_against_the_rows():
+    t = azlatency.read(HIST)
+    run = t.runs.iloc[0]
+    # 110 rows; bins "5  87", "10  20", "15  3" (µs, [start, start + 5))
+    assert len(t.samples) == 110 and run["line_end"] == 139
+    assert run["labels"] == '{"histogram_us": "5:0:100"}'
+    assert not isinstance(run["warnings"], str)  # the bins agree with the rows
+    half = t.samples["half_rtt_us"]
+    assert [int(((half >= a) & (half < a + 5)).sum()) for a in (5, 10, 15)] == [87, 20, 3]
+    # sockperf 3.8+'s median-ad is scaled to estimate a std-dev: printed 0.181
+    s = t.summaries.set_index(["stat", "source"])["value"]
+    assert s[("median_ad", "reported")] == 0.181
+    assert s[("median_ad", "computed")] == pytest.approx(0.120 * 1.48260221851, abs=1e-6)
+
+
+def test_a_histogram_that_disagrees_with_the_rows_or_is_cut_says_so():
+    text = HIST.read_text().replace(
+        "\n10                        20\n", "\n10                        21\n"
+    )
+    run = azlatency.read(text, source="x.csv").runs.iloc[0]
+    assert (
+        "does not match the full log's rows: line 137: bin 10: 21 printed, 20 in the rows"
+        in (run["warnings"])
+    )
+    assert "111 binned, 110 rows" in run["warnings"]
+    cut = azlatency.read(
+        FIX / "sockperf--3.10-linux-tcp-m64-mps200-fulllog-histogram-truncated.csv"
+    )
+    assert "the --histogram table stops at line 137 (cut short?)" in cut.runs.iloc[0]["warnings"]
+    assert len(cut.samples) == 110  # the rows are whole
+
+
+def test_a_foreign_line_inside_the_histogram_is_named():
+    lines = HIST.read_text().split("\n")
+    lines.insert(137, "Connection reset by peer")
+    with pytest.raises(ParseError) as info:
+        azlatency.read("\n".join(lines), source="x.csv")
+    assert info.value.line_no == 138
+    t = azlatency.read("\n".join(lines), source="x.csv", strict=False)
+    assert "line 138 skipped" in t.runs.iloc[0]["warnings"]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ...errors import ParseError
 from .._base import Run, integer, number
 from . import fulllog
@@ -117,6 +119,14 @@ class Execution:
                     self.cur.run.warnings.append(f"line {i + 1} skipped: {exc.reason}")
                 i += 1
         first = self.sections[0]
+        if self.params and self.mode != "server" and all(s.rows is None for s in self.sections):
+            # the full log's own header ("test was performed using ...") with no rows after
+            # the statistics: the file ends before them
+            last = max((k for k in range(self.start, self.end) if self.lines[k].strip()), default=0)
+            self.cur.run.warnings.append(
+                f"a --full-log file without its rows: nothing after line {last + 1} (cut short?)"
+            )
+            self.cut = True
         return [s for s in self.sections if s.content() or s is first]
 
     def _cut(self, i: int, line: str) -> bool:
@@ -147,6 +157,9 @@ class Execution:
         m = g.CSV_HEAD.match(line)
         if m:
             return self._csv(i, m.group("col"))
+        m = g.HIST_HEAD.match(line)
+        if m:
+            return self._histogram(i, m)
         m = g.PARAMS.match(line)
         if m:
             params = dict(t.partition("=")[::2] for t in m.group("args").split())
@@ -231,6 +244,56 @@ class Execution:
         sec.last = i + rows.n_lines + (1 if closed else 0)
         sec.run.warnings.extend(rows.warnings)
         return nxt
+
+    # -- the --histogram table after the rows ---------------------------------------------
+    def _histogram(self, i: int, m: re.Match[str]) -> int:
+        """Read the bins sockperf wrote after the full log's rows and check them against the
+        rows (the same latencies, binned: a mismatch or a cut table is a warning, since the
+        rows, not the bins, are the run's samples).  Returns the index after the table."""
+        size, low, high = (self.int_(m.group(k), i, f"'--h_{k}'") for k in ("bin", "lo", "hi"))
+        bins: list[tuple[int, int | None, int, int]] = []  # (start, end or None, count, line)
+        k, dashes = i + 1, 0
+        while k < self.end and dashes < 2:
+            text = self.lines[k].strip()
+            if text == g.DASH:
+                dashes += 1
+            elif not (g.HIST_COLS.match(text) or not text):
+                row = g.HIST_ROW.match(text)
+                if row is None or dashes != 1:
+                    break  # a foreign line: _line names it
+                end = int(row.group("b")) if row.group("b") else None
+                bins.append((int(row.group("a")), end, int(row.group("n")), k + 1))
+            k += 1
+        sec = self.cur
+        sec.last = k - 1
+        self.labels["histogram_us"] = f"{size}:{low}:{high}"
+        if dashes < 2:
+            where = bins[-1][3] if bins else i + 1
+            sec.run.warnings.append(
+                f"the --histogram table stops at line {where} (cut short?): its bins are not "
+                "checked against the rows"
+            )
+            return k
+        if sec.rows is None or sec.rows.value is None or size <= 0:
+            return k
+        v = sec.rows.value[np.isfinite(sec.rows.value)]
+        want = []
+        for start, end, count, line in bins:
+            if end is not None and start < low:
+                got = int((v < low).sum())  # left outliers "min-lower"
+            elif end is not None:
+                got = int((v >= high).sum())  # right outliers "start-max"
+            else:
+                got = int(((v >= start) & (v < start + size)).sum())
+            if got != count:
+                want.append(f"line {line}: bin {start}: {count} printed, {got} in the rows")
+        if sum(b[2] for b in bins) != len(v):
+            want.append(f"{sum(b[2] for b in bins)} binned, {len(v)} rows")
+        if want:
+            sec.run.warnings.append(
+                "the --histogram table does not match the full log's rows: " + "; ".join(want[:4])
+            )
+        return k
 
 
 # ---------------------------------------------------------------------------------------------

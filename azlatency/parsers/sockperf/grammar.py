@@ -35,6 +35,15 @@ CSV_HEAD = re.compile(
     r"(?:\s*,\s*(?P<col>latency|rtt)(?:\(usec\))?)?\s*$"
 )
 CSV_ROW = re.compile(r"^\s*\d+\s*(?:,|$)")  # a cut file may end in "76"
+# --histogram in the full log, after the rows (client.cpp storeHistogram, 3.9+): a parameter
+# line, dashes, "bin (usec)  frequency", one row per non-empty bin ("5   87"; outlier bins
+# "3-0   2" and "100-153   1"), dashes.
+HIST_HEAD = re.compile(
+    r"^\s*histogram was built using the following parameters:\s*--h_bin_size_us=(?P<bin>\d+)"
+    r"\s+--h_lower_range_us=(?P<lo>\d+)\s+--h_upper_range_us=(?P<hi>\d+)\s*$"
+)
+HIST_COLS = re.compile(r"^\s*bin \(usec\)\s+frequency\s*$")
+HIST_ROW = re.compile(r"^\s*(?P<a>\d+)(?:-(?P<b>\d+))?\s+(?P<n>\d+)\s*$")
 
 # --- output lines (searched, so two messages on one line are both seen) ------------------------
 TOTAL = re.compile(
@@ -97,8 +106,10 @@ CHATTER = re.compile(
 def line_kind(line: str, in_csv: bool) -> str:
     if not line.strip():
         return "blank"
-    if in_csv and CSV_ROW.match(line):
+    if in_csv and (CSV_ROW.match(line) or HIST_ROW.match(line)):
         return "row"
+    if HIST_HEAD.match(line) or HIST_COLS.match(line):
+        return "hist"
     if SP.match(line):
         return "version" if VERSION.search(line) else "sp"
     if IP_LINE.match(line):
@@ -195,7 +206,7 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
         # header is not claimed (it could be anyone's).
         csv_real = k == "csvhead" and i > 0 and lines[i - 1].strip() == DASH
         real = real or k in ("sp", "version") or csv_real
-        if k == "csvhead":
+        if k == "csvhead" or (k == "hist" and HIST_COLS.match(line)):
             in_csv = True
         elif k == "dash":
             in_csv = False
