@@ -205,3 +205,86 @@ def test_numbers_beyond_64_bits():
     with pytest.raises(ParseError, match="bs within int64 bytes") as err:
         fio.parse(text.replace('"bs" : "4k"', '"bs" : "99999999999999999999999k"'))
     assert err.value.line_no == 20
+
+
+# ---------------------------------------------------------------------------------------------
+# The normal (default) text output (issue 28 item 1), captured with fio 3.33
+
+
+def _normal(name: str):
+    return azlatency.read(FIXTURES / "fio" / f"fio--3.33-linux-normal-{name}.txt")
+
+
+def _stat(t, metric: str, stat: str, run: int = 0) -> float:
+    s = t.summaries[t.summaries["run_id"] == t.runs["run_id"].iloc[run]]
+    return s.set_index(["metric", "stat"])["value"][(metric, stat)]
+
+
+def test_normal_output_values_as_printed():
+    t = _normal("randread-4k-libaio-iodepth16")
+    run = t.runs.iloc[0]
+    assert (run["parser_variant"], run["mode"], run["msg_size_bytes"]) == (
+        "normal",
+        "randread",
+        4096,
+    )
+    assert run["complete"] and run["tool_version"] == "3.33" and run["duration_s"] == 2.001
+    # "read: IOPS=340k, BW=1329MiB/s (1393MB/s)(2659MiB/2001msec)"
+    assert _stat(t, "iops_read", "mean") == 340_000
+    assert _stat(t, "disk_bandwidth_read", "mean") == 1329 * 2**20
+    assert _stat(t, "transfer_read", "total") == 2659 * 2**20
+    # "slat (nsec): ... avg=1930.47", "lat (usec): min=3, max=388, avg=46.69, stdev= 7.40"
+    assert _stat(t, "slat_read", "mean") == pytest.approx(1.93047)
+    assert _stat(t, "lat_read", "max") == 388 and _stat(t, "lat_read", "std") == 7.40
+    # "clat percentiles (usec): ... 99.00th=[   69], ... 99.99th=[  149]"
+    assert _stat(t, "clat_read", "p99") == 69 and _stat(t, "clat_read", "p99.99") == 149
+    # "bw (  MiB/s): min= 1265, ... avg=1324.78, ..., samples=3"; "iops : ... avg=339142.67"
+    assert _stat(t, "disk_bandwidth_read_per_interval", "mean") == pytest.approx(1324.78 * 2**20)
+    assert _stat(t, "iops_read_per_interval", "mean") == 339142.67
+    assert _stat(t, "ios_read", "total") == 680728  # "issued rwts: total=680728,0,0,0"
+    assert _stat(t, "cpu_system", "mean") == 77.45
+
+
+def test_normal_output_mixes_jobs_files_and_sync():
+    mix = _normal("randrw-mix70-numjobs2-group_reporting")
+    assert len(mix.runs) == 1 and mix.runs["streams"].iloc[0] == 2  # "(groupid=0, jobs=2)"
+    assert _stat(mix, "iops_read", "mean") == 62_600 and _stat(mix, "iops_write", "mean") == 26_800
+    assert _stat(mix, "slat_read", "max") == 15081  # "max=15081k" nsec = 15,081 µs
+    assert _stat(mix, "clat_read", "p99.9") == 24248.320  # "(nsec)": 24248320
+    per_job = _normal("randwrite-psync-numjobs2-two-files")
+    assert len(per_job.runs) == 2 and list(per_job.runs["line_start"]) == [6, 27]
+    assert [_stat(per_job, "iops_write", "mean", k) for k in (0, 1)] == [109_000, 110_000]
+    sync = _normal("randwrite-fsync1-sync-lat")
+    assert _stat(sync, "iops_write", "mean") == 9388  # "IOPS=9388"
+    assert _stat(sync, "lat_sync", "mean") == 97.82  # "sync (usec): ... avg=97.82"
+    assert _stat(sync, "lat_sync", "p99.99") == 5276
+    big = _normal("write-1m")
+    assert big.runs["msg_size_bytes"].iloc[0] == 2**20  # "bs=(R) 1024KiB-1024KiB"
+
+
+def test_normal_output_cut_short_is_incomplete():
+    t = _normal("randread-4k-cut-at-line-14")
+    run = t.runs.iloc[0]
+    assert not run["complete"]
+    assert "no 'Run status group' after the job report (it stops at line 14)" in run["warnings"]
+    assert _stat(t, "clat_read", "p95") == 61  # what was printed before the cut is kept
+
+
+def test_normal_and_json_of_one_job_agree_within_print_rounding():
+    """--output-format=json,normal prints both: the text reader's figures equal the JSON's to
+    the precision printed (IOPS to ~3 digits, µs latencies truncated to the unit)."""
+    from azlatency.parsers.fio.text import parse_text
+
+    path = FIXTURES / "fio" / "fio--3.33-linux-json-normal-randrw-1024k.txt"
+    lines = path.read_text().split("\n")
+    close = max(i for i, x in enumerate(lines) if x.rstrip() == "}")
+    (text_run,) = parse_text(lines[close + 1 :], None, True)
+    js = azlatency.read(path).summaries.set_index(["metric", "stat"])["value"]
+    compared = 0
+    for s in text_run.summaries:
+        if (s.metric, s.stat) not in js.index:
+            continue
+        want = js[(s.metric, s.stat)]
+        assert s.value == pytest.approx(want, rel=0.01, abs=1.0), (s.metric, s.stat)
+        compared += 1
+    assert compared >= 30

@@ -40,12 +40,13 @@ from .._base import (
     stray,
 )
 from .._ranges import line_of
+from .text import is_text, parse_text, text_spans
 from .units import bucket_edges_ns, percentile_stat, size_bytes
 
 INFO = ToolInfo(
     tool="fio",
-    description="fio --output-format=json / json+ (jobs[] or client_stats[], one run per job)",
-    variants=("json", "json+"),
+    description="fio normal text output, --output-format=json / json+ (one run per job)",
+    variants=("json", "json+", "normal"),
     versions="3.x with *_ns latency keys (captured: fio-3.33)",
     produces=("runs", "samples", "summaries"),
     flags="--output-format=json+ for the completion-latency histogram (samples)",
@@ -89,13 +90,17 @@ def whole_file(head_text: str) -> bool:
     """A file that is fio output from its first line: only fio's own notes and banner may
     precede the JSON (so a document that merely contains fio JSON is left to ``locate``)."""
     lines = head_text.split("\n")[:60]
+    spans = text_spans(lines)
+    if spans and spans[0][0] == 0 and _json_start(lines, 40) is None:
+        return True  # fio's normal output from the first line
     start = _json_start(lines, 40)
     return start is not None and all(_PRE_LINE.match(x.strip()) for x in lines[:start])
 
 
 def locate(lines: list[str]) -> list[Span]:
-    """fio JSON inside a document: from the ``{`` line to the ``}`` at column 0 closing it."""
-    spans = []
+    """fio JSON inside a document: from the ``{`` line to the ``}`` at column 0 closing it;
+    fio's normal output: from its banner or first job report through its group summary."""
+    spans = [Span(a, b, TOOL) for a, b in text_spans(lines)]
     i = 0
     while i < len(lines):
         if not _opens_at(lines, i):
@@ -106,7 +111,21 @@ def locate(lines: list[str]) -> list[Span]:
             end = len(lines) - 1  # cut short: parse will say so
         spans.append(Span(i, end + 1, TOOL))
         i = end + 1
-    return spans
+    spans.sort(key=lambda s: s.start)
+    kept: list[Span] = []
+    for s in spans:
+        if kept and s.start < kept[-1].end:
+            continue
+        # --output-format=json,normal: the text report right after the JSON holds the same
+        # figures (the JSON's, to more digits): one run, not two
+        if (
+            kept
+            and lines[kept[-1].end - 1].rstrip() == "}"
+            and all(not x.strip() for x in lines[kept[-1].end : s.start])
+        ):
+            continue
+        kept.append(s)
+    return kept
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,6 +135,8 @@ def locate(lines: list[str]) -> list[Span]:
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     lines = text.split("\n")
     start = _json_start(lines)
+    if start is None and is_text(lines):
+        return Parsed(TOOL, parse_text(lines, source, strict))
     if start is None:
         raise ParseError(
             TOOL,
