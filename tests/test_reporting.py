@@ -453,8 +453,14 @@ def test_windows_of_one_run_are_not_replicates(data):
     same = _row(c, a="same_zone", b="cross_zone")
     # latency-by-scenario.reported.csv: the whole runs' means, 850 and "1,425" µs
     assert same["estimate"] == pytest.approx(850 / 1425)
-    assert "windows" in same["note"] and "no test is possible" in same["note"]
+    # the windows do not even enter: a campaign-level figure describes whole executions
+    assert "no interval the data can give" in same["note"]
     assert "1 vs 1 runs" in same["caption"]
+    ids = set(rep.latency_runs(t.runs)["run_id"])
+    assert len(ids) == 3  # the three whole runs; the fifteen windows are notebook 30's
+    assert len(rep.latency_runs(t.runs, windows=True)) == 18
+    head = rep.headline(rep.latency_percentiles(t))
+    assert sorted(head["estimate"]) == [850, 1425, 5300]  # not 789.58, a window's mean
 
 
 def test_exceedance_uses_every_run_of_a_group():

@@ -91,10 +91,22 @@ def subset(tables: Tables, runs: pd.DataFrame) -> Tables:
 
 
 def latency_runs(
-    runs: pd.DataFrame, *, tool: str | Sequence[str] | None = None, basis: str | None = None
+    runs: pd.DataFrame,
+    *,
+    tool: str | Sequence[str] | None = None,
+    basis: str | None = None,
+    windows: bool = False,
 ) -> pd.DataFrame:
-    """Runs that measured latency (their ``latency_basis`` is set), of ``tool`` and ``basis``."""
+    """Runs that measured latency (their ``latency_basis`` is set), of ``tool`` and ``basis``.
+
+    A window of an execution (a run labelled ``window``, e.g. seed 004's "last 100 records")
+    whose whole execution is also a run is left out unless ``windows``: a page's
+    campaign-level figures describe executions, not fragments (notebook 30 asks for them)."""
     out = runs[runs["latency_basis"].notna()]
+    if not windows and len(out) and "execution" in out.columns:
+        win = labels(out).get("window", pd.Series(None, index=out.index)).notna()
+        whole = set(out.loc[~win & out["execution"].notna(), "execution"].astype(str))
+        out = out[~(win & out["execution"].astype(str).isin(whole))]
     if tool is not None:
         out = out[out["tool"].isin(names(tool))]
     if basis is not None:

@@ -35,7 +35,7 @@ def long_runs(tables: Tables, *, min_hours: float = 1.0) -> pd.DataFrame:
     tcol = next(
         (c for c in ("time_ns", "tx_time_ns") if c in s.columns and s[c].notna().any()), None
     )
-    runs = latency_runs(tables.runs)
+    runs = latency_runs(tables.runs, windows=True)
     if tcol is None or runs.empty:
         return pd.DataFrame(columns=cols)
     s = s[s["run_id"].isin(runs["run_id"]) & s[tcol].notna()]
@@ -114,7 +114,7 @@ def sessions(tables: Tables, *, min_hours: float = 1.0) -> list[tuple[str, pd.Da
     """(name, runs) per session holding a long run: every latency run that shares its
     campaign, scenario, hosts and tool, so a break between two runs is seen."""
     long = long_runs(tables, min_hours=min_hours)
-    runs = latency_runs(tables.runs)
+    runs = latency_runs(tables.runs, windows=True)
     cols = [c for c in SESSION if c in runs.columns]
     out = []
     for key, g in long.groupby(cols, dropna=False, sort=True):
