@@ -410,3 +410,25 @@ def test_replies_pasted_without_their_header_are_not_ping():
     t = azlatency.read(text, strict=False)
     assert t.runs.tool.tolist() == ["echo_csv"] and t.samples.rtt_us.tolist() == [108.204, 228.241]
     assert "no statistics" in t.runs.warnings.item()
+
+
+def test_stdout_cut_before_the_rtt_line_is_incomplete():
+    """print_stats() writes 'rtt min/avg/max/stddev' whenever a reply came back; the capture
+    cut after '20 packets transmitted, 20 received, 0.0% packet loss' (line 24) lacks it."""
+    t = _read(f"{S}-20probes-cut-before-rtt.txt")
+    run = t.runs.iloc[0]
+    assert not run.complete and (run.packets_sent, run.packets_received) == (20, 20)
+    assert run.warnings == (
+        "no 'rtt min/avg/max/stddev' line after line 24 (cut short?): the reported rtt is missing"
+    )
+    reported = t.summaries[t.summaries.source == "reported"]
+    assert reported.stat.tolist() == ["count"]  # no min/avg/max/stddev made up
+    assert (t.samples.rtt_us.iloc[0], t.samples.rtt_us.iloc[-1]) == (509.333, 164.287)
+    assert _rtt(t, "mean", "computed") == pytest.approx(170.446, abs=5e-4)
+    # a reply cut inside its time ('time=164.28' of 'time=164.287 μs') is not a reply
+    lines = (HERE / f"{S}-20probes.txt").read_text(encoding="utf-8").split("\n")
+    t = azlatency.read("\n".join(lines[:20] + [lines[20][:-4]]))
+    assert not t.runs.complete.item() and t.samples.seq.tolist() == list(range(1, 20))
+    # the server never answered: 0 received, no rtt line, no such warning
+    t = _read(f"{S}-timeout.txt")
+    assert "cut short" not in t.runs.warnings.item()

@@ -3,6 +3,7 @@ see SOURCES.md)."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import azlatency
@@ -106,3 +107,35 @@ def test_the_blog_runs():
     assert t.samples.groupby("run_id").size().to_dict() == {t.runs.run_id.iloc[1]: 9}
     assert '"socket": "dgram"' in t.runs.labels.iloc[1]
     assert "probes left out ('...')" in t.runs.warnings.iloc[2]
+
+
+def test_cut_before_the_rtt_line_is_incomplete():
+    """uping prints 'rtt min/avg/max' whenever a reply came back; the capture cut after
+    '20 packets transmitted, 20 received, 0.0% loss' (line 24) lacks it."""
+    t = _read(f"{V}-veth-c20-cut-before-rtt.txt")
+    run = t.runs.iloc[0]
+    assert not run.complete and (run.packets_sent, run.packets_received) == (20, 20)
+    assert run.warnings == (
+        "no 'rtt min/avg/max' line after line 24 (cut short?): the reported rtt is missing"
+    )
+    reported = t.summaries[t.summaries.source == "reported"]
+    assert reported.stat.tolist() == ["count"]  # no min/avg/max made up
+    assert (t.samples.rtt_us.iloc[0], t.samples.rtt_us.iloc[-1]) == (40.0, 74.0)
+    assert _stat(t, "mean", "computed") == pytest.approx(54.2, abs=0.05)
+    # total loss prints no rtt line: still complete, no warning
+    total = _read(f"{V}-veth-W0.5-total-loss.txt")
+    assert total.runs.complete.item() and total.runs.warnings.isna().item()
+
+
+def test_replies_without_their_uping_line_are_flagged():
+    """A run whose 'UPING host (ip): ...' line is missing (a paste or log that lost its top)
+    says so: its timeout and address family are unknown."""
+    lines = (HERE / f"{V}-veth-sigint.txt").read_text().split("\n")
+    t = azlatency.read("\n".join(lines[1:]), tool="uping")
+    run = t.runs.iloc[0]
+    assert run.warnings == (
+        "no 'UPING host (ip): ...' line above line 1 (cut at the top?): the timeout and "
+        "address family are unknown"
+    )
+    assert t.samples.rtt_us.tolist() == [39.0, 49.0, 55.0, 48.0, 49.0, 53.0]
+    assert pd.isna(run.labels) and run.dst_ip == "10.206.0.2"  # from the statistics title

@@ -122,6 +122,7 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     meta.update(tool=TOOL, parser_variant="text", latency_basis="rtt")
     probes: list[tuple[int, str, float, str | None]] = []  # seq, status, rtt_us, message
     header = counts = figures = title = socket = None
+    counts_no = 0
     elided = ctrl_c = None
     for no in range(span.start + 1, span.end + 1):
         line = lines[no - 1].rstrip("\r")
@@ -148,7 +149,7 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
         elif kind is _STATS:
             title = m
         elif kind is _COUNTS:
-            counts = m
+            counts, counts_no = m, no
         elif kind is _RTT:
             figures = m
         elif kind is _NOTE:
@@ -177,6 +178,19 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     meta["complete"] = counts is not None
     if counts is None:
         run.warnings.append("no statistics: the output was cut before uping stopped")
+    elif figures is None and int(counts["received"]):
+        # uping prints 'rtt min/avg/max' whenever a reply came back (none: total loss)
+        meta["complete"] = False
+        run.warnings.append(
+            f"no 'rtt min/avg/max' line after line {counts_no} (cut short?): the reported "
+            "rtt is missing"
+        )
+    if header is None and probes:
+        # uping prints its 'UPING host (ip): ...' line first: a run without it lost its top
+        run.warnings.append(
+            f"no 'UPING host (ip): ...' line above line {span.start + 1} (cut at the top?): "
+            "the timeout and address family are unknown"
+        )
     return run
 
 

@@ -88,6 +88,7 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
     errors: list[tuple[int, str]] = []
     elided = ctrl_c = None
     counts = figures = where = None
+    counts_no = 0
     first = last = None
     for no in range(span.start + 1, span.end + 1):
         line = lines[no - 1].rstrip("\r")
@@ -114,7 +115,7 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
         elif kind is _ERROR:
             errors.append((no, m["message"]))
         elif kind is _COUNTS:
-            counts = m
+            counts, counts_no = m, no
         elif kind is _RTT:
             figures = m
         elif kind is ELIDED:
@@ -138,6 +139,13 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
     run.meta["complete"] = counts is not None and not errors
     if counts is None:
         run.warnings.append("no statistics: the output was cut before the client stopped")
+    elif figures is None and int(counts["received"]):
+        # print_stats() writes 'rtt min/avg/max/stddev' whenever a reply came back
+        run.meta["complete"] = False
+        run.warnings.append(
+            f"no 'rtt min/avg/max/stddev' line after line {counts_no} (cut short?): the "
+            "reported rtt is missing"
+        )
     return run
 
 

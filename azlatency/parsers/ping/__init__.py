@@ -107,6 +107,8 @@ def locate(lines: list[str]) -> list[Span]:
             start = None
         elif k - {"blank", "neutral"}:
             last = i
+        elif "blank" in k and last == i - 1 and "packets" in kinds.get(last, ()):
+            last = i  # iputils' closing line, empty when there is no rtt or pipe to print
     return spans
 
 
@@ -139,11 +141,15 @@ def whole_file(head: str) -> bool:
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     """Runs of one block of ping output (see the module docstring)."""
+    return _parse(text, source, strict, text.count("\n") + 1)
+
+
+def _parse(text: str, source: str | None, strict: bool, n_lines: int) -> Parsed:
     if len(text) >= FAST_MIN_BYTES:
         events, fast = _bulk_events(text)
     else:
         events, fast = _events(text.split("\n")), None
-    runs = _Assembler(source, strict, fast).feed(events)
+    runs = _Assembler(source, strict, fast, n_lines).feed(events)
     if not runs:
         raise fail(-1, "no ping output found (no header, reply or statistics line)", source)
     return Parsed(TOOL, runs)
@@ -157,7 +163,11 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
         from ...decode import decode
 
         text = decode(data).text
-    return parse(text, source=source, strict=strict)
+    # The file's last newline ends its last line, as the reader has it when it hands parse()
+    # the lines of a file ("...ms\n\n", a packets line and iputils' empty closing line, is
+    # two lines, not three).
+    n_lines = text.count("\n") + (not text.endswith("\n"))
+    return _parse(text, source, strict, n_lines)
 
 
 def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
@@ -195,8 +205,9 @@ class _Assembler:
     closes at the next header, when a packet line follows a complete statistics block, or
     when a second statistics block starts."""
 
-    def __init__(self, source: str | None, strict: bool, fast: Replies | None) -> None:
+    def __init__(self, source: str | None, strict: bool, fast: Replies | None, end: int) -> None:
         self.source, self.strict, self.fast = source, strict, fast
+        self.end = end  # lines in the text
         self.acc: Acc | None = None
         self.runs: list[Run] = []
         self.skipped: list[tuple[int, str]] = []
@@ -214,6 +225,7 @@ class _Assembler:
 
     def _close(self) -> None:
         if self.acc is not None:
+            self._closing_line(self.acc, self.end)
             self.runs.append(finish(self.acc, self.fast))
             self.acc = None
 
@@ -237,6 +249,30 @@ class _Assembler:
         acc.kind = acc.kind or kind
         acc.last = max(acc.last, idx)
         return acc
+
+    @staticmethod
+    def _closing_line(acc: Acc, end: int) -> None:
+        """iputils ends its statistics with one more line under the packets line, always: the
+        rtt line, ``pipe N`` (several probes were outstanding at once) or an empty line
+        (``putchar('\\n')`` with nothing before it; :func:`locate` keeps it in the block).
+        With no reply there is no rtt line to miss (:func:`runs._rtt_missing`), yet a text
+        that ends at the packets line lost that last line, which may have been ``pipe N``."""
+        i = acc.counts_idx
+        if (
+            i is None
+            or i + 1 < end
+            or acc.kind != "unix"
+            or "iputils" not in acc.votes
+            or acc.counts is None
+            or acc.counts["received"]
+            or acc.pipe is not None
+        ):
+            return
+        acc.cut = True
+        acc.warnings.append(
+            f"the output ends at the packets line (line {i + 1}), without the line iputils "
+            "writes under it ('pipe N' or an empty line): cut short?"
+        )
 
     # -- numbers ------------------------------------------------------------------------------
 
@@ -306,8 +342,23 @@ class _Assembler:
         else:
             acc.votes.add("bsd-like")
 
+    def _cut_reply(self, e: Event, kind: str, got: str) -> bool:
+        """A reply cut inside its fields (the last line of a log cut short): its numbers
+        are not all there.  A located ParseError, or (lenient) the line is skipped and the
+        run says so."""
+        if not e.data.get("cut"):
+            return False
+        reason = f"expected a whole reply line, got one that ends in {got!r} (cut short?)"
+        if self.strict:
+            raise fail(e.idx, reason, self.source)
+        acc = self._for_packet(e.idx, kind)
+        acc.warnings.append(f"line {e.idx + 1} skipped: {reason}")
+        return True
+
     def _on_reply(self, e: Event) -> None:
         d = e.data
+        if self._cut_reply(e, "unix", d["rest"].strip()):
+            return
         seq, ttl, size, ts = d["seq"], d["ttl"], d["bytes"], d["ts"]
         # All fit int64 (the regex took digits only; seconds up to 9223372035 keep the ns):
         if (
@@ -463,6 +514,10 @@ class _Assembler:
         return acc
 
     def _on_win_reply(self, e: Event) -> None:
+        if not e.data["unit"] and e.data["ttl"] is None:
+            e.data["cut"] = True  # "time=1" of "time=14ms TTL=128"
+        if self._cut_reply(e, "windows", f"{e.data['op']}{e.data['ms']}"):
+            return
         n = self._ints(e, ms="a time in whole ms", ttl="'TTL=<n>'", bytes="a reply size in bytes")
         if n is None:
             return
@@ -514,6 +569,7 @@ class _Assembler:
     def _on_win_rtt_title(self, e: Event) -> None:
         if self.acc is not None:
             self.acc.last = e.idx
+            self.acc.rtt_title = e.idx
 
     def _on_win_rtt(self, e: Event) -> None:
         acc = self._for_stats(e.idx, "windows", "rtt")

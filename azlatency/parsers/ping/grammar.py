@@ -45,6 +45,12 @@ UNIX_REPLY = re.compile(
     # not a time in µs: "64 bytes from 10.1.1.2:7: seq=1 time=108.204 μs" is echo_client.py's
     r"(?P<rest>(?! ?time=\d+(?:\.\d+)? ?(?:μs|µs|us)\b).*?)\s*"
 )
+# What is left of a reply cut inside its fields: "t", "ttl=", "tim", "time=0.06", "time=0.065 m"
+# (the time needs its unit to be read; without it the line ends mid-number).
+_CUT_FIELD = re.compile(
+    r"(?:t|tt|ttl|ttl=|h|hl|hli|hlim|hlim=|i|id|ide|iden|ident|ident="
+    r"|ti|tim|time|time[=<]\d*(?:\.\d*)?(?: ?m)?)"
+)
 NO_ANSWER = re.compile(_TS + r"no answer yet for icmp_seq=(?P<seq>\d+)\s*")  # iputils -O
 REQUEST_TIMEOUT = re.compile(r"Request timeout for icmp_seq (?P<seq>\d+)\s*")  # macOS
 # iputils: "From 10.202.0.1 icmp_seq=1 Destination Host Unreachable" (errors read from the
@@ -127,7 +133,8 @@ def _c(pattern: str) -> re.Pattern[str]:
 _IP = r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*(?:%\w+)?)"
 _DEST = r"(?P<host>\S+?)(?: \[(?P<ip>[^\]]+)\])?(?: from (?P<src>\S+))?"
 _N = r"(?P<{}>\d+)"
-_MS = r"(?P<op>[=<])\s?(?P<ms>\d+)\s?m?s?"  # "time=14ms", "temps=12 ms", "tiempo<1m"
+# "time=14ms", "temps=12 ms", "tiempo<1m"; no unit at all: the line was cut in the number
+_MS = r"(?P<op>[=<])\s?(?P<ms>\d+)\s?(?P<unit>m?s?)"
 _CJK_SEP = r"\s*[,，、]\s*"
 
 _WINDOWS: tuple[WinLang, ...] = (
@@ -358,7 +365,10 @@ class Scanner:
         if m := UNIX_REPLY.fullmatch(line):
             if _GLUED.search(line):
                 return self._glued(idx, line)
-            return [Event(idx, "reply", self._size_fixed(m.groupdict()))]
+            data = self._size_fixed(m.groupdict())
+            if data["ms"] is None and _CUT_FIELD.fullmatch(data["rest"].strip()):
+                data["cut"] = True
+            return [Event(idx, "reply", data)]
         if m := UNIX_HEADER.fullmatch(line):
             data = m.groupdict()
             # Only to recognise reply sizes; the payload itself is read (int64-checked, with

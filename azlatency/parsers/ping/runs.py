@@ -71,10 +71,12 @@ class Acc:
     counts: dict[str, Any] | None = None  # ints: read by ping.py within int64
     counts_idx: int | None = None  # line of the packets line
     rtt: dict[str, str] | None = None
+    rtt_title: int | None = None  # line of Windows' "Approximate round trip times ..."
     title: dict[str, Any] | None = None
     pipe: int | None = None
     glued: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    cut: bool = False  # the output ends inside the statistics block
     ps: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -304,7 +306,7 @@ def _unix_dialect(votes: set[str]) -> tuple[str, str, int]:
 def finish(acc: Acc, fast) -> Run:
     run = Run(line_start=acc.first + 1, line_end=acc.last + 1, warnings=list(acc.warnings))
     header = acc.header or {}
-    meta: dict = {"latency_basis": "rtt", "complete": acc.counts is not None}
+    meta: dict = {"latency_basis": "rtt", "complete": acc.counts is not None and not acc.cut}
     df = frame_of(acc, fast) if acc.has_packets else None
     if acc.kind == "unix":
         variant, os_name, first_seq = _unix_dialect(acc.votes)
@@ -331,12 +333,48 @@ def finish(acc: Acc, fast) -> Run:
         )
     if acc.pipe is not None:
         meta["labels"] = {"pipe": acc.pipe}
+    cut = _rtt_missing(acc, df)
+    if cut is not None:
+        meta["complete"] = False
+        run.warnings.append(cut)
     run.meta = meta
     reported(run, acc)
     if df is not None:
         _summarize(run, df)
         run.samples = _columns(df, acc.kind)
     return run
+
+
+def _rtt_missing(acc: Acc, df: pd.DataFrame | None) -> str | None:
+    """Why the statistics block ends short of its round-trip line, or None.  Every dialect
+    prints that line after the packets line whenever a timed reply came back (iputils and
+    BSD ``rtt``/``round-trip min/avg/max...``, BusyBox ``round-trip min/avg/max``, Windows
+    ``Approximate round trip times ...`` and ``Minimum = ...``): a block that ends after the
+    packets line without it was cut short.  No reply (total loss, errors only), replies
+    without times (iputils below 16 bytes of payload) or Windows' "Destination host
+    unreachable" replies, which Windows counts as received: no such line."""
+    c = acc.counts
+    if c is None or acc.rtt is not None or acc.kind not in ("unix", "windows"):
+        return None
+    if acc.kind == "windows":
+        label = "'Minimum = ..., Maximum = ..., Average = ...'"
+        timed = acc.rtt_title is not None
+        if df is not None:
+            timed = timed or bool(df["status"].isin(["ok", "censored"]).any())
+    else:
+        label = "'rtt min/avg/max'" if "iputils" in acc.votes else "'round-trip min/avg/max'"
+        if not c.get("received"):
+            return None
+        timed = True  # a summary-only block (-q, or a paste of the statistics)
+        if df is not None:
+            replies = df[df["status"].isin(["ok", "duplicate", "censored"])]
+            # replies printed without a time (iputils -s below 16): no rtt line either
+            timed = replies.empty or bool(
+                replies["rtt_us"].notna().any() or replies["censor_high_us"].notna().any()
+            )
+    if not timed:
+        return None
+    return f"no {label} line after line {acc.last + 1} (cut short?): the reported rtt is missing"
 
 
 def _target(meta: dict, header: dict, title: str | None) -> None:
