@@ -318,3 +318,138 @@ def test_locate_stops_at_prose_after_prefixed_output():
         "Result: fast enough",
     ]
     assert [(s.start, s.end) for s in ntttcp.locate(doc)] == [(0, 4)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Cut-short logs (issue 26): seed 001's first run (lines 54-80, "Inside single node") and the
+# Windows console fixture, cut inside their Totals.  A run whose closing line is missing is
+# complete=False with a "cut short?" warning; a value cut inside its unit is not read.
+
+
+def _seed_run(upto: int, keep: int | None = None) -> str:
+    """Seed 001 lines 54..upto (1.4.0 sender, ends at line 80 'cpu busy (all)   :461.15%');
+    the last line cut to its first ``keep`` characters."""
+    lines = seed("001").read_text().split("\n")[53:upto]
+    if keep is not None:
+        lines[-1] = lines[-1][:keep]
+    return "\n".join(lines)
+
+
+@needs_shared
+def test_seed_run_whole_is_complete():
+    run = ntttcp.parse(_seed_run(80)).runs[0]
+    assert run.meta["complete"] is True and not run.warnings
+    got = {s.metric: s.value for s in run.summaries}
+    assert got["cpu_busy"] == 461.15 and got["throughput_sender"] == 98.39e9
+
+
+@needs_shared
+@pytest.mark.parametrize("upto", range(67, 80))  # Totals marker .. cycles/byte
+def test_seed_run_cut_in_totals_is_incomplete(upto):
+    run = ntttcp.parse(_seed_run(upto)).runs[0]
+    assert run.meta["complete"] is False
+    line = upto - 53  # the block's own line numbers
+    assert any(
+        w.startswith(f"cut short? no 'cpu busy (all)' line after line {line}") for w in run.warnings
+    ), run.warnings
+    assert run.meta["duration_s"] == (10.80 if upto >= 68 else None)
+
+
+@needs_shared
+def test_seed_run_cut_after_total_bytes_says_the_count_may_be_cut():
+    """Seed line 69 'total bytes      :132878434304' is the last: no unit proves it whole."""
+    run = ntttcp.parse(_seed_run(69)).runs[0]
+    assert run.meta["complete"] is False
+    assert run.warnings == [
+        "cut short? no 'cpu busy (all)' line after line 16: the Totals block is incomplete; "
+        "the 'total bytes' value on line 16 may be cut too"
+    ]
+    assert [(s.metric, s.value) for s in run.summaries] == [
+        ("transfer_sender", 132878434304),
+        ("connections", 64),
+    ]
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    ("upto", "keep", "key", "left", "metric"),
+    [
+        (70, -4, "throughput", "98.39", "throughput_sender"),  # '98.39Gbps' cut in its unit
+        (70, -6, "throughput", "98.", "throughput_sender"),
+        (68, -5, "test duration", "10.80 se", None),
+        (73, -3, "cpu speed", "2593.903", None),
+        (79, -1, "cycles/byte", "1.6", "cycles_per_byte"),  # '%.2f': '1.6' is '1.69' cut
+        (80, -1, "cpu busy (all)", "461.15", "cpu_busy"),
+    ],
+)
+def test_seed_run_value_cut_inside_is_not_read(upto, keep, key, left, metric):
+    line = seed("001").read_text().split("\n")[upto - 1]
+    text = _seed_run(upto, len(line) + keep)
+    no = upto - 53
+    with pytest.raises(ParseError) as info:
+        ntttcp.parse(text, source="cut.log")
+    assert info.value.line_no == no
+    assert info.value.reason == f"expected a number for {key!r}, got {left!r}"
+    run = ntttcp.parse(text, strict=False).runs[0]
+    assert run.meta["complete"] is False
+    assert run.warnings[0] == f"line {no} skipped: expected a number for {key!r}, got {left!r}"
+    assert run.warnings[-1].startswith(f"cut short? no 'cpu busy (all)' line after line {no}")
+    assert metric not in {s.metric for s in run.summaries}
+    assert run.meta["duration_s"] == (None if key == "test duration" else 10.80)
+    speed = run.meta.get("labels", {}).get("cpu_speed_mhz")
+    assert speed == (2593.903 if upto > 73 else None)  # seed line 73 'cpu speed :2593.903MHz'
+
+
+@needs_shared
+def test_seed_run_cut_at_cpu_busy_key_is_incomplete():
+    text = _seed_run(80, len("17:18:07 INFO: cpu busy (a"))
+    run = ntttcp.parse(text).runs[0]
+    assert run.meta["complete"] is False
+    assert run.warnings[0] == "line 27: unrecognised Totals line 'cpu busy (a'"
+    assert "cpu_busy" not in {s.metric for s in run.summaries}
+
+
+def test_derived_fixture_cut_in_totals():
+    """tests/fixtures/ntttcp/...-cut-in-totals.txt: seed 001 lines 53-69 (SOURCES.md)."""
+    path = FIXTURES / "ntttcp" / "ntttcp--1.4.0-linux-s-cut-in-totals.txt"
+    run = azlatency.read(path).runs.iloc[0]
+    assert (run.complete, run.role, run.duration_s, run.line_end) == (False, "sender", 10.8, 17)
+    assert run.warnings.startswith("cut short? no 'cpu busy (all)' line after line 17")
+
+
+def _windows(upto: int, keep: int | None = None) -> str:
+    """The Windows console fixture (reconstructed, SOURCES.md) lines 1..upto, the last cut to
+    ``keep`` characters.  Its Totals end at line 34, the 'Packets Sent ... Avg. CPU %' row."""
+    path = FIXTURES / "ntttcp" / "ntttcp--5.33-windows-r-m-receiver.txt"
+    lines = path.read_bytes().decode().split("\r\n")[:upto]
+    if keep is not None:
+        lines[-1] = lines[-1][:keep]
+    return "\r\n".join(lines)
+
+
+@pytest.mark.parametrize("upto", [19, 24, 29, 33])  # 32: the header alone, a stray line
+def test_windows_cut_before_last_table_is_incomplete(upto):
+    run = ntttcp.parse(_windows(upto)).runs[0]
+    assert run.meta["complete"] is False
+    assert run.warnings == [
+        f"cut short? no 'Packets Sent ... Errors  Avg. CPU %' table after line {upto}: "
+        "the Totals tables are incomplete"
+    ]
+    got = {s.metric: s.value for s in run.summaries}
+    assert got["transfer_receiver"] == round(12074.505854 * 2**20)
+    assert got["throughput_receiver"] == pytest.approx(402.457 * 2**20 * 8)
+
+
+def test_windows_last_row_cut_inside_is_not_read():
+    """'      31.30' cut to '      31.3': right-aligned values end where their underline does."""
+    text = _windows(34, -1)
+    with pytest.raises(ParseError, match=r"cut short\? the row stops at column 58") as info:
+        ntttcp.parse(text, source="cut.txt")
+    assert info.value.line_no == 34
+    run = ntttcp.parse(text, strict=False).runs[0]
+    assert run.meta["complete"] is False
+    assert run.warnings[0].startswith("line 34 skipped: cut short? the row stops at column 58")
+    assert "cpu_avg" not in {s.metric for s in run.summaries}
+    whole = ntttcp.parse(_windows(34)).runs[0]
+    assert whole.meta["complete"] is True and not whole.warnings
+    assert {s.metric: s.value for s in whole.summaries}["cpu_avg"] == 31.30

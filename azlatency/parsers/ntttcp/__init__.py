@@ -208,6 +208,14 @@ _LINUX_KEYS = {
     "cycles/byte": "cycles_per_byte",
     "cpu busy (all)": "cpu_busy",
 }
+# The Totals line util.c prints last (1.4.0 -V TCP senders add 'tcpi rtt' after it, then
+# every build a line of dashes): since 1.3.2 'cpu busy (all)'; 1.3.1 and older builds end at
+# 'cycles/byte'.
+_CLOSING = "cpu busy (all)"
+_CLOSING_OLD = "cycles/byte"
+# Totals counts printed without a unit or fixed decimals: a cut inside one still reads as a
+# number, so a cut-short run whose last line is one says so.
+_UNITLESS = ("total bytes", "retrans segs", "cpu cores")
 _INFO_FACTS = (
     (re.compile(r"^(\d+) threads created"), "threads"),
     (re.compile(r"^(\d+) connections created"), "created"),
@@ -234,6 +242,8 @@ class _LinuxBlock:
         self.command: str | None = None
         self.sender_lines = False
         self.prefixed = False  # lines so far carry 'hh:mm:ss INFO:' (1.4)
+        self.closed = False  # the Totals block's last line (or the dashes after it) read
+        self.last_key: tuple[int, str] | None = None  # (line, key) of the last Totals line
 
     def fail(self, no: int, reason: str) -> None:
         if self.strict:
@@ -270,6 +280,8 @@ class _LinuxBlock:
         level = p.group(1)[:3] if p else None
         msg = line[p.end() :] if p else line.strip()
         if not msg.strip() or msg.strip().startswith("---"):
+            # util.c prints a dashes line after the Totals block: the run's end.
+            self.closed = self.closed or (self.in_totals and msg.strip().startswith("---"))
             return
         self._seen(no)
         if self.in_threads and not (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
@@ -346,6 +358,7 @@ class _LinuxBlock:
         if key not in _LINUX_KEYS:
             self.t.warnings.append(f"line {no}: unrecognised Totals line {msg.strip()[:60]!r}")
             return
+        self.last_key = (no, key)
         name, value = _LINUX_KEYS[key], m.group(2).strip()
         parsed = _linux_value(name, value)
         if parsed is None:
@@ -356,6 +369,8 @@ class _LinuxBlock:
             parsed = self._int(no, parsed, f"a count for {key!r}", value)
             if parsed is None:
                 return
+        if key == _CLOSING or (key == _CLOSING_OLD and _before_1_3_2(t.version)):
+            self.closed = True
         if name == "duration":
             t.duration_s = float(parsed)
         elif name == "bytes":
@@ -385,19 +400,41 @@ class _LinuxBlock:
             t.warnings.append(
                 "no '#####  Totals:  #####' block: the run did not finish or the log was cut"
             )
+        elif not self.closed:
+            t.complete = False
+            what = _CLOSING_OLD if _before_1_3_2(t.version) else _CLOSING
+            note = ""
+            if self.last_key in ((t.line_end, k) for k in _UNITLESS):
+                no, key = self.last_key
+                note = f"; the {key!r} value on line {no} may be cut too"
+            t.warnings.append(
+                f"cut short? no {what!r} line after line {t.line_end}: the Totals block is "
+                f"incomplete{note}"
+            )
         return t
+
+
+def _before_1_3_2(version: str | None) -> bool:
+    """Is ``version`` older than 1.3.2, whose Totals end at 'cycles/byte'?  (Unknown: no.)"""
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version or "")
+    if not m:
+        return False
+    return tuple(int(x or 0) for x in m.groups()) < (1, 3, 2)
 
 
 def _linux_value(name: str, value: str) -> Decimal | float | None:
     if name == "rate":
         return rate_bps(value)
+    if name == "cycles_per_byte":
+        # util.c prints '%.2f' and no unit: '1.6' is '1.69' cut short, not a reading.
+        m = re.fullmatch(r"[0-9]+\.[0-9]{2}", value)
+        return dec(value) if m else None
     suffix = {
         "duration": r"\s*seconds?",
         "speed": r"\s*MHz",
         "bytes": "",
         "retrans": "",
         "cores": "",
-        "cycles_per_byte": "",
     }.get(name, r"\s*%")
     m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)" + suffix, value)
     return dec(m.group(1)) if m else None

@@ -38,6 +38,7 @@ _VERSION = re.compile(r"^\s*Copyright Version\s+(\S+)")
 _NUMERIC_ROW = re.compile(r"^\s*-?[0-9][0-9.]*(?:\s+-?[0-9][0-9.]*)*\s*$")
 _KNOWN = re.compile(r"^\s*(?:Copyright Version|Network activity progressing|Thread\s+Time\(s\))")
 _KIB, _MIB = Decimal(1024), Decimal(2**20)
+_CLOSING = {"Errors", "Avg. CPU %"}  # columns of the table NTttcp prints last
 # Totals columns -> (metric, stat, unit, factor); None metric: handled by name below.
 _COLUMNS = {
     "Avg Frame Size": ("frame_size", "mean", "bytes", 1),
@@ -117,11 +118,19 @@ def _columns(header: str, underline: str) -> list[str]:
 
 
 def _tables(
-    lines: list[str], source: str | None
+    lines: list[str],
+    source: str | None,
+    strict: bool = True,
+    cut: list[tuple[int, str]] | None = None,
 ) -> list[tuple[int, int, list[str], list[tuple[int, list[str]]]]]:
     """(header line, underline line, column names, [(line, values)]) of every table; a
-    stray line between the header and its underline, or between rows, is looked past."""
+    stray line between the header and its underline, or between rows, is looked past.
+
+    Values are right-aligned under their ``=`` runs, so a last line that stops short of its
+    underline is a row cut inside (``31.3`` of ``31.30``): a located ParseError, or (lenient)
+    a warning and the row left unread — never a shorter number."""
     out = []
+    last = max((i for i, x in enumerate(lines) if x.strip()), default=-1)
     k = 0
     while k < len(lines) - 1:
         under = (
@@ -147,6 +156,17 @@ def _tables(
                     continue
                 break
             values = lines[j].split()
+            if j == last and len(lines[j].rstrip()) < len(lines[under].rstrip()):
+                reason = (
+                    f"cut short? the row stops at column {len(lines[j].rstrip())}, its table "
+                    f"({' | '.join(names)}) at {len(lines[under].rstrip())}: not read"
+                )
+                if strict:
+                    raise ParseError(TOOL, source, j + 1, reason)
+                if cut is not None:
+                    cut.append((j + 1, reason))
+                j += 1
+                break
             if len(values) != len(names):
                 raise ParseError(
                     TOOL,
@@ -183,10 +203,12 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
         if m:
             t.version = m.group(1)
     seen_totals = any(TOTALS.search(x) for x in lines)
-    tables = _tables(lines, source)
+    cut: list[tuple[int, str]] = []
+    tables = _tables(lines, source, strict, cut)
     read = {at} if command is not None else set()
     for header, under, _names, rows in tables:
         read.update((header - 1, under - 1, *(no - 1 for no, _ in rows)))
+    read.update(no - 1 for no, _ in cut)  # the cut row: warned about below
     for k, line in enumerate(lines):
         if (
             k not in read
@@ -201,10 +223,18 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
             for no, values in rows[:1]:
                 for name, value in zip(names, values):
                     _total(t, name, value, no, source, strict)
+    t.warnings.extend(f"line {no} skipped: {reason}" for no, reason in cut)
     if not seen_totals or t.bits_per_second is None:
         t.complete = False
         t.warnings.append(
             "no '#####  Totals:  #####' tables: NTttcp did not finish or the log was cut"
+        )
+    elif not any(_CLOSING & set(names) and rows for _h, _u, names, rows in tables):
+        # NTttcp prints the Packets/Retransmits/Errors/CPU table last.
+        t.complete = False
+        t.warnings.append(
+            f"cut short? no 'Packets Sent ... Errors  Avg. CPU %' table after line "
+            f"{t.line_end}: the Totals tables are incomplete"
         )
     return [t]
 
