@@ -1,4 +1,4 @@
-"""fio JSON: values read off our fio-3.33 captures (line numbers of the JSON cited)."""
+"""fio JSON and normal text output: values read off our fio-3.33 captures (lines cited)."""
 
 from __future__ import annotations
 
@@ -208,16 +208,36 @@ def test_numbers_beyond_64_bits():
 
 
 # ---------------------------------------------------------------------------------------------
-# The normal (default) text output (issue 28 item 1), captured with fio 3.33
+# The normal (default) text output (issue 28 item 1), captured with fio 3.33: every value below
+# is read off the fixture by eye (the quoted text is the line it comes from)
 
 
-def _normal(name: str):
-    return azlatency.read(FIXTURES / "fio" / f"fio--3.33-linux-normal-{name}.txt")
+def _normal(name: str, **kw):
+    return azlatency.read(FIXTURES / "fio" / f"fio--3.33-linux-normal-{name}.txt", **kw)
 
 
 def _stat(t, metric: str, stat: str, run: int = 0) -> float:
     s = t.summaries[t.summaries["run_id"] == t.runs["run_id"].iloc[run]]
     return s.set_index(["metric", "stat"])["value"][(metric, stat)]
+
+
+def _labels(t, run: int = 0) -> dict:
+    return json.loads(t.runs["labels"].iloc[run])
+
+
+def test_normal_units_are_converted_exactly():
+    from decimal import Decimal
+
+    from azlatency.parsers.fio.text import count, size
+
+    assert size("1329", "MiB") == 1329 * 2**20 and size("400", "KiB") == 409_600
+    assert size("83.4", "MB") == 83_400_000 and size("409", "kB") == 409_000
+    assert size("64.0", "KiB") == 65_536 and size("4096", "B") == 4096
+    assert size("2.5", "GiB") == Decimal(5 * 2**29)
+    assert count("340k") == 340_000 and count("62.6k") == 62_600 and count("9388") == 9388
+    assert count("15081k") == 15_081_000 and count("1.5M") == 1_500_000
+    with pytest.raises(ValueError):
+        count("12x")
 
 
 def test_normal_output_values_as_printed():
@@ -229,6 +249,13 @@ def test_normal_output_values_as_printed():
         4096,
     )
     assert run["complete"] and run["tool_version"] == "3.33" and run["duration_s"] == 2.001
+    assert _labels(t) == {
+        "groupid": 0,
+        "iodepth": 16,
+        "ioengine": "libaio",
+        "jobname": "raid0",
+        "numjobs": 1,
+    }
     # "read: IOPS=340k, BW=1329MiB/s (1393MB/s)(2659MiB/2001msec)"
     assert _stat(t, "iops_read", "mean") == 340_000
     assert _stat(t, "disk_bandwidth_read", "mean") == 1329 * 2**20
@@ -245,21 +272,111 @@ def test_normal_output_values_as_printed():
     assert _stat(t, "cpu_system", "mean") == 77.45
 
 
+def test_normal_percentile_bounds_follow_fios_rounding_up():
+    """fio prints a percentile's bucket midpoint rounded up to the heading's unit: '69' usec is
+    a midpoint in (68000, 69000] ns, and the bucket around it."""
+    t = _normal("randread-4k-libaio-iodepth16")
+    s = t.summaries.set_index(["metric", "stat"])
+    p99 = s.loc[("clat_read", "p99")]
+    # 1024-ns buckets there: only [67584, 68608) has its midpoint (68096) in (68000, 69000]
+    assert p99.bound_low == pytest.approx(67.584) and p99.bound_high == pytest.approx(68.608)
+    nsec = _normal("randrw-mix70-numjobs2-group_reporting")  # "(nsec)": the midpoint itself
+    row = nsec.summaries.set_index(["metric", "stat"]).loc[("clat_read", "p99.9")]
+    assert (row.value, row.bound_low, row.bound_high) == (24248.32, 24117.248, 24379.392)
+
+
 def test_normal_output_mixes_jobs_files_and_sync():
     mix = _normal("randrw-mix70-numjobs2-group_reporting")
     assert len(mix.runs) == 1 and mix.runs["streams"].iloc[0] == 2  # "(groupid=0, jobs=2)"
+    assert _labels(mix)["group_reported"] is True and _labels(mix)["numjobs"] == 2
     assert _stat(mix, "iops_read", "mean") == 62_600 and _stat(mix, "iops_write", "mean") == 26_800
     assert _stat(mix, "slat_read", "max") == 15081  # "max=15081k" nsec = 15,081 µs
     assert _stat(mix, "clat_read", "p99.9") == 24248.320  # "(nsec)": 24248320
+    assert _stat(mix, "clat_write", "p50") == 141  # "(usec)": 50.00th=[  141]
     per_job = _normal("randwrite-psync-numjobs2-two-files")
     assert len(per_job.runs) == 2 and list(per_job.runs["line_start"]) == [6, 27]
+    assert [_labels(per_job, k)["clone"] for k in (0, 1)] == [0, 1]
+    assert _labels(per_job, 1)["numjobs"] == 2 and list(per_job.runs["streams"]) == [1, 1]
     assert [_stat(per_job, "iops_write", "mean", k) for k in (0, 1)] == [109_000, 110_000]
     sync = _normal("randwrite-fsync1-sync-lat")
     assert _stat(sync, "iops_write", "mean") == 9388  # "IOPS=9388"
     assert _stat(sync, "lat_sync", "mean") == 97.82  # "sync (usec): ... avg=97.82"
     assert _stat(sync, "lat_sync", "p99.99") == 5276
+    assert _stat(sync, "ios_sync", "total") == 9398  # "issued rwts: total=0,9398,0,9398"
     big = _normal("write-1m")
     assert big.runs["msg_size_bytes"].iloc[0] == 2**20  # "bs=(R) 1024KiB-1024KiB"
+
+
+def test_normal_kb_base_1000_percentile_list_and_lat_percentiles():
+    t = _normal("randread-psync-percentile_list-lat_percentiles-kb_base1000")
+    # "read: IOPS=20.4k, BW=83.4MB/s (79.6MiB/s)(83.5MB/1001msec)": kb_base=1000 puts the
+    # decimal unit first
+    assert _stat(t, "iops_read", "mean") == 20_400
+    assert _stat(t, "disk_bandwidth_read", "mean") == 83_400_000
+    assert _stat(t, "transfer_read", "total") == 83_500_000
+    # "bw (   kB/s): min=112536, ..., avg=112536.00": fio's interval samples are KiB/s
+    # whatever the label says (stat.c divides by 1024)
+    assert _stat(t, "disk_bandwidth_read_per_interval", "mean") == 112_536 * 1024
+    # "clat (nsec): min=831, max=15736k", " lat (nsec): min=852"
+    assert _stat(t, "clat_read", "max") == 15_736 and _stat(t, "lat_read", "min") == 0.852
+    # --percentile_list=50:90:99:99.9: "| 50.0th=[   40], 90.0th=[   49], 99.0th=[   79], ..."
+    clat = t.summaries[(t.summaries.metric == "clat_read") & t.summaries.stat.str.startswith("p")]
+    assert sorted(clat.stat) == ["p50", "p90", "p99", "p99.9"]
+    assert _stat(t, "clat_read", "p99") == 79 and _stat(t, "lat_read", "p99") == 80
+    assert _stat(t, "lat_read", "p99.9") == 4080  # --lat_percentiles=1: "lat percentiles"
+    assert not t.summaries.metric.str.startswith("slat").any()  # psync: no slat line
+
+
+def test_normal_msec_latencies_and_percentiles():
+    t = _normal("write-4m-libaio-iodepth64-msec")
+    run = t.runs.iloc[0]
+    assert run["msg_size_bytes"] == 4 * 2**20 and _labels(t)["iodepth"] == 64
+    # "write: IOPS=659, BW=2636MiB/s (2764MB/s)(5576MiB/2115msec); 0 zone resets"
+    assert _stat(t, "iops_write", "mean") == 659 and run["duration_s"] == 2.115
+    assert _stat(t, "disk_bandwidth_write", "mean") == 2636 * 2**20
+    # "slat (usec): ... max=40635", "clat (msec): min=8, max=273, avg=94.79, stdev=46.26"
+    assert _stat(t, "slat_write", "max") == 40_635
+    assert _stat(t, "clat_write", "mean") == pytest.approx(94_790)
+    assert _stat(t, "clat_write", "max") == 273_000
+    # "clat percentiles (msec): ... 99.00th=[  222]"
+    assert _stat(t, "clat_write", "p99") == 222_000
+    assert _stat(t, "ios_write", "total") == 1394  # "issued rwts: total=0,1394,0,0"
+
+
+def test_normal_two_groups_kib_and_a_block_size_per_direction():
+    t = _normal("two-groups-stonewall-rate-bs4k16k")
+    assert list(t.runs["mode"]) == ["randwrite", "randrw"] and t.runs["complete"].all()
+    assert [_labels(t, k)["groupid"] for k in (0, 1)] == [0, 1]
+    # "write: IOPS=99, BW=400KiB/s (409kB/s)(400KiB/1001msec)" (--rate=400k)
+    assert _stat(t, "iops_write", "mean") == 99
+    assert _stat(t, "disk_bandwidth_write", "mean") == 400 * 1024
+    assert _stat(t, "disk_bandwidth_write_per_interval", "mean") == 403 * 1024  # "avg=403.00"
+    # "mixbs: (g=1): rw=randrw, bs=(R) 4096B-4096B, (W) 16.0KiB-16.0KiB, (T) 16.0KiB-16.0KiB"
+    assert pd_isna(t.runs["msg_size_bytes"].iloc[1])
+    labels = _labels(t, 1)
+    assert (labels["bs_read_bytes"], labels["bs_write_bytes"]) == (4096, 16384)
+    assert _stat(t, "iops_read", "mean", 1) == 9760
+    assert _stat(t, "disk_bandwidth_write", "mean", 1) == pytest.approx(68.4 * 2**20)
+    assert _stat(t, "clat_read", "p99.99", 1) == 19267.584  # "99.99th=[19267584]" (nsec)
+    assert _stat(t, "clat_write", "p99.99", 1) == 174  # "99.99th=[  174]" (usec)
+
+
+def test_normal_unified_mixed_reporting():
+    t = _normal("randrw-unified-mixed")
+    dirs = {m.rsplit("_", 1)[-1] for m in t.summaries.metric if m.startswith(("iops", "clat"))}
+    assert dirs == {"mixed", "interval"} or dirs == {"mixed"}
+    assert _stat(t, "iops_mixed", "mean") == 21_200  # "mixed: IOPS=21.2k"
+    assert _stat(t, "ios_mixed", "total") == 21196  # "issued rwts: total=21196,0,0,0"
+    assert not t.summaries.metric.str.endswith(("_read", "_write")).any()
+
+
+def test_normal_failed_job_is_an_incomplete_run():
+    t = _normal("missing-file-error")
+    run = t.runs.iloc[0]
+    assert len(t.runs) == 1 and not run["complete"] and run["mode"] == "read"
+    assert "error=No such file or directory" in run["warnings"]
+    assert "fio printed no report for job 'ro'" in run["warnings"]
+    assert t.summaries.empty
 
 
 def test_normal_output_cut_short_is_incomplete():
@@ -270,21 +387,95 @@ def test_normal_output_cut_short_is_incomplete():
     assert _stat(t, "clat_read", "p95") == 61  # what was printed before the cut is kept
 
 
-def test_normal_and_json_of_one_job_agree_within_print_rounding():
+def test_normal_garbled_line_is_located_or_skipped():
+    path = FIXTURES / "fio" / "fio--3.33-linux-normal-randread-4k-libaio-iodepth16.txt"
+    text = path.read_text()
+    bad = text.replace("IOPS=340k", "IOPS=34O0k")  # line 6
+    with pytest.raises(ParseError, match="expected a line of fio's job report") as err:
+        fio.parse(bad, source="x.txt")
+    assert (err.value.line_no, err.value.tool, err.value.source) == (6, "fio", "x.txt")
+    lenient = fio.parse(bad, strict=False).runs[0]
+    assert "line 6 skipped" in "; ".join(lenient.warnings)
+    assert not any(s.metric == "iops_read" and s.stat == "mean" for s in lenient.summaries)
+    pct = text.replace("99.00th=[   69]", "99.00th=[   6 9]")
+    with pytest.raises(ParseError) as err:
+        fio.parse(pct)
+    assert err.value.line_no == 14
+    (run,) = fio.parse(pct, strict=False).runs  # the next percentile line is still read
+    assert [w for w in run.warnings if "skipped" in w] == [
+        "line 14 skipped: expected a line of fio's job report, got "
+        "'| 99.00th=[   6 9], 99.50th=[   82], 99.90th=[   94], 99.95th=[  100],'"
+    ]
+    assert {s.stat for s in run.summaries if s.metric == "clat_read"} >= {"p95", "p99.99"}
+    assert not any(s.stat == "p99" and s.metric == "clat_read" for s in run.summaries)
+    lines = text.split("\n")  # a foreign line inside the block: skipped, the block read on
+    (run,) = fio.parse("\n".join(lines[:13] + ["12.5"] + lines[13:]), strict=False).runs
+    assert sum("skipped" in w for w in run.warnings) == 1
+    assert {s.stat for s in run.summaries if s.metric == "clat_read"} >= {"p99", "p99.99"}
+
+
+def test_normal_repeated_report_is_flagged():
+    lines = (FIXTURES / "fio" / "fio--3.33-linux-normal-write-1m.txt").read_text().split("\n")
+    twice = "\n".join(lines[:24] + [""] + lines[4:24] + lines[24:])
+    runs = fio.parse(twice).runs
+    assert len(runs) == 2 and "repeats the one at line 5" in runs[1].warnings[0]
+
+
+@pytest.mark.parametrize(
+    "name", ["json-normal-randrw-1024k", "json-normal-read-1m-tmpfs-kb_base1000"]
+)
+def test_normal_and_json_of_one_job_agree_within_print_rounding(name):
     """--output-format=json,normal prints both: the text reader's figures equal the JSON's to
-    the precision printed (IOPS to ~3 digits, µs latencies truncated to the unit)."""
+    the precision printed (about four digits), and each text percentile's bounds hold the
+    JSON's bucket."""
     from azlatency.parsers.fio.text import parse_text
 
-    path = FIXTURES / "fio" / "fio--3.33-linux-json-normal-randrw-1024k.txt"
+    path = FIXTURES / "fio" / f"fio--3.33-linux-{name}.txt"
     lines = path.read_text().split("\n")
     close = max(i for i, x in enumerate(lines) if x.rstrip() == "}")
     (text_run,) = parse_text(lines[close + 1 :], None, True)
-    js = azlatency.read(path).summaries.set_index(["metric", "stat"])["value"]
+    js = azlatency.read(path).summaries.set_index(["metric", "stat"])
     compared = 0
     for s in text_run.summaries:
-        if (s.metric, s.stat) not in js.index:
-            continue
-        want = js[(s.metric, s.stat)]
-        assert s.value == pytest.approx(want, rel=0.01, abs=1.0), (s.metric, s.stat)
+        want = js.loc[(s.metric, s.stat)]  # every text row has its JSON row
+        assert s.unit == want.unit
+        assert s.value == pytest.approx(want.value, rel=0.005, abs=1.0), (s.metric, s.stat)
+        if s.stat.startswith("p"):
+            assert s.bound_low <= want.value <= s.bound_high
         compared += 1
-    assert compared >= 30
+    assert compared >= 40
+
+
+def test_normal_and_json_run_meta_agree():
+    from azlatency.parsers.fio.text import parse_text
+
+    path = FIXTURES / "fio" / "fio--3.33-linux-json-normal-read-1m-tmpfs-kb_base1000.txt"
+    lines = path.read_text().split("\n")
+    start = next(i for i, x in enumerate(lines) if x.rstrip() == "{")
+    close = max(i for i, x in enumerate(lines) if x.rstrip() == "}")
+    blanked = lines[:start] + [""] * (close + 1 - start) + lines[close + 1 :]  # the text alone
+    (text_run,) = parse_text(blanked, None, True)
+    js = azlatency.read(path).runs.iloc[0]
+    for key in ("mode", "tool_version", "duration_s", "streams"):
+        assert text_run.meta.get(key) == js[key], key
+    assert text_run.meta["labels"] == json.dumps(
+        {"groupid": 0, "iodepth": 1, "ioengine": "psync", "jobname": "shm", "numjobs": 1}
+        | {"bs_printed": "(R) 1049kB-1049kB, (W) 1049kB-1049kB, (T) 1049kB-1049kB"},
+        sort_keys=True,
+    )
+    # --bs=1m came before --kb_base=1000, so fio read it as 1 MiB (io_bytes / total_ios =
+    # 3825205248 / 3648): the banner's '1049kB' is that rounded, not a size to take
+    assert js["msg_size_bytes"] == 2**20 and "msg_size_bytes" not in text_run.meta
+
+
+def test_normal_outputs_one_after_the_other_keep_their_own_banner():
+    """Seed 003 runs the same job name (raid0) with rw=read, randread, write, ...: a log of
+    those holds several outputs, and each report takes the banner of its own output."""
+    first = (FIO / "fio--3.33-linux-normal-randread-4k-libaio-iodepth16.txt").read_text()
+    second = (FIO / "fio--3.33-linux-normal-write-4m-libaio-iodepth64-msec.txt").read_text()
+    second = second.replace("big:", "raid0:")  # the same name, as in the seed's commands
+    runs = fio.parse(first + second).runs
+    assert [r.meta["mode"] for r in runs] == ["randread", "write"]
+    assert [r.meta["msg_size_bytes"] for r in runs] == [4096, 4 * 2**20]
+    assert [json.loads(r.meta["labels"])["iodepth"] for r in runs] == [16, 64]
+    assert all(r.meta["complete"] and not r.warnings for r in runs)

@@ -1,4 +1,5 @@
-"""fio ``--output-format=json`` and ``json+`` (fio 3.x): one run per job entry.
+"""fio ``--output-format=json`` and ``json+`` (fio 3.x): one run per job entry; fio's normal
+(default) text output is read by ``text.py`` into the same metrics (``parser_variant`` normal).
 
 The JSON is fio's ``show_thread_status_json`` (``stat.c`` of fio 3.33, checked against our
 captures, ``tests/fixtures/fio/SOURCES.md``): ``jobs[]`` (or ``client_stats[]`` in client/server
@@ -40,7 +41,7 @@ from .._base import (
     stray,
 )
 from .._ranges import line_of
-from .text import is_text, parse_text, text_spans
+from .text import BANNER, JOB, is_text, parse_text, text_spans
 from .units import bucket_edges_ns, percentile_stat, size_bytes
 
 INFO = ToolInfo(
@@ -90,11 +91,12 @@ def whole_file(head_text: str) -> bool:
     """A file that is fio output from its first line: only fio's own notes and banner may
     precede the JSON (so a document that merely contains fio JSON is left to ``locate``)."""
     lines = head_text.split("\n")[:60]
-    spans = text_spans(lines)
-    if spans and spans[0][0] == 0 and _json_start(lines, 40) is None:
-        return True  # fio's normal output from the first line
     start = _json_start(lines, 40)
-    return start is not None and all(_PRE_LINE.match(x.strip()) for x in lines[:start])
+    if start is None:  # fio's normal output: its banner or first job report, then a report
+        start = next((i for i, x in enumerate(lines[:40]) if BANNER.match(x) or JOB.match(x)), None)
+        if start is None or not is_text(lines):
+            return False
+    return all(_PRE_LINE.match(x.strip()) for x in lines[:start])
 
 
 def locate(lines: list[str]) -> list[Span]:
@@ -336,16 +338,25 @@ def _options(value: Any) -> dict[str, str]:
 
 def _sizes(meta: dict, options: dict[str, str], at: _At) -> dict:
     """msg_size_bytes from ``bs`` (``4k`` = 4096: fio's kb_base is 1024 unless set to 1000);
-    ``bs=4k,16k`` gives a size per direction; no bs at all is fio's default of 4096."""
+    ``bs=4k,16k`` gives a size per direction; no bs at all is fio's default of 4096.
+
+    fio reads options in the order given, so ``kb_base=1000`` changes only the sizes after it
+    (fio 3.33: ``--bs=1m --kb_base=1000`` moved 1,048,576 bytes per I/O, ``--kb_base=1000
+    --bs=1m`` 1,000,000); the JSON lists the options in that order."""
     labels: dict = {}
-    kb_base = 1000 if options.get("kb_base") == "1000" else 1024
+    order = list(options)
+    key = "bs" if "bs" in options else "blocksize"
+    kb_base = 1024
+    if options.get("kb_base") == "1000" and (
+        key not in order or order.index("kb_base") < order.index(key)
+    ):
+        kb_base = 1000
     raw = options.get("bs", options.get("blocksize"))
     if raw is None:
         if not any(k in options for k in ("bsrange", "blocksize_range", "bssplit")):
             meta["msg_size_bytes"] = 4096
             labels["bs_source"] = "default"
         return labels
-    key = "bs" if "bs" in options else "blocksize"
     sizes = [size_bytes(p, kb_base) for p in raw.split(",") if p.strip()]
     for size in sizes:
         if size is not None and not 0 <= size < 2**63:  # msg_size_bytes is Int64

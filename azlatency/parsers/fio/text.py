@@ -23,87 +23,110 @@ The layout is fio 3.x's ``show_thread_status_normal`` (stat.c), captured with fi
     Run status group 0 (all jobs):
        READ: bw=1329MiB/s (1393MB/s), ..., io=2659MiB (2788MB), run=2001-2001msec
 
-Numbers are read as printed: ``IOPS=340k`` is 340,000 io/s (fio rounds to about three
-digits; the JSON has the exact figure), ``BW=1329MiB/s`` 1329 × 2²⁰ bytes/s, latencies in the
-unit of their line (``nsec``, ``usec``, ``msec``; ``max=15081k`` nsec is 15,081,000 ns),
+Numbers are read as printed (fio's ``num2str``): ``IOPS=340k`` is 340,000 io/s (about four
+significant digits; the JSON has the exact figure), ``BW=1329MiB/s`` is 1329 × 2²⁰ bytes/s and
+``83.4MB/s`` (``--kb_base=1000`` prints the decimal unit first) 83.4 × 10⁶; latencies are in
+the unit of their line (``nsec``, ``usec``, ``msec``; ``max=15081k`` nsec is 15,081,000 ns),
 percentiles in the unit of their heading.  Metrics and units are the JSON reader's
 (``iops_read`` io/s, ``disk_bandwidth_read`` bytes/s, ``clat_read`` µs, ...), so a job
 measured both ways compares.  A job report not followed by its ``Run status group`` (the
-capture ends inside it) is incomplete, with the line it stops at.
+capture ends inside it) is incomplete, with the line it stops at; a line inside a job report
+that is not one of fio's is a located ParseError (strict) or a skipped line (lenient).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal, InvalidOperation
 
 from ...errors import ParseError
 from .._base import Run
-from .units import percentile_stat
+from .units import bucket_span_ns, percentile_stat
 
 TOOL = "fio"
-BANNER = re.compile(
-    r"^(?P<name>\S[^:]*): \(g=(?P<g>\d+)\): rw=(?P<rw>\w+), bs=\(R\) (?P<bs>[\d.]+\w*?)B?-"
-)
+_NUM = r"\d+(?:\.\d+)?"
+_BYTES = r"(?:[KMGTPE]i|[kMGTPE])?B"  # num2str with N2S_BYTE: 'KiB' binary, 'kB' decimal
+BANNER = re.compile(r"^(?P<name>\S[^:]*): \(g=(?P<g>\d+)\): rw=(?P<rw>\w+), bs=(?P<bs>.*)$")
+_BS = re.compile(rf"\((?P<d>[RWT])\) (?P<lo>{_NUM})(?P<lu>{_BYTES})-(?P<hi>{_NUM})(?P<hu>{_BYTES})")
 JOB = re.compile(
-    r"^(?P<name>\S[^:]*): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): err=\s*(?P<err>-?\d+)"
+    r"^(?P<name>\S[^:]*): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): err=\s*(?P<err>-?\d+): "
+    r"pid=(?P<pid>\d+)"
 )
 VERSION = re.compile(r"^fio-(?P<v>\d[\w.\-]*)\s*$")
 DIR = re.compile(
-    r"^\s+(?P<d>read|write|trim|mixed): IOPS=(?P<iops>[\d.]+[kMG]?), "
-    r"BW=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?i?B)/s \([\d.]+[kMGT]?B/s\)"
-    r"\((?P<io>[\d.]+)(?P<iou>[KMGTP]?i?B)/(?P<rt>\d+)msec\)"
+    rf"^\s+(?P<d>read|write|trim|mixed): IOPS=(?P<iops>{_NUM}[kMGTPE]?), "
+    rf"BW=(?P<bw>{_NUM})(?P<bwu>{_BYTES})/s \((?P<alt>{_NUM})(?P<altu>{_BYTES})/s\)"
+    rf"\((?P<io>{_NUM})(?P<iou>{_BYTES})/(?P<rt>\d+)msec\)(?:; \d+ zone resets)?\s*$"
 )
+_SI = rf"{_NUM}[kMGTPE]?"
 LAT = re.compile(
-    r"^\s+(?P<kind>slat|clat|lat|sync) \((?P<unit>nsec|usec|msec)\): min=\s*(?P<min>[\d.]+k?), "
-    r"max=\s*(?P<max>[\d.]+k?), avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<std>[\d.]+)"
+    rf"^\s+(?P<kind>slat|clat|lat|sync) \((?P<unit>nsec|usec|msec)\): min=\s*(?P<min>{_SI}), "
+    rf"max=\s*(?P<max>{_SI}), avg=\s*(?P<avg>{_NUM}), stdev=\s*(?P<std>{_NUM})\s*$"
 )
-PCT_HEAD = re.compile(r"^\s+(?P<kind>clat|lat|sync) percentiles \((?P<unit>nsec|usec|msec)\):")
-PCT = re.compile(r"(?P<p>[\d.]+)th=\[\s*(?P<v>\d+)\]")
+PCT_HEAD = re.compile(
+    r"^\s+(?P<kind>slat|clat|lat|sync) percentiles \((?P<unit>nsec|usec|msec)\):\s*$"
+)
+PCT_LINE = re.compile(rf"^\s+\|(?:\s*{_NUM}th=\[\s*\d+\],?)+\s*$")
+PCT = re.compile(rf"(?P<p>{_NUM})th=\[\s*(?P<v>\d+)\]")
 BW = re.compile(
-    r"^\s+bw \(\s*(?P<u>[KMGT]?i?B)/s\): min=\s*(?P<min>[\d.]+), max=\s*(?P<max>[\d.]+), "
-    r"per=[\d.]+%, avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<std>[\d.]+), samples=\s*(?P<n>\d+)"
+    rf"^\s+bw \(\s*(?P<u>KiB|kB|MiB)/s\): min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), "
+    rf"per=\s*{_NUM}%, avg=\s*(?P<avg>{_NUM}), stdev=\s*(?P<std>{_NUM}), samples=\s*(?P<n>\d+)\s*$"
 )
 IOPS = re.compile(
-    r"^\s+iops\s+: min=\s*(?P<min>[\d.]+), max=\s*(?P<max>[\d.]+), avg=\s*(?P<avg>[\d.]+), "
-    r"stdev=\s*(?P<std>[\d.]+), samples=\s*(?P<n>\d+)"
+    rf"^\s+iops\s+: min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), avg=\s*(?P<avg>{_NUM}), "
+    rf"stdev=\s*(?P<std>{_NUM}), samples=\s*(?P<n>\d+)\s*$"
 )
 CPU = re.compile(
-    r"^\s+cpu\s+: usr=(?P<usr>[\d.]+)%, sys=(?P<sys>[\d.]+)%, ctx=(?P<ctx>\d+), "
-    r"majf=(?P<majf>\d+), minf=(?P<minf>\d+)"
+    rf"^\s+cpu\s+: usr=(?P<usr>{_NUM})%, sys=(?P<sys>{_NUM})%, ctx=(?P<ctx>\d+), "
+    r"majf=(?P<majf>\d+), minf=(?P<minf>\d+)\s*$"
 )
-ISSUED = re.compile(r"^\s+issued rwts: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+),\d+")
+ISSUED = re.compile(
+    r"^\s+issued rwts: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+),(?P<s>\d+) "
+    r"short=[\d,]+ dropped=[\d,]+\s*$"
+)
 GROUP = re.compile(r"^Run status group (?P<g>\d+) \(all jobs\):")
-# lines of a job report read for nothing (distributions the tables do not hold)
+_SHARES = rf"(?:(?:>=)?\d+={_NUM}%(?:, )?)+"
+# lines of a job report read for nothing: distributions the tables do not hold
 KNOWN = re.compile(
-    r"^\s+(?:lat \((?:nsec|usec|msec)\)\s*:|\||IO depths|submit|complete|latency\s+:|"
-    r"fsync/fdatasync|clat prio|cpu)|^\s*$"
+    rf"^\s+(?:lat \((?:nsec|usec|msec)\)\s+: {_SHARES}|IO depths\s+: {_SHARES}|"
+    rf"(?:submit|complete)\s+: {_SHARES}|"
+    rf"latency\s+: target=\d+, window=\d+, percentile={_NUM}%, depth=\d+|"
+    r"fsync/fdatasync/sync_file_range:|"
+    r"steadystate\s*: attained=(?:yes|no), .*)\s*$"  # --steadystate (stat.c, not captured)
 )
-_TIME = {"nsec": 1e-3, "usec": 1.0, "msec": 1e3}  # -> µs
-_BIN = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50}
-_DEC = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9}
-
-
-def _binary(value: str, unit: str) -> float:
-    """``1329`` ``MiB`` → bytes (fio's ``KiB``/``MiB`` are powers of 1024)."""
-    return float(value) * _BIN[unit.rstrip("B").rstrip("i")]
-
-
-def _suffixed(text: str) -> float:
-    """``340k`` → 340000.0; ``15081k`` → 15081000.0; ``9388`` → 9388.0."""
-    m = re.fullmatch(r"([\d.]+)([kMG]?)", text)
-    return float(m[1]) * _DEC[m[2]] if m else float("nan")
-
-
 # Lines of the normal output outside a job report: banner, version, start, group summary.
 _AROUND = re.compile(
     r"^(?:\S[^:]*: \(g=\d+\): rw=|fio-\d|Starting \d+ (?:process|thread)|\.\.\.$|"
     r"Run status group \d+|Disk stats \(read/write\):|Jobs: )"
 )
+_TIME = {"nsec": 1, "usec": 1000, "msec": 1000_000}  # ns per unit
+_PREFIX = {"": 1, "k": 1000, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
+_PREFIX.update({"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50})
+_PREFIX["Ei"] = 1 << 60
+
+
+def size(value: str, unit: str) -> Decimal:
+    """A printed size in bytes, exactly: ``1329`` ``MiB`` → 1329 × 2²⁰; ``83.4`` ``MB`` →
+    83,400,000 (fio's ``KiB``/``MiB`` are powers of 1024, ``kB``/``MB`` powers of 1000)."""
+    return Decimal(value) * _PREFIX[unit.removesuffix("B")]
+
+
+def count(text: str) -> Decimal:
+    """A printed count (``num2str`` without a unit): ``340k`` → 340,000; ``15081k`` →
+    15,081,000; ``9388`` → 9388."""
+    m = re.fullmatch(rf"({_NUM})([kMGTPE]?)", text)
+    if not m:
+        raise ValueError(f"not a fio count: {text!r}")
+    return Decimal(m[1]) * _PREFIX[m[2]]
 
 
 def is_text(lines: list[str]) -> bool:
-    return any(JOB.match(x) for x in lines[:4000])
+    """fio's normal output: a job report, or (every job failed) a banner and a group line."""
+    head = lines[:4000]
+    return any(JOB.match(x) for x in head) or (
+        any(BANNER.match(x) for x in head) and any(GROUP.match(x) for x in head)
+    )
 
 
 def text_spans(lines: list[str], stray: int = 3) -> list[tuple[int, int]]:
@@ -144,131 +167,277 @@ def text_spans(lines: list[str], stray: int = 3) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if any(JOB.match(x) for x in lines[a:b])]
 
 
+class _Block:
+    """One fio output: its banners, version line, notes, job reports and group summaries (a
+    document may hold several, e.g. seed 003's commands run one after the other, each job
+    named ``raid0``: a report takes the banner of its own output)."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.banners: dict[tuple[str, int], tuple[int, re.Match]] = {}
+        self.clones: set[tuple[str, int]] = set()  # banners followed by '...' (numjobs > 1)
+        self.version: str | None = None
+        self.notes: list[str] = []  # fio's notes and errors before the reports ("fio: pid=")
+        self.reports: list[int] = []
+        self.groups: list[tuple[int, int]] = []  # (group id, line) of 'Run status group N'
+        self.end = start
+
+
+def _blocks(lines: list[str]) -> list[_Block]:
+    blocks: list[_Block] = []
+    cur = None
+    for i, x in enumerate(lines):
+        m = BANNER.match(x)
+        if cur is None or (m and (cur.reports or cur.groups)):
+            cur = _Block(i if m else 0)
+            blocks.append(cur)
+        if m:
+            cur.banners.setdefault((m["name"], int(m["g"])), (i, m))
+            if i + 1 < len(lines) and lines[i + 1].strip() == "...":
+                cur.clones.add((m["name"], int(m["g"])))
+        elif (v := VERSION.match(x.strip())) and cur.version is None:
+            cur.version = v["v"]
+        elif JOB.match(x):
+            cur.reports.append(i)
+        elif g := GROUP.match(x):
+            cur.groups.append((int(g["g"]), i))
+        elif not (cur.reports or cur.groups) and x.strip() and not _AROUND.match(x):
+            cur.notes.append(x.strip())
+        cur.end = i + 1
+    return blocks
+
+
 def parse_text(lines: list[str], source: str | None, strict: bool) -> list[Run]:
     """Every job report of fio's normal output in ``lines`` (the whole input), as runs."""
-    banners: dict[str, dict] = {}
-    version = None
-    for x in lines:
-        m = BANNER.match(x)
-        if m and m["name"] not in banners:
-            banners[m["name"]] = {"rw": m["rw"], "line": x}
-        v = VERSION.match(x.strip())
-        if v and version is None:
-            version = v["v"]
-    starts = [i for i, x in enumerate(lines) if JOB.match(x)]
-    groups = {int(m["g"]): i for i, x in enumerate(lines) if (m := GROUP.match(x))}
-    runs = []
-    for k, i in enumerate(starts):
-        stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        g = int(JOB.match(lines[i])["g"])
-        end_at = min([j for gg, j in groups.items() if j > i] or [stop])
-        stop = min(stop, end_at)
-        grouped = any(gg == g and j > i for gg, j in groups.items())
-        runs.append(_job(lines, i, stop, banners, version, grouped, source, strict))
+    runs: list[Run] = []
+    seen: dict[str, int] = {}  # pid -> line of its report
+    blocks = _blocks(lines)
+    for block in blocks:
+        if not block.reports:
+            runs += _failed(block, lines)
+            continue
+        by_name: dict[tuple[str, int], list[str]] = {}  # (name, group) -> pids, in order
+        for i in block.reports:
+            m = JOB.match(lines[i])
+            pids = by_name.setdefault((m["name"], int(m["g"])), [])
+            if m["pid"] not in pids:
+                pids.append(m["pid"])
+        ends = block.reports + [j for _, j in block.groups] + [block.end]
+        for i in block.reports:
+            stop = min(j for j in ends if j > i)
+            run = _job(block, lines, i, stop, by_name, source, strict)
+            pid = JOB.match(lines[i])["pid"]
+            if pid in seen:  # fio reports each job (process) once
+                run.warnings.append(
+                    f"the report of pid {pid} at line {i + 1} repeats the one at line "
+                    f"{seen[pid] + 1}"
+                )
+            seen.setdefault(pid, i)
+            runs.append(run)
+    if not runs:
+        raise ParseError(
+            TOOL,
+            source,
+            len(lines),
+            "expected a fio job report ('<name>: (groupid=0, jobs=1): err= 0: pid=...')",
+        )
     return runs
 
 
-def _job(lines, i, stop, banners, version, grouped, source, strict) -> Run:
+def _failed(block: _Block, lines: list[str]) -> list[Run]:
+    """No job report at all (every job failed before its first I/O, e.g. a missing file with
+    ``--readonly``; the JSON of such a run still has a job entry with ``error``): one
+    incomplete run per banner, carrying fio's error lines."""
+    runs = []
+    last = max([j for j in range(block.start, block.end) if lines[j].strip()], default=0)
+    for (name, g), (i, m) in block.banners.items():
+        run = Run(line_start=i + 1, line_end=max(i, last) + 1)
+        labels = _banner(run.meta, m, (name, g) in block.clones)
+        labels.update(jobname=name, groupid=g)
+        run.meta.update(
+            streams=1,
+            parser_variant="normal",
+            tool_version=block.version,
+            complete=False,
+            labels=json.dumps(labels, sort_keys=True),
+        )
+        run.warnings = block.notes + [f"fio printed no report for job {name!r}: it did no I/O"]
+        runs.append(run)
+    return runs
+
+
+def _banner(meta: dict, m: re.Match | None, cloned: bool) -> dict:
+    """mode, block size, engine and depth from ``name: (g=0): rw=read, bs=(R) 4096B-4096B,
+    (W) ..., ioengine=libaio, iodepth=16`` (the sizes as num2str printed them)."""
+    labels: dict = {}
+    if m is None:
+        return labels
+    meta["mode"] = m["rw"]
+    sizes = {}
+    for b in _BS.finditer(m["bs"]):
+        lo, hi = size(b["lo"], b["lu"]), size(b["hi"], b["hu"])
+        # num2str keeps four digits: '64.0KiB' is taken as 65536 (block sizes are whole
+        # KiB), but a decimal unit is a rounding ('1049kB' for 1 MiB with kb_base=1000)
+        decimal = b["lu"] not in ("B", "KiB", "MiB", "GiB", "TiB")
+        exact = lo == hi and lo == lo.to_integral_value() and 0 < lo < 2**63 and not decimal
+        sizes[b["d"]] = int(lo) if exact else None
+    values = set(sizes.values())
+    if len(values) == 1 and None not in values:
+        meta["msg_size_bytes"] = values.pop()
+    elif sizes:
+        for d, key in (("R", "read"), ("W", "write"), ("T", "trim")):
+            if sizes.get(d) is not None:
+                labels[f"bs_{key}_bytes"] = sizes[d]
+        if None in values:  # a range (bsrange) or a size num2str rounded ("9.77KiB")
+            labels["bs_printed"] = m["bs"].split(", ioengine=")[0]
+    if e := re.search(r", ioengine=([\w.\-]+)", m["bs"]):
+        labels["ioengine"] = e[1]
+    if d := re.search(r", iodepth=(\d{1,9})\s*$", m["bs"]):  # fio 3.33 always prints it
+        labels["iodepth"] = int(d[1])
+    if not cloned:  # clones ('...' under the banner): counted from the reports
+        labels["numjobs"] = 1
+    return labels
+
+
+def _job(block: _Block, lines, i: int, stop: int, by_name: dict, source, strict) -> Run:
     head = JOB.match(lines[i])
-    name, jobs, err = head["name"], int(head["jobs"]), int(head["err"])
+    name, g, jobs, err = head["name"], int(head["g"]), int(head["jobs"]), int(head["err"])
     run = Run(line_start=i + 1, line_end=i + 1)
     meta = run.meta
     meta["parser_variant"] = "normal"
-    meta["tool_version"] = version
-    banner = banners.get(name, {})
-    meta["mode"] = banner.get("rw")
-    labels: dict = {"jobname": name, "groupid": int(head["g"])}
-    bl = banner.get("line", "")
-    if m := re.search(r"bs=\(R\) ([\d.]+)([KMGT]?)i?B-", bl):  # "4096B", "64.0KiB", "1024KiB"
-        meta["msg_size_bytes"] = int(float(m[1]) * _BIN[m[2]])
-    if m := re.search(r"ioengine=(\w+)", bl):
-        labels["ioengine"] = m[1]
-    if m := re.search(r"iodepth=(\d+)", bl):
-        labels["iodepth"] = int(m[1])
+    meta["tool_version"] = block.version
+    banner = block.banners.get((name, g))
+    labels = _banner(meta, banner[1] if banner else None, (name, g) in block.clones)
+    labels.update(jobname=name, groupid=g)
     meta["streams"] = jobs
-    if jobs > 1:
-        labels["group_reported"] = True
+    if jobs > 1:  # --group_reporting: one report for the group's jobs
+        labels.update(numjobs=jobs, group_reported=True)
+    elif (name, g) in block.clones:  # numjobs clones reported one by one
+        pids = by_name[(name, g)]
+        labels.update(numjobs=len(pids), clone=pids.index(head["pid"]))
+    grouped = any(gg == g and j > i for gg, j in block.groups)
     meta["complete"] = err == 0 and grouped
+    run.warnings.extend(block.notes)
     if err:
         run.warnings.append(f"fio job {name!r} ended with error {err} (an errno value)")
-    d = None  # the direction whose lines follow
-    pct_kind = pct_unit = None
-    runtime = 0.0
+    state = _State()
     last = i
     for j in range(i + 1, stop):
         x = lines[j]
         if not x.strip():
             continue
-        if GROUP.match(x):
-            break
         last = j
-        if m := DIR.match(x):
-            d = m["d"]
-            run.add(f"disk_bandwidth_{d}", "mean", _binary(m["bw"], m["bwu"]), "bytes/s")
-            run.add(f"iops_{d}", "mean", _suffixed(m["iops"]), "io/s")
-            run.add(f"transfer_{d}", "total", _binary(m["io"], m["iou"]), "bytes")
-            runtime = max(runtime, int(m["rt"]) / 1000)
-            pct_kind = None
-            continue
-        if x.strip().startswith("fsync/fdatasync"):
-            d, pct_kind = "sync", None
-            continue
-        if m := LAT.match(x):
-            kind = "lat" if m["kind"] == "sync" else m["kind"]
-            scale = _TIME[m["unit"]]
-            metric = f"{kind}_{d}"
-            for stat, key in (("min", "min"), ("max", "max"), ("mean", "avg"), ("std", "std")):
-                run.add(metric, stat, _suffixed(m[key]) * scale, "us")
-            pct_kind = None
-            continue
-        if m := PCT_HEAD.match(x):
-            kind = "lat" if m["kind"] == "sync" else m["kind"]
-            pct_kind, pct_unit = f"{kind}_{d}", _TIME[m["unit"]]
-            continue
-        if pct_kind and x.strip().startswith("|"):
-            for p in PCT.finditer(x):
-                stat = percentile_stat(p["p"])
-                if stat is not None:
-                    run.add(pct_kind, stat, int(p["v"]) * pct_unit, "us")
-            continue
-        pct_kind = None
-        if (m := BW.match(x)) and d:
-            unit = _BIN[m["u"].rstrip("B").rstrip("i")]
-            for stat in ("mean", "min", "max", "std"):
-                key = "avg" if stat == "mean" else stat
-                run.add(f"disk_bandwidth_{d}_per_interval", stat, float(m[key]) * unit,
-                        "bytes/s", n=int(m["n"]))  # fmt: skip
-            continue
-        if (m := IOPS.match(x)) and d:
-            for stat in ("mean", "min", "max", "std"):
-                key = "avg" if stat == "mean" else stat
-                run.add(f"iops_{d}_per_interval", stat, float(m[key]), "io/s", n=int(m["n"]))
-            continue
-        if m := CPU.match(x):
-            run.add("cpu_user", "mean", float(m["usr"]), "pct")
-            run.add("cpu_system", "mean", float(m["sys"]), "pct")
-            run.add("context_switches", "total", int(m["ctx"]), "count")
-            run.add("page_faults_major", "total", int(m["majf"]), "count")
-            run.add("page_faults_minor", "total", int(m["minf"]), "count")
-            continue
-        if m := ISSUED.match(x):
-            for key, dd in (("r", "read"), ("w", "write"), ("t", "trim")):
-                if int(m[key]):
-                    run.add(f"ios_{dd}", "total", int(m[key]), "count")
-            continue
-        if KNOWN.match(x):
-            continue  # a distribution line the tables do not hold
-        err_ = ParseError(TOOL, source, j + 1, f"expected a line of fio's job report, got "
-                          f"{x.strip()[:80]!r}")  # fmt: skip
-        if strict:
-            raise err_
-        run.warnings.append(f"line {j + 1} skipped: {err_.reason}")
+        try:
+            _line(run, state, x)
+        except (ValueError, InvalidOperation, ArithmeticError):
+            error = ParseError(
+                TOOL,
+                source,
+                j + 1,
+                f"expected a line of fio's job report, got {x.strip()[:80]!r}",
+            )
+            if strict:
+                raise error from None
+            run.warnings.append(f"line {j + 1} skipped: {error.reason}")
     run.line_end = last + 1
-    if runtime:
-        meta["duration_s"] = runtime
+    if state.runtime:
+        meta["duration_s"] = state.runtime / 1000  # the longest direction, as JSON
     if not grouped:
         run.warnings.append(
             f"no 'Run status group' after the job report (it stops at line {last + 1}): cut short?"
         )
     meta["labels"] = json.dumps(labels, sort_keys=True)
     return run
+
+
+class _State:
+    """Where a job report's reading is: its direction, an open percentile block, kb_base."""
+
+    def __init__(self) -> None:
+        self.d: str | None = None
+        self.pct: tuple[str, int] | None = None  # (metric, ns per printed unit)
+        self.kb_base = 1024
+        self.runtime = 0
+        self.mixed = False
+
+
+def _line(run: Run, st: _State, x: str) -> None:
+    """One non-blank line of a job report into ``run``; ValueError when it is not fio's."""
+    if st.pct and x.lstrip().startswith("|"):
+        if not PCT_LINE.match(x):
+            raise ValueError(x)  # the block stays open: its next lines are still read
+        metric, per = st.pct
+        for p in PCT.finditer(x):
+            stat = percentile_stat(p["p"])
+            if stat is None:
+                raise ValueError(p["p"])
+            value = int(p["v"])
+            # fio prints the bucket's midpoint m (ns) rounded *up* to the unit
+            # (show_clat_percentiles: '(ovals[j] + 999) / 1000' once per step), so m is in
+            # ((value - 1) unit, value unit] and the percentile in m's bucket (units.py)
+            low, high = bucket_span_ns(
+                max(0, (value - 1) * per + 1) if per > 1 else value, value * per
+            )
+            run.add(metric, stat, value * per / 1000, "us", bound_low=low / 1000,
+                    bound_high=high / 1000)  # fmt: skip
+        return
+    pct, st.pct = st.pct, None
+    if m := DIR.match(x):
+        st.d = m["d"]
+        st.mixed = st.mixed or st.d == "mixed"
+        if m["bwu"] not in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB") or "i" in m["altu"]:
+            st.kb_base = 1000  # fio prints the kb_base unit first (i2p: is it a power of 2)
+        run.add(f"disk_bandwidth_{st.d}", "mean", size(m["bw"], m["bwu"]), "bytes/s")
+        run.add(f"iops_{st.d}", "mean", count(m["iops"]), "io/s")
+        run.add(f"transfer_{st.d}", "total", size(m["io"], m["iou"]), "bytes")
+        st.runtime = max(st.runtime, int(m["rt"]))
+        return
+    if x.strip() == "fsync/fdatasync/sync_file_range:":
+        st.d = "sync"
+        return
+    if (m := LAT.match(x)) and st.d and (m["kind"] == "sync") == (st.d == "sync"):
+        per = _TIME[m["unit"]]
+        metric = f"{'lat' if m['kind'] == 'sync' else m['kind']}_{st.d}"
+        for stat, key in (("min", "min"), ("max", "max"), ("mean", "avg"), ("std", "std")):
+            run.add(metric, stat, count(m[key]) * per / 1000, "us")
+        return
+    if (m := PCT_HEAD.match(x)) and st.d and (m["kind"] == "sync") == (st.d == "sync"):
+        st.pct = (f"{'lat' if m['kind'] == 'sync' else m['kind']}_{st.d}", _TIME[m["unit"]])
+        return
+    if (m := BW.match(x)) and st.d not in (None, "sync"):
+        # fio's interval samples are KiB/s whatever kb_base says (stat.c: '/ 1024'); the
+        # label says 'kB' with kb_base=1000, and 'MiB' means divided by kb_base once more
+        unit = 1024 * (st.kb_base if m["u"] == "MiB" else 1)
+        n = int(m["n"])
+        for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
+            run.add(f"disk_bandwidth_{st.d}_per_interval", stat, Decimal(m[key]) * unit,
+                    "bytes/s", n=n if n < 2**63 else None)  # fmt: skip
+        return
+    if (m := IOPS.match(x)) and st.d not in (None, "sync"):
+        n = int(m["n"])
+        for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
+            run.add(f"iops_{st.d}_per_interval", stat, float(m[key]), "io/s",
+                    n=n if n < 2**63 else None)  # fmt: skip
+        return
+    if m := CPU.match(x):
+        run.add("cpu_user", "mean", float(m["usr"]), "pct")
+        run.add("cpu_system", "mean", float(m["sys"]), "pct")
+        run.add("context_switches", "total", int(m["ctx"]), "count")
+        run.add("page_faults_major", "total", int(m["majf"]), "count")
+        run.add("page_faults_minor", "total", int(m["minf"]), "count")
+        return
+    if m := ISSUED.match(x):
+        # unified_rw_reporting=mixed counts every I/O in the read slot
+        ios = {
+            d: int(m[k]) for k, d in (("r", "read"), ("w", "write"), ("t", "trim"), ("s", "sync"))
+        }
+        if st.mixed:
+            ios = {"mixed": ios["read"] + ios["write"] + ios["trim"], "sync": ios["sync"]}
+        for d, n in ios.items():
+            if n:
+                run.add(f"ios_{d}", "total", n, "count")
+        return
+    if KNOWN.match(x):
+        return
+    st.pct = pct  # a line skipped (lenient) inside a percentile block does not end it
+    raise ValueError(x)

@@ -55,3 +55,22 @@ def bucket_edges_ns(value: int) -> tuple[int, int]:
         return value, value + 1
     width = 1 << (value.bit_length() - 1 - PLAT_BITS)
     return value - width // 2, value + width // 2
+
+
+def bucket_span_ns(lo: int, hi: int) -> tuple[int, int]:
+    """Edges [low, high) of the buckets whose midpoints lie in [lo, hi] ns: where a percentile
+    is when fio printed its midpoint rounded to a coarser unit (``lo <= hi``, both >= 0)."""
+
+    def width(v: int) -> int:
+        return 1 if v < 2 << PLAT_BITS else 1 << (v.bit_length() - 1 - PLAT_BITS)
+
+    # lowest bucket with midpoint >= lo: buckets start at multiples of their width
+    w = width(lo)
+    low = lo if w == 1 else -(-(lo - w // 2) // w) * w
+    # highest bucket with midpoint <= hi; below its range's start, the last bucket before it
+    w = width(hi)
+    if w == 1:
+        return low, hi + 1
+    start = 1 << (hi.bit_length() - 1)
+    top = (hi - w // 2) // w * w
+    return low, (top + w if top >= start else start)
