@@ -20,8 +20,11 @@ _HARNESS = re.compile(r"(?m)^[ \t]*\[(?:STDOUT|STDERR|stdout|stderr)\][ \t]?")
 # Double-byte code pages of localised Windows (Chinese, Japanese, Korean) are tried first and
 # kept only when they yield runs of CJK characters; then the single-byte OEM (cp850, what
 # cmd.exe writes when redirected) and ANSI (cp1252) pages compete on how many letters they make.
-_CJK_PAGES = ("cp936", "cp932", "cp949")
+_CJK_PAGES = ("cp936", "cp932", "cp949", "cp950")
 _LATIN_PAGES = ("cp850", "cp1252")
+# Russian Windows: cmd.exe writes the OEM page cp866, other programs the ANSI page cp1251.
+_CYRILLIC_PAGES = ("cp866", "cp1251")
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,42 @@ def _kana_rich(text: str) -> bool:
     return bool(cjk) and kana >= 0.2 * len(cjk)
 
 
+def _gb2312_share(text: str) -> float:
+    """The share of CJK characters of ``text`` that GB2312 holds.  Simplified Chinese text is
+    nearly all GB2312; Traditional Chinese (Big5, cp950) bytes decode as GBK too, but into
+    GBK's extension (a Big5 trail byte below 0xA1 is never a GB2312 character)."""
+    cjk = [c for c in text if "\u4e00" <= c <= "\u9fff"]
+    if not cjk:
+        return 1.0
+    held = 0
+    for c in cjk:
+        try:
+            c.encode("gb2312")
+        except UnicodeEncodeError:
+            continue
+        held += 1
+    return held / len(cjk)
+
+
+def _cyrillic_words(text: str) -> int:
+    """How well ``text`` reads as Russian (0: not at all): the number of its Cyrillic words,
+    when nearly all its non-ASCII characters are Cyrillic letters and nearly all its words
+    with one are Cyrillic through and through, in one case or capitalised ("Ответ",
+    "получено").  A Latin page's accents decoded as Cyrillic sit inside Latin words
+    ("ZeitБberschreitung"); cp1251 read as cp866 turns capitals into box drawing and
+    lower-case letters into mid-word capitals ("╬ЄтхЄ")."""
+    cyrillic = sum(1 for c in text if "\u0400" <= c <= "\u04ff")
+    if cyrillic < 0.9 * sum(1 for c in text if ord(c) > 127):
+        return 0
+    words = [w for w in _WORD.findall(text) if any("\u0400" <= c <= "\u04ff" for c in w)]
+    good = sum(
+        1
+        for w in words
+        if all("\u0400" <= c <= "\u04ff" for c in w) and (w.islower() or w.isupper() or w.istitle())
+    )
+    return good if len(words) >= 3 and good >= 0.9 * len(words) else 0
+
+
 def _latin_score(text: str) -> int:
     return sum(1 if c.isalpha() else -1 for c in text if ord(c) > 127)
 
@@ -115,7 +154,15 @@ def _detect(data: bytes) -> tuple[str, str]:
         if cp == "cp932" and _kana_rich(text):
             return cp, cp
     if plausible:
-        return plausible[0][0], plausible[0][0]
+        cp, text = plausible[0]
+        big5 = dict(plausible).get("cp950")
+        if cp == "cp936" and big5 is not None and _gb2312_share(text) < 0.9:
+            return "cp950", "cp950"
+        return cp, cp
+    russian = {cp: _cyrillic_words(data.decode(cp, errors="replace")) for cp in _CYRILLIC_PAGES}
+    if any(russian.values()):
+        cp = max(_CYRILLIC_PAGES, key=lambda cp: russian[cp])
+        return cp, cp
     scores = {cp: _latin_score(data.decode(cp, errors="replace")) for cp in _LATIN_PAGES}
     best = max(_LATIN_PAGES, key=lambda cp: scores[cp])  # ties go to cp850 (listed first)
     return best, best

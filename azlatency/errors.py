@@ -49,7 +49,14 @@ class ParseError(AzlatencyError, ValueError):
     def shifted(self, offset: int, source: str | None = None) -> ParseError:
         """The same error with its line moved by ``offset`` (a block inside a document)."""
         line = None if self.line_no is None else self.line_no + offset
-        return ParseError(self.tool, source or self.source, line, self.reason, hint=self.hint)
+        return type(self)(self.tool, source or self.source, line, self.reason, hint=self.hint)
+
+
+class NothingMeasured(ParseError):
+    """The tool's output holds only the tool's own error (``iperf3: error - unable to
+    connect to server``): it measured nothing.  A file of nothing else fails with it; in a
+    document beside other outputs it is that block's problem (``Tables.problems``, the import
+    report), and the outputs beside it are read, even with ``strict=True``."""
 
 
 class DetectionError(ParseError):

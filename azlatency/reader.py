@@ -23,7 +23,7 @@ import pandas as pd
 
 from . import schema
 from .decode import Decoded, decode
-from .errors import LOOKED_FOR, DetectionError, ParseError, SchemaError
+from .errors import LOOKED_FOR, DetectionError, NothingMeasured, ParseError, SchemaError
 from .parsers import get, modules
 from .parsers._base import (
     PROMPT,
@@ -551,7 +551,9 @@ def read_text(
             if isinstance(exc, OverflowError):  # a number beyond int64 reached numpy/pandas
                 exc = _too_big(span.tool, source, 1, exc)
             err = exc.shifted(span.start, source)
-            if strict:
+            # A block holding only its tool's error is that block's problem, not the
+            # document's: the outputs beside it are read (NothingMeasured).
+            if strict and not (isinstance(err, NothingMeasured) and len(spans) > 1):
                 raise err from None
             problems.append(err)
             parsed = None

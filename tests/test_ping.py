@@ -805,3 +805,176 @@ def test_replies_without_times_have_no_rtt_line_to_miss():
     assert run.complete and pd.isna(run.warnings) and run.packets_received == 3
     assert list(t.samples["status"]) == ["ok"] * 3 and t.samples["rtt_us"].isna().all()
     assert list(t.samples["payload_bytes"]) == [16] * 3 and _stats(t) == {"count": 3}
+
+
+# ---------------------------------------------------------------------------------------------
+# Real shapes other parsers' test suites hold (issue 26, item 7): each read as one whole run.
+
+_IPUTILS = """PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data.
+64 bytes from 10.0.0.4: icmp_seq=1 ttl=64 time=0.512 ms
+64 bytes from 10.0.0.4: icmp_seq=2 ttl=64 time=0.498 ms
+
+--- 10.0.0.4 ping statistics ---
+2 packets transmitted, 2 received, 0% packet loss, time 1001ms
+rtt min/avg/max/mdev = 0.498/0.505/0.512/0.007 ms"""
+
+
+def _one(text, **kw):
+    t = azlatency.read(text, **kw)
+    assert len(t.runs) == 1, t.runs
+    return t, t.runs.iloc[0]
+
+
+def test_macos_icmp_error_naming_its_host_is_a_sample_not_a_split():
+    text = """PING example.com (93.184.216.34): 56 data bytes
+64 bytes from 93.184.216.34: icmp_seq=0 ttl=56 time=11.632 ms
+92 bytes from router.lan (192.168.1.1): Destination Host Unreachable
+Vr HL TOS  Len   ID Flg  off TTL Pro  cks      Src      Dst
+ 4  5  00 5400 4c9a   0 0000  3f  01 e9a7 192.168.1.10  93.184.216.34
+
+64 bytes from 93.184.216.34: icmp_seq=2 ttl=56 time=12.100 ms
+
+--- example.com ping statistics ---
+3 packets transmitted, 2 packets received, 33.3% packet loss
+round-trip min/avg/max/stddev = 11.632/11.866/12.100/0.234 ms"""
+    t, run = _one(text)
+    assert (run.parser_variant, run.dst_host, run.dst_ip) == ("bsd", "example.com", "93.184.216.34")
+    assert (run.packets_sent, run.packets_received, run.complete) == (3, 2, True)
+    assert pd.isna(run.warnings)
+    errors = t.samples[t.samples["status"] == "error"]
+    assert errors["message"].tolist() == ["Destination Host Unreachable"]
+    assert t.samples.loc[t.samples["status"] == "ok", "rtt_us"].tolist() == [11632.0, 12100.0]
+
+
+def test_iputils_empty_host_name():
+    text = _IPUTILS.replace("PING 10.0.0.4 (", "PING  (").replace("--- 10.0.0.4 ping", "---  ping")
+    t, run = _one(text)
+    assert pd.isna(run.dst_host) and run.dst_ip == "10.0.0.4" and run.msg_size_bytes == 56
+    assert (run.packets_sent, run.packets_received, run.complete) == (2, 2, True)
+    assert pd.isna(run.warnings) and len(t.samples) == 2
+
+
+@pytest.mark.parametrize("indent", ["    ", "  ", "\t"])
+def test_indented_output_is_found_and_read_whole(indent):
+    """A 4-space Markdown code block, a 2-space quote, a tab: still ping's output."""
+    body = "\n".join(indent + line if line else line for line in _IPUTILS.split("\n"))
+    t, run = _one(f"Results:\n\n{body}\n\nThat was fast.\n")
+    assert (run.line_start, run.line_end, run.dst_ip, run.msg_size_bytes) == (3, 9, "10.0.0.4", 56)
+    assert (run.packets_received, run.complete) == (2, True) and pd.isna(run.warnings)
+    assert t.samples["rtt_us"].tolist() == [512.0, 498.0]
+    assert t.summaries.query("source == 'reported' and stat == 'mean'")["value"].item() == 505.0
+
+
+def test_iputils_ipv6_named_header_captured():
+    run = read_fixture(
+        FIXTURES / "ping" / "ping--iputils-20221126-linux-ip6-localhost-named-ipv6-header.txt"
+    )
+    run = run.runs.iloc[0]
+    assert (run.dst_host, run.dst_ip, run.protocol, run.msg_size_bytes) == (
+        "ip6-localhost",
+        "::1",
+        "icmpv6",
+        56,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "src", "ip", "protocol"),
+    [
+        ("ping--iputils-20221126-linux-I-lo-ipv6-from-iface.txt", "::1", "::1", "icmpv6"),
+        (
+            "ping--iputils-20221126-linux-I-address-from-no-iface.txt",
+            "127.0.0.1",
+            "127.0.0.1",
+            "icmp",
+        ),
+    ],
+)
+def test_iputils_dash_I_headers_captured(name, src, ip, protocol):
+    run = read_fixture(FIXTURES / "ping" / name).runs.iloc[0]
+    assert (run.src_ip, run.dst_ip, run.protocol, run.msg_size_bytes) == (src, ip, protocol, 56)
+
+
+def test_bsd_ping6_title_names_the_host():
+    text = """PING6(56=40+8+8 bytes) ::1 --> ::1
+16 bytes from ::1, icmp_seq=0 hlim=64 time=0.063 ms
+16 bytes from ::1, icmp_seq=1 hlim=64 time=0.105 ms
+
+--- localhost ping6 statistics ---
+2 packets transmitted, 2 packets received, 0.0% packet loss
+round-trip min/avg/max/std-dev = 0.063/0.084/0.105/0.021 ms"""
+    _, run = _one(text)
+    assert (run.dst_host, run.dst_ip, run.src_ip, run.protocol) == (
+        "localhost",
+        "::1",
+        "::1",
+        "icmpv6",
+    )
+
+
+def test_windows_french_with_accents_stripped():
+    text = """Envoi d'une requete 'Ping'  10.0.0.1 avec 32 octets de donnees:
+Reponse de 10.0.0.1 : octets=32 temps=1 ms TTL=64
+Delai d'attente de la demande depasse.
+Reponse de 10.0.0.1 : octets=32 temps=2 ms TTL=64
+
+Statistiques Ping pour 10.0.0.1:
+    Paquets : envoyes = 3, recus = 2, perdus = 1 (perte 33%),
+Duree approximative des boucles en millisecondes :
+    Minimum = 1ms, Maximum = 2ms, Moyenne = 1ms"""
+    t, run = _one(text)
+    assert (run.parser_variant, run.packets_sent, run.packets_received, run.loss_pct) == (
+        "windows-fr",
+        3,
+        2,
+        33.0,
+    )
+    assert t.samples["status"].tolist() == ["ok", "timeout", "ok"]
+    assert t.samples["rtt_us"].dropna().tolist() == [1000.0, 2000.0]
+
+
+@pytest.mark.parametrize(
+    ("name", "encoding", "variant", "statuses"),
+    [
+        (
+            "ping--win10-windows-ru-cp866-timeout-unreachable-transcribed.txt",
+            "cp866",
+            "windows-ru",
+            ["ok", "timeout", "censored", "error"],
+        ),
+        (
+            "ping--win10-windows-zh-tw-cp950-timeout-censored-transcribed.txt",
+            "cp950",
+            "windows-zh-tw",
+            ["censored", "ok", "timeout", "censored"],
+        ),
+    ],
+)
+def test_windows_russian_and_traditional_chinese(name, encoding, variant, statuses):
+    t = read_fixture(FIXTURES / "ping" / name)
+    run = t.runs.iloc[0]
+    assert (run.encoding, run.parser_variant, run.dst_ip, run.msg_size_bytes) == (
+        encoding,
+        variant,
+        "10.0.0.4",
+        32,
+    )
+    assert (run.packets_sent, run.packets_received, run.loss_pct, run.complete) == (
+        4,
+        3,
+        25.0,
+        True,
+    )
+    assert t.samples["status"].tolist() == statuses
+    reported = t.summaries.query("source == 'reported'").set_index("stat")["value"]
+    assert (reported["min"], reported["max"]) == (0.0, 1000.0)
+
+
+@pytest.mark.parametrize("encoding", ["cp866", "cp1251"])
+def test_russian_code_pages_are_told_apart(encoding):
+    """cmd.exe writes cp866, other programs cp1251: each is read as itself."""
+    path = FIXTURES / "ping" / "ping--win10-windows-ru-cp866-timeout-unreachable-transcribed.txt"
+    data = path.read_bytes().decode("cp866").encode(encoding)
+    t = azlatency.read(data, source="ru.txt")
+    assert t.runs.iloc[0].encoding == encoding
+    assert t.runs.iloc[0].parser_variant == "windows-ru" and len(t.samples) == 4

@@ -10,7 +10,7 @@ import pytest
 
 import azlatency
 from azlatency.decode import decode
-from azlatency.errors import DetectionError
+from azlatency.errors import DetectionError, NothingMeasured
 from azlatency.parsers import modules
 from tests.conftest import SEEDS, needs_shared, seed
 
@@ -383,3 +383,37 @@ def test_two_runs_that_merely_agree_are_not_called_copies():
     t = azlatency.read(seed("000"))
     iperf = t.runs[t.runs["tool"] == "iperf3"]
     assert len(iperf) == 2 and iperf["warnings"].isna().all()
+
+
+def test_an_error_only_block_fails_its_block_not_the_document():
+    """Issue 26, item 6: a fenced block holding only iperf3's error beside a ping output.
+    Strict or lenient, the ping run is read and the iperf3 block is a located problem; a file
+    holding nothing but the error still fails with it."""
+    error = "iperf3: error - unable to connect to server: Connection refused"
+    note = f"""# notes
+
+```
+$ iperf3 -c 10.0.0.5
+{error}
+```
+
+```
+PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data.
+64 bytes from 10.0.0.4: icmp_seq=1 ttl=64 time=0.512 ms
+64 bytes from 10.0.0.4: icmp_seq=2 ttl=64 time=0.498 ms
+
+--- 10.0.0.4 ping statistics ---
+2 packets transmitted, 2 received, 0% packet loss, time 1001ms
+rtt min/avg/max/mdev = 0.498/0.505/0.512/0.007 ms
+```
+"""
+    for strict in (True, False):
+        t = azlatency.read(note, source="note.md", strict=strict)
+        assert t.runs["tool"].tolist() == ["ping"] and len(t.samples) == 2
+        (problem,) = t.problems
+        assert isinstance(problem, NothingMeasured)
+        assert (problem.tool, problem.source, problem.line_no) == ("iperf3", "note.md", 5)
+        assert "unable to connect to server" in problem.reason
+    with pytest.raises(NothingMeasured) as info:
+        azlatency.read(f"$ iperf3 -c 10.0.0.5\n{error}\n", source="alone.txt")
+    assert info.value.line_no == 2

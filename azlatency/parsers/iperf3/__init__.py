@@ -435,8 +435,9 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         else:
             pending.extend(messages)
     if not tests:
-        if pending:
-            raise error_only(pending, source, 1)
+        if pending:  # located at the line that prints iperf3's first message
+            at = next((k for k, line in enumerate(lines, 1) if pending[0] in line), 1)
+            raise error_only(pending, source, at)
         raise ParseError(
             TOOL,
             source,

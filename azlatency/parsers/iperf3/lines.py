@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ...errors import ParseError
+from ...errors import NothingMeasured
 from .model import TOOL
 
 _ID = r"\[\s*(?P<id>\d+|SUM)\](?:\[(?P<tag>[TR]X-[CS])\])?"
@@ -201,11 +201,11 @@ HINTS = {
 }
 
 
-def error_only(messages: list[str], source: str | None, line_no: int) -> ParseError:
+def error_only(messages: list[str], source: str | None, line_no: int) -> NothingMeasured:
     """An output with iperf3's error and no measurement: the import report must list it."""
     msg = messages[0]
     hint = next((h for k, h in HINTS.items() if k in msg), None)
-    return ParseError(
+    return NothingMeasured(
         TOOL, source, line_no, f"iperf3 reported an error and measured nothing: {msg!r}", hint=hint
     )
 

@@ -1,4 +1,4 @@
-"""ping: Linux iputils, BusyBox, macOS/FreeBSD, Windows ``ping.exe`` (six languages) and
+"""ping: Linux iputils, BusyBox, macOS/FreeBSD, Windows ``ping.exe`` (eight languages) and
 PowerShell ``Test-Connection`` tables.
 
 Every reply, timeout and ICMP error becomes a sample (``kind = "reply"``); the statistics
@@ -33,12 +33,14 @@ INFO = ToolInfo(
         "windows-es",
         "windows-ja",
         "windows-zh",
+        "windows-zh-tw",
+        "windows-ru",
         "powershell-5",
         "powershell-7",
     ),
     versions="iputils 20221126 (captured) and older Ubuntu builds (corpus), BusyBox 1.35, "
     "macOS (corpus), Windows 7/10 ping.exe, Windows PowerShell 5.1 Test-Connection (corpus); "
-    "PowerShell 7 Test-Connection and the de/es/ja/zh ping.exe texts are transcribed",
+    "PowerShell 7 Test-Connection and the de/es/ja/zh/zh-tw/ru ping.exe texts are transcribed",
     produces=("runs", "samples", "summaries"),
     flags="-D (timestamps), -O (timeouts); Windows prints whole milliseconds",
     latency_basis="rtt",

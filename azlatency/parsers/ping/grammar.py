@@ -12,8 +12,8 @@ The dialects:
   received`` and ``round-trip min/avg/max = a/b/c ms``.
 * macOS / FreeBSD: the BusyBox header, ``icmp_seq=0``, ``Request timeout for icmp_seq N``
   (macOS only), ``0.0% packet loss`` and ``round-trip min/avg/max/stddev``.
-* Windows ``ping.exe`` in English, German, French, Spanish, Japanese and Chinese
-  (``_WINDOWS`` below), and PowerShell ``Test-Connection`` tables (5.1 and 7).
+* Windows ``ping.exe`` in English, German, French, Spanish, Japanese, Chinese (simplified
+  and traditional) and Russian (``_WINDOWS`` below), and PowerShell ``Test-Connection`` tables (5.1 and 7).
 """
 
 from __future__ import annotations
@@ -29,9 +29,12 @@ from .._base import STRAY_LINES
 
 # iputils -D prints "[%lu.%06lu] " before every line it writes for a packet.
 _TS = r"(?:\[(?P<ts>\d+\.\d+)\] )?"
+# The host may be empty ("PING  (127.0.0.1)"); iputils' IPv6 header names the address too,
+# "PING host(name (2a00:1450::200e)) 56 data bytes"; -I prints "from ::1 lo: " or, with no
+# interface, "from 10.0.0.2 : ".
 UNIX_HEADER = re.compile(
-    r"PING (?P<host>\S+?) ?\((?P<ip>[^)\s]+)\)"
-    r"(?: from (?P<src>[^\s:]+)(?: (?P<iface>[^\s:]+))?)?(?P<colon>:)? "
+    r"PING (?P<host>\S*?) ?\((?:(?P<rname>[^()\s]+) \((?P<rip>[^)\s]+)\)|(?P<ip>[^)\s]+))\)"
+    r"(?: from (?P<src>\S+?)(?: (?P<iface>[^\s:]+))?)? ?(?P<colon>:)? "
     r"(?P<payload>\d+)(?:\((?P<total>\d+)\))? (?P<tail>bytes of data\.|data bytes)\s*"
 )
 # macOS ping6: "PING6(56=40+8+8 bytes) ::1 --> ::1"
@@ -61,11 +64,14 @@ FROM_ERROR = re.compile(
     _TS + r"From (?P<src>\S+?(?: \([^)]*\))?):? icmp_seq=(?P<seq>\d+) (?P<msg>\S.*?)\s*"
 )
 # BSD: "92 bytes from 10.0.0.1: Destination Host Unreachable" (then an IP header dump)
-BSD_ERROR = re.compile(r"(?P<bytes>\d+) bytes from (?P<src>\S+?): (?P<msg>[A-Z][A-Za-z ]+)\s*")
+# or, with a name, "92 bytes from router.lan (192.168.1.1): Destination Host Unreachable"
+BSD_ERROR = re.compile(
+    r"(?P<bytes>\d+) bytes from (?P<src>\S+?(?: \([^)\s]*\))?): (?P<msg>[A-Z][A-Za-z ]+)\s*"
+)
 BSD_IP_DUMP = re.compile(r"Vr HL TOS\s+Len\s+ID\s+Flg\s+off\s+TTL\s+Pro\s+cks\s+Src\s+Dst\s*")
 # "ping: sendto: Network unreachable" (BusyBox, BSD), "ping: sendmsg: ..." (iputils)
 SEND_ERROR = re.compile(_TS + r"ping6?: (?P<msg>send(?:to|msg)(?:\(\))?: .+?)\s*")
-STATS_TITLE = re.compile(r"--- (?P<host>\S+) ping6? statistics ---\s*")
+STATS_TITLE = re.compile(r"--- (?P<host>\S*) ?ping6? statistics ---\s*")  # host may be empty
 PACKETS = re.compile(r"(?P<tx>\d+) packets transmitted, (?P<rest>.+?)\s*")
 PACKETS_PARTIAL = re.compile(r"(?P<tx>\d+) packets transmitted\s*")
 RTT = re.compile(
@@ -129,6 +135,14 @@ def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+def _fr(pattern: str) -> re.Pattern[str]:
+    """A French pattern that also matches its text with the accents stripped (a log passed
+    through an ASCII-only tool: "Reponse de", "envoyes", "recus")."""
+    for accented, plain in (("é", "e"), ("ç", "c"), ("ê", "e"), ("è", "e"), ("à", "a")):
+        pattern = pattern.replace(accented, f"[{accented}{plain}]")
+    return re.compile(pattern)
+
+
 # The address Windows prints (never a name): IPv4, or IPv6 with a zone ("fe80::1%12").
 _IP = r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*(?:%\w+)?)"
 _DEST = r"(?P<host>\S+?)(?: \[(?P<ip>[^\]]+)\])?(?: from (?P<src>\S+))?"
@@ -174,23 +188,23 @@ _WINDOWS: tuple[WinLang, ...] = (
         # Windows 10 writes a typographic apostrophe and two spaces: "requête 'Ping'  10.0.0.1";
         # with a name it says "'ping' sur host [ip]" (corpus: lucasvellinpatche TP1.md).
         "fr",
-        _c(
+        _fr(
             rf"\s*Envoi d[’']une requête '[Pp]ing'\s+(?:sur )?{_DEST} avec (?P<payload>\d+) "
             r"octets de données\s*:\s*"
         ),
-        _c(
+        _fr(
             rf"\s*Réponse de {_IP}\s*: (?:octets=(?P<bytes>\d+) )?temps{_MS}(?: TTL=(?P<ttl>\d+))?\s*"
         ),
-        _c(rf"\s*Réponse de {_IP}\s*: (?P<msg>[^=]+?)\s*"),
-        _c(r"\s*Délai d[’']attente de la demande dépassé\.\s*"),
-        _c(rf"\s*Statistiques Ping pour {_IP}\s*:\s*"),
-        _c(
+        _fr(rf"\s*Réponse de {_IP}\s*: (?P<msg>[^=]+?)\s*"),
+        _fr(r"\s*Délai d[’']attente de la demande dépassé\.\s*"),
+        _fr(rf"\s*Statistiques Ping pour {_IP}\s*:\s*"),
+        _fr(
             r"\s*Paquets\s*: envoyés = (?P<sent>\d+), reçus = (?P<received>\d+), "
             r"perdus = (?P<lost>\d+) \(perte (?P<loss>\d+)%\),?\s*"
         ),
         None,
-        _c(r"\s*Durée approximative des boucles en millisecondes\s*:\s*"),
-        _c(
+        _fr(r"\s*Durée approximative des boucles en millisecondes\s*:\s*"),
+        _fr(
             r"\s*Minimum = (?P<min>\d+) ?ms, Maximum = (?P<max>\d+) ?ms, Moyenne = (?P<avg>\d+) ?ms\s*"
         ),
     ),
@@ -249,6 +263,52 @@ _WINDOWS: tuple[WinLang, ...] = (
         ),
     ),
 )
+# Russian (cp866): "Обмен пакетами с host [ip] с 32 байтами данных:" ("по с" with an address
+# alone), "число байт=32 время=20мс", the loss on its own line or on the packets line
+# (corpus search: Windows captures in READMEs and course notes).
+_RU_MS = r"(?P<op>[=<])\s?(?P<ms>\d+)\s?(?P<unit>(?:мс)?)"
+_WINDOWS += (
+    WinLang(
+        "ru",
+        _c(rf"\s*Обмен пакетами с {_DEST}(?: по)? с (?P<payload>\d+) байтами данных:\s*"),
+        _c(
+            rf"\s*Ответ от {_IP}: (?:число байт=(?P<bytes>\d+) )?время{_RU_MS}"
+            r"(?: TTL=(?P<ttl>\d+))?\s*"
+        ),
+        _c(rf"\s*Ответ от {_IP}: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*Превышен интервал ожидания для запроса\.\s*"),
+        _c(rf"\s*Статистика Ping для {_IP}:\s*"),
+        _c(
+            r"\s*Пакетов: отправлено = (?P<sent>\d+), получено = (?P<received>\d+), "
+            r"потеряно = (?P<lost>\d+)(?:\s*\((?P<loss>\d+)% потерь\),?)?\s*"
+        ),
+        _c(r"\s*\((?P<loss>\d+)% потерь\),?\s*"),
+        _c(r"\s*Приблизительное время приема-передачи в мс:\s*"),
+        _c(
+            r"\s*Минимальное = (?P<min>\d+) ?мсек, Максимальное = (?P<max>\d+) ?мсек, "
+            r"Среднее = (?P<avg>\d+) ?мсек\s*"
+        ),
+    ),
+    WinLang(
+        # Traditional Chinese (cp950): "Ping host [ip] (使用 32 位元組的資料):", "時間<1ms".
+        "zh-tw",
+        _c(rf"\s*Ping {_DEST} \(使用 (?P<payload>\d+) 位元組的資料\):\s*"),
+        _c(rf"\s*回覆自 {_IP}: (?:位元組=(?P<bytes>\d+) )?時間{_MS}(?: TTL=(?P<ttl>\d+))?\s*"),
+        _c(rf"\s*回覆自 {_IP}: (?P<msg>[^=]+?)\s*"),
+        _c(r"\s*要求等候逾時。\s*"),
+        _c(rf"\s*{_IP} 的 Ping 統計資料:\s*"),
+        _c(
+            rf"\s*封包: 已傳送 = (?P<sent>\d+){_CJK_SEP}已收到 = (?P<received>\d+){_CJK_SEP}"
+            rf"已遺失 = (?P<lost>\d+) \((?P<loss>\d+)% 遺失\)(?:{_CJK_SEP})?\s*"
+        ),
+        None,
+        _c(r"\s*大約的來回時間 \(毫秒\):\s*"),
+        _c(
+            rf"\s*最小值 = (?P<min>\d+)ms{_CJK_SEP}最大值 = (?P<max>\d+)ms{_CJK_SEP}"
+            r"平均 = (?P<avg>\d+)ms\s*"
+        ),
+    ),
+)
 # English-only failures that are not replies: "PING: transmit failed. General failure."
 WIN_GENERAL_FAILURE = re.compile(
     r"\s*(?:PING: )?(?:[Tt]ransmit failed\. )?(?P<msg>General failure\.)\s*"
@@ -258,6 +318,8 @@ _WIN_HINT = re.compile(
     r"Ping|ping|Reply|Request timed|Packets|Approximate|Minimum|Antwort|Zeitüberschreitung|Pakete"
     r"|Ca\. Zeit|Réponse|Délai|Paquets|Durée|Respuesta|Tiempo|Paquetes|Mínimo|応答|要求が|パケット"
     r"|ラウンド|最小|来自|请求超时|数据包|往返|最短|Verlust|perdidos|General failure"
+    r"|Reponse|Delai|Duree|Обмен|Ответ|Превышен|Статистика|Пакетов|потерь|Приблизительное"
+    r"|Минимальное|回覆自|要求等候|封包|大約|最小值"
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -362,6 +424,9 @@ class Scanner:
         return self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
 
     def _unix(self, idx: int, line: str) -> list[Event] | None:
+        # Indented output (a Markdown code block, a quoted mail) is still ping's; Windows'
+        # and PowerShell's patterns allow the indent themselves.
+        line = line.lstrip(" \t")
         if m := UNIX_REPLY.fullmatch(line):
             if _GLUED.search(line):
                 return self._glued(idx, line)
@@ -371,6 +436,9 @@ class Scanner:
             return [Event(idx, "reply", data)]
         if m := UNIX_HEADER.fullmatch(line):
             data = m.groupdict()
+            rname, rip = data.pop("rname"), data.pop("rip")
+            if rip is not None:  # IPv6 "host(name (addr))": the address, and the name if none
+                data["ip"], data["host"] = rip, data["host"] or rname
             # Only to recognise reply sizes; the payload itself is read (int64-checked, with
             # its line) by the parser.
             self.reply_bytes = str(int(data["payload"]) + 8)  # ICMP echo header: 8 bytes

@@ -379,10 +379,13 @@ def _rtt_missing(acc: Acc, df: pd.DataFrame | None) -> str | None:
 
 def _target(meta: dict, header: dict, title: str | None) -> None:
     """Target and payload from the header; the statistics title names the target when the
-    header is missing (a paste cut at the top)."""
-    host, ip = host_and_ip(header.get("host"), header.get("ip"))
-    if host is None and ip is None and title:
-        host, ip = host_and_ip(title, None)
+    header is missing (a paste cut at the top) or gives no name (BSD ``PING6(...) ::1 -->
+    ::1`` then ``--- localhost ping6 statistics ---``).  An empty name is no name."""
+    host, ip = host_and_ip(header.get("host") or None, header.get("ip"))
+    if host is None and title:
+        named, addr = host_and_ip(title, None)
+        if ip is None or addr is None:
+            host, ip = named, ip or addr
     meta.update(dst_host=host, dst_ip=ip, src_ip=header.get("src"))
     if header.get("payload") is not None:
         meta["msg_size_bytes"] = header["payload"]  # an int64 already (ping.py)
