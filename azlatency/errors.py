@@ -9,6 +9,17 @@ expected, formatted like a compiler message::
 
 from __future__ import annotations
 
+import re
+
+# "line 12 skipped: ...", "already given on line 2": numbered within a parser's block.
+_LINE_NO = re.compile(r"\bline (\d+)\b")
+
+
+def shift_lines(text: str, by: int) -> str:
+    """``text`` with every ``line N`` moved down by ``by`` lines (a block's numbers made the
+    enclosing text's)."""
+    return _LINE_NO.sub(lambda m: f"line {int(m[1]) + by}", text) if by else text
+
 
 class AzlatencyError(Exception):
     """Base class of every error azlatency raises on purpose."""
@@ -49,7 +60,8 @@ class ParseError(AzlatencyError, ValueError):
     def shifted(self, offset: int, source: str | None = None) -> ParseError:
         """The same error with its line moved by ``offset`` (a block inside a document)."""
         line = None if self.line_no is None else self.line_no + offset
-        return type(self)(self.tool, source or self.source, line, self.reason, hint=self.hint)
+        reason = shift_lines(self.reason, offset)  # "already given on line 2" too
+        return type(self)(self.tool, source or self.source, line, reason, hint=self.hint)
 
 
 class NothingMeasured(ParseError):

@@ -23,7 +23,14 @@ import pandas as pd
 
 from . import schema
 from .decode import Decoded, decode
-from .errors import LOOKED_FOR, DetectionError, NothingMeasured, ParseError, SchemaError
+from .errors import (
+    LOOKED_FOR,
+    DetectionError,
+    NothingMeasured,
+    ParseError,
+    SchemaError,
+    shift_lines,
+)
 from .parsers import get, modules
 from .parsers._base import (
     PROMPT,
@@ -34,7 +41,6 @@ from .parsers._base import (
     constant_str,
     count_newlines,
     hook,
-    shift_lines,
 )
 from .schema import Tables
 
@@ -247,12 +253,21 @@ def _reading(lines: list[str], span: Span, memo) -> tuple | None:
     return memo[key]
 
 
-def _outline(lines: list[str]) -> tuple[list[str | None], list[bool]]:
-    """Heading in force at each line (markdown headings outside fences) and fence membership."""
+def _outline(lines: list[str], spans: list[Span] = ()) -> tuple[list[str | None], list[bool]]:
+    """Heading in force at each line (markdown headings outside fences) and fence membership.
+    A tool's output counts as fenced: ntttcp's ``#####  Totals:  #####`` is no heading, nor
+    is the last line of one output the prose above the next."""
+    output = [False] * len(lines)
+    for span in spans:
+        output[span.start : span.end] = [True] * (min(span.end, len(lines)) - span.start)
     heading: list[str | None] = []
     fenced: list[bool] = []
     current, inside = None, False
-    for line in lines:
+    for k, line in enumerate(lines):
+        if output[k]:
+            fenced.append(True)
+            heading.append(current)
+            continue
         if _FENCE.match(line):
             inside = not inside
             fenced.append(True)
@@ -272,9 +287,11 @@ def _context(lines: list[str], fenced: list[bool], start: int) -> str | None:
     nearest heading, at most six lines up."""
     for i in range(start - 1, max(-1, start - 7), -1):
         text = lines[i].strip()
+        if fenced[i]:
+            continue
         if _HEADING.match(lines[i]):
             return None
-        if not text or fenced[i] or PROMPT.match(text) or _PROMPT_ONLY.match(text):
+        if not text or PROMPT.match(text) or _PROMPT_ONLY.match(text):
             continue
         return text[:200]
     return None
@@ -590,7 +607,7 @@ def _tables(
     # Headings and fences matter only above a block's first line: a whole-file output of a
     # million lines needs none of it.
     upto = max((s.start for s in spans), default=0) + 1
-    headings, fenced = _outline(lines[:upto]) if lines is not None else ([], [])
+    headings, fenced = _outline(lines[:upto], spans) if lines is not None else ([], [])
     rows: list[_RunRows] = []
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:

@@ -203,16 +203,6 @@ def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]
     return None, None
 
 
-# "line 12 skipped: ..." in a warning, numbered within its block.
-_LINE_NO = re.compile(r"\bline (\d+)\b")
-
-
-def shift_lines(warning: str, by: int) -> str:
-    """``warning`` with every ``line N`` moved down by ``by`` lines (a block's numbers made
-    the enclosing text's)."""
-    return _LINE_NO.sub(lambda m: f"line {int(m[1]) + by}", warning)
-
-
 # Lines that are no tool's (a kernel message, a note) that may sit between a command line and
 # its output: the command is still the output's.  A prompt, a heading or a fence may not.
 STRAY_ABOVE = 2

@@ -158,19 +158,44 @@ def whole_file(head: str) -> bool:
 
 
 def locate(lines: list[str]) -> list[Span]:
-    """A header line and the rows under it, up to a blank line or a code fence."""
+    """A header line and the rows under it, up to a code fence or a blank line that no row
+    of the table follows (rows after a blank line are the table's: the parser reads them, so
+    a row pasted twice is a located error, not a row dropped unseen)."""
     spans, i = [], 0
     while i < len(lines):
         if not _is_header(lines[i]):
             i += 1
             continue
         j = i + 1
-        while j < len(lines) and lines[j].strip() and not lines[j].lstrip().startswith("```"):
+        while j < len(lines):
+            if lines[j].lstrip().startswith("```"):
+                break
+            if not lines[j].strip():
+                k = next((k for k in range(j, len(lines)) if lines[k].strip()), len(lines))
+                if k == len(lines) or not _fits(lines[i], lines[k]):
+                    break
+                j = k
             j += 1
         if j > i + 1:
             spans.append(Span(i, j, INFO.tool))
         i = j
     return spans
+
+
+def _fits(header: str, line: str) -> bool:
+    """Whether ``line`` is a row of the table ``header`` opens: as many cells, and a number
+    in its ``value`` column."""
+    delimiter = _delimiter(header)
+    if delimiter is None or _is_header(line) or line.lstrip().startswith(("#", "```")):
+        return False
+    names = [c.lower() for c in _row(header, delimiter)]
+    try:
+        cells = _row(line, delimiter)
+    except csv.Error:
+        return False
+    if len(cells) != len(names):
+        return False
+    return bool(re.fullmatch(r"[-+]?\d[\d.,]*(?:[eE][-+]?\d+)?", cells[names.index("value")]))
 
 
 class _Reader:

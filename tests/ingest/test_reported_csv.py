@@ -186,3 +186,27 @@ def test_a_window_without_a_run_is_a_part_of_what_the_row_describes():
     ex = t.runs.set_index("scenario")["execution"]
     assert len(t.runs) == 4 and ex["A"].nunique() == 1 and ex["A"].iloc[0] != ex["B"]
     assert pd.isna(ex["C"])  # a whole run: its own execution
+
+
+def test_rows_after_a_blank_line_are_the_tables_not_dropped():
+    """Issue 26: a row pasted twice after a blank line inside a note's table was neither read
+    nor named.  Rows that fit the header after a blank line belong to the table: a repeated
+    row is a located error (strict) or a skipped line with a warning, a new row is read."""
+    note = """Cross zone:
+
+tool,scenario,src_zone,dst_zone,metric,stat,value,unit
+echo_csv,Cross AZ,2,1,rtt,mean,1425,us
+
+echo_csv,Cross AZ,2,1,rtt,p95,1950,us
+echo_csv,Cross AZ,2,1,rtt,mean,1425,us
+
+Nothing else was measured.
+"""
+    with pytest.raises(ParseError) as info:
+        azlatency.read(note, source="note.md")
+    assert info.value.line_no == 7
+    assert info.value.reason == "rtt mean of this run is already given on line 4"
+    t = azlatency.read(note, source="note.md", strict=False)
+    assert t.summaries["stat"].tolist() == ["mean", "p95"]
+    assert (t.runs.line_start[0], t.runs.line_end[0]) == (4, 6)
+    assert t.runs.warnings[0] == "line 7 skipped: rtt mean of this run is already given on line 4"
