@@ -72,7 +72,7 @@ def legend(
             "handlelength": 3.0,  # long enough to show a dash pattern (series_style)
             **kwargs,
         }
-        fontsize = fontsize or "x-small"
+        fontsize = fontsize or "small"
     return ax.legend(
         handles, labels, title=title, fontsize=fontsize, title_fontsize=fontsize, **kwargs
     )

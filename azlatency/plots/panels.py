@@ -9,9 +9,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ._axes import hue_title, legend, legend_labels
+from ._legibility import INLINE_DPI, SITE_COLUMN_PX
 from ._style import WIDTHS
 
-LINE_IN = 0.14  # inches a legend line takes at the report style's x-small size
+LINE_IN = 0.19  # inches a legend line takes at the report style's small size (9.2 pt)
 
 
 def _legend_lines(labels: list[str]) -> int:
@@ -68,8 +69,12 @@ def panels(
     for ax in axes[:-1]:
         ax.set_xlabel("")
     # The layout fits the legends beside the panels: widen the figure by the widest one, so
-    # the panels keep ``width``.
+    # the panels keep ``width`` — up to the site's column (SITE_COLUMN_PX), past which the
+    # page would shrink the figure and its text: then the panels give up the width.
     renderer = fig.canvas.get_renderer()
-    beside = [leg.get_window_extent(renderer).width / fig.dpi for leg in legends if leg]
-    fig.set_size_inches(width + max(beside, default=0.0), sum(heights))
+    beside = max(
+        (leg.get_window_extent(renderer).width / fig.dpi for leg in legends if leg), default=0.0
+    )
+    widest = SITE_COLUMN_PX / INLINE_DPI
+    fig.set_size_inches(min(width + beside, max(widest, beside + 3.0)), sum(heights))
     return fig

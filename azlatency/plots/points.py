@@ -156,7 +156,7 @@ def _without_value(
                 xycoords=how,
                 ha="left" if flip else "center",
                 va="center" if flip else "bottom",
-                fontsize="x-small",
+                fontsize="small",
                 color="0.4",
             )
             continue
@@ -169,7 +169,7 @@ def _without_value(
             textcoords="offset points",
             ha="left" if flip else "center",
             va="center" if flip else "bottom",
-            fontsize="x-small",
+            fontsize="small",
             color=color,
         )
 

@@ -1,0 +1,36 @@
+"""Issue 31, item 3: every figure the report notebooks write is legible where the site shows
+it — its smallest text at least 9 pt as shown, no tick label on top of its neighbour.  The
+measure is the one ``plots.save`` writes into each PNG (``plots/_legibility.py``)."""
+
+from __future__ import annotations
+
+import json
+
+from PIL import Image
+
+from azlatency.plots._legibility import KEY, MIN_SHOWN_PT
+
+
+def _measure(png):
+    with Image.open(png) as im:
+        text = im.text.get(KEY)
+    return json.loads(text) if text else None
+
+
+def test_every_figure_is_legible_where_the_site_shows_it(executed, executed_other):
+    checked, bad = 0, []
+    for runs in (executed, executed_other):
+        figures = next(iter(runs.values())).parent.parent / "figures"
+        for png in sorted(figures.rglob("*.png")):
+            m = _measure(png)
+            assert m is not None, f"{png.name}: no legibility record (written by plots.save)"
+            checked += 1
+            name = png.relative_to(figures).as_posix()
+            if m["shown_pt"] is not None and m["shown_pt"] < MIN_SHOWN_PT:
+                bad.append(
+                    f"{name}: {m['smallest_text']!r} at {m['smallest_pt']} pt on a "
+                    f"{m['width_in']} in figure is shown at {m['shown_pt']} pt"
+                )
+            bad.extend(f"{name}: {c}" for c in m["collisions"][:3])
+    assert checked >= 20
+    assert not bad, "\n".join(bad)
