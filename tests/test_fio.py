@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 import azlatency
@@ -156,13 +157,16 @@ def test_cut_json_is_a_located_error():
     assert info.value.line_no == 60 and info.value.hint == "the output looks cut short"
 
 
-def test_fio_2_json_is_refused_with_a_hint():
+def test_fio_2_2_json_without_io_kbytes_reads_kib():
+    """fio 2.2.10's layout (stat.c: io_bytes >> 10, latencies in µs, no N)."""
     text = (
         '{\n  "fio version" : "fio-2.2.10",\n  "jobs" : [ { "jobname" : "a",\n'
         '  "read" : { "io_bytes" : 1, "total_ios" : 1, "clat" : { "mean" : 1.0 } } } ]\n}\n'
     )
-    with pytest.raises(ParseError, match="fio < 3.0"):
-        fio.parse(text)
+    run = fio.parse(text).runs[0]
+    got = {(s.metric, s.stat): s.value for s in run.summaries}
+    assert got[("transfer_read", "total")] == 1024 and got[("clat_read", "mean")] == 1.0
+    assert run.meta["tool_version"] == "2.2.10"
 
 
 def test_wrong_types_are_parse_errors_and_lenient_mode_skips_the_job():
@@ -479,3 +483,62 @@ def test_normal_outputs_one_after_the_other_keep_their_own_banner():
     assert [r.meta["msg_size_bytes"] for r in runs] == [4096, 4 * 2**20]
     assert [json.loads(r.meta["labels"])["iodepth"] for r in runs] == [16, 64]
     assert all(r.meta["complete"] and not r.warnings for r in runs)
+
+
+# ---------------------------------------------------------------------------------------------
+# fio 2.x (issue 28): JSON with µs latencies, and the normal text, captured with fio-2.21.
+
+
+def _fio2(name):
+    return azlatency.read(FIXTURES / "fio" / name, source=name)
+
+
+def _v(t, metric, stat, source="reported"):
+    s = t.summaries
+    return s[(s.metric == metric) & (s.stat == stat) & (s.source == source)]["value"].item()
+
+
+def test_fio2_json_units_and_counts():
+    t = _fio2("fio--2.21-linux-json-randread-4k.json")
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.parser_variant, run["mode"], run.complete) == (
+        "2.21",
+        "json",
+        "randread",
+        True,
+    )
+    assert _v(t, "disk_bandwidth_read", "mean") == 929398 * 1024  # "bw" KiB/s
+    assert _v(t, "transfer_read", "total") == 952655872  # io_bytes: bytes (io_kbytes 930328)
+    assert _v(t, "clat_read", "mean") == 3.253162  # µs as printed
+    assert _v(t, "clat_read", "count") == 232582  # no N in 2.x: one per I/O issued
+    s = t.summaries
+    p = s[(s.metric == "clat_read") & (s.stat == "p99.99")].iloc[0]
+    assert (p.value, p.bound_low, p.bound_high) == (5728.0, 5696.0, 5760.0)  # µs bucket
+    assert not s["stat"].isin(["p0"]).any()  # the "0.00": 0 padding is not a percentile
+    assert "slat_read" not in set(s.metric)  # psync: all zeros, not measured
+
+
+def test_fio2_json_io_bytes_in_kib_before_io_kbytes():
+    """fio 2.1-2.15 wrote io_bytes in KiB (stat.c: 'ts->io_bytes[ddir] >> 10') and no
+    io_kbytes: the same document without io_kbytes, io_bytes as KiB, reads the same bytes."""
+    doc = json.loads((FIXTURES / "fio" / "fio--2.21-linux-json-randread-4k.json").read_text())
+    for part in (doc["jobs"][0]["read"], doc["jobs"][0]["write"]):
+        part["io_bytes"] = part.pop("io_kbytes")
+    t = azlatency.read(json.dumps(doc, indent=2), source="old.json")
+    assert _v(t, "transfer_read", "total") == 930328 * 1024
+
+
+def test_fio2_normal_text():
+    t = _fio2("fio--2.21-linux-normal-randread-4k-psync.txt")
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.parser_variant, run.complete) == ("2.21", "normal", True)
+    assert run.warnings == "raid0: Laying out IO file (1 file / 32MiB)"
+    assert _v(t, "iops_read", "mean") == 143_000
+    assert _v(t, "ios_read", "total") == 286086  # 'issued rwt: total=286086,0,0'
+    s = t.summaries
+    bw = s[(s.metric == "disk_bandwidth_read_per_interval") & (s.stat == "mean")].iloc[0]
+    assert bw.value == 279739.67 * 1024 and pd.isna(bw.n)  # no 'samples=' in 2.x
+    p = s[(s.metric == "clat_read") & (s.stat == "p99.95")].iloc[0]
+    assert (p.value, p.bound_low, p.bound_high) == (2576.0, 2560.0, 2592.0)
+    g = _fio2("fio--2.21-linux-normal-randrw-mix70-numjobs2-group_reporting.txt")
+    assert (g.runs.streams[0], _v(g, "iops_write", "mean")) == (2, 46_900)

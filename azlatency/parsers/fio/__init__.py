@@ -9,7 +9,10 @@ mode), each with ``job options`` and one object per I/O direction (``read``, ``w
 Facts the parser relies on:
 
 * latencies are integer/float **nanoseconds** (``clat_ns``, ``slat_ns``, ``lat_ns``; since fio
-  3.0 — 2.x wrote ``clat`` in µs, which is refused with a hint);
+  3.0).  fio 2.x wrote ``clat``/``slat``/``lat`` in µs with no ``N`` (one per I/O issued),
+  ``bw`` in KiB/s and no ``bw_bytes``, per-interval figures without a sample count, percentile
+  lists padded with ``"0.00": 0`` (duplicate keys), and ``io_bytes`` in KiB until fio 2.16 put
+  ``io_kbytes`` beside it (``stat.c`` of fio-2.1 ... fio-2.21; captured: fio-2.21);
 * ``bw_bytes`` is bytes/s (1000 × io_bytes / runtime ms); ``bw``, ``bw_min``, ``bw_max``,
   ``bw_mean``, ``bw_dev`` are KiB/s (``/ 1024`` in ``add_ddir_status_json`` and
   ``__add_samples``), the last four from per-interval samples;
@@ -48,7 +51,8 @@ INFO = ToolInfo(
     tool="fio",
     description="fio normal text output, --output-format=json / json+ (one run per job)",
     variants=("json", "json+", "normal"),
-    versions="3.x with *_ns latency keys (captured: fio-3.33)",
+    versions="2.x (µs latency keys) and 3.x (*_ns) JSON; normal text 2.x and 3.x "
+    "(captured: fio-3.33, and fio-2.21 built from source)",
     produces=("runs", "samples", "summaries"),
     flags="--output-format=json+ for the completion-latency histogram (samples)",
     latency_basis=None,
@@ -256,16 +260,11 @@ def _run(doc: dict, jobs: list, k: int, job: Any, at: _At, last: int) -> Run:
     if not isinstance(job, dict):
         raise at.error(f"expected a job object, got {type(job).__name__}")
     name = str(job.get("jobname", ""))
-    for d in DIRECTIONS + ("sync",):
-        part = job.get(d)
-        if isinstance(part, dict) and "clat" in part and "clat_ns" not in part:
-            raise ParseError(
-                TOOL,
-                at.source,
-                first,
-                "fio < 3.0 JSON (latencies in usec) is not supported",
-                hint="fio 3.0 and later write clat_ns/lat_ns",
-            )
+    # fio 2.x: latencies in µs under 'clat'/'slat'/'lat' (3.0 wrote clat_ns ...)
+    v2 = any(
+        isinstance(job.get(d), dict) and "clat" in job[d] and "clat_ns" not in job[d]
+        for d in DIRECTIONS + ("sync",)
+    )
     options = {**_options(doc.get("global options")), **_options(job.get("job options"))}
     run = Run(line_start=first, line_end=last)
     meta = run.meta
@@ -299,7 +298,7 @@ def _run(doc: dict, jobs: list, k: int, job: Any, at: _At, last: int) -> Run:
         part = job.get(d)
         if isinstance(part, dict) and _had_io(part, d, at):
             runtimes.append(_num(part, "runtime", d, at) or 0)
-            hist.extend(_direction(run, d, part, at))
+            hist.extend(_direction(run, d, part, at, v2))
     if runtimes and max(runtimes) > 0:
         meta["duration_s"] = max(runtimes) / 1000  # runtime is in ms (stat.c)
     _cpu(run, job, at)
@@ -395,14 +394,20 @@ def _had_io(part: dict, d: str, at: _At) -> bool:
     return ios > 0 or (_num(part, "io_bytes", d, at) or 0) > 0
 
 
-def _direction(run: Run, d: str, part: dict, at: _At) -> list[tuple]:
+def _direction(run: Run, d: str, part: dict, at: _At, v2: bool = False) -> list[tuple]:
+    """The rows of one I/O direction.  ``v2``: fio 2.x JSON, whose ``bw`` (KiB/s) is the
+    only bandwidth, whose per-interval figures carry no sample count, whose ``io_bytes`` is
+    KiB until ``io_kbytes`` appears beside it (fio 2.16), and whose latencies are µs."""
     n = lambda key: _num(part, key, d, at)  # noqa: E731 - a local shorthand
     if d != "sync":
         # The run's figure (io_bytes / runtime), then the statistics of fio's per-interval
         # samples (every bw_avg_time, 500 ms by default), which is a different basis: with
         # --group_reporting the interval minimum can exceed the run's mean.
-        run.add(f"disk_bandwidth_{d}", "mean", n("bw_bytes"), "bytes/s")
+        bw = n("bw_bytes") if not v2 else (None if n("bw") is None else n("bw") * KIB)
+        run.add(f"disk_bandwidth_{d}", "mean", bw, "bytes/s")
         samples = n("bw_samples") or 0
+        if v2 and (n("bw_max") or 0) > 0:  # 2.x: interval figures, count not printed
+            samples = -1
         if samples:
             for stat, key in (
                 ("mean", "bw_mean"),
@@ -416,7 +421,7 @@ def _direction(run: Run, d: str, part: dict, at: _At) -> list[tuple]:
                     stat,
                     None if v is None else v * KIB,
                     "bytes/s",
-                    n=_n(samples),
+                    n=_n(samples) if samples > 0 else None,
                 )
         run.add(f"iops_{d}", "mean", n("iops"), "io/s")
         samples = n("iops_samples") or 0
@@ -428,32 +433,43 @@ def _direction(run: Run, d: str, part: dict, at: _At) -> list[tuple]:
                 ("std", "iops_stddev"),
             ):
                 run.add(f"iops_{d}_per_interval", stat, n(key), "io/s", n=_n(samples))
-        run.add(f"transfer_{d}", "total", n("io_bytes"), "bytes")
+        io = n("io_bytes")
+        if v2 and "io_kbytes" not in part and io is not None:  # fio < 2.16: KiB
+            io *= KIB
+        run.add(f"transfer_{d}", "total", io, "bytes")
         for key in ("short_ios", "drop_ios"):
             if n(key):
                 run.add(f"{key}_{d}", "total", n(key), "count")
     run.add(f"ios_{d}", "total", n("total_ios"), "count")
     hist = []
     for kind in LATENCIES:
-        lat = part.get(f"{kind}_ns")
+        lat = part.get(kind if v2 else f"{kind}_ns")
         if isinstance(lat, dict):
-            hist.extend(_latency(run, f"{kind}_{d}", lat, at))
+            hist.extend(_latency(run, f"{kind}_{d}", lat, at, n("total_ios") if v2 else None))
     return hist
 
 
-def _latency(run: Run, metric: str, lat: dict, at: _At) -> list[tuple]:
-    """min/max/mean/std/count and percentiles in µs; json+ bins as histogram samples."""
-    count = _num(lat, "N", metric, at) or 0
+def _latency(run: Run, metric: str, lat: dict, at: _At, v2_ios: float | None = None) -> list[tuple]:
+    """min/max/mean/std/count and percentiles in µs; json+ bins as histogram samples.
+    ``v2_ios``: fio 2.x, whose latencies are µs and carry no ``N``: one per I/O issued."""
+    per_us = 1000 if v2_ios is None else 1  # the document's unit per µs
+    if v2_ios is None:
+        count = _num(lat, "N", metric, at) or 0
+    else:  # a latency fio did not measure is all zeros (psync has no slat)
+        measured = any(_num(lat, k, metric, at) for k in ("max", "mean"))
+        count = v2_ios if measured else 0
     if not count:
         return []  # fio prints zeros for a latency it did not measure (psync has no slat)
     count = _n(count)
     for stat, key in (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "stddev")):
         v = _num(lat, key, metric, at)
-        run.add(metric, stat, None if v is None else v / 1000, "us", n=count)
+        run.add(metric, stat, None if v is None else v / per_us, "us", n=count)
     run.add(metric, "count", count, "count", n=count)
     pct = lat.get("percentile")
     if isinstance(pct, dict):
         for key, value in pct.items():
+            if v2_ios is not None and key == "0.00":
+                continue  # fio 2.x pads the list with "0.00": 0 entries (duplicate keys)
             stat = percentile_stat(key)
             if stat is None:
                 raise at.error(
@@ -461,14 +477,15 @@ def _latency(run: Run, metric: str, lat: dict, at: _At) -> list[tuple]:
                     *_kv(key, value),
                 )
             value = _num(pct, key, f"{metric}.percentile", at)
+            # the bucket of the midpoint: ns buckets, or fio 2.x's µs ones (same scheme)
             low, high = bucket_edges_ns(int(value))  # finite (_num checked it)
             run.add(
                 metric,
                 stat,
-                value / 1000,
+                value / per_us,
                 "us",
-                bound_low=low / 1000,
-                bound_high=high / 1000,
+                bound_low=low / per_us,
+                bound_high=high / per_us,
                 n=count,
             )
     bins = lat.get("bins")
@@ -480,12 +497,15 @@ def _latency(run: Run, metric: str, lat: dict, at: _At) -> list[tuple]:
                     f"expected a count for bin {key} of {metric}, got {c!r}", *_kv(key, c)
                 )
             low, high = bucket_edges_ns(_int_key(key, metric, at))
-            out.append((metric, low / 1000, high / 1000, c))
-        _computed_percentiles(run, metric, bins, pct if isinstance(pct, dict) else {})
+            out.append((metric, low / per_us, high / per_us, c))
+        reported = {k: v for k, v in pct.items() if k != "0.00"} if isinstance(pct, dict) else {}
+        _computed_percentiles(run, metric, bins, reported, per_us)
     return out
 
 
-def _computed_percentiles(run: Run, metric: str, bins: dict, reported: dict) -> None:
+def _computed_percentiles(
+    run: Run, metric: str, bins: dict, reported: dict, per_us: int = 1000
+) -> None:
     """The reported percentiles again, from the json+ bins, the way fio computes them
     (``calc_clat_percentiles``: the first bucket where the running count reaches p% of N), so
     reported and computed can be checked against each other."""
@@ -504,11 +524,11 @@ def _computed_percentiles(run: Run, metric: str, bins: dict, reported: dict) -> 
                 run.add(
                     metric,
                     percentile_stat(key),
-                    value / 1000,
+                    value / per_us,
                     "us",
                     source="computed",
-                    bound_low=low / 1000,
-                    bound_high=high / 1000,
+                    bound_low=low / per_us,
+                    bound_high=high / per_us,
                     n=total,
                 )
                 break

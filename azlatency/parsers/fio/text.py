@@ -69,9 +69,11 @@ PCT_HEAD = re.compile(
 )
 PCT_LINE = re.compile(rf"^\s+\|(?:\s*{_NUM}th=\[\s*\d+\],?)+\s*$")
 PCT = re.compile(rf"(?P<p>{_NUM})th=\[\s*(?P<v>\d+)\]")
+# fio 2.x prints no ', samples=N' (nor an 'iops :' line)
 BW = re.compile(
     rf"^\s+bw \(\s*(?P<u>KiB|kB|MiB)/s\): min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), "
-    rf"per=\s*{_NUM}%, avg=\s*(?P<avg>{_NUM}), stdev=\s*(?P<std>{_NUM}), samples=\s*(?P<n>\d+)\s*$"
+    rf"per=\s*{_NUM}%, avg=\s*(?P<avg>{_NUM}), stdev=\s*(?P<std>{_NUM})"
+    r"(?:, samples=\s*(?P<n>\d+))?\s*$"
 )
 IOPS = re.compile(
     rf"^\s+iops\s+: min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), avg=\s*(?P<avg>{_NUM}), "
@@ -81,9 +83,10 @@ CPU = re.compile(
     rf"^\s+cpu\s+: usr=(?P<usr>{_NUM})%, sys=(?P<sys>{_NUM})%, ctx=(?P<ctx>\d+), "
     r"majf=(?P<majf>\d+), minf=(?P<minf>\d+)\s*$"
 )
+# fio 2.x: 'issued rwt: total=r,w,t, short=r,w,t, dropped=r,w,t' (no sync slot, commas)
 ISSUED = re.compile(
-    r"^\s+issued rwts: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+),(?P<s>\d+) "
-    r"short=[\d,]+ dropped=[\d,]+\s*$"
+    r"^\s+issued rwts?: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+)(?:,(?P<s>\d+))?,? "
+    r"short=[\d,]+,? dropped=[\d,]+\s*$"
 )
 GROUP = re.compile(r"^Run status group (?P<g>\d+) \(all jobs\):")
 _SHARES = rf"(?:(?:>=)?\d+={_NUM}%(?:, )?)+"
@@ -321,6 +324,9 @@ def _job(block: _Block, lines, i: int, stop: int, by_name: dict, source, strict)
     if err:
         run.warnings.append(f"fio job {name!r} ended with error {err} (an errno value)")
     state = _State()
+    # fio 2.x kept its latency histogram in µs (3.0 moved it to ns): a printed percentile is
+    # a µs bucket's midpoint, rounded up only when the heading says msec
+    state.hist_ns = 1000 if (block.version or "3").split(".")[0] in ("1", "2") else 1
     last = i
     for j in range(i + 1, stop):
         x = lines[j]
@@ -357,6 +363,7 @@ class _State:
         self.d: str | None = None
         self.pct: tuple[str, int] | None = None  # (metric, ns per printed unit)
         self.kb_base = 1024
+        self.hist_ns = 1  # ns per unit of fio's latency histogram (2.x: µs, 1000)
         self.runtime = 0
         self.mixed = False
 
@@ -374,12 +381,15 @@ def _line(run: Run, st: _State, x: str) -> None:
             value = int(p["v"])
             # fio prints the bucket's midpoint m (ns) rounded *up* to the unit
             # (show_clat_percentiles: '(ovals[j] + 999) / 1000' once per step), so m is in
-            # ((value - 1) unit, value unit] and the percentile in m's bucket (units.py)
+            # ((value - 1) unit, value unit] and the percentile in m's bucket (units.py);
+            # fio 2.x's buckets are µs (hist_ns), the same log-linear scheme
+            h = st.hist_ns
+            step = per // h  # histogram units per printed unit
             low, high = bucket_span_ns(
-                max(0, (value - 1) * per + 1) if per > 1 else value, value * per
+                max(0, (value - 1) * step + 1) if step > 1 else value, value * step
             )
-            run.add(metric, stat, value * per / 1000, "us", bound_low=low / 1000,
-                    bound_high=high / 1000)  # fmt: skip
+            run.add(metric, stat, value * per / 1000, "us", bound_low=low * h / 1000,
+                    bound_high=high * h / 1000)  # fmt: skip
         return
     pct, st.pct = st.pct, None
     if m := DIR.match(x):
@@ -408,10 +418,10 @@ def _line(run: Run, st: _State, x: str) -> None:
         # fio's interval samples are KiB/s whatever kb_base says (stat.c: '/ 1024'); the
         # label says 'kB' with kb_base=1000, and 'MiB' means divided by kb_base once more
         unit = 1024 * (st.kb_base if m["u"] == "MiB" else 1)
-        n = int(m["n"])
+        n = int(m["n"]) if m["n"] else None  # fio 2.x does not say how many samples
         for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
             run.add(f"disk_bandwidth_{st.d}_per_interval", stat, Decimal(m[key]) * unit,
-                    "bytes/s", n=n if n < 2**63 else None)  # fmt: skip
+                    "bytes/s", n=n if n is not None and n < 2**63 else None)  # fmt: skip
         return
     if (m := IOPS.match(x)) and st.d not in (None, "sync"):
         n = int(m["n"])
@@ -429,7 +439,8 @@ def _line(run: Run, st: _State, x: str) -> None:
     if m := ISSUED.match(x):
         # unified_rw_reporting=mixed counts every I/O in the read slot
         ios = {
-            d: int(m[k]) for k, d in (("r", "read"), ("w", "write"), ("t", "trim"), ("s", "sync"))
+            d: int(m[k] or 0)
+            for k, d in (("r", "read"), ("w", "write"), ("t", "trim"), ("s", "sync"))
         }
         if st.mixed:
             ios = {"mixed": ios["read"] + ios["write"] + ios["trim"], "sync": ios["sync"]}
