@@ -548,3 +548,18 @@ def test_author_tables_are_shown_as_published(data):
     assert w.columns[0] == "records 500-401 — mean rtt (µs)"
     seed000 = rep.author_tables(rep.load_campaigns("seed000-az-vs-as", data))
     assert seed000 == {}  # its logs are the tools' own output: no published table to copy
+
+
+def test_author_tables_keep_ranges_and_put_our_runs_beside(data):
+    """Seed 002's blog table: '55..61.09' stays a range, and the B1s row, the one scenario
+    the campaign also has latte's own output for, gets both runs' printed means beside it."""
+    got = rep.author_tables(rep.load_campaigns("seed002-ppg-latte", data), ours=True)
+    t = got["blog-comparison.reported.csv"].set_index("scenario")
+    assert list(t.columns) == ["mean rtt (µs)", "ours — mean rtt (µs)"]
+    assert t.loc["B1s cross-zone", "mean rtt (µs)"] == 2130.93
+    # latte-receiver.log, latte-sender.log (in file order)
+    assert t.loc["B1s cross-zone", "ours — mean rtt (µs)"] == "2026.51, 2026.4 (2 runs, printed)"
+    assert t.loc["D4s_v3 same zone with accelerated networking", "mean rtt (µs)"] == "55..61.09"
+    assert t.loc["D4s_v3 cross-zone", "ours — mean rtt (µs)"] == ""
+    plain = rep.author_tables(rep.load_campaigns("seed002-ppg-latte", data))
+    assert list(plain["blog-comparison.reported.csv"].columns) == ["scenario", "mean rtt (µs)"]

@@ -119,11 +119,14 @@ def _zone_answer(tables: Tables, level: float) -> str:
     )
 
 
-def author_tables(tables: Tables) -> dict[str, pd.DataFrame]:
+def author_tables(tables: Tables, *, ours: bool = False) -> dict[str, pd.DataFrame]:
     """The tables a campaign's write-up published (its ``reported_csv`` files), as published:
     one table per file, a row per scenario (in the file's order), a column per statistic (or
     per window when the file gives windows of one run), the numbers as printed with the unit
-    in the column's name.  Keyed by the file."""
+    in the column's name.  Keyed by the file.
+
+    ``ours=True`` puts beside each statistic the same figure from the campaign's own runs of
+    that scenario (:func:`ours_beside`), where it has any."""
     import json
 
     runs = tables.runs
@@ -151,6 +154,14 @@ def author_tables(tables: Tables) -> dict[str, pd.DataFrame]:
         else:
             s["_col"] = stats + " " + basis + " (" + unit + ")"
         s = s.sort_values(["line_start"], kind="stable")
+        # a range as published ("55..61.09": the value is its high end), not one number
+        ranged = s["level"].isna() & s["bound_low"].notna() & (s["value"] == s["bound_high"])
+        if ranged.any():
+            s["value"] = s["value"].astype(object)
+            s.loc[ranged, "value"] = [
+                f"{lo:g}..{hi:g}"
+                for lo, hi in zip(s.loc[ranged, "bound_low"], s.loc[ranged, "value"])
+            ]
         table = s.pivot_table(
             index="_row", columns="_col", values="value", aggfunc="first", sort=False
         )
@@ -165,5 +176,71 @@ def author_tables(tables: Tables) -> dict[str, pd.DataFrame]:
             keys = [k for k in dict.fromkeys(k for d in labels for k in d) if k != "note"]
             for i, k in enumerate(keys, 1):
                 table.insert(i, k, [d.get(k) for d in labels])
+            if ours:
+                table = ours_beside(tables, table, s)
         out[str(source)] = table
     return out
+
+
+def ours_beside(tables: Tables, table: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (an :func:`author_tables` table) with an ``ours — <column>`` column after
+    each statistic the campaign's own runs of the row's scenario also give: each run's figure
+    (the unit of analysis is the run), printed by the tool where it printed one, else computed
+    from the run's samples, e.g. ``2026.4, 2026.51 (2 runs, printed)``.  Rows without runs of
+    their own stay empty; a statistic no row has is left out."""
+    runs = tables.runs
+    own = runs[~runs["parser_variant"].astype(str).str.startswith("reported")]
+    cols = published.drop_duplicates("_col").set_index("_col")[["stat", "metric"]]
+    out = table.copy()
+    for col in [c for c in table.columns if c in cols.index]:
+        stat, metric = str(cols.loc[col, "stat"]), str(cols.loc[col, "metric"])
+        cells = [
+            _ours(tables, own[own["scenario"].astype(str) == str(row)], stat, metric)
+            for row in table["scenario"]
+        ]
+        if any(cells):
+            out.insert(out.columns.get_loc(col) + 1, f"ours — {col}", cells)
+    return out
+
+
+def _ours(tables: Tables, runs: pd.DataFrame, stat: str, metric: str) -> str:
+    """One cell of :func:`ours_beside`: the runs' figures for ``stat`` of ``metric``."""
+    s, samples = tables.summaries, tables.samples
+    values, how = [], set()
+    for rid in runs.sort_values(["source_path", "line_start"])["run_id"]:
+        printed = s[(s["run_id"] == rid) & (s["metric"] == metric) & (s["stat"] == stat)]
+        printed = printed[printed["source"] == "reported"]
+        if len(printed):
+            values.append(float(printed["value"].iloc[0]))
+            how.add("printed")
+            continue
+        column = f"{metric}_us"
+        if samples is None or column not in samples:
+            continue
+        mine = samples[(samples["run_id"] == rid) & (samples["status"] == "ok")][column]
+        x = mine.dropna().to_numpy(dtype="float64")
+        got = _stat_of(x, stat)
+        if got is not None:
+            values.append(got)
+            how.add(f"from {len(x):,} samples" if len(values) == 1 else "from samples")
+    if not values:
+        return ""
+    shown = ", ".join(f"{v:.6g}" for v in values)
+    n = len(values)
+    return f"{shown} ({n} run{'s' if n > 1 else ''}, {' and '.join(sorted(how))})"
+
+
+def _stat_of(x: np.ndarray, stat: str) -> float | None:
+    if not len(x):
+        return None
+    if stat in ("mean", "min", "max"):
+        return float(getattr(np, stat)(x))
+    if stat == "std":
+        return float(np.std(x, ddof=1)) if len(x) > 1 else None
+    if stat.startswith("p"):
+        try:
+            q = float(stat[1:])
+        except ValueError:
+            return None
+        return float(np.quantile(x, q / 100)) if 0 <= q <= 100 else None
+    return None
