@@ -7,8 +7,8 @@ the four striped P30 data disks and the local disk.  One of the six VMs "showed 
 IOPS and latency"; the fix was to redeploy it and test again.
 
 :func:`make_baseline` writes that campaign: per node ``cass-N/`` sockperf ``--full-log`` files
-(five runs to the next node), fio JSON for each of the seed's fio
-commands, and under ``loadgen/to-cass-N/`` the iperf3 client text, forward and ``--reverse``
+(five runs to the next node), fio's default text output for each of the seed's fio
+commands (or its JSON, ``fio_output="json"``), and under ``loadgen/to-cass-N/`` the iperf3 client text, forward and ``--reverse``
 (three runs each); a ``campaign.yaml`` whose ``expectations:`` are the seed's table; a README
 saying it is synthetic; and ``truth.json`` naming the degraded VM.  Same seed, same bytes.
 """
@@ -242,7 +242,7 @@ def _iperf3(root: Path, seed: int, i: int, node: str, rep: int, reverse: bool) -
     return {"tool": "iperf3", "vm": node, "reverse": reverse, "bps": float(blocks.sum()) * 8 / t}
 
 
-def _fio(root: Path, seed: int, node: str, test: DiskTest, rep: int) -> dict[str, Any]:
+def _fio(root: Path, seed: int, node: str, test: DiskTest, rep: int, output: str) -> dict[str, Any]:
     rng = _rng(seed, f"fio/{node}/{test.key}/{rep}")
     iops = test.iops * float(rng.uniform(0.985, 1.015))
     degraded = node == DEGRADED and test.filename.startswith("/dev/sd")
@@ -267,13 +267,26 @@ def _fio(root: Path, seed: int, node: str, test: DiskTest, rep: int) -> dict[str
         np.maximum(windows, 1),
     )
     suffix = f"-r{rep}" if test.reps > 1 else ""
-    rel = f"{node}/fio-{test.key}{suffix}.json"
-    _write(root, rel, f"root@{node}:~# {job.command()}\n" + fio.json_text(job))
+    if output == "json":
+        text, ext = fio.json_text(job), "json"
+    else:  # fio's default output, as the seed runs it
+        text, ext = fio.normal_text(job), "txt"
+    _write(
+        root,
+        f"{node}/fio-{test.key}{suffix}.{ext}",
+        f"root@{node}:~# {job.command(output)}\n{text}",
+    )
     return {"tool": "fio", "vm": node, "test": test.key, "iops": iops, "degraded": degraded}
 
 
-def make_baseline(root: str | os.PathLike[str], *, seed: int = 3) -> dict[str, Any]:
-    """Write the campaign into ``root`` (created; must not exist) and return its truth."""
+def make_baseline(
+    root: str | os.PathLike[str], *, seed: int = 3, fio_output: str = "normal"
+) -> dict[str, Any]:
+    """Write the campaign into ``root`` (created; must not exist) and return its truth.
+    ``fio_output``: ``"normal"`` (fio's default text, as the seed runs it) or ``"json"``
+    (``--output-format=json``): the same jobs, so the same verdicts either way."""
+    if fio_output not in ("normal", "json"):
+        raise ValueError(f"fio_output must be 'normal' or 'json', got {fio_output!r}")
     out = Path(root)
     out.mkdir(parents=True)
     runs: list[dict[str, Any]] = []
@@ -285,7 +298,7 @@ def make_baseline(root: str | os.PathLike[str], *, seed: int = 3) -> dict[str, A
             runs.append(_iperf3(out, seed, i, node, rep, reverse=True))
         for test in DISK_TESTS:
             for rep in range(1, test.reps + 1):
-                runs.append(_fio(out, seed, node, test, rep))
+                runs.append(_fio(out, seed, node, test, rep, fio_output))
     truth = {
         "synthetic": True,
         "generator": "azlatency.synth.baseline",

@@ -180,3 +180,25 @@ def test_check_without_expectations_exits_2(tmp_path):
                                     "--data", str(tmp_path)])  # fmt: skip
     assert res.exit_code == 2, res.output
     assert "states no expectations" in res.output
+
+
+def test_fio_text_and_json_give_the_same_verdicts(baseline_root, tmp_path):
+    """Issue 28 item 7: synth writes fio's default text (as seed 003 runs fio) or its JSON
+    for the same jobs; read either way, every VM gets the same verdict on every check, and
+    the printed IOPS agree to fio's four significant digits."""
+    from azlatency.report import baseline, load_campaigns
+
+    make_baseline(tmp_path / "raw" / NAME, fio_output="json")
+    import_campaign(tmp_path / "raw" / NAME, root=tmp_path / "processed", workers=1)
+    text = baseline(load_campaigns(NAME, baseline_root), NAME, baseline_root)
+    js = baseline(load_campaigns(NAME, tmp_path), NAME, tmp_path)
+    key = ["vm", "check"]
+    both = text.merge(js, on=key, suffixes=("_text", "_json"))
+    assert len(both) == len(text) == len(js) == 54
+    assert (both["verdict_text"] == both["verdict_json"]).all()
+    fio_rows = both[both["check"].str.contains("disk")]
+    assert len(fio_rows) == 24  # four disk checks, six VMs
+    rel = (fio_rows["estimate_text"] / fio_rows["estimate_json"] - 1).abs()
+    assert rel.max() < 0.005  # 'IOPS=12.4k', 'BW=744MiB/s': four characters of num2str
+    raw = baseline_root / "raw" / NAME
+    assert len(list(raw.glob("cass-*/fio-*.txt"))) == 42 and not list(raw.glob("cass-*/*.json"))

@@ -1,4 +1,5 @@
-"""fio 3.33 ``--output-format=json``: one job with ``--group_reporting``, as seed 003 runs it.
+"""fio 3.33 ``--output-format=json`` and the normal (default) text: one job with
+``--group_reporting``, as seed 003 runs it (the seed uses the default text).
 
 Layout copied from fio 3.33's own output (``tests/fixtures/fio/``, ``stat.c``
 ``show_thread_status_json``): ``"key" : value`` pairs with two-space indents, floats with six
@@ -37,14 +38,15 @@ class Job:
     def direction(self) -> str:
         return "write" if "write" in self.rw else "read"
 
-    def command(self) -> str:
+    def command(self, output: str = "json") -> str:
+        """The command line; ``output="normal"`` is fio's default (no ``--output-format``)."""
         size = f" --size={self.size}" if self.size else ""
         bs = f"{self.bs // 1024}k"
+        fmt = " --output-format=json" if output == "json" else ""
         return (
             f"fio --name={self.name} --filename={self.filename} --rw={self.rw} --bs={bs}"
             f" --iodepth={self.iodepth} --numjobs=1 --direct=1 --ioengine=libaio"
-            f" --group_reporting --time_based --runtime={self.runtime_s}{size}"
-            " --output-format=json"
+            f" --group_reporting --time_based --runtime={self.runtime_s}{size}{fmt}"
         )
 
 
@@ -194,3 +196,125 @@ def _value(v, indent: str) -> str:
 def json_text(job: Job) -> str:
     """The document as fio prints it (its own JSON writer, not Python's)."""
     return _value(document(job), "") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# fio 3.33's normal (default) text, as seed 003's commands print it (no --output-format).
+# Layout and number formats from the captures in tests/fixtures/fio/ (stat.c
+# show_thread_status_normal): num2str's four significant characters, the nsec → usec → msec
+# scaling of each latency line and of the percentile block, percentiles rounded up.
+
+
+def _num2str(v: float, base: int, units: tuple[str, ...]) -> str:
+    """fio's ``num2str`` for 4 characters: ``340k``, ``46.9k``, ``1329Mi``, ``9388``."""
+    i = 0
+    while v >= 10_000 and i < len(units) - 1:
+        v /= base
+        i += 1
+    if i == 0:
+        return f"{int(v)}"
+    digits = len(str(int(v)))
+    decimals = max(0, 4 - digits - 1) if digits < 3 else 0
+    return f"{v:.{decimals}f}{units[i]}"
+
+
+def _iops_text(v: float) -> str:
+    return _num2str(v, 1000, ("", "k", "M", "G"))
+
+
+def _bytes_text(v: float, binary: bool = True) -> str:
+    units = ("", "Ki", "Mi", "Gi", "Ti") if binary else ("", "k", "M", "G", "T")
+    return _num2str(v, 1024 if binary else 1000, units) + "B"
+
+
+def _lat_line(kind: str, x: np.ndarray) -> str:
+    """``clat (usec): min=..., max=..., avg=..., stdev=...`` scaled as fio scales it."""
+    lo, hi, mean, dev = float(x.min()), float(x.max()), float(x.mean()), float(x.std(ddof=1))
+    unit = "nsec"
+    for nxt in ("usec", "msec"):
+        if lo > 2000 and hi > 99999 and dev > 1000.0:
+            lo, hi, mean, dev = lo / 1000, hi / 1000, mean / 1000, dev / 1000
+            unit = nxt
+        else:
+            break
+    pad = " " if kind == "lat" else ""
+    return (
+        f"    {pad}{kind} ({unit}): min={int(lo)}, max={int(hi)}, avg={mean:5.2f}, stdev={dev:5.2f}"
+    )
+
+
+def _percentile_lines(x: np.ndarray) -> list[str]:
+    vals = [int(v) for v in np.percentile(x, PERCENTILES, method="inverted_cdf")]
+    unit, div = "nsec", 1
+    if min(vals) > 2000 and max(vals) > 99999:
+        unit, div = "usec", 1000
+        if min(vals) > 2_000_000 and max(vals) > 99_999_999:
+            unit, div = "msec", 1_000_000
+    shown = [(v + div - 1) // div for v in vals]
+    cells = [f"{p:5.2f}th=[{v:5d}]" for p, v in zip(PERCENTILES, shown)]
+    rows = [cells[i : i + 4] for i in range(0, len(cells), 4)]
+    out = [f"    clat percentiles ({unit}):"]
+    for k, row in enumerate(rows):
+        out.append("     | " + ", ".join(row) + ("," if k < len(rows) - 1 else ""))
+    return out
+
+
+def normal_text(job: Job, *, disks: tuple[str, ...] = ("sdc", "sdd", "sde", "sdf")) -> str:
+    """The job's report in fio's default output (one job, ``--group_reporting``)."""
+    d = _direction(job)
+    runtime_ms = d["runtime"]
+    bs = f"{job.bs}B" if job.bs < 1 << 20 else f"{job.bs // 1024}KiB"
+    banner = (
+        f"{job.name}: (g=0): rw={job.rw}, bs=(R) {bs}-{bs}, (W) {bs}-{bs}, (T) {bs}-{bs}, "
+        f"ioengine=libaio, iodepth={job.iodepth}"
+    )
+    stamp = time.strftime("%a %b %d %H:%M:%S %Y", time.gmtime(job.start_s))
+    bw = _bytes_text(d["bw_bytes"]) + "/s"
+    bw_dec = _bytes_text(d["bw_bytes"], binary=False) + "/s"
+    io = _bytes_text(d["io_bytes"])
+    io_dec = _bytes_text(d["io_bytes"], binary=False)
+    zone = "; 0 zone resets" if job.direction == "write" else ""
+    clat = job.clat_ns.astype("float64")
+    slat = np.full_like(clat, 1200.0) + (np.arange(len(clat)) % 7) * 100.0
+    w = job.window_iops
+    kib = w * job.bs / 1024
+    total = d["total_ios"]
+    issued = f"{total},0,0,0" if job.direction == "read" else f"0,{total},0,0"
+    lines = [
+        banner,
+        "fio-3.33",
+        "Starting 1 process",
+        "",
+        f"{job.name}: (groupid=0, jobs=1): err= 0: pid=4242: {stamp}",
+        f"  {job.direction}: IOPS={_iops_text(d['iops'])}, BW={bw} ({bw_dec})"
+        f"({io}/{runtime_ms}msec){zone}",
+        _lat_line("slat", slat),
+        _lat_line("clat", clat),
+        _lat_line("lat", clat + slat),
+        *_percentile_lines(clat),
+        f"   bw (  KiB/s): min={int(kib.min())}, max={int(kib.max())}, per=100.00%, "
+        f"avg={kib.mean():.2f}, stdev={kib.std(ddof=1):.2f}, samples={len(w)}",
+        f"   iops        : min={int(w.min())}, max={int(w.max())}, avg={w.mean():.2f}, "
+        f"stdev={w.std(ddof=1):.2f}, samples={len(w)}",
+        "  cpu          : usr=3.21%, sys=11.87%, ctx="
+        f"{int(job.iops * job.runtime_s * 0.6)}, majf=0, minf=78",
+        "  IO depths    : 1=0.1%, 2=0.1%, 4=0.1%, 8=0.1%, 16=0.1%, 32=0.1%, >=64=99.9%",
+        "     submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%",
+        "     complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.1%, >=64=0.0%",
+        f"     issued rwts: total={issued} short=0,0,0,0 dropped=0,0,0,0",
+        f"     latency   : target=0, window=0, percentile=100.00%, depth={job.iodepth}",
+        "",
+        "Run status group 0 (all jobs):",
+        f"{'READ' if job.direction == 'read' else 'WRITE':>7}: bw={bw} ({bw_dec}), "
+        f"{bw}-{bw} ({bw_dec}-{bw_dec}), io={io} ({io_dec}), run={runtime_ms}-{runtime_ms}msec",
+        "",
+        "Disk stats (read/write):",
+    ]
+    share = total // len(disks)
+    for name in disks:
+        r, wr = (share, 0) if job.direction == "read" else (0, share)
+        lines.append(
+            f"  {name}: ios={r}/{wr}, merge=0/0, ticks={r // 40}/{wr // 40}, "
+            f"in_queue={share // 40}, util=99.{len(name) + 50}%"
+        )
+    return "\n".join(lines) + "\n"
