@@ -14,7 +14,7 @@ Every interval row says its ``method``, ``level`` and ``unit_of_analysis`` (``pa
 from __future__ import annotations
 
 from .asymmetry import asymmetry
-from .baseline import fleet, parse_target, verdict_matrix, verdicts
+from .baseline import fleet, parse_target, stripe_spread, verdict_matrix, verdicts
 from .compare import adjust_pvalues, compare, compare_groups, compare_runs
 from .intervals import mean_ci, quantile_ci, summarize
 from .sanity import check_expectations, parse_expect, warmup
@@ -42,6 +42,7 @@ __all__ = [
     "pot_fit",
     "quantile_ci",
     "rolling_quantiles",
+    "stripe_spread",
     "summarize",
     "summary_only_interval",
     "summary_ranges",

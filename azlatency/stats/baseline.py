@@ -461,3 +461,59 @@ def verdict_matrix(table: pd.DataFrame) -> pd.DataFrame:
         index="vm", columns="check", values="verdict", aggfunc="first", observed=False
     )
     return m.reindex(columns=checks).astype("string").fillna("no data")
+
+
+SLOW_MEMBER = 1.5  # a disk whose reads wait this much longer than its stripe's median
+
+
+def stripe_spread(
+    runs: pd.DataFrame, summaries: pd.DataFrame, *, slow: float = SLOW_MEMBER
+) -> pd.DataFrame:
+    """How a VM's load spreads over its disks, from ``iostat -x`` runs (one per device and
+    report): per VM and device the mean ``r/s``, ``w/s`` and read/write await over the
+    reports, and ``await_vs_stripe``, the device's await over the median of its VM's devices
+    in the same scenario.  A RAID0 stripe serves equal shares, so a member whose requests
+    wait ``slow`` times its peers' is the one holding the stripe back (``slow_member``)."""
+    import json
+
+    io = runs[runs["tool"].astype(str) == "iostat"]
+    cols = ["vm", "scenario", "device", "reports", "reads_per_s", "writes_per_s",
+            "await_read_ms", "await_write_ms", "await_vs_stripe", "slow_member"]  # fmt: skip
+    if io.empty:
+        return pd.DataFrame(columns=cols)
+    labels = io["labels"].map(lambda x: json.loads(x) if isinstance(x, str) and x else {})
+    meta = pd.DataFrame(
+        {
+            "run_id": io["run_id"].to_numpy(),
+            "vm": io["src_host"].astype(str).to_numpy(),
+            "scenario": io["scenario"].astype(str).to_numpy() if "scenario" in io else "",
+            "device": [d.get("device") for d in labels],
+            "since_boot": [bool(d.get("since_boot")) for d in labels],
+        }
+    )
+    meta = meta[~meta["since_boot"]]  # the averages since boot are no interval of the load
+    s = summaries[summaries["run_id"].isin(meta["run_id"]) & (summaries["stat"] == "mean")]
+    wide = s.pivot_table(index="run_id", columns="metric", values="value", aggfunc="first")
+    wide = meta.merge(wide, left_on="run_id", right_index=True, how="left")
+    for m in ("iops_read", "iops_write", "await_read", "await_write"):
+        if m not in wide:
+            wide[m] = np.nan
+    g = wide.groupby(["vm", "scenario", "device"], sort=True)
+    out = pd.DataFrame(
+        {
+            "reports": g.size(),
+            "reads_per_s": g["iops_read"].mean(),
+            "writes_per_s": g["iops_write"].mean(),
+            "await_read_ms": g["await_read"].mean() / 1000,
+            "await_write_ms": g["await_write"].mean() / 1000,
+        }
+    ).reset_index()
+    reads, writes = out["reads_per_s"].fillna(0), out["writes_per_s"].fillna(0)
+    busy = np.where(reads >= writes, "await_read_ms", "await_write_ms")  # the load's side
+    wait = pd.Series(
+        [out.loc[i, c] for i, c in zip(out.index, busy)], index=out.index, dtype="float64"
+    )
+    median = wait.groupby([out["vm"], out["scenario"]]).transform("median")
+    out["await_vs_stripe"] = wait / median
+    out["slow_member"] = out["await_vs_stripe"] >= slow
+    return out[cols]

@@ -8,7 +8,8 @@ IOPS and latency"; the fix was to redeploy it and test again.
 
 :func:`make_baseline` writes that campaign: per node ``cass-N/`` sockperf ``--full-log`` files
 (five runs to the next node), fio's default text output for each of the seed's fio
-commands (or its JSON, ``fio_output="json"``), and under ``loadgen/to-cass-N/`` the iperf3 client text, forward and ``--reverse``
+commands (or its JSON, ``fio_output="json"``), ``iostat -x`` over the four striped disks
+during the 4 KiB random read (the degraded VM's ``sde`` waits longer), and under ``loadgen/to-cass-N/`` the iperf3 client text, forward and ``--reverse``
 (three runs each); a ``campaign.yaml`` whose ``expectations:`` are the seed's table; a README
 saying it is synthetic; and ``truth.json`` naming the degraded VM.  Same seed, same bytes.
 """
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import generate as g
-from .formats import fio, iperf3, sockperf
+from .formats import fio, iostat, iperf3, sockperf
 from .model import Shape
 
 NAME = "synthetic-seed003-baseline"
@@ -164,11 +165,15 @@ rules:
   # fio prints no host: the folder says which node ran it
   - path: "{{src_host}}/fio-*"
     tool: fio
+  - path: "{{src_host}}/iostat-*"
+    tool: iostat
   - path: "{{src_host}}/sockperf-to-{{dst_host}}-r*"
     tool: sockperf
   - path: "{{src_host}}/to-{{dst_host}}/iperf3-*"
     tool: iperf3
   - glob: "*/fio-disks-*"
+    set: {{scenario: data disks (4 x P30)}}
+  - glob: "*/iostat-disks-*"
     set: {{scenario: data disks (4 x P30)}}
   - glob: "*/fio-raid0-*"
     set: {{scenario: raid0 /data}}
@@ -276,7 +281,30 @@ def _fio(root: Path, seed: int, node: str, test: DiskTest, rep: int, output: str
         f"{node}/fio-{test.key}{suffix}.{ext}",
         f"root@{node}:~# {job.command(output)}\n{text}",
     )
-    return {"tool": "fio", "vm": node, "test": test.key, "iops": iops, "degraded": degraded}
+    out = {"tool": "fio", "vm": node, "test": test.key, "iops": iops, "degraded": degraded}
+    if test.key == "disks-4k-randread" and rep == 1:
+        # the seed watched iostat beside this test: how the IOPS spread over the stripe
+        _iostat(root, rng, node, iops, degraded, job.start_s - job.runtime_s // 2)
+    return out
+
+
+STRIPE = ("sdc", "sdd", "sde", "sdf")
+SLOW_DISK = "sde"  # the degraded VM's slow member: its reads wait 1/DEGRADE_IOPS as long
+
+
+def _iostat(root: Path, rng, node: str, iops: float, degraded: bool, start_s: int) -> None:
+    # a healthy member waits as on a healthy VM; the slow one holds the stripe back
+    healthy = iops / DEGRADE_IOPS if degraded else iops
+    slow = {SLOW_DISK: 1 / DEGRADE_IOPS**2} if degraded else None
+    reports = [
+        iostat.stripe(rng, iops, 4096, STRIPE, slow, await_ms=IODEPTH / healthy * 1000)
+        for _ in range(3)
+    ]
+    _write(
+        root,
+        f"{node}/iostat-disks-4k-randread.txt",
+        f"root@{node}:~# iostat -x -d -t -y 1 3\n" + iostat.text(node, start_s, reports),
+    )
 
 
 def make_baseline(
@@ -304,6 +332,7 @@ def make_baseline(
         "generator": "azlatency.synth.baseline",
         "seed": seed,
         "degraded_vm": DEGRADED,
+        "slow_disk": SLOW_DISK,
         "degraded": f"{DEGRADE_IOPS:.0%} of the healthy IOPS on the striped data disks "
         "(/dev/sdc:/dev/sdd:/dev/sde:/dev/sdf), so their latency is 1/{:.2f} as long".format(
             DEGRADE_IOPS

@@ -192,6 +192,8 @@ def test_50_baseline_names_the_degraded_vm(claims, other):
             f"{DEGRADED} | data disks 4 KiB random read IOPS",
         ]
         assert sum(v == "meets" for v in c["verdicts"].values()) == 52
+        # iostat beside the 4 KiB random read: the degraded VM's slow stripe member, only
+        assert c["slow_members"] == [f"{DEGRADED} sde"]
     assert other["50-baseline-validation"]["level"] == 0.9
 
 

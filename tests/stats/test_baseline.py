@@ -202,3 +202,27 @@ def test_fio_text_and_json_give_the_same_verdicts(baseline_root, tmp_path):
     assert rel.max() < 0.005  # 'IOPS=12.4k', 'BW=744MiB/s': four characters of num2str
     raw = baseline_root / "raw" / NAME
     assert len(list(raw.glob("cass-*/fio-*.txt"))) == 42 and not list(raw.glob("cass-*/*.json"))
+
+
+def test_stripe_spread_names_the_member_that_waits():
+    """Four disks of one VM in two iostat reports (and a since-boot report, left out)."""
+    rows, sums = [], []
+    for k, (dev, r_s, wait_us) in enumerate(
+        [("sdc", 5000, 3200), ("sdd", 5010, 3100), ("sde", 4990, 8400), ("sdf", 5005, 3300)]
+    ):
+        for rep_no, boot in ((0, True), (1, False), (2, False)):
+            rid = f"r{k}{rep_no}"
+            label = {"device": dev, "report": rep_no, "since_boot": boot}
+            rows.append({"run_id": rid, "tool": "iostat", "src_host": "vm1",
+                         "scenario": "data", "labels": json.dumps(label)})  # fmt: skip
+            scale = 0.01 if boot else 1.0
+            sums += [
+                {"run_id": rid, "metric": "iops_read", "stat": "mean", "value": r_s * scale},
+                {"run_id": rid, "metric": "await_read", "stat": "mean", "value": wait_us},
+            ]
+    got = stats.stripe_spread(pd.DataFrame(rows), pd.DataFrame(sums)).set_index("device")
+    assert got["reports"].tolist() == [2, 2, 2, 2]
+    assert got.loc["sde", "await_read_ms"] == 8.4
+    assert got.loc["sde", "await_vs_stripe"] == pytest.approx(8400 / 3250)
+    assert got["slow_member"].tolist() == [False, False, True, False]
+    assert stats.stripe_spread(pd.DataFrame(rows).assign(tool="fio"), pd.DataFrame(sums)).empty
