@@ -206,7 +206,7 @@ def ours_beside(tables: Tables, table: pd.DataFrame, published: pd.DataFrame) ->
 def _ours(tables: Tables, runs: pd.DataFrame, stat: str, metric: str) -> str:
     """One cell of :func:`ours_beside`: the runs' figures for ``stat`` of ``metric``."""
     s, samples = tables.summaries, tables.samples
-    values, how = [], set()
+    values, how, counted = [], set(), 0
     for rid in runs.sort_values(["source_path", "line_start"])["run_id"]:
         printed = s[(s["run_id"] == rid) & (s["metric"] == metric) & (s["stat"] == stat)]
         printed = printed[printed["source"] == "reported"]
@@ -222,9 +222,11 @@ def _ours(tables: Tables, runs: pd.DataFrame, stat: str, metric: str) -> str:
         got = _stat_of(x, stat)
         if got is not None:
             values.append(got)
-            how.add(f"from {len(x):,} samples" if len(values) == 1 else "from samples")
+            counted += len(x)
     if not values:
         return ""
+    if counted:
+        how.add(f"from {counted:,} samples")
     shown = ", ".join(f"{v:.6g}" for v in values)
     n = len(values)
     return f"{shown} ({n} run{'s' if n > 1 else ''}, {' and '.join(sorted(how))})"

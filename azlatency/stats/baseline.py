@@ -509,10 +509,7 @@ def stripe_spread(
         }
     ).reset_index()
     reads, writes = out["reads_per_s"].fillna(0), out["writes_per_s"].fillna(0)
-    busy = np.where(reads >= writes, "await_read_ms", "await_write_ms")  # the load's side
-    wait = pd.Series(
-        [out.loc[i, c] for i, c in zip(out.index, busy)], index=out.index, dtype="float64"
-    )
+    wait = out["await_read_ms"].where(reads >= writes, out["await_write_ms"])  # the load's side
     median = wait.groupby([out["vm"], out["scenario"]]).transform("median")
     out["await_vs_stripe"] = wait / median
     out["slow_member"] = out["await_vs_stripe"] >= slow

@@ -406,9 +406,9 @@ def _direction(run: Run, d: str, part: dict, at: _At, v2: bool = False) -> list[
         bw = n("bw_bytes") if not v2 else (None if n("bw") is None else n("bw") * KIB)
         run.add(f"disk_bandwidth_{d}", "mean", bw, "bytes/s")
         samples = n("bw_samples") or 0
-        if v2 and (n("bw_max") or 0) > 0:  # 2.x: interval figures, count not printed
-            samples = -1
-        if samples:
+        # fio 2.x logs interval figures without their count: present when any was logged
+        logged = (n("bw_max") or 0) > 0 if v2 else samples > 0
+        if logged:
             for stat, key in (
                 ("mean", "bw_mean"),
                 ("min", "bw_min"),
@@ -421,7 +421,7 @@ def _direction(run: Run, d: str, part: dict, at: _At, v2: bool = False) -> list[
                     stat,
                     None if v is None else v * KIB,
                     "bytes/s",
-                    n=_n(samples) if samples > 0 else None,
+                    n=_n(samples) if samples else None,
                 )
         run.add(f"iops_{d}", "mean", n("iops"), "io/s")
         samples = n("iops_samples") or 0

@@ -227,9 +227,10 @@ def _bytes_text(v: float, binary: bool = True) -> str:
     return _num2str(v, 1024 if binary else 1000, units) + "B"
 
 
-def _lat_line(kind: str, x: np.ndarray) -> str:
-    """``clat (usec): min=..., max=..., avg=..., stdev=...`` scaled as fio scales it."""
-    lo, hi, mean, dev = float(x.min()), float(x.max()), float(x.mean()), float(x.std(ddof=1))
+def _lat_line(kind: str, ns: dict) -> str:
+    """``clat (usec): min=..., max=..., avg=..., stdev=...`` of the JSON writer's ``*_ns``
+    statistics, scaled as fio scales them."""
+    lo, hi, mean, dev = (float(ns[k]) for k in ("min", "max", "mean", "stddev"))
     unit = "nsec"
     for nxt in ("usec", "msec"):
         if lo > 2000 and hi > 99999 and dev > 1000.0:
@@ -243,8 +244,9 @@ def _lat_line(kind: str, x: np.ndarray) -> str:
     )
 
 
-def _percentile_lines(x: np.ndarray) -> list[str]:
-    vals = [int(v) for v in np.percentile(x, PERCENTILES, method="inverted_cdf")]
+def _percentile_lines(percentile: dict) -> list[str]:
+    """The ``clat percentiles`` block of the JSON writer's percentiles (ns)."""
+    vals = [int(v) for v in percentile.values()]
     unit, div = "nsec", 1
     if min(vals) > 2000 and max(vals) > 99999:
         unit, div = "usec", 1000
@@ -274,8 +276,6 @@ def normal_text(job: Job, *, disks: tuple[str, ...] = ("sdc", "sdd", "sde", "sdf
     io = _bytes_text(d["io_bytes"])
     io_dec = _bytes_text(d["io_bytes"], binary=False)
     zone = "; 0 zone resets" if job.direction == "write" else ""
-    clat = job.clat_ns.astype("float64")
-    slat = np.full_like(clat, 1200.0) + (np.arange(len(clat)) % 7) * 100.0
     w = job.window_iops
     kib = w * job.bs / 1024
     total = d["total_ios"]
@@ -288,10 +288,10 @@ def normal_text(job: Job, *, disks: tuple[str, ...] = ("sdc", "sdd", "sde", "sdf
         f"{job.name}: (groupid=0, jobs=1): err= 0: pid=4242: {stamp}",
         f"  {job.direction}: IOPS={_iops_text(d['iops'])}, BW={bw} ({bw_dec})"
         f"({io}/{runtime_ms}msec){zone}",
-        _lat_line("slat", slat),
-        _lat_line("clat", clat),
-        _lat_line("lat", clat + slat),
-        *_percentile_lines(clat),
+        _lat_line("slat", d["slat_ns"]),  # the same figures as json_text's, as printed
+        _lat_line("clat", d["clat_ns"]),
+        _lat_line("lat", d["lat_ns"]),
+        *_percentile_lines(d["clat_ns"]["percentile"]),
         f"   bw (  KiB/s): min={int(kib.min())}, max={int(kib.max())}, per=100.00%, "
         f"avg={kib.mean():.2f}, stdev={kib.std(ddof=1):.2f}, samples={len(w)}",
         f"   iops        : min={int(w.min())}, max={int(w.max())}, avg={w.mean():.2f}, "
