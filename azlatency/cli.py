@@ -211,7 +211,15 @@ def import_(campaign: str, as_json: bool, fail_on_skip: bool, **options):
     metavar="png,svg,pdf",
     help="Figure files written to OUT/figures (the pages show PNG either way); add pdf for print.",
 )
-def report(campaigns: tuple[str, ...], out, data_root, level, params, only, strict, jobs, formats):
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Run every page again, even those whose notebook, parameters, stores and code are "
+    "unchanged since the last report into OUT (they are reused by default).",
+)
+def report(
+    campaigns: tuple[str, ...], out, data_root, level, params, only, strict, jobs, formats, no_cache
+):
     """Import CAMPAIGNS (names under data/raw, folders or archives) when stale, run the report
     notebooks that apply, render the site. Exit 1 when a notebook fails (its cell and error
     are named), 3 with --strict on data-quality problems."""
@@ -229,6 +237,7 @@ def report(campaigns: tuple[str, ...], out, data_root, level, params, only, stri
             workers=jobs,
             console=console,
             formats=[f.strip() for f in formats.split(",") if f.strip()],
+            cache=not no_cache,
         )
     except AzlatencyError as exc:  # raised before any work: bad -p or --notebooks
         raise click.UsageError(str(exc)) from None

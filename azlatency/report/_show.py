@@ -76,7 +76,8 @@ def nothing_to_show(what: str, why: str) -> None:
 def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
     """Save ``fig`` as ``<figures_dir>/<name>.png`` (and ``.svg``, ``.pdf``: the formats of
     ``$AZLATENCY_FIGURE_FORMATS``, which ``azlatency report --formats`` sets; default png and
-    svg), show it inline, close it."""
+    svg), show it inline, close it.  The output's metadata names the files written, so a
+    report can keep them with the executed page (``report.cache``)."""
     import os
 
     import matplotlib.pyplot as plt
@@ -87,7 +88,7 @@ def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
     paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
-    display(fig)
+    display(fig, metadata={"azlatency": {"files": [str(p.resolve()) for p in paths]}})
     plt.close(fig)
     return paths
 

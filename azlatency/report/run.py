@@ -10,6 +10,8 @@ Layout of the output folder (default ``reports/``)::
     failed/**/NN-*.ipynb          executed copies of failed notebooks, traceback included
     figures/, figures/<campaign>/ PDF, SVG, PNG of every figure
     site/                         the HTML site (Sphinx + myst-nb, offline)
+    .cache/<key>/                 pages as they ran, reused while their inputs are unchanged
+                                  (``report.cache``; ``--no-cache`` runs every page again)
 
 Exit status: 0; 1 when an import or a notebook failed; 3 with ``strict`` when the data has
 quality problems (files not imported other than those campaign.yaml ignores, runs flagged).
@@ -31,6 +33,7 @@ from pathlib import Path
 from .. import paths
 from .._console import console as _console
 from ..errors import AzlatencyError
+from . import cache as page_cache
 from . import execute as notebooks
 
 STATUS_OK, STATUS_DATA, STATUS_FAILED = 0, 3, 1
@@ -51,6 +54,7 @@ class Page:
     status: str = "pending"  # pending -> run / skipped / failed
     reason: str = ""
     seconds: float = 0.0
+    cached: bool = False  # restored from the report's cache, not run again (seconds: its run)
     left_out: dict[str, str] = field(default_factory=dict)  # campaign -> what it lacks
 
     @property
@@ -223,18 +227,36 @@ def execute_pages(
     *,
     workers: int = 2,
     progress=None,
+    cache: page_cache.Cache | None = None,
+    formats: Sequence[str] = FIGURE_FORMATS,
+    refresh: bool = False,
 ) -> list[str]:
     """Run every pending page (``workers`` kernels at a time); the errors of those that failed,
-    each naming the notebook, the campaigns, the cell and the error."""
+    each naming the notebook, the campaigns, the cell and the error.  With ``cache``, a page
+    whose key is there is restored instead (unless ``refresh``) and a page that ran is kept."""
     todo = [p for p in pages if p.status == "pending"]
+    if cache is not None:
+        page_cache.code_fingerprint()  # once, before the threads
 
     def one(page: Page) -> str | None:
         where = out / "notebooks" / page.folder
+        executed = where / f"{page.stem}.ipynb"
         params = _params_for(page, out, data_root, user, declared[page.stem])
         start = time.perf_counter()
+        key = None
+        if cache is not None:
+            key = page_cache.key(sources[page.stem], params, page.campaigns, data_root, formats)
+            took = None if refresh else cache.restore(key, executed)
+            if took is not None:
+                page.status, page.cached, page.seconds = "run", True, took
+                if progress is not None:
+                    progress(page)
+                return None
         try:
             notebooks.execute(sources[page.stem], where, params)
             page.status = "run"
+            if cache is not None and key is not None:
+                cache.keep(key, executed, time.perf_counter() - start)
             return None
         except AzlatencyError as exc:
             page.status, page.reason = "failed", str(exc)
@@ -307,9 +329,13 @@ def run_report(
     workers: int = 2,
     console=None,
     formats: Sequence[str] = FIGURE_FORMATS,
+    cache: bool = True,
 ) -> Outcome:
     """Import, plan, execute, render (see the module's docstring); print progress and return
     what happened (:meth:`Outcome.status` is the exit status).
+
+    ``cache``: reuse the pages of an earlier report into ``out`` whose inputs are unchanged
+    (``report.cache``); ``False`` runs every page again and refreshes the cache.
 
     ``formats`` are the figure files each notebook writes to ``<out>/figures`` (any of
     png, svg, pdf; the pages show the PNG rendering either way): passed to the kernels as
@@ -347,6 +373,7 @@ def run_report(
         _clean(out)
         pending = sum(p.status == "pending" for p in outcome.pages)
         bar.update(task, description="notebooks", completed=0, total=pending)
+        kept = page_cache.Cache(out)
         saved = os.environ.get(FORMATS_ENV)
         os.environ[FORMATS_ENV] = ",".join(formats)  # the kernels inherit it
         try:
@@ -359,7 +386,11 @@ def run_report(
                 declared,
                 workers=workers,
                 progress=lambda _p: bar.advance(task),
+                cache=kept,
+                formats=formats,
+                refresh=not cache,
             )
+            kept.prune()
         finally:
             if saved is None:
                 os.environ.pop(FORMATS_ENV, None)
@@ -395,7 +426,9 @@ def print_summary(outcome: Outcome, out: Path, console, *, strict: bool = False)
         t.add_column(col, overflow="fold")
     colour = {"run": "green", "skipped": "yellow", "failed": "red"}
     for p in outcome.pages:
-        why = f"{p.seconds:.1f}" if p.status == "run" else p.reason
+        why = p.reason
+        if p.status == "run":
+            why = f"cached (ran in {p.seconds:.1f})" if p.cached else f"{p.seconds:.1f}"
         if p.status == "run" and p.left_out:
             why += f"; left out {', '.join(sorted(p.left_out))}"
         t.add_row(
@@ -403,8 +436,11 @@ def print_summary(outcome: Outcome, out: Path, console, *, strict: bool = False)
         )
     console.print(t)
     n = {s: sum(p.status == s for p in outcome.pages) for s in ("run", "skipped", "failed")}
+    cached = sum(p.cached for p in outcome.pages)
     console.print(
-        f"{n['run']} run, {n['skipped']} skipped, {n['failed']} failed; "
+        f"{n['run']} run"
+        + (f" ({cached} unchanged, from the cache)" if cached else "")
+        + f", {n['skipped']} skipped, {n['failed']} failed; "
         f"{outcome.figures} figures in {out / 'figures'}",
         highlight=False,
     )

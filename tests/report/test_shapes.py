@@ -174,6 +174,25 @@ def test_a_failing_notebook_is_named_with_its_cell_and_error(first, raw, tmp_pat
     assert "This notebook failed" in _text(_html(tmp_path, "10-latency-distributions"))
 
 
+def test_a_second_report_reuses_unchanged_pages_and_reruns_changed_ones(first, raw):
+    _, _, out, data = first
+    matrices = sorted((out / "notebooks").glob("*/20-zone-pair-matrix.ipynb"))
+    figures = sorted((out / "figures").glob("*/20-*"))
+    before = {f: f.read_bytes() for f in [*matrices, *figures]}
+    assert len(matrices) == 2 and figures
+    args = [*map(str, raw.values()), "-o", str(out), "--data", str(data), "--notebooks", "20"]
+    code, text = _report(*args)
+    assert code == 0 and "2 run (2 unchanged, from the cache)" in _text(text), text
+    assert "cached (ran in" in _text(text)
+    assert {f: f.read_bytes() for f in before} == before  # notebooks and figures, byte for byte
+    assert not list((out / "figures").glob("*/90-*"))  # only what those pages wrote
+    # another parameter is another page: both run again, and a number moves with it
+    code, text = _report(*args, "--level", "0.5")
+    assert code == 0 and "unchanged" not in text, text
+    for nb in matrices:
+        assert read_claims(nb)["level"] == 0.5, nb
+
+
 def test_unknown_parameter_is_refused_before_any_work(raw, tmp_path):
     code, text = _report(str(raw["no-yaml"]), "-o", str(tmp_path), "-p", "windw=2min")
     assert code == 2 and "-p windw" in text and "window" in text
