@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
+import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -68,6 +70,121 @@ def _kernel_manager():
     return QuietShutdown
 
 
+# Run silently in a reused kernel before a notebook's first cell (``report._kernel``).
+_RESET = "__import__('azlatency.report._kernel', fromlist=['fresh']).fresh({cwd!r})"
+_ENGINE = "azlatency-warm"
+
+
+@functools.cache
+def _warm_engine() -> str:
+    """A papermill engine that runs a notebook in a kernel it is given and keeps it running:
+    before the first cell, ``report._kernel.fresh`` gives the notebook what a new kernel would
+    (an empty namespace, no figures, the first rcParams and warning filters, execution count 1,
+    its folder as working directory); after the last, only the client's channels close."""
+    from papermill.clientwrap import PapermillNotebookClient
+    from papermill.engines import NBClientEngine, papermill_engines
+    from papermill.utils import merge_kwargs, remove_args
+
+    class Client(PapermillNotebookClient):
+        def __init__(self, nb_man, *, reset_code: str, **kw):
+            super().__init__(nb_man, **kw)
+            self.reset_code = reset_code
+
+        def papermill_execute_cells(self):
+            msg_id = self.kc.execute(self.reset_code, silent=True, store_history=False)
+            reply = self.wait_for_reply(msg_id)
+            if reply is None or reply["content"].get("status") != "ok":
+                content = (reply or {}).get("content", {})
+                raise AzlatencyError(
+                    "a reused kernel could not be reset: "
+                    f"{content.get('ename', 'no reply')}: {content.get('evalue', '')}"
+                )
+            super().papermill_execute_cells()
+
+    class Warm(NBClientEngine):
+        @classmethod
+        def execute_managed_notebook(
+            cls,
+            nb_man,
+            kernel_name,
+            log_output=False,
+            stdout_file=None,
+            stderr_file=None,
+            start_timeout=60,
+            execution_timeout=None,
+            **kwargs,
+        ):
+            # as NBClientEngine's, with our client
+            kwargs = remove_args(["input_path"], **kwargs)
+            safe_kwargs = remove_args(["timeout", "startup_timeout"], **kwargs)
+            final_kwargs = merge_kwargs(
+                safe_kwargs,
+                timeout=execution_timeout if execution_timeout else kwargs.get("timeout"),
+                startup_timeout=start_timeout,
+                kernel_name=kernel_name,
+                log=logging.getLogger("papermill"),
+                log_output=log_output,
+                stdout_file=stdout_file,
+                stderr_file=stderr_file,
+            )
+            client = Client(nb_man, **final_kwargs)
+            try:
+                return client.execute()
+            finally:
+                if client.kc is not None:
+                    client.kc.stop_channels()
+
+    papermill_engines.register(_ENGINE, Warm)
+    return _ENGINE
+
+
+class Kernels:
+    """Warm kernels: one per thread, each running notebook after notebook, so the Python
+    start and the imports of pandas, scipy, matplotlib and azlatency (3-5 s a notebook on 2
+    cores) are paid once per thread, not once per notebook.  A kernel that failed a notebook
+    is shut down and the thread's next notebook gets a new one.  Use as a context manager:
+    every kernel is shut down on leaving."""
+
+    def __init__(self, kernel: str = "python3") -> None:
+        self.kernel = kernel
+        self._local = threading.local()
+        self._all: list = []
+        self._lock = threading.Lock()
+
+    def get(self):
+        """This thread's kernel manager (its kernel starts with the thread's first notebook)."""
+        km = getattr(self._local, "km", None)
+        if km is None:
+            km = _kernel_manager()(kernel_name=self.kernel)
+            self._local.km = km
+            with self._lock:
+                self._all.append(km)
+        return km
+
+    def discard(self) -> None:
+        """Shut this thread's kernel down (after a failed notebook)."""
+        km = getattr(self._local, "km", None)
+        self._local.km = None
+        if km is not None:
+            _shutdown(km)
+
+    def __enter__(self) -> Kernels:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with self._lock:
+            every, self._all = self._all, []
+        for km in every:
+            _shutdown(km)
+
+
+def _shutdown(km) -> None:
+    from jupyter_core.utils import run_sync
+
+    if km.has_kernel:
+        run_sync(km.shutdown_kernel)(now=False)
+
+
 def execute(
     path: Path,
     out_dir: Path,
@@ -75,8 +192,10 @@ def execute(
     *,
     kernel: str = "python3",
     timeout: int = 600,
+    kernels: Kernels | None = None,
 ) -> Executed:
-    """Run one notebook into ``out_dir`` with ``parameters``; raise on a failing cell."""
+    """Run one notebook into ``out_dir`` with ``parameters``; raise on a failing cell.  With
+    ``kernels``, in this thread's warm kernel (see :class:`Kernels`), else in a new one."""
     import time
 
     import papermill
@@ -87,6 +206,15 @@ def execute(
     # The kernel must use the inline backend so figures become outputs: drop a headless
     # MPLBACKEND (e.g. Agg set by a test run) from the environment the kernel inherits.
     env_backup = os.environ.pop("MPLBACKEND", None)
+    warm: dict[str, object] = {}
+    if kernels is not None:
+        warm = {
+            "engine_name": _warm_engine(),
+            "km": kernels.get(),
+            "reset_code": _RESET.format(cwd=str(out_dir.resolve())),
+        }
+    else:
+        warm = {"kernel_manager_class": _kernel_manager()}
     try:
         papermill.execute_notebook(
             str(path),
@@ -103,12 +231,18 @@ def execute(
             # ipykernel 7 warns on every start that its local TCP channel is unencrypted;
             # errors still show, the warning would bury `make run`'s output.
             extra_arguments=["--IPKernelApp.log_level=ERROR"],
-            kernel_manager_class=_kernel_manager(),
+            **warm,
         )
     except papermill.PapermillExecutionError as exc:
+        if kernels is not None:
+            kernels.discard()
         raise AzlatencyError(
             f"notebook {path.name} failed in {_cell(output, exc)}: {exc.ename}: {exc.evalue}"
         ) from exc
+    except BaseException:
+        if kernels is not None:
+            kernels.discard()  # timed out, died, or could not be reset: never reuse it
+        raise
     finally:
         if env_backup is not None:
             os.environ["MPLBACKEND"] = env_backup

@@ -253,7 +253,7 @@ def execute_pages(
                     progress(page)
                 return None
         try:
-            notebooks.execute(sources[page.stem], where, params)
+            notebooks.execute(sources[page.stem], where, params, kernels=kernels)
             page.status = "run"
             if cache is not None and key is not None:
                 cache.keep(key, executed, time.perf_counter() - start)
@@ -269,7 +269,11 @@ def execute_pages(
             if progress is not None:
                 progress(page)
 
-    with _deterministic_kernels(), ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    with (
+        _deterministic_kernels(),
+        notebooks.Kernels() as kernels,
+        ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
+    ):
         return [e for e in pool.map(one, todo) if e]
 
 
