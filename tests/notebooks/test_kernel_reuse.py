@@ -1,0 +1,100 @@
+"""Warm kernels (``execute.Kernels``): the second notebook in a kernel runs in the same process
+and sees what a new kernel would show it — no variables, figures, rcParams or "already
+shown" warnings of the first, execution count 1, its own folder — and a kernel that failed a
+notebook is not reused."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from azlatency.errors import AzlatencyError
+from azlatency.report import execute as notebooks
+
+pytestmark = pytest.mark.xdist_group("notebooks")
+
+
+def _notebook(path, *sources: str):
+    cells = [
+        {
+            "cell_type": "code",
+            "id": f"c{i}",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": src,
+        }
+        for i, src in enumerate(sources)
+    ]
+    nb = {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+def _printed(executed) -> list[str]:
+    cells = json.loads(executed.output.read_text(encoding="utf-8"))["cells"]
+    return ["".join("".join(o.get("text", "")) for o in c["outputs"]) for c in cells]
+
+
+def _counts(executed) -> list[int]:
+    cells = json.loads(executed.output.read_text(encoding="utf-8"))["cells"]
+    return [c["execution_count"] for c in cells]
+
+
+def test_a_reused_kernel_looks_new_to_the_next_notebook(tmp_path):
+    (tmp_path / "warner.py").write_text(
+        "import warnings\ndef w():\n    warnings.warn('from-module', UserWarning)\n",
+        encoding="utf-8",
+    )
+    setup = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import warner, os"
+    first = _notebook(
+        tmp_path / "first.ipynb",
+        setup,
+        "import matplotlib.pyplot as plt\nx = 1\nplt.rcParams['lines.linewidth'] = 9\n"
+        "fig = plt.figure()\nwarner.w()",
+        "print(os.getpid())",
+    )
+    second = _notebook(
+        tmp_path / "second.ipynb",
+        setup,
+        "import matplotlib.pyplot as plt\n"
+        "print('x' in globals(), plt.rcParams['lines.linewidth'], plt.get_fignums())\n"
+        "warner.w()",
+        "print(os.getpid())\nprint(os.getcwd())",
+    )
+    with notebooks.Kernels() as kernels:
+        a = notebooks.execute(first, tmp_path / "a", kernels=kernels)
+        b = notebooks.execute(second, tmp_path / "b", kernels=kernels)
+    pa, pb = _printed(a), _printed(b)
+    assert "from-module" in pa[1]
+    assert pa[2].strip() == pb[2].splitlines()[0].strip()  # the same process
+    assert pb[1].startswith("False 1.5 []")  # no variable, rcParams and figures as new
+    assert "from-module" in pb[1]  # shown again: the first notebook's "already shown" is gone
+    assert os.path.realpath(pb[2].splitlines()[1]) == os.path.realpath(tmp_path / "b")
+    assert _counts(b) == [1, 2, 3]
+
+
+def test_a_kernel_that_failed_a_notebook_is_replaced(tmp_path):
+    pid = "import os\nprint(os.getpid())"
+    failing = _notebook(tmp_path / "failing.ipynb", pid, "raise ValueError('no')")
+    after = _notebook(tmp_path / "after.ipynb", pid)
+    with notebooks.Kernels() as kernels:
+        with pytest.raises(AzlatencyError, match="ValueError: no"):
+            notebooks.execute(failing, tmp_path / "f", kernels=kernels)
+        failed_pid = _printed_file(tmp_path / "f" / "failing.ipynb")[0]
+        b = notebooks.execute(after, tmp_path / "b", kernels=kernels)
+    assert _printed(b)[0].strip() != failed_pid.strip()
+
+
+def _printed_file(path) -> list[str]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return ["".join("".join(o.get("text", "")) for o in c.get("outputs", [])) for c in cells]
