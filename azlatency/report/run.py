@@ -217,6 +217,18 @@ def _params_for(
     return {k: v for k, v in every.items() if k in declared}
 
 
+def _longest_first(pages: list[Page], data_root: Path) -> list[Page]:
+    """The pages in the order to start them: the most samples to read first (a page's time
+    grows with them), so that the last page to finish is a short one."""
+    from ..campaign.load import read_manifest, store_path
+
+    samples: dict[str, int] = {}
+    for c in {c for p in pages for c in p.campaigns}:
+        manifest = read_manifest(store_path(c, data_root / "processed")) or {}
+        samples[c] = int(manifest.get("report", {}).get("counts", {}).get("samples", 0) or 0)
+    return sorted(pages, key=lambda p: -sum(samples[c] for c in p.campaigns))
+
+
 def execute_pages(
     pages: Sequence[Page],
     sources: dict[str, Path],
@@ -234,7 +246,7 @@ def execute_pages(
     """Run every pending page (``workers`` kernels at a time); the errors of those that failed,
     each naming the notebook, the campaigns, the cell and the error.  With ``cache``, a page
     whose key is there is restored instead (unless ``refresh``) and a page that ran is kept."""
-    todo = [p for p in pages if p.status == "pending"]
+    todo = _longest_first([p for p in pages if p.status == "pending"], data_root)
     if cache is not None:
         page_cache.code_fingerprint()  # once, before the threads
 
