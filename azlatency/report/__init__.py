@@ -63,6 +63,7 @@ from ._longrun import (
 from ._question import about, author_tables, campaign_answer
 from ._show import (
     CLAIMS_MIME,
+    caption,
     claims,
     figure,
     fmt,
@@ -108,6 +109,7 @@ __all__ = [
     "before_breaks",
     "both_ways",
     "campaign_findings",
+    "caption",
     "break_times",
     "broken_runs",
     "claims",

@@ -73,11 +73,33 @@ def nothing_to_show(what: str, why: str) -> None:
     say(f"**Nothing to show: {what}.** {why}")
 
 
-def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
+def caption(fig) -> str:
+    """What a figure shows, from its own text: the title (the figure's, else its first
+    panel's) and every axis label, which state unit and basis (``plots._labels``)."""
+    title = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) is not None else ""
+    panels = [a for a in fig.axes if a.get_visible()]
+    if not title:
+        title = next((a.get_title() for a in panels if a.get_title()), "")
+    labels: list[str] = []
+    for a in panels:
+        for text in (a.get_xlabel(), a.get_ylabel()):
+            text = " ".join(text.split())
+            if text and text not in labels:
+                labels.append(text)
+    parts = [" ".join(title.split()).rstrip(".")] if title else []
+    if labels:
+        parts.append("Axes: " + "; ".join(labels))
+    return ". ".join(parts) + ("." if parts else "")
+
+
+def figure(
+    fig, figures_dir: str | Path, name: str, *, caption_text: str | None = None
+) -> list[Path]:
     """Save ``fig`` as ``<figures_dir>/<name>.png`` (and ``.svg``, ``.pdf``: the formats of
     ``$AZLATENCY_FIGURE_FORMATS``, which ``azlatency report --formats`` sets; default png and
-    svg), show it inline, close it.  The output's metadata names the files written, so a
-    report can keep them with the executed page (``report.cache``)."""
+    svg), show it inline with its caption (``caption_text``, else :func:`caption` of the
+    figure), close it.  The output's metadata names the files written, so a report can keep
+    them with the executed page (``report.cache``)."""
     import os
 
     import matplotlib.pyplot as plt
@@ -88,7 +110,10 @@ def figure(fig, figures_dir: str | Path, name: str) -> list[Path]:
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
     paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
+    text = caption_text if caption_text is not None else caption(fig)
     display(fig, metadata={"azlatency": {"files": [str(p.resolve()) for p in paths]}})
+    if text:
+        say(f"*Figure `{name}`.* {text}")
     plt.close(fig)
     return paths
 

@@ -417,7 +417,11 @@ def run_report(
         titles = {stem: _title(src) for stem, src in sources.items()}
         index = frontpage.markdown(names, outcome.pages, out / "notebooks", titles)
         outcome.index = site.build(
-            out / "notebooks", out, index=index, order=[p.doc for p in outcome.pages]
+            out / "notebooks",
+            out,
+            index=index,
+            order=[p.doc for p in outcome.pages],
+            hidden={str(root): "[data root]"},
         )
     outcome.figures = len({p.with_suffix("") for p in (out / "figures").rglob("*.png")})
     return outcome

@@ -19,9 +19,8 @@ author = "azlatency"
 extensions = ["myst_nb"]
 nb_execution_mode = "off"
 exclude_patterns = ["_build"]
-html_theme = "alabaster"
+html_theme = "furo"
 html_title = "azlatency reports"
-html_theme_options = {"page_width": "1200px", "sidebar_width": "220px"}
 html_static_path = ["_static"]
 html_css_files = ["azlatency.css"]
 myst_enable_extensions = ["dollarmath"]
@@ -29,9 +28,11 @@ suppress_warnings = ["mystnb.unknown_mime_type"]
 """
 
 
-# Wide result tables scroll instead of squeezing every column into a word per line.
+# Furo's column is 46em; the figures are drawn for a 900 px column (plots/_legibility.py), so
+# the content is that wide plus its padding.  Wide result tables scroll instead of squeezing
+# every column into a word per line.
 _CSS = """
-div.body { max-width: none; }
+.content { width: calc(900px + 6em); max-width: 100%; }
 div.cell_output { overflow-x: auto; }
 div.cell_output table { font-size: 0.8em; border-collapse: collapse; margin: 0.5em 0; }
 div.cell_output th, div.cell_output td { padding: 2px 8px; border-bottom: 1px solid #e3e3e3;
@@ -61,17 +62,22 @@ def _title(path: Path) -> str:
     return path.stem
 
 
-def _for_readers(path: Path, campaign: str | None) -> None:
-    """Edit the site's copy of a page: a campaign's page gets the campaign after its first
-    ``# `` heading (its title); a notebook papermill gave parameters shows its defaults cell
-    folded (``hide-input``), since the injected cell below it says what was used."""
+def _for_readers(path: Path, campaign: str | None, hidden: dict[str, str]) -> None:
+    """Edit the site's copy of a page for readers:
+
+    - a campaign's page gets the campaign after its first ``# `` heading (its title);
+    - every code cell is folded (``hide-input``: the reader opens it with a click), so a page
+      reads as its question, numbers and figures;
+    - the folders of the machine that ran the report (``hidden``: path -> what to show, e.g.
+      the data root -> ``[data root]``) are replaced wherever they appear, in code and outputs."""
     heading = re.compile(r"^# (.*?)\s*$", re.M)
 
     def retitled(text: str) -> str:
         return heading.sub(lambda m: f"# {m[1]} — {campaign}", text, count=1) if campaign else text
 
     if path.suffix == ".md":
-        path.write_text(retitled(path.read_text(encoding="utf-8")), encoding="utf-8")
+        text = retitled(path.read_text(encoding="utf-8"))
+        path.write_text(_unpath(text, hidden), encoding="utf-8")
         return
     nb = json.loads(path.read_text(encoding="utf-8"))
     cells = nb.get("cells", [])
@@ -85,12 +91,24 @@ def _for_readers(path: Path, campaign: str | None) -> None:
     )
     if heading_cell is not None:
         heading_cell["source"] = retitled("".join(heading_cell["source"]))
-    tags = [c.get("metadata", {}).get("tags", []) for c in cells]
-    if any("injected-parameters" in t for t in tags):
-        for t in tags:
-            if "parameters" in t and "hide-input" not in t:
-                t.append("hide-input")  # the cell's own list: the notebook changes with it
-    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    for c in cells:
+        if c.get("cell_type") != "code":
+            continue
+        tags = c.setdefault("metadata", {}).setdefault("tags", [])
+        if not {"remove-cell", "remove-input", "hide-input"} & set(tags):
+            tags.append("hide-input")
+    # a path inside a JSON string is spelled as JSON escapes it
+    text = json.dumps(nb, indent=1, ensure_ascii=False)
+    escaped = {json.dumps(k)[1:-1]: json.dumps(v)[1:-1] for k, v in hidden.items()}
+    path.write_text(_unpath(text, escaped) + "\n", encoding="utf-8")
+
+
+def _unpath(text: str, hidden: dict[str, str]) -> str:
+    """``text`` with each path of ``hidden`` replaced by what it maps to (longest first, so a
+    folder inside another is replaced as itself)."""
+    for real, shown in sorted(hidden.items(), key=lambda kv: -len(kv[0])):
+        text = text.replace(real, shown)
+    return text
 
 
 def _pages(executed_dir: Path) -> dict[str, Path]:
@@ -101,6 +119,23 @@ def _pages(executed_dir: Path) -> dict[str, Path]:
         if p.suffix in (".ipynb", ".md") and ".ipynb_checkpoints" not in p.parts
     )
     return {p.relative_to(executed_dir).with_suffix("").as_posix(): p for p in found}
+
+
+def _toctrees(docs: list[str]) -> str:
+    """The navigation: the pages over all campaigns first, then one section per campaign (its
+    folder's pages), in the order of ``docs``."""
+    groups: dict[str, list[str]] = {}
+    for d in docs:
+        groups.setdefault(d.rsplit("/", 1)[0] if "/" in d else "", []).append(d)
+    out = []
+    for folder, members in sorted(groups.items(), key=lambda kv: kv[0] != ""):
+        caption = folder or "All campaigns"
+        out.append(
+            f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: {caption}\n\n"
+            + "\n".join(members)
+            + "\n```\n"
+        )
+    return "\n".join(out)
 
 
 def _default_index(docs: list[str], pages: dict[str, Path]) -> str:
@@ -119,11 +154,15 @@ def build(
     build_dir: Path | None = None,
     index: str | None = None,
     order: list[str] | None = None,
+    hidden: dict[str, str] | None = None,
 ) -> Path:
     """Render the notebooks and Markdown pages under ``executed_dir`` (subfolders too) into
     ``reports_dir/site``; return ``reports/index.html``.  ``index`` is the front page's
     Markdown (default: a list of the pages, the campaign report first); ``order`` the
-    document names in the order of the navigation."""
+    document names in the order of the navigation; ``hidden`` maps folders of this machine
+    (the data root, the report folder) to what the pages show instead.  The report folder
+    itself is always hidden, as ``[report folder]``."""
+    hidden = {str(Path(reports_dir).resolve()): "[report folder]", **(hidden or {})}
     pages = _pages(executed_dir)
     build_dir = build_dir or reports_dir / ".site-src"
     if build_dir.exists():
@@ -131,15 +170,12 @@ def build(
     shutil.copytree(executed_dir, build_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     for doc, page in pages.items():
         campaign = doc.rsplit("/", 1)[0] if "/" in doc else None  # a campaign's own folder
-        _for_readers(build_dir / page.relative_to(executed_dir), campaign)
+        _for_readers(build_dir / page.relative_to(executed_dir), campaign, hidden)
     # The 90-campaign-report notebook is what a reader opens first: list it first.
     docs = sorted(pages, key=lambda d: (not Path(d).name.startswith("90-"), d))
     if order is not None:
         docs = [d for d in order if d in pages] + [d for d in docs if d not in order]
-    toc = "\n".join(docs)
-    index = (index or _default_index(docs, pages)) + (
-        f"\n```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n"
-    )
+    index = _unpath(index or _default_index(docs, pages), hidden) + "\n" + _toctrees(docs)
     (build_dir / "index.md").write_text(index, encoding="utf-8")
     (build_dir / "conf.py").write_text(_CONF, encoding="utf-8")
     (build_dir / "_static").mkdir()

@@ -34,3 +34,24 @@ def test_every_figure_is_legible_where_the_site_shows_it(executed, executed_othe
             bad.extend(f"{name}: {c}" for c in m["collisions"][:3])
     assert checked >= 20
     assert not bad, "\n".join(bad)
+
+
+def test_every_figure_has_a_caption_naming_its_file_and_axes(executed):
+    """Issue 31, item 4: each figure output is followed by its caption — the figure's file,
+    what it shows (its title) and its axes, whose labels state unit and basis."""
+    seen = 0
+    for nb in executed.values():
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        outputs = [o for c in cells if c["cell_type"] == "code" for o in c.get("outputs", [])]
+        for i, out in enumerate(outputs):
+            files = out.get("metadata", {}).get("azlatency", {}).get("files")
+            if not files:
+                continue
+            seen += 1
+            after = "".join(outputs[i + 1]["data"]["text/markdown"]) if i + 1 < len(outputs) else ""
+            stem = files[0].rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            assert after.startswith(f"*Figure `{stem}`.*"), (nb.name, stem, after[:80])
+            assert "Axes: " in after, (nb.name, stem, after)
+            if "latency" in after.lower():  # a latency axis says round trip or half of one
+                assert "RTT" in after, (nb.name, stem, after)
+    assert seen >= 10

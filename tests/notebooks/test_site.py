@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -124,7 +125,7 @@ def test_index_links_and_figures_in_a_browser(served, browser):
     assert browser.title.startswith("azlatency reports")
     links = [
         a.get_attribute("href")
-        for a in browser.find_elements(By.CSS_SELECTOR, "div.body a.reference.internal")
+        for a in browser.find_elements(By.CSS_SELECTOR, "article[role=main] a.reference.internal")
     ]
     expected = {f"{p.stem}.html" for p in notebooks.notebooks()}
     assert {link.rsplit("/", 1)[-1] for link in links} >= expected
@@ -136,7 +137,7 @@ def test_index_links_and_figures_in_a_browser(served, browser):
         page = link.rsplit("/", 1)[-1]
         heading = browser.find_element(By.CSS_SELECTOR, "h1").text
         assert heading[:2] == page[:2], f"{page} shows {heading!r}"
-        images = browser.find_elements(By.CSS_SELECTOR, "div.body img")
+        images = browser.find_elements(By.CSS_SELECTOR, "article[role=main] img")
         assert images, f"{page} shows no figure"
         assert not (broken := broken_images(browser, images)), f"{page}: broken images {broken}"
         if page.startswith("90-"):
@@ -159,10 +160,12 @@ def code(source: str, tag: str) -> dict:
 
 
 def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
-    """Five campaigns each have a "90 · Campaign report": the site's titles (and so its
-    navigation) name the campaign; the defaults papermill overrode are folded; the executed
-    notebooks themselves are left as they are."""
+    """Five campaigns each have a "90 · Campaign report": the site's titles name the campaign
+    and the navigation has a section per campaign; every code cell is folded; the folders of
+    the machine that ran the report are not shown; the executed notebooks themselves are left
+    as they are."""
     executed = tmp_path / "notebooks"
+    data = tmp_path / "data"
     shared = {
         "cell_type": "markdown",
         "id": "t",
@@ -179,7 +182,11 @@ def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
         (executed / folder).mkdir(parents=True, exist_ok=True)
         cells = [cell, code('campaigns = ["default"]', "parameters")]
         if folder:
-            cells.append(code(f'campaigns = ["{folder}"]', "injected-parameters"))
+            injected = f'campaigns = ["{folder}"]\ndata_root = "{data}"'
+            cells.append(code(injected, "injected-parameters"))
+            shown = code("print(data_root)", "shown")
+            shown["outputs"] = [{"output_type": "stream", "name": "stdout", "text": f"{data}\n"}]
+            cells.append(shown)
         nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
         name = "01-shared" if not folder else "90-campaign-report"
         (executed / folder / f"{name}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
@@ -187,7 +194,7 @@ def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
         "# 20 · Zone pairs\n\n**Not run for `camp-b`.**\n", encoding="utf-8"
     )
     before = {p: p.read_bytes() for p in executed.rglob("*") if p.is_file()}
-    site.build(executed, tmp_path / "reports")
+    site.build(executed, tmp_path / "reports", hidden={str(data): "[data root]"})
     out = tmp_path / "reports" / "site"
 
     def h1(page: str) -> str:
@@ -200,11 +207,15 @@ def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
     assert h1("camp-b/20-zone-pair-matrix.html") == "20 · Zone pairs — camp-b"
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "90 · Campaign report — camp-a" in index and "90 · Campaign report — camp-b" in index
+    sections = re.findall(r'class="caption-text">([^<]+)<', index)
+    assert sections == ["All campaigns", "camp-a", "camp-b"]
     assert {p: p.read_bytes() for p in executed.rglob("*") if p.is_file()} == before
-    # The overridden defaults sit in a folded <details>; the injected values do not.
+    # Every code cell is folded; the output stays in view; no path of this machine shows.
     page = (out / "camp-a/90-campaign-report.html").read_text(encoding="utf-8")
+    assert page.count("<details") == 3
     folded = page.split("<details", 1)[1].split("</details>", 1)[0]
-    assert "default" in folded and "camp-a" not in folded
-    assert page.count("<details") == 1 and "camp-a" in page.split("</details>", 1)[1]
+    assert "default" in folded
+    assert str(data) not in page and str(tmp_path) not in page
+    assert page.count("[data root]") == 2  # the injected parameter and the printed output
     shared_page = (out / "01-shared.html").read_text(encoding="utf-8")
-    assert "<details" not in shared_page and "default" in shared_page
+    assert shared_page.count("<details") == 1 and "default" in shared_page
