@@ -111,6 +111,17 @@ def designs() -> list[Design]:
                 400,
                 20 if sb == 0.2 else 0,
             )
+    # issue 29 item 4: the pooled population of runs (stats.population), k = 5, 10, 30 runs
+    for sb in (0.0, 0.05, 0.2, 0.5):
+        for k in (5, 10, 30):
+            add(
+                "pooled population p50/p99 (unit='population')",
+                f"σ_between={sb}, {k} runs × 1000",
+                partial(d.pooled_quantiles, k=k, sigma_b=sb, unit="population"),
+                "coverage",
+                200,
+                10 if k == 10 and sb in (0.0, 0.5) else 0,
+            )
     for sb in (0.05, 0.2):
         add(
             "unit='packet' over 10 runs",

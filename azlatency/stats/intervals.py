@@ -326,10 +326,9 @@ def _run_estimates(parts: list[Observations], qs) -> dict[str, np.ndarray]:
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
-def run_rows(parts: list[Observations], qs, level: float) -> dict:
-    """Every stat across runs: the interval of the median (quantiles) or of the mean (mean)."""
-    k = len(parts)
-    pooled = Observations(
+def _pooled(parts: list[Observations]) -> Observations:
+    """The observations of several runs as one (run ids kept)."""
+    return Observations(
         np.concatenate([p.series for p in parts]),
         np.nanmax([p.bound for p in parts] + [np.nan])
         if any(p.n_censored for p in parts)
@@ -338,6 +337,12 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
         sum(p.n_excluded for p in parts),
         np.concatenate([p.run_ids for p in parts]),
     )
+
+
+def run_rows(parts: list[Observations], qs, level: float) -> dict:
+    """Every stat across runs: the interval of the median (quantiles) or of the mean (mean)."""
+    k = len(parts)
+    pooled = _pooled(parts)
     note = f"{k} runs; the run is the unit"
     out = descriptive_rows(pooled, level, note)
     for r in out.values():
@@ -399,6 +404,18 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
     return out
 
 
+def population_rows(parts: list[Observations], qs, level: float) -> dict:
+    """Every stat of the pooled population of several runs (``stats.population``)."""
+    from .population import pooled_mean, pooled_quantile
+
+    pooled = _pooled(parts)
+    out = descriptive_rows(pooled, level, f"{len(parts)} runs pooled as a population")
+    out["mean"] = pooled_mean(parts, level)
+    for q in qs:
+        out[pct_label(q)] = pooled_quantile(parts, float(q), level)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Public functions
 
@@ -456,8 +473,10 @@ def summarize(
 
     ``by`` defaults to ``"run_id"``; columns not in ``samples`` are taken from ``runs``.
     ``unit``: ``"auto"`` (a group of several runs uses the run as the unit, one run uses its
-    packets with a dependence check), ``"run"`` or ``"packet"`` (pool the packets of every run
-    of the group — run-to-run variation is then not in the interval).
+    packets with a dependence check), ``"run"``, ``"packet"`` (pool the packets of every run
+    of the group — run-to-run variation is then not in the interval) or ``"population"``
+    (the percentiles and mean of all packets of the group's runs, with intervals that carry
+    run-to-run variation: ``stats.population``; what a packet of a future run will see).
     Only ``status == "ok"`` rows are observations (censored values bound the statistics).
     A store too big to load is summarised run by run with ``summarize_store``.
     """
@@ -471,8 +490,8 @@ def summarize(
 def summary_args(level: float, by, unit: str) -> tuple[float, list[str]]:
     """Checked ``level`` and ``unit``; ``by`` as a list (default ``["run_id"]``)."""
     level = check_level(level)
-    if unit not in ("auto", "run", "packet"):
-        raise ValueError(f"unit must be 'auto', 'run' or 'packet', got {unit!r}")
+    if unit not in ("auto", "run", "packet", "population"):
+        raise ValueError(f"unit must be 'auto', 'run', 'packet' or 'population', got {unit!r}")
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
     return level, by
 
@@ -501,7 +520,9 @@ def group_rows(
     for keys, part in frame.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         run_parts = [observations(p, column) for _, p in part.groupby("run_id", sort=True)]
-        if unit == "run" or (unit == "auto" and len(run_parts) > 1):
+        if unit == "population" and len(run_parts) > 1:
+            rows = population_rows(run_parts, qs, level)
+        elif unit == "run" or (unit == "auto" and len(run_parts) > 1):
             rows = run_rows(run_parts, qs, level)
         else:
             whole = run_parts[0] if len(run_parts) == 1 else observations(part, column)

@@ -43,7 +43,7 @@ def _floor(reps: int) -> float:
 def test_quick_study_covers_every_row_of_the_issue(study):
     vs, table = study
     groups = {d.group for d in vs.designs()}
-    assert set(table.group) == groups and len(groups) == 12
+    assert set(table.group) == groups and len(groups) == 13  # + the pooled population (29.4)
     assert table.reps.gt(0).all()
     assert table.verdict.str.split(" ").str[0].isin(["pass", "fail", "warned", "over-covers"]).all()
     cov = table[table.kind.eq("coverage") & table.result.notna()]
@@ -125,3 +125,15 @@ def test_change_points_on_drift_and_spikes(study):
         "≥ 1 false level change",
     )
     assert null.result <= 1 / 3  # 3 replicates: the full study measures the rate (≤ 5 %)
+
+
+@pytest.mark.parametrize(
+    "design", ["σ_between=0.0, 10 runs × 1000", "σ_between=0.5, 10 runs × 1000"]
+)
+@pytest.mark.parametrize("stat", ["p50", "p99"])
+def test_pooled_population_holds_whether_runs_differ_or_not(study, design, stat):
+    """Issue 29, item 4: the pooled-population percentile covers with runs alike and with
+    runs that differ more than packets do (the quick study's cells; the full grid in
+    docs/statistics.md)."""
+    row = _cell(study[1], "pooled population p50/p99 (unit='population')", design, stat)
+    assert row.honest >= _floor(row.reps) and row.not_estimable == 0.0, row
