@@ -279,6 +279,19 @@ def warmup_null(rng, *, phi: float, n: int = 2_000):
     return {"false warm-up": Outcome("pos" if bool(found) else "neg")}
 
 
+def last_records_null(rng, *, phi: float = 0.5, n: int = 4_000, spikes: float = 0.0):
+    """``last_records_before_break`` on one stationary run (seed 004's table): a "change"
+    interval of the last 100 records against the 100 before that excludes 0 is false.
+    ``spikes``: the share of packets multiplied by 100."""
+    x = np.exp(MU + SIGMA * log_ar1(n, phi, rng))
+    x[rng.random(n) < spikes] *= 100
+    last = az.last_records_before_break(_series_frame(x)).iloc[-1]
+    lo, hi = last["change_ci_low"], last["change_ci_high"]
+    if pd.isna(lo) or pd.isna(hi):
+        return {"change excludes 0": Outcome("ne")}
+    return {"change excludes 0": Outcome("pos" if lo > 0 or hi < 0 else "neg")}
+
+
 def change_null(rng, *, phi: float = 0.9):
     """Any level change reported on drift + spikes is false."""
     out = az.change_points(_series_frame(drift_and_spikes(rng, phi=phi)))

@@ -171,6 +171,16 @@ def designs() -> list[Design]:
             bar=0.05,
         )
     add(cp, "same (φ=0.9) with a +20 % shift at 5.5 h", partial(d.change_shift), "coverage", 100, 2)
+    for spikes in (0.0, 0.001):
+        add(
+            "last records before a break, stationary run",
+            "n=4000, log-AR(1) φ=0.5" + (", 0.1 % spikes ×100" if spikes else "") + ", no change",
+            partial(d.last_records_null, spikes=spikes),
+            "fp",
+            400,
+            10 if spikes else 0,
+            bar=0.05,
+        )
     for phi in (0.5, 0.9):
         add(
             "warm-up, stationary run",

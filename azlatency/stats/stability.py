@@ -538,12 +538,22 @@ def last_records_before_break(
 
 def _run_vif(x: np.ndarray) -> float:
     """Variance inflation of a mean of consecutive packets, from the whole run (batch means);
-    1 when the run shows no autocorrelation."""
+    1 when the run shows no autocorrelation.
+
+    The larger of the values' and their ranks' inflation: a few spikes (0.1 % of packets ×100)
+    dominate the values' variance and, being independent, pull the values' ratio to 1 while
+    the body between them stays correlated; a segment without a spike then got an interval
+    too narrow (false changes in 16 % of stationary φ = 0.5 runs).  Ranks keep the body's
+    memory."""
     if len(x) < dep.MIN_N or not dep.assess(x).detected:
         return 1.0
-    var = float(np.var(x, ddof=1))
-    lrv = dep.long_run_variance(x, dep.n_batches(len(x)))
-    return max(1.0, lrv / var) if var > 0 else 1.0
+    b = dep.n_batches(len(x))
+    out = 1.0
+    for y in (x, dep.centred_ranks(x)):
+        var = float(np.var(y, ddof=1))
+        if var > 0:
+            out = max(out, dep.long_run_variance(y, b) / var)
+    return out
 
 
 def _welch(a: np.ndarray, b: np.ndarray, level: float, vif: float = 1.0):
