@@ -96,6 +96,7 @@ _NOT_IMPORTED = {
     "nbstripout": "strips notebook outputs (docs/notebooks.md)",
     "ipykernel": "the notebooks' kernel (Makefile)",
     "myst-nb": "the site's Sphinx extension (report/site.py conf)",
+    "furo": "the site's theme (report/site.py conf: html_theme)",
     "jupyterlab": "make lab",
     "twine": "python -m twine check (tests/test_release.py, docs/releasing.md)",
 }
