@@ -269,10 +269,21 @@ def _block_end(lines: list[str], i: int) -> int:
             has_values = True
         elif _WARNING.match(line) or _REMOTE.match(line):
             pass
+        elif not line.strip() and _continues(lines, j):
+            pass  # qperf prints no blank line; one pasted between its tests does not end it
         elif not (_is_error(line) and not has_values):
             break
         j += 1
     return j
+
+
+def _continues(lines: list[str], j: int) -> bool:
+    """Blank lines from ``lines[j]`` lead straight to a test header and its values (no command
+    or prompt between): the same invocation's output, pasted with a gap."""
+    k = j
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    return k + 1 < len(lines) and _header(lines[k]) is not None and bool(_KV.match(lines[k + 1]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -414,6 +425,12 @@ def _runs(tests: list[_Test], command: Command | None) -> list[Run]:
         seen[test.name] = k + 1
         loop = loop_values[k] if k < len(loop_values) else {}
         runs.append(_run(test, command, conf, loop))
+        times = command.tests.count(test.name) * max(1, len(loop_values)) if command else 0
+        if times and k >= times:
+            runs[-1].warnings.append(
+                f"{test.name} printed {k + 1} times where the command runs it {times}: "
+                "a second invocation or a repeated paste? (read with this command's settings)"
+            )
     return runs
 
 
