@@ -67,7 +67,7 @@ ISSUES = {
     "interval_values": "statistics only known to lie in an interval",
     "unlabelled_zones": "source or destination zone unknown",
     "label_conflict": "campaign.yaml or the inventory disagrees with the log",
-    "reader_problem": "a block was skipped in lenient mode",
+    "reader_problem": "a block was not read (the reason in detail)",
     "parser_warning": "lines skipped or oddities noted by the parser",
 }
 
