@@ -771,3 +771,64 @@ def test_iperf2_next_to_iperf3_leaves_the_iperf3_run():
     t = azlatency.read(doc, strict=False)
     assert len(t.runs) == 1 and t.runs.complete[0]
     assert [p.line_no for p in t.problems] == [16]
+
+
+# nokia/moler, moler/cmd/unix/iperf3.py (commit 6371ae24), COMMAND_OUTPUT_tcp_ipv6_server: an
+# iperf 3.6 server run with -V; moler's expected values give 25.7 GBytes at 22.0 Gbits/sec.
+MOLER_36_SERVER = """\
+xyz@debian:~$ iperf3 -s -V -p 5901 -i 1.0
+iperf 3.6
+Linux debian
+-----------------------------------------------------------
+Server listening on 5901
+-----------------------------------------------------------
+Time: Wed, 26 Jul 2023 14:07:18 GMT
+Accepted connection from 127.0.0.1, port 37974
+      Cookie: abcd
+      TCP MSS: 0 (default)
+[  5] local 127.0.0.1 port 5901 connected to 127.0.0.1 port 37988
+Starting Test: protocol: TCP, 1 streams, 131072 byte blocks, omitting 0 seconds, 10 second test, tos 0
+[ ID] Interval           Transfer     Bitrate
+[  5]   0.00-1.00   sec  2.26 GBytes  19.4 Gbits/sec
+[  5]   1.00-2.00   sec  2.49 GBytes  21.4 Gbits/sec
+[  5]   2.00-3.00   sec  2.41 GBytes  20.7 Gbits/sec
+[  5]   3.00-4.00   sec  2.51 GBytes  21.5 Gbits/sec
+[  5]   4.00-5.00   sec  2.99 GBytes  25.7 Gbits/sec
+[  5]   5.00-6.00   sec  2.52 GBytes  21.6 Gbits/sec
+[  5]   6.00-7.00   sec  2.52 GBytes  21.7 Gbits/sec
+[  5]   7.00-8.00   sec  2.50 GBytes  21.5 Gbits/sec
+[  5]   8.00-9.00   sec  2.54 GBytes  21.9 Gbits/sec
+[  5]   9.00-10.00  sec  2.89 GBytes  24.8 Gbits/sec
+[  5]  10.00-10.04  sec  71.2 MBytes  14.4 Gbits/sec
+- - - - - - - - - - - - - - - - - - - - - - - - -
+Test Complete. Summary Results:
+[ ID] Interval           Transfer     Bitrate
+[  5] (sender statistics not available)
+[  5]   0.00-10.04  sec  25.7 GBytes  22.0 Gbits/sec                  receiver
+CPU Utilization: local/receiver 59.8% (3.9%u/55.9%s), remote/sender 0.0% (0.0%u/0.0%s)
+rcv_tcp_congestion cubic
+iperf 3.6
+Linux debian
+-----------------------------------------------------------
+Server listening on 5901
+-----------------------------------------------------------
+xyz@debian:~$
+"""
+
+
+def test_a_server_without_the_senders_statistics_is_one_run():
+    """Issue 26 case 7: iperf 3.6 -V server output with '(sender statistics not available)'.
+    One run whose receiver summary is read; the placeholder is known (no 'not read'); the
+    remote CPU it prints as 0.0 % is not stored as a fact (as in JSON: all-zero remote CPU is
+    iperf3's "not known")."""
+    t = azlatency.read(MOLER_36_SERVER.encode(), source="moler")
+    (run,) = t.runs.itertuples()
+    assert (run.role, run.complete, run.tool_version) == ("server", True, "3.6")
+    assert json.loads(run.labels)["sender_statistics"] == "not available"
+    assert pd.isna(run.warnings)  # the placeholder is iperf3's own line
+    printed = t.summaries[t.summaries["source"] == "reported"]
+    s = printed.set_index(["metric", "stat"])["value"]
+    assert s["throughput_receiver", "mean"] == 22.0e9
+    assert s["transfer_receiver", "total"] == pytest.approx(25.7 * 2**30, rel=1e-3)
+    assert s["cpu_host", "total"] == 59.8 and "cpu_remote" not in s.index.get_level_values(0)
+    assert len(t.samples) == 11

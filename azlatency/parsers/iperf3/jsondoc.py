@@ -348,11 +348,6 @@ def _end(test: Test, doc: dict, v: _Values) -> None:
         value = v.f(cpu, key, "end.cpu_utilization_percent")
         if value is not None:
             test.cpu[key] = value
-    if not any(test.cpu.get(f"remote_{k}") for k in ("total", "user", "system")):
-        # A server never learns the client's CPU, nor an interrupted client the server's:
-        # iperf3 writes zeros there.
-        for k in ("total", "user", "system"):
-            test.cpu.pop(f"remote_{k}", None)
     test.has_end = bool(test.totals)
 
 

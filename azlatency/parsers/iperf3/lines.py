@@ -58,6 +58,9 @@ VERBOSE = re.compile(
     r"^(?:\s*Cookie: |\s*TCP MSS: |\s*Target Bitrate: |Control connection MSS |"
     r"Test Complete\. Summary Results:|Linux |Darwin |FreeBSD |CYGWIN|MINGW|Windows )"
 )
+# iperf_locale.c report_{sender,receiver}_not_available_format: a -V server's placeholder for
+# the half of the test it did not measure (3.6 and later).
+NOT_AVAILABLE = re.compile(rf"^{_ID}\s+\((?P<side>sender|receiver) statistics not available\)$")
 SERVER_OUTPUT = re.compile(r"^Server (?:JSON )?output:\s*$")
 JITTER = re.compile(r"^(?P<jit>\S+) ms\s+(?P<lost>-?\d+)/\s*(?P<total>\d+)\s+\((?P<pct>[^)%]*)%\)$")
 # iperf_locale.c report_outoforder / report_sum_outoforder (UDP receiver, after the summary).

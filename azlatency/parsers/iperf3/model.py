@@ -327,6 +327,12 @@ def finish(test: Test) -> Run:
         picked = _flow_summaries(test, run, flow)
         if flow == "" and meta.get("protocol") == "udp":
             _udp_counts(meta, picked, run.warnings)
+    cpu = dict(test.cpu)
+    if not any(cpu.get(f"remote_{k}") for k in ("total", "user", "system")):
+        # A server never learns the client's CPU (-V: "sender statistics not available"), nor
+        # an interrupted client the server's: iperf3 writes zeros there, in text and JSON.
+        for k in ("total", "user", "system"):
+            cpu.pop(f"remote_{k}", None)
     for key in (
         "host_total",
         "host_user",
@@ -335,9 +341,9 @@ def finish(test: Test) -> Run:
         "remote_user",
         "remote_system",
     ):
-        if key in test.cpu:
+        if key in cpu:
             where, stat = key.split("_")
-            run.add(f"cpu_{where}", stat, test.cpu[key], "pct")
+            run.add(f"cpu_{where}", stat, cpu[key], "pct")
     _computed(run, test.rows)
     if "duration_s" not in meta:
         meta["duration_s"] = _duration(test)

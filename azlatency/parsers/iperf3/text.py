@@ -34,6 +34,7 @@ from .lines import (
     INTERVAL,
     JITTER,
     LISTENING,
+    NOT_AVAILABLE,
     OUT_OF_ORDER,
     REVERSE,
     SENT,
@@ -284,6 +285,9 @@ class TextReader:
                     self.int(value, line_no, f"a number after iperf3's --{name} option")
             self.close()
             self.command = (line_no, cmd[0], cmd[1])
+        elif (m := NOT_AVAILABLE.match(text)) is not None:
+            if self.cur is not None:
+                self.cur.labels[f"{m['side']}_statistics"] = "not available"
         elif (m := TOOL_NOTE.match(text)) is not None:
             if self.cur is not None:
                 self.cur.warnings.append(f"line {line_no}: {m['msg']}")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -418,6 +419,7 @@ def _runs(tests: list[_Test], command: Command | None) -> list[Run]:
     conf = _conf([t for t in tests if t.name == "conf"])
     measured = [t for t in tests if t.name not in ("conf", "quit")]
     loop_values = command.loop_values() if command else {}
+    printed = Counter(t.name for t in measured or tests)
     seen: dict[str, int] = {}
     runs = []
     for test in measured or tests:
@@ -426,10 +428,13 @@ def _runs(tests: list[_Test], command: Command | None) -> list[Run]:
         loop = loop_values[k] if k < len(loop_values) else {}
         runs.append(_run(test, command, conf, loop))
         times = command.tests.count(test.name) * max(1, len(loop_values)) if command else 0
-        if times and k >= times:
+        if times and printed[test.name] > times:
+            # every run of that test: which one is extra, and so which loop step each is, is
+            # not known
             runs[-1].warnings.append(
-                f"{test.name} printed {k + 1} times where the command runs it {times}: "
-                "a second invocation or a repeated paste? (read with this command's settings)"
+                f"{test.name} printed {printed[test.name]} times where the command runs it "
+                f"{times}: a second invocation or a repeated paste? (read with this command's "
+                "settings" + (", loop values in order" if loop_values else "") + ")"
             )
     return runs
 
