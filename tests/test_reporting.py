@@ -563,3 +563,31 @@ def test_author_tables_keep_ranges_and_put_our_runs_beside(data):
     assert t.loc["D4s_v3 cross-zone", "ours — mean rtt (µs)"] == ""
     plain = rep.author_tables(rep.load_campaigns("seed002-ppg-latte", data))
     assert list(plain["blog-comparison.reported.csv"].columns) == ["scenario", "mean rtt (µs)"]
+
+
+def test_key_findings_set_like_numbers_side_by_side(data):
+    """Issue 31: seed 000's findings read 'Latency (rtt): from 44.22 µs ... (sockperf, p50) to
+    1902 µs (ping, mean)', a range over unrelated numbers.  Now a bullet per tool and
+    statistic, with the printed values of seed000's logs."""
+    t = rep.load_campaigns("seed000-az-vs-as", data)
+    head = rep.headline(rep.latency_percentiles(t))
+    text = rep.campaign_findings(
+        rep.import_overview("seed000-az-vs-as", data),
+        head,
+        rep.zone_pair_medians(t),
+        rep.asymmetry_table(t, rng=1),
+        rep.throughput_table(t),
+    )
+    lines = text.splitlines()
+    # zones/ping.log avg 0.969 ms, avset/ping.log avg 1.902 ms
+    assert (
+        "- **Latency (rtt), ping mean:** from 969 µs (*availability zones*) to 1902 µs "
+        "(*availability set*), 2 groups (printed by the tool, no intervals)." in lines
+    )
+    # avset/sockperf-tcp-m350.log "percentile 50.000 = 44.215", zones/...-m1400.log 93.556
+    (sock,) = [line for line in lines if line.startswith("- **Latency (rtt), sockperf p50:**")]
+    assert "from 44.22 µs (*availability set · 350 B*)" in sock
+    assert "to 93.56 µs (*availability zones · 1400 B*), 4 groups" in sock
+    assert not any(line.startswith("- **Latency (rtt):**") for line in lines)
+    # both iperf3 runs print 3.81 Gbits/sec: one figure, not a range from it to itself
+    assert "- **Throughput (iperf3):** 3.816 Gbit/s in each of 2 run(s)." in lines
