@@ -10,15 +10,17 @@ import pandas as pd
 
 from .. import stats, units
 from ..schema import Tables, pct_label
-from ..stats.common import INTERVAL_CORE
+from ..stats.common import INTERVAL_CORE, READ_COLUMNS
 from ._latency import GROUP, _convert, _keys, group_labels
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
 RATIOS = ((0.99, 0.5), (0.999, 0.5))
 
 
-def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str):
-    """Samples of the groups ``percentiles`` summarised from samples, with a ``label``."""
+def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str, *, lean: bool = False):
+    """Samples of the groups ``percentiles`` summarised from samples, with a ``label``;
+    ``lean``: only the columns the statistics read (grouping a frame by label takes every
+    column it holds for each group)."""
     col = units.basis_column(basis)
     by = [c for c in GROUP if c in percentiles.columns]
     groups = percentiles[(percentiles["source"] == "samples") & (percentiles["basis"] == basis)]
@@ -30,6 +32,8 @@ def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str):
     }
     s = t.samples[t.samples[col].notna() | t.samples["status"].astype(str).ne("ok")]
     s = s[s["run_id"].map(run_label).notna()]
+    if lean:
+        s = s[[c for c in dict.fromkeys([*READ_COLUMNS, col]) if c in s.columns]]
     return s.assign(label=s["run_id"].map(run_label))
 
 
@@ -60,7 +64,7 @@ def tail_ratios(
     t, _ = _convert(tables, converted)
     rows = []
     for basis in percentiles["basis"].dropna().unique():
-        s = _sampled(t, percentiles, basis)
+        s = _sampled(t, percentiles, basis, lean=True)
         if len(s):
             res = stats.tail_ratios(
                 s, by="label", metric=basis, level=level, ratios=ratios, rng=rng
@@ -137,7 +141,7 @@ def exceedance(
     ]
     rows = []
     for basis in percentiles["basis"].dropna().unique():
-        s = _sampled(t, percentiles, basis)
+        s = _sampled(t, percentiles, basis, lean=True)
         med = percentiles[(percentiles["stat"] == "p50") & (percentiles["basis"] == basis)]
         for label, g in s.groupby("label", sort=True):
             m = med.loc[med["label"] == label, "estimate"]

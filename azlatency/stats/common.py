@@ -116,6 +116,22 @@ def by_execution(samples: pd.DataFrame, runs: pd.DataFrame | None) -> pd.DataFra
     return samples.assign(run_id=key.fillna(samples["run_id"]).astype(samples["run_id"].dtype))
 
 
+# The samples columns a grouped statistic reads besides its ``by`` and value columns.
+READ_COLUMNS = ("run_id", "seq", "tx_time_ns", "time_ns", "status", "censor_high_us")
+
+
+def grouping(
+    samples: pd.DataFrame, runs: pd.DataFrame | None, by: list[str], column: str
+) -> pd.DataFrame:
+    """The frame a statistic per ``by`` group iterates over: only the samples columns it reads
+    (a group of a frame with every column took each of them, Arrow strings included: 2.6 s of
+    notebook 11's 24), the run columns of ``by`` attached, windows of one execution made one
+    run where the run is not itself a group, in measurement order."""
+    keep = [c for c in dict.fromkeys([*by, *READ_COLUMNS, column]) if c in samples.columns]
+    frame = attach(samples[keep] if len(keep) < samples.shape[1] else samples, runs, by)
+    return ordered(frame if "run_id" in by else by_execution(frame, runs))
+
+
 def ordered(samples: pd.DataFrame) -> pd.DataFrame:
     """Rows in measurement order within each run (``seq``, then send time), run by run."""
     keys = [k for k in ("run_id", "seq", "tx_time_ns", "time_ns") if k in samples.columns]

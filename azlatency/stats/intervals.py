@@ -36,15 +36,13 @@ from .common import (
     DEFAULT_QUANTILES,
     INTERVAL_COLUMNS,
     Observations,
-    attach,
-    by_execution,
     check_basis,
     check_level,
+    grouping,
     join_notes,
     metric_column,
     not_estimable,
     observations,
-    ordered,
     row,
 )
 
@@ -514,8 +512,7 @@ def group_rows(
     if column not in samples.columns:
         raise ValueError(f"samples have no column {column!r} for metric {metric!r}")
     qs = np.asarray(quantiles, dtype=float)
-    frame = attach(samples, runs, by)
-    frame = ordered(frame if "run_id" in by else by_execution(frame, runs))
+    frame = grouping(samples, runs, by, column)
     out: list[dict] = []
     for keys, part in frame.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))

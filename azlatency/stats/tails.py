@@ -35,16 +35,14 @@ from .common import (
     Observations,
     Rng,
     as_rng,
-    attach,
-    by_execution,
     check_basis,
     check_level,
+    grouping,
     join_notes,
     metric_column,
     nines,
     not_estimable,
     observations,
-    ordered,
     row,
 )
 from .intervals import choose, min_n, quantile_rows, sorted_quantile, summarize
@@ -63,8 +61,7 @@ def _groups(data, runs, by, metric):
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
     column, unit = metric_column(metric)
     check_basis(data, metric)
-    frame = attach(data, runs, by)
-    frame = ordered(frame if "run_id" in by else by_execution(frame, runs))
+    frame = grouping(data, runs, by, column)
     for keys, part in frame.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         n_runs = part["run_id"].nunique()
