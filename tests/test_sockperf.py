@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import azlatency
@@ -546,3 +547,61 @@ def test_a_foreign_line_inside_the_histogram_is_named():
     assert info.value.line_no == 138
     t = azlatency.read("\n".join(lines), source="x.csv", strict=False)
     assert "line 138 skipped" in t.runs.iloc[0]["warnings"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The two-column full log of sockperf before 3.4 ("txTime, rxTime"; captures of 3.3)
+
+
+def test_two_column_full_log_rows_are_read_exactly():
+    """Issue 26 case 8: a 'txTime, rxTime' full log gave 0 samples and no warning, though the
+    docs said it is read.  sockperf 3.3's own capture: 109 rows, rxTime − txTime is the round
+    trip, halved for its avg-lat basis; the rows' statistics equal the printed ones."""
+    t = azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv")
+    (run,) = t.runs.itertuples()
+    assert (run.parser_variant, run.latency_basis, run.complete) == ("full-log", "half_rtt", True)
+    assert pd.isna(run.warnings)  # the printed and the recomputed statistics agree
+    s = t.samples
+    assert len(s) == 109 and s["status"].eq("ok").all() and s["seq"].tolist()[:2] == [1, 2]
+    # first row "2.407151335, 2.407180198": 28.863 µs round trip, 14.4315 half
+    assert (s["tx_time_ns"].iloc[0], s["rx_time_ns"].iloc[0]) == (2_407_151_335, 2_407_180_198)
+    assert s["half_rtt_us"].iloc[0] == pytest.approx(14.4315)
+    got = t.summaries.set_index(["stat", "source"])["value"]
+    for stat, printed in (("mean", 58.277), ("p50", 34.195), ("p99", 973.018), ("max", 1107.487)):
+        assert got[stat, "reported"] == printed
+        assert got[stat, "computed"] == pytest.approx(printed, abs=0.001)
+    tcp = azlatency.read(FIX / "sockperf--3.3-linux-tcp-m64-mps200-fulllog-pairs.csv")
+    assert len(tcp.samples) == 109 and tcp.runs["msg_size_bytes"].iloc[0] == 64
+
+
+def test_two_column_rows_keep_sockperfs_lost_and_out_of_order_rule():
+    """dumpFullLog (3.3) writes a lost reply as rxTime 0 and counts a reply received before the
+    latest one out of order, leaving both out of its statistics: so do we, and say so."""
+    text = (FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv").read_text().split("\n")
+    head = text.index("txTime, rxTime")
+    rows = text[head + 1 : head + 5]
+    assert rows[1] == "2.412151327, 2.412177126"
+    rows[1] = "2.412151327, 0.000000000"  # lost
+    rows[3] = "2.422151342, 2.417000000"  # before the reply at 2.417187183
+    body = "\n".join(["------------------------------", "txTime, rxTime", *rows, text[-2]])
+    t = azlatency.read(body.encode(), source="cut")
+    s = t.samples
+    assert s["status"].tolist() == ["ok", "lost", "ok", "omitted"]
+    # no statistics above the rows to say half: rxTime − txTime, the round trip
+    assert pd.isna(s["rx_time_ns"].iloc[1]) and np.isnan(s["rtt_us"].iloc[1])
+    (warnings,) = t.runs["warnings"]
+    assert "1 rows with rxTime 0: lost replies" in warnings
+    assert "1 rows received before an earlier packet's reply: out of order" in warnings
+    computed = t.summaries[t.summaries["source"] == "computed"].set_index("stat")["value"]
+    assert computed["count"] == 2  # the two replies sockperf would count
+
+
+def test_two_column_row_that_is_not_two_numbers_is_located():
+    text = (FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv").read_text().split("\n")
+    head = text.index("txTime, rxTime")
+    text[head + 3] = "2.417151330; 2.417187183"
+    with pytest.raises(ParseError, match=f"bad:{head + 4}: expected 'txTime, rxTime' numbers"):
+        azlatency.read("\n".join(text).encode(), source="bad")
+    lenient = azlatency.read("\n".join(text).encode(), source="bad", strict=False)
+    assert len(lenient.samples) == 108
+    assert f"line {head + 4} skipped" in lenient.runs["warnings"].iloc[0]

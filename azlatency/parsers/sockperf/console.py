@@ -156,7 +156,7 @@ class Execution:
             return i + 1
         m = g.CSV_HEAD.match(line)
         if m:
-            return self._csv(i, m.group("col"))
+            return self._csv(i, m.group("col"), pairs=m.group("packet") is None)
         m = g.HIST_HEAD.match(line)
         if m:
             return self._histogram(i, m)
@@ -222,10 +222,14 @@ class Execution:
         self.sections.append(new)
 
     # -- the --full-log CSV block -----------------------------------------------------------
-    def _csv(self, i: int, col: str | None) -> int:
+    def _csv(self, i: int, col: str | None, pairs: bool = False) -> int:
         sec = self.cur
         kw = dict(
-            has_value=col is not None, first_line_no=i + 2, source=self.source, strict=self.strict
+            has_value=col is not None,
+            pairs=pairs,
+            first_line_no=i + 2,
+            source=self.source,
+            strict=self.strict,
         )
         if self.block is not None and i == self.end - 1:  # parse_bytes: rows stay in bytes
             b = self.block

@@ -3,6 +3,8 @@ prints, recomputed from the rows.
 
 The block sits between ``------------------------------`` lines under a header such as
 ``packet, txTime(sec), rxTime(sec), latency(usec)`` (``rtt(usec)`` with ``--full-rtt``).
+Before 3.4 the header was ``txTime, rxTime`` and the rows held the two times only, one per
+packet sent in the measured window, a lost reply with ``rxTime`` 0 (``pairs``).
 Times are ``seconds.nanoseconds`` (``%.9lf``); they are read with ``pyarrow.csv`` as
 ``decimal128(19, 9)`` whose unscaled integer *is* the time in nanoseconds, so no float ever
 touches them (a float64 cannot hold 1.7e9 s to the nanosecond).  Nineteen digits reach
@@ -34,6 +36,7 @@ TOOL = "sockperf"
 QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 PIECE_MIN = 8 << 20  # bytes of rows per parallel piece (smaller blocks are read whole)
 _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,\s*(\S+?)\s*)?$")
+_PAIR = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*$")  # before 3.4: tx, rx
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Rows:
     value: np.ndarray | None  # the latency/rtt column in µs, when the header has one
     n_lines: int  # lines the block occupies (rows, including skipped or cut ones)
     warnings: list[str] = field(default_factory=list)
+    status: np.ndarray | None = None  # per row, when not every row is an "ok" reply
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,17 +187,67 @@ def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, 
     )
 
 
+def _read_pairs(lines: list[str], first_line_no: int, source, strict, warnings):
+    """The rows of a pre-3.4 ``txTime, rxTime`` block: (seq, tx, rx, None) with ``seq`` the
+    row's number from 1 (the packet numbers were not printed)."""
+    tx, rx = [], []
+    for k, line in enumerate(lines):
+        m = _PAIR.match(line)
+        row = (decimal_to_ns(m.group(1)), decimal_to_ns(m.group(2))) if m else None
+        reason = f"expected 'txTime, rxTime' numbers, got {line.strip()!r}"
+        if row is not None and not all(INT64_MIN <= x <= INT64_MAX for x in row):
+            row, reason = None, reason + ": a time past the year 2262"
+        if row is None:
+            if not line.strip():
+                continue
+            if strict:
+                raise ParseError(TOOL, source, first_line_no + k, reason)
+            warnings.append(f"line {first_line_no + k} skipped: {reason}")
+            continue
+        tx.append(row[0])
+        rx.append(row[1])
+    n = len(tx)
+    return (
+        np.arange(1, n + 1, dtype=np.int64),
+        np.array(tx, dtype=np.int64),
+        np.array(rx, dtype=np.int64),
+        None,
+    )
+
+
+def pair_status(rx_ns: np.ndarray) -> tuple[np.ndarray | None, list[str]]:
+    """sockperf's rule for the pre-3.4 rows (dumpFullLog's loop): ``rxTime`` 0 is a lost reply;
+    a reply received before the latest reply accepted so far is out of order and, as sockperf
+    does, left out of the statistics (status ``omitted``)."""
+    lost = rx_ns == 0
+    latest = np.maximum.accumulate(np.where(lost, np.iinfo(np.int64).min, rx_ns))
+    ooo = ~lost & (rx_ns < np.concatenate(([np.iinfo(np.int64).min], latest[:-1])))
+    if not lost.any() and not ooo.any():
+        return None, []
+    status = np.where(lost, "lost", np.where(ooo, "omitted", "ok")).astype(object)
+    notes = []
+    if lost.any():
+        notes.append(f"{int(lost.sum())} rows with rxTime 0: lost replies")
+    if ooo.any():
+        notes.append(
+            f"{int(ooo.sum())} rows received before an earlier packet's reply: out of order, "
+            "left out of the statistics as sockperf does"
+        )
+    return status, notes
+
+
 def _decimals(line: str) -> list[int]:
     return [len(f.strip().partition(".")[2]) for f in line.split(",")]
 
 
-def cut_last_row(last: str, previous: str | None) -> bool:
+def cut_last_row(last: str, previous: str | None, pairs: bool = False) -> bool:
     """A truncated file may end inside a row: sockperf prints every row with the same
     fixed number of decimals (``%.9lf``, ``%.3lf``), so a last row that is shaped unlike the
     row before it was cut."""
+    shape = _PAIR if pairs else _ROW
     if previous is None:
-        return _ROW.match(last) is None
-    return _ROW.match(last) is None or _decimals(last) != _decimals(previous)
+        return shape.match(last) is None
+    return shape.match(last) is None or _decimals(last) != _decimals(previous)
 
 
 def _last_lines(data: bytes, start: int, end: int) -> tuple[int, str, str | None]:
@@ -219,6 +273,7 @@ def read_rows(
     closed: bool,
     source: str | None,
     strict: bool,
+    pairs: bool = False,
 ) -> Rows:
     """Parse the row lines ``data[start:end]`` of one CSV block (no copy of ``data`` is made).
 
@@ -229,12 +284,17 @@ def read_rows(
     stop = end  # rows parsed are data[start:stop]; a cut last row is left out
     if not closed and end > start:
         begin, last, prev = _last_lines(data, start, end)
-        if last and cut_last_row(last, prev):
+        if last and cut_last_row(last, prev, pairs):
             line_no = first_line_no + count_newlines(data, start, begin)
             warnings.append(f"line {line_no} dropped: row cut by truncation {last!r}")
             stop = begin
     newlines = None
-    if stop - start < 4096 and not data[start:stop].strip():
+    if pairs:  # pre-3.4 logs: line by line (no packet column for the Arrow reader's layout)
+        lines = data[start:stop].decode("utf-8", "replace").split("\n")
+        rows = Rows(*_read_pairs(lines, first_line_no, source, strict, warnings), 0, warnings)
+        rows.status, notes = pair_status(rows.rx_ns)
+        warnings.extend(notes)
+    elif stop - start < 4096 and not data[start:stop].strip():
         empty = np.empty(0, dtype=np.int64)
         rows = Rows(empty, empty, empty, np.empty(0) if has_value else None, 0, warnings)
     else:
@@ -272,7 +332,13 @@ def samples(rows: Rows, basis: str) -> pd.DataFrame:
         "tx_time_ns": _int64(rows.tx_ns),
         "rx_time_ns": _int64(rows.rx_ns),
     }
-    cols[f"{basis}_us"] = rows.value if rows.value is not None else latency_from_times(rows, basis)
+    value = rows.value if rows.value is not None else latency_from_times(rows, basis)
+    if rows.status is not None:  # pre-3.4 rows: lost replies have no time, nor a latency
+        cols["status"] = rows.status
+        lost = rows.status == "lost"
+        cols["rx_time_ns"] = pd.arrays.IntegerArray(rows.rx_ns, lost)
+        value = np.where(lost, np.nan, value)
+    cols[f"{basis}_us"] = value
     return pd.DataFrame(cols, copy=False)
 
 

@@ -30,11 +30,13 @@ IP = re.compile(
 )
 IP_LINE = re.compile(r"^\s*(?:\[\s*\d+\]\s*)?IP\s*=\s*\S+\s+PORT\s*=")
 PARAMS = re.compile(r"^\s*test was performed using the following parameters:(?P<args>.*)$")
+# "packet, txTime(sec), rxTime(sec), latency(usec)" (3.4+, client.cpp); "txTime, rxTime" before
+# (2.x-3.3: Client.cpp dumpFullLog, "%.9lf, %.9lf" rows, a lost reply's rxTime 0).
 CSV_HEAD = re.compile(
-    r"^\s*packet\s*,\s*txTime(?:\(sec\))?\s*,\s*rxTime(?:\(sec\))?"
+    r"^\s*(?:(?P<packet>packet)\s*,\s*)?txTime(?:\(sec\))?\s*,\s*rxTime(?:\(sec\))?"
     r"(?:\s*,\s*(?P<col>latency|rtt)(?:\(usec\))?)?\s*$"
 )
-CSV_ROW = re.compile(r"^\s*\d+\s*(?:,|$)")  # a cut file may end in "76"
+CSV_ROW = re.compile(r"^\s*\d+(?:\.\d*)?\s*(?:,|$)")  # a cut file may end in "76"
 # --histogram in the full log, after the rows (client.cpp storeHistogram, 3.9+): a parameter
 # line, dashes, "bin (usec)  frequency", one row per non-empty bin ("5   87"; outlier bins
 # "3-0   2" and "100-153   1"), dashes.
@@ -199,6 +201,8 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
             if k in ("row", "dash") and not header:
                 continue
             start, body, total, real, in_csv = i, False, False, False, False
+            if k == "csvhead" and i > 0 and lines[i - 1].strip() == DASH:
+                start = i - 1  # the dashes that make a bare CSV sockperf's belong to it
         last = i
         body = body or not header
         total = total or is_total

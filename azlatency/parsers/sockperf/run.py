@@ -205,6 +205,8 @@ def _full_log(sec: _Section, run: Run, basis: str | None) -> None:
     if problem:
         run.warnings.append(problem)
     values = run.samples[f"{rows_basis}_us"].to_numpy()
+    if sec.rows.status is not None:  # pre-3.4 rows: only the replies sockperf counted
+        values = values[sec.rows.status == "ok"]
     if not sec.rows_closed:  # a cut file: the rows are a prefix, comparing would only mislead
         run.warnings.append(
             f"computed statistics cover the {len(values)} rows before the cut"
