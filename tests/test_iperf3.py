@@ -832,3 +832,26 @@ def test_a_server_without_the_senders_statistics_is_one_run():
     assert s["transfer_receiver", "total"] == pytest.approx(25.7 * 2**30, rel=1e-3)
     assert s["cpu_host", "total"] == 59.8 and "cpu_remote" not in s.index.get_level_values(0)
     assert len(t.samples) == 11
+
+
+@needs_shared
+def test_old_udp_client_without_its_connecting_line_keeps_its_summary():
+    """Issue 26 case 7: an old (3.0/3.1) UDP client log without 'Connecting to host' lost its
+    summary, jitter and loss (no role, so no side for the unlabelled line).  The sender says
+    so itself: 'Sent 6041 datagrams' and a Total Datagrams interval column.  freekds' log with
+    that line left out, once interrupted as captured and once ending in 'iperf Done.'."""
+    path = corpus("iperf3", "iperf3--text-udp-client-interrupted--freekds-logvisualizer.txt")
+    lines = path.read_text().split("\n")
+    assert lines[0].startswith("Connecting to host ping.online.net")
+    cut = azlatency.read("\n".join(lines[1:]).encode(), source="cut")
+    s = cut.summaries.set_index(["metric", "stat", "source"])["value"]
+    # "[  5]   0.00-377.55 sec  47.2 MBytes  1.05 Mbits/sec  0.000 ms  0/6041 (0%)"
+    assert s["throughput_sender", "mean", "reported"] == 1.05e6
+    assert s["datagrams_sent", "total", "reported"] == 6041
+    assert "receiver's, which an interrupted client never gets" in cut.runs["warnings"][0]
+    done = lines[1 : lines.index("[  5] Sent 6041 datagrams") + 1] + ["iperf Done."]
+    whole = azlatency.read("\n".join(done).encode(), source="done")
+    s = whole.summaries.set_index(["metric", "stat", "source"])["value"]
+    assert whole.runs["complete"][0]
+    assert s["jitter", "mean", "reported"] == 0 and s["datagrams", "total", "reported"] == 6041
+    assert s["lost_datagrams", "total", "reported"] == 0

@@ -87,6 +87,14 @@ def _sides(t: Test, x: TextFacts, role: str | None, direction: str | None) -> No
     """The side (sender/receiver) and flow of every row and total: from a role tag when there
     is one, else the printing host's side of the (main) flow."""
     local = local_side(role, "forward" if direction == "bidir" else direction)
+    if local is None and t.meta.get("protocol") == "udp":
+        # No banner, command or connecting line: a UDP sender still says so — "Sent N
+        # datagrams" (3.0/3.1) and intervals with Total Datagrams but no Jitter column.
+        header = x.header
+        if x.sent or ("Datagrams" in header and "Jitter" not in header):
+            local = "sender"
+        elif "Jitter" in header:
+            local = "receiver"
     bidir = direction == "bidir"
     for r in t.rows:
         tag = r.pop("_tag")
