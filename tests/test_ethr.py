@@ -346,3 +346,14 @@ def test_a_time_beyond_the_tables_range_is_a_located_error():
     t = azlatency.read(text, source="x.log", strict=False)
     assert list(t.samples.bits_per_second) == [1e9, 2e9]
     assert t.runs.warnings.iloc[0].startswith("line 2 skipped")
+
+
+def test_a_file_cut_inside_its_first_record_is_a_located_error():
+    """The lenient metamorphic study: a log cut inside its first JSON line held no record, and
+    'no ethr records found' named no line.  It names line 1 and the skipped line's reason."""
+    path = corpus("ethr", FILES["adriansev"])
+    first = path.read_text().split("\n")[0]
+    with pytest.raises(ParseError) as info:
+        azlatency.read(first[: len(first) // 2].encode(), source="cut", strict=False)
+    assert info.value.line_no == 1
+    assert "no ethr records found" in info.value.reason and "line 1 skipped" in info.value.reason

@@ -74,12 +74,14 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         else:
             warnings.append(f"line {rec.line} skipped: {reason}")
     if not recs:
+        # located at the block's first line: every line of it was read and none was a record
+        # (lenient: those skipped say why, e.g. a record cut short)
         raise ParseError(
             TOOL,
             source,
-            None,
+            1 if text.strip() else None,
             "no ethr records found (expected JSON lines with "
-            '"Time" and "Type", as written by ethr -o)',
+            '"Time" and "Type", as written by ethr -o)' + (f"; {warnings[0]}" if warnings else ""),
         )
     runs = []
     for test in group(recs):
