@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from azlatency.report import execute as notebooks
 from azlatency.campaign import import_campaign
+from azlatency.report import execute as notebooks
 from tests.conftest import ROOT
 
 RAW = ROOT / "data" / "raw"

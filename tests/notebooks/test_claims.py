@@ -136,7 +136,10 @@ def test_22_throughput(claims, other, truth):
     assert c["throughput_bps"]["Azure CNI (AZ1 - AZ3) · ntttcp"] == 11.87e9  # ":11.87Gbps"
     # ten 1-s intervals: an interval only where their lag-1 autocorrelation can be bounded
     # below 1 (issue 29); AZ1-AZ3's cannot (the page gives its mean and says why)
-    assert c["with_interval"] == ["Azure CNI (AZ1 - AZ1) · iperf3", "Azure CNI (AZ1 - AZ2) · iperf3"]
+    assert c["with_interval"] == [
+        "Azure CNI (AZ1 - AZ1) · iperf3",
+        "Azure CNI (AZ1 - AZ2) · iperf3",
+    ]
     o = other["22-throughput"]
     rate = _one(o["throughput_bps"], "zone matrix · 1→3 · iperf3 (text)")
     assert rate == pytest.approx(truth["effects"]["throughput_gbps"]["1-3"] * 1e9, rel=0.1)

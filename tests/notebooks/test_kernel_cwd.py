@@ -13,33 +13,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from azlatency.report import execute as notebooks
+from tests.notebooks.test_kernel_reuse import code_notebook
 
 pytestmark = pytest.mark.xdist_group("notebooks")
 
 
-def _notebook(path):
-    cell = {
-        "cell_type": "code",
-        "id": "where",
-        "metadata": {},
-        "execution_count": None,
-        "outputs": [],
-        "source": "import os, time\ntime.sleep(1.0)\nprint(os.getcwd())",
-    }
-    nb = {
-        "cells": [cell],
-        "metadata": {
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path.write_text(json.dumps(nb), encoding="utf-8")
-    return path
-
-
 def test_kernels_start_in_their_folder_and_leave_the_cwd_alone(tmp_path):
-    source = _notebook(tmp_path / "where.ipynb")
+    source = code_notebook(
+        tmp_path / "where.ipynb", "import os, time\ntime.sleep(1.0)\nprint(os.getcwd())"
+    )
     before = os.getcwd()
     seen: set[str] = set()
     running = True

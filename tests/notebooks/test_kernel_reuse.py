@@ -16,7 +16,8 @@ from azlatency.report import execute as notebooks
 pytestmark = pytest.mark.xdist_group("notebooks")
 
 
-def _notebook(path, *sources: str):
+def code_notebook(path, *sources: str):
+    """A notebook of code cells, one per source, written to ``path`` (also for test_kernel_cwd)."""
     cells = [
         {
             "cell_type": "code",
@@ -56,14 +57,14 @@ def test_a_reused_kernel_looks_new_to_the_next_notebook(tmp_path):
         encoding="utf-8",
     )
     setup = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import warner, os"
-    first = _notebook(
+    first = code_notebook(
         tmp_path / "first.ipynb",
         setup,
         "import matplotlib.pyplot as plt\nx = 1\nplt.rcParams['lines.linewidth'] = 9\n"
         "fig = plt.figure()\nwarner.w()",
         "print(os.getpid())",
     )
-    second = _notebook(
+    second = code_notebook(
         tmp_path / "second.ipynb",
         setup,
         "import matplotlib.pyplot as plt\n"
@@ -85,8 +86,8 @@ def test_a_reused_kernel_looks_new_to_the_next_notebook(tmp_path):
 
 def test_a_kernel_that_failed_a_notebook_is_replaced(tmp_path):
     pid = "import os\nprint(os.getpid())"
-    failing = _notebook(tmp_path / "failing.ipynb", pid, "raise ValueError('no')")
-    after = _notebook(tmp_path / "after.ipynb", pid)
+    failing = code_notebook(tmp_path / "failing.ipynb", pid, "raise ValueError('no')")
+    after = code_notebook(tmp_path / "after.ipynb", pid)
     with notebooks.Kernels() as kernels:
         with pytest.raises(AzlatencyError, match="ValueError: no"):
             notebooks.execute(failing, tmp_path / "f", kernels=kernels)

@@ -149,24 +149,42 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
     return (*cols, sum(counts))
 
 
-def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, strict, warnings):
-    """Slow path: exact line numbers for bad rows (strict) or skip them (lenient)."""
+def _read_python(
+    lines: list[str],
+    has_value: bool,
+    first_line_no: int,
+    source,
+    strict,
+    warnings,
+    pairs: bool = False,
+):
+    """Slow path: exact line numbers for bad rows (strict) or skip them (lenient).  ``pairs``:
+    a pre-3.4 ``txTime, rxTime`` block, whose rows are numbered from 1 (no packet column)."""
     seq, tx, rx, val = [], [], [], []
+    if pairs:
+        what = "'txTime, rxTime'"
+    else:
+        what = "'packet, txTime, rxTime" + (", latency'" if has_value else "'")
     for k, line in enumerate(lines):
-        m = _ROW.match(line)
-        ok = m is not None and (m.group(4) is not None) == has_value
+        m = (_PAIR if pairs else _ROW).match(line)
+        ok = m is not None and (pairs or (m.group(4) is not None) == has_value)
+        v = math.nan
         if ok and has_value:
             try:
                 v = float(m.group(4))
             except ValueError:
                 ok = False
-        what = "latency" if has_value else ""
-        reason = f"expected 'packet, txTime, rxTime{', ' + what if what else ''}' numbers, got {line.strip()!r}"
+        reason = f"expected {what} numbers, got {line.strip()!r}"
         if ok:
-            row = (int(m.group(1)), decimal_to_ns(m.group(2)), decimal_to_ns(m.group(3)))
+            times = m.groups()[:2] if pairs else m.groups()[1:3]
+            row = (len(seq) + 1 if pairs else int(m.group(1)), *map(decimal_to_ns, times))
             if not all(INT64_MIN <= x <= INT64_MAX for x in row):
                 ok = False
-                reason += ": out of range for int64 (packet number, or a time past the year 2262)"
+                reason += ": out of range for int64 (" + (
+                    "a time past the year 2262)"
+                    if pairs
+                    else "packet number, or a time past the year 2262)"
+                )
         if not ok:
             if not line.strip():
                 continue
@@ -184,34 +202,6 @@ def _read_python(lines: list[str], has_value: bool, first_line_no: int, source, 
         np.array(tx, dtype=np.int64),
         np.array(rx, dtype=np.int64),
         np.array(val, dtype=np.float64) if has_value else None,
-    )
-
-
-def _read_pairs(lines: list[str], first_line_no: int, source, strict, warnings):
-    """The rows of a pre-3.4 ``txTime, rxTime`` block: (seq, tx, rx, None) with ``seq`` the
-    row's number from 1 (the packet numbers were not printed)."""
-    tx, rx = [], []
-    for k, line in enumerate(lines):
-        m = _PAIR.match(line)
-        row = (decimal_to_ns(m.group(1)), decimal_to_ns(m.group(2))) if m else None
-        reason = f"expected 'txTime, rxTime' numbers, got {line.strip()!r}"
-        if row is not None and not all(INT64_MIN <= x <= INT64_MAX for x in row):
-            row, reason = None, reason + ": a time past the year 2262"
-        if row is None:
-            if not line.strip():
-                continue
-            if strict:
-                raise ParseError(TOOL, source, first_line_no + k, reason)
-            warnings.append(f"line {first_line_no + k} skipped: {reason}")
-            continue
-        tx.append(row[0])
-        rx.append(row[1])
-    n = len(tx)
-    return (
-        np.arange(1, n + 1, dtype=np.int64),
-        np.array(tx, dtype=np.int64),
-        np.array(rx, dtype=np.int64),
-        None,
     )
 
 
@@ -291,7 +281,8 @@ def read_rows(
     newlines = None
     if pairs:  # pre-3.4 logs: line by line (no packet column for the Arrow reader's layout)
         lines = data[start:stop].decode("utf-8", "replace").split("\n")
-        rows = Rows(*_read_pairs(lines, first_line_no, source, strict, warnings), 0, warnings)
+        read = _read_python(lines, False, first_line_no, source, strict, warnings, pairs=True)
+        rows = Rows(*read, 0, warnings)
         rows.status, notes = pair_status(rows.rx_ns)
         warnings.extend(notes)
     elif stop - start < 4096 and not data[start:stop].strip():
