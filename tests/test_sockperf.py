@@ -605,3 +605,26 @@ def test_two_column_row_that_is_not_two_numbers_is_located():
     lenient = azlatency.read("\n".join(text).encode(), source="bad", strict=False)
     assert len(lenient.samples) == 108
     assert f"line {head + 4} skipped" in lenient.runs["warnings"].iloc[0]
+
+
+def test_two_column_rows_take_the_arrow_path_and_equal_the_slow_one(monkeypatch):
+    """Old logs can hold millions of rows: the pairs go through pyarrow like the 3.4+ rows,
+    and read exactly what the line-by-line reader reads."""
+    from azlatency.parsers.sockperf import fulllog
+
+    data = (FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv").read_bytes()
+    start = data.index(b"txTime, rxTime\n") + len(b"txTime, rxTime\n")
+    stop = data.rindex(b"------------------------------")
+    *fast, _ = fulllog._read_arrow(data, start, stop, False, pairs=True)
+    lines = data[start:stop].decode().split("\n")
+    slow = fulllog._read_python(lines, False, 22, "f", True, [], pairs=True)
+    assert all(np.array_equal(a, b) for a, b in zip(fast[:3], slow[:3]))
+    assert fast[0][:3].tolist() == [1, 2, 3] and len(fast[0]) == 109
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the slow path was taken")
+
+    monkeypatch.setattr(fulllog, "_read_python", refuse)
+    assert (
+        len(azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv").samples) == 109
+    )

@@ -117,14 +117,16 @@ def _runs(ex: Execution) -> list[Run]:
 
 
 def _find_csv_header(data: bytes) -> int | None:
-    at = data.find(b"packet,")
+    """Where the full log's CSV header line starts: ``packet, txTime...`` (3.4+) or the older
+    ``txTime, rxTime``; None when there is none."""
+    at = data.find(b"txTime")
     while at >= 0:
         line_start = data.rfind(b"\n", 0, at) + 1
         line_end = data.find(b"\n", at)
         line = data[line_start : line_end if line_end >= 0 else len(data)]
         if CSV_HEAD.match(line.decode("utf-8", "replace")):
             return line_start
-        at = data.find(b"packet,", at + 1)
+        at = data.find(b"txTime", at + 1)
     return None
 
 

@@ -68,13 +68,14 @@ def _dec_to_ns(chunk, out: np.ndarray) -> None:
     out[:] = low if sys.byteorder == "little" else low.byteswap()
 
 
-def _read_piece(buf, has_value: bool, out: list[np.ndarray | None]) -> int:
+def _read_piece(buf, has_value: bool, out: list[np.ndarray | None], pairs: bool = False) -> int:
     """Stream one piece of the block through pyarrow's CSV reader, 16 MB at a time, into the
-    ``out`` arrays: the decimal columns (16 bytes a value) never exist for the whole file."""
+    ``out`` arrays: the decimal columns (16 bytes a value) never exist for the whole file.
+    ``pairs``: pre-3.4 ``tx, rx`` rows, no packet column (``seq`` is left to the caller)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    names = ["seq", "tx", "rx"] + (["value"] if has_value else [])
+    names = ([] if pairs else ["seq"]) + ["tx", "rx"] + (["value"] if has_value else [])
     types = {"seq": pa.int64(), "tx": pa.decimal128(19, 9), "rx": pa.decimal128(19, 9)}
     if has_value:
         types["value"] = pa.float64()
@@ -89,11 +90,13 @@ def _read_piece(buf, has_value: bool, out: list[np.ndarray | None]) -> int:
         m = batch.num_rows
         if k + m > len(seq) or any(col.null_count for col in batch.columns):
             raise ValueError("unexpected rows")  # re-read slowly, which names the line
-        seq[k : k + m] = batch.column(0).to_numpy()
-        _dec_to_ns(batch.column(1), tx[k : k + m])
-        _dec_to_ns(batch.column(2), rx[k : k + m])
+        at = 0 if pairs else 1
+        if not pairs:
+            seq[k : k + m] = batch.column(0).to_numpy()
+        _dec_to_ns(batch.column(at), tx[k : k + m])
+        _dec_to_ns(batch.column(at + 1), rx[k : k + m])
         if value is not None:
-            value[k : k + m] = batch.column(3).to_numpy()
+            value[k : k + m] = batch.column(at + 2).to_numpy()
         k += m
     return k
 
@@ -119,7 +122,7 @@ def _map(fn, items: list) -> list:
         return list(pool.map(fn, items))
 
 
-def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
+def _read_arrow(data: bytes, start: int, stop: int, has_value: bool, pairs: bool = False):
     """The rows of ``data[start:stop]`` as (seq, tx_ns, rx_ns, value, newlines).  Big blocks
     are cut into one piece per core (at most 8); the pieces' lines are counted, then read, in
     parallel threads (pyarrow and numpy release the GIL; each piece's reader is single-threaded,
@@ -140,12 +143,14 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool):
     def one(i: int) -> int:
         a, b = pieces[i]
         out = [c[at[i] : at[i + 1]] if c is not None else None for c in cols]
-        return _read_piece(whole.slice(a, b - a), has_value, out)
+        return _read_piece(whole.slice(a, b - a), has_value, out, pairs)
 
     got = _map(one, list(range(len(pieces))))
     if got != sizes:  # blank lines: close the gaps (rare, so the copy is fine)
         keep = np.concatenate([np.arange(at[i], at[i] + g) for i, g in enumerate(got)])
         cols = [c[keep] if c is not None else None for c in cols]
+    if pairs:  # rows numbered from 1, as the slow path numbers them
+        cols[0] = np.arange(1, len(cols[1]) + 1, dtype=np.int64)
     return (*cols, sum(counts))
 
 
@@ -279,24 +284,21 @@ def read_rows(
             warnings.append(f"line {line_no} dropped: row cut by truncation {last!r}")
             stop = begin
     newlines = None
-    if pairs:  # pre-3.4 logs: line by line (no packet column for the Arrow reader's layout)
-        lines = data[start:stop].decode("utf-8", "replace").split("\n")
-        read = _read_python(lines, False, first_line_no, source, strict, warnings, pairs=True)
-        rows = Rows(*read, 0, warnings)
-        rows.status, notes = pair_status(rows.rx_ns)
-        warnings.extend(notes)
-    elif stop - start < 4096 and not data[start:stop].strip():
+    if stop - start < 4096 and not data[start:stop].strip():
         empty = np.empty(0, dtype=np.int64)
         rows = Rows(empty, empty, empty, np.empty(0) if has_value else None, 0, warnings)
     else:
         try:
-            *cols, newlines = _read_arrow(data, start, stop, has_value)
+            *cols, newlines = _read_arrow(data, start, stop, has_value, pairs)
             rows = Rows(*cols, 0, warnings)
         except (ValueError, OverflowError):
             # pyarrow.lib.ArrowInvalid is a ValueError; re-read slowly to find the bad line.
             lines = data[start:stop].decode("utf-8", "replace").split("\n")
-            read = _read_python(lines, has_value, first_line_no, source, strict, warnings)
+            read = _read_python(lines, has_value, first_line_no, source, strict, warnings, pairs)
             rows = Rows(*read, 0, warnings)
+    if pairs:  # pre-3.4 rows: sockperf's lost and out-of-order rules
+        rows.status, notes = pair_status(rows.rx_ns)
+        warnings.extend(notes)
     if newlines is None or stop != end:
         newlines = count_newlines(data, start, end)
     rows.n_lines = newlines + int(end > start and data[end - 1 : end] != b"\n")
