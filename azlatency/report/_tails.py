@@ -64,7 +64,7 @@ def tail_ratios(
     t, _ = _convert(tables, converted)
     rows = []
     for basis in percentiles["basis"].dropna().unique():
-        s = _sampled(t, percentiles, basis, lean=True)
+        s = _sampled(t, percentiles, basis)  # stats.tail_ratios keeps what it reads
         if len(s):
             res = stats.tail_ratios(
                 s, by="label", metric=basis, level=level, ratios=ratios, rng=rng

@@ -206,7 +206,7 @@ def execute(
     # The kernel must use the inline backend so figures become outputs: drop a headless
     # MPLBACKEND (e.g. Agg set by a test run) from the environment the kernel inherits.
     env_backup = os.environ.pop("MPLBACKEND", None)
-    warm: dict[str, object] = {}
+    warm: dict[str, object]
     if kernels is not None:
         warm = {
             "engine_name": _warm_engine(),

@@ -267,7 +267,7 @@ def execute_pages(
         try:
             notebooks.execute(sources[page.stem], where, params, kernels=kernels)
             page.status = "run"
-            if cache is not None and key is not None:
+            if key is not None:  # a cache was given
                 cache.keep(key, executed, time.perf_counter() - start)
             return None
         except AzlatencyError as exc:

@@ -1,5 +1,6 @@
 """Shared plumbing of ``azlatency.stats``: random generators, picking observations out of a
-samples frame, and the columns every interval row carries.
+samples frame, the columns every interval row carries, and the exact binomial interval of a
+share (also with the run as the unit: `run_shares`).
 
 What counts as an observation (docs/statistics.md, "Censored and missing values"):
 
@@ -18,9 +19,11 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ..schema import execution_ids
 from ..units import COLUMN, BasisError
+from . import dependence as dep
 
 Rng = int | np.random.Generator | None
 
@@ -266,3 +269,30 @@ def check_level(level: float) -> float:
 
 def join_notes(*notes: str) -> str:
     return "; ".join(n for n in notes if n)
+
+
+def clopper_pearson(k, n, level: float):
+    """Exact binomial interval; accepts a fractional (effective) n and k, as numbers (a pair of
+    floats) or arrays of them (a pair of arrays)."""
+    a = (1 - level) / 2
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = np.where(k <= 0, 0.0, stats.beta.ppf(a, np.maximum(k, 1e-300), n - k + 1))
+        hi = np.where(k >= n, 1.0, stats.beta.ppf(1 - a, k + 1, np.maximum(n - k, 1e-300)))
+    return (float(lo), float(hi)) if lo.ndim == 0 else (lo, hi)
+
+
+def run_shares(k_i: np.ndarray, n_i: np.ndarray, level: float):
+    """The share of all packets above a threshold with the run as the unit, from each run's
+    count above it ``k_i`` and packets ``n_i``: (p, the runs' shares p_i, the ratio
+    estimator's cluster variance k/(k−1)·Σ n_i²(p_i − p)²/n², n_eff = p(1−p)/variance shrunk
+    by (z/t_{k−1})² and capped at n; n where the variance is 0).  ``k_i`` may hold one column
+    per threshold (k × m)."""
+    k, n = len(n_i), float(n_i.sum())
+    nn = n_i if k_i.ndim == 1 else n_i[:, None]
+    p_i = np.divide(k_i, nn, out=np.zeros(k_i.shape), where=nn > 0)
+    p = k_i.sum(0) / n
+    var = k / (k - 1) * np.sum((nn * (p_i - p)) ** 2, 0) / n**2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_eff = np.where(var > 0, np.minimum(n, p * (1 - p) / var * dep.t_shrink(k, level)), n)
+    return p, p_i, var, n_eff

@@ -36,8 +36,14 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
-from . import dependence as dep
-from .common import Observations, join_notes, not_estimable, row
+from .common import (
+    Observations,
+    clopper_pearson,
+    join_notes,
+    not_estimable,
+    row,
+    run_shares,
+)
 
 METHOD = (
     "inverted run-unit exceedance interval (Clopper–Pearson at n_eff ∪ Cox log-normal) "
@@ -56,19 +62,9 @@ def _share_bounds(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper confidence bounds of P(X > x) at each x of ``grid``, the run as unit."""
     k = len(srt)
-    n = n_i.sum()
     above = np.stack([len(s) - np.searchsorted(s, grid, side="right") for s in srt]).astype(float)
-    p_i = above / n_i[:, None]
-    p = above.sum(0) / n
-    var = k / (k - 1) * np.sum((n_i[:, None] * (p_i - p)) ** 2, 0) / n**2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        n_eff = np.where(var > 0, np.minimum(n, p * (1 - p) / var * dep.t_shrink(k, level)), n)
-        x = p * n_eff
-        a = (1 - level) / 2
-        lo_cp = np.where(x <= 0, 0.0, stats.beta.ppf(a, np.maximum(x, 1e-300), n_eff - x + 1))
-        hi_cp = np.where(
-            x >= n_eff, 1.0, stats.beta.ppf(1 - a, x + 1, np.maximum(n_eff - x, 1e-300))
-        )
+    p, _, _, n_eff = run_shares(above, n_i, level)
+    lo_cp, hi_cp = clopper_pearson(p * n_eff, n_eff, level)
     y = np.log((above + 0.5) / (n_i[:, None] + 1))
     ybar, s2 = y.mean(0), y.var(0, ddof=1)
     half = stats.t.ppf((1 + level) / 2, k - 1) * np.sqrt(s2 / k + s2**2 / (2 * (k - 1)))

@@ -37,6 +37,7 @@ from .common import (
     as_rng,
     check_basis,
     check_level,
+    clopper_pearson,
     grouping,
     join_notes,
     metric_column,
@@ -44,6 +45,7 @@ from .common import (
     not_estimable,
     observations,
     row,
+    run_shares,
 )
 from .intervals import choose, min_n, quantile_rows, sorted_quantile, summarize
 
@@ -202,14 +204,6 @@ def tail_ratios(
 # Exceedance
 
 
-def clopper_pearson(k: float, n: float, level: float) -> tuple[float, float]:
-    """Exact binomial interval; accepts a fractional (effective) n and k."""
-    a = (1 - level) / 2
-    lo = 0.0 if k <= 0 else float(stats.beta.ppf(a, k, n - k + 1))
-    hi = 1.0 if k >= n else float(stats.beta.ppf(1 - a, k + 1, n - k))
-    return lo, hi
-
-
 def _exceed_row(obs: Observations, t: float, level: float, dependence: str, note: str):
     n = obs.n
     d, dnote = choose(obs, dependence)
@@ -273,10 +267,8 @@ def _exceed_runs(obs: Observations, t: float, level: float) -> dict:
     k = len(ids)
     n_i = np.bincount(inv, minlength=k).astype(float)
     k_i = np.bincount(inv, weights=(obs.series > t).astype(float), minlength=k)
-    p_i = np.divide(k_i, n_i, out=np.zeros(k), where=n_i > 0)
-    p = float(k_i.sum() / n)
-    var = k / (k - 1) * float(np.sum((n_i * (p_i - p)) ** 2)) / n**2
-    n_eff = float(n) if var <= 0 else min(float(n), p * (1 - p) / var * dep.t_shrink(k, level))
+    p, p_i, var, n_eff = run_shares(k_i, n_i, level)
+    p, var, n_eff = float(p), float(var), float(n_eff)
     lo, hi = clopper_pearson(p * n_eff, n_eff, level)
     note = (
         f"unit: runs ({k} runs); the interval comes from the spread of the runs' shares, "
