@@ -18,7 +18,7 @@ from .errors import ParseError, SchemaError
 FORMAT_VERSION = 2  # 2: the store is a partitioned dataset (docs/store.md)
 
 # Vocabulary (docs/vocabulary.md explains each).
-LATENCY_BASES = ("rtt", "half_rtt")
+LATENCY_BASES = ("rtt", "half_rtt", "one_way")
 SOURCES = ("reported", "computed")
 
 
@@ -69,7 +69,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
     _c("duration_s", "float64", "measured duration in seconds"),
     _c("streams", "Int64", "parallel streams / threads / connections"),
     _c("direction", "str", "forward, reverse or bidir (throughput tools)"),
-    _c("latency_basis", "str", "rtt or half_rtt for the run's latency numbers"),
+    _c("latency_basis", "str", "rtt, half_rtt or one_way for the run's latency numbers"),
     _c("src_host", "str", "host that ran the client"),
     _c("dst_host", "str", "host that ran the server / was targeted"),
     _c("src_ip", "str", "client address"),
@@ -116,6 +116,10 @@ SAMPLE_COLUMNS: tuple[Column, ...] = (
     _c("end_s", "float64", "interval end, seconds from the run's start"),
     _c("rtt_us", "float64", "round-trip time, µs"),
     _c("half_rtt_us", "float64", "half round trip (one-way estimate), µs"),
+    _c("one_way_us", "float64", "one-way delay, sender clock to receiver clock, µs"),
+    _c("send_delay_us", "float64", "one-way delay of a probe's request (client → server), µs"),
+    _c("receive_delay_us", "float64", "one-way delay of a probe's reply (server → client), µs"),
+    _c("ipdv_us", "float64", "delay variation against the previous probe (RFC 3393), µs"),
     _c("censor_high_us", "float64", "upper bound of a censored latency (Windows 'time<1ms')"),
     _c("bin_low_us", "float64", "histogram bin lower bound, µs"),
     _c("bin_high_us", "float64", "histogram bin upper bound, µs"),
@@ -126,7 +130,7 @@ SAMPLE_COLUMNS: tuple[Column, ...] = (
     _c("cwnd_bytes", "Int64", "TCP congestion window, bytes"),
     _c("tcp_rtt_us", "float64", "kernel-smoothed TCP RTT, µs"),
     _c("tcp_rttvar_us", "float64", "kernel TCP RTT variance, µs"),
-    _c("jitter_us", "float64", "UDP jitter, µs"),
+    _c("jitter_us", "float64", "UDP jitter as the tool computes it (iperf: RFC 3550), µs"),
     _c("lost_packets", "Int64", "UDP datagrams lost in the interval"),
     _c("packets", "Int64", "UDP datagrams in the interval / packets in a record"),
     _c("ttl", "Int64", "IP TTL of a reply"),

@@ -24,9 +24,11 @@ import pandas as pd
 
 from .errors import AzlatencyError
 
-BASES = ("rtt", "half_rtt")
+BASES = ("rtt", "half_rtt")  # the two bases that convert into each other
 FACTOR = {"rtt": 1.0, "half_rtt": 0.5}  # multiply an rtt by this to get the basis
-COLUMN = {"rtt": "rtt_us", "half_rtt": "half_rtt_us"}
+COLUMN = {"rtt": "rtt_us", "half_rtt": "half_rtt_us", "one_way": "one_way_us"}
+# A one-way delay (owping, irtt's send and receive delays) is measured between two clocks:
+# it is not half a round trip, and no rule converts it; to_rtt/to_half_rtt leave it as is.
 # Units whose values scale with the basis; any other unit (count, pct, ratio) is scale-free.
 _TIME_UNITS = ("us", "ms", "ns", "s")
 
@@ -49,7 +51,7 @@ def to_half_rtt(df: pd.DataFrame, runs: pd.DataFrame | None = None) -> pd.DataFr
 def basis_column(basis: str) -> str:
     """Sample column of a basis: ``'rtt'`` → ``'rtt_us'``."""
     if basis not in COLUMN:
-        raise BasisError(f"latency basis must be one of {BASES}, got {basis!r}")
+        raise BasisError(f"latency basis must be one of {tuple(COLUMN)}, got {basis!r}")
     return COLUMN[basis]
 
 

@@ -236,7 +236,7 @@ def test_corpus_summary_only_timestamps():
     stats = _stats(t, 3)
     assert stats["throughput_receiver.mean"] == 7.99 * MBIT
     assert (stats["lost_datagrams.total"], stats["datagrams.total"]) == (22694, 29594)
-    assert stats["loss.mean"] == 77 and stats["jitter.mean"] == pytest.approx(236)
+    assert stats["loss.mean"] == 77 and stats["jitter.rfc3550"] == pytest.approx(236)
     assert stats["datagrams_sent.total"] == 29915
     assert list(t.runs.loss_pct) == [0, 0, 0, 77, 62, 72]
 
@@ -426,7 +426,7 @@ def test_nan_and_eaten_exponent_plus_are_repaired():
     assert "repaired: exponent, nan" in t.runs.warnings[0]
     stats = _stats(t)
     assert stats["throughput_sender.mean"] == 9.99541e07
-    assert "jitter.mean" not in stats  # nan is missing, not a number
+    assert "jitter.rfc3550" not in stats  # nan is missing, not a number
 
 
 def test_text_around_the_document():
@@ -720,7 +720,7 @@ def test_debug_values():
     u = _fx("iperf3--3.12-linux-d-u-udp-debug.txt")
     # "[  5]   0.00-2.00 sec 256 KBytes 1.05 Mbits/sec 0.010 ms 0/8 (0%) receiver"
     stats = _stats(u)
-    assert (stats["jitter.mean"], stats["datagrams.total"]) == (10.0, 8)
+    assert (stats["jitter.rfc3550"], stats["datagrams.total"]) == (10.0, 8)
     assert stats["throughput_receiver.mean"] == 1.05 * MBIT
 
 
@@ -853,5 +853,5 @@ def test_old_udp_client_without_its_connecting_line_keeps_its_summary():
     whole = azlatency.read("\n".join(done).encode(), source="done")
     s = whole.summaries.set_index(["metric", "stat", "source"])["value"]
     assert whole.runs["complete"][0]
-    assert s["jitter", "mean", "reported"] == 0 and s["datagrams", "total", "reported"] == 6041
+    assert s["jitter", "rfc3550", "reported"] == 0 and s["datagrams", "total", "reported"] == 6041
     assert s["lost_datagrams", "total", "reported"] == 0

@@ -221,7 +221,7 @@ def _flow_summaries(test: Test, run: Run, flow: str) -> dict[str, Total | None]:
             run.add(f"retransmits{sfx}", "total", t.retransmits, "count")
             run.add(f"datagrams_sent{sfx}", "total", t.packets, "count")  # UDP
         else:
-            run.add(f"jitter{sfx}", "mean", t.jitter_us, "us")
+            run.add(f"jitter{sfx}", "rfc3550", t.jitter_us, "us")  # vocabulary.md
             run.add(f"lost_datagrams{sfx}", "total", t.lost, "count")
             if t.lost is not None:
                 run.add(f"datagrams{sfx}", "total", t.packets, "count")
