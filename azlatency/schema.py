@@ -79,6 +79,12 @@ RUN_COLUMNS: tuple[Column, ...] = (
     _c("region", "str", "cloud region (campaign metadata)"),
     _c("src_zone", "str", "availability zone of the client (campaign metadata)"),
     _c("dst_zone", "str", "availability zone of the server (campaign metadata)"),
+    _c(
+        "zone_pair",
+        "str",
+        "zones of the two ends, lower first ('1-3'), also where which end ran the client "
+        "is unknown (then src_zone and dst_zone are empty)",
+    ),
     _c("placement", "str", "placement of the pair: zone, availability_set, ppg, ... (metadata)"),
     _c("vm_size", "str", "VM size (campaign metadata)"),
     _c("accelerated_networking", "boolean", "accelerated networking on/off (metadata)"),

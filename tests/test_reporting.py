@@ -192,11 +192,12 @@ def test_zone_matrix_of_printed_medians(data):
     assert rep.main_tool(t.runs) == "sockperf"  # ties with qperf; sockperf prints a median
     med = rep.zone_pair_medians(t)
     assert len(med) == 4 and set(med["basis"]) == {"half_rtt"}
-    assert _row(med, src_zone="1", dst_zone="3")["estimate"] == 700.618
+    # az1-az3.md: the client 10.2.0.141 is the zone-3 pod, the server 10.2.0.21 the zone-1 one
+    assert _row(med, src_zone="3", dst_zone="1")["estimate"] == 700.618
     assert rep.asymmetry_table(t).empty  # one direction per pair, printed values only
     sp = rep.spread(med)
     # az1-az1.md p50 33.408 is the fastest; az2-az3.md p50 711.131 the slowest
-    assert (sp["fastest"], sp["slowest"]) == ("1→1", "2→3")
+    assert (sp["fastest"], sp["slowest"]) == ("1→1", "3→2")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ ASSIGNABLE = (
     "scenario",
     "src_zone",
     "dst_zone",
+    "zone_a",  # zone_a/zone_b: the zones of the two ends, which end is the client unknown
+    "zone_b",
     "src_host",
     "dst_host",
     "placement",
@@ -128,6 +130,8 @@ class Assign(_Model):
     scenario: Str | None = None
     src_zone: Str | None = None
     dst_zone: Str | None = None
+    zone_a: Str | None = None
+    zone_b: Str | None = None
     src_host: Str | None = None
     dst_host: Str | None = None
     placement: Str | None = None

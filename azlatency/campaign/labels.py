@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import zones
 from .config import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
 
 Issue = tuple[str, str]  # (issue, detail) for the quality list
@@ -120,10 +121,13 @@ class _Labeller:
         # 1. the shell prompt names the host that ran the command.
         side = "dst_host" if run.get("role") in SERVER_ROLES else "src_host"
         self.fill(run, side, run.get("prompt_host"), "the shell prompt", issues)
-        # 2. rules.
+        # 2. rules.  The zones a rule names are a claim about the pair, solved over the whole
+        # campaign with the addresses (campaign.zones), not filled here.
         values, rule_labels = rule_values(self.campaign.rules, run)
+        run["_claim"] = claim = _zone_claim(values, run)
         for key, value in values.items():
-            self.fill(run, key, value, "a campaign.yaml rule", issues)
+            if key not in ("zone_a", "zone_b") and (claim is None or key not in ZONE_KEYS):
+                self.fill(run, key, value, "a campaign.yaml rule", issues)
         # 3. inventory, both sides.
         hosts = {}
         for s in ("src", "dst"):
@@ -153,8 +157,38 @@ class _Labeller:
         for key in ("region", "vm_size", "accelerated_networking", "placement", "scenario"):
             self.fill(run, key, getattr(d, key), "campaign defaults", issues)
         run["labels"] = _merge_labels(d.labels, rule_labels, run.get("labels"))
-        issues.extend(_zone_issues(run, hosts))
         return run, issues
+
+    def inventory_zones(self) -> dict[str, str]:
+        """Host name, alias or IP (lower case) → zone, for the hosts that have one."""
+        return {k: h.zone_label for k, (_n, h) in self.index.items() if h.zone_label}
+
+    def regional(self, run: dict[str, Any], side: str) -> bool:
+        found = self.lookup(run.get(f"{side}_host"), run.get(f"{side}_ip"))
+        return found is not None and found[1].regional
+
+
+ZONE_KEYS = ("src_zone", "dst_zone", "zone_a", "zone_b")
+
+
+def _zone_claim(values: dict[str, Any], run: dict[str, Any]) -> tuple | None:
+    """What the matching rules say of the pair's zones: ``(a, b, ordered, origin)``.  Zones
+    named ``zone_a``/``zone_b`` are a pair without a direction; ``src_zone``/``dst_zone`` say
+    which end is the client (checked against the addresses by ``campaign.zones``)."""
+    if _empty(values.get("zone_a")) != _empty(values.get("zone_b")):
+        values.pop("zone_a", None), values.pop("zone_b", None)  # one end of a pair: no claim
+    for a, b, ordered in (("src_zone", "dst_zone", True), ("zone_a", "zone_b", False)):
+        if (
+            _empty(run.get(a))
+            and _empty(run.get(b))
+            and not (_empty(values.get(a)) or _empty(values.get(b)))
+        ):
+            heading = run.get("heading")
+            origin = "campaign.yaml's rule" + (
+                f" on the heading {heading!r}" if isinstance(heading, str) and heading else ""
+            )
+            return (str(values[a]), str(values[b]), ordered, origin)
+    return None
 
 
 def derive_placement(run: dict[str, Any], hosts: dict[str, Any]) -> str | None:
@@ -195,14 +229,21 @@ def _local(tool: Any) -> bool:
     return isinstance(tool, str) and tool in parsers.tools() and parsers.get(tool).INFO.local
 
 
-def _zone_issues(run: dict[str, Any], hosts: dict[str, Any]) -> list[Issue]:
+def _zone_issues(run: dict[str, Any], labeller: _Labeller) -> list[Issue]:
     missing = []
     for s in ("src",) if _local(run.get("tool")) else ("src", "dst"):
-        regional = hosts.get(s) is not None and hosts[s][1].regional
-        if _empty(run.get(f"{s}_zone")) and not regional:
+        if _empty(run.get(f"{s}_zone")) and not labeller.regional(run, s):
             missing.append(f"{s}_zone")
     if not missing:
         return []
+    if len(missing) == 2 and not _empty(run.get("zone_pair")):
+        return [
+            (
+                "unordered_zones",
+                f"the ends are in zones {run['zone_pair']}; nothing in the campaign says "
+                "which end ran the client",
+            )
+        ]
     hint = " (same node)" if run.get("placement") == "same_node" else ""
     return [("unlabelled_zones", f"{' and '.join(missing)} unknown{hint}")]
 
@@ -214,12 +255,20 @@ def label_runs(
     from .. import schema
 
     labeller = _Labeller(campaign, name)
-    rows, found = [], []
+    rows, per_row = [], []
     for record in runs.to_dict(orient="records"):
         record = {k: (None if _empty(v) else v) for k, v in record.items()}
         row, issues = labeller.label(record)
         rows.append(row)
-        for issue, detail in issues:
+        per_row.append(issues)
+    for i, issue, detail in zones.solve(rows, labeller.inventory_zones()):
+        per_row[i].append((issue, detail))
+    found = []
+    for row, issues in zip(rows, per_row, strict=True):
+        if _empty(row.get("placement")) and not _empty(row.get("zone_pair")):
+            a, _, b = str(row["zone_pair"]).partition("-")
+            row["placement"] = "same_zone" if a == b else "cross_zone"
+        for issue, detail in [*issues, *_zone_issues(row, labeller)]:
             found.append({"run_id": row["run_id"], "issue": issue, "detail": detail})
     out = schema.frame("runs", rows) if rows else schema.empty("runs")
     return out, found

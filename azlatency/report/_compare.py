@@ -419,7 +419,9 @@ def _caption(r: dict, adjust: str) -> str:
 # Cross-tool agreement
 
 
-PAIR = tuple(c for c in GROUP if c != "msg_size_bytes")  # the VMs, whatever the message
+# The VMs, whatever the message and whichever end ran the client (zone_pair, not the arrow:
+# qperf prints no address, sockperf does; both measured the same two VMs).
+PAIR = tuple(c for c in GROUP if c not in ("msg_size_bytes", "src_zone", "dst_zone"))
 
 
 def cross_tool(
@@ -512,8 +514,8 @@ def cross_tool(
                 for x in (
                     str(r.get("campaign")) if many else "",
                     str(r.get("scenario") or ""),
-                    f"{r['src_zone']}→{r['dst_zone']}"
-                    if not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
+                    f"zones {str(r['zone_pair']).replace('-', '–')}"
+                    if not pd.isna(r.get("zone_pair"))
                     else "",
                 )
                 if x and x != "<NA>"

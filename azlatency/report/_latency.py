@@ -29,6 +29,7 @@ GROUP = (
     "scenario",
     "src_zone",
     "dst_zone",
+    "zone_pair",  # the pair of zones where which end ran the client is not known
     "placement",
     "accelerated_networking",
     "vm_size",
@@ -188,7 +189,10 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
         zoned = not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
         for c in varies[key[i]]:
             v = r.get(c)
-            if pd.isna(v) or c == "src_zone":
+            if pd.isna(v) or c == "src_zone" or (c == "zone_pair" and zoned):
+                continue
+            if c == "zone_pair":
+                parts.append(f"zones {str(v).replace('-', '–')} (direction unknown)")
                 continue
             if c == "placement" and zoned and v in ("same_zone", "cross_zone"):
                 continue  # the zones shown already say it
