@@ -234,7 +234,7 @@ def test_contrasts_hold_everything_else_equal(data):
     # avset/sockperf-tcp-m350.log p50 44.215 against zones/sockperf-tcp-m350.log p50 84.389
     assert avset["estimate"] == pytest.approx(44.215 / 84.389)
     assert avset["source"] == "reported" and np.isnan(avset["ci_low"])
-    an = _row(c, factor="accelerated_networking", context="latte, D4s_v3, same_zone")
+    an = _row(c, factor="accelerated_networking", context="latte, D4s_v3, same zone")
     # blog-comparison: "55 to 61.09 usecs" with AN against 308.55 without: bounds, not a CI
     assert (an["bound_low"], an["bound_high"]) == pytest.approx((55 / 308.55, 61.09 / 308.55))
     # never across campaigns, never across tools
@@ -244,7 +244,10 @@ def test_contrasts_hold_everything_else_equal(data):
         & (c["b"] != "cross_zone")
     ).any()
     forest = rep.forest_frame(c)
-    assert set(forest["interval"]) == {"none", "bounds"}
+    assert set(forest["interval"]) == {"none", "bounds", "confidence interval"}
+    # the one interval: ping's printed means, mdev and counts (Fieller), seed 000
+    ci = forest[forest["interval"] == "confidence interval"]
+    assert list(ci["context"]) == ["ping, D4as_v4, AN on"]
     assert forest.loc[forest["interval"] == "bounds", "label"].str.endswith("[bounds]").all()
 
 
@@ -488,33 +491,92 @@ def test_every_seed_states_its_question_and_compare(data):
     for name in ("seed000-az-vs-as", "seed001-aks-azure-cni", "seed002-ppg-latte",
                  "seed004-echo-uksouth"):  # fmt: skip
         info = rep.about(name, data)
-        assert info["question"].strip().endswith("?") and info["compare"] == "placement"
+        assert info["question"].strip().endswith("?") and "placement" in info["compare"]
+
+
+def _answer(data, name):
+    info = rep.about(name, data)
+    return rep.campaign_answer(
+        rep.load_campaigns(name, data),
+        info["question"],
+        info["compare"],
+        conclusion=info["conclusion"],
+    )
 
 
 def test_seed004_answer_is_the_posts_how_much_slower_table(data):
-    info = rep.about("seed004-echo-uksouth", data)
-    md, rows = rep.campaign_answer(
-        rep.load_campaigns("seed004-echo-uksouth", data), info["question"], info["compare"]
-    )
+    md, claims = _answer(data, "seed004-echo-uksouth")
     # the post: cross-AZ 1.7x, cross-region 6.2x (vs same zone) and 3.7x (vs cross-AZ), from
     # its means 850, 1425 and 5300 µs: printed values of one run each, so no test
     assert "**cross-zone is 1.68× same zone**" in md
     assert "**cross-region is 6.24× same zone**" in md
     assert "**cross-region is 3.72× cross-zone**" in md
-    assert md.count("printed values, one run each: no test") == 3
-    assert len(rows) == 3 and not rows["testable"].any()
+    placement = claims[claims["factor"] == "placement"]
+    assert len(placement) == 3 and set(placement["evidence"]) == {"printed values"}
+    assert all("printed values, one run each: no test" in t for t in placement["text"])
     assert md.startswith("**Question.** How much slower is TCP echo latency")
 
 
-def test_seed000_answer_is_per_message_size(data):
-    info = rep.about("seed000-az-vs-as", data)
-    md, _ = rep.campaign_answer(
-        rep.load_campaigns("seed000-az-vs-as", data), info["question"], info["compare"]
-    )
-    # sockperf percentile 50.000: zones 93.556 / 84.389 µs, availability set 53.433 / 44.215
-    assert "**cross-zone is 1.75× availability set** (sockperf, 1400 B" in md
+def test_seed000_answer_leads_with_sockperf_and_ping_has_its_interval(data):
+    md, claims = _answer(data, "seed000-az-vs-as")
+    answer = claims[claims["section"] == "answer"].reset_index(drop=True)
+    # sockperf percentile 50.000: zones 84.389 / 93.556 µs, availability set 44.215 / 53.433,
+    # each over ~10^6 packets; ping's 20-packet means 969 and 1902 µs come last
+    assert list(answer["tool"]) == ["sockperf", "sockperf", "ping"]
     assert "**cross-zone is 1.91× availability set** (sockperf, 350 B" in md
-    assert "93.56 vs 53.43 µs" in md
+    assert "**cross-zone is 1.75× availability set** (sockperf, 1400 B" in md
+    # ping's printed mean, mdev and count (avg 1.902 ms, mdev 2.507; 0.969, 0.299; 20 each)
+    # give Fieller's interval, which holds 1: no direction, whatever the means say
+    ping = answer.iloc[2]
+    assert ping["direction"] == "none" and ping["evidence"] == "printed mean, std and count"
+    assert ping["ci_low"] == pytest.approx(0.7494, abs=1e-4)
+    assert ping["ci_high"] == pytest.approx(3.2595, abs=1e-4)
+    assert "**availability set and cross-zone are not told apart** (ping" in md
+    assert "The write-up concluded" in md and "no dramatical differences" in md
+
+
+def test_seed001_answer_covers_every_cross_zone_pair(data):
+    md, claims = _answer(data, "seed001-aks-azure-cni")
+    sock = claims[
+        (claims["tool"] == "sockperf")
+        & (claims["a"] == "cross-zone")
+        & (claims["b"] == "same zone")
+    ]
+    head = sock[sock["kind"] == "range"].iloc[0]
+    pairs = sock[sock["kind"] == "pair"].set_index(sock[sock["kind"] == "pair"]["groups_a"].str[0])
+    # sockperf p50 (half RTT): 1→1 33.408; 2→1 52.745, 3→1 700.618, 3→2 711.131 µs
+    assert pairs.loc["2→1 · Azure CNI (AZ1 - AZ2)", "estimate"] == pytest.approx(52.745 / 33.408)
+    assert pairs.loc["3→1 · Azure CNI (AZ1 - AZ3)", "estimate"] == pytest.approx(700.618 / 33.408)
+    assert pairs.loc["3→2 · Azure CNI (AZ2 - AZ3)", "estimate"] == pytest.approx(711.131 / 33.408)
+    assert (head["estimate_low"], head["estimate_high"]) == (
+        pytest.approx(52.745 / 33.408),
+        pytest.approx(711.131 / 33.408),
+    )
+    assert "**cross-zone is 1.58× to 21.29× same zone, depending on the pair**" in md
+    # the first contrast of the page covers all three cross-zone pairs, not the first one
+    first = claims[claims["parent"].isna()].iloc[0]
+    assert first["kind"] == "range" and len(first["groups_a"]) == 3
+
+
+def test_seed002_published_ranges_give_bounds_and_no_direction(data):
+    md, claims = _answer(data, "seed002-ppg-latte")
+    # "55 to 61.09 usecs" (same zone, AN) against "54 to 57 usec" (PPG): 54/61.09 .. 57/55
+    ppg = claims[(claims["b"] == "proximity placement group") & (claims["a"] == "same zone")]
+    ppg = ppg.iloc[0]
+    assert ppg["direction"] == "none"
+    assert (ppg["bound_low"], ppg["bound_high"]) == (
+        pytest.approx(55 / 57),
+        pytest.approx(61.09 / 54),
+    )
+    assert "**same zone and proximity placement group are not told apart**" in md
+    # the question also asks about accelerated networking (308.55 µs off against 55-61.09 on)
+    an = claims[claims["factor"] == "accelerated_networking"]
+    same = an[an["context"].str.contains("same zone")].iloc[0]
+    assert (same["bound_low"], same["bound_high"]) == (
+        pytest.approx(308.55 / 61.09),
+        pytest.approx(308.55 / 55),
+    )
+    assert "**Answer, by accelerated networking:**" in md and "**Answer, by VM size:**" in md
 
 
 def test_a_tested_answer_gives_the_interval_and_unit(tmp_path):
@@ -523,11 +585,11 @@ def test_a_tested_answer_gives_the_interval_and_unit(tmp_path):
 
     make_campaign(tmp_path / "raw" / "s", size="tiny", seed=0)
     import_campaign(tmp_path / "raw" / "s", root=tmp_path / "processed", workers=1)
-    md, rows = rep.campaign_answer(rep.load_campaigns("s", tmp_path), None, "placement")
+    md, claims = rep.campaign_answer(rep.load_campaigns("s", tmp_path), None, "placement")
     assert md.startswith("**Question** (not stated in campaign.yaml)")
-    tested = rows[rows["testable"].astype(bool)]
+    tested = claims[claims["evidence"] == "tested across runs"]
     assert len(tested) >= 1
-    assert "95% CI of the ratio" in md and "unit: run," in md
+    assert "95% CI of the ratio" in md and "tested across runs," in md
 
 
 def test_author_tables_are_shown_as_published(data):

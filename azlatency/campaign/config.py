@@ -267,15 +267,27 @@ class Expectation(_Model):
         return self.model_dump(exclude_defaults=False)
 
 
-# What a campaign compares (its page answers that first): a run column, or the zone pair.
-COMPARES = ("placement", "zone pair", "message size", "VM size", "accelerated networking")
+# What a campaign compares (its page answers that first): a run column, the zone pair, how
+# stable latency stays over a long run (and what breaks it), or the fleet's expectations.
+COMPARES = (
+    "placement",
+    "zone pair",
+    "message size",
+    "VM size",
+    "accelerated networking",
+    "stability",
+    "baseline",
+)
+Compare = Literal[COMPARES]  # type: ignore[valid-type]
 
 
 class Campaign(_Model):
     name: str | None = None
     description: str | None = None
     question: str | None = None  # the question the campaign was run to answer, in words
-    compare: Literal[COMPARES] | None = None  # type: ignore[valid-type]
+    # what the question compares, first answered first (one name or a list)
+    compare: Annotated[list[Compare], BeforeValidator(_to_list)] = Field(default_factory=list)
+    conclusion: str | None = None  # the write-up's own conclusion, quoted beside ours
     defaults: Defaults = Field(default_factory=Defaults)
     hosts: dict[Str, Host] = Field(default_factory=dict)
     rules: list[Rule] = Field(default_factory=list)

@@ -163,11 +163,14 @@ def about(
     campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
 ) -> dict[str, Any]:
     """What an imported campaign's ``campaign.yaml`` says of itself: ``name``,
-    ``description``, ``question`` and ``compare`` (None where it says nothing)."""
+    ``description``, ``question``, ``compare`` (a list, empty where it says nothing) and
+    ``conclusion`` (None where it says nothing)."""
     target = store_path(campaign, root)
     m = _manifest(target, campaign)
-    return {k: m.get(k) for k in ("name", "description", "question", "compare")} | {
-        "name": m.get("campaign") or target.name
+    compare = m.get("compare") or []
+    return {k: m.get(k) for k in ("name", "description", "question", "conclusion")} | {
+        "name": m.get("campaign") or target.name,
+        "compare": [compare] if isinstance(compare, str) else list(compare),
     }
 
 

@@ -12,6 +12,7 @@ where it did not — and says which is which in every row (``source``).
 
 from __future__ import annotations
 
+from ._answer import campaign_answer
 from ._baseline import (
     baseline,
     baseline_findings,
@@ -22,6 +23,9 @@ from ._baseline import (
     has_expectations,
     junit_xml,
 )
+from ._claims import contrast_claims, render
+from ._claims import markdown as claims_markdown
+from ._claims import to_records as claim_records
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
@@ -40,6 +44,7 @@ from ._data import (
     latency_runs,
     load_campaigns,
     names,
+    one_campaign,
     processed_root,
     reports_root,
     sample_runs,
@@ -60,7 +65,7 @@ from ._longrun import (
     segments,
     sessions,
 )
-from ._question import about, author_tables, campaign_answer
+from ._question import about, author_tables
 from ._show import (
     CLAIMS_MIME,
     caption,
@@ -90,6 +95,11 @@ __all__ = [
     "about",
     "author_tables",
     "campaign_answer",
+    "claim_records",
+    "claims_markdown",
+    "contrast_claims",
+    "one_campaign",
+    "render",
     "baseline",
     "baseline_findings",
     "baseline_table",

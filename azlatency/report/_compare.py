@@ -26,8 +26,9 @@ from .. import schema, stats, units
 from ..schema import Tables
 from ..stats import runlevel
 from ..stats.common import INTERVAL_CORE, as_rng
-from ..stats.compare import run_values
-from ._data import latency_runs, sample_runs, subset
+from ..stats.compare import run_value_map, value_rows
+from ..stats.summary_only import FIELLER_CAVEAT
+from ._data import latency_runs, sample_runs
 from ._latency import GROUP, latency_percentiles
 
 FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
@@ -129,7 +130,9 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
     """(factor, reference value, other value, context dict, reference runs, other runs)."""
     runs = latency_runs(runs)
     for f in factors:
-        ctx = [c for c in (*CONTEXT, *factors) if c != f and c in runs.columns]
+        # every other factor is held fixed, asked about or not (350 B and 1400 B runs are no
+        # replicates of a placement)
+        ctx = [c for c in (*CONTEXT, *FACTORS) if c != f and c in runs.columns]
         for key, g in runs.groupby(ctx, dropna=False, sort=True):
             g = g[g[f].notna()]
             values = _order(f, list(dict.fromkeys(g[f].tolist())))
@@ -150,6 +153,16 @@ FACTOR_NAMES = {
 }
 
 
+PRETTY_PLACEMENT = {
+    "same_zone": "same zone",
+    "cross_zone": "cross-zone",
+    "cross_region": "cross-region",
+    "availability_set": "availability set",
+    "ppg": "proximity placement group",
+    "same_node": "same node",
+}
+
+
 def _context_text(context: dict, factor: str) -> str:
     """``'sockperf, 350 B, D4as_v4, AN on'``: what the two sides of a contrast share."""
     parts = [str(context["tool"])] if "tool" in context else []
@@ -160,7 +173,7 @@ def _context_text(context: dict, factor: str) -> str:
     if "accelerated_networking" in context:
         parts.append(f"AN {_show(context['accelerated_networking'])}")
     if "placement" in context:
-        parts.append(str(context["placement"]))
+        parts.append(PRETTY_PLACEMENT.get(str(context["placement"]), str(context["placement"])))
     return ", ".join(parts)
 
 
@@ -168,10 +181,27 @@ def _context_text(context: dict, factor: str) -> str:
 CONDITION = (*CONTEXT, *FACTORS, "scenario", "src_zone", "dst_zone")
 
 
-def between_run_pools(
-    tables: Tables, runs: pd.DataFrame, stat: str, sampled: dict[str, set[str]]
-) -> dict:
-    """(campaign, tool, basis) → the between-run variance of log run ``stat`` pooled over
+class RunValues:
+    """Each execution's ``stat`` per latency column (``stats.compare.run_value_map``), read
+    once for a campaign and looked up by every contrast of its page."""
+
+    def __init__(self, tables: Tables, stat: str) -> None:
+        self.tables, self.stat = tables, stat
+        self._maps: dict[str, dict[str, float]] = {}
+        self._exec = schema.execution_ids(tables.runs) if len(tables.runs) else pd.Series()
+
+    def of(self, runs: pd.DataFrame, column: str) -> np.ndarray:
+        """The values of ``runs`` (one per execution) in ``column``."""
+        if column not in self._maps:
+            t = self.tables
+            self._maps[column] = run_value_map(t.samples, t.runs, column, self.stat)
+        m = self._maps[column]
+        ids = dict.fromkeys(str(self._exec.get(r, r)) for r in runs["run_id"].astype(str))
+        return np.array([m[i] for i in ids if i in m], dtype=float)
+
+
+def between_run_pools(values: RunValues, runs: pd.DataFrame, sampled: dict[str, set[str]]) -> dict:
+    """(campaign, tool, basis) → the between-run variance of log run values pooled over
     every condition with ≥ 2 sampled runs (``stats.runlevel.Pooled``), or None; ``sampled``:
     ``sampled_runs``."""
     runs = runs[runs["latency_basis"].notna()]
@@ -179,30 +209,27 @@ def between_run_pools(
     pools = {}
     for key, g in runs.groupby(["campaign", "tool", "latency_basis"], dropna=False, sort=True):
         col = units.basis_column(key[2])
-        ids = set(g["run_id"]) & sampled[col]
-        s = tables.samples[tables.samples["run_id"].isin(ids)]
-        per_run = {rid: run_values(part, col, stat) for rid, part in s.groupby("run_id")}
+        g = g[g["run_id"].isin(sampled[col])]
         cells = [
-            np.concatenate([per_run.get(r, np.empty(0)) for r in c["run_id"]])
+            runlevel.clean(values.of(c, col))[0]
             for _, c in g.groupby(cols, dropna=False, sort=False)
         ]
         pools[key] = runlevel.pool(cells)
     return pools
 
 
-def _samples_row(t: Tables, f, ref, other, basis, stat, level, rng, pooled) -> dict:
-    sub = subset(t, pd.concat([ref, other]))
-    res = stats.compare_groups(
-        sub.samples,
-        f,
-        runs=sub.runs,
-        metric=basis,
+def _samples_row(values: RunValues, f, ref, other, basis, level, rng, pooled) -> dict:
+    """Run-level ratio of ``other`` to ``ref`` from their runs' values (as
+    ``stats.compare_groups`` with the run as the unit gives it)."""
+    col = units.basis_column(basis)
+    res = value_rows(
+        values.of(other, col),
+        values.of(ref, col),
         level=level,
-        pairs=[(str(other[f].iloc[0]), str(ref[f].iloc[0]))],
-        adjust="none",
-        stat=stat,
+        stat=values.stat,
+        pooled=pooled,
+        what=f"a {f}",
         rng=rng,
-        between_runs=pooled if pooled is not None else "none",
     )
     r = res[res["effect"] == "ratio"].iloc[0]
     return {
@@ -297,6 +324,50 @@ def _printed_runs_row(va: np.ndarray, vb: np.ndarray, stat: str, level: float) -
     }
 
 
+def _spread(t: Tables, runs: pd.DataFrame, basis: str) -> tuple[float, float]:
+    """(std, count) a run printed beside its mean: sockperf's ``std-dev``, ping's ``mdev``
+    (iputils: the root mean square deviation), and its count of observations."""
+    s = t.summaries[
+        t.summaries["run_id"].isin(runs["run_id"])
+        & (t.summaries["metric"] == basis)
+        & (t.summaries["source"] == "reported")
+    ]
+    got = dict(zip(s["stat"], s["value"]))
+    sd = got.get("std", got.get("mdev", np.nan))
+    n = got.get("count", np.nan)
+    if pd.isna(n) and "n" in s and s["n"].notna().any():
+        n = float(s["n"].dropna().iloc[0])
+    return float(sd), float(n)
+
+
+def _fieller_row(t: Tables, ref, other, basis, a: pd.Series, b: pd.Series, level) -> dict:
+    """One run a side, each with a printed mean, std and count: the ratio of the means with
+    Fieller's interval (``stats.summary_only.ratio_of_printed_means``), packets assumed
+    independent — which the row says."""
+    sd_a, n_a = _spread(t, other, basis)
+    sd_b, n_b = _spread(t, ref, basis)
+    r = stats.ratio_of_printed_means(a["value"], sd_a, n_a, b["value"], sd_b, n_b, level=level)
+    note = (FIELLER_CAVEAT if r["estimable"] else r["note"]) + (
+        f"; {int(n_a)} vs {int(n_b)} packets" if np.isfinite(n_a) and np.isfinite(n_b) else ""
+    )
+    return {
+        "stat": "mean",
+        "value_a": a["value"],
+        "value_b": b["value"],
+        "estimate": r["estimate"],
+        "ci_low": r["ci_low"],
+        "ci_high": r["ci_high"],
+        "df": r["df"],
+        "method": r["method"],
+        "source": "reported",
+        "note": note,
+        "unit_of_analysis": "printed mean, std and count",
+        "n_runs_a": 1,
+        "n_runs_b": 1,
+        "testable": False,
+    }
+
+
 def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     a, sa = _printed(t, other, basis, stat)
     b, sb = _printed(t, ref, basis, stat)
@@ -305,6 +376,10 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     va, vb = _printed_values(t, other, basis, sa), _printed_values(t, ref, basis, sa)
     if len(va) >= 2 and len(vb) >= 2:
         return _printed_runs_row(va, vb, sa, level)
+    if sa == "mean" and executions(other) == 1 and executions(ref) == 1:
+        row = _fieller_row(t, ref, other, basis, a, b, level)
+        if np.isfinite(row["ci_low"]) or "reaches 0" in row["note"]:
+            return row
     note = "printed values: their ratio has no interval the data can give"
     ka, kb = executions(other), executions(ref)
     if ka < len(other) or kb < len(ref):
@@ -336,6 +411,8 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
         out.update(
             bound_low=lo_a / hi_b,
             bound_high=hi_a / lo_b,
+            value_a_low=lo_a,
+            value_b_low=lo_b,
             note=note + "; bounds from printed ranges, not a confidence interval",
         )
     return out
@@ -356,37 +433,53 @@ def contrasts(
     mean was printed); below 1 the other value is faster.  ``p_adj`` is adjusted over all
     contrasts with samples; ``significant`` needs a run-level test (``testable``) below
     ``1 - level`` after adjustment.  ``caption`` says each row in plain words."""
-    rng = as_rng(rng)
+    est = Estimator(tables, stat=stat, level=level, rng=rng)
     rows = []
-    sampled = sampled_runs(tables.samples)
-    runs = prefer_samples(tables.runs, sampled)
-    pools = None
-    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(runs, factors):
-        basis = context.get("latency_basis")
+    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(est.runs, factors):
         base = {
             "factor": f,
             "a": _show(other),
             "b": _show(ref),
-            "basis": basis,
+            "basis": context.get("latency_basis"),
             "context": _context_text(context, f),
             "stat": stat,
             "level": level,
             "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
             f" ({_context_text(context, f)})",
         }
-        have = sampled[units.basis_column(basis)]
+        rows.append({**base, **est(f, ref_runs, other_runs)})
+    return finish(pd.DataFrame(rows).reindex(columns=COLUMNS), level, adjust)
+
+
+class Estimator:
+    """One contrast's estimate, ``other`` runs against ``ref`` runs: run-level from samples
+    (the between-run variance pooled per campaign, tool and basis where a side has one run),
+    else from what the tools printed (see the module doc)."""
+
+    def __init__(self, tables: Tables, *, stat: str, level: float, rng=None) -> None:
+        self.tables, self.stat, self.level, self.rng = tables, stat, level, as_rng(rng)
+        self.sampled = sampled_runs(tables.samples)
+        self.runs = prefer_samples(tables.runs, self.sampled)
+        self.values = RunValues(tables, stat)
+        self._pools: dict | None = None
+
+    def __call__(self, factor: str, ref_runs: pd.DataFrame, other_runs: pd.DataFrame) -> dict:
+        t, basis = self.tables, ref_runs["latency_basis"].iloc[0]
+        have = self.sampled[units.basis_column(basis)]
         if set(ref_runs["run_id"]) <= have and set(other_runs["run_id"]) <= have:
-            if pools is None:  # only campaigns with samples need the between-run variance
-                pools = between_run_pools(tables, runs, stat, sampled)
+            if self._pools is None:  # only campaigns with samples need the between-run variance
+                self._pools = between_run_pools(self.values, self.runs, self.sampled)
             first = ref_runs.iloc[0]
-            pooled = pools.get((first["campaign"], first["tool"], first["latency_basis"]))
-            base.update(
-                _samples_row(tables, f, ref_runs, other_runs, basis, stat, level, rng, pooled)
+            pooled = self._pools.get((first["campaign"], first["tool"], first["latency_basis"]))
+            return _samples_row(
+                self.values, factor, ref_runs, other_runs, basis, self.level, self.rng, pooled
             )
-        else:
-            base.update(_reported_row(tables, ref_runs, other_runs, basis, stat, level))
-        rows.append(base)
-    out = pd.DataFrame(rows).reindex(columns=COLUMNS)
+        return _reported_row(t, ref_runs, other_runs, basis, self.stat, self.level)
+
+
+def finish(out: pd.DataFrame, level: float, adjust: str) -> pd.DataFrame:
+    """``p_adj`` over the rows, ``testable``, ``significant`` (a run-level test below
+    ``1 - level`` after adjustment) and each row's ``caption``."""
     if len(out):
         out["p_adj"] = stats.adjust_pvalues(out["p_value"].to_numpy(dtype=float), adjust)
         out["testable"] = out["testable"].astype("boolean").fillna(False).astype(bool)
@@ -399,6 +492,17 @@ def contrasts(
 
 def _caption(r: dict, adjust: str) -> str:
     """A contrast in plain words: what, unit, runs per side, method, what it allows."""
+    if r["unit_of_analysis"] == "printed mean, std and count":
+        ci = (
+            f" ({r['level']:.0%} CI {runlevel.fmt3(r['ci_low'])} to "
+            f"{runlevel.fmt3(r['ci_high'])}, {r['method']})"
+            if pd.notna(r["ci_low"])
+            else " (no interval)"
+        )
+        return (
+            f"{r['label']}: ratio {runlevel.fmt3(r['estimate'])} of printed means{ci}; "
+            f"{r['note']}; no p-value"
+        )
     if r["unit_of_analysis"] != "run":
         k = f"{runlevel.fmt_count(r['n_runs_a'])} vs {runlevel.fmt_count(r['n_runs_b'])} runs"
         what = (

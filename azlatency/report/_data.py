@@ -20,6 +20,21 @@ def names(campaigns: str | Sequence[str]) -> list[str]:
     return [campaigns] if isinstance(campaigns, str) else list(campaigns)
 
 
+def one_campaign(campaigns: str | Sequence[str]) -> str:
+    """The one campaign a page shows: a page never pools campaigns (a real and a synthetic
+    one least of all); comparing two campaigns is ``azlatency compare``'s question."""
+    got = names(campaigns)
+    if len(got) != 1:
+        from ..errors import AzlatencyError
+
+        raise AzlatencyError(
+            f"this page shows one campaign at a time, got {len(got)} ({', '.join(got)}): run "
+            "it once per campaign (azlatency report does), or compare campaigns with "
+            "azlatency compare"
+        )
+    return got[0]
+
+
 def processed_root(data_root: PathLike | None) -> Path | None:
     """``<data_root>/processed``, or ``None`` for the project default (``paths.processed_dir``)."""
     return None if data_root is None else Path(data_root).expanduser() / "processed"

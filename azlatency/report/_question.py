@@ -1,13 +1,6 @@
-"""A campaign page's first lines: the campaign's question and its answer, with numbers.
-
-``campaign.yaml`` may say what the campaign was run to find out (``question:``) and what it
-compares (``compare: placement | zone pair | message size | VM size | accelerated
-networking``); without ``compare`` the page takes the factor most of the campaign's one-factor
-contrasts vary.  The answer is one sentence per contrast: which side is slower and by how
-much (a ratio ≥ 1, so "cross-region is 6.24× same-zone" reads as the write-ups do), the
-interval and the unit of analysis when runs allow a test, or "printed values, one run each: no
-test" — never a range of unrelated numbers.
-"""
+"""What a campaign says of itself (``campaign.yaml``'s question) and the tables its write-up
+published, with our own runs' figures beside them.  The answer to the question is
+``report._answer``."""
 
 from __future__ import annotations
 
@@ -17,15 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ..schema import Tables
-from ._compare import FACTOR_NAMES, contrasts
 
 PathLike = str | os.PathLike[str]
-COMPARE_FACTOR = {
-    "placement": "placement",
-    "message size": "msg_size_bytes",
-    "VM size": "vm_size",
-    "accelerated networking": "accelerated_networking",
-}
 
 
 def about(campaign: str, data_root: PathLike | None = None) -> dict:
@@ -34,89 +20,6 @@ def about(campaign: str, data_root: PathLike | None = None) -> dict:
     from ._data import processed_root
 
     return _about(campaign, processed_root(data_root))
-
-
-_PRETTY = {
-    "same_zone": "same zone",
-    "cross_zone": "cross-zone",
-    "cross_region": "cross-region",
-    "availability_set": "availability set",
-    "ppg": "proximity placement group",
-    "same_node": "same node",
-}
-
-
-def _pretty(value) -> str:
-    return _PRETTY.get(str(value), str(value))
-
-
-def _sentence(r) -> str:
-    est = float(r.estimate)
-    slow, fast, ratio = (r.a, r.b, est) if est >= 1 else (r.b, r.a, 1 / est)
-    what = f"{r.stat} {r.basis}" if isinstance(r.basis, str) else str(r.stat)
-    printed = str(r.unit_of_analysis) == "printed value"
-    values = ""
-    if printed:  # the two printed figures are the ratio's terms; a tested ratio is the runs'
-        v_slow, v_fast = (r.value_a, r.value_b) if est >= 1 else (r.value_b, r.value_a)
-        values = f" {v_slow:.4g} vs {v_fast:.4g} µs"
-    head = f"**{_pretty(slow)} is {ratio:.2f}× {_pretty(fast)}** ({r.context}; {what}{values})"
-    if bool(r.testable) and np.isfinite(r.ci_low) and np.isfinite(r.ci_high):
-        lo, hi = (r.ci_low, r.ci_high) if est >= 1 else (1 / r.ci_high, 1 / r.ci_low)
-        p = f"; p = {r.p_adj:.2g} ({r.test}, adjusted)" if pd.notna(r.p_adj) else ""
-        return (
-            f"{head}: {r.level:.0%} CI of the ratio {lo:.2f} to {hi:.2f}; unit: "
-            f"{r.unit_of_analysis}, {int(r.n_runs_a)} vs {int(r.n_runs_b)} runs{p}."
-        )
-    if str(r.unit_of_analysis) == "printed value":
-        n = "one run each" if r.n_runs_a == 1 and r.n_runs_b == 1 else "no samples"
-        return f"{head}: printed values, {n}: no test."
-    return f"{head}: no interval ({r.note})." if isinstance(r.note, str) and r.note else f"{head}."
-
-
-def campaign_answer(
-    tables: Tables, question: str | None = None, compare: str | None = None, *, level=0.95
-) -> tuple[str, pd.DataFrame]:
-    """(Markdown: the question and its answer, the contrasts it rests on)."""
-    c = contrasts(tables, level=level)
-    factor = COMPARE_FACTOR.get(compare or "")
-    inferred = False
-    if factor is None and compare != "zone pair" and len(c):
-        factor, inferred = c["factor"].value_counts().idxmax(), True
-    lines = [f"**Question.** {question}" if question else "**Question** (not stated in "
-             "campaign.yaml): what differs between the conditions this campaign measured?"]  # fmt: skip
-    if compare == "zone pair":
-        return "\n\n".join(lines + [_zone_answer(tables, level)]), c.iloc[0:0]
-    rows = c[c["factor"] == factor] if factor is not None else c.iloc[0:0]
-    if rows.empty:
-        lines.append("**Answer.** Nothing to compare: no two latency runs differ in "
-                     f"{FACTOR_NAMES.get(factor or '', compare or 'one factor')} alone.")  # fmt: skip
-        return "\n\n".join(lines), rows
-    name = FACTOR_NAMES.get(factor, factor)
-    how = (
-        " (the factor most contrasts vary; campaign.yaml's `compare:` says it)" if inferred else ""
-    )
-    lines.append(f"**Answer, by {name}{how}:**")
-    lines.append("\n".join(f"- {_sentence(r)}" for r in rows.itertuples(index=False)))
-    return "\n\n".join(lines), rows
-
-
-def _zone_answer(tables: Tables, level: float) -> str:
-    from ._zones import zone_pair_medians
-
-    m = zone_pair_medians(tables, level=level)
-    if m.empty:
-        return "**Answer.** No latency run has both zones labelled."
-    m = m.dropna(subset=["estimate"]).sort_values("estimate")
-    if len(m) < 2:
-        return "**Answer.** One zone pair only: nothing to compare it with."
-    lo, hi = m.iloc[0], m.iloc[-1]
-    unit = "runs" if (m.get("n_runs", pd.Series([1])) > 1).any() else "packets of one run"
-    return (
-        f"**Answer, by zone pair:** {len(m)} pairs; the slowest, {hi.src_zone}→{hi.dst_zone} "
-        f"({hi.estimate:.4g} µs median {hi.basis}), is {hi.estimate / lo.estimate:.2f}× the "
-        f"fastest, {lo.src_zone}→{lo.dst_zone} ({lo.estimate:.4g} µs); unit: {unit}. The zone "
-        "matrix below gives every pair with its interval."
-    )
 
 
 def author_tables(tables: Tables, *, ours: bool = False) -> dict[str, pd.DataFrame]:

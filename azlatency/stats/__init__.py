@@ -19,7 +19,12 @@ from .compare import adjust_pvalues, compare, compare_groups, compare_runs
 from .intervals import mean_ci, quantile_ci, summarize
 from .sanity import check_expectations, parse_expect, warmup
 from .stability import breaks, change_points, last_records_before_break, rolling_quantiles
-from .summary_only import histogram_quantiles, summary_only_interval, summary_ranges
+from .summary_only import (
+    histogram_quantiles,
+    ratio_of_printed_means,
+    summary_only_interval,
+    summary_ranges,
+)
 from .tails import exceedance, percentile_spectrum, pot_fit, tail_ratios
 
 __all__ = [
@@ -45,6 +50,7 @@ __all__ = [
     "stripe_spread",
     "summarize",
     "summary_only_interval",
+    "ratio_of_printed_means",
     "summary_ranges",
     "tail_ratios",
     "verdict_matrix",

@@ -234,3 +234,57 @@ def histogram_quantiles(
                 }
             )
     return pd.DataFrame(out)
+
+
+FIELLER_CAVEAT = (
+    "from the printed mean, standard deviation and count of each side: assumes independent "
+    "packets (a run's packets are autocorrelated, so the true interval is wider) and one run "
+    "per side (run-to-run variation unknown)"
+)
+
+
+def ratio_of_printed_means(
+    mean_a: float,
+    sd_a: float,
+    n_a: float,
+    mean_b: float,
+    sd_b: float,
+    n_b: float,
+    *,
+    level: float = 0.95,
+) -> dict:
+    """The ratio ``mean_a / mean_b`` of two printed means with Fieller's interval (Fieller
+    1954; the exact interval of a ratio of independent normal estimates), the standard errors
+    ``sd/√n`` and Welch–Satterthwaite degrees of freedom.
+
+    ping prints ``rtt min/avg/max/mdev`` and a count; ``mdev`` (iputils: the root of the mean
+    square deviation) serves as the standard deviation.  Returns ``estimate``, ``ci_low``,
+    ``ci_high``, ``df``, ``method``, ``estimable`` and ``note``; an interval that would be
+    unbounded (the denominator's own interval reaches 0) is "not estimable" and says so."""
+    level = check_level(level)
+    est = mean_a / mean_b if mean_b else np.nan
+    out = {"estimate": est, "ci_low": np.nan, "ci_high": np.nan, "df": np.nan, "level": level}
+    out["method"] = "Fieller interval of a ratio of printed means (Welch df)"
+    values = np.array([mean_a, sd_a, n_a, mean_b, sd_b, n_b], dtype=float)
+    if not np.isfinite(values).all() or min(n_a, n_b) < 2 or mean_b <= 0:
+        return {**out, "estimable": False, "note": "a side lacks a printed mean, std or count"}
+    va, vb = sd_a**2 / n_a, sd_b**2 / n_b
+    den = (va**2 / (n_a - 1) if va else 0.0) + (vb**2 / (n_b - 1) if vb else 0.0)
+    df = (va + vb) ** 2 / den if den > 0 else float(n_a + n_b - 2)
+    t = float(stats.t.ppf((1 + level) / 2, df))
+    # (mean_a - r·mean_b)² = t²(va + r²·vb): a quadratic in r
+    qa = mean_b**2 - t * t * vb
+    qb = -2 * mean_a * mean_b
+    qc = mean_a**2 - t * t * va
+    disc = qb * qb - 4 * qa * qc
+    if qa <= 0 or disc < 0:
+        return {
+            **out,
+            "df": df,
+            "estimable": False,
+            "note": "not estimable: the reference mean's own interval reaches 0, so the "
+            "ratio has no bounded interval",
+        }
+    root = np.sqrt(disc)
+    lo, hi = (-qb - root) / (2 * qa), (-qb + root) / (2 * qa)
+    return {**out, "ci_low": lo, "ci_high": hi, "df": df, "estimable": True, "note": ""}

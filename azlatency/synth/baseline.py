@@ -148,6 +148,7 @@ description: >
   directions, fio on the striped P30 data disks and the local disk.  One node is degraded.
 question: >
   Does every VM measure what a Standard_DS14_v2 promises, and which one should be redeployed?
+compare: baseline
 defaults:
   region: westeurope
   notes: >

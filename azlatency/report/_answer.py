@@ -1,0 +1,309 @@
+"""A campaign page's first lines: its question, answered by claims (``report._claims``).
+
+``campaign.yaml`` may say what the campaign was run to find out (``question:``), what that
+compares (``compare:``: one or several of placement, zone pair, message size, VM size,
+accelerated networking, stability, baseline — answered in that order) and what the write-up
+concluded (``conclusion:``, quoted beside our answer).  Without ``compare`` the page takes
+the factor most of the campaign's contrasts vary, and the fleet baseline when the campaign
+states expectations.  Each answer is a list of claims, the strongest evidence first; other
+contrasts the campaign allows follow under "Also measured".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..schema import Tables
+from . import _claims as C
+from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs
+from ._data import labels
+from ._longrun import reported_segments
+from ._show import fmt
+from ._zones import zone_pair_medians
+
+PathLike = str | os.PathLike[str]
+COMPARE_FACTOR = {
+    "placement": "placement",
+    "message size": "msg_size_bytes",
+    "VM size": "vm_size",
+    "accelerated networking": "accelerated_networking",
+}
+
+
+def _names(compare: str | Sequence[str] | None) -> list[str]:
+    if compare is None:
+        return []
+    return [compare] if isinstance(compare, str) else list(compare)
+
+
+def _inferred(tables: Tables, has_baseline: bool) -> list[str]:
+    """No ``compare:``: the factor most contrasts vary (and the baseline when stated)."""
+    counts: dict[str, int] = {}
+    for f, *_ in contrast_pairs(tables.runs):
+        counts[f] = counts.get(f, 0) + 1
+    out = ["baseline"] if has_baseline else []
+    if counts:
+        best = max(counts, key=lambda f: (counts[f], -FACTORS.index(f)))
+        out.append(next(k for k, v in COMPARE_FACTOR.items() if v == best))
+    return out
+
+
+def campaign_answer(
+    tables: Tables,
+    question: str | None = None,
+    compare: str | Sequence[str] | None = None,
+    *,
+    conclusion: str | None = None,
+    baseline: pd.DataFrame | None = None,
+    level: float = 0.95,
+    rng=None,
+) -> tuple[str, pd.DataFrame]:
+    """(Markdown: the question, our answer as claims, the author's conclusion; the claims).
+
+    ``baseline``: the fleet verdicts (``report.baseline``) when the campaign states
+    expectations."""
+    asked = _names(compare)
+    has_baseline = baseline is not None and len(baseline) > 0
+    inferred = not asked
+    if inferred:
+        asked = _inferred(tables, has_baseline)
+    lines = [
+        f"**Question.** {question.strip()}"
+        if question
+        else "**Question** (not stated in campaign.yaml): what differs between the "
+        "conditions this campaign measured?"
+    ]
+    parts, done = [], set()
+    for name in asked:
+        claims = _answer_to(tables, name, baseline, level, rng)
+        parts.append(claims)
+        how = " (campaign.yaml's `compare:` does not say; the factor most contrasts vary)"
+        title = f"**Answer, by {name}{how if inferred and name in COMPARE_FACTOR else ''}:**"
+        lines.append(title)
+        lines.append(C.markdown(claims) if len(claims) else _nothing(name))
+        done.add(COMPARE_FACTOR.get(name))
+    rest = [f for f in FACTORS if f not in done]
+    others = C.contrast_claims(tables, factors=rest, level=level, rng=rng) if rest else None
+    if others is not None and len(others):
+        others = others.assign(section="also")
+        parts.append(others)
+        lines.append("**Also measured** (contrasts the question does not ask about):")
+        lines.append(C.markdown(others))
+    if conclusion:
+        quoted = "\n".join(f"> {x}" for x in conclusion.strip().splitlines())
+        lines.append(f"**The write-up concluded:**\n\n{quoted}")
+    claims = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=C.COLUMNS)
+    return "\n\n".join(lines), claims.reindex(columns=C.COLUMNS)
+
+
+def _nothing(name: str) -> str:
+    what = FACTOR_NAMES.get(COMPARE_FACTOR.get(name, ""), name)
+    return {
+        "stability": "Nothing to say: no long run with timed samples and no printed table of "
+        "the records before a break.",
+        "baseline": "Nothing to say: campaign.yaml states no `expectations:`.",
+        "zone pair": "Nothing to say: fewer than two zone pairs have a latency run whose "
+        "direction is known.",
+    }.get(name, f"Nothing to compare: no two latency runs differ in {what} alone.")
+
+
+def _answer_to(tables, name: str, baseline, level: float, rng) -> pd.DataFrame:
+    if name in COMPARE_FACTOR:
+        return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
+    if name == "zone pair":
+        return zone_claims(tables, level=level)
+    if name == "stability":
+        return stability_claims(tables)
+    if name == "baseline":
+        return baseline_claims(baseline) if baseline is not None else _empty()
+    raise ValueError(f"compare: {name!r} is not one of {', '.join(COMPARE_FACTOR)}, ...")
+
+
+def _empty() -> pd.DataFrame:
+    return pd.DataFrame(columns=C.COLUMNS)
+
+
+def _statement(section: str, factor: str, text: str, **kw) -> dict:
+    row = {
+        "section": section,
+        "kind": "statement",
+        "factor": factor,
+        "text": text,
+        "evidence": kw.pop("evidence", "printed values"),
+        **kw,
+    }
+    row["claim_id"] = f"{factor}:{kw.get('a', '')}:{kw.get('stat', '')}:{len(text)}"
+    return row
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    out = pd.DataFrame(rows).reindex(columns=C.COLUMNS)
+    out["text"] = [C.render(r) for r in out.to_dict("records")]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Zone pairs
+
+
+def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
+    """The zone pairs from fastest to slowest (the arrow only where the logs prove it), with
+    how the figures were made; a statement per pair and one for the spread."""
+    m = zone_pair_medians(tables, level=level).dropna(subset=["estimate"])
+    if len(m) < 2:
+        return _empty()
+    m = m.sort_values("estimate")
+    lo, hi = m.iloc[0], m.iloc[-1]
+    tool, basis = str(m["tool"].iloc[0]), str(m["basis"].iloc[0])
+    stat = "median" if (m["stat"] == "p50").all() else "median (mean where only a mean printed)"
+    unit = "runs" if (m["n_runs"].fillna(1) > 1).any() else "printed values of one run each"
+    each = ", ".join(f"{r.src_zone}→{r.dst_zone} {fmt(r.estimate)}" for r in m.itertuples())
+    text = (
+        f"**The slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
+        f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}** "
+        f"({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
+        "client → server where the addresses prove it; the matrix gives every pair with "
+        "its interval."
+    )
+    row = _statement(
+        "answer",
+        "zone pair",
+        text,
+        a=f"{hi.src_zone}→{hi.dst_zone}",
+        b=f"{lo.src_zone}→{lo.dst_zone}",
+        tool=tool,
+        basis=basis,
+        stat=str(lo["stat"]),
+        value_a=float(hi.estimate),
+        value_b=float(lo.estimate),
+        estimate=float(hi.estimate / lo.estimate),
+        groups_a=[f"{r.src_zone}→{r.dst_zone}" for r in m.itertuples()],
+    )
+    return _frame([row])
+
+
+# ---------------------------------------------------------------------------------------------
+# Stability of long runs
+
+
+def _broke_at(tables: Tables) -> dict[str, str]:
+    """Scenario → when its connection broke, as printed (a ``broke_at`` label)."""
+    runs = tables.runs
+    if runs.empty:
+        return {}
+    lab = labels(runs)
+    if "broke_at" not in lab.columns:
+        return {}
+    got = runs.assign(_b=lab["broke_at"]).dropna(subset=["_b"])
+    return dict(zip(got["scenario"].astype(str), got["_b"].astype(str)))
+
+
+def stability_claims(tables: Tables) -> pd.DataFrame:
+    """How steady latency stayed and what ended the runs: the printed windows of the last
+    records before a break (seed 004), their spread and the last window's change; the break
+    times as printed; the printed p99 against the mean per scenario."""
+    rows = []
+    seg = reported_segments(tables)
+    for scen, g in seg.groupby("scenario", sort=False):
+        g = g.sort_values("from_end_first", ascending=False)
+        last, before = g.iloc[-1], g.iloc[-2] if len(g) > 1 else None
+        change = "" if before is None else f"; the last window {_delta(last, before)}"
+        text = (
+            f"**{scen}: the {len(g)} windows of {int(g['n'].iloc[0])} records before the "
+            f"break average {fmt(g['mean'].min())} to {fmt(g['mean'].max())}** "
+            f"({g['mean'].max() / g['mean'].min():.2f}× apart{change}; printed means without "
+            "a spread: no test of a change)"
+        )
+        rows.append(_statement("answer", "stability", text, a=str(scen), stat="mean", basis="rtt"))
+    rows += _tail_rows(tables)
+    broke = _broke_at(tables)
+    if broke:
+        order = sorted(broke.items(), key=lambda kv: kv[1])
+        when = "; ".join(f"{s} at {t}" for s, t in order)
+        text = (
+            f"**Every one of the {len(order)} connections broke** ({when}, as printed; the "
+            "time zone is not given)"
+        )
+        rows.append(_statement("answer", "stability", text, a="connections", stat="broke_at"))
+    return _frame(rows) if rows else _empty()
+
+
+def _delta(last: pd.Series, before: pd.Series) -> str:
+    d = float(last["mean"] - before["mean"])
+    word = "rose" if d > 0 else "fell"
+    return f"{word} by {fmt(abs(d))} from the one before"
+
+
+def _tail_rows(tables: Tables) -> list[dict]:
+    """Per scenario with a printed mean and p99: how far the tail lies above the mean."""
+    s = tables.summaries[tables.summaries["source"] == "reported"]
+    s = s.merge(tables.runs[["run_id", "scenario", "latency_basis"]], on="run_id")
+    s = s[s["metric"] == s["latency_basis"]]
+    wide = s.pivot_table(index="scenario", columns="stat", values="value", aggfunc="first")
+    if not {"mean", "p99"} <= set(wide.columns):
+        return []
+    wide = wide.dropna(subset=["mean", "p99"])
+    if len(wide) < 2:
+        return []
+    ratio = (wide["p99"] / wide["mean"]).sort_values()
+    each = ", ".join(
+        f"{sc} {wide.at[sc, 'p99'] / wide.at[sc, 'mean']:.2f}× ({fmt(wide.at[sc, 'p99'])})"
+        for sc in ratio.index
+    )
+    text = (
+        f"**The p99 lies {ratio.iloc[0]:.2f}× to {ratio.iloc[-1]:.2f}× above the mean** "
+        f"({each}; printed values, one run each: no test)"
+    )
+    return [_statement("answer", "stability", text, a=str(ratio.index[-1]), stat="p99/mean")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fleet baseline
+
+
+def baseline_claims(table: pd.DataFrame) -> pd.DataFrame:
+    """Which VM fails which check (with its evidence), and which to redeploy."""
+    from ._baseline import _fmt
+
+    if table is None or table.empty:
+        return _empty()
+    rows = []
+    counts = table["verdict"].astype(str).value_counts()
+    summary = ", ".join(f"{n} {v}" for v, n in counts.items())
+    text = f"**{table['vm'].nunique()} VMs × {table['check'].nunique()} checks:** {summary}"
+    rows.append(_statement("answer", "baseline", text, evidence="mixed"))
+    for r in table[table["verdict"].astype(str) == "fails"].itertuples(index=False):
+        value = _fmt(r.estimate, str(r.unit))
+        if np.isfinite(r.ci_low) and np.isfinite(r.ci_high) and r.ci_low < r.ci_high:
+            value += (
+                f" ({r.level:.0%} CI {_fmt(r.ci_low, str(r.unit))}–{_fmt(r.ci_high, str(r.unit))})"
+            )
+        ev = (
+            "one printed value" if r.evidence == "printed" and r.n_runs == 1 else f"{r.n_runs} runs"
+        )
+        text = f"**{r.vm} fails {r.check}:** {value}, target {r.target} ({ev})"
+        rows.append(
+            _statement(
+                "answer", "baseline", text, a=str(r.vm), b=str(r.target), stat=str(r.stat),
+                estimate=float(r.estimate), ci_low=r.ci_low, ci_high=r.ci_high,
+                evidence="tested across runs" if r.unit_of_analysis == "run" else "printed values",
+            )
+        )  # fmt: skip
+    flagged = table[table["advice"].astype(bool)]
+    for vm, g in flagged.groupby("vm", sort=True):
+        which = "; ".join(
+            f"{c} ({x:.2f}× the peers' median)" for c, x in zip(g["check"], g["ratio_to_median"])
+        )
+        text = f"**Redeploy {vm} and test again:** it differs from its peers on {which}"
+        rows.append(_statement("answer", "baseline", text, a=str(vm), stat="robust_z"))
+    return _frame(rows)
+
+
+def claims_json(claims: pd.DataFrame) -> str:
+    """The claims as the JSON a page writes beside itself."""
+    return json.dumps(C.to_records(claims), indent=1, sort_keys=True, ensure_ascii=False)

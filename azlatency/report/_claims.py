@@ -1,0 +1,618 @@
+"""A page's claims as data: what is compared, on what evidence, with what uncertainty.
+
+Every sentence of a campaign page that states a number, a ratio or a direction is one row of
+a **claims table** (:data:`COLUMNS`), rendered to words by one function, :func:`render`, and
+written beside the page (``claims.json``) so a change in what a page says shows in a diff.
+
+Contrasts (one factor at a time: placement, accelerated networking, VM size, message size)
+follow four rules, each tested on trap campaigns with known truth:
+
+1. **A side is every group that matches it.**  A group is one pair of endpoints: a scenario,
+   a zone pair (with its arrow where it is proven), the hosts the logs name.  A contrast whose
+   sides hold several groups is estimated **per pair of groups** and reported as every pair,
+   or as the range of its pairs with the pairs named — never by a side's first member, never
+   as a pooled figure no pair has (seed 001: cross-zone is 1.56× same zone for 2→1 and 18–18.5×
+   for the pairs with zone 3).
+2. **Like with like.**  Groups are matched on the zones they share: a proximity placement
+   group in zone 1 is compared with the same-zone runs in zone 1, not with zones 1–3; a group
+   with no partner is named, and a contrast with no matched pair is refused with the reason.
+3. **Bounds, not points, from published ranges.**  "55 to 61.09" against "54 to 57" bounds the
+   ratio to 0.96–1.13; bounds (or an interval) across 1 give no direction.
+4. **Evidence is stated and ranked.**  Tested across runs, then the claims resting on the
+   most observations; a printed mean with its std and count gets Fieller's interval (packets
+   assumed independent, which the caveat says).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..schema import Tables
+from ._compare import (
+    FACTOR_NAMES,
+    FACTORS,
+    PRETTY_PLACEMENT,
+    Estimator,
+    _context_text,
+    _show,
+    contrast_pairs,
+)
+from ._show import fmt
+
+COLUMNS = [
+    "claim_id",
+    "section",
+    "kind",  # ratio | range | pair | not_compared | statement
+    "parent",  # a pair's range claim
+    "factor",
+    "a",  # the slower side (ratio ≥ 1), or the side named first
+    "b",
+    "groups_a",
+    "groups_b",
+    "runs_a",
+    "runs_b",
+    "n_runs_a",
+    "n_runs_b",
+    "n_obs_a",
+    "n_obs_b",
+    "context",
+    "tool",
+    "stat",
+    "basis",
+    "value_a",
+    "value_b",
+    "value_a_low",  # the low end of a published range (value_a is its high end)
+    "value_b_low",
+    "estimate",
+    "estimate_low",  # a range claim: the smallest and largest pair ratio
+    "estimate_high",
+    "ci_low",
+    "ci_high",
+    "bound_low",
+    "bound_high",
+    "level",
+    "p_value",
+    "p_adj",
+    "direction",  # a>b | a<b | none | mixed
+    "evidence",
+    "method",
+    "caveat",
+    "text",
+]
+EVIDENCE_RANK = {
+    "tested across runs": 0,
+    "samples, one run a side": 1,
+    "printed mean, std and count": 2,
+    "bounds from published ranges": 3,
+    "printed values": 4,
+    "none": 5,
+}
+# A pair of endpoints: what makes runs one group (replicates of one condition).
+ENDPOINTS = (
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "zone_pair",
+    "src_host",
+    "dst_host",
+    "src_ip",
+    "dst_ip",
+)
+PRETTY = PRETTY_PLACEMENT
+
+
+def pretty(value: object) -> str:
+    """A factor's value as a page says it: ``'ppg'`` → ``'proximity placement group'``."""
+    return PRETTY.get(str(value), str(value))
+
+
+def side_name(factor: str, value: object) -> str:
+    """One side of a contrast in words: ``'accelerated networking off'``, ``'D4s_v3'``,
+    ``'1400 B messages'``, ``'cross-zone'``."""
+    if factor == "accelerated_networking":
+        return f"accelerated networking {_show(value)}"
+    if factor == "vm_size":
+        return str(value).removeprefix("Standard_")
+    if factor == "msg_size_bytes":
+        return f"{_show(value)} messages"
+    return pretty(_show(value))
+
+
+# ---------------------------------------------------------------------------------------------
+# Groups and matching
+
+
+def _zones(row: pd.Series) -> set[str]:
+    z = {str(row[c]) for c in ("src_zone", "dst_zone") if c in row and pd.notna(row[c])}
+    if "zone_pair" in row and pd.notna(row["zone_pair"]):
+        z |= set(str(row["zone_pair"]).split("-"))
+    return z
+
+
+def group_label(row: pd.Series) -> str:
+    """``'Azure CNI (AZ1 - AZ2) · 2→1'``: the scenario, then the arrow where the direction is
+    proven, else the unordered pair, else the hosts."""
+    parts = []
+    if pd.notna(row.get("src_zone")) and pd.notna(row.get("dst_zone")):
+        parts.append(f"{row['src_zone']}→{row['dst_zone']}")
+    elif pd.notna(row.get("zone_pair")):
+        parts.append(f"zones {str(row['zone_pair']).replace('-', '–')}")
+    if pd.notna(row.get("scenario")):
+        parts.append(str(row["scenario"]))
+    elif not parts:
+        src = next((row[c] for c in ("src_host", "src_ip") if pd.notna(row.get(c))), None)
+        dst = next((row[c] for c in ("dst_host", "dst_ip") if pd.notna(row.get(c))), None)
+        if src is not None or dst is not None:
+            parts.append(f"{src or '?'}→{dst or '?'}")
+    return " · ".join(parts) or "all runs"
+
+
+def groups(runs: pd.DataFrame) -> list[tuple[str, pd.DataFrame, set[str]]]:
+    """(label, runs, zones) of each pair of endpoints among ``runs``, in a stable order."""
+    cols = [c for c in ENDPOINTS if c in runs.columns]
+    key = runs[cols].astype("string").fillna("")
+    out = []
+    for _, g in runs.groupby([key[c] for c in cols], sort=True, dropna=False):
+        first = g.iloc[0]
+        out.append((group_label(first), g, _zones(first)))
+    labels = [lab for lab, _, _ in out]
+    # two groups with one label (hosts the label leaves out): number them
+    for i, (lab, g, z) in enumerate(out):
+        if labels.count(lab) > 1:
+            out[i] = (f"{lab} ({labels[: i + 1].count(lab)})", g, z)
+    return out
+
+
+def _matched(mine: set[str], theirs: set[str]) -> bool:
+    """Two groups compare like with like when they share a zone (or either has none)."""
+    return not mine or not theirs or bool(mine & theirs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Estimating contrasts pair by pair
+
+
+class Observations:
+    """Observations behind a side of a contrast: its samples with a value, else what its
+    runs printed as their count (counted once per campaign and column)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+        self._ok: dict[str, pd.Series] = {}
+
+    def __call__(self, runs: pd.DataFrame, basis: str) -> int:
+        col = f"{basis}_us"
+        s = self.t.samples
+        if col not in self._ok:
+            ok = (
+                s["status"].astype(str).eq("ok") & s[col].notna()
+                if col in s.columns
+                else pd.Series(False, index=s.index)
+            )
+            self._ok[col] = s.loc[ok, "run_id"].astype(str).value_counts()
+        ids = runs["run_id"].astype(str)
+        n = int(self._ok[col].reindex(ids).fillna(0).sum())
+        return n or self._printed(set(ids), basis)
+
+    def _printed(self, ids: set[str], basis: str) -> int:
+        s = self.t.summaries
+        s = s[s["run_id"].isin(ids) & (s["metric"] == basis) & (s["source"] == "reported")]
+        counts = s[s["stat"] == "count"].drop_duplicates("run_id")["value"]
+        if len(counts):
+            return int(counts.sum())
+        n = s.drop_duplicates("run_id")["n"].dropna()
+        return int(n.sum()) if len(n) else 0
+
+
+def _evidence(r: dict) -> str:
+    unit = str(r.get("unit_of_analysis"))
+    if unit == "run" and r.get("testable"):
+        return "tested across runs"
+    if unit == "printed mean, std and count":
+        return "printed mean, std and count"
+    if pd.notna(r.get("bound_low")) and pd.notna(r.get("bound_high")):
+        return "bounds from published ranges"
+    if r.get("source") == "samples":
+        return "samples, one run a side"
+    return "printed values" if pd.notna(r.get("estimate")) else "none"
+
+
+def _direction(r: dict) -> str:
+    """a>b (other slower), a<b, or none when the interval or the bounds cross 1."""
+    for lo, hi in (("ci_low", "ci_high"), ("bound_low", "bound_high")):
+        if pd.notna(r.get(lo)) and pd.notna(r.get(hi)):
+            return "a>b" if r[lo] > 1 else "a<b" if r[hi] < 1 else "none"
+    est = r.get("estimate")
+    if est is None or pd.isna(est):
+        return "none"
+    return "a>b" if est > 1 else "a<b" if est < 1 else "none"
+
+
+def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict], list[str]]:
+    """Every matched (other group, reference groups) pair, estimated; and the groups left
+    without a partner.  The side with more groups is walked; each of its groups is set
+    against the groups of the other side that share a zone with it (pooled)."""
+    walk_other = len(other_groups) >= len(ref_groups)
+    mine, theirs = (other_groups, ref_groups) if walk_other else (ref_groups, other_groups)
+    rows, alone = [], []
+    for label, g, zones in mine:
+        partners, note = _partners(zones, theirs)
+        if not partners:
+            alone.append(label)
+            continue
+        pooled = pd.concat([p[1] for p in partners])
+        o, r = (g, pooled) if walk_other else (pooled, g)
+        row = est(f, r, o)
+        if note:
+            row["note"] = "; ".join(x for x in (row.get("note"), note) if x)
+        o_labels = [label] if walk_other else [p[0] for p in partners]
+        r_labels = [p[0] for p in partners] if walk_other else [label]
+        rows.append({**row, "_o": o, "_r": r, "groups_a": o_labels, "groups_b": r_labels})
+    return rows, alone
+
+
+def _partners(zones: set[str], theirs: list) -> tuple[list, str]:
+    """The groups of the other side to set against a group with ``zones``: those sharing a
+    zone.  A group spanning two zones (cross-zone) with no such partner is set against all of
+    them, which the note says; two single-zone groups in different zones are never compared
+    (a PPG in zone 1 is not a same-zone pair in zone 3)."""
+    shared = [p for p in theirs if _matched(zones, p[2])]
+    if shared:
+        return shared, ""
+    if len(zones) > 1 or all(len(p[2]) > 1 for p in theirs):
+        where = ", ".join(sorted({z for p in theirs for z in p[2]}))
+        return list(
+            theirs
+        ), f"no partner in zones {'/'.join(sorted(zones))}: compared with zone {where}"
+    return [], ""
+
+
+def contrast_claims(
+    tables: Tables,
+    *,
+    factors: Sequence[str] = FACTORS,
+    stat: str = "p50",
+    level: float = 0.95,
+    adjust: str = "holm",
+    rng=None,
+) -> pd.DataFrame:
+    """The claims of every one-factor contrast (see the module doc): a ``ratio`` claim where
+    one pair of groups is compared, a ``range`` claim over its ``pair`` claims where several
+    are, a ``not_compared`` claim where no pair is like with like."""
+    est = Estimator(tables, stat=stat, level=level, rng=rng)
+    observations = Observations(tables)
+    out: list[dict] = []
+    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(est.runs, factors):
+        basis = str(context.get("latency_basis"))
+        base = {
+            "section": "answer",
+            "factor": f,
+            "context": _context_text(context, f),
+            "tool": context.get("tool"),
+            "stat": stat,
+            "basis": basis,
+            "level": level,
+        }
+        sides = (side_name(f, other), side_name(f, ref))
+        rows, alone = _pair_rows(est, f, groups(ref_runs), groups(other_runs))
+        for r in rows:
+            r.update(
+                n_obs_a=observations(r["_o"], basis),
+                n_obs_b=observations(r["_r"], basis),
+                runs_a=sorted(r.pop("_o")["run_id"]),
+                runs_b=sorted(r.pop("_r")["run_id"]),
+            )
+        out += _claims_of(base, sides, rows, alone)
+    return finish_claims(pd.DataFrame(out), level, adjust)
+
+
+def _claims_of(base: dict, sides: tuple[str, str], rows: list[dict], alone: list[str]):
+    """One contrast's claims: a ratio, or a range over its pairs, or not compared."""
+    a, b = sides
+    if not rows:
+        why = "no pair of groups shares a zone, so none compares like with like"
+        return [{**base, "kind": "not_compared", "a": a, "b": b, "caveat": why}]
+    pairs = [_pair_claim(base, a, b, r) for r in rows]
+    if alone:
+        note = f"not compared (no partner in a shared zone): {', '.join(alone)}"
+        for p in pairs:
+            p["caveat"] = "; ".join(x for x in (p["caveat"], note) if x)
+    if len(pairs) == 1:
+        return [{**pairs[0], "kind": "ratio"}]
+    head = _range_claim(base, a, b, pairs)
+    for p in pairs:
+        p["parent"] = head["claim_id"]
+    return [head, *pairs]
+
+
+def _pair_claim(base: dict, a: str, b: str, r: dict) -> dict:
+    """A pair's claim, ``a`` = the other side (its ratio is other / reference)."""
+    ga, gb = r.pop("groups_a"), r.pop("groups_b")
+    ev = _evidence(r)
+    caveat = str(r.get("note") or "")
+    if ev in ("printed values", "bounds from published ranges"):
+        caveat = caveat.split("; ")[-1] if "bounds" in caveat else caveat
+    claim = {
+        **base,
+        "kind": "pair",
+        "a": a,
+        "b": b,
+        "groups_a": ga,
+        "groups_b": gb,
+        **{k: r.get(k) for k in ("runs_a", "runs_b", "n_obs_a", "n_obs_b")},
+        **{k: r.get(k) for k in ("value_a", "value_b", "value_a_low", "value_b_low")},
+        **{k: r.get(k) for k in ("estimate", "ci_low", "ci_high")},
+        **{k: r.get(k) for k in ("bound_low", "bound_high", "p_value", "method")},
+        "n_runs_a": r.get("n_runs_a"),
+        "n_runs_b": r.get("n_runs_b"),
+        "stat": r.get("stat") or base["stat"],
+        "evidence": ev,
+        "caveat": caveat if ev != "tested across runs" else str(r.get("assumption") or ""),
+        "direction": _direction(r),
+    }
+    claim["claim_id"] = _claim_id(claim)
+    return claim
+
+
+def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
+    ratios = np.array([p["estimate"] for p in pairs], dtype=float)
+    dirs = [p["direction"] for p in pairs]
+    ev = max((p["evidence"] for p in pairs), key=lambda e: EVIDENCE_RANK[e])  # the weakest
+    claim = {
+        **base,
+        "kind": "range",
+        "a": a,
+        "b": b,
+        "groups_a": sorted({g for p in pairs for g in p["groups_a"]}),
+        "groups_b": sorted({g for p in pairs for g in p["groups_b"]}),
+        "runs_a": sorted({r for p in pairs for r in p["runs_a"]}),
+        "runs_b": sorted({r for p in pairs for r in p["runs_b"]}),
+        "n_runs_a": len({r for p in pairs for r in p["runs_a"]}),
+        "n_runs_b": len({r for p in pairs for r in p["runs_b"]}),
+        "n_obs_a": min(int(p["n_obs_a"] or 0) for p in pairs),
+        "n_obs_b": min(int(p["n_obs_b"] or 0) for p in pairs),
+        "stat": pairs[0]["stat"],
+        "estimate_low": float(np.nanmin(ratios)),
+        "estimate_high": float(np.nanmax(ratios)),
+        "direction": _range_direction(list(dirs)),
+        "evidence": ev,
+        "caveat": "; ".join(dict.fromkeys(p["caveat"] for p in pairs if p["caveat"])),
+    }
+    claim["claim_id"] = _claim_id(claim)
+    return claim
+
+
+def _range_direction(dirs: list[str]) -> str:
+    """One direction for a range: every pair's, ``partial`` when some pairs are not told
+    apart and the rest agree, ``mixed`` when pairs point both ways."""
+    found = set(dirs)
+    if len(found) == 1:
+        return found.pop()
+    if {"a>b", "a<b"} <= found:
+        return "mixed"
+    return "partial" if found - {"none"} else "none"
+
+
+def _claim_id(c: dict) -> str:
+    ga = "+".join(c.get("groups_a") or [])
+    gb = "+".join(c.get("groups_b") or [])
+    return f"{c['factor']}:{c['a']}/{c['b']}:{c['context']}:{c['basis']}:{ga}/{gb}:{c['kind']}"
+
+
+def finish_claims(out: pd.DataFrame, level: float, adjust: str) -> pd.DataFrame:
+    """Holm over the tested claims, each claim oriented slower-first, ranked, rendered."""
+    if out.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    out = out.reindex(columns=COLUMNS)
+    tested = out["evidence"].eq("tested across runs") & out["p_value"].notna()
+    out["p_adj"] = np.nan
+    if tested.any():
+        out.loc[tested, "p_adj"] = stats.adjust_pvalues(
+            out.loc[tested, "p_value"].to_numpy(dtype=float), adjust
+        )
+        # a direction needs the test to hold after adjustment over every claim of the page
+        out.loc[tested & (out["p_adj"] >= 1 - level), "direction"] = "none"
+        for i in out.index[out["kind"] == "range"]:
+            dirs = list(out.loc[out["parent"] == out.at[i, "claim_id"], "direction"])
+            out.at[i, "direction"] = _range_direction(dirs)
+    out = pd.DataFrame([_oriented(r) for r in out.to_dict("records")], columns=COLUMNS)
+    out = rank(out)
+    out["text"] = [render(r) for r in out.to_dict("records")]
+    return out
+
+
+def _oriented(c: dict) -> dict:
+    """The slower side first: a ratio below 1 is turned over (a ↔ b, 1/x, bounds swapped)."""
+    if c["kind"] == "range":
+        lo, hi = c["estimate_low"], c["estimate_high"]
+        turn = math.sqrt(lo * hi) < 1 if lo > 0 and hi > 0 else False
+    else:
+        est = c.get("estimate")
+        turn = est is not None and pd.notna(est) and est < 1
+    if not turn:
+        return c
+    c = dict(c)
+    for x, y in (("a", "b"), ("groups_a", "groups_b"), ("runs_a", "runs_b")):
+        c[x], c[y] = c[y], c[x]
+    for x, y in (("n_runs_a", "n_runs_b"), ("n_obs_a", "n_obs_b"), ("value_a", "value_b")):
+        c[x], c[y] = c[y], c[x]
+    for x, y in (("value_a_low", "value_b_low"),):
+        c[x], c[y] = c[y], c[x]
+
+    def inv(v):
+        return 1 / v if v is not None and pd.notna(v) and v != 0 else np.nan
+
+    c["estimate"] = inv(c.get("estimate"))
+    for x, y in (("ci_low", "ci_high"), ("bound_low", "bound_high")):
+        c[x], c[y] = inv(c.get(y)), inv(c.get(x))
+    c["estimate_low"], c["estimate_high"] = inv(c.get("estimate_high")), inv(c.get("estimate_low"))
+    c["direction"] = {"a>b": "a<b", "a<b": "a>b"}.get(c["direction"], c["direction"])
+    return c
+
+
+def rank(claims: pd.DataFrame) -> pd.DataFrame:
+    """Strongest evidence first: tested across runs, then the claims over the most runs, then
+    those resting on the most observations (the smaller side's), then by evidence; pairs
+    stay under their range."""
+    c = claims.copy()
+    c["_ev"] = c["evidence"].map(EVIDENCE_RANK).fillna(9)
+    num = {k: pd.to_numeric(c[k], errors="coerce").fillna(0) for k in COLUMNS if k[:2] == "n_"}
+    c["_runs"] = -(num["n_runs_a"] + num["n_runs_b"])
+    c["_obs"] = -np.minimum(num["n_obs_a"], num["n_obs_b"])
+    c["_tested"] = c["_ev"].ne(0)
+    keys = ["_tested", "_runs", "_obs", "_ev"]
+    heads = c[c["parent"].isna()].sort_values(keys, kind="stable")
+    order = []
+    for i, h in heads.iterrows():
+        order.append(i)
+        order += list(c.index[c["parent"] == h["claim_id"]])
+    return c.loc[order].drop(columns=[*keys]).reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+
+
+def _num(x: float) -> str:
+    return f"{x:.3g}" if abs(x) < 100 else f"{x:.0f}"
+
+
+def _what(c: dict) -> str:
+    basis = {"half_rtt": "half round trip", "rtt": "round trip", "one_way": "one way"}
+    stat = {"p50": "median", "mean": "mean"}.get(str(c["stat"]), str(c["stat"]))
+    return f"{c['context']}; {stat} {basis.get(str(c['basis']), c['basis'])}"
+
+
+def _evidence_words(c: dict) -> str:
+    ev = c["evidence"]
+    k = f"{int(c['n_runs_a'] or 0)} vs {int(c['n_runs_b'] or 0)} runs"
+    if ev == "tested across runs":
+        p = f", adjusted p = {c['p_adj']:.2g}" if pd.notna(c.get("p_adj")) else ""
+        return f"tested across runs, {k}{p}"
+    if ev == "printed values" and c["kind"] == "range":
+        return "printed values, one run a group: no test"
+    if ev == "printed values":
+        one = c["n_runs_a"] == 1 and c["n_runs_b"] == 1
+        return "printed values, one run each: no test" if one else f"printed values, {k}: no test"
+    return {
+        "printed mean, std and count": "from the printed mean, std and count; packets assumed "
+        "independent, one run a side",
+        "bounds from published ranges": "bounds from published ranges, not an interval",
+        "samples, one run a side": "one run a side: no test across runs",
+    }.get(ev, ev)
+
+
+def _interval(c: dict) -> str:
+    if pd.notna(c.get("ci_low")) and pd.notna(c.get("ci_high")):
+        return f"{c['level']:.0%} CI of the ratio {c['ci_low']:.2f} to {c['ci_high']:.2f}"
+    if pd.notna(c.get("bound_low")) and pd.notna(c.get("bound_high")):
+        return f"the ratio lies between {c['bound_low']:.2f} and {c['bound_high']:.2f}"
+    return ""
+
+
+def _value(c: dict, side: str) -> str:
+    v, lo = c.get(f"value_{side}"), c.get(f"value_{side}_low")
+    if lo is not None and pd.notna(lo) and lo != v:
+        return f"{fmt(lo).split()[0]}–{fmt(v)}"
+    return fmt(v)
+
+
+def _values(c: dict) -> str:
+    if pd.isna(c.get("value_a")) or pd.isna(c.get("value_b")):
+        return ""
+    return f"{_value(c, 'a')} vs {_value(c, 'b')}"
+
+
+def _pair_words(c: dict) -> str:
+    ga = ", ".join(c["groups_a"] or [])
+    gb = ", ".join(c["groups_b"] or [])
+    return f"{c['estimate']:.2f}× ({ga} vs {gb})"
+
+
+def render(c: dict) -> str:
+    """A claim in words — the only place a claim becomes a sentence."""
+    kind = c["kind"]
+    if kind == "statement":  # a sentence its builder wrote (stability, baseline, zone pairs)
+        return str(c["text"])
+    if kind == "not_compared":
+        return f"**{c['a']} vs {c['b']}: not compared** ({c['context']}): {c['caveat']}."
+    what, ev = _what(c), _evidence_words(c)
+    if kind == "range":
+        head = f"**{c['a']} is {c['estimate_low']:.2f}× to {c['estimate_high']:.2f}× {c['b']}"
+        if c["direction"] == "mixed":
+            head = (
+                f"**{c['a']} against {c['b']}: {c['estimate_low']:.2f}× to "
+                f"{c['estimate_high']:.2f}×, the direction depends on the pair"
+            )
+        if c["direction"] in ("partial", "none"):
+            ev += "; not every pair is told apart"
+        return f"{head}, depending on the pair** ({what}; {ev}):"
+    sub = kind == "pair"
+    values = _values(c)
+    interval = _interval(c)
+    detail = "; ".join(x for x in (values, interval, ev) if x)
+    if c["direction"] == "none":
+        why = (
+            "bounds include 1"
+            if "bounds" in c["evidence"]
+            else "not significant after adjustment over the page's tests"
+            if pd.notna(c.get("p_adj")) and pd.notna(c.get("ci_low")) and not c["ci_low"] <= 1
+            else "interval includes 1"
+        )
+        head = (
+            f"{_pair_words(c)}: no direction ({why})"
+            if sub
+            else f"**{c['a']} and {c['b']} are not told apart** ({what}"
+        )
+        return f"{head}; {detail})." if not sub else f"{head}; {detail}."
+    if sub:
+        return f"{_pair_words(c)}: {detail}."
+    if c["evidence"] == "bounds from published ranges":
+        interval = f"{c['bound_low']:.2f}× to {c['bound_high']:.2f}×"
+        detail = "; ".join(x for x in (values, ev) if x)
+        return f"**{c['a']} is {interval} {c['b']}** ({what}; {detail})."
+    return f"**{c['a']} is {c['estimate']:.2f}× {c['b']}** ({what}; {detail})."
+
+
+def markdown(claims: pd.DataFrame) -> str:
+    """The claims as a Markdown list, pairs indented under their range."""
+    lines = []
+    for c in claims.to_dict("records"):
+        indent = "  " if c["kind"] == "pair" else ""
+        lines.append(f"{indent}- {c['text']}")
+    return "\n".join(lines)
+
+
+def to_records(claims: pd.DataFrame) -> list[dict]:
+    """JSON-ready rows (NaN → None, numpy → Python)."""
+    out = []
+    for r in claims.to_dict("records"):
+        row = {}
+        for k, v in r.items():
+            if isinstance(v, (list, tuple, np.ndarray)):
+                row[k] = [x.item() if hasattr(x, "item") else x for x in v]
+            elif v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+                row[k] = None
+            else:
+                row[k] = v.item() if hasattr(v, "item") else v
+        out.append(row)
+    return out
+
+
+def write(claims: pd.DataFrame, path: str | Path) -> Path:
+    """``claims.json`` beside a page: every claim, sorted keys, one diff-friendly file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(to_records(claims), indent=1, sort_keys=True, ensure_ascii=False)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+__all__ = ["COLUMNS", "FACTOR_NAMES", "contrast_claims", "markdown", "render", "write"]
