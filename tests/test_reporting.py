@@ -83,7 +83,11 @@ def test_labels_tell_printed_runs_of_one_group_apart(data):
     b1s = sorted(x for x in labels if x.startswith("B1s cross-zone"))
     # latte's sender and receiver logs and the blog's number: one scenario, three runs
     assert len(b1s) == 3 and len(set(b1s)) == 3
-    assert any("latte-sender.log" in x for x in b1s)
+    # the two logs name their target (latte -a 10.0.0.5:5005) and tell apart by their role
+    assert sorted(x for x in b1s if "to 10.0.0.5" in x) == [
+        "B1s cross-zone · to 10.0.0.5 · latte (client)",
+        "B1s cross-zone · to 10.0.0.5 · latte (server)",
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

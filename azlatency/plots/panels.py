@@ -21,6 +21,19 @@ def _legend_lines(labels: list[str]) -> int:
     return sum(label.count("\n") + 1 for label in wrapped) + bool(prefix)
 
 
+def _chunks(part: pd.DataFrame, hue: str, size: int) -> list[pd.DataFrame]:
+    """``part`` cut into frames of at most ``size`` values of ``hue`` each (in sorted order)."""
+    if hue not in part or size < 1:
+        return [part]
+    values = sorted(part[hue].dropna().astype(str).unique())
+    if len(values) <= size:
+        return [part]
+    n = -(-len(values) // size)
+    per = -(-len(values) // n)  # balanced: 9 values → 5 + 4, not 8 + 1
+    keys = part[hue].astype(str)
+    return [part[keys.isin(values[i : i + per])] for i in range(0, len(values), per)]
+
+
 def panels(
     data: pd.DataFrame,
     plot: Callable,
@@ -30,6 +43,7 @@ def panels(
     width: float = WIDTHS["two_column"],
     min_height: float = 2.4,
     sharex: bool = True,
+    max_series: int = 8,
     **kwargs,
 ) -> Figure:
     """``plot(part, hue=hue, ax=ax, **kwargs)`` for each value of ``by`` (sorted), stacked in
@@ -37,7 +51,9 @@ def panels(
     panels.  Every legend is one column to the right of its panel, which is as tall as the
     legend needs; the figure is as much wider than ``width`` as the widest legend (constrained
     layout); the x label is drawn once, at the bottom.  Rows without a ``by`` value get the
-    last panel.  A frame with one value of ``by`` (or without the column) is one panel."""
+    last panel.  A frame with one value of ``by`` (or without the column) is one panel.
+    A panel holds at most ``max_series`` values of ``hue`` (colours past eight repeat and the
+    eye cannot follow them): more become further panels of the same ``by`` value."""
     if by in data:
         known = data[by].notna()
         keys = sorted(data.loc[known, by].astype(str).unique())
@@ -45,6 +61,7 @@ def panels(
         parts += [data[~known]] if (~known).any() else []
     else:
         parts = [data]
+    parts = [chunk for part in parts for chunk in _chunks(part, hue, max_series)]
     heights = [
         max(
             min_height,

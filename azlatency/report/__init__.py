@@ -24,6 +24,7 @@ from ._baseline import (
     junit_xml,
 )
 from ._claims import contrast_claims, render
+from ._claims import forest as claims_forest
 from ._claims import markdown as claims_markdown
 from ._claims import to_records as claim_records
 from ._compare import (
@@ -65,6 +66,17 @@ from ._longrun import (
     segments,
     sessions,
 )
+from ._pages import (
+    banner,
+    cross_tool_claims,
+    distribution_claims,
+    import_claims,
+    longrun_claims,
+    mark,
+    tail_claims,
+    throughput_claims,
+    zone_matrix_claims,
+)
 from ._question import about, author_tables
 from ._show import (
     CLAIMS_MIME,
@@ -97,6 +109,16 @@ __all__ = [
     "campaign_answer",
     "claim_records",
     "claims_markdown",
+    "claims_forest",
+    "banner",
+    "cross_tool_claims",
+    "distribution_claims",
+    "import_claims",
+    "longrun_claims",
+    "mark",
+    "tail_claims",
+    "throughput_claims",
+    "zone_matrix_claims",
     "contrast_claims",
     "one_campaign",
     "render",

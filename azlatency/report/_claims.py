@@ -616,3 +616,27 @@ def write(claims: pd.DataFrame, path: str | Path) -> Path:
 
 
 __all__ = ["COLUMNS", "FACTOR_NAMES", "contrast_claims", "markdown", "render", "write"]
+
+
+def forest(claims: pd.DataFrame) -> pd.DataFrame:
+    """The claims a forest plot draws (``plots.forest``): every single ratio and every pair of
+    a range — never a range's pooled figure — with ``low``/``high`` its interval or its bounds
+    (``interval`` says which, ``none`` for printed values) and a ``label`` naming both sides."""
+    rows = claims[claims["kind"].isin(["ratio", "pair"]) & claims["estimate"].notna()].copy()
+    if rows.empty:
+        return rows.assign(low=[], high=[], interval=[], label=[])
+    ci = rows["ci_low"].notna() & rows["ci_high"].notna()
+    bounds = ~ci & rows["bound_low"].notna() & rows["bound_high"].notna()
+    rows["low"] = rows["ci_low"].where(ci, rows["bound_low"].where(bounds))
+    rows["high"] = rows["ci_high"].where(ci, rows["bound_high"].where(bounds))
+    rows["interval"] = np.select([ci, bounds], ["confidence interval", "bounds"], "none")
+
+    def label(r) -> str:
+        pair = ""
+        if r["kind"] == "pair":
+            pair = f" · {', '.join(r['groups_a'])} / {', '.join(r['groups_b'])}"
+        mark = {"bounds": " [bounds]", "none": " [printed]"}.get(r["interval"], "")
+        return f"{r['a']} / {r['b']} ({r['context']}){pair}{mark}"
+
+    rows["label"] = [label(r) for r in rows.to_dict("records")]
+    return rows.reset_index(drop=True)

@@ -525,7 +525,11 @@ def _caption(r: dict, adjust: str) -> str:
 
 # The VMs, whatever the message and whichever end ran the client (zone_pair, not the arrow:
 # qperf prints no address, sockperf does; both measured the same two VMs).
-PAIR = tuple(c for c in GROUP if c not in ("msg_size_bytes", "src_zone", "dst_zone"))
+PAIR = tuple(
+    c
+    for c in GROUP
+    if c not in ("msg_size_bytes", "src_zone", "dst_zone", "src_host", "dst_host", "dst_ip")
+)
 
 
 def cross_tool(
@@ -686,6 +690,8 @@ def size_series(headline: pd.DataFrame) -> pd.DataFrame:
     h = h[key.map(key.value_counts()) > 1]
     n = h.groupby(key[h.index])["msg_size_bytes"].transform("nunique")
     h = h[n > 1]
+    if h.empty:  # a row-wise join of no rows is a frame, not a column
+        return h.assign(series=pd.Series(dtype=str))
     parts = [c for c in ("scenario", "placement", "tool") if c in h]
     h["series"] = h[parts].astype("string").fillna("").agg(" · ".join, axis=1)
     h["msg_size_bytes"] = h["msg_size_bytes"].astype(float)

@@ -34,6 +34,11 @@ GROUP = (
     "accelerated_networking",
     "vm_size",
     "msg_size_bytes",
+    # the endpoints the logs name: without labels, each pair of hosts is its own group, never
+    # pooled with another target's runs (two unrelated pings are two groups)
+    "src_host",
+    "dst_host",
+    "dst_ip",
 )
 QUANTILES = DEFAULT_QUANTILES
 _PCT = re.compile(r"^p(\d+(?:\.\d+)?)$")
@@ -145,7 +150,9 @@ def _reported_rows(
         if r.stat == "mean" and len(means) and r.run_id in means.index:
             m = means.loc[r.run_id]
             base.update({k: m[k] for k in ("ci_low", "ci_high", "level", "method", "estimable")})
-            base["note"] = m.get("caveat") or m["note"]
+            # the caveat of an interval only where there is one (a tool that printed no std
+            # gets the reason it has none, not "assumes independent packets")
+            base["note"] = (m.get("caveat") if m["estimable"] else "") or m["note"]
         rows.append(base)
     out = pd.DataFrame(rows)
     cols = [c for c in [*by, "tool", "converted_from"] if c in t.runs.columns]
@@ -163,6 +170,10 @@ def _part(col: str, value) -> str:
         return str(value).removeprefix("Standard_")
     if col == "msg_size_bytes":
         return f"{int(value)} B"
+    if col == "src_host":
+        return f"from {value}"
+    if col in ("dst_host", "dst_ip"):
+        return f"to {value}"
     return str(value)
 
 
@@ -177,9 +188,28 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
     keyed = out[scen].astype("string").fillna("") if scen else pd.DataFrame(index=out.index)
     key = keyed.apply(tuple, axis=1) if scen else pd.Series([()] * len(out), index=out.index)
     varies = {}
+    hosts = [c for c in ("src_host", "dst_host", "dst_ip") if c in rest]
+    tool_key = (
+        pd.Series(list(zip(key, out["tool"].astype(str))), index=out.index)
+        if "tool" in out
+        else key
+    )
     for k in key.unique():
         rows = out[key == k]
-        varies[k] = [c for c in rest if rows[c].astype("string").nunique(dropna=False) > 1]
+        varies[k] = [
+            c for c in rest if c not in hosts and rows[c].astype("string").nunique(dropna=False) > 1
+        ]
+        # the hosts only where one tool measured several pairs of them in the scenario
+        per_tool = [out[tool_key == tk] for tk in tool_key[key == k].unique()]
+        varies[k] += [
+            c
+            for c in hosts
+            if any(g[c].astype("string").nunique(dropna=False) > 1 for g in per_tool)
+        ]
+        if "src_zone" in varies[k] and "dst_zone" not in varies[k]:
+            varies[k].append("dst_zone")  # the arrow is drawn with dst_zone: 1→1 and 2→1
+        if "dst_host" in varies[k] and "dst_ip" in varies[k]:
+            varies[k].remove("dst_ip")  # the host names it
     many = "campaign" in out.columns and out["campaign"].nunique() > 1
 
     def one(i, r) -> str:

@@ -30,7 +30,9 @@ class Need:
 
     what: str
     check: Callable[[Tables, dict], bool]
-    per_campaign: bool = False  # one page per campaign (its own matrix / report)
+    # one page per campaign: every page but the import overview shows one campaign, so its
+    # words and marks (SYNTHETIC) are true of everything on it (issue 37)
+    per_campaign: bool = False
 
 
 def _latency(t: Tables, _p: dict) -> bool:
@@ -86,10 +88,14 @@ def _always(_t: Tables, _p: dict) -> bool:
 NEEDS: dict[str, Need] = {
     "01": Need("an imported campaign", _always),
     "10": Need(
-        "latency runs (sockperf, qperf *_lat, latte, ping, echo CSV, ethr latency)", _latency
+        "latency runs (sockperf, qperf *_lat, latte, ping, echo CSV, ethr latency)",
+        _latency,
+        per_campaign=True,
     ),
     "11": Need(
-        "latency percentiles: per-packet samples or percentiles printed by the tool", _percentiles
+        "latency percentiles: per-packet samples or percentiles printed by the tool",
+        _percentiles,
+        per_campaign=True,
     ),
     "20": Need(
         "latency runs whose source and destination zones are both known (campaign.yaml's "
@@ -101,14 +107,18 @@ NEEDS: dict[str, Need] = {
         "two latency runs that differ in exactly one of placement, accelerated networking, "
         "VM size or message size and agree on everything else",
         _contrasts,
+        per_campaign=True,
     ),
-    "22": Need("throughput runs (iperf3, ntttcp, qperf *_bw, ethr)", _throughput),
+    "22": Need(
+        "throughput runs (iperf3, ntttcp, qperf *_bw, ethr)", _throughput, per_campaign=True
+    ),
     "30": Need(
         "a long run: timed samples spanning min_hours or more, or printed tables of the "
         "records before a break",
         _long,
+        per_campaign=True,
     ),
-    "40": Need("one pair of VMs measured by two or more latency tools", _tools),
+    "40": Need("one pair of VMs measured by two or more latency tools", _tools, per_campaign=True),
     "50": Need(
         "expectations in campaign.yaml (`expectations:`: a target per VM size, tool and metric)",
         _expectations,

@@ -133,11 +133,7 @@ def table(
     floats = [c for c in out.columns if pd.api.types.is_float_dtype(out[c])]
     for c in out.columns:
         if c not in floats and (out[c].dtype == object or pd.api.types.is_string_dtype(out[c])):
-            out[c] = out[c].map(
-                lambda v: (
-                    v if not isinstance(v, str) or len(v) <= max_chars else v[: max_chars - 1] + "…"
-                )
-            )
+            out[c] = out[c].map(lambda v: _cut(v, max_chars))
     return (
         out.reset_index(drop=True)
         .style.hide(axis="index")
@@ -146,17 +142,32 @@ def table(
     )
 
 
+def _cut(v: Any, max_chars: int) -> Any:
+    """Long text cut at the last word boundary before ``max_chars``, never mid-word."""
+    if not isinstance(v, str) or len(v) <= max_chars:
+        return v
+    head = v[: max_chars - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > max_chars // 2 else head).rstrip(" ,;:") + " …"
+
+
 def _scale(v: float, unit: str) -> tuple[float, str]:
     if unit == "bps":
         for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
             if abs(v) >= scale:
                 return scale, f"{prefix}bit/s"
         return 1.0, "bit/s"
+    if unit == "us":  # 554 ms, not 5.545e+05 µs (a real ping of 554 ms, issue 37)
+        for scale, name in ((1e6, "s"), (1e3, "ms")):
+            if abs(v) >= 10 * scale:
+                return scale, name
+        return 1.0, "µs"
     return 1.0, _UNITS.get(unit, unit)
 
 
 def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:
-    """``fmt(700.618)`` → ``'700.6 µs'``; ``fmt(7.91e9, 'bps')`` → ``'7.91 Gbit/s'``."""
+    """``fmt(700.618)`` → ``'700.6 µs'``; ``fmt(554000)`` → ``'554 ms'``; ``fmt(7.91e9,
+    'bps')`` → ``'7.91 Gbit/s'``."""
     if value is None or pd.isna(value):
         return "n/a"
     scale, text = _scale(float(value), unit)

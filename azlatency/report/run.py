@@ -7,6 +7,7 @@ Layout of the output folder (default ``reports/``)::
     notebooks/NN-*.ipynb          notebooks over every campaign that has what they need
     notebooks/<campaign>/NN-*     a campaign's own pages (20 zone matrix, 90 campaign report)
     notebooks/**/NN-*.md          pages of notebooks not run (what the data lacks) or failed
+    claims/**/NN-*.json           every claim a page made, as data (diff two reports with it)
     failed/**/NN-*.ipynb          executed copies of failed notebooks, traceback included
     figures/, figures/<campaign>/ PDF, SVG, PNG of every figure
     site/                         the HTML site (Sphinx + myst-nb, offline)
@@ -137,7 +138,7 @@ def _deterministic_kernels() -> Iterator[None]:
 
 def _clean(out: Path) -> None:
     """Remove what an earlier report wrote (only the folders this command owns)."""
-    for sub in ("notebooks", "failed", "figures", "site"):
+    for sub in ("notebooks", "failed", "figures", "site", "claims"):
         shutil.rmtree(out / sub, ignore_errors=True)
 
 
@@ -321,6 +322,26 @@ def write_pages(pages: Sequence[Page], sources: dict[str, Path], out: Path) -> N
         (folder / f"{p.stem}.md").write_text(f"# {title}\n\n{body}", encoding="utf-8")
 
 
+def write_claims(pages: Sequence[Page], out: Path) -> list[Path]:
+    """``<out>/claims/[<campaign>/]<page>.json``: every claim a page made (``rep.claims``:
+    its key numbers, and a campaign page's answer as a claims table), so CI can diff what a
+    report says between two runs of it."""
+    from ._show import read_claims
+
+    written = []
+    shutil.rmtree(out / "claims", ignore_errors=True)
+    for p in pages:
+        executed = out / "notebooks" / p.folder / f"{p.stem}.ipynb"
+        if p.status != "run" or not executed.is_file():
+            continue
+        target = out / "claims" / p.folder / f"{p.stem}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(read_claims(executed), indent=1, sort_keys=True, ensure_ascii=False)
+        target.write_text(text + "\n", encoding="utf-8")
+        written.append(target)
+    return written
+
+
 def _note(executed: Path, left_out: dict[str, str]) -> None:
     nb = json.loads(executed.read_text(encoding="utf-8"))
     lines = [f"- `{c}`: {why}" for c, why in sorted(left_out.items())]
@@ -413,6 +434,7 @@ def run_report(
             else:
                 os.environ[FORMATS_ENV] = saved
         write_pages(outcome.pages, sources, out)
+        write_claims(outcome.pages, out)
         bar.update(task, description="rendering the site", completed=0, total=1)
         titles = {stem: _title(src) for stem, src in sources.items()}
         index = frontpage.markdown(names, outcome.pages, out / "notebooks", titles)
