@@ -13,7 +13,9 @@ from matplotlib.legend import Legend
 from matplotlib.ticker import Formatter
 
 SEP = " · "  # how reporting labels join their parts (campaign · scenario · zone · size · tool)
-INSIDE_MAX = 6  # a legend of more entries goes outside the axes, on the right
+# A legend goes outside the axes, on the right: inside, it sits over data points sooner or
+# later (issue 37); ``inside_max=`` keeps a short one inside where a caller knows the corner.
+INSIDE_MAX = 0
 ROWS_MAX = 24  # legend entries per column
 WRAP = 48  # characters per legend line
 LINESTYLES = ("-", "--", ":", "-.")

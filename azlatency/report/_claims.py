@@ -363,6 +363,8 @@ def _pair_claim(base: dict, a: str, b: str, r: dict) -> dict:
 
 def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
     ratios = np.array([p["estimate"] for p in pairs], dtype=float)
+    ratios = ratios[np.isfinite(ratios)]
+    low, high = (float(ratios.min()), float(ratios.max())) if len(ratios) else (np.nan, np.nan)
     dirs = [p["direction"] for p in pairs]
     ev = max((p["evidence"] for p in pairs), key=lambda e: EVIDENCE_RANK[e])  # the weakest
     claim = {
@@ -379,8 +381,8 @@ def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
         "n_obs_a": min(int(p["n_obs_a"] or 0) for p in pairs),
         "n_obs_b": min(int(p["n_obs_b"] or 0) for p in pairs),
         "stat": pairs[0]["stat"],
-        "estimate_low": float(np.nanmin(ratios)),
-        "estimate_high": float(np.nanmax(ratios)),
+        "estimate_low": low,
+        "estimate_high": high,
         "direction": _range_direction(list(dirs)),
         "evidence": ev,
         "caveat": "; ".join(dict.fromkeys(p["caveat"] for p in pairs if p["caveat"])),
@@ -490,9 +492,13 @@ def _what(c: dict) -> str:
     return f"{c['context']}; {stat} {basis.get(str(c['basis']), c['basis'])}"
 
 
+def _n(x) -> int:
+    return int(x) if x is not None and pd.notna(x) else 0
+
+
 def _evidence_words(c: dict) -> str:
     ev = c["evidence"]
-    k = f"{int(c['n_runs_a'] or 0)} vs {int(c['n_runs_b'] or 0)} runs"
+    k = f"{_n(c['n_runs_a'])} vs {_n(c['n_runs_b'])} runs"
     if ev == "tested across runs":
         p = f", adjusted p = {c['p_adj']:.2g}" if pd.notna(c.get("p_adj")) else ""
         return f"tested across runs, {k}{p}"
@@ -543,6 +549,10 @@ def render(c: dict) -> str:
         return str(c["text"])
     if kind == "not_compared":
         return f"**{c['a']} vs {c['b']}: not compared** ({c['context']}): {c['caveat']}."
+    finite = [c.get(k) for k in ("estimate", "estimate_low", "estimate_high")]
+    if not any(v is not None and pd.notna(v) and np.isfinite(v) for v in finite):
+        why = str(c.get("caveat") or "no statistic both sides printed").split("; ")[0]
+        return f"**{c['a']} vs {c['b']}: not compared** ({c['context']}): {why}."
     what, ev = _what(c), _evidence_words(c)
     if kind == "range":
         head = f"**{c['a']} is {c['estimate_low']:.2f}× to {c['estimate_high']:.2f}× {c['b']}"

@@ -373,6 +373,8 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     b, sb = _printed(t, ref, basis, stat)
     if a.empty or b.empty or sa != sb:
         return {"source": "reported", "method": "", "note": "no common printed statistic"}
+    if not b["value"] > 0:
+        return {"source": "reported", "method": "", "note": f"a printed {sb} of 0: no ratio"}
     va, vb = _printed_values(t, other, basis, sa), _printed_values(t, ref, basis, sa)
     if len(va) >= 2 and len(vb) >= 2:
         return _printed_runs_row(va, vb, sa, level)

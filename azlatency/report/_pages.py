@@ -246,3 +246,56 @@ def import_claims(overview: dict[str, pd.DataFrame]) -> pd.DataFrame:
         else "No run needs a second look.",
     ]
     return _rows("import", texts)
+
+
+# ---------------------------------------------------------------------------------------------
+# What to see in a figure (its caption's first sentence)
+
+
+def see_latency(part: pd.DataFrame) -> str:
+    """``'Slowest: … (711.1 µs); fastest: … (16.49 µs), 43× apart; 4 of 10 with an
+    interval.'``"""
+    p = part.dropna(subset=["estimate"])
+    if p.empty:
+        return ""
+    lo, hi = _pick(p, "estimate", "min"), _pick(p, "estimate", "max")
+    apart = f", {hi['estimate'] / lo['estimate']:.3g}× apart" if len(p) > 1 else ""
+    with_ci = int(p["ci_low"].notna().sum())
+    return (
+        f"Slowest: {hi['label']} ({fmt(hi['estimate'])}); fastest: {lo['label']} "
+        f"({fmt(lo['estimate'])}){apart}; {with_ci} of {len(p)} with an interval."
+    )
+
+
+def see_throughput(tp: pd.DataFrame) -> str:
+    p = tp.dropna(subset=["estimate"])
+    if p.empty:
+        return ""
+    lo, hi = _pick(p, "estimate", "min"), _pick(p, "estimate", "max")
+    return (
+        f"Highest: {hi['where']} · {hi['series']} ({fmt(hi['estimate'], 'bps')}); lowest: "
+        f"{lo['where']} · {lo['series']} ({fmt(lo['estimate'], 'bps')})."
+    )
+
+
+def see_matrix(cells: pd.DataFrame) -> str:
+    m = cells.dropna(subset=["estimate"])
+    if m.empty:
+        return ""
+    lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
+    flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in m.itertuples() if r.asymmetric]
+    asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
+    return (
+        f"Slowest pair {hi['src_zone']}→{hi['dst_zone']} ({fmt(hi['estimate'])}), fastest "
+        f"{lo['src_zone']}→{lo['dst_zone']} ({fmt(lo['estimate'])}){asym}."
+    )
+
+
+def see_forest(forest: pd.DataFrame) -> str:
+    if forest.empty:
+        return ""
+    apart = forest[forest["direction"].isin(["a>b", "a<b"])]
+    return (
+        f"{len(forest)} ratios (slower / faster); {len(apart)} with a direction the evidence "
+        "supports, the others' whiskers or bounds reach 1 or they are printed values."
+    )

@@ -93,12 +93,17 @@ def caption(fig) -> str:
 
 
 def figure(
-    fig, figures_dir: str | Path, name: str, *, caption_text: str | None = None
+    fig,
+    figures_dir: str | Path,
+    name: str,
+    *,
+    caption_text: str | None = None,
+    see: str | None = None,
 ) -> list[Path]:
     """Save ``fig`` as ``<figures_dir>/<name>.png`` (and ``.svg``, ``.pdf``: the formats of
     ``$AZLATENCY_FIGURE_FORMATS``, which ``azlatency report --formats`` sets; default png and
     svg), show it inline with its caption (``caption_text``, else :func:`caption` of the
-    figure), close it.  The output's metadata names the files written, so a report can keep
+    figure; ``see``: what the reader should see in it, said first), close it.  The output's metadata names the files written, so a report can keep
     them with the executed page (``report.cache``)."""
     import os
 
@@ -111,6 +116,8 @@ def figure(
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
     paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
     text = caption_text if caption_text is not None else caption(fig)
+    if see:  # what to see first, then what is drawn
+        text = f"**{see}** {text}"
     display(fig, metadata={"azlatency": {"files": [str(p.resolve()) for p in paths]}})
     if text:
         say(f"*Figure `{name}`.* {text}")

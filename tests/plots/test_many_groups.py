@@ -36,14 +36,17 @@ def test_common_prefix_is_whole_parts_and_leaves_every_label_one():
     assert common_prefix(["ca · x", "cb · x"]) == ""  # parts, not characters
 
 
-def test_legend_says_the_shared_part_once_and_goes_outside_past_six():
+def test_legend_says_the_shared_part_once_and_stays_off_the_data():
     ax = plt.figure().gca()
     for i in range(3):
         ax.plot([1, 2], [i, i], label=f"camp · zone {i} · sockperf")
     leg = plots.legend(ax)
     assert leg.get_title().get_text() == "camp"
     assert _labels(ax) == [f"zone {i} · sockperf" for i in range(3)]
-    assert leg.get_bbox_to_anchor().bounds == ax.bbox.bounds  # inside: anchored to the axes
+    x0 = leg.get_bbox_to_anchor().transformed(ax.transAxes.inverted()).x0
+    assert x0 == pytest.approx(1.01)  # three entries too: beside the axes, never over a point
+    leg = plots.legend(ax, inside_max=6)  # a caller that knows a free corner may keep it in
+    assert leg.get_bbox_to_anchor().bounds == ax.bbox.bounds
     for i in range(3, 30):
         ax.plot([1, 2], [i, i], label=f"camp · zone {i} · sockperf")
     leg = plots.legend(ax, title="series")
@@ -180,3 +183,26 @@ def test_throughput_bars_turn_many_names_further():
     for frame, angle in ((few, 20), (many, 45)):
         ax = plots.throughput_bars(frame, low=None, high=None, ax=plt.figure().gca())
         assert {t.get_rotation() for t in ax.get_xticklabels()} == {angle}
+
+
+def test_a_panel_holds_at_most_eight_series():
+    import pandas as pd
+
+    rows = [{"label": f"pair {i:02d}", "rtt_us": v} for i in range(20) for v in (10 + i, 11 + i)]
+    fig = plots.panels(pd.DataFrame(rows), plots.ecdf, by="tool", x="rtt_us")
+    counts = [len(ax.get_legend_handles_labels()[0]) for ax in fig.axes]
+    assert counts == [7, 7, 6]  # 20 series: three balanced panels, none over eight
+    plt.close(fig)
+
+
+def test_throughput_bars_go_log_when_they_span_a_decade():
+    import pandas as pd
+
+    # seed 001: ntttcp 98.39 Gbit/s on one node beside 7.91-11.82 across zones
+    tp = pd.DataFrame({"where": ["node", "1-1", "1-3"], "estimate": [98.39e9, 11.82e9, 7.91e9]})
+    ax = plt.figure().gca()
+    plots.throughput_bars(tp, x="where", y="estimate", low=None, high=None, side=None, ax=ax)
+    assert ax.get_yscale() == "log" and ax.get_ylabel().endswith("log scale")
+    ax = plt.figure().gca()
+    plots.throughput_bars(tp.iloc[1:], x="where", y="estimate", low=None, high=None, ax=ax)
+    assert ax.get_yscale() == "linear"
