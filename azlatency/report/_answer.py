@@ -23,6 +23,7 @@ from . import _claims as C
 from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs
 from ._data import labels
 from ._longrun import reported_segments
+from ._memo import memo
 from ._show import fmt
 from ._zones import zone_pair_medians
 
@@ -53,6 +54,7 @@ def _inferred(tables: Tables, has_baseline: bool) -> list[str]:
     return out
 
 
+@memo
 def campaign_answer(
     tables: Tables,
     question: str | None = None,

@@ -44,6 +44,7 @@ from ._compare import (
     _show,
     contrast_pairs,
 )
+from ._memo import memo
 from ._show import fmt
 
 COLUMNS = [
@@ -274,6 +275,7 @@ def _partners(zones: set[str], theirs: list) -> tuple[list, str]:
     return [], ""
 
 
+@memo
 def contrast_claims(
     tables: Tables,
     *,

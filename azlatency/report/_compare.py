@@ -30,6 +30,7 @@ from ..stats.compare import run_value_map, value_rows
 from ..stats.summary_only import FIELLER_CAVEAT
 from ._data import latency_runs, sample_runs
 from ._latency import GROUP, latency_percentiles
+from ._memo import memo
 
 FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
 CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "region", "role")
@@ -420,6 +421,7 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     return out
 
 
+@memo
 def contrasts(
     tables: Tables,
     *,
@@ -534,6 +536,7 @@ PAIR = tuple(
 )
 
 
+@memo
 def cross_tool(
     tables: Tables,
     *,

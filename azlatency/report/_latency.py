@@ -23,6 +23,7 @@ from .. import stats, units
 from ..schema import Tables
 from ..stats.common import DEFAULT_QUANTILES, INTERVAL_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
+from ._memo import memo
 
 GROUP = (
     "campaign",
@@ -280,6 +281,7 @@ def group_labels(percentiles: pd.DataFrame, cols: list[str]) -> dict[tuple, str]
     return dict(zip(k.itertuples(index=False, name=None), percentiles["label"]))
 
 
+@memo
 def latency_percentiles(
     tables: Tables,
     *,

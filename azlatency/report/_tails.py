@@ -12,6 +12,7 @@ from .. import stats, units
 from ..schema import Tables, pct_label
 from ..stats.common import INTERVAL_CORE, READ_COLUMNS
 from ._latency import GROUP, _convert, _keys, group_labels
+from ._memo import memo
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
 RATIOS = ((0.99, 0.5), (0.999, 0.5))
@@ -37,6 +38,7 @@ def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str, *, lean: bool = F
     return s.assign(label=s["run_id"].map(run_label))
 
 
+@memo
 def latency_samples(
     tables: Tables, percentiles: pd.DataFrame, *, basis: str, converted: str | None = None
 ) -> pd.DataFrame:
@@ -50,6 +52,7 @@ def latency_samples(
     return s.assign(campaign=s["run_id"].map(campaign) if campaign is not None else pd.NA)
 
 
+@memo
 def tail_ratios(
     tables: Tables,
     percentiles: pd.DataFrame,
@@ -115,6 +118,7 @@ def tail_ratios(
     return pd.concat(rows, ignore_index=True).reindex(columns=cols)
 
 
+@memo
 def exceedance(
     tables: Tables,
     percentiles: pd.DataFrame,

@@ -9,6 +9,7 @@ from .. import stats
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
 from ._data import throughput_runs
+from ._memo import memo
 
 # The figure a tool prints for a run, in order of preference: (metric, stat, side).
 _FIGURES = (
@@ -66,6 +67,7 @@ def _intervals(samples: pd.DataFrame, run_id: str) -> pd.Series:
     return s.sort_values("seq")["bits_per_second"].astype(float).dropna()
 
 
+@memo
 def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     """One row per throughput run, in bits/s.  With per-interval rates (iperf3) the estimate
     is their mean with ``stats.mean_ci``'s interval (a short series: n_eff from a bound on its

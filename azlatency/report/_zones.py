@@ -10,6 +10,7 @@ from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
 from ._data import latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
+from ._memo import memo
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 
@@ -69,6 +70,7 @@ def _choose(
     return r.reset_index(drop=True), tool, basis, None if msg_size is None else int(msg_size)
 
 
+@memo
 def zone_pair_medians(
     tables: Tables,
     *,
@@ -149,6 +151,7 @@ ASYMMETRY_COLUMNS = [
 ]
 
 
+@memo
 def asymmetry_table(
     tables: Tables,
     *,

@@ -1,0 +1,145 @@
+"""A campaign's statistics computed once, read by every page (issue 39).
+
+Ten pages of one campaign asked for the same percentiles, zone medians, contrasts and tails,
+each from the samples again (the synthetic campaign's pages spent most of their 8 minutes
+there).  :func:`memo` keeps the result of a report function per campaign store and package
+code:
+
+- in the process (a warm kernel runs one campaign's pages one after another);
+- on disk, under ``<processed>/.derived/<campaign>/``, keyed like the page cache
+  (``report.cache``): the store's manifest (the SHA-256 of every table file), the package's
+  code, the arguments.  A re-import or a code change gives other keys; stale entries are
+  never read (and ``prune`` removes them).
+
+Only tables loaded whole by :func:`report.load_campaigns` carry the fingerprint; a subset
+made inside a function is computed as before.  ``AZLATENCY_NO_MEMO=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..schema import Tables
+
+_MEMORY: dict[str, Any] = {}
+_MEMORY_MAX = 64  # entries a process keeps (a campaign's page asks for a dozen)
+FOLDER = ".derived"
+
+
+def stamp(tables: Tables, fingerprint: str, folder: Path | None) -> Tables:
+    """Mark ``tables`` (a whole campaign as loaded) with its store's fingerprint and the
+    folder its derived results go to."""
+    tables._memo = (fingerprint, folder)  # type: ignore[attr-defined]
+    return tables
+
+
+def _of(tables: Any) -> tuple[str, Path | None] | None:
+    return getattr(tables, "_memo", None) if isinstance(tables, Tables) else None
+
+
+def _digest(h, obj: Any) -> None:
+    """Feed ``obj`` to the hash: frames by content, containers item by item."""
+    if isinstance(obj, pd.DataFrame):
+        h.update(repr((list(obj.columns), obj.shape)).encode())
+        h.update(pd.util.hash_pandas_object(obj, index=False).to_numpy().tobytes())
+    elif isinstance(obj, pd.Series):
+        h.update(pd.util.hash_pandas_object(obj, index=False).to_numpy().tobytes())
+    elif isinstance(obj, (list, tuple)):
+        h.update(b"[")
+        for x in obj:
+            _digest(h, x)
+        h.update(b"]")
+    elif isinstance(obj, dict):
+        for k in sorted(obj, key=str):
+            h.update(str(k).encode())
+            _digest(h, obj[k])
+    elif isinstance(obj, np.random.Generator):
+        h.update(repr(obj.bit_generator.state).encode())
+    else:
+        h.update(repr(obj).encode())
+
+
+def _copy(value: Any) -> Any:
+    """What a caller may change without changing the kept result (pandas copies on write)."""
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        return value.copy(deep=False)
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def memo(fn):
+    """Keep ``fn(tables, ...)``'s result per campaign store, code and arguments."""
+
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def kept(tables, *args, **kwargs):
+        mark = _of(tables)
+        if mark is None or os.environ.get("AZLATENCY_NO_MEMO"):
+            return fn(tables, *args, **kwargs)
+        from .cache import code_fingerprint
+
+        # every argument by name, defaults filled: f(t, level=0.95) is f(t)
+        bound = signature.bind(tables, *args, **kwargs)
+        bound.apply_defaults()
+        given = {k: v for k, v in bound.arguments.items() if k != "tables"}
+        h = hashlib.sha256(f"{fn.__module__}.{fn.__qualname__}\0{mark[0]}\0".encode())
+        h.update(code_fingerprint().encode())
+        _digest(h, given)
+        key = h.hexdigest()
+        if key in _MEMORY:
+            return _copy(_MEMORY[key])
+        path = mark[1] / f"{fn.__name__}-{key[:32]}.pkl" if mark[1] is not None else None
+        value = _read(path)
+        if value is None:
+            value = fn(tables, *args, **kwargs)
+            _write(path, value)
+        if len(_MEMORY) >= _MEMORY_MAX:
+            _MEMORY.pop(next(iter(_MEMORY)))
+        _MEMORY[key] = value
+        return _copy(value)
+
+    return kept
+
+
+def _read(path: Path | None) -> Any:
+    if path is None or not path.is_file():
+        return None
+    try:
+        with path.open("rb") as f:
+            return pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None  # torn or from other code: computed again
+
+
+def _write(path: Path | None, value: Any) -> None:
+    """Write atomically (a temporary file renamed): a reader sees a whole entry or none."""
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(f.name, path)
+    except OSError:
+        pass  # a read-only data root: the result is kept in memory only
+
+
+def clear() -> None:
+    """Forget what this process kept (tests)."""
+    _MEMORY.clear()
