@@ -226,3 +226,21 @@ def test_stripe_spread_names_the_member_that_waits():
     assert got.loc["sde", "await_vs_stripe"] == pytest.approx(8400 / 3250)
     assert got["slow_member"].tolist() == [False, False, True, False]
     assert stats.stripe_spread(pd.DataFrame(rows).assign(tool="fio"), pd.DataFrame(sums)).empty
+
+
+def test_the_baseline_campaign_page_answers_which_vm_to_redeploy(baseline_root):
+    """Seed 003's question ('which one should be redeployed?') is answered on the campaign
+    page, from the verdicts: it said "Nothing to compare" before (issue 37, item 4)."""
+    from azlatency import report as rep
+
+    tables = rep.load_campaigns(NAME, baseline_root)
+    info = rep.about(NAME, baseline_root)
+    assert info["compare"] == ["baseline"]
+    fleet = rep.baseline(tables, NAME, baseline_root)
+    md, claims = rep.campaign_answer(tables, info["question"], info["compare"], baseline=fleet)
+    assert "Nothing to compare" not in md
+    assert f"**Redeploy {DEGRADED} and test again:**" in md
+    fails = claims[claims["text"].str.startswith(f"**{DEGRADED} fails")]
+    assert len(fails) == 2
+    iops = fails[fails["text"].str.contains("4 KiB random read IOPS")].iloc[0]
+    assert iops["evidence"] == "tested across runs" and iops["ci_high"] < 18000  # < 20k -10 %
