@@ -4,7 +4,7 @@
    (``azlatency.synth.ensure_bundled``, ``synth.baseline.ensure_baseline``; real example
    campaigns are never touched);
 2. ``azlatency report`` every campaign under ``data/raw`` into ``reports/``: import what is
-   stale into ``data/processed``, execute the notebooks that apply (``reports/notebooks/``,
+   stale into ``data/processed``, execute the notebooks that apply (into ``build/report/``,
    figures in ``reports/figures/``), render the site ``reports/site/`` and print where
    ``reports/index.html`` is.
 

@@ -11,7 +11,7 @@ output can depend on:
   name and version of every installed distribution;
 - the figure formats asked for.
 
-An entry is ``<out>/.cache/<key>/``: the executed notebook, the figure files it wrote (each
+An entry is ``<build>/.cache/<key>/`` (the report's build folder, ``report.run.build_dir``): the executed notebook, the figure files it wrote (each
 figure's output names them, :func:`azlatency.report.figure`) and ``entry.json`` (written last:
 an entry without it is torn and ignored).  A page that failed is never kept; a report keeps
 the entries of its own pages and removes the rest, so the cache holds one report's worth.
@@ -99,11 +99,13 @@ def figure_files(executed: Path) -> list[Path]:
 
 
 class Cache:
-    """The entries under ``<out>/.cache`` (``out`` is the report folder)."""
+    """The entries under ``<build>/.cache`` for a report into ``out`` (the figure files a
+    page wrote are under ``out``; the cache is not published with it).  ``build`` defaults
+    to ``out`` itself."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, build: Path | None = None) -> None:
         self.out = Path(out)
-        self.root = self.out / FOLDER
+        self.root = Path(build if build is not None else out) / FOLDER
         self.used: set[str] = set()
 
     def _entry(self, k: str) -> Path:

@@ -1,16 +1,21 @@
 """``azlatency report CAMPAIGN...``: import what is stale, run the notebooks that apply, render
 the site, say what happened.
 
-Layout of the output folder (default ``reports/``)::
+Layout of the output folder (default ``reports/``), which is what one publishes: nothing in
+it holds a path of the machine that built it::
 
     index.html                    redirects to site/index.html (the front page)
-    notebooks/NN-*.ipynb          notebooks over every campaign that has what they need
-    notebooks/<campaign>/NN-*     a campaign's own pages (20 zone matrix, 90 campaign report)
-    notebooks/**/NN-*.md          pages of notebooks not run (what the data lacks) or failed
-    claims/**/NN-*.json           every claim a page made, as data (diff two reports with it)
-    failed/**/NN-*.ipynb          executed copies of failed notebooks, traceback included
-    figures/, figures/<campaign>/ PDF, SVG, PNG of every figure
     site/                         the HTML site (Sphinx + myst-nb, offline)
+    claims/**/NN-*.json           every claim a page made, as data (diff two reports with it)
+    figures/, figures/<campaign>/ PDF, SVG, PNG of every figure
+
+and of the build folder beside it (``build_dir``: ``build/report`` of a checkout for its
+``reports/``, else ``.<out>.build`` next to the output folder), which is not published::
+
+    notebooks/NN-*.ipynb          the import overview over every campaign
+    notebooks/<campaign>/NN-*     a campaign's own pages, executed (outputs and paths)
+    notebooks/**/NN-*.md          pages of notebooks not run (what the data lacks) or failed
+    failed/**/NN-*.ipynb          executed copies of failed notebooks, traceback included
     .cache/<key>/                 pages as they ran, reused while their inputs are unchanged
                                   (``report.cache``; ``--no-cache`` runs every page again)
 
@@ -71,6 +76,7 @@ class Outcome:
     errors: list[str]  # imports or notebooks that failed
     figures: int = 0
     index: Path | None = None
+    build: Path | None = None  # executed notebooks, failed ones, the page cache
 
     def status(self, strict: bool = False) -> int:
         if self.errors:
@@ -136,10 +142,22 @@ def _deterministic_kernels() -> Iterator[None]:
             os.environ["PYTHONHASHSEED"] = old
 
 
-def _clean(out: Path) -> None:
-    """Remove what an earlier report wrote (only the folders this command owns)."""
-    for sub in ("notebooks", "failed", "figures", "site", "claims"):
-        shutil.rmtree(out / sub, ignore_errors=True)
+def build_dir(out: Path) -> Path:
+    """Where a report into ``out`` keeps what is not published: ``build/report`` of the
+    checkout for its own ``reports/``, else ``.<name>.build`` beside ``out``."""
+    root = paths.project_root()
+    if root is not None and out.resolve() == (root / "reports").resolve():
+        return root / "build" / "report"
+    return out.parent / f".{out.name}.build"
+
+
+def _clean(out: Path, build: Path) -> None:
+    """Remove what an earlier report wrote (only the folders this command owns; the page
+    cache stays)."""
+    for sub in ("figures", "site", "claims", "notebooks", "failed", ".cache"):
+        shutil.rmtree(out / sub, ignore_errors=True)  # the last three: an older layout's
+    for sub in ("notebooks", "failed"):
+        shutil.rmtree(build / sub, ignore_errors=True)
 
 
 def import_all(
@@ -249,6 +267,7 @@ def execute_pages(
     pages: Sequence[Page],
     sources: dict[str, Path],
     out: Path,
+    build: Path,
     data_root: Path,
     user: dict,
     declared: dict[str, set[str]],
@@ -267,7 +286,7 @@ def execute_pages(
         page_cache.code_fingerprint()  # once, before the threads
 
     def one(page: Page) -> str | None:
-        where = out / "notebooks" / page.folder
+        where = build / "notebooks" / page.folder
         executed = where / f"{page.stem}.ipynb"
         params = _params_for(page, out, data_root, user, declared[page.stem])
         start = time.perf_counter()
@@ -288,7 +307,7 @@ def execute_pages(
             return None
         except AzlatencyError as exc:
             page.status, page.reason = "failed", str(exc)
-            dest = out / "failed" / page.folder
+            dest = build / "failed" / page.folder
             dest.mkdir(parents=True, exist_ok=True)
             shutil.move(where / f"{page.stem}.ipynb", dest / f"{page.stem}.ipynb")
             return f"{exc} (campaigns: {', '.join(page.campaigns)})"
@@ -311,11 +330,11 @@ def _title(source: Path) -> str:
     return _title(source)
 
 
-def write_pages(pages: Sequence[Page], sources: dict[str, Path], out: Path) -> None:
+def write_pages(pages: Sequence[Page], sources: dict[str, Path], build: Path) -> None:
     """Markdown pages for notebooks not run or failed; a note at the top of a shared page
     naming the campaigns it left out and what they lack."""
     for p in pages:
-        folder = out / "notebooks" / p.folder
+        folder = build / "notebooks" / p.folder
         folder.mkdir(parents=True, exist_ok=True)
         title = _title(sources[p.stem])
         on = ", ".join(f"`{c}`" for c in p.campaigns)
@@ -337,7 +356,7 @@ def write_pages(pages: Sequence[Page], sources: dict[str, Path], out: Path) -> N
         (folder / f"{p.stem}.md").write_text(f"# {title}\n\n{body}", encoding="utf-8")
 
 
-def write_claims(pages: Sequence[Page], out: Path) -> list[Path]:
+def write_claims(pages: Sequence[Page], out: Path, build: Path) -> list[Path]:
     """``<out>/claims/[<campaign>/]<page>.json``: every claim a page made (``rep.claims``:
     its key numbers, and a campaign page's answer as a claims table), so CI can diff what a
     report says between two runs of it."""
@@ -346,7 +365,7 @@ def write_claims(pages: Sequence[Page], out: Path) -> list[Path]:
     written = []
     shutil.rmtree(out / "claims", ignore_errors=True)
     for p in pages:
-        executed = out / "notebooks" / p.folder / f"{p.stem}.ipynb"
+        executed = build / "notebooks" / p.folder / f"{p.stem}.ipynb"
         if p.status != "run" or not executed.is_file():
             continue
         target = out / "claims" / p.folder / f"{p.stem}.json"
@@ -422,10 +441,11 @@ def run_report(
             return outcome
         bar.update(task, description="checking what each notebook needs")
         outcome.pages = plan(names, chosen, root, user)
-        _clean(out)
+        build = outcome.build = build_dir(out)
+        _clean(out, build)
         pending = sum(p.status == "pending" for p in outcome.pages)
         bar.update(task, description="notebooks", completed=0, total=pending)
-        kept = page_cache.Cache(out)
+        kept = page_cache.Cache(out, build)
         saved = os.environ.get(FORMATS_ENV)
         os.environ[FORMATS_ENV] = ",".join(formats)  # the kernels inherit it
         try:
@@ -433,6 +453,7 @@ def run_report(
                 outcome.pages,
                 sources,
                 out,
+                build,
                 root,
                 user,
                 declared,
@@ -448,17 +469,18 @@ def run_report(
                 os.environ.pop(FORMATS_ENV, None)
             else:
                 os.environ[FORMATS_ENV] = saved
-        write_pages(outcome.pages, sources, out)
-        write_claims(outcome.pages, out)
+        write_pages(outcome.pages, sources, build)
+        write_claims(outcome.pages, out, build)
         bar.update(task, description="rendering the site", completed=0, total=1)
         titles = {stem: _title(src) for stem, src in sources.items()}
-        index = frontpage.markdown(names, outcome.pages, out / "notebooks", titles)
+        index = frontpage.markdown(names, outcome.pages, build / "notebooks", titles)
         outcome.index = site.build(
-            out / "notebooks",
+            build / "notebooks",
             out,
+            build_dir=build / "site-src",
             index=index,
             order=[p.doc for p in outcome.pages],
-            hidden={str(root): "[data root]"},
+            hidden={str(root): "[data root]", str(build.resolve()): "[build folder]"},
         )
     outcome.figures = len({p.with_suffix("") for p in (out / "figures").rglob("*.png")})
     return outcome

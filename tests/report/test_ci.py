@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from azlatency.report.run import build_dir
 from tests.conftest import ROOT
 from tests.report.shapes import SHAPES, build
 
@@ -73,9 +74,8 @@ def test_recipe_shell_steps_in_a_clean_folder(tmp_path):
     shipped = list(
         (repo / ".azlatency" / "venv").rglob("report/notebooks/90-campaign-report.ipynb")
     )
-    assert shipped and str(ROOT) not in (
-        out / "notebooks" / "weu" / "90-campaign-report.ipynb"
-    ).read_text(encoding="utf-8")
+    executed = build_dir(out) / "notebooks" / "weu" / "90-campaign-report.ipynb"
+    assert shipped and str(ROOT) not in executed.read_text(encoding="utf-8")
     assert "2 run, 0 skipped, 0 failed" in res.stdout
 
 
