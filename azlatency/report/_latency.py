@@ -190,27 +190,13 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
     key = keyed.apply(tuple, axis=1) if scen else pd.Series([()] * len(out), index=out.index)
     varies = {}
     hosts = [c for c in ("src_host", "dst_host", "dst_ip") if c in rest]
-    tool_key = (
-        pd.Series(list(zip(key, out["tool"].astype(str))), index=out.index)
-        if "tool" in out
-        else key
-    )
     for k in key.unique():
         rows = out[key == k]
         varies[k] = [
             c for c in rest if c not in hosts and rows[c].astype("string").nunique(dropna=False) > 1
         ]
-        # the hosts only where one tool measured several pairs of them in the scenario
-        per_tool = [out[tool_key == tk] for tk in tool_key[key == k].unique()]
-        varies[k] += [
-            c
-            for c in hosts
-            if any(g[c].astype("string").nunique(dropna=False) > 1 for g in per_tool)
-        ]
         if "src_zone" in varies[k] and "dst_zone" not in varies[k]:
             varies[k].append("dst_zone")  # the arrow is drawn with dst_zone: 1→1 and 2→1
-        if "dst_host" in varies[k] and "dst_ip" in varies[k]:
-            varies[k].remove("dst_ip")  # the host names it
     many = "campaign" in out.columns and out["campaign"].nunique() > 1
 
     def one(i, r) -> str:
@@ -236,6 +222,7 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
         return text
 
     label = pd.Series([one(i, r) for i, r in out.iterrows()], index=out.index, dtype=object)
+    label = _with_hosts(label, out, hosts)
     # Printed runs that share a label (latte's sender and receiver, seed 004's windows): add
     # the first run attribute that tells them all apart (role, file name, a free label), or
     # every attribute that differs when none does alone.
@@ -265,6 +252,31 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
             else pd.Series("", index=ids.index)
         )
         label[rows] = label[rows] + extra.map(lambda x: f" ({x})" if x else "")
+    return label
+
+
+def _with_hosts(label: pd.Series, out: pd.DataFrame, hosts: list[str]) -> pd.Series:
+    """Labels shared by groups of other endpoints get the hosts that tell them apart
+    (``'· to 10.0.0.5'``): two pings to two targets never read as one group."""
+    if not hosts:
+        return label
+    names = out[hosts].astype("string").fillna("")
+    ends = names.agg("|".join, axis=1)
+    for lab in label.unique():
+        rows = label == lab
+        if ends[rows].nunique() < 2:
+            continue
+        differ = [c for c in hosts if names.loc[rows, c].nunique() > 1]
+        if "dst_host" in differ and "dst_ip" in differ:
+            differ.remove("dst_ip")  # the host names it
+        extra = names.loc[rows, differ].apply(
+            lambda r: " · ".join(_part(c, v) for c, v in r.items() if v), axis=1
+        )
+        parts = label[rows].str.rsplit(" · ", n=1)
+        label[rows] = [
+            f"{p[0]} · {x} · {p[1]}" if len(p) == 2 and x else f"{lab} ({x})" if x else lab
+            for p, x in zip(parts, extra)
+        ]
     return label
 
 

@@ -74,15 +74,15 @@ def test_01_import(claims, other, data_root):
 
 def test_10_distributions(claims, other, truth):
     c = claims["10-latency-distributions"]
-    assert c["bases"] == ["half_rtt", "rtt"] and c["with_interval"] == []  # printed only
-    key = f"{S001} · Azure CNI (AZ1 - AZ3) · 14 B · sockperf"
-    assert (c["medians"][key], c["stat"][key]) == (AZ1_AZ3_P50, "p50")
+    assert c["bases"] == ["rtt"] and c["with_interval"] == []  # printed only
     # seed000 zones/sockperf-tcp-m350.log "percentile 50.000 =   84.389"; zones/ping.log
     # "rtt min/avg/max/mdev = 0.718/0.969/2.137/0.299 ms": ping prints a mean only
-    assert c["medians"][f"{S000} · availability zones · 350 B · sockperf"] == 84.389
-    assert c["stat"][f"{S000} · availability zones · ping"] == "mean"
+    assert c["medians"]["availability zones · 350 B · sockperf"] == 84.389
+    assert c["stat"]["availability zones · ping"] == "mean"
+    assert c["synthetic"] is False
     o = other["10-latency-distributions"]
     assert o["bases"] == ["rtt"] and o["level"] == 0.9 and o["with_interval"]
+    assert o["synthetic"] is True
     # message-size runs print half round trips; asked for rtt they are converted, and say so
     assert any("printed as half_rtt" in k for k in o["medians"])
     median_13 = _one(o["medians"], "zone matrix · zone 1→3 · 64 B · sockperf")
@@ -104,7 +104,7 @@ def test_11_tails(claims, other):
 
 def test_20_zone_matrix(claims, other, truth):
     c = claims["20-zone-pair-matrix"]
-    assert c["synthetic"] == [SYNTHETIC] and c["tool"] == "sockperf" and len(c["medians"]) == 9
+    assert c["synthetic"] is True and c["tool"] == "sockperf" and len(c["medians"]) == 9
     assert sorted(c["asymmetric"]) == truth["effects"]["asymmetric_pairs"]
     assert c["ratios"]["1->2"] == pytest.approx(
         truth["effects"]["asymmetry"]["1-2"]["ratio_a_to_b_over_b_to_a"], rel=0.1
@@ -114,18 +114,34 @@ def test_20_zone_matrix(claims, other, truth):
     assert o["pairs_both_ways"] == 0 and o["asymmetric"] == [] and o["level"] == 0.9
 
 
+def _claims(page: dict, **where) -> list[dict]:
+    return [
+        c
+        for c in page["summary_claims"]
+        if all(str(c.get(k) or "").startswith(v) for k, v in where.items())
+    ]
+
+
 def test_21_placement(claims, other, truth):
     c = claims["21-placement-and-networking"]
-    # avset/sockperf-tcp-m350.log p50 44.215 against zones/sockperf-tcp-m350.log p50 84.389
-    key = "placement: availability_set vs cross_zone (sockperf, 350 B"
-    assert _one(c["ratios"], key) == pytest.approx(44.215 / 84.389)
-    assert c["with_interval"] == [] and c["p_adj"] == {}
+    # seed 002's published ranges: same zone 55..61.09 against PPG 54..57 µs, no direction
+    (ppg,) = _claims(c, a="same zone", b="proximity placement group")
+    assert (ppg["bound_low"], ppg["bound_high"]) == (
+        pytest.approx(55 / 57),
+        pytest.approx(61.09 / 54),
+    )
+    assert ppg["direction"] == "none" and c["with_interval"] == [] and c["p_adj"] == {}
     o = other["21-placement-and-networking"]
     assert o["with_interval"] and all(0 <= p <= 1 for p in o["p_adj"].values())
-    an = _one(o["ratios"], "accelerated networking: on vs off (sockperf")
-    assert an == pytest.approx(1 / truth["effects"]["accelerated_networking_off_ratio"], rel=0.1)
-    ppg = _one(o["ratios"], "placement: ppg vs same_zone (sockperf")
-    assert ppg == pytest.approx(truth["effects"]["placement_ratio_vs_same_zone"]["ppg"], rel=0.1)
+    # the synthetic truth: accelerated networking off is 5x on; a PPG is 0.8 of same zone in
+    # its zone (1): every pair's interval holds it, and no pair outside zone 1 is compared
+    an = _claims(o, a="accelerated networking off", kind="pair")
+    off = truth["effects"]["accelerated_networking_off_ratio"]
+    assert an and all(x["ci_low"] <= off <= x["ci_high"] for x in an)
+    same = _claims(o, a="same zone", b="proximity placement group", kind="pair")
+    want = 1 / truth["effects"]["placement_ratio_vs_same_zone"]["ppg"]
+    assert same and all(x["ci_low"] <= want <= x["ci_high"] for x in same)
+    assert all(g.startswith("1→1") for x in same for g in x["groups_a"])
 
 
 def test_22_throughput(claims, other, truth):
@@ -170,14 +186,10 @@ def test_30_long_runs(claims, other, truth):
 
 def test_40_cross_tool(claims, other):
     c = claims["40-cross-tool-agreement"]
-    # zones/ping.log avg 0.969 ms against zones/sockperf-tcp-m350.log "avg-rtt=85.902"
-    assert _one(c["ratio_to_reference"], f"{S000} · availability zones · ping") == pytest.approx(
-        969 / 85.902
-    )
     # az1-az3.md: qperf "latency = 699 us", sockperf "avg-latency=698.945"
-    assert _one(
-        c["ratio_to_reference"], f"{S001} · Azure CNI (AZ1 - AZ3) · 1 B · qperf"
-    ) == pytest.approx(699 / 698.945)
+    assert _one(c["ratio_to_reference"], "Azure CNI (AZ1 - AZ3) · 1 B · qperf") == pytest.approx(
+        699 / 698.945
+    )
     assert any("qperf" in k for k in c["converted"])
     o = other["40-cross-tool-agreement"]
     pings = [v for k, v in o["ratio_to_reference"].items() if "ping 56 B" in k or "· ping" in k]
@@ -214,6 +226,6 @@ def test_90_campaign_report(claims, other, truth, data_root):
     assert front["zone_medians_us"]["3->1"] == AZ1_AZ3_P50
     assert front["zone_what"] == "p50 half_rtt of sockperf"
     o = other["90-campaign-report"]
-    assert o["synthetic"] == [SYNTHETIC] and o["level"] == 0.9
+    assert o["synthetic"] is True and o["level"] == 0.9
     assert o["runs"] == len(load(SYNTHETIC, data_root / "processed", samples=False).runs)
     assert sorted(o["asymmetric"]) == truth["effects"]["asymmetric_pairs"]
