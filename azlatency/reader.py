@@ -357,7 +357,7 @@ def read_bytes(
     *,
     source: str | None = None,
     tool: str | None = None,
-    strict: bool = True,
+    strict: bool = False,
     sha256: str | None = None,
 ) -> Tables:
     """Parse raw bytes of one file. ``source`` is how the file is named in runs and errors;
@@ -531,7 +531,7 @@ def read_text(
     *,
     source: str | None = None,
     tool: str | None = None,
-    strict: bool = True,
+    strict: bool = False,
     sha: str | None = None,
 ) -> Tables:
     if isinstance(decoded, str):
@@ -602,7 +602,7 @@ def _tables(
     source: str | None,
     *,
     lines: list[str] | None,
-    strict: bool = True,
+    strict: bool = False,
 ) -> Tables:
     # Headings and fences matter only above a block's first line: a whole-file output of a
     # million lines needs none of it.
@@ -776,7 +776,7 @@ def read(
     path_or_text: str | os.PathLike[str] | bytes,
     *,
     tool: str | None = None,
-    strict: bool = True,
+    strict: bool = False,
     source: str | None = None,
 ) -> Tables:
     """Read one log, document or text into :class:`Tables`.
@@ -791,9 +791,13 @@ def read(
     tool : str, optional
         Read the input as this tool's output (a name of ``azlatency.parsers.tools()``) instead
         of detecting it.
-    strict : bool, default True
-        ``True`` raises a :class:`ParseError` at the first line a parser does not expect;
-        ``False`` skips it and names it in ``runs.warnings`` (or ``Tables.problems``).
+    strict : bool, default False
+        ``False`` (the default, as ``azlatency import``): every run that can be read is
+        kept, and every line a parser does not understand inside it is skipped and named in
+        ``runs.warnings`` (its line, its text and what was expected); a block that cannot be
+        read at all is a located error in ``Tables.problems``.  The figures are those of the
+        output without the line.  ``True`` (``--strict``, for CI that must refuse such
+        input) raises a :class:`ParseError` at the first such line instead.
     source : str, optional
         The name errors and ``runs.source_path`` give the input (default: the path).
 
@@ -808,8 +812,9 @@ def read(
     Raises
     ------
     ParseError
-        The input is not what its tool prints: names the tool, the source, the line and what
-        was expected.
+        Nothing in the input could be read as its tool's output (or, with ``strict=True``, a
+        line was not what its tool prints): names the tool, the source, the line and what was
+        expected.
     DetectionError
         No known tool output was found.
 

@@ -119,10 +119,10 @@ def test_different_header_is_rejected_naming_the_expected_one():
     text = "packet, txTime(sec), rxTime(sec), rtt(usec)\n1, 1.0, 1.1, 100\n"
     assert not echo_csv.whole_file(text)
     with pytest.raises(ParseError) as info:
-        azlatency.read(text, tool="echo_csv")
+        azlatency.read(text, tool="echo_csv", strict=True)
     assert info.value.line_no == 1 and echo_csv.HEADER_LINE in str(info.value)
     with pytest.raises(DetectionError):
-        azlatency.read(text)
+        azlatency.read(text, strict=True)
 
 
 def test_bad_middle_row_strict_and_lenient():
@@ -130,7 +130,7 @@ def test_bad_middle_row_strict_and_lenient():
     lines[5] = "4,2026-11-21 00:48:53.046,notanumber,1795222133046000000,1.0"
     text = "\n".join(lines)
     with pytest.raises(ParseError) as info:
-        azlatency.read(text)
+        azlatency.read(text, strict=True)
     assert info.value.line_no == 6 and info.value.tool == "echo_csv"
     t = azlatency.read(text, strict=False)
     assert len(t.samples) == 19 and "line 6 skipped" in t.runs.warnings.iloc[0]
@@ -180,7 +180,7 @@ def test_impossible_rows_are_bad_rows(row):
     lines = CRLF.read_text().replace("\r", "").split("\n")
     lines[4] = row
     with pytest.raises(ParseError) as info:
-        azlatency.read("\n".join(lines), tool="echo_csv")
+        azlatency.read("\n".join(lines), tool="echo_csv", strict=True)
     assert info.value.line_no == 5
 
 

@@ -490,7 +490,7 @@ def test_bad_number_is_located_or_skipped():
     text = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
     broken = text.replace("11.9 MBytes  99.6", "11.x MBytes  99.6")
     with pytest.raises(ParseError) as info:
-        azlatency.read(broken, tool="iperf3")
+        azlatency.read(broken, tool="iperf3", strict=True)
     assert info.value.line_no == 5 and "transfer" in info.value.reason
     t = azlatency.read(broken, tool="iperf3", strict=False).validate()
     assert "line 5 skipped" in t.runs.warnings[0] and len(t.samples) == 1
@@ -500,7 +500,7 @@ def test_count_beyond_64_bits_is_a_parse_error():
     text = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
     broken = text.replace("    2             sender", "99999999999999999999999 sender")
     with pytest.raises(ParseError):
-        azlatency.read(broken, tool="iperf3")
+        azlatency.read(broken, tool="iperf3", strict=True)
 
 
 def test_whole_file_claims_only_iperf3_json():
@@ -583,7 +583,7 @@ def test_summary_line_cut_before_its_label():
     text = whole[: whole.rindex("receiver")]
     assert text.count("\n") == 8 and text.endswith("100 Mbits/sec                  ")
     with pytest.raises(ParseError) as info:
-        azlatency.read(text)
+        azlatency.read(text, strict=True)
     assert info.value.line_no == 9 and "without 'sender'/'receiver'" in info.value.reason
     run = azlatency.read(text, strict=False).runs.iloc[0]
     assert not run.complete and "line 9 skipped" in run.warnings
@@ -766,7 +766,7 @@ def test_iperf2_next_to_iperf3_leaves_the_iperf3_run():
     iperf2_text = (FX / "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt").read_text()
     doc = iperf3_text + "\nand with iperf 2:\n\n" + iperf2_text
     with pytest.raises(ParseError) as info:
-        azlatency.read(doc)
+        azlatency.read(doc, strict=True)
     assert info.value.line_no == 16 and "iperf 2" in info.value.reason
     t = azlatency.read(doc, strict=False)
     assert len(t.runs) == 1 and t.runs.complete[0]

@@ -526,7 +526,7 @@ def test_garbage_where_a_reply_was_expected_is_a_located_error():
     assert (err.tool, err.source, err.line_no) == ("ping", "x.txt", 3)
     assert "expected a ping reply" in err.reason and "icmp_seq 2" in err.reason
     with pytest.raises(ParseError, match=r"ping: doc.md:3: expected a ping reply"):
-        azlatency.read(GARBAGE, tool="ping", source="doc.md")
+        azlatency.read(GARBAGE, tool="ping", source="doc.md", strict=True)
 
 
 def test_lenient_read_skips_and_records():
@@ -782,7 +782,7 @@ def test_reply_cut_inside_its_time_is_not_read_as_a_reply():
     data = _cut(PING / "ping--iputils-20221126-linux-s1400-c4-payload.txt", 3)[:-4]
     assert data.endswith(b"time=0.04")
     with pytest.raises(ParseError) as info:
-        azlatency.read(data, source="cut.txt")
+        azlatency.read(data, source="cut.txt", strict=True)
     assert info.value.line_no == 3 and "ends in 'time=0.04' (cut short?)" in info.value.reason
     run = azlatency.read(data, strict=False).runs.iloc[0]
     assert not run.complete and "line 3 skipped: expected a whole reply line" in run.warnings
@@ -793,7 +793,7 @@ def test_reply_cut_inside_its_time_is_not_read_as_a_reply():
     data = _cut(path, 3)
     data = data[: data.rindex(b"time=1") + len(b"time=1")]
     with pytest.raises(ParseError, match=r":3: expected a whole reply line, got one that ends"):
-        azlatency.read(data)
+        azlatency.read(data, strict=True)
     t = azlatency.read(data, strict=False)
     assert not len(t.samples) and not t.runs["complete"][0]
 

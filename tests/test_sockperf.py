@@ -373,7 +373,7 @@ def test_percentile_that_is_not_a_number_is_a_located_parse_error():
         "percentile 99.000 =   16.584", "percentile 99.000 = n/a"
     )
     with pytest.raises(ParseError) as info:
-        azlatency.read(text, source="weu/az1-az3.txt")
+        azlatency.read(text, source="weu/az1-az3.txt", strict=True)
     e = info.value
     assert (e.tool, e.source, e.line_no) == ("sockperf", "weu/az1-az3.txt", 20)
     assert (
@@ -543,7 +543,7 @@ def test_a_foreign_line_inside_the_histogram_is_named():
     lines = HIST.read_text().split("\n")
     lines.insert(137, "Connection reset by peer")
     with pytest.raises(ParseError) as info:
-        azlatency.read("\n".join(lines), source="x.csv")
+        azlatency.read("\n".join(lines), source="x.csv", strict=True)
     assert info.value.line_no == 138
     t = azlatency.read("\n".join(lines), source="x.csv", strict=False)
     assert "line 138 skipped" in t.runs.iloc[0]["warnings"]
@@ -601,7 +601,7 @@ def test_two_column_row_that_is_not_two_numbers_is_located():
     head = text.index("txTime, rxTime")
     text[head + 3] = "2.417151330; 2.417187183"
     with pytest.raises(ParseError, match=f"bad:{head + 4}: expected 'txTime, rxTime' numbers"):
-        azlatency.read("\n".join(text).encode(), source="bad")
+        azlatency.read("\n".join(text).encode(), source="bad", strict=True)
     lenient = azlatency.read("\n".join(text).encode(), source="bad", strict=False)
     assert len(lenient.samples) == 108
     assert f"line {head + 4} skipped" in lenient.runs["warnings"].iloc[0]
