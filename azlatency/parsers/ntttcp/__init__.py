@@ -43,8 +43,14 @@ INFO = ToolInfo(
 )
 
 LINUX_BANNER = re.compile(r"NTTTCP for Linux\s+(\S+)")
-# 1.4.0 prints "HH:MM:SS INFO: msg"; older builds and -O logs print "INFO: msg".
-_PREFIX = re.compile(r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG):\s?")
+# 1.4.0 prints "HH:MM:SS INFO: msg"; older builds and -O logs print "INFO: msg".  logger.c
+# pads the level to four characters: "ERR : msg", and with -V "DBG : msg" (1.4.3, captured).
+_PREFIX = re.compile(
+    r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG)\s?:\s?"
+)
+# throughputmanagement.c prints one each second, without a time or level (on a terminal it
+# rewrites one line with '\r'; into a file or pipe each is a line of its own).
+_REALTIME = re.compile(r"^\s*Real-time throughput:\s*[0-9.]+\s*[KMGT]?bps\s*$")
 _KV = re.compile(r"^\s*([A-Za-z][\w /().%-]*?)\s*:\s*(\S.*?)\s*$")
 _THREAD_ROW = re.compile(r"^\s*(\d+)\s+([0-9.]+)\s+([0-9.]+\s*[KMGT]?bps)\s*$")
 _THREAD_HEAD = re.compile(r"^\s*Thread\s+Time\(s\)\s+Throughput\s*$")
@@ -52,6 +58,8 @@ _WINDOWS_MARK = re.compile(
     r"^\s*(?:Copyright Version \d|Thread\s+Time\(s\)\s+Throughput\(KB/s\)"
     r"|Bytes\(MEG\)\s+realtime\(s\))"
 )
+# print_flags() (parameter.c) opens a -V run's settings with its role, before any INFO line.
+_ROLE_FLAG = re.compile(r"^\*\*\* (sender|receiver) role\s*$")
 _XML_ROOT = re.compile(r"<(ntttcp[sr])[\s>]")
 _JSON_ROOT = re.compile(r'"(ntttcp[sr])"\s*:')
 
@@ -78,7 +86,9 @@ def _linux_line(line: str, prefixed: bool) -> bool:
     """Does ``line`` continue a Linux console output?  Once lines carry the ``INFO:`` prefix,
     an unprefixed ``key: value`` line is prose after the output, not part of it."""
     s = line.strip()
-    if _PREFIX.match(line) or s.startswith("---") or TOTALS.search(s):
+    if _PREFIX.match(line) or s.startswith("---") or TOTALS.search(s) or _REALTIME.match(s):
+        return True
+    if _ROLE_FLAG.match(s):
         return True
     if prefixed or s.startswith(("#", "$", "```", "~~~")):
         return False
@@ -207,6 +217,7 @@ _LINUX_KEYS = {
     "softirq": "cpu_softirq",
     "cycles/byte": "cycles_per_byte",
     "cpu busy (all)": "cpu_busy",
+    "tcpi rtt": "tcp_rtt",  # -V TCP sender, after the closing line: '%u us'
 }
 # The Totals line util.c prints last (1.4.0 -V TCP senders add 'tcpi rtt' after it, then
 # every build a line of dashes): since 1.3.2 'cpu busy (all)'; 1.3.1 and older builds end at
@@ -241,6 +252,7 @@ class _LinuxBlock:
         self.in_threads = False
         self.command: str | None = None
         self.sender_lines = False
+        self.flag_role: str | None = None  # '*** sender role' (-V)
         self.prefixed = False  # lines so far carry 'hh:mm:ss INFO:' (1.4)
         self.closed = False  # the Totals block's last line (or the dashes after it) read
         self.last_key: tuple[int, str] | None = None  # (line, key) of the last Totals line
@@ -269,6 +281,9 @@ class _LinuxBlock:
             self.t.version = m.group(1)
             self._seen(no)
             return
+        if _REALTIME.match(line):
+            self._seen(no)  # ntttcp's own progress line: its figures are the Totals'
+            return
         p = _PREFIX.match(line)
         if p is None and self.prefixed and not line.strip().startswith("---"):
             # Every line of 1.4's output carries its time and level: this one is not ntttcp's.
@@ -279,11 +294,18 @@ class _LinuxBlock:
         self.prefixed = self.prefixed or p is not None
         level = p.group(1)[:3] if p else None
         msg = line[p.end() :] if p else line.strip()
+        flag = _ROLE_FLAG.match(msg.strip()) if p is None else None
+        if flag:
+            self._seen(no)
+            self.flag_role = flag.group(1)
+            return
         if not msg.strip() or msg.strip().startswith("---"):
             # util.c prints a dashes line after the Totals block: the run's end.
             self.closed = self.closed or (self.in_totals and msg.strip().startswith("---"))
             return
         self._seen(no)
+        if level == "DBG":
+            return  # -V's debug lines (connections, sockets, limits): no figure of the run
         if self.in_threads and not (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
             self.in_threads = False  # the table ends at the first line that is not a row
         if level == "ERR" or level == "WAR":
@@ -378,9 +400,13 @@ class _LinuxBlock:
         elif name == "rate":
             t.bits_per_second = float(parsed)
         elif name == "retrans":
-            t.retransmits, self.sender_lines = parsed, True
+            # Not a sender's line only: receivers print it too since util.c bceb216 (2020,
+            # before 1.4.0; a 1.4.3 receiver capture shows 'retrans segs :0').
+            t.retransmits = parsed
         elif name == "cores":
             t.labels["cpu_cores"] = parsed
+        elif name == "tcp_rtt":
+            t.tcp_rtt_us = float(parsed)
         elif name == "speed":
             t.labels["cpu_speed_mhz"] = float(parsed)
         else:
@@ -389,10 +415,14 @@ class _LinuxBlock:
     def finish(self) -> Totals:
         t = self.t
         t.line_start = self.first or 1
+        if t.thread_rows:
+            # A receiver's 'N threads created' counts its sync thread too (ntttcp.c: ports + 1
+            # unless -N); the -V table lists the data threads only, as the XML does.
+            t.threads = len(t.thread_rows)
         cmd = command_meta(self.command)
-        t.role = cmd.pop("role", None)
+        t.role = cmd.pop("role", None) or self.flag_role
         if t.role is None and self.in_totals:
-            # util.c prints 'retrans segs' and 'N connections tested' only on the sender.
+            # util.c prints 'N connections tested' only on the sender.
             t.role = "sender" if self.sender_lines else "receiver"
         t.meta.update(cmd)
         if not self.in_totals:
@@ -432,6 +462,7 @@ def _linux_value(name: str, value: str) -> Decimal | float | None:
     suffix = {
         "duration": r"\s*seconds?",
         "speed": r"\s*MHz",
+        "tcp_rtt": r"\s*us",
         "bytes": "",
         "retrans": "",
         "cores": "",

@@ -187,6 +187,30 @@ def _from_element(root: Element) -> Doc:
 # JSON (ntttcp-for-linux -j): the XML tree with every value a string.
 
 
+# ntttcp-for-linux's own -j (util.c write_result_into_json_file, 1.4.0-1.4.3, captured with
+# 1.4.3) names the XML's tags in camelCase, a few otherwise; these are the others.  A document
+# converted from the XML by a script (xmltodict's convention) keeps the XML's tags and puts an
+# attribute under '@name' and an element's text under '#text'.
+_JSON_TAGS = {
+    "realTime": "realtime",
+    "throughputs": "throughput",
+    "interrupt": "interrupts",
+    "interruptTotal": "total_interrupts",
+    "tcpAverageRtt metric": "tcp_average_rtt",  # written so, with the value "<n> us"
+    "threads": "thread",
+    "bufferCount": "bufferCount",  # the XML's own spelling
+    "bufferLen": "bufferLen",
+}
+
+
+def _tag(key: str) -> str:
+    """The XML tag a JSON key stands for (``totalBytes`` -> ``total_bytes``)."""
+    key = key.lstrip("@")
+    if key in _JSON_TAGS:
+        return _JSON_TAGS[key]
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
 def parse_json(text: str, source: str | None) -> list[Totals]:
     try:
         data = json.loads(text.lstrip("\ufeff"))
@@ -198,31 +222,43 @@ def parse_json(text: str, source: str | None) -> list[Totals]:
     body = data[roots[0]]
     doc = Doc(roots[0], {}, {}, [], [], "json", 1, text.count("\n") + 1, lines=text.split("\n"))
     for key, value in body.items():
-        if key == "parameters" and isinstance(value, dict):
-            doc.params = {k: str(v) for k, v in value.items()}
-        elif key in ("thread", "threads") and isinstance(value, list):
-            for n, th in enumerate(value):
+        tag = _tag(key)
+        if tag == "parameters" and isinstance(value, dict):
+            doc.params = {_tag(k): str(v) for k, v in value.items()}
+        elif tag == "thread":
+            for n, th in enumerate(value if isinstance(value, list) else [value]):
                 if isinstance(th, dict):
-                    index = str(th.get("index", n))
+                    index = str(th.get("index", th.get("@index", n)))
                     doc.threads.append((index, _json_entries(th, skip="index")))
-        elif isinstance(value, str) and key in ("computername", "version"):
-            doc.attrs[key] = value
+        elif isinstance(value, str) and tag in ("computername", "version"):
+            doc.attrs[tag] = value
         else:
             doc.entries.extend(_json_entries({key: value}))
-    return [totals(doc, source)]
+    t = totals(doc, source)
+    if t.bits_per_second is None and t.total_bytes is None:
+        t.complete = False
+        t.warnings.append(
+            "no throughput and no total bytes in the document: expected 'throughput' "
+            "('throughputs') entries of {metric, value} or {@metric, #text}, and 'total_bytes' "
+            f"('totalBytes'); keys found: {', '.join(list(body)[:12])}"
+        )
+    return [t]
 
 
 def _json_entries(obj: dict, skip: str = "") -> list[tuple[str, str | None, str]]:
     out = []
     for key, value in obj.items():
-        if key == skip:
+        tag = _tag(key)
+        if tag == skip:
             continue
         items = value if isinstance(value, list) else [value]
         for item in items:
             if isinstance(item, dict) and "value" in item:
-                out.append((key, item.get("metric"), str(item["value"])))
+                out.append((tag, item.get("metric"), str(item["value"])))
+            elif isinstance(item, dict) and "#text" in item:
+                out.append((tag, item.get("@metric"), str(item["#text"])))
             elif isinstance(item, (str, int, float)):
-                out.append((key, None, str(item)))
+                out.append((tag, None, str(item)))
     return out
 
 
@@ -275,7 +311,9 @@ def _int(text: str | None, what: str, doc: Doc, source: str | None) -> int | Non
 
 
 def totals(doc: Doc, source: str | None) -> Totals:
-    linux = doc.attrs.get("version", "").endswith("-linux") or doc.variant == "json"
+    version = doc.attrs.get("version")
+    # ntttcp-for-linux's -j writes its version; a converted NTttcp.exe XML keeps "5.35".
+    linux = (version or "").endswith("-linux") or (doc.variant == "json" and version is None)
     t = Totals(
         variant=doc.variant,
         os="linux" if linux else "windows",

@@ -37,6 +37,7 @@ _UNDERLINE = re.compile(r"^\s*=+(?:\s+=+)*\s*$")
 _VERSION = re.compile(r"^\s*Copyright Version\s+(\S+)")
 _NUMERIC_ROW = re.compile(r"^\s*-?[0-9][0-9.]*(?:\s+-?[0-9][0-9.]*)*\s*$")
 _KNOWN = re.compile(r"^\s*(?:Copyright Version|Network activity progressing|Thread\s+Time\(s\))")
+_NOT_HEADER = re.compile(r"^\s*(?:Copyright Version|Network activity progressing)")
 _KIB, _MIB = Decimal(1024), Decimal(2**20)
 _CLOSING = {"Errors", "Avg. CPU %"}  # columns of the table NTttcp prints last
 # Totals columns -> (metric, stat, unit, factor); None metric: handled by name below.
@@ -133,11 +134,16 @@ def _tables(
     last = max((i for i, x in enumerate(lines) if x.strip()), default=-1)
     k = 0
     while k < len(lines) - 1:
-        under = (
-            _underline_at(lines, k)
-            if lines[k].strip() and not (_UNDERLINE.match(lines[k]) or _NUMERIC_ROW.match(lines[k]))
-            else None
+        # NTttcp 5.28 prints its tables right under '#####  Totals:  #####' and 'Network
+        # activity progressing...', with no blank line: NTttcp's own lines are never a header
+        # (nor a stray line above one).
+        header = lines[k].strip() and not (
+            _UNDERLINE.match(lines[k])
+            or _NUMERIC_ROW.match(lines[k])
+            or TOTALS.search(lines[k])
+            or _NOT_HEADER.match(lines[k])
         )
+        under = _underline_at(lines, k) if header else None
         if under is None:
             k += 1
             continue
