@@ -297,8 +297,38 @@ def _context(lines: list[str], fenced: list[bool], start: int) -> str | None:
     return None
 
 
+def _commands(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> list[tuple]:
+    """(command, prompt host) of a span (:func:`_command`), then the tool's other commands in
+    the same head above it: one fenced block often holds the client's command and the server's
+    started beside it (``# host`` / ``# vm`` comments between), in either order."""
+    cmd, host, at = _command(lines, span, tool_names)
+    if not cmd:
+        return []
+    out = [(cmd, host)]
+    for i in range(at - 1, max(-1, at - 8), -1):
+        line = lines[i]
+        if not line.strip() or _FENCE.match(line) or _HEADING.match(line):
+            continue  # context around the commands, not output
+        other, other_host = command_of(line, tool_names)
+        if not other:
+            break
+        out.append((other, other_host or host))
+    return out
+
+
+def _pick_command(cands: list[tuple], role: str | None, server: re.Pattern | None):
+    """The command of a run among those above its output: a server's run takes the server
+    command, any other run a command that does not start a server (sockperf's ``server``,
+    iperf3's ``-s``), when there is one."""
+    if len(cands) < 2 or server is None:
+        return cands[0] if cands else (None, None)
+    want = [c for c in cands if bool(server.search(c[0])) == (role == "server")]
+    return (want or cands)[0]
+
+
 def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
-    """Command line and prompt host of a span: its first line, or up to 4 lines above it."""
+    """Command line, prompt host and line of a span's command: its first line, or up to 4
+    lines above it."""
     cmd, host = command_of(lines[span.start], tool_names)
     if cmd:
         if host is None and span.start > 0 and _FENCE.match(lines[span.start - 1]):
@@ -308,7 +338,7 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
                 if m:
                     host = m.group(1)
                     break
-        return cmd, host
+        return cmd, host, span.start
     stray = 0
     for i in range(span.start - 1, max(-1, span.start - 5 - STRAY_ABOVE), -1):
         line = lines[i]
@@ -326,9 +356,9 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
                     if m:
                         host = m.group(1)
                         break
-            return cmd, host
+            return cmd, host, i
         break
-    return None, None
+    return None, None, None
 
 
 def _tool_names(tool: str) -> tuple[str, ...]:
@@ -613,12 +643,15 @@ def _tables(
         if parsed is None:
             continue
         names = _tool_names(parsed.tool)
-        cmd, host = _command(lines, span, names) if lines is not None else (None, None)
+        cands = _commands(lines, span, names) if lines is not None else []
+        server = get(parsed.tool).INFO.server_command
+        server = re.compile(server) if server else None
         for k, run in enumerate(parsed.runs):
             run_id = f"{_short(sha)}-{block_no:03d}-{k:03d}"
             meta = dict(run.meta)
             meta.setdefault("tool", parsed.tool)
             meta.setdefault("complete", True)
+            cmd, host = _pick_command(cands, meta.get("role"), server)
             if cmd and not meta.get("command"):
                 meta["command"] = cmd
             if host and not meta.get("prompt_host"):

@@ -628,3 +628,72 @@ def test_two_column_rows_take_the_arrow_path_and_equal_the_slow_one(monkeypatch)
     assert (
         len(azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv").samples) == 109
     )
+
+
+# --- Markdown around an output, a library's banner (issue 38) ----------------------------------
+
+MV = "sockperf--any-linux-pp-m64-md-"
+
+
+def _md(name: str, strict: bool):
+    return azlatency.read(FIX / f"{MV}{name}.md", strict=strict).validate()
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_client_command_beside_a_server_in_the_fence_above(strict):
+    """``sockperf ping-pong ... -m 64 -t 30`` and ``sockperf server ...`` in one fence, the
+    output in the next: the fences are context, the run is the client's (it was the server's,
+    incomplete and without its message size, or a refusal at the fence line)."""
+    t = _md("server-cmd-beside--microvm-kvm-kvm", strict)
+    run = sockperf_runs(t).iloc[0]
+    assert (run.role, run["mode"], run.msg_size_bytes, run.complete) == (
+        "client",
+        "ping-pong",
+        64,
+        True,
+    )
+    assert run.command == "sockperf ping-pong -i 192.168.100.2 -m 64 -t 30"
+    assert pd.isna(run.warnings) and not t.problems
+    assert value(t, run.run_id, "half_rtt", "mean") == 65.325  # avg-latency=65.325
+    assert value(t, run.run_id, "half_rtt", "p50") == 64.660
+    assert run.packets_received == 226052  # [Valid Duration] ... ReceivedMessages=226052
+    iperf = t.runs[t.runs.tool == "iperf3"].iloc[0]
+    assert iperf.command == "iperf3 -c 192.168.100.2 -t 30 -P 4"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_statistics_pasted_without_total_run_ran_their_full_time(strict):
+    t = _md("no-total-run--microvm-vm-server", strict)
+    run = sockperf_runs(t).iloc[0]
+    assert (run.role, run.complete, run.msg_size_bytes) == ("client", True, 64)
+    assert pd.isna(run.warnings)
+    assert value(t, run.run_id, "half_rtt", "mean") == 67.798
+    assert value(t, run.run_id, "half_rtt", "ci_low") == 67.703  # 99.0% ci=[67.703, 67.893]
+    # the client's command, though the server's (``iperf3 -s``) stands nearer the output
+    iperf = t.runs[t.runs.tool == "iperf3"].iloc[0]
+    assert iperf.command == "iperf3 -c 192.168.100.2 -t 30 -P 4"
+
+
+def test_output_prefix_of_a_harness_is_taken_off():
+    t = _md("output-prefix--microvm-vm-vm", strict=True)
+    run = sockperf_runs(t).iloc[0]
+    assert (run.role, run.complete, run.msg_size_bytes) == ("client", True, 64)
+    assert value(t, run.run_id, "half_rtt", "mean") == 74.449
+    assert value(t, run.run_id, "half_rtt", "max") == 290.965
+
+
+# A real libvma line (the Mellanox docs' 3.5 example, corpus) as it appears while sockperf runs.
+VMA_LINE = " VMA WARNING: Not enough hugepage resources for VMA memory allocation."
+
+
+@pytest.mark.parametrize("at", [1, 4, 8, 12, 20])
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_preloaded_librarys_line_inside_the_output_is_its_own(at, strict):
+    """An LD_PRELOAD library (libvma, libxlio) prints its lines while sockperf runs: they are
+    neither a stray line nor the start of another execution (it split the run in two)."""
+    lines = (FIX / f"{P}udp-pingpong.txt").read_text().split("\n")
+    whole = azlatency.read("\n".join(lines))
+    t = azlatency.read("\n".join(lines[:at] + [VMA_LINE] + lines[at:]), strict=strict)
+    assert len(t.runs) == 1 and bool(t.runs.complete.iloc[0]) and pd.isna(t.runs.warnings.iloc[0])
+    cols = ["metric", "stat", "value"]
+    assert t.summaries[cols].equals(whole.summaries[cols])

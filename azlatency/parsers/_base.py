@@ -47,6 +47,9 @@ class ToolInfo:
     # The tool measures the machine it runs on (disks, CPU), not a path to another host: its
     # runs have no destination, and none is missing.
     local: bool = False
+    # A command line that starts the tool's server side (a regular expression searched in it):
+    # above a client's output, beside the client's command, it is not the output's command.
+    server_command: str = ""
 
 
 @runtime_checkable

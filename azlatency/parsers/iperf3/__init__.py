@@ -72,6 +72,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="-J (exact byte counts, kernel RTT, cwnd); --get-server-output for the receiver's view",
     latency_basis=None,
+    server_command=r"\s(?:-s|--server)(?:\s|$)",
 )
 
 # iperf3 writes the top-level braces at column 0; nested objects are indented further.
