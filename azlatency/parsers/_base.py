@@ -309,20 +309,16 @@ def line_blocks(
         while j < n:
             if not lines[j].strip():
                 nxt = next((k for k in range(j + 1, min(j + 3, n)) if lines[k].strip()), None)
+                if nxt is not None and kind(lines[nxt]) is None:
+                    # a stray line after the gap (before the statistics): looked past too
+                    nxt = _resumes(lines, nxt, n, kind)
                 if nxt is None or kind(lines[nxt]) is None or ends(kind(lines[nxt]), seen):
                     break
                 j += 1
                 continue
             k = kind(lines[j])
             if k is None:
-                resume = next(
-                    (
-                        x
-                        for x in range(j + 1, min(j + 1 + STRAY_LINES, n))
-                        if kind(lines[x]) is not None
-                    ),
-                    None,
-                )
+                resume = _resumes(lines, j, n, kind)
                 if resume is None or ends(kind(lines[resume]), seen):
                     break
                 j = resume
@@ -339,6 +335,19 @@ def line_blocks(
 # Lines of no tool looked past inside an output (a kernel message, ``Connection reset by
 # peer``, a shell's line): the output goes on after them.
 STRAY_LINES = 3
+# Markdown structure is never a stray line inside an output: it ends it.
+_STRUCTURE = re.compile(r"^\s*(?:```|~~~|#{1,6}\s)")
+
+
+def _resumes(lines: list[str], j: int, n: int, kind: Callable[[str], Any]) -> int | None:
+    """The line of the output's own within :data:`STRAY_LINES` lines after the stray line
+    ``lines[j]`` (None when there is none, or when the stray line is a fence or heading)."""
+    if _STRUCTURE.match(lines[j]):
+        return None
+    return next(
+        (x for x in range(j + 1, min(j + 1 + STRAY_LINES, n)) if kind(lines[x]) is not None),
+        None,
+    )
 
 
 # A stray line inside a JSON document is taken out, at most this many per document; a document
