@@ -554,3 +554,33 @@ def test_ntttcp_528_one_table_totals(strict):
     assert _summary(t, "cpu_avg", "mean") == 4.559
     assert _summary(t, "interrupts_per_s", "mean") == 51434.235
     assert t.samples["bits_per_second"].iloc[1] == pytest.approx(231692.964 * 1024 * 8)
+
+
+def _inserted(name: str, at: int, line: str, strict: bool = False):
+    lines = (NT / name).read_text(encoding="utf-8").split("\n")
+    whole = azlatency.read(NT / name)
+    return whole, azlatency.read(
+        "\n".join(lines[: at - 1] + [line] + lines[at - 1 :]), strict=strict
+    )
+
+
+@pytest.mark.parametrize(
+    "name, at",
+    [
+        (f"{V143}-s-V-sender-dbg.txt", 24),  # among the DBG lines
+        (f"{V143}-r-V-receiver-dbg.txt", 50),  # inside the Totals
+        (f"{V143}-s-j-sender.json", 39),  # a bare value inside the threads array
+        ("ntttcp--5.28-windows-s-m8-one-table-totals--jonathandotchin-blog.md", 24),  # a row
+    ],
+)
+def test_a_foreign_line_keeps_the_run_and_its_figures(name, at):
+    """Before issue 38 a line inside the console output split the run (the first part without
+    figures), '12.5' in a Windows table or the JSON was a fatal error even when lenient."""
+    whole, got = _inserted(name, at, "12.5")
+    assert len(got.runs) == 1
+    assert f"line {at}" in got.runs.warnings.iloc[0]
+    cols = ["metric", "stat", "value"]
+    assert got.summaries[cols].equals(whole.summaries[cols])
+    with pytest.raises(ParseError) as info:
+        _inserted(name, at, "12.5", strict=True)
+    assert info.value.line_no == at

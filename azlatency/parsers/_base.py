@@ -355,23 +355,32 @@ def _resumes(lines: list[str], j: int, n: int, kind: Callable[[str], Any]) -> in
 JSON_STRAYS = 3
 
 
+# A JSON member line ('"key": value'): no foreign line looks like one.
+_MEMBER = re.compile(r'^\s*"(?:[^"\\]|\\.)*"\s*:')
+
+
 def json_without_strays(
-    raw_decode: Callable[[str, int], tuple[Any, int]], text: str, i: int, exc: json.JSONDecodeError
+    raw_decode: Callable[[str, int], tuple[Any, int]],
+    text: str,
+    i: int,
+    exc: json.JSONDecodeError,
+    *,
+    cut_ok: bool = False,
 ):
     """``(text, document, end, strays)``: ``text`` with the lines blanked (their newlines
     kept, so line numbers hold) that kept the document at ``text[i]`` from decoding, the
     document ``raw_decode`` then reads and its end, and those lines as (1-based number, text).
-    ``(text, None, None, [])`` when taking out lines does not make the document decode."""
+    ``(text, None, None, [])`` when taking out lines does not make the document decode; with
+    ``cut_ok``, ``(text without the lines, None, None, strays)`` when what is left is a document
+    cut short (its only error is at the end: the caller reads what it holds)."""
     strays: list[tuple[int, str]] = []
     out = text
     for _ in range(JSON_STRAYS):
-        a = out.rfind("\n", 0, exc.pos) + 1
-        b = out.find("\n", exc.pos)
-        b = len(out) if b < 0 else b
-        line = out[a:b]
-        if not line.strip() or line.strip() in ("{", "}", "[", "]", ","):
-            break
-        strays.append((out.count("\n", 0, a) + 1, line))
+        span = _stray_line(out, exc.pos)
+        if span is None:
+            break  # the document's own line: it is broken there (a comma missing), not strayed
+        a, b = span
+        strays.append((out.count("\n", 0, a) + 1, out[a:b]))
         out = out[:a] + out[b:]
         try:
             doc, end = raw_decode(out, i)
@@ -379,7 +388,49 @@ def json_without_strays(
             exc = again
             continue
         return out, doc, end, strays
+    if cut_ok and strays and not out[exc.pos :].strip():
+        return out, None, None, strays
     return text, None, None, []
+
+
+def _stray_line(out: str, pos: int) -> tuple[int, int] | None:
+    """(start, end) of the line to take out for a decode error at ``out[pos]``: the line of the
+    offending token (json reports "Expecting ',' delimiter" at the blank before it), or, when
+    that is the document's own ('{', a member), the line above it: a bare value there ('12.5'
+    inside an array) decoded as an element and made the next line the error."""
+    while pos < len(out) and out[pos] in " \t\r\n":
+        pos += 1
+    a = out.rfind("\n", 0, pos) + 1
+    b = out.find("\n", pos)
+    b = len(out) if b < 0 else b
+    if not out[b:].strip():
+        return None  # the last line: where a document cut short stops, not a stray line
+    if not _own_json_line(out[a:b]):
+        return a, b
+    above_end = a - 1
+    above = out.rfind("\n", 0, max(above_end, 0)) + 1
+    line = out[above:above_end] if above_end > 0 else ""
+    if line.strip() and not _own_json_line(line) and not line.rstrip().endswith(","):
+        return above, above_end
+    return None
+
+
+def _own_json_line(line: str) -> bool:
+    """Blank, a member ('"key": ...'), or a line that opens or closes an object or array
+    (ntttcp writes '{ "metric" : "MB/s", "value" : "1.0" },' on one line)."""
+    s = line.strip()
+    if not s or s[0] in "}]" or _MEMBER.match(line):
+        return True
+    if s[0] not in "{[":
+        return False
+    body = s.rstrip(",").strip()
+    if body in ("{", "[", "[{", "{["):
+        return True
+    try:  # a whole object on one line; '[ 1234.567890] mlx5_core ...' is a kernel message
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
 
 
 def stray(

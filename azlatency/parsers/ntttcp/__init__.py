@@ -27,7 +27,15 @@ import re
 from decimal import Decimal
 
 from ...errors import ParseError
-from .._base import Parsed, Span, ToolInfo, command_above, command_of, in_code_span
+from .._base import (
+    STRAY_LINES,
+    Parsed,
+    Span,
+    ToolInfo,
+    command_above,
+    command_of,
+    in_code_span,
+)
 from .._ranges import int64
 from .doc import locate_xml, parse_json, parse_xml
 from .totals import NAMES, TOOL, TOTALS, Totals, build_run, command_meta, dec, rate_bps
@@ -143,13 +151,30 @@ def _extend_linux(lines: list[str], i: int) -> int:
             nxt = next((j for j in range(k + 1, min(k + 3, len(lines))) if lines[j].strip()), None)
             if nxt is None or not _linux_line(lines[nxt], prefixed):
                 break
-        elif not _linux_line(line, prefixed):
+        elif not _linux_line(line, prefixed) and not _stray_inside(lines, k, prefixed):
             break
         prefixed = prefixed or bool(_PREFIX.match(line))
         k += 1
     while k > i + 1 and not lines[k - 1].strip():
         k -= 1
     return k
+
+
+def _stray_inside(lines: list[str], k: int, prefixed: bool) -> bool:
+    """Is ``lines[k]`` a stray line inside the output (a kernel message, a shell's line): the
+    output goes on within :data:`STRAY_LINES` lines, with no new run or Markdown between?
+    The parser names it."""
+    if re.match(r"\s*(?:```|~~~|#{1,6}\s)", lines[k]):
+        return False
+    for j in range(k + 1, min(k + 1 + STRAY_LINES, len(lines))):
+        line = lines[j]
+        if not line.strip():
+            continue
+        if LINUX_BANNER.search(line) or _is_command(line):
+            return False
+        if _linux_line(line, prefixed):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,7 +186,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if head.startswith("<") or (_XML_ROOT.search(head[:2000]) and not TOTALS.search(text)):
         return Parsed(TOOL, [build_run(t, source) for t in parse_xml(text, source)])
     if head.startswith("{"):
-        return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source)])
+        return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source, strict)])
     lines = text.split("\n")
     if any(_WINDOWS_MARK.match(x) for x in lines):
         return Parsed(TOOL, [build_run(t, source) for t in parse_windows(lines, source, strict)])
@@ -299,6 +324,9 @@ class _LinuxBlock:
             self._seen(no)
             self.flag_role = flag.group(1)
             return
+        if p is None and not self._unprefixed_own(msg):
+            self.fail(no, f"expected an ntttcp line, got {line.strip()[:80]!r}")
+            return
         if not msg.strip() or msg.strip().startswith("---"):
             # util.c prints a dashes line after the Totals block: the run's end.
             self.closed = self.closed or (self.in_totals and msg.strip().startswith("---"))
@@ -320,6 +348,19 @@ class _LinuxBlock:
             self._total(no, msg)
         else:
             self._info(no, msg)
+
+    def _unprefixed_own(self, msg: str) -> bool:
+        """A line without a level that ntttcp prints: print_flags' ``key: value`` settings and
+        ``*** ...`` flags, Totals and thread-table lines of -O logs, dashes and ``=====``."""
+        s = msg.strip()
+        return bool(
+            not s
+            or s.startswith(("---", "=", "*** "))
+            or _KV.match(msg)
+            or _THREAD_ROW.match(msg)
+            or _THREAD_HEAD.match(msg)
+            or TOTALS.search(s)
+        )
 
     def _seen(self, no: int) -> None:
         if self.first is None:

@@ -27,6 +27,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XmlError
 
@@ -34,7 +35,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from ...errors import ParseError
-from .._base import Span, in_code_span
+from .._base import Span, in_code_span, json_without_strays, stray
 from .._ranges import int64, line_of
 from .totals import TOOL, Totals, dec
 
@@ -211,11 +212,33 @@ def _tag(key: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
 
 
-def parse_json(text: str, source: str | None) -> list[Totals]:
+def _load_json(text: str, source: str | None, strict: bool) -> tuple[Any, list[str]]:
+    """The document, and a warning per stray line taken out of it (a kernel message in the
+    middle of the file); a located ParseError when it does not decode (cut, or broken)."""
+    body = text.replace("\ufeff", " ", 1) if text.startswith("\ufeff") else text
+    start = len(body) - len(body.lstrip())
     try:
-        data = json.loads(text.lstrip("\ufeff"))
+        data, end = json.JSONDecoder().raw_decode(body, start)
     except json.JSONDecodeError as exc:
-        raise ParseError(TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}") from None
+        _, data, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, start, exc)
+        if data is None:
+            raise ParseError(
+                TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}"
+            ) from None
+        warnings: list[str] = []
+        for no, line in strays:
+            stray(TOOL, source, no, line, strict, warnings)
+        return data, warnings
+    warnings: list[str] = []
+    first = body.count("\n", 0, end) + 1
+    for k, line in enumerate(body[end:].split("\n")):
+        if line.strip():  # a shell's line after the document: named, not read
+            stray(TOOL, source, first + k, line, strict, warnings)
+    return data, warnings
+
+
+def parse_json(text: str, source: str | None, strict: bool = True) -> list[Totals]:
+    data, strays = _load_json(text, source, strict)
     roots = [k for k in data if k in ("ntttcps", "ntttcpr")] if isinstance(data, dict) else []
     if not roots or not isinstance(data[roots[0]], dict):
         raise ParseError(TOOL, source, 1, 'expected {"ntttcps": {...}} or {"ntttcpr": {...}}')
@@ -229,12 +252,13 @@ def parse_json(text: str, source: str | None) -> list[Totals]:
             for n, th in enumerate(value if isinstance(value, list) else [value]):
                 if isinstance(th, dict):
                     index = str(th.get("index", th.get("@index", n)))
-                    doc.threads.append((index, _json_entries(th, skip="index")))
+                    doc.threads.append((index, _json_entries(th, "index", strays)))
         elif isinstance(value, str) and tag in ("computername", "version"):
             doc.attrs[tag] = value
         else:
-            doc.entries.extend(_json_entries({key: value}))
+            doc.entries.extend(_json_entries({key: value}, odd=strays))
     t = totals(doc, source)
+    t.warnings[:0] = strays
     if t.bits_per_second is None and t.total_bytes is None:
         t.complete = False
         t.warnings.append(
@@ -245,14 +269,23 @@ def parse_json(text: str, source: str | None) -> list[Totals]:
     return [t]
 
 
-def _json_entries(obj: dict, skip: str = "") -> list[tuple[str, str | None, str]]:
+def _json_entries(
+    obj: dict, skip: str = "", odd: list[str] | None = None
+) -> list[tuple[str, str | None, str]]:
     out = []
     for key, value in obj.items():
         tag = _tag(key)
         if tag == skip:
             continue
         items = value if isinstance(value, list) else [value]
+        objects = isinstance(value, list) and any(isinstance(x, dict) for x in value)
         for item in items:
+            if objects and not isinstance(item, dict):
+                # ntttcp writes lists of {metric, value} objects: a bare value among them is
+                # no figure of its ('12.5' pasted into the file decodes as one)
+                if odd is not None:
+                    odd.append(f"a bare value {item!r} in the '{key}' list not read")
+                continue
             if isinstance(item, dict) and "value" in item:
                 out.append((tag, item.get("metric"), str(item["value"])))
             elif isinstance(item, dict) and "#text" in item:

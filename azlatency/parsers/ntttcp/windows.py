@@ -66,13 +66,29 @@ _HANDLED = {
 
 def _underline_at(lines: list[str], k: int) -> int | None:
     """The underline of a table whose header is ``lines[k]``: the next line, or the one after
-    a stray line."""
-    for j in (k + 1, k + 2):
-        if j < len(lines) and _UNDERLINE.match(lines[j]):
-            return j
-        if j < len(lines) and (not lines[j].strip() or _NUMERIC_ROW.match(lines[j])):
-            return None
+    a stray line.  A header names at least one column NTttcp prints; a line above a header
+    (a kernel message) is not one."""
+    if not _KNOWN_COLUMN.search(lines[k]):
+        return None
+    if k + 1 < len(lines) and _UNDERLINE.match(lines[k + 1]):
+        return k + 1
+    if (
+        k + 2 < len(lines)
+        and _UNDERLINE.match(lines[k + 2])
+        and lines[k + 1].strip()
+        and not _KNOWN_COLUMN.search(lines[k + 1])
+    ):
+        return k + 2  # a stray line ('12.5', a kernel message) between header and underline
     return None
+
+
+# Every column NTttcp prints (5.28-5.40): a table header names some of them.
+_KNOWN_COLUMN = re.compile(
+    "|".join(
+        re.escape(c)
+        for c in (*_COLUMNS, *_HANDLED, "Thread", "Time(s)", "Throughput(KB/s)", "Avg B / Compl")
+    )
+)
 
 
 def _own(lines: list[str], k: int) -> bool:
@@ -174,12 +190,14 @@ def _tables(
                 j += 1
                 break
             if len(values) != len(names):
-                raise ParseError(
-                    TOOL,
-                    source,
-                    j + 1,
-                    f"expected {len(names)} values under {' | '.join(names)}, got {len(values)}",
+                reason = (
+                    f"expected {len(names)} values under {' | '.join(names)}, got {len(values)}"
                 )
+                if strict or cut is None:
+                    raise ParseError(TOOL, source, j + 1, reason)
+                cut.append((j + 1, reason))  # a stray number ('12.5') among the rows: named
+                j += 1
+                continue
             rows.append((j + 1, values))
             j += 1
         out.append((k + 1, under + 1, names, rows))
