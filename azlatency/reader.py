@@ -305,12 +305,16 @@ def _commands(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> list
     if not cmd:
         return []
     out = [(cmd, host)]
-    for i in range(at - 1, max(-1, at - 8), -1):
+    stray = 0
+    for i in range(at - 1, max(-1, at - 8 - STRAY_ABOVE), -1):
         line = lines[i]
         if not line.strip() or _FENCE.match(line) or _HEADING.match(line):
             continue  # context around the commands, not output
         other, other_host = command_of(line, tool_names)
         if not other:
+            if stray < STRAY_ABOVE and not PROMPT.match(line):
+                stray += 1  # a stray line among the commands
+                continue
             break
         out.append((other, other_host or host))
     return out
@@ -359,6 +363,31 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
             return cmd, host, i
         break
     return None, None, None
+
+
+def _command_passed_over(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> str | None:
+    """A warning when the block has no command because a prompt line with another command
+    stands between it and the tool's command just above (``$ echo done`` pasted in): the
+    command is not taken, and the run says which and why."""
+    seen_prompt, stray = None, 0
+    for i in range(span.start - 1, max(-1, span.start - 6 - STRAY_ABOVE), -1):
+        line = lines[i]
+        if not line.strip() or _FENCE.match(line):
+            continue
+        if command_of(line, tool_names)[0]:
+            if seen_prompt is None:
+                return None
+            return (
+                f"the command on line {i + 1} is not taken as this output's: the shell line on "
+                f"line {seen_prompt + 1} ({lines[seen_prompt].strip()[:40]!r}) stands between"
+            )
+        if seen_prompt is None and PROMPT.match(line):
+            seen_prompt = i
+        elif seen_prompt is None and stray < STRAY_ABOVE and not _HEADING.match(line):
+            stray += 1  # the output's first line the span leaves out ('- - -'), a note
+        else:
+            return None
+    return None
 
 
 def _tool_names(tool: str) -> tuple[str, ...]:
@@ -644,6 +673,9 @@ def _tables(
             continue
         names = _tool_names(parsed.tool)
         cands = _commands(lines, span, names) if lines is not None else []
+        passed = None
+        if not cands and lines is not None and span.start:
+            passed = _command_passed_over(lines, span, names)
         server = get(parsed.tool).INFO.server_command
         server = re.compile(server) if server else None
         for k, run in enumerate(parsed.runs):
@@ -661,6 +693,8 @@ def _tables(
             warnings += flagged
             if span.start:  # parsers count lines within their block; the file's count is wanted
                 warnings = [shift_lines(w, span.start) for w in warnings]
+            if passed and not meta.get("command"):
+                warnings.append(passed)  # counted in the file's lines already
             meta.update(
                 run_id=run_id,
                 source_path=source or "<text>",

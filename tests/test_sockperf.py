@@ -697,3 +697,27 @@ def test_a_preloaded_librarys_line_inside_the_output_is_its_own(at, strict):
     assert len(t.runs) == 1 and bool(t.runs.complete.iloc[0]) and pd.isna(t.runs.warnings.iloc[0])
     cols = ["metric", "stat", "value"]
     assert t.summaries[cols].equals(whole.summaries[cols])
+
+
+@pytest.mark.parametrize("at", [4, 6])
+def test_a_foreign_line_among_the_fenced_commands(at):
+    """A stray line inside the fenced block of commands: the client's command is still the
+    run's (it was the server's, the run incomplete), and the line is named."""
+    lines = (FIX / f"{MV}no-total-run--microvm-vm-server.md").read_text().split("\n")
+    lines = lines[:34] + lines[34:]  # the sockperf fence: lines 33-39
+    at += 33
+    t = azlatency.read("\n".join(lines[: at - 1] + ["Connection reset by peer"] + lines[at - 1 :]))
+    run = sockperf_runs(t).iloc[0]
+    assert run.command == "sockperf ping-pong -i 192.168.100.2 -m 64 -t 30"
+    assert bool(run.complete) and run.msg_size_bytes == 64
+    assert f"line {at}" in run.warnings
+
+
+def test_a_shell_line_between_command_and_output_is_said():
+    """'$ echo done' between the fence of commands and the output's: the command above is
+    not the output's, and the run says which and why (it was dropped without a word)."""
+    lines = (FIX / f"{MV}no-total-run--microvm-vm-server.md").read_text().split("\n")
+    t = azlatency.read("\n".join(lines[:8] + ["$ echo done"] + lines[8:]))
+    run = t.runs[t.runs.tool == "iperf3"].iloc[0]
+    assert pd.isna(run.command)
+    assert "the command on line 7 is not taken as this output's" in run.warnings

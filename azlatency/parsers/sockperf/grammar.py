@@ -160,9 +160,15 @@ def _resumes(lines: list[str], i: int, in_csv: bool, total: bool, body: bool) ->
 
 
 def _context_between(lines: list[str], a: int, b: int) -> bool:
-    """Only context lines (fences, headings, comments; at least one) between two lines."""
+    """Only context lines (fences, headings, comments; at least one) between two lines, and
+    at most :data:`STRAY_LINES` stray lines, which the parser names."""
     between = [x for x in lines[a + 1 : b] if x.strip()]
-    return bool(between) and all(CONTEXT.match(x) for x in between)
+    strays = [x for x in between if not CONTEXT.match(x)]
+    return (
+        any(CONTEXT.match(x) for x in between)
+        and len(strays) <= STRAY_LINES
+        and all(line_kind(x, False) == "other" for x in strays)
+    )
 
 
 def _banner_opens(lines: list[str], i: int) -> bool:
