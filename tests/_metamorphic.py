@@ -376,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--lenient", action="store_true", help="the same as --mode default")
     ap.add_argument("--every", action="store_true", help="every position (default: 40 a file)")
+    ap.add_argument("--positions", type=int, default=40, help="positions a file (duplicate: 3)")
     ap.add_argument("--by-tool", action="store_true", help="count per tool folder too")
     args = ap.parse_intermixed_args(argv)
     checks = sorted(CHECKS) if args.check == "all" else [args.check]
@@ -390,7 +391,13 @@ def main(argv: list[str] | None = None) -> int:
                 t
                 for p in files(args.paths)
                 for t in TRIALS[name](
-                    p, strict=strict, k=None if args.every else (3 if name == "duplicate" else 40)
+                    p,
+                    strict=strict,
+                    k=None
+                    if args.every
+                    else min(3, args.positions)
+                    if name == "duplicate"
+                    else args.positions,
                 )
             ]
             done += [(t, m) for t in trials]
