@@ -312,8 +312,8 @@ def _commands(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> list
             continue  # context around the commands, not output
         other, other_host = command_of(line, tool_names)
         if not other:
-            if stray < STRAY_ABOVE and not PROMPT.match(line):
-                stray += 1  # a stray line among the commands
+            if stray < STRAY_ABOVE:
+                stray += 1  # a stray line, or another tool's command, among the commands
                 continue
             break
         out.append((other, other_host or host))
