@@ -64,16 +64,30 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON for machines.")
 @click.option("--samples", is_flag=True, help="With --json, include the samples table.")
-@click.option("--lenient", is_flag=True, help="Skip unreadable lines/blocks instead of failing.")
+@click.option(
+    "--strict", is_flag=True, help="Reject a file at its first line its tool does not print."
+)
+# azlatency 0.1.0's flag, when strict was read()'s default: scripts passing it still run.
+@click.option("--lenient", is_flag=True, hidden=True)
 @click.option("--tool", default=None, help="Skip detection and parse with this tool.")
-def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool, tool: str | None):
-    """Show what azlatency reads in each file (tool, version, basis, key statistics)."""
+def inspect(
+    paths: tuple[str, ...],
+    as_json: bool,
+    samples: bool,
+    strict: bool,
+    lenient: bool,
+    tool: str | None,
+):
+    """Show what azlatency reads in each file (tool, version, basis, key statistics).
+
+    Every run that can be read is shown; a line not understood is named in the run's
+    warnings (--strict rejects the file at it instead)."""
     console = _console()
     failures = 0
     payload = []
     for path in _files(paths):
         try:
-            tables = read(path, strict=not lenient, tool=tool)
+            tables = read(path, strict=strict and not lenient, tool=tool)
         except AzlatencyError as exc:
             failures += 1
             if as_json:
@@ -124,6 +138,10 @@ def inspect(paths: tuple[str, ...], as_json: bool, samples: bool, lenient: bool,
                 cells[3],
             )
         console.print(table)
+        for run in tables.runs.itertuples():
+            if isinstance(run.warnings, str):
+                where = f"{path}:{run.line_start}-{run.line_end}"
+                console.print(f"[yellow]warned[/yellow] {where}: {run.warnings}", highlight=False)
         for problem in tables.problems:
             console.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
     if as_json:

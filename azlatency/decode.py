@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 # CSI sequences (colours, cursor moves) and the two-byte escapes some terminals emit.
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
-# Test harnesses (VirtualClient, CI runners) prefix captured lines with the stream name.
-_HARNESS = re.compile(r"(?m)^[ \t]*\[(?:STDOUT|STDERR|stdout|stderr)\][ \t]?")
+# Test harnesses (VirtualClient, CI runners) prefix captured lines with the stream name;
+# bookpanda/microvm-networking's benchmark notes prefix a remote command's lines "[OUTPUT] ".
+_HARNESS = re.compile(r"(?m)^[ \t]*\[(?:STDOUT|STDERR|OUTPUT|stdout|stderr)\][ \t]?")
 # Double-byte code pages of localised Windows (Chinese, Japanese, Korean) are tried first and
 # kept only when they yield runs of CJK characters; then the single-byte OEM (cp850, what
 # cmd.exe writes when redirected) and ANSI (cp1252) pages compete on how many letters they make.
@@ -189,7 +190,7 @@ def clean_text(text: str) -> tuple[str, str, bool, bool]:
     ansi = "\x1b" in text
     if ansi:
         text = _ANSI.sub("", text)
-    prefixed = "[STD" in text or "[std" in text
+    prefixed = "[STD" in text or "[std" in text or "[OUTPUT]" in text
     if prefixed:
         new = _HARNESS.sub("", text)
         prefixed = new != text

@@ -297,8 +297,42 @@ def _context(lines: list[str], fenced: list[bool], start: int) -> str | None:
     return None
 
 
+def _commands(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> list[tuple]:
+    """(command, prompt host) of a span (:func:`_command`), then the tool's other commands in
+    the same head above it: one fenced block often holds the client's command and the server's
+    started beside it (``# host`` / ``# vm`` comments between), in either order."""
+    cmd, host, at = _command(lines, span, tool_names)
+    if not cmd:
+        return []
+    out = [(cmd, host)]
+    stray = 0
+    for i in range(at - 1, max(-1, at - 8 - STRAY_ABOVE), -1):
+        line = lines[i]
+        if not line.strip() or _FENCE.match(line) or _HEADING.match(line):
+            continue  # context around the commands, not output
+        other, other_host = command_of(line, tool_names)
+        if not other:
+            if stray < STRAY_ABOVE:
+                stray += 1  # a stray line, or another tool's command, among the commands
+                continue
+            break
+        out.append((other, other_host or host))
+    return out
+
+
+def _pick_command(cands: list[tuple], role: str | None, server: re.Pattern | None):
+    """The command of a run among those above its output: a server's run takes the server
+    command, any other run a command that does not start a server (sockperf's ``server``,
+    iperf3's ``-s``), when there is one."""
+    if len(cands) < 2 or server is None:
+        return cands[0] if cands else (None, None)
+    want = [c for c in cands if bool(server.search(c[0])) == (role == "server")]
+    return (want or cands)[0]
+
+
 def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
-    """Command line and prompt host of a span: its first line, or up to 4 lines above it."""
+    """Command line, prompt host and line of a span's command: its first line, or up to 4
+    lines above it."""
     cmd, host = command_of(lines[span.start], tool_names)
     if cmd:
         if host is None and span.start > 0 and _FENCE.match(lines[span.start - 1]):
@@ -308,7 +342,7 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
                 if m:
                     host = m.group(1)
                     break
-        return cmd, host
+        return cmd, host, span.start
     stray = 0
     for i in range(span.start - 1, max(-1, span.start - 5 - STRAY_ABOVE), -1):
         line = lines[i]
@@ -326,9 +360,34 @@ def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
                     if m:
                         host = m.group(1)
                         break
-            return cmd, host
+            return cmd, host, i
         break
-    return None, None
+    return None, None, None
+
+
+def _command_passed_over(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> str | None:
+    """A warning when the block has no command because a prompt line with another command
+    stands between it and the tool's command just above (``$ echo done`` pasted in): the
+    command is not taken, and the run says which and why."""
+    seen_prompt, stray = None, 0
+    for i in range(span.start - 1, max(-1, span.start - 6 - STRAY_ABOVE), -1):
+        line = lines[i]
+        if not line.strip() or _FENCE.match(line):
+            continue
+        if command_of(line, tool_names)[0]:
+            if seen_prompt is None:
+                return None
+            return (
+                f"the command on line {i + 1} is not taken as this output's: the shell line on "
+                f"line {seen_prompt + 1} ({lines[seen_prompt].strip()[:40]!r}) stands between"
+            )
+        if seen_prompt is None and PROMPT.match(line):
+            seen_prompt = i
+        elif seen_prompt is None and stray < STRAY_ABOVE and not _HEADING.match(line):
+            stray += 1  # the output's first line the span leaves out ('- - -'), a note
+        else:
+            return None
+    return None
 
 
 def _tool_names(tool: str) -> tuple[str, ...]:
@@ -357,7 +416,7 @@ def read_bytes(
     *,
     source: str | None = None,
     tool: str | None = None,
-    strict: bool = True,
+    strict: bool = False,
     sha256: str | None = None,
 ) -> Tables:
     """Parse raw bytes of one file. ``source`` is how the file is named in runs and errors;
@@ -531,7 +590,7 @@ def read_text(
     *,
     source: str | None = None,
     tool: str | None = None,
-    strict: bool = True,
+    strict: bool = False,
     sha: str | None = None,
 ) -> Tables:
     if isinstance(decoded, str):
@@ -602,7 +661,7 @@ def _tables(
     source: str | None,
     *,
     lines: list[str] | None,
-    strict: bool = True,
+    strict: bool = False,
 ) -> Tables:
     # Headings and fences matter only above a block's first line: a whole-file output of a
     # million lines needs none of it.
@@ -613,12 +672,18 @@ def _tables(
         if parsed is None:
             continue
         names = _tool_names(parsed.tool)
-        cmd, host = _command(lines, span, names) if lines is not None else (None, None)
+        cands = _commands(lines, span, names) if lines is not None else []
+        passed = None
+        if not cands and lines is not None and span.start:
+            passed = _command_passed_over(lines, span, names)
+        server = get(parsed.tool).INFO.server_command
+        server = re.compile(server) if server else None
         for k, run in enumerate(parsed.runs):
             run_id = f"{_short(sha)}-{block_no:03d}-{k:03d}"
             meta = dict(run.meta)
             meta.setdefault("tool", parsed.tool)
             meta.setdefault("complete", True)
+            cmd, host = _pick_command(cands, meta.get("role"), server)
             if cmd and not meta.get("command"):
                 meta["command"] = cmd
             if host and not meta.get("prompt_host"):
@@ -628,6 +693,8 @@ def _tables(
             warnings += flagged
             if span.start:  # parsers count lines within their block; the file's count is wanted
                 warnings = [shift_lines(w, span.start) for w in warnings]
+            if passed and not meta.get("command"):
+                warnings.append(passed)  # counted in the file's lines already
             meta.update(
                 run_id=run_id,
                 source_path=source or "<text>",
@@ -776,7 +843,7 @@ def read(
     path_or_text: str | os.PathLike[str] | bytes,
     *,
     tool: str | None = None,
-    strict: bool = True,
+    strict: bool = False,
     source: str | None = None,
 ) -> Tables:
     """Read one log, document or text into :class:`Tables`.
@@ -791,9 +858,13 @@ def read(
     tool : str, optional
         Read the input as this tool's output (a name of ``azlatency.parsers.tools()``) instead
         of detecting it.
-    strict : bool, default True
-        ``True`` raises a :class:`ParseError` at the first line a parser does not expect;
-        ``False`` skips it and names it in ``runs.warnings`` (or ``Tables.problems``).
+    strict : bool, default False
+        ``False`` (the default, as ``azlatency import``): every run that can be read is
+        kept, and every line a parser does not understand inside it is skipped and named in
+        ``runs.warnings`` (its line, its text and what was expected); a block that cannot be
+        read at all is a located error in ``Tables.problems``.  The figures are those of the
+        output without the line.  ``True`` (``--strict``, for CI that must refuse such
+        input) raises a :class:`ParseError` at the first such line instead.
     source : str, optional
         The name errors and ``runs.source_path`` give the input (default: the path).
 
@@ -808,8 +879,9 @@ def read(
     Raises
     ------
     ParseError
-        The input is not what its tool prints: names the tool, the source, the line and what
-        was expected.
+        Nothing in the input could be read as its tool's output (or, with ``strict=True``, a
+        line was not what its tool prints): names the tool, the source, the line and what was
+        expected.
     DetectionError
         No known tool output was found.
 

@@ -10,17 +10,22 @@ find the readings that changed without a word.
 * **duplicate** a run's lines after it: the runs of the file plus that run once more, each
   whole, or a warning.
 
-A reading that changes with none of these is *silent*: the bar is zero.  ``make test`` runs a
-sample of positions per file (``tests/test_metamorphic.py``); ``python -m
-tests._metamorphic [insert|truncate|duplicate] [--lenient] [--every] [PATH or TOOL ...]``
-runs the full study and prints each silent case.
+A reading that changes with none of these is *silent*: the bar is zero in both modes.  In the
+default mode (``strict=False``) a foreign line or a copy is never fatal either: every run is
+kept and the line named.  ``make test`` runs a sample of positions per file
+(``tests/test_metamorphic.py``); ``python -m tests._metamorphic [insert|truncate|duplicate|all]
+[--mode strict|default|both] [--every] [--by-tool] [PATH or TOOL ...]`` runs the full study,
+prints each trial that misses the bar (and each whose numbers changed under a warning) and
+a table of outcomes per check and mode: same, quiet, warned, changed, fatal, nothing, silent.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,10 +150,6 @@ def _missing(value) -> bool:
         return False
 
 
-def _warned(tables) -> bool:
-    return bool(tables.problems) or bool(tables.runs["warnings"].notna().any())
-
-
 def _located(exc: AzlatencyError) -> bool:
     return isinstance(exc, ParseError) and exc.line_no is not None
 
@@ -168,16 +169,62 @@ def _positions(n: int, k: int | None, rng: random.Random) -> list[int]:
     return positions
 
 
-def insert(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -> Iterator[Case]:
+# What a trial's reading did, from harmless to wrong:
+#   same     the reading is the file's (the line fell outside every run, the cut removed
+#            whole runs, the copy is the expected extra run), no new warning;
+#   warned   a new warning or problem names what happened, the reading is the expected one;
+#   changed  the reading is not the expected one, under a new warning (or, for a cut, a run
+#            that says it is incomplete);
+#   fatal    read() raised (a located error, or nothing left to read after a cut: ``nothing``);
+#   silent   the reading changed with no word: the bar is zero in both modes.
+#   quiet    (insert) the reading is the file's, but the line sits inside a run and no
+#            warning names it.
+OUTCOMES = ("same", "quiet", "warned", "changed", "fatal", "nothing", "silent")
+
+
+@dataclass(frozen=True)
+class Trial:
+    path: Path
+    check: str
+    where: str
+    outcome: str
+    what: str = ""
+    located: bool = True
+
+
+_NUMBERS = re.compile(r"\b(line|lines|at) \d+(?:-\d+)?")
+
+
+def _words(tables) -> Counter:
+    """The warnings and problems of a reading, without their line numbers (a line inserted
+    above shifts them; that is no new word)."""
+    texts = [w for ws in tables.runs["warnings"].dropna() for w in ws.split("; ")]
+    texts += [str(p) for p in tables.problems]
+    return Counter(_NUMBERS.sub(r"\1 N", t) for t in texts)
+
+
+def _new_words(got, base_words: Counter, named: str | None = None) -> bool:
+    """A warning or problem the base reading had not, or one naming ``named`` (the inserted
+    line's number, as 'line N')."""
+    if _words(got) - base_words:
+        return True
+    if named is None:
+        return False
+    texts = [*got.runs["warnings"].dropna(), *map(str, got.problems)]
+    return any(re.search(rf"\b{named}\b", t) for t in texts)
+
+
+def _inside(tables, no: int) -> bool:
+    runs = tables.runs
+    return bool(((runs["line_start"] < no) & (runs["line_end"] > no)).any())
+
+
+def insert_trials(path: Path, *, strict: bool, k: int | None = None, seed: int = 0):
     data = path.read_bytes()
     base, err = _read(data, strict)
     if base is None:
         return
-    want, warnings, problems = (
-        run_prints(base),
-        set(base.runs["warnings"].dropna()),
-        len(base.problems),
-    )
+    want, words0 = run_prints(base), _words(base)
     text = _Text(data)
     lines = text.lines
     rng = random.Random(f"{path.name}-{seed}")
@@ -186,22 +233,24 @@ def insert(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -> 
         got, err = _read(text.join(lines[:pos] + [line] + lines[pos:]), strict)
         where = f"line {pos + 1} <- {line!r}"
         if got is None:
-            if not _located(err):
-                yield Case(path, "insert", where, f"error without a line: {err}")
+            yield Trial(path, "insert", where, "fatal", str(err), _located(err))
             continue
-        if run_prints(got) == want:
-            continue
-        if len(got.problems) > problems or set(got.runs["warnings"].dropna()) - warnings:
-            continue
-        yield Case(path, "insert", where, f"runs {len(want)} -> {len(got.runs)}, no warning")
+        same = run_prints(got) == want
+        words = _new_words(got, words0, f"line {pos + 1}")
+        outcome = ("warned" if words else "same") if same else ("changed" if words else "silent")
+        if outcome == "same" and _inside(got, pos + 1):
+            outcome = "quiet"  # inside a run, its figures kept, but the line is not named
+        what = "" if same else f"runs {len(want)} -> {len(got.runs)}"
+        yield Trial(path, "insert", where, outcome, what)
 
 
-def truncate(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -> Iterator[Case]:
+def truncate_trials(path: Path, *, strict: bool, k: int | None = None, seed: int = 0):
     data = path.read_bytes()
     base, err = _read(data, strict)
     if base is None:
         return
     whole = set(run_prints(base))
+    words0 = _words(base)
     text = _Text(data)
     lines = text.lines
     rng = random.Random(f"{path.name}-{seed}")
@@ -215,32 +264,37 @@ def truncate(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -
             where = f"at line {pos}" + (" (inside it)" if inside else "")
             got, err = _read(text.join(kept), strict)
             if got is None:
-                if not (
-                    _located(err) or "no known tool output" in str(err) or "empty input" in str(err)
-                ):
-                    yield Case(path, "truncate", where, f"error without a line: {err}")
+                empty = "no known tool output" in str(err) or "empty input" in str(err)
+                outcome = "nothing" if empty else "fatal"
+                yield Trial(path, "truncate", where, outcome, str(err), _located(err) or empty)
                 continue
-            for fp, (_, run) in zip(run_prints(got), got.runs.iterrows()):
-                if fp in whole or run["complete"] is not True or not _missing(run["warnings"]):
-                    continue
-                if _open_ended(run["tool"], run["parser_variant"]):
-                    continue  # a cut there reads as a shorter output: nothing can tell
-                yield Case(
-                    path,
-                    "truncate",
-                    where,
-                    f"a complete run ({run['tool']} {run['parser_variant']}, line "
-                    f"{run['line_start']}) the whole file does not have, no warning",
-                )
-                break
+            prints = run_prints(got)
+            yield Trial(path, "truncate", where, *_cut_outcome(got, prints, whole, words0))
 
 
-def duplicate(path: Path, *, strict: bool, k: int | None = 3, seed: int = 0) -> Iterator[Case]:
+def _cut_outcome(got, prints: list, whole: set, words0: Counter) -> tuple[str, str]:
+    for fp, (_, run) in zip(prints, got.runs.iterrows()):
+        if fp in whole or run["complete"] is not True or not _missing(run["warnings"]):
+            continue
+        if _open_ended(run["tool"], run["parser_variant"]):
+            continue  # a cut there reads as a shorter output: nothing can tell
+        return "silent", (
+            f"a complete run ({run['tool']} {run['parser_variant']}, line "
+            f"{run['line_start']}) the whole file does not have, no warning"
+        )
+    if set(prints) <= whole:
+        return "same", ""
+    if _new_words(got, words0):
+        return "warned", ""
+    return "changed", "a shorter run that says it is incomplete, or an open-ended one"
+
+
+def duplicate_trials(path: Path, *, strict: bool, k: int | None = 3, seed: int = 0):
     data = path.read_bytes()
     base, err = _read(data, strict)
     if base is None:
         return
-    want = run_prints(base)
+    want, words0 = run_prints(base), _words(base)
     text = _Text(data)
     lines = text.lines
     for n in range(len(base.runs) if k is None else min(k, len(base.runs))):
@@ -249,45 +303,110 @@ def duplicate(path: Path, *, strict: bool, k: int | None = 3, seed: int = 0) -> 
         got, err = _read(text.join(lines[:b] + [""] + lines[a:b] + lines[b:]), strict)
         where = f"lines {a + 1}-{b} twice"
         if got is None:
-            if not _located(err):
-                yield Case(path, "duplicate", where, f"error without a line: {err}")
+            yield Trial(path, "duplicate", where, "fatal", str(err), _located(err))
             continue
-        if sorted(run_prints(got)) == sorted(want + [want[n]]) or _warned(got):
-            continue
-        yield Case(
-            path,
-            "duplicate",
-            where,
-            f"runs {len(want)} -> {len(got.runs)}, not the file's runs and the copy, no warning",
+        same = sorted(run_prints(got)) == sorted(want + [want[n]])
+        words = _new_words(got, words0)
+        outcome = ("warned" if words else "same") if same else ("changed" if words else "silent")
+        what = (
+            "" if same else f"runs {len(want)} -> {len(got.runs)}, not the file's runs and the copy"
         )
+        yield Trial(path, "duplicate", where, outcome, what)
+
+
+TRIALS = {"insert": insert_trials, "truncate": truncate_trials, "duplicate": duplicate_trials}
+
+
+def failures(trials, *, strict: bool, exact: bool = False) -> Iterator[Case]:
+    """The trials that miss the mode's bar.  Both modes: never silent, never an error without
+    a line.  Default (lenient) mode also never fatal for a foreign line or a copy: every run is
+    kept under a warning.  ``exact`` (the study's listing) also names the trials whose numbers
+    changed under a warning (``changed``: a foreign line or a copy should change none)."""
+    for t in trials:
+        bad = t.outcome == "silent" or (t.outcome in ("fatal", "nothing") and not t.located)
+        if not strict:
+            bad = bad or (t.outcome == "fatal" and t.check != "truncate")
+            bad = bad or (exact and t.outcome == "changed" and t.check != "truncate")
+        if bad:
+            what = t.what if t.outcome != "changed" else f"{t.what}, under a warning"
+            yield Case(t.path, t.check, t.where, f"{t.outcome}: {what}")
+
+
+def insert(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -> Iterator[Case]:
+    return failures(insert_trials(path, strict=strict, k=k, seed=seed), strict=strict)
+
+
+def truncate(path: Path, *, strict: bool, k: int | None = None, seed: int = 0) -> Iterator[Case]:
+    return failures(truncate_trials(path, strict=strict, k=k, seed=seed), strict=strict)
+
+
+def duplicate(path: Path, *, strict: bool, k: int | None = 3, seed: int = 0) -> Iterator[Case]:
+    return failures(duplicate_trials(path, strict=strict, k=k, seed=seed), strict=strict)
 
 
 CHECKS = {"insert": insert, "truncate": truncate, "duplicate": duplicate}
+
+
+def _tool_of(path: Path) -> str:
+    return path.parent.name
+
+
+def table(trials: list[Trial], by_tool: bool = False) -> str:
+    """Counts per check and mode (and tool): one row each, a column per outcome."""
+    counts: dict[tuple, dict[str, int]] = {}
+    for t, mode in trials:
+        key = (t.check, mode) + ((_tool_of(t.path),) if by_tool else ())
+        row = counts.setdefault(key, dict.fromkeys(OUTCOMES, 0))
+        row[t.outcome] += 1
+    head = ["check", "mode"] + (["tool"] if by_tool else []) + ["tried", *OUTCOMES]
+    out = [" ".join(f"{h:>9}" for h in head)]
+    for key in sorted(counts):
+        row = counts[key]
+        cells = [*key, sum(row.values()), *(row[o] for o in OUTCOMES)]
+        out.append(" ".join(f"{c:>9}" for c in cells))
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("check", choices=sorted(CHECKS) + ["all"])
     ap.add_argument("paths", nargs="*", help="files, folders or tool names (default: all)")
-    ap.add_argument("--lenient", action="store_true", help="read with strict=False")
+    ap.add_argument(
+        "--mode", choices=("strict", "default", "both"), default="both", help="how read() reads"
+    )
+    ap.add_argument("--lenient", action="store_true", help="the same as --mode default")
     ap.add_argument("--every", action="store_true", help="every position (default: 40 a file)")
+    ap.add_argument("--positions", type=int, default=40, help="positions a file (duplicate: 3)")
+    ap.add_argument("--by-tool", action="store_true", help="count per tool folder too")
     args = ap.parse_intermixed_args(argv)
     checks = sorted(CHECKS) if args.check == "all" else [args.check]
+    mode = "default" if args.lenient else args.mode
+    modes = ["strict", "default"] if mode == "both" else [mode]
+    done: list[tuple[Trial, str]] = []
     total = 0
     for name in checks:
-        cases = [
-            c
-            for p in files(args.paths)
-            for c in CHECKS[name](
-                p,
-                strict=not args.lenient,
-                k=None if args.every else (3 if name == "duplicate" else 40),
-            )
-        ]
-        for case in cases:
-            print(case)
-        print(f"{name}: {len(cases)} silent", file=sys.stderr)
-        total += len(cases)
+        for m in modes:
+            strict = m == "strict"
+            trials = [
+                t
+                for p in files(args.paths)
+                for t in TRIALS[name](
+                    p,
+                    strict=strict,
+                    k=None
+                    if args.every
+                    else min(3, args.positions)
+                    if name == "duplicate"
+                    else args.positions,
+                )
+            ]
+            done += [(t, m) for t in trials]
+            cases = list(failures(trials, strict=strict, exact=True))
+            for case in cases:
+                print(f"[{m}] {case}")
+            total += len(cases)
+    print(table(done, args.by_tool), file=sys.stderr)
+    print(f"{total} trials miss the bar", file=sys.stderr)
     return 1 if total else 0
 
 

@@ -70,7 +70,7 @@ def pytest_terminal_summary(terminalreporter):
                 t[1] += silent
     if totals:
         parts = [
-            f"{check}: {tried} tried, {silent} silent"
+            f"{check}: {tried} tried, {silent} missed the bar"
             for check, (tried, silent) in sorted(totals.items())
         ]
         terminalreporter.write_line("metamorphic: " + "; ".join(parts))

@@ -119,10 +119,10 @@ def test_different_header_is_rejected_naming_the_expected_one():
     text = "packet, txTime(sec), rxTime(sec), rtt(usec)\n1, 1.0, 1.1, 100\n"
     assert not echo_csv.whole_file(text)
     with pytest.raises(ParseError) as info:
-        azlatency.read(text, tool="echo_csv")
+        azlatency.read(text, tool="echo_csv", strict=True)
     assert info.value.line_no == 1 and echo_csv.HEADER_LINE in str(info.value)
     with pytest.raises(DetectionError):
-        azlatency.read(text)
+        azlatency.read(text, strict=True)
 
 
 def test_bad_middle_row_strict_and_lenient():
@@ -130,7 +130,7 @@ def test_bad_middle_row_strict_and_lenient():
     lines[5] = "4,2026-11-21 00:48:53.046,notanumber,1795222133046000000,1.0"
     text = "\n".join(lines)
     with pytest.raises(ParseError) as info:
-        azlatency.read(text)
+        azlatency.read(text, strict=True)
     assert info.value.line_no == 6 and info.value.tool == "echo_csv"
     t = azlatency.read(text, strict=False)
     assert len(t.samples) == 19 and "line 6 skipped" in t.runs.warnings.iloc[0]
@@ -180,7 +180,7 @@ def test_impossible_rows_are_bad_rows(row):
     lines = CRLF.read_text().replace("\r", "").split("\n")
     lines[4] = row
     with pytest.raises(ParseError) as info:
-        azlatency.read("\n".join(lines), tool="echo_csv")
+        azlatency.read("\n".join(lines), tool="echo_csv", strict=True)
     assert info.value.line_no == 5
 
 
@@ -432,3 +432,68 @@ def test_stdout_cut_before_the_rtt_line_is_incomplete():
     # the server never answered: 0 received, no rtt line, no such warning
     t = _read(f"{S}-timeout.txt")
     assert "cut short" not in t.runs.warnings.item()
+
+
+# --- a foreign line inside the client's output (issue 38) -------------------------------------
+
+
+def _with(name: str, at: int, line: str, strict: bool = False):
+    """The fixture ``name`` read whole, and with ``line`` inserted as line ``at`` (1-based)."""
+    lines = (HERE / name).read_text(encoding="utf-8").split("\n")
+    whole = azlatency.read("\n".join(lines), source="x")
+    return whole, azlatency.read(
+        "\n".join(lines[: at - 1] + [line] + lines[at - 1 :]), strict=strict
+    )
+
+
+def _figures(t):
+    cols = ["metric", "stat", "value", "source"]
+    return t.summaries[cols].reset_index(drop=True), t.samples.drop(columns="run_id")
+
+
+@pytest.mark.parametrize(
+    "name, at",
+    [
+        ("echo_csv--stdout-2cfea51-py3.11-linux-lo-20probes.txt", 23),  # after the gap
+        ("echo_csv--stdout-2cfea51-py3.11-linux-lo-20probes.txt", 10),  # among the replies
+        ("echo_csv--stdout-2cfea51-py3.11-linux-lo-1400B.txt", 13),
+    ],
+)
+def test_a_foreign_line_does_not_split_the_stdout_run(name, at):
+    """'Connection reset by peer' between the replies' gap and the statistics made the
+    statistics a second run (a fake replicate); now one run, the line named, the figures as
+    without it."""
+    whole, got = _with(name, at, "Connection reset by peer")
+    assert len(got.runs) == 1
+    assert (
+        f"line {at} skipped: not echo_csv output: 'Connection reset by peer'"
+        in (got.runs.warnings.iloc[0])
+    )
+    for a, b in zip(_figures(got), _figures(whole)):
+        assert a.equals(b)
+    with pytest.raises(ParseError, match=rf":{at}: expected echo_csv output"):
+        _with(name, at, "Connection reset by peer", strict=True)
+
+
+@pytest.mark.parametrize("at", [2, 5, 9])
+def test_a_foreign_line_inside_the_client_log_keeps_its_head(at):
+    """The log around a TCP CONNECTION DROP was cut at a foreign line: the lines above it (the
+    'Connected to' line: address, port, start time) were lost without a word."""
+    name = "echo_csv--log-eff7dae-py3.11-linux-lo-closed-by-server.log"
+    whole, got = _with(name, at, "12.5")
+    run, base = got.runs.iloc[0], whole.runs.iloc[0]
+    assert (run.dst_ip, run.port, run.start_time) == (base.dst_ip, base.port, base.start_time)
+    assert run.dst_ip == "127.0.0.1" and run.port == 5008
+    assert f"line {at} skipped: not echo_csv output: '12.5'" in run.warnings
+
+
+def test_a_foreign_last_line_of_a_csv_is_not_a_cut_row():
+    """A last line that is no prefix of a row (a kernel message) is a stray line: the run
+    stays complete; only a line a row could have been cut to is 'cut off'."""
+    name = "echo_csv--py3.11-linux-i0.1-lf-20probes.csv"
+    kernel = "[ 1234.567890] mlx5_core 0001:00:02.0 eth1: Link up"
+    whole, got = _with(name, 22, kernel)
+    assert bool(got.runs.complete.iloc[0]) and len(got.samples) == len(whole.samples) == 20
+    assert "line 22 skipped" in got.runs.warnings.iloc[0]
+    _, cut = _with(name, 22, "20,2026-11-21 00:48:56.90")
+    assert not cut.runs.complete.iloc[0] and "last row is cut off" in cut.runs.warnings.iloc[0]

@@ -314,7 +314,7 @@ def _mutate(data: bytes, case: Case) -> bytes:
 def _check(data: bytes, case: Case) -> None:
     mutated = _mutate(data, case)
     with pytest.raises(ParseError) as err:
-        azlatency.read(mutated, source="f")
+        azlatency.read(mutated, source="f", strict=True)
     assert err.value.line_no == case.line, str(err.value)
     assert re.search(case.expected, err.value.reason), str(err.value)
     assert err.value.source == "f" and err.value.tool in case.path
@@ -391,7 +391,7 @@ def test_ping_bulk_reader_long_log(monkeypatch):
     data = ("\n".join(lines) + "\n").encode()
     assert len(data) > ping.FAST_MIN_BYTES
     with pytest.raises(ParseError, match="expected 'ttl=<n>'") as err:
-        azlatency.read(data)
+        azlatency.read(data, strict=True)
     assert err.value.line_no == 150_001
     tables = azlatency.read(data, strict=False)
     assert "line 150001" in tables.runs["warnings"].iloc[0]

@@ -81,6 +81,6 @@ def test_a_foreign_line_is_named_and_a_short_row_refused():
     with pytest.raises(
         ParseError, match=r"iostat: .*:7: expected 22 values under the Device header, got 2"
     ):
-        azlatency.read(bad.encode(), tool="iostat", source="x")
+        azlatency.read(bad.encode(), tool="iostat", source="x", strict=True)
     lenient = azlatency.read(bad.encode(), tool="iostat", strict=False)
     assert len(lenient.runs) == 2 and "line 7 skipped" in lenient.runs["warnings"].iloc[0]

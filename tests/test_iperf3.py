@@ -490,7 +490,7 @@ def test_bad_number_is_located_or_skipped():
     text = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
     broken = text.replace("11.9 MBytes  99.6", "11.x MBytes  99.6")
     with pytest.raises(ParseError) as info:
-        azlatency.read(broken, tool="iperf3")
+        azlatency.read(broken, tool="iperf3", strict=True)
     assert info.value.line_no == 5 and "transfer" in info.value.reason
     t = azlatency.read(broken, tool="iperf3", strict=False).validate()
     assert "line 5 skipped" in t.runs.warnings[0] and len(t.samples) == 1
@@ -500,7 +500,7 @@ def test_count_beyond_64_bits_is_a_parse_error():
     text = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
     broken = text.replace("    2             sender", "99999999999999999999999 sender")
     with pytest.raises(ParseError):
-        azlatency.read(broken, tool="iperf3")
+        azlatency.read(broken, tool="iperf3", strict=True)
 
 
 def test_whole_file_claims_only_iperf3_json():
@@ -583,7 +583,7 @@ def test_summary_line_cut_before_its_label():
     text = whole[: whole.rindex("receiver")]
     assert text.count("\n") == 8 and text.endswith("100 Mbits/sec                  ")
     with pytest.raises(ParseError) as info:
-        azlatency.read(text)
+        azlatency.read(text, strict=True)
     assert info.value.line_no == 9 and "without 'sender'/'receiver'" in info.value.reason
     run = azlatency.read(text, strict=False).runs.iloc[0]
     assert not run.complete and "line 9 skipped" in run.warnings
@@ -766,7 +766,7 @@ def test_iperf2_next_to_iperf3_leaves_the_iperf3_run():
     iperf2_text = (FX / "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt").read_text()
     doc = iperf3_text + "\nand with iperf 2:\n\n" + iperf2_text
     with pytest.raises(ParseError) as info:
-        azlatency.read(doc)
+        azlatency.read(doc, strict=True)
     assert info.value.line_no == 16 and "iperf 2" in info.value.reason
     t = azlatency.read(doc, strict=False)
     assert len(t.runs) == 1 and t.runs.complete[0]
@@ -855,3 +855,74 @@ def test_old_udp_client_without_its_connecting_line_keeps_its_summary():
     assert whole.runs["complete"][0]
     assert s["jitter", "rfc3550", "reported"] == 0 and s["datagrams", "total", "reported"] == 6041
     assert s["lost_datagrams", "total", "reported"] == 0
+
+
+# --- issue 38: real shapes ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_json_after_ctrl_c_on_the_same_line(strict):
+    """A terminal echoes Ctrl+C as '^C' and iperf3's -J document starts right after it:
+    '^C{' (captured through a pty).  No tool output was found before."""
+    t = azlatency.read(FX / "iperf3--3.12-linux-J-pty-ctrl-c-tcp-interrupted.txt", strict=strict)
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.role, run.complete) == ("json", "client", False)
+    assert run.duration_s == 2.607389
+    assert "line 1: stopped with Ctrl+C ('^C' before the document)" in run.warnings
+    s = t.summaries.set_index(["metric", "stat"])["value"]
+    assert s["transfer_sender", "total"] == 1136787456
+    assert s["retransmits", "total"] == 855
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "iperf3--3.12-linux-u-udp-total-loss-receiver-zero.txt",
+        "iperf3--3.12-linux-J-u-udp-total-loss-receiver-zero.json",
+    ],
+)
+def test_a_finished_test_whose_receiver_got_nothing_stores_zero(name):
+    """'0.00 Bytes  0.00 bits/sec ... 0/0 (0%)  receiver' then 'iperf Done.': the receiver
+    measured 0 (it was read as 'not reported').  The loss is 100 % of the 272 sent, not the
+    printed 0/0 (0%)."""
+    t = azlatency.read(FX / name, strict=True)
+    run = t.runs.iloc[0]
+    assert bool(run.complete)
+    s = t.summaries.set_index(["metric", "stat", "source"])["value"]
+    assert s["throughput_receiver", "mean", "reported"] == 0
+    assert s["transfer_receiver", "total", "reported"] == 0
+    assert ("loss", "mean", "reported") not in s.index
+    assert (run.packets_sent, run.packets_received, run.loss_pct) == (272, 0, 100.0)
+    assert "the receiver side measured 0 bytes: stored as 0" in run.warnings
+
+
+def test_an_interrupted_clients_zero_is_still_not_read():
+    t = azlatency.read(FX / "iperf3--3.12-linux-J-pty-ctrl-c-tcp-interrupted.txt")
+    assert "throughput_receiver" not in set(t.summaries.metric)
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_invalid_json_is_a_located_error(strict):
+    """A comma taken out of a real -J document: 'invalid JSON' at its line in both modes, not
+    'no iperf3 test found' (nor, lenient, the next lines dropped as 'stray')."""
+    lines = (FX / "iperf3--3.12-linux-J-tcp.json").read_text().split("\n")
+    lines[20] = lines[20].rstrip(",")
+    with pytest.raises(ParseError, match=r"invalid JSON: Expecting ',' delimiter") as info:
+        azlatency.read("\n".join(lines), source="x.json", strict=strict)
+    assert info.value.line_no == 22
+
+
+@pytest.mark.parametrize(
+    "at, line",
+    [(7, "Connection reset by peer"), (7, "[ 1234.567890] mlx5_core 0001:00:02.0 eth1: Link up")],
+)
+def test_a_foreign_line_between_separator_and_summary_keeps_one_run(at, line):
+    """'Connection reset by peer' between the '- - -' separator and the summary header made
+    the summary a second test (two runs, the first 'no end-of-test summary')."""
+    lines = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text().split("\n")
+    whole = azlatency.read("\n".join(lines))
+    t = azlatency.read("\n".join(lines[: at - 1] + [line] + lines[at - 1 :]))
+    assert len(t.runs) == 1 and bool(t.runs.complete.iloc[0])
+    assert f"line {at} not read" in t.runs.warnings.iloc[0]
+    cols = ["metric", "stat", "value"]
+    assert t.summaries[cols].equals(whole.summaries[cols])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 import azlatency
@@ -453,3 +454,133 @@ def test_windows_last_row_cut_inside_is_not_read():
     whole = ntttcp.parse(_windows(34)).runs[0]
     assert whole.meta["complete"] is True and not whole.warnings
     assert {s.metric: s.value for s in whole.summaries}["cpu_avg"] == 31.30
+
+
+# ---------------------------------------------------------------------------------------------
+# Captured ntttcp-for-linux 1.4.3 (-V console, -j, -x) and NTttcp.exe 5.28 (issue 38)
+
+NT = FIXTURES / "ntttcp"
+V143 = "ntttcp--1.4.3-linux"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_verbose_console_dbg_lines_are_ntttcps_own(strict):
+    """logger.c pads the level: '16:17:48 DBG : New connection: ...' (-V), and 'Real-time
+    throughput: 7.60Gbps' has no level at all.  Before issue 38 the first refused the file
+    (strict) or split it into two runs with no figures in the first (lenient)."""
+    t = azlatency.read(NT / f"{V143}-s-V-sender-dbg.txt", strict=strict).validate()
+    assert len(t.runs) == 1
+    run = t.runs.iloc[0]
+    assert (run.role, run.complete, run.tool_version) == ("sender", True, "1.4.3")
+    assert pd.isna(run.warnings)
+    assert (run.line_start, run.line_end) == (1, 56)
+    assert _summary(t, "throughput_sender", "mean") == 10.15e9  # 'throughput	:10.15Gbps'
+    assert _summary(t, "transfer_sender", "total") == 6349127680  # 'total bytes	:6349127680'
+    assert _summary(t, "retransmits", "total") == 407
+    assert _summary(t, "tcp_rtt", "mean") == 1286  # 'tcpi rtt		:1286 us' after the close
+    assert list(t.samples["bits_per_second"]) == [5.40e9, 4.75e9]
+
+
+def test_receiver_role_from_its_flags_not_from_retrans_segs():
+    """A 1.4.3 receiver prints 'retrans segs :0' too; '*** receiver role' says what it is, and
+    its 'threads created' count includes the sync thread: the table's 2 threads are the data's."""
+    t = azlatency.read(NT / f"{V143}-r-V-receiver-dbg.txt", strict=True).validate()
+    run = t.runs.iloc[0]
+    assert (run.role, run.complete, run.streams) == ("receiver", True, 2)
+    assert _summary(t, "throughput_receiver", "mean") == 10.15e9
+    assert _summary(t, "transfer_receiver", "total") == 6342402320
+
+
+def test_real_json_reads_as_its_xml():
+    """ntttcp-for-linux's own -j names keys in camelCase ('totalBytes', 'throughputs',
+    '"tcpAverageRtt metric": "1286 us"'): read, it gives the figures of the -x XML written by
+    the same run.  Before issue 38 it was a complete run with no throughput and no bytes."""
+    js = azlatency.read(NT / f"{V143}-s-j-sender.json", strict=True).validate()
+    xml = azlatency.read(NT / f"{V143}-s-x-sender.xml", strict=True).validate()
+    for metric, stat in (
+        ("throughput_sender", "mean"),
+        ("transfer_sender", "total"),
+        ("retransmits", "total"),
+        ("tcp_rtt", "mean"),
+    ):
+        assert _summary(js, metric, stat) == _summary(xml, metric, stat), metric
+    assert _summary(js, "transfer_sender", "total") == 6349127680  # "6349.127680" MB
+    assert _summary(js, "throughput_sender", "mean") == pytest.approx(1269231818.228 * 8)
+    assert js.runs.iloc[0].duration_s == 5.002339
+    assert list(js.samples["bits_per_second"]) == list(xml.samples["bits_per_second"])
+
+
+def test_xml_converted_to_json_with_text_keys():
+    """xmltodict's convention ('@metric', '#text'): the receiver XML's values, not a run
+    without figures."""
+    t = azlatency.read(NT / f"{V143}-r-x-receiver-xmltodict.json", strict=True).validate()
+    run = t.runs.iloc[0]
+    assert (run.role, run.complete, run.tool_version, run.duration_s) == (
+        "receiver",
+        True,
+        "5.33-linux",
+        5.000819,
+    )
+    assert _summary(t, "transfer_receiver", "total") == 6342402320  # "#text": "6342.402320"
+    assert _summary(t, "throughput_receiver", "mean") == pytest.approx(1268272729.09 * 8)
+    assert _summary(t, "cpu_busy", "mean") == 46.42
+    assert len(t.samples) == 2
+
+
+def test_json_without_figures_is_incomplete_and_says_why():
+    text = json.dumps({"ntttcps": {"version": "5.33-linux", "throughputValues": ["1"]}})
+    run = azlatency.read(text).runs.iloc[0]
+    assert not run.complete
+    assert "no throughput and no total bytes" in run.warnings
+    assert "keys found: version, throughputValues" in run.warnings
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_ntttcp_528_one_table_totals(strict):
+    """NTttcp.exe 5.28 prints its Totals as one 16-column table right under the marker, in a
+    blog post with no blank lines: the marker is not the table's header, nor 'Network
+    activity progressing...' the thread table's."""
+    t = azlatency.read(
+        NT / "ntttcp--5.28-windows-s-m8-one-table-totals--jonathandotchin-blog.md",
+        strict=strict,
+    ).validate()
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.role, run.complete, run.streams) == ("5.28", "sender", True, 8)
+    assert pd.isna(run.warnings)
+    assert run.duration_s == 30.016
+    assert (run.packets_sent, run.packets_received, run.errors) == (24450576, 1485400, 0)
+    assert _summary(t, "throughput_sender", "mean") == pytest.approx(1131.367 * 2**20 * 8)
+    assert _summary(t, "transfer_sender", "total") == round(33959.125 * 2**20)
+    assert _summary(t, "cpu_avg", "mean") == 4.559
+    assert _summary(t, "interrupts_per_s", "mean") == 51434.235
+    assert t.samples["bits_per_second"].iloc[1] == pytest.approx(231692.964 * 1024 * 8)
+
+
+def _inserted(name: str, at: int, line: str, strict: bool = False):
+    lines = (NT / name).read_text(encoding="utf-8").split("\n")
+    whole = azlatency.read(NT / name)
+    return whole, azlatency.read(
+        "\n".join(lines[: at - 1] + [line] + lines[at - 1 :]), strict=strict
+    )
+
+
+@pytest.mark.parametrize(
+    "name, at",
+    [
+        (f"{V143}-s-V-sender-dbg.txt", 24),  # among the DBG lines
+        (f"{V143}-r-V-receiver-dbg.txt", 50),  # inside the Totals
+        (f"{V143}-s-j-sender.json", 39),  # a bare value inside the threads array
+        ("ntttcp--5.28-windows-s-m8-one-table-totals--jonathandotchin-blog.md", 24),  # a row
+    ],
+)
+def test_a_foreign_line_keeps_the_run_and_its_figures(name, at):
+    """Before issue 38 a line inside the console output split the run (the first part without
+    figures), '12.5' in a Windows table or the JSON was a fatal error even when lenient."""
+    whole, got = _inserted(name, at, "12.5")
+    assert len(got.runs) == 1
+    assert f"line {at}" in got.runs.warnings.iloc[0]
+    cols = ["metric", "stat", "value"]
+    assert got.summaries[cols].equals(whole.summaries[cols])
+    with pytest.raises(ParseError) as info:
+        _inserted(name, at, "12.5", strict=True)
+    assert info.value.line_no == at

@@ -526,7 +526,7 @@ def test_garbage_where_a_reply_was_expected_is_a_located_error():
     assert (err.tool, err.source, err.line_no) == ("ping", "x.txt", 3)
     assert "expected a ping reply" in err.reason and "icmp_seq 2" in err.reason
     with pytest.raises(ParseError, match=r"ping: doc.md:3: expected a ping reply"):
-        azlatency.read(GARBAGE, tool="ping", source="doc.md")
+        azlatency.read(GARBAGE, tool="ping", source="doc.md", strict=True)
 
 
 def test_lenient_read_skips_and_records():
@@ -782,7 +782,7 @@ def test_reply_cut_inside_its_time_is_not_read_as_a_reply():
     data = _cut(PING / "ping--iputils-20221126-linux-s1400-c4-payload.txt", 3)[:-4]
     assert data.endswith(b"time=0.04")
     with pytest.raises(ParseError) as info:
-        azlatency.read(data, source="cut.txt")
+        azlatency.read(data, source="cut.txt", strict=True)
     assert info.value.line_no == 3 and "ends in 'time=0.04' (cut short?)" in info.value.reason
     run = azlatency.read(data, strict=False).runs.iloc[0]
     assert not run.complete and "line 3 skipped: expected a whole reply line" in run.warnings
@@ -793,7 +793,7 @@ def test_reply_cut_inside_its_time_is_not_read_as_a_reply():
     data = _cut(path, 3)
     data = data[: data.rindex(b"time=1") + len(b"time=1")]
     with pytest.raises(ParseError, match=r":3: expected a whole reply line, got one that ends"):
-        azlatency.read(data)
+        azlatency.read(data, strict=True)
     t = azlatency.read(data, strict=False)
     assert not len(t.samples) and not t.runs["complete"][0]
 
@@ -978,3 +978,54 @@ def test_russian_code_pages_are_told_apart(encoding):
     t = azlatency.read(data, source="ru.txt")
     assert t.runs.iloc[0].encoding == encoding
     assert t.runs.iloc[0].parser_variant == "windows-ru" and len(t.samples) == 4
+
+
+# --- issue 38: stray lines in real transcripts ---------------------------------------------
+
+
+@needs_shared
+@pytest.mark.parametrize("line", ["WARNING: x", ">"])
+@pytest.mark.parametrize("at", [3, 4, 12])
+def test_powershell_table_keeps_its_rows_past_a_line_between_header_and_rule(line, at):
+    """A line between a Test-Connection table's header and its rule (a warning PowerShell
+    prints, a bare quote marker) closed the table: its four rows were lost (12 -> 8 samples)
+    and the header alone was a 'complete' run."""
+    path = corpus("ping", "ping--powershell-test-connection-utf16le--ntig-umea.txt")
+    text = path.read_bytes().decode("utf-16")
+    lines = text.split("\r\n")
+    whole = azlatency.read(path)
+    for strict in (True, False):
+        t = azlatency.read("\r\n".join(lines[: at - 1] + [line] + lines[at - 1 :]), strict=strict)
+        assert len(t.samples) == 12 and len(t.runs) == 3
+        assert list(t.samples["rtt_us"]) == list(whole.samples["rtt_us"])
+
+
+def test_a_stray_line_before_iputils_closing_empty_line():
+    """iputils writes an empty line under the packets line when there is no rtt line: a
+    foreign line between them made the run 'cut short?' (incomplete)."""
+    name = "ping--iputils-20221126-linux-6-c4-unreachable.txt"
+    lines = (PING / name).read_text().split("\n")
+    t = azlatency.read("\n".join(lines[:8] + ["12.5"] + lines[8:]))
+    run = t.runs.iloc[0]
+    assert bool(run.complete) and run.packets_sent == 4 and run.errors == 4
+    assert "line 9: '12.5'" in run.warnings
+
+
+@needs_shared
+def test_windows_transcript_cut_inside_the_packets_line_keeps_its_counts():
+    """Cut after 'Lost = 0 (0% l': the three counts are whole (sent - received = lost), so
+    they are read, the loss computed, and the run says the line was cut (it was read as no
+    counts at all, with no word about the line)."""
+    text = corpus("ping", "ping--windows-en-win7--pingparsing.txt").read_text()
+    lines = text.rstrip().split("\n")
+    i = next(k for k, x in enumerate(lines) if "Packets:" in x)
+    for strict in (True, False):
+        t = azlatency.read("\n".join(lines[:i] + [lines[i][:-9]]), strict=strict)
+        run = t.runs.iloc[0]
+        assert (run.packets_sent, run.packets_received, run.loss_pct) == (10, 10, 0.0)
+        assert not run.complete
+        assert f"line {i + 1}: the packets line is cut short after its counts" in run.warnings
+    # "Lost = 1" of a line cut inside "Lost = 10": the counts do not add up, nothing is read
+    cut = "    Packets: Sent = 10, Received = 0, Lost = 1"
+    t = azlatency.read("\n".join(lines[:i] + [cut]))
+    assert pd.isna(t.runs.iloc[0].packets_sent)

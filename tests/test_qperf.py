@@ -331,3 +331,17 @@ def test_a_blank_line_between_tests_does_not_cut_the_invocation():
     runs = azlatency.read(gap.encode(), source="f").runs
     assert len(runs) == 1 and runs["labels"].str.contains("rem_qperf").all()
     assert pd.isna(runs["warnings"].iloc[0])
+
+
+def test_a_foreign_line_between_tests_keeps_the_conf_lines():
+    """-vv prints the 'conf' lines once, before the first test: a stray line between two
+    tests ended the output there, and the later tests lost them (hosts, OS, qperf version)
+    under a 'skipped' warning (issue 38)."""
+    path = FIXTURES / "qperf" / "qperf--0.4.11-linux-vv-conf-tcp-udp.txt"
+    lines = path.read_text().split("\n")
+    whole = azlatency.read(path)
+    t = azlatency.read("\n".join(lines[:78] + ["Connection reset by peer"] + lines[78:]))
+    assert len(t.runs) == len(whole.runs) == 4
+    cols = ["tool_version", "src_host", "dst_host", "os", "labels", "msg_size_bytes"]
+    assert t.runs[cols].equals(whole.runs[cols])
+    assert "line 79 skipped: 'Connection reset by peer'" in t.runs.warnings.iloc[0]

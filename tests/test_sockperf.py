@@ -373,7 +373,7 @@ def test_percentile_that_is_not_a_number_is_a_located_parse_error():
         "percentile 99.000 =   16.584", "percentile 99.000 = n/a"
     )
     with pytest.raises(ParseError) as info:
-        azlatency.read(text, source="weu/az1-az3.txt")
+        azlatency.read(text, source="weu/az1-az3.txt", strict=True)
     e = info.value
     assert (e.tool, e.source, e.line_no) == ("sockperf", "weu/az1-az3.txt", 20)
     assert (
@@ -543,7 +543,7 @@ def test_a_foreign_line_inside_the_histogram_is_named():
     lines = HIST.read_text().split("\n")
     lines.insert(137, "Connection reset by peer")
     with pytest.raises(ParseError) as info:
-        azlatency.read("\n".join(lines), source="x.csv")
+        azlatency.read("\n".join(lines), source="x.csv", strict=True)
     assert info.value.line_no == 138
     t = azlatency.read("\n".join(lines), source="x.csv", strict=False)
     assert "line 138 skipped" in t.runs.iloc[0]["warnings"]
@@ -601,7 +601,7 @@ def test_two_column_row_that_is_not_two_numbers_is_located():
     head = text.index("txTime, rxTime")
     text[head + 3] = "2.417151330; 2.417187183"
     with pytest.raises(ParseError, match=f"bad:{head + 4}: expected 'txTime, rxTime' numbers"):
-        azlatency.read("\n".join(text).encode(), source="bad")
+        azlatency.read("\n".join(text).encode(), source="bad", strict=True)
     lenient = azlatency.read("\n".join(text).encode(), source="bad", strict=False)
     assert len(lenient.samples) == 108
     assert f"line {head + 4} skipped" in lenient.runs["warnings"].iloc[0]
@@ -628,3 +628,96 @@ def test_two_column_rows_take_the_arrow_path_and_equal_the_slow_one(monkeypatch)
     assert (
         len(azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv").samples) == 109
     )
+
+
+# --- Markdown around an output, a library's banner (issue 38) ----------------------------------
+
+MV = "sockperf--any-linux-pp-m64-md-"
+
+
+def _md(name: str, strict: bool):
+    return azlatency.read(FIX / f"{MV}{name}.md", strict=strict).validate()
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_client_command_beside_a_server_in_the_fence_above(strict):
+    """``sockperf ping-pong ... -m 64 -t 30`` and ``sockperf server ...`` in one fence, the
+    output in the next: the fences are context, the run is the client's (it was the server's,
+    incomplete and without its message size, or a refusal at the fence line)."""
+    t = _md("server-cmd-beside--microvm-kvm-kvm", strict)
+    run = sockperf_runs(t).iloc[0]
+    assert (run.role, run["mode"], run.msg_size_bytes, run.complete) == (
+        "client",
+        "ping-pong",
+        64,
+        True,
+    )
+    assert run.command == "sockperf ping-pong -i 192.168.100.2 -m 64 -t 30"
+    assert pd.isna(run.warnings) and not t.problems
+    assert value(t, run.run_id, "half_rtt", "mean") == 65.325  # avg-latency=65.325
+    assert value(t, run.run_id, "half_rtt", "p50") == 64.660
+    assert run.packets_received == 226052  # [Valid Duration] ... ReceivedMessages=226052
+    iperf = t.runs[t.runs.tool == "iperf3"].iloc[0]
+    assert iperf.command == "iperf3 -c 192.168.100.2 -t 30 -P 4"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_statistics_pasted_without_total_run_ran_their_full_time(strict):
+    t = _md("no-total-run--microvm-vm-server", strict)
+    run = sockperf_runs(t).iloc[0]
+    assert (run.role, run.complete, run.msg_size_bytes) == ("client", True, 64)
+    assert pd.isna(run.warnings)
+    assert value(t, run.run_id, "half_rtt", "mean") == 67.798
+    assert value(t, run.run_id, "half_rtt", "ci_low") == 67.703  # 99.0% ci=[67.703, 67.893]
+    # the client's command, though the server's (``iperf3 -s``) stands nearer the output
+    iperf = t.runs[t.runs.tool == "iperf3"].iloc[0]
+    assert iperf.command == "iperf3 -c 192.168.100.2 -t 30 -P 4"
+
+
+def test_output_prefix_of_a_harness_is_taken_off():
+    t = _md("output-prefix--microvm-vm-vm", strict=True)
+    run = sockperf_runs(t).iloc[0]
+    assert (run.role, run.complete, run.msg_size_bytes) == ("client", True, 64)
+    assert value(t, run.run_id, "half_rtt", "mean") == 74.449
+    assert value(t, run.run_id, "half_rtt", "max") == 290.965
+
+
+# A real libvma line (the Mellanox docs' 3.5 example, corpus) as it appears while sockperf runs.
+VMA_LINE = " VMA WARNING: Not enough hugepage resources for VMA memory allocation."
+
+
+@pytest.mark.parametrize("at", [1, 4, 8, 12, 20])
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_preloaded_librarys_line_inside_the_output_is_its_own(at, strict):
+    """An LD_PRELOAD library (libvma, libxlio) prints its lines while sockperf runs: they are
+    neither a stray line nor the start of another execution (it split the run in two)."""
+    lines = (FIX / f"{P}udp-pingpong.txt").read_text().split("\n")
+    whole = azlatency.read("\n".join(lines))
+    t = azlatency.read("\n".join(lines[:at] + [VMA_LINE] + lines[at:]), strict=strict)
+    assert len(t.runs) == 1 and bool(t.runs.complete.iloc[0]) and pd.isna(t.runs.warnings.iloc[0])
+    cols = ["metric", "stat", "value"]
+    assert t.summaries[cols].equals(whole.summaries[cols])
+
+
+@pytest.mark.parametrize("at", [4, 6])
+def test_a_foreign_line_among_the_fenced_commands(at):
+    """A stray line inside the fenced block of commands: the client's command is still the
+    run's (it was the server's, the run incomplete), and the line is named."""
+    lines = (FIX / f"{MV}no-total-run--microvm-vm-server.md").read_text().split("\n")
+    lines = lines[:34] + lines[34:]  # the sockperf fence: lines 33-39
+    at += 33
+    t = azlatency.read("\n".join(lines[: at - 1] + ["Connection reset by peer"] + lines[at - 1 :]))
+    run = sockperf_runs(t).iloc[0]
+    assert run.command == "sockperf ping-pong -i 192.168.100.2 -m 64 -t 30"
+    assert bool(run.complete) and run.msg_size_bytes == 64
+    assert f"line {at}" in run.warnings
+
+
+def test_a_shell_line_between_command_and_output_is_said():
+    """'$ echo done' between the fence of commands and the output's: the command above is
+    not the output's, and the run says which and why (it was dropped without a word)."""
+    lines = (FIX / f"{MV}no-total-run--microvm-vm-server.md").read_text().split("\n")
+    t = azlatency.read("\n".join(lines[:8] + ["$ echo done"] + lines[8:]))
+    run = t.runs[t.runs.tool == "iperf3"].iloc[0]
+    assert pd.isna(run.command)
+    assert "the command on line 7 is not taken as this output's" in run.warnings

@@ -83,7 +83,10 @@ def test_a_tool_from_the_template_is_read_and_imported(toyping, tmp_path):
 def test_the_template_refuses_what_it_does_not_know(toyping):
     with pytest.raises(azlatency.ParseError, match=r"toyping: .*:3: expected toyping output"):
         azlatency.read(
-            b"toyping to h, 2 probes\nprobe 1: 5 us\n12.5\n", tool="toyping", source="x.txt"
+            b"toyping to h, 2 probes\nprobe 1: 5 us\n12.5\n",
+            tool="toyping",
+            source="x.txt",
+            strict=True,
         )
     lenient = azlatency.read(
         b"toyping to h, 1 probe\n12.5\nprobe 1: 5 us\n", tool="toyping", strict=False

@@ -47,6 +47,9 @@ class ToolInfo:
     # The tool measures the machine it runs on (disks, CPU), not a path to another host: its
     # runs have no destination, and none is missing.
     local: bool = False
+    # A command line that starts the tool's server side (a regular expression searched in it):
+    # above a client's output, beside the client's command, it is not the output's command.
+    server_command: str = ""
 
 
 @runtime_checkable
@@ -306,20 +309,16 @@ def line_blocks(
         while j < n:
             if not lines[j].strip():
                 nxt = next((k for k in range(j + 1, min(j + 3, n)) if lines[k].strip()), None)
+                if nxt is not None and kind(lines[nxt]) is None:
+                    # a stray line after the gap (before the statistics): looked past too
+                    nxt = _resumes(lines, nxt, n, kind)
                 if nxt is None or kind(lines[nxt]) is None or ends(kind(lines[nxt]), seen):
                     break
                 j += 1
                 continue
             k = kind(lines[j])
             if k is None:
-                resume = next(
-                    (
-                        x
-                        for x in range(j + 1, min(j + 1 + STRAY_LINES, n))
-                        if kind(lines[x]) is not None
-                    ),
-                    None,
-                )
+                resume = _resumes(lines, j, n, kind)
                 if resume is None or ends(kind(lines[resume]), seen):
                     break
                 j = resume
@@ -336,6 +335,19 @@ def line_blocks(
 # Lines of no tool looked past inside an output (a kernel message, ``Connection reset by
 # peer``, a shell's line): the output goes on after them.
 STRAY_LINES = 3
+# Markdown structure is never a stray line inside an output: it ends it.
+_STRUCTURE = re.compile(r"^\s*(?:```|~~~|#{1,6}\s)")
+
+
+def _resumes(lines: list[str], j: int, n: int, kind: Callable[[str], Any]) -> int | None:
+    """The line of the output's own within :data:`STRAY_LINES` lines after the stray line
+    ``lines[j]`` (None when there is none, or when the stray line is a fence or heading)."""
+    if _STRUCTURE.match(lines[j]):
+        return None
+    return next(
+        (x for x in range(j + 1, min(j + 1 + STRAY_LINES, n)) if kind(lines[x]) is not None),
+        None,
+    )
 
 
 # A stray line inside a JSON document is taken out, at most this many per document; a document
@@ -343,23 +355,32 @@ STRAY_LINES = 3
 JSON_STRAYS = 3
 
 
+# A JSON member line ('"key": value'): no foreign line looks like one.
+_MEMBER = re.compile(r'^\s*"(?:[^"\\]|\\.)*"\s*:')
+
+
 def json_without_strays(
-    raw_decode: Callable[[str, int], tuple[Any, int]], text: str, i: int, exc: json.JSONDecodeError
+    raw_decode: Callable[[str, int], tuple[Any, int]],
+    text: str,
+    i: int,
+    exc: json.JSONDecodeError,
+    *,
+    cut_ok: bool = False,
 ):
     """``(text, document, end, strays)``: ``text`` with the lines blanked (their newlines
     kept, so line numbers hold) that kept the document at ``text[i]`` from decoding, the
     document ``raw_decode`` then reads and its end, and those lines as (1-based number, text).
-    ``(text, None, None, [])`` when taking out lines does not make the document decode."""
+    ``(text, None, None, [])`` when taking out lines does not make the document decode; with
+    ``cut_ok``, ``(text without the lines, None, None, strays)`` when what is left is a document
+    cut short (its only error is at the end: the caller reads what it holds)."""
     strays: list[tuple[int, str]] = []
     out = text
     for _ in range(JSON_STRAYS):
-        a = out.rfind("\n", 0, exc.pos) + 1
-        b = out.find("\n", exc.pos)
-        b = len(out) if b < 0 else b
-        line = out[a:b]
-        if not line.strip() or line.strip() in ("{", "}", "[", "]", ","):
-            break
-        strays.append((out.count("\n", 0, a) + 1, line))
+        span = _stray_line(out, exc.pos)
+        if span is None:
+            break  # the document's own line: it is broken there (a comma missing), not strayed
+        a, b = span
+        strays.append((out.count("\n", 0, a) + 1, out[a:b]))
         out = out[:a] + out[b:]
         try:
             doc, end = raw_decode(out, i)
@@ -367,7 +388,49 @@ def json_without_strays(
             exc = again
             continue
         return out, doc, end, strays
+    if cut_ok and strays and not out[exc.pos :].strip():
+        return out, None, None, strays
     return text, None, None, []
+
+
+def _stray_line(out: str, pos: int) -> tuple[int, int] | None:
+    """(start, end) of the line to take out for a decode error at ``out[pos]``: the line of the
+    offending token (json reports "Expecting ',' delimiter" at the blank before it), or, when
+    that is the document's own ('{', a member), the line above it: a bare value there ('12.5'
+    inside an array) decoded as an element and made the next line the error."""
+    while pos < len(out) and out[pos] in " \t\r\n":
+        pos += 1
+    a = out.rfind("\n", 0, pos) + 1
+    b = out.find("\n", pos)
+    b = len(out) if b < 0 else b
+    if not out[b:].strip():
+        return None  # the last line: where a document cut short stops, not a stray line
+    if not _own_json_line(out[a:b]):
+        return a, b
+    above_end = a - 1
+    above = out.rfind("\n", 0, max(above_end, 0)) + 1
+    line = out[above:above_end] if above_end > 0 else ""
+    if line.strip() and not _own_json_line(line) and not line.rstrip().endswith(","):
+        return above, above_end
+    return None
+
+
+def _own_json_line(line: str) -> bool:
+    """Blank, a member ('"key": ...'), or a line that opens or closes an object or array
+    (ntttcp writes '{ "metric" : "MB/s", "value" : "1.0" },' on one line)."""
+    s = line.strip()
+    if not s or s[0] in "}]" or _MEMBER.match(line):
+        return True
+    if s[0] not in "{[":
+        return False
+    body = s.rstrip(",").strip()
+    if body in ("{", "[", "[{", "{["):
+        return True
+    try:  # a whole object on one line; '[ 1234.567890] mlx5_core ...' is a kernel message
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
 
 
 def stray(

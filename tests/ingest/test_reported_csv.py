@@ -203,7 +203,7 @@ echo_csv,Cross AZ,2,1,rtt,mean,1425,us
 Nothing else was measured.
 """
     with pytest.raises(ParseError) as info:
-        azlatency.read(note, source="note.md")
+        azlatency.read(note, source="note.md", strict=True)
     assert info.value.line_no == 7
     assert info.value.reason == "rtt mean of this run is already given on line 4"
     t = azlatency.read(note, source="note.md", strict=False)

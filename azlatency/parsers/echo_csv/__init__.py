@@ -28,8 +28,18 @@ import pandas as pd
 
 from ...decode import decode
 from ...errors import ParseError
-from .._base import Parsed, Run, Span, ToolInfo, computed_rtt, in_code_span, samples_frame
-from .fast import read_body
+from .._base import (
+    STRAY_LINES,
+    Parsed,
+    Run,
+    Span,
+    ToolInfo,
+    computed_rtt,
+    in_code_span,
+    samples_frame,
+    stray,
+)
+from .fast import ROW_PREFIX, read_body
 
 TOOL = "echo_csv"
 HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
@@ -54,6 +64,7 @@ _TS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?"
 )
+_FENCE_OR_HEADING = re.compile(r"^\s*(?:```|~~~|#{1,6}\s)")
 _DROP = re.compile(r"TCP CONNECTION DROP")  # upper case as the client logs it, not prose
 _PACKET = re.compile(r"\bpacket(?:_num)?\s*[#:=]?\s*(\d+)", re.I)
 # echo_client.py (eff7dae) logs 'Sending packet #N (64 bytes)...' before each probe and a drop
@@ -87,12 +98,11 @@ def locate(lines: list[str]) -> list[Span]:
             spans.append(Span(i, j, TOOL))
             i = j
         elif (m := _DROP.search(lines[i])) and not in_code_span(lines[i], m.start()):
-            start, j = i, i + 1
-            # The client log around the drop: its lines all open with a timestamp.
-            while start > (spans[-1].end if spans else 0) and _log_line(lines[start - 1]):
-                start -= 1
-            while j < n and _log_line(lines[j]) and not _is_header(lines[j]):
-                j += 1
+            # The client log around the drop: its lines all open with a timestamp; a few
+            # lines that do not (a kernel message, a note) stay inside when the log goes on
+            # after them, and the parser names them.
+            start = _log_edge(lines, i, -1, spans[-1].end if spans else 0)
+            j = _log_edge(lines, i, 1, n) + 1
             spans.append(Span(start, j, TOOL))
             i = j
         else:
@@ -105,6 +115,31 @@ def locate(lines: list[str]) -> list[Span]:
 def _log_line(line: str) -> bool:
     m = _TS.match(line.strip())
     return m is not None
+
+
+# The Python logging client prints its statistics title on a line of its own, without a
+# timestamp (the message starts with a newline).
+_LOG_OWN = re.compile(r"^\s*--- Echo Client Statistics ---\s*$")
+
+
+def _log_edge(lines: list[str], i: int, step: int, limit: int) -> int:
+    """The last line of the client log from ``lines[i]`` on in direction ``step`` (-1 up, 1
+    down), not past ``limit``: past up to :data:`STRAY_LINES` untimestamped lines when a
+    timestamped one follows them."""
+    edge, k = i, i + step
+    while (k >= limit) if step < 0 else (k < limit):
+        if _log_line(lines[k]) and not _is_header(lines[k]):
+            edge = k
+            k += step
+            continue
+        ahead = [k + d * step for d in range(1, STRAY_LINES + 1)]
+        ahead = [x for x in ahead if ((x >= limit) if step < 0 else (x < limit))]
+        if not lines[k].strip() or not any(_log_line(lines[x]) for x in ahead):
+            break
+        if _FENCE_OR_HEADING.match(lines[k]):
+            break
+        k += step
+    return edge
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,7 +240,8 @@ def _parse_csv(lines: list[str], first: int, source: str | None, strict: bool) -
             continue
         row = _row(line)
         if not isinstance(row, tuple):
-            if row is None and i == last:  # a writer cut off mid-row (copied while it ran)
+            if row is None and i == last and ROW_PREFIX.match(line):
+                # a writer cut off mid-row (copied while it ran)
                 _cut_off(run, i + 1, line)
                 continue
             reason = row or f"expected '{HEADER_LINE}' values, got {line.strip()[:120]!r}"
@@ -361,6 +397,9 @@ def _parse_log(lines: list[str], source: str | None, strict: bool = True) -> Run
     drops: list[dict] = []
     sending = None  # the probe last sent, where the log says so
     for no, line in enumerate(lines, start=1):
+        if line.strip() and not _log_line(line) and not _LOG_OWN.match(line):
+            stray(TOOL, source, no, line, strict, run.warnings)
+            continue
         m = _CONNECTED.search(line)
         if m and "dst_ip" not in meta and int(m.group(2)) < 65536:  # a port, not noise
             meta["dst_ip"], meta["port"] = m.group(1), int(m.group(2))

@@ -33,6 +33,10 @@ _NAIVE = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$"
 _MIN_NS = calendar.timegm((1678, 1, 1, 0, 0, 0)) * 1_000_000_000
 _END_NS = calendar.timegm((2262, 1, 1, 0, 0, 0)) * 1_000_000_000
 
+# What a row cut off mid-line can look like: a prefix of 'n,YYYY-MM-DD hh:mm:ss.f,ns,ns,us'.
+# Any other last line is a stray line (a note, a kernel message), not a cut row.
+ROW_PREFIX = re.compile(r"^\s*\d+(?:,[\d :.T+-]*(?:,\d*(?:,\d*(?:,[\d.]*)?)?)?)?\s*$")
+
 
 @dataclass
 class Body:
@@ -70,7 +74,7 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
         )
     except (pa.ArrowException, UnicodeDecodeError):
         return None
-    if bad and bad != [last]:
+    if bad and (bad != [last] or not ROW_PREFIX.match(last.decode("utf-8", "replace"))):
         return None
     rtt = table["rtt_us"].to_numpy()
     if not np.isfinite(rtt).all():

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from .._base import Parsed, Span, ToolInfo, command_of, stray
+from .._base import STRAY_LINES, Parsed, Span, ToolInfo, command_of, stray
 from .documents import decode_documents, stream_documents
 from .jsondoc import has_measurement, to_test
 from .lines import (
@@ -72,12 +72,15 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="-J (exact byte counts, kernel RTT, cwnd); --get-server-output for the receiver's view",
     latency_basis=None,
+    server_command=r"\s(?:-s|--server)(?:\s|$)",
 )
 
-# iperf3 writes the top-level braces at column 0; nested objects are indented further.
-_PRETTY_OPEN = re.compile(r"^ {0,3}\{\s*$")
+# iperf3 writes the top-level braces at column 0; nested objects are indented further.  A
+# terminal echoes Ctrl+C as '^C' where the cursor is, and the -J document follows on that
+# same line ('^C{', a 3.12 client captured through a pty).
+_PRETTY_OPEN = re.compile(r"^ {0,3}(?:\^C)?\{\s*$")
 _START_KEY = re.compile(r'^\s*"start"\s*:')
-_COMPACT_OPEN = re.compile(r'^ {0,3}\{\s*"start"\s*:')
+_COMPACT_OPEN = re.compile(r'^ {0,3}(?:\^C)?\{\s*"start"\s*:')
 _STREAM_LINE = re.compile(r'^\s*\{\s*"event"\s*:\s*"(?:start|interval|end|error|server_output)')
 _CLOSE = re.compile(r"^\}\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -178,6 +181,26 @@ def _text_opens(body: list[str], i: int) -> bool:
     return False
 
 
+# Lines that open the next test (a server's '-----' frame too), never the same one's
+# continuation after a stray line.
+_TEXT_OPENERS = (CONNECTING, LISTENING, ACCEPTED, VERSION, IPERF2, DASHES)
+
+
+def _text_resumes(body: list[str], j: int) -> bool:
+    """A stray line at ``body[j]`` (a kernel message, a shell's line) inside a text output:
+    the test's own lines go on within :data:`STRAY_LINES` lines; the parser names it."""
+    if re.match(r"\s*#{1,6}\s", body[j]):
+        return False
+    for k in range(j + 1, min(j + 1 + STRAY_LINES, len(body))):
+        if not body[k].strip():
+            continue
+        if _is(_TEXT_OPENERS, body[k]) or _FENCE.match(body[k]):
+            return False
+        if _is(_TEXT_MORE, body[k]):
+            return True
+    return False
+
+
 def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int, int]]:
     """(kind, start, end) pieces of ``lines``: ``json`` (one or more documents), ``stream``
     (JSON-stream lines) and ``text``.  With ``text_everywhere`` every other line is text (for
@@ -225,8 +248,9 @@ def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int,
                     j += 1
                     continue
                 debug = bool(DEBUG_BLOCK.match(body[j].strip()))
+                foreign = body[j].strip() and not _is(_TEXT_MORE, body[j])
                 if not text_everywhere and (
-                    _FENCE.match(lines[j]) or (body[j].strip() and not _is(_TEXT_MORE, body[j]))
+                    _FENCE.match(lines[j]) or (foreign and not _text_resumes(body, j))
                 ):
                     break
                 j += 1
@@ -241,7 +265,7 @@ def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int,
 
 def whole_file(head_text: str) -> bool:
     """A file that is one iperf3 JSON output (``-J`` document(s) or a JSON stream)."""
-    lines = head_text.lstrip().split("\n", 8)
+    lines = head_text.lstrip().removeprefix("^C").split("\n", 8)
     if not lines or not lines[0].lstrip().startswith("{"):
         return False
     if _STREAM_LINE.match(lines[0]):
@@ -316,6 +340,17 @@ def _json_tests(
     tests: list[Test] = []
     for d in docs:
         doc, first, last = d.data, d.first, d.last
+        if getattr(d, "broken", None):
+            at, msg = d.broken[0] + a, d.broken[1]
+            if strict or not (isinstance(doc, dict) and has_measurement(doc)):
+                raise ParseError(
+                    TOOL,
+                    source,
+                    at,
+                    f"invalid JSON: {msg} (the document goes on after it: not a cut)",
+                    hint="an edited or damaged iperf3 -J file",
+                )
+            notes = [*notes, f"line {at}: invalid JSON ({msg}): read up to it"]
         if not isinstance(doc, dict):
             continue
         if not has_measurement(doc):

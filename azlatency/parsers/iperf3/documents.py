@@ -37,6 +37,9 @@ class Doc:
     last: int
     complete: bool
     duplicates: list[str] = field(default_factory=list)
+    # (1-based line within the decoded text, message) of a decode error that is no cut: the
+    # document goes on after it (a missing comma, an edited value).
+    broken: tuple[int, str] | None = None
 
 
 class _Decoder:
@@ -161,6 +164,11 @@ def decode_documents(text: str) -> tuple[list[Doc], list[str], str, list[tuple[i
     fixed_text = None
     i = _skip(text, 0)
     while i < len(text):
+        if text.startswith("^C{", i):
+            i += 2  # the terminal's echo of Ctrl+C, on the document's first line
+            at = text.count("\n", 0, i) + 1
+            notes.append(f"line {at}: stopped with Ctrl+C ('^C' before the document)")
+            continue
         if text[i] != "{":
             nxt = text.find("\n{", i)
             stop = len(text) if nxt < 0 else nxt + 1
@@ -168,6 +176,7 @@ def decode_documents(text: str) -> tuple[list[Doc], list[str], str, list[tuple[i
             i = _skip(text, stop)
             continue
         mark = len(dec.duplicates)
+        broken = None
         try:
             doc, end = dec.json.raw_decode(text, i)
             complete = True
@@ -184,16 +193,24 @@ def decode_documents(text: str) -> tuple[list[Doc], list[str], str, list[tuple[i
                 complete = True
             except json.JSONDecodeError as exc:
                 del dec.duplicates[mark:]
-                text, doc, end, strays = json_without_strays(_raw(dec, mark), text, i, exc)
+                failure = exc
+                text, doc, end, strays = json_without_strays(
+                    _raw(dec, mark), text, i, exc, cut_ok=True
+                )
                 complete = doc is not None
                 stray_lines.extend(strays)
+                failure = None if strays else failure  # a cut document, strays taken out
             if doc is None:
                 doc, complete = _tolerant_object(dec, text, i)
                 nxt = text.find("\n{", i + 1)
                 end = len(text) if nxt < 0 else nxt + 1
+                nl = -1 if failure is None else text.find("\n", failure.pos)
+                if failure is not None and nl >= 0 and text[nl:end].strip():
+                    # more lines of the document after the error's: no cut, broken
+                    broken = (failure.lineno, failure.msg)
         first = text.count("\n", 0, i) + 1
         last = text.count("\n", 0, max(i, end - 1)) + 1
-        docs.append(Doc(doc, first, last, complete, dec.since(mark)))
+        docs.append(Doc(doc, first, last, complete, dec.since(mark), broken))
         i = _skip(text, end)
     return docs, notes, "".join(outside), stray_lines
 

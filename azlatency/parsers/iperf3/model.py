@@ -202,8 +202,16 @@ def _flow_summaries(test: Test, run: Run, flow: str) -> dict[str, Total | None]:
     sfx = _suffix(flow)
     picked = {side: _pick(test.totals, side, flow) for side in ("sender", "receiver")}
     snd, rcv = picked["sender"], picked["receiver"]
+    # A client that ended its test got the other end's results: a 0 there is measured (a
+    # UDP receiver that got no datagram: 3.12 prints '0.00 Bytes  0.00 bits/sec ... 0/0').
+    finished = test.meta.get("role") == "client" and not test.errors and not test.cut
     for side, mine, other in (("sender", snd, rcv), ("receiver", rcv, snd)):
         if mine is not None and mine.empty and other is not None and not other.empty:
+            if finished:
+                run.warnings.append(
+                    f"the {side} side{sfx.replace('_', ' ')} measured 0 bytes: stored as 0"
+                )
+                continue
             # An interrupted client, and every server, print 0 for the side they got no
             # results from: that is "not reported", not a measured zero.
             picked[side] = None
@@ -225,7 +233,8 @@ def _flow_summaries(test: Test, run: Run, flow: str) -> dict[str, Total | None]:
             run.add(f"lost_datagrams{sfx}", "total", t.lost, "count")
             if t.lost is not None:
                 run.add(f"datagrams{sfx}", "total", t.packets, "count")
-            run.add(f"loss{sfx}", "mean", t.loss_pct, "pct")
+            if t.packets != 0:  # '0/0 (0%)' is a share of nothing, not a loss of 0
+                run.add(f"loss{sfx}", "mean", t.loss_pct, "pct")
             run.add(f"out_of_order{sfx}", "total", t.out_of_order, "count")
     _tcp_figures(run, test.totals, flow)
     return picked
@@ -244,6 +253,14 @@ def _udp_counts(meta: dict[str, Any], picked: dict[str, Total | None], warnings:
     pct = rcv.loss_pct
     if pct is None and rcv.packets:
         pct = 100.0 * rcv.lost / rcv.packets
+    if rcv.packets == 0 and snd is not None and snd.packets:
+        # iperf3 counts loss from the sequence numbers it received: none received is '0/0
+        # (0%)' (3.12), whatever was sent.
+        pct = 100.0
+        warnings.append(
+            f"the receiver got none of the {snd.packets} datagrams sent (iperf3 prints 0/0 "
+            "(0%)): loss_pct 100"
+        )
     if pct is not None and 0 <= pct <= 100:
         meta["loss_pct"] = pct
     elif pct is not None:

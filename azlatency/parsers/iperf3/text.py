@@ -293,6 +293,7 @@ class TextReader:
                 self.cur.warnings.append(f"line {line_no}: {m['msg']}")
         elif self.cur is not None:
             self.cur.warnings.append(f"line {line_no} not read: {text[:80]!r}")
+            return  # a stray line is no kind: between a separator and its header it changes nothing
         self.prev_kind = kind or "other"  # blank lines returned above and do not count
 
     def header(self, text: str, line_no: int) -> None:

@@ -27,7 +27,15 @@ import re
 from decimal import Decimal
 
 from ...errors import ParseError
-from .._base import Parsed, Span, ToolInfo, command_above, command_of, in_code_span
+from .._base import (
+    STRAY_LINES,
+    Parsed,
+    Span,
+    ToolInfo,
+    command_above,
+    command_of,
+    in_code_span,
+)
 from .._ranges import int64
 from .doc import locate_xml, parse_json, parse_xml
 from .totals import NAMES, TOOL, TOTALS, Totals, build_run, command_meta, dec, rate_bps
@@ -43,8 +51,14 @@ INFO = ToolInfo(
 )
 
 LINUX_BANNER = re.compile(r"NTTTCP for Linux\s+(\S+)")
-# 1.4.0 prints "HH:MM:SS INFO: msg"; older builds and -O logs print "INFO: msg".
-_PREFIX = re.compile(r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG):\s?")
+# 1.4.0 prints "HH:MM:SS INFO: msg"; older builds and -O logs print "INFO: msg".  logger.c
+# pads the level to four characters: "ERR : msg", and with -V "DBG : msg" (1.4.3, captured).
+_PREFIX = re.compile(
+    r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG)\s?:\s?"
+)
+# throughputmanagement.c prints one each second, without a time or level (on a terminal it
+# rewrites one line with '\r'; into a file or pipe each is a line of its own).
+_REALTIME = re.compile(r"^\s*Real-time throughput:\s*[0-9.]+\s*[KMGT]?bps\s*$")
 _KV = re.compile(r"^\s*([A-Za-z][\w /().%-]*?)\s*:\s*(\S.*?)\s*$")
 _THREAD_ROW = re.compile(r"^\s*(\d+)\s+([0-9.]+)\s+([0-9.]+\s*[KMGT]?bps)\s*$")
 _THREAD_HEAD = re.compile(r"^\s*Thread\s+Time\(s\)\s+Throughput\s*$")
@@ -52,6 +66,8 @@ _WINDOWS_MARK = re.compile(
     r"^\s*(?:Copyright Version \d|Thread\s+Time\(s\)\s+Throughput\(KB/s\)"
     r"|Bytes\(MEG\)\s+realtime\(s\))"
 )
+# print_flags() (parameter.c) opens a -V run's settings with its role, before any INFO line.
+_ROLE_FLAG = re.compile(r"^\*\*\* (sender|receiver) role\s*$")
 _XML_ROOT = re.compile(r"<(ntttcp[sr])[\s>]")
 _JSON_ROOT = re.compile(r'"(ntttcp[sr])"\s*:')
 
@@ -78,7 +94,9 @@ def _linux_line(line: str, prefixed: bool) -> bool:
     """Does ``line`` continue a Linux console output?  Once lines carry the ``INFO:`` prefix,
     an unprefixed ``key: value`` line is prose after the output, not part of it."""
     s = line.strip()
-    if _PREFIX.match(line) or s.startswith("---") or TOTALS.search(s):
+    if _PREFIX.match(line) or s.startswith("---") or TOTALS.search(s) or _REALTIME.match(s):
+        return True
+    if _ROLE_FLAG.match(s):
         return True
     if prefixed or s.startswith(("#", "$", "```", "~~~")):
         return False
@@ -133,13 +151,30 @@ def _extend_linux(lines: list[str], i: int) -> int:
             nxt = next((j for j in range(k + 1, min(k + 3, len(lines))) if lines[j].strip()), None)
             if nxt is None or not _linux_line(lines[nxt], prefixed):
                 break
-        elif not _linux_line(line, prefixed):
+        elif not _linux_line(line, prefixed) and not _stray_inside(lines, k, prefixed):
             break
         prefixed = prefixed or bool(_PREFIX.match(line))
         k += 1
     while k > i + 1 and not lines[k - 1].strip():
         k -= 1
     return k
+
+
+def _stray_inside(lines: list[str], k: int, prefixed: bool) -> bool:
+    """Is ``lines[k]`` a stray line inside the output (a kernel message, a shell's line): the
+    output goes on within :data:`STRAY_LINES` lines, with no new run or Markdown between?
+    The parser names it."""
+    if re.match(r"\s*(?:```|~~~|#{1,6}\s)", lines[k]):
+        return False
+    for j in range(k + 1, min(k + 1 + STRAY_LINES, len(lines))):
+        line = lines[j]
+        if not line.strip():
+            continue
+        if LINUX_BANNER.search(line) or _is_command(line):
+            return False
+        if _linux_line(line, prefixed):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,7 +186,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if head.startswith("<") or (_XML_ROOT.search(head[:2000]) and not TOTALS.search(text)):
         return Parsed(TOOL, [build_run(t, source) for t in parse_xml(text, source)])
     if head.startswith("{"):
-        return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source)])
+        return Parsed(TOOL, [build_run(t, source) for t in parse_json(text, source, strict)])
     lines = text.split("\n")
     if any(_WINDOWS_MARK.match(x) for x in lines):
         return Parsed(TOOL, [build_run(t, source) for t in parse_windows(lines, source, strict)])
@@ -207,6 +242,7 @@ _LINUX_KEYS = {
     "softirq": "cpu_softirq",
     "cycles/byte": "cycles_per_byte",
     "cpu busy (all)": "cpu_busy",
+    "tcpi rtt": "tcp_rtt",  # -V TCP sender, after the closing line: '%u us'
 }
 # The Totals line util.c prints last (1.4.0 -V TCP senders add 'tcpi rtt' after it, then
 # every build a line of dashes): since 1.3.2 'cpu busy (all)'; 1.3.1 and older builds end at
@@ -241,6 +277,7 @@ class _LinuxBlock:
         self.in_threads = False
         self.command: str | None = None
         self.sender_lines = False
+        self.flag_role: str | None = None  # '*** sender role' (-V)
         self.prefixed = False  # lines so far carry 'hh:mm:ss INFO:' (1.4)
         self.closed = False  # the Totals block's last line (or the dashes after it) read
         self.last_key: tuple[int, str] | None = None  # (line, key) of the last Totals line
@@ -269,6 +306,9 @@ class _LinuxBlock:
             self.t.version = m.group(1)
             self._seen(no)
             return
+        if _REALTIME.match(line):
+            self._seen(no)  # ntttcp's own progress line: its figures are the Totals'
+            return
         p = _PREFIX.match(line)
         if p is None and self.prefixed and not line.strip().startswith("---"):
             # Every line of 1.4's output carries its time and level: this one is not ntttcp's.
@@ -279,11 +319,21 @@ class _LinuxBlock:
         self.prefixed = self.prefixed or p is not None
         level = p.group(1)[:3] if p else None
         msg = line[p.end() :] if p else line.strip()
+        flag = _ROLE_FLAG.match(msg.strip()) if p is None else None
+        if flag:
+            self._seen(no)
+            self.flag_role = flag.group(1)
+            return
+        if p is None and not self._unprefixed_own(msg):
+            self.fail(no, f"expected an ntttcp line, got {line.strip()[:80]!r}")
+            return
         if not msg.strip() or msg.strip().startswith("---"):
             # util.c prints a dashes line after the Totals block: the run's end.
             self.closed = self.closed or (self.in_totals and msg.strip().startswith("---"))
             return
         self._seen(no)
+        if level == "DBG":
+            return  # -V's debug lines (connections, sockets, limits): no figure of the run
         if self.in_threads and not (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
             self.in_threads = False  # the table ends at the first line that is not a row
         if level == "ERR" or level == "WAR":
@@ -298,6 +348,19 @@ class _LinuxBlock:
             self._total(no, msg)
         else:
             self._info(no, msg)
+
+    def _unprefixed_own(self, msg: str) -> bool:
+        """A line without a level that ntttcp prints: print_flags' ``key: value`` settings and
+        ``*** ...`` flags, Totals and thread-table lines of -O logs, dashes and ``=====``."""
+        s = msg.strip()
+        return bool(
+            not s
+            or s.startswith(("---", "=", "*** "))
+            or _KV.match(msg)
+            or _THREAD_ROW.match(msg)
+            or _THREAD_HEAD.match(msg)
+            or TOTALS.search(s)
+        )
 
     def _seen(self, no: int) -> None:
         if self.first is None:
@@ -378,9 +441,13 @@ class _LinuxBlock:
         elif name == "rate":
             t.bits_per_second = float(parsed)
         elif name == "retrans":
-            t.retransmits, self.sender_lines = parsed, True
+            # Not a sender's line only: receivers print it too since util.c bceb216 (2020,
+            # before 1.4.0; a 1.4.3 receiver capture shows 'retrans segs :0').
+            t.retransmits = parsed
         elif name == "cores":
             t.labels["cpu_cores"] = parsed
+        elif name == "tcp_rtt":
+            t.tcp_rtt_us = float(parsed)
         elif name == "speed":
             t.labels["cpu_speed_mhz"] = float(parsed)
         else:
@@ -389,10 +456,14 @@ class _LinuxBlock:
     def finish(self) -> Totals:
         t = self.t
         t.line_start = self.first or 1
+        if t.thread_rows:
+            # A receiver's 'N threads created' counts its sync thread too (ntttcp.c: ports + 1
+            # unless -N); the -V table lists the data threads only, as the XML does.
+            t.threads = len(t.thread_rows)
         cmd = command_meta(self.command)
-        t.role = cmd.pop("role", None)
+        t.role = cmd.pop("role", None) or self.flag_role
         if t.role is None and self.in_totals:
-            # util.c prints 'retrans segs' and 'N connections tested' only on the sender.
+            # util.c prints 'N connections tested' only on the sender.
             t.role = "sender" if self.sender_lines else "receiver"
         t.meta.update(cmd)
         if not self.in_totals:
@@ -432,6 +503,7 @@ def _linux_value(name: str, value: str) -> Decimal | float | None:
     suffix = {
         "duration": r"\s*seconds?",
         "speed": r"\s*MHz",
+        "tcp_rtt": r"\s*us",
         "bytes": "",
         "retrans": "",
         "cores": "",

@@ -27,6 +27,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XmlError
 
@@ -34,7 +35,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from ...errors import ParseError
-from .._base import Span, in_code_span
+from .._base import Span, in_code_span, json_without_strays, stray
 from .._ranges import int64, line_of
 from .totals import TOOL, Totals, dec
 
@@ -187,42 +188,110 @@ def _from_element(root: Element) -> Doc:
 # JSON (ntttcp-for-linux -j): the XML tree with every value a string.
 
 
-def parse_json(text: str, source: str | None) -> list[Totals]:
+# ntttcp-for-linux's own -j (util.c write_result_into_json_file, 1.4.0-1.4.3, captured with
+# 1.4.3) names the XML's tags in camelCase, a few otherwise; these are the others.  A document
+# converted from the XML by a script (xmltodict's convention) keeps the XML's tags and puts an
+# attribute under '@name' and an element's text under '#text'.
+_JSON_TAGS = {
+    "realTime": "realtime",
+    "throughputs": "throughput",
+    "interrupt": "interrupts",
+    "interruptTotal": "total_interrupts",
+    "tcpAverageRtt metric": "tcp_average_rtt",  # written so, with the value "<n> us"
+    "threads": "thread",
+    "bufferCount": "bufferCount",  # the XML's own spelling
+    "bufferLen": "bufferLen",
+}
+
+
+def _tag(key: str) -> str:
+    """The XML tag a JSON key stands for (``totalBytes`` -> ``total_bytes``)."""
+    key = key.lstrip("@")
+    if key in _JSON_TAGS:
+        return _JSON_TAGS[key]
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+def _load_json(text: str, source: str | None, strict: bool) -> tuple[Any, list[str]]:
+    """The document, and a warning per stray line taken out of it (a kernel message in the
+    middle of the file); a located ParseError when it does not decode (cut, or broken)."""
+    body = text.replace("\ufeff", " ", 1) if text.startswith("\ufeff") else text
+    start = len(body) - len(body.lstrip())
     try:
-        data = json.loads(text.lstrip("\ufeff"))
+        data, end = json.JSONDecoder().raw_decode(body, start)
     except json.JSONDecodeError as exc:
-        raise ParseError(TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}") from None
+        _, data, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, start, exc)
+        if data is None:
+            raise ParseError(
+                TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}"
+            ) from None
+        warnings: list[str] = []
+        for no, line in strays:
+            stray(TOOL, source, no, line, strict, warnings)
+        return data, warnings
+    warnings: list[str] = []
+    first = body.count("\n", 0, end) + 1
+    for k, line in enumerate(body[end:].split("\n")):
+        if line.strip():  # a shell's line after the document: named, not read
+            stray(TOOL, source, first + k, line, strict, warnings)
+    return data, warnings
+
+
+def parse_json(text: str, source: str | None, strict: bool = True) -> list[Totals]:
+    data, strays = _load_json(text, source, strict)
     roots = [k for k in data if k in ("ntttcps", "ntttcpr")] if isinstance(data, dict) else []
     if not roots or not isinstance(data[roots[0]], dict):
         raise ParseError(TOOL, source, 1, 'expected {"ntttcps": {...}} or {"ntttcpr": {...}}')
     body = data[roots[0]]
     doc = Doc(roots[0], {}, {}, [], [], "json", 1, text.count("\n") + 1, lines=text.split("\n"))
     for key, value in body.items():
-        if key == "parameters" and isinstance(value, dict):
-            doc.params = {k: str(v) for k, v in value.items()}
-        elif key in ("thread", "threads") and isinstance(value, list):
-            for n, th in enumerate(value):
+        tag = _tag(key)
+        if tag == "parameters" and isinstance(value, dict):
+            doc.params = {_tag(k): str(v) for k, v in value.items()}
+        elif tag == "thread":
+            for n, th in enumerate(value if isinstance(value, list) else [value]):
                 if isinstance(th, dict):
-                    index = str(th.get("index", n))
-                    doc.threads.append((index, _json_entries(th, skip="index")))
-        elif isinstance(value, str) and key in ("computername", "version"):
-            doc.attrs[key] = value
+                    index = str(th.get("index", th.get("@index", n)))
+                    doc.threads.append((index, _json_entries(th, "index", strays)))
+        elif isinstance(value, str) and tag in ("computername", "version"):
+            doc.attrs[tag] = value
         else:
-            doc.entries.extend(_json_entries({key: value}))
-    return [totals(doc, source)]
+            doc.entries.extend(_json_entries({key: value}, odd=strays))
+    t = totals(doc, source)
+    t.warnings[:0] = strays
+    if t.bits_per_second is None and t.total_bytes is None:
+        t.complete = False
+        t.warnings.append(
+            "no throughput and no total bytes in the document: expected 'throughput' "
+            "('throughputs') entries of {metric, value} or {@metric, #text}, and 'total_bytes' "
+            f"('totalBytes'); keys found: {', '.join(list(body)[:12])}"
+        )
+    return [t]
 
 
-def _json_entries(obj: dict, skip: str = "") -> list[tuple[str, str | None, str]]:
+def _json_entries(
+    obj: dict, skip: str = "", odd: list[str] | None = None
+) -> list[tuple[str, str | None, str]]:
     out = []
     for key, value in obj.items():
-        if key == skip:
+        tag = _tag(key)
+        if tag == skip:
             continue
         items = value if isinstance(value, list) else [value]
+        objects = isinstance(value, list) and any(isinstance(x, dict) for x in value)
         for item in items:
+            if objects and not isinstance(item, dict):
+                # ntttcp writes lists of {metric, value} objects: a bare value among them is
+                # no figure of its ('12.5' pasted into the file decodes as one)
+                if odd is not None:
+                    odd.append(f"a bare value {item!r} in the '{key}' list not read")
+                continue
             if isinstance(item, dict) and "value" in item:
-                out.append((key, item.get("metric"), str(item["value"])))
+                out.append((tag, item.get("metric"), str(item["value"])))
+            elif isinstance(item, dict) and "#text" in item:
+                out.append((tag, item.get("@metric"), str(item["#text"])))
             elif isinstance(item, (str, int, float)):
-                out.append((key, None, str(item)))
+                out.append((tag, None, str(item)))
     return out
 
 
@@ -275,7 +344,9 @@ def _int(text: str | None, what: str, doc: Doc, source: str | None) -> int | Non
 
 
 def totals(doc: Doc, source: str | None) -> Totals:
-    linux = doc.attrs.get("version", "").endswith("-linux") or doc.variant == "json"
+    version = doc.attrs.get("version")
+    # ntttcp-for-linux's -j writes its version; a converted NTttcp.exe XML keeps "5.35".
+    linux = (version or "").endswith("-linux") or (doc.variant == "json" and version is None)
     t = Totals(
         variant=doc.variant,
         os="linux" if linux else "windows",

@@ -37,6 +37,7 @@ _UNDERLINE = re.compile(r"^\s*=+(?:\s+=+)*\s*$")
 _VERSION = re.compile(r"^\s*Copyright Version\s+(\S+)")
 _NUMERIC_ROW = re.compile(r"^\s*-?[0-9][0-9.]*(?:\s+-?[0-9][0-9.]*)*\s*$")
 _KNOWN = re.compile(r"^\s*(?:Copyright Version|Network activity progressing|Thread\s+Time\(s\))")
+_NOT_HEADER = re.compile(r"^\s*(?:Copyright Version|Network activity progressing)")
 _KIB, _MIB = Decimal(1024), Decimal(2**20)
 _CLOSING = {"Errors", "Avg. CPU %"}  # columns of the table NTttcp prints last
 # Totals columns -> (metric, stat, unit, factor); None metric: handled by name below.
@@ -65,13 +66,29 @@ _HANDLED = {
 
 def _underline_at(lines: list[str], k: int) -> int | None:
     """The underline of a table whose header is ``lines[k]``: the next line, or the one after
-    a stray line."""
-    for j in (k + 1, k + 2):
-        if j < len(lines) and _UNDERLINE.match(lines[j]):
-            return j
-        if j < len(lines) and (not lines[j].strip() or _NUMERIC_ROW.match(lines[j])):
-            return None
+    a stray line.  A header names at least one column NTttcp prints; a line above a header
+    (a kernel message) is not one."""
+    if not _KNOWN_COLUMN.search(lines[k]):
+        return None
+    if k + 1 < len(lines) and _UNDERLINE.match(lines[k + 1]):
+        return k + 1
+    if (
+        k + 2 < len(lines)
+        and _UNDERLINE.match(lines[k + 2])
+        and lines[k + 1].strip()
+        and not _KNOWN_COLUMN.search(lines[k + 1])
+    ):
+        return k + 2  # a stray line ('12.5', a kernel message) between header and underline
     return None
+
+
+# Every column NTttcp prints (5.28-5.40): a table header names some of them.
+_KNOWN_COLUMN = re.compile(
+    "|".join(
+        re.escape(c)
+        for c in (*_COLUMNS, *_HANDLED, "Thread", "Time(s)", "Throughput(KB/s)", "Avg B / Compl")
+    )
+)
 
 
 def _own(lines: list[str], k: int) -> bool:
@@ -133,11 +150,16 @@ def _tables(
     last = max((i for i, x in enumerate(lines) if x.strip()), default=-1)
     k = 0
     while k < len(lines) - 1:
-        under = (
-            _underline_at(lines, k)
-            if lines[k].strip() and not (_UNDERLINE.match(lines[k]) or _NUMERIC_ROW.match(lines[k]))
-            else None
+        # NTttcp 5.28 prints its tables right under '#####  Totals:  #####' and 'Network
+        # activity progressing...', with no blank line: NTttcp's own lines are never a header
+        # (nor a stray line above one).
+        header = lines[k].strip() and not (
+            _UNDERLINE.match(lines[k])
+            or _NUMERIC_ROW.match(lines[k])
+            or TOTALS.search(lines[k])
+            or _NOT_HEADER.match(lines[k])
         )
+        under = _underline_at(lines, k) if header else None
         if under is None:
             k += 1
             continue
@@ -168,12 +190,14 @@ def _tables(
                 j += 1
                 break
             if len(values) != len(names):
-                raise ParseError(
-                    TOOL,
-                    source,
-                    j + 1,
-                    f"expected {len(names)} values under {' | '.join(names)}, got {len(values)}",
+                reason = (
+                    f"expected {len(names)} values under {' | '.join(names)}, got {len(values)}"
                 )
+                if strict or cut is None:
+                    raise ParseError(TOOL, source, j + 1, reason)
+                cut.append((j + 1, reason))  # a stray number ('12.5') among the rows: named
+                j += 1
+                continue
             rows.append((j + 1, values))
             j += 1
         out.append((k + 1, under + 1, names, rows))

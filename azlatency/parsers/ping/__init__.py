@@ -105,6 +105,16 @@ def locate(lines: list[str]) -> list[Span]:
         if k - _INSIDE:
             if i < len(lines) and _resumes(kinds, i, len(lines)):
                 continue  # a stray line inside the output: the parser names it
+            if (
+                last == i - 1
+                and "packets" in kinds.get(last, ())
+                and i + 1 < len(lines)
+                and not lines[i + 1].strip()
+            ):
+                # A stray line between the packets line and iputils' empty closing line
+                # (written after it): the closing line is still the output's.
+                last = i + 1
+                continue
             spans.append(Span(start, last + 1, TOOL))
             start = None
         elif k - {"blank", "neutral"}:
@@ -554,9 +564,15 @@ class _Assembler:
             "received": n["received"],
             "lost": n["lost"],
             "loss": d.get("loss"),
+            "cut": bool(d.get("cut")),
         }
         acc.counts_idx = e.idx
         acc.lang = acc.lang or d["lang"]
+        if d.get("cut"):
+            acc.warnings.append(
+                f"line {e.idx + 1}: the packets line is cut short after its counts: sent, "
+                "received and lost read, the loss computed from them"
+            )
 
     def _on_win_packets_loss(self, e: Event) -> None:
         acc = self.acc

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .._base import STRAY_LINES
@@ -380,7 +381,24 @@ def _win_event(idx: int, line: str) -> Event | None:
             return Event(idx, "win_rtt", {"lang": w.lang, **m.groupdict()})
     if m := WIN_GENERAL_FAILURE.fullmatch(line):
         return Event(idx, "win_failure", {"lang": "en", "ip": None, "msg": m["msg"]})
+    for w in _WINDOWS:
+        m = _counts_cut(w).fullmatch(line)
+        # the counts are whole only when they add up (a cut "Lost = 1" may have been "10")
+        if m and int(m["sent"]) - int(m["received"]) == int(m["lost"]):
+            # A transcript cut inside the packets line after its three counts ("Lost = 0
+            # (0% l"): the counts stand, the loss is computed; the parser names the cut.
+            data = {k: v for k, v in m.groupdict().items() if k != "tail"}
+            return Event(idx, "win_packets", {"lang": w.lang, **data, "loss": None, "cut": True})
     return None
+
+
+@cache
+def _counts_cut(w: WinLang) -> re.Pattern[str]:
+    """``w.packets`` up to its ``lost`` count, then the start of what Windows prints after it
+    (a space, a parenthesis, digits, '%', a word cut short)."""
+    head = w.packets.pattern
+    head = head[: head.index("(?P<lost>\\d+)") + len("(?P<lost>\\d+)")]
+    return re.compile(head + r"(?P<tail>\s*\(?\s*[^\s)]*\s*[^\s)]*)")
 
 
 _UNIX_SIMPLE = (
@@ -508,6 +526,10 @@ class Scanner:
                 table["columns"] = [m.start() for m in re.finditer(r"-+", line)]
                 table["strays"] = 0
                 return Event(idx, "neutral")
+            if not line.strip() and table.get("strays", 0) < STRAY_LINES:
+                # a blank line (or an emptied '>' quote marker) between header and rule
+                table["strays"] = table.get("strays", 0) + 1
+                return Event(idx, "blank")
             return self._stray_in_table(idx, line)
         if not line.strip():
             return Event(idx, "blank")  # the table stays open: PowerShell pads with blanks
@@ -533,7 +555,9 @@ class Scanner:
             self.table = None
             return None
         events = self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
-        if self.table is table and all(e.kind == "unknown" for e in events):
+        # A line that carries nothing (a warning, a bare '>' prompt: 'neutral') is no new
+        # output either: between the header and its rule, or among the rows, the table goes on.
+        if self.table is table and all(e.kind in ("unknown", "neutral") for e in events):
             return events[0]
         if self.table is table:
             self.table = None

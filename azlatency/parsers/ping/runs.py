@@ -411,6 +411,8 @@ def _windows_counts(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
     if c is None:
         return
     loss = c.get("loss")
+    if loss is None and c.get("cut") and c["tx"]:
+        loss = 100.0 * c["lost"] / c["tx"]  # the line was cut before Windows' own figure
     meta.update(
         packets_sent=c["tx"],
         packets_received=c["received"],

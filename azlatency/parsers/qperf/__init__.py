@@ -272,10 +272,29 @@ def _block_end(lines: list[str], i: int) -> int:
             pass
         elif not line.strip() and _continues(lines, j):
             pass  # qperf prints no blank line; one pasted between its tests does not end it
-        elif not (_is_error(line) and not has_values):
+        elif _is_error(line) and not has_values:
+            pass
+        elif not line.strip() or not _stray_inside(lines, j):
             break
         j += 1
     return j
+
+
+def _stray_inside(lines: list[str], j: int) -> bool:
+    """A stray line (a kernel message, a shell's) inside the output: its next test header or
+    value follows within :data:`_STRAY` lines, with no command, prompt or Markdown between.
+    The parser names it; a split here would cost the later tests the -vv 'conf' lines."""
+    if re.match(r"\s*(?:```|~~~|#{1,6}\s)", lines[j]) or _is_command(lines[j]):
+        return False
+    for k in range(j + 1, min(j + 1 + _STRAY, len(lines))):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if _is_command(line) or re.match(r"\s*(?:```|~~~|#{1,6}\s)", line):
+            return False
+        if _header(line) is not None or _KV.match(line):
+            return True
+    return False
 
 
 def _continues(lines: list[str], j: int) -> bool:

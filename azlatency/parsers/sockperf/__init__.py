@@ -38,6 +38,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="--full-log <file> for per-packet samples",
     latency_basis="half_rtt",
+    server_command=r"sockperf(?:\.exe)?\s+(?:server|sr)(?:\s|$)",
 )
 
 TOOL = INFO.tool

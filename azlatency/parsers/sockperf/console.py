@@ -73,6 +73,10 @@ class Execution:
         self.lines, self.start, self.end = lines, start, end
         self.source, self.strict, self.block = source, strict, block
         self.command: str | None = None
+        # Every command above the output (a Markdown fence may hold the client's and a server
+        # started beside it): the run's is chosen by what the output says (_choose_command).
+        self.commands: list[tuple[str, str | None, dict[str, str]]] = []
+        self.seen_output = False
         self.mode: str | None = None
         self.opts: dict[str, str] = {}
         self.version_raw: str | None = None
@@ -118,6 +122,8 @@ class Execution:
                 else:
                     self.cur.run.warnings.append(f"line {i + 1} skipped: {exc.reason}")
                 i += 1
+        if len(self.commands) > 1:
+            self._choose_command()
         first = self.sections[0]
         if self.params and self.mode != "server" and all(s.rows is None for s in self.sections):
             # the full log's own header ("test was performed using ...") with no rows after
@@ -139,7 +145,7 @@ class Execution:
         """Handle line ``i``; return the index of the next line to read."""
         if not line.strip():
             return i + 1
-        if i == self.start or (self.command is None and self.version_raw is None):
+        if not self.seen_output:
             m = g.CMD.match(line)
             if m and not g.SP.match(line):
                 command = m.group("cmd").strip()
@@ -147,8 +153,13 @@ class Execution:
                 for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
                     if re.fullmatch(r"\d+", opts.get(key, "")):
                         self.int_(opts[key], i, f"'{key} <n>' on the command line")
-                self.command, self.mode, self.opts = command, mode, opts
+                self.commands.append((command, mode, opts))
+                if self.command is None:
+                    self.command, self.mode, self.opts = command, mode, opts
                 return i + 1
+            if g.CONTEXT.match(line):
+                return i + 1  # a fence, a heading or a shell comment around the command
+
         if g.BANNER.match(line):
             m = re.search(r"(VMA|XLIO)_VERSION:\s*(\S+)", line)
             if m:
@@ -179,7 +190,22 @@ class Execution:
         self._output(i, line)
         return i + 1
 
+    def _choose_command(self) -> None:
+        """The command of the output, when several stand above it: a server's output is the
+        server command's, anything else the client's (the last of each)."""
+        server = self.role == "server" or self.srv_received is not None
+        client = (
+            self.role == "client"
+            or bool(self.total)
+            or any(s.has_stats or s.throughput or s.no_valid or s.total_loss for s in self.sections)
+        )
+        pick = (
+            [c for c in self.commands if (c[1] == "server") == server] if server or client else []
+        )
+        self.command, self.mode, self.opts = (pick or self.commands)[-1]
+
     def _output(self, i: int, line: str) -> None:
+        self.seen_output = True
         m = g.SERVER_NO.search(line)
         if m:
             self._server_no(i, m)

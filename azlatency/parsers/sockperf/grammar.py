@@ -88,6 +88,9 @@ TP_RATE = re.compile(
 # 3.7: 68773 msg/s x 1400 B x 8 / 2**20 = 734.58 "Mbps").
 TP_BW = re.compile(r"BandWidth is (?P<B>\S+) (?P<u>[MG])Bps \((?P<b>\S+) [MG]bps\)")
 SRV_TOTAL = re.compile(r"Total (?P<n>\d+) messages received and handled")
+# Lines around a command in a document that are context, not output: a Markdown fence, a
+# heading, a shell comment (``# host``, ``# client``) inside a fenced block of commands.
+CONTEXT = re.compile(r"^\s*(?:```|~~~|#{1,6}(?:\s|$))")
 MODE_NAMES = {
     "pp": "ping-pong",
     "ul": "under-load",
@@ -156,6 +159,28 @@ def _resumes(lines: list[str], i: int, in_csv: bool, total: bool, body: bool) ->
     return False
 
 
+def _context_between(lines: list[str], a: int, b: int) -> bool:
+    """Only context lines (fences, headings, comments; at least one) between two lines, and
+    at most :data:`STRAY_LINES` stray lines, which the parser names."""
+    between = [x for x in lines[a + 1 : b] if x.strip()]
+    strays = [x for x in between if not CONTEXT.match(x)]
+    return (
+        any(CONTEXT.match(x) for x in between)
+        and len(strays) <= STRAY_LINES
+        and all(line_kind(x, False) == "other" for x in strays)
+    )
+
+
+def _banner_opens(lines: list[str], i: int) -> bool:
+    """Is the library banner at ``lines[i]`` the head of the next execution: a command, a
+    version line or a full log's parameters follow it (past more banner lines)?"""
+    for j in range(i + 1, min(len(lines), i + 200)):
+        k = line_kind(lines[j], False)
+        if k not in ("blank", "banner"):
+            return k in ("cmd", "version", "params")
+    return False
+
+
 def executions(lines: list[str]) -> list[tuple[int, int]]:
     """(start, end) of every sockperf execution in ``lines`` (0-based, end exclusive)."""
     out: list[tuple[int, int]] = []
@@ -190,11 +215,19 @@ def executions(lines: list[str]) -> list[tuple[int, int]]:
             if k == "other":
                 continue
         nxt = next((x for x in lines[i + 1 : i + 3] if x.strip()), "")
-        header = k in ("cmd", "banner", "version", "params") or (
-            k == "dash" and bool(PARAMS.match(nxt))
-        )
+        header = k in ("cmd", "version", "params") or (k == "dash" and bool(PARAMS.match(nxt)))
+        # An LD_PRELOAD library (libvma, libxlio) prints its banner before sockperf's version
+        # line, and its warnings while sockperf runs: only the first open an execution.
+        header = header or (k == "banner" and (not body or _banner_opens(lines, i)))
         is_total = k == "sp" and "[Total Run]" in line
-        if start is not None and ((header and body) or k == "cmd" or (is_total and total)):
+        # Commands in one fenced block, or fences apart (the client's and a server started
+        # beside it), are one head: the parser takes the command its output belongs to.
+        head = k == "cmd" and start is not None and not body and _context_between(lines, last, i)
+        if (
+            start is not None
+            and not head
+            and ((header and body) or k == "cmd" or (is_total and total))
+        ):
             close()
             start = None
         if start is None:

@@ -113,7 +113,9 @@ def _complete(ex: Execution, sec: _Section, role: str | None) -> bool:
         return ex.end_why is not None and ex.srv_received is not None
     if sec.throughput:
         return sec.bandwidth and not interrupted
-    finished = ex.ended or bool(ex.total)
+    # sockperf prints a server's statistics once the test has ended, closing with <MIN>: a
+    # paste that starts at 'Printing statistics' (without '[Total Run]') ran its full time.
+    finished = ex.ended or bool(ex.total) or (sec.has_stats and sec.has_min)
     if sec.has_stats:
         done = sec.has_min and (sec.rows is None or sec.rows_closed)
     else:
