@@ -715,7 +715,7 @@ def _tables(
                 samples.insert(0, "run_id", constant_str(run_id, len(samples)))
             summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
             rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
-    _repeats(rows)
+    _repeats(rows, lines)
     try:
         return _frames(rows)
     except (SchemaError, OverflowError):
@@ -771,23 +771,32 @@ def _figures(r: _RunRows) -> tuple | None:
     return None
 
 
-def _repeats(rows: list[_RunRows]) -> None:
-    """A run whose figures repeat an earlier run's of the same file, value for value, was most
-    likely pasted twice: both stay (two identical executions are possible, if unlikely), and
-    the later one says so, so a run-level test is not handed a replicate unseen."""
+def _repeats(rows: list[_RunRows], lines: list[str] | None = None) -> None:
+    """A run whose figures repeat an earlier run's of the same file, value for value, or whose
+    lines repeat an earlier run's word for word (three or more lines: a short run of lost
+    probes has too few figures to compare), was most likely pasted twice: both stay (two
+    identical executions are possible, if unlikely), and the later one says so, so a
+    run-level test is not handed a replicate unseen."""
     seen: dict[tuple, _RunRows] = {}
     for r in rows:
         key = _figures(r)
+        if key is None and lines is not None:
+            a, b = r.meta["line_start"], r.meta["line_end"]
+            text = tuple(x.strip() for x in lines[a - 1 : b] if x.strip())
+            key = ("text", r.tool, text) if len(text) >= 3 else None
         if key is None:
             continue
         first = seen.setdefault(key, r)
-        if first is r:
-            continue
+        where = (first.meta["line_start"], first.meta["line_end"])
+        if first is r or (key[0] == "text" and where == (r.meta["line_start"], r.meta["line_end"])):
+            continue  # (two runs of one block's lines: a client's and its server's, embedded)
+        old = r.meta.get("warnings")
+        if old and "repeated copy" in old:
+            continue  # its parser said so already
         note = (
             f"the same figures as the run at lines {first.meta['line_start']}-"
             f"{first.meta['line_end']}: a repeated copy? (both read)"
         )
-        old = r.meta.get("warnings")
         r.meta["warnings"] = f"{old}; {note}" if old else note
 
 

@@ -542,3 +542,19 @@ def test_fio2_normal_text():
     assert (p.value, p.bound_low, p.bound_high) == (2576.0, 2560.0, 2592.0)
     g = _fio2("fio--2.21-linux-normal-randrw-mix70-numjobs2-group_reporting.txt")
     assert (g.runs.streams[0], _v(g, "iops_write", "mean")) == (2, 46_900)
+
+
+def test_a_block_pasted_twice_inside_the_json_is_named_and_skipped():
+    """A copy of the jobs' lines pasted into the document (the metamorphic study's
+    'duplicate' case): the default read keeps the job and names both blocks; strict refuses
+    at the copy's first line."""
+    path = FIO / "fio--2.21-linux-json-randread-4k.json"
+    lines = path.read_text().split("\n")
+    base = azlatency.read(path)
+    copied = "\n".join(lines[:245] + [""] + lines[6:245] + lines[245:])
+    got = azlatency.read(copied)
+    assert len(got.runs) == len(base.runs) == 1
+    assert got.summaries["value"].tolist() == base.summaries["value"].tolist()
+    assert "lines 247-485 repeat lines 7-245 word for word" in got.runs["warnings"][0]
+    with pytest.raises(ParseError, match=r":247: lines 247-485 repeat"):
+        azlatency.read(copied, strict=True)

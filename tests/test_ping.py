@@ -1029,3 +1029,13 @@ def test_windows_transcript_cut_inside_the_packets_line_keeps_its_counts():
     cut = "    Packets: Sent = 10, Received = 0, Lost = 1"
     t = azlatency.read("\n".join(lines[:i] + [cut]))
     assert pd.isna(t.runs.iloc[0].packets_sent)
+
+
+def test_a_short_run_pasted_twice_says_so():
+    """Six lost probes are too few figures to tell a copy from a coincidence; their lines,
+    word for word, are not."""
+    path = PING / "ping--iputils-20221126-linux-D-O-c6-cut-before-pipe.txt"
+    text = path.read_text()
+    got = azlatency.read(text + "\n" + text)
+    assert len(got.runs) == 2
+    assert "the same figures as the run at lines 1-15: a repeated copy?" in got.runs["warnings"][1]

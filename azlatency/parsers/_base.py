@@ -388,9 +388,53 @@ def json_without_strays(
             exc = again
             continue
         return out, doc, end, strays
-    if cut_ok and strays and not out[exc.pos :].strip():
-        return out, None, None, strays
+    nl = out.find("\n", exc.pos)
+    if cut_ok and strays and (nl < 0 or not out[nl:].strip()):
+        return out, None, None, strays  # the error is on the last line: a cut ("Unterminated
+        # string" points at the string's start, not at the end)
     return text, None, None, []
+
+
+def json_without_copy(
+    raw_decode: Callable[[str, int], tuple[Any, int]],
+    text: str,
+    i: int,
+    exc: json.JSONDecodeError,
+    *,
+    offset: int = 0,
+):
+    """``(text, document, end, note)``: ``text`` with a pasted copy of the lines just above
+    the decode error blanked (newlines kept, so line numbers hold), the document it then
+    decodes and its end, and a note naming both blocks; ``(text, None, None, None)`` when no
+    such copy makes the document decode.  A block copied into a JSON document (a paste
+    between two captures) makes it invalid at the copy's first line; the copy is the one
+    that goes, the document's own lines stay.  ``offset``: lines above ``text`` in the file."""
+    lines = text.split("\n")
+    err = text.count("\n", 0, exc.pos)
+    for s in range(err, max(err - 3, 0) - 1, -1):  # the copy's first line, at or just above
+        if not lines[s].strip():
+            continue
+        t = s - 1
+        while t >= 0 and not lines[t].strip():
+            t -= 1  # the last line of the block copied, blank lines between skipped
+        for n in range(t + 1, 0, -1):
+            a = t + 1 - n
+            if s + n > len(lines) or lines[a] != lines[s] or lines[t] != lines[s + n - 1]:
+                continue
+            if lines[a : t + 1] != lines[s : s + n]:
+                continue
+            out = "\n".join(lines[:s] + [""] * n + lines[s + n :])
+            try:
+                doc, end = raw_decode(out, i)
+            except json.JSONDecodeError:
+                continue
+            note = (
+                f"lines {s + 1 + offset}-{s + n + offset} repeat lines {a + 1 + offset}-"
+                f"{t + 1 + offset} word for word: a pasted "
+                "copy inside the JSON, not read"
+            )
+            return out, doc, end, note
+    return text, None, None, None
 
 
 def _stray_line(out: str, pos: int) -> tuple[int, int] | None:

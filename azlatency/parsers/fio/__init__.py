@@ -39,6 +39,7 @@ from .._base import (
     Run,
     Span,
     ToolInfo,
+    json_without_copy,
     json_without_strays,
     samples_frame,
     stray,
@@ -153,10 +154,19 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         )
     body = "\n".join(lines[start:])
     strays: list[tuple[int, str]] = []
+    copy_notes: list[str] = []
     try:
         doc, end = json.JSONDecoder().raw_decode(body)
     except json.JSONDecodeError as exc:
         body, doc, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, 0, exc)
+        if doc is None:
+            body, doc, end, copied = json_without_copy(
+                json.JSONDecoder().raw_decode, body, 0, exc, offset=start
+            )
+            if copied:
+                if strict:
+                    raise ParseError(TOOL, source, start + exc.lineno, copied) from None
+                copy_notes.append(copied)
         if doc is None:
             cut = exc.pos >= len(body.rstrip()) - 1
             raise ParseError(
@@ -168,6 +178,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             ) from None
         lines = lines[:start] + body.split("\n")
     notes = [x.strip() for x in lines[:start] if x.strip() and not _BANNER.match(x.strip())]
+    notes += copy_notes
     for no, line in strays:
         stray(TOOL, source, start + no, line, strict, notes)
     tail = body[end:].strip()
