@@ -21,6 +21,7 @@ REGISTRY: dict[str, str] = {
     "ethr": "ethr",
     "fio": "fio",
     "iostat": "iostat",
+    "iperf2": "iperf2",
     "iperf3": "iperf3",
     "latte": "latte",
     "netperf": "netperf",
