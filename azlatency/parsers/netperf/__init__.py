@@ -48,14 +48,25 @@ INFO = ToolInfo(
     tool=TOOL,
     description="netperf classic tables (TCP_RR, UDP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, "
     "UDP_STREAM), omni -o/-O/-k output selectors, -D interim results, -v 2 histograms",
-    variants=("classic", "omni-csv", "omni-columns", "omni-keyval"),
+    # "-verbose": a -v 2 table or histogram followed the result
+    variants=(
+        "classic",
+        "omni-csv",
+        "omni-columns",
+        "omni-keyval",
+        "classic-verbose",
+        "omni-csv-verbose",
+        "omni-columns-verbose",
+        "omni-keyval-verbose",
+    ),
     versions="2.6-2.7.1 (captured: 2.7.0 with PerfKitBenchmarker's patch, 2.7.1)",
     produces=("runs", "samples", "summaries"),
     flags="-j -v 2 -- -o THROUGHPUT,THROUGHPUT_UNITS,P50_LATENCY,P90_LATENCY,P99_LATENCY,"
     "MEAN_LATENCY,STDDEV_LATENCY,MIN_LATENCY,MAX_LATENCY (percentiles and the histogram)",
     latency_basis="rtt",
     # netperf prints no end after its result: a -v 2 histogram may or may not follow, so a
-    # log cut right after the result reads as a test run without -v 2.
+    # log cut right after the result reads as a test run without -v 2 (a cut inside what
+    # -v 2 prints is a "-verbose" run, incomplete).
     open_ended=("classic", "omni-csv", "omni-columns", "omni-keyval"),
 )
 
@@ -278,6 +289,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     runs = []
     for test in tests:
         _check_histogram(test)
+        if test.histogram is not None or test.facts.get("verbose"):
+            test.facts["variant"] += "-verbose"
         runs.append(finish(test, source))
     if reader.pending and runs:
         runs[-1].warnings.extend(f"line {no}: netperf: {msg}" for msg, no in reader.pending)
