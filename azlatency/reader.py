@@ -396,6 +396,7 @@ def _tool_names(tool: str) -> tuple[str, ...]:
         "ping": ("ping", "ping6", "Test-Connection"),
         "ntttcp": ("ntttcp", "NTttcp"),
         "echo_csv": ("echo_client.py",),
+        "iperf2": ("iperf",),  # iperf 2's command is `iperf`
     }
     names.update(extra.get(tool, ()))
     return tuple(sorted(names))

@@ -724,21 +724,24 @@ def test_debug_values():
     assert stats["throughput_receiver.mean"] == 1.05 * MBIT
 
 
+IPERF2 = FX.parent / "iperf2"  # iperf 2 captures (they were here until issue 40)
+
+
 @pytest.mark.parametrize(
     "name, line, what",
     [
         (
-            "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt",
+            "iperf2--2.1.8-linux-c-i1-tcp.txt",
             2,
             "'Client connecting to 127.0.0.1, TCP port 5621'",
         ),
         (
-            "iperf3--iperf-2.1.8-linux-c-u-udp-not-iperf3.txt",
+            "iperf2--2.1.8-linux-c-i1-u-udp.txt",
             2,
             "'Client connecting to 127.0.0.1, UDP port 5622'",
         ),
         (
-            "iperf3--iperf-2.1.8-linux-s-server-tcp-not-iperf3.txt",
+            "iperf2--2.1.8-linux-s-two-tests-tcp.txt",
             2,
             "'Server listening on TCP port 5621'",
         ),
@@ -746,31 +749,35 @@ def test_debug_values():
 )
 @pytest.mark.parametrize("strict", [True, False])
 def test_iperf2_output_is_refused(name, line, what, strict):
+    # Asked to read iperf 2 as iperf3, the iperf3 parser refuses at the banner.
     with pytest.raises(ParseError) as info:
-        azlatency.read(FX / name, strict=strict)
+        azlatency.read(IPERF2 / name, strict=strict, tool="iperf3")
     assert info.value.line_no == line
     assert info.value.reason == f"iperf 2 output, not iperf3: {what}"
-    assert "iperf 2" in info.value.hint
+    assert "iperf2" in info.value.hint
+    # Found by itself, it is the iperf2 parser's (issue 40).
+    assert set(azlatency.read(IPERF2 / name, strict=strict).runs["tool"]) == {"iperf2"}
 
 
 def test_iperf2_intervals_alone_are_refused_by_their_times():
-    lines = (FX / "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt").read_text().split("\n")
+    lines = (IPERF2 / "iperf2--2.1.8-linux-c-i1-tcp.txt").read_text().split("\n")
     assert lines[6] == "[  1] 0.0000-1.0000 sec   550 MBytes  4.61 Gbits/sec"
     with pytest.raises(ParseError) as info:
         azlatency.read("\n".join(lines[5:9]), tool="iperf3", strict=False)
     assert info.value.line_no == 2 and "4 decimals" in info.value.reason
+    # Found by itself, the fragment is iperf 2's.
+    assert set(azlatency.read("\n".join(lines[5:9]), strict=False).runs["tool"]) == {"iperf2"}
 
 
-def test_iperf2_next_to_iperf3_leaves_the_iperf3_run():
+def test_iperf2_next_to_iperf3_is_read_as_iperf2():
+    # Before issue 40 the iperf 2 output was refused at its line 16; now each is its tool's.
     iperf3_text = (FX / "iperf3--3.12-linux-c-tcp.txt").read_text()
-    iperf2_text = (FX / "iperf3--iperf-2.1.8-linux-c-i1-tcp-not-iperf3.txt").read_text()
+    iperf2_text = (IPERF2 / "iperf2--2.1.8-linux-c-i1-tcp.txt").read_text()
     doc = iperf3_text + "\nand with iperf 2:\n\n" + iperf2_text
-    with pytest.raises(ParseError) as info:
-        azlatency.read(doc, strict=True)
-    assert info.value.line_no == 16 and "iperf 2" in info.value.reason
-    t = azlatency.read(doc, strict=False)
-    assert len(t.runs) == 1 and t.runs.complete[0]
-    assert [p.line_no for p in t.problems] == [16]
+    for strict in (True, False):
+        t = azlatency.read(doc, strict=strict)
+        assert list(t.runs["tool"]) == ["iperf3", "iperf2"] and t.runs["complete"].all()
+        assert list(t.runs["line_start"]) == [1, 15] and not t.problems
 
 
 # nokia/moler, moler/cmd/unix/iperf3.py (commit 6371ae24), COMMAND_OUTPUT_tcp_ipv6_server: an

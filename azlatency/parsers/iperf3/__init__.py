@@ -86,7 +86,8 @@ _CLOSE = re.compile(r"^\}\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 # Lines that open an iperf3 text output, and lines that may continue one.
-_TEXT_START = (INTERVAL, CONNECTED, HEADER, CONNECTING, LISTENING, ACCEPTED, REVERSE, ERROR, IPERF2)
+# iperf 2's banners are not among them: its outputs are the iperf2 parser's (issue 40).
+_TEXT_START = (INTERVAL, CONNECTED, HEADER, CONNECTING, LISTENING, ACCEPTED, REVERSE, ERROR)
 _TEXT_MORE = _TEXT_START + (
     SEPARATOR,
     DONE,
@@ -170,8 +171,8 @@ def _text_opens(body: list[str], i: int) -> bool:
         return True
     text = body[i].strip()
     nxt = [x.strip() for x in body[i + 1 : i + 9] if x.strip()]
-    if DASHES.match(text):  # the frame around "Server listening on 5201" (or iperf 2's)
-        return bool(nxt) and bool(LISTENING.match(nxt[0]) or IPERF2.match(nxt[0]))
+    if DASHES.match(text):  # the frame around "Server listening on 5201"
+        return bool(nxt) and bool(LISTENING.match(nxt[0]))
     if DEBUG_BLOCK.match(text):  # -d: "send_parameters:" and its JSON open a client output
         return bool(nxt) and nxt[0] == "{"
     if DEBUG.match(text):  # -d lines go on after a stray line among them
@@ -419,12 +420,14 @@ def _embedded(
 def _refuse_iperf2(lines: list[str], a: int, b: int, source: str | None) -> None:
     """iperf 2 (``iperf``) is another tool: its banners (``Client connecting to H, TCP port``,
     ``connected with``, ``Server Report:``) or, with none of iperf3's own lines, interval
-    times without two decimals say so.  A located error in either mode, not a wrong run."""
+    times without two decimals say so.  A located error in either mode, not a wrong run:
+    the reader gives such outputs to the iperf2 parser; only ``tool="iperf3"`` (or a block
+    that mixes the two) lands here."""
     body = strip_timestamps(lines[a:b], timestamp_shape(lines[a:b]))
     texts = [x.strip() for x in body]
     hint = (
-        "iperf 2 (the `iperf` command) is a different tool with its own output, which "
-        "azlatency does not read: measure with iperf3"
+        "iperf 2 (the `iperf` command) is a different tool with its own output: azlatency "
+        "reads it as iperf2 (found by itself, or tool='iperf2')"
     )
     for k, text in enumerate(texts):
         if IPERF2.match(text):

@@ -1,0 +1,396 @@
+"""iperf 2 (the ``iperf`` command, 2.0.5-2.2.x): client and server text, ``-e``, ``-y C``.
+
+One run per test: a client output (``Client connecting to H, TCP port P`` and what follows),
+each test of a server log (``Server listening on ...``, then one group of ``[  1] local ...
+connected with ...`` lines per test), each block of ``-y C`` rows.  ``iperf2/lines.py`` has
+the line shapes, ``iperf2/model.py`` turns a test into a run (``docs/tools/iperf2.md``),
+``iperf2/csvfmt.py`` reads the CSV.
+
+iperf 2 is not iperf3: its outputs never go to the iperf3 parser (which refuses them with a
+located error when asked to read one) and iperf3's never come here.  Latency: a UDP ``-e``
+receiver and a ``--trip-times`` TCP server print one-way delays (sender clock to receiver
+clock), per interval and for the test: ``latency_basis = one_way``.  The TCP RTT of ``-e``
+clients is the kernel's smoothed estimate (``tcp_rtt``), not a latency measurement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import NothingMeasured, ParseError
+from .._base import PROMPT, Parsed, Span, ToolInfo, command_of, stray
+from . import csvfmt
+from .lines import (
+    ACCEPTED,
+    CLIENT,
+    CONGESTION,
+    CONNECT_FAILED,
+    CONNECT_TIME,
+    CONNECTED,
+    DASHES,
+    HEADER,
+    INTERVAL,
+    MSG_SIZE,
+    NO_ACK,
+    OUT_OF_ORDER,
+    PEER,
+    SENT,
+    SERVER,
+    SERVER_REPORT,
+    STARTED,
+    TCP_INIT,
+    TOOL,
+    TRIP_TIME,
+    VERSION,
+    expected_groups,
+    unknown_columns,
+)
+from .model import Row, Test, finish, rate_bps, row_figures, size_bytes, transfer_bytes, utc_ns
+
+INFO = ToolInfo(
+    tool=TOOL,
+    description="iperf 2 client/server text (-i intervals, -P [SUM], UDP jitter/loss, -e "
+    "enhanced columns, --trip-times one-way latency) and -y C CSV",
+    variants=(
+        "client-text",
+        "client-text-udp",
+        "server-text",
+        "server-text-udp",
+        "text",
+        "csv",
+        "csv-udp",
+        "csv-enhanced",
+        "csv-enhanced-udp",
+    ),
+    versions="2.0.5-2.2.x (captured: 2.0.5, 2.0.13, 2.1.8, 2.2.1, 2.2.n of 2025-12)",
+    produces=("runs", "samples", "summaries"),
+    flags="-i 1 -e (retries, cwnd, RTT; UDP latency); --trip-times on the client for the "
+    "server's one-way latency of TCP writes",
+    latency_basis="one_way",
+    # A UDP receiver prints "N datagrams received out-of-order" after its total only when
+    # there were some: a log cut right after the total reads as one with none.
+    # So does a 2.0 UDP client's CSV cut before the server's report row: its own rows have
+    # the 9 columns of a TCP test.
+    open_ended=("client-text-udp", "server-text-udp", "csv"),
+)
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+# iperf 2 interval times: one decimal (2.0) or four (2.1); iperf3 prints two.
+_OWN_TIMES = re.compile(r"^\[[^\]]*\]\s*\d+\.(?:\d|\d{4})\s*-\s*\d+\.(?:\d|\d{4})\s+sec\b")
+_COMMANDS = ("iperf",)
+
+
+# ---------------------------------------------------------------------------------------------
+# where the outputs are
+
+
+def _kind(line: str) -> str | None:
+    s = line.strip()
+    if not s:
+        return None
+    for name, pattern in (
+        ("client", CLIENT),
+        ("server", SERVER),
+        ("connected", CONNECTED),
+        ("interval", INTERVAL),
+        ("header", HEADER),
+        ("dashes", DASHES),
+        ("sent", SENT),
+        ("report", SERVER_REPORT),
+        ("ooo", OUT_OF_ORDER),
+        ("failed", CONNECT_FAILED),
+        ("noack", NO_ACK),
+        ("trip", TRIP_TIME),
+        ("version", VERSION),
+        ("csv", csvfmt.ROW),
+        ("csvhead", csvfmt.HEADER),
+        ("setting", ACCEPTED),
+    ):
+        if pattern.match(s):
+            return name
+    return None
+
+
+def _opens(lines: list[str], i: int) -> bool:
+    """An iperf 2 output starts here: its banner (or the dashes above it), a ``connected
+    with`` line, a connection failure, CSV, or interval lines with iperf 2's times."""
+    kind = _kind(lines[i])
+    if kind in ("client", "server", "connected", "csv", "csvhead", "version"):
+        return True
+    if kind == "dashes":
+        nxt = next((x for x in lines[i + 1 : i + 3] if x.strip()), "")
+        return _kind(nxt) in ("client", "server")
+    if kind == "failed":
+        # 2.0's bare "connect failed: Connection refused" is qperf's line too: iperf 2's only
+        # with its banner after it.
+        s = lines[i].lstrip()
+        after = [_kind(x) for x in lines[i + 1 : i + 5]]
+        return s.startswith(("tcp ", "udp ")) or "dashes" in after or "client" in after
+    return kind == "interval" and bool(_OWN_TIMES.match(lines[i].strip()))
+
+
+def locate(lines: list[str]) -> list[Span]:
+    """From an opening line through every iperf 2 line; blank lines and up to three foreign
+    lines inside when the output resumes after them; never past a fence, a heading or a
+    prompt.  The ``iperf`` command line just above is included."""
+    spans: list[Span] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not _opens(lines, i):
+            i += 1
+            continue
+        start = i - 1 if i and command_of(lines[i - 1], _COMMANDS)[0] else i
+        csv_block = _kind(lines[i]) in ("csv", "csvhead")
+        j = i + 1
+        while j < n:
+            kind = _kind(lines[j])
+            if _ends(lines[j]) or (csv_block != (kind in ("csv", "csvhead")) and kind):
+                break
+            if kind is None:
+                nxt = next((k for k in range(j + 1, min(j + 4, n)) if _kind(lines[k])), None)
+                if (
+                    nxt is None
+                    or _ends(lines[nxt])
+                    or csv_block != (_kind(lines[nxt]) in ("csv", "csvhead"))
+                ):
+                    break
+                j = nxt
+                continue
+            j += 1
+        end = j
+        while end > i + 1 and not lines[end - 1].strip():
+            end -= 1
+        spans.append(Span(start, end, TOOL, weight=2.0))
+        i = max(end, i + 1)
+    return spans
+
+
+def _ends(line: str) -> bool:
+    return bool(_FENCE.match(line) or _HEADING.match(line) or PROMPT.match(line))
+
+
+# ---------------------------------------------------------------------------------------------
+# text
+
+
+class _Text:
+    def __init__(self, lines: list[str], source: str | None, strict: bool) -> None:
+        self.lines, self.source, self.strict = lines, source, strict
+        self.tests: list[Test] = []
+        self.test: Test | None = None
+        self.session: dict = {}  # role, protocol, meta, labels of the banner in force
+        self.pending: list[tuple[str, int]] = []
+        self.version: str | None = None
+        self.last: Row | None = None
+
+    def read(self) -> list[Test]:
+        for i, line in enumerate(self.lines):
+            s = line.strip()
+            if s and not DASHES.match(s) and not command_of(line, _COMMANDS)[0]:
+                self._line(s, i + 1)
+        return self.tests
+
+    def _new(self, no: int) -> Test:
+        sess = self.session
+        test = Test(role=sess.get("role"), protocol=sess.get("protocol"), line_start=no)
+        test.meta.update(sess.get("meta", {}))
+        test.labels.update(sess.get("labels", {}))
+        test.errors, self.pending = self.pending, []
+        if self.version:
+            test.meta["tool_version"] = self.version
+        self.tests.append(test)
+        self.test = test
+        return test
+
+    def _banner(self, m, role: str, no: int) -> None:
+        meta = {"port": int(m["port"])}
+        if role == "client" and not re.fullmatch(r"[\d.]+|[\da-fA-F:]+", m["host"]):
+            meta["dst_host"] = m["host"]
+        self.session = {"role": role, "protocol": m["proto"].lower(), "meta": meta, "labels": {}}
+        above = no - 1 if no > 1 and DASHES.match(self.lines[no - 2].strip()) else no
+        self.test = self._new(above) if role == "client" else None
+
+    def _setting(self, s: str) -> None:
+        target = self.test.meta if self.test is not None else self.session.setdefault("meta", {})
+        labels = (
+            self.test.labels if self.test is not None else self.session.setdefault("labels", {})
+        )
+        if m := MSG_SIZE.match(s):
+            size = int(m["n"]) if m["n"] else size_bytes(m["v"], m["u"])
+            if size is not None:
+                target["msg_size_bytes"] = size
+        elif m := CONGESTION.match(s):
+            labels["tcp_congestion"] = m["algo"]
+
+    def _line(self, s: str, no: int) -> None:
+        if m := CLIENT.match(s):
+            self._banner(m, "client", no)
+        elif m := SERVER.match(s):
+            self._banner(m, "server", no)
+        elif m := CONNECTED.match(s):
+            self._connected(m, no)
+        elif m := INTERVAL.match(s):
+            self._interval(m, no)
+        elif m := HEADER.match(s):
+            self._header(m, no)
+        elif m := OUT_OF_ORDER.match(s):
+            self._out_of_order(m, s, no)
+        elif m := SENT.match(s):
+            self._stream_line(s, no).sent = int(m["n"])
+        elif m := SERVER_REPORT.match(s):
+            self._stream_line(s, no).awaiting_report = True
+        elif m := NO_ACK.match(s):
+            test = self._current(no)
+            test.no_report = True
+            test.warnings.append(f"line {no}: iperf 2: WARNING: {m['msg']}")
+        elif m := CONNECT_FAILED.match(s):
+            msg = next(g for g in m.groups() if g) if any(m.groups()) else s
+            (self.test.errors if self.test is not None else self.pending).append((msg, no))
+        elif m := VERSION.match(s):
+            self.version = m["v"]
+        elif TRIP_TIME.match(s) or ACCEPTED.match(s):
+            self._setting(s)
+        else:
+            test = self._current(no)
+            stray(TOOL, self.source, no, s, self.strict, test.warnings)
+            return
+        if self.test is not None:
+            self.test.line_end = max(self.test.line_end, no)
+
+    def _current(self, no: int) -> Test:
+        return self.test if self.test is not None else self._new(no)
+
+    def _connected(self, m, no: int) -> None:
+        test = self.test
+        if test is None or (test.role != "client" and test.has_rows):
+            test = self._new(no)
+        sid = m["id"].lstrip("*")
+        stream = test.stream(sid)
+        test.connected.append(sid)
+        rest = m["rest"]
+        if len(test.connected) == 1:
+            local, remote = (m["lip"], int(m["lport"])), (m["rip"], int(m["rport"]))
+            src, dst = (local, remote) if test.role != "server" else (remote, local)
+            test.meta.update(src_ip=src[0], dst_ip=dst[0], port=dst[1])
+            if t := STARTED.search(rest):
+                test.meta["start_time"] = utc_ns(t["t"])
+            if p := PEER.search(rest):
+                test.labels["peer_version"] = p["v"]
+            if c := TCP_INIT.search(rest):
+                test.labels.update(
+                    tcp_icwnd=int(c["icwnd"]),
+                    tcp_mss_bytes=int(c["mss"]),
+                    tcp_irtt_us=int(c["irtt"]),
+                )
+        if "(reverse)" in rest or m["id"].startswith("*"):
+            test.meta["direction"] = "reverse"
+        if "(full-duplex)" in rest:
+            test.meta["direction"] = "bidir"
+        if "(trip-times)" in rest:
+            test.labels["trip_times"] = True
+        if c := CONNECT_TIME.search(rest):
+            stream.facts["ct_us"] = round(float(c["ms"]) * 1e3, 6)
+
+    def _header(self, m, no: int) -> None:
+        test = self._current(no)
+        test.header = m["cols"]
+        unknown = unknown_columns(m["cols"])
+        if unknown:
+            test.warnings.append(
+                f"line {no}: columns {' '.join(unknown)} are not read (iperf 2 report "
+                "styles other than -e's interval columns)"
+            )
+
+    def _interval(self, m, no: int) -> None:
+        test = self._current(no)
+        if m["id"].startswith("*"):
+            test.meta["direction"] = "reverse"
+        stream = test.stream(m["id"])
+        row = Row(stream.id, float(m["start"]), float(m["end"]), m["start"], m["end"], no)
+        row.bytes = transfer_bytes(m["xfer"], m["xunit"], self.source, no)
+        row.bps = rate_bps(m["rate"], m["runit"], self.source, no)
+        header = test.header or ""
+        writes = "Write/Err" in header and not stream.awaiting_report
+        try:
+            row.figures, left, groups = row_figures(m["rest"], first_is_writes=writes)
+        except ValueError:  # a percentage iperf 2 would not print ("(x%)")
+            raise ParseError(
+                TOOL, self.source, no, f"expected iperf 2's columns, got {m['rest'].strip()!r}"
+            ) from None
+        short = stream.id != "SUM" and groups < expected_groups(header)
+        if (left or short) and not unknown_columns(header):
+            # A line cut inside its columns, or text no column of iperf 2 holds.
+            stray(TOOL, self.source, no, m[0], self.strict, test.warnings)
+            return
+        if row.figures.pop("omitted", False) is True:
+            row.status = "omitted"
+        if stream.awaiting_report:
+            row.report, stream.report, stream.awaiting_report = True, row, False
+        else:
+            stream.rows.append(row)
+        self.last = row
+
+    def _stream_line(self, s: str, no: int):
+        sid = re.match(r"^\[\s*(\*?\w+(?:-\d+)?)\]", s)[1]
+        return self._current(no).stream(sid)
+
+    def _out_of_order(self, m, s: str, no: int) -> None:
+        stream = self._stream_line(s, no)
+        target = stream.report if stream.report is self.last else None
+        target = target or (stream.rows[-1] if stream.rows else None)
+        if target is None:
+            stray(TOOL, self.source, no, s, self.strict, self.test.warnings)
+            return
+        target.out_of_order = int(m["n"])
+
+
+# ---------------------------------------------------------------------------------------------
+# parse
+
+
+def _variant(test: Test) -> None:
+    if test.variant == "text":
+        test.variant = f"{test.role}-text" if test.role else "text"
+        if test.role and test.protocol == "udp":
+            test.variant += "-udp"
+
+
+def _nothing(errors: list[tuple[str, int]], source: str | None) -> NothingMeasured:
+    msg, no = errors[0]
+    hint = "nothing accepted the connection: is `iperf -s` running on that host and port?"
+    return NothingMeasured(
+        TOOL, source, no, f"iperf 2 reported an error and measured nothing: {msg!r}", hint=hint
+    )
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    lines = text.split("\n")
+    first = next((x.strip() for x in lines if x.strip() and not command_of(x, _COMMANDS)[0]), "")
+    if csvfmt.ROW.match(first) or csvfmt.HEADER.match(first):
+        tests = csvfmt.read(lines, source, strict)
+        pending: list[tuple[str, int]] = []
+    else:
+        reader = _Text(lines, source, strict)
+        tests = reader.read()
+        pending = reader.pending
+    measured = [t for t in tests if t.has_rows]
+    if not measured:
+        errors = [e for t in tests for e in t.errors] + pending
+        if errors:
+            raise _nothing(errors, source)
+        if not any(t.role == "client" for t in tests):
+            raise ParseError(
+                TOOL,
+                source,
+                1,
+                "no iperf 2 test found: expected '[  1] local A port p connected with B port "
+                "q' and report lines like '[  1] 0.00-1.00 sec  1.25 MBytes  10.5 Mbits/sec'",
+            )
+    runs = []
+    for test in tests:
+        if not test.has_rows and test.role != "client" and not test.errors:
+            continue
+        _variant(test)
+        runs.append(finish(test))
+    return Parsed(TOOL, runs)

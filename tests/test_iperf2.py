@@ -1,0 +1,251 @@
+"""iperf 2: values read off the real captures in tests/fixtures/iperf2 (SOURCES.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import azlatency
+from azlatency.errors import NothingMeasured, ParseError
+
+FX = Path(__file__).parent / "fixtures" / "iperf2"
+MBIT, GBIT, MB = 1e6, 1e9, 2**20
+
+
+def _fx(name: str, **kw):
+    return azlatency.read(FX / name, **kw).validate()
+
+
+def _stats(t, source="reported", run=None) -> dict[str, float]:
+    s = t.summaries[t.summaries.source == source]
+    if run is not None:
+        s = s[s.run_id == t.runs.run_id[run]]
+    return {f"{m}.{st}": v for m, st, v in zip(s.metric, s.stat, s.value)}
+
+
+@pytest.mark.parametrize(
+    "name, interval, total",
+    [
+        # "[  3]  0.0- 1.0 sec   142 MBytes  1.19 Gbits/sec" ... "[  3]  0.0- 2.0 sec   284 ..."
+        ("iperf2--2.0.5-linux-c-i1-tcp.txt", (0.0, 1.0, 142 * MB, 1.19 * GBIT), 1.18 * GBIT),
+        # "[  1] 0.00-1.00 sec   471 MBytes  3.95 Gbits/sec", total "0.00-2.02 ... 3.23 Gbits/sec"
+        ("iperf2--2.2.1-linux-c-i1-tcp.txt", (0.0, 1.0, 471 * MB, 3.95 * GBIT), 3.23 * GBIT),
+    ],
+)
+def test_oldest_and_newest_client(name, interval, total):
+    t = _fx(name)
+    run = t.runs.iloc[0]
+    assert (run["role"], run["protocol"], run["complete"]) == ("client", "tcp", True)
+    assert run["latency_basis"] is None or run["latency_basis"] != run["latency_basis"]
+    first = t.samples.iloc[0]
+    assert (first["start_s"], first["end_s"], first["bytes"]) == interval[:3]
+    assert first["bits_per_second"] == pytest.approx(interval[3])
+    assert len(t.samples) == 2  # the total is a summary, not a third interval
+    assert _stats(t)["throughput_sender.mean"] == pytest.approx(total)
+
+
+def test_client_and_server_totals_differ():
+    c = _fx("iperf2--2.1.8-linux-c-i1-e-tcp.txt")
+    s = _fx("iperf2--2.1.8-linux-s-i1-e-tcp.txt")
+    # client "0.0000-2.1483 sec 222 MBytes 865 Mbits/sec"; server "0.0000-2.1218 ... 876"
+    assert (c.runs["duration_s"][0], s.runs["duration_s"][0]) == (2.1483, 2.1218)
+    assert _stats(c)["throughput_sender.mean"] == pytest.approx(865 * MBIT)
+    assert _stats(s)["throughput_receiver.mean"] == pytest.approx(876 * MBIT)
+    # -e: "1772/0         18     2013K/2131(3111) us  50735"
+    cs = _stats(c)
+    assert (cs["writes.total"], cs["write_errors.total"], cs["retransmits.total"]) == (1772, 0, 18)
+    assert (cs["tcp_rtt.last"], cs["tcp_rttvar.last"], cs["cwnd.last"]) == (2131, 3111, 2013 * 1024)
+    assert _stats(s)["reads.total"] == 1783  # "1783=4:2:2:4:2:3:0:1766"
+    first = c.samples.iloc[0]  # "727/0  15  531K/92(118) us"
+    assert (first["retransmits"], first["cwnd_bytes"], first["tcp_rtt_us"]) == (15, 531 * 1024, 92)
+    assert c.runs["start_time"][0].isoformat() == "2026-11-25T16:20:36+00:00"
+
+
+def test_old_enhanced_rtt_is_a_mean():
+    # 2.0.13 "Cwnd/RTT": the total's RTT is the mean of the samples; -1K: no cwnd at the end.
+    stats = _stats(_fx("iperf2--2.0.13-linux-c-i1-e-tcp.txt"))
+    assert stats["tcp_rtt.mean"] == 420 and "cwnd.last" not in stats
+    assert stats["connect_time.mean"] == 80.0  # "(ct=0.08 ms)"
+
+
+def test_udp_jitter_loss_and_out_of_order():
+    t = _fx("iperf2--2.0.5-linux-s-i1-u-udp.txt")
+    run, stats = t.runs.iloc[0], _stats(t)
+    # "[  3]  0.0- 2.0 sec  2.37 MBytes  9.95 Mbits/sec   0.003 ms    0/ 1692 (0%)"
+    # "[  3]  0.0- 2.0 sec  1 datagrams received out-of-order"
+    assert stats["jitter.rfc3550"] == 3.0 and stats["datagrams.total"] == 1692
+    assert (run["out_of_order"], run["packets_received"], run["loss_pct"]) == (1, 1692, 0.0)
+    assert t.summaries.query("metric == 'jitter'").stat.tolist() == ["rfc3550"]
+    # the per-interval jitter: "0.008 ms" then "0.004 ms"
+    assert list(t.samples.jitter_us) == [8.0, 4.0] and list(t.samples.packets) == [850, 841]
+
+
+def test_udp_client_server_report():
+    t = _fx("iperf2--2.0.5-linux-c-i1-u-udp.txt")
+    run, stats = t.runs.iloc[0], _stats(t)
+    assert run["packets_sent"] == 1693  # "[  3] Sent 1693 datagrams"
+    assert stats["throughput_sender.mean"] == pytest.approx(9.94 * MBIT)
+    assert stats["throughput_receiver.mean"] == pytest.approx(9.95 * MBIT)  # Server Report
+    assert run["out_of_order"] == 1 and stats["datagrams.total"] == 1692
+
+
+def test_udp_one_way_latency():
+    t = _fx("iperf2--2.1.8-linux-s-i1-e-u-udp.txt")
+    run, stats = t.runs.iloc[0], _stats(t)
+    # "... 0.003 ms 0/1786 (0%) 0.008/0.002/0.091/0.004 ms 892 pps 1786/0(0) pkts 156841"
+    assert run["latency_basis"] == "one_way"
+    assert (stats["one_way.mean"], stats["one_way.min"], stats["one_way.max"]) == (8, 2, 91)
+    assert stats["one_way.std"] == 4 and stats["packet_rate_receiver.mean"] == 892
+    assert list(t.samples.one_way_us) == [9.0, 8.0]  # interval means, not per datagram
+    n = t.summaries.query("metric == 'one_way'")["n"].unique().tolist()
+    assert n == [1786]
+    c = _stats(_fx("iperf2--2.2.1-linux-c-i1-e-u-udp.txt"))
+    assert c["packet_rate_sender.mean"] == 596 and c["packet_rate_receiver.mean"] == 892
+    assert c["one_way.max"] == 131  # from the client's Server Report
+
+
+def test_trip_times_burst_latency():
+    t = _fx("iperf2--2.2.1-linux-s-i1-e-trip-times-tcp.txt")
+    stats = _stats(t)
+    # "0.00-2.00 sec 714 MBytes 2.99 Gbits/sec  10.846/0.034/46.764/8.602 ms (5715/131072)"
+    assert (stats["one_way.mean"], stats["one_way.min"]) == (10846, 34)
+    assert (stats["one_way.max"], stats["one_way.std"]) == (46764, 8602)
+    assert t.summaries.query("metric == 'one_way'")["n"].iloc[0] == 5715
+    assert '"trip_times": true' in t.runs["labels"][0]
+    assert '"peer_version": "2.2.1-rc"' in t.runs["labels"][0]
+
+
+def test_parallel_sum_and_stream_latency():
+    t = _fx("iperf2--2.2.1-linux-s-i1-e-trip-times-P2-tcp.txt")
+    run = t.runs.iloc[0]
+    assert run["streams"] == 2 and run["complete"]
+    # "[SUM-2] 0.00-2.01 sec   745 MBytes  3.11 Gbits/sec 1.85 MByte  12170=..."
+    assert _stats(t)["throughput_receiver.mean"] == pytest.approx(3.11 * GBIT)
+    computed = _stats(t, "computed")
+    # streams: 22.854 ms over 2504 writes, 11.750 ms over 3455
+    assert computed["one_way.mean"] == pytest.approx((22854 * 2504 + 11750 * 3455) / 5959)
+    assert (computed["one_way.min"], computed["one_way.max"]) == (60, 102240)
+    assert set(t.samples.stream) == {"1", "2", "SUM"}
+
+
+def test_parallel_udp_client_sums_its_server_reports():
+    t = _fx("iperf2--2.1.8-linux-c-i1-u-P2-udp.txt")
+    computed = _stats(t, "computed")
+    # "[  2] ... 5.27 Mbits/sec   0.002 ms 0/895 (0%)", "[  1] ... 5.25 Mbits/sec 0.003 ms 1/895"
+    assert computed["throughput_receiver.mean"] == pytest.approx(10.52 * MBIT)
+    assert (computed["lost_datagrams.total"], computed["datagrams.total"]) == (1, 1790)
+    assert t.runs["packets_sent"][0] == 1792  # "[SUM-2] Sent 1792 datagrams"
+
+
+def test_reverse():
+    c = _fx("iperf2--2.2.1-linux-c-i1-e-R-tcp-reverse.txt")
+    assert c.runs["direction"][0] == "reverse" and set(c.samples.role) == {"receiver"}
+    assert _stats(c)["throughput_receiver.mean"] == pytest.approx(1.97 * GBIT)
+    s = _fx("iperf2--2.1.8-linux-s-i1-e-R-tcp-reverse.txt")
+    assert s.runs["direction"][0] == "reverse" and "retransmits.total" in _stats(s)
+
+
+def test_server_log_of_several_tests():
+    t = _fx("iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt")
+    assert list(t.runs["streams"]) == [1, 1, 2] and t.runs["complete"].all()
+    assert "no [SUM] lines for the 2 streams" in t.runs["warnings"][2]
+    # third test: "[  4] 0.0000-0.9998 sec 271 MBytes" + "[  3] 0.0000-1.0002 sec 297 MBytes"
+    third = _stats(t, "computed", run=2)
+    assert third["transfer_receiver.total"] == round(271 * MB) + round(297 * MB)
+
+
+def test_single_line_total_is_said():
+    t = _fx("iperf2--2.1.8-linux-s-two-tests-tcp.txt")
+    assert t.runs["warnings"].isna().all()  # "0.0000-1.9990": no -i boundary
+    c = _fx("iperf2--2.0.5-linux-c-yC-i1-tcp.txt")
+    assert c.runs["warnings"].isna().all()  # three rows: intervals and the total
+    lines = (FX / "iperf2--2.0.5-linux-c-i1-tcp.txt").read_text().split("\n")
+    cut = azlatency.read("\n".join(lines[:7]))  # header and the first interval "0.0- 1.0"
+    assert "a log cut after its first -i interval reads the same" in cut.runs["warnings"][0]
+
+
+def test_csv():
+    t = _fx("iperf2--2.0.5-linux-c-yC-i1-u-udp.txt")
+    run, stats = t.runs.iloc[0], _stats(t)
+    # client rows, then "...,10.77.40.2,6206,10.77.40.1,39529,3,0.0-2.0,2465190,9863620,0.375,0,
+    # 1676,0.000,1": the server's report, addresses swapped
+    assert (run["role"], run["parser_variant"]) == ("client", "csv-udp")
+    assert stats["throughput_sender.mean"] == 9851770 and stats["transfer_sender.total"] == 2465190
+    assert stats["jitter.rfc3550"] == 375.0 and run["out_of_order"] == 1
+    e = _fx("iperf2--2.2.1-linux-s-yC-e-trip-times-i1-tcp.txt")
+    es = _stats(e)
+    assert (es["one_way.mean"], es["one_way.max"]) == (5576, 55956)
+    assert e.runs["latency_basis"][0] == "one_way"
+    # "+0000:20261125163150.219124,...": the report's time, UTC
+    assert e.samples["time_ns"].iloc[0] == 1795624310219124000
+    tcp = _fx("iperf2--2.1.8-linux-c-yC-i1-tcp.txt")
+    assert tcp.runs["role"].isna()[0] and "throughput.mean" in _stats(tcp)
+
+
+def test_byte_rate_units():
+    # -f K: "[  1] 0.0000-1.0116 sec  508032 KBytes  502187 KBytes/sec"
+    stats = _stats(_fx("iperf2--2.1.8-linux-c-fK-tcp.txt"))
+    assert stats["throughput_sender.mean"] == 502187 * 8 * 1024
+    assert stats["transfer_sender.total"] == 508032 * 1024
+
+
+@pytest.mark.parametrize(
+    "name, line, msg",
+    [
+        ("iperf2--2.1.8-linux-c-p5999-refused-error.txt", 1, "Connection refused"),
+        ("iperf2--2.2.1-linux-c-p5999-refused-error.txt", 5, "Connection refused"),
+    ],
+)
+def test_refused(name, line, msg):
+    with pytest.raises(NothingMeasured) as info:
+        azlatency.read(FX / name, strict=False, tool="iperf2")
+    assert info.value.line_no == line and msg in info.value.reason
+
+
+def test_a_bare_connect_failure_is_not_claimed():
+    # 2.0's lone "connect failed: Connection refused" is qperf's line as well (the qperf
+    # fixture's rds_lat): nothing says iperf 2, so it is no known tool's output.
+    captured = "connect failed: Connection refused\n"  # 2.0.5: `iperf -c S -p 5999 -t 1`
+    with pytest.raises(ParseError, match="no known tool output"):
+        azlatency.read(captured)
+    with pytest.raises(NothingMeasured) as info:
+        azlatency.read(captured, tool="iperf2")
+    assert info.value.line_no == 1
+    with pytest.raises(NothingMeasured):  # 2.1's "tcp connect failed: ..." is iperf 2's
+        azlatency.read(FX / "iperf2--2.1.8-linux-c-p5999-refused-error.txt")
+
+
+def test_cut_short():
+    t = _fx("iperf2--2.1.8-linux-c-i1-u-head-n9-truncated.txt")
+    assert not t.runs["complete"][0] and len(t.samples) == 2
+    assert "no total for [1]" in t.runs["warnings"][0]
+
+
+def test_line_cut_inside_its_columns_is_located():
+    lines = (FX / "iperf2--2.2.1-linux-c-i1-e-tcp.txt").read_text().split("\n")
+    last = lines[11]
+    assert last.startswith("[  1] 0.00-2.08 sec")
+    doc = "\n".join(lines[:11] + [last[:60]])
+    with pytest.raises(ParseError) as info:
+        azlatency.read(doc)
+    assert info.value.line_no == 12
+    lenient = azlatency.read(doc, strict=False)
+    assert not lenient.runs["complete"][0] and "line 12 skipped" in lenient.runs["warnings"][0]
+
+
+def test_never_taken_for_iperf3_or_the_reverse():
+    for name in ("iperf2--2.2.1-linux-c-i1-tcp.txt", "iperf2--2.2.n-linux-c-i1-tcp.txt"):
+        assert set(azlatency.read(FX / name).runs["tool"]) == {"iperf2"}
+    iperf3 = FX.parent / "iperf3" / "iperf3--3.12-linux-c-tcp.txt"
+    assert set(azlatency.read(iperf3).runs["tool"]) == {"iperf3"}
+    with pytest.raises(ParseError):
+        azlatency.read(iperf3, tool="iperf2")
+
+
+def test_in_a_note_with_its_command():
+    text = (FX / "iperf2--2.2.1-linux-c-i1-tcp.txt").read_text()
+    doc = f"## AZ1 to AZ2\n\n```\nroot@vm1:~# iperf -c 10.77.40.2 -p 6400 -t 2 -i 1\n{text}```\n"
+    run = azlatency.read(doc).validate().runs.iloc[0]
+    assert (run["tool"], run["command"]) == ("iperf2", "iperf -c 10.77.40.2 -p 6400 -t 2 -i 1")
+    assert (run["prompt_host"], run["heading"], run["complete"]) == ("vm1", "AZ1 to AZ2", True)
