@@ -20,6 +20,7 @@ REGISTRY: dict[str, str] = {
     "echo_csv": "echo_csv",
     "ethr": "ethr",
     "fio": "fio",
+    "fping": "fping",
     "iostat": "iostat",
     "iperf3": "iperf3",
     "latte": "latte",
