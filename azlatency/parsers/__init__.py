@@ -23,6 +23,7 @@ REGISTRY: dict[str, str] = {
     "fping": "fping",
     "iostat": "iostat",
     "iperf3": "iperf3",
+    "irtt": "irtt",
     "latte": "latte",
     "ntttcp": "ntttcp",
     "ping": "ping",
