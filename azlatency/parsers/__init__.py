@@ -26,10 +26,12 @@ REGISTRY: dict[str, str] = {
     "irtt": "irtt",
     "latte": "latte",
     "ntttcp": "ntttcp",
+    "owping": "owping",
     "ping": "ping",
     "qperf": "qperf",
     "reported_csv": "reported_csv",
     "sockperf": "sockperf",
+    "twping": "twping",
     "uping": "uping",
 }
 
