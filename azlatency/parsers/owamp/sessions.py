@@ -57,7 +57,8 @@ class Block:
             handler(m, no)
         elif kind in ("first", "last", "counts", "proc", "percentiles"):
             self._summary(kind, m, no)
-        if self.cur is not None and kind not in ("message", "approx", "offset"):
+        # a header belongs to the session its SID line opens (or continues): not the last one
+        if self.cur is not None and kind not in ("message", "approx", "offset", "header"):
             self.cur.last_no = no
 
     # -- messages ------------------------------------------------------------------------------
