@@ -1,0 +1,30 @@
+"""twping (perfsonar/owamp): TWAMP round trips with their send and reflect halves, read by the
+OWAMP package (``parsers/owamp/``) with this tool's name.  See ``docs/tools/twping.md``."""
+
+from __future__ import annotations
+
+from . import owamp
+from ._base import Parsed, Span, ToolInfo
+
+TOOL = "twping"
+
+INFO = ToolInfo(
+    tool=TOOL,
+    description="twping summaries ('--- twping statistics from [A]:p to [B]:q ---'), -v "
+    "per-packet lines, -R raw records, -M machine output",
+    variants=("summary", "verbose", "raw", "machine"),
+    versions="owamp 5.2.3 (perfsonar/owamp eecec26 with I2util 125b7bc, built and captured)",
+    produces=("runs", "samples", "summaries"),
+    flags="-R (every packet's timestamps) or -v; -M (the delay histogram)",
+    latency_basis="rtt",
+    # -R prints records and nothing after them: cut at a line, it reads as fewer packets
+    open_ended=("raw",),
+)
+
+
+def locate(lines: list[str]) -> list[Span]:
+    return owamp.locate(lines, TOOL)
+
+
+def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    return owamp.parse(text, TOOL, source, strict)
