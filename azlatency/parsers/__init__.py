@@ -23,6 +23,7 @@ REGISTRY: dict[str, str] = {
     "iostat": "iostat",
     "iperf3": "iperf3",
     "latte": "latte",
+    "mtr": "mtr",
     "ntttcp": "ntttcp",
     "ping": "ping",
     "qperf": "qperf",
