@@ -22,6 +22,7 @@ REGISTRY: dict[str, str] = {
     "fio": "fio",
     "iostat": "iostat",
     "iperf3": "iperf3",
+    "lagscope": "lagscope",
     "latte": "latte",
     "mtr": "mtr",
     "ntttcp": "ntttcp",
