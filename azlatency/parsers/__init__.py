@@ -25,6 +25,7 @@ REGISTRY: dict[str, str] = {
     "lagscope": "lagscope",
     "latte": "latte",
     "mtr": "mtr",
+    "ncps": "ncps",
     "ntttcp": "ntttcp",
     "ping": "ping",
     "qperf": "qperf",
