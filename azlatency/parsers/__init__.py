@@ -28,6 +28,7 @@ REGISTRY: dict[str, str] = {
     "ncps": "ncps",
     "ntttcp": "ntttcp",
     "ping": "ping",
+    "psping": "psping",
     "qperf": "qperf",
     "reported_csv": "reported_csv",
     "sockperf": "sockperf",
