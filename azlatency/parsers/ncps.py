@@ -395,6 +395,9 @@ def _command(run: Run, cmd: str) -> None:
         elif tok in ("-N", "-P", "-D", "-M", "-np", "-bp", "-t", "-len") and value:
             labels[tok.lstrip("-")] = value
             i += 1
+        elif tok.count(",") == 7 and program == "cps":
+            # cps's thread parameters: localip,port,remoteip,port,N,P,D,M
+            meta["dst_ip"] = tok.split(",")[2]
         elif tok == "-b" and value:
             meta["dst_ip" if meta.get("role") == "server" else "src_ip"] = value
             i += 1
