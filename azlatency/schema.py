@@ -29,7 +29,7 @@ def pct_label(q: float) -> str:
 
 
 SAMPLE_STATUSES = ("ok", "timeout", "duplicate", "error", "omitted", "censored", "lost")
-SAMPLE_KINDS = ("packet", "reply", "probe", "interval", "histogram", "thread", "record")
+SAMPLE_KINDS = ("packet", "reply", "probe", "interval", "histogram", "thread", "record", "hop")
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
 SAMPLE_COLUMNS: tuple[Column, ...] = (
     _c("run_id", "str", "run this observation belongs to", True),
     _c("seq", "Int64", "sequence number (packet, icmp_seq, probe, interval index)", True),
-    _c("kind", "str", "packet, reply, probe, interval, histogram, thread, record", True),
+    _c("kind", "str", "packet, reply, probe, interval, histogram, thread, record, hop", True),
     _c("status", "str", "ok, timeout, duplicate, error, omitted, censored, lost", True),
     _c("stream", "str", "stream / thread id ('SUM' for iperf3 sums)"),
     _c("role", "str", "sender or receiver side of an interval"),
@@ -142,6 +142,12 @@ SAMPLE_COLUMNS: tuple[Column, ...] = (
     _c("ttl", "Int64", "IP TTL of a reply"),
     _c("payload_bytes", "Int64", "bytes in the reply"),
     _c("message", "str", "error text of a failed observation (ICMP error, timeout text)"),
+    _c("host", "str", "address or name that answered: a hop of a traced path (mtr)"),
+    _c(
+        "connections_per_second",
+        "float64",
+        "TCP connections opened per second in the interval (ncps Conn/s)",
+    ),
 )
 
 SUMMARY_COLUMNS: tuple[Column, ...] = (
@@ -155,6 +161,7 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     _c("bound_low", "float64", "the value is only known to be >= this (histogram bin)"),
     _c("bound_high", "float64", "the value is only known to be <= this (histogram bin)"),
     _c("n", "Int64", "observations behind the statistic, when known"),
+    _c("hop", "Int64", "hop (TTL) of a traced path the statistic is of (mtr); empty: end to end"),
 )
 
 TABLES = {"runs": RUN_COLUMNS, "samples": SAMPLE_COLUMNS, "summaries": SUMMARY_COLUMNS}

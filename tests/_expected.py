@@ -56,7 +56,7 @@ def describe(tables) -> dict:
     index = {rid: i for i, rid in enumerate(runs["run_id"])}
     run_records = [{k: v for k, v in r.items() if k not in _SKIP_RUN_COLS} for r in _records(runs)]
     summaries = [
-        [index[r.run_id], r.metric, r.stat, _clean(r.value), r.unit, r.source]
+        [index[r.run_id], _metric(r), r.stat, _clean(r.value), r.unit, r.source]
         + ([_clean(r.level)] if not pd.isna(r.level) else [])
         for r in tables.summaries.itertuples()
     ]
@@ -68,6 +68,13 @@ def describe(tables) -> dict:
         sample_desc["head"] = _records(s.head(3))
         sample_desc["tail"] = _records(s.tail(2))
     return {"runs": run_records, "summaries": summaries, "samples": sample_desc}
+
+
+def _metric(row) -> str:
+    """The metric, with its hop when the statistic is one hop's (mtr): ``rtt@hop2``, so that
+    the hops of one run stay apart in the comparison."""
+    hop = getattr(row, "hop", None)
+    return row.metric if hop is None or pd.isna(hop) else f"{row.metric}@hop{int(hop)}"
 
 
 def _close(a, b) -> bool:

@@ -104,6 +104,7 @@ class Summary:
     bound_low: float | None = None
     bound_high: float | None = None
     n: int | None = None
+    hop: int | None = None  # a per-hop statistic of a traced path (mtr); None: end to end
 
 
 @dataclass
@@ -190,11 +191,16 @@ PROMPT = re.compile(
 )
 
 
+_BANNER = re.compile(r"^[\w.-]+ v?\d+\.\d+(?:\.\d+)?$")
+
+
 def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]:
     """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host)."""
     m = PROMPT.match(line)
     rest = line[m.end() :] if m else line.strip()
     rest = rest.strip().strip("`")
+    if m is None and _BANNER.match(rest):
+        return None, None  # 'lagscope 1.0.1': a tool's banner naming its version, no command
     for tool in tools:
         # a script's tool (echo_client.py) is run by its interpreter: python3 path/to/it
         if re.match(

@@ -1,0 +1,154 @@
+"""mtr's text report (``-r``/``--report``, ``-w``/``--report-wide``, ``-o FIELDS``)::
+
+    Start: 2026-11-25T16:17:56+0000
+    HOST: vm                          Loss%   Snt Drop   Rcv   Last  Best   Avg  Wrst ...
+      1.|-- 10.77.1.1                 80.0%    50   40    10    0.1   0.1   0.1   0.1 ...
+            10.77.3.1
+      2.|-- ???                       100.0     5    0.0   0.0   0.0   0.0   0.0
+
+Format facts (mtr 0.95 ``ui/report.c``, checked on captures): the columns are the ``HOST:``
+line's titles, in ``-o`` order; each value is printed as ``" %5.1f"`` into a fixed width, so a
+value wider than its column loses its last character to the next one (``100.0%`` prints as
+``100.0``; a time of 1000 ms or more loses its last digit: ``1234.`` is read with a warning);
+hosts that answered at a hop after the first are listed on lines of their own under it (8
+spaces, or ``    |  `|-- host`` in builds without ipinfo); ``-z`` puts ``AS...`` before the host
+instead of ``|--``.  The report does not name its target: only a command line above it does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import ParseError
+from .._base import command_of, stray
+from .hops import (
+    BLANK,
+    FIELDS,
+    TOOL,
+    UNKNOWN_HOST,
+    Hop,
+    Trace,
+    check_value,
+    from_command,
+    start_time,
+    target_meta,
+)
+
+START = re.compile(r"^\s*Start:\s+(?P<when>\S.*?)\s*$")
+HEADER = re.compile(r"^\s*HOST:\s+(?P<host>\S+)(?P<titles>(?:\s+\S+)+)\s*$")
+HOP = re.compile(
+    r"^\s*(?P<hop>\d+)\.(?:\|--\s|\s+(?P<asn>AS\S*)\s+)\s*(?P<rest>\S.*?)\s*$"
+)  # fmt: skip
+# A further host of the hop above: 8 spaces (builds with ipinfo, Debian's) or the tree drawn by
+# builds without it (``    |  `|-- 10.0.0.2`` for the second, ``    |   |-- ...`` after).
+OTHER = re.compile(r"^(?: {8}|\s{4}\|\s+`?\|-- )(?P<host>[^\s|`][^\s]*(?: \([^)\s]+\))?)\s*$")
+MPLS = re.compile(r"^\s*(?:\|\s+(?:\|\+|\+)-- )?\[MPLS: (?P<label>[^\]]*)\]\s*$")
+LINES = (START, HEADER, HOP, OTHER, MPLS)
+
+
+def kind(line: str) -> re.Pattern[str] | None:
+    if command_of(line, (TOOL,))[0] is not None:
+        return None  # a command line is found by locate() on its own
+    for pattern in LINES:
+        m = pattern.match(line)
+        if m and (pattern is not HEADER or _titles(m) is not None):
+            return pattern
+    return None
+
+
+def _titles(m: re.Match[str]) -> list[str] | None:
+    titles = m["titles"].split()
+    return titles if titles and all(t in FIELDS for t in titles) else None
+
+
+def parse(lines: list[str], source: str | None, strict: bool) -> list[Trace]:
+    traces: list[Trace] = []
+    cur: Trace | None = None
+    command: dict | None = None
+    titles: list[str] = []
+    for no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        cmd = command_of(line, (TOOL,))[0]
+        if cmd is not None and not HOP.match(line):
+            command = from_command(cmd)
+            continue
+        k = kind(line)
+        m = k.match(line) if k else None
+        if k is START or (k is HEADER and (cur is None or titles)):
+            cur, titles = _open(no, command), []
+            traces.append(cur)
+            command = None
+        if k is START:
+            when = start_time(m["when"])
+            cur.meta["start_time"] = when
+            if when is None:
+                cur.labels["start"] = m["when"]  # ctime() of mtr < 0.87: local, no zone
+        elif k is HEADER:
+            titles = _titles(m)
+            cur.meta["src_host"] = m["host"]
+            cur.line_end = no
+        elif k is HOP and titles:
+            hop = _hop(m, titles, no, source, strict, cur.warnings)
+            if hop is not None:
+                cur.hops.append(hop)
+                cur.line_end = no
+        elif k in (OTHER, MPLS) and cur is not None and cur.hops:
+            hop = cur.hops[-1]
+            if k is OTHER:
+                hop.others.append(m["host"])
+            else:
+                hop.notes.append(f"MPLS {m['label']}")
+            cur.line_end = no
+        elif k is HOP:
+            raise ParseError(
+                TOOL, source, no, "expected the 'HOST: <name> Loss% Snt ...' line above the hops"
+            )
+        elif cur is not None:
+            stray(TOOL, source, no, line, strict, cur.warnings)
+        else:
+            raise ParseError(TOOL, source, no, f"expected an mtr report, got {line.strip()[:80]!r}")
+    return traces
+
+
+def _open(no: int, command: dict | None) -> Trace:
+    trace = Trace(variant="report", line_start=no, line_end=no)
+    if command:
+        trace.meta.update(target_meta(command.get("target")), protocol=command["protocol"])
+        if "cycles" in command:
+            trace.labels["cycles"] = command["cycles"]
+    return trace
+
+
+def _hop(m, titles, no, source, strict, warnings) -> Hop | None:
+    tokens = m["rest"].split()
+    if len(tokens) < len(titles) + 1:
+        reason = (
+            f"expected a host and {len(titles)} values ({' '.join(titles)}), got "
+            f"{m.group().strip()[:80]!r}"
+        )
+        if strict:
+            raise ParseError(TOOL, source, no, reason)
+        warnings.append(f"line {no} skipped: {reason}")
+        return None
+    host = " ".join(tokens[: -len(titles)])
+    values: dict[str, str] = {}
+    try:
+        for title, text in zip(titles, tokens[-len(titles) :]):
+            values[title] = check_value(title, text, source=source, line=no)
+    except ParseError as exc:
+        if strict:
+            raise
+        warnings.append(f"line {no} skipped: {exc.reason}")
+        return None
+    cut = [t for t, v in values.items() if v.endswith(".") and FIELDS[t][2] == "us"]
+    if cut:
+        warnings.append(
+            f"line {no}: {', '.join(cut)} wider than mtr's column: its last digit was cut "
+            "(read without it)"
+        )
+    notes = [m["asn"]] if m["asn"] else []
+    return Hop(int(m["hop"]), None if host == UNKNOWN_HOST else host, values, no, notes=notes)
+
+
+__all__ = ["BLANK", "kind", "parse"]

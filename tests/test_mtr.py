@@ -1,0 +1,132 @@
+"""mtr: hops kept per hop, the jitter columns with their definitions, the target's counts."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import azlatency
+from azlatency.errors import ParseError
+from azlatency.report import latency_runs
+from tests._expected import FIXTURES
+
+MTR = FIXTURES / "mtr"
+
+
+def read(name: str, **kw):
+    return azlatency.read(MTR / name, source=name, **kw)
+
+
+def hop(t, n: int, metric: str, stat: str) -> float:
+    s = t.summaries
+    row = s[(s["hop"] == n) & (s["metric"] == metric) & (s["stat"] == stat)]
+    assert len(row) == 1, (n, metric, stat)
+    return float(row["value"].iloc[0])
+
+
+def test_report_keeps_each_hop_apart_and_no_end_to_end_latency():
+    t = read("mtr--0.95-linux-r-o-LSDR-NBAW-VGJMXI-loss.txt")
+    run = t.runs.iloc[0]
+    assert (run.tool, run.parser_variant, run["mode"], run.src_host) == (
+        "mtr",
+        "report",
+        "trace",
+        "vm",
+    )
+    assert pd.isna(run.latency_basis) and latency_runs(t.runs).empty
+    assert list(t.samples["seq"]) == [1, 2] and set(t.samples["kind"]) == {"hop"}
+    assert list(t.samples["host"]) == ["10.77.1.1", "10.77.2.2"]
+    # 'Loss%   Snt Drop   Rcv' of each hop, as printed
+    assert [hop(t, 1, m, "total") for m in ("loss", "packets_sent", "packets_dropped")] == [
+        80.0,
+        50.0,
+        40.0,
+    ]
+    assert hop(t, 2, "loss", "total") == 38.0 and hop(t, 2, "packets_received", "total") == 31.0
+    assert hop(t, 2, "jitter", "mtr-jint") == 200.0  # Jint 0.2 ms, kept unscaled (16 x J)
+    assert t.summaries["hop"].notna().all()  # nothing here is end to end
+
+
+def test_json_times_to_the_microsecond_and_the_target_counts():
+    t = read("mtr--0.95-linux-json-o-LSDR-NBAW-VGJMXI-loss.json")
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.dst_ip, run.src_host) == ("json", "10.77.2.2", "vm")
+    # the target is the last hop: its counts are the run's
+    assert (run.packets_sent, run.packets_received, run.loss_pct) == (50, 32, 36.0)
+    assert '"reached": true' in run.labels and '"cycles": 50' in run.labels
+    assert hop(t, 1, "rtt", "last") == 75.0 and hop(t, 1, "rtt", "gmean") == 71.0
+    assert hop(t, 1, "ipdv", "last") == 3.0 and hop(t, 1, "jitter", "mtr-javg") == 9.0
+    assert hop(t, 1, "ipdv", "max") == 20.0 and hop(t, 1, "jitter", "mtr-jint") == 53.0
+    rtt = t.summaries[t.summaries["metric"] == "rtt"]
+    assert rtt.groupby("hop")["n"].first().tolist() == [10, 32]  # 'Rcv' replies behind them
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "mtr--0.95-linux-r-c5-n-no-reply.txt",
+        "mtr--0.95-linux-json-c5-n-no-reply.json",
+        "mtr--0.95-linux-csv-c5-n-no-reply.csv",
+    ],
+)
+def test_a_silent_hop_is_lost_and_its_zeros_are_no_round_trips(name):
+    t = read(name)
+    assert t.samples.set_index("seq")["status"].to_dict() == {1: "ok", 2: "lost"}
+    assert pd.isna(t.samples["host"].iloc[1])
+    at2 = t.summaries[t.summaries["hop"] == 2]
+    assert set(at2["metric"]) <= {"loss", "packets_sent", "packets_dropped"}
+    assert hop(t, 2, "loss", "total") == 100.0  # printed '100.0' (its '%' cut by the column)
+    if name.endswith((".json", ".csv")):  # these name the target: it did not answer
+        run = t.runs.iloc[0]
+        assert pd.isna(run.packets_sent) and '"reached": false' in run.labels
+        assert "the target 10.77.9.5 did not answer" in run.warnings
+
+
+def test_csv_blank_column_is_the_drop_count_and_w_rows_are_hosts_not_hops():
+    t = read("mtr--0.95-linux-csv-c20-loss.csv")
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.dst_ip, str(run.start_time)) == (
+        "0.95",
+        "10.77.2.2",
+        "2026-11-25 16:18:24+00:00",
+    )
+    assert hop(t, 1, "packets_dropped", "total") == 13.0 and hop(t, 1, "loss", "total") == 65.0
+    w = read("mtr--0.95-linux-w-csv-c40-n-path-change.csv")
+    assert list(zip(w.samples["seq"], w.samples["host"])) == [
+        (1, "10.77.1.1"),
+        (1, "10.77.3.1"),
+        (2, "10.77.8.1"),
+    ]
+    assert "also answered at this hop" in w.samples["message"].iloc[1]
+    assert (w.summaries["hop"] == 1).sum() == (w.summaries["hop"] == 2).sum()  # no double hop
+
+
+def test_report_path_change_lists_the_second_host_under_its_hop():
+    t = read("mtr--0.95-linux-r-c40-n-path-change.txt")
+    assert list(t.samples["host"]) == ["10.77.1.1", "10.77.3.1", "10.77.8.1"]
+    assert list(t.samples["seq"]) == [1, 1, 2]
+
+
+def test_a_command_line_above_a_report_names_target_and_protocol():
+    report = (MTR / "mtr--0.95-linux-r-u-c20-n-udp.txt").read_text()
+    doc = "## UDP trace\n\n```\n$ mtr -r -u -c 20 -i 0.2 -n 10.77.8.1\n" + report + "```\n"
+    t = azlatency.read(doc.encode(), source="notes.md")
+    run = t.runs.iloc[0]
+    assert (run.protocol, run.dst_ip, run.command) == (
+        "udp",
+        "10.77.8.1",
+        "mtr -r -u -c 20 -i 0.2 -n 10.77.8.1",
+    )
+    assert (run.packets_sent, run.loss_pct) == (20, 60.0)  # the target's, hop 2
+    assert run.heading == "UDP trace"
+
+
+def test_a_damaged_hop_line_is_a_located_error_or_a_named_skip():
+    text = (MTR / "mtr--0.95-linux-r-c10-n-2hops.txt").read_text()
+    broken = text.replace("   0.1   0.1   0.0   0.1   0.0\n", "   0.1   0.1\n", 1)
+    with pytest.raises(ParseError) as info:
+        azlatency.read(broken.encode(), source="m.txt")
+    assert info.value.line_no == 3 and "expected a host and 7 values" in info.value.reason
+    lenient = azlatency.read(broken.encode(), source="m.txt", strict=False)
+    assert "line 3 skipped" in lenient.runs["warnings"].iloc[0]
+    assert list(lenient.samples["seq"]) == [2]

@@ -1,0 +1,105 @@
+"""PsPing: warm-ups left out, -h rows that match the replies, KB/s of 1024 bytes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import azlatency
+from tests._expected import FIXTURES
+
+PS = FIXTURES / "psping"
+P = "psping--2.10-windows-"
+
+
+def read(name: str, **kw):
+    return azlatency.read(PS / (P + name), source=name, **kw)
+
+
+def value(t, metric: str, stat: str, source: str = "reported") -> float:
+    s = t.summaries
+    row = s[(s["metric"] == metric) & (s["stat"] == stat) & (s["source"] == source)]
+    assert len(row) == 1, (metric, stat)
+    return float(row["value"].iloc[0])
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "warmup"),
+    [
+        ("n10-w2-h10-icmp--kelvin-blog.txt", "reply", 2),
+        ("n10-w2-h10-tcp-connect--kelvin-blog.txt", "probe", 2),
+    ],
+)
+def test_warmups_are_omitted_and_the_rows_count_the_rest(name, kind, warmup):
+    t = read(name)
+    run = t.runs.iloc[0]
+    assert (run.latency_basis, run.packets_sent, run.packets_received, run.complete) == (
+        "rtt",
+        10,
+        10,
+        True,
+    )
+    probes = t.samples[t.samples.kind == kind]
+    assert list(probes.status[:warmup]) == ["omitted"] * warmup
+    ok = probes[probes.status == "ok"].rtt_us.to_numpy()
+    # PsPing's own statistics leave the warm-ups out: min and max are the rest's
+    assert (ok.min(), ok.max()) == (value(t, "rtt", "min"), value(t, "rtt", "max"))
+    bins = t.samples[t.samples.kind == "histogram"]
+    assert int(bins["count"].sum()) == len(ok) == 10
+    # a row counts [its value, the next row's): with the edges PsPing computes (equal steps
+    # from the minimum to the maximum, printed rounded) the replies give the printed counts
+    k = len(bins)
+    edges = ok.min() + np.arange(k) * (ok.max() - ok.min()) / (k - 1)
+    counts = [((ok >= a) & (ok < b)).sum() for a, b in zip(edges[:-1], edges[1:])]
+    assert counts + [(ok >= edges[-1]).sum()] == bins["count"].tolist()
+    assert np.abs(bins.bin_low_us.to_numpy() - edges).max() <= 10  # printed to 0.01 ms
+    assert bins.iloc[-1].bin_low_us == bins.iloc[-1].bin_high_us == ok.max()
+
+
+def test_tcp_connect_target_and_port():
+    run = read("n10-w2-h10-tcp-connect--kelvin-blog.txt").runs.iloc[0]
+    assert (run.parser_variant, run.dst_ip, run.port, run["mode"]) == (
+        "tcp-connect",
+        "47.56.65.222",
+        443,
+        "connect",
+    )
+    assert run.command == "psping -4 -n 10 -w 2 -h 10 kelvin.mbioq.com:443"
+
+
+def test_latency_test_reads_maxiumum():
+    t = read("l1500-n300-h10-tcp-latency--kelvin-blog.txt")
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.msg_size_bytes, run.packets_sent) == ("latency", 1500, 300)
+    assert [value(t, "rtt", s) for s in ("min", "max", "mean")] == [41580.0, 50880.0, 42970.0]
+    assert value(t, "bytes_sent", "total") == 450000
+    assert int(t.samples["count"].sum()) == 300
+
+
+def test_bandwidth_kb_are_1024_bytes():
+    t = read("b-l1500-n300-h10-bandwidth--kelvin-blog.txt")
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run["mode"]) == ("bandwidth", "throughput")
+    assert pd.isna(run.latency_basis)
+    low = value(t, "throughput_sender", "min")
+    assert low == 496.93 * 1024 * 8
+    # the first -h row, in bytes/s, is that minimum
+    assert t.samples.bits_per_second.iloc[0] == pytest.approx(low, rel=1e-4)
+
+
+def test_ctrl_c_and_a_paste_without_statistics():
+    t = read("t-ctrl-c--jannemattila-cosmosdb-notes.md")
+    run = t.runs.iloc[0]
+    assert (run.encoding, run.complete, run.packets_received) == ("utf-8", True, 10)
+    assert "stopped with Ctrl+C" in run.warnings
+    assert run.command == "psping -t yourcosmosdbaccount.documents.azure.com:443"
+    cut = read("tcp-connect-no-statistics--azure-docs-sql-private-endpoint.txt").runs.iloc[0]
+    assert not cut.complete and cut.warnings.startswith("cut short")
+
+
+def test_h_rows_missing_after_a_command_that_asked_for_them():
+    text = (PS / (P + "n10-w2-h10-icmp--kelvin-blog.txt")).read_text()
+    cut = text[: text.index("42.04   0")]
+    run = azlatency.read(cut.encode(), source="x.txt").runs.iloc[0]
+    assert not run.complete and "-h asked for 10 histogram rows, the output has 8" in run.warnings
