@@ -463,6 +463,7 @@ class _Job:
             "compare": cfg.compare,
             "notes": cfg.defaults.notes,
             "expectations": [e.as_dict() for e in cfg.expectations],
+            "baseline": cfg.baseline.as_dict() if cfg.baseline else None,
             "report": report.to_dict(),
         }
         cache_sha256 = {

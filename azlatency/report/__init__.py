@@ -22,6 +22,20 @@ from ._baseline import (
     has_expectations,
     junit_xml,
 )
+from ._before_after import STATS as COMPARE_STATS
+from ._before_after import (
+    Comparison,
+    baseline_of,
+    compare_campaigns,
+    compare_tables,
+    comparison_markdown,
+    gate_annotations,
+    gate_junit,
+    gate_lines,
+    gate_markdown,
+)
+from ._before_after import findings as compare_findings
+from ._before_after import sections as compare_sections
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
@@ -94,6 +108,18 @@ __all__ = [
     "baseline_findings",
     "baseline_table",
     "check_lines",
+    "COMPARE_STATS",
+    "Comparison",
+    "baseline_of",
+    "compare_campaigns",
+    "compare_findings",
+    "compare_sections",
+    "compare_tables",
+    "comparison_markdown",
+    "gate_annotations",
+    "gate_junit",
+    "gate_lines",
+    "gate_markdown",
     "fleet_figure",
     "github_annotations",
     "has_expectations",
