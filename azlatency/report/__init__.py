@@ -25,7 +25,9 @@ from ._baseline import (
 from ._before_after import STATS as COMPARE_STATS
 from ._before_after import (
     Comparison,
+    baseline_comparison,
     baseline_of,
+    change_figure,
     compare_campaigns,
     compare_tables,
     comparison_markdown,
@@ -33,6 +35,7 @@ from ._before_after import (
     gate_junit,
     gate_lines,
     gate_markdown,
+    has_baseline,
 )
 from ._before_after import findings as compare_findings
 from ._before_after import sections as compare_sections
@@ -109,6 +112,9 @@ __all__ = [
     "baseline_table",
     "check_lines",
     "COMPARE_STATS",
+    "baseline_comparison",
+    "change_figure",
+    "has_baseline",
     "Comparison",
     "baseline_of",
     "compare_campaigns",

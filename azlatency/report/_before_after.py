@@ -242,9 +242,9 @@ def pair_values(
 LABELLED = ("scenario", "src_zone", "dst_zone", "tool", "metric", "stat")
 
 
-def _label(table: pd.DataFrame, keys: Sequence[str]) -> pd.Series:
+def _label(table: pd.DataFrame, keys: Sequence[str], *, scenario: bool = True) -> pd.Series:
     """``'zone matrix · 1→2 · sockperf'``, with the other keys that tell rows of one tool
-    apart (``msg_size_bytes=1400``)."""
+    apart (``msg_size_bytes=1400``); without the scenario when ``scenario`` is false."""
     same = [c for c in LABELLED if c in table.columns]
     extra = [
         c
@@ -255,7 +255,7 @@ def _label(table: pd.DataFrame, keys: Sequence[str]) -> pd.Series:
     ]
 
     def one(r) -> str:
-        parts = [str(r["scenario"])] if pd.notna(r.get("scenario")) else []
+        parts = [str(r["scenario"])] if scenario and pd.notna(r.get("scenario")) else []
         if pd.notna(r.get("src_zone")) or pd.notna(r.get("dst_zone")):
             parts.append(f"{_na(r.get('src_zone'))}→{_na(r.get('dst_zone'))}")
         parts.append(str(r["tool"]))
@@ -297,7 +297,8 @@ def compare_tables(
     table = stats.before_after(
         shared, keys, level=level, margin=margin, abs_margin=loss_margin
     ) if len(shared) else pd.DataFrame(columns=[*keys, *AB_COLUMNS])  # fmt: skip
-    table.insert(0, "condition", _label(table, keys))
+    one = "scenario" in table.columns and table["scenario"].nunique(dropna=False) == 1
+    table.insert(0, "condition", _label(table, keys, scenario=not one))
     return Comparison(
         before=names[0],
         after=names[1],
@@ -339,7 +340,7 @@ def _not_comparable(gone: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def baseline_of(campaign: str, data_root: PathLike | None = None) -> dict | None:
     """The ``baseline:`` an imported campaign's ``campaign.yaml`` names (``campaign``,
     ``margin``, ``scenarios``), or None."""
-    from ..campaign.load import baseline
+    from ..campaign import baseline
 
     return baseline(campaign, processed_root(data_root))
 
@@ -484,6 +485,8 @@ def findings(cmp: Comparison) -> str:
     ]
     if cmp.synthetic:
         lines.insert(0, f"**Synthetic data:** {', '.join(cmp.synthetic)} (azlatency synth).\n")
+    if "scenario" in t.columns and t["scenario"].nunique(dropna=False) == 1:
+        lines.append(f"- Scenario: {t['scenario'].iloc[0]} (every condition below).")
     for what, (b, a) in cmp.differences.items():
         lines.append(f"- Changed between the campaigns: {what} {b} → {a}.")
     for r in t[t["significant"]].to_dict("records"):
@@ -629,3 +632,68 @@ def gate_markdown(cmp: Comparison) -> str:
         + "\n</details>"
     )
     return "\n\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The page (notebook 60)
+
+
+def has_baseline(tables: Tables, data_root: PathLike | None = None) -> bool:
+    """The campaign names a ``baseline:`` whose store is imported (notebook 60's need)."""
+    from ..campaign.load import store_path
+
+    names = tables.runs["campaign"].dropna().astype(str).unique() if len(tables.runs) else []
+    for name in names:
+        base = (baseline_of(name, data_root) or {}).get("campaign")
+        if base and store_path(base, processed_root(data_root)).is_dir():
+            return True
+    return False
+
+
+def baseline_comparison(
+    campaign: str,
+    data_root: PathLike | None = None,
+    *,
+    baseline: str | None = None,
+    level: float = 0.95,
+    margin: float | None = None,
+) -> tuple[Comparison | None, str]:
+    """``campaign`` against ``baseline`` (default: the one its ``campaign.yaml`` names), and
+    why there is no comparison when there is none."""
+    from ..campaign.load import store_path
+
+    base = baseline or (baseline_of(campaign, data_root) or {}).get("campaign")
+    if not base:
+        return None, f"{campaign}'s campaign.yaml names no `baseline:`."
+    if not store_path(base, processed_root(data_root)).is_dir():
+        return None, f"the baseline {base} is not imported (azlatency import {base})."
+    return compare_campaigns(base, campaign, data_root, level=level, margin=margin), ""
+
+
+def change_figure(cmp: Comparison, *, width: float = 7.16):
+    """One panel per metric and statistic (ratios only; loss is in the tables): every
+    condition's change after / before with its interval, the margin shaded, the
+    Holm-adjusted p-value at the right."""
+    import matplotlib.pyplot as plt
+
+    from .. import plots
+
+    t = cmp.table[(cmp.table["scale"] == "ratio") & cmp.table["estimate"].notna()]
+    groups = [(k, g) for k, g in t.groupby(["stat", "metric"], sort=False)]
+    heights = [plots.rows_height(len(g)) for _, g in groups] or [1.0]
+    fig, axes = plt.subplots(
+        max(1, len(groups)), 1, figsize=(width, sum(heights)), squeeze=False,
+        gridspec_kw={"height_ratios": heights}, layout="constrained",
+    )  # fmt: skip
+    for ax, ((stat, metric), g) in zip(axes[:, 0], groups):
+        ax.axvspan(1 - cmp.margin, 1 + cmp.margin, color="0.85", lw=0, label="margin")
+        plots.forest(g, label="condition", p="p_adj", xlabel=f"{cmp.after} / {cmp.before}", ax=ax)
+        ax.set_title(_title(metric, stat), loc="left", fontsize="medium")
+        lo, hi = ax.get_xlim()
+        ticks = [x for x in RATIO_TICKS if lo <= x <= hi]
+        ax.set_xticks(ticks, [f"{x:g}" for x in ticks], minor=False)
+        ax.set_xticks([], minor=True)
+    return fig
+
+
+RATIO_TICKS = (0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.5, 2, 3, 5)

@@ -46,6 +46,9 @@ def campaign_rows(pages: Sequence, notebooks_dir: Path) -> list[str]:
         zone = next((q for q in pages if q.stem.startswith("20-") and q.folder == p.folder), None)
         if zone is not None:
             links += f" · [zone pairs]({zone.doc}.{'ipynb' if zone.status == 'run' else 'md'})"
+        ab = next((q for q in pages if q.stem.startswith("60-") and q.folder == p.folder), None)
+        if ab is not None and ab.status == "run":  # the campaign names its baseline
+            links += f" · [against its baseline]({ab.doc}.ipynb)"
         front = {}
         if p.status == "run":
             front = read_claims(notebooks_dir / f"{p.doc}.ipynb").get("front") or {}
