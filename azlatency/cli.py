@@ -537,6 +537,52 @@ def _summary(path, name: str, table, cmp) -> None:
 
 
 @main.command()
+@click.argument("campaign")
+@_DATA
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "ndjson", "openmetrics", "influx"]),
+    required=True,
+    help="csv / ndjson: the tidy table; openmetrics: for promtool's backfill; influx: line "
+    "protocol.",
+)
+@click.option(
+    "-o", "--out", default=None, type=click.Path(dir_okay=False), help="File (- : stdout)."
+)
+@click.option(
+    "--untimed",
+    type=click.Choice(["skip", "keep"]),
+    default="skip",
+    show_default=True,
+    help="openmetrics / influx: leave out runs without a time, or write them without one.",
+)
+def export(campaign: str, data_root, fmt: str, out, untimed: str):
+    """Export CAMPAIGN's runs and summaries, tidy: one row per run and value, the run's labels
+    as tags, the unit in the name, the run's time where it has one (docs/export.md)."""
+    from .campaign.export import export as run_export
+    from .campaign.export import write
+
+    root = _root(data_root)
+    (name,) = _imported([campaign], root)
+    try:
+        result = run_export(name, root / "processed", format=fmt, untimed=untimed)
+    except (AzlatencyError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    path = write(result, out)
+    err = _console(stderr=True)
+    if result.untimed_runs and fmt in ("openmetrics", "influx"):
+        what = (
+            f"left out of {fmt} (--untimed keep writes them without a time)"
+            if result.untimed_left_out
+            else "written without a time"
+        )
+        err.print(f"{name}: {result.untimed_runs} run(s) have no time: {what}", highlight=False)
+    if path is not None:
+        err.print(f"{name}: {result.rows} points → {path}", highlight=False)
+
+
+@main.command()
 @click.argument("out_dir", type=click.Path(file_okay=False))
 @click.option(
     "--size",
