@@ -12,6 +12,16 @@ where it did not — and says which is which in every row (``source``).
 
 from __future__ import annotations
 
+from ._ab_show import (
+    change_figure,
+    comparison_markdown,
+    gate_annotations,
+    gate_junit,
+    gate_lines,
+    gate_markdown,
+)
+from ._ab_show import findings as compare_findings
+from ._ab_show import sections as compare_sections
 from ._baseline import (
     baseline,
     baseline_findings,
@@ -27,18 +37,10 @@ from ._before_after import (
     Comparison,
     baseline_comparison,
     baseline_of,
-    change_figure,
     compare_campaigns,
     compare_tables,
-    comparison_markdown,
-    gate_annotations,
-    gate_junit,
-    gate_lines,
-    gate_markdown,
     has_baseline,
 )
-from ._before_after import findings as compare_findings
-from ._before_after import sections as compare_sections
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,

@@ -297,15 +297,18 @@ def before_after(
     keys = list(keys)
     values = _normalise(values, keys)
     pool_by = [c for c in pool_by if c in keys]
-    pools = _pools(values, keys, pool_by, between_runs)
+    groups = values.groupby(keys, dropna=False, sort=True).indices
+    after = values["side"].eq("after").to_numpy()
+    # the pooled variance serves only a side with one run: computed when one exists
+    single = any(min(after[i].sum(), (~after[i]).sum()) == 1 for i in groups.values())
+    pools = _pools(values, keys, pool_by, between_runs) if single else {}
     given = rl.resolve(between_runs, ()) if not isinstance(between_runs, str) else None
     rows = []
-    after = values["side"].eq("after").to_numpy()
     value = values["value"].to_numpy(dtype=float)
     meta = values[["scale", "better", "unit"]].assign(
         stat=values["stat"].astype(str) if "stat" in values else "value"
     )
-    for key, idx in values.groupby(keys, dropna=False, sort=True).indices.items():
+    for key, idx in groups.items():
         key = key if isinstance(key, tuple) else (key,)
         scale, better, unit, stat = meta.iloc[idx[0]]
         pkey = tuple(k for k, c in zip(key, keys) if c in pool_by)
