@@ -292,6 +292,26 @@ _MARGIN = click.option(
     metavar="10%",
     help="Equivalence and gate margin of ratios (default: the baseline's campaign.yaml, else 10%).",
 )
+_MAP = click.option(
+    "--map",
+    "mapping",
+    multiple=True,
+    metavar="OLD=NEW",
+    help="Pair the baseline's scenario OLD with the other campaign's NEW (repeat; default: "
+    "the later campaign's campaign.yaml `baseline: scenarios:` when it names the baseline).",
+)
+
+
+def _mapping(items) -> dict | None:
+    """``--map OLD=NEW`` options as a dict (None when none was given)."""
+    if not items:
+        return None
+    pairs = [m.partition("=") for m in items]
+    if any(not sep or not a.strip() or not b.strip() for a, sep, b in pairs):
+        raise click.BadParameter("--map expects OLD=NEW")
+    return {a.strip(): b.strip() for a, _, b in pairs}
+
+
 _LOSS = click.option(
     "--loss-margin",
     type=float,
@@ -308,14 +328,7 @@ _LOSS = click.option(
 @click.option("--level", type=float, default=0.95, show_default=True, help="Interval level.")
 @_MARGIN
 @_LOSS
-@click.option(
-    "--map",
-    "mapping",
-    multiple=True,
-    metavar="OLD=NEW",
-    help="Pair BEFORE's scenario OLD with AFTER's NEW (repeat; default: AFTER's "
-    "campaign.yaml `baseline: scenarios:` when it names BEFORE).",
-)
+@_MAP
 @click.option("--stats", "wanted", default=None, metavar="p50,p99,...", help="Statistics.")
 @click.option("--markdown", type=click.Path(dir_okay=False), default=None, help="Write Markdown.")
 @click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None, help="Write CSV.")
@@ -328,12 +341,7 @@ def compare(before, after, data_root, level, margin, loss_margin, mapping, wante
     from .report import compare_campaigns, comparison_markdown
 
     root = _root(data_root)
-    scenarios = None
-    if mapping:
-        pairs = [m.partition("=") for m in mapping]
-        if any(not sep or not a.strip() or not b.strip() for a, sep, b in pairs):
-            raise click.BadParameter("--map expects OLD=NEW")
-        scenarios = {a.strip(): b.strip() for a, _, b in pairs}
+    scenarios = _mapping(mapping)
     names = _imported([before, after], root)
     try:
         cmp = compare_campaigns(
@@ -396,6 +404,7 @@ def _print_comparison(cmp) -> None:
 )
 @_MARGIN
 @_LOSS
+@_MAP
 @click.option(
     "--summary",
     type=click.Path(dir_okay=False),
@@ -403,7 +412,7 @@ def _print_comparison(cmp) -> None:
     help="Append a Markdown summary (default: $GITHUB_STEP_SUMMARY when set).",
 )
 def check(campaign, data_root, level, junit, github, fail_on, baseline_name, margin, loss_margin,
-          summary):  # fmt: skip
+          mapping, summary):  # fmt: skip
     """Verdicts of CAMPAIGN's expectations (campaign.yaml `expectations:`): each VM against
     each check, with its interval, and the VM its fleet names; and its gate against a
     baseline campaign (--baseline, or campaign.yaml `baseline:`): a change fails only when it
@@ -418,7 +427,7 @@ def check(campaign, data_root, level, junit, github, fail_on, baseline_name, mar
     try:
         table = _expectations(name, root, level)
         base = baseline_name or (baseline_of(name, root) or {}).get("campaign")
-        cmp = _gate(name, base, root, level, margin, loss_margin) if base else None
+        cmp = _gate(name, base, root, level, margin, loss_margin, mapping) if base else None
     except AzlatencyError as exc:
         raise click.ClickException(str(exc)) from None
     if table.empty and cmp is None:
@@ -448,13 +457,14 @@ def _expectations(name: str, root: Path, level: float):
     return baseline(load_campaigns(name, root), name, root, level=level)
 
 
-def _gate(name: str, base: str, root: Path, level, margin, loss_margin):
+def _gate(name: str, base: str, root: Path, level, margin, loss_margin, mapping):
     from .report import compare_campaigns
 
     (base,) = _imported([base], root)
     return compare_campaigns(
-        base, name, root, level=level, margin=_margin(margin), loss_margin=loss_margin
-    )
+        base, name, root, level=level, margin=_margin(margin), loss_margin=loss_margin,
+        scenarios=_mapping(mapping),
+    )  # fmt: skip
 
 
 def _junit_of(table, name: str) -> str:
@@ -500,8 +510,13 @@ def _report_gate(cmp, fail_on: str, github: bool) -> bool:
     """Print the comparison with the baseline and the gate; True when the build should
     fail."""
     from .report import gate_annotations, gate_lines
+    from .report._ab_show import nothing_compared
 
     console = _console()
+    if cmp.table.empty:
+        console.print(f"{cmp.after} against {cmp.before}: FAILS: {nothing_compared(cmp)}",
+                      highlight=False, markup=False)  # fmt: skip
+        return True
     _print_comparison(cmp)
     for line in gate_lines(cmp):
         console.print(line, highlight=False, markup=False)

@@ -107,7 +107,7 @@ def _run_times(tables: Tables) -> pd.Series:
     runs = tables.runs
     start = pd.Series(pd.NA, index=runs["run_id"].astype(str), dtype="Int64")
     if "start_time" in runs.columns:
-        st = pd.to_datetime(runs["start_time"], utc=True)
+        st = pd.to_datetime(runs["start_time"], utc=True).dt.as_unit("ns")  # pandas 3 infers
         ok = st.notna().to_numpy()
         start.iloc[ok] = st[ok].astype("int64").to_numpy()  # ns since the epoch
     s = tables.samples

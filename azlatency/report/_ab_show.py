@@ -165,6 +165,16 @@ def _what(r: dict) -> str:
     return f"{r['condition']}: {r['stat']} ({r['metric']})"
 
 
+def nothing_compared(cmp: Comparison) -> str:
+    """Why a comparison has no row, and what to do (the gate fails on it: nothing checked is
+    no pass)."""
+    return (
+        f"no condition was measured in both campaigns ({len(cmp.only_before)} only in "
+        f"{cmp.before}, {len(cmp.only_after)} only in {cmp.after}); where scenario names "
+        "differ, map them (--map OLD=NEW, or campaign.yaml's `baseline: scenarios:`)."
+    )
+
+
 def gate_lines(cmp: Comparison) -> list[str]:
     """One sentence per row the gate fails, and per significant change for the worse within
     the margin (``azlatency check``'s summary)."""
@@ -237,6 +247,11 @@ def gate_markdown(cmp: Comparison) -> str:
     line, the failing rows, then the whole comparison folded away."""
     failed = cmp.failed
     t = cmp.table
+    if t.empty:
+        return (
+            f"### azlatency check: `{cmp.after}` against its baseline `{cmp.before}`\n\n"
+            f"**NOTHING COMPARED**: {nothing_compared(cmp)}\n"
+        )
     head = f"### azlatency check: `{cmp.after}` against its baseline `{cmp.before}`\n\n" + (
         f"**FAIL**: {len(failed)} of {len(t)} comparisons are worse beyond the margin "
         f"(±{cmp.margin:.0%}; loss ±{cmp.loss_margin:g} pt), significant after Holm "

@@ -92,7 +92,7 @@ def test_csv_and_ndjson_round_trip_through_pandas(store):
 
 
 def _ns(frame: pd.DataFrame) -> pd.Series:
-    when = pd.to_datetime(frame["time"], utc=True, format="ISO8601")
+    when = pd.to_datetime(frame["time"], utc=True, format="ISO8601").dt.as_unit("ns")
     out = pd.Series(when.astype("int64"), index=frame.index, dtype="Int64")
     out[when.isna()] = pd.NA  # never through float64: it cannot hold nanoseconds since 1970
     return out

@@ -124,6 +124,17 @@ def test_check_gate_fails_the_change_and_passes_the_rerun(pair, tmp_path, monkey
     assert res.exit_code == 2 and "names no baseline" in res.output
 
 
+def test_nothing_compared_is_no_pass(pair, tmp_path):
+    """A mapping that pairs nothing leaves no row: the gate says so and fails, never a quiet
+    pass over zero comparisons."""
+    summary = tmp_path / "s.md"
+    res = CliRunner().invoke(main, ["check", AFTER, "--data", str(pair), "--map", "x=y",
+                                    "--summary", str(summary)])  # fmt: skip
+    assert res.exit_code == 1, res.output
+    assert "FAILS: no condition was measured in both campaigns (8 only in" in res.output
+    assert "**NOTHING COMPARED**" in summary.read_text()
+
+
 def test_compare_command_prints_and_writes(pair, tmp_path):
     md, csv = tmp_path / "cmp.md", tmp_path / "cmp.csv"
     res = CliRunner().invoke(
