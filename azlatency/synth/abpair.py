@@ -23,10 +23,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
+from ._bundle import rebuild, up_to_date
 from .hosts import inventory
 from .model import Model, Scale, pair_key
 from .plan import Builder
@@ -191,30 +191,18 @@ def ensure_pair(raw_root: str | os.PathLike[str]) -> list[Path]:
     (:class:`FileExistsError`)."""
     from . import GENERATOR
 
-    built = []
-    for name in NAMES:
-        target = Path(raw_root) / name
-        if target.exists():
-            try:
-                truth = json.loads((target / "truth.json").read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                truth = {}
-            if truth.get("synthetic") is not True:
-                raise FileExistsError(f"{target} exists and is not a synthetic campaign")
-            if truth.get("stamp") == GENERATOR:
-                continue
-        staging = target.with_name(f".{name}.tmp-{os.getpid()}")
-        shutil.rmtree(staging, ignore_errors=True)
-        truth = make_campaign(staging, name)
-        truth["stamp"] = GENERATOR
-        (staging / "truth.json").write_text(
-            json.dumps(truth, indent=1, sort_keys=True) + "\n", encoding="utf-8", newline="\n"
-        )
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
-        built.append(target)
-    return built
+    def build(name: str):
+        def write(staging: Path) -> None:
+            truth = make_campaign(staging, name)
+            truth["stamp"] = GENERATOR
+            text = json.dumps(truth, indent=1, sort_keys=True) + "\n"
+            (staging / "truth.json").write_text(text, encoding="utf-8", newline="\n")
+
+        return write
+
+    targets = [Path(raw_root) / name for name in NAMES]
+    stale = [t for t in targets if not up_to_date(t, {"stamp": GENERATOR})]
+    return [rebuild(t, build(t.name)) for t in stale]
 
 
 __all__ = ["AFTER", "BEFORE", "NAMES", "RERUN", "ensure_pair", "make_campaign", "make_pair"]
