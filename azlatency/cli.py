@@ -1,4 +1,4 @@
-"""``azlatency`` command line: inspect, import, report, synth."""
+"""``azlatency`` command line: inspect, import, report, check, compare, export, synth."""
 
 from __future__ import annotations
 
@@ -264,15 +264,145 @@ def report(
     sys.exit(outcome.status(strict))
 
 
-@main.command()
-@click.argument("campaign")
-@click.option(
+def _root(data_root) -> Path:
+    return Path(data_root).expanduser().resolve() if data_root else paths.data_root()
+
+
+def _imported(campaigns: list[str], root: Path) -> list[str]:
+    """Import each campaign when stale (a name under ``<root>/raw``, a folder, an archive);
+    their store names.  A name with a store but no raw folder is used as stored."""
+    from .report.run import import_all
+
+    names = []
+    for c in campaigns:
+        errors: list[str] = []
+        reports = import_all([c], root, errors)
+        if reports:
+            names.append(reports[0].campaign)
+        elif (root / "processed" / c).is_dir() and not (root / "raw" / c).exists():
+            names.append(c)
+        else:
+            raise click.ClickException("; ".join(errors))
+    return names
+
+
+def _margin(text: str | None) -> float | None:
+    from .campaign.config import parse_margin
+
+    if text is None:
+        return None
+    try:
+        return parse_margin(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+_DATA = click.option(
     "--data",
     "data_root",
     default=None,
     type=click.Path(file_okay=False),
-    help="Data root (default: data/, or $AZLATENCY_DATA); the campaign is imported when stale.",
+    help="Data root (default: data/, or $AZLATENCY_DATA); campaigns are imported when stale.",
 )
+_MARGIN = click.option(
+    "--margin",
+    default=None,
+    metavar="10%",
+    help="Equivalence and gate margin of ratios (default: the baseline's campaign.yaml, else 10%).",
+)
+_MAP = click.option(
+    "--map",
+    "mapping",
+    multiple=True,
+    metavar="OLD=NEW",
+    help="Pair the baseline's scenario OLD with the other campaign's NEW (repeat; default: "
+    "the later campaign's campaign.yaml `baseline: scenarios:` when it names the baseline).",
+)
+
+
+def _mapping(items) -> dict | None:
+    """``--map OLD=NEW`` options as a dict (None when none was given)."""
+    if not items:
+        return None
+    pairs = [m.partition("=") for m in items]
+    if any(not sep or not a.strip() or not b.strip() for a, sep, b in pairs):
+        raise click.BadParameter("--map expects OLD=NEW")
+    return {a.strip(): b.strip() for a, _, b in pairs}
+
+
+_LOSS = click.option(
+    "--loss-margin",
+    type=float,
+    default=0.1,
+    show_default=True,
+    help="Margin of loss, in percentage points.",
+)
+
+
+@main.command()
+@click.argument("before")
+@click.argument("after")
+@_DATA
+@click.option("--level", type=float, default=0.95, show_default=True, help="Interval level.")
+@_MARGIN
+@_LOSS
+@_MAP
+@click.option("--stats", "wanted", default=None, metavar="p50,p99,...", help="Statistics.")
+@click.option("--markdown", type=click.Path(dir_okay=False), default=None, help="Write Markdown.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None, help="Write CSV.")
+def compare(before, after, data_root, level, margin, loss_margin, mapping, wanted, markdown,
+            csv_out):  # fmt: skip
+    """Compare campaign AFTER with BEFORE, benchstat style: per scenario, zone pair, tool and
+    statistic (p50, p99, p99.9, mean, throughput, loss) both estimates, the change with its
+    interval (the run is the unit), a Holm-adjusted p-value, "~" where no change is detected
+    and "same" where equivalence within the margin is shown."""
+    from .report import compare_campaigns, comparison_markdown
+
+    root = _root(data_root)
+    scenarios = _mapping(mapping)
+    names = _imported([before, after], root)
+    try:
+        cmp = compare_campaigns(
+            *names, root, scenarios=scenarios, level=level, margin=_margin(margin),
+            loss_margin=loss_margin, wanted=_wanted(wanted),
+        )  # fmt: skip
+    except (AzlatencyError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    _print_comparison(cmp)
+    if markdown:
+        Path(markdown).write_text(comparison_markdown(cmp), encoding="utf-8")
+    if csv_out:
+        cmp.table.to_csv(csv_out, index=False)
+
+
+def _wanted(text: str | None):
+    from .report import COMPARE_STATS
+
+    return tuple(s.strip() for s in text.split(",") if s.strip()) if text else COMPARE_STATS
+
+
+def _print_comparison(cmp) -> None:
+    from .report import compare_findings, compare_sections
+
+    console = _console()
+    colours = {"worse": "red", "better": "green", "same": "green", "FAILS": "red"}
+    for title, df in compare_sections(cmp):
+        out = Table(title=title, title_justify="left")
+        for col in df.columns:
+            out.add_column(col, overflow="fold")
+        for row in df.itertuples(index=False):
+            cells = [str(x) for x in row]
+            word = "FAILS" if "FAILS" in cells[-1] else cells[-1].split(",")[0].split(" ")[0]
+            if word in colours:
+                cells[-1] = f"[{colours[word]}]{cells[-1]}[/]"
+            out.add_row(*cells)
+        console.print(out)
+    console.print(compare_findings(cmp), highlight=False, markup=False)
+
+
+@main.command()
+@click.argument("campaign")
+@_DATA
 @click.option("--level", type=float, default=0.95, show_default=True, help="Interval level.")
 @click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Write JUnit XML.")
 @click.option("--github", is_flag=True, help="Print GitHub Actions ::error/::warning lines.")
@@ -281,37 +411,97 @@ def report(
     type=click.Choice(["fails", "inconclusive"]),
     default="fails",
     show_default=True,
-    help="Exit 1 on failed checks, or also on inconclusive ones and missing data.",
+    help="Exit 1 on failed checks, or also on inconclusive ones, missing data and "
+    "comparisons with the baseline that could not be tested.",
 )
-def check(campaign: str, data_root, level: float, junit, github: bool, fail_on: str):
+@click.option(
+    "--baseline",
+    "baseline_name",
+    default=None,
+    help="Gate CAMPAIGN on this campaign (default: campaign.yaml's `baseline:`).",
+)
+@_MARGIN
+@_LOSS
+@_MAP
+@click.option(
+    "--summary",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Append a Markdown summary (default: $GITHUB_STEP_SUMMARY when set).",
+)
+def check(campaign, data_root, level, junit, github, fail_on, baseline_name, margin, loss_margin,
+          mapping, summary):  # fmt: skip
     """Verdicts of CAMPAIGN's expectations (campaign.yaml `expectations:`): each VM against
-    each check, with its interval, and the VM its fleet names.  Exit 1 when a check fails
-    (--fail-on), 2 when the campaign states no expectations."""
-    from .report import (
-        baseline,
-        baseline_table,
-        check_lines,
-        github_annotations,
-        junit_xml,
-        load_campaigns,
-    )
-    from .report.run import import_all
+    each check, with its interval, and the VM its fleet names; and its gate against a
+    baseline campaign (--baseline, or campaign.yaml `baseline:`): a change fails only when it
+    is significant and beyond the margin in the bad direction.  Exit 1 when a check or the
+    gate fails (--fail-on), 2 when there is nothing to check."""
+    from xml.etree import ElementTree as ET
 
-    console = _console()
-    root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()
-    errors: list[str] = []
-    reports = import_all([campaign], root, errors)
-    if errors:
-        raise click.ClickException("; ".join(errors))
-    name = reports[0].campaign
+    from .report import baseline_of
+
+    root = _root(data_root)
+    (name,) = _imported([campaign], root)
     try:
-        tables = load_campaigns(name, root)
-        table = baseline(tables, name, root, level=level)
+        table = _expectations(name, root, level)
+        base = baseline_name or (baseline_of(name, root) or {}).get("campaign")
+        cmp = _gate(name, base, root, level, margin, loss_margin, mapping) if base else None
     except AzlatencyError as exc:
         raise click.ClickException(str(exc)) from None
-    if table.empty:
-        console.print(f"{name}: campaign.yaml states no expectations", highlight=False)
+    if table.empty and cmp is None:
+        _console().print(
+            f"{name}: campaign.yaml states no expectations and names no baseline", highlight=False
+        )
         sys.exit(2)
+    bad = _report_expectations(name, table, fail_on, github) if len(table) else False
+    if cmp is not None:
+        bad |= _report_gate(cmp, fail_on, github)
+    suites = ET.Element("testsuites", name=f"azlatency check {name}")
+    if len(table):
+        suites.extend(ET.fromstring(_junit_of(table, name)))
+    if cmp is not None:
+        suites.extend(_gate_suites(cmp))
+    if junit:
+        ET.indent(suites)
+        text = '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, "unicode")
+        Path(junit).write_text(text, encoding="utf-8")
+    _summary(summary, name, table, cmp)
+    sys.exit(1 if bad else 0)
+
+
+def _expectations(name: str, root: Path, level: float):
+    from .report import baseline, load_campaigns
+
+    return baseline(load_campaigns(name, root), name, root, level=level)
+
+
+def _gate(name: str, base: str, root: Path, level, margin, loss_margin, mapping):
+    from .report import compare_campaigns
+
+    (base,) = _imported([base], root)
+    return compare_campaigns(
+        base, name, root, level=level, margin=_margin(margin), loss_margin=loss_margin,
+        scenarios=_mapping(mapping),
+    )  # fmt: skip
+
+
+def _junit_of(table, name: str) -> str:
+    from .report import junit_xml
+
+    return junit_xml(table, name).split("\n", 1)[1]
+
+
+def _gate_suites(cmp) -> list:
+    from .report import gate_junit
+
+    return gate_junit(cmp)
+
+
+def _report_expectations(name: str, table, fail_on: str, github: bool) -> bool:
+    """Print the verdict table of the expectations; True when the build should fail."""
+    from .report import baseline_table, check_lines, github_annotations
+
+    console = _console()
     out = Table(title=f"{name}: fleet baseline", title_justify="left")
     shown = baseline_table(table)
     colours = {"meets": "green", "fails": "red", "inconclusive": "yellow", "no data": "dim"}
@@ -324,8 +514,6 @@ def check(campaign: str, data_root, level: float, junit, github: bool, fail_on: 
     console.print(out)
     for line in check_lines(table):
         console.print(line, highlight=False, markup=False)
-    if junit:
-        Path(junit).write_text(junit_xml(table, name), encoding="utf-8")
     if github:
         for line in github_annotations(table, name):
             click.echo(line)
@@ -333,7 +521,98 @@ def check(campaign: str, data_root, level: float, junit, github: bool, fail_on: 
     verdicts = table["verdict"].astype(str)
     counts = ", ".join(f"{k} {v}" for k, v in verdicts.value_counts().items())
     console.print(f"{name}: {len(table)} checks of VMs: {counts}", highlight=False)
-    sys.exit(1 if verdicts.isin(bad).any() else 0)
+    return bool(verdicts.isin(bad).any())
+
+
+def _report_gate(cmp, fail_on: str, github: bool) -> bool:
+    """Print the comparison with the baseline and the gate; True when the build should
+    fail."""
+    from .report import gate_annotations, gate_lines
+    from .report._ab_show import nothing_compared
+
+    console = _console()
+    if cmp.table.empty:
+        console.print(f"{cmp.after} against {cmp.before}: FAILS: {nothing_compared(cmp)}",
+                      highlight=False, markup=False)  # fmt: skip
+        return True
+    _print_comparison(cmp)
+    for line in gate_lines(cmp):
+        console.print(line, highlight=False, markup=False)
+    if github:
+        for line in gate_annotations(cmp):
+            click.echo(line)
+    gate = cmp.table["gate"]
+    console.print(
+        f"{cmp.after} against {cmp.before}: {len(gate)} comparisons: "
+        + ", ".join(f"{k} {v}" for k, v in gate.value_counts().items()),
+        highlight=False,
+    )
+    bad = {"fail"} if fail_on == "fails" else {"fail", "not tested"}
+    return bool(gate.isin(bad).any())
+
+
+def _summary(path, name: str, table, cmp) -> None:
+    """Append the Markdown summary to ``path``, else to $GITHUB_STEP_SUMMARY when set."""
+    import os
+
+    from .report import baseline_findings, gate_markdown
+
+    target = path or os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    parts = []
+    if len(table):
+        parts.append(f"### azlatency check: `{name}` expectations\n\n{baseline_findings(table)}\n")
+    if cmp is not None:
+        parts.append(gate_markdown(cmp))
+    with open(target, "a", encoding="utf-8") as f:
+        f.write("\n".join(parts) + "\n")
+
+
+@main.command()
+@click.argument("campaign")
+@_DATA
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "ndjson", "openmetrics", "influx"]),
+    required=True,
+    help="csv / ndjson: the tidy table; openmetrics: for promtool's backfill; influx: line "
+    "protocol.",
+)
+@click.option(
+    "-o", "--out", default=None, type=click.Path(dir_okay=False), help="File (- : stdout)."
+)
+@click.option(
+    "--untimed",
+    type=click.Choice(["skip", "keep"]),
+    default="skip",
+    show_default=True,
+    help="openmetrics / influx: leave out runs without a time, or write them without one.",
+)
+def export(campaign: str, data_root, fmt: str, out, untimed: str):
+    """Export CAMPAIGN's runs and summaries, tidy: one row per run and value, the run's labels
+    as tags, the unit in the name, the run's time where it has one (docs/export.md)."""
+    from .campaign.export import export as run_export
+    from .campaign.export import write
+
+    root = _root(data_root)
+    (name,) = _imported([campaign], root)
+    try:
+        result = run_export(name, root / "processed", format=fmt, untimed=untimed)
+    except (AzlatencyError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    path = write(result, out)
+    err = _console(stderr=True)
+    if result.untimed_runs and fmt in ("openmetrics", "influx"):
+        what = (
+            f"left out of {fmt} (--untimed keep writes them without a time)"
+            if result.untimed_left_out
+            else "written without a time"
+        )
+        err.print(f"{name}: {result.untimed_runs} run(s) have no time: {what}", highlight=False)
+    if path is not None:
+        err.print(f"{name}: {result.rows} points → {path}", highlight=False)
 
 
 @main.command()
@@ -346,9 +625,26 @@ def check(campaign: str, data_root, level: float, junit, github: bool, fail_on: 
     help="tiny: tests; small: the bundled campaign; large: ~1e8 packets.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same bytes.")
-def synth(out_dir: str, size: str, seed: int):
+@click.option(
+    "--ab",
+    is_flag=True,
+    help="Write the before/after pair with a known change (and a rerun without one) as "
+    "three campaigns under OUT_DIR instead.",
+)
+def synth(out_dir: str, size: str, seed: int, ab: bool):
     """Write a SYNTHETIC campaign (native log formats + truth.json) into OUT_DIR (docs/synth.md)."""
     from .synth import make_campaign
+
+    if ab:
+        from .synth.abpair import make_pair
+
+        try:
+            truths = make_pair(out_dir)
+        except FileExistsError as exc:
+            raise click.ClickException(str(exc)) from None
+        for name in truths:
+            click.echo(f"synthetic campaign {Path(out_dir) / name} (truth in truth.json)")
+        return
 
     try:
         truth = make_campaign(out_dir, size=size, seed=seed)

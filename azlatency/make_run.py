@@ -1,8 +1,8 @@
 """What `make run` does: ``azlatency report`` on the bundled example data.
 
 1. build the bundled synthetic campaigns under ``data/raw`` when absent or stale
-   (``azlatency.synth.ensure_bundled``, ``synth.baseline.ensure_baseline``; real example
-   campaigns are never touched);
+   (``azlatency.synth.ensure_bundled``, ``synth.baseline.ensure_baseline``,
+   ``synth.abpair.ensure_pair``; real example campaigns are never touched);
 2. ``azlatency report`` every campaign under ``data/raw`` into ``reports/``: import what is
    stale into ``data/processed``, execute the notebooks that apply (into ``build/report/``,
    figures in ``reports/figures/``), render the site ``reports/site/`` and print where
@@ -24,15 +24,17 @@ from ._console import console as _console
 
 
 def ensure_synthetic() -> list[Path]:
-    """Build ``data/raw/synthetic-westeurope`` and ``synthetic-seed003-baseline`` (seed 003's
-    fleet baseline) if needed; the ones (re)built."""
+    """Build ``data/raw/synthetic-westeurope``, ``synthetic-seed003-baseline`` (seed 003's
+    fleet baseline) and the before/after pair ``synthetic-ab-*`` if needed; the ones
+    (re)built."""
     try:
         from .synth import ensure_bundled
+        from .synth.abpair import ensure_pair
         from .synth.baseline import ensure_baseline
     except ImportError:  # a checkout without the generator: the real campaigns still run
         return []
     built = [ensure_bundled(paths.raw_dir()), ensure_baseline(paths.raw_dir())]
-    return [b for b in built if b is not None]
+    return [b for b in built if b is not None] + ensure_pair(paths.raw_dir())
 
 
 def run(reports: Path | None = None, *, strict: bool = False) -> int:

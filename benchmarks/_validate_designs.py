@@ -309,3 +309,79 @@ def change_shift(rng, *, phi: float = 0.9, shift: float = 1.2):
     return {
         "+20 % shift magnitude": _interval(near.assign(estimate=near["magnitude"]).iloc[0], shift)
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# Before and after (issue 41): two campaigns, the run as the unit, the gate and equivalence
+
+AB_STATS = ("p50", "p99")
+
+
+def _ab_values(rng, *, k: int, sigma_b: float, ratio: float, n: int, conditions: int = 1):
+    """Run values (``stats.run_statistics``: each run's p50 and p99 from its packets) of
+    ``conditions`` conditions measured in two campaigns of ``k`` runs each; the after
+    campaign's packets × ``ratio``.  Packets: log-AR(1) φ = 0.5 within a run."""
+    parts = []
+    for c in range(conditions):
+        groups = {
+            (side, str(c)): runs_of(k, n, sigma_b, rng, phi=0.5, shift=np.log(r))
+            for side, r in (("before", 1.0), ("after", ratio))
+        }
+        samples, runs = frames(groups, ("campaign", "scenario"))  # the campaign is the side
+        v = az.run_statistics(samples, runs, stats=AB_STATS)
+        parts.append(v.merge(runs[["run_id", "campaign", "scenario"]], on="run_id"))
+    return pd.concat(parts, ignore_index=True).rename(columns={"campaign": "side"})
+
+
+def ab_null(rng, *, k: int, sigma_b: float, n: int = 1000):
+    """No change: per statistic, the two-sided test's false positives and the gate's false
+    failures at margins 0 and 10 % (one row, no adjustment: Holm over a table only lowers
+    them)."""
+    v = _ab_values(rng, k=k, sigma_b=sigma_b, ratio=1.0, n=n)
+    t = az.before_after(v, ["stat"], margin=0.10, adjust="none").set_index("stat")
+    out = {}
+    for s in AB_STATS:
+        r = t.loc[s]
+        out[f"{s}: significant (two-sided)"] = _test(r["p_value"], bool(r["testable"]))
+        # at margin 0 the gate fails exactly the significant changes for the worse
+        out[f"{s}: gate fails, margin 0"] = Outcome("pos" if r["verdict"] == "worse" else "neg")
+        out[f"{s}: gate fails, margin 10 %"] = Outcome("pos" if r["gate"] == "fail" else "neg")
+    return out
+
+
+def ab_table_null(rng, *, k: int, sigma_b: float, conditions: int = 10, n: int = 1000):
+    """No change in any of ``conditions`` conditions × 2 statistics, Holm over the table: does
+    the gate fail the campaign (any row)?"""
+    v = _ab_values(rng, k=k, sigma_b=sigma_b, ratio=1.0, n=n, conditions=conditions)
+    t = az.before_after(v, ["scenario", "stat"], margin=0.10)
+    return {
+        "gate fails the campaign, margin 0": Outcome(
+            "pos" if (t["verdict"] == "worse").any() else "neg"
+        ),
+        "gate fails the campaign, margin 10 %": Outcome(
+            "pos" if (t["gate"] == "fail").any() else "neg"
+        ),
+    }
+
+
+def ab_power(rng, *, k: int, sigma_b: float, change: float, n: int = 1000):
+    """Latency ×(1 + ``change``): how often the change is detected (significant, for the
+    worse) and how often the gate fails at margin 10 %, per statistic."""
+    v = _ab_values(rng, k=k, sigma_b=sigma_b, ratio=1 + change, n=n)
+    t = az.before_after(v, ["stat"], margin=0.10, adjust="none").set_index("stat")
+    out = {}
+    for s in AB_STATS:
+        r = t.loc[s]
+        out[f"{s}: detected"] = Outcome("pos" if r["verdict"] == "worse" else "neg")
+        out[f"{s}: gate fails, margin 10 %"] = Outcome("pos" if r["gate"] == "fail" else "neg")
+    return out
+
+
+def ab_equivalence(rng, *, k: int, sigma_b: float, ratio: float, n: int = 1000):
+    """True ratio ``ratio``: how often "the same within ±10 %" is claimed (TOST, one row)."""
+    v = _ab_values(rng, k=k, sigma_b=sigma_b, ratio=ratio, n=n)
+    t = az.before_after(v, ["stat"], margin=0.10, adjust="none").set_index("stat")
+    return {
+        f"{s}: claims the same ±10 %": Outcome("pos" if t.loc[s, "verdict"] == "same" else "neg")
+        for s in AB_STATS
+    }

@@ -13,7 +13,8 @@ Bar (nominal 95 %): an interval's coverage within ±2.5 points of 95 %, where a 
 method calls "not estimable" counts as honest — the lower bar is checked on (covered + not
 estimable) / replicates, the upper on the coverage of the intervals given — and a test's
 false-positive rate ≤ 6 % (change points: ≤ 5 %, "≤ 1 in 20 series"); "not testable" is not a
-false positive.  Verdicts: ``pass``; ``pass (MC)`` when the bar lies within 2 Monte-Carlo
+false positive.  A power (kind ``power``: the before/after power and equivalence rates) is
+measured and printed, with no bar.  Verdicts: ``pass``; ``pass (MC)`` when the bar lies within 2 Monte-Carlo
 standard errors of the measure; ``over-covers`` (too wide, honest but wasteful); ``warned``
 (misses, but every row said the run is the unit); ``fail``.
 """
@@ -199,6 +200,7 @@ def designs() -> list[Design]:
         200,
         1,
     )
+    _before_after(add)
     add(
         "GPD tail, log-normal (light tail)",
         "n=10⁵, iid log-normal, p99.99",
@@ -208,6 +210,44 @@ def designs() -> list[Design]:
         1,
     )
     return out
+
+
+def _before_after(add) -> None:
+    """Issue 41: two campaigns compared with the run as the unit (``stats.before_after``).
+    Runs of 1,000 packets (log-AR(1) φ = 0.5) whose level varies from run to run (σ_b); each
+    run's p50 and p99 its values."""
+    null, power, equiv = (
+        "before/after, no change (one row)",
+        "before/after power, 10 % margin",
+        "before/after equivalence (TOST ±10 %)",
+    )
+    for sb in (0.05, 0.2):
+        for k in (3, 5, 10):
+            quick = 10 if (sb, k) == (0.05, 5) else 0
+            add(null, f"σ_between={sb}, {k} runs a side", partial(d.ab_null, k=k, sigma_b=sb),
+                "fp", 300, quick)  # fmt: skip
+    add(
+        "before/after, no change (a table, Holm)",
+        "σ_between=0.05, 5 runs a side, 10 conditions × p50, p99",
+        partial(d.ab_table_null, k=5, sigma_b=0.05),
+        "fp",
+        100,
+        2,
+    )
+    for change in (0.05, 0.10, 0.20):
+        for k in (3, 5, 10):
+            quick = 6 if (change, k) == (0.20, 5) else 0
+            add(power, f"σ_between=0.05, {k} runs a side, +{change:.0%}",
+                partial(d.ab_power, k=k, sigma_b=0.05, change=change), "power", 200, quick)  # fmt: skip
+    for ratio in (0.90, 1.10):
+        for k in (5, 10):
+            add(equiv, f"σ_between=0.05, {k} runs a side, true ratio {ratio:.2f} (the margin)",
+                partial(d.ab_equivalence, k=k, sigma_b=0.05, ratio=ratio), "fp", 300,
+                6 if (ratio, k) == (1.10, 5) else 0)  # fmt: skip
+    for k in (3, 5, 10):
+        add(equiv, f"σ_between=0.05, {k} runs a side, no change",
+            partial(d.ab_equivalence, k=k, sigma_b=0.05, ratio=1.0), "power", 200,
+            6 if k == 5 else 0)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,6 +346,11 @@ def _row(des: Design, stat: str, outs: list) -> dict:
         )
         row["verdict"] = verdict("fp", rate, _se(des.bar, reps), des.bar)
         return row
+    if des.kind == "power":  # a rate measured, not held to a bar (errors count as misses)
+        rate = float(np.mean(status == "pos"))
+        row.update(kind="power", result=rate, mc_se=_se(rate, reps), bar="")
+        row["verdict"] = "measured" if not errors else "fail"
+        return row
     status = np.where(status == "error", "miss", status)
     given = int(np.sum(status != "ne"))
     cov = float(np.mean(status[status != "ne"] == "hit")) if given else np.nan
@@ -365,7 +410,7 @@ def markdown(table: pd.DataFrame) -> str:
     )
     lines = [head, "|" + "---|" * 11]
     for r in table.itertuples(index=False):
-        measure = "false positives" if r.kind != "coverage" else "coverage"
+        measure = {"coverage": "coverage", "power": "rate (power)"}.get(r.kind, "false positives")
         if r.kind == "coverage" and getattr(r, "estimand", ""):
             measure += f" ({r.estimand})"
         extra = [_pct(getattr(r, "honest", np.nan)), _pct(getattr(r, "median_rel_err", np.nan))]

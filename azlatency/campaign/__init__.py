@@ -17,9 +17,19 @@ from __future__ import annotations
 
 from .engines.arrow import summarize_store
 from .importer import cache_stamp, import_campaign
-from .load import expectations, load, load_report, query, samples_files, store_folder, store_path
+from .load import (
+    baseline,
+    expectations,
+    load,
+    load_report,
+    query,
+    samples_files,
+    store_folder,
+    store_path,
+)
 
 __all__ = [
+    "baseline",
     "expectations",
     "cache_stamp",
     "import_campaign",

@@ -26,6 +26,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -267,6 +268,37 @@ class Expectation(_Model):
         return self.model_dump(exclude_defaults=False)
 
 
+def parse_margin(value: Any) -> float:
+    """``"10%"``, ``"10 %"`` or a fraction ``0.1`` → 0.1; ValueError for anything else or
+    a margin outside (0, 100 %)."""
+    text = str(value).strip()
+    try:
+        margin = float(text.removesuffix("%").strip()) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise ValueError(f"margin {value!r}: write a percentage like 10% (or 0.1)") from None
+    if not 0 < margin < 1:
+        raise ValueError(f"margin {value!r}: must lie between 0 and 100 % (exclusive)")
+    return margin
+
+
+def _baseline_form(value: Any) -> Any:
+    # `baseline: other-campaign` is short for `baseline: {campaign: other-campaign}`
+    return {"campaign": value} if isinstance(value, str | int | float) else value
+
+
+class Baseline(_Model):
+    """The campaign this one is compared with (``azlatency compare``, ``azlatency check``'s
+    gate, notebook 60; docs/campaign.md "Baseline")."""
+
+    campaign: Str = Field(min_length=1)
+    margin: Annotated[float, BeforeValidator(parse_margin)] | None = None
+    # the baseline's scenario label -> this campaign's, where the names differ
+    scenarios: dict[Str, Str] = Field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
 # What a campaign compares (its page answers that first): a run column, the zone pair, how
 # stable latency stays over a long run (and what breaks it), or the fleet's expectations.
 COMPARES = (
@@ -293,6 +325,15 @@ class Campaign(_Model):
     rules: list[Rule] = Field(default_factory=list)
     ignore: StrList = Field(default_factory=list)
     expectations: list[Expectation] = Field(default_factory=list)
+    baseline: Annotated[Baseline, BeforeValidator(_baseline_form)] | None = None
+
+    @field_validator("baseline")
+    @classmethod
+    def _not_its_own_baseline(cls, value: Baseline | None, info: ValidationInfo):
+        name = info.data.get("name")
+        if value is not None and name and value.campaign == name:
+            raise ValueError(f"{name!r} is this campaign itself")
+        return value
 
     @field_validator("hosts")
     @classmethod

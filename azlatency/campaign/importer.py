@@ -464,6 +464,7 @@ class _Job:
             "conclusion": cfg.conclusion,
             "notes": cfg.defaults.notes,
             "expectations": [e.as_dict() for e in cfg.expectations],
+            "baseline": cfg.baseline.as_dict() if cfg.baseline else None,
             "report": report.to_dict(),
         }
         cache_sha256 = {

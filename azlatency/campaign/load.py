@@ -184,6 +184,16 @@ def expectations(
     return list(_manifest(target, campaign).get("expectations") or [])
 
 
+def baseline(
+    campaign: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> dict[str, Any] | None:
+    """The ``baseline:`` of an imported campaign's ``campaign.yaml`` (validated at import, kept
+    in the store's manifest): ``campaign``, ``margin`` (a fraction, or None) and
+    ``scenarios`` (the baseline's label → this campaign's); None when it names none."""
+    target = store_path(campaign, root)
+    return _manifest(target, campaign).get("baseline")
+
+
 def query(campaign: str | os.PathLike[str], sql: str, root: str | os.PathLike[str] | None = None):
     """Run SQL over an imported campaign's store, without loading it.
 

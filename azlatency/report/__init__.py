@@ -13,6 +13,16 @@ where it did not — and says which is which in every row (``source``).
 from __future__ import annotations
 
 from ._answer import campaign_answer
+from ._ab_show import (
+    change_figure,
+    comparison_markdown,
+    gate_annotations,
+    gate_junit,
+    gate_lines,
+    gate_markdown,
+)
+from ._ab_show import findings as compare_findings
+from ._ab_show import sections as compare_sections
 from ._baseline import (
     baseline,
     baseline_findings,
@@ -27,6 +37,15 @@ from ._claims import contrast_claims, render
 from ._claims import forest as claims_forest
 from ._claims import markdown as claims_markdown
 from ._claims import to_records as claim_records
+from ._before_after import STATS as COMPARE_STATS
+from ._before_after import (
+    Comparison,
+    baseline_comparison,
+    baseline_of,
+    compare_campaigns,
+    compare_tables,
+    has_baseline,
+)
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
@@ -134,6 +153,21 @@ __all__ = [
     "baseline_findings",
     "baseline_table",
     "check_lines",
+    "COMPARE_STATS",
+    "baseline_comparison",
+    "change_figure",
+    "has_baseline",
+    "Comparison",
+    "baseline_of",
+    "compare_campaigns",
+    "compare_findings",
+    "compare_sections",
+    "compare_tables",
+    "comparison_markdown",
+    "gate_annotations",
+    "gate_junit",
+    "gate_lines",
+    "gate_markdown",
     "fleet_figure",
     "github_annotations",
     "has_expectations",

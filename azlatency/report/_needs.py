@@ -81,6 +81,12 @@ def _expectations(t: Tables, p: dict) -> bool:
     return has_expectations(t, p.get("data_root"))
 
 
+def _baseline(t: Tables, p: dict) -> bool:
+    from ._before_after import has_baseline
+
+    return has_baseline(t, p.get("data_root"))
+
+
 def _always(_t: Tables, _p: dict) -> bool:
     return True
 
@@ -122,6 +128,11 @@ NEEDS: dict[str, Need] = {
     "50": Need(
         "expectations in campaign.yaml (`expectations:`: a target per VM size, tool and metric)",
         _expectations,
+        per_campaign=True,
+    ),
+    "60": Need(
+        "a baseline campaign named in campaign.yaml (`baseline:`) and imported",
+        _baseline,
         per_campaign=True,
     ),
     "90": Need("an imported campaign", _always, per_campaign=True),

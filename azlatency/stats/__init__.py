@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .asymmetry import asymmetry
 from .baseline import fleet, parse_target, stripe_spread, verdict_matrix, verdicts
+from .before_after import before_after, geomean_rows, run_statistics
 from .compare import adjust_pvalues, compare, compare_groups, compare_runs
 from .intervals import mean_ci, quantile_ci, summarize
 from .sanity import check_expectations, parse_expect, warmup
@@ -30,6 +31,7 @@ from .tails import exceedance, percentile_spectrum, pot_fit, tail_ratios
 __all__ = [
     "adjust_pvalues",
     "asymmetry",
+    "before_after",
     "breaks",
     "change_points",
     "check_expectations",
@@ -38,6 +40,7 @@ __all__ = [
     "compare_runs",
     "exceedance",
     "fleet",
+    "geomean_rows",
     "histogram_quantiles",
     "last_records_before_break",
     "mean_ci",
@@ -47,6 +50,7 @@ __all__ = [
     "pot_fit",
     "quantile_ci",
     "rolling_quantiles",
+    "run_statistics",
     "stripe_spread",
     "summarize",
     "summary_only_interval",

@@ -139,6 +139,8 @@ def untestable(va: np.ndarray, vb: np.ndarray, what: str) -> dict:
         "assumption": "",
         "testable": False,
         "note": note,
+        "log_diff": float(np.log(va).mean() - np.log(vb).mean()),
+        "log_se": np.nan,
     }
 
 
@@ -147,7 +149,9 @@ def run_test(
 ) -> dict:
     """The run-level comparison of positive run values ``va`` against ``vb`` (see the module
     doc): ``shift`` and ``ratio`` as (estimate, low, high), ``p_value``, ``df``, ``test``,
-    ``method``, ``assumption``, ``testable`` and ``note``."""
+    ``method``, ``assumption``, ``testable`` and ``note``; ``log_diff`` and ``log_se``, the
+    difference of mean log values and its standard error (an equivalence test reads them;
+    NaN when not testable)."""
     ka, kb = len(va), len(vb)
     la, lb = np.log(va), np.log(vb)
     d = float(la.mean() - lb.mean())
@@ -192,6 +196,8 @@ def run_test(
         "assumption": assumption,
         "testable": True,
         "note": "",
+        "log_diff": d,
+        "log_se": float(se),
     }
 
 

@@ -17,11 +17,11 @@ import dataclasses
 import hashlib
 import json
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._bundle import rebuild, up_to_date
 from .hosts import SCENARIOS, campaign_yaml, inventory
 from .model import SCALES, SIZES, Echo, Model, Scale, Shape, direction_key, pair_key
 from .plan import Builder
@@ -282,23 +282,7 @@ def ensure_bundled(
     touched (it is somebody's real data): :class:`FileExistsError`.
     """
     target = Path(raw_root) / BUNDLED
-    if target.exists():
-        try:
-            truth = json.loads((target / TRUTH).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            truth = {}
-        if truth.get("synthetic") is not True:
-            raise FileExistsError(f"{target} exists and is not a synthetic campaign")
-        if (truth.get("generator"), truth.get("seed"), truth.get("size")) == (
-            GENERATOR,
-            seed,
-            size,
-        ):
-            return None
-    staging = target.with_name(f".{BUNDLED}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    make_campaign(staging, size=size, seed=seed, name=BUNDLED)
-    if target.exists():
-        shutil.rmtree(target)
-    staging.rename(target)
-    return target
+    if up_to_date(target, {"generator": GENERATOR, "seed": seed, "size": size}):
+        return None
+    return rebuild(target, lambda staging: make_campaign(staging, size=size, seed=seed,
+                                                         name=BUNDLED))  # fmt: skip

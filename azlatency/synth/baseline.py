@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from . import generate as g
+from ._bundle import rebuild, up_to_date
 from .formats import fio, iostat, iperf3, sockperf
 from .model import Shape
 
@@ -358,21 +358,12 @@ def ensure_baseline(raw_root: str | os.PathLike[str], *, seed: int = 3) -> Path 
     from . import GENERATOR
 
     target = Path(raw_root) / NAME
-    if target.exists():
-        try:
-            truth = json.loads((target / "truth.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            truth = {}
-        if truth.get("synthetic") is not True:
-            raise FileExistsError(f"{target} exists and is not a synthetic campaign")
-        if (truth.get("stamp"), truth.get("seed")) == (GENERATOR, seed):
-            return None
-    staging = target.with_name(f".{NAME}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    truth = make_baseline(staging, seed=seed)
-    truth["stamp"] = GENERATOR
-    (staging / "truth.json").write_text(json.dumps(truth, indent=1), encoding="utf-8")
-    if target.exists():
-        shutil.rmtree(target)
-    staging.rename(target)
-    return target
+    if up_to_date(target, {"stamp": GENERATOR, "seed": seed}):
+        return None
+
+    def build(staging: Path) -> None:
+        truth = make_baseline(staging, seed=seed)
+        truth["stamp"] = GENERATOR
+        (staging / "truth.json").write_text(json.dumps(truth, indent=1), encoding="utf-8")
+
+    return rebuild(target, build)

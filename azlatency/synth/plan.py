@@ -200,8 +200,12 @@ class Builder:
 
     # --- ping -------------------------------------------------------------------------------
 
-    def ping_linux(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
-        rng = self.rng(f"{folder}/{src.name}/{dst.name}/ping")
+    def ping_linux(
+        self, folder: str, src: Host, dst: Host, *, scenario: str, rep: int | None = None
+    ) -> None:
+        """One ``ping -D`` run; ``rep`` numbers repetitions (``ping-r{rep}.txt``)."""
+        tail = "" if rep is None else f"/r{rep}"
+        rng = self.rng(f"{folder}/{src.name}/{dst.name}/ping{tail}")
         sc = self.scale
         scale = self.condition(src, dst, extra_us=self.model.icmp_extra_us)
         factor = g.run_factor(rng, self.model.shape)
@@ -213,7 +217,7 @@ class Builder:
         gaps = step + rng.integers(1_000_000, 6_000_000, n, dtype=np.int64)
         gaps[0] = 0
         tx = start + np.cumsum(gaps)
-        rel = self.path(folder, src, dst, "ping.txt")
+        rel = self.path(folder, src, dst, "ping.txt" if rep is None else f"ping-r{rep}.txt")
         self.write(rel, ping.linux(src.prompt, dst.ip, tx, rtt, sc.ping_interval_s))
         self._latency_run(
             scenario=scenario,
@@ -319,9 +323,20 @@ class Builder:
             throughput_bps=bw * 8,
         )
 
-    def iperf3(self, folder: str, src: Host, dst: Host, *, as_json: bool, scenario: str) -> None:
+    def iperf3(
+        self,
+        folder: str,
+        src: Host,
+        dst: Host,
+        *,
+        as_json: bool,
+        scenario: str,
+        rep: int | None = None,
+    ) -> None:
+        """One iperf3 client run; ``rep`` numbers repetitions (``iperf3-r{rep}.txt``)."""
         kind = "json" if as_json else "text"
-        rng = self.rng(f"{folder}/{src.name}/{dst.name}/iperf3/{kind}")
+        tail = "" if rep is None else f"/r{rep}"
+        rng = self.rng(f"{folder}/{src.name}/{dst.name}/iperf3/{kind}{tail}")
         t = self.scale.throughput_time_s
         mean_bps = self._gbps(src, dst) * 1e9 * float(rng.uniform(0.96, 1.0))
         bps = g.throughput_series(rng, t, mean_bps, self.model.throughput_cv)
@@ -351,12 +366,13 @@ class Builder:
             float(rng.uniform(8, 16)),
             float(rng.uniform(25, 40)),
         )
+        stem = "iperf3" if rep is None else f"iperf3-r{rep}"
         if as_json:
-            rel = self.path(folder, src, dst, "iperf3.json")
+            rel = self.path(folder, src, dst, f"{stem}.json")
             info = f"Linux {src.name} 6.5.0-1025-azure #26~22.04.1-Ubuntu SMP x86_64"
             self.write(rel, iperf3.json_text(run, info))
         else:
-            rel = self.path(folder, src, dst, "iperf3.txt")
+            rel = self.path(folder, src, dst, f"{stem}.txt")
             self.write(rel, iperf3.text(run, src.prompt))
         total = int(run.bytes.sum())
         self.record(

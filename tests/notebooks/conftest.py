@@ -26,6 +26,7 @@ EXAMPLES = (
 )
 SYNTHETIC = "synthetic-westeurope"
 BASELINE = "synthetic-seed003-baseline"  # seed 003's fleet baseline (azlatency.synth.baseline)
+AB = ("synthetic-ab-before", "synthetic-ab-after")  # the before/after pair (synth.abpair)
 
 # Non-default parameters: another campaign (or several), another confidence level.
 OTHER = {
@@ -43,6 +44,7 @@ OTHER = {
     },
     "40-cross-tool-agreement": {"campaigns": [SYNTHETIC], "level": 0.9},
     "50-baseline-validation": {"campaigns": [BASELINE], "level": 0.9},
+    "60-compare": {"campaigns": [AB[1]], "margin": 0.3, "level": 0.9},
     "90-campaign-report": {"campaigns": [SYNTHETIC], "level": 0.9},
 }
 
@@ -51,6 +53,7 @@ OTHER = {
 def data_root(tmp_path_factory) -> Path:
     """``<tmp>/raw`` (the synthetic campaign) and ``<tmp>/processed`` (every store)."""
     from azlatency.synth import make_campaign
+    from azlatency.synth.abpair import make_campaign as make_ab
     from azlatency.synth.baseline import make_baseline
 
     root = tmp_path_factory.mktemp("data")
@@ -60,6 +63,9 @@ def data_root(tmp_path_factory) -> Path:
     import_campaign(root / "raw" / SYNTHETIC, root=root / "processed", workers=2)
     make_baseline(root / "raw" / BASELINE)
     import_campaign(root / "raw" / BASELINE, root=root / "processed", workers=2)
+    for name in AB:
+        make_ab(root / "raw" / name, name)
+        import_campaign(root / "raw" / name, root=root / "processed", workers=2)
     return root
 
 

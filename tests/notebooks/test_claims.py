@@ -212,6 +212,21 @@ def test_50_baseline_names_the_degraded_vm(claims, other):
     assert other["50-baseline-validation"]["level"] == 0.9
 
 
+def test_60_compare_finds_the_known_change(claims, other):
+    """The synthetic pair (synth.abpair): zone 1-2 25 % slower for sockperf, zone 1-3
+    throughput 15 % lower; at ±10 % those fail the gate, at ±30 % (other) nothing does."""
+    c, o = claims["60-compare"], other["60-compare"]
+    assert c["before"] == "synthetic-ab-before" and c["margin"] == 0.1
+    assert sorted(c["fails"]) == sorted(
+        [f"{p} · sockperf | {s}" for p in ("1→2", "2→1") for s in ("p50", "p99", "mean")]
+        + ["1→3 · iperf3 | throughput"]
+    )
+    assert 1.15 < c["estimates"]["1→2 · sockperf | p50"] < 1.35
+    assert c["verdicts"]["1→3 · sockperf | p50"] == "same"
+    assert c["only_before"] == 1 and c["only_after"] == 1 and c["synthetic"]
+    assert o["fails"] == [] and o["margin"] == 0.3 and o["level"] == 0.9
+
+
 def test_90_campaign_report(claims, other, truth, data_root):
     # the page opens with seed 001's own question, answered contrast by contrast
     answer = claims["90-campaign-report"]["answer"]

@@ -43,10 +43,12 @@ def _floor(reps: int) -> float:
 def test_quick_study_covers_every_row_of_the_issue(study):
     vs, table = study
     groups = {d.group for d in vs.designs()}
-    # issue 11's rows, + the pooled population (29.4) and the last records (29.2)
-    assert set(table.group) == groups and len(groups) == 14
+    # issue 11's rows, + the pooled population (29.4), the last records (29.2) and before/after
+    # (41: no change, a table, power, equivalence)
+    assert set(table.group) == groups and len(groups) == 18
     assert table.reps.gt(0).all()
-    assert table.verdict.str.split(" ").str[0].isin(["pass", "fail", "warned", "over-covers"]).all()
+    verdicts = ["pass", "fail", "warned", "over-covers", "measured"]
+    assert table.verdict.str.split(" ").str[0].isin(verdicts).all()
     cov = table[table.kind.eq("coverage") & table.result.notna()]
     assert ((cov.result >= 0) & (cov.result <= 1) & cov.mc_se.ge(0)).all()
 
@@ -138,3 +140,17 @@ def test_pooled_population_holds_whether_runs_differ_or_not(study, design, stat)
     docs/statistics.md)."""
     row = _cell(study[1], "pooled population p50/p99 (unit='population')", design, stat)
     assert row.honest >= _floor(row.reps) and row.not_estimable == 0.0, row
+
+
+def test_before_after_rows_run_and_the_known_change_is_found(study):
+    """Issue 41: the quick cells of the before/after study ran without an error; a +20 %
+    change with 5 runs a side is found (the full study's power table is in
+    docs/statistics.md); with no change the gate failed no campaign in the quick cells."""
+    table = study[1]
+    ab = table[table.group.str.startswith("before/after")]
+    assert len(ab) >= 12 and ab.errors.eq(0).all()
+    found = _cell(table, "before/after power, 10 % margin", "σ_between=0.05, 5 runs a side, +20%",
+                  "p50: detected")  # fmt: skip
+    assert found.result >= 0.8 and found.verdict == "measured"
+    null = ab[ab.group.str.contains("no change") & ab.stat.str.contains("gate")]
+    assert len(null) >= 5 and (null.result <= 0.2).all()

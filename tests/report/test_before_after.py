@@ -1,0 +1,202 @@
+"""Before and after on the bundled synthetic pair (issue 41): ``compare_campaigns`` finds the
+known change with its interval (truth.json) and marks the unchanged conditions "~" or the
+same; the rerun without a change passes the gate, the changed campaign fails it; pairing by
+label with the campaign.yaml mapping; what one side lacks is listed; ``azlatency compare``
+and ``azlatency check`` with JUnit, GitHub annotations and the Markdown step summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from azlatency.campaign import import_campaign
+from azlatency.campaign.config import parse_campaign
+from azlatency.cli import main
+from azlatency.errors import CampaignError
+from azlatency.report import compare_campaigns, frontpage
+from azlatency.report._needs import missing
+from azlatency.report.run import Page
+from azlatency.synth.abpair import AFTER, AFTER_SCENARIO, BEFORE, RERUN, SCENARIO, make_pair
+
+pytestmark = pytest.mark.xdist_group("abpair")
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory) -> Path:
+    """A data root with the three synthetic campaigns written and imported."""
+    root = tmp_path_factory.mktemp("ab")
+    make_pair(root / "raw")
+    for name in (BEFORE, AFTER, RERUN):
+        import_campaign(root / "raw" / name, root=root / "processed", workers=1)
+    return root
+
+
+def _truth(root: Path, name: str) -> dict:
+    return json.loads((root / "raw" / name / "truth.json").read_text())["ratio_to_baseline"]
+
+
+def _key(row) -> tuple[str, str]:
+    return f"{row['src_zone']}>{row['dst_zone']}", row["tool"]
+
+
+def test_the_known_change_is_found_with_its_interval(pair):
+    cmp = compare_campaigns(BEFORE, AFTER, pair)
+    truth = _truth(pair, AFTER)
+    t = cmp.table
+    assert cmp.scenarios == {SCENARIO: AFTER_SCENARIO} and cmp.margin == 0.1  # campaign.yaml
+    for r in t[t["scale"] == "ratio"].to_dict("records"):
+        pair_, tool = _key(r)
+        true = truth[pair_][tool]
+        assert r["ci_low"] <= true <= r["ci_high"], (r["condition"], r["stat"], true)
+        if true == 1.0:  # unchanged: never a significant change
+            assert r["verdict"] in ("same", "~"), (r["condition"], r["stat"])
+    worse = t[t["gate"] == "fail"]
+    assert sorted(zip(worse["condition"], worse["stat"])) == sorted(
+        [(f"{p} · sockperf", s) for p in ("1→2", "2→1") for s in ("p50", "p99", "mean")]
+        + [("1→3 · iperf3", "throughput")]
+    )
+    sock = t[(t["condition"] == "1→2 · sockperf") & (t["stat"] == "p50")].iloc[0]
+    assert 1.15 < sock["estimate"] < 1.35 and sock["significant"]
+    # unchanged medians and means are shown the same within ±10 %, not only "~"
+    flat = t[(t["condition"] == "1→3 · sockperf") & t["stat"].isin(["p50", "mean", "p99"])]
+    assert (flat["verdict"] == "same").all()
+    # ping's ICMP overhead dilutes the change (truth 1.04): at most worse *within* the margin
+    ping = t[t["condition"].str.endswith("ping") & (t["scale"] == "ratio")]
+    assert not (ping["gate"] == "fail").any()
+    loss = t[t["stat"] == "loss"]
+    assert (loss["verdict"] == "~").all() and (loss["gate"] == "pass").all()
+
+
+def test_pairing_by_label_lists_what_one_side_lacks(pair):
+    cmp = compare_campaigns(BEFORE, AFTER, pair)
+    b, a = cmp.only_before, cmp.only_after
+    assert b[["scenario", "src_zone", "dst_zone", "tool"]].values.tolist() == [
+        [SCENARIO, "2", "3", "sockperf"]
+    ]
+    assert a[["src_zone", "dst_zone", "tool"]].values.tolist() == [["3", "2", "sockperf"]]
+    assert b["runs"].tolist() == [5] and a["runs"].tolist() == [5]
+    nc = cmp.not_comparable
+    assert set(nc["stat"]) == {"p99.9"} and set(nc["tool"]) == {"ping"}
+    assert nc["why"].str.contains("100 observations: p99.9 needs ≥ 1000").all()
+    # without the mapping nothing pairs: every condition is on one side only
+    unmapped = compare_campaigns(BEFORE, AFTER, pair, scenarios={"unused": "x"})
+    assert unmapped.table.empty and len(unmapped.only_before) == len(unmapped.only_after) == 8
+
+
+def test_the_rerun_without_a_change_is_the_same(pair):
+    cmp = compare_campaigns(BEFORE, RERUN, pair)
+    t = cmp.table
+    assert len(t) == 26 and cmp.only_before.empty and cmp.only_after.empty
+    assert not t["verdict"].isin(["worse", "better"]).any()
+    assert (t["gate"] == "pass").all() and (t["verdict"] == "same").sum() >= 15
+    geo = cmp.geomean.set_index("stat")
+    assert abs(geo.loc["p50", "change_pct"]) < 3
+
+
+def test_check_gate_fails_the_change_and_passes_the_rerun(pair, tmp_path, monkeypatch):
+    junit, summary = tmp_path / "gate.xml", tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    runner = CliRunner()
+    res = runner.invoke(main, ["check", AFTER, "--data", str(pair), "--junit", str(junit),
+                               "--github"])  # fmt: skip
+    assert res.exit_code == 1, res.output
+    assert "1→2 · sockperf: p50 (rtt): FAILS" in res.output
+    errors = [ln for ln in res.output.splitlines() if ln.startswith("::error ")]
+    assert len(errors) == 7 and "beyond ±10 %25: fails the gate" in errors[0]
+    suites = ET.parse(junit).getroot()
+    failures = sum(int(s.get("failures")) for s in suites)
+    assert failures == 7 and sum(int(s.get("tests")) for s in suites) == 22
+    text = summary.read_text()
+    assert "**FAIL**: 7 of 22 comparisons are worse beyond the margin" in text
+    assert "<details><summary>Every comparison</summary>" in text
+    res = runner.invoke(main, ["check", RERUN, "--data", str(pair)])
+    assert res.exit_code == 0, res.output
+    assert "**PASS**: no comparison is significantly worse" in summary.read_text()
+    # a wider margin lets the 25 % through; the baseline itself names none: nothing to check
+    res = runner.invoke(main, ["check", AFTER, "--data", str(pair), "--margin", "30%"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["check", BEFORE, "--data", str(pair)])
+    assert res.exit_code == 2 and "names no baseline" in res.output
+
+
+def test_nothing_compared_is_no_pass(pair, tmp_path):
+    """A mapping that pairs nothing leaves no row: the gate says so and fails, never a quiet
+    pass over zero comparisons."""
+    summary = tmp_path / "s.md"
+    res = CliRunner().invoke(main, ["check", AFTER, "--data", str(pair), "--map", "x=y",
+                                    "--summary", str(summary)])  # fmt: skip
+    assert res.exit_code == 1, res.output
+    assert "FAILS: no condition was measured in both campaigns (8 only in" in res.output
+    assert "**NOTHING COMPARED**" in summary.read_text()
+
+
+def test_compare_command_prints_and_writes(pair, tmp_path):
+    md, csv = tmp_path / "cmp.md", tmp_path / "cmp.csv"
+    res = CliRunner().invoke(
+        main,
+        ["compare", BEFORE, AFTER, "--data", str(pair), "--markdown", str(md), "--csv", str(csv),
+         "--stats", "p50,throughput"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "p50 latency (round trip, lower is better)" in res.output
+    text = md.read_text()
+    assert "| geomean |" in text and "worse, beyond ±10 %: FAILS" in text
+    assert "## Only in synthetic-ab-before" in text
+    import pandas as pd
+
+    rows = pd.read_csv(csv)
+    assert set(rows["stat"]) == {"p50", "throughput"} and len(rows) == 7
+    bad = CliRunner().invoke(main, ["compare", BEFORE, AFTER, "--data", str(pair), "--map", "x"])
+    assert bad.exit_code == 2 and "--map expects OLD=NEW" in bad.output
+
+
+def test_notebook_60_needs_an_imported_baseline(pair):
+    from azlatency.report import load_campaigns
+
+    assert missing("60-compare", load_campaigns(AFTER, pair), {"data_root": pair}) is None
+    why = missing("60-compare", load_campaigns(BEFORE, pair), {"data_root": pair})
+    assert why.startswith("needs a baseline campaign named in campaign.yaml")
+
+
+def test_front_page_links_a_campaign_to_its_comparison(tmp_path):
+    pages = [
+        Page("90-campaign-report", [AFTER], folder=AFTER, status="skipped"),
+        Page("60-compare", [AFTER], folder=AFTER, status="run"),
+        Page("90-campaign-report", [BEFORE], folder=BEFORE, status="skipped"),
+        Page("60-compare", [BEFORE], folder=BEFORE, status="skipped"),
+    ]
+    titles = {"60-compare": "Against its baseline"}
+    after = "\n".join(frontpage._campaign(AFTER, pages, tmp_path, titles))
+    before = "\n".join(frontpage._campaign(BEFORE, pages, tmp_path, titles))
+    assert f"Pages: [Against its baseline]({AFTER}/60-compare.ipynb)" in after
+    assert "Pages:" not in before and "Not run for it: [Against its baseline]" in before
+
+
+@pytest.mark.parametrize(
+    "body, line, words",
+    [
+        ("name: a\nbaseline: a\n", 2, "baseline: 'a' is this campaign itself"),
+        ("baseline:\n  campaign: b\n  margin: 150%\n", 3, "baseline.margin: margin '150%'"),
+        ("baseline:\n  campaign: b\n  margin: ten\n", 3, "baseline.margin: .*write a percentage"),
+        ("baseline:\n  campaign: b\n  scenario: {x: y}\n", 3, "baseline.scenario: Extra"),
+        ("baseline: [b]\n", 1, "baseline: Input should be a valid dictionary"),
+    ],
+)
+def test_campaign_yaml_baseline_is_validated_with_its_line(body, line, words):
+    with pytest.raises(CampaignError, match=rf"campaign.yaml:{line}: {words}"):
+        parse_campaign(body)
+
+
+def test_campaign_yaml_baseline_forms():
+    assert parse_campaign("baseline: last-month\n").baseline.campaign == "last-month"
+    b = parse_campaign("baseline:\n  campaign: x\n  margin: 5%\n  scenarios: {a: b}\n").baseline
+    assert (b.margin, b.scenarios) == (pytest.approx(0.05), {"a": "b"})
+    assert parse_campaign("baseline: {campaign: x, margin: 0.2}\n").baseline.margin == 0.2
+    assert np.isclose(
+        parse_campaign("baseline: {campaign: x, margin: 10 %}\n").baseline.margin, 0.1
+    )
