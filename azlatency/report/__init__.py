@@ -12,7 +12,6 @@ where it did not — and says which is which in every row (``source``).
 
 from __future__ import annotations
 
-from ._answer import campaign_answer
 from ._ab_show import (
     change_figure,
     comparison_markdown,
@@ -23,6 +22,7 @@ from ._ab_show import (
 )
 from ._ab_show import findings as compare_findings
 from ._ab_show import sections as compare_sections
+from ._answer import campaign_answer
 from ._baseline import (
     baseline,
     baseline_findings,
@@ -33,10 +33,6 @@ from ._baseline import (
     has_expectations,
     junit_xml,
 )
-from ._claims import contrast_claims, render
-from ._claims import forest as claims_forest
-from ._claims import markdown as claims_markdown
-from ._claims import to_records as claim_records
 from ._before_after import STATS as COMPARE_STATS
 from ._before_after import (
     Comparison,
@@ -46,6 +42,10 @@ from ._before_after import (
     compare_tables,
     has_baseline,
 )
+from ._claims import contrast_claims, render
+from ._claims import forest as claims_forest
+from ._claims import markdown as claims_markdown
+from ._claims import to_records as claim_records
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
