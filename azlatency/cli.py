@@ -657,10 +657,6 @@ def synth(out_dir: str, size: str, seed: int, ab: bool):
     )
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 def run_import(
     campaign: str, *, as_json: bool = False, fail_on_skip: bool = False, **options: Any
 ) -> int:
@@ -705,3 +701,7 @@ def run_import(
         report.print(console)
     skipped = report.not_imported[report.not_imported.reason != "ignored"]
     return 3 if fail_on_skip and len(skipped) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -82,3 +82,21 @@ def test_inspect_gives_the_statistics_unit_not_the_counts():
     cells = [c.strip() for c in row.strip("│ ").split("│")]
     # metric, unit, count, mean: 10 replies, 'rtt min/avg/max/mdev = 0.024/0.033/0.042/...'
     assert cells[6:10] == ["rtt", "us", "10", "33"]
+
+
+def test_python_m_azlatency_cli_imports(copy_campaign, stores):
+    """``python -m azlatency.cli import`` raised NameError: ``run_import`` was defined below
+    the ``__main__`` guard (issue 42)."""
+    import subprocess
+    import sys
+
+    raw = copy_campaign("seed004-echo-uksouth")
+    res = subprocess.run(
+        [sys.executable, "-m", "azlatency.cli", "import", str(raw), "--out", str(stores)]
+        + ["--workers", "1", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+    files = json.loads(res.stdout)["files"]
+    assert sum(f["status"] == "imported" for f in files) == 2
