@@ -527,8 +527,7 @@ def _report_expectations(name: str, table, fail_on: str, github: bool) -> bool:
 def _report_gate(cmp, fail_on: str, github: bool) -> bool:
     """Print the comparison with the baseline and the gate; True when the build should
     fail."""
-    from .report import gate_annotations, gate_lines
-    from .report._ab_show import nothing_compared
+    from .report import gate_annotations, gate_lines, nothing_compared
 
     console = _console()
     if cmp.table.empty:

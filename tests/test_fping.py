@@ -119,7 +119,7 @@ def test_errors_are_located():
     text = (HERE / f"{V}-c20-clean.txt").read_text().split("\n")
     damaged = "\n".join(text[:5] + ["Connection reset by peer"] + text[5:])
     with pytest.raises(ParseError, match=r"x:6: expected fping output"):
-        azlatency.read(damaged, source="x")
+        azlatency.read(damaged, source="x", strict=True)
     assert "line 6 skipped" in azlatency.read(damaged, source="x", strict=False).runs.warnings[0]
 
 

@@ -228,7 +228,7 @@ def test_line_cut_inside_its_columns_is_located():
     assert last.startswith("[  1] 0.00-2.08 sec")
     doc = "\n".join(lines[:11] + [last[:60]])
     with pytest.raises(ParseError) as info:
-        azlatency.read(doc)
+        azlatency.read(doc, strict=True)
     assert info.value.line_no == 12
     lenient = azlatency.read(doc, strict=False)
     assert not lenient.runs["complete"][0] and "line 12 skipped" in lenient.runs["warnings"][0]

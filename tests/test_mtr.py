@@ -125,7 +125,7 @@ def test_a_damaged_hop_line_is_a_located_error_or_a_named_skip():
     text = (MTR / "mtr--0.95-linux-r-c10-n-2hops.txt").read_text()
     broken = text.replace("   0.1   0.1   0.0   0.1   0.0\n", "   0.1   0.1\n", 1)
     with pytest.raises(ParseError) as info:
-        azlatency.read(broken.encode(), source="m.txt")
+        azlatency.read(broken.encode(), source="m.txt", strict=True)
     assert info.value.line_no == 3 and "expected a host and 7 values" in info.value.reason
     lenient = azlatency.read(broken.encode(), source="m.txt", strict=False)
     assert "line 3 skipped" in lenient.runs["warnings"].iloc[0]

@@ -19,6 +19,7 @@ from ._ab_show import (
     gate_junit,
     gate_lines,
     gate_markdown,
+    nothing_compared,
 )
 from ._ab_show import findings as compare_findings
 from ._ab_show import sections as compare_sections
@@ -168,6 +169,7 @@ __all__ = [
     "gate_junit",
     "gate_lines",
     "gate_markdown",
+    "nothing_compared",
     "fleet_figure",
     "github_annotations",
     "has_expectations",

@@ -364,9 +364,26 @@ def _nothing(errors: list[tuple[str, int]], source: str | None) -> NothingMeasur
     )
 
 
+# How an iperf3 client or server output opens (iperf 2 writes 'Client connecting to ...', and
+# '[  1] local A port p connected with B port q').
+_IPERF3_OPENING = re.compile(
+    r"(Connecting to host \S+, port \d+|Server listening on \d+( \(test #\d+\))?|"
+    r"\[\s*\d+\] local \S+ port \d+ connected to \S+ port \d+|iperf 3\.\d+)$"
+)
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     lines = text.split("\n")
     first = next((x.strip() for x in lines if x.strip() and not command_of(x, _COMMANDS)[0]), "")
+    if _IPERF3_OPENING.match(first):  # read as iperf2 by request (tool="iperf2"): refused
+        raise ParseError(
+            TOOL,
+            source,
+            next(i for i, x in enumerate(lines, 1) if x.strip() == first),
+            f"iperf3 output, not iperf 2's: {first[:60]!r} (iperf 2 writes 'Client "
+            "connecting to HOST, TCP port N' and 'connected with')",
+            hint="read it as iperf3",
+        )
     if csvfmt.ROW.match(first) or csvfmt.HEADER.match(first):
         tests = csvfmt.read(lines, source, strict)
         pending: list[tuple[str, int]] = []
