@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-dev
 # The environment make installs: every version pinned (regenerate with `make lock`).
 LOCK := requirements/dev.lock
 
-.PHONY: run test bench lint setup clean site lock test-latest docs lab
+.PHONY: run test test-slow bench lint setup clean site lock test-latest docs lab
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,10 +29,20 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(PY) -m azlatency.make_run
 
+# `make test`: lint; the quick checks, stopping at the first failure (a broken parser or layer
+# shows in seconds); then everything else on two workers, each notebook run once.  Tests
+# marked `slow` (the CI recipe in a fresh virtualenv, every position of the metamorphic sweep
+# on the big corpus files) are left to `make test-slow`; `make test` keeps a sample of each.
+QUICK := tests/test_fixtures.py tests/test_contract.py
+PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
 test: $(STAMP)
 	$(PY) -m ruff check azlatency tests benchmarks
 	$(PY) -m ruff format --check azlatency tests benchmarks
-	$(PY) -m pytest -n 2 --dist loadgroup
+	$(PYTEST) -x -q -m "not slow" $(QUICK)
+	$(PYTEST) -m "not slow" $(addprefix --ignore=,$(QUICK))
+
+test-slow: $(STAMP)
+	$(PYTEST) -m slow
 
 # Pin every dependency again from pyproject.toml's ranges (commit the result).
 lock: | $(PY)
@@ -46,7 +56,7 @@ test-latest: | $(PY)
 	$(PYTHON) -m venv .venv-latest
 	$(UV) pip install -q --upgrade --python .venv-latest/bin/python -e ".[dev]"
 	.venv-latest/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
-	.venv-latest/bin/python -m pytest -n 2 --dist loadgroup
+	.venv-latest/bin/python -m pytest -n 2 --dist loadgroup -m "not slow"
 
 # JupyterLab on the report notebooks, with the project's kernel and the bundled campaigns
 # imported (the notebooks' defaults read them); edit a parameters cell and run.

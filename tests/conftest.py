@@ -56,6 +56,52 @@ def synth(tmp_path_factory):
     return raw, root, load(SYNTH, root=root)
 
 
+def _module_scoped(item) -> bool:
+    """Does the test use a module-scoped fixture of its own module?"""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = [d for ds in (info.name2fixturedefs.values() if info else ()) for d in ds]
+    return any(d.scope == "module" and d.baseid == item.parent.nodeid for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items):
+    """A module whose tests use its own module-scoped fixtures goes to one worker whole (an
+    xdist group named after it): under ``--dist loadgroup`` its tests are otherwise spread
+    over both workers, and each builds the fixture (a sphinx build, a simulation study, four
+    campaigns imported).  Each test carries its group into its report, for the check below."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None and _module_scoped(item):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+        if mark := item.get_closest_marker("xdist_group"):
+            item.user_properties.append(("xdist_group", mark.args[0]))
+
+
+def _split_groups(reports) -> dict[str, list[str]]:
+    """Groups whose tests ran on more than one xdist worker -> those workers."""
+    where: dict[str, set[str]] = {}
+    for report in reports:
+        node = getattr(report, "node", None)  # set by xdist on the controller
+        for name, value in report.user_properties:
+            if name == "xdist_group" and node is not None:
+                where.setdefault(value, set()).add(node.gateway.id)
+    return {g: sorted(w) for g, w in where.items() if len(w) > 1}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    """Fail the run when ``--dist loadgroup`` split a group: each worker then builds the
+    group's session fixtures itself (all notebooks run twice), silently (pytest 9.2 ignores
+    the node id xdist marks groups with, pytest-xdist#1386)."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or session.config.getoption("dist", "no") != "loadgroup":
+        return
+    reports = [r for key in ("passed", "failed", "skipped") for r in reporter.stats.get(key, [])]
+    if split := _split_groups(reports):
+        reporter.ensure_newline()
+        reporter.write_line(f"xdist groups split across workers: {split}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter):
     """The metamorphic tests' counts (tests/test_metamorphic.py), summed over the workers."""
     totals: dict[str, list[int]] = {}

@@ -126,7 +126,8 @@ def test_every_declared_dependency_is_used():
 
 def test_the_repository_workflow_runs_the_make_targets():
     """.github/workflows/ci.yml: lint, `make test` on Python 3.11-3.13, the report kept as an
-    artifact, and the newest allowed versions on a schedule; the same targets as .ci/run."""
+    artifact, and the studies `make test` samples (`make test-slow`) and the newest allowed
+    versions on a schedule; the same targets as .ci/run."""
     wf = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text())
     jobs = wf["jobs"]
     runs = {name: " ".join(s.get("run", "") for s in job["steps"]) for name, job in jobs.items()}
@@ -135,6 +136,6 @@ def test_the_repository_workflow_runs_the_make_targets():
     assert "make run" in runs["report"]
     upload = next(s for s in jobs["report"]["steps"] if "upload-artifact" in s.get("uses", ""))
     assert upload["with"]["path"] == "reports/"
-    assert "make test-latest" in runs["latest"]
-    for target in ("lint:", "test:", "run:", "test-latest:"):
+    assert "make test-latest" in runs["latest"] and "make test-slow" in runs["slow"]
+    for target in ("lint:", "test:", "test-slow:", "run:", "test-latest:"):
         assert f"\n{target}" in (ROOT / "Makefile").read_text()

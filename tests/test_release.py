@@ -17,7 +17,6 @@ from azlatency import __version__
 from azlatency.report import execute
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
 UV = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
 
 

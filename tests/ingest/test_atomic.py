@@ -22,7 +22,7 @@ import pytest
 from azlatency import campaign
 from tests.ingest.conftest import RAW
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("atomic")]
+pytestmark = pytest.mark.xdist_group("atomic")
 KILLED = -signal.SIGKILL
 
 

@@ -158,7 +158,6 @@ def test_one_import_at_a_time(echo, stores):
         campaign.import_campaign(echo, root=stores, workers=1)
 
 
-@pytest.mark.slow
 def test_worker_processes_give_the_same_store(copy_campaign, stores, tmp_path, monkeypatch):
     raw = copy_campaign("seed002-ppg-latte")
     shutil.copytree(RAW / "seed004-echo-uksouth", raw / "echo")

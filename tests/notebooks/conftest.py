@@ -15,6 +15,7 @@ import pytest
 
 from azlatency.campaign import import_campaign
 from azlatency.report import execute as notebooks
+from azlatency.report.run import FORMATS_ENV
 from tests.conftest import ROOT
 
 RAW = ROOT / "data" / "raw"
@@ -80,7 +81,8 @@ def _params(data_root: Path, out: Path) -> dict[str, object]:
 @pytest.fixture(scope="session")
 def _runs(data_root, tmp_path_factory) -> dict[str, dict[str, Path]]:
     """Every notebook twice — defaults (only the paths point at the test data) and the
-    parameters of :data:`OTHER` — as one queue, two kernels at a time."""
+    parameters of :data:`OTHER` — as one queue, two warm kernels at a time (as ``azlatency
+    report`` runs them: each kernel starts once and runs notebook after notebook)."""
     base = tmp_path_factory.mktemp("reports")
     jobs = [(kind, path) for kind in ("default", "other") for path in notebooks.notebooks()]
 
@@ -88,12 +90,16 @@ def _runs(data_root, tmp_path_factory) -> dict[str, dict[str, Path]]:
         kind, path = job
         out = base / kind
         params = {**_params(data_root, out), **(OTHER[path.stem] if kind == "other" else {})}
-        return kind, notebooks.execute(path, out / "notebooks", params)
+        return kind, notebooks.execute(path, out / "notebooks", params, kernels=kernels)
 
     done: dict[str, dict[str, Path]] = {"default": {}, "other": {}}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        for kind, result in pool.map(one, jobs):
-            done[kind][result.source.stem] = result.output
+    with pytest.MonkeyPatch.context() as mp:
+        # PNG only (the kernels inherit it): the SVG copies, a fifth of a run's time, are read
+        # by no test here; tests/report writes and compares them.
+        mp.setenv(FORMATS_ENV, "png")
+        with notebooks.Kernels() as kernels, ThreadPoolExecutor(max_workers=2) as pool:
+            for kind, result in pool.map(one, jobs):
+                done[kind][result.source.stem] = result.output
     return done
 
 

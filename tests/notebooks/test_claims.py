@@ -16,7 +16,7 @@ from azlatency import load
 from azlatency.report import read_claims
 from tests.notebooks.conftest import SYNTHETIC
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
+pytestmark = pytest.mark.xdist_group("claims")  # conftest._runs: every notebook run once
 
 S000 = "seed000-az-vs-as"
 S001 = "seed001-aks-azure-cni"

@@ -10,12 +10,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 from azlatency.report import execute as notebooks
 from tests.notebooks.test_kernel_reuse import code_notebook
-
-pytestmark = pytest.mark.xdist_group("notebooks")
 
 
 def test_kernels_start_in_their_folder_and_leave_the_cwd_alone(tmp_path):

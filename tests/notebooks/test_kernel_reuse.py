@@ -13,8 +13,6 @@ import pytest
 from azlatency.errors import AzlatencyError
 from azlatency.report import execute as notebooks
 
-pytestmark = pytest.mark.xdist_group("notebooks")
-
 
 def code_notebook(path, *sources: str):
     """A notebook of code cells, one per source, written to ``path`` (also for test_kernel_cwd)."""

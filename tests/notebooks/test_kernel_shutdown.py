@@ -8,11 +8,7 @@ from __future__ import annotations
 import asyncio
 import signal
 
-import pytest
-
 from azlatency.report.execute import _kernel_manager
-
-pytestmark = pytest.mark.xdist_group("notebooks")
 
 
 def test_shutdown_does_not_interrupt_but_an_interrupt_still_does():

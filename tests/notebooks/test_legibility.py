@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PIL import Image
 
 from azlatency.plots._legibility import KEY, MIN_SHOWN_PT
+
+# the notebook runs of test_claims.py (a session fixture: in another group, another worker
+# would run every notebook again)
+pytestmark = pytest.mark.xdist_group("claims")
 
 
 def _measure(png):

@@ -17,7 +17,7 @@ from azlatency.report import read_claims
 from tests.notebooks import test_site
 from tests.report.shapes import SHAPES, build
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
+pytestmark = pytest.mark.xdist_group("report")  # one report over the shapes, built once
 browser = test_site.browser  # headless chromium (skipped without it)
 needs_browser = test_site.needs_browser
 
