@@ -71,6 +71,11 @@ class NothingMeasured(ParseError):
     report), and the outputs beside it are read, even with ``strict=True``."""
 
 
+class WrongTool(ParseError):
+    """The input is another tool's output (read as this tool's by request: ``tool=...``).
+    A lenient read does not take lines out of it to make it fit."""
+
+
 class DetectionError(ParseError):
     """No known tool's output was found in the input."""
 

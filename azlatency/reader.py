@@ -31,6 +31,7 @@ from .errors import (
     NothingMeasured,
     ParseError,
     SchemaError,
+    WrongTool,
     shift_lines,
 )
 from .parsers import get, modules
@@ -639,13 +640,20 @@ def read_text(
         )
     parsed_blocks: list[Parsed | None] = []
     problems: list[ParseError] = []
-    for span in spans:
-        block_text = "\n".join(lines[span.start : span.end])
+    for i, span in enumerate(spans):
+        block = lines[span.start : span.end]
         try:
-            parsed = get(span.tool).parse(block_text, source=source, strict=strict)
+            parsed = get(span.tool).parse("\n".join(block), source=source, strict=strict)
         except (ParseError, OverflowError) as exc:
             if isinstance(exc, OverflowError):  # a number beyond int64 reached numpy/pandas
                 exc = _too_big(span.tool, source, 1, exc)
+            parsed = None if strict else _without_strays(span.tool, block, source, exc)
+            if parsed is None and not strict:
+                stop = spans[i + 1].start if i + 1 < len(spans) else len(lines)
+                parsed = _across_stray(span, lines, stop, source)
+            if parsed is not None:
+                parsed_blocks.append(parsed)
+                continue
             err = exc.shifted(span.start, source)
             # A block holding only its tool's error is that block's problem, not the
             # document's: the outputs beside it are read (NothingMeasured).
@@ -659,6 +667,100 @@ def read_text(
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
+
+
+# Lines a lenient read may take out of a block its parser refused (each one, near the error).
+STRAY_RETRIES = 3
+_NEAR = (0, -1, -2, -3, 1)
+_LINE_NO = re.compile(r"\bline (\d+)\b")  # as errors.shift_lines finds them
+
+
+def _without_strays(tool: str, block: list[str], source: str | None, exc: Exception):
+    """The block read without the line (or up to :data:`STRAY_RETRIES` lines) that made its
+    parser refuse it, each named in every run's warnings; None when no such line is found.
+
+    A parser that reads a line it does not know as an error (an ``-o`` CSV header and its
+    rows, a table's columns) stops there; the lenient promise is the run kept and the line
+    named.  The lines tried are the error's and the three above it (a stray line above a
+    table is found where the table's next line no longer fits) and the one below.  The line
+    is taken out (a blank line would split a table's header as surely as the stray did) and
+    the run's line numbers are given back in the file's count.  A block that measured
+    nothing (:class:`NothingMeasured`) is left as it is."""
+    if not isinstance(exc, ParseError) or isinstance(exc, NothingMeasured | WrongTool):
+        return None
+    lines, removed = list(block), []  # removed: indices in ``block``
+    for _ in range(STRAY_RETRIES):
+        at = exc.line_no
+        if at is None:
+            return None
+        for k in (at - 1 + d for d in _NEAR):
+            if not (0 <= k < len(lines)) or not lines[k].strip():
+                continue
+            trial = lines[:k] + lines[k + 1 :]
+            try:
+                parsed = get(tool).parse("\n".join(trial), source=source, strict=False)
+            except NothingMeasured:
+                continue
+            except ParseError as again:
+                if again.line_no is not None and again.line_no > at:
+                    removed.append(_original(k, removed))
+                    lines, exc = trial, again  # past this line: another one to take out
+                    break
+                continue
+            except (OverflowError, ValueError):
+                continue
+            removed.append(_original(k, removed))
+            return _renumbered(parsed, removed, block, tool)
+        else:
+            return None
+    return None
+
+
+def _original(k: int, removed: list[int]) -> int:
+    """Index ``k`` of a block with the ``removed`` lines taken out, in the whole block."""
+    for r in sorted(removed):
+        if r <= k:
+            k += 1
+    return k
+
+
+def _renumbered(parsed: Parsed, removed: list[int], block: list[str], tool: str) -> Parsed:
+    def back(n: int) -> int:  # 1-based
+        return _original(n - 1, removed) + 1
+
+    note = "; ".join(
+        f"line {r + 1} skipped: {block[r].strip()[:80]!r} is no {tool} output line (its "
+        "parser stopped there)"
+        for r in sorted(removed)
+    )
+    for run in parsed.runs:
+        run.line_start, run.line_end = back(run.line_start), back(run.line_end)
+        run.warnings = [note] + [
+            _LINE_NO.sub(lambda m: f"line {back(int(m[1]))}", w) for w in run.warnings
+        ]
+    return parsed
+
+
+def _across_stray(span: Span, lines: list[str], stop: int, source: str | None):
+    """A refused block read on past the one line that ended it (a shell prompt typed into
+    a server's log ends the block there, and the report lines after it are found by no
+    locator): the block with that line blanked and the lines up to ``stop`` (the next
+    block) after it, when that reads; the line named in every run's warnings."""
+    at = span.end
+    if at >= stop - 1 or not lines[at].strip():
+        return None
+    trial = lines[span.start : at] + [""] + lines[at + 1 : stop]
+    try:
+        parsed = get(span.tool).parse("\n".join(trial), source=source, strict=False)
+    except (ParseError, OverflowError, ValueError):
+        return None
+    note = (
+        f"line {at - span.start + 1} skipped: {lines[at].strip()[:80]!r} is no {span.tool} "
+        "output line (the output goes on after it)"
+    )
+    for run in parsed.runs:
+        run.warnings.insert(0, note)
+    return parsed
 
 
 def unquote(lines: list[str]) -> list[str]:
@@ -758,6 +860,9 @@ def _tables(
     return tables
 
 
+_COUNTS = ("packets_sent", "packets_received", "loss_pct")
+
+
 def _figures(r: _RunRows) -> tuple | None:
     """What a run measured, without where it sits: its summaries and (the ends of) its
     samples.  None when it holds too little to tell a copy from a coincidence: fewer than
@@ -775,6 +880,10 @@ def _figures(r: _RunRows) -> tuple | None:
         for s in r.summaries
         if s["stat"] not in ("count", "total") and s["value"] == s["value"] and s["value"]
     }
+    # the counts a run's meta holds are figures too (fping's 'xmt/rcv/%loss = 10/9/10%')
+    counts = tuple(r.meta.get(c) for c in _COUNTS)
+    distinct |= {float(v) for v in counts if v is not None and pd.notna(v) and float(v)}
+    summ = (*summ, counts)
     samples, digest, varied = r.samples, None, False
     if samples is not None and len(samples):
         body = samples.drop(columns=["run_id"])
@@ -791,10 +900,13 @@ def _figures(r: _RunRows) -> tuple | None:
     return None
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _repeats(rows: list[_RunRows], lines: list[str] | None = None) -> None:
     """A run whose figures repeat an earlier run's of the same file, value for value, or whose
-    lines repeat an earlier run's word for word (three or more lines: a short run of lost
-    probes has too few figures to compare), was most likely pasted twice: both stay (two
+    lines repeat an earlier run's word for word (three or more lines, or eight or more
+    numbers: a short run of lost probes has too few figures to compare), was most likely pasted twice: both stay (two
     identical executions are possible, if unlikely), and the later one says so, so a
     run-level test is not handed a replicate unseen."""
     seen: dict[tuple, _RunRows] = {}
@@ -803,7 +915,8 @@ def _repeats(rows: list[_RunRows], lines: list[str] | None = None) -> None:
         if key is None and lines is not None:
             a, b = r.meta["line_start"], r.meta["line_end"]
             text = tuple(x.strip() for x in lines[a - 1 : b] if x.strip())
-            key = ("text", r.tool, text) if len(text) >= 3 else None
+            figures = sum(len(_NUMBER.findall(x)) for x in text)
+            key = ("text", r.tool, text) if len(text) >= 3 or figures >= 8 else None
         if key is None:
             continue
         first = seen.setdefault(key, r)

@@ -221,8 +221,13 @@ def test_foreign_line_in_columns_is_located():
     lines = (FX / "netperf--2.7.1-linux-j-TCP_RR-O-columns.txt").read_text().split("\n")
     doc = "\n".join(lines[:2] + ["Connection reset by peer"] + lines[2:])
     with pytest.raises(ParseError) as info:
-        azlatency.read(doc)
-    assert info.value.line_no is not None
+        azlatency.read(doc, strict=True)
+    assert info.value.line_no == 3
+    # the default read takes the line out: the run and its figures as without it
+    got, base = azlatency.read(doc), azlatency.read("\n".join(lines))
+    assert got.runs["warnings"][0].startswith("line 3 skipped: 'Connection reset by peer'")
+    assert (got.runs["line_start"][0], got.runs["line_end"][0]) == (1, 7)
+    assert got.summaries["value"].tolist() == base.summaries["value"].tolist()
 
 
 def test_two_outputs_in_a_note():

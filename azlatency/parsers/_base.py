@@ -550,16 +550,6 @@ def stopped_by_ctrl_c(line_no: int) -> str:
     return f"line {line_no}: stopped with Ctrl+C (how an endless run ends)"
 
 
-def first_match(
-    pattern: re.Pattern[str], lines: list[str], start: int = 0
-) -> tuple[int, re.Match[str]] | tuple[None, None]:
-    for i in range(start, len(lines)):
-        m = pattern.search(lines[i])
-        if m:
-            return i, m
-    return None, None
-
-
 CONSTANT_CHUNK = 1 << 20
 
 

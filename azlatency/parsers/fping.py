@@ -243,6 +243,7 @@ class _Target:
     icmp: list[str] = field(default_factory=list)
     intervals: int = 0
     unknown: str | None = None
+    again: list[str] = field(default_factory=list)  # a target's one-off line seen twice
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
@@ -344,11 +345,18 @@ def _line(t: _Target, kind: str, m: re.Match[str], no: int, interval: bool) -> N
         if interval:
             t.intervals += 1  # -Q: a window's figures, not kept (the final line covers all)
         else:
+            if t.summary is not None and t.summary.group(0).strip() == m.group(0).strip():
+                t.again.append(
+                    f"line {no}: the same summary of {t.host} as line {t.summary_no}: "
+                    "a repeated copy?"
+                )
             t.summary, t.summary_no = m, no
     elif kind == "all":
         t.values = [np.nan if v == "-" else _delay.scaled(v, 1000) for v in m["values"].split()]
         t.values_no = no
     elif kind == "alive":
+        if t.alive is not None:  # without -c/-l fping reports a target once
+            t.again.append(f"line {no}: {t.host} is alive a second time: a repeated copy? (read)")
         t.alive = m
     elif kind == "unreachable":
         t.unreachable = True
@@ -381,6 +389,7 @@ def _run(t: _Target) -> Run:
     if t.icmp:
         run.meta["errors"] = len(t.icmp)
         run.warnings.extend(t.icmp)  # fping does not say which probe it answered
+    run.warnings.extend(t.again)
     if t.intervals:
         run.warnings.append(
             f"{t.intervals} interval summaries (-Q or SIGQUIT) not kept: the final summary "

@@ -12,7 +12,7 @@ from matplotlib.axis import Axis
 from matplotlib.legend import Legend
 from matplotlib.ticker import Formatter
 
-SEP = " · "  # how reporting labels join their parts (campaign · scenario · zone · size · tool)
+SEP = " · "  # how report labels join their parts (campaign · scenario · zone · size · tool)
 # A legend goes outside the axes, on the right: inside, it sits over data points sooner or
 # later (issue 37); ``inside_max=`` keeps a short one inside where a caller knows the corner.
 INSIDE_MAX = 0

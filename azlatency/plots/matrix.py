@@ -32,7 +32,7 @@ def zone_matrix(
 
     Each cell shows the value and, when given, its interval ``[low, high]``; cells where the
     ``asymmetric`` column is true get a ``†`` and a thick edge (A→B differs from B→A under a
-    run-level test, ``reporting.matrix_frame``); cells where ``untestable`` is true get a
+    run-level test, ``report.matrix_frame``); cells where ``untestable`` is true get a
     ``‡`` (the column is used when present): measured both ways, but with 1 run a direction the test cannot tell a direction
     from run-to-run variation.  Empty cells (pair not measured) stay blank and say "n/a".
     """

@@ -5,7 +5,7 @@ draw with ``azlatency.plots`` and write a summary.  What is here joins the stati
 the data a campaign actually has — samples where a tool logged them, printed statistics
 where it did not — and says which is which in every row (``source``).
 
->>> from azlatency import reporting as rep                       # doctest: +SKIP
+>>> from azlatency import report as rep                       # doctest: +SKIP
 >>> t = rep.load_campaigns("seed001-aks-azure-cni")              # doctest: +SKIP
 >>> rep.zone_pair_medians(t)                                    # doctest: +SKIP
 """

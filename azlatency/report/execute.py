@@ -13,8 +13,6 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -263,23 +261,3 @@ def _cell(output: Path, exc) -> str:
         return f"cell id {failed.get('id')!r}{kind}"
     except (OSError, ValueError, KeyError, StopIteration):
         return f"cell {exc.cell_index} of the executed copy"
-
-
-def execute_all(
-    out_dir: Path,
-    parameters: dict[str, object] | None = None,
-    *,
-    paths: Iterable[Path] | None = None,
-    workers: int = 2,
-) -> list[Executed]:
-    """Run every notebook (two at a time: each runs in its own kernel process). Parameters a
-    notebook does not declare are left out for it, so one dict can serve all of them."""
-    paths = list(paths) if paths is not None else notebooks()
-
-    def one(p: Path) -> Executed:
-        declared = parameters_of(p)
-        params = {k: v for k, v in (parameters or {}).items() if k in declared}
-        return execute(p, out_dir, params)
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one, paths))

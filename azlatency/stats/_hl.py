@@ -33,11 +33,6 @@ def _positions(a: np.ndarray, b: np.ndarray, d: float) -> np.ndarray:
     return np.searchsorted(b, a - d, side="left")
 
 
-def count_le(a: np.ndarray, b: np.ndarray, d: float) -> int:
-    """#{(i, j): a_i − b_j ≤ d} for sorted a, b."""
-    return int(len(a) * len(b) - _positions(a, b, d).sum())
-
-
 def next_above(a: np.ndarray, b: np.ndarray, x: float) -> float:
     """The smallest difference a_i − b_j strictly greater than x (inf if none)."""
     j = _positions(a, b, x) - 1  # largest b_j < a_i − x, per row

@@ -86,14 +86,6 @@ def paced_times(
     return tx, tx + rtt_ns
 
 
-def count_in(rtt_ns_mean: float, mps: int | None, seconds: float) -> int:
-    """How many ping-pong round trips fit in ``seconds`` at ``mps`` (or back to back)."""
-    per_s = 1e9 / (rtt_ns_mean + 220.0)
-    if mps is not None:
-        per_s = min(per_s, float(mps))
-    return max(1, int(per_s * seconds))
-
-
 def throughput_series(
     rng: np.random.Generator, n: int, mean_bps: float, cv: float, phi: float = 0.6
 ) -> np.ndarray:

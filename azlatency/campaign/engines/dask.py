@@ -1,6 +1,6 @@
 """Dask for a cluster: the import's parsing and ``summarize_store``'s per-run work as tasks.
 
-Both send the same functions the local engines run — ``_worker.parse_batch`` for the import;
+Both send the same functions the local engines run — ``campaign.worker.parse_batch`` for the import;
 for the summary ``_series.read_series`` for a run in a large input's file (its row groups,
 from the footers, as the DuckDB engine reads it), else ``_series.table_rows`` (runs) or
 ``intervals.group_rows`` (groups) on rows read by ``_files.read_runs`` — so the results

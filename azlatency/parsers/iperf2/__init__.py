@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ...errors import NothingMeasured, ParseError
+from ...errors import NothingMeasured, ParseError, WrongTool
 from .._base import PROMPT, Parsed, Span, ToolInfo, command_of, stray
 from . import csvfmt
 from .lines import (
@@ -376,7 +376,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     first = next((x.strip() for x in lines if x.strip() and not command_of(x, _COMMANDS)[0]), "")
     if _IPERF3_OPENING.match(first):  # read as iperf2 by request (tool="iperf2"): refused
-        raise ParseError(
+        raise WrongTool(
             TOOL,
             source,
             next(i for i, x in enumerate(lines, 1) if x.strip() == first),
