@@ -86,6 +86,7 @@ from ._longrun import (
     segments,
     sessions,
 )
+from ._one_way import one_way_markdown, one_way_notes
 from ._pages import (
     banner,
     cross_tool_claims,
@@ -218,6 +219,8 @@ __all__ = [
     "matrix_label",
     "names",
     "nothing_to_show",
+    "one_way_markdown",
+    "one_way_notes",
     "processed_root",
     "read_claims",
     "reported_segments",
