@@ -4,20 +4,14 @@ clocks, in a campaign imported from real captures."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from azlatency import report as rep
-from azlatency.campaign import load
-from azlatency.cli import main
+from tests.report._fixture_campaign import FX, import_fixtures
 
-FX = Path(__file__).resolve().parents[1] / "fixtures"
 OWPING = "owping/owping--5.2.3-linux-c200-loss.txt"
 TWPING = "twping/twping--5.2.3-linux-c100-clean.txt"
 IRTT = "irtt/irtt--0.9.0-linux-i20ms-d2s-clean.txt"
@@ -34,19 +28,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("oneway")
-    raw = tmp / "raw" / "one-way"
-    for src, dst in FILES.items():
-        (raw / dst).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(FX / src, raw / dst)
-    res = CliRunner().invoke(
-        main,
-        ["import", str(raw), "--out", str(tmp / "processed"), "--workers", "1", "--json"],
-        catch_exceptions=False,
-    )
-    assert res.exit_code == 0, res.output
-    assert {f["status"] for f in json.loads(res.output)["files"]} == {"imported"}
-    return load("one-way", tmp / "processed")
+    return import_fixtures(tmp_path_factory.mktemp("oneway"), "one-way", FILES)
 
 
 def _row(notes, tool):

@@ -7,20 +7,15 @@ Real captures: fping's lossy runs and iperf 2/iperf3 UDP tests in a campaign fol
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from azlatency import report as rep
-from azlatency.campaign import import_campaign, load
-from azlatency.cli import main
+from azlatency.campaign import import_campaign
 from tests.conftest import ROOT
+from tests.report._fixture_campaign import FX, import_fixtures
 
-FX = Path(__file__).resolve().parents[1] / "fixtures"
 FPING_C20 = "fping/fping--5.1-linux-C20-loss-multi.txt"
 FPING_S = "fping/fping--5.1-linux-s-c10-loss.txt"
 FILES = {
@@ -53,22 +48,7 @@ rules:
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("matrix")
-    raw = tmp / "raw" / "matrix-stats"
-    for src, dst in FILES.items():
-        (raw / dst).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(FX / src, raw / dst)
-    (raw / "campaign.yaml").write_text(CAMPAIGN)
-    res = CliRunner().invoke(
-        main,
-        ["import", str(raw), "--out", str(tmp / "processed"), "--workers", "1", "--json"],
-        catch_exceptions=False,
-    )
-    assert res.exit_code == 0, res.output
-    files = {f["path"]: f["status"] for f in json.loads(res.output)["files"]}
-    assert files.pop("campaign.yaml") == "campaign"
-    assert set(files.values()) == {"imported"}, files
-    return load("matrix-stats", tmp / "processed")
+    return import_fixtures(tmp_path_factory.mktemp("matrix"), "matrix-stats", FILES, CAMPAIGN)
 
 
 def _cell(m, src, dst):
