@@ -153,6 +153,9 @@ def one_way_notes(tables: Tables) -> pd.DataFrame:
     medians are bucket-rounded), the clock evidence and a ``verdict`` sentence.  Several runs
     of a pair: the median of their figures.  Empty when no run has one-way figures."""
     fig = one_way_figures(tables)
+    # a session with no delay (owping interrupted before any packet: "nan/nan/nan ms,
+    # (err=0 ms)") says nothing about the path, nor about the clocks of the others
+    fig = fig[fig["value"].notna()] if len(fig) else fig
     if fig.empty:
         return pd.DataFrame(columns=COLUMNS)
     rows = []

@@ -23,6 +23,8 @@ FILES = {
     IRTT: "irtt/clean.txt",
     IPERF2: "iperf/trip-times.txt",
     "fping/fping--5.1-linux-c20-clean.txt": "fping/clean.txt",
+    # interrupted before any packet: "nan/nan/nan ms, (err=0 ms)", no figure, no evidence
+    "owping/owping--5.2.3-linux-c1000-sigint.txt": "owping/sigint.txt",
 }
 
 
@@ -69,7 +71,7 @@ def test_owping_unsync_sessions_against_twpings_round_trip(tables):
     ow = _row(notes, "owping")
     assert (ow["client"], ow["server"]) == ("10.77.0.2", "10.77.0.1")
     assert (ow["forward_us"], ow["reverse_us"], ow["sum_us"]) == (100.0, 100.0, 200.0)
-    assert ow["n_runs"] == 4  # two files, two sessions each
+    assert ow["n_runs"] == 4  # two files, two sessions each; the empty session left out
     assert ow["clock_sync"] == "unsync" and np.isnan(ow["clock_error_us"])
     assert ow["verdict"].startswith("clocks not synchronized (owping printed (unsync))")
     # twping measured the same hosts: "round-trip time min/median/max = 0.0443/0.2/4.82 ms"
