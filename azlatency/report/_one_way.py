@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..schema import Tables
-from ._data import labels
+from ._data import executions_only, labels
 from ._show import fmt
 
 CLOCK_METRICS = ("clock_error", "send_clock_error", "receive_clock_error")
@@ -73,7 +73,7 @@ def _figure(s: pd.DataFrame, run_id: str, metric: str) -> tuple[float, str]:
 def one_way_figures(tables: Tables) -> pd.DataFrame:
     """One row per run and direction: ``forward``/``reverse`` one-way median of the run,
     the statistic it is, the run's own round trip (irtt, twping) and its clock evidence."""
-    runs = tables.runs
+    runs = executions_only(tables.runs)  # a window beside its whole run would count twice
     s = tables.summaries
     split_ids = set(s.loc[s["metric"].isin(list(SPLIT)), "run_id"])
     one = runs[(runs["latency_basis"] == "one_way") | runs["run_id"].isin(split_ids)]

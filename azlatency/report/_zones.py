@@ -8,7 +8,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
-from ._data import latency_runs, sample_runs, subset
+from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 from ._matrix_stats import (
     jitter_cells,
@@ -156,7 +156,7 @@ def _other_cells(
 ) -> pd.DataFrame:
     """Loss or jitter cells of the runs that have one (never a traced path's hops)."""
     hops = per_hop_runs(tables.summaries)
-    runs = tables.runs[~tables.runs["run_id"].isin(hops)]
+    runs = executions_only(tables.runs[~tables.runs["run_id"].isin(hops)])
     if kind == "loss":
         has = runs["packets_sent"].notna() | runs["loss_pct"].notna()
         has |= runs["run_id"].isin(tables.samples.loc[tables.samples["status"] != "ok", "run_id"])
