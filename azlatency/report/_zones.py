@@ -281,6 +281,16 @@ def matrix_label(medians: pd.DataFrame, stat: str = "p50") -> str:
     return label
 
 
+def matrix_style(medians: pd.DataFrame, stat: str = "p50") -> dict[str, object]:
+    """Keyword arguments of ``plots.zone_matrix`` for a matrix of ``stat``: its colour-bar
+    label (:func:`matrix_label`); latencies and jitter on a log colour scale, loss on a
+    linear one from 0 % (a lossless pair is a cell, and the lowest colour means none)."""
+    style: dict[str, object] = {"label": matrix_label(medians, stat)}
+    if stat_kind(stat) == "loss":
+        style.update(log_color=False, vmin=0.0)
+    return style
+
+
 NOT_TESTABLE = "‡"  # the mark of a pair measured both ways whose runs cannot be tested
 
 

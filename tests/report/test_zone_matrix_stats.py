@@ -74,7 +74,12 @@ def test_loss_pools_the_pairs_runs_as_lost_over_sent(tables):
     assert (cell["n"], cell["n_runs"], cell["range_low"], cell["range_high"]) == (30, 2, 10, 30)
     dead = _cell(m, "1", "3")  # the unreachable host: every probe lost, size never printed
     assert (dead["estimate"], dead["n"]) == (100.0, 30)
-    assert rep.matrix_label(m, "loss") == "loss [%]"
+    assert rep.matrix_style(m, "loss") == {"label": "loss [%]", "log_color": False, "vmin": 0.0}
+    said = rep.zone_matrix_claims(m, m.iloc[0:0], level=0.95, both_ways=0)["text"].tolist()
+    assert said == [
+        "Probe loss of fping over 2 zone pairs: lowest 1→2 at 23.3 %, highest 1→3 at 100 %.",
+        "No direction test: A→B against B→A compares latencies, not loss.",
+    ]
     assert rep.asymmetry_table(tables, tool="fping", stat="loss").empty
 
 
