@@ -25,6 +25,7 @@ def zone_matrix(
     basis: str = "rtt",
     unit: str = "us",
     log_color: bool = True,
+    label: str | None = None,
     ax: Axes | None = None,
     **kwargs,
 ) -> Axes:
@@ -35,6 +36,8 @@ def zone_matrix(
     run-level test, ``report.matrix_frame``); cells where ``untestable`` is true get a
     ``‡`` (the column is used when present): measured both ways, but with 1 run a direction the test cannot tell a direction
     from run-to-run variation.  Empty cells (pair not measured) stay blank and say "n/a".
+    ``label`` names the colour bar when the cells are not medians (``"p99 rtt [µs]"``,
+    ``"loss [%]"``); by default it is the median latency of ``basis`` in ``unit``.
     """
     ax = ax if ax is not None else plt.gca()
     untestable = untestable if untestable in data.columns else None
@@ -54,7 +57,7 @@ def zone_matrix(
         np.ma.masked_invalid(grid), cmap=kwargs.pop("cmap", "cividis"), norm=norm, **kwargs
     )
     cbar = ax.figure.colorbar(mesh, ax=ax, fraction=0.046, pad=0.04)
-    cbar.set_label(latency_label(basis, unit, what="Median"))
+    cbar.set_label(label or latency_label(basis, unit, what="Median"))
     if norm is not None:
         plain_log(cbar.ax.yaxis)
     shown = np.log10(grid) if norm is not None else grid  # for choosing the text colour

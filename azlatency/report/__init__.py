@@ -86,6 +86,7 @@ from ._longrun import (
     segments,
     sessions,
 )
+from ._one_way import one_way_markdown, one_way_notes
 from ._pages import (
     banner,
     cross_tool_claims,
@@ -120,8 +121,11 @@ from ._throughput import throughput_table
 from ._zones import (
     asymmetry_table,
     both_ways,
+    latency_stat,
     main_tool,
     matrix_frame,
+    matrix_label,
+    matrix_style,
     spread,
     zone_pair_medians,
     zoned_runs,
@@ -208,12 +212,17 @@ __all__ = [
     "latency_percentiles",
     "latency_runs",
     "latency_samples",
+    "latency_stat",
     "load_campaigns",
     "long_runs",
     "main_tool",
     "matrix_frame",
+    "matrix_label",
+    "matrix_style",
     "names",
     "nothing_to_show",
+    "one_way_markdown",
+    "one_way_notes",
     "processed_root",
     "read_claims",
     "reported_segments",

@@ -160,15 +160,24 @@ def latency_runs(
     whose whole execution is also a run is left out unless ``windows``: a page's
     campaign-level figures describe executions, not fragments (notebook 30 asks for them)."""
     out = runs[runs["latency_basis"].notna()]
-    if not windows and len(out) and "execution" in out.columns:
-        win = labels(out).get("window", pd.Series(None, index=out.index)).notna()
-        whole = set(out.loc[~win & out["execution"].notna(), "execution"].astype(str))
-        out = out[~(win & out["execution"].astype(str).isin(whole))]
+    if not windows:
+        out = executions_only(out)
     if tool is not None:
         out = out[out["tool"].isin(names(tool))]
     if basis is not None:
         out = out[out["latency_basis"] == basis]
     return out.reset_index(drop=True)
+
+
+def executions_only(runs: pd.DataFrame) -> pd.DataFrame:
+    """``runs`` without the windows (runs labelled ``window``, e.g. seed 004's "last 100
+    records") of an execution that is also a run of its own: counting both would count the
+    window's probes twice.  Windows with no whole run beside them (owping ``-N``) stay."""
+    if runs.empty or "execution" not in runs.columns:
+        return runs
+    win = labels(runs).get("window", pd.Series(None, index=runs.index)).notna()
+    whole = set(runs.loc[~win & runs["execution"].notna(), "execution"].astype(str))
+    return runs[~(win & runs["execution"].astype(str).isin(whole))]
 
 
 def throughput_runs(runs: pd.DataFrame, summaries: pd.DataFrame) -> pd.DataFrame:

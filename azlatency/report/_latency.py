@@ -353,17 +353,37 @@ def latency_percentiles(
     return out.reindex(columns=cols).reset_index(drop=True)
 
 
-def headline(percentiles: pd.DataFrame, stat: str = "p50") -> pd.DataFrame:
+def headline(
+    percentiles: pd.DataFrame, stat: str = "p50", *, fallback: bool = True
+) -> pd.DataFrame:
     """One row per label: ``stat`` where the group has it, else its mean (a tool that prints
-    only a mean, like ping's summary line or qperf), with ``stat`` saying which."""
+    only a mean, like ping's summary line or qperf), with ``stat`` saying which.  With
+    ``fallback=False`` a group without ``stat`` gets an empty row of ``stat`` whose note
+    says what the tool printed instead."""
     rows = []
     for _, g in percentiles.groupby("label", sort=False):
         want, mean = g[g["stat"] == stat], g[g["stat"] == "mean"]
         if want["estimate"].notna().any():
             pick = want
-        elif mean["estimate"].notna().any():
+        elif fallback and mean["estimate"].notna().any():
             pick = mean
+        elif not fallback and want.empty:
+            rows.append(_missing(g, stat))
+            continue
         else:  # nothing estimable: the wanted row, whose bounds say what is known
             pick = want if len(want) else g
         rows.append(pick.iloc[0])
     return pd.DataFrame(rows).reset_index(drop=True) if rows else percentiles.iloc[0:0]
+
+
+def _missing(group: pd.DataFrame, stat: str) -> pd.Series:
+    """A group's row for a statistic it does not have: empty, saying what there is."""
+    row = group.iloc[0].copy()
+    for c in ("estimate", "ci_low", "ci_high", "level", "bound_low", "bound_high"):
+        if c in row.index:
+            row[c] = np.nan
+    row["stat"], row["q"], row["estimable"] = stat, _q(stat), False
+    has = ", ".join(sorted(set(group["stat"].astype(str))))
+    row["note"] = f"no {stat}: the tool printed only {has}"
+    row["method"] = ""
+    return row

@@ -124,7 +124,12 @@ def zone_matrix_claims(
         return _rows("zone matrix", ["Nothing to summarise: no zone pair."])
     m = medians.dropna(subset=["estimate"])
     tool, basis = medians["tool"].iloc[0], str(medians["basis"].iloc[0]).replace("_", " ")
-    word = "median" if (medians["stat"] == "p50").all() else "median (mean where printed)"
+    stats_shown = set(medians["stat"])
+    if stats_shown & {"loss", "jitter"}:
+        return _other_matrix_claims(medians, tool, basis)
+    word = "median" if stats_shown == {"p50"} else "median (mean where printed)"
+    if len(stats_shown) == 1 and "p50" not in stats_shown:
+        word = stats_shown.pop()  # p99, p99.9, mean: never a stand-in for another
     texts = []
     if len(m):
         lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
@@ -139,6 +144,11 @@ def zone_matrix_claims(
             f"{with_ci} of {len(medians)} cells have a {level:.0%} interval"
             + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
             + "."
+        )
+    if len(m) < len(medians):
+        texts.append(
+            f"{len(medians) - len(m)} of {len(medians)} pairs have no {word} "
+            "(`note` says why: too few packets a run, or the tool did not print it)."
         )
     if len(tested):
         flagged = [
@@ -159,6 +169,35 @@ def zone_matrix_claims(
             f"No pair was measured both ways with samples ({both_ways} have both directions "
             "in the matrix): no direction can be tested."
         )
+    return _rows("zone matrix", texts)
+
+
+def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.DataFrame:
+    """Page 20 for a matrix of loss or jitter: its lowest and highest cell and how many
+    pairs have none; the direction test compares latencies only."""
+    m = medians.dropna(subset=["estimate"])
+    stat = str(medians["stat"].iloc[0])
+    defs = medians["definition"].dropna() if "definition" in medians.columns else []
+    what = {"loss": "Probe loss", "jitter": "Jitter"}[stat]
+    if len(defs):
+        what += f" ({defs.iloc[0]})"
+
+    def show(v) -> str:
+        return f"{float(v):.3g} %" if stat == "loss" else fmt(v)
+
+    texts = []
+    if len(m):
+        lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
+        texts.append(
+            f"{what} of {tool} over {len(m)} zone pairs: lowest {lo['src_zone']}→"
+            f"{lo['dst_zone']} at {show(lo['estimate'])}, highest {hi['src_zone']}→"
+            f"{hi['dst_zone']} at {show(hi['estimate'])}."
+        )
+    if len(m) < len(medians):
+        texts.append(
+            f"{len(medians) - len(m)} of {len(medians)} pairs have no {stat} (`note` says why)."
+        )
+    texts.append(f"No direction test: A→B against B→A compares latencies, not {stat}.")
     return _rows("zone matrix", texts)
 
 
@@ -285,6 +324,14 @@ def see_matrix(cells: pd.DataFrame) -> str:
     lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
     flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in m.itertuples() if r.asymmetric]
     asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
+    stat = str(m["stat"].iloc[0]) if "stat" in m.columns else "p50"
+    if stat in ("loss", "jitter"):  # no latency: highest and lowest, in the cells' unit
+        unit = "%" if stat == "loss" else "us"
+        show = (lambda v: f"{float(v):.3g} %") if unit == "%" else fmt
+        return (
+            f"Highest {stat} {hi['src_zone']}→{hi['dst_zone']} ({show(hi['estimate'])}), "
+            f"lowest {lo['src_zone']}→{lo['dst_zone']} ({show(lo['estimate'])})."
+        )
     return (
         f"Slowest pair {hi['src_zone']}→{hi['dst_zone']} ({fmt(hi['estimate'])}), fastest "
         f"{lo['src_zone']}→{lo['dst_zone']} ({fmt(lo['estimate'])}){asym}."

@@ -8,8 +8,16 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
-from ._data import latency_runs, sample_runs, subset
+from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
+from ._matrix_stats import (
+    jitter_cells,
+    loss_cells,
+    per_hop_runs,
+    quantile_of,
+    stat_kind,
+    stat_label,
+)
 from ._memo import memo
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
@@ -27,7 +35,10 @@ PREFERENCE = ("sockperf", "echo_csv", "latte", "ethr", "uping", "ping", "qperf")
 
 def main_tool(runs: pd.DataFrame) -> str | None:
     """The tool that covers the most zone pairs (ties: :data:`PREFERENCE`, then most runs)."""
-    r = zoned_runs(runs)
+    return _widest(zoned_runs(runs))
+
+
+def _widest(r: pd.DataFrame) -> str | None:
     if r.empty:
         return None
     pairs = r.groupby("tool").apply(
@@ -45,29 +56,59 @@ def _most(r: pd.DataFrame, col: str):
 
 
 def _choose(
-    runs: pd.DataFrame, tool: str | None, basis: str | None, msg_size: int | None
+    runs: pd.DataFrame,
+    tool: str | None,
+    basis: str | None,
+    msg_size: int | None,
+    *,
+    latency: bool = True,
 ) -> tuple[pd.DataFrame, str | None, str | None, object]:
     """The runs a zone matrix compares: one tool, one message size, one basis (as printed:
     never mixed), and everything but the zones held fixed — the most common VM size and
     accelerated networking, and only placements that zones define (a PPG or an availability
-    set in a zone is another pair of VMs)."""
-    r = zoned_runs(runs)
-    tool = tool or main_tool(runs)
+    set in a zone is another pair of VMs).  ``latency=False`` (loss, jitter) takes every
+    run with both zones known, latency basis or not (iperf's UDP tests have none)."""
+    r = zoned_runs(runs) if latency else runs[runs["src_zone"].notna() & runs["dst_zone"].notna()]
+    tool = tool or _widest(r)
     r = r[r["tool"] == tool]
     if r.empty:
         return r, tool, basis, msg_size
     if msg_size is None:
         msg_size = _most(r, "msg_size_bytes")
     if msg_size is not None:
-        r = r[r["msg_size_bytes"] == msg_size]
+        # a probe that never came back may leave the size unprinted (fping's timeouts)
+        same = r["msg_size_bytes"] == msg_size
+        r = r[same if latency else same | r["msg_size_bytes"].isna()]
     basis = basis or _most(r, "latency_basis")
-    r = r[r["latency_basis"] == basis]
+    if latency:  # a loss or a jitter has no basis: the runs are not split by it
+        r = r[r["latency_basis"] == basis]
     for col in ("vm_size", "accelerated_networking"):
         v = _most(r, col)
         if v is not None:
             r = r[r[col].isna() | (r[col] == v)]
     r = r[r["placement"].isna() | r["placement"].isin(["same_zone", "cross_zone"])]
     return r.reset_index(drop=True), tool, basis, None if msg_size is None else int(msg_size)
+
+
+MATRIX_COLUMNS = [
+    "src_zone",
+    "dst_zone",
+    "tool",
+    "basis",
+    "msg_size_bytes",
+    "stat",
+    "unit",
+    "definition",
+    *INTERVAL_CORE,
+    "unit_of_analysis",
+    "source",
+    "n",
+    "n_runs",
+    "range_low",
+    "range_high",
+    "estimable",
+    "note",
+]
 
 
 @memo
@@ -81,41 +122,63 @@ def zone_pair_medians(
     stat: str = "p50",
     unit: str = "auto",
 ) -> pd.DataFrame:
-    """One row per (source zone, destination zone): the ``stat`` (median) of ``tool``'s runs,
-    with its interval where there are samples.  ``tool=None`` takes the tool that covers the
-    most pairs, ``msg_size=None`` its most common message size, ``basis=None`` the basis most
-    of those runs printed (the others are left out, not converted); the chosen tool, basis
-    and size are columns of the result.  ``unit`` as in ``stats.summarize``."""
+    """One row per (source zone, destination zone): the ``stat`` of ``tool``'s runs, with
+    its interval where there are samples.  ``stat`` is a percentile (``"p50"``, the default,
+    ``"p99"``, ``"p99.9"``), ``"mean"``, ``"loss"`` (percent of probes lost, the pair's runs
+    pooled as total lost / total sent) or ``"jitter"`` (one definition per matrix, the most
+    common, named in ``definition``); anything else is a ``ValueError``.  ``tool=None`` takes
+    the tool that covers the most pairs (for loss and jitter: among runs that have one),
+    ``msg_size=None`` its most common message size, ``basis=None`` the basis most of those
+    runs printed (the others are left out, not converted); the chosen tool, basis and size
+    are columns of the result, ``unit`` the cells' (``us`` or ``%``).  The ``unit`` argument
+    is the unit of analysis, as in ``stats.summarize``."""
+    kind = stat_kind(stat)
+    if kind in ("loss", "jitter"):
+        return _other_cells(tables, kind, tool=tool, basis=basis, msg_size=msg_size)
     runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
-    cols = [
-        "src_zone",
-        "dst_zone",
-        "tool",
-        "basis",
-        "msg_size_bytes",
-        "stat",
-        *INTERVAL_CORE,
-        "unit_of_analysis",
-        "source",
-        "n",
-        "n_runs",
-        "range_low",
-        "range_high",
-        "estimable",
-        "note",
-    ]
+    cols = MATRIX_COLUMNS
     if runs.empty:
         return pd.DataFrame(columns=cols)
-    q = float(stat[1:]) / 100
     pct = latency_percentiles(
-        subset(tables, runs), level=level, by=ZONE_BY, quantiles=(q,), unit=unit
+        subset(tables, runs), level=level, by=ZONE_BY, quantiles=(quantile_of(stat),), unit=unit
     )
-    # The mean stands in where the tool printed no median (qperf); ``stat`` says which.
-    # Several printed runs of one pair cannot be pooled (a median of medians is no median):
-    # they stay apart, the matrix shows the first and the table lists every one.
-    out = headline(pct, stat).reindex(columns=cols).copy()
-    out["tool"], out["basis"] = tool, basis
+    # The mean stands in for a missing median where the tool printed none (qperf); ``stat``
+    # says which.  Any other statistic is shown only where it is known: a p99 cell is never
+    # a mean.  Several printed runs of one pair cannot be pooled (a median of medians is no
+    # median): they stay apart, the matrix shows the first and the table lists every one.
+    out = headline(pct, stat, fallback=stat == "p50").reindex(columns=cols).copy()
+    out["tool"], out["basis"], out["unit"] = tool, basis, "us"
     return out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
+
+
+def _other_cells(
+    tables: Tables, kind: str, *, tool: str | None, basis: str | None, msg_size: int | None
+) -> pd.DataFrame:
+    """Loss or jitter cells of the runs that have one (never a traced path's hops)."""
+    hops = per_hop_runs(tables.summaries)
+    runs = executions_only(tables.runs[~tables.runs["run_id"].isin(hops)])
+    if kind == "loss":
+        has = runs["packets_sent"].notna() | runs["loss_pct"].notna()
+        has |= runs["run_id"].isin(tables.samples.loc[tables.samples["status"] != "ok", "run_id"])
+        has |= runs["run_id"].isin(tables.samples["run_id"]) & runs["latency_basis"].notna()
+    else:
+        jit = tables.summaries["metric"].isin(["jitter", "ipdv"])
+        has = runs["run_id"].isin(tables.summaries.loc[jit, "run_id"])
+    runs, tool, basis, msg_size = _choose(runs[has], tool, basis, msg_size, latency=False)
+    if runs.empty:
+        return pd.DataFrame(columns=MATRIX_COLUMNS)
+    t = subset(tables, runs)
+    cells = loss_cells(t, runs) if kind == "loss" else jitter_cells(t, runs)
+    if cells.empty:
+        return pd.DataFrame(columns=MATRIX_COLUMNS)
+    cells = cells.assign(
+        tool=tool,
+        basis=basis,
+        msg_size_bytes=msg_size,
+        stat=kind,
+        unit="%" if kind == "loss" else "us",
+    )
+    return cells.reindex(columns=MATRIX_COLUMNS).reset_index(drop=True)
 
 
 ASYMMETRY_COLUMNS = [
@@ -163,6 +226,7 @@ def asymmetry_table(
     unit: str = "auto",
     rng=None,
     between_runs="pooled",
+    stat: str = "p50",
 ) -> pd.DataFrame:
     """A→B against B→A (ratio of run medians, interval, adjusted p) for every zone pair
     measured both ways with samples.  The run is the unit (``stats.asymmetry``): Welch t on
@@ -172,10 +236,11 @@ def asymmetry_table(
     ``asymmetric`` is true only for a run-level test with ``p_adj < 1 - level``; a
     packet-level test (``unit="packet"``) is shown but never marks a pair.  ``caption`` says
     each row in plain words: unit, runs per side, method.  Empty when no pair was measured in
-    both directions (printed statistics cannot be compared this way)."""
+    both directions (printed statistics cannot be compared this way), and for a ``stat``
+    that is no latency (loss, jitter: :func:`latency_stat`)."""
     runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
     cols = ASYMMETRY_COLUMNS
-    if runs.empty or basis is None:
+    if runs.empty or basis is None or not latency_stat(stat):
         return pd.DataFrame(columns=cols)
     t = subset(tables, runs)
     ids = sample_runs(t.samples, f"{basis}_us")
@@ -196,6 +261,34 @@ def asymmetry_table(
     res["asymmetric"] = res["significant"].astype(bool)
     res["tool"], res["basis"] = tool, basis
     return res.reindex(columns=cols).reset_index(drop=True)
+
+
+def latency_stat(stat: str) -> bool:
+    """Whether a matrix of ``stat`` holds latencies (a percentile or the mean), which the
+    direction test compares; loss and jitter are no latencies.  A ``ValueError`` names the
+    accepted statistics."""
+    return stat_kind(stat) in ("quantile", "mean")
+
+
+def matrix_label(medians: pd.DataFrame, stat: str = "p50") -> str:
+    """The colour-bar label of a :func:`zone_pair_medians` frame: ``'p99 rtt [µs]'``,
+    ``'loss [%]'``, ``'jitter (RFC 3550) [µs]'``."""
+    basis = medians["basis"].dropna().iloc[0] if medians["basis"].notna().any() else None
+    defs = medians["definition"].dropna() if "definition" in medians.columns else []
+    label = stat_label(stat, basis, defs.iloc[0] if len(defs) else None)
+    if stat == "p50" and len(medians) and (medians["stat"] != "p50").any():
+        label = label.replace("median", "median (mean where only a mean was printed)")
+    return label
+
+
+def matrix_style(medians: pd.DataFrame, stat: str = "p50") -> dict[str, object]:
+    """Keyword arguments of ``plots.zone_matrix`` for a matrix of ``stat``: its colour-bar
+    label (:func:`matrix_label`); latencies and jitter on a log colour scale, loss on a
+    linear one from 0 % (a lossless pair is a cell, and the lowest colour means none)."""
+    style: dict[str, object] = {"label": matrix_label(medians, stat)}
+    if stat_kind(stat) == "loss":
+        style.update(log_color=False, vmin=0.0)
+    return style
 
 
 NOT_TESTABLE = "‡"  # the mark of a pair measured both ways whose runs cannot be tested
@@ -227,14 +320,17 @@ def _cell_caption(cell: dict, pair: dict | None) -> str:
     """One cell in words: its median and how it was made, then its direction test."""
     unit = cell.get("unit_of_analysis")
     runs = cell.get("n_runs")
+    shown = {"us": "µs", "%": "%"}.get(str(cell.get("unit")), "µs")
     head = f"{cell['src_zone']}→{cell['dst_zone']}: {cell.get('stat', 'p50')} " + (
-        f"{float(cell['estimate']):.4g} µs" if pd.notna(cell.get("estimate")) else "n/a"
+        f"{float(cell['estimate']):.4g} {shown}" if pd.notna(cell.get("estimate")) else "n/a"
     )
     how = f"unit: {unit or 'printed value'}" + (f", {int(runs)} run(s)" if pd.notna(runs) else "")
     if cell.get("method"):
         how += f", {cell['method']}"
     if cell["src_zone"] == cell["dst_zone"]:
         direction = "same zone: no direction to compare"
+    elif cell.get("stat") in ("loss", "jitter"):
+        direction = "no direction test: it compares latencies"
     elif pair is None:
         direction = "reverse direction not measured with samples: no direction test"
     elif pair["testable"]:

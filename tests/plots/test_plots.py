@@ -95,6 +95,17 @@ def test_zone_matrix_cells_hold_values_intervals_and_marks():
     assert "Median" in fig.axes[1].get_ylabel() and "RTT" in fig.axes[1].get_ylabel()
 
 
+def test_zone_matrix_of_loss_names_its_statistic_and_keeps_zero_cells():
+    # a loss matrix (issue 40): 0 % is a value, not a blank cell, on a linear colour scale
+    df = pd.DataFrame({"src_zone": ["1", "1"], "dst_zone": ["2", "3"], "value": [0.0, 23.33]})
+    fig, ax = plt.subplots()
+    plots.zone_matrix(df, low=None, high=None, label="loss [%]", log_color=False, ax=ax)
+    arr = ax.images[0].get_array()
+    assert arr[0, 1] == 0.0 and not np.ma.is_masked(arr[0, 1])
+    assert fig.axes[1].get_ylabel() == "loss [%]"
+    assert {"0", "23.33"} <= {t.get_text() for t in ax.texts}
+
+
 def test_forest_rows_follow_comparisons():
     df = pd.DataFrame(
         {

@@ -1,0 +1,37 @@
+"""A campaign folder made of real fixtures, imported with ``azlatency import`` as a user would."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from azlatency.campaign import load
+from azlatency.cli import main
+from azlatency.schema import Tables
+
+FX = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | None = None) -> Tables:
+    """Copy ``files`` (fixture path under tests/fixtures → path in the campaign) into
+    ``tmp/raw/name`` with ``yaml`` as its campaign.yaml, import it, check every file was
+    imported, and load the tables."""
+    raw = tmp / "raw" / name
+    for src, dst in files.items():
+        (raw / dst).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(FX / src, raw / dst)
+    if yaml is not None:
+        (raw / "campaign.yaml").write_text(yaml)
+    res = CliRunner().invoke(
+        main,
+        ["import", str(raw), "--out", str(tmp / "processed"), "--workers", "1", "--json"],
+        catch_exceptions=False,
+    )
+    assert res.exit_code == 0, res.output
+    status = {f["path"]: f["status"] for f in json.loads(res.output)["files"]}
+    status.pop("campaign.yaml", None)
+    assert set(status.values()) == {"imported"} and len(status) == len(files), status
+    return load(name, tmp / "processed")

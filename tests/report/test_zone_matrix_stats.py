@@ -1,0 +1,150 @@
+"""The zone matrix takes any statistic (issue 40): a percentile, the mean, probe loss pooled
+over a pair's runs, and jitter with its definition, never two definitions in one matrix.
+
+Real captures: fping's lossy runs and iperf 2/iperf3 UDP tests in a campaign folder whose
+``campaign.yaml`` says which zone each end is in; seed 001's printed sockperf percentiles.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from azlatency import report as rep
+from azlatency.campaign import import_campaign
+from tests.conftest import ROOT
+from tests.report._fixture_campaign import FX, import_fixtures
+
+FPING_C20 = "fping/fping--5.1-linux-C20-loss-multi.txt"
+FPING_S = "fping/fping--5.1-linux-s-c10-loss.txt"
+FILES = {
+    FPING_C20: "fping/c20.txt",
+    FPING_S: "fping/s-c10.txt",
+    "iperf2/iperf2--2.1.8-linux-c-i1-u-udp.txt": "iperf/a-iperf2-client.txt",
+    "iperf2/iperf2--2.2.1-linux-s-i1-e-u-udp.txt": "iperf/b-iperf2-server.txt",
+    "iperf3/iperf3--3.12-linux-u-udp.txt": "iperf/a-iperf3.txt",
+    "twping/twping--5.2.3-linux-c100-clean.txt": "twping/c100.txt",
+}
+# fping ran in zone 1 towards a zone-2 host (10.77.0.1) and a dead zone-3 one (10.77.0.9);
+# the UDP tests ran on loopback, so the rules say their zones.
+CAMPAIGN = """\
+defaults:
+  region: testregion
+hosts:
+  target: {ip: 10.77.0.1, zone: 2}
+  dead: {ip: 10.77.0.9, zone: 3}
+rules:
+  - glob: "fping/*"
+    set: {src_zone: "1"}
+  - glob: "iperf/a*"
+    set: {src_zone: "1", dst_zone: "2"}
+  - glob: "iperf/b*"
+    set: {src_zone: "2", dst_zone: "1"}
+  - glob: "twping/*"
+    set: {src_zone: "2", dst_zone: "1"}
+"""
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    return import_fixtures(tmp_path_factory.mktemp("matrix"), "matrix-stats", FILES, CAMPAIGN)
+
+
+def _cell(m, src, dst):
+    rows = m[(m["src_zone"] == src) & (m["dst_zone"] == dst)]
+    assert len(rows) == 1, rows
+    return rows.iloc[0]
+
+
+def _probes(fixture: str, ip: str) -> tuple[int, int]:
+    """(sent, lost) to ``ip`` counted by hand off fping's per-probe lines."""
+    lines = [x for x in (FX / fixture).read_text().splitlines() if x.startswith(f"{ip} : [")]
+    return len(lines), sum("timed out" in x for x in lines)
+
+
+def test_loss_pools_the_pairs_runs_as_lost_over_sent(tables):
+    m = rep.zone_pair_medians(tables, stat="loss", tool="fping")
+    assert set(m["stat"]) == {"loss"} and set(m["unit"]) == {"%"}
+    sent_a, lost_a = _probes(FPING_C20, "10.77.0.1")
+    sent_b, lost_b = _probes(FPING_S, "10.77.0.1")
+    assert (sent_a, lost_a, sent_b, lost_b) == (20, 6, 10, 1)  # fping printed 30% and 10%
+    cell = _cell(m, "1", "2")
+    assert cell["estimate"] == pytest.approx(100 * 7 / 30)  # 23.33 %, not (30 + 10) / 2
+    assert (cell["n"], cell["n_runs"], cell["range_low"], cell["range_high"]) == (30, 2, 10, 30)
+    dead = _cell(m, "1", "3")  # the unreachable host: every probe lost, size never printed
+    assert (dead["estimate"], dead["n"]) == (100.0, 30)
+    assert rep.matrix_style(m, "loss") == {"label": "loss [%]", "log_color": False, "vmin": 0.0}
+    said = rep.zone_matrix_claims(m, m.iloc[0:0], level=0.95, both_ways=0)["text"].tolist()
+    assert said == [
+        "Probe loss of fping over 2 zone pairs: lowest 1→2 at 23.3 %, highest 1→3 at 100 %.",
+        "No direction test: A→B against B→A compares latencies, not loss.",
+    ]
+    assert rep.asymmetry_table(tables, tool="fping", stat="loss").empty
+
+
+def test_jitter_is_the_printed_rfc3550_figure_and_names_it(tables):
+    m = rep.zone_pair_medians(tables, stat="jitter", tool="iperf2")
+    assert set(m["definition"]) == {"jitter/rfc3550"} and set(m["unit"]) == {"us"}
+    # the client's server report prints "0.001 ms", the 2.2.1 server "0.002 ms"
+    assert _cell(m, "1", "2")["estimate"] == 1.0
+    assert _cell(m, "2", "1")["estimate"] == 2.0
+    assert rep.matrix_label(m, "jitter") == "jitter (RFC 3550) [µs]"
+    m3 = rep.zone_pair_medians(tables, stat="jitter", tool="iperf3")
+    assert _cell(m3, "1", "2")["estimate"] == 6.0  # receiver line: "0.006 ms"
+    # fping prints no jitter: its IPDV is computed from the replies, and said so
+    mf = rep.zone_pair_medians(tables, stat="jitter", tool="fping")
+    assert set(mf["definition"]) == {"ipdv/mean"}
+    assert rep.matrix_label(mf, "jitter") == "IPDV mean (RFC 3393) [µs]"
+
+
+def test_jitter_never_mixes_definitions(tables):
+    from azlatency.report._matrix_stats import jitter_cells
+
+    runs = tables.runs[tables.runs["tool"].isin(["iperf2", "twping"])]
+    cells = jitter_cells(rep.subset(tables, runs), runs)
+    # two iperf 2 runs print RFC 3550, one twping run P95-P50: the majority is shown
+    assert set(cells["definition"]) == {"jitter/rfc3550"}
+    assert _cell(cells, "2", "1")["estimate"] == 2.0  # twping's 2800 µs is not in it
+    assert "left out: 1 run(s) whose jitter is jitter/p95-p50" in cells["note"].iloc[0]
+
+
+def test_unknown_statistic_is_a_clear_error(tables):
+    for bad in ("median", "p100", "jitter_rfc", "p"):
+        with pytest.raises(ValueError, match=r"'pNN' or 'pNN.N'.*'mean', 'loss' or 'jitter'"):
+            rep.zone_pair_medians(tables, stat=bad)
+    assert rep.latency_stat("p99.9") and not rep.latency_stat("loss")
+
+
+@pytest.fixture(scope="module")
+def seed001(tmp_path_factory):
+    root = tmp_path_factory.mktemp("seed001")
+    raw = ROOT / "data" / "raw" / "seed001-aks-azure-cni"
+    import_campaign(raw, root=root / "processed", workers=1)
+    return rep.load_campaigns("seed001-aks-azure-cni", root)
+
+
+def test_printed_p99_and_p999_cells_are_the_printed_percentiles(seed001):
+    text = (ROOT / "data" / "raw" / "seed001-aks-azure-cni" / "az1-az3.md").read_text()
+    printed = dict(re.findall(r"percentile (99\.\d{3}) =\s+([\d.]+)", text))
+    assert (printed["99.900"], printed["99.000"]) == ("894.177", "798.420")
+    # az1-az3.md: the client is the zone-3 pod, the server the zone-1 one
+    for stat, pct in (("p99", "99.000"), ("p99.9", "99.900")):
+        cell = _cell(rep.zone_pair_medians(seed001, stat=stat), "3", "1")
+        assert (cell["stat"], cell["estimate"]) == (stat, float(printed[pct]))
+        assert cell["source"] == "reported"
+    med = rep.zone_pair_medians(seed001)  # the default is still the median
+    assert _cell(med, "3", "1")["estimate"] == 700.618
+    assert rep.matrix_label(med) == "median half rtt [µs]"
+    assert rep.matrix_label(med, "p99") == "p99 half rtt [µs]"
+
+
+def test_p99_cells_equal_latency_percentiles_of_the_pair(seed001):
+    from azlatency.report._zones import ZONE_BY
+
+    m = rep.zone_pair_medians(seed001, stat="p99")
+    pct = rep.latency_percentiles(seed001, by=ZONE_BY, quantiles=(0.99,))
+    p99 = pct[pct["stat"] == "p99"].set_index(["src_zone", "dst_zone"])["estimate"]
+    assert len(m) == 4
+    for r in m.itertuples():
+        assert r.estimate == p99.loc[(r.src_zone, r.dst_zone)]
