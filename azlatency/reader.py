@@ -673,6 +673,10 @@ def read_text(
 STRAY_RETRIES = 3
 _NEAR = (0, -1, -2, -3, 1)
 _LINE_NO = re.compile(r"\bline (\d+)\b")  # as errors.shift_lines finds them
+# Errors no line is taken out for: a JSON document's own repair already took out what
+# strayed (what is left is its own line: a missing comma), and a number beyond int64 is the
+# tool's own figure, too big to store, not a foreign line.
+_NOT_A_STRAY = ("invalid JSON", "int64")
 
 
 def _without_strays(tool: str, block: list[str], source: str | None, exc: Exception):
@@ -685,8 +689,11 @@ def _without_strays(tool: str, block: list[str], source: str | None, exc: Except
     table is found where the table's next line no longer fits) and the one below.  The line
     is taken out (a blank line would split a table's header as surely as the stray did) and
     the run's line numbers are given back in the file's count.  A block that measured
-    nothing (:class:`NothingMeasured`) is left as it is."""
+    nothing (:class:`NothingMeasured`), another tool's output (:class:`WrongTool`) and the
+    errors of :data:`_NOT_A_STRAY` are left as they are."""
     if not isinstance(exc, ParseError) or isinstance(exc, NothingMeasured | WrongTool):
+        return None
+    if any(what in exc.reason for what in _NOT_A_STRAY):
         return None
     lines, removed = list(block), []  # removed: indices in ``block``
     for _ in range(STRAY_RETRIES):
