@@ -669,8 +669,11 @@ def read_text(
     return tables
 
 
-# Lines a lenient read may take out of a block its parser refused (each one, near the error).
+# Lines a lenient read may take out of a block its parser refused (each one, near the error),
+# and the longest block it reads again for it (each try reads the block whole: a refused
+# million-line log keeps its located error rather than be read fifteen times).
 STRAY_RETRIES = 3
+STRAY_RETRY_LINES = 200_000
 _NEAR = (0, -1, -2, -3, 1)
 _LINE_NO = re.compile(r"\bline (\d+)\b")  # as errors.shift_lines finds them
 # Errors no line is taken out for: a JSON document's own repair already took out what
@@ -693,7 +696,7 @@ def _without_strays(tool: str, block: list[str], source: str | None, exc: Except
     errors of :data:`_NOT_A_STRAY` are left as they are."""
     if not isinstance(exc, ParseError) or isinstance(exc, NothingMeasured | WrongTool):
         return None
-    if any(what in exc.reason for what in _NOT_A_STRAY):
+    if any(what in exc.reason for what in _NOT_A_STRAY) or len(block) > STRAY_RETRY_LINES:
         return None
     lines, removed = list(block), []  # removed: indices in ``block``
     for _ in range(STRAY_RETRIES):
@@ -754,7 +757,7 @@ def _across_stray(span: Span, lines: list[str], stop: int, source: str | None):
     locator): the block with that line blanked and the lines up to ``stop`` (the next
     block) after it, when that reads; the line named in every run's warnings."""
     at = span.end
-    if at >= stop - 1 or not lines[at].strip():
+    if at >= stop - 1 or not lines[at].strip() or stop - span.start > STRAY_RETRY_LINES:
         return None
     trial = lines[span.start : at] + [""] + lines[at + 1 : stop]
     try:

@@ -10,7 +10,7 @@ import pytest
 
 import azlatency
 from azlatency.decode import decode
-from azlatency.errors import DetectionError, NothingMeasured
+from azlatency.errors import DetectionError, NothingMeasured, ParseError
 from azlatency.parsers import modules
 from tests.conftest import SEEDS, needs_shared, seed
 
@@ -419,3 +419,20 @@ rtt min/avg/max/mdev = 0.498/0.505/0.512/0.007 ms
     with pytest.raises(NothingMeasured) as info:
         azlatency.read(f"$ iperf3 -c 10.0.0.5\n{error}\n", source="alone.txt")
     assert info.value.line_no == 2
+
+
+def test_a_refused_block_longer_than_the_retry_limit_keeps_its_error(monkeypatch):
+    """The lenient retry reads a block again for each line it tries; past
+    ``STRAY_RETRY_LINES`` the located error stands (a broken million-line log is not read
+    fifteen times)."""
+    from azlatency import reader
+    from tests._expected import FIXTURES
+
+    path = FIXTURES / "netperf" / "netperf--2.7.1-linux-j-TCP_RR-O-columns.txt"
+    lines = path.read_text().split("\n")
+    doc = "\n".join(lines[:2] + ["Connection reset by peer"] + lines[2:])
+    assert "line 3 skipped" in azlatency.read(doc).runs["warnings"][0]
+    monkeypatch.setattr(reader, "STRAY_RETRY_LINES", 5)
+    with pytest.raises(ParseError) as info:
+        azlatency.read(doc)
+    assert info.value.line_no == 3
