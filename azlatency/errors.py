@@ -10,15 +10,21 @@ expected, formatted like a compiler message::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # "line 12 skipped: ...", "already given on line 2": numbered within a parser's block.
 _LINE_NO = re.compile(r"\bline (\d+)\b")
 
 
+def map_lines(text: str, where: Callable[[int], int]) -> str:
+    """``text`` with every ``line N`` made ``line where(N)``."""
+    return _LINE_NO.sub(lambda m: f"line {where(int(m[1]))}", text)
+
+
 def shift_lines(text: str, by: int) -> str:
     """``text`` with every ``line N`` moved down by ``by`` lines (a block's numbers made the
     enclosing text's)."""
-    return _LINE_NO.sub(lambda m: f"line {int(m[1]) + by}", text) if by else text
+    return map_lines(text, lambda n: n + by) if by else text
 
 
 class AzlatencyError(Exception):

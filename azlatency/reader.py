@@ -32,6 +32,7 @@ from .errors import (
     ParseError,
     SchemaError,
     WrongTool,
+    map_lines,
     shift_lines,
 )
 from .parsers import get, modules
@@ -675,7 +676,6 @@ def read_text(
 STRAY_RETRIES = 3
 STRAY_RETRY_LINES = 200_000
 _NEAR = (0, -1, -2, -3, 1)
-_LINE_NO = re.compile(r"\bline (\d+)\b")  # as errors.shift_lines finds them
 # Errors no line is taken out for: a JSON document's own repair already took out what
 # strayed (what is left is its own line: a missing comma), and a number beyond int64 is the
 # tool's own figure, too big to store, not a foreign line.
@@ -745,9 +745,15 @@ def _renumbered(parsed: Parsed, removed: list[int], block: list[str], tool: str)
     )
     for run in parsed.runs:
         run.line_start, run.line_end = back(run.line_start), back(run.line_end)
-        run.warnings = [note] + [
-            _LINE_NO.sub(lambda m: f"line {back(int(m[1]))}", w) for w in run.warnings
-        ]
+        run.warnings = [map_lines(w, back) for w in run.warnings]
+    return _named(parsed, note)
+
+
+def _named(parsed: Parsed, note: str) -> Parsed:
+    """``parsed`` with ``note`` (the lines a lenient read took out) first in each run's
+    warnings."""
+    for run in parsed.runs:
+        run.warnings.insert(0, note)
     return parsed
 
 
@@ -768,9 +774,7 @@ def _across_stray(span: Span, lines: list[str], stop: int, source: str | None):
         f"line {at - span.start + 1} skipped: {lines[at].strip()[:80]!r} is no {span.tool} "
         "output line (the output goes on after it)"
     )
-    for run in parsed.runs:
-        run.warnings.insert(0, note)
-    return parsed
+    return _named(parsed, note)
 
 
 def unquote(lines: list[str]) -> list[str]:
