@@ -259,13 +259,13 @@ def report(
         )
     except AzlatencyError as exc:  # raised before any work: bad -p or --notebooks
         raise click.UsageError(str(exc)) from None
-    target = outcome.index.parent if outcome.index else Path(out or "reports")
+    target = outcome.index.parent if outcome.index else paths.reports_dir(out)
     print_summary(outcome, target, console, strict=strict)
     sys.exit(outcome.status(strict))
 
 
 def _root(data_root) -> Path:
-    return Path(data_root).expanduser().resolve() if data_root else paths.data_root()
+    return paths.data_root(data_root or None)
 
 
 def _imported(campaigns: list[str], root: Path) -> list[str]:
@@ -279,7 +279,7 @@ def _imported(campaigns: list[str], root: Path) -> list[str]:
         reports = import_all([c], root, errors)
         if reports:
             names.append(reports[0].campaign)
-        elif (root / "processed" / c).is_dir() and not (root / "raw" / c).exists():
+        elif (paths.processed_dir(root) / c).is_dir() and not (paths.raw_dir(root) / c).exists():
             names.append(c)
         else:
             raise click.ClickException("; ".join(errors))
@@ -598,7 +598,7 @@ def export(campaign: str, data_root, fmt: str, out, untimed: str):
     root = _root(data_root)
     (name,) = _imported([campaign], root)
     try:
-        result = run_export(name, root / "processed", format=fmt, untimed=untimed)
+        result = run_export(name, paths.processed_dir(root), format=fmt, untimed=untimed)
     except (AzlatencyError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     path = write(result, out)

@@ -38,11 +38,10 @@ def ensure_synthetic() -> list[Path]:
 
 
 def run(reports: Path | None = None, *, strict: bool = False) -> int:
-    from .report import reports_root
     from .report.run import print_summary, run_report
 
     console = _console()
-    reports = reports_root(reports)
+    reports = paths.reports_dir(reports)
     for built in ensure_synthetic():
         console.print(f"built the synthetic campaign {built}", highlight=False)
     outcome = run_report(paths.campaigns(), reports, data_root=paths.data_root(), console=console)

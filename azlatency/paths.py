@@ -1,7 +1,10 @@
 """Where the project's data lives: one place for notebooks, the CLI and ``make run``.
 
 ``data/raw/<campaign>/`` holds the immutable dumps, ``data/processed/<campaign>/`` the stores
-the importer builds.  The data root is, in order:
+the importer builds, ``reports/`` the published report and ``build/report/`` what a report
+keeps unpublished (executed notebooks, the page cache).  Every one of these paths is defined
+here and nowhere else; a function taking ``data_root`` takes ``None`` for the default.  The
+data root is, in order:
 
 1. the ``AZLATENCY_DATA`` environment variable (a folder holding ``raw/`` and ``processed/``);
 2. ``data/`` beside the project's ``pyproject.toml`` when azlatency runs from a checkout;
@@ -23,7 +26,10 @@ def project_root() -> Path | None:
     return root if (root / "pyproject.toml").is_file() else None
 
 
-def data_root() -> Path:
+def data_root(given: str | os.PathLike[str] | None = None) -> Path:
+    """``given`` (resolved), else the default data root described above."""
+    if given is not None:
+        return Path(given).expanduser().resolve()
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser().resolve()
@@ -31,14 +37,33 @@ def data_root() -> Path:
     return (root / "data") if root is not None else (Path.cwd() / "data").resolve()
 
 
-def raw_dir() -> Path:
-    """``data/raw``: one folder (or archive) per campaign; never written by azlatency."""
-    return data_root() / "raw"
+def raw_dir(root: str | os.PathLike[str] | None = None) -> Path:
+    """``<data root>/raw``: one folder (or archive) per campaign; never written by azlatency."""
+    return data_root(root) / "raw"
 
 
-def processed_dir() -> Path:
-    """``data/processed``: one store per campaign, rebuilt by ``azlatency import``."""
-    return data_root() / "processed"
+def processed_dir(root: str | os.PathLike[str] | None = None) -> Path:
+    """``<data root>/processed``: one store per campaign, rebuilt by ``azlatency import``."""
+    return data_root(root) / "processed"
+
+
+def reports_dir(given: str | os.PathLike[str] | None = None) -> Path:
+    """Where a report is published: ``given``, else ``reports/`` of the checkout (of the
+    working directory for an installed package)."""
+    if given is not None:
+        return Path(given).expanduser().resolve()
+    root = project_root()
+    return (root if root is not None else Path.cwd()) / "reports"
+
+
+def build_dir(out: str | os.PathLike[str]) -> Path:
+    """What a report into ``out`` keeps unpublished: ``build/report`` of the checkout for its
+    own ``reports/``, else ``.<name>.build`` beside ``out``."""
+    out = Path(out)
+    root = project_root()
+    if root is not None and out.resolve() == (root / "reports").resolve():
+        return root / "build" / "report"
+    return out.parent / f".{out.name}.build"
 
 
 def campaigns() -> list[str]:
@@ -60,3 +85,9 @@ def raw_campaign(name_or_path: str | os.PathLike[str]) -> Path:
 def store_dir(name: str, root: str | os.PathLike[str] | None = None) -> Path:
     """The store of campaign ``name`` under ``root`` (default :func:`processed_dir`)."""
     return Path(root if root is not None else processed_dir()).expanduser().resolve() / name
+
+
+def derived_dir(name: str, root: str | os.PathLike[str] | None = None) -> Path:
+    """Where a campaign's statistics computed once for its pages are kept (``report._memo``):
+    ``<processed>/.derived/<name>``."""
+    return store_dir(name, root).parent / ".derived" / name

@@ -164,3 +164,22 @@ def test_no_room_imports_another_rooms_private_names():
             if private:
                 bad.append(f"{module} -> {target}: {', '.join(private)}")
     assert not bad, bad
+
+
+def test_output_paths_are_defined_once():
+    """``paths.py`` alone joins ``raw``, ``processed``, ``reports``, ``build`` or ``.derived``
+    onto a folder (issue 42: three definitions had drifted apart)."""
+    joined = {"raw", "processed", "reports", "build", ".derived"}
+    found = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.name == "paths.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Div)
+                and isinstance(node.right, ast.Constant)
+                and node.right.value in joined
+            ):
+                found.append(f"{path.relative_to(PKG)}:{node.lineno}")
+    assert not found, f"join these through azlatency.paths: {found}"

@@ -15,7 +15,7 @@ write them atomically, :mod:`.importer` runs it all and returns an
 
 from __future__ import annotations
 
-from .engines.arrow import summarize_store
+from .engines import summarize_store
 from .importer import cache_stamp, import_campaign
 from .load import (
     baseline,

@@ -18,7 +18,7 @@ from . import dataset, sources, store
 from .import_report import ImportReport
 
 if TYPE_CHECKING:
-    from .engines.duck import Lazy
+    from .sql import Lazy
 
 # Store formats that load() rewrites in place as the current one (docs/store.md).
 MIGRATES = (1,)
@@ -122,7 +122,7 @@ def load(
     lazy : bool, default False
         Return DuckDB relations instead (``.runs``, ``.samples`` with the partition column
         ``tool``, ``.summaries`` and ``.query(sql)``;
-        :class:`azlatency.campaign.engines.duck.Lazy`): nothing is read until a result is
+        :class:`azlatency.campaign.sql.Lazy`): nothing is read until a result is
         asked for, so a store bigger than memory can be filtered and aggregated in SQL.
 
     Returns
@@ -140,7 +140,7 @@ def load(
     target = store_path(campaign, root)
     manifest = _manifest(target, campaign)
     if lazy:
-        from .engines.duck import Lazy  # DuckDB is imported only when asked for
+        from .sql import Lazy  # DuckDB is imported only when asked for
 
         return Lazy(target)
     runs = store.from_arrow(dataset.read(target, "runs"), "runs")

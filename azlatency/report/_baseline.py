@@ -22,10 +22,10 @@ PathLike = str | os.PathLike[str]
 
 def expectations_of(campaign: str, data_root: PathLike | None = None) -> list[dict]:
     """The ``expectations:`` the campaign's ``campaign.yaml`` stated when it was imported."""
+    from .. import paths
     from ..campaign.load import expectations
-    from ._data import processed_root
 
-    return expectations(campaign, processed_root(data_root))
+    return expectations(campaign, paths.processed_dir(data_root))
 
 
 def has_expectations(tables: Tables, data_root: PathLike | None = None) -> bool:

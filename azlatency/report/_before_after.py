@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .. import schema, stats, units
+from .. import paths, schema, stats, units
 from ..schema import Tables
 from ..stats.before_after import COLUMNS as AB_COLUMNS
 from ._compare import prefer_samples, sampled_runs
-from ._data import processed_root, synthetic
+from ._data import synthetic
 
 PathLike = str | os.PathLike[str]
 STATS = ("p50", "p99", "p99.9", "mean", "throughput", "loss")
@@ -341,7 +341,7 @@ def baseline_of(campaign: str, data_root: PathLike | None = None) -> dict | None
     ``margin``, ``scenarios``), or None."""
     from ..campaign import baseline
 
-    return baseline(campaign, processed_root(data_root))
+    return baseline(campaign, paths.processed_dir(data_root))
 
 
 def compare_campaigns(
@@ -390,7 +390,7 @@ def has_baseline(tables: Tables, data_root: PathLike | None = None) -> bool:
     names = tables.runs["campaign"].dropna().astype(str).unique() if len(tables.runs) else []
     for name in names:
         base = (baseline_of(name, data_root) or {}).get("campaign")
-        if base and store_path(base, processed_root(data_root)).is_dir():
+        if base and store_path(base, paths.processed_dir(data_root)).is_dir():
             return True
     return False
 
@@ -410,6 +410,6 @@ def baseline_comparison(
     base = baseline or (baseline_of(campaign, data_root) or {}).get("campaign")
     if not base:
         return None, f"{campaign}'s campaign.yaml names no `baseline:`."
-    if not store_path(base, processed_root(data_root)).is_dir():
+    if not store_path(base, paths.processed_dir(data_root)).is_dir():
         return None, f"the baseline {base} is not imported (azlatency import {base})."
     return compare_campaigns(base, campaign, data_root, level=level, margin=margin), ""

@@ -36,23 +36,12 @@ def one_campaign(campaigns: str | Sequence[str]) -> str:
     return got[0]
 
 
-def processed_root(data_root: PathLike | None) -> Path | None:
-    """``<data_root>/processed``, or ``None`` for the project default (``paths.processed_dir``)."""
-    return None if data_root is None else Path(data_root).expanduser() / "processed"
-
-
-def reports_root(reports_dir: PathLike | None = None) -> Path:
-    """Where ``make run`` writes: ``reports/`` of the checkout, else of the working directory."""
-    if reports_dir is not None:
-        return Path(reports_dir).expanduser().resolve()
-    root = paths.project_root()
-    return (root if root is not None else Path.cwd()) / "reports"
-
-
 def figures_dir(reports_dir: PathLike | None = None, figures: PathLike | None = None) -> Path:
     """The figures folder: ``figures`` when given, else ``<reports_dir>/figures``."""
     out = (
-        Path(figures).expanduser() if figures is not None else reports_root(reports_dir) / "figures"
+        Path(figures).expanduser()
+        if figures is not None
+        else paths.reports_dir(reports_dir) / "figures"
     )
     out.mkdir(parents=True, exist_ok=True)
     return out
@@ -66,7 +55,7 @@ def load_campaigns(
     says how to import it: a report must not quietly leave a campaign out."""
     from ..campaign.load import load
 
-    root = processed_root(data_root)
+    root = paths.processed_dir(data_root)
     wanted = names(campaigns)
     print_ = _fingerprint(wanted, root, samples)
     if print_ is not None and print_ in _LOADED:
@@ -108,8 +97,7 @@ def _derived(wanted: list[str], root: Path | None) -> Path | None:
         return None
     from ..campaign.load import store_path
 
-    base = root if root is not None else paths.processed_dir()
-    return Path(base) / _memo.FOLDER / store_path(wanted[0], root).name
+    return paths.derived_dir(store_path(wanted[0], root).name, root)
 
 
 def _distinct_ids(parts: list[Tables]) -> list[Tables]:
@@ -249,7 +237,7 @@ def import_overview(
     from ..campaign.import_report import ISSUES, REASONS
     from ..campaign.load import load, load_report
 
-    root = processed_root(data_root)
+    root = paths.processed_dir(data_root)
     rows, tools, skipped, quality = [], [], [], []
     for name in names(campaigns):
         rep = load_report(name, root)

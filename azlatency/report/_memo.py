@@ -33,7 +33,6 @@ from ..schema import Tables
 
 _MEMORY: dict[str, Any] = {}
 _MEMORY_MAX = 64  # entries a process keeps (a campaign's page asks for a dozen)
-FOLDER = ".derived"
 
 
 def stamp(tables: Tables, fingerprint: str, folder: Path | None) -> Tables:

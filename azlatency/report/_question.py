@@ -16,10 +16,10 @@ PathLike = str | os.PathLike[str]
 
 def about(campaign: str, data_root: PathLike | None = None) -> dict:
     """``name``, ``description``, ``question`` and ``compare`` of an imported campaign."""
+    from .. import paths
     from ..campaign.load import about as _about
-    from ._data import processed_root
 
-    return _about(campaign, processed_root(data_root))
+    return _about(campaign, paths.processed_dir(data_root))
 
 
 def author_tables(tables: Tables, *, ours: bool = False) -> dict[str, pd.DataFrame]:

@@ -11,7 +11,7 @@ output can depend on:
   name and version of every installed distribution;
 - the figure formats asked for.
 
-An entry is ``<build>/.cache/<key>/`` (the report's build folder, ``report.run.build_dir``): the executed notebook, the figure files it wrote (each
+An entry is ``<build>/.cache/<key>/`` (the report's build folder, ``paths.build_dir``): the executed notebook, the figure files it wrote (each
 figure's output names them, :func:`azlatency.report.figure`) and ``entry.json`` (written last:
 an entry without it is torn and ignored).  A page that failed is never kept; a report keeps
 the entries of its own pages and removes the rest, so the cache holds one report's worth.
@@ -27,6 +27,8 @@ import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from .. import paths
 
 FOLDER = ".cache"
 ENTRY = "entry.json"
@@ -64,7 +66,7 @@ def store_fingerprint(campaign: str, data_root: Path) -> str:
     from ..campaign.load import store_path
     from ..campaign.store import MANIFEST
 
-    manifest = store_path(campaign, Path(data_root) / "processed") / MANIFEST
+    manifest = store_path(campaign, paths.processed_dir(data_root)) / MANIFEST
     return hashlib.sha256(manifest.read_bytes()).hexdigest()
 
 

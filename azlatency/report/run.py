@@ -9,7 +9,7 @@ it holds a path of the machine that built it::
     claims/**/NN-*.json           every claim a page made, as data (diff two reports with it)
     figures/, figures/<campaign>/ PDF, SVG, PNG of every figure
 
-and of the build folder beside it (``build_dir``: ``build/report`` of a checkout for its
+and of the build folder beside it (``paths.build_dir``: ``build/report`` of a checkout for its
 ``reports/``, else ``.<out>.build`` next to the output folder), which is not published::
 
     notebooks/NN-*.ipynb          the import overview over every campaign
@@ -142,15 +142,6 @@ def _deterministic_kernels() -> Iterator[None]:
             os.environ["PYTHONHASHSEED"] = old
 
 
-def build_dir(out: Path) -> Path:
-    """Where a report into ``out`` keeps what is not published: ``build/report`` of the
-    checkout for its own ``reports/``, else ``.<name>.build`` beside ``out``."""
-    root = paths.project_root()
-    if root is not None and out.resolve() == (root / "reports").resolve():
-        return root / "build" / "report"
-    return out.parent / f".{out.name}.build"
-
-
 def _clean(out: Path, build: Path) -> None:
     """Remove what an earlier report wrote (only the folders this command owns; the page
     cache stays)."""
@@ -170,10 +161,10 @@ def import_all(
 
     reports = []
     for c in campaigns:
-        mine = data_root / "raw" / str(c)
+        mine = paths.raw_dir(data_root) / str(c)
         source = mine if not Path(c).expanduser().exists() and mine.exists() else c
         try:
-            reports.append(import_campaign(source, root=data_root / "processed"))
+            reports.append(import_campaign(source, root=paths.processed_dir(data_root)))
         except AzlatencyError as exc:
             outcome_errors.append(f"import of {c} failed: {exc}")
         if progress is not None:
@@ -243,7 +234,7 @@ def _longest_first(pages: list[Page], data_root: Path) -> list[Page]:
 
     samples: dict[str, int] = {}
     for c in {c for p in pages for c in p.campaigns}:
-        manifest = read_manifest(store_path(c, data_root / "processed")) or {}
+        manifest = read_manifest(store_path(c, paths.processed_dir(data_root))) or {}
         samples[c] = int(manifest.get("report", {}).get("counts", {}).get("samples", 0) or 0)
     # The biggest campaign's pages first; the two kernels take different campaigns where
     # they can (one campaign's statistics are computed once, then read: report._memo), and
@@ -413,12 +404,12 @@ def run_report(
     ``AZLATENCY_FIGURE_FORMATS``, read by ``report.figure``."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from . import frontpage, reports_root, site
+    from . import frontpage, site
 
     console = console or _console()
     formats = _formats(formats)
-    root = Path(data_root).expanduser().resolve() if data_root else paths.data_root()
-    out = reports_root(out)
+    root = paths.data_root(data_root)
+    out = paths.reports_dir(out)
     user = {**(params or {}), **({"level": level} if level is not None else {})}
     chosen = _select(only)
     sources = {p.stem: p for p in chosen}
@@ -441,7 +432,7 @@ def run_report(
             return outcome
         bar.update(task, description="checking what each notebook needs")
         outcome.pages = plan(names, chosen, root, user)
-        build = outcome.build = build_dir(out)
+        build = outcome.build = paths.build_dir(out)
         _clean(out, build)
         pending = sum(p.status == "pending" for p in outcome.pages)
         bar.update(task, description="notebooks", completed=0, total=pending)

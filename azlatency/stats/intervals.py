@@ -345,10 +345,22 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
     out = descriptive_rows(pooled, level, note)
     for r in out.values():
         r["n_runs"], r["unit_of_analysis"] = k, "run"
-    estimates = _run_estimates(parts, qs)
+    return out | between_run_rows(_run_estimates(parts, qs), pooled.n, level, note)
+
+
+def between_run_rows(
+    estimates: dict[str, np.ndarray], n: int, level: float, note: str
+) -> dict[str, dict]:
+    """The interval across runs of each stat, from its per-run estimates (NaN where a run
+    cannot give one): Student's t on the run means for ``mean``, the exact order-statistic
+    interval of the median of the runs' values for a quantile.  ``n`` is the observations
+    pooled over the runs.  The one definition of the between-run interval: the in-memory
+    path (:func:`run_rows`) and the out-of-core engines (``campaign.engines``) both call it."""
+    out: dict[str, dict] = {}
     a = (1 + level) / 2
     for stat, v in estimates.items():
-        kw = dict(level=level, unit="run", n=pooled.n, n_runs=k, n_eff=float(k))
+        k = len(v)
+        kw = dict(level=level, unit="run", n=n, n_runs=k, n_eff=float(k))
         if np.isnan(v).any():
             bad = int(np.isnan(v).sum())
             out[stat] = not_estimable(

@@ -12,6 +12,7 @@ import azlatency
 from azlatency import campaign, stats
 from azlatency.campaign import dataset
 from azlatency.campaign.engines import duck
+from azlatency.campaign.sql import connect
 from azlatency.units import BasisError
 from tests.conftest import SYNTH
 
@@ -90,7 +91,7 @@ def test_real_captures_equal_pandas(captures, monkeypatch):
 def _query(store_root, name, t, ids):
     folder = store_root / name
     cols = dataset.read_schema(folder, "samples").names
-    return duck._Query(duck.connect(folder, order=True), cols, "rtt_us", sorted(ids))
+    return duck._Query(connect(folder, order=True), cols, "rtt_us", sorted(ids))
 
 
 @pytest.mark.parametrize("by", [["run_id"], ["tool", "run_id"]])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from azlatency.report.run import build_dir
+from azlatency.paths import build_dir
 from tests.conftest import ROOT
 from tests.report.shapes import SHAPES, build
 

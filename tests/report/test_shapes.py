@@ -43,7 +43,7 @@ def first(raw, tmp_path_factory):
 
 def _build(out: Path) -> Path:
     """Where a report into ``out`` keeps its executed notebooks (not published)."""
-    from azlatency.report.run import build_dir
+    from azlatency.paths import build_dir
 
     return build_dir(out)
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 import azlatency
 from azlatency import campaign, plots, stats
-from azlatency.campaign.engines.duck import Lazy
+from azlatency.campaign.sql import Lazy
 from azlatency.report.run import run_report
 
 

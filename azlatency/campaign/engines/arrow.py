@@ -1,8 +1,8 @@
-"""``summarize`` of a whole store without loading it: the samples dataset read run by run.
+"""``summarize_store(engine="pyarrow")``: the samples dataset read run by run.
 
 At 10⁸ samples, ``summarize(load(campaign).samples, runs)`` needs the whole samples table in
 pandas — every column, then a sorted copy — and was stopped at 22 GB on a 24 GB machine
-(``benchmarks/bench_synth_import.py``).  :func:`summarize_store` gives the same frame, row for
+(``benchmarks/bench_synth_import.py``).  ``summarize_store`` gives the same frame, row for
 row, holding one run at a time:
 
 * ``by="run_id"`` (the default) streams the samples files (``samples/tool=*/part-*.parquet``,
@@ -29,93 +29,28 @@ A run holding only the other latency basis raises ``BasisError`` when it is reac
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...stats.common import DEFAULT_QUANTILES, metric_column
-from ...stats.intervals import group_rows, summary_args, summary_frame
-from ...units import COLUMN
+from ...stats.intervals import group_rows
 from .. import dataset
-from ..load import load, store_folder
-from . import check
+from . import Request
 from ._files import Files, frame, read_runs
 from ._series import table_rows  # a run's rows from its arrays when it can
 
-# What group_rows reads of a samples frame: observations (status, censoring bound), the basis
-# check (both latency columns) and measurement order (ordered()'s keys).
-_NEEDS = ("run_id", "seq", "tx_time_ns", "time_ns", "status", "censor_high_us")
 BATCH_ROWS = 1 << 20
 
 
-def summarize_store(
-    campaign: str | os.PathLike[str],
-    root: str | os.PathLike[str] | None = None,
-    *,
-    by: str | Sequence[str] | None = None,
-    metric: str = "rtt",
-    level: float = 0.95,
-    quantiles: Sequence[float] = DEFAULT_QUANTILES,
-    unit: str = "auto",
-    dependence: str = "auto",
-    run_ids: Iterable[str] | None = None,
-    engine: str = "duckdb",
-    scheduler: str | None = None,
-) -> pd.DataFrame:
-    """``summarize(samples, runs, by, metric, level, ...)`` of an imported campaign, reading
-    the samples one run (or one group of ``by``) at a time.
-
-    ``engine``: ``"duckdb"`` (the default: counts, moments, the dependence test and the order
-    statistics in SQL, :mod:`azlatency.campaign.engines.duck`), ``"pyarrow"`` (the files streamed run
-    by run, this module) or ``"dask"`` (tasks on the Dask cluster at ``scheduler``, or a local
-    one; :mod:`azlatency.campaign.engines.dask`).  Every engine gives the same frame.
-
-    ``run_ids`` keeps only these runs (``summarize`` of ``samples[samples.run_id.isin(ids)]``),
-    e.g. the runs whose ``latency_basis`` is the metric's.  The result equals ``summarize``
-    of the loaded samples exactly (tests/stats/test_summarize_store.py).
-    """
-    check(engine)
-    level, by = summary_args(level, by, unit)
-    folder = store_folder(campaign, root)
-    pf = Files(dataset.table_files(folder, "samples"))
-    names = pf.schema_arrow.names
-    column = metric_column(metric)[0]
-    wanted = [*_NEEDS, column, *(COLUMN.values() if metric in COLUMN else ())]
-    columns = [c for c in names if c in wanted]
-    if isinstance(run_ids, str):
-        run_ids = [run_ids]
-    keep = None if run_ids is None else sorted({str(r) for r in run_ids})
-    kw = dict(level=level, quantiles=quantiles, unit=unit, dependence=dependence)
-    # The columns and the metric are checked before any row is read, as summarize would.
-    group_rows(frame(pf.schema_arrow.empty_table().select(columns)), None, ["run_id"], metric, **kw)
-    runs = None if by == ["run_id"] else _group_runs(load(folder, samples=False).runs, by, keep)
-    if engine == "duckdb":
-        from . import duck
-
-        rows = duck.summarize(folder, columns, keep, by, metric, kw, runs)
-    elif engine == "dask":
-        from . import dask as dask_engine
-
-        rows = dask_engine.summarize(folder, columns, keep, by, metric, kw, runs, scheduler)
-    elif by == ["run_id"]:
-        rows = _by_run(pf, columns, keep, metric, kw)
-    else:
-        rows = _by_group(pf, columns, runs, by, metric, kw)
-    return summary_frame(rows, by)
-
-
-def _group_runs(runs: pd.DataFrame, by: list[str], keep: list[str] | None) -> pd.DataFrame:
-    need = [c for c in by if c not in runs.columns]
-    if need:
-        raise ValueError(
-            f"summarize_store groups by run columns only; {need} are not in runs "
-            "(for a samples column, summarize the frame of campaign.load(..., columns=[...]))"
-        )
-    return runs if keep is None else runs[runs["run_id"].isin(keep)]
+def summarize(req: Request) -> list[dict]:
+    """The rows of ``summarize`` for ``req`` (see the module docstring)."""
+    pf = Files(dataset.table_files(req.folder, "samples"))
+    if req.by == ["run_id"]:
+        return _by_run(pf, req.columns, req.keep, req.metric, req.kw)
+    return _by_group(pf, req.columns, req.runs, req.by, req.metric, req.kw)
 
 
 def _by_run(

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
+
+from . import Request
 
 # Rows per summary task: enough work to hide the scheduling cost (~1 ms a task), small
 # enough that a worker holds little and the cluster stays busy.
@@ -134,21 +135,14 @@ def _run_chunks(counts: list[tuple[str, int]], parts: int) -> Iterator[list[str]
         yield chunk
 
 
-def summarize(
-    folder: Path,
-    columns: list[str],
-    keep: list[str] | None,
-    by: list[str],
-    metric: str,
-    kw: dict,
-    runs,
-    scheduler: str | None,
-) -> list[dict]:
+def summarize(req: Request) -> list[dict]:
     """The rows of ``summarize``: one task per chunk of runs (``by="run_id"``) or per group."""
+    from ..sql import connect
     from . import duck
 
-    con = duck.connect(folder, order=True)
-    q = duck._Query(con, columns, duck.iv.metric_column(metric)[0], keep)
+    folder, columns, by, metric, kw = req.folder, req.columns, req.by, req.metric, req.kw
+    con = connect(folder, order=True)
+    q = duck._Query(con, columns, duck.iv.metric_column(metric)[0], req.keep)
     q.check_basis(metric)  # for the whole store at once, as summarize checks its frame
     # run → rows, from the footers of large inputs' files, else by a pass over the others;
     # q.placed: the runs read from their own row groups
@@ -157,8 +151,8 @@ def summarize(
 
     files = [str(f) for f in dataset.table_files(folder, "samples")]
     placed = {r: [(str(f), g, n) for f, g, n in gs] for r, gs in q.placed.items()}
-    with client(scheduler) as c:
-        return _submit(c, files, columns, counts, runs, by, metric, kw, placed)
+    with client(req.scheduler) as c:
+        return _submit(c, files, columns, counts, req.runs, by, metric, kw, placed)
 
 
 def _submit(c, files, columns, counts, runs, by, metric, kw, placed) -> list[dict]:

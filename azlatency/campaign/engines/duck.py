@@ -34,7 +34,6 @@ equal the pandas path's (tests/engines/test_duck.py).
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -45,10 +44,10 @@ import pyarrow as pa
 from ...stats import dependence as dep
 from ...stats import intervals as iv
 from .. import dataset, store
-from . import _rows
+from ..sql import HIVE, connect, quote
+from . import Request, _rows
 from . import _series as _series_rows
 
-HIVE = "hive_partitioning = true, hive_types = {'tool': VARCHAR}"
 # Rows of a fallback read: runs are fetched in chunks of about this many rows (as the pyarrow
 # path's batches: a frame of 2^20 rows and the sorted copy group_rows makes stay ~200 MB).
 CHUNK_ROWS = 1 << 20
@@ -65,78 +64,26 @@ LITERAL_MAX = 2000
 THREADS = os.cpu_count() or 1
 
 
-def _files(folder: Path, table: str) -> str:
-    return "[" + ", ".join(f"'{_quote(f)}'" for f in dataset.table_files(folder, table)) + "]"
-
-
-def _quote(path: Path | str) -> str:
-    return str(path).replace("'", "''")
-
-
-# DuckDB takes 80 % of the machine's memory for its buffers by default, and a window pass
-# over 10^8 rows used 17 GB of this 24 GB machine.  Capped, it spills to its temp folder.
-MEMORY_LIMIT = os.environ.get("AZLATENCY_DUCKDB_MEMORY", "1GB")
-
-
-def _config() -> dict:
-    spill = os.path.join(tempfile.gettempdir(), "azlatency-duckdb")
-    return {"memory_limit": MEMORY_LIMIT, "temp_directory": spill}
-
-
-def connect(folder: Path, *, order: bool = False):
-    """A DuckDB connection with views ``runs``, ``samples`` (with ``tool``) and
-    ``summaries`` over the store in ``folder``; ``order`` adds ``filename`` and
-    ``file_row_number`` to samples (file order, to break ties as pandas' stable sort does)."""
-    import duckdb
-
-    con = duckdb.connect(config=_config())
-    extra = ", filename = true, file_row_number = true" if order else ""
-    con.execute(
-        f"CREATE VIEW samples AS SELECT * FROM read_parquet("
-        f"{_files(folder, 'samples')}, {HIVE}{extra})"
-    )
-    for table in ("runs", "summaries"):
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_files(folder, table)})")
-    return con
-
-
-class Lazy:
-    """The three tables of a store as DuckDB relations (nothing read until asked)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder, self.con = folder, connect(folder)
-        self.runs = self.con.sql("SELECT * FROM runs")
-        self.samples = self.con.sql("SELECT * FROM samples")
-        self.summaries = self.con.sql("SELECT * FROM summaries")
-
-    def query(self, sql: str):
-        """A relation of ``sql`` over the views ``runs``, ``samples``, ``summaries``."""
-        return self.con.sql(sql)
-
-    def __repr__(self) -> str:
-        return f"Lazy({self.folder})"
-
-
 # ---------------------------------------------------------------------------------------------
 # summarize_store(engine="duckdb")
 
 
-def summarize(
-    folder: Path,
-    columns: list[str],
-    keep: list[str] | None,
-    by: list[str],
-    metric: str,
-    kw: dict,
-    runs_frame=None,
-) -> list[dict]:
-    """The rows of ``summarize`` for the store in ``folder`` (see the module docstring)."""
+def summarize(req: Request) -> list[dict]:
+    """The rows of ``summarize`` for ``req`` (see the module docstring)."""
+    folder, columns, keep, by, metric, kw = (
+        req.folder,
+        req.columns,
+        req.keep,
+        req.by,
+        req.metric,
+        req.kw,
+    )
     con = connect(folder, order=True)
     column = iv.metric_column(metric)[0]
     q = _Query(con, columns, column, keep)
     q.check_basis(metric)
     if by != ["run_id"]:
-        return _groups(q, q.per_run(), runs_frame, by, metric, kw)
+        return _groups(q, q.per_run(), req.runs, by, metric, kw)
     # An uncensored run of SERIES_ROWS rows or more goes to _series whatever its counts and
     # moments (which it computes itself): the GROUP BY pass of moments is only for the others.
     counts = q.counts(folder)
@@ -228,7 +175,7 @@ class _Query:
         }
         if others:
             where = "" if self.keep is None else "WHERE run_id IN (SELECT run_id FROM keep_runs)"
-            files = "[" + ", ".join(f"'{_quote(f)}'" for f in others) + "]"
+            files = "[" + ", ".join(f"'{quote(f)}'" for f in others) + "]"
             got = self.con.sql(f"""SELECT run_id, count(*) AS rows,
                   count(*) FILTER ({self.CENSORED}) AS n_cens
                 FROM (SELECT {self._marks} FROM read_parquet({files}, {HIVE}) {where})
@@ -373,7 +320,7 @@ def _scan(
     # obs's semi-join and a second one (CPU-s for 7.9 * 10^7 rows, three rounds: two
     # semi-joins 4.1-5.3, one 3.5-4.3, a literal list 3.3-4.1).
     within = (
-        "(" + ", ".join(f"'{_quote(r)}'" for r in run_ids) + ")"
+        "(" + ", ".join(f"'{quote(r)}'" for r in run_ids) + ")"
         if len(run_ids) <= LITERAL_MAX
         else "(SELECT run_id FROM series_runs)"
     )
@@ -541,4 +488,4 @@ def _est(r: dict, ranks, vals, j: int, q: float) -> float:
     return _rows.estimate(ranks, vals, j)
 
 
-__all__: Sequence[str] = ("Lazy", "connect", "summarize")
+__all__: Sequence[str] = ("summarize",)
