@@ -394,18 +394,6 @@ def _command_passed_over(lines: list[str], span: Span, tool_names: tuple[str, ..
     return None
 
 
-def _tool_names(tool: str) -> tuple[str, ...]:
-    names = {tool, tool.replace("_", "-")}
-    extra = {
-        "ping": ("ping", "ping6", "Test-Connection"),
-        "ntttcp": ("ntttcp", "NTttcp"),
-        "echo_csv": ("echo_client.py",),
-        "iperf2": ("iperf",),  # iperf 2's command is `iperf`
-    }
-    names.update(extra.get(tool, ()))
-    return tuple(sorted(names))
-
-
 def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
     if tool:
         return tool
@@ -807,7 +795,7 @@ def _tables(
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:
             continue
-        names = _tool_names(parsed.tool)
+        names = get(parsed.tool).INFO.command_names()
         cands = _commands(lines, span, names) if lines is not None else []
         passed = None
         if not cands and lines is not None and span.start:

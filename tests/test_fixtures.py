@@ -7,6 +7,8 @@ import json
 import pytest
 
 from azlatency.errors import ParseError
+from azlatency.parsers import tools
+from tests.conftest import FIXTURES, ROOT
 from tests._expected import compare, describe, expected_path, fixture_files, read_fixture
 
 FILES = fixture_files()
@@ -35,3 +37,21 @@ def test_every_fixture_folder_has_sources():
 
 def test_parse_error_is_the_only_failure_kind():
     assert issubclass(ParseError, ValueError)  # callers catching ValueError still work
+
+
+# A tool documented elsewhere than docs/tools/<tool>.md (the page says why).
+DOC_PAGES = {"reported_csv": "reported-values.md"}
+
+
+@pytest.mark.parametrize("tool", tools())
+def test_every_tool_follows_the_recipe(tool):
+    """docs/contributing.md: a tool is one module, one registry line, its fixtures (two at
+    least, with SOURCES.md; none only where SOURCES.md says why) and its docs page."""
+    page = ROOT / "docs" / DOC_PAGES.get(tool, f"tools/{tool}.md")
+    assert page.is_file(), f"{tool}: no docs page {page.relative_to(ROOT)}"
+    folder = FIXTURES / tool
+    assert (folder / "SOURCES.md").is_file(), f"{tool}: no tests/fixtures/{tool}/SOURCES.md"
+    mine = [f for f in FILES if f.parent == folder]
+    if len(mine) < 2:
+        why = (folder / "SOURCES.md").read_text(encoding="utf-8")
+        assert "none, on purpose" in why, f"{tool}: {len(mine)} fixtures, and no reason given"

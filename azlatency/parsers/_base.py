@@ -50,6 +50,13 @@ class ToolInfo:
     # A command line that starts the tool's server side (a regular expression searched in it):
     # above a client's output, beside the client's command, it is not the output's command.
     server_command: str = ""
+    # Names the tool's command goes by besides ``tool`` (and ``tool`` with ``-`` for ``_``):
+    # a command line naming one of them, above an output, is that output's command.
+    commands: tuple[str, ...] = ()
+
+    def command_names(self) -> tuple[str, ...]:
+        """Every name a command line of this tool starts with."""
+        return tuple(sorted({self.tool, self.tool.replace("_", "-"), *self.commands}))
 
 
 @runtime_checkable

@@ -56,6 +56,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     latency_basis="rtt",
     open_ended=("csv", "log"),
+    commands=("echo_client.py",),
 )
 
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)*")

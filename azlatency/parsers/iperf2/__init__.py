@@ -72,6 +72,7 @@ INFO = ToolInfo(
     # So does a 2.0 UDP client's CSV cut before the server's report row: its own rows have
     # the 9 columns of a TCP test.
     open_ended=("client-text-udp", "server-text-udp", "csv"),
+    commands=("iperf",),  # iperf 2's command is `iperf`
 )
 
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -48,6 +48,7 @@ INFO = ToolInfo(
     versions="ntttcp-for-linux 1.3-1.4 (XML version 5.33-linux); NTttcp.exe 5.33-5.39",
     produces=("runs", "samples", "summaries"),
     flags="-V (per-thread table) or -x/-xml (per-thread XML) for thread samples",
+    commands=("NTttcp",),
 )
 
 LINUX_BANNER = re.compile(r"NTTTCP for Linux\s+(\S+)")

@@ -44,6 +44,7 @@ INFO = ToolInfo(
     produces=("runs", "samples", "summaries"),
     flags="-D (timestamps), -O (timeouts); Windows prints whole milliseconds",
     latency_basis="rtt",
+    commands=("ping6", "Test-Connection"),
 )
 
 # Blocks at least this long are read with the bulk reader (ping/fast); shorter ones line by
