@@ -13,7 +13,7 @@ find the readings that changed without a word.
 A reading that changes with none of these is *silent*: the bar is zero in both modes.  In the
 default mode (``strict=False``) a foreign line or a copy is never fatal either: every run is
 kept and the line named.  ``make test`` runs a sample of positions per file
-(``tests/test_metamorphic.py``); ``python -m tests._metamorphic [insert|truncate|duplicate|all]
+(``tests/parsers/test_metamorphic.py``); ``python -m tests._metamorphic [insert|truncate|duplicate|all]
 [--mode strict|default|both] [--every] [--by-tool] [PATH or TOOL ...]`` runs the full study,
 prints each trial that misses the bar (and each whose numbers changed under a warning) and
 a table of outcomes per check and mode: same, quiet, warned, changed, fatal, nothing, silent.

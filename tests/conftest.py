@@ -103,7 +103,7 @@ def pytest_sessionfinish(session):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The metamorphic tests' counts (tests/test_metamorphic.py), summed over the workers."""
+    """The metamorphic tests' counts (tests/parsers/test_metamorphic.py), summed over the workers."""
     totals: dict[str, list[int]] = {}
     for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get(
         "failed", []

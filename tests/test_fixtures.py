@@ -8,8 +8,8 @@ import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import tools
-from tests.conftest import FIXTURES, ROOT
 from tests._expected import compare, describe, expected_path, fixture_files, read_fixture
+from tests.conftest import FIXTURES, ROOT
 
 FILES = fixture_files()
 

@@ -42,7 +42,7 @@ TABLES = ("runs", "samples", "summaries")
 MANIFEST = "manifest.json"
 CACHE = "cache"
 COMPRESSION = "zstd"
-# Test hook (tests/ingest/test_atomic.py): SIGKILL the process at the named point.
+# Test hook (tests/campaign/test_atomic.py): SIGKILL the process at the named point.
 KILL_ENV = "AZLATENCY_KILL_AT"
 
 _ARROW_TYPES = {

@@ -1,6 +1,6 @@
 """TEMPLATE for a new parser: copy to ``azlatency/parsers/<tool>.py`` (docs/contributing.md).
 
-Not registered: ``tests/test_template.py`` copies it, registers it under the name of its toy
+Not registered: ``tests/parsers/test_template.py`` copies it, registers it under the name of its toy
 tool and imports a folder through ``azlatency import``, so the template stays a working parser.
 It reads the output of a made-up probe tool, ``toyping``::
 

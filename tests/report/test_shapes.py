@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from azlatency.cli import main
 from azlatency.report import read_claims
-from tests.notebooks import test_site
+from tests.report.notebooks import test_site
 from tests.report.shapes import SHAPES, build
 
 pytestmark = pytest.mark.xdist_group("report")  # one report over the shapes, built once

@@ -6,7 +6,7 @@ observations.  For most runs that is a detour: when ``seq`` is never NULL and ne
 it alone fixes the order, and when nothing is censored the observations are the rows whose
 status is ``ok`` with a finite value.  Such a run needs three arrays — the value, the
 observation flag and ``seq`` — and ``intervals.series_rows`` on the ordered values gives its
-rows exactly (tests/engines compare every engine with ``summarize``).  The other runs
+rows exactly (tests/campaign/engines compare every engine with ``summarize``).  The other runs
 (censored values, a NULL or repeated ``seq``) go to ``group_rows`` as before.
 
 The DuckDB engine streams the three columns itself (campaign/engines/duck.py ``_series``); the pyarrow

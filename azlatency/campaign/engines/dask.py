@@ -4,7 +4,7 @@ Both send the same functions the local engines run — ``campaign.worker.parse_b
 for the summary ``_series.read_series`` for a run in a large input's file (its row groups,
 from the footers, as the DuckDB engine reads it), else ``_series.table_rows`` (runs) or
 ``intervals.group_rows`` (groups) on rows read by ``_files.read_runs`` — so the results
-are the same bytes and the same rows (tests/engines/test_dask.py).  Workers read and
+are the same bytes and the same rows (tests/campaign/engines/test_dask.py).  Workers read and
 write paths, not data: the raw folder and the processed folder must be visible to every
 worker under the same path (one machine, NFS, or a mounted object store).  docs/store.md
 says how to start a cluster.

@@ -28,7 +28,7 @@ given to ``intervals.group_rows``.  Groups (``by`` of run columns): the run-as-u
 (``intervals.run_rows``) needs only each run's estimates, so it is SQL too (campaign/engines/_rows.py);
 a group of one run has that run's rows, from SQL or ``_series`` as above; groups that pool
 packets across runs, or hold censored runs, are read and given to ``group_rows``.  The rows
-equal the pandas path's (tests/engines/test_duck.py).
+equal the pandas path's (tests/campaign/engines/test_duck.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``read_body`` returns ``None`` as soon as the input is not plainly well formed — a blank line
 between rows, a field that does not convert, a non-finite ``rtt_us``, a row with the wrong
 number of fields anywhere but last — and the line-by-line parser in ``echo_csv.py`` then reads
-it and locates the fault.  The two give the same tables (``tests/test_echo_csv.py`` checks
+it and locates the fault.  The two give the same tables (``tests/parsers/test_echo_csv.py`` checks
 it on every fixture and on damaged ones).
 """
 

@@ -11,7 +11,7 @@ digit slots must hold digits, then each number runs to a known delimiter (`` ttl
 (kept for reference and tests), without a regex engine per line.  The numbers are read from
 the same bytes.  No Python object is made per line.  Every other line — headers, statistics,
 errors, ``(DUP!)``, another target — goes through the line scanner as usual, so the result is
-the same as reading every line with the scanner (``tests/test_ping.py`` checks it).
+the same as reading every line with the scanner (``tests/parsers/test_ping.py`` checks it).
 """
 
 from __future__ import annotations

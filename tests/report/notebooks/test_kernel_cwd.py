@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from azlatency.report import execute as notebooks
-from tests.notebooks.test_kernel_reuse import code_notebook
+from tests.report.notebooks.test_kernel_reuse import code_notebook
 
 
 def test_kernels_start_in_their_folder_and_leave_the_cwd_alone(tmp_path):

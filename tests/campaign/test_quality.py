@@ -5,9 +5,9 @@ from __future__ import annotations
 import shutil
 
 from azlatency import campaign, paths
+from tests.campaign.conftest import RAW
 from tests.conftest import CORPUS as CORPUS_DIR
 from tests.conftest import corpus, needs_shared
-from tests.ingest.conftest import RAW
 
 CORPUS = [
     ("ping", "ping--linux-iputils-loss-interleaved-stats-pipe--csc458-a2.txt"),

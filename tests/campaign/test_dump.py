@@ -16,8 +16,8 @@ import pytest
 from azlatency import campaign
 from azlatency.campaign.sources import Limits
 from azlatency.parsers.reported_csv import UNITS
+from tests.campaign.conftest import RAW, tree_digest
 from tests.conftest import FIXTURES
-from tests.ingest.conftest import RAW, tree_digest
 
 ECHO = FIXTURES / "echo_csv"
 PROBES = ECHO / "echo_csv--py3.11-linux-i0.1-crlf-20probes.csv"

@@ -9,7 +9,7 @@ import pytest
 import azlatency
 from azlatency.errors import NothingMeasured, ParseError
 
-FX = Path(__file__).parent / "fixtures" / "iperf2"
+FX = Path(__file__).parents[1] / "fixtures" / "iperf2"
 MBIT, GBIT, MB = 1e6, 1e9, 2**20
 
 

@@ -16,8 +16,8 @@ import pytest
 
 from azlatency import campaign, schema
 from azlatency.campaign import dataset, store
+from tests.campaign.conftest import tree_digest
 from tests.conftest import FIXTURES
-from tests.ingest.conftest import tree_digest
 
 
 @pytest.fixture

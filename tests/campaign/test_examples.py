@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from azlatency import campaign as camp
-from tests.ingest.conftest import EXAMPLES, RAW, tree_digest
+from tests.campaign.conftest import EXAMPLES, RAW, tree_digest
 
 
 def _import(campaign, stores):

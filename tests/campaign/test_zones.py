@@ -4,7 +4,7 @@ labelled pairs and the addresses the logs print; a direction only where it is pr
 from __future__ import annotations
 
 from azlatency.campaign.zones import pair_label
-from tests.ingest.test_labels import _label
+from tests.campaign.test_labels import _label
 
 HEADING_PAIR = """
 rules:

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from azlatency.campaign import import_campaign, load
+from tests.campaign.conftest import RAW
 from tests.conftest import FIXTURES
-from tests.ingest.conftest import RAW
 
 CAPTURES = (("sockperf", "*fulllog*.csv"), ("ping", "*.txt"), ("echo_csv", "*20probes.csv"))
 

@@ -14,7 +14,7 @@ import pytest
 
 from azlatency import load
 from azlatency.report import read_claims
-from tests.notebooks.conftest import SYNTHETIC
+from tests.report.notebooks.conftest import SYNTHETIC
 
 pytestmark = pytest.mark.xdist_group("claims")  # conftest._runs: every notebook run once
 

@@ -10,8 +10,8 @@ from azlatency import campaign
 from azlatency.campaign import dataset
 from azlatency.campaign.engines import _series
 from azlatency.campaign.engines import dask as dask_engine
+from tests.campaign.conftest import tree_digest
 from tests.conftest import SYNTH
-from tests.ingest.conftest import tree_digest
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.xdist_group("engines")

@@ -20,7 +20,7 @@ import time
 import pytest
 
 from azlatency import campaign
-from tests.ingest.conftest import RAW
+from tests.campaign.conftest import RAW
 
 pytestmark = pytest.mark.xdist_group("atomic")
 KILLED = -signal.SIGKILL
@@ -40,7 +40,7 @@ def ctx():
             "azlatency.campaign.importer",
             "pandera.pandas",
             "pyarrow.parquet",
-            "tests.ingest.test_atomic",
+            "tests.campaign.test_atomic",
         ]
     )
     return context

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from azlatency.report import execute as notebooks
-from tests.notebooks.conftest import OTHER
+from tests.report.notebooks.conftest import OTHER
 
 NOTEBOOKS = notebooks.notebooks()
 IDS = [p.stem for p in NOTEBOOKS]

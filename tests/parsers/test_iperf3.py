@@ -468,7 +468,7 @@ CUT_FILES = [
 @pytest.mark.parametrize("name", CUT_FILES)
 def test_cuts_give_tables_or_parse_error(name):
     """Cuts at eight evenly spaced bytes: valid tables or a ParseError, never anything else.
-    (tests/test_properties.py cuts every fixture at random; these cuts are the same each run.)"""
+    (tests/parsers/test_properties.py cuts every fixture at random; these cuts are the same each run.)"""
     data = (FX / name).read_bytes()
     outcomes = []
     for cut in range(len(data) // 9, len(data), len(data) // 9):

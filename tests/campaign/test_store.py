@@ -11,8 +11,8 @@ import pytest
 from azlatency import campaign, schema
 from azlatency.campaign import store
 from azlatency.errors import CampaignError
+from tests.campaign.conftest import RAW, tree_digest
 from tests.conftest import FIXTURES
-from tests.ingest.conftest import RAW, tree_digest
 
 SEED002_CSV = RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv"
 

@@ -13,7 +13,7 @@ from azlatency.decode import decode
 from azlatency.errors import DetectionError, ParseError
 from azlatency.parsers import echo_csv
 from tests.conftest import FIXTURES
-from tests.test_properties import _material, damage, plans
+from tests.parsers.test_properties import _material, damage, plans
 
 HERE = FIXTURES / "echo_csv"
 V = "echo_csv--py3.11-linux-i0.1"

@@ -10,7 +10,7 @@ import azlatency
 from azlatency.errors import NothingMeasured, ParseError
 from azlatency.parsers import netperf
 
-FX = Path(__file__).parent / "fixtures" / "netperf"
+FX = Path(__file__).parents[1] / "fixtures" / "netperf"
 
 
 def _fx(name: str, **kw):

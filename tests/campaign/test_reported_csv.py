@@ -10,8 +10,8 @@ import pytest
 import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import reported_csv
+from tests.campaign.conftest import RAW
 from tests.conftest import FIXTURES
-from tests.ingest.conftest import RAW
 
 SEED002 = RAW / "seed002-ppg-latte" / "blog-comparison.reported.csv"
 SEED004 = RAW / "seed004-echo-uksouth" / "latency-by-scenario.reported.csv"
