@@ -21,16 +21,18 @@ from pathlib import Path
 
 from . import paths
 from ._console import console as _console
+from .campaign import import_campaign
+from .report.run import print_summary, run_report
 
 
 def ensure_synthetic() -> list[Path]:
     """Build ``data/raw/synthetic-westeurope``, ``synthetic-seed003-baseline`` (seed 003's
     fleet baseline) and the before/after pair ``synthetic-ab-*`` if needed; the ones
     (re)built."""
-    try:
-        from .synth import ensure_bundled
-        from .synth.abpair import ensure_pair
-        from .synth.baseline import ensure_baseline
+    try:  # the generator may be left out of a trimmed install
+        from .synth import ensure_bundled  # noqa: PLC0415
+        from .synth.abpair import ensure_pair  # noqa: PLC0415
+        from .synth.baseline import ensure_baseline  # noqa: PLC0415
     except ImportError:  # a checkout without the generator: the real campaigns still run
         return []
     built = [ensure_bundled(paths.raw_dir()), ensure_baseline(paths.raw_dir())]
@@ -38,7 +40,6 @@ def ensure_synthetic() -> list[Path]:
 
 
 def run(reports: Path | None = None, *, strict: bool = False) -> int:
-    from .report.run import print_summary, run_report
 
     console = _console()
     reports = paths.reports_dir(reports)
@@ -51,7 +52,6 @@ def run(reports: Path | None = None, *, strict: bool = False) -> int:
 
 def prepare() -> int:
     """The bundled campaigns built and imported, for notebooks opened by hand (``make lab``)."""
-    from .campaign import import_campaign
 
     console = _console()
     for built in ensure_synthetic():

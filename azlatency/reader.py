@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import schema
-from .decode import Decoded, decode
+from .decode import Decoded, clean_text, decode
 from .errors import (
     LOOKED_FOR,
     DetectionError,
@@ -605,7 +605,6 @@ def read_text(
 ) -> Tables:
     if isinstance(decoded, str):
         text = decoded
-        from .decode import clean_text
 
         cleaned, newline, ansi, prefixed = clean_text(text)
         decoded = Decoded(cleaned, "str", newline, ansi, prefixed)

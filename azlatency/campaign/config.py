@@ -32,6 +32,7 @@ from pydantic import (
 )
 
 from ..errors import CampaignError
+from ..stats.baseline import check_units, parse_target
 
 FILENAME = "campaign.yaml"
 FILENAMES = (FILENAME, "campaign.yml")  # at the root of a campaign folder or archive
@@ -252,7 +253,6 @@ class Expectation(_Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> Expectation:
-        from ..stats.baseline import check_units, parse_target  # stats: a layer below
 
         if self.basis is not None and self.metric in ("latency", "rtt", "half_rtt"):
             if self.metric != "latency" and self.metric != self.basis:

@@ -24,6 +24,7 @@ parts are read again, to be packed into files of up to ``FILE_ROWS`` rows.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -36,6 +37,7 @@ from urllib.parse import quote, unquote
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from .. import schema
@@ -131,7 +133,6 @@ def read(folder: Path, table: str, columns: list[str] | None = None) -> pa.Table
 
 def arrow_dataset(folder: Path, table: str = "samples"):
     """``pyarrow.dataset`` of a table, with its partition key declared as a string."""
-    import pyarrow.dataset as ds
 
     part = ds.partitioning(PARTITION_SCHEMA, flavor="hive") if table in PARTITION_KEY else None
     # The files listed in reading order (part-2 before part-10), not discovered (lexical).
@@ -363,7 +364,6 @@ def partition_inputs(
     (``stamp``), the columns, and the sequence of per-file parts in it (``plan_files``: each
     part's input sha256, its runs' tools, and whether it is linked).  Equal digest, equal
     file."""
-    import hashlib
 
     plan = plan_files(part_rows, [_tools(runs, tool_of) for runs in part_runs], whole)
     head = [stamp, str(schema.FORMAT_VERSION), [f"{f.name}:{f.type}" for f in target]]

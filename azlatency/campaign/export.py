@@ -27,6 +27,7 @@ import json
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -321,8 +322,6 @@ def export(
 def write(result: Export, out: str | os.PathLike[str] | None) -> Path | None:
     """Write ``result`` to ``out`` (a file; None: standard output)."""
     if out is None or str(out) == "-":
-        import sys
-
         sys.stdout.write(result.text)
         return None
     path = Path(out)

@@ -35,6 +35,7 @@ from ..errors import CampaignError
 from . import assemble, dataset, labels, sources, store
 from .assemble import file_row
 from .config import Campaign, parse_campaign
+from .engines import dask as dask_engine
 from .import_report import FILE_COLUMNS, QUALITY_COLUMNS, ImportReport, frame
 from .load import campaign_name, read_manifest
 from .worker import Task, parse_batch, parse_file
@@ -364,7 +365,6 @@ def import_campaign(
 def _cluster(engine: str, scheduler: str | None):
     if engine != "dask":
         return contextlib.nullcontext()
-    from .engines import dask as dask_engine
 
     return dask_engine.client(scheduler)
 
@@ -497,8 +497,6 @@ class _Job:
                 )
         sizes = {t.sha256: first[t.sha256].size for t in tasks}
         if self.cluster is not None and tasks:
-            from .engines import dask as dask_engine
-
             used = dask_engine.workers(self.cluster)
             results = dask_engine.parse(
                 _batches(tasks, sizes, used), self.cluster, self.progress, len(tasks)

@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from .. import parsers, schema
 from . import zones
 from .config import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
 
@@ -224,7 +225,6 @@ def _merge_labels(*layers: Any) -> str | None:
 
 def _local(tool: Any) -> bool:
     """The tool measures the host it runs on (fio, iostat): no destination to label."""
-    from .. import parsers
 
     return isinstance(tool, str) and tool in parsers.tools() and parsers.get(tool).INFO.local
 
@@ -252,7 +252,6 @@ def label_runs(
     runs: pd.DataFrame, campaign: Campaign, name: str
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Labelled copy of ``runs`` and the issues found (one dict per run and issue)."""
-    from .. import schema
 
     labeller = _Labeller(campaign, name)
     rows, per_row = [], []

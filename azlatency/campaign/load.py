@@ -9,16 +9,14 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
 
 from .. import paths, schema
 from ..errors import CampaignError
 from ..schema import Tables
 from . import dataset, sources, store
 from .import_report import ImportReport
-
-if TYPE_CHECKING:
-    from .sql import Lazy
+from .sql import Lazy
 
 # Store formats that load() rewrites in place as the current one (docs/store.md).
 MIGRATES = (1,)
@@ -140,8 +138,6 @@ def load(
     target = store_path(campaign, root)
     manifest = _manifest(target, campaign)
     if lazy:
-        from .sql import Lazy  # DuckDB is imported only when asked for
-
         return Lazy(target)
     runs = store.from_arrow(dataset.read(target, "runs"), "runs")
     valued = manifest["tables"]["samples"]["columns"]

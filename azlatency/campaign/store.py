@@ -23,6 +23,7 @@ so the same inputs give byte-identical files.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -33,10 +34,16 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .. import schema
 from ..errors import CampaignError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 TABLES = ("runs", "samples", "summaries")
 MANIFEST = "manifest.json"
@@ -137,7 +144,6 @@ _SAMPLE_VOCAB = {"status": schema.SAMPLE_STATUSES, "kind": schema.SAMPLE_KINDS}
 
 def samples_fault(tbl: pa.Table) -> str | None:
     """Cheap Arrow checks of a samples table (pandera on millions of rows would be slow)."""
-    import pyarrow.compute as pc
 
     for col in ("run_id", "seq", "kind", "status"):
         if col not in tbl.column_names:
@@ -154,7 +160,6 @@ def samples_fault(tbl: pa.Table) -> str | None:
 
 def count_by_run(tbl: pa.Table, status: str) -> dict[str, int]:
     """Samples with ``status``, per run."""
-    import pyarrow.compute as pc
 
     if "status" not in tbl.column_names or not len(tbl):
         return {}
@@ -271,9 +276,7 @@ def locked(target: Path, *, wait: bool = False) -> Iterator[None]:
     """Hold ``.<campaign>.lock`` beside the store: one import (or recovery) at a time."""
     target.parent.mkdir(parents=True, exist_ok=True)
     lock_path = target.with_name(f".{target.name}.lock")
-    try:
-        import fcntl
-    except ImportError:  # Windows: no advisory locks; imports of one campaign must not overlap
+    if fcntl is None:  # Windows: no advisory locks; imports of one campaign must not overlap
         yield
         return
     with open(lock_path, "a+") as handle:
@@ -290,7 +293,6 @@ def locked(target: Path, *, wait: bool = False) -> Iterator[None]:
 
 
 def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
-    import hashlib
 
     h = hashlib.sha256()
     with open(path, "rb") as f:

@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..errors import ParseError
 
@@ -566,8 +567,6 @@ def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
 
     A long column is one chunk of :data:`CONSTANT_CHUNK` values repeated (Arrow arrays are
     immutable, so the chunks share their buffers): ten million run ids hold 28 MB, not 280."""
-    import numpy as np
-    import pyarrow as pa
 
     raw = value.encode("utf-8")
     m = min(n, CONSTANT_CHUNK)
@@ -589,7 +588,6 @@ _CHUNK = 1 << 23
 def count_newlines(data, start: int = 0, end: int | None = None) -> int:
     """``data.count(b"\n", start, end)`` in 8 MB numpy slices: the same answer, but numpy lets
     go of the GIL, so other threads (hashing, pyarrow) run meanwhile."""
-    import numpy as np
 
     end = len(data) if end is None else end
     if end - start < _CHUNK:

@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from ..errors import ParseError
+from . import tools
 from ._base import Parsed, Run, Span, ToolInfo, integer, number
 
 INFO = ToolInfo(
@@ -273,7 +274,6 @@ class _Reader:
 
     def attrs(self, cells: dict[str, str], line_no: int) -> dict[str, Any]:
         """Run attributes of one row (they decide which run the row belongs to)."""
-        from . import tools
 
         tool = cells["tool"]
         known = [t for t in tools() if t != INFO.tool]

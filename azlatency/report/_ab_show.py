@@ -4,9 +4,13 @@ figure of notebook 60 (the data and the statistics: :mod:`._before_after`)."""
 
 from __future__ import annotations
 
+from xml.etree import ElementTree as ET
+
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .. import plots
 from ..stats.before_after import change_text, margin_text
 from ._before_after import BASE, STATS, Comparison, condition_label
 from ._show import fmt
@@ -193,7 +197,6 @@ def gate_junit(cmp: Comparison) -> list:
     """JUnit test suites (``ElementTree`` elements) of the gate: one suite per metric and
     statistic, one case per condition; a failure where the gate fails, skipped where the row
     could not be tested."""
-    from xml.etree import ElementTree as ET
 
     suites = []
     for (metric, stat), part in cmp.table.groupby(["metric", "stat"], sort=False):
@@ -286,9 +289,6 @@ def change_figure(cmp: Comparison, *, width: float = 7.16):
     """One panel per metric and statistic (ratios only; loss is in the tables): every
     condition's change after / before with its interval, the margin shaded, the
     Holm-adjusted p-value at the right."""
-    import matplotlib.pyplot as plt
-
-    from .. import plots
 
     t = cmp.table[(cmp.table["scale"] == "ratio") & cmp.table["estimate"].notna()]
     groups = [(k, g) for k, g in t.groupby(["stat", "metric"], sort=False)]

@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..schema import Tables
 from . import _claims as C
+from ._baseline import _fmt
 from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs
 from ._data import labels
 from ._longrun import reported_segments
@@ -270,7 +271,6 @@ def _tail_rows(tables: Tables) -> list[dict]:
 
 def baseline_claims(table: pd.DataFrame) -> pd.DataFrame:
     """Which VM fails which check (with its evidence), and which to redeploy."""
-    from ._baseline import _fmt
 
     if table is None or table.empty:
         return _empty()

@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 from xml.etree import ElementTree as ET
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .. import paths, plots
+from ..campaign.load import expectations
 from ..schema import Tables
 from ..stats import baseline as bl
 
@@ -22,8 +25,6 @@ PathLike = str | os.PathLike[str]
 
 def expectations_of(campaign: str, data_root: PathLike | None = None) -> list[dict]:
     """The ``expectations:`` the campaign's ``campaign.yaml`` stated when it was imported."""
-    from .. import paths
-    from ..campaign.load import expectations
 
     return expectations(campaign, paths.processed_dir(data_root))
 
@@ -185,9 +186,6 @@ def baseline_findings(table: pd.DataFrame) -> str:
 def fleet_figure(table: pd.DataFrame, *, width: float = 7.16):
     """One panel per check (small multiples): every VM with its interval against the target
     band, the VM the fleet names marked "redeploy?"."""
-    import matplotlib.pyplot as plt
-
-    from .. import plots
 
     checks = list(dict.fromkeys(table["check"]))
     per = [max(1.25, 0.26 * table[table["check"] == c]["vm"].nunique() + 0.75) for c in checks]

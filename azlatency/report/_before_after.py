@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from .. import paths, schema, stats, units
+from ..campaign import baseline
+from ..campaign.load import store_path
 from ..schema import Tables
 from ..stats.before_after import COLUMNS as AB_COLUMNS
 from ._compare import prefer_samples, sampled_runs
-from ._data import synthetic
+from ._data import load_campaigns, synthetic
 
 PathLike = str | os.PathLike[str]
 STATS = ("p50", "p99", "p99.9", "mean", "throughput", "loss")
@@ -339,7 +341,6 @@ def _not_comparable(gone: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def baseline_of(campaign: str, data_root: PathLike | None = None) -> dict | None:
     """The ``baseline:`` an imported campaign's ``campaign.yaml`` names (``campaign``,
     ``margin``, ``scenarios``), or None."""
-    from ..campaign import baseline
 
     return baseline(campaign, paths.processed_dir(data_root))
 
@@ -358,7 +359,6 @@ def compare_campaigns(
     """Compare two imported campaigns (``after`` relative to ``before``).  Where ``after``'s
     ``campaign.yaml`` names ``before`` as its ``baseline:``, its ``margin`` and ``scenarios``
     apply unless given here; otherwise the margin is 10 %."""
-    from ._data import load_campaigns
 
     named = baseline_of(after, data_root) or {}
     if named.get("campaign") != before:
@@ -385,7 +385,6 @@ def compare_campaigns(
 
 def has_baseline(tables: Tables, data_root: PathLike | None = None) -> bool:
     """The campaign names a ``baseline:`` whose store is imported (notebook 60's need)."""
-    from ..campaign.load import store_path
 
     names = tables.runs["campaign"].dropna().astype(str).unique() if len(tables.runs) else []
     for name in names:
@@ -405,7 +404,6 @@ def baseline_comparison(
 ) -> tuple[Comparison | None, str]:
     """``campaign`` against ``baseline`` (default: the one its ``campaign.yaml`` names), and
     why there is no comparison when there is none."""
-    from ..campaign.load import store_path
 
     base = baseline or (baseline_of(campaign, data_root) or {}).get("campaign")
     if not base:

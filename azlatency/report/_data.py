@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Sequence
@@ -10,6 +11,9 @@ from pathlib import Path
 import pandas as pd
 
 from .. import paths, schema
+from ..campaign.import_report import ISSUES, REASONS
+from ..campaign.load import load, load_report, read_manifest, store_path
+from ..errors import AzlatencyError
 from ..schema import Tables
 from . import _memo
 
@@ -26,8 +30,6 @@ def one_campaign(campaigns: str | Sequence[str]) -> str:
     one least of all); comparing two campaigns is ``azlatency compare``'s question."""
     got = names(campaigns)
     if len(got) != 1:
-        from ..errors import AzlatencyError
-
         raise AzlatencyError(
             f"this page shows one campaign at a time, got {len(got)} ({', '.join(got)}): run "
             "it once per campaign (azlatency report does), or compare campaigns with "
@@ -53,7 +55,6 @@ def load_campaigns(
     """The tables of one or several imported campaigns, concatenated (``runs.campaign`` says
     which campaign a run belongs to).  A campaign that was never imported is an error that
     says how to import it: a report must not quietly leave a campaign out."""
-    from ..campaign.load import load
 
     root = paths.processed_dir(data_root)
     wanted = names(campaigns)
@@ -78,9 +79,6 @@ def _shallow(t: Tables) -> Tables:
 
 def _fingerprint(wanted: list[str], root: Path | None, samples: bool) -> str | None:
     """The stores' manifests (every table file's SHA-256): what the tables are made of."""
-    import hashlib
-
-    from ..campaign.load import read_manifest, store_path
 
     h = hashlib.sha256(f"samples={samples}".encode())
     for name in wanted:
@@ -95,7 +93,6 @@ def _derived(wanted: list[str], root: Path | None) -> Path | None:
     """Where a single campaign's derived results are kept (``report._memo``)."""
     if len(wanted) != 1:
         return None
-    from ..campaign.load import store_path
 
     return paths.derived_dir(store_path(wanted[0], root).name, root)
 
@@ -234,8 +231,6 @@ def import_overview(
     ``campaigns`` (files imported / not imported, runs, samples, summaries, quality notes),
     ``tools`` (runs per tool), ``not_imported`` (every file left out, with the reason) and
     ``quality`` (runs per issue, with what the issue means)."""
-    from ..campaign.import_report import ISSUES, REASONS
-    from ..campaign.load import load, load_report
 
     root = paths.processed_dir(data_root)
     rows, tools, skipped, quality = [], [], [], []

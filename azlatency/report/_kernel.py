@@ -15,13 +15,14 @@ import gc
 import os
 import warnings
 
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+
 _FIRST: tuple[dict, list] | None = None
 
 
 def fresh(cwd: str) -> None:
     global _FIRST
-    import matplotlib as mpl
-    import matplotlib.pyplot as plt
     from IPython import get_ipython
 
     shell = get_ipython()

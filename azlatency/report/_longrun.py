@@ -7,8 +7,9 @@ import re
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..schema import Tables, pct_label
-from ._data import labels, latency_runs
+from ._data import labels, latency_runs, subset, synthetic
 
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
 _LAST = re.compile(r"last\s+(\d+)", re.I)
@@ -173,8 +174,6 @@ def analyse_session(
     """Everything the long-run report shows for one session: its ``ok`` samples, the breaks
     (``stats.breaks``) and their times, change points in time order (``stats.change_points``)
     and rolling p50/p99 (``stats.rolling_quantiles``, every ``step``-th point, wide)."""
-    from .. import stats
-    from ._data import subset, synthetic
 
     sub = subset(tables, runs)
     basis = runs["latency_basis"].mode().iloc[0]
@@ -206,7 +205,6 @@ def before_breaks(
     """``stats.last_records_before_break`` for every run of the ``sessions``
     (:func:`analyse_session` results) that ended in a break, in the shape of
     :func:`reported_segments`."""
-    from .. import stats
 
     parts = []
     for s in sessions:

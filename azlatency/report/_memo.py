@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..schema import Tables
+from .cache import code_fingerprint
 
 _MEMORY: dict[str, Any] = {}
 _MEMORY_MAX = 64  # entries a process keeps (a campaign's page asks for a dozen)
@@ -91,7 +92,6 @@ def memo(fn):
         mark = _of(tables)
         if mark is None or os.environ.get("AZLATENCY_NO_MEMO"):
             return fn(tables, *args, **kwargs)
-        from .cache import code_fingerprint
 
         # every argument by name, defaults filled: f(t, level=0.95) is f(t)
         bound = signature.bind(tables, *args, **kwargs)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..schema import Tables
+from ._baseline import has_expectations
+from ._before_after import has_baseline
 from ._compare import PAIR, contrast_pairs
 from ._data import latency_runs, throughput_runs
 from ._longrun import long_runs, reported_segments
@@ -76,13 +78,11 @@ def _tools(t: Tables, _p: dict) -> bool:
 
 
 def _expectations(t: Tables, p: dict) -> bool:
-    from ._baseline import has_expectations
 
     return has_expectations(t, p.get("data_root"))
 
 
 def _baseline(t: Tables, p: dict) -> bool:
-    from ._before_after import has_baseline
 
     return has_baseline(t, p.get("data_root"))
 

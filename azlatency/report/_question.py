@@ -4,11 +4,14 @@ published, with our own runs' figures beside them.  The answer to the question i
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
 import pandas as pd
 
+from .. import paths
+from ..campaign.load import about as _about
 from ..schema import Tables
 
 PathLike = str | os.PathLike[str]
@@ -16,8 +19,6 @@ PathLike = str | os.PathLike[str]
 
 def about(campaign: str, data_root: PathLike | None = None) -> dict:
     """``name``, ``description``, ``question`` and ``compare`` of an imported campaign."""
-    from .. import paths
-    from ..campaign.load import about as _about
 
     return _about(campaign, paths.processed_dir(data_root))
 
@@ -30,7 +31,6 @@ def author_tables(tables: Tables, *, ours: bool = False) -> dict[str, pd.DataFra
 
     ``ours=True`` puts beside each statistic the same figure from the campaign's own runs of
     that scenario (:func:`ours_beside`), where it has any."""
-    import json
 
     runs = tables.runs
     rep_runs = runs[

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+
+from ..plots import save
 
 CLAIMS_MIME = "application/vnd.azlatency.claims+json"
 _UNITS = {"us": "µs", "bps": "bit/s"}
@@ -105,12 +109,8 @@ def figure(
     svg), show it inline with its caption (``caption_text``, else :func:`caption` of the
     figure; ``see``: what the reader should see in it, said first), close it.  The output's metadata names the files written, so a report can keep
     them with the executed page (``report.cache``)."""
-    import os
 
-    import matplotlib.pyplot as plt
     from IPython.display import display
-
-    from ..plots import save
 
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))

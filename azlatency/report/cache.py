@@ -26,9 +26,12 @@ import json
 import shutil
 import sys
 from collections.abc import Iterable, Sequence
+from importlib import metadata
 from pathlib import Path
 
 from .. import paths
+from ..campaign.load import store_path
+from ..campaign.store import MANIFEST
 
 FOLDER = ".cache"
 ENTRY = "entry.json"
@@ -49,7 +52,6 @@ def _update_tree(h, root: Path) -> None:
 def code_fingerprint() -> str:
     """The package's files, the Python version and every installed distribution's version:
     a change to any of them may change a page."""
-    from importlib import metadata
 
     h = hashlib.sha256()
     _update_tree(h, _PACKAGE)
@@ -63,8 +65,6 @@ def code_fingerprint() -> str:
 
 def store_fingerprint(campaign: str, data_root: Path) -> str:
     """SHA-256 of the campaign's store manifest (it names every table file by its SHA-256)."""
-    from ..campaign.load import store_path
-    from ..campaign.store import MANIFEST
 
     manifest = store_path(campaign, paths.processed_dir(data_root)) / MANIFEST
     return hashlib.sha256(manifest.read_bytes()).hexdigest()

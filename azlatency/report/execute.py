@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,7 +195,6 @@ def execute(
 ) -> Executed:
     """Run one notebook into ``out_dir`` with ``parameters``; raise on a failing cell.  With
     ``kernels``, in this thread's warm kernel (see :class:`Kernels`), else in a new one."""
-    import time
 
     import papermill
 

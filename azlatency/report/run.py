@@ -36,11 +36,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from .. import paths
 from .._console import console as _console
+from ..campaign.importer import import_campaign
+from ..campaign.load import read_manifest, store_path
 from ..errors import AzlatencyError
 from . import cache as page_cache
 from . import execute as notebooks
+from . import frontpage, load_campaigns, site
+from ._needs import missing, need
+from ._show import read_claims
+from .site import _title
 
 STATUS_OK, STATUS_DATA, STATUS_FAILED = 0, 3, 1
 # Figure files written unless --formats says otherwise (PDF on request: it is the slowest).
@@ -92,7 +100,6 @@ def slug(name: str) -> str:
 def parse_params(items: Sequence[str]) -> dict[str, object]:
     """``["min_hours=0.25", "tool=sockperf"]`` -> values read as YAML scalars or lists (so
     ``0.25`` is a float, ``[a, b]`` a list, ``none`` None)."""
-    import yaml
 
     out: dict[str, object] = {}
     for item in items:
@@ -157,7 +164,6 @@ def import_all(
     """Import each campaign (incremental: an unchanged one is only hashed) into
     ``data_root/processed``; a name that is not a path is looked for under
     ``data_root/raw`` first.  The reports of those that imported."""
-    from ..campaign.importer import import_campaign
 
     reports = []
     for c in campaigns:
@@ -189,8 +195,6 @@ def quality_problems(reports: Sequence) -> list[str]:
 
 def plan(names: Sequence[str], chosen: Sequence[Path], data_root: Path, params: dict) -> list[Page]:
     """Which notebook runs on which campaigns; the others become pages saying why not."""
-    from . import load_campaigns
-    from ._needs import missing, need
 
     tables = {n: load_campaigns(n, data_root) for n in names}
     pages = []
@@ -230,7 +234,6 @@ def _params_for(
 def _longest_first(pages: list[Page], data_root: Path) -> list[Page]:
     """The pages in the order to start them: the most samples to read first (a page's time
     grows with them), so that the last page to finish is a short one."""
-    from ..campaign.load import read_manifest, store_path
 
     samples: dict[str, int] = {}
     for c in {c for p in pages for c in p.campaigns}:
@@ -315,12 +318,6 @@ def execute_pages(
         return [e for e in pool.map(one, todo) if e]
 
 
-def _title(source: Path) -> str:
-    from .site import _title
-
-    return _title(source)
-
-
 def write_pages(pages: Sequence[Page], sources: dict[str, Path], build: Path) -> None:
     """Markdown pages for notebooks not run or failed; a note at the top of a shared page
     naming the campaigns it left out and what they lack."""
@@ -351,7 +348,6 @@ def write_claims(pages: Sequence[Page], out: Path, build: Path) -> list[Path]:
     """``<out>/claims/[<campaign>/]<page>.json``: every claim a page made (``rep.claims``:
     its key numbers, and a campaign page's answer as a claims table), so CI can diff what a
     report says between two runs of it."""
-    from ._show import read_claims
 
     written = []
     shutil.rmtree(out / "claims", ignore_errors=True)
@@ -403,8 +399,6 @@ def run_report(
     png, svg, pdf; the pages show the PNG rendering either way): passed to the kernels as
     ``AZLATENCY_FIGURE_FORMATS``, read by ``report.figure``."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    from . import frontpage, site
 
     console = console or _console()
     formats = _formats(formats)

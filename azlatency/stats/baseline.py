@@ -29,6 +29,7 @@ naming the VM under test: ``src_host``, the default, or ``dst_host``) and ``tole
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -474,7 +475,6 @@ def stripe_spread(
     reports, and ``await_vs_stripe``, the device's await over the median of its VM's devices
     in the same scenario.  A RAID0 stripe serves equal shares, so a member whose requests
     wait ``slow`` times its peers' is the one holding the stripe back (``slow_member``)."""
-    import json
 
     io = runs[runs["tool"].astype(str) == "iostat"]
     cols = ["vm", "scenario", "device", "reports", "reads_per_s", "writes_per_s",

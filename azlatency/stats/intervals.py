@@ -45,6 +45,7 @@ from .common import (
     observations,
     row,
 )
+from .population import pooled_mean, pooled_quantile
 
 EXACT = "order statistics, exact binomial"
 BATCH = "order statistics, binomial at batch-means n_eff"
@@ -416,7 +417,6 @@ def between_run_rows(
 
 def population_rows(parts: list[Observations], qs, level: float) -> dict:
     """Every stat of the pooled population of several runs (``stats.population``)."""
-    from .population import pooled_mean, pooled_quantile
 
     pooled = _pooled(parts)
     out = descriptive_rows(pooled, level, f"{len(parts)} runs pooled as a population")

@@ -47,7 +47,7 @@ from .common import (
     row,
     run_shares,
 )
-from .intervals import choose, min_n, quantile_rows, sorted_quantile, summarize
+from .intervals import choose, min_n, quantile_ci, quantile_rows, sorted_quantile, summarize
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
 RATIOS = ((0.99, 0.5), (0.999, 0.5))
@@ -95,8 +95,6 @@ def percentile_spectrum(
         )
         out = out[out["q"].notna()].reset_index(drop=True)
     else:
-        from .intervals import quantile_ci
-
         out = quantile_ci(data, quantiles, level, dependence=dependence)
     out.insert(out.columns.get_loc("q") + 1, "nines", nines(out["q"].to_numpy()))
     return out

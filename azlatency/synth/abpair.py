@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import GENERATOR
 from ._bundle import rebuild, up_to_date
 from .hosts import inventory
 from .model import Model, Scale, pair_key
@@ -189,7 +190,6 @@ def ensure_pair(raw_root: str | os.PathLike[str]) -> list[Path]:
     """Build the three campaigns under ``raw_root`` when absent or written by other code; the
     paths (re)built.  A folder of one of these names that is not synthetic is never touched
     (:class:`FileExistsError`)."""
-    from . import GENERATOR
 
     def build(name: str):
         def write(staging: Path) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from . import GENERATOR
 from . import generate as g
 from ._bundle import rebuild, up_to_date
 from .formats import fio, iostat, iperf3, sockperf
@@ -355,7 +356,6 @@ def ensure_baseline(raw_root: str | os.PathLike[str], *, seed: int = 3) -> Path 
     """Build ``<raw_root>/synthetic-seed003-baseline`` when absent or written by other code;
     the path when (re)built, ``None`` when up to date.  A folder of that name that is not
     synthetic is never touched (:class:`FileExistsError`)."""
-    from . import GENERATOR
 
     target = Path(raw_root) / NAME
     if up_to_date(target, {"stamp": GENERATOR, "seed": seed}):

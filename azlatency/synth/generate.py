@@ -9,6 +9,7 @@ numbers.  All of it is vectorised (no Python loop per packet): ``large`` draws 1
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
@@ -140,7 +141,6 @@ def sockperf_stats(values: np.ndarray, level: float = 0.99) -> dict[str, float]:
     """What sockperf prints about ``values`` (µs): count, mean, std (n − 1), min, max, the
     eight percentiles by its rank rule ⌊0.5 + q·n⌋ (1-based), and the 3.8 dispersion figures.
     The parser recomputes these from a full log and warns beyond 0.002 µs."""
-    from statistics import NormalDist
 
     n = len(values)
     qs = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)

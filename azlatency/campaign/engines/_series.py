@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 from ...stats import intervals as iv
 from ...stats.common import Observations
 from ...units import COLUMN
+from ._files import frame as _frame
 
 NULL_SEQ = np.iinfo(np.int64).min  # a NULL seq, filled: the run is left to group_rows
 _NO_RUN_IDS = np.zeros(0, dtype=object)  # series_rows reads no run ids
@@ -162,7 +163,6 @@ def read_series(groups: list[tuple[Path, int, int]], column: str, kw: dict) -> d
 def table_rows(tbl: pa.Table, metric: str, kw: dict) -> list[dict]:
     """summarize's rows (``by="run_id"``) of the runs in ``tbl`` (samples rows in file
     order), in run order: each run by ``series`` when it can be, else by ``group_rows``."""
-    from ._files import frame as _frame
 
     column, value_unit = iv.metric_column(metric)
     qs = np.asarray(kw["quantiles"], dtype=float)

@@ -39,10 +39,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 
 from ...stats import dependence as dep
 from ...stats import intervals as iv
+from ...stats.common import check_basis
+from ...units import COLUMN
 from .. import dataset, store
 from ..sql import HIVE, connect, quote
 from . import Request, _rows
@@ -139,7 +142,6 @@ class _Query:
 
     def check_basis(self, metric: str) -> None:
         """``check_basis`` of summarize, on one row per offending run (the same error)."""
-        from ...units import COLUMN
 
         if metric not in COLUMN:
             return
@@ -152,10 +154,6 @@ class _Query:
             f"SELECT DISTINCT run_id FROM kept WHERE {cond} ORDER BY run_id LIMIT 5"
         ).fetchall()
         if bad:
-            import pandas as pd
-
-            from ...stats.common import check_basis
-
             ids = [b[0] for b in bad]
             check_basis(pd.DataFrame({"run_id": ids, other: [1.0] * len(ids)}), metric)
 

@@ -39,7 +39,9 @@ from .._base import (
     samples_frame,
     stray,
 )
+from . import stdout
 from .fast import ROW_PREFIX, read_body
+from .stdout import locate as locate_stdout
 
 TOOL = "echo_csv"
 HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
@@ -108,7 +110,6 @@ def locate(lines: list[str]) -> list[Span]:
             i = j
         else:
             i += 1
-    from .stdout import locate as locate_stdout
 
     return spans + locate_stdout(lines, TOOL)
 
@@ -166,7 +167,6 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     if any(_DROP.search(line) for line in lines):
         return Parsed(TOOL, [_parse_log(lines, source, strict)])
-    from . import stdout
 
     spans = stdout.locate(lines, TOOL)
     if spans:

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...decode import decode
 from ...errors import ParseError
 from .._base import INT64_MAX, INT64_MIN, STRAY_LINES, Parsed, Run, Span, ToolInfo, integer
 from .fast import Replies, read_replies, shape_of
@@ -173,8 +174,6 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
-        from ...decode import decode
-
         text = decode(data).text
     # The file's last newline ends its last line, as the reader has it when it hands parse()
     # the lines of a file ("...ms\n\n", a packets line and iputils' empty closing line, is

@@ -21,11 +21,14 @@ import math
 import os
 import re
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 
 from ...errors import ParseError
 from ...schema import pct_label as stat_name  # 0.999 → 'p99.9'
@@ -72,8 +75,6 @@ def _read_piece(buf, has_value: bool, out: list[np.ndarray | None], pairs: bool 
     """Stream one piece of the block through pyarrow's CSV reader, 16 MB at a time, into the
     ``out`` arrays: the decimal columns (16 bytes a value) never exist for the whole file.
     ``pairs``: pre-3.4 ``tx, rx`` rows, no packet column (``seq`` is left to the caller)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
 
     names = ([] if pairs else ["seq"]) + ["tx", "rx"] + (["value"] if has_value else [])
     types = {"seq": pa.int64(), "tx": pa.decimal128(19, 9), "rx": pa.decimal128(19, 9)}
@@ -116,7 +117,6 @@ def _map(fn, items: list) -> list:
     """``list(map(fn, items))``, in threads when there is more than one item."""
     if len(items) < 2:
         return [fn(x) for x in items]
-    from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(len(items)) as pool:
         return list(pool.map(fn, items))
@@ -128,7 +128,6 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool, pairs: bool
     parallel threads (pyarrow and numpy release the GIL; each piece's reader is single-threaded,
     so the cores are not oversubscribed), each into its own stretch of the preallocated result
     arrays."""
-    import pyarrow as pa
 
     n = max(1, min(os.cpu_count() or 1, 8, (stop - start) // PIECE_MIN))
     pieces = _pieces(data, start, stop, n)
