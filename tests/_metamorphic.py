@@ -22,6 +22,7 @@ a table of outcomes per check and mode: same, quiet, warned, changed, fatal, not
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import re
 import sys
@@ -219,13 +220,22 @@ def _inside(tables, no: int) -> bool:
     return bool(((runs["line_start"] < no) & (runs["line_end"] > no)).any())
 
 
-def insert_trials(path: Path, *, strict: bool, k: int | None = None, seed: int = 0):
+@functools.lru_cache(maxsize=64)
+def _base(path: Path, strict: bool):
+    """The file's own reading, what its runs hold and its words, and its lines (read once per
+    file and mode in a process: the three checks of a file share it), or None when the file
+    itself does not read."""
     data = path.read_bytes()
-    base, err = _read(data, strict)
+    base, _ = _read(data, strict)
     if base is None:
+        return None
+    return base, run_prints(base), _words(base), _Text(data)
+
+
+def insert_trials(path: Path, *, strict: bool, k: int | None = None, seed: int = 0):
+    if (known := _base(path, strict)) is None:
         return
-    want, words0 = run_prints(base), _words(base)
-    text = _Text(data)
+    _, want, words0, text = known
     lines = text.lines
     rng = random.Random(f"{path.name}-{seed}")
     for n, pos in enumerate(_positions(len(lines), k, rng)):
@@ -245,13 +255,10 @@ def insert_trials(path: Path, *, strict: bool, k: int | None = None, seed: int =
 
 
 def truncate_trials(path: Path, *, strict: bool, k: int | None = None, seed: int = 0):
-    data = path.read_bytes()
-    base, err = _read(data, strict)
-    if base is None:
+    if (known := _base(path, strict)) is None:
         return
-    whole = set(run_prints(base))
-    words0 = _words(base)
-    text = _Text(data)
+    _, prints0, words0, text = known
+    whole = set(prints0)
     lines = text.lines
     rng = random.Random(f"{path.name}-{seed}")
     for pos in _positions(len(lines), k, rng):
@@ -290,12 +297,9 @@ def _cut_outcome(got, prints: list, whole: set, words0: Counter) -> tuple[str, s
 
 
 def duplicate_trials(path: Path, *, strict: bool, k: int | None = 3, seed: int = 0):
-    data = path.read_bytes()
-    base, err = _read(data, strict)
-    if base is None:
+    if (known := _base(path, strict)) is None:
         return
-    want, words0 = run_prints(base), _words(base)
-    text = _Text(data)
+    base, want, words0, text = known
     lines = text.lines
     for n in range(len(base.runs) if k is None else min(k, len(base.runs))):
         run = base.runs.iloc[n]
