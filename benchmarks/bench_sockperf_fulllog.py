@@ -128,7 +128,7 @@ if which == "azlatency":
               "tx0": int(t.samples.tx_time_ns.iloc[0])}}
 elif which == "parser":
     from azlatency.parsers import sockperf
-    from azlatency.reader import _Mapped
+    from azlatency.reader.files import _Mapped
     with open(path, "rb") as f:
         data = _Mapped.of(f.fileno())  # as read() takes a big file
     parsed = sockperf.parse_bytes(data, source=path)

@@ -176,7 +176,7 @@ def test_mapped_files_read_as_their_bytes(monkeypatch):
     from azlatency import reader
     from tests._expected import fixture_files
 
-    monkeypatch.setattr(reader, "MAP_BYTES", 1)
+    monkeypatch.setattr(reader.files, "MAP_BYTES", 1)
     files = fixture_files()
     assert len(files) > 150
     for path in files:
@@ -192,7 +192,7 @@ def test_mapped_files_read_as_their_bytes(monkeypatch):
 
 def test_mapped_file_answers_like_bytes(tmp_path):
 
-    from azlatency.reader import _Mapped
+    from azlatency.reader.files import _Mapped
 
     raw = b"  \n\tping 10.0.0.1\r\n64 bytes\n" * 3
     (tmp_path / "f").write_bytes(raw)
@@ -221,7 +221,7 @@ def test_mapped_file_answers_like_bytes(tmp_path):
 def test_blank_mapped_file_is_empty_input(tmp_path, monkeypatch):
     from azlatency import reader
 
-    monkeypatch.setattr(reader, "MAP_BYTES", 1)
+    monkeypatch.setattr(reader.files, "MAP_BYTES", 1)
     path = tmp_path / "blank.txt"
     path.write_bytes(b"\r\n  \n" * 40000)
     with pytest.raises(DetectionError, match="empty input"):
@@ -432,7 +432,7 @@ def test_a_refused_block_longer_than_the_retry_limit_keeps_its_error(monkeypatch
     lines = path.read_text().split("\n")
     doc = "\n".join(lines[:2] + ["Connection reset by peer"] + lines[2:])
     assert "line 3 skipped" in azlatency.read(doc).runs["warnings"][0]
-    monkeypatch.setattr(reader, "STRAY_RETRY_LINES", 5)
+    monkeypatch.setattr(reader.strays, "STRAY_RETRY_LINES", 5)
     with pytest.raises(ParseError) as info:
         azlatency.read(doc)
     assert info.value.line_no == 3

@@ -54,17 +54,20 @@ def cache_stamp() -> str:
     """Identity of the code that produced cached per-file results."""
     h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
     pkg = Path(__file__).resolve().parent.parent
-    code = sorted(pkg.glob("parsers/**/*.py")) + [
-        pkg / n
-        for n in (
-            "reader.py",
-            "decode.py",
-            "schema.py",
-            "campaign/worker.py",
-            "campaign/store.py",
-            "campaign/dataset.py",
-        )  # the cache's samples
-    ]  # are written as dataset files
+    code = (
+        sorted(pkg.glob("parsers/**/*.py"))
+        + sorted(pkg.glob("reader/*.py"))
+        + [
+            pkg / n
+            for n in (
+                "decode.py",
+                "schema.py",
+                "campaign/worker.py",
+                "campaign/store.py",
+                "campaign/dataset.py",
+            )  # the cache's samples
+        ]
+    )  # are written as dataset files
     for path in code:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]

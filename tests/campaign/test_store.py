@@ -180,7 +180,7 @@ def test_mapped_files_give_the_same_store(copy_campaign, stores, tmp_path, monke
             if ".expected." not in f.name and f.suffix != ".md":
                 shutil.copy(f, raw / f.name)
     read = campaign.import_campaign(raw, root=stores, workers=1)
-    monkeypatch.setattr(reader, "MAP_BYTES", 1)
+    monkeypatch.setattr(reader.files, "MAP_BYTES", 1)
     mapped = campaign.import_campaign(raw, root=tmp_path / "mapped", workers=1)
     assert read.counts == mapped.counts and read.counts["samples"] > 0
     a, b = tree_digest(stores / raw.name), tree_digest(tmp_path / "mapped" / raw.name)

@@ -1,0 +1,174 @@
+"""The document around an output: the headings and fences it sits under, the prose line
+before it, the command (and prompt host) above it, quoted lines unquoted."""
+
+from __future__ import annotations
+
+import re
+
+from ..parsers._base import (
+    PROMPT,
+    STRAY_ABOVE,
+    Span,
+    command_of,
+)
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
+
+
+_PROMPT_ONLY = re.compile(r"^\s*[\w.-]+@([\w.-]+)(?::\S*)?\s*[#$%]?\s*$")
+
+
+# An e-mail reply's or a Markdown blockquote's markers: "> sockperf: ...", "> > ", ">> ".
+_QUOTED = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?")
+
+
+def _outline(lines: list[str], spans: list[Span] = ()) -> tuple[list[str | None], list[bool]]:
+    """Heading in force at each line (markdown headings outside fences) and fence membership.
+    A tool's output counts as fenced: ntttcp's ``#####  Totals:  #####`` is no heading, nor
+    is the last line of one output the prose above the next."""
+    output = [False] * len(lines)
+    for span in spans:
+        output[span.start : span.end] = [True] * (min(span.end, len(lines)) - span.start)
+    heading: list[str | None] = []
+    fenced: list[bool] = []
+    current, inside = None, False
+    for k, line in enumerate(lines):
+        if output[k]:
+            fenced.append(True)
+            heading.append(current)
+            continue
+        if _FENCE.match(line):
+            inside = not inside
+            fenced.append(True)
+            heading.append(current)
+            continue
+        if not inside:
+            m = _HEADING.match(line)
+            if m:
+                current = m.group(2).strip()
+        fenced.append(inside)
+        heading.append(current)
+    return heading, fenced
+
+
+def _context(lines: list[str], fenced: list[bool], start: int) -> str | None:
+    """Last prose line above ``start``: outside code fences, not a prompt, not above the
+    nearest heading, at most six lines up."""
+    for i in range(start - 1, max(-1, start - 7), -1):
+        text = lines[i].strip()
+        if fenced[i]:
+            continue
+        if _HEADING.match(lines[i]):
+            return None
+        if not text or PROMPT.match(text) or _PROMPT_ONLY.match(text):
+            continue
+        return text[:200]
+    return None
+
+
+def _commands(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> list[tuple]:
+    """(command, prompt host) of a span (:func:`_command`), then the tool's other commands in
+    the same head above it: one fenced block often holds the client's command and the server's
+    started beside it (``# host`` / ``# vm`` comments between), in either order."""
+    cmd, host, at = _command(lines, span, tool_names)
+    if not cmd:
+        return []
+    out = [(cmd, host)]
+    stray = 0
+    for i in range(at - 1, max(-1, at - 8 - STRAY_ABOVE), -1):
+        line = lines[i]
+        if not line.strip() or _FENCE.match(line) or _HEADING.match(line):
+            continue  # context around the commands, not output
+        other, other_host = command_of(line, tool_names)
+        if not other:
+            if stray < STRAY_ABOVE:
+                stray += 1  # a stray line, or another tool's command, among the commands
+                continue
+            break
+        out.append((other, other_host or host))
+    return out
+
+
+def _pick_command(cands: list[tuple], role: str | None, server: re.Pattern | None):
+    """The command of a run among those above its output: a server's run takes the server
+    command, any other run a command that does not start a server (sockperf's ``server``,
+    iperf3's ``-s``), when there is one."""
+    if len(cands) < 2 or server is None:
+        return cands[0] if cands else (None, None)
+    want = [c for c in cands if bool(server.search(c[0])) == (role == "server")]
+    return (want or cands)[0]
+
+
+def _command(lines: list[str], span: Span, tool_names: tuple[str, ...]):
+    """Command line, prompt host and line of a span's command: its first line, or up to 4
+    lines above it."""
+    cmd, host = command_of(lines[span.start], tool_names)
+    if cmd:
+        if host is None and span.start > 0 and _FENCE.match(lines[span.start - 1]):
+            # A span that starts at a fenced ``# command``: the prompt sits above the fence.
+            for j in range(span.start - 2, max(-1, span.start - 4), -1):
+                m = _PROMPT_ONLY.match(lines[j])
+                if m:
+                    host = m.group(1)
+                    break
+        return cmd, host, span.start
+    stray = 0
+    for i in range(span.start - 1, max(-1, span.start - 5 - STRAY_ABOVE), -1):
+        line = lines[i]
+        if _FENCE.match(line) or not line.strip():
+            continue
+        cmd, host = command_of(line, tool_names)
+        if not cmd and stray < STRAY_ABOVE and not (PROMPT.match(line) or _HEADING.match(line)):
+            stray += 1  # a kernel message or a note between the command and its output
+            continue
+        if cmd:
+            if host is None and i > 0:
+                # ``root@host:/path`` alone on the line above a fenced ``# command``.
+                for j in range(i - 1, max(-1, i - 3), -1):
+                    m = _PROMPT_ONLY.match(lines[j])
+                    if m:
+                        host = m.group(1)
+                        break
+            return cmd, host, i
+        break
+    return None, None, None
+
+
+def _command_passed_over(lines: list[str], span: Span, tool_names: tuple[str, ...]) -> str | None:
+    """A warning when the block has no command because a prompt line with another command
+    stands between it and the tool's command just above (``$ echo done`` pasted in): the
+    command is not taken, and the run says which and why."""
+    seen_prompt, stray = None, 0
+    for i in range(span.start - 1, max(-1, span.start - 6 - STRAY_ABOVE), -1):
+        line = lines[i]
+        if not line.strip() or _FENCE.match(line):
+            continue
+        if command_of(line, tool_names)[0]:
+            if seen_prompt is None:
+                return None
+            return (
+                f"the command on line {i + 1} is not taken as this output's: the shell line on "
+                f"line {seen_prompt + 1} ({lines[seen_prompt].strip()[:40]!r}) stands between"
+            )
+        if seen_prompt is None and PROMPT.match(line):
+            seen_prompt = i
+        elif seen_prompt is None and stray < STRAY_ABOVE and not _HEADING.match(line):
+            stray += 1  # the output's first line the span leaves out ('- - -'), a note
+        else:
+            return None
+    return None
+
+
+def unquote(lines: list[str]) -> list[str]:
+    """``lines`` without the quote markers of an e-mail reply or a Markdown blockquote (a
+    tool's output quoted on a mailing list is still its output; one line each, so line
+    numbers stay the file's).  No tool prints a line that starts with '>'."""
+    if not any(">" in line[:8] for line in lines):
+        return lines
+    return [
+        _QUOTED.sub("", line, count=1) if line.lstrip(" \t").startswith(">") else line
+        for line in lines
+    ]

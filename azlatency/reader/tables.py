@@ -1,0 +1,232 @@
+"""The runs of every block as the three tables: located, labelled with where they came
+from, a repeated copy of a run named, and built into frames."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .. import schema
+from ..decode import Decoded
+from ..errors import (
+    ParseError,
+    SchemaError,
+    shift_lines,
+)
+from ..parsers import get
+from ..parsers._base import (
+    Parsed,
+    Span,
+    constant_str,
+)
+from ..schema import Tables
+from .outline import _command_passed_over, _commands, _context, _outline, _pick_command
+
+
+def _tables(
+    spans: list[Span],
+    blocks: list[Parsed | None],
+    decoded: Decoded,
+    sha: str,
+    source: str | None,
+    *,
+    lines: list[str] | None,
+    strict: bool = False,
+) -> Tables:
+    # Headings and fences matter only above a block's first line: a whole-file output of a
+    # million lines needs none of it.
+    upto = max((s.start for s in spans), default=0) + 1
+    headings, fenced = _outline(lines[:upto], spans) if lines is not None else ([], [])
+    rows: list[_RunRows] = []
+    for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
+        if parsed is None:
+            continue
+        names = get(parsed.tool).INFO.command_names()
+        cands = _commands(lines, span, names) if lines is not None else []
+        passed = None
+        if not cands and lines is not None and span.start:
+            passed = _command_passed_over(lines, span, names)
+        server = get(parsed.tool).INFO.server_command
+        server = re.compile(server) if server else None
+        for k, run in enumerate(parsed.runs):
+            run_id = f"{sha[:12]}-{block_no:03d}-{k:03d}"
+            meta = dict(run.meta)
+            meta.setdefault("tool", parsed.tool)
+            meta.setdefault("complete", True)
+            cmd, host = _pick_command(cands, meta.get("role"), server)
+            if cmd and not meta.get("command"):
+                meta["command"] = cmd
+            if host and not meta.get("prompt_host"):
+                meta["prompt_host"] = host
+            warnings = list(run.warnings) + ([meta.pop("warnings")] if meta.get("warnings") else [])
+            kept, flagged = _plausible(run.summaries)
+            warnings += flagged
+            if span.start:  # parsers count lines within their block; the file's count is wanted
+                warnings = [shift_lines(w, span.start) for w in warnings]
+            if passed and not meta.get("command"):
+                warnings.append(passed)  # counted in the file's lines already
+            meta.update(
+                run_id=run_id,
+                source_path=source or "<text>",
+                source_sha256=sha,
+                encoding=decoded.encoding,
+                block=block_no,
+                line_start=span.start + run.line_start,
+                line_end=span.start + run.line_end,
+                heading=headings[span.start] if headings else None,
+                context=_context(lines, fenced, span.start) if lines is not None else None,
+                warnings="; ".join(warnings) if warnings else None,
+            )
+            if isinstance(meta.get("labels"), dict):
+                meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
+            samples = None
+            if run.samples is not None and len(run.samples):
+                samples = run.samples
+                samples.insert(0, "run_id", constant_str(run_id, len(samples)))
+            summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
+            rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
+    _repeats(rows, lines)
+    try:
+        return _frames(rows)
+    except (SchemaError, OverflowError):
+        pass
+    # A number beyond what a column stores (int64): find the runs that carry one and raise,
+    # or (lenient) drop them, at their first line rather than as a bare SchemaError.
+    problems, keep = [], []
+    for r in rows:
+        try:
+            _frames([r])
+        except (SchemaError, OverflowError) as exc:
+            err = _too_big(r.tool, source, r.line, exc)
+            if strict:
+                raise err from None
+            problems.append(err)
+        else:
+            keep.append(r)
+    tables = _frames(keep)
+    tables.problems.extend(problems)
+    return tables
+
+
+_COUNTS = ("packets_sent", "packets_received", "loss_pct")
+
+
+def _figures(r: _RunRows) -> tuple | None:
+    """What a run measured, without where it sits: its summaries and (the ends of) its
+    samples.  None when it holds too little to tell a copy from a coincidence: fewer than
+    20 samples or 5 distinct ones (ten 1-s iperf3 intervals capped at one rate), or, with no
+    samples, fewer than four distinct non-zero measured figures (an idle disk, a failed
+    test, a count) unless it names the message size it measured (a qperf -oo sweep visits
+    each size once)."""
+    summ = tuple(
+        sorted(
+            (s["metric"], s["stat"], repr(s["value"]), s["unit"], s["source"]) for s in r.summaries
+        )
+    )
+    distinct = {
+        s["value"]
+        for s in r.summaries
+        if s["stat"] not in ("count", "total") and s["value"] == s["value"] and s["value"]
+    }
+    # the counts a run's meta holds are figures too (fping's 'xmt/rcv/%loss = 10/9/10%')
+    counts = tuple(r.meta.get(c) for c in _COUNTS)
+    distinct |= {float(v) for v in counts if v is not None and pd.notna(v) and float(v)}
+    summ = (*summ, counts)
+    samples, digest, varied = r.samples, None, False
+    if samples is not None and len(samples):
+        body = samples.drop(columns=["run_id"])
+        ends = body if len(body) <= 2000 else pd.concat([body.head(1000), body.tail(1000)])
+        hashes = pd.util.hash_pandas_object(ends, index=False)
+        digest = (len(body), int(hashes.sum()))
+        varied = len(body) >= 20 and hashes.nunique() >= 5
+    if digest is not None:  # the figures come from the samples: they decide
+        return (r.tool, r.meta.get("mode"), summ, digest) if varied else None
+    if len(distinct) >= 4:
+        return (r.tool, r.meta.get("mode"), summ)
+    if r.meta.get("msg_size_bytes") is not None and distinct:
+        return (r.tool, r.meta.get("mode"), r.meta.get("msg_size_bytes"), summ)
+    return None
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _repeats(rows: list[_RunRows], lines: list[str] | None = None) -> None:
+    """A run whose figures repeat an earlier run's of the same file, value for value, or whose
+    lines repeat an earlier run's word for word (three or more lines, or eight or more
+    numbers: a short run of lost probes has too few figures to compare), was most likely pasted twice: both stay (two
+    identical executions are possible, if unlikely), and the later one says so, so a
+    run-level test is not handed a replicate unseen."""
+    seen: dict[tuple, _RunRows] = {}
+    for r in rows:
+        key = _figures(r)
+        if key is None and lines is not None:
+            a, b = r.meta["line_start"], r.meta["line_end"]
+            text = tuple(x.strip() for x in lines[a - 1 : b] if x.strip())
+            figures = sum(len(_NUMBER.findall(x)) for x in text)
+            key = ("text", r.tool, text) if len(text) >= 3 or figures >= 8 else None
+        if key is None:
+            continue
+        first = seen.setdefault(key, r)
+        where = (first.meta["line_start"], first.meta["line_end"])
+        if first is r or (key[0] == "text" and where == (r.meta["line_start"], r.meta["line_end"])):
+            continue  # (two runs of one block's lines: a client's and its server's, embedded)
+        old = r.meta.get("warnings")
+        if old and "repeated copy" in old:
+            continue  # its parser said so already
+        note = (
+            f"the same figures as the run at lines {first.meta['line_start']}-"
+            f"{first.meta['line_end']}: a repeated copy? (both read)"
+        )
+        r.meta["warnings"] = f"{old}; {note}" if old else note
+
+
+def _plausible(summaries: list) -> tuple[list, list[str]]:
+    """The summaries a tool can have meant, and a warning for each one left out."""
+    zero = schema.moved_nothing(summaries)
+    kept, flagged = [], []
+    for i, s in enumerate(summaries):
+        why = "zero throughput for a test that moved data" if i in zero else None
+        why = why or schema.implausible(s.metric, s.stat, s.value, s.unit)
+        if why:
+            flagged.append(f"{s.metric} {s.stat} = {s.value:g} {s.unit} not stored: {why}")
+        else:
+            kept.append(s)
+    return kept, flagged
+
+
+def _too_big(tool: str, source: str | None, line: int, exc: Exception) -> ParseError:
+    if isinstance(exc, SchemaError) and "missing required column" in str(exc):
+        # a parser's fault, not the input's: say so rather than blame a number
+        return ParseError(tool, source, line, f"the run does not fit the tables ({exc})")
+    return ParseError(tool, source, line, f"value out of range for int64 ({exc})")
+
+
+@dataclass
+class _RunRows:
+    """One run's rows, before the frames are built."""
+
+    tool: str
+    line: int
+    meta: dict
+    samples: pd.DataFrame | None
+    summaries: list[dict]
+
+
+def _frames(rows: list[_RunRows]) -> Tables:
+    run_rows = [r.meta for r in rows]
+    sample_frames = [r.samples for r in rows if r.samples is not None]
+    summary_rows = [s for r in rows for s in r.summaries]
+    runs = schema.frame("runs", run_rows) if run_rows else schema.empty("runs")
+    samples = (
+        schema.frame("samples", pd.concat(sample_frames, ignore_index=True))
+        if sample_frames
+        else schema.empty("samples")
+    )
+    summaries = (
+        schema.frame("summaries", summary_rows) if summary_rows else schema.empty("summaries")
+    )
+    return Tables(runs, samples, summaries)
