@@ -16,6 +16,7 @@ Nothing it writes is committed (``data/processed`` and ``reports`` are git-ignor
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -62,5 +63,20 @@ def prepare() -> int:
     return 0
 
 
+def main(argv: list[str] | None = None) -> int:
+    """``python -m azlatency.make_run [--import-only] [--strict]`` (what ``make run`` and
+    ``make lab`` call)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m azlatency.make_run",
+        description="Build and import the bundled campaigns and write the report (make run).",
+    )
+    parser.add_argument(
+        "--import-only", action="store_true", help="build and import only (make lab)"
+    )
+    parser.add_argument("--strict", action="store_true", help="fail on data-quality problems too")
+    args = parser.parse_args(argv)
+    return prepare() if args.import_only else run(strict=args.strict)
+
+
 if __name__ == "__main__":
-    sys.exit(prepare() if sys.argv[1:] == ["--import-only"] else run())
+    sys.exit(main())
