@@ -509,7 +509,7 @@ def _samples(run: Run, probes: list[tuple]) -> None:
         _delay.computed(run, "ipdv", cols["ipdv_us"])
     if not seq.isna().any():
         steps = sorted(int(s) for s in seq[status != "duplicate"])
-        if steps != list(range(steps[0], steps[0] + len(steps))):
+        if steps and steps != list(range(steps[0], steps[0] + len(steps))):
             run.warnings.append("probe indexes are not consecutive (lines missing?)")
 
 

@@ -126,3 +126,16 @@ def test_errors_are_located():
 def test_a_label_colon_number_line_is_not_fping():
     with pytest.raises(ParseError, match="no known tool output"):
         azlatency.read("Latency : 12.5 13.0\n", source="x")
+
+
+def test_a_target_with_only_duplicate_replies_reads():
+    """A target whose only probe lines are duplicates (docs/tools/fping.md's table, read as a
+    log) raised IndexError checking the probe indexes; it is a run whose summary says more
+    replies than its lines show."""
+    text = (
+        b"10.77.0.1 : duplicate for [3], 64 bytes, 0.061 ms\n\n"
+        b"10.77.0.1 : xmt/rcv/%loss = 20/18/10%, min/avg/max = 0.038/0.047/0.055\n"
+    )
+    runs = azlatency.read(text, source="dups.txt").runs
+    assert list(runs["dst_ip"]) == ["10.77.0.1"] and list(runs["duplicates"]) == [1]
+    assert runs["warnings"].iloc[0] == "the summary counts 18 replies, the output shows 0"
