@@ -469,20 +469,7 @@ class Builder:
             logs += lines
         log_rel = self.path(folder, src, dst, "echo-client.log")
         self.write(log_rel, "\n".join(logs) + "\n")
-        self.record(
-            scenario=scenario,
-            tool="echo_csv",
-            files=[log_rel],
-            samples_file=log_rel,
-            src_host=src.name,
-            dst_host=dst.name,
-            src_zone=src.zone,
-            dst_zone=dst.zone,
-            latency_basis="rtt",
-            n_samples=1,
-            start_ns=t0,
-            session="log",
-        )
+        self._echo_record(scenario, src, dst, log_rel, n_samples=1, start_ns=t0, session="log")
         return {
             "files": [*files, log_rel],
             "src_host": src.name,
@@ -532,6 +519,20 @@ class Builder:
             drop_us=s["drop_ns"] // 1000 if part == 1 else None,
             done=part == 2,
         )
+        self._echo_record(
+            scenario,
+            src,
+            dst,
+            rel,
+            condition_scale_us=scale,
+            n_samples=int(sel.sum()),
+            start_ns=int(tx[0]),
+            session=part,
+        )
+        return rel, lines
+
+    def _echo_record(self, scenario: str, src: Host, dst: Host, rel: str, **kw: Any) -> None:
+        """Record one file of the echo session (a session's CSV or the client log)."""
         self.record(
             scenario=scenario,
             tool="echo_csv",
@@ -542,9 +543,5 @@ class Builder:
             src_zone=src.zone,
             dst_zone=dst.zone,
             latency_basis="rtt",
-            condition_scale_us=scale,
-            n_samples=int(sel.sum()),
-            start_ns=int(tx[0]),
-            session=part,
+            **kw,
         )
-        return rel, lines
