@@ -96,57 +96,67 @@ def inspect(
                 console.print(f"[red]not read[/red] {path}: {exc}", highlight=False)
             continue
         if as_json:
-            entry = {
-                "source": str(path),
-                "runs": json.loads(tables.runs.to_json(orient="records", date_format="iso")),
-                "summaries": json.loads(tables.summaries.to_json(orient="records")),
-                "problems": [str(p) for p in tables.problems],
-            }
-            if samples:
-                entry["samples"] = json.loads(tables.samples.to_json(orient="records"))
-            payload.append(entry)
-            continue
-        table = Table(title=str(path), title_justify="left")
-        for col in (
-            "block",
-            "lines",
-            "tool",
-            "version",
-            "variant",
-            "basis",
-            "metric",
-            "unit",
-            *_KEY_STATS,
-            "heading",
-        ):
-            table.add_column(col, overflow="fold")
-        for run in tables.runs.itertuples():
-            metric, stats, unit = _key_metric(tables.summaries, run.run_id)
-            # pandas 3 str columns hold NaN for a missing value, and NaN is truthy: not `or ""`
-            cells = [
-                v if isinstance(v, str) else ""
-                for v in (run.tool_version, run.parser_variant, run.latency_basis, run.heading)
-            ]
-            table.add_row(
-                str(run.block),
-                f"{run.line_start}-{run.line_end}",
-                run.tool,
-                *cells[:3],
-                metric,
-                unit,
-                *(_fmt(stats.get(s)) for s in _KEY_STATS),
-                cells[3],
-            )
-        console.print(table)
-        for run in tables.runs.itertuples():
-            if isinstance(run.warnings, str):
-                where = f"{path}:{run.line_start}-{run.line_end}"
-                console.print(f"[yellow]warned[/yellow] {where}: {run.warnings}", highlight=False)
-        for problem in tables.problems:
-            console.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+            payload.append(_inspect_entry(path, tables, samples))
+        else:
+            _inspect_show(console, path, tables)
     if as_json:
         click.echo(json.dumps(payload, indent=1, default=str))
     sys.exit(1 if failures else 0)
+
+
+def _inspect_entry(path, tables, samples: bool) -> dict:
+    """``inspect --json``: one file's runs, summaries and problems (and samples)."""
+    entry = {
+        "source": str(path),
+        "runs": json.loads(tables.runs.to_json(orient="records", date_format="iso")),
+        "summaries": json.loads(tables.summaries.to_json(orient="records")),
+        "problems": [str(p) for p in tables.problems],
+    }
+    if samples:
+        entry["samples"] = json.loads(tables.samples.to_json(orient="records"))
+    return entry
+
+
+def _inspect_show(console, path, tables) -> None:
+    """``inspect``: one file's runs as a table, then its warnings and skipped lines."""
+    table = Table(title=str(path), title_justify="left")
+    for col in (
+        "block",
+        "lines",
+        "tool",
+        "version",
+        "variant",
+        "basis",
+        "metric",
+        "unit",
+        *_KEY_STATS,
+        "heading",
+    ):
+        table.add_column(col, overflow="fold")
+    for run in tables.runs.itertuples():
+        metric, stats, unit = _key_metric(tables.summaries, run.run_id)
+        # pandas 3 str columns hold NaN for a missing value, and NaN is truthy: not `or ""`
+        cells = [
+            v if isinstance(v, str) else ""
+            for v in (run.tool_version, run.parser_variant, run.latency_basis, run.heading)
+        ]
+        table.add_row(
+            str(run.block),
+            f"{run.line_start}-{run.line_end}",
+            run.tool,
+            *cells[:3],
+            metric,
+            unit,
+            *(_fmt(stats.get(s)) for s in _KEY_STATS),
+            cells[3],
+        )
+    console.print(table)
+    for run in tables.runs.itertuples():
+        if isinstance(run.warnings, str):
+            where = f"{path}:{run.line_start}-{run.line_end}"
+            console.print(f"[yellow]warned[/yellow] {where}: {run.warnings}", highlight=False)
+    for problem in tables.problems:
+        console.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
 
 
 @main.command("import")

@@ -168,68 +168,72 @@ class ImportReport:
 
     def print(self, console=None, *, max_rows: int = 12) -> None:
         """Rich summary: imported files per tool, every file not imported, quality notes."""
-        from rich.table import Table
-
         console = console or _console()
         console.print(f"[bold]{self.summary_line()}[/bold]", highlight=False)
         console.print(f"store: {self.store}", highlight=False)
-        imported = self.imported
-        if len(imported):
-            t = Table(title="imported", title_justify="left")
-            for col in ("tools", "files", "runs"):
-                t.add_column(col, justify="right" if col != "tools" else "left")
-            grouped = imported.groupby("tools", dropna=False).agg(
-                files=("path", "size"), runs=("runs", "sum")
-            )
-            for tools, row in grouped.iterrows():
-                t.add_row(str(tools), str(row["files"]), str(row["runs"]))
-            console.print(t)
-        missing = self.not_imported
-        if len(missing):
-            t = Table(title="not imported", title_justify="left")
-            for col in ("path", "reason", "detail"):
-                t.add_column(col, overflow="fold")
-            looked = None  # what an unknown file was compared with: said once, below
-            for row in missing.itertuples():
-                detail = row.detail if isinstance(row.detail, str) else ""
-                if isinstance(row.duplicate_of, str):
-                    detail = f"duplicate of {row.duplicate_of}"
-                detail, sep, tools = detail.partition(LOOKED_FOR)
-                if sep:
-                    looked = tools
-                    detail += " (the tools looked for are below)"
-                t.add_row(row.path, row.reason, detail)
+        if len(self.imported):
+            console.print(self._imported_table())
+        if len(self.not_imported):
+            t, looked = self._not_imported_table()
             console.print(t)
             if looked:
                 console.print(f"looked for: {looked}", highlight=False)
         if len(self.quality):
-            q = self.quality
-            t = Table(title="quality", title_justify="left")
-            for col in ("issue", "runs", "files", "meaning"):
-                t.add_column(col, overflow="fold")
-            for issue, group in q.groupby("issue", sort=False):
-                t.add_row(
-                    issue,
-                    str(group.run_id.nunique()),
-                    str(group.source_path.nunique()),
-                    ISSUES.get(issue, ""),
-                )
-            console.print(t)
-            t = Table(
-                title=f"quality details (first {min(max_rows, len(q))} of {len(q)}; "
-                "report.quality has them all)",
-                title_justify="left",
+            for t in self._quality_tables(max_rows):
+                console.print(t)
+
+    def _imported_table(self):
+        """Imported files and runs per tool."""
+        t = _table("imported", ())
+        for col in ("tools", "files", "runs"):
+            t.add_column(col, justify="right" if col != "tools" else "left")
+        grouped = self.imported.groupby("tools", dropna=False).agg(
+            files=("path", "size"), runs=("runs", "sum")
+        )
+        for tools, row in grouped.iterrows():
+            t.add_row(str(tools), str(row["files"]), str(row["runs"]))
+        return t
+
+    def _not_imported_table(self):
+        """Every file not imported with its reason, and the tools an unknown file was compared
+        with (said once, below the table; None when no file says it)."""
+        t = _table("not imported", ("path", "reason", "detail"))
+        looked = None
+        for row in self.not_imported.itertuples():
+            detail = row.detail if isinstance(row.detail, str) else ""
+            if isinstance(row.duplicate_of, str):
+                detail = f"duplicate of {row.duplicate_of}"
+            detail, sep, tools = detail.partition(LOOKED_FOR)
+            if sep:
+                looked = tools
+                detail += " (the tools looked for are below)"
+            t.add_row(row.path, row.reason, detail)
+        return t, looked
+
+    def _quality_tables(self, max_rows: int) -> tuple:
+        """Quality notes: one row per issue, then the first ``max_rows`` notes in detail."""
+        q = self.quality
+        t = _table("quality", ("issue", "runs", "files", "meaning"))
+        for issue, group in q.groupby("issue", sort=False):
+            t.add_row(
+                issue,
+                str(group.run_id.nunique()),
+                str(group.source_path.nunique()),
+                ISSUES.get(issue, ""),
             )
-            for col in ("source_path", "run_id", "issue", "detail"):
-                t.add_column(col, overflow="fold")
-            for row in q.head(max_rows).itertuples():
-                t.add_row(
-                    row.source_path,
-                    row.run_id if isinstance(row.run_id, str) else "",
-                    row.issue,
-                    row.detail if isinstance(row.detail, str) else "",
-                )
-            console.print(t)
+        details = _table(
+            f"quality details (first {min(max_rows, len(q))} of {len(q)}; "
+            "report.quality has them all)",
+            ("source_path", "run_id", "issue", "detail"),
+        )
+        for row in q.head(max_rows).itertuples():
+            details.add_row(
+                row.source_path,
+                row.run_id if isinstance(row.run_id, str) else "",
+                row.issue,
+                row.detail if isinstance(row.detail, str) else "",
+            )
+        return t, details
 
     def to_json(self) -> str:
         data = {
@@ -241,3 +245,13 @@ class ImportReport:
             "changed": self.changed,
         }
         return json.dumps(data, indent=1, default=str)
+
+
+def _table(title: str, columns):
+    """A rich table titled ``title`` with ``columns`` that fold (rich loads on first use)."""
+    from rich.table import Table
+
+    t = Table(title=title, title_justify="left")
+    for col in columns:
+        t.add_column(col, overflow="fold")
+    return t

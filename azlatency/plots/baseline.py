@@ -81,43 +81,55 @@ def fleet(data: pd.DataFrame, *, ax: Axes | None = None, label: str = "vm") -> A
         float(t_lo.iloc[0]) / scale if len(t_lo) else -np.inf,
         float(t_hi.iloc[0]) / scale if len(t_hi) else np.inf,
     )
+    _target_band(ax, band, est, lo, hi)
+    printed = d["evidence"].eq("printed") & d["n_runs"].eq(1)
+    for i, row in d.iterrows():
+        _vm(ax, row, y[i], est[i], lo[i], hi[i], printed[i])
+    ax.set_yticks(y, d[label].astype(str))
+    ax.set_ylim(-0.7, len(d) - 0.3)
+    stat = str(d["stat"].iloc[0]) if len(d) else "mean"
+    ax.set_xlabel(axis_label(str(d["metric"].iloc[0]), stat, shown))
+    handles = _handles(d, printed)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.grid(axis="y", visible=False)
+    return ax
+
+
+def _target_band(ax: Axes, band: tuple[float, float], est, lo, hi) -> None:
+    """Shade the target ``band`` and set the x range to the values, intervals and band."""
     finite = np.concatenate([v[np.isfinite(v)] for v in (est, lo, hi, np.array(band))])
     if finite.size:
         span = finite.max() - finite.min() or abs(finite.max()) or 1.0
         left, right = finite.min() - 0.08 * span, finite.max() + 0.08 * span
         ax.axvspan(max(band[0], left), min(band[1], right), color="#56B4E9", alpha=0.18, lw=0)
         ax.set_xlim(left, right)
-    printed = d["evidence"].eq("printed") & d["n_runs"].eq(1)
-    for i, row in d.iterrows():
-        colour, marker = VERDICT_LOOK.get(str(row["verdict"]), VERDICT_LOOK["no data"])
-        if not np.isfinite(est[i]):
-            ax.text(0.01, y[i], "no data", transform=ax.get_yaxis_transform(), va="center")
-            continue
-        if np.isfinite(lo[i]) and np.isfinite(hi[i]) and not printed[i]:
-            ax.plot([lo[i], hi[i]], [y[i], y[i]], color=colour, lw=1.6)
-        ax.plot(
-            est[i],
-            y[i],
-            marker=marker,
-            ms=6,
+
+
+def _vm(ax: Axes, row: pd.Series, y: float, est: float, lo: float, hi: float, printed) -> None:
+    """One VM: its interval, its estimate marked by verdict (open when printed), advice."""
+    colour, marker = VERDICT_LOOK.get(str(row["verdict"]), VERDICT_LOOK["no data"])
+    if not np.isfinite(est):
+        ax.text(0.01, y, "no data", transform=ax.get_yaxis_transform(), va="center")
+        return
+    if np.isfinite(lo) and np.isfinite(hi) and not printed:
+        ax.plot([lo, hi], [y, y], color=colour, lw=1.6)
+    ax.plot(
+        est, y, marker=marker, ms=6, color=colour, mfc="white" if printed else colour, ls="none"
+    )
+    if bool(row.get("advice")):
+        ax.annotate(
+            "redeploy?",
+            (est, y),
+            xytext=(6, 4),
+            textcoords="offset points",
             color=colour,
-            mfc="white" if printed[i] else colour,
-            ls="none",
+            fontsize="small",
+            fontweight="bold",
         )
-        if bool(row.get("advice")):
-            ax.annotate(
-                "redeploy?",
-                (est[i], y[i]),
-                xytext=(6, 4),
-                textcoords="offset points",
-                color=colour,
-                fontsize="small",
-                fontweight="bold",
-            )
-    ax.set_yticks(y, d[label].astype(str))
-    ax.set_ylim(-0.7, len(d) - 0.3)
-    stat = str(d["stat"].iloc[0]) if len(d) else "mean"
-    ax.set_xlabel(axis_label(str(d["metric"].iloc[0]), stat, shown))
+
+
+def _handles(d: pd.DataFrame, printed: pd.Series) -> list:
+    """Legend entries: the target, each verdict present, and the open "printed value"."""
     handles = [Patch(color="#56B4E9", alpha=0.3, label=f"target {d['target'].iloc[0]}")]
     for name in ("meets", "fails", "inconclusive"):
         if (d["verdict"].astype(str) == name).any():
@@ -127,6 +139,4 @@ def fleet(data: pd.DataFrame, *, ax: Axes | None = None, label: str = "vm") -> A
         handles.append(
             Line2D([], [], color="0.3", marker="o", mfc="white", ls="none", label="printed value")
         )
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    ax.grid(axis="y", visible=False)
-    return ax
+    return handles

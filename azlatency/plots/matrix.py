@@ -41,14 +41,7 @@ def zone_matrix(
     """
     ax = ax if ax is not None else plt.gca()
     untestable = untestable if untestable in data.columns else None
-    zones = sorted(set(data[src].dropna().astype(str)) | set(data[dst].dropna().astype(str)))
-    idx = {z: i for i, z in enumerate(zones)}
-    grid = np.full((len(zones), len(zones)), np.nan)
-    for row in data.itertuples(index=False):
-        r = row._asdict()
-        if pd.isna(r[src]) or pd.isna(r[dst]):
-            continue
-        grid[idx[str(r[src])], idx[str(r[dst])]] = r[value]
+    zones, idx, grid = _grid(data, src, dst, value)
     finite_values = grid[np.isfinite(grid) & (grid > 0)]
     norm = None
     if log_color and finite_values.size:
@@ -68,14 +61,9 @@ def zone_matrix(
         if pd.isna(r[src]) or pd.isna(r[dst]) or pd.isna(r[value]):
             continue
         i, j = idx[str(r[src])], idx[str(r[dst])]
-        text = f"{r[value]:.4g}"
-        if low and high and low in r and not pd.isna(r[low]) and not pd.isna(r[high]):
-            text += f"\n[{r[low]:.4g}, {r[high]:.4g}]"
-        if asymmetric and _true(r.get(asymmetric)):
-            text += " †"
+        text, edge = _cell_text(r, value, low, high, asymmetric, untestable)
+        if edge:
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2.0, ec="#D55E00"))
-        elif untestable and _true(r.get(untestable)):
-            text += " ‡"
         color = "white" if shown[i, j] < mid else "black"
         ax.text(j, i, text, ha="center", va="center", fontsize="small", color=color)
     for i in range(len(zones)):
@@ -87,14 +75,54 @@ def zone_matrix(
     ax.set_xlabel("Destination (server)")
     ax.set_ylabel("Source (client)")
     ax.grid(False)
+    legend = _legend(data, asymmetric, untestable)
+    if legend:
+        ax.set_title("; ".join(legend), fontsize="small", loc="left")
+    return ax
+
+
+def _grid(
+    data: pd.DataFrame, src: str, dst: str, value: str
+) -> tuple[list[str], dict[str, int], np.ndarray]:
+    """The zones in order, their index, and the matrix of ``value`` (NaN where not measured)."""
+    zones = sorted(set(data[src].dropna().astype(str)) | set(data[dst].dropna().astype(str)))
+    idx = {z: i for i, z in enumerate(zones)}
+    grid = np.full((len(zones), len(zones)), np.nan)
+    for row in data.itertuples(index=False):
+        r = row._asdict()
+        if pd.isna(r[src]) or pd.isna(r[dst]):
+            continue
+        grid[idx[str(r[src])], idx[str(r[dst])]] = r[value]
+    return zones, idx, grid
+
+
+def _cell_text(
+    r: dict,
+    value: str,
+    low: str | None,
+    high: str | None,
+    asymmetric: str | None,
+    untestable: str | None,
+) -> tuple[str, bool]:
+    """A cell's text (value, interval, mark) and whether it gets the asymmetry edge."""
+    text = f"{r[value]:.4g}"
+    if low and high and low in r and not pd.isna(r[low]) and not pd.isna(r[high]):
+        text += f"\n[{r[low]:.4g}, {r[high]:.4g}]"
+    if asymmetric and _true(r.get(asymmetric)):
+        return text + " †", True
+    if untestable and _true(r.get(untestable)):
+        return text + " ‡", False
+    return text, False
+
+
+def _legend(data: pd.DataFrame, asymmetric: str | None, untestable: str | None) -> list[str]:
+    """What the marks mean, for the marks this matrix can show."""
     legend = []
     if asymmetric:
         legend.append("† A→B differs from B→A (runs as the unit, adjusted)")
     if untestable and data[untestable].map(_true).any():
         legend.append("‡ 1 run per direction: not testable")
-    if legend:
-        ax.set_title("; ".join(legend), fontsize="small", loc="left")
-    return ax
+    return legend
 
 
 def _true(v) -> bool:

@@ -68,38 +68,20 @@ def point_intervals(
         at = np.array([pos[c] for c in part[x].astype(str)], dtype=float)
         shift = (k - (len(hues) - 1) / 2) * step if len(hues) > 1 else 0.0
         at += -shift if flip else shift
-        vals = part[y].to_numpy(dtype="float64", na_value=np.nan)
-        err = None
-        if low and high and low in part and high in part:
-            lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
-            hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
-            err = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
-        # The colour is set, not drawn from the axes' cycle: the open markers below would
-        # advance the cycle, and two series would share a look.
-        marker, color = series_style(k, dots=True)["marker"], series_colour(k)
-        style = {
-            "marker": marker,
-            "color": color,
-            "linestyle": "none",
-            "capsize": 3,
-            "label": h,
-            **kwargs,
-        }
-        if flip:
-            line = ax.errorbar(vals, at, xerr=err, **style)
-        else:
-            line = ax.errorbar(at, vals, yerr=err, **style)
-        if np.isnan(vals).any():
-            color = line.lines[0].get_color()  # as given, unless kwargs named one
-            _without_value(ax, part, at, vals, flip, color, bound_low, bound_high)
-        if hollow and hollow in part:
-            open_ = part[hollow].fillna(False).to_numpy(dtype=bool)
-            if open_.any():
-                color = line.lines[0].get_color()
-                xy = (vals[open_], at[open_]) if flip else (at[open_], vals[open_])
-                ax.plot(
-                    *xy, marker=marker, ls="none", color=color, mfc="white", mec=color, zorder=3
-                )
+        _series(
+            ax,
+            part,
+            at,
+            k,
+            h,
+            y=y,
+            low=low,
+            high=high,
+            flip=flip,
+            hollow=hollow,
+            bounds=(bound_low, bound_high),
+            kwargs=kwargs,
+        )
     label = ylabel if ylabel is not None else latency_label(basis, unit)
     if flip:
         ax.set_yticks(range(len(cats))[::-1], cats)
@@ -116,6 +98,55 @@ def point_intervals(
     if hue:
         legend(ax, title=hue_title(hue), fontsize="small")
     return ax
+
+
+def _series(
+    ax: Axes,
+    part: pd.DataFrame,
+    at: np.ndarray,
+    k: int,
+    h: str | None,
+    *,
+    y: str,
+    low: str | None,
+    high: str | None,
+    flip: bool,
+    hollow: str | None,
+    bounds: tuple[str | None, str | None],
+    kwargs: dict,
+) -> None:
+    """One hue of ``point_intervals`` at positions ``at``: dots and whiskers (``kwargs`` go
+    to ``errorbar``), the rows without a value, and open markers over the ``hollow`` rows."""
+    vals = part[y].to_numpy(dtype="float64", na_value=np.nan)
+    err = None
+    if low and high and low in part and high in part:
+        lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
+        hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
+        err = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+    # The colour is set, not drawn from the axes' cycle: the open markers below would
+    # advance the cycle, and two series would share a look.
+    marker, color = series_style(k, dots=True)["marker"], series_colour(k)
+    style = {
+        "marker": marker,
+        "color": color,
+        "linestyle": "none",
+        "capsize": 3,
+        "label": h,
+        **kwargs,
+    }
+    if flip:
+        line = ax.errorbar(vals, at, xerr=err, **style)
+    else:
+        line = ax.errorbar(at, vals, yerr=err, **style)
+    if np.isnan(vals).any():
+        color = line.lines[0].get_color()  # as given, unless kwargs named one
+        _without_value(ax, part, at, vals, flip, color, *bounds)
+    if hollow and hollow in part:
+        open_ = part[hollow].fillna(False).to_numpy(dtype=bool)
+        if open_.any():
+            color = line.lines[0].get_color()
+            xy = (vals[open_], at[open_]) if flip else (at[open_], vals[open_])
+            ax.plot(*xy, marker=marker, ls="none", color=color, mfc="white", mec=color, zorder=3)
 
 
 def _without_value(

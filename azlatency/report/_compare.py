@@ -557,87 +557,99 @@ def cross_tool(
         tables, basis="rtt", level=level, by=[*by, "msg_size_bytes"], quantiles=(0.5,)
     )
     pct = pct[pct["stat"].isin(["p50", "mean"])]
-    cols = [
-        *by,
-        "tool",
-        "msg_size_bytes",
-        "label",
-        "pair",
-        "what",
-        "stat",
-        *INTERVAL_CORE,
-        "source",
-        "converted_from",
-        "mean",
-        "reference",
-        "ratio_to_reference",
-        "ratio_of",
-        "note",
-        "unit_of_analysis",
-        "n_runs",
-        "caption",
-    ]
     rows = []
     for keys, g in pct.groupby(list(by), dropna=False, sort=True):
         if g["tool"].nunique() < 2:
             continue
-        ref_tool = next((t for t in reference if t in set(g["tool"])), sorted(g["tool"])[0])
-        ref = g[g["tool"] == ref_tool].sort_values("msg_size_bytes", na_position="last")
-        ref_label = ref["label"].iloc[0]
-        ref_vals = (
-            ref[ref["label"] == ref_label].drop_duplicates("stat").set_index("stat")["estimate"]
-        )
-        for label, h in g.groupby("label", sort=False):
-            vals = h.drop_duplicates("stat").set_index("stat")
-            stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) else "mean"
-            r = vals.loc[stat]
-            common = stat if stat in ref_vals.index and pd.notna(ref_vals.get(stat)) else "mean"
-            own = vals.at[common, "estimate"] if common in vals.index else np.nan
-            rows.append(
-                {
-                    **dict(zip(by, keys if isinstance(keys, tuple) else (keys,))),
-                    "tool": r["tool"],
-                    "msg_size_bytes": r["msg_size_bytes"],
-                    "label": label,
-                    "stat": stat,
-                    "estimate": r["estimate"],
-                    "ci_low": r["ci_low"],
-                    "ci_high": r["ci_high"],
-                    "level": r["level"],
-                    "method": r["method"],
-                    "source": r["source"],
-                    "converted_from": r["converted_from"],
-                    "mean": vals.at["mean", "estimate"] if "mean" in vals.index else np.nan,
-                    "reference": ref_label,
-                    "ratio_to_reference": own / ref_vals.get(common, np.nan),
-                    "ratio_of": common,
-                    "note": r["note"],
-                    "unit_of_analysis": r["unit_of_analysis"],
-                    "n_runs": r["n_runs"],
-                    "caption": _tool_caption(r, stat),
-                }
-            )
-    out = pd.DataFrame(rows, columns=cols)
+        group = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        rows.extend(_cross_rows(group, g, reference))
+    out = pd.DataFrame(rows, columns=[*by, *_CROSS_COLUMNS])
     if len(out):
-        # Short names for a chart: the pair (campaign only when several), the tool and size.
-        many = "campaign" in by and out["campaign"].nunique() > 1
-        out["pair"] = [
-            " · ".join(
-                x
-                for x in (
-                    str(r.get("campaign")) if many else "",
-                    str(r.get("scenario") or ""),
-                    f"zones {str(r['zone_pair']).replace('-', '–')}"
-                    if not pd.isna(r.get("zone_pair"))
-                    else "",
-                )
-                if x and x != "<NA>"
-            )
-            for r in out.to_dict("records")
-        ]
+        out["pair"] = _pair_names(out, by)
         size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
     return out
+
+
+_CROSS_COLUMNS = (
+    "tool",
+    "msg_size_bytes",
+    "label",
+    "pair",
+    "what",
+    "stat",
+    *INTERVAL_CORE,
+    "source",
+    "converted_from",
+    "mean",
+    "reference",
+    "ratio_to_reference",
+    "ratio_of",
+    "note",
+    "unit_of_analysis",
+    "n_runs",
+    "caption",
+)
+
+
+def _cross_rows(group: dict, g: pd.DataFrame, reference: Sequence[str]) -> list[dict]:
+    """The rows of ``cross_tool`` for one pair of VMs: each tool and size against the
+    reference tool's (first of ``reference`` present) smallest message size."""
+    ref_tool = next((t for t in reference if t in set(g["tool"])), sorted(g["tool"])[0])
+    ref = g[g["tool"] == ref_tool].sort_values("msg_size_bytes", na_position="last")
+    ref_label = ref["label"].iloc[0]
+    ref_vals = ref[ref["label"] == ref_label].drop_duplicates("stat").set_index("stat")["estimate"]
+    rows = []
+    for label, h in g.groupby("label", sort=False):
+        vals = h.drop_duplicates("stat").set_index("stat")
+        stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) else "mean"
+        r = vals.loc[stat]
+        common = stat if stat in ref_vals.index and pd.notna(ref_vals.get(stat)) else "mean"
+        own = vals.at[common, "estimate"] if common in vals.index else np.nan
+        rows.append(
+            {
+                **group,
+                "tool": r["tool"],
+                "msg_size_bytes": r["msg_size_bytes"],
+                "label": label,
+                "stat": stat,
+                "estimate": r["estimate"],
+                "ci_low": r["ci_low"],
+                "ci_high": r["ci_high"],
+                "level": r["level"],
+                "method": r["method"],
+                "source": r["source"],
+                "converted_from": r["converted_from"],
+                "mean": vals.at["mean", "estimate"] if "mean" in vals.index else np.nan,
+                "reference": ref_label,
+                "ratio_to_reference": own / ref_vals.get(common, np.nan),
+                "ratio_of": common,
+                "note": r["note"],
+                "unit_of_analysis": r["unit_of_analysis"],
+                "n_runs": r["n_runs"],
+                "caption": _tool_caption(r, stat),
+            }
+        )
+    return rows
+
+
+def _pair_names(out: pd.DataFrame, by: Sequence[str]) -> list[str]:
+    """Short names for a chart: the pair (campaign only when several), scenario and zones."""
+    many = "campaign" in by and out["campaign"].nunique() > 1
+    return [
+        " · ".join(
+            x
+            for x in (
+                str(r.get("campaign")) if many else "",
+                str(r.get("scenario") or ""),
+                f"zones {str(r['zone_pair']).replace('-', '–')}"
+                if not pd.isna(r.get("zone_pair"))
+                else "",
+            )
+            if x and x != "<NA>"
+        )
+        for r in out.to_dict("records")
+    ]
 
 
 def _tool_caption(r: pd.Series, stat: str) -> str:

@@ -188,44 +188,57 @@ def _labels(out: pd.DataFrame, by: list[str], runs: pd.DataFrame) -> pd.Series:
     rest = [c for c in by if c not in scen]
     keyed = out[scen].astype("string").fillna("") if scen else pd.DataFrame(index=out.index)
     key = keyed.apply(tuple, axis=1) if scen else pd.Series([()] * len(out), index=out.index)
-    varies = {}
     hosts = [c for c in ("src_host", "dst_host", "dst_ip") if c in rest]
+    varies = _varying(out, key, [c for c in rest if c not in hosts])
+    many = "campaign" in out.columns and out["campaign"].nunique() > 1
+    label = pd.Series(
+        [_row_label(r, by, varies[key[i]], many) for i, r in out.iterrows()],
+        index=out.index,
+        dtype=object,
+    )
+    label = _with_hosts(label, out, hosts)
+    return _runs_apart(label, out, runs)
+
+
+def _varying(out: pd.DataFrame, key: pd.Series, candidates: list[str]) -> dict:
+    """Per scenario ``key``: the columns of ``candidates`` whose value varies within it."""
+    varies = {}
     for k in key.unique():
         rows = out[key == k]
-        varies[k] = [
-            c for c in rest if c not in hosts and rows[c].astype("string").nunique(dropna=False) > 1
-        ]
+        varies[k] = [c for c in candidates if rows[c].astype("string").nunique(dropna=False) > 1]
         if "src_zone" in varies[k] and "dst_zone" not in varies[k]:
             varies[k].append("dst_zone")  # the arrow is drawn with dst_zone: 1→1 and 2→1
-    many = "campaign" in out.columns and out["campaign"].nunique() > 1
+    return varies
 
-    def one(i, r) -> str:
-        parts = [str(r["campaign"])] if many else []
-        if "scenario" in by and isinstance(r.get("scenario"), str):
-            parts.append(r["scenario"])
-        zoned = not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
-        for c in varies[key[i]]:
-            v = r.get(c)
-            if pd.isna(v) or c == "src_zone" or (c == "zone_pair" and zoned):
-                continue
-            if c == "zone_pair":
-                parts.append(f"zones {str(v).replace('-', '–')} (direction unknown)")
-                continue
-            if c == "placement" and zoned and v in ("same_zone", "cross_zone"):
-                continue  # the zones shown already say it
-            text = _part(c, v)
-            parts.append(text.format(r.get("src_zone"), v) if c == "dst_zone" else text)
-        parts.append(str(r["tool"]))
-        text = " · ".join(parts)
-        if isinstance(r.get("converted_from"), str):
-            text += f" (printed as {r['converted_from']})"
-        return text
 
-    label = pd.Series([one(i, r) for i, r in out.iterrows()], index=out.index, dtype=object)
-    label = _with_hosts(label, out, hosts)
-    # Printed runs that share a label (latte's sender and receiver, seed 004's windows): add
-    # the first run attribute that tells them all apart (role, file name, a free label), or
-    # every attribute that differs when none does alone.
+def _row_label(r: pd.Series, by: list[str], varies: list[str], many: bool) -> str:
+    """The label of one row: campaign (when ``many``), scenario, the ``varies`` values, tool."""
+    parts = [str(r["campaign"])] if many else []
+    if "scenario" in by and isinstance(r.get("scenario"), str):
+        parts.append(r["scenario"])
+    zoned = not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
+    for c in varies:
+        v = r.get(c)
+        if pd.isna(v) or c == "src_zone" or (c == "zone_pair" and zoned):
+            continue
+        if c == "zone_pair":
+            parts.append(f"zones {str(v).replace('-', '–')} (direction unknown)")
+            continue
+        if c == "placement" and zoned and v in ("same_zone", "cross_zone"):
+            continue  # the zones shown already say it
+        text = _part(c, v)
+        parts.append(text.format(r.get("src_zone"), v) if c == "dst_zone" else text)
+    parts.append(str(r["tool"]))
+    text = " · ".join(parts)
+    if isinstance(r.get("converted_from"), str):
+        text += f" (printed as {r['converted_from']})"
+    return text
+
+
+def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.Series:
+    """Printed runs that share a label (latte's sender and receiver, seed 004's windows): add
+    the first run attribute that tells them all apart (role, file name, a free label), or
+    every attribute that differs when none does alone."""
     rep = out["run_id"].notna()
     if not rep.any():
         return label

@@ -135,18 +135,26 @@ def _check_params(params: dict, declared: dict[str, set[str]]) -> None:
 
 
 @contextlib.contextmanager
-def _deterministic_kernels() -> Iterator[None]:
-    """Kernels inherit this environment: a fixed hash seed keeps set and dict-of-set orders
-    (and so table rows and legends) the same from one run to the next."""
-    old = os.environ.get("PYTHONHASHSEED")
-    os.environ["PYTHONHASHSEED"] = "0"
+def _kernel_env(name: str, value: str) -> Iterator[None]:
+    """Set ``name`` for the kernels started inside (they inherit the environment), then put
+    back what was there."""
+    old = os.environ.get(name)
+    os.environ[name] = value
     try:
         yield
     finally:
         if old is None:
-            os.environ.pop("PYTHONHASHSEED", None)
+            os.environ.pop(name, None)
         else:
-            os.environ["PYTHONHASHSEED"] = old
+            os.environ[name] = old
+
+
+@contextlib.contextmanager
+def _deterministic_kernels() -> Iterator[None]:
+    """Kernels inherit this environment: a fixed hash seed keeps set and dict-of-set orders
+    (and so table rows and legends) the same from one run to the next."""
+    with _kernel_env("PYTHONHASHSEED", "0"):
+        yield
 
 
 def _clean(out: Path, build: Path) -> None:
@@ -398,8 +406,6 @@ def run_report(
     ``formats`` are the figure files each notebook writes to ``<out>/figures`` (any of
     png, svg, pdf; the pages show the PNG rendering either way): passed to the kernels as
     ``AZLATENCY_FIGURE_FORMATS``, read by ``report.figure``."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     console = console or _console()
     formats = _formats(formats)
     root = paths.data_root(data_root)
@@ -410,13 +416,7 @@ def run_report(
     declared = {p.stem: set(notebooks.parameters_of(p)) for p in chosen}
     _check_params(user, declared)
     errors: list[str] = []
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=console,
-        transient=True,
-    )
+    bar = _progress(console)
     with bar:
         task = bar.add_task("importing", total=len(campaigns))
         reports = import_all(campaigns, root, errors, progress=lambda: bar.advance(task))
@@ -431,9 +431,7 @@ def run_report(
         pending = sum(p.status == "pending" for p in outcome.pages)
         bar.update(task, description="notebooks", completed=0, total=pending)
         kept = page_cache.Cache(out, build)
-        saved = os.environ.get(FORMATS_ENV)
-        os.environ[FORMATS_ENV] = ",".join(formats)  # the kernels inherit it
-        try:
+        with _kernel_env(FORMATS_ENV, ",".join(formats)):
             errors += execute_pages(
                 outcome.pages,
                 sources,
@@ -449,26 +447,41 @@ def run_report(
                 refresh=not cache,
             )
             kept.prune()
-        finally:
-            if saved is None:
-                os.environ.pop(FORMATS_ENV, None)
-            else:
-                os.environ[FORMATS_ENV] = saved
         write_pages(outcome.pages, sources, build)
         write_claims(outcome.pages, out, build)
         bar.update(task, description="rendering the site", completed=0, total=1)
-        titles = {stem: _title(src) for stem, src in sources.items()}
-        index = frontpage.markdown(names, outcome.pages, build / "notebooks", titles)
-        outcome.index = site.build(
-            build / "notebooks",
-            out,
-            build_dir=build / "site-src",
-            index=index,
-            order=[p.doc for p in outcome.pages],
-            hidden={str(root): "[data root]", str(build.resolve()): "[build folder]"},
-        )
+        outcome.index = _render_site(outcome, sources, root, out, build)
     outcome.figures = len({p.with_suffix("") for p in (out / "figures").rglob("*.png")})
     return outcome
+
+
+def _progress(console):
+    """The transient progress bar of ``run_report``."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+def _render_site(
+    outcome: Outcome, sources: dict[str, Path], root: Path, out: Path, build: Path
+) -> Path:
+    """The front page and the site of the executed pages; returns the site's index."""
+    titles = {stem: _title(src) for stem, src in sources.items()}
+    index = frontpage.markdown(outcome.campaigns, outcome.pages, build / "notebooks", titles)
+    return site.build(
+        build / "notebooks",
+        out,
+        build_dir=build / "site-src",
+        index=index,
+        order=[p.doc for p in outcome.pages],
+        hidden={str(root): "[data root]", str(build.resolve()): "[build folder]"},
+    )
 
 
 def _formats(formats: Sequence[str]) -> tuple[str, ...]:

@@ -79,6 +79,49 @@ def _mirror(rows: pd.DataFrame) -> pd.DataFrame:
     return m
 
 
+_AFTER_COLUMNS = (
+    "p_adj",
+    "adjust",
+    "significant",
+    "caption",
+    "direction_meaning",
+    "metric",
+)
+
+
+def _stratum_pairs(
+    stratum: pd.DataFrame, keys: dict, column: str, first: int, *, between_runs, stat, **kw
+) -> list[pd.DataFrame]:
+    """A→B against B→A for each zone pair of one stratum measured both ways (``kw`` go to
+    ``group_pair``); pairs are numbered on from ``first``."""
+    dirs = {k: g for k, g in stratum.groupby(["src_zone", "dst_zone"], sort=True)}
+    todo = [(za, zb) for (za, zb) in sorted(dirs) if za < zb and (zb, za) in dirs]
+    if not todo:
+        return []
+    pool = between_runs == "pooled" if isinstance(between_runs, str) else False
+    pooled = rl.resolve(
+        between_runs, [run_values(g, column, stat) for g in dirs.values()] if pool else ()
+    )
+    out = []
+    for za, zb in todo:
+        res = group_pair(
+            dirs[(za, zb)],
+            dirs[(zb, za)],
+            column,
+            stat=stat,
+            pooled=pooled,
+            what="a direction",
+            **kw,
+        )
+        res["a"], res["b"] = f"{za}→{zb}", f"{zb}→{za}"
+        for k, v in keys.items():
+            res[k] = v
+        res["src_zone"], res["dst_zone"] = za, zb
+        res["pair"] = first + len(out)
+        out.append(res)
+    return out
+
+
 def asymmetry(
     samples: pd.DataFrame,
     runs: pd.DataFrame,
@@ -111,47 +154,20 @@ def asymmetry(
     parts = []
     for keys, stratum in data.groupby(by, sort=True, dropna=False) if by else [((), data)]:
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
-        dirs = {k: g for k, g in stratum.groupby(["src_zone", "dst_zone"], sort=True)}
-        todo = [(za, zb) for (za, zb) in sorted(dirs) if za < zb and (zb, za) in dirs]
-        if not todo:
-            continue
-        pool = between_runs == "pooled" if isinstance(between_runs, str) else False
-        pooled = rl.resolve(
-            between_runs, [run_values(g, column, stat) for g in dirs.values()] if pool else ()
+        parts += _stratum_pairs(
+            stratum,
+            keys,
+            column,
+            len(parts),
+            between_runs=between_runs,
+            stat=stat,
+            level=level,
+            unit=unit,
+            dependence=dependence,
+            rng=rng,
+            n_resamples=n_resamples,
         )
-        for za, zb in todo:
-            res = group_pair(
-                dirs[(za, zb)],
-                dirs[(zb, za)],
-                column,
-                level=level,
-                unit=unit,
-                stat=stat,
-                dependence=dependence,
-                rng=rng,
-                n_resamples=n_resamples,
-                pooled=pooled,
-                what="a direction",
-            )
-            res["a"], res["b"] = f"{za}→{zb}", f"{zb}→{za}"
-            for k, v in keys.items():
-                res[k] = v
-            res["src_zone"], res["dst_zone"] = za, zb
-            res["pair"] = len(parts)
-            parts.append(res)
-    cols = [
-        *by,
-        "src_zone",
-        "dst_zone",
-        "mirrored",
-        *COLUMNS,
-        "p_adj",
-        "adjust",
-        "significant",
-        "caption",
-        "direction_meaning",
-        "metric",
-    ]
+    cols = [*by, "src_zone", "dst_zone", "mirrored", *COLUMNS, *_AFTER_COLUMNS]
     if not parts:
         return pd.DataFrame(columns=cols)
     tested = finish(pd.concat(parts, ignore_index=True), "pair", adjust, level)

@@ -185,12 +185,7 @@ def packet_compare(
             }
             for e in EFFECTS
         ]
-    if dependence not in ("auto", "iid", "batch"):
-        raise ValueError(f"dependence must be 'auto', 'iid' or 'batch', got {dependence!r}")
-    da = dep.assess(xa) if dependence != "iid" else None
-    db = dep.assess(xb) if dependence != "iid" else None
-    dependent = dependence == "batch" or any(d is not None and d.detected for d in (da, db))
-    notes = join_notes(*(f"{s}: {d.note}" for s, d in (("a", da), ("b", db)) if d is not None))
+    da, db, dependent, notes = _assess_pair(xa, xb, dependence)
     sa, sb = np.sort(xa), np.sort(xb)
     pa, pb = _placements(xa, sb), _placements(xb, sa)
     vif_a = _vif(pa, dependent and (dependence == "batch" or da.detected))
@@ -215,21 +210,10 @@ def packet_compare(
     if np.isinf(sa[0]) or np.isinf(sb[0]):
         # Censored values (-inf: below a bound) rank fine but have no differences or ratios.
         why = join_notes("censored values: shift and ratio need actual values", notes)
-        rows = [
-            {
-                **common,
-                "effect": e,
-                "estimate": np.nan,
-                "ci_low": np.nan,
-                "ci_high": np.nan,
-                "method": "",
-                "estimable": False,
-                "note": why,
-            }
-            for e in ("shift", "ratio")
+        return [
+            *(_not_estimable_row(common, e, why) for e in ("shift", "ratio")),
+            _delta_row(pa, pb, level, vif_a, vif_b, df, common),
         ]
-        rows.append(_delta_row(pa, pb, level, vif_a, vif_b, df, common))
-        return rows
     rows = [_shift_row(sa, sb, level, vif_a, vif_b, df, rng, common)]
     if log_ratio:
         rows.append(_log_ratio_row(sa, sb, level, rng, common))
@@ -237,6 +221,32 @@ def packet_compare(
         rows.append(_ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common))
     rows.append(_delta_row(pa, pb, level, vif_a, vif_b, df, common))
     return rows
+
+
+def _assess_pair(xa: np.ndarray, xb: np.ndarray, dependence: str):
+    """Each side's dependence assessment (None under ``iid``), whether either side is
+    treated as dependent, and the notes they make."""
+    if dependence not in ("auto", "iid", "batch"):
+        raise ValueError(f"dependence must be 'auto', 'iid' or 'batch', got {dependence!r}")
+    da = dep.assess(xa) if dependence != "iid" else None
+    db = dep.assess(xb) if dependence != "iid" else None
+    dependent = dependence == "batch" or any(d is not None and d.detected for d in (da, db))
+    notes = join_notes(*(f"{s}: {d.note}" for s, d in (("a", da), ("b", db)) if d is not None))
+    return da, db, dependent, notes
+
+
+def _not_estimable_row(common: dict, effect: str, note: str, method: str = "") -> dict:
+    """A row of ``effect`` with no estimate, saying why in ``note``."""
+    return {
+        **common,
+        "effect": effect,
+        "estimate": np.nan,
+        "ci_low": np.nan,
+        "ci_high": np.nan,
+        "method": method,
+        "estimable": False,
+        "note": note,
+    }
 
 
 def _shift_row(sa, sb, level, vif_a, vif_b, df, rng, common) -> dict:
@@ -506,33 +516,27 @@ def value_rows(va, vb, *, level, stat, pooled, what, rng) -> pd.DataFrame:
                 "estimable": bool(np.isfinite([lo, hi]).all()),
             }
         )
-    if ka >= 2 and kb >= 2:  # rank effect size of the run values; its own interval
-        delta = packet_compare(va, vb, level, dependence="iid", rng=rng, log_ratio=True)[2]
-        rows.append(
-            {
-                **delta,
-                **{
-                    k: common[k]
-                    for k in ("p_value", "test", "df", "testable", "assumption", "note")
-                },
-                **{k: base[k] for k in base},
-                "effect": "cliffs_delta",
-            }
-        )
-    else:
-        rows.append(
-            {
-                **common,
-                "effect": "cliffs_delta",
-                "estimate": np.nan,
-                "ci_low": np.nan,
-                "ci_high": np.nan,
-                "method": "Cliff's delta of run values",
-                "estimable": False,
-                "note": join_notes(common["note"], "Cliff's delta needs ≥ 2 runs per side"),
-            }
-        )
+    rows.append(_run_delta_row(va, vb, level, rng, base, common))
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+def _run_delta_row(va, vb, level, rng, base: dict, common: dict) -> dict:
+    """Cliff's delta of the run values, with its own interval (≥ 2 runs a side), beside the
+    run-level test's p-value."""
+    if len(va) < 2 or len(vb) < 2:
+        return _not_estimable_row(
+            common,
+            "cliffs_delta",
+            join_notes(common["note"], "Cliff's delta needs ≥ 2 runs per side"),
+            method="Cliff's delta of run values",
+        )
+    delta = packet_compare(va, vb, level, dependence="iid", rng=rng, log_ratio=True)[2]
+    return {
+        **delta,
+        **{k: common[k] for k in ("p_value", "test", "df", "testable", "assumption", "note")},
+        **{k: base[k] for k in base},
+        "effect": "cliffs_delta",
+    }
 
 
 UNITS = ("auto", "run", "packet")

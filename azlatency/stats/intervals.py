@@ -164,8 +164,27 @@ def quantile_rows(
     sort = d.sort if d is not None and d.sort is not None and len(d.sort[1]) == n else None
     xs = sort[1] if sort is not None else np.sort(obs.series)
     est = sorted_quantile(xs, qs)
-    too_dependent = d is not None and not d.estimable
-    if too_dependent:
+    n_eff, lo, hi = _order_bounds(obs, qs, level, d, xs, est, sort)
+    rows = []
+    for i, q in enumerate(qs):
+        kw = dict(level=level, method=method, unit=unit, n=n, n_eff=n_eff[i])
+        rows.append(_quantile_row(obs, d, xs, q, est[i], lo[i], hi[i], note, kw))
+    return rows
+
+
+def _order_bounds(
+    obs: Observations,
+    qs: np.ndarray,
+    level: float,
+    d: dep.Dependence | None,
+    xs: np.ndarray,
+    est: np.ndarray,
+    sort,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Effective sizes and the order-statistic indices of each quantile's interval (an index
+    of -1 or n: no interval at this size)."""
+    n = obs.n
+    if d is not None and not d.estimable:
         n_eff = np.full(len(qs), n / d.tau if np.isfinite(d.tau) else np.nan)
         lo, hi = np.full(len(qs), -1), np.full(len(qs), n)
     elif d is not None and d.bounded:
@@ -179,63 +198,61 @@ def quantile_rows(
         n_eff = dep.quantile_n_eff(obs.series, thresholds, qs, d.n_batches, sort)
         n_eff *= dep.t_shrink(d.n_batches, level)
         lo, hi = scaled_indices(n, qs, level, n_eff)
-    rows = []
-    for i, q in enumerate(qs):
-        label = pct_label(q)
-        kw = dict(level=level, method=method, unit=unit, n=n, n_eff=n_eff[i])
-        if n * min(q, 1 - q) < 1 - 1e-9:
-            rows.append(
-                not_estimable(
-                    note=join_notes(
-                        f"n={n} is too small for {label}: fewer than one observation beyond it",
-                        note,
-                    ),
-                    **kw,
-                )
+    return n_eff, lo, hi
+
+
+def _quantile_row(
+    obs: Observations,
+    d: dep.Dependence | None,
+    xs: np.ndarray,
+    q: float,
+    est: float,
+    lo: int,
+    hi: int,
+    note: str,
+    kw: dict,
+) -> dict:
+    """The interval row of quantile ``q`` (``kw``: level, method, unit, n, n_eff), or why
+    there is none."""
+    n, level = kw["n"], kw["level"]
+    label = pct_label(q)
+    if n * min(q, 1 - q) < 1 - 1e-9:
+        return not_estimable(
+            note=join_notes(
+                f"n={n} is too small for {label}: fewer than one observation beyond it", note
+            ),
+            **kw,
+        )
+    if d is not None and not d.estimable:
+        if obs.n_censored and not est >= obs.bound:
+            return not_estimable(
+                bounds=(0.0, obs.bound),
+                note=join_notes(
+                    f"{label} falls among censored values (< {obs.bound:g})", d.reason, note
+                ),
+                **kw,
             )
-            continue
-        if too_dependent:
-            if obs.n_censored and not est[i] >= obs.bound:
-                rows.append(
-                    not_estimable(
-                        bounds=(0.0, obs.bound),
-                        note=join_notes(
-                            f"{label} falls among censored values (< {obs.bound:g})", d.reason, note
-                        ),
-                        **kw,
-                    )
-                )
-            else:
-                rows.append(_too_dependent(obs, d, est[i], level, method, note))
-            continue
-        if lo[i] < 0 or hi[i] >= n:
-            need = min_n(q, level)
-            what = f"n ≥ {need}" if d is None else f"n_eff ≥ {need} (n_eff={n_eff[i]:.0f})"
-            rows.append(
-                not_estimable(
-                    estimate=est[i],
-                    note=join_notes(f"a {level:.0%} interval for {label} needs {what}", note),
-                    **kw,
-                )
-            )
-            continue
-        low, high = xs[lo[i]], xs[hi[i]]
-        if obs.n_censored and not (low >= obs.bound):
-            bounds = (0.0, obs.bound) if not est[i] >= obs.bound else (np.nan, np.nan)
-            rows.append(
-                not_estimable(
-                    estimate=est[i] if est[i] >= obs.bound else np.nan,
-                    bounds=bounds,
-                    note=join_notes(
-                        f"{label} or its interval falls among censored values (< {obs.bound:g})",
-                        note,
-                    ),
-                    **kw,
-                )
-            )
-            continue
-        rows.append(row(est[i], low, high, note=note, **kw))
-    return rows
+        return _too_dependent(obs, d, est, level, kw["method"], note)
+    if lo < 0 or hi >= n:
+        need = min_n(q, level)
+        what = f"n ≥ {need}" if d is None else f"n_eff ≥ {need} (n_eff={kw['n_eff']:.0f})"
+        return not_estimable(
+            estimate=est,
+            note=join_notes(f"a {level:.0%} interval for {label} needs {what}", note),
+            **kw,
+        )
+    low, high = xs[lo], xs[hi]
+    if obs.n_censored and not (low >= obs.bound):
+        bounds = (0.0, obs.bound) if not est >= obs.bound else (np.nan, np.nan)
+        return not_estimable(
+            estimate=est if est >= obs.bound else np.nan,
+            bounds=bounds,
+            note=join_notes(
+                f"{label} or its interval falls among censored values (< {obs.bound:g})", note
+            ),
+            **kw,
+        )
+    return row(est, low, high, note=note, **kw)
 
 
 def mean_row(obs: Observations, level: float, d: dep.Dependence | None, note: str = "") -> dict:

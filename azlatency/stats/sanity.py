@@ -307,52 +307,61 @@ def warmup(
         cut = mser(logx, batch, max_fraction) if len(x) else 0
         row = {**base, "truncate_at": cut, "detected": False}
         if cut:
-            t = ok["tx_time_ns"] if "tx_time_ns" in ok.columns else ok.get("time_ns")
-            row["truncate_seq"] = ok["seq"].iloc[cut]
-            if t is not None and t.notna().iloc[[0, cut]].all():
-                row["warmup_s"] = (int(t.iloc[cut]) - int(t.iloc[0])) / 1e9
-            res = compare(x[:cut], x[cut:], level, rng=rng)
-            shift = res[res["effect"] == "shift"].iloc[0]
-            p, tau = warmup_null_p(logx, cut, batch, max_fraction, rng, NULL_RESAMPLES)
-            row.update(
-                median_first=float(np.median(x[:cut])),
-                median_rest=float(np.median(x[cut:])),
-                shift=shift["estimate"],
-                shift_ci_low=shift["ci_low"],
-                shift_ci_high=shift["ci_high"],
-                p_value=p,
-                detected=bool(p < alpha) if np.isfinite(p) else pd.NA,
-                note=(
-                    f"null: {NULL_RESAMPLES} block resamples of the rest"
-                    if np.isfinite(p)
-                    else "not tested: the rest's memory leaves "
-                    + (
-                        f"{(len(x) - cut) / tau:.0f} effective values (n/τ), fewer than "
-                        f"{MIN_EFFECTIVE}"
-                        if np.isfinite(tau)
-                        else "no measurable autocorrelation time"
-                    )
-                    + " to test the start against"
-                ),
-            )
+            row.update(_warmup_effect(ok, x, logx, cut, batch, max_fraction, alpha, level, rng))
         out.append(row)
-    cols = [
-        "run_id",
-        "n",
-        "truncate_at",
-        "truncate_seq",
-        "warmup_s",
-        "median_first",
-        "median_rest",
-        "shift",
-        "shift_ci_low",
-        "shift_ci_high",
-        "p_value",
-        "detected",
-        "unit",
-        "method",
-        "note",
-    ]
-    result = pd.DataFrame(out).reindex(columns=cols)
+    result = pd.DataFrame(out).reindex(columns=WARMUP_COLUMNS)
     result["detected"] = result["detected"].astype("boolean")  # NA: not tested
     return result
+
+
+WARMUP_COLUMNS = [
+    "run_id",
+    "n",
+    "truncate_at",
+    "truncate_seq",
+    "warmup_s",
+    "median_first",
+    "median_rest",
+    "shift",
+    "shift_ci_low",
+    "shift_ci_high",
+    "p_value",
+    "detected",
+    "unit",
+    "method",
+    "note",
+]
+
+
+def _warmup_effect(ok, x, logx, cut, batch, max_fraction, alpha, level, rng) -> dict:
+    """What a warm-up cut at ``cut`` means for one run: where and when, the shift of the
+    start against the rest, and the block-bootstrap null's p-value."""
+    row = {}
+    t = ok["tx_time_ns"] if "tx_time_ns" in ok.columns else ok.get("time_ns")
+    row["truncate_seq"] = ok["seq"].iloc[cut]
+    if t is not None and t.notna().iloc[[0, cut]].all():
+        row["warmup_s"] = (int(t.iloc[cut]) - int(t.iloc[0])) / 1e9
+    res = compare(x[:cut], x[cut:], level, rng=rng)
+    shift = res[res["effect"] == "shift"].iloc[0]
+    p, tau = warmup_null_p(logx, cut, batch, max_fraction, rng, NULL_RESAMPLES)
+    row.update(
+        median_first=float(np.median(x[:cut])),
+        median_rest=float(np.median(x[cut:])),
+        shift=shift["estimate"],
+        shift_ci_low=shift["ci_low"],
+        shift_ci_high=shift["ci_high"],
+        p_value=p,
+        detected=bool(p < alpha) if np.isfinite(p) else pd.NA,
+        note=(
+            f"null: {NULL_RESAMPLES} block resamples of the rest"
+            if np.isfinite(p)
+            else "not tested: the rest's memory leaves "
+            + (
+                f"{(len(x) - cut) / tau:.0f} effective values (n/τ), fewer than {MIN_EFFECTIVE}"
+                if np.isfinite(tau)
+                else "no measurable autocorrelation time"
+            )
+            + " to test the start against"
+        ),
+    )
+    return row

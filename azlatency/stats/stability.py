@@ -157,65 +157,73 @@ def breaks(
         times = part[tcol].to_numpy(dtype="int64", na_value=0) if tcol else np.zeros(len(seq))
         if tcol:
             out.extend(_gaps(run_id, part, tcol, gap_factor, min_gap_s))
-        jumps = np.flatnonzero(np.diff(seq) > 1)
-        for i in jumps:
-            out.append(
-                {
-                    "run_id": run_id,
-                    "kind": "missing_seq",
-                    "start_seq": seq[i],
-                    "end_seq": seq[i + 1],
-                    "start_ns": times[i] or pd.NA,
-                    "end_ns": times[i + 1] or pd.NA,
-                    "n": int(seq[i + 1] - seq[i] - 1),
-                    "note": "sequence numbers missing from the log",
-                }
-            )
-        for s, e in _runs_of(np.isin(status, NOT_OK)):
-            out.append(
-                {
-                    "run_id": run_id,
-                    "kind": "loss_burst",
-                    "start_seq": seq[s],
-                    "end_seq": seq[e - 1],
-                    "start_ns": times[s] or pd.NA,
-                    "end_ns": times[e - 1] or pd.NA,
-                    "n": int(e - s),
-                    "note": ", ".join(sorted(set(status[s:e]))),
-                }
-            )
-        ends_bad = len(status) and status[-1] in NOT_OK
-        flag = complete.get(run_id)
-        incomplete = flag is not None and not pd.isna(flag) and not bool(flag)
-        if ends_bad or incomplete:
-            last_ok = np.flatnonzero(status == "ok")
-            i = int(last_ok[-1]) if len(last_ok) else 0
-            out.append(
-                {
-                    "run_id": run_id,
-                    "kind": "end",
-                    "start_seq": seq[i],
-                    "end_seq": seq[-1],
-                    "start_ns": times[i] or pd.NA,
-                    "end_ns": times[-1] or pd.NA,
-                    "n": int(len(seq) - 1 - i),
-                    "note": "run ends in a drop"
-                    if ends_bad
-                    else "run did not complete (the tool's summary is missing)",
-                }
-            )
-    cols = [
-        "run_id",
-        "kind",
-        "start_seq",
-        "end_seq",
-        "start_ns",
-        "end_ns",
-        "duration_s",
-        "n",
-        "note",
+        out.extend(_lost(run_id, seq, status, times))
+        end = _broken_end(run_id, seq, status, times, complete.get(run_id))
+        if end:
+            out.append(end)
+    return pd.DataFrame(out, columns=BREAK_COLUMNS)
+
+
+BREAK_COLUMNS = [
+    "run_id",
+    "kind",
+    "start_seq",
+    "end_seq",
+    "start_ns",
+    "end_ns",
+    "duration_s",
+    "n",
+    "note",
+]
+
+
+def _span(run_id, kind: str, seq, times, i: int, j: int, n: int, note: str) -> dict:
+    """A row of ``breaks`` from sample ``i`` to sample ``j`` of one run."""
+    return {
+        "run_id": run_id,
+        "kind": kind,
+        "start_seq": seq[i],
+        "end_seq": seq[j],
+        "start_ns": times[i] or pd.NA,
+        "end_ns": times[j] or pd.NA,
+        "n": n,
+        "note": note,
+    }
+
+
+def _lost(run_id, seq: np.ndarray, status: np.ndarray, times) -> list[dict]:
+    """Missing sequence numbers and bursts of lost probes in one run."""
+    out = [
+        _span(
+            run_id,
+            "missing_seq",
+            seq,
+            times,
+            i,
+            i + 1,
+            int(seq[i + 1] - seq[i] - 1),
+            "sequence numbers missing from the log",
+        )
+        for i in np.flatnonzero(np.diff(seq) > 1)
     ]
-    return pd.DataFrame(out, columns=cols)
+    for s, e in _runs_of(np.isin(status, NOT_OK)):
+        note = ", ".join(sorted(set(status[s:e])))
+        out.append(_span(run_id, "loss_burst", seq, times, s, e - 1, int(e - s), note))
+    return out
+
+
+def _broken_end(run_id, seq: np.ndarray, status: np.ndarray, times, flag) -> dict | None:
+    """The row of a run that ends in a drop or did not complete, from its last good probe."""
+    ends_bad = len(status) and status[-1] in NOT_OK
+    incomplete = flag is not None and not pd.isna(flag) and not bool(flag)
+    if not (ends_bad or incomplete):
+        return None
+    last_ok = np.flatnonzero(status == "ok")
+    i = int(last_ok[-1]) if len(last_ok) else 0
+    note = (
+        "run ends in a drop" if ends_bad else "run did not complete (the tool's summary is missing)"
+    )
+    return _span(run_id, "end", seq, times, i, -1, int(len(seq) - 1 - i), note)
 
 
 # ---------------------------------------------------------------------------------------------

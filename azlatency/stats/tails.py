@@ -105,75 +105,70 @@ def percentile_spectrum(
 
 
 def _ratio_rows(obs: Observations, ratios, level, rng, n_resamples, dependence, note):
-    n = obs.n
     d, dnote = choose(obs, dependence)
     note = join_notes(dnote, note)
     xs = np.sort(obs.series)
-    rows = []
-    for top, base in ratios:
-        stat = f"{pct_label(top)}/{pct_label(base)}"
-        unit = "packet" if d is None else "batch"
-        method = (
-            "bootstrap percentile on order statistics"
-            if d is None
-            else "m-out-of-n bootstrap on order statistics, m = n_eff"
-        )
-        kw = dict(level=level, method=method, unit=unit, n=n)
-        need = max(min_n(top, level), min_n(base, level))
-        est = sorted_quantile(xs, [top, base]) if n else np.array([np.nan, np.nan])
-        if obs.n_censored and not est[1] >= obs.bound:
-            rows.append(
-                {
-                    "stat": stat,
-                    **not_estimable(
-                        note=join_notes("the base percentile falls among censored values", note),
-                        **kw,
-                    ),
-                }
-            )
-            continue
-        m = n
-        if d is not None and not d.estimable:
-            rows.append(
-                {
-                    "stat": stat,
-                    **not_estimable(
-                        estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
-                        note=join_notes(d.reason, note),
-                        **kw,
-                    ),
-                }
-            )
-            continue
-        if d is not None and n >= need:
-            qs = np.array([top, base])
-            if d.bounded:  # a short series: n_eff from the bound on its autocorrelation
-                m = int(max(1, n / d.tau))
-            else:
-                n_eff = dep.quantile_n_eff(obs.series, est, qs, d.n_batches).min()
-                m = int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
-        if m < need:
-            size = f"n={n}" if d is None else f"n_eff={m}"
-            rows.append(
-                {
-                    "stat": stat,
-                    **not_estimable(
-                        estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
-                        n_eff=m,
-                        note=join_notes(
-                            f"{size}: the bootstrap cannot reach {pct_label(top)} "
-                            f"(an exact interval needs {need})",
-                            note,
-                        ),
-                        **kw,
-                    ),
-                }
-            )
-            continue
-        reps = quantile_replicates(xs, [top, base], m, n_resamples, rng)
-        lo, hi = percentile_interval(reps[:, 0] / reps[:, 1], level)
-        rows.append({"stat": stat, **row(est[0] / est[1], lo, hi, n_eff=m, note=note, **kw)})
-    return rows
+    return [
+        _ratio_row(obs, d, xs, top, base, level, rng, n_resamples, note) for top, base in ratios
+    ]
+
+
+def _ratio_row(obs: Observations, d, xs, top, base, level, rng, n_resamples, note) -> dict:
+    """The row of ``top``/``base`` of one sorted series ``xs``: a bootstrap interval, or why
+    there is none."""
+    n = obs.n
+    stat = f"{pct_label(top)}/{pct_label(base)}"
+    unit = "packet" if d is None else "batch"
+    method = (
+        "bootstrap percentile on order statistics"
+        if d is None
+        else "m-out-of-n bootstrap on order statistics, m = n_eff"
+    )
+    kw = dict(level=level, method=method, unit=unit, n=n)
+    need = max(min_n(top, level), min_n(base, level))
+    est = sorted_quantile(xs, [top, base]) if n else np.array([np.nan, np.nan])
+    if obs.n_censored and not est[1] >= obs.bound:
+        return {
+            "stat": stat,
+            **not_estimable(
+                note=join_notes("the base percentile falls among censored values", note), **kw
+            ),
+        }
+    m = n
+    if d is not None and not d.estimable:
+        return {
+            "stat": stat,
+            **not_estimable(
+                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
+                note=join_notes(d.reason, note),
+                **kw,
+            ),
+        }
+    if d is not None and n >= need:
+        qs = np.array([top, base])
+        if d.bounded:  # a short series: n_eff from the bound on its autocorrelation
+            m = int(max(1, n / d.tau))
+        else:
+            n_eff = dep.quantile_n_eff(obs.series, est, qs, d.n_batches).min()
+            m = int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
+    if m < need:
+        size = f"n={n}" if d is None else f"n_eff={m}"
+        return {
+            "stat": stat,
+            **not_estimable(
+                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
+                n_eff=m,
+                note=join_notes(
+                    f"{size}: the bootstrap cannot reach {pct_label(top)} "
+                    f"(an exact interval needs {need})",
+                    note,
+                ),
+                **kw,
+            ),
+        }
+    reps = quantile_replicates(xs, [top, base], m, n_resamples, rng)
+    lo, hi = percentile_interval(reps[:, 0] / reps[:, 1], level)
+    return {"stat": stat, **row(est[0] / est[1], lo, hi, n_eff=m, note=note, **kw)}
 
 
 def tail_ratios(
@@ -662,7 +657,6 @@ def _pot_rows(
     xs = np.sort(obs.series)
     names = ["shape", "scale", *map(pct_label, qs)]
     kw = dict(level=level, method=GPD_METHOD, unit="packet", n=n)
-    gpd_note = join_notes(AUTOCORRELATED if d is not None else "", note)
     choice = (
         _Choice(np.nan, 0, "none", why="no observations")
         if n == 0
@@ -684,6 +678,14 @@ def _pot_rows(
     if choice.why:
         rows = _fallback_rows(obs, d, dnote, choice, qs, level, note, kw)
         return [{"stat": s, **choice.info(), **r} for s, r in zip(names, rows)]
+    return _gpd_rows(obs, d, dnote, choice, reps, names, qs, level, note, kw)
+
+
+def _gpd_rows(obs, d, dnote, choice: _Choice, reps, names, qs, level, note, kw) -> list[dict]:
+    """Rows when the GPD holds: shape, scale and each quantile from the fit with a bootstrap
+    interval, except quantiles well within the data, which keep their exact interval."""
+    t, n = choice.tail, obs.n
+    gpd_note = join_notes(AUTOCORRELATED if d is not None else "", note)
     est = [t.xi, t.sigma, *gpd_quantile(t.u, t.xi, t.sigma, t.k / n, qs)]
     measured = n * (1 - qs) >= MEASURED_ABOVE - 1e-9
     empirical = dict(

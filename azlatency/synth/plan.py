@@ -103,31 +103,8 @@ class Builder:
             accelerated=src.accelerated and dst.accelerated,
             msg_bytes=msg,
         )
-        factor = g.run_factor(rng, self.model.shape)
-        valid_s = sc.sockperf_time_s - 0.45 + float(rng.choice([-0.001, 0.0, 0.0, 0.001]))
-        cap = int(sc.sockperf_mps * valid_s)
-        rtt = g.latency_ns(rng, cap, scale * factor, self.model.shape)
-        t0 = 2_400_000_000 + int(rng.integers(0, 45_000_000))  # monotonic, as sockperf 3.7
-        tx, _ = g.paced_times(rng, rtt, sc.sockperf_mps, t0)
-        keep = int(np.searchsorted(tx, t0 + int(valid_s * 1e9)))
-        tx, rtt = tx[:keep], rtt[:keep]
-        total = max(keep + 1, int(round(keep * sc.sockperf_time_s / valid_s)))
         stem = f"sockperf-m{msg}-r{rep}"
-        run = sockperf.PingPong(
-            version,
-            dst.ip,
-            SOCKPERF_PORT,
-            msg,
-            sc.sockperf_time_s,
-            sc.sockperf_mps,
-            full_rtt,
-            tx,
-            rtt,
-            valid_s,
-            total,
-            f"{stem}.fulllog.csv",
-            sc.sockperf_time_s + float(rng.choice([0.0, 0.0, 0.001])),
-        )
+        run, factor = self._ping_pong(rng, dst, scale, msg, full_rtt, version, stem)
         start = self.advance(sc.sockperf_time_s + 3, rng)
         console_rel = self.path(folder, src, dst, f"{stem}.log")
         log_rel = self.path(folder, src, dst, f"{stem}.fulllog.csv")
@@ -148,11 +125,49 @@ class Builder:
             basis="rtt" if full_rtt else "half_rtt",
             scale=scale,
             factor=factor,
-            n_samples=keep,
+            n_samples=len(run.rtt_ns),
             start_ns=start,
             version=version,
             rep=rep,
         )
+
+    def _ping_pong(
+        self,
+        rng: np.random.Generator,
+        dst: Host,
+        scale: float,
+        msg: int,
+        full_rtt: bool,
+        version: str,
+        stem: str,
+    ) -> tuple[sockperf.PingPong, float]:
+        """Draw one sockperf ping-pong run (latencies, send times, counts) and its run factor."""
+        sc = self.scale
+        factor = g.run_factor(rng, self.model.shape)
+        valid_s = sc.sockperf_time_s - 0.45 + float(rng.choice([-0.001, 0.0, 0.0, 0.001]))
+        cap = int(sc.sockperf_mps * valid_s)
+        rtt = g.latency_ns(rng, cap, scale * factor, self.model.shape)
+        t0 = 2_400_000_000 + int(rng.integers(0, 45_000_000))  # monotonic, as sockperf 3.7
+        tx, _ = g.paced_times(rng, rtt, sc.sockperf_mps, t0)
+        keep = int(np.searchsorted(tx, t0 + int(valid_s * 1e9)))
+        tx, rtt = tx[:keep], rtt[:keep]
+        total = max(keep + 1, int(round(keep * sc.sockperf_time_s / valid_s)))
+        run = sockperf.PingPong(
+            version,
+            dst.ip,
+            SOCKPERF_PORT,
+            msg,
+            sc.sockperf_time_s,
+            sc.sockperf_mps,
+            full_rtt,
+            tx,
+            rtt,
+            valid_s,
+            total,
+            f"{stem}.fulllog.csv",
+            sc.sockperf_time_s + float(rng.choice([0.0, 0.0, 0.001])),
+        )
+        return run, factor
 
     def _latency_run(
         self,
@@ -441,6 +456,7 @@ class Builder:
     # --- the echo session -------------------------------------------------------------------
 
     def echo_session(self, folder: str, src: Host, dst: Host, *, scenario: str) -> dict:
+        """Two echo-probe sessions around a break, and the client's log; returns their truth."""
         m = self.model
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/echo")
         scale = self.condition(src, dst, extra_us=m.echo.overhead_us)
@@ -448,55 +464,12 @@ class Builder:
         s = g.echo_series(rng, m.echo, self.scale.echo_hours, scale, m.shape, t0)
         files, logs = [], []
         for part in (1, 2):
-            sel = s["session"] == part
-            tx, rx = s["tx_ns"][sel], s["rx_ns"][sel]
-            name = f"echo-{part}.csv"
-            rel = self.path(folder, src, dst, name)
-            stamp_us = tx // 1000 - rng.integers(2, 7, len(tx))
-            self.write(rel, echo.csv_rows(tx, rx, stamp_us))
+            rel, lines = self._echo_part(folder, src, dst, scenario, s, part, rng, scale, t0)
             files.append(rel)
-            connected = (t0 if part == 1 else s["resume_ns"]) // 1000 - 1800
-            logs += echo.log_lines(
-                dst.ip,
-                m.echo.port,
-                name,
-                connected,
-                tx,
-                rx,
-                drop_us=s["drop_ns"] // 1000 if part == 1 else None,
-                done=part == 2,
-            )
-            self.record(
-                scenario=scenario,
-                tool="echo_csv",
-                files=[rel],
-                samples_file=rel,
-                src_host=src.name,
-                dst_host=dst.name,
-                src_zone=src.zone,
-                dst_zone=dst.zone,
-                latency_basis="rtt",
-                condition_scale_us=scale,
-                n_samples=int(sel.sum()),
-                start_ns=int(tx[0]),
-                session=part,
-            )
+            logs += lines
         log_rel = self.path(folder, src, dst, "echo-client.log")
         self.write(log_rel, "\n".join(logs) + "\n")
-        self.record(
-            scenario=scenario,
-            tool="echo_csv",
-            files=[log_rel],
-            samples_file=log_rel,
-            src_host=src.name,
-            dst_host=dst.name,
-            src_zone=src.zone,
-            dst_zone=dst.zone,
-            latency_basis="rtt",
-            n_samples=1,
-            start_ns=t0,
-            session="log",
-        )
+        self._echo_record(scenario, src, dst, log_rel, n_samples=1, start_ns=t0, session="log")
         return {
             "files": [*files, log_rel],
             "src_host": src.name,
@@ -514,3 +487,61 @@ class Builder:
             "probes": int(len(s["tx_ns"])),
             "probes_before_break": int((s["session"] == 1).sum()),
         }
+
+    def _echo_part(
+        self,
+        folder: str,
+        src: Host,
+        dst: Host,
+        scenario: str,
+        s: dict,
+        part: int,
+        rng: np.random.Generator,
+        scale: float,
+        t0: int,
+    ) -> tuple[str, list[str]]:
+        """Write session ``part`` (1 before the break, 2 after) of the echo series ``s`` as a
+        CSV and record it; returns its path and the client-log lines it makes."""
+        sel = s["session"] == part
+        tx, rx = s["tx_ns"][sel], s["rx_ns"][sel]
+        name = f"echo-{part}.csv"
+        rel = self.path(folder, src, dst, name)
+        stamp_us = tx // 1000 - rng.integers(2, 7, len(tx))
+        self.write(rel, echo.csv_rows(tx, rx, stamp_us))
+        connected = (t0 if part == 1 else s["resume_ns"]) // 1000 - 1800
+        lines = echo.log_lines(
+            dst.ip,
+            self.model.echo.port,
+            name,
+            connected,
+            tx,
+            rx,
+            drop_us=s["drop_ns"] // 1000 if part == 1 else None,
+            done=part == 2,
+        )
+        self._echo_record(
+            scenario,
+            src,
+            dst,
+            rel,
+            condition_scale_us=scale,
+            n_samples=int(sel.sum()),
+            start_ns=int(tx[0]),
+            session=part,
+        )
+        return rel, lines
+
+    def _echo_record(self, scenario: str, src: Host, dst: Host, rel: str, **kw: Any) -> None:
+        """Record one file of the echo session (a session's CSV or the client log)."""
+        self.record(
+            scenario=scenario,
+            tool="echo_csv",
+            files=[rel],
+            samples_file=rel,
+            src_host=src.name,
+            dst_host=dst.name,
+            src_zone=src.zone,
+            dst_zone=dst.zone,
+            latency_basis="rtt",
+            **kw,
+        )

@@ -137,48 +137,101 @@ def _f32(x: float) -> float:
 
 
 def document(run: Client, system_info: str) -> dict:
+    """The ``iperf3 -J`` document of one client run (keys in iperf 3.12's order)."""
     starts, ends = run.starts(), run.ends
-    intervals = []
-    for a, b, n, r, c, t in zip(
-        starts.tolist(),
-        ends.tolist(),
-        run.bytes.tolist(),
-        run.retransmits.tolist(),
-        run.cwnd.tolist(),
-        run.rtt_us.tolist(),
-    ):
-        secs = _f32(b - a)
-        stream = {
-            "socket": 5,
-            "start": a,
-            "end": b,
-            "seconds": secs,
-            "bytes": n,
-            "bits_per_second": n * 8 / secs,
-            "retransmits": r,
-            "snd_cwnd": c,
-            "snd_wnd": 3145728,
-            "rtt": t,
-            "rttvar": max(1, t // 6),
-            "pmtu": 1500,
-            "omitted": False,
-            "sender": True,
-        }
-        total = {
-            k: stream[k]
-            for k in (
-                "start",
-                "end",
-                "seconds",
-                "bytes",
-                "bits_per_second",
-                "retransmits",
-                "omitted",
-                "sender",
-            )
-        }
-        intervals.append({"streams": [stream], "sum": total})
-    total_bytes, end = int(run.bytes.sum()), float(ends[-1])
+    intervals = [
+        _interval(a, b, n, r, c, t)
+        for a, b, n, r, c, t in zip(
+            starts.tolist(),
+            ends.tolist(),
+            run.bytes.tolist(),
+            run.retransmits.tolist(),
+            run.cwnd.tolist(),
+            run.rtt_us.tolist(),
+        )
+    ]
+    return {
+        "start": _start(run, system_info),
+        "intervals": intervals,
+        "end": _end(run, float(ends[-1])),
+    }
+
+
+_INTERVAL_SUM = (
+    "start",
+    "end",
+    "seconds",
+    "bytes",
+    "bits_per_second",
+    "retransmits",
+    "omitted",
+    "sender",
+)
+
+
+def _interval(a: float, b: float, n: int, r: int, c: int, t: int) -> dict:
+    """One interval of a one-stream test: the stream and its sum."""
+    secs = _f32(b - a)
+    stream = {
+        "socket": 5,
+        "start": a,
+        "end": b,
+        "seconds": secs,
+        "bytes": n,
+        "bits_per_second": n * 8 / secs,
+        "retransmits": r,
+        "snd_cwnd": c,
+        "snd_wnd": 3145728,
+        "rtt": t,
+        "rttvar": max(1, t // 6),
+        "pmtu": 1500,
+        "omitted": False,
+        "sender": True,
+    }
+    return {"streams": [stream], "sum": {k: stream[k] for k in _INTERVAL_SUM}}
+
+
+def _start(run: Client, system_info: str) -> dict:
+    """The ``start`` section: connection, version, host and test parameters."""
+    stamp = datetime.fromtimestamp(run.start_s, UTC).strftime("%a, %d %b %Y %H:%M:%S GMT")
+    return {
+        "connected": [
+            {
+                "socket": 5,
+                "local_host": run.src_ip,
+                "local_port": run.src_port,
+                "remote_host": run.dst_ip,
+                "remote_port": run.port,
+            }
+        ],
+        "version": "iperf 3.12",
+        "system_info": system_info,
+        "timestamp": {"time": stamp, "timesecs": run.start_s},
+        "connecting_to": {"host": run.dst_ip, "port": run.port},
+        "cookie": run.cookie,
+        "tcp_mss_default": 1448,
+        "target_bitrate": 0,
+        "sock_bufsize": 0,
+        "sndbuf_actual": 16384,
+        "rcvbuf_actual": 131072,
+        "test_start": {
+            "protocol": "TCP",
+            "num_streams": 1,
+            "blksize": 131072,
+            "omit": 0,
+            "duration": run.time_s,
+            "bytes": 0,
+            "blocks": 0,
+            "reverse": 0,
+            "tos": 0,
+            "target_bitrate": 0,
+        },
+    }
+
+
+def _end(run: Client, end: float) -> dict:
+    """The ``end`` section: sender and receiver totals, CPU and congestion control."""
+    total_bytes = int(run.bytes.sum())
     rend = round(end + run.receiver_extra_s, 6)
     sent = {
         "socket": 5,
@@ -205,62 +258,25 @@ def document(run: Client, system_info: str) -> dict:
         "bits_per_second": got * 8 / rend,
         "sender": True,
     }
-    stamp = datetime.fromtimestamp(run.start_s, UTC).strftime("%a, %d %b %Y %H:%M:%S GMT")
     return {
-        "start": {
-            "connected": [
-                {
-                    "socket": 5,
-                    "local_host": run.src_ip,
-                    "local_port": run.src_port,
-                    "remote_host": run.dst_ip,
-                    "remote_port": run.port,
-                }
-            ],
-            "version": "iperf 3.12",
-            "system_info": system_info,
-            "timestamp": {"time": stamp, "timesecs": run.start_s},
-            "connecting_to": {"host": run.dst_ip, "port": run.port},
-            "cookie": run.cookie,
-            "tcp_mss_default": 1448,
-            "target_bitrate": 0,
-            "sock_bufsize": 0,
-            "sndbuf_actual": 16384,
-            "rcvbuf_actual": 131072,
-            "test_start": {
-                "protocol": "TCP",
-                "num_streams": 1,
-                "blksize": 131072,
-                "omit": 0,
-                "duration": run.time_s,
-                "bytes": 0,
-                "blocks": 0,
-                "reverse": 0,
-                "tos": 0,
-                "target_bitrate": 0,
-            },
+        "streams": [{"sender": sent, "receiver": dict(received, seconds=end)}],
+        "sum_sent": {
+            k: v for k, v in sent.items() if not k.startswith(("max", "min", "mean", "socket"))
         },
-        "intervals": intervals,
-        "end": {
-            "streams": [{"sender": sent, "receiver": dict(received, seconds=end)}],
-            "sum_sent": {
-                k: v for k, v in sent.items() if not k.startswith(("max", "min", "mean", "socket"))
-            },
-            "sum_received": {
-                **{k: v for k, v in received.items() if k != "socket"},
-                "seconds": rend,
-            },
-            "cpu_utilization_percent": {
-                "host_total": run.cpu_host,
-                "host_user": run.cpu_host * 0.04,
-                "host_system": run.cpu_host * 0.96,
-                "remote_total": run.cpu_remote,
-                "remote_user": run.cpu_remote * 0.03,
-                "remote_system": run.cpu_remote * 0.97,
-            },
-            "sender_tcp_congestion": "cubic",
-            "receiver_tcp_congestion": "cubic",
+        "sum_received": {
+            **{k: v for k, v in received.items() if k != "socket"},
+            "seconds": rend,
         },
+        "cpu_utilization_percent": {
+            "host_total": run.cpu_host,
+            "host_user": run.cpu_host * 0.04,
+            "host_system": run.cpu_host * 0.96,
+            "remote_total": run.cpu_remote,
+            "remote_user": run.cpu_remote * 0.03,
+            "remote_system": run.cpu_remote * 0.97,
+        },
+        "sender_tcp_congestion": "cubic",
+        "receiver_tcp_congestion": "cubic",
     }
 
 
