@@ -122,25 +122,33 @@ def _latin_score(text: str) -> int:
     return sum(1 if c.isalpha() else -1 for c in text if ord(c) > 127)
 
 
-def _detect(data: bytes) -> tuple[str, str]:
-    """Return (python codec, label) for ``data``."""
-    if data.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig", "utf-8-sig"
-    if data.startswith(codecs.BOM_UTF32_LE) or data.startswith(codecs.BOM_UTF32_BE):
-        return "utf-32", "utf-32"
-    if data.startswith(codecs.BOM_UTF16_LE):
-        return "utf-16", "utf-16-le"
-    if data.startswith(codecs.BOM_UTF16_BE):
-        return "utf-16", "utf-16-be"
+# Byte-order marks, longest first: the UTF-32 LE mark starts with the UTF-16 LE one.
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig", "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32", "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16", "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16", "utf-16-be"),
+)
+
+
+def _unicode(data: bytes) -> tuple[str, str] | None:
+    """(python codec, label) when ``data`` is UTF-8, UTF-16 or UTF-32, else None."""
+    for bom, codec, label in _BOMS:
+        if data.startswith(bom):
+            return codec, label
     guess = _utf16_without_bom(data)
     if guess:
         return guess, guess
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        pass
-    else:
-        return "utf-8", "utf-8"
+        return None
+    return "utf-8", "utf-8"
+
+
+def _cjk_page(data: bytes) -> str | None:
+    """The double-byte code page ``data`` reads as real CJK text in, or None."""
     plausible = []
     for cp in _CJK_PAGES:
         try:
@@ -153,12 +161,23 @@ def _detect(data: bytes) -> tuple[str, str]:
     # Japanese is full of kana (Japanese ping.exe: "からの応答"), which GBK text never gives.
     for cp, text in plausible:
         if cp == "cp932" and _kana_rich(text):
-            return cp, cp
-    if plausible:
-        cp, text = plausible[0]
-        big5 = dict(plausible).get("cp950")
-        if cp == "cp936" and big5 is not None and _gb2312_share(text) < 0.9:
-            return "cp950", "cp950"
+            return cp
+    if not plausible:
+        return None
+    cp, text = plausible[0]
+    big5 = dict(plausible).get("cp950")
+    if cp == "cp936" and big5 is not None and _gb2312_share(text) < 0.9:
+        return "cp950"
+    return cp
+
+
+def _detect(data: bytes) -> tuple[str, str]:
+    """Return (python codec, label) for ``data``."""
+    found = _unicode(data)
+    if found:
+        return found
+    cp = _cjk_page(data)
+    if cp:
         return cp, cp
     russian = {cp: _cyrillic_words(data.decode(cp, errors="replace")) for cp in _CYRILLIC_PAGES}
     if any(russian.values()):

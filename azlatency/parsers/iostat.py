@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo, command_of, number, stray
@@ -117,67 +118,65 @@ def locate(lines: list[str]) -> list[Span]:
     return spans
 
 
+@dataclass
+class _Where:
+    """Where the reading is: the invocation (its command and banner) and its report."""
+
+    host: str | None = None
+    banner: int | None = None  # line of the banner
+    date: str | None = None
+    no_since_boot: bool = False  # the command line has -y
+    report: int = 0  # reports of the invocation so far
+    header: list[str] | None = None  # the columns of the last Device header
+    stamp: str | None = None  # the last timestamp (-t)
+    first: str | None = None  # the invocation's first timestamp
+    cpu_values_next: bool = False
+
+    def context(self, no: int, line: str, s: str) -> bool:
+        """Whether ``line`` (``s`` stripped) is one around the device rows, now read."""
+        cmd, _ = command_of(line, ("iostat",))
+        if cmd:
+            self.no_since_boot = bool(re.search(r"\s-\w*y", " " + cmd))
+        elif m := _BANNER.match(line):
+            self.host, self.banner, self.date, self.report = m["host"], no, m["date"], 0
+            self.header = self.first = None
+        elif _AVG_CPU.match(line):
+            self.cpu_values_next = True
+        elif self.cpu_values_next and _CPU_VALUES.match(line):
+            self.cpu_values_next = False
+        elif _TIMESTAMP.match(s):
+            self.stamp, self.first = s, self.first or s
+        elif _DEVICE_HEAD.match(line):
+            self.header = line.split()[1:]
+            self.report += 1
+        else:
+            return False
+        return True
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     """One run per device row: its report's values as summaries (``source="reported"``)."""
     lines = text.split("\n")
     runs: list[Run] = []
-    header: list[str] | None = None
-    host = banner = date = stamp = first = None
-    no_since_boot = False
-    report = 0
+    at = _Where()
     skipped: list[str] = []
-    cpu_values_next = False
     for no, line in enumerate(lines, start=1):
         s = line.strip()
-        if not s:
-            continue
-        cmd, _ = command_of(line, ("iostat",))
-        if cmd:
-            no_since_boot = bool(re.search(r"\s-\w*y", " " + cmd))
-            continue
-        if m := _BANNER.match(line):
-            host, banner, date, report, header, first = m["host"], no, m["date"], 0, None, None
-            continue
-        if _AVG_CPU.match(line):
-            cpu_values_next = True
-            continue
-        if cpu_values_next and _CPU_VALUES.match(line):
-            cpu_values_next = False
-            continue
-        if _TIMESTAMP.match(s):
-            stamp, first = s, first or s
-            continue
-        if _DEVICE_HEAD.match(line):
-            header = line.split()[1:]
-            report += 1
+        if not s or at.context(no, line, s):
             continue
         m = _ROW.match(line)
-        if m and header is not None:
+        if m and at.header is not None:
             values = m["rest"].split()
-            if len(values) != len(header):
+            if len(values) != len(at.header):
                 raise_or_skip(
                     source,
                     no,
-                    f"expected {len(header)} values under the Device header, got {len(values)}",
+                    f"expected {len(at.header)} values under the Device header, got {len(values)}",
                     strict,
                     skipped,
                 )
                 continue
-            invocation = f"{host}:{date}:{first or f'banner-line-{banner}'}"
-            runs.append(
-                _run(
-                    m["dev"],
-                    header,
-                    values,
-                    source,
-                    no,
-                    host,
-                    invocation,
-                    stamp,
-                    report,
-                    no_since_boot,
-                )
-            )
+            runs.append(_run(m["dev"], values, source, no, at))
             continue
         stray(TOOL, source, no, line, strict, skipped)
     if not runs:
@@ -202,19 +201,22 @@ def raise_or_skip(source, no, reason, strict, skipped) -> None:
     skipped.append(f"line {no} skipped: {reason}")
 
 
-def _run(dev, header, values, source, no, host, invocation, stamp, report, no_since_boot) -> Run:
+def _run(dev: str, values: list[str], source: str | None, no: int, at: _Where) -> Run:
+    """The run of device ``dev``'s row (line ``no``) of the report ``at`` is in."""
     run = Run(line_start=no, line_end=no)
+    header = at.header
+    invocation = f"{at.host}:{at.date}:{at.first or f'banner-line-{at.banner}'}"
     legacy = any(h in header for h in ("avgrq-sz", "avgqu-sz", "svctm"))
-    since_boot = report == 1 and not no_since_boot
-    labels = {"device": dev, "report": report, "since_boot": since_boot}
-    if stamp:
-        labels["timestamp"] = stamp
+    since_boot = at.report == 1 and not at.no_since_boot
+    labels = {"device": dev, "report": at.report, "since_boot": since_boot}
+    if at.stamp:
+        labels["timestamp"] = at.stamp
     run.meta.update(
         tool=TOOL,
         parser_variant="x-legacy" if legacy else "x",
         mode="disk",
         role="host",
-        src_host=host,
+        src_host=at.host,
         complete=True,
         labels=json.dumps(labels, sort_keys=True),
         # every report of one invocation and device is a window of one execution

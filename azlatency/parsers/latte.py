@@ -183,6 +183,21 @@ class _Block:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    blocks = [b for b in _blocks(text, source, strict) if not b.empty()]
+    if not blocks:
+        # located at the last line: the output ends (or was cut) before a summary or CSV row
+        last = max((i for i, x in enumerate(text.split("\n"), 1) if x.strip()), default=None)
+        raise ParseError(
+            TOOL,
+            source,
+            last,
+            "no latte output found (expected 'Protocol', 'Latency(usec)', ... lines or a -csv row)",
+        )
+    return Parsed(TOOL, [_run(b, source, strict) for b in blocks])
+
+
+def _blocks(text: str, source: str | None, strict: bool) -> list[_Block]:
+    """The outputs in ``text``, one block each (some may be empty)."""
     blocks: list[_Block] = []
     cur: _Block | None = None
     header: list[str] | None = None
@@ -225,26 +240,21 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         elif cur is not None and _HIST_HEADER.match(line):
             cur.hist_line, cur.end = no, no
         else:
-            reason = f"expected a latte summary line ('Key value'), got {line.strip()[:80]!r}"
-            if cur is not None and cur.hist_line is not None and _HIST_LONG.match(line):
-                reason = (
-                    f"expected a histogram row '<usec> <count>' within int64, got "
-                    f"{line.strip()[:80]!r}: out of range for int64"
-                )
-            if strict or cur is None:
-                raise ParseError(TOOL, source, no, reason)
-            cur.warnings.append(f"line {no} skipped: {reason}")
-    blocks = [b for b in blocks if not b.empty()]
-    if not blocks:
-        # located at the last line: the output ends (or was cut) before a summary or CSV row
-        last = max((i for i, x in enumerate(text.split("\n"), 1) if x.strip()), default=None)
-        raise ParseError(
-            TOOL,
-            source,
-            last,
-            "no latte output found (expected 'Protocol', 'Latency(usec)', ... lines or a -csv row)",
+            _unknown(cur, line, no, source, strict)
+    return blocks
+
+
+def _unknown(cur: _Block | None, line: str, no: int, source: str | None, strict: bool) -> None:
+    """A line that is not latte's: a ParseError, or (lenient, inside a block) a skip."""
+    reason = f"expected a latte summary line ('Key value'), got {line.strip()[:80]!r}"
+    if cur is not None and cur.hist_line is not None and _HIST_LONG.match(line):
+        reason = (
+            f"expected a histogram row '<usec> <count>' within int64, got "
+            f"{line.strip()[:80]!r}: out of range for int64"
         )
-    return Parsed(TOOL, [_run(b, source, strict) for b in blocks])
+    if strict or cur is None:
+        raise ParseError(TOOL, source, no, reason)
+    cur.warnings.append(f"line {no} skipped: {reason}")
 
 
 def _csv_values(

@@ -113,6 +113,7 @@ LINES = (
     CONNECT, STATS, COUNTS, SIZES, FIGURES, HIST_HEAD, HIST_ROW,
 )  # fmt: skip
 _HEADS = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, WARMUP_SET)
+_SETUP = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, ITERATIONS)  # lines read by _Test._setup
 # Windows ping.exe prints 'Pinging <ip> with 32 bytes of data:' and 'Ping statistics for
 # <ip>:' too: those lines open a PsPing output only with PsPing's own lines after them (its
 # 'N iterations (warmup N) ping test:' under the title; its statistics lines).
@@ -222,26 +223,8 @@ class _Test:
         self.started = self.started or k is not WARMUP_SET  # it comes before the -b title
         self.run.line_end = no
         meta = self.run.meta
-        if k is ICMP_HEAD:
-            meta.update(parser_variant="icmp", mode="ping", protocol="icmp", dst_ip=m["ip"])
-            meta["msg_size_bytes"] = int(m["size"])
-        elif k is TCP_HEAD:
-            meta.update(parser_variant="tcp-connect", mode="connect", protocol="tcp")
-            _target(meta, m["target"])
-        elif k is LAT_HEAD:
-            what = m["what"]
-            meta.update(
-                parser_variant=what,
-                mode="ping-pong" if what == "latency" else "throughput",
-                protocol=m["proto"].lower(),
-            )
-            _target(meta, m["target"])
-        elif k is ITERATIONS:
-            self.warmup = int(m["w1"] or m["w2"])
-            if m["n"] != "Infinite":
-                meta.setdefault("labels", {})["iterations"] = int(m["n"])
-            if m["size"]:
-                meta["msg_size_bytes"] = int(m["size"])
+        if k in _SETUP:
+            self._setup(k, m)
         elif k is REPLY:
             self.probes.append(("ok", float(m["ms"]), None))
         elif k is CONNECT:
@@ -262,6 +245,30 @@ class _Test:
             self.hist_kind, self.in_hist = m["what"], True
         elif k is HIST_ROW:
             self.hist.append((float(m["value"]), int(m["count"]), no))
+
+    def _setup(self, k: re.Pattern[str], m: re.Match) -> None:
+        """A test's title or its iterations line: what is measured, to where, how."""
+        meta = self.run.meta
+        if k is ICMP_HEAD:
+            meta.update(parser_variant="icmp", mode="ping", protocol="icmp", dst_ip=m["ip"])
+            meta["msg_size_bytes"] = int(m["size"])
+        elif k is TCP_HEAD:
+            meta.update(parser_variant="tcp-connect", mode="connect", protocol="tcp")
+            _target(meta, m["target"])
+        elif k is LAT_HEAD:
+            what = m["what"]
+            meta.update(
+                parser_variant=what,
+                mode="ping-pong" if what == "latency" else "throughput",
+                protocol=m["proto"].lower(),
+            )
+            _target(meta, m["target"])
+        elif k is ITERATIONS:
+            self.warmup = int(m["w1"] or m["w2"])
+            if m["n"] != "Infinite":
+                meta.setdefault("labels", {})["iterations"] = int(m["n"])
+            if m["size"]:
+                meta["msg_size_bytes"] = int(m["size"])
 
 
 def _buckets(command: str | None) -> int | None:

@@ -334,15 +334,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             names = reader.header(line, line_no)
             continue
         try:
-            cells = _row(line, reader.delimiter)
-            if len(cells) != len(names):
-                raise reader.fail(line_no, f"expected {len(names)} cells, got {len(cells)}")
-            row = dict(zip(names, cells))
-            missing = [r for r in REQUIRED if not row.get(r)]
-            if missing:
-                raise reader.fail(line_no, f"empty required cell {missing[0]!r}")
-            attrs = reader.attrs(row, line_no)
-            summary = reader.value(row, line_no)
+            attrs, summary = _read_row(reader, line, line_no, names)
             key = tuple(sorted(attrs.items()))
             stat_key = (key, summary["metric"], summary["stat"])
             if stat_key in seen:
@@ -376,6 +368,19 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         if "latency_basis" not in run.meta and len(metrics) == 1:
             run.meta["latency_basis"] = metrics.pop()
     return Parsed(INFO.tool, ordered)
+
+
+def _read_row(reader: _Reader, line: str, line_no: int, names: list[str]) -> tuple[dict, dict]:
+    """The run attributes and the reported value of a data row; a ParseError (or csv.Error)
+    when its cells do not fit the header."""
+    cells = _row(line, reader.delimiter)
+    if len(cells) != len(names):
+        raise reader.fail(line_no, f"expected {len(names)} cells, got {len(cells)}")
+    row = dict(zip(names, cells))
+    missing = [r for r in REQUIRED if not row.get(r)]
+    if missing:
+        raise reader.fail(line_no, f"empty required cell {missing[0]!r}")
+    return reader.attrs(row, line_no), reader.value(row, line_no)
 
 
 def _meta(attrs: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ only the printed statistics (the replies shown are a hand-picked subset).  See
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -116,14 +117,80 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
+@dataclass
+class _Read:
+    """What the lines of one run say, as read."""
+
+    # seq, status, rtt_us, message
+    probes: list[tuple[int, str, float, str | None]] = field(default_factory=list)
+    header: re.Match | None = None
+    title: re.Match | None = None
+    counts: re.Match | None = None
+    counts_no: int = 0
+    figures: re.Match | None = None
+    socket: str | None = None
+    elided: int | None = None
+    ctrl_c: int | None = None
+
+    def take(self, kind: re.Pattern[str], m: re.Match, no: int, run: Run) -> None:
+        if kind is _HEADER:
+            self.header = m
+        elif kind is _REPLY:
+            self.probes.append((int(m["seq"]), "ok", float(m["us"]), None))
+        elif kind is _TIMEOUT:
+            self.probes.append((int(m["seq"]), "timeout", np.nan, None))
+        elif kind is _FAIL:
+            self.probes.append((int(m["seq"]), "error", np.nan, m["message"]))
+        elif kind is _STATS:
+            self.title = m
+        elif kind is _COUNTS:
+            self.counts, self.counts_no = m, no
+        elif kind is _RTT:
+            self.figures = m
+        elif kind is _NOTE:
+            run.warnings.append(f"line {no}: uping: {m['message']}")
+            if "DGRAM socket" in m["message"]:
+                self.socket = "dgram"  # the kernel's ICMP socket: less exact timing
+        elif kind is ELIDED:
+            self.elided = self.elided or no
+        elif kind is CTRL_C:
+            self.ctrl_c = no
+
+
 def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     run = Run(line_start=span.start + 1, line_end=span.end)
     meta = run.meta
     meta.update(tool=TOOL, parser_variant="text", latency_basis="rtt")
-    probes: list[tuple[int, str, float, str | None]] = []  # seq, status, rtt_us, message
-    header = counts = figures = title = socket = None
-    counts_no = 0
-    elided = ctrl_c = None
+    read = _read(lines, span, run, source, strict)
+    if read.header is None and read.title is None and not read.probes:
+        # 'uping: nosuch.invalid: Name or service not known': it never started
+        said = "; ".join(w.partition(": uping: ")[2] for w in run.warnings if ": uping: " in w)
+        raise ParseError(
+            TOOL,
+            source,
+            span.start + 1,
+            f"uping did not start: {said}",
+            hint="the target did not resolve or no ICMP socket could be opened",
+        )
+    _target(meta, read.header, read.title, read.socket)
+    _statistics(run, read.counts, read.figures)
+    _samples(run, read.probes, read.counts, read.elided)
+    if read.ctrl_c:
+        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
+    _complete(run, read)
+    if read.header is None and read.probes:
+        # uping prints its 'UPING host (ip): ...' line first: a run without it lost its top
+        run.warnings.append(
+            f"no 'UPING host (ip): ...' line above line {span.start + 1} (cut at the top?): "
+            "the timeout and address family are unknown"
+        )
+    return run
+
+
+def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bool) -> _Read:
+    """Read the lines at ``span``; a stray or unstorable line is skipped (or raises,
+    ``strict``)."""
+    read = _Read()
     for no in range(span.start + 1, span.end + 1):
         line = lines[no - 1].rstrip("\r")
         kind = _kind(line) if line.strip() else None
@@ -138,60 +205,23 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
                 raise ParseError(TOOL, source, no, reason)
             run.warnings.append(f"line {no} skipped: {reason}")
             continue
-        if kind is _HEADER:
-            header = m
-        elif kind is _REPLY:
-            probes.append((int(m["seq"]), "ok", float(m["us"]), None))
-        elif kind is _TIMEOUT:
-            probes.append((int(m["seq"]), "timeout", np.nan, None))
-        elif kind is _FAIL:
-            probes.append((int(m["seq"]), "error", np.nan, m["message"]))
-        elif kind is _STATS:
-            title = m
-        elif kind is _COUNTS:
-            counts, counts_no = m, no
-        elif kind is _RTT:
-            figures = m
-        elif kind is _NOTE:
-            run.warnings.append(f"line {no}: uping: {m['message']}")
-            if "DGRAM socket" in m["message"]:
-                socket = "dgram"  # the kernel's ICMP socket: less exact timing
-        elif kind is ELIDED:
-            elided = elided or no
-        elif kind is CTRL_C:
-            ctrl_c = no
-    if header is None and title is None and not probes:
-        # 'uping: nosuch.invalid: Name or service not known': it never started
-        said = "; ".join(w.partition(": uping: ")[2] for w in run.warnings if ": uping: " in w)
-        raise ParseError(
-            TOOL,
-            source,
-            span.start + 1,
-            f"uping did not start: {said}",
-            hint="the target did not resolve or no ICMP socket could be opened",
-        )
-    _target(meta, header, title, socket)
-    _statistics(run, counts, figures)
-    _samples(run, probes, counts, elided)
-    if ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(ctrl_c))
-    meta["complete"] = counts is not None
+        read.take(kind, m, no, run)
+    return read
+
+
+def _complete(run: Run, read: _Read) -> None:
+    """Whether the run got to its statistics, and why not."""
+    counts = read.counts
+    run.meta["complete"] = counts is not None
     if counts is None:
         run.warnings.append("no statistics: the output was cut before uping stopped")
-    elif figures is None and int(counts["received"]):
+    elif read.figures is None and int(counts["received"]):
         # uping prints 'rtt min/avg/max' whenever a reply came back (none: total loss)
-        meta["complete"] = False
+        run.meta["complete"] = False
         run.warnings.append(
-            f"no 'rtt min/avg/max' line after line {counts_no} (cut short?): the reported "
+            f"no 'rtt min/avg/max' line after line {read.counts_no} (cut short?): the reported "
             "rtt is missing"
         )
-    if header is None and probes:
-        # uping prints its 'UPING host (ip): ...' line first: a run without it lost its top
-        run.warnings.append(
-            f"no 'UPING host (ip): ...' line above line {span.start + 1} (cut at the top?): "
-            "the timeout and address family are unknown"
-        )
-    return run
 
 
 def _target(

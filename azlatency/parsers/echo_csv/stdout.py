@@ -22,6 +22,7 @@ Kept apart from ``echo_csv.py`` only for size; nothing else imports it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -77,18 +78,65 @@ def _next_run(kind: re.Pattern[str], seen: set) -> bool:
     return kind is _OPEN or (_STATS in seen and kind in (_PROBE, _STATS))
 
 
+@dataclass
+class _Read:
+    """What the lines of one run say, as read."""
+
+    seq: list[int] = field(default_factory=list)
+    rtt: list[float] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+    elided: int | None = None
+    ctrl_c: int | None = None
+    counts: re.Match | None = None
+    counts_no: int = 0
+    figures: re.Match | None = None
+    where: re.Match | None = None  # the first line naming the target
+
+    def take(self, kind: re.Pattern[str], m: re.Match, no: int) -> None:
+        if kind is _PROBE:
+            self.seq.append(int(m["seq"]))
+            self.rtt.append(float(m["rtt"]))
+        elif kind is _ERROR:
+            self.errors.append((no, m["message"]))
+        elif kind is _COUNTS:
+            self.counts, self.counts_no = m, no
+        elif kind is _RTT:
+            self.figures = m
+        elif kind is ELIDED:
+            self.elided = self.elided or no
+        elif kind is CTRL_C:
+            self.ctrl_c = no
+
+
 def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: bool) -> Run:
     """The run of the output at ``span`` (located by :func:`locate`) of ``lines``; line
     numbers are ``lines``'s, 1-based."""
     tool = span.tool
     run = Run(line_start=span.start + 1, line_end=span.end)
     run.meta.update(meta, parser_variant="stdout")
-    seq: list[int] = []
-    rtt: list[float] = []
-    errors: list[tuple[int, str]] = []
-    elided = ctrl_c = None
-    counts = figures = where = None
-    counts_no = 0
+    read = _read(lines, span, run, source, strict)
+    if read.where is None:
+        raise ParseError(
+            tool,
+            source,
+            None,
+            "no echo_client.py output: expected 'ECHO host:port "
+            "(N bytes of data)', a reply line or '--- host:port echo statistics ---'",
+        )
+    _target(run, read.where["host"], int(read.where["port"]))
+    _statistics(run, read.counts, read.figures)
+    _samples(run, read.seq, read.rtt, read.errors, read.counts, read.elided)
+    if read.ctrl_c:
+        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
+    _complete(run, read)
+    return run
+
+
+def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bool) -> _Read:
+    """Read the lines at ``span``; the run's first and last line become those of the
+    client's own lines, a stray or unstorable line is skipped (or raises, ``strict``)."""
+    tool = span.tool
+    read = _Read()
     first = last = None
     for no in range(span.start + 1, span.end + 1):
         line = lines[no - 1].rstrip("\r")
@@ -105,48 +153,28 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
             run.warnings.append(f"line {no} skipped: {reason}")
             continue
         first, last = first or no, no
-        if kind in (_OPEN, _PROBE, _STATS) and where is None:
-            where = m
+        if kind in (_OPEN, _PROBE, _STATS) and read.where is None:
+            read.where = m
             if kind is not _STATS:
                 run.meta["msg_size_bytes"] = int(m["size"])
-        if kind is _PROBE:
-            seq.append(int(m["seq"]))
-            rtt.append(float(m["rtt"]))
-        elif kind is _ERROR:
-            errors.append((no, m["message"]))
-        elif kind is _COUNTS:
-            counts, counts_no = m, no
-        elif kind is _RTT:
-            figures = m
-        elif kind is ELIDED:
-            elided = elided or no
-        elif kind is CTRL_C:
-            ctrl_c = no
+        read.take(kind, m, no)
     run.line_start, run.line_end = first or run.line_start, last or run.line_end
-    if where is None:
-        raise ParseError(
-            tool,
-            source,
-            None,
-            "no echo_client.py output: expected 'ECHO host:port "
-            "(N bytes of data)', a reply line or '--- host:port echo statistics ---'",
-        )
-    _target(run, where["host"], int(where["port"]))
-    _statistics(run, counts, figures)
-    _samples(run, seq, rtt, errors, counts, elided)
-    if ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(ctrl_c))
-    run.meta["complete"] = counts is not None and not errors
+    return read
+
+
+def _complete(run: Run, read: _Read) -> None:
+    """Whether the run got to its statistics without an error, and why not."""
+    counts = read.counts
+    run.meta["complete"] = counts is not None and not read.errors
     if counts is None:
         run.warnings.append("no statistics: the output was cut before the client stopped")
-    elif figures is None and int(counts["received"]):
+    elif read.figures is None and int(counts["received"]):
         # print_stats() writes 'rtt min/avg/max/stddev' whenever a reply came back
         run.meta["complete"] = False
         run.warnings.append(
-            f"no 'rtt min/avg/max/stddev' line after line {counts_no} (cut short?): the "
+            f"no 'rtt min/avg/max/stddev' line after line {read.counts_no} (cut short?): the "
             "reported rtt is missing"
         )
-    return run
 
 
 _INTEGERS = {

@@ -200,68 +200,89 @@ def _value(rec: Record, key: str, parse, what: str, run: Run, source, strict) ->
 
 def _rates(test: Test, kind: str, source, strict) -> list[Run]:
     run = _run(test, kind)
-    rows, streams = [], set()
-    last_interval: tuple[float, float] | None = None
-    n_results = 0
-    side = "sender" if test.role == "client" else "receiver"
-    values: dict[str, list[float]] = {"bits": [], "pkts": [], "cps": []}
+    read = _RateRecords(test, kind, run, source, strict)
     for rec in test.records:
         if rec.type == "INFO":
-            m = _CONNECTED.match(rec.message)
-            if m:
-                run.meta["src_ip"] = m.group("ip")
-                continue
-            m = _ROW.match(rec.message)
-            if not m:
-                continue
-            interval = (float(m.group("a")), float(m.group("b")))
-            sid = m.group("id")
-            if sid is None or sid == "SUM":
-                last_interval = interval
-            else:
-                streams.add(sid)
-                last_interval = interval
-                count = _fits(_pkts(m.group("pkts"), interval), rec, run, source, strict)
-                rows.append(_row(rec, sid, interval, rate(m.group("bits")), count))
+            read.info(rec)
         elif rec.type == "TestResult":
-            interval = last_interval or (float(n_results), float(n_results + 1))
-            last_interval = None
-            n_results += 1
-            bits = _value(rec, "BitsPerSecond", rate, "bits/s like '914.94M'", run, source, strict)
-            pkts = _value(
-                rec, "PacketsPerSecond", rate, "packets/s like '249.25K'", run, source, strict
-            )
-            cps = _value(rec, "ConnectionsPerSecond", rate, "connections/s", run, source, strict)
-            if run.meta.get("protocol") == "tcp" and test.role == "client":
-                pkts = None  # the TCP client always prints "0": not measured
-            if kind != "cps":
-                count = _fits(_pkts_value(pkts, interval), rec, run, source, strict)
-                rows.append(_row(rec, "SUM", interval, bits, count))
-            for key, v in (("bits", bits), ("pkts", pkts), ("cps", cps)):
-                if v is not None:
-                    values[key].append(v)
-    if streams:
-        run.meta["streams"] = len(streams)
+            read.result(rec)
+    if read.streams:
+        run.meta["streams"] = len(read.streams)
     failed = not run.meta["complete"] and any(r.type == "ERROR" for r in test.records)
-    if rows:
-        frame = _frame(rows)
+    if read.rows:
+        frame = _frame(read.rows)
         frame["seq"] = range(len(frame))
         if failed:
             frame["status"] = "error"
         run.samples = frame
-    if "duration_s" not in run.meta and n_results and not failed:
-        run.meta["duration_s"] = float(n_results)  # one TestResult per second
+    if "duration_s" not in run.meta and read.n_results and not failed:
+        run.meta["duration_s"] = float(read.n_results)  # one TestResult per second
     if not failed:
-        if kind in ("bandwidth", "pps"):
-            _stats(run, f"throughput_{side}", values["bits"], "bps")
-        if kind == "pps" or (kind == "bandwidth" and run.meta.get("protocol") == "udp"):
-            _stats(run, "packets_per_s", values["pkts"], "1/s")
-        if kind == "cps":
-            _stats(run, "connections_per_s", values["cps"], "1/s")
-    if not n_results and not rows:
+        _rate_stats(run, kind, test.role, read.values)
+    if not read.n_results and not read.rows:
         run.meta["complete"] = False
         run.warnings.append("no results: the test produced no TestResult record")
     return [run]
+
+
+class _RateRecords:
+    """The per-second records of one rate test, read into interval rows and the values of
+    each ``TestResult``."""
+
+    def __init__(self, test: Test, kind: str, run: Run, source, strict) -> None:
+        self.test, self.kind, self.run, self.source, self.strict = test, kind, run, source, strict
+        self.rows: list[dict] = []
+        self.streams: set[str] = set()
+        self.last_interval: tuple[float, float] | None = None
+        self.n_results = 0
+        self.values: dict[str, list[float]] = {"bits": [], "pkts": [], "cps": []}
+
+    def info(self, rec: Record) -> None:
+        """An INFO message: the connection's source address, or a console row."""
+        m = _CONNECTED.match(rec.message)
+        if m:
+            self.run.meta["src_ip"] = m.group("ip")
+            return
+        m = _ROW.match(rec.message)
+        if not m:
+            return
+        interval = (float(m.group("a")), float(m.group("b")))
+        sid = m.group("id")
+        self.last_interval = interval
+        if sid is not None and sid != "SUM":
+            self.streams.add(sid)
+            count = _fits(_pkts(m.group("pkts"), interval), rec, self.run, self.source, self.strict)
+            self.rows.append(_row(rec, sid, interval, rate(m.group("bits")), count))
+
+    def result(self, rec: Record) -> None:
+        """A TestResult: the second's totals, over the interval of the rows before it."""
+        run, source, strict = self.run, self.source, self.strict
+        interval = self.last_interval or (float(self.n_results), float(self.n_results + 1))
+        self.last_interval = None
+        self.n_results += 1
+        bits = _value(rec, "BitsPerSecond", rate, "bits/s like '914.94M'", run, source, strict)
+        pkts = _value(
+            rec, "PacketsPerSecond", rate, "packets/s like '249.25K'", run, source, strict
+        )
+        cps = _value(rec, "ConnectionsPerSecond", rate, "connections/s", run, source, strict)
+        if run.meta.get("protocol") == "tcp" and self.test.role == "client":
+            pkts = None  # the TCP client always prints "0": not measured
+        if self.kind != "cps":
+            count = _fits(_pkts_value(pkts, interval), rec, run, source, strict)
+            self.rows.append(_row(rec, "SUM", interval, bits, count))
+        for key, v in (("bits", bits), ("pkts", pkts), ("cps", cps)):
+            if v is not None:
+                self.values[key].append(v)
+
+
+def _rate_stats(run: Run, kind: str, role: str, values: dict[str, list[float]]) -> None:
+    side = "sender" if role == "client" else "receiver"
+    if kind in ("bandwidth", "pps"):
+        _stats(run, f"throughput_{side}", values["bits"], "bps")
+    if kind == "pps" or (kind == "bandwidth" and run.meta.get("protocol") == "udp"):
+        _stats(run, "packets_per_s", values["pkts"], "1/s")
+    if kind == "cps":
+        _stats(run, "connections_per_s", values["cps"], "1/s")
 
 
 def _row(rec: Record, stream: str, interval, bits, packets) -> dict:

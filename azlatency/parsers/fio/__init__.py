@@ -153,29 +153,11 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             hint="run fio with --output-format=json",
         )
     body = "\n".join(lines[start:])
-    strays: list[tuple[int, str]] = []
-    copy_notes: list[str] = []
     try:
         doc, end = json.JSONDecoder().raw_decode(body)
+        strays, copy_notes = [], []
     except json.JSONDecodeError as exc:
-        body, doc, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, 0, exc)
-        if doc is None:
-            body, doc, end, copied = json_without_copy(
-                json.JSONDecoder().raw_decode, body, 0, exc, offset=start
-            )
-            if copied:
-                if strict:
-                    raise ParseError(TOOL, source, start + exc.lineno, copied) from None
-                copy_notes.append(copied)
-        if doc is None:
-            cut = exc.pos >= len(body.rstrip()) - 1
-            raise ParseError(
-                TOOL,
-                source,
-                start + exc.lineno,
-                f"invalid JSON: {exc.msg}",
-                hint="the output looks cut short" if cut else None,
-            ) from None
+        body, doc, end, strays, copy_notes = _repair(body, exc, start, source, strict)
         lines = lines[:start] + body.split("\n")
     notes = [x.strip() for x in lines[:start] if x.strip() and not _BANNER.match(x.strip())]
     notes += copy_notes
@@ -191,6 +173,40 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if not isinstance(jobs, list):
         raise ParseError(TOOL, source, start + 1, "expected a 'jobs' (or 'client_stats') list")
     job_lines = _job_lines(lines, start, start + body[:end].count("\n"))
+    runs, skipped = _job_runs(doc, jobs, job_lines, lines, start, source, strict)
+    for run in runs:
+        run.warnings[:0] = notes + skipped
+    return Parsed(TOOL, runs)
+
+
+def _repair(body: str, exc: json.JSONDecodeError, start: int, source: str | None, strict: bool):
+    """The document of ``body`` (from line ``start`` on) that failed to load with ``exc``,
+    read again without stray lines or a pasted copy: (body, document, where it ends in the
+    body, the stray lines, a note on the copy); a ParseError when that does not load."""
+    copy_notes: list[str] = []
+    body, doc, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, 0, exc)
+    if doc is None:
+        body, doc, end, copied = json_without_copy(
+            json.JSONDecoder().raw_decode, body, 0, exc, offset=start
+        )
+        if copied:
+            if strict:
+                raise ParseError(TOOL, source, start + exc.lineno, copied) from None
+            copy_notes.append(copied)
+    if doc is None:
+        cut = exc.pos >= len(body.rstrip()) - 1
+        raise ParseError(
+            TOOL,
+            source,
+            start + exc.lineno,
+            f"invalid JSON: {exc.msg}",
+            hint="the output looks cut short" if cut else None,
+        ) from None
+    return body, doc, end, strays, copy_notes
+
+
+def _job_runs(doc, jobs, job_lines, lines, start, source, strict) -> tuple[list[Run], list[str]]:
+    """One run per job, and (lenient) a note for each job skipped."""
     runs: list[Run] = []
     skipped: list[str] = []
     errors: list[ParseError] = []
@@ -208,9 +224,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         raise errors[0]  # every job failed: the first one's error, at its line
     if not runs:
         raise ParseError(TOOL, source, start + 1, "no job results in the JSON")
-    for run in runs:
-        run.warnings[:0] = notes + skipped
-    return Parsed(TOOL, runs)
+    return runs, skipped
 
 
 def _job_lines(lines: list[str], start: int, end: int) -> list[tuple[int, int]]:

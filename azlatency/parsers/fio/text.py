@@ -371,84 +371,141 @@ class _State:
 def _line(run: Run, st: _State, x: str) -> None:
     """One non-blank line of a job report into ``run``; ValueError when it is not fio's."""
     if st.pct and x.lstrip().startswith("|"):
-        if not PCT_LINE.match(x):
-            raise ValueError(x)  # the block stays open: its next lines are still read
-        metric, per = st.pct
-        for p in PCT.finditer(x):
-            stat = percentile_stat(p["p"])
-            if stat is None:
-                raise ValueError(p["p"])
-            value = int(p["v"])
-            # fio prints the bucket's midpoint m (ns) rounded *up* to the unit
-            # (show_clat_percentiles: '(ovals[j] + 999) / 1000' once per step), so m is in
-            # ((value - 1) unit, value unit] and the percentile in m's bucket (units.py);
-            # fio 2.x's buckets are µs (hist_ns), the same log-linear scheme
-            h = st.hist_ns
-            step = per // h  # histogram units per printed unit
-            low, high = bucket_span_ns(
-                max(0, (value - 1) * step + 1) if step > 1 else value, value * step
-            )
-            run.add(metric, stat, value * per / 1000, "us", bound_low=low * h / 1000,
-                    bound_high=high * h / 1000)  # fmt: skip
+        _percentiles(run, st, x)
         return
     pct, st.pct = st.pct, None
-    if m := DIR.match(x):
-        st.d = m["d"]
-        st.mixed = st.mixed or st.d == "mixed"
-        if m["bwu"] not in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB") or "i" in m["altu"]:
-            st.kb_base = 1000  # fio prints the kb_base unit first (i2p: is it a power of 2)
-        run.add(f"disk_bandwidth_{st.d}", "mean", size(m["bw"], m["bwu"]), "bytes/s")
-        run.add(f"iops_{st.d}", "mean", count(m["iops"]), "io/s")
-        run.add(f"transfer_{st.d}", "total", size(m["io"], m["iou"]), "bytes")
-        st.runtime = max(st.runtime, int(m["rt"]))
-        return
-    if x.strip() == "fsync/fdatasync/sync_file_range:":
-        st.d = "sync"
-        return
-    if (m := LAT.match(x)) and st.d and (m["kind"] == "sync") == (st.d == "sync"):
-        per = _TIME[m["unit"]]
-        metric = f"{'lat' if m['kind'] == 'sync' else m['kind']}_{st.d}"
-        for stat, key in (("min", "min"), ("max", "max"), ("mean", "avg"), ("std", "std")):
-            run.add(metric, stat, count(m[key]) * per / 1000, "us")
-        return
-    if (m := PCT_HEAD.match(x)) and st.d and (m["kind"] == "sync") == (st.d == "sync"):
-        st.pct = (f"{'lat' if m['kind'] == 'sync' else m['kind']}_{st.d}", _TIME[m["unit"]])
-        return
-    if (m := BW.match(x)) and st.d not in (None, "sync"):
-        # fio's interval samples are KiB/s whatever kb_base says (stat.c: '/ 1024'); the
-        # label says 'kB' with kb_base=1000, and 'MiB' means divided by kb_base once more
-        unit = 1024 * (st.kb_base if m["u"] == "MiB" else 1)
-        n = int(m["n"]) if m["n"] else None  # fio 2.x does not say how many samples
-        for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
-            run.add(f"disk_bandwidth_{st.d}_per_interval", stat, Decimal(m[key]) * unit,
-                    "bytes/s", n=n if n is not None and n < 2**63 else None)  # fmt: skip
-        return
-    if (m := IOPS.match(x)) and st.d not in (None, "sync"):
-        n = int(m["n"])
-        for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
-            run.add(f"iops_{st.d}_per_interval", stat, float(m[key]), "io/s",
-                    n=n if n < 2**63 else None)  # fmt: skip
-        return
-    if m := CPU.match(x):
-        run.add("cpu_user", "mean", float(m["usr"]), "pct")
-        run.add("cpu_system", "mean", float(m["sys"]), "pct")
-        run.add("context_switches", "total", int(m["ctx"]), "count")
-        run.add("page_faults_major", "total", int(m["majf"]), "count")
-        run.add("page_faults_minor", "total", int(m["minf"]), "count")
-        return
-    if m := ISSUED.match(x):
-        # unified_rw_reporting=mixed counts every I/O in the read slot
-        ios = {
-            d: int(m[k] or 0)
-            for k, d in (("r", "read"), ("w", "write"), ("t", "trim"), ("s", "sync"))
-        }
-        if st.mixed:
-            ios = {"mixed": ios["read"] + ios["write"] + ios["trim"], "sync": ios["sync"]}
-        for d, n in ios.items():
-            if n:
-                run.add(f"ios_{d}", "total", n, "count")
-        return
-    if KNOWN.match(x):
+    if any(take(run, st, x) for take in _TAKES) or KNOWN.match(x):
         return
     st.pct = pct  # a line skipped (lenient) inside a percentile block does not end it
     raise ValueError(x)
+
+
+def _percentiles(run: Run, st: _State, x: str) -> None:
+    """A ``|  1.00th=[   42], ...`` line of the open percentile block."""
+    if not PCT_LINE.match(x):
+        raise ValueError(x)  # the block stays open: its next lines are still read
+    metric, per = st.pct
+    for p in PCT.finditer(x):
+        stat = percentile_stat(p["p"])
+        if stat is None:
+            raise ValueError(p["p"])
+        value = int(p["v"])
+        # fio prints the bucket's midpoint m (ns) rounded *up* to the unit
+        # (show_clat_percentiles: '(ovals[j] + 999) / 1000' once per step), so m is in
+        # ((value - 1) unit, value unit] and the percentile in m's bucket (units.py);
+        # fio 2.x's buckets are µs (hist_ns), the same log-linear scheme
+        h = st.hist_ns
+        step = per // h  # histogram units per printed unit
+        low, high = bucket_span_ns(
+            max(0, (value - 1) * step + 1) if step > 1 else value, value * step
+        )
+        run.add(metric, stat, value * per / 1000, "us", bound_low=low * h / 1000,
+                bound_high=high * h / 1000)  # fmt: skip
+
+
+# Each of the following reads one kind of line of a job report and says whether ``x`` was it.
+
+
+def _direction(run: Run, st: _State, x: str) -> bool:
+    """``read: IOPS=340k, BW=1329MiB/s (1393MB/s)(2659MiB/2001msec)`` opens a direction."""
+    if not (m := DIR.match(x)):
+        return False
+    st.d = m["d"]
+    st.mixed = st.mixed or st.d == "mixed"
+    if m["bwu"] not in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB") or "i" in m["altu"]:
+        st.kb_base = 1000  # fio prints the kb_base unit first (i2p: is it a power of 2)
+    run.add(f"disk_bandwidth_{st.d}", "mean", size(m["bw"], m["bwu"]), "bytes/s")
+    run.add(f"iops_{st.d}", "mean", count(m["iops"]), "io/s")
+    run.add(f"transfer_{st.d}", "total", size(m["io"], m["iou"]), "bytes")
+    st.runtime = max(st.runtime, int(m["rt"]))
+    return True
+
+
+def _sync(run: Run, st: _State, x: str) -> bool:
+    if x.strip() != "fsync/fdatasync/sync_file_range:":
+        return False
+    st.d = "sync"
+    return True
+
+
+def _in_direction(m: re.Match | None, st: _State) -> bool:
+    """A latency line or heading of the open direction: ``sync`` ones only under fsync."""
+    return bool(m) and bool(st.d) and (m["kind"] == "sync") == (st.d == "sync")
+
+
+def _latency(run: Run, st: _State, x: str) -> bool:
+    if not _in_direction(m := LAT.match(x), st):
+        return False
+    per = _TIME[m["unit"]]
+    metric = f"{'lat' if m['kind'] == 'sync' else m['kind']}_{st.d}"
+    for stat, key in (("min", "min"), ("max", "max"), ("mean", "avg"), ("std", "std")):
+        run.add(metric, stat, count(m[key]) * per / 1000, "us")
+    return True
+
+
+def _percentile_heading(run: Run, st: _State, x: str) -> bool:
+    if not _in_direction(m := PCT_HEAD.match(x), st):
+        return False
+    st.pct = (f"{'lat' if m['kind'] == 'sync' else m['kind']}_{st.d}", _TIME[m["unit"]])
+    return True
+
+
+def _bandwidth_samples(run: Run, st: _State, x: str) -> bool:
+    if not ((m := BW.match(x)) and st.d not in (None, "sync")):
+        return False
+    # fio's interval samples are KiB/s whatever kb_base says (stat.c: '/ 1024'); the
+    # label says 'kB' with kb_base=1000, and 'MiB' means divided by kb_base once more
+    unit = 1024 * (st.kb_base if m["u"] == "MiB" else 1)
+    n = int(m["n"]) if m["n"] else None  # fio 2.x does not say how many samples
+    for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
+        run.add(f"disk_bandwidth_{st.d}_per_interval", stat, Decimal(m[key]) * unit,
+                "bytes/s", n=n if n is not None and n < 2**63 else None)  # fmt: skip
+    return True
+
+
+def _iops_samples(run: Run, st: _State, x: str) -> bool:
+    if not ((m := IOPS.match(x)) and st.d not in (None, "sync")):
+        return False
+    n = int(m["n"])
+    for stat, key in (("mean", "avg"), ("min", "min"), ("max", "max"), ("std", "std")):
+        run.add(f"iops_{st.d}_per_interval", stat, float(m[key]), "io/s",
+                n=n if n < 2**63 else None)  # fmt: skip
+    return True
+
+
+def _cpu(run: Run, st: _State, x: str) -> bool:
+    if not (m := CPU.match(x)):
+        return False
+    run.add("cpu_user", "mean", float(m["usr"]), "pct")
+    run.add("cpu_system", "mean", float(m["sys"]), "pct")
+    run.add("context_switches", "total", int(m["ctx"]), "count")
+    run.add("page_faults_major", "total", int(m["majf"]), "count")
+    run.add("page_faults_minor", "total", int(m["minf"]), "count")
+    return True
+
+
+def _issued(run: Run, st: _State, x: str) -> bool:
+    if not (m := ISSUED.match(x)):
+        return False
+    # unified_rw_reporting=mixed counts every I/O in the read slot
+    ios = {
+        d: int(m[k] or 0) for k, d in (("r", "read"), ("w", "write"), ("t", "trim"), ("s", "sync"))
+    }
+    if st.mixed:
+        ios = {"mixed": ios["read"] + ios["write"] + ios["trim"], "sync": ios["sync"]}
+    for d, n in ios.items():
+        if n:
+            run.add(f"ios_{d}", "total", n, "count")
+    return True
+
+
+_TAKES = (
+    _direction,
+    _sync,
+    _latency,
+    _percentile_heading,
+    _bandwidth_samples,
+    _iops_samples,
+    _cpu,
+    _issued,
+)

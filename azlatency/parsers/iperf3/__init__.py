@@ -327,17 +327,7 @@ def _json_tests(
     orphans: list[str],
     seen: dict[tuple[str, str], int] | None = None,
 ) -> list[Test]:
-    if kind == "stream":
-        docs, notes = stream_documents(lines[a:b], a)
-        outside = ""
-        variant = "json-stream"
-    else:
-        docs, notes, outside, strays = decode_documents("\n".join(lines[a:b]))
-        for d in docs:
-            d.first, d.last = d.first + a, d.last + a
-        for no, line in strays:
-            stray(TOOL, source, a + no, line, strict, notes)
-        variant = "json"
+    docs, notes, outside, variant = _documents(lines, a, b, kind, source, strict)
     tests: list[Test] = []
     for d in docs:
         doc, first, last = d.data, d.first, d.last
@@ -380,6 +370,20 @@ def _json_tests(
     if outside.strip() and tests:
         tests[-1].warnings.append(f"text outside the JSON not read: {outside.strip()[:80]!r}")
     return tests
+
+
+def _documents(lines: list[str], a: int, b: int, kind: str, source: str | None, strict: bool):
+    """The JSON documents of ``lines[a:b]`` (numbered as in ``lines``), the notes on what
+    was skipped, the text outside them and the parser variant."""
+    if kind == "stream":
+        docs, notes = stream_documents(lines[a:b], a)
+        return docs, notes, "", "json-stream"
+    docs, notes, outside, strays = decode_documents("\n".join(lines[a:b]))
+    for d in docs:
+        d.first, d.last = d.first + a, d.last + a
+    for no, line in strays:
+        stray(TOOL, source, a + no, line, strict, notes)
+    return docs, notes, outside, "json"
 
 
 def _embedded(

@@ -172,10 +172,25 @@ class TextReader:
             self.leftover = []
         return self.tests
 
-    def line(self, body: str, line_no: int) -> None:  # noqa: C901 - one dispatch table
+    def line(self, body: str, line_no: int) -> None:
         text = body.strip()
-        if not text:
+        if not text or self.debug_line(body, text, line_no):
             return
+        for match, handle, kind in _KINDS:
+            m = match(text)
+            if m:
+                if handle is not None:
+                    handle(self, m, line_no)
+                self.prev_kind = kind or "other"  # blank lines returned above and do not count
+                return
+        if self.cur is None:
+            self.prev_kind = "other"
+            return
+        self.cur.warnings.append(f"line {line_no} not read: {text[:80]!r}")
+        # a stray line is no kind: between a separator and its header it changes nothing
+
+    def debug_line(self, body: str, text: str, line_no: int) -> bool:
+        """Whether the line is -d's (a debug line or the JSON it prints), kept to be told."""
         if self.debug_json:
             nxt = line_no - self.offset  # index of the next line
             after = self.lines[nxt][:1] if nxt < len(self.lines) else ""
@@ -184,117 +199,117 @@ class TextReader:
             ):  # a stray line inside the JSON stays inside
                 self.debug.append(line_no)
                 self.debug_json = body != "}"
-                return
+                return True
             self.debug_json = False
         if DEBUG_BLOCK.match(text) or DEBUG.match(text):
             self.debug.append(line_no)
             self.debug_json = bool(DEBUG_BLOCK.match(text))
-            return  # not a kind: a debug line between a separator and a header changes nothing
-        kind = ""
-        if (m := INTERVAL.match(text)) is not None:
-            self.interval(m, line_no)
-            kind = "interval"
-        elif HEADER.match(text):
-            self.header(text, line_no)
-            kind = "header"
-        elif SEPARATOR.match(text):
-            kind = "separator"
-        elif (m := CONNECTED.match(text)) is not None:
-            conn = {
-                **m.groupdict(),
-                "lport": self.int(m["lport"], line_no, "a local port"),
-                "rport": self.int(m["rport"], line_no, "a remote port"),
-            }
-            t = self.need(line_no)
-            if t.rows or t.totals:
-                t = self.start(line_no, t.meta.get("role"))
-            self.x.connected.append(conn)
-        elif (m := CONNECTING.match(text)) is not None:
-            self.start(line_no, "client")
-            self.x.connecting_host = m["host"]
-            self.cur.meta["port"] = self.int(m["port"], line_no, "port")
-        elif (m := LISTENING.match(text)) is not None:
+            return True  # not a kind: a debug line between a separator and a header changes nothing
+        return False
+
+    # -- one kind of line each (see _KINDS) ---------------------------------------------------
+
+    def connected(self, m: re.Match[str], line_no: int) -> None:
+        conn = {
+            **m.groupdict(),
+            "lport": self.int(m["lport"], line_no, "a local port"),
+            "rport": self.int(m["rport"], line_no, "a remote port"),
+        }
+        t = self.need(line_no)
+        if t.rows or t.totals:
+            self.start(line_no, t.meta.get("role"))
+        self.x.connected.append(conn)
+
+    def connecting(self, m: re.Match[str], line_no: int) -> None:
+        self.start(line_no, "client")
+        self.x.connecting_host = m["host"]
+        self.cur.meta["port"] = self.int(m["port"], line_no, "port")
+
+    def listening(self, m: re.Match[str], line_no: int) -> None:
+        self.start(line_no, "server")
+        self.x.listen_port = self.int(m["port"], line_no, "port")
+
+    def accepted(self, m: re.Match[str], line_no: int) -> None:
+        t = self.cur
+        if t is None or t.meta.get("role") != "server" or t.has_data or self.x.connected:
+            port = self.x.listen_port if t is not None else None
             self.start(line_no, "server")
-            self.x.listen_port = self.int(m["port"], line_no, "port")
-        elif (m := ACCEPTED.match(text)) is not None:
-            t = self.cur
-            if t is None or t.meta.get("role") != "server" or t.has_data or self.x.connected:
-                port = self.x.listen_port if t is not None else None
-                t = self.start(line_no, "server")
-                self.x.listen_port = port
-            self.x.accepted_ip = m["host"]
-        elif (m := REVERSE.match(text)) is not None:
-            self.need(line_no)
-            self.x.reverse_line = True
-        elif (m := SENT.match(text)) is not None:
-            self.need(line_no)
-            self.x.sent[m["id"]] = self.int(m["n"], line_no, "datagrams sent")
-        elif (m := OUT_OF_ORDER.match(text)) is not None:
-            self.need(line_no)
-            self.x.ooo[m["id"]] = self.int(m["n"], line_no, "out-of-order datagrams")
-        elif (m := ERROR.match(text)) is not None:
-            msg = m["msg"].strip().removeprefix("error - ")
-            if self.cur is not None and self.cur.has_end and msg.endswith("server has terminated"):
-                pass  # the server stopped after this test ended: nothing wrong with the test
-            else:
-                (self.cur.errors if self.cur is not None else self.pending).append(msg)
-        elif (m := VERSION.match(text)) is not None:
-            if self.cur is not None and self.cur.has_data:
-                self.close()
-            self.version = m["v"]
-            if self.cur is None:
-                self.preamble = self.preamble or line_no
-        elif (m := STARTING.match(text)) is not None:
-            self.starting(m, line_no)
-        elif (m := CPU.match(text)) is not None:
-            t = self.need(line_no)
-            self.x.verbose = True
-            for key, grp in (
-                ("host_total", "ht"),
-                ("host_user", "hu"),
-                ("host_system", "hs"),
-                ("remote_total", "rt"),
-                ("remote_user", "ru"),
-                ("remote_system", "rs"),
-            ):
-                t.cpu[key] = self.num(m[grp], line_no, "CPU percent")
-        elif (m := TIME.match(text)) is not None:
-            self.time = datetime.strptime(m["t"], "%a, %d %b %Y %H:%M:%S").replace(tzinfo=UTC)
-            if self.cur is None:
-                self.preamble = self.preamble or line_no
-        elif (m := CONGESTION.match(text)) is not None:
-            if self.cur is not None:
-                self.cur.labels[f"{m['side']}_tcp_congestion"] = m["algo"]
-        elif SERVER_OUTPUT.match(text):
-            if self.cur is not None:
-                self.x.done = True  # the client's output ended; the server's follows
+            self.x.listen_port = port
+        self.x.accepted_ip = m["host"]
+
+    def reverse(self, m: re.Match[str], line_no: int) -> None:
+        self.need(line_no)
+        self.x.reverse_line = True
+
+    def sent(self, m: re.Match[str], line_no: int) -> None:
+        self.need(line_no)
+        self.x.sent[m["id"]] = self.int(m["n"], line_no, "datagrams sent")
+
+    def out_of_order(self, m: re.Match[str], line_no: int) -> None:
+        self.need(line_no)
+        self.x.ooo[m["id"]] = self.int(m["n"], line_no, "out-of-order datagrams")
+
+    def iperf_error(self, m: re.Match[str], line_no: int) -> None:
+        msg = m["msg"].strip().removeprefix("error - ")
+        if self.cur is not None and self.cur.has_end and msg.endswith("server has terminated"):
+            return  # the server stopped after this test ended: nothing wrong with the test
+        (self.cur.errors if self.cur is not None else self.pending).append(msg)
+
+    def version_line(self, m: re.Match[str], line_no: int) -> None:
+        if self.cur is not None and self.cur.has_data:
             self.close()
-            self.embedded = True
-            self.preamble = line_no
-        elif text.startswith("Test Complete"):
-            kind = "separator"  # -V: between the last interval and the summary header
-        elif DONE.match(text):
-            if self.cur is not None:
-                self.x.done = True
-        elif DASHES.match(text) or VERBOSE.match(text):
-            pass
-        elif (cmd := command_of(text, ("iperf3",))) and cmd[0]:
-            for name, value in command_flags(cmd[0]).items():
-                if name in INT_FLAGS and isinstance(value, str) and value.isdecimal():
-                    # settle() reads these with int_flag: a located error here, not there
-                    self.int(value, line_no, f"a number after iperf3's --{name} option")
-            self.close()
-            self.command = (line_no, cmd[0], cmd[1])
-        elif (m := NOT_AVAILABLE.match(text)) is not None:
-            if self.cur is not None:
-                self.cur.labels[f"{m['side']}_statistics"] = "not available"
-        elif (m := TOOL_NOTE.match(text)) is not None:
-            if self.cur is not None:
-                self.cur.warnings.append(f"line {line_no}: {m['msg']}")
-        elif self.cur is not None:
-            self.cur.warnings.append(f"line {line_no} not read: {text[:80]!r}")
-            return  # a stray line is no kind: between a separator and its header it changes nothing
-        self.prev_kind = kind or "other"  # blank lines returned above and do not count
+        self.version = m["v"]
+        if self.cur is None:
+            self.preamble = self.preamble or line_no
+
+    def cpu(self, m: re.Match[str], line_no: int) -> None:
+        t = self.need(line_no)
+        self.x.verbose = True
+        for key, grp in (
+            ("host_total", "ht"),
+            ("host_user", "hu"),
+            ("host_system", "hs"),
+            ("remote_total", "rt"),
+            ("remote_user", "ru"),
+            ("remote_system", "rs"),
+        ):
+            t.cpu[key] = self.num(m[grp], line_no, "CPU percent")
+
+    def time_line(self, m: re.Match[str], line_no: int) -> None:
+        self.time = datetime.strptime(m["t"], "%a, %d %b %Y %H:%M:%S").replace(tzinfo=UTC)
+        if self.cur is None:
+            self.preamble = self.preamble or line_no
+
+    def congestion(self, m: re.Match[str], line_no: int) -> None:
+        if self.cur is not None:
+            self.cur.labels[f"{m['side']}_tcp_congestion"] = m["algo"]
+
+    def server_output(self, m: re.Match[str], line_no: int) -> None:
+        if self.cur is not None:
+            self.x.done = True  # the client's output ended; the server's follows
+        self.close()
+        self.embedded = True
+        self.preamble = line_no
+
+    def done(self, m: re.Match[str], line_no: int) -> None:
+        if self.cur is not None:
+            self.x.done = True
+
+    def command_line(self, cmd: tuple[str, str | None], line_no: int) -> None:
+        for name, value in command_flags(cmd[0]).items():
+            if name in INT_FLAGS and isinstance(value, str) and value.isdecimal():
+                # settle() reads these with int_flag: a located error here, not there
+                self.int(value, line_no, f"a number after iperf3's --{name} option")
+        self.close()
+        self.command = (line_no, cmd[0], cmd[1])
+
+    def not_available(self, m: re.Match[str], line_no: int) -> None:
+        if self.cur is not None:
+            self.cur.labels[f"{m['side']}_statistics"] = "not available"
+
+    def tool_note(self, m: re.Match[str], line_no: int) -> None:
+        if self.cur is not None:
+            self.cur.warnings.append(f"line {line_no}: {m['msg']}")
 
     def header(self, text: str, line_no: int) -> None:
         t = self.cur
@@ -348,14 +363,7 @@ class TextReader:
             # whose banner was not captured (summary-only logs repeat sender/receiver pairs).
             t = self.start(line_no, t.meta.get("role"))
         x = self.x
-        start = self.num(m["start"], line_no, "interval start")
-        end = self.num(m["end"], line_no, "interval end")
-        nbytes = self.num(m["xfer"], line_no, "transfer") * BYTE_UNITS[m["xunit"]]
-        if nbytes > INT64_MAX:
-            raise self.error(line_no, f"transfer {m['xfer']} {m['xunit']} is beyond 64 bits")
-        runit = m["runit"]
-        factor = BIT_RATES.get(runit) or BYTE_RATES[runit]
-        bps = self.num(m["rate"], line_no, "bitrate") * factor
+        figures = self.figures(m, line_no)
         rest = m["rest"].strip()
         omitted = rest.endswith("(omitted)")
         if omitted:
@@ -374,31 +382,56 @@ class TextReader:
                 "before it): cut short?",
             )
         fields = self.columns(rest, line_no, summary=bool(label) or x.in_summary)
-        stream, tag = m["id"], m["tag"]
-        if tag:
-            x.tags.add(tag)
+        if m["tag"]:
+            x.tags.add(m["tag"])
         if label or x.in_summary:
-            x.summary.append((stream, tag, label, line_no))
-            total = Total(
-                label or "?",
-                stream,
-                "",
-                start,
-                end,
-                None,
-                round(nbytes),
-                bps,
-                **fields,
-                line=line_no,
-            )
-            _check_rate(t, total, m)
-            total.flow = tag or ""  # resolved in close()
-            if label:
-                t.totals.append(total)
-            else:
-                x.unlabelled.append((total, tag))
-            t.has_end = True
-            return
+            self.total(t, m, label, figures, fields, line_no)
+        else:
+            self.row(t, m, omitted, figures, fields, line_no)
+
+    def figures(self, m: re.Match[str], line_no: int) -> tuple[float, float, float, float]:
+        """(start s, end s, bytes, bits/s) of an interval or summary line."""
+        start = self.num(m["start"], line_no, "interval start")
+        end = self.num(m["end"], line_no, "interval end")
+        nbytes = self.num(m["xfer"], line_no, "transfer") * BYTE_UNITS[m["xunit"]]
+        if nbytes > INT64_MAX:
+            raise self.error(line_no, f"transfer {m['xfer']} {m['xunit']} is beyond 64 bits")
+        runit = m["runit"]
+        factor = BIT_RATES.get(runit) or BYTE_RATES[runit]
+        bps = self.num(m["rate"], line_no, "bitrate") * factor
+        return start, end, nbytes, bps
+
+    def total(self, t: Test, m: re.Match[str], label, figures, fields, line_no: int) -> None:
+        """An end-of-test (summary) line: a :class:`Total`, its side settled in close() when
+        the line does not say it."""
+        start, end, nbytes, bps = figures
+        stream, tag = m["id"], m["tag"]
+        self.x.summary.append((stream, tag, label, line_no))
+        total = Total(
+            label or "?",
+            stream,
+            "",
+            start,
+            end,
+            None,
+            round(nbytes),
+            bps,
+            **fields,
+            line=line_no,
+        )
+        _check_rate(t, total, m)
+        total.flow = tag or ""  # resolved in close()
+        if label:
+            t.totals.append(total)
+        else:
+            self.x.unlabelled.append((total, tag))
+        t.has_end = True
+
+    def row(self, t: Test, m: re.Match[str], omitted: bool, figures, fields, line_no: int) -> None:
+        """An interval line: a sample row, a duplicate or one that contradicts itself."""
+        x = self.x
+        start, end, nbytes, bps = figures
+        stream, tag = m["id"], m["tag"]
         key = (stream, tag)
         seq = x.seq.get(key, 0)
         x.seq[key] = seq + 1
@@ -428,7 +461,7 @@ class TextReader:
             row["message"] = "interval length, transfer and bitrate disagree"
             t.warnings.append(
                 f"line {line_no}: interval {m['start']}-{m['end']} sec with {m['xfer']} "
-                f"{m['xunit']} at {m['rate']} {runit} would last {nbytes * 8 / bps:.2f} s "
+                f"{m['xunit']} at {m['rate']} {m['runit']} would last {nbytes * 8 / bps:.2f} s "
                 "(iperf3 3.12 -O quirk): status error, left out of statistics"
             )
         x.last[key] = sig
@@ -495,6 +528,42 @@ class TextReader:
         self.tests.append(t)
         self.version = self.time = None
         self.embedded = False
+
+
+def _command(text: str) -> tuple[str, str | None] | None:
+    cmd = command_of(text, ("iperf3",))
+    return cmd if cmd and cmd[0] else None
+
+
+# The kinds of line, tried in order: how one is recognised, what reads it, and the kind the
+# next line sees (``prev_kind``; "" is "other").
+_KINDS = (
+    (INTERVAL.match, TextReader.interval, "interval"),
+    (HEADER.match, lambda r, m, line_no: r.header(m.string, line_no), "header"),
+    (SEPARATOR.match, None, "separator"),
+    (CONNECTED.match, TextReader.connected, ""),
+    (CONNECTING.match, TextReader.connecting, ""),
+    (LISTENING.match, TextReader.listening, ""),
+    (ACCEPTED.match, TextReader.accepted, ""),
+    (REVERSE.match, TextReader.reverse, ""),
+    (SENT.match, TextReader.sent, ""),
+    (OUT_OF_ORDER.match, TextReader.out_of_order, ""),
+    (ERROR.match, TextReader.iperf_error, ""),
+    (VERSION.match, TextReader.version_line, ""),
+    (STARTING.match, TextReader.starting, ""),
+    (CPU.match, TextReader.cpu, ""),
+    (TIME.match, TextReader.time_line, ""),
+    (CONGESTION.match, TextReader.congestion, ""),
+    (SERVER_OUTPUT.match, TextReader.server_output, ""),
+    # -V: between the last interval and the summary header
+    (lambda text: text.startswith("Test Complete"), None, "separator"),
+    (DONE.match, TextReader.done, ""),
+    (DASHES.match, None, ""),
+    (VERBOSE.match, None, ""),
+    (_command, TextReader.command_line, ""),
+    (NOT_AVAILABLE.match, TextReader.not_available, ""),
+    (TOOL_NOTE.match, TextReader.tool_note, ""),
+)
 
 
 def _check_rate(t: Test, total: Total, m: re.Match[str]) -> None:

@@ -292,23 +292,7 @@ class _LinuxBlock:
         line = raw.rstrip()
         if not line.strip() or line.strip().startswith(("```", "~~~")):
             return
-        cmd = command_of(line, NAMES)[0]
-        if cmd is not None:
-            self._seen(no)
-            try:
-                command_meta(cmd, self.source, no)  # finish() reads it again: check it here
-            except ParseError as exc:
-                self.fail(no, exc.reason)
-                return
-            self.command = cmd
-            return
-        m = LINUX_BANNER.search(line)
-        if m:
-            self.t.version = m.group(1)
-            self._seen(no)
-            return
-        if _REALTIME.match(line):
-            self._seen(no)  # ntttcp's own progress line: its figures are the Totals'
+        if self._head(no, line):
             return
         p = _PREFIX.match(line)
         if p is None and self.prefixed and not line.strip().startswith("---"):
@@ -318,7 +302,6 @@ class _LinuxBlock:
             )
             return
         self.prefixed = self.prefixed or p is not None
-        level = p.group(1)[:3] if p else None
         msg = line[p.end() :] if p else line.strip()
         flag = _ROLE_FLAG.match(msg.strip()) if p is None else None
         if flag:
@@ -333,6 +316,33 @@ class _LinuxBlock:
             self.closed = self.closed or (self.in_totals and msg.strip().startswith("---"))
             return
         self._seen(no)
+        self._message(no, p, msg)
+
+    def _head(self, no: int, line: str) -> bool:
+        """The command line, the version banner or a progress line: whether ``line`` is one."""
+        cmd = command_of(line, NAMES)[0]
+        if cmd is not None:
+            self._seen(no)
+            try:
+                command_meta(cmd, self.source, no)  # finish() reads it again: check it here
+            except ParseError as exc:
+                self.fail(no, exc.reason)
+                return True
+            self.command = cmd
+            return True
+        m = LINUX_BANNER.search(line)
+        if m:
+            self.t.version = m.group(1)
+            self._seen(no)
+            return True
+        if _REALTIME.match(line):
+            self._seen(no)  # ntttcp's own progress line: its figures are the Totals'
+            return True
+        return False
+
+    def _message(self, no: int, p: re.Match | None, msg: str) -> None:
+        """A message of ntttcp's (``p``: its 'hh:mm:ss LEVEL:' prefix, if any)."""
+        level = p.group(1)[:3] if p else None
         if level == "DBG":
             return  # -V's debug lines (connections, sockets, limits): no figure of the run
         if self.in_threads and not (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):

@@ -386,6 +386,12 @@ def totals(doc: Doc, source: str | None) -> Totals:
     _params(doc, t, linux, source)
     (_linux_figures if linux else _windows_figures)(doc, t, source)
     _buffers(doc, t, source)
+    _threads(doc, t, source, kib)
+    return t
+
+
+def _threads(doc: Doc, t: Totals, source: str | None, kib: Decimal) -> None:
+    """A sample row per thread the document reports: its realtime and rate."""
     for index, entries in doc.threads:
         real = _num(_get(entries, "realtime", "s"), f"thread {index} realtime", doc, source)
         seq = len(t.thread_rows)
@@ -409,7 +415,6 @@ def totals(doc: Doc, source: str | None) -> Totals:
                 "bits_per_second": _rate(entries, doc, source, kib),
             }
         )
-    return t
 
 
 def _params(doc: Doc, t: Totals, linux: bool, source: str | None) -> None:

@@ -148,14 +148,7 @@ class Execution:
         if not self.seen_output:
             m = g.CMD.match(line)
             if m and not g.SP.match(line):
-                command = m.group("cmd").strip()
-                mode, opts = command_options(command)
-                for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
-                    if re.fullmatch(r"\d+", opts.get(key, "")):
-                        self.int_(opts[key], i, f"'{key} <n>' on the command line")
-                self.commands.append((command, mode, opts))
-                if self.command is None:
-                    self.command, self.mode, self.opts = command, mode, opts
+                self._command(i, m.group("cmd").strip())
                 return i + 1
             if g.CONTEXT.match(line):
                 return i + 1  # a fence, a heading or a shell comment around the command
@@ -173,11 +166,7 @@ class Execution:
             return self._histogram(i, m)
         m = g.PARAMS.match(line)
         if m:
-            params = dict(t.partition("=")[::2] for t in m.group("args").split())
-            for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
-                if re.fullmatch(r"\d+", params.get(key, "")):
-                    self.int_(params[key], i, f"'{key}=<n>'")
-            self.params.update(params)
+            self._params(i, m)
             return i + 1
         if g.line_kind(line, False) == "other":
             raise ParseError(
@@ -189,6 +178,25 @@ class Execution:
             )
         self._output(i, line)
         return i + 1
+
+    def _command(self, i: int, command: str) -> None:
+        """A sockperf command line above the output (line ``i``)."""
+        mode, opts = command_options(command)
+        for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
+            if re.fullmatch(r"\d+", opts.get(key, "")):
+                self.int_(opts[key], i, f"'{key} <n>' on the command line")
+        self.commands.append((command, mode, opts))
+        if self.command is None:
+            self.command, self.mode, self.opts = command, mode, opts
+
+    def _params(self, i: int, m: re.Match) -> None:
+        """The ``key=value`` settings of a run's 'test was performed using the following
+        parameters:' line (line ``i``)."""
+        params = dict(t.partition("=")[::2] for t in m.group("args").split())
+        for key in _INT_OPTS:  # the run reads these as int64 (sockperf/run)
+            if re.fullmatch(r"\d+", params.get(key, "")):
+                self.int_(params[key], i, f"'{key}=<n>'")
+        self.params.update(params)
 
     def _choose_command(self) -> None:
         """The command of the output, when several stand above it: a server's output is the
