@@ -56,7 +56,7 @@ class Design(NamedTuple):  # not a dataclass: run_all loads us without sys.modul
     bar: float = FP_BAR
 
 
-def designs() -> list[Design]:
+def designs() -> list[Design]:  # noqa: C901 (a table: one loop per row of issue 11's designs)
     """Every design of issue 11's table (the row it answers in ``group``).  The quick study
     keeps a cell or two of each row (``quick_reps`` > 0)."""
     out: list[Design] = []

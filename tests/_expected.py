@@ -96,28 +96,34 @@ def compare(actual: dict, expected: dict) -> list[str]:
             if not _close(a.get(key), value):
                 problems.append(f"run {i} {key}: {a.get(key)!r} != expected {value!r}")
     if "summaries" in expected:
-        act = {tuple(r[:3]) + (r[5],): r for r in actual["summaries"]}
-        exp = {tuple(r[:3]) + (r[5],): r for r in expected["summaries"]}
-        for key in exp.keys() - act.keys():
-            problems.append(f"summary missing: {key}")
-        for key in act.keys() - exp.keys():
-            problems.append(f"summary unexpected: {key} = {act[key][3]}")
-        for key in exp.keys() & act.keys():
-            if not all(_close(x, y) for x, y in zip(act[key], exp[key])) or len(act[key]) != len(
-                exp[key]
-            ):
-                problems.append(f"summary {key}: {act[key]} != expected {exp[key]}")
+        problems += _summaries(actual["summaries"], expected["summaries"])
     if "samples" in expected:
-        es, as_ = expected["samples"], actual["samples"]
-        if es.get("rows") != as_.get("rows"):
-            problems.append(f"sample rows: {as_.get('rows')} != expected {es.get('rows')}")
-        for part in ("head", "tail"):
-            for i, (a, e) in enumerate(zip(as_.get(part, []), es.get(part, []))):
-                for key in e.keys() | a.keys():
-                    if not _close(a.get(key), e.get(key)):
-                        problems.append(
-                            f"sample {part}[{i}] {key}: {a.get(key)!r} != {e.get(key)!r}"
-                        )
+        problems += _samples(actual["samples"], expected["samples"])
+    return problems
+
+
+def _summaries(actual: list, expected: list) -> list[str]:
+    act = {tuple(r[:3]) + (r[5],): r for r in actual}
+    exp = {tuple(r[:3]) + (r[5],): r for r in expected}
+    problems = [f"summary missing: {key}" for key in exp.keys() - act.keys()]
+    problems += [f"summary unexpected: {key} = {act[key][3]}" for key in act.keys() - exp.keys()]
+    for key in exp.keys() & act.keys():
+        if len(act[key]) != len(exp[key]) or not all(
+            _close(x, y) for x, y in zip(act[key], exp[key])
+        ):
+            problems.append(f"summary {key}: {act[key]} != expected {exp[key]}")
+    return problems
+
+
+def _samples(as_: dict, es: dict) -> list[str]:
+    problems = []
+    if es.get("rows") != as_.get("rows"):
+        problems.append(f"sample rows: {as_.get('rows')} != expected {es.get('rows')}")
+    for part in ("head", "tail"):
+        for i, (a, e) in enumerate(zip(as_.get(part, []), es.get(part, []))):
+            for key in e.keys() | a.keys():
+                if not _close(a.get(key), e.get(key)):
+                    problems.append(f"sample {part}[{i}] {key}: {a.get(key)!r} != {e.get(key)!r}")
     return problems
 
 

@@ -44,57 +44,96 @@ def _tables(
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:
             continue
-        names = get(parsed.tool).INFO.command_names()
-        cands = _commands(lines, span, names) if lines is not None else []
-        passed = None
-        if not cands and lines is not None and span.start:
-            passed = _command_passed_over(lines, span, names)
-        server = get(parsed.tool).INFO.server_command
-        server = re.compile(server) if server else None
-        for k, run in enumerate(parsed.runs):
-            run_id = f"{sha[:12]}-{block_no:03d}-{k:03d}"
-            meta = dict(run.meta)
-            meta.setdefault("tool", parsed.tool)
-            meta.setdefault("complete", True)
-            cmd, host = _pick_command(cands, meta.get("role"), server)
-            if cmd and not meta.get("command"):
-                meta["command"] = cmd
-            if host and not meta.get("prompt_host"):
-                meta["prompt_host"] = host
-            warnings = list(run.warnings) + ([meta.pop("warnings")] if meta.get("warnings") else [])
-            kept, flagged = _plausible(run.summaries)
-            warnings += flagged
-            if span.start:  # parsers count lines within their block; the file's count is wanted
-                warnings = [shift_lines(w, span.start) for w in warnings]
-            if passed and not meta.get("command"):
-                warnings.append(passed)  # counted in the file's lines already
-            meta.update(
-                run_id=run_id,
-                source_path=source or "<text>",
-                source_sha256=sha,
-                encoding=decoded.encoding,
-                block=block_no,
-                line_start=span.start + run.line_start,
-                line_end=span.start + run.line_end,
-                heading=headings[span.start] if headings else None,
-                context=_context(lines, fenced, span.start) if lines is not None else None,
-                warnings="; ".join(warnings) if warnings else None,
-            )
-            if isinstance(meta.get("labels"), dict):
-                meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
-            samples = None
-            if run.samples is not None and len(run.samples):
-                samples = run.samples
-                samples.insert(0, "run_id", constant_str(run_id, len(samples)))
-            summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
-            rows.append(_RunRows(parsed.tool, meta["line_start"], meta, samples, summaries))
+        where = _Block(
+            block_no,
+            span,
+            sha,
+            source or "<text>",
+            decoded.encoding,
+            headings[span.start] if headings else None,
+            _context(lines, fenced, span.start) if lines is not None else None,
+            *_block_commands(lines, span, parsed.tool),
+        )
+        rows.extend(_run_rows(where, parsed.tool, k, run) for k, run in enumerate(parsed.runs))
     _repeats(rows, lines)
     try:
         return _frames(rows)
     except (SchemaError, OverflowError):
-        pass
-    # A number beyond what a column stores (int64): find the runs that carry one and raise,
-    # or (lenient) drop them, at their first line rather than as a bare SchemaError.
+        return _without_unstorable(rows, source, strict)
+
+
+@dataclass
+class _Block:
+    """Where a block sits and what stands above it: the labels every run of it gets."""
+
+    no: int
+    span: Span
+    sha: str
+    source: str
+    encoding: str
+    heading: str | None
+    context: str | None
+    commands: list[tuple]  # (command, prompt host) candidates above the block
+    passed: str | None  # the warning when a shell line stands between it and its command
+    server: re.Pattern | None  # the tool's server command, to tell a server's run apart
+
+
+def _block_commands(lines: list[str] | None, span: Span, tool: str) -> tuple:
+    """The commands above a block, the warning when one was passed over, the server pattern."""
+    info = get(tool).INFO
+    names = info.command_names()
+    cands = _commands(lines, span, names) if lines is not None else []
+    passed = None
+    if not cands and lines is not None and span.start:
+        passed = _command_passed_over(lines, span, names)
+    return cands, passed, re.compile(info.server_command) if info.server_command else None
+
+
+def _run_rows(where: _Block, tool: str, k: int, run) -> _RunRows:
+    """One run of a block as its rows, labelled with where it came from (lines in the file's
+    count, the command above it, its warnings and implausible summaries)."""
+    span = where.span
+    run_id = f"{where.sha[:12]}-{where.no:03d}-{k:03d}"
+    meta = dict(run.meta)
+    meta.setdefault("tool", tool)
+    meta.setdefault("complete", True)
+    cmd, host = _pick_command(where.commands, meta.get("role"), where.server)
+    if cmd and not meta.get("command"):
+        meta["command"] = cmd
+    if host and not meta.get("prompt_host"):
+        meta["prompt_host"] = host
+    warnings = list(run.warnings) + ([meta.pop("warnings")] if meta.get("warnings") else [])
+    kept, flagged = _plausible(run.summaries)
+    warnings += flagged
+    if span.start:  # parsers count lines within their block; the file's count is wanted
+        warnings = [shift_lines(w, span.start) for w in warnings]
+    if where.passed and not meta.get("command"):
+        warnings.append(where.passed)  # counted in the file's lines already
+    meta.update(
+        run_id=run_id,
+        source_path=where.source,
+        source_sha256=where.sha,
+        encoding=where.encoding,
+        block=where.no,
+        line_start=span.start + run.line_start,
+        line_end=span.start + run.line_end,
+        heading=where.heading,
+        context=where.context,
+        warnings="; ".join(warnings) if warnings else None,
+    )
+    if isinstance(meta.get("labels"), dict):
+        meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
+    samples = None
+    if run.samples is not None and len(run.samples):
+        samples = run.samples
+        samples.insert(0, "run_id", constant_str(run_id, len(samples)))
+    summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
+    return _RunRows(tool, meta["line_start"], meta, samples, summaries)
+
+
+def _without_unstorable(rows: list[_RunRows], source: str | None, strict: bool) -> Tables:
+    """A number beyond what a column stores (int64): find the runs that carry one and raise,
+    or (lenient) drop them, at their first line rather than as a bare SchemaError."""
     problems, keep = [], []
     for r in rows:
         try:
