@@ -136,8 +136,9 @@ def test_registry_names_modules_that_exist():
 SHARED_PRIVATE = {"azlatency._version", "azlatency._console"}
 # parsers._base is the parser contract; the reader hosts the parsers and reads it.
 ALLOWED_REACH = {
-    (f"azlatency.reader{m}", "azlatency.parsers._base")
+    (f"azlatency.reader{m}", f"azlatency.parsers.{part}")
     for m in ("", ".files", ".outline", ".spans", ".strays", ".tables")
+    for part in ("_base", "_lines")
 }
 
 
@@ -186,3 +187,11 @@ def test_output_paths_are_defined_once():
             ):
                 found.append(f"{path.relative_to(PKG)}:{node.lineno}")
     assert not found, f"join these through azlatency.paths: {found}"
+
+
+def test_the_contract_module_holds_the_contract_only():
+    """``parsers/_base.py`` defines what a parser exposes and returns, nothing else: the line
+    helpers live in ``parsers/_lines.py`` (issue 42)."""
+    tree = ast.parse((PKG / "parsers" / "_base.py").read_text())
+    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert defined == {"ToolInfo", "Parser", "hook", "Span", "Summary", "Run", "Parsed"}

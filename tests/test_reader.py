@@ -306,7 +306,7 @@ def test_quote_markers_come_off_and_line_numbers_stay():
 
 
 def test_red_hat_prompts_name_the_command_and_host():
-    from azlatency.parsers._base import command_of
+    from azlatency.parsers._lines import command_of
 
     assert command_of(
         "[root@dell-per640-07 net]# sockperf ping-pong -i 10.9.9.1", ["sockperf"]

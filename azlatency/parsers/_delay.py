@@ -17,7 +17,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from ._base import RTT_PERCENTILES, Run
+from ._base import Run
+from ._lines import RTT_PERCENTILES
 
 
 def computed(run: Run, metric: str, values) -> None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, integer, number, samples_frame, stray
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import integer, number, samples_frame, stray
 
 # TOOL: the variants (dialects, versions, OSes) you read, with a fixture for each.
 INFO = ToolInfo(

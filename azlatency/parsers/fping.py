@@ -26,12 +26,9 @@ import pandas as pd
 
 from ..errors import NothingMeasured, ParseError
 from . import _delay
-from ._base import (
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import (
     STRAY_LINES,
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
     command_above,
     command_of,
     computed_rtt,

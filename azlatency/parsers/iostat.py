@@ -27,7 +27,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ParseError
-from ._base import Parsed, Run, Span, ToolInfo, command_of, number, stray
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import command_of, number, stray
 
 INFO = ToolInfo(
     tool="iostat",

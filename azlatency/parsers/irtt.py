@@ -39,11 +39,8 @@ import pandas as pd
 
 from ..errors import NothingMeasured, ParseError
 from . import _delay
-from ._base import (
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import (
     command_above,
     command_of,
     host_and_ip,

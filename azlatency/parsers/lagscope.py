@@ -35,11 +35,8 @@ import pandas as pd
 
 from ..errors import NothingMeasured, ParseError
 from ..schema import pct_label
-from ._base import (
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import (
     command_above,
     command_of,
     computed_rtt,

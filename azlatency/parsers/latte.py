@@ -30,17 +30,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ParseError
-from ._base import (
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
-    command_above,
-    command_of,
-    integer,
-    number,
-    samples_frame,
-)
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import command_above, command_of, integer, number, samples_frame
 
 INFO = ToolInfo(
     tool="latte",

@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import STRAY_LINES, Parsed, Run, Span, ToolInfo, line_blocks, samples_frame, stray
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import STRAY_LINES, line_blocks, samples_frame, stray
 
 TOOL = "ncps"
 

@@ -39,18 +39,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import (
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
-    command_above,
-    command_of,
-    computed_rtt,
-    line_blocks,
-    samples_frame,
-    stray,
-)
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import command_above, command_of, computed_rtt, line_blocks, samples_frame, stray
 
 TOOL = "psping"
 _NAMES = ("psping", "psping64")

@@ -26,7 +26,8 @@ from typing import Any
 
 from ..errors import ParseError
 from . import tools
-from ._base import Parsed, Run, Span, ToolInfo, integer, number
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import integer, number
 
 INFO = ToolInfo(
     tool="reported_csv",

@@ -27,14 +27,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParseError
-from ._base import (
+from ._base import Parsed, Run, Span, ToolInfo
+from ._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
     computed_rtt,
     host_and_ip,
     left_out,

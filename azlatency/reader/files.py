@@ -16,9 +16,7 @@ from pathlib import Path
 from ..errors import (
     DetectionError,
 )
-from ..parsers._base import (
-    count_newlines,
-)
+from ..parsers._lines import count_newlines
 
 _GZIP = b"\x1f\x8b"
 

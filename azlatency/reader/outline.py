@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..parsers._base import (
-    PROMPT,
-    STRAY_ABOVE,
-    Span,
-    command_of,
-)
+from ..parsers._base import Span
+from ..parsers._lines import PROMPT, STRAY_ABOVE, command_of
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 

@@ -10,9 +10,7 @@ from ..errors import (
     ParseError,
 )
 from ..parsers import get, modules
-from ..parsers._base import (
-    Span,
-)
+from ..parsers._base import Span
 from .outline import _FENCE, _HEADING
 
 

@@ -11,10 +11,7 @@ from ..errors import (
     map_lines,
 )
 from ..parsers import get
-from ..parsers._base import (
-    Parsed,
-    Span,
-)
+from ..parsers._base import Parsed, Span
 
 # Lines a lenient read may take out of a block its parser refused (each one, near the error),
 # and the longest block it reads again for it (each try reads the block whole: a refused

@@ -17,11 +17,8 @@ from ..errors import (
     shift_lines,
 )
 from ..parsers import get
-from ..parsers._base import (
-    Parsed,
-    Span,
-    constant_str,
-)
+from ..parsers._base import Parsed, Span
+from ..parsers._lines import constant_str
 from ..schema import Tables
 from .outline import _command_passed_over, _commands, _context, _outline, _pick_command
 

@@ -28,17 +28,8 @@ import pandas as pd
 
 from ...decode import decode
 from ...errors import ParseError
-from .._base import (
-    STRAY_LINES,
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
-    computed_rtt,
-    in_code_span,
-    samples_frame,
-    stray,
-)
+from .._base import Parsed, Run, Span, ToolInfo
+from .._lines import STRAY_LINES, computed_rtt, in_code_span, samples_frame, stray
 from . import stdout
 from .fast import ROW_PREFIX, read_body
 from .stdout import locate as locate_stdout

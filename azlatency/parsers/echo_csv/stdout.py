@@ -28,12 +28,11 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ParseError
-from .._base import (
+from .._base import Run, Span
+from .._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
-    Run,
-    Span,
     computed_rtt,
     host_and_ip,
     left_out,

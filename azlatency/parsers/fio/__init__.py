@@ -33,17 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ParseError
-from .._base import (
-    STRAY_LINES,
-    Parsed,
-    Run,
-    Span,
-    ToolInfo,
-    json_without_copy,
-    json_without_strays,
-    samples_frame,
-    stray,
-)
+from .._base import Parsed, Run, Span, ToolInfo
+from .._lines import STRAY_LINES, json_without_copy, json_without_strays, samples_frame, stray
 from .._ranges import line_of
 from .text import BANNER, JOB, is_text, parse_text, text_spans
 from .units import bucket_edges_ns, percentile_stat, size_bytes

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from ...errors import NothingMeasured, ParseError, WrongTool
-from .._base import PROMPT, Parsed, Span, ToolInfo, command_of, stray
+from .._base import Parsed, Span, ToolInfo
+from .._lines import PROMPT, command_of, stray
 from . import csvfmt
 from .lines import (
     ACCEPTED,

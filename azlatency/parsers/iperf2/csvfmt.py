@@ -15,7 +15,7 @@ import calendar
 import re
 
 from ...errors import ParseError
-from .._base import decimal_to_ns, stray
+from .._lines import decimal_to_ns, stray
 from .lines import TOOL
 from .model import Row, Test
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from .._base import STRAY_LINES, Parsed, Span, ToolInfo, command_of, stray
+from .._base import Parsed, Span, ToolInfo
+from .._lines import STRAY_LINES, command_of, stray
 from .documents import decode_documents, stream_documents
 from .jsondoc import has_measurement, to_test
 from .lines import (

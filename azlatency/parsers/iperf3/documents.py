@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._base import json_without_strays
+from .._lines import json_without_strays
 
 _BAD_TOKENS = re.compile(
     r'"(?:[^"\\]|\\.)*"|(?<![\w.])(?P<nan>-?nan)\b|(?<![\w.])(?P<inf>-?inf)(?:inity)?\b'

@@ -16,7 +16,7 @@ import re
 from datetime import UTC, datetime
 
 from ...errors import ParseError
-from .._base import command_of, integer, number
+from .._lines import command_of, integer, number
 from .lines import (
     ACCEPTED,
     CONGESTION,

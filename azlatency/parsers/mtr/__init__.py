@@ -12,15 +12,8 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from .._base import (
-    STRAY_LINES,
-    Parsed,
-    Span,
-    ToolInfo,
-    command_above,
-    command_of,
-    line_blocks,
-)
+from .._base import Parsed, Span, ToolInfo
+from .._lines import STRAY_LINES, command_above, command_of, line_blocks
 from . import machine, report
 from .hops import TOOL, build, from_command
 

@@ -17,7 +17,8 @@ from decimal import Decimal, InvalidOperation
 import pandas as pd
 
 from ...errors import ParseError
-from .._base import Run, host_and_ip, samples_frame
+from .._base import Run
+from .._lines import host_and_ip, samples_frame
 
 TOOL = "mtr"
 

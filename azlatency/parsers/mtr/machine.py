@@ -25,7 +25,7 @@ import re
 import pandas as pd
 
 from ...errors import ParseError
-from .._base import json_without_strays, stray
+from .._lines import json_without_strays, stray
 from .hops import BLANK, FIELDS, TOOL, UNKNOWN_HOST, Hop, Trace, check_value, target_meta
 
 CSV_HEADER = re.compile(r"^\s*Mtr_Version,Start_Time,Status,Host,Hop,Ip,(?P<rest>.*?)\s*$")

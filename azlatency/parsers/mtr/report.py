@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from .._base import command_of, stray
+from .._lines import command_of, stray
 from .hops import (
     BLANK,
     FIELDS,

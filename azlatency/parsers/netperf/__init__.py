@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from ...errors import NothingMeasured, ParseError
-from .._base import PROMPT, Parsed, Span, ToolInfo, command_of, integer, number, stray
+from .._base import Parsed, Span, ToolInfo
+from .._lines import PROMPT, command_of, integer, number, stray
 from .lines import (
     BANNER,
     CONFIDENCE,

@@ -18,7 +18,8 @@ from typing import Any
 import pandas as pd
 
 from ...errors import ParseError
-from .._base import Run, decimal_to_ns
+from .._base import Run
+from .._lines import decimal_to_ns
 from .lines import HIST_SCALE_US, TOOL, rate
 from .tables import Fields, number_of
 

@@ -27,15 +27,8 @@ import re
 from decimal import Decimal
 
 from ...errors import ParseError
-from .._base import (
-    STRAY_LINES,
-    Parsed,
-    Span,
-    ToolInfo,
-    command_above,
-    command_of,
-    in_code_span,
-)
+from .._base import Parsed, Span, ToolInfo
+from .._lines import STRAY_LINES, command_above, command_of, in_code_span
 from .._ranges import int64
 from .doc import locate_xml, parse_json, parse_xml
 from .totals import NAMES, TOOL, TOTALS, Totals, build_run, command_meta, dec, rate_bps

@@ -35,7 +35,8 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from ...errors import ParseError
-from .._base import Span, in_code_span, json_without_strays, stray
+from .._base import Span
+from .._lines import in_code_span, json_without_strays, stray
 from .._ranges import int64, line_of
 from .totals import TOOL, Totals, dec
 

@@ -29,7 +29,7 @@ import re
 from decimal import Decimal
 
 from ...errors import ParseError
-from .._base import STRAY_LINES, command_of, stray
+from .._lines import STRAY_LINES, command_of, stray
 from .._ranges import int64
 from .totals import NAMES, TOOL, TOTALS, Totals, command_meta, dec
 

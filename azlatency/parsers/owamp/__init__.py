@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 
 from ...errors import NothingMeasured, ParseError
-from .._base import STRAY_LINES, Parsed, Span, command_above, command_of, stray
+from .._base import Parsed, Span
+from .._lines import STRAY_LINES, command_above, command_of, stray
 from .grammar import grammar
 from .runs import runs_of
 from .sessions import Block, Session

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .. import _delay
-from .._base import Run, host_and_ip, samples_frame
+from .._base import Run
+from .._lines import host_and_ip, samples_frame
 from .grammar import DEFAULT_BUCKET_S, ntp_delay_us, ntp_ns, to_us
 from .sessions import Block, Session
 

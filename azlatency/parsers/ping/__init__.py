@@ -16,7 +16,8 @@ import pyarrow.compute as pc
 
 from ...decode import decode
 from ...errors import ParseError
-from .._base import INT64_MAX, INT64_MIN, STRAY_LINES, Parsed, Run, Span, ToolInfo, integer
+from .._base import Parsed, Run, Span, ToolInfo
+from .._lines import INT64_MAX, INT64_MIN, STRAY_LINES, integer
 from .fast import Replies, read_replies, shape_of
 from .grammar import Event, Scanner
 from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns

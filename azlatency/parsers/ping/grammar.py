@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .._base import STRAY_LINES
+from .._lines import STRAY_LINES
 
 # ---------------------------------------------------------------------------------------------
 # Unix dialects (iputils, BusyBox, BSD/macOS).

@@ -15,7 +15,8 @@ import pandas as pd
 import pyarrow as pa
 
 from ...errors import ParseError
-from .._base import Run, constant_str, decimal_to_ns, host_and_ip
+from .._base import Run
+from .._lines import constant_str, decimal_to_ns, host_and_ip
 
 TOOL = "ping"
 # Percentiles computed from the replies; each is kept only when n * (1 - q) >= 1 (the same

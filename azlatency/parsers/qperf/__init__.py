@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ...errors import ParseError
-from .._base import Parsed, Run, Span, ToolInfo, command_above, command_of
+from .._base import Parsed, Run, Span, ToolInfo
+from .._lines import command_above, command_of
 from .command import Command, default_msg_size, parse_command
 
 INFO = ToolInfo(

@@ -12,7 +12,8 @@ import re
 import numpy as np
 
 from ...errors import ParseError
-from .._base import Run, integer, number
+from .._base import Run
+from .._lines import integer, number
 from . import fulllog
 from . import grammar as g
 from .grammar import TOOL, command_options

@@ -32,7 +32,8 @@ import pyarrow.csv as pacsv
 
 from ...errors import ParseError
 from ...schema import pct_label as stat_name  # 0.999 → 'p99.9'
-from .._base import INT64_MAX, INT64_MIN, Run, constant_str, count_newlines, decimal_to_ns
+from .._base import Run
+from .._lines import INT64_MAX, INT64_MIN, constant_str, count_newlines, decimal_to_ns
 
 TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
