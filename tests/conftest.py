@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+
+# One BLAS thread per process, set before numpy loads: two xdist workers (and the notebook
+# kernels they start) on two cores each ran OpenBLAS's spinning thread pool, and a dependence
+# test that takes 0.08 s alone took 28 s beside a busy worker (58 s of make test's 350).
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

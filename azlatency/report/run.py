@@ -149,11 +149,24 @@ def _kernel_env(name: str, value: str) -> Iterator[None]:
             os.environ[name] = old
 
 
+# The thread pools of numpy's BLAS (OpenBLAS, MKL) and OpenMP: one thread per core each by
+# default, and OpenBLAS's threads spin while they wait.  Two kernels at a time on two cores
+# each started two spinning threads: a matrix product of a tail or dependence estimate that
+# takes 0.08 s alone took 30 s (tests/stats/test_dependence.py beside a busy kernel).
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 @contextlib.contextmanager
-def _deterministic_kernels() -> Iterator[None]:
+def _deterministic_kernels(workers: int = 1) -> Iterator[None]:
     """Kernels inherit this environment: a fixed hash seed keeps set and dict-of-set orders
-    (and so table rows and legends) the same from one run to the next."""
-    with _kernel_env("PYTHONHASHSEED", "0"):
+    (and so table rows and legends) the same from one run to the next; with ``workers``
+    kernels at a time, each one's BLAS gets its share of the cores (unless the user set it)."""
+    threads = str(max(1, (os.cpu_count() or 1) // max(1, workers)))
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_kernel_env("PYTHONHASHSEED", "0"))
+        for name in BLAS_THREADS:
+            if name not in os.environ:
+                stack.enter_context(_kernel_env(name, threads))
         yield
 
 
@@ -319,7 +332,7 @@ def execute_pages(
                 progress(page)
 
     with (
-        _deterministic_kernels(),
+        _deterministic_kernels(workers),
         notebooks.Kernels() as kernels,
         ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
     ):

@@ -239,16 +239,17 @@ def served_shapes(first):
 @needs_browser
 def test_every_page_and_image_loads_in_a_browser(first, served_shapes, browser):
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.get(f"{served_shapes}/index.html")
-    # No implicit wait: the pages are static and loaded when get() returns, and a wait made
-    # every page without a figure cost its full length in find_elements (92 s of this test).
+    browser.get(f"{served_shapes}/index.html")  # the landing page redirects to the site's
+    found = WebDriverWait(browser, 30).until(
+        lambda b: b.find_elements(By.CSS_SELECTOR, "a.reference.internal")
+    )
+    # No implicit wait below: each page is static and loaded when get() returns, and a wait
+    # made every page without a figure cost its full length in find_elements (92 s here).
     browser.implicitly_wait(0)
     assert browser.title.startswith("azlatency reports")
-    links = dict.fromkeys(
-        a.get_attribute("href").split("#")[0]
-        for a in browser.find_elements(By.CSS_SELECTOR, "a.reference.internal")
-    )
+    links = dict.fromkeys(a.get_attribute("href").split("#")[0] for a in found)
     pages = {
         p.relative_to(_build(first[2]) / "notebooks").with_suffix(".html").as_posix()
         for p in (_build(first[2]) / "notebooks").rglob("*")
