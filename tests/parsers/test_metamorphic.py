@@ -20,18 +20,30 @@ for _path in FILES:
 # Positions tried per file and mode (the full study: every position).
 POSITIONS = {"insert": 6, "truncate": 1, "duplicate": 1}
 # A file this big (two ethr corpus logs of 0.4 and 1.9 MB) is read whole at each position:
-# one position per mode here (74 s of the 90 s its group took), all six in make test-slow.
+# one position here (74 s of the 90 s its group took), all six in make test-slow.
 BIG = 128 * 1024
+
+
+# make test reads each file in one mode per check, turn by turn: strict for one file and the
+# default (lenient) mode for the next, the other way round in the next check, so every file
+# meets both modes across the three checks and every check both modes across the files.
+# make test-slow tries both modes of every check on every file.
+_TURN = {"insert": 0, "truncate": 1, "duplicate": 0}
+MODES = ((True, 0), (False, 1))
 
 
 def _positions(check: str, path, every: bool) -> int:
     return POSITIONS[check] if every or path.stat().st_size <= BIG else 1
 
 
+def _modes(check: str, i: int, every: bool) -> tuple:
+    return MODES if every else (MODES[(i + _TURN[check]) % 2],)
+
+
 def _check(check: str, group: str, record_property, every: bool = False) -> None:
     tried, silent = 0, []
-    for path in GROUPS[group]:
-        for strict, seed in ((True, 0), (False, 1)):
+    for i, path in enumerate(GROUPS[group]):
+        for strict, seed in _modes(check, i, every):
             k = _positions(check, path, every)
             trials = list(mm.TRIALS[check](path, strict=strict, k=k, seed=seed))
             silent += mm.failures(trials, strict=strict)
@@ -63,12 +75,9 @@ def test_a_pasted_copy_is_named(group, record_property):
     _check("duplicate", group, record_property)
 
 
-BIG_GROUPS = sorted(
-    {g for g, paths in GROUPS.items() if any(p.stat().st_size > BIG for p in paths)}
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("group", BIG_GROUPS)
-def test_a_foreign_line_changes_nothing_unseen_in_big_files(group, record_property):
-    _check("insert", group, record_property, every=True)
+@pytest.mark.parametrize("check", sorted(POSITIONS))
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_every_check_in_both_modes(group, check, record_property):
+    """make test-slow: every file in both modes, big files at every sampled position."""
+    _check(check, group, record_property, every=True)
