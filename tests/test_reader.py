@@ -170,16 +170,20 @@ def _outcome(what, **kw):
         return (type(exc), str(exc))
 
 
-def test_mapped_files_read_as_their_bytes(monkeypatch):
+@pytest.mark.parametrize(
+    "every", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["half", "every"]
+)
+def test_mapped_files_read_as_their_bytes(monkeypatch, every):
     """Files from ``MAP_BYTES`` on are mapped, not read; with the threshold at one byte every
-    fixture goes that way and must give what its bytes give (tables or the same error)."""
+    fixture goes that way and must give what its bytes give (tables or the same error).
+    make test takes every other fixture (of every tool), make test-slow all of them."""
     from azlatency import reader
     from tests._expected import fixture_files
 
     monkeypatch.setattr(reader.files, "MAP_BYTES", 1)
     files = fixture_files()
     assert len(files) > 150
-    for path in files:
+    for path in files if every else files[::2]:
         for strict in (True, False):  # lenient only where the strict read fails
             mapped = _outcome(path, strict=strict)
             read = _outcome(path.read_bytes(), source=str(path), strict=strict)

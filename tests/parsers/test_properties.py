@@ -34,7 +34,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 # Each damaged example is read and validated (pandera: ~0.05 s), so fewer of them per tool.
-DAMAGED = settings(SETTINGS, max_examples=15)
+DAMAGED = settings(SETTINGS, max_examples=10)
 MAX_BYTES = 96 * 1024  # above the reader's 64 KB fast-path threshold, still quick
 WEIRD_NUMBERS = (b"99999999999999999999999", b"nan", b"inf", b"-1", b"0", b"1e400", b"")
 

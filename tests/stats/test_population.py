@@ -26,7 +26,15 @@ def _truth(q: float, sigma_b: float, sigma_w: float = 0.3) -> float:
     return float(np.exp(np.hypot(sigma_w, sigma_b) * st.norm.ppf(q)))
 
 
-@pytest.mark.parametrize(("sigma_b", "q"), [(0.0, 0.99), (0.2, 0.5), (0.2, 0.99), (0.5, 0.99)])
+@pytest.mark.parametrize(
+    ("sigma_b", "q"),
+    [
+        pytest.param(0.0, 0.99, marks=pytest.mark.slow),  # make test-slow: the other two
+        pytest.param(0.2, 0.5, marks=pytest.mark.slow),
+        (0.2, 0.99),
+        (0.5, 0.99),
+    ],
+)
 def test_pooled_percentile_covers_the_population_of_runs(sigma_b, q):
     # 10 runs, within-run log sd 0.3; between-run sd 0 (the nonparametric part holds), 0.2
     # (the design: the run-unit p99 covered 77 %) and 0.5 (runs differ more than
