@@ -16,21 +16,9 @@ import pyarrow as pa
 
 from ...errors import ParseError
 from .._base import Run
-from .._lines import constant_str, decimal_to_ns, host_and_ip
+from .._lines import RTT_PERCENTILES, constant_str, decimal_to_ns, host_and_ip
 
 TOOL = "ping"
-# Percentiles computed from the replies; each is kept only when n * (1 - q) >= 1 (the same
-# rule as the other parsers: a p99 from 50 replies would be the maximum under another name).
-PERCENTILES = (
-    ("p25", 0.25),
-    ("p50", 0.5),
-    ("p75", 0.75),
-    ("p90", 0.9),
-    ("p95", 0.95),
-    ("p99", 0.99),
-    ("p99.9", 0.999),
-    ("p99.99", 0.9999),
-)
 WINDOWS_RESOLUTION = (
     "Windows prints whole milliseconds: rtt_us has a 1000 us resolution, and 'time<1ms' "
     "replies are censored (rtt_us empty, censor_high_us = 1000)"
@@ -263,7 +251,7 @@ def computed(run: Run, rtt: np.ndarray, censor: np.ndarray) -> None:
     # least a fraction q of the replies at or below it, read off the sorted values.
     stats += [
         (stat, lambda x, q=q: x[max(math.ceil(n * q - 1e-9) - 1, 0)])
-        for stat, q in PERCENTILES
+        for stat, q in RTT_PERCENTILES
         if n * (1 - q) >= 1 - 1e-9
     ]
     for stat, fn in stats:
