@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -400,6 +400,43 @@ def unstorable(m: re.Match[str], integers: dict[str, str]) -> str | None:
         if name == "loss" and float(value) > 100:
             return f"expected a packet loss of 0-100%, got {value}%"
     return None
+
+
+def known_lines(
+    lines: list[str],
+    span: Span,
+    tool: str,
+    kind_of: Callable[[str], re.Pattern[str] | None],
+    integers: dict[str, str],
+    *,
+    source: str | None,
+    strict: bool,
+    warnings: list[str],
+    command_first: bool = False,
+) -> Iterator[tuple[int, re.Pattern[str], re.Match[str]]]:
+    """(line number, pattern, match) of each line of ``span`` whose pattern ``kind_of`` knows.
+    Blank lines are passed over; a stray line (:func:`stray`) or a number too big to store
+    (:func:`unstorable`) is skipped with a warning, or raised when ``strict``.
+    ``command_first``: the block's first line may be the tool's own command (the reader keeps
+    it as ``runs.command``)."""
+    for no in range(span.start + 1, span.end + 1):
+        line = lines[no - 1].rstrip("\r")
+        if not line.strip():
+            continue
+        kind = kind_of(line)
+        if kind is None:
+            if command_first and no == span.start + 1 and command_of(line, (tool,))[0]:
+                continue
+            stray(tool, source, no, line, strict, warnings)
+            continue
+        m = kind.match(line)
+        reason = unstorable(m, integers)
+        if reason:
+            if strict:
+                raise ParseError(tool, source, no, reason)
+            warnings.append(f"line {no} skipped: {reason}")
+            continue
+        yield no, kind, m
 
 
 def host_and_ip(host: str | None, ip: str | None) -> tuple[str | None, str | None]:

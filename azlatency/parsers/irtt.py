@@ -42,13 +42,12 @@ from . import _delay
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     command_above,
-    command_of,
     host_and_ip,
     json_without_strays,
+    known_lines,
     line_blocks,
     samples_frame,
     stray,
-    unstorable,
 )
 
 TOOL = "irtt"
@@ -245,23 +244,18 @@ def _text_run(lines: list[str], span: Span, source: str | None, strict: bool) ->
         tool=TOOL, parser_variant="text", latency_basis="rtt", protocol="udp", complete=False
     )
     st = _TextState()
-    for no in range(span.start + 1, span.end + 1):
-        line = lines[no - 1].rstrip("\r")
-        if not line.strip():
-            continue
-        kind = _kind(line)
-        if kind is None:
-            if no == span.start + 1 and command_of(line, (TOOL,))[0]:
-                continue  # the command: the reader keeps it as runs.command
-            stray(TOOL, source, no, line, strict, run.warnings)
-            continue
-        m = kind.match(line)
-        reason = unstorable(m, _INTEGERS)
-        if reason:
-            if strict:
-                raise ParseError(TOOL, source, no, reason)
-            run.warnings.append(f"line {no} skipped: {reason}")
-            continue
+    known = known_lines(
+        lines,
+        span,
+        TOOL,
+        _kind,
+        _INTEGERS,
+        source=source,
+        strict=strict,
+        warnings=run.warnings,
+        command_first=True,
+    )
+    for no, kind, m in known:
         st.take(run, kind, m, no)
     if st.error and not st.probes and not st.footer:
         raise NothingMeasured(

@@ -34,12 +34,11 @@ from ._lines import (
     MICRO,
     computed_rtt,
     host_and_ip,
+    known_lines,
     left_out,
     line_blocks,
     samples_frame,
     stopped_by_ctrl_c,
-    stray,
-    unstorable,
 )
 
 TOOL = "uping"
@@ -188,20 +187,10 @@ def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bo
     """Read the lines at ``span``; a stray or unstorable line is skipped (or raises,
     ``strict``)."""
     read = _Read()
-    for no in range(span.start + 1, span.end + 1):
-        line = lines[no - 1].rstrip("\r")
-        kind = _kind(line) if line.strip() else None
-        if kind is None:
-            if line.strip():  # a stray line the locator looked past
-                stray(TOOL, source, no, line, strict, run.warnings)
-            continue
-        m = kind.match(line)
-        reason = unstorable(m, _INTEGERS)
-        if reason:
-            if strict:
-                raise ParseError(TOOL, source, no, reason)
-            run.warnings.append(f"line {no} skipped: {reason}")
-            continue
+    known = known_lines(
+        lines, span, TOOL, _kind, _INTEGERS, source=source, strict=strict, warnings=run.warnings
+    )
+    for no, kind, m in known:
         read.take(kind, m, no, run)
     return read
 

@@ -35,12 +35,11 @@ from .._lines import (
     MICRO,
     computed_rtt,
     host_and_ip,
+    known_lines,
     left_out,
     line_blocks,
     samples_frame,
     stopped_by_ctrl_c,
-    stray,
-    unstorable,
 )
 
 _OPEN = re.compile(r"^\s*ECHO (?P<host>\S+):(?P<port>\d+) \((?P<size>\d+) bytes of data\)\s*$")
@@ -137,20 +136,10 @@ def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bo
     tool = span.tool
     read = _Read()
     first = last = None
-    for no in range(span.start + 1, span.end + 1):
-        line = lines[no - 1].rstrip("\r")
-        kind = _kind(line) if line.strip() else None
-        if kind is None:
-            if line.strip():  # a stray line the locator looked past
-                stray(tool, source, no, line, strict, run.warnings)
-            continue
-        m = kind.match(line)
-        reason = unstorable(m, _INTEGERS)
-        if reason:
-            if strict:
-                raise ParseError(tool, source, no, reason)
-            run.warnings.append(f"line {no} skipped: {reason}")
-            continue
+    known = known_lines(
+        lines, span, tool, _kind, _INTEGERS, source=source, strict=strict, warnings=run.warnings
+    )
+    for no, kind, m in known:
         first, last = first or no, no
         if kind in (_OPEN, _PROBE, _STATS) and read.where is None:
             read.where = m
