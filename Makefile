@@ -31,8 +31,10 @@ run: $(STAMP)
 
 # `make test`: lint; the quick checks, stopping at the first failure (a broken parser or layer
 # shows in seconds); then everything else on two workers, each notebook run once.  Tests
-# marked `slow` (the CI recipe in a fresh virtualenv, every position of the metamorphic sweep
-# on the big corpus files) are left to `make test-slow`; `make test` keeps a sample of each.
+# marked `slow` (the CI recipe in a fresh virtualenv; the metamorphic checks in both modes on
+# every file, big ones at every sampled position; every overflow replacement; all coverage
+# designs; every fixture mapped) are left to `make test-slow`; `make test` keeps a sample of
+# each, turn by turn over the files (4 min 40 s on two cores).
 QUICK := tests/test_fixtures.py tests/test_contract.py
 PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
 test: $(STAMP)
