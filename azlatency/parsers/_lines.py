@@ -332,6 +332,21 @@ def json_without_copy(
     return text, None, None, None
 
 
+def invalid_json(
+    tool: str, source: str | None, line_no: int, exc: json.JSONDecodeError, body: str
+) -> ParseError:
+    """The located error of a JSON document no repair could read: at the decoder's line, with a
+    hint when the error is at the end of the text (the output cut short)."""
+    cut = exc.pos >= len(body.rstrip()) - 1
+    return ParseError(
+        tool,
+        source,
+        line_no,
+        f"invalid JSON: {exc.msg}",
+        hint="the output looks cut short" if cut else None,
+    )
+
+
 def _stray_line(out: str, pos: int) -> tuple[int, int] | None:
     """(start, end) of the line to take out for a decode error at ``out[pos]``: the line of the
     offending token (json reports "Expecting ',' delimiter" at the blank before it), or, when

@@ -43,6 +43,7 @@ from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     command_above,
     host_and_ip,
+    invalid_json,
     json_without_strays,
     known_lines,
     line_blocks,
@@ -490,14 +491,7 @@ def _parse_json(
         except json.JSONDecodeError as exc:
             body, doc, end, strays = json_without_strays(decoder.raw_decode, body, pos, exc)
             if doc is None:
-                cut = exc.pos >= len(body.rstrip()) - 1
-                raise ParseError(
-                    TOOL,
-                    source,
-                    offset + exc.lineno,
-                    f"invalid JSON: {exc.msg}",
-                    hint="the output looks cut short" if cut else None,
-                ) from None
+                raise invalid_json(TOOL, source, offset + exc.lineno, exc, body) from None
         run = _json_run(doc, source, start + 1, offset + body.count("\n", 0, end) + 1)
         for no, line in strays:
             stray(TOOL, source, offset + no, line, strict, run.warnings)

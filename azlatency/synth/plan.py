@@ -28,6 +28,11 @@ LATTE_PORT = 5005
 _COOKIE = "abcdefghijklmnopqrstuvwxyz234567"
 
 
+def _ends(src: Host, dst: Host) -> dict[str, str | None]:
+    """The hosts and zones of a pair's two ends, as every record names them."""
+    return {"src_host": src.name, "dst_host": dst.name, "src_zone": src.zone, "dst_zone": dst.zone}
+
+
 def _epoch_ns(iso: str) -> int:
     dt = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
     return int(dt.timestamp()) * 1_000_000_000
@@ -195,10 +200,7 @@ class Builder:
             tool=tool,
             files=files,
             samples_file=samples_file,
-            src_host=src.name,
-            dst_host=dst.name,
-            src_zone=src.zone,
-            dst_zone=dst.zone,
+            **_ends(src, dst),
             placement_factor=placement,
             accelerated_networking=src.accelerated and dst.accelerated,
             msg_size_bytes=msg,
@@ -395,10 +397,7 @@ class Builder:
             tool="iperf3",
             files=[rel],
             samples_file=rel,
-            src_host=src.name,
-            dst_host=dst.name,
-            src_zone=src.zone,
-            dst_zone=dst.zone,
+            **_ends(src, dst),
             throughput_model_bps=self._gbps(src, dst) * 1e9,
             throughput_bps=total * 8 / float(ends[-1]),
             n_samples=t,
@@ -443,10 +442,7 @@ class Builder:
             tool="ntttcp",
             files=[rel],
             samples_file=None,
-            src_host=src.name,
-            dst_host=dst.name,
-            src_zone=src.zone,
-            dst_zone=dst.zone,
+            **_ends(src, dst),
             throughput_model_bps=self._gbps(src, dst) * 1e9,
             throughput_bps=bps,
             n_samples=0,
@@ -538,10 +534,7 @@ class Builder:
             tool="echo_csv",
             files=[rel],
             samples_file=rel,
-            src_host=src.name,
-            dst_host=dst.name,
-            src_zone=src.zone,
-            dst_zone=dst.zone,
+            **_ends(src, dst),
             latency_basis="rtt",
             **kw,
         )

@@ -34,7 +34,14 @@ from typing import Any
 
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
-from .._lines import STRAY_LINES, json_without_copy, json_without_strays, samples_frame, stray
+from .._lines import (
+    STRAY_LINES,
+    invalid_json,
+    json_without_copy,
+    json_without_strays,
+    samples_frame,
+    stray,
+)
 from .._ranges import line_of
 from .text import BANNER, JOB, is_text, parse_text, text_spans
 from .units import bucket_edges_ns, percentile_stat, size_bytes
@@ -185,14 +192,7 @@ def _repair(body: str, exc: json.JSONDecodeError, start: int, source: str | None
                 raise ParseError(TOOL, source, start + exc.lineno, copied) from None
             copy_notes.append(copied)
     if doc is None:
-        cut = exc.pos >= len(body.rstrip()) - 1
-        raise ParseError(
-            TOOL,
-            source,
-            start + exc.lineno,
-            f"invalid JSON: {exc.msg}",
-            hint="the output looks cut short" if cut else None,
-        ) from None
+        raise invalid_json(TOOL, source, start + exc.lineno, exc, body) from None
     return body, doc, end, strays, copy_notes
 
 
