@@ -29,11 +29,13 @@ def shown_scale(width_in: float) -> float:
     return min(1.0, SITE_COLUMN_PX / (width_in * INLINE_DPI)) * INLINE_DPI / CSS_PX_PER_IN
 
 
-def legibility(fig) -> dict:
+def legibility(fig, *, drawn: bool = False) -> dict:
     """``{"width_in", "height_in", "smallest_pt", "smallest_text", "shown_pt", "collisions"}``:
     the smallest visible text (points in the figure, and as shown on the site) and the tick
-    labels that overlap a neighbour on their axis (``"ax 0 y: 'a' / 'b'"``)."""
-    fig.draw_without_rendering()
+    labels that overlap a neighbour on their axis (``"ax 0 y: 'a' / 'b'"``).  ``drawn``: the
+    figure was just drawn (laid out), as :func:`save` does before it measures."""
+    if not drawn:
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     texts = [t for t in fig.findobj(Text) if _in_view(t)]
     width, height = (float(x) for x in fig.get_size_inches())
@@ -94,6 +96,6 @@ def _clash(t: Text, a, b, axis: str, dpi: float) -> bool:
     return gap < 0.9 * line
 
 
-def encode(fig) -> str:
+def encode(fig, *, drawn: bool = False) -> str:
     """:func:`legibility` as the JSON :func:`save` writes into a PNG's ``KEY`` text chunk."""
-    return json.dumps(legibility(fig), sort_keys=True)
+    return json.dumps(legibility(fig, drawn=drawn), sort_keys=True)

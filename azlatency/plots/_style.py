@@ -72,22 +72,46 @@ def save(
     fig, stem: str | Path, *, formats: tuple[str, ...] = ("pdf", "svg", "png"), dpi: int = 300
 ):
     """Write ``stem.pdf``, ``stem.svg`` and ``stem.png`` (300 dpi); return the paths.  The PNG
-    carries how large its smallest text is shown on the report site (``_legibility``)."""
+    carries how large its smallest text is shown on the report site (``_legibility``).
+
+    The figure is laid out once for all the formats (:func:`_laid_out`): matplotlib would lay
+    it out and measure its tight box again for each file, and that, not the drawing, is most
+    of a many-panel figure's time."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = []
-    for fmt in formats:
-        path = stem.with_suffix(f".{fmt}")
-        # metadata without dates keeps the files reproducible
-        meta = {"Creator": "azlatency"} if fmt != "png" else {"Software": "azlatency"}
-        if fmt == "png":  # how large its text is shown on the report site (_legibility)
-            meta[_legibility.KEY] = _legibility.encode(fig)
-        if fmt == "pdf":
-            meta["CreationDate"] = None
-        if fmt == "svg":
-            meta["Date"] = None
-        # a fixed salt makes SVG element ids (random by default) the same on every build
-        with mpl.rc_context({"svg.hashsalt": "azlatency"}):
-            fig.savefig(path, format=fmt, dpi=dpi, metadata=meta)
-        paths.append(path)
+    with _laid_out(fig) as box:
+        legible = _legibility.encode(fig, drawn=True) if "png" in formats else None
+        for fmt in formats:
+            path = stem.with_suffix(f".{fmt}")
+            # metadata without dates keeps the files reproducible
+            meta = {"Creator": "azlatency"} if fmt != "png" else {"Software": "azlatency"}
+            if fmt == "png":  # how large its text is shown on the report site (_legibility)
+                meta[_legibility.KEY] = legible
+            if fmt == "pdf":
+                meta["CreationDate"] = None
+            if fmt == "svg":
+                meta["Date"] = None
+            # a fixed salt makes SVG element ids (random by default) the same on every build
+            with mpl.rc_context({"svg.hashsalt": "azlatency"}):
+                fig.savefig(path, format=fmt, dpi=dpi, metadata=meta, bbox_inches=box)
+            paths.append(path)
     return paths
+
+
+@contextmanager
+def _laid_out(fig) -> Iterator[object]:
+    """Inside: ``fig`` laid out (its layout engine run once, then off) and the box to save,
+    ``savefig.bbox`` measured once (tight: in inches, padded as savefig pads it).  The layout
+    engine is put back on leaving, so the figure can still change and be saved again."""
+    engine = fig.get_layout_engine()
+    fig.draw_without_rendering()
+    box = mpl.rcParams["savefig.bbox"]
+    if box == "tight":
+        pad = mpl.rcParams["savefig.pad_inches"]
+        box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(pad)
+    fig.set_layout_engine(None)
+    try:
+        yield box
+    finally:
+        fig.set_layout_engine(engine)

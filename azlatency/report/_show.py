@@ -8,6 +8,7 @@ an executed notebook, so tests assert on the numbers without parsing prose.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -17,8 +18,12 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import PIL.Image
 
 from ..plots import save
+
+_DPI = 300  # the figure files' resolution (plots.save's default)
+BOX = PIL.Image.Resampling.BOX
 
 CLAIMS_MIME = "application/vnd.azlatency.claims+json"
 _UNITS = {"us": "µs", "bps": "bit/s"}
@@ -114,15 +119,36 @@ def figure(
 
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
-    paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
+    paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",), dpi=_DPI)
     text = caption_text if caption_text is not None else caption(fig)
     if see:  # what to see first, then what is drawn
         text = f"**{see}** {text}"
-    display(fig, metadata={"azlatency": {"files": [str(p.resolve()) for p in paths]}})
+    meta = {"azlatency": {"files": [str(p.resolve()) for p in paths]}}
+    png = next((p for p in paths if p.suffix == ".png"), None)
+    shown = _inline(png, fig.dpi) if png is not None else fig
+    display(shown, metadata=meta)
     if text:
         say(f"*Figure `{name}`.* {text}")
     plt.close(fig)
     return paths
+
+
+def _inline(png: Path, dpi: float):
+    """The figure as the page shows it: the PNG just written (at :data:`_DPI`) reduced to
+    ``dpi`` (the figure's, as the inline backend would draw it; each pixel the mean of the
+    ones it covers), not drawn a fourth time."""
+    from IPython.display import Image
+
+    with PIL.Image.open(png) as im:
+        k = _DPI / dpi
+        small = (
+            im.reduce(round(k))
+            if abs(k - round(k)) < 1e-9
+            else im.resize((max(1, round(im.width / k)), max(1, round(im.height / k))), BOX)
+        )
+        buf = io.BytesIO()
+        small.save(buf, format="PNG")
+    return Image(data=buf.getvalue(), format="png")
 
 
 def table(

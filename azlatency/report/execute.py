@@ -79,15 +79,18 @@ def _warm_engine() -> str:
     """A papermill engine that runs a notebook in a kernel it is given and keeps it running:
     before the first cell, ``report._kernel.fresh`` gives the notebook what a new kernel would
     (an empty namespace, no figures, the first rcParams and warning filters, execution count 1,
-    its folder as working directory); after the last, only the client's channels close."""
+    its folder as working directory).  The kernel's client is kept too (``kc``, handed back
+    through ``keep_client``): a new one waits 0.2 s for the kernel's output channel to fall
+    quiet before the first cell, once a notebook."""
     from papermill.clientwrap import PapermillNotebookClient
     from papermill.engines import NBClientEngine, papermill_engines
     from papermill.utils import merge_kwargs, remove_args
 
     class Client(PapermillNotebookClient):
-        def __init__(self, nb_man, *, reset_code: str, **kw):
+        def __init__(self, nb_man, *, reset_code: str, kc=None, **kw):
             super().__init__(nb_man, **kw)
             self.reset_code = reset_code
+            self.kc = kc  # the kernel's client, kept from its last notebook (or None: a new one)
 
         def papermill_execute_cells(self):
             msg_id = self.kc.execute(self.reset_code, silent=True, store_history=False)
@@ -115,6 +118,7 @@ def _warm_engine() -> str:
         ):
             # as NBClientEngine's, with our client
             kwargs = remove_args(["input_path"], **kwargs)
+            keep = kwargs.pop("keep_client", None)
             safe_kwargs = remove_args(["timeout", "startup_timeout"], **kwargs)
             final_kwargs = merge_kwargs(
                 safe_kwargs,
@@ -127,10 +131,15 @@ def _warm_engine() -> str:
                 stderr_file=stderr_file,
             )
             client = Client(nb_man, **final_kwargs)
+            done = False
             try:
-                return client.execute()
+                out = client.execute()
+                done = True
+                return out
             finally:
-                if client.kc is not None:
+                if done and keep is not None:
+                    keep(client.kc)  # its channels stay open for the kernel's next notebook
+                elif client.kc is not None:
                     client.kc.stop_channels()
 
     papermill_engines.register(_ENGINE, Warm)
@@ -148,6 +157,7 @@ class Kernels:
         self.kernel = kernel
         self._local = threading.local()
         self._all: list = []
+        self._clients: list = []
         self._lock = threading.Lock()
 
     def get(self):
@@ -160,10 +170,26 @@ class Kernels:
                 self._all.append(km)
         return km
 
+    def client(self):
+        """This thread's kernel client, kept from its last notebook (None before the first)."""
+        return getattr(self._local, "kc", None)
+
+    def keep(self, kc) -> None:
+        """Keep ``kc``, the client a notebook ran with, for this thread's next notebook."""
+        if kc is not getattr(self._local, "kc", None):
+            self._local.kc = kc
+            with self._lock:
+                self._clients.append(kc)
+
     def discard(self) -> None:
         """Shut this thread's kernel down (after a failed notebook)."""
         km = getattr(self._local, "km", None)
-        self._local.km = None
+        kc = getattr(self._local, "kc", None)
+        self._local.km = self._local.kc = None
+        if kc is not None:
+            with self._lock:
+                self._clients.remove(kc)
+            kc.stop_channels()
         if km is not None:
             _shutdown(km)
 
@@ -173,6 +199,9 @@ class Kernels:
     def __exit__(self, *exc) -> None:
         with self._lock:
             every, self._all = self._all, []
+            clients, self._clients = self._clients, []
+        for kc in clients:  # their threads are done: nothing else uses them now
+            kc.stop_channels()
         for km in every:
             _shutdown(km)
 
@@ -209,6 +238,8 @@ def execute(
         warm = {
             "engine_name": _warm_engine(),
             "km": kernels.get(),
+            "kc": kernels.client(),
+            "keep_client": kernels.keep,
             "reset_code": _RESET.format(cwd=str(out_dir.resolve())),
         }
     else:
