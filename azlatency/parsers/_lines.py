@@ -539,6 +539,31 @@ def samples_frame(columns: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def packet_counts(run: Run, counts: re.Match[str]) -> None:
+    """A probe tool's printed counts (groups ``sent``, ``received`` and ``loss`` of its 'N
+    packets transmitted, M received, L% loss' line): the run's packets and loss, and the
+    reported rtt count."""
+    received = int(counts["received"])
+    run.meta.update(
+        packets_sent=int(counts["sent"]),
+        packets_received=received,
+        loss_pct=float(counts["loss"]),
+    )
+    run.add("rtt", "count", received, "count")
+
+
+def check_shown(run: Run, seq: list[int], counts: re.Match[str] | None, replies: int) -> None:
+    """Warn where the probes shown skip or repeat a sequence number, or where their
+    ``replies`` are not as many as the printed counts say."""
+    steps = np.diff(seq)
+    if len(steps) and (steps != 1).any():
+        run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
+    if counts is not None and int(counts["received"]) != replies:
+        run.warnings.append(
+            f"the statistics count {counts['received']} replies, the output shows {replies}"
+        )
+
+
 # Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
 RTT_PERCENTILES = (
     ("p25", 0.25),

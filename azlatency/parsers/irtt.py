@@ -47,6 +47,7 @@ from ._lines import (
     json_without_strays,
     known_lines,
     line_blocks,
+    packet_counts,
     samples_frame,
     stray,
 )
@@ -362,12 +363,7 @@ def _footer(run: Run, st: _TextState, labels: dict) -> None:
         meta["duration_s"] = ns_of(m["d"]) / 1e9
         labels["wait_s"] = ns_of(m["wait"]) / 1e9
     if m := st.get(_PACKETS):
-        meta.update(
-            packets_sent=int(m["sent"]),
-            packets_received=int(m["received"]),
-            loss_pct=float(m["loss"]),
-        )
-        run.add("rtt", "count", int(m["received"]), "count")
+        packet_counts(run, m)
     if m := st.get(_SERVER):
         labels["server_packets_received"] = int(m["server"])
         run.add("loss_up", "mean", float(m["up"]), "pct")
