@@ -577,22 +577,28 @@ RTT_PERCENTILES = (
 )
 
 
-def computed_rtt(run: Run, rtt) -> None:
-    """Statistics of the probes' rtt in µs (count, mean, ddof=1 std, min, max, inverted-CDF
-    percentiles), ``source = computed``: what a probe tool's own samples give."""
-    rtt = np.asarray(rtt, dtype=float)
-    rtt = rtt[~np.isnan(rtt)]
-    n = len(rtt)
+def computed(run: Run, metric: str, values) -> None:
+    """Statistics of ``values`` (µs, NaN left out) as ``metric``: count, mean, ddof=1 std, min,
+    max and the inverted-CDF percentiles of :data:`RTT_PERCENTILES`, ``source = computed``:
+    what a probe tool's own samples give."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    n = len(v)
     if not n:
         return
     kw = {"source": "computed", "n": n}
-    run.add("rtt", "count", n, "count", source="computed")
-    run.add("rtt", "mean", float(rtt.mean()), "us", **kw)
+    run.add(metric, "count", n, "count", source="computed")
+    run.add(metric, "mean", float(v.mean()), "us", **kw)
     if n > 1:
-        run.add("rtt", "std", float(rtt.std(ddof=1)), "us", **kw)
-    run.add("rtt", "min", float(rtt.min()), "us", **kw)
-    run.add("rtt", "max", float(rtt.max()), "us", **kw)
+        run.add(metric, "std", float(v.std(ddof=1)), "us", **kw)
+    run.add(metric, "min", float(v.min()), "us", **kw)
+    run.add(metric, "max", float(v.max()), "us", **kw)
     wanted = [(stat, q) for stat, q in RTT_PERCENTILES if n * (1 - q) >= 1 - 1e-9]
-    values = np.quantile(rtt, [q for _, q in wanted], method="inverted_cdf")  # one partition
-    for (stat, _), value in zip(wanted, values):
-        run.add("rtt", stat, float(value), "us", **kw)
+    qs = np.quantile(v, [q for _, q in wanted], method="inverted_cdf")  # one partition
+    for (stat, _), value in zip(wanted, qs):
+        run.add(metric, stat, float(value), "us", **kw)
+
+
+def computed_rtt(run: Run, rtt) -> None:
+    """:func:`computed` of the probes' round trips."""
+    computed(run, "rtt", rtt)

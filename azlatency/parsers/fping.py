@@ -31,6 +31,7 @@ from ._lines import (
     STRAY_LINES,
     command_above,
     command_of,
+    computed,
     computed_rtt,
     decimal_to_ns,
     host_and_ip,
@@ -503,7 +504,7 @@ def _samples(run: Run, probes: list[tuple]) -> None:
         )
     computed_rtt(run, rtt[ok])
     if "ipdv_us" in cols:
-        _delay.computed(run, "ipdv", cols["ipdv_us"])
+        computed(run, "ipdv", cols["ipdv_us"])
     if not seq.isna().any():
         steps = sorted(int(s) for s in seq[status != "duplicate"])
         if steps and steps != list(range(steps[0], steps[0] + len(steps))):

@@ -38,10 +38,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import NothingMeasured, ParseError
-from . import _delay
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     command_above,
+    computed,
     host_and_ip,
     invalid_json,
     json_without_strays,
@@ -443,7 +443,7 @@ def _frame(run: Run, probes: list[tuple], times: dict[str, list]) -> None:
         ("ipdv", "ipdv_us"),
     ):
         if col in cols:
-            _delay.computed(run, metric, cols[col][ok])
+            computed(run, metric, cols[col][ok])
     seqs = sorted(p[0] for p in probes if p[1] != "duplicate")
     if seqs and seqs != list(range(seqs[0], seqs[0] + len(seqs))):
         run.warnings.append("sequence numbers are not consecutive (lines missing?)")
