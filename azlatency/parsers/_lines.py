@@ -552,6 +552,12 @@ def packet_counts(run: Run, counts: re.Match[str]) -> None:
     run.add("rtt", "count", received, "count")
 
 
+def gapless(seqs: Iterable[int]) -> bool:
+    """Whether the sequence numbers, in any order, are consecutive: none missing, none twice."""
+    s = sorted(seqs)
+    return not s or s == list(range(s[0], s[0] + len(s)))
+
+
 def check_shown(run: Run, seq: list[int], counts: re.Match[str] | None, replies: int) -> None:
     """Warn where the probes shown skip or repeat a sequence number, or where their
     ``replies`` are not as many as the printed counts say."""

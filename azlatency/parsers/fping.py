@@ -34,6 +34,7 @@ from ._lines import (
     computed,
     computed_rtt,
     decimal_to_ns,
+    gapless,
     host_and_ip,
     samples_frame,
     stray,
@@ -505,10 +506,8 @@ def _samples(run: Run, probes: list[tuple]) -> None:
     computed_rtt(run, rtt[ok])
     if "ipdv_us" in cols:
         computed(run, "ipdv", cols["ipdv_us"])
-    if not seq.isna().any():
-        steps = sorted(int(s) for s in seq[status != "duplicate"])
-        if steps and steps != list(range(steps[0], steps[0] + len(steps))):
-            run.warnings.append("probe indexes are not consecutive (lines missing?)")
+    if not seq.isna().any() and not gapless(int(s) for s in seq[status != "duplicate"]):
+        run.warnings.append("probe indexes are not consecutive (lines missing?)")
 
 
 _TOTALS = {

@@ -42,6 +42,7 @@ from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     command_above,
     computed,
+    gapless,
     host_and_ip,
     invalid_json,
     json_without_strays,
@@ -444,8 +445,7 @@ def _frame(run: Run, probes: list[tuple], times: dict[str, list]) -> None:
     ):
         if col in cols:
             computed(run, metric, cols[col][ok])
-    seqs = sorted(p[0] for p in probes if p[1] != "duplicate")
-    if seqs and seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+    if not gapless(p[0] for p in probes if p[1] != "duplicate"):
         run.warnings.append("sequence numbers are not consecutive (lines missing?)")
 
 
