@@ -1,6 +1,6 @@
 """Per-probe delay helpers shared by the probe tools that time more than a round trip (irtt,
-owping, twping, fping): statistics of any delay metric computed from samples, and RFC 3393
-delay variation between consecutive probes.
+owping, twping, fping): RFC 3393 delay variation between consecutive probes, and printed
+delays scaled exactly.  Statistics of any delay metric from samples are ``_lines.computed``.
 
 IPDV (docs/vocabulary.md, "Jitter: always with its definition") is ``|d(i) - d(i-1)|`` for a
 probe ``i`` whose predecessor by sequence number ``i - 1`` was received too, the selection irtt
@@ -16,32 +16,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 import numpy as np
-
-from ._base import Run
-from ._lines import RTT_PERCENTILES
-
-
-def computed(run: Run, metric: str, values) -> None:
-    """Statistics of ``values`` (µs) as ``metric``: count, mean, ddof=1 std, min, max and the
-    inverted-CDF percentiles of :data:`_base.RTT_PERCENTILES` each kept where ``n * (1 - q)
-    >= 1``, ``source = computed`` — the rule :func:`_base.computed_rtt` applies to ``rtt``."""
-    v = np.asarray(values, dtype=float)
-    v = v[~np.isnan(v)]
-    n = len(v)
-    if not n:
-        return
-    kw = {"source": "computed", "n": n}
-    run.add(metric, "count", n, "count", source="computed")
-    run.add(metric, "mean", float(v.mean()), "us", **kw)
-    if n > 1:
-        run.add(metric, "std", float(v.std(ddof=1)), "us", **kw)
-    run.add(metric, "min", float(v.min()), "us", **kw)
-    run.add(metric, "max", float(v.max()), "us", **kw)
-    wanted = [(stat, q) for stat, q in RTT_PERCENTILES if n * (1 - q) >= 1 - 1e-9]
-    if wanted:
-        qs = np.quantile(v, [q for _, q in wanted], method="inverted_cdf")
-        for (stat, _), value in zip(wanted, qs):
-            run.add(metric, stat, float(value), "us", **kw)
 
 
 def ipdv(seq: Sequence[int], delay, ok) -> np.ndarray:

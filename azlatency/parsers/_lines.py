@@ -539,6 +539,37 @@ def samples_frame(columns: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def packet_counts(run: Run, counts: re.Match[str]) -> None:
+    """A probe tool's printed counts (groups ``sent``, ``received`` and ``loss`` of its 'N
+    packets transmitted, M received, L% loss' line): the run's packets and loss, and the
+    reported rtt count."""
+    received = int(counts["received"])
+    run.meta.update(
+        packets_sent=int(counts["sent"]),
+        packets_received=received,
+        loss_pct=float(counts["loss"]),
+    )
+    run.add("rtt", "count", received, "count")
+
+
+def gapless(seqs: Iterable[int]) -> bool:
+    """Whether the sequence numbers, in any order, are consecutive: none missing, none twice."""
+    s = sorted(seqs)
+    return not s or s == list(range(s[0], s[0] + len(s)))
+
+
+def check_shown(run: Run, seq: list[int], counts: re.Match[str] | None, replies: int) -> None:
+    """Warn where the probes shown skip or repeat a sequence number, or where their
+    ``replies`` are not as many as the printed counts say."""
+    steps = np.diff(seq)
+    if len(steps) and (steps != 1).any():
+        run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
+    if counts is not None and int(counts["received"]) != replies:
+        run.warnings.append(
+            f"the statistics count {counts['received']} replies, the output shows {replies}"
+        )
+
+
 # Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
 RTT_PERCENTILES = (
     ("p25", 0.25),
@@ -552,22 +583,28 @@ RTT_PERCENTILES = (
 )
 
 
-def computed_rtt(run: Run, rtt) -> None:
-    """Statistics of the probes' rtt in µs (count, mean, ddof=1 std, min, max, inverted-CDF
-    percentiles), ``source = computed``: what a probe tool's own samples give."""
-    rtt = np.asarray(rtt, dtype=float)
-    rtt = rtt[~np.isnan(rtt)]
-    n = len(rtt)
+def computed(run: Run, metric: str, values) -> None:
+    """Statistics of ``values`` (µs, NaN left out) as ``metric``: count, mean, ddof=1 std, min,
+    max and the inverted-CDF percentiles of :data:`RTT_PERCENTILES`, ``source = computed``:
+    what a probe tool's own samples give."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    n = len(v)
     if not n:
         return
     kw = {"source": "computed", "n": n}
-    run.add("rtt", "count", n, "count", source="computed")
-    run.add("rtt", "mean", float(rtt.mean()), "us", **kw)
+    run.add(metric, "count", n, "count", source="computed")
+    run.add(metric, "mean", float(v.mean()), "us", **kw)
     if n > 1:
-        run.add("rtt", "std", float(rtt.std(ddof=1)), "us", **kw)
-    run.add("rtt", "min", float(rtt.min()), "us", **kw)
-    run.add("rtt", "max", float(rtt.max()), "us", **kw)
+        run.add(metric, "std", float(v.std(ddof=1)), "us", **kw)
+    run.add(metric, "min", float(v.min()), "us", **kw)
+    run.add(metric, "max", float(v.max()), "us", **kw)
     wanted = [(stat, q) for stat, q in RTT_PERCENTILES if n * (1 - q) >= 1 - 1e-9]
-    values = np.quantile(rtt, [q for _, q in wanted], method="inverted_cdf")  # one partition
-    for (stat, _), value in zip(wanted, values):
-        run.add("rtt", stat, float(value), "us", **kw)
+    qs = np.quantile(v, [q for _, q in wanted], method="inverted_cdf")  # one partition
+    for (stat, _), value in zip(wanted, qs):
+        run.add(metric, stat, float(value), "us", **kw)
+
+
+def computed_rtt(run: Run, rtt) -> None:
+    """:func:`computed` of the probes' round trips."""
+    computed(run, "rtt", rtt)

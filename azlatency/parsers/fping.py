@@ -31,8 +31,10 @@ from ._lines import (
     STRAY_LINES,
     command_above,
     command_of,
+    computed,
     computed_rtt,
     decimal_to_ns,
+    gapless,
     host_and_ip,
     samples_frame,
     stray,
@@ -503,11 +505,9 @@ def _samples(run: Run, probes: list[tuple]) -> None:
         )
     computed_rtt(run, rtt[ok])
     if "ipdv_us" in cols:
-        _delay.computed(run, "ipdv", cols["ipdv_us"])
-    if not seq.isna().any():
-        steps = sorted(int(s) for s in seq[status != "duplicate"])
-        if steps and steps != list(range(steps[0], steps[0] + len(steps))):
-            run.warnings.append("probe indexes are not consecutive (lines missing?)")
+        computed(run, "ipdv", cols["ipdv_us"])
+    if not seq.isna().any() and not gapless(int(s) for s in seq[status != "duplicate"]):
+        run.warnings.append("probe indexes are not consecutive (lines missing?)")
 
 
 _TOTALS = {

@@ -38,15 +38,17 @@ import numpy as np
 import pandas as pd
 
 from ..errors import NothingMeasured, ParseError
-from . import _delay
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     command_above,
+    computed,
+    gapless,
     host_and_ip,
     invalid_json,
     json_without_strays,
     known_lines,
     line_blocks,
+    packet_counts,
     samples_frame,
     stray,
 )
@@ -362,12 +364,7 @@ def _footer(run: Run, st: _TextState, labels: dict) -> None:
         meta["duration_s"] = ns_of(m["d"]) / 1e9
         labels["wait_s"] = ns_of(m["wait"]) / 1e9
     if m := st.get(_PACKETS):
-        meta.update(
-            packets_sent=int(m["sent"]),
-            packets_received=int(m["received"]),
-            loss_pct=float(m["loss"]),
-        )
-        run.add("rtt", "count", int(m["received"]), "count")
+        packet_counts(run, m)
     if m := st.get(_SERVER):
         labels["server_packets_received"] = int(m["server"])
         run.add("loss_up", "mean", float(m["up"]), "pct")
@@ -447,9 +444,8 @@ def _frame(run: Run, probes: list[tuple], times: dict[str, list]) -> None:
         ("ipdv", "ipdv_us"),
     ):
         if col in cols:
-            _delay.computed(run, metric, cols[col][ok])
-    seqs = sorted(p[0] for p in probes if p[1] != "duplicate")
-    if seqs and seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+            computed(run, metric, cols[col][ok])
+    if not gapless(p[0] for p in probes if p[1] != "duplicate"):
         run.warnings.append("sequence numbers are not consecutive (lines missing?)")
 
 

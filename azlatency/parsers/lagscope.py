@@ -40,6 +40,7 @@ from ._lines import (
     command_above,
     command_of,
     computed_rtt,
+    integer,
     json_without_strays,
     line_blocks,
     samples_frame,
@@ -231,12 +232,7 @@ class _Console:
                 self.meta["role"] = "server"
 
     def _int(self, text: str, no: int) -> int:
-        value = int(text)
-        if value >= 2**63:
-            raise ParseError(
-                TOOL, self.source, no, f"expected a count, got {text!r}: out of range for int64"
-            )
-        return value
+        return integer(text, tool=TOOL, source=self.source, line_no=no, what="a count")
 
     def _flag(self, m: re.Match[str]) -> None:
         if m["role"]:

@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
-from ._lines import STRAY_LINES, line_blocks, samples_frame, stray
+from ._lines import STRAY_LINES, integer, line_blocks, samples_frame, stray
 
 TOOL = "ncps"
 
@@ -260,12 +260,7 @@ class _Reader:
         self.run.add("retransmits_per_retransmitted_connection", "mean", float(m["per"]), "count")
 
     def _int(self, text: str, no: int) -> int:
-        value = int(text)
-        if value >= 2**63:
-            raise ParseError(
-                TOOL, self.source, no, f"expected a count, got {text!r}: out of range for int64"
-            )
-        return value
+        return integer(text, tool=TOOL, source=self.source, line_no=no, what="a count")
 
     def finish(self) -> Run:
         run, meta = self.run, self.run.meta

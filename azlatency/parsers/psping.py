@@ -40,7 +40,15 @@ import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
-from ._lines import command_above, command_of, computed_rtt, line_blocks, samples_frame, stray
+from ._lines import (
+    command_above,
+    command_of,
+    computed_rtt,
+    line_blocks,
+    packet_counts,
+    samples_frame,
+    stray,
+)
 
 TOOL = "psping"
 _NAMES = ("psping", "psping64")
@@ -309,13 +317,7 @@ def _finish(t: _Test) -> Run:
 
 def _counts(run: Run, t: _Test) -> None:
     if t.counts is not None:
-        c = t.counts
-        run.meta.update(
-            packets_sent=int(c["sent"]),
-            packets_received=int(c["received"]),
-            loss_pct=float(c["loss"]),
-        )
-        run.add("rtt", "count", int(c["received"]), "count")
+        packet_counts(run, t.counts)
     if t.sizes is not None:
         s = t.sizes
         run.meta["packets_sent"] = int(s["sent"])

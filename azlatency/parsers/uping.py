@@ -32,11 +32,13 @@ from ._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
+    check_shown,
     computed_rtt,
     host_and_ip,
     known_lines,
     left_out,
     line_blocks,
+    packet_counts,
     samples_frame,
     stopped_by_ctrl_c,
 )
@@ -229,13 +231,7 @@ def _target(
 
 def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
     if counts is not None:
-        received = int(counts["received"])
-        run.meta.update(
-            packets_sent=int(counts["sent"]),
-            packets_received=received,
-            loss_pct=float(counts["loss"]),
-        )
-        run.add("rtt", "count", received, "count")
+        packet_counts(run, counts)
     if figures is not None:
         for stat in ("min", "mean", "max"):
             run.add("rtt", stat, float(figures[stat]), "us")
@@ -248,14 +244,8 @@ def _samples(run: Run, probes: list, counts: re.Match | None, elided: int | None
     if not probes:
         return
     seq = [p[0] for p in probes]
-    steps = np.diff(seq)
-    if len(steps) and (steps != 1).any():
-        run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
     replies = [p[2] for p in probes if p[1] == "ok"]
-    if counts is not None and int(counts["received"]) != len(replies):
-        run.warnings.append(
-            f"the statistics count {counts['received']} replies, the output shows {len(replies)}"
-        )
+    check_shown(run, seq, counts, len(replies))
     failed = sum(p[1] == "error" for p in probes)
     if failed:
         run.meta["errors"] = failed  # 'FAIL  send: Network is unreachable'

@@ -7,6 +7,8 @@ import math
 import textwrap
 
 import matplotlib as mpl
+import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.legend import Legend
@@ -161,3 +163,16 @@ def hue_title(hue: str | None) -> str | None:
 def rows_height(n: int, *, per_row: float = 0.24, extra: float = 1.3) -> float:
     """Figure height (inches) for ``n`` labelled rows (a forest or a horizontal dot chart)."""
     return per_row * max(n, 1) + extra
+
+
+def whiskers(
+    part: pd.DataFrame, values: np.ndarray, low: str | None, high: str | None, scale: float = 1.0
+) -> np.ndarray | None:
+    """``errorbar``'s lengths below and above ``values`` from ``part``'s ``low`` and ``high``
+    columns (divided by ``scale``): None without both columns, 0 where a bound is missing
+    (not estimable)."""
+    if not (low and high and low in part and high in part):
+        return None
+    lo = part[low].to_numpy(dtype="float64", na_value=np.nan) / scale
+    hi = part[high].to_numpy(dtype="float64", na_value=np.nan) / scale
+    return np.nan_to_num(np.vstack([values - lo, hi - values]), nan=0.0)

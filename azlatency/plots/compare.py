@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from ._axes import hue_title, legend, log_scale, plain_log, series_style
+from ._axes import hue_title, legend, log_scale, plain_log, series_style, whiskers
 from ._labels import latency_label, throughput_label
 
 
@@ -83,11 +83,7 @@ def throughput_bars(
         pos = {c: i for i, c in enumerate(cats)}
         xs = np.array([pos[c] for c in part[x].astype(str)]) - 0.4 + width * (k + 0.5)
         vals = part[y].to_numpy(dtype="float64") / scale
-        yerr = None
-        if low and high and low in part and high in part:
-            lo = part[low].to_numpy(dtype="float64", na_value=np.nan) / scale
-            hi = part[high].to_numpy(dtype="float64", na_value=np.nan) / scale
-            yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+        yerr = whiskers(part, vals, low, high, scale)
         style = {**series_style(k, bars=True), **kwargs}
         ax.bar(xs, vals, width=width, yerr=yerr, capsize=2, label=h, **style)
     # Many or long names turn further, anchored at their end, so neighbours do not overlap.
@@ -127,11 +123,7 @@ def latency_vs_size(
         part = part.sort_values(x)
         xs = part[x].to_numpy(dtype="float64")
         vals = part[y].to_numpy(dtype="float64")
-        yerr = None
-        if low and high and low in part and high in part:
-            lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
-            hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
-            yerr = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+        yerr = whiskers(part, vals, low, high)
         style = {"marker": "o", "ms": 3, "capsize": 2, **series_style(i), **kwargs}
         ax.errorbar(xs, vals, yerr=yerr, label=None if key is None else str(key), **style)
     ax.set_xscale("log", base=2)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from ._axes import hue_title, legend, log_scale, series_colour, series_style
+from ._axes import hue_title, legend, log_scale, series_colour, series_style, whiskers
 from ._labels import latency_label
 
 # point_intervals(orient="auto") lists categories down the left past these.
@@ -118,11 +118,7 @@ def _series(
     """One hue of ``point_intervals`` at positions ``at``: dots and whiskers (``kwargs`` go
     to ``errorbar``), the rows without a value, and open markers over the ``hollow`` rows."""
     vals = part[y].to_numpy(dtype="float64", na_value=np.nan)
-    err = None
-    if low and high and low in part and high in part:
-        lo = part[low].to_numpy(dtype="float64", na_value=np.nan)
-        hi = part[high].to_numpy(dtype="float64", na_value=np.nan)
-        err = np.nan_to_num(np.vstack([vals - lo, hi - vals]), nan=0.0)
+    err = whiskers(part, vals, low, high)
     # The colour is set, not drawn from the axes' cycle: the open markers below would
     # advance the cycle, and two series would share a look.
     marker, color = series_style(k, dots=True)["marker"], series_colour(k)

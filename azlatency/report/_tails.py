@@ -16,6 +16,8 @@ from ._memo import memo
 
 SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
 RATIOS = ((0.99, 0.5), (0.999, 0.5))
+# The interval columns of both tables, after what each row is of.
+_INTERVAL = [*INTERVAL_CORE, "unit_of_analysis", "n", "n_eff", "estimable", "source", "note"]
 
 
 def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str, *, lean: bool = False):
@@ -101,18 +103,7 @@ def tail_ratios(
                             ]
                         )
                     )
-    cols = [
-        "label",
-        "metric",
-        "stat",
-        *INTERVAL_CORE,
-        "unit_of_analysis",
-        "n",
-        "n_eff",
-        "estimable",
-        "source",
-        "note",
-    ]
+    cols = ["label", "metric", "stat", *_INTERVAL]
     if not rows:
         return pd.DataFrame(columns=cols)
     return pd.concat(rows, ignore_index=True).reindex(columns=cols)
@@ -130,19 +121,7 @@ def exceedance(
     """P(latency > m × the group's median) with an exact interval, for each group with
     samples and each multiple ``m``; printed statistics cannot give it (a row says so)."""
     t, _ = _convert(tables, converted)
-    cols = [
-        "label",
-        "metric",
-        "multiple",
-        "threshold",
-        *INTERVAL_CORE,
-        "unit_of_analysis",
-        "n",
-        "n_eff",
-        "estimable",
-        "source",
-        "note",
-    ]
+    cols = ["label", "metric", "multiple", "threshold", *_INTERVAL]
     rows = []
     for basis in percentiles["basis"].dropna().unique():
         s = _sampled(t, percentiles, basis, lean=True)

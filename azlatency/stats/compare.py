@@ -289,16 +289,8 @@ def _ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common) -> dic
     med_a, med_b = common["median_a"], common["median_b"]
     method = "ratio of medians, bootstrap percentile on order statistics"
     if med_b <= 0 or sa[0] <= 0 or sb[0] <= 0:
-        return {
-            **common,
-            "effect": "ratio",
-            "estimate": np.nan,
-            "ci_low": np.nan,
-            "ci_high": np.nan,
-            "method": method,
-            "estimable": False,
-            "note": join_notes("needs positive values", common["note"]),
-        }
+        why = join_notes("needs positive values", common["note"])
+        return _not_estimable_row(common, "ratio", why, method)
     shrink = 1.0 if df is None else (_crit(level, None) / _crit(level, df)) ** 2
     ma = int(max(2, len(sa) / vif_a * shrink))
     mb = int(max(2, len(sb) / vif_b * shrink))
@@ -319,16 +311,8 @@ def _ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common) -> dic
 def _log_ratio_row(sa, sb, level, rng, common) -> dict:
     method = "exp(Hodges-Lehmann of log values), exact Mann-Whitney ranks"
     if sa[0] <= 0 or sb[0] <= 0:
-        return {
-            **common,
-            "effect": "ratio",
-            "estimate": np.nan,
-            "ci_low": np.nan,
-            "ci_high": np.nan,
-            "method": method,
-            "estimable": False,
-            "note": join_notes("needs positive values", common["note"]),
-        }
+        why = join_notes("needs positive values", common["note"])
+        return _not_estimable_row(common, "ratio", why, method)
     row = _shift_row(np.log(sa), np.log(sb), level, 1.0, 1.0, None, rng, common)
     for k in ("estimate", "ci_low", "ci_high"):
         row[k] = float(np.exp(row[k]))

@@ -83,6 +83,15 @@ class Builder:
         zone = self.model.placement_zone
         return self.model.scale_us(src.zone or zone, dst.zone or zone, **kw)
 
+    def _draw(
+        self, rng: np.random.Generator, src: Host, dst: Host, n: int, **kw: Any
+    ) -> tuple[float, float, np.ndarray]:
+        """A latency run between two hosts: the path's scale (µs, ``condition(**kw)``), the
+        run's factor and ``n`` latencies (ns) drawn at their product."""
+        scale = self.condition(src, dst, **kw)
+        factor = g.run_factor(rng, self.model.shape)
+        return scale, factor, g.latency_ns(rng, n, scale * factor, self.model.shape)
+
     # --- sockperf ---------------------------------------------------------------------------
 
     def sockperf(
@@ -224,10 +233,8 @@ class Builder:
         tail = "" if rep is None else f"/r{rep}"
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/ping{tail}")
         sc = self.scale
-        scale = self.condition(src, dst, extra_us=self.model.icmp_extra_us)
-        factor = g.run_factor(rng, self.model.shape)
         n = sc.ping_count
-        rtt = g.latency_ns(rng, n, scale * factor, self.model.shape)
+        scale, factor, rtt = self._draw(rng, src, dst, n, extra_us=self.model.icmp_extra_us)
         start = self.advance(n * sc.ping_interval_s, rng)
         step = int(sc.ping_interval_s * 1e9)
         # iputils' -i 0.2 gaps come out 201-206 ms (tests/fixtures/ping/...-D-c5-timestamps)
@@ -253,10 +260,8 @@ class Builder:
 
     def ping_windows(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/ping")
-        scale = self.condition(src, dst, extra_us=self.model.icmp_extra_us)
-        factor = g.run_factor(rng, self.model.shape)
         n = 30
-        rtt = g.latency_ns(rng, n, scale * factor, self.model.shape)
+        scale, factor, rtt = self._draw(rng, src, dst, n, extra_us=self.model.icmp_extra_us)
         start = self.advance(n, rng)
         rel = self.path(folder, src, dst, "ping.txt")
         self.write(rel, ping.windows(src.prompt, dst.ip, rtt))
@@ -280,9 +285,9 @@ class Builder:
     def latte(self, folder: str, src: Host, dst: Host, rep: int, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/latte/r{rep}")
         sc = self.scale
-        scale = self.condition(src, dst, msg_bytes=4, extra_us=self.model.windows_extra_us)
-        factor = g.run_factor(rng, self.model.shape)
-        rtt = g.latency_ns(rng, sc.latte_iterations, scale * factor, self.model.shape)
+        scale, factor, rtt = self._draw(
+            rng, src, dst, sc.latte_iterations, msg_bytes=4, extra_us=self.model.windows_extra_us
+        )
         start = self.advance(float(rtt.sum()) / 1e9 + 5, rng)
         rel = self.path(folder, src, dst, f"latte-r{rep}.txt")
         self.write(rel, latte.client(src.prompt, dst.ip, LATTE_PORT, rtt, sc.latte_buckets, rng))
@@ -315,9 +320,7 @@ class Builder:
     def qperf(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/qperf")
         t = self.scale.throughput_time_s
-        scale = self.condition(src, dst, msg_bytes=1)
-        factor = g.run_factor(rng, self.model.shape)
-        sample = g.latency_ns(rng, 200_000, scale * factor, self.model.shape)
+        scale, factor, sample = self._draw(rng, src, dst, 200_000, msg_bytes=1)
         half_mean = float(sample.mean()) / 2000
         bw = self._gbps(src, dst) * 1e9 / 8 * float(rng.uniform(0.93, 0.99))
         start = self.advance(2 * t + 2, rng)

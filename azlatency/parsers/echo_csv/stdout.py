@@ -33,11 +33,13 @@ from .._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
+    check_shown,
     computed_rtt,
     host_and_ip,
     known_lines,
     left_out,
     line_blocks,
+    packet_counts,
     samples_frame,
     stopped_by_ctrl_c,
 )
@@ -181,13 +183,7 @@ def _target(run: Run, host: str, port: int) -> None:
 
 def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> None:
     if counts is not None:
-        received = int(counts["received"])
-        run.meta.update(
-            packets_sent=int(counts["sent"]),
-            packets_received=received,
-            loss_pct=float(counts["loss"]),
-        )
-        run.add("rtt", "count", received, "count")
+        packet_counts(run, counts)
     if figures is not None:
         for stat in ("min", "mean", "max", "std"):  # stddev is statistics.stdev (n - 1)
             run.add("rtt", stat, float(figures[stat]), "us")
@@ -205,13 +201,7 @@ def _samples(
         run.warnings.append(left_out(elided, len(seq), "replies", "reply"))
         seq, rtt = [], []
     elif seq:
-        steps = np.diff(seq)
-        if len(steps) and (steps != 1).any():
-            run.warnings.append(f"seq is not consecutive in {int((steps != 1).sum())} places")
-        if counts is not None and int(counts["received"]) != len(seq):
-            run.warnings.append(
-                f"the statistics count {counts['received']} replies, the output shows {len(seq)}"
-            )
+        check_shown(run, seq, counts, len(seq))
     # The client stops at its first error: the probe in flight is the one after the last reply.
     in_flight = counts is not None and int(counts["sent"]) > int(counts["received"])
     next_seq = (max(seq) + 1 if seq else int(counts["received"]) + 1) if in_flight else None

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import ParseError
 from .._ranges import line_of
-from .model import INT64_MAX, TOOL, Test, Total, flow_of, local_side
+from .model import CPU_KEYS, INT64_MAX, TOOL, Test, Total, flow_of, local_side
 
 # ---------------------------------------------------------------------------------------------
 # values
@@ -337,14 +337,7 @@ def _end(test: Test, doc: dict, v: _Values) -> None:
             if t.side == "receiver" and t.stream == "SUM" and t.flow == flow:
                 t.out_of_order = n
     cpu = _d(end, "cpu_utilization_percent")
-    for key in (
-        "host_total",
-        "host_user",
-        "host_system",
-        "remote_total",
-        "remote_user",
-        "remote_system",
-    ):
+    for key in CPU_KEYS:
         value = v.f(cpu, key, "end.cpu_utilization_percent")
         if value is not None:
             test.cpu[key] = value

@@ -36,6 +36,15 @@ BIT_RATES = {
 }
 # ``-f K``/``-f M``/... print the rate in bytes per second.
 BYTE_RATES = {f"{unit}/sec": 8.0 * factor for unit, factor in BYTE_UNITS.items()}
+# The CPU figures of a test, as JSON's end.cpu_utilization_percent names them.
+CPU_KEYS = (
+    "host_total",
+    "host_user",
+    "host_system",
+    "remote_total",
+    "remote_user",
+    "remote_system",
+)
 
 SAMPLE_KEYS = (
     "seq",
@@ -350,14 +359,7 @@ def finish(test: Test) -> Run:
         # an interrupted client the server's: iperf3 writes zeros there, in text and JSON.
         for k in ("total", "user", "system"):
             cpu.pop(f"remote_{k}", None)
-    for key in (
-        "host_total",
-        "host_user",
-        "host_system",
-        "remote_total",
-        "remote_user",
-        "remote_system",
-    ):
+    for key in CPU_KEYS:
         if key in cpu:
             where, stat = key.split("_")
             run.add(f"cpu_{where}", stat, cpu[key], "pct")

@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import _delay
 from .._base import Run
-from .._lines import host_and_ip, samples_frame
+from .._lines import computed, host_and_ip, samples_frame
 from .grammar import DEFAULT_BUCKET_S, ntp_delay_us, ntp_ns, to_us
 from .sessions import Block, Session
 
@@ -387,8 +387,8 @@ def _packets(run: Run, s: Session, tool: str) -> None:
     cols["message"] = [r.get("message") for r in rows]
     run.samples = samples_frame(cols)
     for name in names:
-        _delay.computed(run, name.removesuffix("_us"), cols[name][ok])
-    _delay.computed(run, "ipdv", cols["ipdv_us"])
+        computed(run, name.removesuffix("_us"), cols[name][ok])
+    computed(run, "ipdv", cols["ipdv_us"])
     if s.variant == "raw":
         _raw_meta(run, rows)
 
