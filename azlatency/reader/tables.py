@@ -7,6 +7,7 @@ import json
 import re
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from .. import schema
@@ -173,11 +174,9 @@ def _figures(r: _RunRows) -> tuple | None:
     summ = (*summ, counts)
     samples, digest, varied = r.samples, None, False
     if samples is not None and len(samples):
-        body = samples.drop(columns=["run_id"])
-        ends = body if len(body) <= 2000 else pd.concat([body.head(1000), body.tail(1000)])
-        hashes = pd.util.hash_pandas_object(ends, index=False)
-        digest = (len(body), int(hashes.sum()))
-        varied = len(body) >= 20 and hashes.nunique() >= 5
+        hashes = _row_hashes(samples if len(samples) <= 2000 else samples.iloc[_ENDS])
+        digest = (len(samples), int(hashes.sum()))
+        varied = len(samples) >= 20 and len(np.unique(hashes)) >= 5
     if digest is not None:  # the figures come from the samples: they decide
         return (r.tool, r.meta.get("mode"), summ, digest) if varied else None
     if len(distinct) >= 4:
@@ -185,6 +184,27 @@ def _figures(r: _RunRows) -> tuple | None:
     if r.meta.get("msg_size_bytes") is not None and distinct:
         return (r.tool, r.meta.get("mode"), r.meta.get("msg_size_bytes"), summ)
     return None
+
+
+_ENDS = np.r_[0:1000, -1000:0]  # a long run's first and last thousand rows
+
+
+def _row_hashes(samples: pd.DataFrame) -> np.ndarray:
+    """A hash of each row but its run id, column by column from the arrays (each column's
+    hash as ``hash_pandas_object`` makes it, combined as it combines a frame's) without
+    building the frame without the run id: half the time of a read of a log of many short
+    runs (1,200 iperf3 tests: 2.2 ms a run before)."""
+    out = np.full(len(samples), 0x345678, dtype=np.uint64)
+    mult = np.uint64(1000003)
+    names = [c for c in samples.columns if c != "run_id"]
+    for i, name in enumerate(names):
+        # ExtensionArray._hash_pandas_object: the hook hash_pandas_object calls
+        out ^= samples[name].array._hash_pandas_object(
+            encoding="utf8", hash_key="0123456789123456", categorize=True
+        )
+        out *= mult
+        mult += np.uint64(82520 + 2 * (len(names) - i))
+    return out
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
