@@ -440,3 +440,16 @@ def test_a_refused_block_longer_than_the_retry_limit_keeps_its_error(monkeypatch
     with pytest.raises(ParseError) as info:
         azlatency.read(doc)
     assert info.value.line_no == 3
+
+
+def test_row_hashes_are_pandas_own_without_the_run_id():
+    """The repeated-copy check's row hashes (reader.tables._row_hashes) are exactly
+    hash_pandas_object's of the samples without the run id, built without that frame."""
+    from azlatency.reader.tables import _row_hashes
+    from tests._expected import FIXTURES
+
+    samples = azlatency.read(FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt")
+    samples = samples.samples
+    want = pd.util.hash_pandas_object(samples.drop(columns=["run_id"]), index=False)
+    assert (_row_hashes(samples) == want.to_numpy()).all()
+    assert len(set(_row_hashes(samples))) > 5

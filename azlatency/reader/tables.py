@@ -204,7 +204,7 @@ def _row_hashes(samples: pd.DataFrame) -> np.ndarray:
         )
         out *= mult
         mult += np.uint64(82520 + 2 * (len(names) - i))
-    return out
+    return out + np.uint64(97531)
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

@@ -171,3 +171,25 @@ def test_save_is_reproducible(tmp_path):
     plots.save(fig, tmp_path / "b", formats=("pdf", "svg"))
     assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+def test_save_lays_a_figure_out_once_and_keeps_its_layout_engine(tmp_path):
+    """plots.save runs the layout once for every format (the engine is off while it writes,
+    then back): the PNG is what savefig with the tight box alone writes, to the pixel or one,
+    and the figure can still change and be saved again."""
+    from PIL import Image
+
+    with plots.style("report"):
+        fig, axes = plt.subplots(1, 2, layout="constrained")
+        for ax in axes:
+            ax.plot([1, 10, 100], [3, 2, 1])
+            ax.set_xscale("log")
+            ax.set_xlabel("Latency, RTT (µs)")
+        engine = fig.get_layout_engine()
+        plots.save(fig, tmp_path / "once", formats=("svg", "png"))
+        assert fig.get_layout_engine() is engine
+        fig.savefig(tmp_path / "plain.png", dpi=300)  # matplotlib's own layout and tight box
+    once = Image.open(tmp_path / "once.png").size
+    plain = Image.open(tmp_path / "plain.png").size
+    assert abs(once[0] - plain[0]) <= 1 and abs(once[1] - plain[1]) <= 1
+    assert (tmp_path / "once.svg").stat().st_size > 0

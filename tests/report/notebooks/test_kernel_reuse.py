@@ -1,7 +1,7 @@
 """Warm kernels (``execute.Kernels``): the second notebook in a kernel runs in the same process
 and sees what a new kernel would show it — no variables, figures, rcParams or "already
-shown" warnings of the first, execution count 1, its own folder — and a kernel that failed a
-notebook is not reused."""
+shown" warnings of the first, execution count 1, its own folder — through the same client,
+and a kernel that failed a notebook is not reused, nor its client."""
 
 from __future__ import annotations
 
@@ -72,7 +72,10 @@ def test_a_reused_kernel_looks_new_to_the_next_notebook(tmp_path):
     )
     with notebooks.Kernels() as kernels:
         a = notebooks.execute(first, tmp_path / "a", kernels=kernels)
+        client = kernels.client()
         b = notebooks.execute(second, tmp_path / "b", kernels=kernels)
+        # the client is kept too (a new one waits 0.2 s for the kernel's output to fall quiet)
+        assert client is not None and kernels.client() is client
     pa, pb = _printed(a), _printed(b)
     assert "from-module" in pa[1]
     assert pa[2].strip() == pb[2].splitlines()[0].strip()  # the same process
@@ -90,6 +93,7 @@ def test_a_kernel_that_failed_a_notebook_is_replaced(tmp_path):
         with pytest.raises(AzlatencyError, match="ValueError: no"):
             notebooks.execute(failing, tmp_path / "f", kernels=kernels)
         failed_pid = _printed_file(tmp_path / "f" / "failing.ipynb")[0]
+        assert kernels.client() is None  # its client went with it
         b = notebooks.execute(after, tmp_path / "b", kernels=kernels)
     assert _printed(b)[0].strip() != failed_pid.strip()
 
