@@ -88,6 +88,7 @@ _MODULE = {
     "pytest-xdist": "xdist",
     "myst-nb": "myst_nb",
     "dask": "distributed",
+    "pillow": "PIL",
 }  # dask[distributed]: the engine uses its Client
 # Used without an import statement: a command, a plugin or a tool the code runs.
 _NOT_IMPORTED = {
