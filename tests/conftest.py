@@ -16,6 +16,14 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
+# The bundled example campaigns (data/raw; the synthetic ones are generated beside them).
+RAW = ROOT / "data" / "raw"
+EXAMPLES = (
+    "seed000-az-vs-as",
+    "seed001-aks-azure-cni",
+    "seed002-ppg-latte",
+    "seed004-echo-uksouth",
+)
 # CI has ../shared beside the project; a user's clone does not, so tests using it skip.
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"

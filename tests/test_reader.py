@@ -448,8 +448,8 @@ def test_row_hashes_are_pandas_own_without_the_run_id():
     from azlatency.reader.tables import _row_hashes
     from tests._expected import FIXTURES
 
-    samples = azlatency.read(FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt")
-    samples = samples.samples
+    tables = azlatency.read(FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt")
+    samples = tables.samples
     want = pd.util.hash_pandas_object(samples.drop(columns=["run_id"]), index=False)
     assert (_row_hashes(samples) == want.to_numpy()).all()
     assert len(set(_row_hashes(samples))) > 5

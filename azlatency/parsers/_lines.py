@@ -570,6 +570,29 @@ def check_shown(run: Run, seq: list[int], counts: re.Match[str] | None, replies:
         )
 
 
+def check_complete(
+    run: Run,
+    counts: re.Match[str] | None,
+    figures: re.Match[str] | None,
+    counts_no: int,
+    *,
+    who: str,
+    rtt_line: str,
+    errors: bool = False,
+) -> None:
+    """``complete``: a ping-style output got to its statistics (its counts, and its
+    ``rtt_line`` whenever a reply came back) without ``errors``; a warning for what is
+    missing (``who``: what stopped printing)."""
+    run.meta["complete"] = counts is not None and not errors
+    if counts is None:
+        run.warnings.append(f"no statistics: the output was cut before {who} stopped")
+    elif figures is None and int(counts["received"]):
+        run.meta["complete"] = False
+        run.warnings.append(
+            f"no '{rtt_line}' line after line {counts_no} (cut short?): the reported rtt is missing"
+        )
+
+
 # Percentiles computed from the probes; each is kept only when n * (1 - q) >= 1.
 RTT_PERCENTILES = (
     ("p25", 0.25),

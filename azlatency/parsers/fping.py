@@ -30,15 +30,13 @@ from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     STRAY_LINES,
     command_above,
-    command_of,
     computed,
     computed_rtt,
     decimal_to_ns,
     gapless,
     host_and_ip,
+    known_lines,
     samples_frame,
-    stray,
-    unstorable,
 )
 
 TOOL = "fping"
@@ -128,6 +126,16 @@ def _kind(line: str) -> tuple[str, re.Match[str]] | tuple[None, None]:
                 return None, None  # 'Latency : 12.5' is no -C line
             return name, m
     return None, None
+
+
+_PATTERNS = dict(_KINDS)
+_NAMES = {pattern: name for name, pattern in _KINDS}
+
+
+def _pattern(line: str) -> re.Pattern[str] | None:
+    """The pattern of a line's kind (:func:`_kind`), for ``_lines.known_lines``."""
+    name = _kind(line)[0]
+    return _PATTERNS[name] if name is not None else None
 
 
 def _looks_like_target(host: str) -> bool:
@@ -267,22 +275,18 @@ def _invocation(lines: list[str], span: Span, source: str | None, strict: bool) 
     totals: list[dict[str, tuple[int, str]]] = []  # -s: what → (line, value as printed)
     warnings: list[str] = []
     seen = _Seen()
-    for no in range(span.start + 1, span.end + 1):
-        line = lines[no - 1].rstrip("\r")
-        if not line.strip():
-            continue
-        kind, m = _kind(line)
-        if kind is None:
-            if no == span.start + 1 and command_of(line, (TOOL,))[0]:
-                continue  # the command: the reader keeps it as runs.command
-            stray(TOOL, source, no, line, strict, warnings)
-            continue
-        reason = unstorable(m, _INTEGERS)
-        if reason:
-            if strict:
-                raise ParseError(TOOL, source, no, reason)
-            warnings.append(f"line {no} skipped: {reason}")
-            continue
+    for no, pattern, m in known_lines(
+        lines,
+        span,
+        TOOL,
+        _pattern,
+        _INTEGERS,
+        source=source,
+        strict=strict,
+        warnings=warnings,
+        command_first=True,  # the command: the reader keeps it as runs.command
+    ):
+        kind = _NAMES[pattern]
         interval = seen.interval is not None and kind == "summary"
         interval = interval and m["host"] not in seen.interval
         seen.note(kind, m)

@@ -32,6 +32,7 @@ from ._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
+    check_complete,
     check_shown,
     computed_rtt,
     host_and_ip,
@@ -199,17 +200,10 @@ def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bo
 
 def _complete(run: Run, read: _Read) -> None:
     """Whether the run got to its statistics, and why not."""
-    counts = read.counts
-    run.meta["complete"] = counts is not None
-    if counts is None:
-        run.warnings.append("no statistics: the output was cut before uping stopped")
-    elif read.figures is None and int(counts["received"]):
-        # uping prints 'rtt min/avg/max' whenever a reply came back (none: total loss)
-        run.meta["complete"] = False
-        run.warnings.append(
-            f"no 'rtt min/avg/max' line after line {read.counts_no} (cut short?): the reported "
-            "rtt is missing"
-        )
+    # uping prints 'rtt min/avg/max' whenever a reply came back (none: total loss)
+    check_complete(
+        run, read.counts, read.figures, read.counts_no, who="uping", rtt_line="rtt min/avg/max"
+    )
 
 
 def _target(

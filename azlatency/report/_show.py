@@ -22,7 +22,6 @@ import PIL.Image
 
 from ..plots import save
 
-_DPI = 300  # the figure files' resolution (plots.save's default)
 BOX = PIL.Image.Resampling.BOX
 
 CLAIMS_MIME = "application/vnd.azlatency.claims+json"
@@ -119,7 +118,7 @@ def figure(
 
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
-    paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",), dpi=_DPI)
+    paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
     text = caption_text if caption_text is not None else caption(fig)
     if see:  # what to see first, then what is drawn
         text = f"**{see}** {text}"
@@ -134,16 +133,17 @@ def figure(
 
 
 def _inline(png: Path, dpi: float):
-    """The figure as the page shows it: the PNG just written (at :data:`_DPI`) reduced to
+    """The figure as the page shows it: the PNG just written reduced from its resolution to
     ``dpi`` (the figure's, as the inline backend would draw it; each pixel the mean of the
     ones it covers), not drawn a fourth time."""
     from IPython.display import Image
 
     with PIL.Image.open(png) as im:
-        k = _DPI / dpi
+        k = im.info["dpi"][0] / dpi  # 300 dpi is stored as 11,811 px/m: 2.99999
+        whole = round(k)
         small = (
-            im.reduce(round(k))
-            if abs(k - round(k)) < 1e-9
+            im.reduce(whole)
+            if abs(k - whole) < 1e-3
             else im.resize((max(1, round(im.width / k)), max(1, round(im.height / k))), BOX)
         )
         buf = io.BytesIO()

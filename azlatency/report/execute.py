@@ -131,16 +131,17 @@ def _warm_engine() -> str:
                 stderr_file=stderr_file,
             )
             client = Client(nb_man, **final_kwargs)
-            done = False
             try:
                 out = client.execute()
-                done = True
-                return out
-            finally:
-                if done and keep is not None:
-                    keep(client.kc)  # its channels stay open for the kernel's next notebook
-                elif client.kc is not None:
+            except BaseException:
+                if client.kc is not None:
                     client.kc.stop_channels()
+                raise
+            if keep is not None:
+                keep(client.kc)  # its channels stay open for the kernel's next notebook
+            elif client.kc is not None:
+                client.kc.stop_channels()
+            return out
 
     papermill_engines.register(_ENGINE, Warm)
     return _ENGINE

@@ -8,15 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-
-RAW = ROOT / "data" / "raw"
-EXAMPLES = (
-    "seed000-az-vs-as",
-    "seed001-aks-azure-cni",
-    "seed002-ppg-latte",
-    "seed004-echo-uksouth",
-)
+from tests.conftest import RAW
 
 
 def tree_digest(folder: Path, *, mtimes: bool = False) -> dict[str, tuple]:

@@ -6,7 +6,7 @@ import pytest
 
 from azlatency.campaign.config import parse_campaign, template_regex
 from azlatency.errors import CampaignError
-from tests.campaign.conftest import EXAMPLES, RAW
+from tests.conftest import EXAMPLES, RAW
 
 
 def _error(text: str) -> str:

@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from azlatency import campaign as camp
-from tests.campaign.conftest import EXAMPLES, RAW, tree_digest
+from tests.campaign.conftest import tree_digest
+from tests.conftest import EXAMPLES, RAW
 
 
 def _import(campaign, stores):

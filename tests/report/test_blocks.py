@@ -13,9 +13,7 @@ from azlatency import report as rep
 from azlatency import schema
 from azlatency.campaign import import_campaign
 from azlatency.schema import Tables
-from tests.conftest import ROOT
-
-RAW = ROOT / "data" / "raw"
+from tests.conftest import RAW
 
 
 @pytest.fixture(scope="module")

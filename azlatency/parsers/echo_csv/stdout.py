@@ -33,6 +33,7 @@ from .._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
+    check_complete,
     check_shown,
     computed_rtt,
     host_and_ip,
@@ -154,17 +155,16 @@ def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bo
 
 def _complete(run: Run, read: _Read) -> None:
     """Whether the run got to its statistics without an error, and why not."""
-    counts = read.counts
-    run.meta["complete"] = counts is not None and not read.errors
-    if counts is None:
-        run.warnings.append("no statistics: the output was cut before the client stopped")
-    elif read.figures is None and int(counts["received"]):
-        # print_stats() writes 'rtt min/avg/max/stddev' whenever a reply came back
-        run.meta["complete"] = False
-        run.warnings.append(
-            f"no 'rtt min/avg/max/stddev' line after line {read.counts_no} (cut short?): the "
-            "reported rtt is missing"
-        )
+    # print_stats() writes 'rtt min/avg/max/stddev' whenever a reply came back
+    check_complete(
+        run,
+        read.counts,
+        read.figures,
+        read.counts_no,
+        who="the client",
+        rtt_line="rtt min/avg/max/stddev",
+        errors=bool(read.errors),
+    )
 
 
 _INTEGERS = {

@@ -16,15 +16,8 @@ import pytest
 from azlatency.campaign import import_campaign
 from azlatency.report import execute as notebooks
 from azlatency.report.run import FORMATS_ENV
-from tests.conftest import ROOT
+from tests.conftest import EXAMPLES, RAW
 
-RAW = ROOT / "data" / "raw"
-EXAMPLES = (
-    "seed000-az-vs-as",
-    "seed001-aks-azure-cni",
-    "seed002-ppg-latte",
-    "seed004-echo-uksouth",
-)
 SYNTHETIC = "synthetic-westeurope"
 BASELINE = "synthetic-seed003-baseline"  # seed 003's fleet baseline (azlatency.synth.baseline)
 AB = ("synthetic-ab-before", "synthetic-ab-after")  # the before/after pair (synth.abpair)
