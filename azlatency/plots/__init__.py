@@ -1,13 +1,14 @@
 """Charts: axes-level functions (data first, keyword-only options, ``ax=None``, Axes returned).
 
-Nothing here calls ``plt.show()`` or ``savefig``; :func:`save` writes PDF, SVG and PNG.
+Nothing here calls ``plt.show()`` or ``savefig``; :func:`save` writes PDF, SVG and PNG
+(:func:`render` also hands back the PNG's pixels).
 Importing this package changes no global settings; the publication look is
 ``with azlatency.plots.style("paper"): ...``.
 """
 
 from ._axes import legend, plain_log, rows_height
 from ._labels import latency_label, throughput_label, unit_label
-from ._style import PALETTE, WIDTHS, figsize, save, style
+from ._style import PALETTE, WIDTHS, Saved, figsize, render, save, style
 from .baseline import fleet
 from .compare import forest, latency_vs_size, throughput_bars
 from .distributions import ccdf, ecdf, nines, percentile_spectrum
@@ -18,6 +19,7 @@ from .timeseries import timeseries
 
 __all__ = [
     "PALETTE",
+    "Saved",
     "WIDTHS",
     "ccdf",
     "count_bars",
@@ -33,6 +35,7 @@ __all__ = [
     "percentile_spectrum",
     "plain_log",
     "point_intervals",
+    "render",
     "rows_height",
     "save",
     "style",

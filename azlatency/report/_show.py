@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 import PIL.Image
 
-from ..plots import save
+from ..plots import render
 
 BOX = PIL.Image.Resampling.BOX
+_DPI = 300  # the PNG files' resolution
 
 CLAIMS_MIME = "application/vnd.azlatency.claims+json"
 _UNITS = {"us": "µs", "bps": "bit/s"}
@@ -118,36 +119,35 @@ def figure(
 
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
-    paths = save(fig, Path(figures_dir) / name, formats=formats or ("png",))
+    saved = render(fig, Path(figures_dir) / name, formats=formats or ("png",), dpi=_DPI)
     text = caption_text if caption_text is not None else caption(fig)
     if see:  # what to see first, then what is drawn
         text = f"**{see}** {text}"
-    meta = {"azlatency": {"files": [str(p.resolve()) for p in paths]}}
-    png = next((p for p in paths if p.suffix == ".png"), None)
-    shown = _inline(png, fig.dpi) if png is not None else fig
+    meta = {"azlatency": {"files": [str(p.resolve()) for p in saved.paths]}}
+    shown = _inline(saved.image, _DPI / fig.dpi) if saved.image is not None else fig
     display(shown, metadata=meta)
     if text:
         say(f"*Figure `{name}`.* {text}")
     plt.close(fig)
-    return paths
+    return saved.paths
 
 
-def _inline(png: Path, dpi: float):
-    """The figure as the page shows it: the PNG just written reduced from its resolution to
-    ``dpi`` (the figure's, as the inline backend would draw it; each pixel the mean of the
-    ones it covers), not drawn a fourth time."""
+def _inline(image: PIL.Image.Image, k: float):
+    """The figure as the page shows it: the PNG's pixels reduced ``k`` times (to the figure's
+    dpi, as the inline backend would draw it; each pixel the mean of the ones it covers),
+    not drawn a fourth time."""
     from IPython.display import Image
 
-    with PIL.Image.open(png) as im:
-        k = im.info["dpi"][0] / dpi  # 300 dpi is stored as 11,811 px/m: 2.99999
-        whole = round(k)
-        small = (
-            im.reduce(whole)
-            if abs(k - whole) < 1e-3
-            else im.resize((max(1, round(im.width / k)), max(1, round(im.height / k))), BOX)
-        )
-        buf = io.BytesIO()
-        small.save(buf, format="PNG")
+    whole = round(k)
+    small = (
+        image.reduce(whole)
+        if abs(k - whole) < 1e-9
+        else image.resize((max(1, round(image.width / k)), max(1, round(image.height / k))), BOX)
+    )
+    if small.mode == "RGBA" and small.getextrema()[3] == (255, 255):
+        small = small.convert("RGB")  # opaque: a quarter smaller on the page
+    buf = io.BytesIO()
+    small.save(buf, format="PNG")
     return Image(data=buf.getvalue(), format="png")
 
 

@@ -83,7 +83,7 @@ def _warm_engine() -> str:
     through ``keep_client``): a new one waits 0.2 s for the kernel's output channel to fall
     quiet before the first cell, once a notebook."""
     from papermill.clientwrap import PapermillNotebookClient
-    from papermill.engines import NBClientEngine, papermill_engines
+    from papermill.engines import NBClientEngine, NotebookExecutionManager, papermill_engines
     from papermill.utils import merge_kwargs, remove_args
 
     class Client(PapermillNotebookClient):
@@ -103,7 +103,34 @@ def _warm_engine() -> str:
                 )
             super().papermill_execute_cells()
 
+    class Manager(NotebookExecutionManager):
+        """papermill's, writing the executed copy once, when the notebook ends (failed or
+        not), instead of the whole notebook twice a cell: 30 writes of up to a megabyte of
+        JSON, in this process, for a page of 15 cells."""
+
+        def save(self, **kwargs):
+            if self.end_time is not None:  # set by notebook_complete, just before its save
+                super().save(**kwargs)
+
     class Warm(NBClientEngine):
+        @classmethod
+        def execute_notebook(cls, nb, kernel_name, output_path=None, **kwargs):
+            # as Engine.execute_notebook, with our manager
+            nb_man = Manager(
+                nb,
+                output_path=output_path,
+                progress_bar=kwargs.pop("progress_bar", False),
+                log_output=kwargs.get("log_output", False),
+                autosave_cell_every=kwargs.pop("autosave_cell_every", 30),
+            )
+            nb_man.notebook_start()
+            try:
+                cls.execute_managed_notebook(nb_man, kernel_name, **kwargs)
+            finally:
+                nb_man.cleanup_pbar()
+                nb_man.notebook_complete()
+            return nb_man.nb
+
         @classmethod
         def execute_managed_notebook(
             cls,

@@ -193,3 +193,29 @@ def test_save_lays_a_figure_out_once_and_keeps_its_layout_engine(tmp_path):
     plain = Image.open(tmp_path / "plain.png").size
     assert abs(once[0] - plain[0]) <= 1 and abs(once[1] - plain[1]) <= 1
     assert (tmp_path / "once.svg").stat().st_size > 0
+
+
+def test_render_hands_back_the_pixels_it_wrote_as_matplotlib_draws_them(tmp_path):
+    """plots.render draws the PNG once to raw pixels and writes them itself (opaque: RGB; the
+    legibility text and 300 dpi kept); they are the pixels matplotlib's own PNG has."""
+    import numpy as np
+    from PIL import Image
+
+    from azlatency.plots import _legibility, _style
+
+    with plots.style("report"):
+        fig, ax = plt.subplots(layout="constrained")
+        ax.plot([1, 10, 100], [3, 2, 1])
+        ax.set_xlabel("Latency, RTT (µs)")
+        saved = plots.render(fig, tmp_path / "r", formats=("png",))
+        with _style._laid_out(fig) as box:  # the same layout and box, matplotlib's PNG
+            fig.savefig(tmp_path / "mpl.png", dpi=300, bbox_inches=box)
+    assert saved.paths == [tmp_path / "r.png"]
+    with Image.open(tmp_path / "r.png") as png, Image.open(tmp_path / "mpl.png") as ref:
+        assert png.mode == "RGB" and png.info["dpi"][0] == pytest.approx(300, abs=1)
+        assert _legibility.KEY in png.info and png.info["Software"] == "azlatency"
+        ours = np.asarray(png)
+        assert np.array_equal(ours, np.asarray(saved.image.convert("RGB")))
+        assert np.array_equal(ours, np.asarray(ref.convert("RGB")))
+    svg = plots.render(fig, tmp_path / "t", formats=("svg",))
+    assert svg.image is None and svg.paths == [tmp_path / "t.svg"]

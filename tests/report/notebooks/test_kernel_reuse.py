@@ -101,3 +101,26 @@ def test_a_kernel_that_failed_a_notebook_is_replaced(tmp_path):
 def _printed_file(path) -> list[str]:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     return ["".join("".join(o.get("text", "")) for o in c.get("outputs", [])) for c in cells]
+
+
+def test_the_executed_copy_is_written_once_and_the_kernel_freezes_what_it_keeps(
+    tmp_path, monkeypatch
+):
+    """papermill writes the whole executed notebook twice a cell; a warm kernel's run writes it
+    once, at the end.  From the second notebook on, what the kernel kept is frozen out of the
+    garbage collector (a full collection cost 0.1 s a page)."""
+    import papermill.engines
+
+    writes = []
+    real = papermill.engines.write_ipynb
+    monkeypatch.setattr(
+        papermill.engines, "write_ipynb", lambda nb, path: (writes.append(path), real(nb, path))
+    )
+    freeze = "import gc\nprint(gc.get_freeze_count() > 0)"
+    first = code_notebook(tmp_path / "first.ipynb", "x = 1", "y = 2", freeze)
+    second = code_notebook(tmp_path / "second.ipynb", "x = 1", "y = 2", freeze)
+    with notebooks.Kernels() as kernels:
+        a = notebooks.execute(first, tmp_path / "a", kernels=kernels)
+        b = notebooks.execute(second, tmp_path / "b", kernels=kernels)
+    assert writes == [str(a.output), str(b.output)]
+    assert _printed(a)[2].strip() == "False" and _printed(b)[2].strip() == "True"
