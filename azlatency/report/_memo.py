@@ -8,8 +8,9 @@ code:
 - in the process (a warm kernel runs one campaign's pages one after another);
 - on disk, under ``<processed>/.derived/<campaign>/``, keyed like the page cache
   (``report.cache``): the store's manifest (the SHA-256 of every table file), the package's
-  code, the arguments.  A re-import or a code change gives other keys; stale entries are
-  never read (and ``prune`` removes them).
+  code, the arguments.  A re-import or a code change gives other keys: the entries of the
+  store and code before are removed when the first entry of the new ones is looked for
+  (each generation is a folder).
 
 Only tables loaded whole by :func:`report.load_campaigns` carry the fingerprint; a subset
 made inside a function is computed as before.  ``AZLATENCY_NO_MEMO=1`` turns it off.
@@ -22,9 +23,17 @@ import hashlib
 import inspect
 import os
 import pickle
+import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, each kernel computes (see _alone)
+    fcntl = None  # type: ignore[assignment]
 
 import numpy as np
 import pandas as pd
@@ -82,9 +91,12 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def memo(fn):
-    """Keep ``fn(tables, ...)``'s result per campaign store, code and arguments."""
-
+def memo(fn=None, *, disk: bool = True):
+    """Keep ``fn(tables, ...)``'s result per campaign store, code and arguments: ``@memo``;
+    ``@memo(disk=False)`` keeps it in the process only (a frame of samples, not a statistic:
+    as a file it was 260 MB, read back no faster than the samples it is cut from)."""
+    if fn is None:
+        return functools.partial(memo, disk=disk)
     signature = inspect.signature(fn)
 
     @functools.wraps(fn)
@@ -103,17 +115,66 @@ def memo(fn):
         key = h.hexdigest()
         if key in _MEMORY:
             return _copy(_MEMORY[key])
-        path = mark[1] / f"{fn.__name__}-{key[:32]}.pkl" if mark[1] is not None else None
+        folder = _generation(*mark) if disk else None
+        path = folder / f"{fn.__name__}-{key[:32]}.pkl" if folder is not None else None
         value = _read(path)
         if value is None:
-            value = fn(tables, *args, **kwargs)
-            _write(path, value)
+            with _alone(path):  # another kernel computing it: wait, then read its result
+                value = _read(path)
+                if value is None:
+                    value = fn(tables, *args, **kwargs)
+                    _write(path, value)
         if len(_MEMORY) >= _MEMORY_MAX:
             _MEMORY.pop(next(iter(_MEMORY)))
         _MEMORY[key] = value
         return _copy(value)
 
     return kept
+
+
+_PRUNED: set[Path] = set()
+
+
+def _generation(fingerprint: str, folder: Path | None) -> Path | None:
+    """``<folder>/<store and code>/``: the entries of this store and this code.  Any other
+    generation in ``folder`` is stale (a re-import or a code change: its keys are never asked
+    for again) and is removed, once a process, before this one is written to."""
+    if folder is None:
+        return None
+    here = folder / hashlib.sha256(f"{fingerprint}\0{code_fingerprint()}".encode()).hexdigest()[:16]
+    if here not in _PRUNED:
+        _PRUNED.add(here)
+        for old in folder.iterdir() if folder.is_dir() else ():
+            if old != here and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+            elif old.suffix == ".pkl":  # entries of before generations
+                old.unlink(missing_ok=True)
+    return here
+
+
+@contextmanager
+def _alone(path: Path | None) -> Iterator[None]:
+    """Hold an exclusive lock on ``path``'s lock file (POSIX ``flock``) while inside.  A report
+    runs two kernels at once, and a campaign's first two pages would otherwise compute the
+    same statistics side by side.  The lock only saves work: without one (Windows, a
+    read-only data root) each computes, and the atomic write keeps either result whole."""
+    if path is None or fcntl is None:
+        yield
+        return
+    lock = path.with_name(f".{path.name}.lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        f = lock.open("a")
+    except OSError:
+        yield
+        return
+    with f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            lock.unlink(missing_ok=True)  # a later waiter finds the result before locking
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _read(path: Path | None) -> Any:
@@ -142,3 +203,4 @@ def _write(path: Path | None, value: Any) -> None:
 def clear() -> None:
     """Forget what this process kept (tests)."""
     _MEMORY.clear()
+    _PRUNED.clear()

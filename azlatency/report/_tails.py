@@ -40,7 +40,7 @@ def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str, *, lean: bool = F
     return s.assign(label=s["run_id"].map(run_label))
 
 
-@memo
+@memo(disk=False)
 def latency_samples(
     tables: Tables, percentiles: pd.DataFrame, *, basis: str, converted: str | None = None
 ) -> pd.DataFrame:
