@@ -132,16 +132,74 @@ def _json_opens(lines: list[str], i: int) -> bool:
     return any(_START_KEY.match(x) for x in after)
 
 
-def _json_end(lines: list[str], i: int) -> int:
+class _Joined:
+    """``lines`` as one text, to find the few lines that can end a JSON document with one
+    regex scan: a -J document is thousands of lines (one per key), and looking at each in
+    Python cost more than decoding it.  Offsets are counted on demand, moving forward."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines, self._text = lines, None
+        self.line, self.pos = 0, 0  # a line and its offset in ``text``
+
+    @property
+    def text(self) -> str:
+        if self._text is None:  # joined once, when a file has a -J document
+            self._text = "\n".join(self.lines)
+        return self._text
+
+    def offset(self, i: int) -> int:
+        if i < self.line:
+            self.line, self.pos = 0, 0
+        self.pos += sum(map(len, self.lines[self.line : i])) + (i - self.line)
+        self.line = i
+        return self.pos
+
+
+# With _MARKS, a superset of the lines _json_end looks at: a column-0 '}', a '{' after at
+# most 3 spaces (no more can open a document), a '`' or '~' (a fence); each is then checked
+# as before.  The newline first and few branches keep the regex engine's fast scan.
+_JSON_STOP = re.compile(r"\n(?:\}| {0,3}\{)")
+_MARKS = ("`", "~")
+
+
+def _next_mark(text: str, at: int) -> int:
+    """Where the next of :data:`_MARKS` is, or -1."""
+    found = [k for k in (text.find(mark, at) for mark in _MARKS) if k >= 0]
+    return min(found) if found else -1
+
+
+def _stops(text: str, at: int):
+    """Offsets, in order, of the lines from ``at`` on that may end a document (a line start,
+    or a mark within its line)."""
+    ends = _JSON_STOP.finditer(text, at)
+    end, mark = next(ends, None), _next_mark(text, at)
+    while end is not None or mark >= 0:
+        if mark < 0 or (end is not None and end.start() < mark):
+            yield end.start() + 1
+            end = next(ends, None)
+        else:
+            yield mark
+            nl = text.find("\n", mark)
+            mark = -1 if nl < 0 else _next_mark(text, nl)
+
+
+def _json_end(lines: list[str], i: int, joined: _Joined | None = None) -> int:
     """End (exclusive) of the document opening at ``i``: its column-0 ``}``, else (cut short)
     the next fence or document, else the end."""
     if _COMPACT_OPEN.match(lines[i]) and lines[i].rstrip().endswith("}"):
         return i + 1
-    for j in range(i + 1, len(lines)):
+    joined = joined or _Joined(lines)
+    text = joined.text
+    j, at = i, joined.offset(i)
+    for stop in _stops(text, at):
+        j += text.count("\n", at, stop)
+        at = stop
+        if j == i:
+            continue  # a mark on the opening line itself
         line = lines[j]
         if line[:1] == "}" and _CLOSE.match(line):
             return j + 1
-        quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"  # skip regexes
+        quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"
         if quick and (_FENCE.match(line) or _json_opens(lines, j)):
             return j
     return len(lines)
@@ -208,13 +266,14 @@ def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int,
     (JSON-stream lines) and ``text``.  With ``text_everywhere`` every other line is text (for
     ``parse``); without, only lines that look like iperf3 output are (for ``locate``)."""
     body = strip_timestamps(lines, timestamp_shape(lines))
+    joined = _Joined(lines)
     out: list[tuple[str, int, int]] = []
     i, n = 0, len(lines)
     while i < n:
         if _json_opens(lines, i):
-            j = _json_end(lines, i)
+            j = _json_end(lines, i, joined)
             while (k := _next_nonblank(lines, j)) < n and _json_opens(lines, k):
-                j = _json_end(lines, k)  # -s -J: one document per test, back to back
+                j = _json_end(lines, k, joined)  # -s -J: one document per test, back to back
             out.append(("json", i, j))
             i = j
         elif _STREAM_LINE.match(lines[i]):
