@@ -7,7 +7,16 @@ path must still see: the column-0 ``}``, a fence, the next document (``^C{`` too
 
 from __future__ import annotations
 
-from azlatency.parsers.iperf3 import _Joined, _json_end
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from azlatency.errors import ParseError
+from azlatency.parsers import iperf3
+from azlatency.parsers.iperf3 import _Joined, _json_end, jsoncols, jsondoc
+from tests.conftest import CORPUS, FIXTURES
 
 
 def _doc(*body: str) -> list[str]:
@@ -48,3 +57,113 @@ def test_json_end_from_a_later_line_and_back():
     assert _json_end(lines, 7, joined) == 10
     assert _json_end(lines, 1, joined) == 5  # an earlier line: offsets counted again
     assert joined.text[joined.offset(6) :].startswith("{")
+
+
+# ---------------------------------------------------------------------------------------------
+# interval rows column by column (jsoncols.py) = row by row (jsondoc._intervals)
+
+
+def _json_files() -> list[Path]:
+    out = sorted((FIXTURES / "iperf3").glob("iperf3--*"))
+    if (CORPUS / "iperf3").is_dir():
+        out += sorted(p for p in (CORPUS / "iperf3").rglob("*") if p.is_file())
+    return [p for p in out if not p.name.endswith(".expected.json") and p.suffix != ".md"]
+
+
+def _read(text: str, strict: bool):
+    try:
+        return iperf3.parse(text, source="x", strict=strict)
+    except ParseError as exc:
+        return str(exc)
+
+
+def _same(a, b) -> None:
+    assert type(a) is type(b)
+    if isinstance(a, str):
+        assert a == b
+        return
+    assert len(a.runs) == len(b.runs)
+    for x, y in zip(a.runs, b.runs, strict=True):
+        assert (x.meta, x.warnings, x.summaries) == (y.meta, y.warnings, y.summaries)
+        assert (x.line_start, x.line_end) == (y.line_start, y.line_end)
+        if x.samples is None or y.samples is None:
+            assert x.samples is None and y.samples is None
+        else:
+            pd.testing.assert_frame_equal(x.samples, y.samples, check_exact=True)
+
+
+def test_columns_read_every_json_as_the_rows_do(monkeypatch):
+    fast = []
+    real = jsondoc.interval_columns
+
+    def spy(*args):
+        cols = real(*args)
+        fast.append(cols is not None)
+        return cols
+
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in _json_files()]
+    for strict in (True, False):
+        monkeypatch.setattr(jsondoc, "interval_columns", spy)
+        new = [_read(t, strict) for t in texts]
+        monkeypatch.setattr(jsondoc, "interval_columns", lambda *a: None)
+        old = [_read(t, strict) for t in texts]
+        for a, b in zip(new, old, strict=True):
+            _same(a, b)
+    assert sum(fast) >= 20  # the fixtures' clean documents did take the columns
+
+
+_IV = {"start": 0, "end": 1.0, "bytes": 10, "bits_per_second": 80.0, "socket": 5}
+
+
+def _columns(**changed):
+    iv = {"streams": [_IV | changed], "sum": {k: v for k, v in _IV.items() if k != "socket"}}
+    return jsoncols.interval_columns([iv, iv], "client", False, "sender", "receiver")
+
+
+def test_columns_values_and_types():
+    cols = _columns(retransmits=2, omitted=True)
+    assert cols["stream"].tolist() == ["5", "SUM", "5", "SUM"]
+    assert cols["status"].tolist() == ["omitted", "ok"] * 2
+    assert cols["role"].tolist() == ["sender"] * 4
+    assert cols["start_s"].dtype == "float64" and cols["start_s"].tolist() == [0.0] * 4
+    assert str(cols["bytes"].dtype) == "Int64" and cols["bytes"].tolist() == [10] * 4
+    assert cols["retransmits"].tolist() == [2, pd.NA, 2, pd.NA]
+    assert cols["seq"].tolist() == [0, 0, 1, 1]
+    assert "jitter_us" not in cols and cols["_flow"] == [""] * 4
+    assert _columns(jitter_ms=0.5)["jitter_us"].tolist()[0] == 500.0
+    assert _columns(socket=None)["stream"].tolist()[0] == "#0"
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"bytes": 10.0},  # a whole float where an int is read: the rows convert it
+        {"bytes": True},
+        {"bytes": 2**63},
+        {"bytes": -(2**63)},
+        {"end": float("nan")},
+        {"end": float("inf")},
+        {"bits_per_second": "80"},
+        {"bits_per_second": 2**64},
+        {"socket": "5"},
+        {"socket": 5.0},
+        {"rtt": [1]},
+    ],
+)
+def test_columns_leave_what_the_rows_check_to_the_rows(changed):
+    assert _columns(**changed) is None
+    assert _columns() is not None
+
+
+def test_columns_of_a_document_with_a_bad_value_warn_as_before():
+    doc = json.loads((FIXTURES / "iperf3" / "iperf3--3.12-linux-J-tcp.json").read_text())
+    doc["intervals"][1]["streams"][0]["bytes"] = "many"
+    doc["intervals"][1]["sum"]["end"] = float("nan")
+    text = json.dumps(doc, indent="\t")
+    run = iperf3.parse(text, strict=False).runs[0]
+    assert "intervals[1].streams[0].bytes: expected a number, got 'many': not read" in run.warnings
+    assert "nan values read as missing" in run.warnings
+    assert pd.isna(run.samples["bytes"][2]) and pd.isna(run.samples["end_s"][3])
+    assert run.samples["bytes"][0] == 12582912 and run.samples["end_s"][1] == 1.000099
+    with pytest.raises(ParseError, match=r"intervals\[1\]\.streams\[0\]\.bytes"):
+        iperf3.parse(text)
