@@ -8,6 +8,7 @@ path must still see: the column-0 ``}``, a fence, the next document (``^C{`` too
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pandas as pd
@@ -57,6 +58,36 @@ def test_json_end_from_a_later_line_and_back():
     assert _json_end(lines, 7, joined) == 10
     assert _json_end(lines, 1, joined) == 5  # an earlier line: offsets counted again
     assert joined.text[joined.offset(6) :].startswith("{")
+
+
+def _json_end_line_by_line(lines: list[str], i: int) -> int:
+    """The reading _json_end replaced (before issue 39): each line looked at in turn."""
+    if iperf3._COMPACT_OPEN.match(lines[i]) and lines[i].rstrip().endswith("}"):
+        return i + 1
+    for j in range(i + 1, len(lines)):
+        line = lines[j]
+        if line[:1] == "}" and iperf3._CLOSE.match(line):
+            return j + 1
+        quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"
+        if quick and (iperf3._FENCE.match(line) or iperf3._json_opens(lines, j)):
+            return j
+    return len(lines)
+
+
+def test_json_end_agrees_with_the_line_by_line_reading():
+    pieces = [
+        "{", "}", "} ", "}x", "}\t", "  {", "   {", "    {", "\t{", "^C{", "^C", "a^Cb", "~",
+        "`", " `{", "```", " ~~~ x", "x ``` y", "", '"start": 1', '  "start": {',
+        '{"start": 2}', '{ "start": 3, "x": 1}', '^C{"start": "~"}', "text",
+    ]  # fmt: skip
+    rnd = random.Random(39)
+    for _ in range(3000):
+        lines = [rnd.choice(pieces) for _ in range(rnd.randint(1, 12))]
+        joined = _Joined(lines)  # one for every start, in a random order: offsets go back too
+        for i in rnd.sample(range(len(lines)), len(lines)):
+            want = _json_end_line_by_line(lines, i)
+            assert _json_end(lines, i) == want, (lines, i)
+            assert _json_end(lines, i, joined) == want, (lines, i)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -137,8 +137,9 @@ class _Joined:
     regex scan: a -J document is thousands of lines (one per key), and looking at each in
     Python cost more than decoding it.  Offsets are counted on demand, moving forward."""
 
-    def __init__(self, lines: list[str]) -> None:
-        self.lines, self._text = lines, None
+    def __init__(self, lines: list[str], text: str | None = None) -> None:
+        """``text``: ``"\\n".join(lines)`` when the caller has it."""
+        self.lines, self._text = lines, text
         self.line, self.pos = 0, 0  # a line and its offset in ``text``
 
     @property
@@ -153,6 +154,10 @@ class _Joined:
         self.pos += sum(map(len, self.lines[self.line : i])) + (i - self.line)
         self.line = i
         return self.pos
+
+    def at(self, j: int, pos: int) -> None:
+        """Line ``j`` holds offset ``pos``: the next offset counts on from there."""
+        self.line, self.pos = j, self.text.rfind("\n", 0, pos) + 1
 
 
 # With _MARKS, a superset of the lines _json_end looks at: a column-0 '}', a '{' after at
@@ -198,9 +203,11 @@ def _json_end(lines: list[str], i: int, joined: _Joined | None = None) -> int:
             continue  # a mark on the opening line itself
         line = lines[j]
         if line[:1] == "}" and _CLOSE.match(line):
+            joined.at(j, at)
             return j + 1
         quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"
         if quick and (_FENCE.match(line) or _json_opens(lines, j)):
+            joined.at(j, at)
             return j
     return len(lines)
 
@@ -261,12 +268,15 @@ def _text_resumes(body: list[str], j: int) -> bool:
     return False
 
 
-def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int, int]]:
+def segments(
+    lines: list[str], *, text_everywhere: bool, text: str | None = None
+) -> list[tuple[str, int, int]]:
     """(kind, start, end) pieces of ``lines``: ``json`` (one or more documents), ``stream``
     (JSON-stream lines) and ``text``.  With ``text_everywhere`` every other line is text (for
-    ``parse``); without, only lines that look like iperf3 output are (for ``locate``)."""
+    ``parse``); without, only lines that look like iperf3 output are (for ``locate``).
+    ``text``: ``"\\n".join(lines)``, when the caller has it."""
     body = strip_timestamps(lines, timestamp_shape(lines))
-    joined = _Joined(lines)
+    joined = _Joined(lines, text)
     out: list[tuple[str, int, int]] = []
     i, n = 0, len(lines)
     while i < n:
@@ -519,7 +529,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     tests: list[Test] = []
     pending: list[str] = []  # iperf3 messages seen before any test (stderr comes first)
     seen: dict[tuple[str, str], int] = {}  # JSON tests read: (cookie, side) -> line
-    for kind, a, b in segments(lines, text_everywhere=True):
+    for kind, a, b in segments(lines, text_everywhere=True, text=text):
         messages: list[str] = []
         if kind == "text":
             _refuse_iperf2(lines, a, b, source)

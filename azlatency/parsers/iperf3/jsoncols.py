@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .model import INT64_MAX, flow_of
+from .model import flow_of
 
 _NONE = type(None)
 _FLOAT_KINDS = frozenset({float, int, _NONE})
@@ -42,30 +42,41 @@ _KEYS = (
 )
 
 
-def _fits(values: list[Any]) -> bool:
-    ints = [x for x in values if type(x) is int]
-    return not ints or (min(ints) >= -INT64_MAX and max(ints) <= INT64_MAX)
+# |x| at or beyond it: maybe an int _Values refuses (beyond 64 bits, or -2**63), or a float
+# its int branch never sees; such a column goes to the rows.
+_BIG = float(2**63)
 
 
 def floats(values: list[Any]) -> np.ndarray | None:
     """float64, NaN where absent; None when a value is not a finite number (or ``nan``)."""
     kinds = set(map(type, values))
-    if not kinds <= _FLOAT_KINDS or (int in kinds and not _fits(values)):
+    if not kinds <= _FLOAT_KINDS:
         return None
-    arr = np.array(values, dtype=np.float64)  # None -> NaN, int -> float(int)
-    if np.isinf(arr).any() or int(np.isnan(arr).sum()) != values.count(None):
+    try:
+        arr = np.array(values, dtype=np.float64)  # None -> NaN, int -> float(int)
+    except OverflowError:  # an int beyond any float: the rows say so
+        return None
+    if int(np.isnan(arr).sum()) != values.count(None) or np.isinf(arr).any():
+        return None
+    if int in kinds and np.nanmax(np.abs(arr), initial=0.0) >= _BIG:
         return None
     return arr
 
 
 def ints(values: list[Any]) -> pd.arrays.IntegerArray | None:
     """Int64 with absent values masked; None unless every value is an int within 64 bits."""
-    if not set(map(type, values)) <= _INT_KINDS or not _fits(values):
+    if not set(map(type, values)) <= _INT_KINDS:
         return None
     obj = np.array(values, dtype=object)
     mask = np.equal(obj, None).astype(bool)
     obj[mask] = 0
-    return pd.arrays.IntegerArray(obj.astype(np.int64), mask)
+    try:
+        data = obj.astype(np.int64)
+    except OverflowError:  # beyond 64 bits: the rows say so
+        return None
+    if (data == -(2**63)).any():  # _Values reads within +-INT64_MAX
+        return None
+    return pd.arrays.IntegerArray(data, mask)
 
 
 def objects(values: list[Any]) -> np.ndarray:
@@ -77,26 +88,35 @@ def objects(values: list[Any]) -> np.ndarray:
 def _gather(doc_intervals: list, local: str | None, other: str | None):
     """The interval objects in row order: each stream's, then ``sum``, ``sum_bidir_reverse``;
     with their interval number, stream index (None for a sum) and the side they default to."""
-    found: list[tuple[dict, int, int | None, str | None]] = []
+    objs: list[dict] = []
+    seqs: list[int] = []
+    ks: list[int | None] = []
+    fallback: list[str | None] = []
     for seq, iv in enumerate(doc_intervals):
         if not isinstance(iv, dict):
             continue
         streams = iv.get("streams")
-        for k, st in enumerate(streams if isinstance(streams, list) else ()):
-            if isinstance(st, dict):
-                found.append((st, seq, k, local))
+        if isinstance(streams, list):
+            for k, st in enumerate(streams):
+                if isinstance(st, dict):
+                    objs.append(st)
+                    seqs.append(seq)
+                    ks.append(k)
+                    fallback.append(local)
         for key, side in (("sum", local), ("sum_bidir_reverse", other)):
-            if isinstance(iv.get(key), dict):
-                found.append((iv[key], seq, None, side))
-    if not found:
-        return [], [], [], []
-    return tuple(map(list, zip(*found, strict=True)))
+            obj = iv.get(key)
+            if isinstance(obj, dict):
+                objs.append(obj)
+                seqs.append(seq)
+                ks.append(None)
+                fallback.append(side)
+    return objs, seqs, ks, fallback
 
 
 def _streams(objs: list[dict], ks: list[int | None]) -> list[str] | None:
     """jsondoc._stream_id of each stream object (its socket, else ``#k``), ``SUM`` for sums."""
     sockets = [o.get("socket") if k is not None else None for o, k in zip(objs, ks, strict=True)]
-    if not set(map(type, sockets)) <= _INT_KINDS or not _fits(sockets):
+    if ints(sockets) is None:
         return None
     return [
         "SUM" if k is None else f"#{k}" if s is None else str(s)
