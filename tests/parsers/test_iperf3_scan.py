@@ -16,7 +16,7 @@ import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
-from azlatency.parsers.iperf3 import _Joined, _json_end, jsoncols, jsondoc
+from azlatency.parsers.iperf3 import _Joined, _json_end, jsoncols, jsondoc, model
 from tests.conftest import CORPUS, FIXTURES
 
 
@@ -198,3 +198,23 @@ def test_columns_of_a_document_with_a_bad_value_warn_as_before():
     assert run.samples["bytes"][0] == 12582912 and run.samples["end_s"][1] == 1.000099
     with pytest.raises(ParseError, match=r"intervals\[1\]\.streams\[0\]\.bytes"):
         iperf3.parse(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# one samples frame for the tests with the same columns, cut into each test's rows
+
+
+def test_sample_frames_cut_from_one_frame_are_each_tests_own(monkeypatch):
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in _json_files()]
+    server = FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt"
+    texts.append(server.read_text() * 3)
+    new = [_read(t, False) for t in texts]
+    monkeypatch.setattr(
+        iperf3, "sample_frames", lambda tests: [model._samples(t.rows, t.columns) for t in tests]
+    )
+    old = [_read(t, False) for t in texts]
+    for a, b in zip(new, old, strict=True):
+        _same(a, b)  # columns, dtypes, values and a RangeIndex from 0
+    runs = new[-1].runs
+    assert len(runs) == 18 and runs[0].samples.index.equals(pd.RangeIndex(len(runs[0].samples)))
+    assert runs[6].samples.equals(runs[0].samples) and runs[6].samples is not runs[0].samples

@@ -51,7 +51,7 @@ from .lines import (
     strip_timestamps,
     timestamp_shape,
 )
-from .model import TOOL, Test, finish
+from .model import TOOL, Test, finish, sample_frames
 from .text import TextReader
 
 INFO = ToolInfo(
@@ -558,4 +558,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             "'Server listening on', interval lines like '[  5]   0.00-1.00   sec  "
             '...\' or a JSON document with a "start" key',
         )
-    return Parsed(TOOL, [finish(t) for t in tests])
+    runs = [finish(t) for t in tests]
+    for run, samples in zip(runs, sample_frames(tests), strict=True):
+        run.samples = samples
+    return Parsed(TOOL, runs)

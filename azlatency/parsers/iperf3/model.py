@@ -361,20 +361,52 @@ def _column(key: str, values: list[Any]) -> Any:
     return arr
 
 
+def _row_values(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The rows' values per sample column: ``seq``, ``kind``, ``status`` and every column
+    some row has a value in."""
+    out = {}
+    for key in SAMPLE_KEYS:
+        values = [r.get(key) for r in rows]
+        if key in ("seq", "kind", "status") or any(v is not None for v in values):
+            out[key] = values
+    return out
+
+
 def _samples(rows: list[dict[str, Any]], columns: dict[str, Any] | None) -> pd.DataFrame | None:
     if columns is not None:
         return pd.DataFrame({key: columns[key] for key in SAMPLE_KEYS if key in columns})
     if not rows:
         return None
-    cols = {}
-    for key in SAMPLE_KEYS:
-        values = [r.get(key) for r in rows]
-        if key in ("seq", "kind", "status") or any(v is not None for v in values):
-            cols[key] = _column(key, values)
-    return pd.DataFrame(cols)
+    return pd.DataFrame({key: _column(key, v) for key, v in _row_values(rows).items()})
+
+
+def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
+    """Each test's samples as :func:`_samples` makes them, but one frame for all the tests
+    with the same columns, cut into each test's rows: a server log of 1,200 short tests
+    spent a third of its read building 1,200 small frames."""
+    out: list[pd.DataFrame | None] = []
+    groups: dict[tuple[str, ...], list[tuple[int, dict[str, list[Any]]]]] = {}
+    for k, t in enumerate(tests):
+        out.append(_samples(t.rows, t.columns) if t.columns is not None or not t.rows else None)
+        if out[-1] is None and t.rows:
+            values = _row_values(t.rows)
+            groups.setdefault(tuple(values), []).append((k, values))
+    for keys, members in groups.items():
+        big = pd.DataFrame(
+            {key: _column(key, [v for _, values in members for v in values[key]]) for key in keys}
+        )
+        start = 0
+        for k, values in members:
+            n = len(values["seq"])
+            part = big.iloc[start : start + n]
+            part.index = pd.RangeIndex(n)
+            out[k] = part
+            start += n
+    return out
 
 
 def finish(test: Test) -> Run:
+    """The run of ``test``, without its samples (:func:`sample_frames` builds them)."""
     meta = dict(test.meta)
     meta.setdefault("mode", "throughput")
     run = Run(
@@ -406,7 +438,6 @@ def finish(test: Test) -> Run:
         run.warnings.append("no end-of-test summary (interrupted or cut short): intervals kept")
     if test.labels:
         meta["labels"] = dict(test.labels)
-    run.samples = _samples(test.rows, test.columns)
     return run
 
 
