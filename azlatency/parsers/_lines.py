@@ -515,6 +515,19 @@ def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
     return pd.array(column, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
 
 
+def repeated_str(values: list[str], counts: list[int]) -> pd.api.extensions.ExtensionArray:
+    """Each of ``values`` repeated its count of times, in order, as :func:`constant_str`
+    makes one (its chunks shared): the run ids of many runs' samples joined."""
+    chunks = [
+        chunk
+        for value, n in zip(values, counts, strict=True)
+        if n
+        for chunk in constant_str(value, n).__arrow_array__().chunks
+    ]
+    column = pa.chunked_array(chunks, type=pa.large_string())
+    return pd.array(column, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
+
+
 _CHUNK = 1 << 23
 
 
