@@ -268,6 +268,14 @@ def _text_resumes(body: list[str], j: int) -> bool:
     return False
 
 
+def _text_ends(lines: list[str], body: list[str], j: int) -> bool:
+    """``locate``: a fence, or a foreign line after which the output does not go on."""
+    if _FENCE.match(lines[j]):
+        return True
+    foreign = body[j].strip() and not _is(_TEXT_MORE, body[j])
+    return bool(foreign) and not _text_resumes(body, j)
+
+
 def segments(
     lines: list[str], *, text_everywhere: bool, text: str | None = None
 ) -> list[tuple[str, int, int]]:
@@ -319,10 +327,7 @@ def segments(
                     j += 1
                     continue
                 debug = bool(DEBUG_BLOCK.match(body[j].strip()))
-                foreign = body[j].strip() and not _is(_TEXT_MORE, body[j])
-                if not text_everywhere and (
-                    _FENCE.match(lines[j]) or (foreign and not _text_resumes(body, j))
-                ):
+                if not text_everywhere and _text_ends(lines, body, j):
                     break
                 j += 1
             while j > i + 1 and not lines[j - 1].strip():

@@ -361,15 +361,16 @@ def _column(key: str, values: list[Any]) -> Any:
     return arr
 
 
-def _row_values(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """The rows' values per sample column: ``seq``, ``kind``, ``status`` and every column
-    some row has a value in."""
-    out = {}
-    for key in SAMPLE_KEYS:
-        values = [r.get(key) for r in rows]
-        if key in ("seq", "kind", "status") or any(v is not None for v in values):
-            out[key] = values
-    return out
+def _present(rows: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The sample columns of ``rows``: ``seq``, ``kind``, ``status`` and every column some
+    row has a value in."""
+    keys = set().union(*rows)
+    return tuple(
+        key
+        for key in SAMPLE_KEYS
+        if key in ("seq", "kind", "status")
+        or (key in keys and any(r.get(key) is not None for r in rows))
+    )
 
 
 def _samples(rows: list[dict[str, Any]], columns: dict[str, Any] | None) -> pd.DataFrame | None:
@@ -377,7 +378,7 @@ def _samples(rows: list[dict[str, Any]], columns: dict[str, Any] | None) -> pd.D
         return pd.DataFrame({key: columns[key] for key in SAMPLE_KEYS if key in columns})
     if not rows:
         return None
-    return pd.DataFrame({key: _column(key, v) for key, v in _row_values(rows).items()})
+    return pd.DataFrame({key: _column(key, [r.get(key) for r in rows]) for key in _present(rows)})
 
 
 def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
@@ -385,19 +386,21 @@ def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
     with the same columns, cut into each test's rows: a server log of 1,200 short tests
     spent a third of its read building 1,200 small frames."""
     out: list[pd.DataFrame | None] = []
-    groups: dict[tuple[str, ...], list[tuple[int, dict[str, list[Any]]]]] = {}
+    groups: dict[tuple[str, ...], list[Test]] = {}
+    places: dict[tuple[str, ...], list[int]] = {}
     for k, t in enumerate(tests):
         out.append(_samples(t.rows, t.columns) if t.columns is not None or not t.rows else None)
         if out[-1] is None and t.rows:
-            values = _row_values(t.rows)
-            groups.setdefault(tuple(values), []).append((k, values))
+            keys = _present(t.rows)
+            groups.setdefault(keys, []).append(t)
+            places.setdefault(keys, []).append(k)
     for keys, members in groups.items():
         big = pd.DataFrame(
-            {key: _column(key, [v for _, values in members for v in values[key]]) for key in keys}
+            {key: _column(key, [r.get(key) for t in members for r in t.rows]) for key in keys}
         )
         start = 0
-        for k, values in members:
-            n = len(values["seq"])
+        for k, t in zip(places[keys], members, strict=True):
+            n = len(t.rows)
             part = big.iloc[start : start + n]
             part.index = pd.RangeIndex(n)
             out[k] = part
