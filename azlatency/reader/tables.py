@@ -297,16 +297,17 @@ class _Samples:
     def __init__(self, rows: list[_RunRows]) -> None:
         self.rows = rows
         self.shapes: dict[tuple, list[int]] = {}  # (columns, dtypes) -> runs, in order
+        self.joined: dict[tuple, pd.DataFrame] = {}  # a shape's runs joined, when all short
         for k, r in enumerate(rows):
             if r.samples is not None:
-                key = (tuple(r.samples.columns), tuple(r.samples.dtypes.tolist()))
+                key = (tuple(r.samples.columns.tolist()), tuple(r.samples.dtypes.tolist()))
                 self.shapes.setdefault(key, []).append(k)
 
     def hashes(self) -> dict[int, np.ndarray]:
         """Each run's :func:`_row_hashes` (of its first and last thousand rows past 2,000),
         the short runs of a shape hashed in one go: a row's hash is its own values'."""
         out: dict[int, np.ndarray] = {}
-        for ks in self.shapes.values():
+        for shape, ks in self.shapes.items():
             short = [k for k in ks if len(self.rows[k].samples) <= 2000]
             for k in ks:
                 if len(self.rows[k].samples) > 2000:
@@ -314,11 +315,19 @@ class _Samples:
             if not short:
                 continue
             joined = pd.concat([self.rows[k].samples for k in short], ignore_index=True)
+            if len(short) == len(ks):
+                self.joined[shape] = joined  # the table's too
             every, start = _row_hashes(joined), 0
             for k in short:
                 n = len(self.rows[k].samples)
                 out[k], start = every[start : start + n], start + n
         return out
+
+    def _joined(self, shape: tuple) -> pd.DataFrame:
+        """The runs of ``shape`` joined (by :meth:`hashes` already when all are short)."""
+        if shape in self.joined:
+            return self.joined[shape]
+        return pd.concat([self.rows[k].samples for k in self.shapes[shape]])
 
     def table(self) -> pd.DataFrame | None:
         """Every run's samples in run order, with its ``run_id`` first; None when none has."""
@@ -330,9 +339,10 @@ class _Samples:
         in_order = [k for ks in groups for k in ks] == order
         if not in_order and sum(lengths.values()) > _REORDER_ROWS:
             groups, in_order = [order], True
-        frame = pd.concat(
-            [pd.concat([self.rows[k].samples for k in ks]) for ks in groups], ignore_index=True
-        )
+            parts = [pd.concat([self.rows[k].samples for k in order])]
+        else:
+            parts = [self._joined(shape) for shape in self.shapes]
+        frame = pd.concat(parts, ignore_index=True)
         if not in_order:
             frame = frame.take(_back_in_order(groups, lengths)).reset_index(drop=True)
         ids = [self.rows[k].meta["run_id"] for k in order]
