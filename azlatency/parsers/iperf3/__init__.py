@@ -123,13 +123,23 @@ _IPERF3_ONLY = re.compile(
 
 
 def _json_opens(lines: list[str], i: int) -> bool:
-    if _COMPACT_OPEN.match(lines[i]):
+    line = lines[i]
+    if "{" not in line[:6]:  # both opens have it after at most 3 spaces and '^C'
+        return False
+    if _COMPACT_OPEN.match(line):
         return True
-    if not _PRETTY_OPEN.match(lines[i]):
+    if not _PRETTY_OPEN.match(line):
         return False
     # The first key, or (a stray line between) one of the next two.
-    after = [x for x in lines[i + 1 : i + 6] if x.strip()][:3]
-    return any(_START_KEY.match(x) for x in after)
+    seen = 0
+    for x in lines[i + 1 : i + 6]:
+        if x.strip():
+            if _START_KEY.match(x):
+                return True
+            seen += 1
+            if seen == 3:
+                break
+    return False
 
 
 class _Joined:
@@ -401,8 +411,10 @@ def _json_tests(
     strict: bool,
     orphans: list[str],
     seen: dict[tuple[str, str], int] | None = None,
+    whole: str | None = None,
 ) -> list[Test]:
-    docs, notes, outside, variant = _documents(lines, a, b, kind, source, strict)
+    """``whole``: ``"\\n".join(lines)``, when the documents are all of it."""
+    docs, notes, outside, variant = _documents(lines, a, b, kind, source, strict, whole)
     tests: list[Test] = []
     for d in docs:
         doc, first, last = d.data, d.first, d.last
@@ -447,13 +459,23 @@ def _json_tests(
     return tests
 
 
-def _documents(lines: list[str], a: int, b: int, kind: str, source: str | None, strict: bool):
+def _documents(
+    lines: list[str],
+    a: int,
+    b: int,
+    kind: str,
+    source: str | None,
+    strict: bool,
+    whole: str | None = None,
+):
     """The JSON documents of ``lines[a:b]`` (numbered as in ``lines``), the notes on what
     was skipped, the text outside them and the parser variant."""
     if kind == "stream":
         docs, notes = stream_documents(lines[a:b], a)
         return docs, notes, "", "json-stream"
-    docs, notes, outside, strays = decode_documents("\n".join(lines[a:b]))
+    docs, notes, outside, strays = decode_documents(
+        whole if whole is not None else "\n".join(lines[a:b])
+    )
     for d in docs:
         d.first, d.last = d.first + a, d.last + a
     for no, line in strays:
@@ -542,7 +564,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             found = reader.read()
             messages = reader.leftover
         else:
-            found = _json_tests(lines, a, b, kind, source, strict, messages, seen)
+            whole = text if (a, b) == (0, len(lines)) else None  # a -J file: no second join
+            found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)
         if found and pending:
             found[0].warnings[:0] = [f"iperf3: {e}" for e in pending]
             pending = []

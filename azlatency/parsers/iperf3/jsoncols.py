@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .model import flow_of
+from .model import INT64_MAX, flow_of
 
 _NONE = type(None)
 _FLOAT_KINDS = frozenset({float, int, _NONE})
@@ -65,13 +65,17 @@ def floats(values: list[Any]) -> np.ndarray | None:
 
 def ints(values: list[Any]) -> pd.arrays.IntegerArray | None:
     """Int64 with absent values masked; None unless every value is an int within 64 bits."""
-    if not set(map(type, values)) <= _INT_KINDS:
+    kinds = set(map(type, values))
+    if not kinds <= _INT_KINDS:
         return None
-    obj = np.array(values, dtype=object)
-    mask = np.equal(obj, None).astype(bool)
-    obj[mask] = 0
     try:
-        data = obj.astype(np.int64)
+        if _NONE in kinds:
+            obj = np.array(values, dtype=object)
+            mask = np.equal(obj, None).astype(bool)
+            obj[mask] = 0
+            data = obj.astype(np.int64)
+        else:
+            data, mask = np.array(values, dtype=np.int64), np.zeros(len(values), dtype=bool)
     except OverflowError:  # beyond 64 bits: the rows say so
         return None
     if (data == -(2**63)).any():  # _Values reads within +-INT64_MAX
@@ -116,8 +120,13 @@ def _gather(doc_intervals: list, local: str | None, other: str | None):
 def _streams(objs: list[dict], ks: list[int | None]) -> list[str] | None:
     """jsondoc._stream_id of each stream object (its socket, else ``#k``), ``SUM`` for sums."""
     sockets = [o.get("socket") if k is not None else None for o, k in zip(objs, ks, strict=True)]
-    if ints(sockets) is None:
+    kinds = set(map(type, sockets))
+    if not kinds <= _INT_KINDS:
         return None
+    if int in kinds:
+        present = [x for x in sockets if x is not None]
+        if min(present) < -INT64_MAX or max(present) > INT64_MAX:
+            return None
     return [
         "SUM" if k is None else f"#{k}" if s is None else str(s)
         for s, k in zip(sockets, ks, strict=True)
