@@ -16,7 +16,9 @@ import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
+from azlatency.parsers._lines import integer, number
 from azlatency.parsers.iperf3 import _Joined, _json_end, jsoncols, jsondoc, model
+from azlatency.parsers.iperf3.text import TextReader
 from tests.conftest import CORPUS, FIXTURES
 
 
@@ -218,3 +220,41 @@ def test_sample_frames_cut_from_one_frame_are_each_tests_own(monkeypatch):
     runs = new[-1].runs
     assert len(runs) == 18 and runs[0].samples.index.equals(pd.RangeIndex(len(runs[0].samples)))
     assert runs[6].samples.equals(runs[0].samples) and runs[6].samples is not runs[0].samples
+
+
+# ---------------------------------------------------------------------------------------------
+# text numbers: float()/int() first, number()/integer() for what they do not read
+
+
+def _old_num(reader, text):
+    value = number(text, tool="iperf3", source=None, line_no=3, what="x")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise reader.error(3, f"expected x, got {text!r}")
+    return value
+
+
+def _old_int(reader, text):
+    value = integer(text, tool="iperf3", source=None, line_no=3, what="x")
+    if abs(value) > 2**63 - 1:
+        raise reader.error(3, f"x {text!r} is beyond a 64-bit count")
+    return value
+
+
+def _outcome(fn, *args):
+    try:
+        value = fn(*args)
+    except ParseError as exc:
+        return "error", str(exc)
+    return type(value), value
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["12.0", " 101 ", "1,234", "1\xa0234", "1\u202f234", "1_000", "nan", "-inf", "1e3", "x",
+     "", "7.5", "-3", "+4", str(2**63 - 1), str(2**63), str(-(2**63)), str(2**70), "1.0",
+     "9" * 30, "0x10"],
+)  # fmt: skip
+def test_text_numbers_read_as_before(text):
+    reader = TextReader([], source=None, strict=True)
+    assert _outcome(reader.num, text, 3, "x") == _outcome(_old_num, reader, text)
+    assert _outcome(reader.int, text, 3, "x") == _outcome(_old_int, reader, text)

@@ -16,7 +16,7 @@ import re
 from datetime import UTC, datetime
 
 from ...errors import ParseError
-from .._lines import command_of, integer, number
+from .._lines import INT64_MIN, command_of, integer, number
 from .lines import (
     ACCEPTED,
     CONGESTION,
@@ -108,13 +108,21 @@ class TextReader:
         return ParseError(TOOL, self.source, line_no, reason, hint=hint)
 
     def num(self, text: str, line_no: int, what: str) -> float:
-        value = number(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
+        try:  # what number() reads: it only takes ',' and no-break spaces out first
+            value = float(text)
+        except ValueError:
+            value = number(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
         if value != value or value in (float("inf"), float("-inf")):
             raise self.error(line_no, f"expected {what}, got {text!r}")
         return value
 
     def int(self, text: str, line_no: int, what: str) -> int:
-        value = integer(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
+        try:  # as num(): integer() when int() does not read it as it stands (or its range)
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not INT64_MIN <= value <= INT64_MAX:
+            value = integer(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
         if abs(value) > INT64_MAX:
             raise self.error(line_no, f"{what} {text!r} is beyond a 64-bit count")
         return value
