@@ -126,7 +126,7 @@ def _json_opens(lines: list[str], i: int) -> bool:
     line = lines[i]
     if "{" not in line[:6]:  # both opens have it after at most 3 spaces and '^C'
         return False
-    if _COMPACT_OPEN.match(line):
+    if '"start"' in line and _COMPACT_OPEN.match(line):
         return True
     if not _PRETTY_OPEN.match(line):
         return False
@@ -134,7 +134,7 @@ def _json_opens(lines: list[str], i: int) -> bool:
     seen = 0
     for x in lines[i + 1 : i + 6]:
         if x.strip():
-            if _START_KEY.match(x):
+            if '"start"' in x and _START_KEY.match(x):
                 return True
             seen += 1
             if seen == 3:
