@@ -68,3 +68,7 @@ def test_repeated_str():
     col = repeated_str(["a", "bb", "c"], [2, 0, 3])
     assert col.tolist() == ["a", "a", "c", "c", "c"]
     assert col.dtype == pd.StringDtype("pyarrow", na_value=float("nan"))
+    # past a million values: constant_str's shared chunks, the same values
+    big = repeated_str(["run-1", "run-22"], [600_000, 500_001])
+    assert len(big) == 1_100_001 and big.dtype == col.dtype
+    assert big[599_999] == "run-1" and big[600_000] == "run-22" and big[-1] == "run-22"

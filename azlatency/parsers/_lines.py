@@ -516,15 +516,21 @@ def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
 
 
 def repeated_str(values: list[str], counts: list[int]) -> pd.api.extensions.ExtensionArray:
-    """Each of ``values`` repeated its count of times, in order, as :func:`constant_str`
-    makes one (its chunks shared): the run ids of many runs' samples joined."""
-    chunks = [
-        chunk
-        for value, n in zip(values, counts, strict=True)
-        if n
-        for chunk in constant_str(value, n).__arrow_array__().chunks
-    ]
-    column = pa.chunked_array(chunks, type=pa.large_string())
+    """Each of ``values`` repeated its count of times, in order, in the schema's ``str``
+    dtype: the run ids of many runs' samples joined.  Up to a million values one array of
+    them (a run's :func:`constant_str` each cost more than the rows of a short run); beyond,
+    :func:`constant_str` chunks, which share their buffers."""
+    if sum(counts) > 1_000_000:
+        chunks = [
+            chunk
+            for value, n in zip(values, counts, strict=True)
+            if n
+            for chunk in constant_str(value, n).__arrow_array__().chunks
+        ]
+        column = pa.chunked_array(chunks, type=pa.large_string())
+    else:
+        repeated = np.repeat(np.array(values, dtype=object), np.array(counts, dtype=np.int64))
+        column = pa.chunked_array([pa.array(repeated, type=pa.large_string())])
     return pd.array(column, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
 
 

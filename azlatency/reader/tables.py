@@ -220,8 +220,9 @@ def _repeats(rows: list[_RunRows], lines: list[str] | None, hashes: dict[int, np
         if key is None and lines is not None:
             a, b = r.meta["line_start"], r.meta["line_end"]
             text = tuple(x.strip() for x in lines[a - 1 : b] if x.strip())
-            figures = sum(len(_NUMBER.findall(x)) for x in text)
-            key = ("text", r.tool, text) if len(text) >= 3 or figures >= 8 else None
+            # the numbers are counted only where the lines are too few to decide
+            enough = len(text) >= 3 or sum(len(_NUMBER.findall(x)) for x in text) >= 8
+            key = ("text", r.tool, text) if enough else None
         if key is None:
             continue
         first = seen.setdefault(key, r)
