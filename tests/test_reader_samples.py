@@ -68,7 +68,11 @@ def test_repeated_str():
     col = repeated_str(["a", "bb", "c"], [2, 0, 3])
     assert col.tolist() == ["a", "a", "c", "c", "c"]
     assert col.dtype == pd.StringDtype("pyarrow", na_value=float("nan"))
-    # past a million values: constant_str's shared chunks, the same values
-    big = repeated_str(["run-1", "run-22"], [600_000, 500_001])
-    assert len(big) == 1_100_001 and big.dtype == col.dtype
-    assert big[599_999] == "run-1" and big[600_000] == "run-22" and big[-1] == "run-22"
+    # long runs are constant_str's shared chunks, short ones between them one array
+    ids, counts = ["r1", "r2", "r3", "r4"], [1500, 3, 2_100_000, 7]
+    big = repeated_str(ids, counts)
+    assert len(big) == sum(counts) and big.dtype == col.dtype
+    assert big[1499] == "r1" and big[1500] == "r2" and big[1503] == "r3" and big[-1] == "r4"
+    assert big[-8] == "r3" and big[1502] == "r2"
+    chunks = big.__arrow_array__().chunks
+    assert len(chunks) == 1 + 1 + 3 + 1  # r1, r2, r3 in CONSTANT_CHUNK pieces, r4

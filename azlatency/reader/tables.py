@@ -328,7 +328,7 @@ class _Samples:
         """The runs of ``shape`` joined (by :meth:`hashes` already when all are short)."""
         if shape in self.joined:
             return self.joined[shape]
-        return pd.concat([self.rows[k].samples for k in self.shapes[shape]])
+        return _join([self.rows[k].samples for k in self.shapes[shape]])
 
     def table(self) -> pd.DataFrame | None:
         """Every run's samples in run order, with its ``run_id`` first; None when none has."""
@@ -340,15 +340,22 @@ class _Samples:
         in_order = [k for ks in groups for k in ks] == order
         if not in_order and sum(lengths.values()) > _REORDER_ROWS:
             groups, in_order = [order], True
-            parts = [pd.concat([self.rows[k].samples for k in order])]
+            parts = [_join([self.rows[k].samples for k in order])]
         else:
             parts = [self._joined(shape) for shape in self.shapes]
-        frame = pd.concat(parts, ignore_index=True)
+        # a shallow copy of a lone part: the run_id goes into the table, not a run's frame
+        frame = _join(parts).copy(deep=False)
         if not in_order:
             frame = frame.take(_back_in_order(groups, lengths)).reset_index(drop=True)
         ids = [self.rows[k].meta["run_id"] for k in order]
         frame.insert(0, "run_id", repeated_str(ids, [lengths[k] for k in order]))
         return frame
+
+
+def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """``pd.concat`` of ``frames``, or the lone frame as it is: concat copies even one, and
+    a long run's copy is its whole samples again at the peak."""
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
 def _back_in_order(groups: list[list[int]], lengths: dict[int, int]) -> np.ndarray:
