@@ -515,6 +515,37 @@ def constant_str(value: str, n: int) -> pd.api.extensions.ExtensionArray:
     return pd.array(column, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
 
 
+def repeated_str(values: list[str], counts: list[int]) -> pd.api.extensions.ExtensionArray:
+    """Each of ``values`` repeated its count of times, in order, in the schema's ``str``
+    dtype: the run ids of many runs' samples joined.  A long run's are :func:`constant_str`
+    chunks (shared buffers); consecutive short runs' one array between them (1,200 short
+    runs' constant_str calls cost more than their rows)."""
+    chunks: list[pa.Array] = []
+    short: list[str] = []
+    short_counts: list[int] = []
+
+    def flush() -> None:
+        if short:
+            repeated = np.repeat(np.array(short, dtype=object), short_counts)
+            chunks.append(pa.array(repeated, type=pa.large_string()))
+            short.clear()
+            short_counts.clear()
+
+    for value, n in zip(values, counts, strict=True):
+        if n >= _SHORT_RUN:
+            flush()
+            chunks.extend(constant_str(value, n).__arrow_array__().chunks)
+        elif n:
+            short.append(value)
+            short_counts.append(n)
+    flush()
+    column = pa.chunked_array(chunks, type=pa.large_string())
+    return pd.array(column, dtype=pd.StringDtype("pyarrow", na_value=float("nan")))
+
+
+_SHORT_RUN = 1000  # rows: below, a value costs less in one array than a constant_str call
+
+
 _CHUNK = 1 << 23
 
 

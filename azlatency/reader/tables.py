@@ -19,7 +19,7 @@ from ..errors import (
 )
 from ..parsers import get
 from ..parsers._base import Parsed, Span
-from ..parsers._lines import constant_str
+from ..parsers._lines import repeated_str
 from ..schema import Tables
 from .outline import _command_passed_over, _commands, _context, _outline, _pick_command
 
@@ -53,9 +53,10 @@ def _tables(
             *_block_commands(lines, span, parsed.tool),
         )
         rows.extend(_run_rows(where, parsed.tool, k, run) for k, run in enumerate(parsed.runs))
-    _repeats(rows, lines)
+    samples = _Samples(rows)
+    _repeats(rows, lines, samples.hashes())
     try:
-        return _frames(rows)
+        return _frames(rows, samples)
     except (SchemaError, OverflowError):
         return _without_unstorable(rows, source, strict)
 
@@ -121,10 +122,8 @@ def _run_rows(where: _Block, tool: str, k: int, run) -> _RunRows:
     )
     if isinstance(meta.get("labels"), dict):
         meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
-    samples = None
-    if run.samples is not None and len(run.samples):
-        samples = run.samples
-        samples.insert(0, "run_id", constant_str(run_id, len(samples)))
+    # the run_id column is added to all runs' samples at once (_Samples.table)
+    samples = run.samples if run.samples is not None and len(run.samples) else None
     summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
     return _RunRows(tool, meta["line_start"], meta, samples, summaries)
 
@@ -151,7 +150,7 @@ def _without_unstorable(rows: list[_RunRows], source: str | None, strict: bool) 
 _COUNTS = ("packets_sent", "packets_received", "loss_pct")
 
 
-def _figures(r: _RunRows) -> tuple | None:
+def _figures(r: _RunRows, hashes: np.ndarray | None) -> tuple | None:
     """What a run measured, without where it sits: its summaries and (the ends of) its
     samples.  None when it holds too little to tell a copy from a coincidence: fewer than
     20 samples or 5 distinct ones (ten 1-s iperf3 intervals capped at one rate), or, with no
@@ -173,8 +172,7 @@ def _figures(r: _RunRows) -> tuple | None:
     distinct |= {float(v) for v in counts if v is not None and pd.notna(v) and float(v)}
     summ = (*summ, counts)
     samples, digest, varied = r.samples, None, False
-    if samples is not None and len(samples):
-        hashes = _row_hashes(samples if len(samples) <= 2000 else samples.iloc[_ENDS])
+    if samples is not None and len(samples):  # hashes: _Samples.hashes
         digest = (len(samples), int(hashes.sum()))
         varied = len(samples) >= 20 and len(np.unique(hashes)) >= 5
     if digest is not None:  # the figures come from the samples: they decide
@@ -210,20 +208,21 @@ def _row_hashes(samples: pd.DataFrame) -> np.ndarray:
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def _repeats(rows: list[_RunRows], lines: list[str] | None = None) -> None:
+def _repeats(rows: list[_RunRows], lines: list[str] | None, hashes: dict[int, np.ndarray]) -> None:
     """A run whose figures repeat an earlier run's of the same file, value for value, or whose
     lines repeat an earlier run's word for word (three or more lines, or eight or more
     numbers: a short run of lost probes has too few figures to compare), was most likely pasted twice: both stay (two
     identical executions are possible, if unlikely), and the later one says so, so a
     run-level test is not handed a replicate unseen."""
     seen: dict[tuple, _RunRows] = {}
-    for r in rows:
-        key = _figures(r)
+    for k, r in enumerate(rows):
+        key = _figures(r, hashes.get(k))
         if key is None and lines is not None:
             a, b = r.meta["line_start"], r.meta["line_end"]
             text = tuple(x.strip() for x in lines[a - 1 : b] if x.strip())
-            figures = sum(len(_NUMBER.findall(x)) for x in text)
-            key = ("text", r.tool, text) if len(text) >= 3 or figures >= 8 else None
+            # the numbers are counted only where the lines are too few to decide
+            enough = len(text) >= 3 or sum(len(_NUMBER.findall(x)) for x in text) >= 8
+            key = ("text", r.tool, text) if enough else None
         if key is None:
             continue
         first = seen.setdefault(key, r)
@@ -272,17 +271,97 @@ class _RunRows:
     summaries: list[dict]
 
 
-def _frames(rows: list[_RunRows]) -> Tables:
+def _frames(rows: list[_RunRows], samples: _Samples | None = None) -> Tables:
     run_rows = [r.meta for r in rows]
-    sample_frames = [r.samples for r in rows if r.samples is not None]
     summary_rows = [s for r in rows for s in r.summaries]
     runs = schema.frame("runs", run_rows) if run_rows else schema.empty("runs")
-    samples = (
-        schema.frame("samples", pd.concat(sample_frames, ignore_index=True))
-        if sample_frames
-        else schema.empty("samples")
-    )
+    table = (samples or _Samples(rows)).table()
+    samples_frame = schema.frame("samples", table) if table is not None else schema.empty("samples")
     summaries = (
         schema.frame("summaries", summary_rows) if summary_rows else schema.empty("summaries")
     )
-    return Tables(runs, samples, summaries)
+    return Tables(runs, samples_frame, summaries)
+
+
+# Beyond it, runs' samples that take turns in shape are joined in run order as they come:
+# joining the runs of each shape and then putting the rows back in order holds a second copy.
+_REORDER_ROWS = 1_000_000
+
+
+class _Samples:
+    """The runs' samples joined for the repeated-copy check and the samples table.
+
+    Runs whose frames have the same columns and dtypes are joined together: ``pd.concat``
+    aligns nothing among them (a server log's 1,200 iperf3 tests of four shapes joined one by
+    one spent 0.45 s aligning columns, 0.05 s so), and one hash per column serves them all."""
+
+    def __init__(self, rows: list[_RunRows]) -> None:
+        self.rows = rows
+        self.shapes: dict[tuple, list[int]] = {}  # (columns, dtypes) -> runs, in order
+        self.joined: dict[tuple, pd.DataFrame] = {}  # a shape's runs joined, when all short
+        for k, r in enumerate(rows):
+            if r.samples is not None:
+                key = (tuple(r.samples.columns.tolist()), tuple(r.samples.dtypes.tolist()))
+                self.shapes.setdefault(key, []).append(k)
+
+    def hashes(self) -> dict[int, np.ndarray]:
+        """Each run's :func:`_row_hashes` (of its first and last thousand rows past 2,000),
+        the short runs of a shape hashed in one go: a row's hash is its own values'."""
+        out: dict[int, np.ndarray] = {}
+        for shape, ks in self.shapes.items():
+            short = [k for k in ks if len(self.rows[k].samples) <= 2000]
+            for k in ks:
+                if len(self.rows[k].samples) > 2000:
+                    out[k] = _row_hashes(self.rows[k].samples.iloc[_ENDS])
+            if not short:
+                continue
+            joined = pd.concat([self.rows[k].samples for k in short], ignore_index=True)
+            if len(short) == len(ks):
+                self.joined[shape] = joined  # the table's too
+            every, start = _row_hashes(joined), 0
+            for k in short:
+                n = len(self.rows[k].samples)
+                out[k], start = every[start : start + n], start + n
+        return out
+
+    def _joined(self, shape: tuple) -> pd.DataFrame:
+        """The runs of ``shape`` joined (by :meth:`hashes` already when all are short)."""
+        if shape in self.joined:
+            return self.joined[shape]
+        return _join([self.rows[k].samples for k in self.shapes[shape]])
+
+    def table(self) -> pd.DataFrame | None:
+        """Every run's samples in run order, with its ``run_id`` first; None when none has."""
+        order = sorted(k for ks in self.shapes.values() for k in ks)
+        if not order:
+            return None
+        lengths = {k: len(self.rows[k].samples) for k in order}
+        groups = list(self.shapes.values())
+        in_order = [k for ks in groups for k in ks] == order
+        if not in_order and sum(lengths.values()) > _REORDER_ROWS:
+            groups, in_order = [order], True
+            parts = [_join([self.rows[k].samples for k in order])]
+        else:
+            parts = [self._joined(shape) for shape in self.shapes]
+        # a shallow copy of a lone part: the run_id goes into the table, not a run's frame
+        frame = _join(parts).copy(deep=False)
+        if not in_order:
+            frame = frame.take(_back_in_order(groups, lengths)).reset_index(drop=True)
+        ids = [self.rows[k].meta["run_id"] for k in order]
+        frame.insert(0, "run_id", repeated_str(ids, [lengths[k] for k in order]))
+        return frame
+
+
+def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """``pd.concat`` of ``frames``, or the lone frame as it is: concat copies even one, and
+    a long run's copy is its whole samples again at the peak."""
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _back_in_order(groups: list[list[int]], lengths: dict[int, int]) -> np.ndarray:
+    """Row positions, in run order, of the runs' rows joined group after group."""
+    start, at = 0, {}
+    for ks in groups:
+        for k in ks:
+            at[k], start = start, start + lengths[k]
+    return np.concatenate([np.arange(at[k], at[k] + lengths[k]) for k in sorted(at)])

@@ -51,7 +51,7 @@ from .lines import (
     strip_timestamps,
     timestamp_shape,
 )
-from .model import TOOL, Test, finish
+from .model import TOOL, Test, finish, sample_frames
 from .text import TextReader
 
 INFO = ToolInfo(
@@ -123,26 +123,101 @@ _IPERF3_ONLY = re.compile(
 
 
 def _json_opens(lines: list[str], i: int) -> bool:
-    if _COMPACT_OPEN.match(lines[i]):
+    line = lines[i]
+    if "{" not in line[:6]:  # both opens have it after at most 3 spaces and '^C'
+        return False
+    if '"start"' in line and _COMPACT_OPEN.match(line):
         return True
-    if not _PRETTY_OPEN.match(lines[i]):
+    if not _PRETTY_OPEN.match(line):
         return False
     # The first key, or (a stray line between) one of the next two.
-    after = [x for x in lines[i + 1 : i + 6] if x.strip()][:3]
-    return any(_START_KEY.match(x) for x in after)
+    seen = 0
+    for x in lines[i + 1 : i + 6]:
+        if x.strip():
+            if '"start"' in x and _START_KEY.match(x):
+                return True
+            seen += 1
+            if seen == 3:
+                break
+    return False
 
 
-def _json_end(lines: list[str], i: int) -> int:
+class _Joined:
+    """``lines`` as one text, to find the few lines that can end a JSON document with one
+    regex scan: a -J document is thousands of lines (one per key), and looking at each in
+    Python cost more than decoding it.  Offsets are counted on demand, moving forward."""
+
+    def __init__(self, lines: list[str], text: str | None = None) -> None:
+        """``text``: ``"\\n".join(lines)`` when the caller has it."""
+        self.lines, self._text = lines, text
+        self.line, self.pos = 0, 0  # a line and its offset in ``text``
+
+    @property
+    def text(self) -> str:
+        if self._text is None:  # joined once, when a file has a -J document
+            self._text = "\n".join(self.lines)
+        return self._text
+
+    def offset(self, i: int) -> int:
+        if i < self.line:
+            self.line, self.pos = 0, 0
+        self.pos += sum(map(len, self.lines[self.line : i])) + (i - self.line)
+        self.line = i
+        return self.pos
+
+    def at(self, j: int, pos: int) -> None:
+        """Line ``j`` holds offset ``pos``: the next offset counts on from there."""
+        self.line, self.pos = j, self.text.rfind("\n", 0, pos) + 1
+
+
+# With _MARKS, a superset of the lines _json_end looks at: a column-0 '}', a '{' after at
+# most 3 spaces (no more can open a document), a '`' or '~' (a fence); each is then checked
+# as before.  The newline first and few branches keep the regex engine's fast scan.
+_JSON_STOP = re.compile(r"\n(?:\}| {0,3}\{)")
+_MARKS = ("`", "~")
+
+
+def _next_mark(text: str, at: int) -> int:
+    """Where the next of :data:`_MARKS` is, or -1."""
+    found = [k for k in (text.find(mark, at) for mark in _MARKS) if k >= 0]
+    return min(found) if found else -1
+
+
+def _stops(text: str, at: int):
+    """Offsets, in order, of the lines from ``at`` on that may end a document (a line start,
+    or a mark within its line)."""
+    ends = _JSON_STOP.finditer(text, at)
+    end, mark = next(ends, None), _next_mark(text, at)
+    while end is not None or mark >= 0:
+        if mark < 0 or (end is not None and end.start() < mark):
+            yield end.start() + 1
+            end = next(ends, None)
+        else:
+            yield mark
+            nl = text.find("\n", mark)
+            mark = -1 if nl < 0 else _next_mark(text, nl)
+
+
+def _json_end(lines: list[str], i: int, joined: _Joined | None = None) -> int:
     """End (exclusive) of the document opening at ``i``: its column-0 ``}``, else (cut short)
     the next fence or document, else the end."""
     if _COMPACT_OPEN.match(lines[i]) and lines[i].rstrip().endswith("}"):
         return i + 1
-    for j in range(i + 1, len(lines)):
+    joined = joined or _Joined(lines)
+    text = joined.text
+    j, at = i, joined.offset(i)
+    for stop in _stops(text, at):
+        j += text.count("\n", at, stop)
+        at = stop
+        if j == i:
+            continue  # a mark on the opening line itself
         line = lines[j]
         if line[:1] == "}" and _CLOSE.match(line):
+            joined.at(j, at)
             return j + 1
-        quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"  # skip regexes
+        quick = "`" in line or "~" in line or line.lstrip(" ")[:1] == "{"
         if quick and (_FENCE.match(line) or _json_opens(lines, j)):
+            joined.at(j, at)
             return j
     return len(lines)
 
@@ -203,18 +278,30 @@ def _text_resumes(body: list[str], j: int) -> bool:
     return False
 
 
-def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int, int]]:
+def _text_ends(lines: list[str], body: list[str], j: int) -> bool:
+    """``locate``: a fence, or a foreign line after which the output does not go on."""
+    if _FENCE.match(lines[j]):
+        return True
+    foreign = body[j].strip() and not _is(_TEXT_MORE, body[j])
+    return bool(foreign) and not _text_resumes(body, j)
+
+
+def segments(
+    lines: list[str], *, text_everywhere: bool, text: str | None = None
+) -> list[tuple[str, int, int]]:
     """(kind, start, end) pieces of ``lines``: ``json`` (one or more documents), ``stream``
     (JSON-stream lines) and ``text``.  With ``text_everywhere`` every other line is text (for
-    ``parse``); without, only lines that look like iperf3 output are (for ``locate``)."""
+    ``parse``); without, only lines that look like iperf3 output are (for ``locate``).
+    ``text``: ``"\\n".join(lines)``, when the caller has it."""
     body = strip_timestamps(lines, timestamp_shape(lines))
+    joined = _Joined(lines, text)
     out: list[tuple[str, int, int]] = []
     i, n = 0, len(lines)
     while i < n:
         if _json_opens(lines, i):
-            j = _json_end(lines, i)
+            j = _json_end(lines, i, joined)
             while (k := _next_nonblank(lines, j)) < n and _json_opens(lines, k):
-                j = _json_end(lines, k)  # -s -J: one document per test, back to back
+                j = _json_end(lines, k, joined)  # -s -J: one document per test, back to back
             out.append(("json", i, j))
             i = j
         elif _STREAM_LINE.match(lines[i]):
@@ -250,10 +337,7 @@ def segments(lines: list[str], *, text_everywhere: bool) -> list[tuple[str, int,
                     j += 1
                     continue
                 debug = bool(DEBUG_BLOCK.match(body[j].strip()))
-                foreign = body[j].strip() and not _is(_TEXT_MORE, body[j])
-                if not text_everywhere and (
-                    _FENCE.match(lines[j]) or (foreign and not _text_resumes(body, j))
-                ):
+                if not text_everywhere and _text_ends(lines, body, j):
                     break
                 j += 1
             while j > i + 1 and not lines[j - 1].strip():
@@ -327,8 +411,10 @@ def _json_tests(
     strict: bool,
     orphans: list[str],
     seen: dict[tuple[str, str], int] | None = None,
+    whole: str | None = None,
 ) -> list[Test]:
-    docs, notes, outside, variant = _documents(lines, a, b, kind, source, strict)
+    """``whole``: ``"\\n".join(lines)``, when the documents are all of it."""
+    docs, notes, outside, variant = _documents(lines, a, b, kind, source, strict, whole)
     tests: list[Test] = []
     for d in docs:
         doc, first, last = d.data, d.first, d.last
@@ -373,13 +459,23 @@ def _json_tests(
     return tests
 
 
-def _documents(lines: list[str], a: int, b: int, kind: str, source: str | None, strict: bool):
+def _documents(
+    lines: list[str],
+    a: int,
+    b: int,
+    kind: str,
+    source: str | None,
+    strict: bool,
+    whole: str | None = None,
+):
     """The JSON documents of ``lines[a:b]`` (numbered as in ``lines``), the notes on what
     was skipped, the text outside them and the parser variant."""
     if kind == "stream":
         docs, notes = stream_documents(lines[a:b], a)
         return docs, notes, "", "json-stream"
-    docs, notes, outside, strays = decode_documents("\n".join(lines[a:b]))
+    docs, notes, outside, strays = decode_documents(
+        whole if whole is not None else "\n".join(lines[a:b])
+    )
     for d in docs:
         d.first, d.last = d.first + a, d.last + a
     for no, line in strays:
@@ -460,7 +556,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     tests: list[Test] = []
     pending: list[str] = []  # iperf3 messages seen before any test (stderr comes first)
     seen: dict[tuple[str, str], int] = {}  # JSON tests read: (cookie, side) -> line
-    for kind, a, b in segments(lines, text_everywhere=True):
+    for kind, a, b in segments(lines, text_everywhere=True, text=text):
         messages: list[str] = []
         if kind == "text":
             _refuse_iperf2(lines, a, b, source)
@@ -468,7 +564,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             found = reader.read()
             messages = reader.leftover
         else:
-            found = _json_tests(lines, a, b, kind, source, strict, messages, seen)
+            whole = text if (a, b) == (0, len(lines)) else None  # a -J file: no second join
+            found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)
         if found and pending:
             found[0].warnings[:0] = [f"iperf3: {e}" for e in pending]
             pending = []
@@ -489,4 +586,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             "'Server listening on', interval lines like '[  5]   0.00-1.00   sec  "
             '...\' or a JSON document with a "start" key',
         )
-    return Parsed(TOOL, [finish(t) for t in tests])
+    runs = [finish(t) for t in tests]
+    for run, samples in zip(runs, sample_frames(tests), strict=True):
+        run.samples = samples
+    return Parsed(TOOL, runs)

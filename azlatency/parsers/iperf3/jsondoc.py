@@ -17,6 +17,7 @@ from typing import Any
 
 from ...errors import ParseError
 from .._ranges import line_of
+from .jsoncols import interval_columns
 from .model import CPU_KEYS, INT64_MAX, TOOL, Test, Total, flow_of, local_side
 
 # ---------------------------------------------------------------------------------------------
@@ -250,6 +251,9 @@ def _intervals(test: Test, doc: dict, v: _Values) -> None:
     bidir = direction == "bidir"
     local = local_side(role, "forward" if bidir else direction)
     other = {"sender": "receiver", "receiver": "sender"}.get(local or "")
+    test.columns = interval_columns(_l(doc, "intervals"), role, bidir, local, other)
+    if test.columns is not None:
+        return  # a clean document, read column by column (jsoncols.py)
     for seq, iv in enumerate(_l(doc, "intervals")):
         if not isinstance(iv, dict):
             continue

@@ -213,8 +213,13 @@ def error_only(messages: list[str], source: str | None, line_no: int) -> Nothing
     )
 
 
+_LABEL = re.compile(r"\b(sender|receiver)\s*$")
+
+
 def label_of(rest: str) -> str | None:
-    m = re.search(r"\b(sender|receiver)\s*$", rest)
+    if "sender" not in rest and "receiver" not in rest:  # an interval line: no search
+        return None
+    m = _LABEL.search(rest)
     return m.group(1) if m else None
 
 

@@ -16,7 +16,7 @@ import re
 from datetime import UTC, datetime
 
 from ...errors import ParseError
-from .._lines import command_of, integer, number
+from .._lines import INT64_MIN, command_of, integer, number
 from .lines import (
     ACCEPTED,
     CONGESTION,
@@ -108,13 +108,21 @@ class TextReader:
         return ParseError(TOOL, self.source, line_no, reason, hint=hint)
 
     def num(self, text: str, line_no: int, what: str) -> float:
-        value = number(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
+        try:  # what number() reads: it only takes ',' and no-break spaces out first
+            value = float(text)
+        except ValueError:
+            value = number(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
         if value != value or value in (float("inf"), float("-inf")):
             raise self.error(line_no, f"expected {what}, got {text!r}")
         return value
 
     def int(self, text: str, line_no: int, what: str) -> int:
-        value = integer(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
+        try:  # as num(): integer() when int() does not read it as it stands (or its range)
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not INT64_MIN <= value <= INT64_MAX:
+            value = integer(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
         if abs(value) > INT64_MAX:
             raise self.error(line_no, f"{what} {text!r} is beyond a 64-bit count")
         return value
@@ -201,7 +209,8 @@ class TextReader:
                 self.debug_json = body != "}"
                 return True
             self.debug_json = False
-        if DEBUG_BLOCK.match(text) or DEBUG.match(text):
+        # -d's lines start with a letter: not an interval, header or frame line's '[' or '-'
+        if text[0] not in "[-" and (DEBUG_BLOCK.match(text) or DEBUG.match(text)):
             self.debug.append(line_no)
             self.debug_json = bool(DEBUG_BLOCK.match(text))
             return True  # not a kind: a debug line between a separator and a header changes nothing
@@ -541,6 +550,9 @@ _KINDS = (
     (INTERVAL.match, TextReader.interval, "interval"),
     (HEADER.match, lambda r, m, line_no: r.header(m.string, line_no), "header"),
     (SEPARATOR.match, None, "separator"),
+    # a server's frame, twice a test; no pattern between here and its old place (before
+    # VERBOSE) matches a line that starts with '-', so the first kind that matches is the same
+    (DASHES.match, None, ""),
     (CONNECTED.match, TextReader.connected, ""),
     (CONNECTING.match, TextReader.connecting, ""),
     (LISTENING.match, TextReader.listening, ""),
@@ -558,7 +570,6 @@ _KINDS = (
     # -V: between the last interval and the summary header
     (lambda text: text.startswith("Test Complete"), None, "separator"),
     (DONE.match, TextReader.done, ""),
-    (DASHES.match, None, ""),
     (VERBOSE.match, None, ""),
     (_command, TextReader.command_line, ""),
     (NOT_AVAILABLE.match, TextReader.not_available, ""),
@@ -581,15 +592,17 @@ def _check_rate(t: Test, total: Total, m: re.Match[str]) -> None:
         )
 
 
+# (the column's name in columns(), the sample column)
+_ROW_FIELDS = (
+    ("retransmits", "retransmits"),
+    ("cwnd_max", "cwnd_bytes"),
+    ("jitter_us", "jitter_us"),
+    ("lost", "lost_packets"),
+    ("packets", "packets"),
+)
+
+
 def _row_fields(fields: dict) -> dict:
-    out = {}
-    for src, dst in (
-        ("retransmits", "retransmits"),
-        ("cwnd_max", "cwnd_bytes"),
-        ("jitter_us", "jitter_us"),
-        ("lost", "lost_packets"),
-        ("packets", "packets"),
-    ):
-        if fields.get(src) is not None:
-            out[dst] = fields[src]
-    return out
+    if not fields:
+        return {}
+    return {dst: fields[src] for src, dst in _ROW_FIELDS if fields.get(src) is not None}
