@@ -676,10 +676,49 @@ def test_bulk_shape_check_is_the_shape_regex():
         good.replace("]", ":"),
         good.replace(".988834", ".98883a"),
     ]
-    lines = pa.array(edits, pa.large_string())
+    # (the bulk reader leaves the last ~100 bytes of a text to the line reader: pad)
+    lines = pa.array([*edits, "x" * 200], pa.large_string())
     got = set(read_replies(lines, shape).idx.tolist())
     want = {i for i, line in enumerate(edits) if re.match(shape.pattern, line)}
     assert got == want == {0, 1, 4, 5}  # plain, seq 65535, "1119 ms", "95.2 ms"
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        "[1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms",
+        "[1700000000.1] 64 bytes from h: icmp_req=12345 ttl=255 time=123456.789 ms",
+        "64 bytes from 10.0.0.4: seq=0 ttl=1 time=5 ms",
+    ],
+)
+def test_bulk_reader_reads_what_the_regex_reads(good):
+    """Random one-byte edits of a reply: the bulk reader keeps exactly the lines that match
+    the shape's regex, with the numbers the line scanner reads from them."""
+    import pyarrow as pa
+
+    from azlatency.parsers.ping.fast import read_replies, shape_of
+    from azlatency.parsers.ping.grammar import Scanner
+    from azlatency.parsers.ping.runs import ms_to_us
+
+    shape = shape_of(good)
+    rng = np.random.default_rng(39)
+    alphabet = "0123456789 .=:[]msx\x00\xff"
+    edits = [good]
+    for _ in range(3000):
+        i = int(rng.integers(len(good)))
+        op, c = int(rng.integers(3)), alphabet[int(rng.integers(len(alphabet)))]
+        edits.append(good[:i] + c + good[i + (op > 0) :] if op < 2 else good[:i] + good[i + 1 :])
+    got = read_replies(pa.array([*edits, "x" * 200], pa.large_string()), shape)
+    want = [i for i, line in enumerate(edits) if re.match(shape.pattern, line)]
+    assert got.idx.tolist() == want and 100 < len(want) < 2000
+    for k, i in enumerate(want):
+        (event,) = Scanner().scan(i, edits[i])
+        d = event.data
+        assert (got.seq[k], got.ttl[k]) == (int(d["seq"]), int(d["ttl"]))
+        assert got.rtt_us[k] == ms_to_us(d["ms"])
+        if got.time_ns is not None:
+            sec, frac = d["ts"].split(".")
+            assert got.time_ns[k] == int(sec) * 10**9 + int(frac.ljust(9, "0"))
 
 
 # ---------------------------------------------------------------------------------------------
