@@ -482,6 +482,39 @@ def test_bulk_reader_matches_line_reader(path, monkeypatch):
         pd.testing.assert_frame_equal(getattr(fast, name), getattr(slow, name))
 
 
+def test_samples_columns_become_the_frame():
+    """Line-reader rows and a bulk chunk, merged in line order, a gap filled, one frame."""
+    from azlatency.parsers.ping.runs import Acc, _columns, samples_of, unix_samples
+
+    acc = Acc(0, 9, kind="unix")
+    acc.rows = [
+        (1, 1, "ok", 29.0, None, 64, 64, 1_700_000_001 * 10**9, None),
+        (5, 4, "timeout", None, None, None, None, 1_700_000_004 * 10**9, "no answer yet"),
+    ]
+    acc.chunks = [
+        {
+            "idx": np.array([2, 6]),
+            "seq": np.array([2, 5]),
+            "ttl": np.array([63, 62]),
+            "rtt_us": np.array([510.0, 95200.0]),
+            "time_ns": np.array([1_700_000_002 * 10**9, 1_700_000_005 * 10**9]),
+            "bytes": np.array([64, 64]),
+        }
+    ]
+    s = samples_of(acc)
+    assert s.idx.tolist() == [1, 2, 5, 6]
+    frame = _columns(unix_samples(acc, s, first_seq=1), "unix")
+    assert frame["seq"].tolist() == [1, 2, 3, 4, 5]
+    assert frame["status"].tolist() == ["ok", "ok", "lost", "timeout", "ok"]
+    assert frame["rtt_us"].tolist()[:2] == [29.0, 510.0] and np.isnan(frame["rtt_us"][2])
+    assert frame["ttl"].tolist() == [64, 63, pd.NA, pd.NA, 62]
+    assert frame["time_ns"][3] == 1_700_000_004 * 10**9 and pd.isna(frame["time_ns"][2])
+    assert frame["message"].isna().tolist() == [True, True, True, False, True]
+    assert frame["message"][3] == "no answer yet"
+    assert {str(frame[c].dtype) for c in ("seq", "ttl", "payload_bytes", "time_ns")} == {"Int64"}
+    assert str(frame["status"].dtype) == str(frame["message"].dtype) == "str"
+
+
 def test_seq_unwraps_past_65535():
     assert list(unwrap(np.array([65534, 65535, 0, 1]))) == [65534, 65535, 65536, 65537]
     # a late reply from before the wrap stays before it

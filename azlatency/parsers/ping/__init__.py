@@ -239,7 +239,7 @@ class _Assembler:
     def _close(self) -> None:
         if self.acc is not None:
             self._closing_line(self.acc, self.end)
-            self.runs.append(finish(self.acc, self.fast))
+            self.runs.append(finish(self.acc))
             self.acc = None
 
     def _open(self, idx: int, kind: str) -> Acc:
