@@ -10,15 +10,15 @@ prints and how it is read: ``docs/tools/ping.md``.  The lines themselves are des
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
 from .._lines import INT64_MAX, INT64_MIN, STRAY_LINES, integer
-from .fast import Replies, read_replies, shape_of
+from .fast import Lines, Replies, lines_of, read_lines, shape_of
 from .grammar import Event, Scanner
 from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
 
@@ -156,15 +156,20 @@ def whole_file(head: str) -> bool:
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     """Runs of one block of ping output (see the module docstring)."""
-    return _parse(text, source, strict, text.count("\n") + 1)
+    return _parse(text, source, strict, None)
 
 
-def _parse(text: str, source: str | None, strict: bool, n_lines: int) -> Parsed:
+def _parse(
+    text: str, source: str | None, strict: bool, n_lines: int | None, raw: bytes | None = None
+) -> Parsed:
+    """``n_lines``: lines in the text (None: as ``text.split("\n")`` has them); ``raw``: the
+    text's UTF-8 bytes, when the caller has them."""
     if len(text) >= FAST_MIN_BYTES:
-        events, fast = _bulk_events(text)
+        events, fast, split = _bulk_events(text, raw)
     else:
-        events, fast = _events(text.split("\n")), None
-    runs = _Assembler(source, strict, fast, n_lines).feed(events)
+        lines = text.split("\n")
+        events, fast, split = _events(lines), None, len(lines)
+    runs = _Assembler(source, strict, fast, split if n_lines is None else n_lines).feed(events)
     if not runs:
         raise fail(-1, "no ping output found (no header, reply or statistics line)", source)
     return Parsed(TOOL, runs)
@@ -172,33 +177,36 @@ def _parse(text: str, source: str | None, strict: bool, n_lines: int) -> Parsed:
 
 def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) -> Parsed:
     """The reader's fast path for big plain files (no BOM, no CR)."""
+    raw: bytes | None = data
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
-        text = decode(data).text
+        text, raw = decode(data).text, None
     # The file's last newline ends its last line, as the reader has it when it hands parse()
     # the lines of a file ("...ms\n\n", a packets line and iputils' empty closing line, is
     # two lines, not three).
     n_lines = text.count("\n") + (not text.endswith("\n"))
-    return _parse(text, source, strict, n_lines)
+    return _parse(text, source, strict, n_lines, raw)
 
 
-def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
-    lines = pc.split_pattern(pa.array([text], pa.large_string()), "\n")[0].values
+def _bulk_events(text: str, raw: bytes | None) -> tuple[list[Event], Replies | None, int]:
+    """Events of a long text, most replies read in bulk; and its number of lines."""
+    lines = lines_of(text, raw)
+    line = _line_reader(text, lines)
     shape = None
-    for line in lines.slice(0, 2000).to_pylist():
-        if (shape := shape_of(line)) is not None:
+    for i in range(min(len(lines), 2000)):
+        if (shape := shape_of(line(i))) is not None:
             break
     if shape is None:
-        return _events(lines.to_pylist()), None
-    fast = read_replies(lines, shape)
+        return _events(text.split("\n")), None, len(lines)
+    fast = read_lines(lines, shape)
     is_fast = np.zeros(len(lines), dtype=bool)
     is_fast[fast.idx] = True
     slow_idx = np.flatnonzero(~is_fast)
     scanner = Scanner()
     events = []
-    for i, line in zip(slow_idx.tolist(), lines.take(pa.array(slow_idx)).to_pylist()):
-        events.extend(scanner.scan(i, line))
+    for i in slow_idx.tolist():
+        events.extend(scanner.scan(i, line(i)))
     # One "fast" event per stretch of bulk-read replies between two other lines.
     before = np.searchsorted(slow_idx, fast.idx)
     cuts = np.flatnonzero(np.diff(before)) + 1
@@ -209,7 +217,15 @@ def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
         Event(int(fast.idx[lo]), "fast", {"lo": lo, "hi": hi}) for lo, hi in bounds if hi > lo
     ]
     events = sorted(events + markers, key=lambda e: e.idx)
-    return events, fast
+    return events, fast, len(lines)
+
+
+def _line_reader(text: str, lines: Lines) -> Callable[[int], str]:
+    """Line ``i`` of ``text`` as a string: a slice when byte and character offsets agree."""
+    if not text.isascii():
+        return text.split("\n").__getitem__
+    start, end = lines.start, lines.end
+    return lambda i: text[start[i] : end[i]]
 
 
 class _Assembler:

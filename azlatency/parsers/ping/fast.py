@@ -267,19 +267,51 @@ def _decode(words, head, start, end, shape: Shape):
     return good, seq.view(np.int64), ttl.view(np.int64), rtt_us, time_ns
 
 
+@dataclass
+class Lines:
+    """A text's UTF-8 bytes and where each of its lines (split at "\\n") starts and ends."""
+
+    data: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+def lines_of(text: str, raw: bytes | None = None) -> Lines:
+    """The lines of ``text``; ``raw``, when given, is its UTF-8 encoding (no copy made)."""
+    if raw is None:
+        _, offsets, buf = pa.array([text], pa.large_string()).buffers()  # one copy, in C
+        size = int(np.frombuffer(offsets, np.int64)[1])
+        raw = buf if buf is not None else b""
+        data = np.frombuffer(raw, np.uint8, count=size)
+    else:
+        data = np.frombuffer(raw, np.uint8)
+    nl = np.flatnonzero(data == ord("\n"))
+    start = np.concatenate(([0], nl + 1))
+    return Lines(data, start, np.concatenate((nl, [len(data)])))
+
+
 def read_replies(lines: pa.Array, shape: Shape) -> Replies:
     """Every line of ``lines`` that has ``shape``, decoded."""
     offsets, data = _buffers(lines)
+    return read_lines(Lines(data, offsets[:-1], offsets[1:]), shape)
+
+
+def read_lines(lines: Lines, shape: Shape) -> Replies:
+    """Every line of ``lines`` that has ``shape``, decoded."""
+    data = lines.data
     words = _words(data)
     size = len(shape.prefix)
     rows = _rows(data, _head_bytes(size))
-    length = np.diff(offsets)
+    length = lines.end - lines.start
     candidates = np.flatnonzero(
         (length >= size + _TAIL_MIN)
         & (length <= size + _TAIL_MAX)
         # every word read lies within the text (the last lines, if replies, are read line
         # by line)
-        & (offsets[:-1] + size + _REACH <= len(data))
+        & (lines.start + size + _REACH <= len(data))
     )
     n = len(candidates)
     good = np.empty(n, dtype=bool)
@@ -289,9 +321,9 @@ def read_replies(lines: pa.Array, shape: Shape) -> Replies:
     for lo in range(0, n, _CHUNK):
         hi = min(lo + _CHUNK, n)
         idx = candidates[lo:hi]
-        start = offsets[idx]
+        start = lines.start[idx]
         head = rows[start].view("<u8").reshape(hi - lo, -1).T.copy()  # one row per word
-        got = _decode(words, head, start, offsets[idx + 1], shape)
+        got = _decode(words, head, start, lines.end[idx], shape)
         good[lo:hi] = got[0]
         for key, value in zip(("seq", "ttl", "rtt", "ts"), got[1:]):
             if value is not None:
