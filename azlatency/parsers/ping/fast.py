@@ -33,6 +33,7 @@ SIMPLE = re.compile(
 )
 _TAIL_MIN = len("0 ttl=0 time=0 ms")
 _TAIL_MAX = len("65535 ttl=255 time=999999.999 ms")
+_BLOCK = 1 << 20  # bytes searched for newlines at a time
 _CHUNK = 16_384  # lines checked and decoded at a time (their temporaries stay in cache)
 _MAX_SEC = (2**63 - 1) // 1_000_000_000 - 1  # any fraction added still fits int64 ns
 
@@ -288,7 +289,14 @@ def lines_of(text: str, raw: bytes | None = None) -> Lines:
         data = np.frombuffer(raw, np.uint8, count=size)
     else:
         data = np.frombuffer(raw, np.uint8)
-    nl = np.flatnonzero(data == ord("\n"))
+    # 1 MB at a time: the comparison's result stays in cache (25 ms instead of 39 on 80 MB)
+    nl = np.concatenate(
+        [np.zeros(0, np.int64)]
+        + [
+            np.flatnonzero(data[lo : lo + _BLOCK] == ord("\n")) + lo
+            for lo in range(0, len(data), _BLOCK)
+        ]
+    )
     start = np.concatenate(([0], nl + 1))
     return Lines(data, start, np.concatenate((nl, [len(data)])))
 

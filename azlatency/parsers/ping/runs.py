@@ -115,24 +115,32 @@ def unwrap(seq: np.ndarray) -> np.ndarray:
     if len(seq) < 2:
         return seq
     d = np.diff(seq)
-    step = np.where(d < -32768, 65536, np.where(d > 32768, -65536, 0))
-    if not step.any():
+    jumps = np.flatnonzero((d < -32768) | (d > 32768))
+    if not len(jumps):
         return seq
-    return seq + np.concatenate(([0], np.cumsum(step)))
+    step = np.zeros(len(seq), dtype=np.int64)
+    step[jumps + 1] = np.where(d[jumps] < 0, 65536, -65536)
+    return seq + np.cumsum(step)
 
 
 def unix_samples(acc: Acc, s: Samples, first_seq: int) -> Samples:
     """Unwrapped seqs, unmarked duplicates, and a ``lost`` row for every seq that was sent
     but printed nothing.  Rows end up ordered by seq, then as printed."""
     has = s.has_seq
-    values = np.where(has, s.seq, 0)
-    seq_int = unwrap(values[has])
-    values[has] = seq_int
+    every = bool(has.all())
+    if every:  # (the common case, without a pass per mask)
+        values = seq_int = unwrap(s.seq)
+    else:
+        values = np.where(has, s.seq, 0)
+        seq_int = unwrap(values[has])
+        values[has] = seq_int
     s = replace(s, seq=values)
     # iputils 20221126 prints no "(DUP!)" when pinging a broadcast address without -v,
     # yet counts the extra replies as duplicates: a second reply to one seq is one.
-    ok = (s.status == CODE["ok"]) & has
-    answered = values[ok]
+    ok = s.status == CODE["ok"]
+    if not every:
+        ok &= has
+    answered = values if every and ok.all() else values[ok]
     if len(answered) > 1 and not (np.diff(answered) > 0).all():  # rising seqs: no repeat
         again = np.zeros(len(s), dtype=bool)
         again[ok] = pd.Series(answered).duplicated().to_numpy()
@@ -157,12 +165,8 @@ def unix_samples(acc: Acc, s: Samples, first_seq: int) -> Samples:
     inside = seq_int[(seq_int >= lo) & (seq_int <= hi)]
     seen[inside - lo] = True
     lost = np.flatnonzero(~seen) + lo  # (np.setdiff1d hashes: 3 s on a million replies)
-    if len(lost):
-        s = with_lost(s, lost)
-    key = np.concatenate((np.where(has, values, np.iinfo(np.int64).max), lost))  # no seq: last
-    if not (key[1:] >= key[:-1]).all():
-        s = s.take(np.argsort(key, kind="stable"))
-    return s
+    key = values if every else np.where(has, values, np.iinfo(np.int64).max)  # no seq: last
+    return with_lost(s, lost, key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -415,4 +419,4 @@ def _columns(df: Samples, kind: str | None) -> pd.DataFrame:
         payload_bytes=int64(df.size, df.has_size),
         message=message_str(df),
     )
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, copy=False)  # the columns are new: no copy of them

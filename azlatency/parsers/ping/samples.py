@@ -49,7 +49,9 @@ class Samples:
 
     def any_of(self, *names: str) -> np.ndarray:
         """Where the status is one of ``names``."""
-        return np.isin(self.status, [CODE[n] for n in names])
+        wanted = np.zeros(len(STATUSES), dtype=bool)
+        wanted[[CODE[n] for n in names]] = True
+        return wanted[self.status]
 
     def count(self, name: str) -> int:
         return int((self.status == CODE[name]).sum())
@@ -132,13 +134,39 @@ def concat(parts: list[Samples]) -> Samples:
     return Samples(**out)
 
 
-def with_lost(s: Samples, lost: np.ndarray) -> Samples:
-    """``s`` and a ``lost`` row (no line, nothing but its seq) for every seq in ``lost``."""
+def with_lost(s: Samples, lost: np.ndarray, key: np.ndarray) -> Samples:
+    """``s`` and a ``lost`` row (no line, nothing but its seq) for every seq in ``lost``,
+    ordered by ``key`` (the rows' seqs; ``lost`` is rising and none of them), stable."""
+    if not (key[1:] >= key[:-1]).all():
+        extra = _lost_rows(lost, s.message is not None)
+        order = np.argsort(np.concatenate((key, lost)), kind="stable")
+        return concat([s, extra]).take(order)
+    if not len(lost):
+        return s
+    # Rows already in order: each lost row goes in before the first row with a larger seq.
+    at = np.searchsorted(key, lost) + np.arange(len(lost))
+    old = np.ones(len(s) + len(lost), dtype=bool)
+    old[at] = False
+    extra = _lost_rows(lost, s.message is not None)
+    out = {}
+    for f in fields(Samples):
+        mine, theirs = getattr(s, f.name), getattr(extra, f.name)
+        if mine is None:
+            out[f.name] = None
+            continue
+        merged = np.empty(len(old), dtype=mine.dtype)
+        merged[old] = mine
+        merged[at] = theirs
+        out[f.name] = merged
+    return Samples(**out)
+
+
+def _lost_rows(lost: np.ndarray, messages: bool) -> Samples:
     n = len(lost)
     no = np.zeros(n, dtype=bool)
     nan = np.full(n, np.nan)
     zero = np.zeros(n, dtype=np.int64)
-    extra = Samples(
+    return Samples(
         np.full(n, _NO_LINE, dtype=np.int64),
         lost.astype(np.int64),
         ~no,
@@ -151,9 +179,8 @@ def with_lost(s: Samples, lost: np.ndarray) -> Samples:
         no,
         zero,
         no,
-        None if s.message is None else np.full(n, None, dtype=object),
+        np.full(n, None, dtype=object) if messages else None,
     )
-    return concat([s, extra])
 
 
 def with_status(s: Samples, where: np.ndarray, name: str) -> Samples:
