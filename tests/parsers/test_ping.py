@@ -664,6 +664,43 @@ def test_prose_that_looks_like_windows_lines_is_not_claimed():
     assert ping.locate(lines) == []
 
 
+def _same_runs(a, b) -> None:
+    assert len(a.runs) == len(b.runs)
+    for x, y in zip(a.runs, b.runs):
+        assert (x.line_start, x.line_end, x.meta, x.warnings) == (
+            y.line_start,
+            y.line_end,
+            y.meta,
+            y.warnings,
+        )
+        pd.testing.assert_frame_equal(x.samples, y.samples)
+        assert [s.__dict__ for s in x.summaries] == [s.__dict__ for s in y.summaries]
+
+
+@pytest.mark.parametrize("ending", ["\n", "", "\n\n"])
+def test_parse_bytes_reads_ascii_without_decoding(monkeypatch, ending):
+    """A long ASCII log: its lines are found and read in the bytes (no text is decoded but
+    the few lines the line scanner reads), with what the decoded text gives."""
+    lines = ["PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data."]
+    lines += [
+        f"[1700000000.{i:06d}] 64 bytes from 10.0.0.4: icmp_seq={i} ttl=64 time=0.5{i % 10} ms"
+        for i in range(1, 4001)
+        if i != 1234
+    ]
+    lines[2000] += " (DUP!)"
+    lines += ["", "--- 10.0.0.4 ping statistics ---"]
+    lines += ["4000 packets transmitted, 3999 received, +1 duplicates, 0.025% packet loss"]
+    data = ("\n".join(lines) + ending).encode()
+    monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)
+    got = ping.parse_bytes(data, source="x.txt")
+    assert ping.is_ascii(data) and not ping.is_ascii("é".encode() + data)
+    monkeypatch.setattr(ping, "is_ascii", lambda data: False)  # through the decoded text
+    _same_runs(got, ping.parse_bytes(data, source="x.txt"))
+    (run,) = got.runs
+    assert run.samples["status"].value_counts().to_dict() == {"ok": 3998, "lost": 1, "duplicate": 1}
+    assert run.meta["packets_sent"] == 4000 and not run.meta["complete"]
+
+
 def test_parse_bytes_falls_back_to_the_decoder():
     path = PING / "ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt"
     data = path.read_bytes().replace(b"\r\n", b"\n")  # what the reader's bytes path accepts

@@ -18,7 +18,7 @@ from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
 from .._lines import INT64_MAX, INT64_MIN, STRAY_LINES, integer
-from .fast import Lines, Replies, lines_of, read_lines, shape_of
+from .fast import Lines, Replies, is_ascii, lines_of, read_lines, shape_of, utf8
 from .grammar import Event, Scanner
 from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
 
@@ -156,49 +156,66 @@ def whole_file(head: str) -> bool:
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     """Runs of one block of ping output (see the module docstring)."""
-    return _parse(text, source, strict, None)
-
-
-def _parse(
-    text: str, source: str | None, strict: bool, n_lines: int | None, raw: bytes | None = None
-) -> Parsed:
-    """``n_lines``: lines in the text (None: as ``text.split("\n")`` has them); ``raw``: the
-    text's UTF-8 bytes, when the caller has them."""
-    if len(text) >= FAST_MIN_BYTES:
-        events, fast, split = _bulk_events(text, raw)
-    else:
-        lines = text.split("\n")
-        events, fast, split = _events(lines), None, len(lines)
-    runs = _Assembler(source, strict, fast, split if n_lines is None else n_lines).feed(events)
-    if not runs:
-        raise fail(-1, "no ping output found (no header, reply or statistics line)", source)
-    return Parsed(TOOL, runs)
+    return _parse(text, source, strict)
 
 
 def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) -> Parsed:
     """The reader's fast path for big plain files (no BOM, no CR)."""
+    if len(data) >= FAST_MIN_BYTES and is_ascii(data):
+        # ASCII bytes are their own text: the lines are found in the bytes, and only those
+        # the line scanner reads are decoded.
+        split = lines_of(np.frombuffer(data, np.uint8))
+        start, end = split.start, split.end
+
+        def line(i: int) -> str:
+            return data[start[i] : end[i]].decode("ascii")
+
+        events, fast = _bulk_events(split, line, lambda: data.decode("ascii").split("\n"))
+        # The file's last newline ends its last line, as the reader has it when it hands
+        # parse() the lines of a file ("...ms\n\n", a packets line and iputils' empty
+        # closing line, is two lines, not three).
+        return _assemble(events, fast, len(split) - data.endswith(b"\n"), source, strict)
     raw: bytes | None = data
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
         text, raw = decode(data).text, None
-    # The file's last newline ends its last line, as the reader has it when it hands parse()
-    # the lines of a file ("...ms\n\n", a packets line and iputils' empty closing line, is
-    # two lines, not three).
-    n_lines = text.count("\n") + (not text.endswith("\n"))
-    return _parse(text, source, strict, n_lines, raw)
+    return _parse(text, source, strict, text.endswith("\n"), raw)
 
 
-def _bulk_events(text: str, raw: bytes | None) -> tuple[list[Event], Replies | None, int]:
-    """Events of a long text, most replies read in bulk; and its number of lines."""
-    lines = lines_of(text, raw)
-    line = _line_reader(text, lines)
+def _parse(
+    text: str, source: str | None, strict: bool, last_ends: bool = False, raw: bytes | None = None
+) -> Parsed:
+    """``last_ends``: the text's last newline ends its last line (one line fewer than
+    ``text.split("\n")`` has); ``raw``: the text's UTF-8 bytes, when the caller has them."""
+    if len(text) < FAST_MIN_BYTES:
+        lines = text.split("\n")
+        return _assemble(_events(lines), None, len(lines) - last_ends, source, strict)
+    split = lines_of(utf8(text) if raw is None else np.frombuffer(raw, np.uint8))
+    events, fast = _bulk_events(split, _line_reader(text, split), lambda: text.split("\n"))
+    return _assemble(events, fast, len(split) - last_ends, source, strict)
+
+
+def _assemble(
+    events: list[Event], fast: Replies | None, n_lines: int, source: str | None, strict: bool
+) -> Parsed:
+    runs = _Assembler(source, strict, fast, n_lines).feed(events)
+    if not runs:
+        raise fail(-1, "no ping output found (no header, reply or statistics line)", source)
+    return Parsed(TOOL, runs)
+
+
+def _bulk_events(
+    lines: Lines, line: Callable[[int], str], every_line: Callable[[], list[str]]
+) -> tuple[list[Event], Replies | None]:
+    """Events of a long text, most replies read in bulk.  ``line(i)`` is line ``i``;
+    ``every_line()`` all of them, for a text without a reply shape to read in bulk."""
     shape = None
     for i in range(min(len(lines), 2000)):
         if (shape := shape_of(line(i))) is not None:
             break
     if shape is None:
-        return _events(text.split("\n")), None, len(lines)
+        return _events(every_line()), None
     fast = read_lines(lines, shape)
     is_fast = np.zeros(len(lines), dtype=bool)
     is_fast[fast.idx] = True
@@ -216,8 +233,7 @@ def _bulk_events(text: str, raw: bytes | None) -> tuple[list[Event], Replies | N
     markers = [
         Event(int(fast.idx[lo]), "fast", {"lo": lo, "hi": hi}) for lo, hi in bounds if hi > lo
     ]
-    events = sorted(events + markers, key=lambda e: e.idx)
-    return events, fast, len(lines)
+    return sorted(events + markers, key=lambda e: e.idx), fast
 
 
 def _line_reader(text: str, lines: Lines) -> Callable[[int], str]:

@@ -280,15 +280,20 @@ class Lines:
         return len(self.start)
 
 
-def lines_of(text: str, raw: bytes | None = None) -> Lines:
-    """The lines of ``text``; ``raw``, when given, is its UTF-8 encoding (no copy made)."""
-    if raw is None:
-        _, offsets, buf = pa.array([text], pa.large_string()).buffers()  # one copy, in C
-        size = int(np.frombuffer(offsets, np.int64)[1])
-        raw = buf if buf is not None else b""
-        data = np.frombuffer(raw, np.uint8, count=size)
-    else:
-        data = np.frombuffer(raw, np.uint8)
+def utf8(text: str) -> np.ndarray:
+    """The UTF-8 bytes of ``text`` (one copy, made by Arrow: faster than ``str.encode``)."""
+    _, offsets, buf = pa.array([text], pa.large_string()).buffers()
+    size = int(np.frombuffer(offsets, np.int64)[1])
+    return np.frombuffer(buf, np.uint8, count=size) if size else np.zeros(0, np.uint8)
+
+
+def is_ascii(data) -> bool:
+    """Whether the bytes ``data`` (any buffer) are all ASCII."""
+    return len(data) == 0 or int(np.frombuffer(data, np.uint8).max()) < 0x80
+
+
+def lines_of(data: np.ndarray) -> Lines:
+    """The lines of the UTF-8 bytes ``data``."""
     # 1 MB at a time: the comparison's result stays in cache (25 ms instead of 39 on 80 MB)
     nl = np.concatenate(
         [np.zeros(0, np.int64)]
