@@ -104,15 +104,14 @@ def shape_of(line: str) -> Shape | None:
 
 # ---------------------------------------------------------------------------------------------
 # Bytes.  Each field is read from one 8-byte word (first byte lowest) with integer tricks
-# (SWAR), so a line costs a dozen gathers from the text instead of one per byte.
+# (SWAR): a line costs one gather of its first bytes and four of its tail's words instead
+# of a gather per digit.
 
 _U = np.uint64
 _ZEROS = _U(0x3030303030303030)  # b"0" * 8: XOR turns the digits "0".."9" into 0..9
 _SIX = _U(0x0606060606060606)
 _HIGH = _U(0xF0F0F0F0F0F0F0F0)
 _ALL = _U(0xFFFFFFFFFFFFFFFF)
-
-
 _REACH = 25 + 8  # bytes after the prefix the reads touch: the last word starts <= 25 on
 
 
@@ -120,17 +119,6 @@ def _head_bytes(prefix: int) -> int:
     """A line's first bytes read in one gather: the prefix and the word after it, in whole
     words plus one (``_col`` reads across two)."""
     return (prefix // 8 + 2) * 8
-
-
-def _buffers(lines: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Offsets and bytes of a (large_)string array, without copying the bytes."""
-    _, off_buf, data_buf = lines.buffers()
-    width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
-    offsets = np.frombuffer(off_buf, dtype=width)[lines.offset : lines.offset + len(lines) + 1]
-    data = (
-        np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-    )
-    return offsets.astype(np.int64), data
 
 
 def _words(data: np.ndarray) -> np.ndarray:
@@ -304,12 +292,6 @@ def lines_of(data: np.ndarray) -> Lines:
     )
     start = np.concatenate(([0], nl + 1))
     return Lines(data, start, np.concatenate((nl, [len(data)])))
-
-
-def read_replies(lines: pa.Array, shape: Shape) -> Replies:
-    """Every line of ``lines`` that has ``shape``, decoded."""
-    offsets, data = _buffers(lines)
-    return read_lines(Lines(data, offsets[:-1], offsets[1:]), shape)
 
 
 def read_lines(lines: Lines, shape: Shape) -> Replies:
