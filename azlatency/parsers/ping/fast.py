@@ -190,9 +190,9 @@ def _prefix_bad(head: np.ndarray, shape: Shape) -> np.ndarray:
     return bad
 
 
-def _digits(head: np.ndarray, spots: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The bytes at ``spots`` (at most 8 positions in each row) as digit values in the top
-    bytes of a word, and a mask: nonzero where one of them is not a digit."""
+def _digits(head: np.ndarray, spots: list[int]) -> np.ndarray:
+    """The bytes at ``spots`` (at most 8 positions in each row) as digit values (if they are
+    digits: see ``_not_digits``) in the top bytes of a word."""
     k, d, j = len(spots), None, 0
     while j < k:
         n = 1
@@ -202,7 +202,18 @@ def _digits(head: np.ndarray, spots: list[int]) -> tuple[np.ndarray, np.ndarray]
         part >>= _U(8 * (k - n - j))  # digit j of the piece at byte 8 - k + j
         d = part if d is None else d | part
         j += n
-    return d, (d | (d + _SIX)) & _HIGH
+    return d
+
+
+def _not_digits(d: np.ndarray) -> np.ndarray:
+    """Nonzero where a byte of ``d`` (bytes XOR "0") is not 0..9 (see ``_lead``)."""
+    return (d | (d + _SIX)) & _HIGH
+
+
+def _once(w: np.ndarray) -> np.ndarray:
+    """``w[:1]`` when every word of ``w`` is the same (within a chunk, a TTL and the leading
+    digits of a -D stamp usually are): what is read from it is read once, and broadcast."""
+    return w[:1] if len(w) and (w == w[0]).all() else w
 
 
 def _stamp(head: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
@@ -215,9 +226,9 @@ def _stamp(head: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
     bad = np.zeros(head.shape[1], dtype=np.uint64)
     for lo in range(0, len(spots), 8):
         piece = spots[lo : lo + 8]
-        d, not_digit = _digits(head, piece)
+        d = _once(_digits(head, piece))
         value = value * _U(10 ** len(piece)) + _swar(d)
-        bad |= not_digit
+        bad |= _not_digits(d)
     # A 10-digit second past 2262 wraps int64: such a line is left to the line scanner,
     # which reports it at its line.
     bad |= value >= _U((_MAX_SEC + 1) * 10**frac)
@@ -236,11 +247,12 @@ def _decode(words, head, start, end, shape: Shape):
     at = start + len(shape.prefix)
     n8_seq, seq = _lead(_col(head, len(shape.prefix)), 5)
     at = at + (n8_seq >> _U(3)).view(np.int64)
-    w = words[at]  # " ttl=<ttl> " or so
+    w = _once(words[at])  # " ttl=<ttl> " or so
     n8_ttl, ttl = _lead(w >> _U(40), 3)
-    ok = (w & _U(0xFFFFFFFFFF)) == _U(_pack(b" ttl="))
+    ttl_ok = (w & _U(0xFFFFFFFFFF)) == _U(_pack(b" ttl="))
     at = at + 5 + (n8_ttl >> _U(3)).view(np.int64)
-    ok &= (words[at] & _U(0xFFFFFFFFFFFF)) == _U(_pack(b" time="))
+    ok = (words[at] & _U(0xFFFFFFFFFFFF)) == _U(_pack(b" time="))
+    ok &= ttl_ok
     n8_whole, whole = _lead(words[at + 6], 6)
     at = at + 6 + (n8_whole >> _U(3)).view(np.int64)
     w = words[at]  # ".<frac> ms" or " ms"
