@@ -709,6 +709,17 @@ def test_parse_bytes_falls_back_to_the_decoder():
     assert [r.meta["packets_received"] for r in runs] == [3, 4]
 
 
+def test_lines_are_found_in_the_bytes_as_str_split_finds_them():
+    from azlatency.parsers.ping.fast import lines_of, utf8
+
+    # (the last text spans three of the 1 MB blocks the newline search goes by)
+    for text in ["", "a", "a\n", "\n\n", "é\nb\r\nc", "x" * 2_500_000 + "\ny\n" * 3]:
+        lines = lines_of(utf8(text))
+        data = lines.data.tobytes()
+        got = [data[s:e].decode() for s, e in zip(lines.start.tolist(), lines.end.tolist())]
+        assert got == text.split("\n")
+
+
 def _read_in_bulk(lines: list[str], shape):
     """ping/fast on ``lines`` (padded: the bulk reader leaves a text's last ~100 bytes to the
     line reader)."""
