@@ -482,6 +482,39 @@ def test_bulk_reader_matches_line_reader(path, monkeypatch):
         pd.testing.assert_frame_equal(getattr(fast, name), getattr(slow, name))
 
 
+def test_samples_columns_become_the_frame():
+    """Line-reader rows and a bulk chunk, merged in line order, a gap filled, one frame."""
+    from azlatency.parsers.ping.runs import Acc, _columns, samples_of, unix_samples
+
+    acc = Acc(0, 9, kind="unix")
+    acc.rows = [
+        (1, 1, "ok", 29.0, None, 64, 64, 1_700_000_001 * 10**9, None),
+        (5, 4, "timeout", None, None, None, None, 1_700_000_004 * 10**9, "no answer yet"),
+    ]
+    acc.chunks = [
+        {
+            "idx": np.array([2, 6]),
+            "seq": np.array([2, 5]),
+            "ttl": np.array([63, 62]),
+            "rtt_us": np.array([510.0, 95200.0]),
+            "time_ns": np.array([1_700_000_002 * 10**9, 1_700_000_005 * 10**9]),
+            "bytes": np.array([64, 64]),
+        }
+    ]
+    s = samples_of(acc)
+    assert s.idx.tolist() == [1, 2, 5, 6]
+    frame = _columns(unix_samples(acc, s, first_seq=1), "unix")
+    assert frame["seq"].tolist() == [1, 2, 3, 4, 5]
+    assert frame["status"].tolist() == ["ok", "ok", "lost", "timeout", "ok"]
+    assert frame["rtt_us"].tolist()[:2] == [29.0, 510.0] and np.isnan(frame["rtt_us"][2])
+    assert frame["ttl"].tolist() == [64, 63, pd.NA, pd.NA, 62]
+    assert frame["time_ns"][3] == 1_700_000_004 * 10**9 and pd.isna(frame["time_ns"][2])
+    assert frame["message"].isna().tolist() == [True, True, True, False, True]
+    assert frame["message"][3] == "no answer yet"
+    assert {str(frame[c].dtype) for c in ("seq", "ttl", "payload_bytes", "time_ns")} == {"Int64"}
+    assert str(frame["status"].dtype) == str(frame["message"].dtype) == "str"
+
+
 def test_seq_unwraps_past_65535():
     assert list(unwrap(np.array([65534, 65535, 0, 1]))) == [65534, 65535, 65536, 65537]
     # a late reply from before the wrap stays before it
@@ -631,6 +664,43 @@ def test_prose_that_looks_like_windows_lines_is_not_claimed():
     assert ping.locate(lines) == []
 
 
+def _same_runs(a, b) -> None:
+    assert len(a.runs) == len(b.runs)
+    for x, y in zip(a.runs, b.runs):
+        assert (x.line_start, x.line_end, x.meta, x.warnings) == (
+            y.line_start,
+            y.line_end,
+            y.meta,
+            y.warnings,
+        )
+        pd.testing.assert_frame_equal(x.samples, y.samples)
+        assert [s.__dict__ for s in x.summaries] == [s.__dict__ for s in y.summaries]
+
+
+@pytest.mark.parametrize("ending", ["\n", "", "\n\n"])
+def test_parse_bytes_reads_ascii_without_decoding(monkeypatch, ending):
+    """A long ASCII log: its lines are found and read in the bytes (no text is decoded but
+    the few lines the line scanner reads), with what the decoded text gives."""
+    lines = ["PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data."]
+    lines += [
+        f"[1700000000.{i:06d}] 64 bytes from 10.0.0.4: icmp_seq={i} ttl=64 time=0.5{i % 10} ms"
+        for i in range(1, 4001)
+        if i != 1234
+    ]
+    lines[2000] += " (DUP!)"
+    lines += ["", "--- 10.0.0.4 ping statistics ---"]
+    lines += ["4000 packets transmitted, 3999 received, +1 duplicates, 0.025% packet loss"]
+    data = ("\n".join(lines) + ending).encode()
+    monkeypatch.setattr(ping, "FAST_MIN_BYTES", 0)
+    got = ping.parse_bytes(data, source="x.txt")
+    assert ping.is_ascii(data) and not ping.is_ascii("é".encode() + data)
+    monkeypatch.setattr(ping, "is_ascii", lambda data: False)  # through the decoded text
+    _same_runs(got, ping.parse_bytes(data, source="x.txt"))
+    (run,) = got.runs
+    assert run.samples["status"].value_counts().to_dict() == {"ok": 3998, "lost": 1, "duplicate": 1}
+    assert run.meta["packets_sent"] == 4000 and not run.meta["complete"]
+
+
 def test_parse_bytes_falls_back_to_the_decoder():
     path = PING / "ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt"
     data = path.read_bytes().replace(b"\r\n", b"\n")  # what the reader's bytes path accepts
@@ -639,11 +709,29 @@ def test_parse_bytes_falls_back_to_the_decoder():
     assert [r.meta["packets_received"] for r in runs] == [3, 4]
 
 
+def test_lines_are_found_in_the_bytes_as_str_split_finds_them():
+    from azlatency.parsers.ping.fast import lines_of, utf8
+
+    # (the last text spans three of the 1 MB blocks the newline search goes by)
+    for text in ["", "a", "a\n", "\n\n", "é\nb\r\nc", "x" * 2_500_000 + "\ny\n" * 3]:
+        lines = lines_of(utf8(text))
+        data = lines.data.tobytes()
+        got = [data[s:e].decode() for s, e in zip(lines.start.tolist(), lines.end.tolist())]
+        assert got == text.split("\n")
+
+
+def _read_in_bulk(lines: list[str], shape):
+    """ping/fast on ``lines`` (padded: the bulk reader leaves a text's last ~100 bytes to the
+    line reader)."""
+    from azlatency.parsers.ping.fast import lines_of, read_lines
+
+    text = "\n".join([*lines, "x" * 200])
+    return read_lines(lines_of(np.frombuffer(text.encode(), np.uint8)), shape)
+
+
 def test_bulk_shape_check_is_the_shape_regex():
     """The byte-level check in ping/fast accepts exactly the lines shape.pattern matches."""
-    import pyarrow as pa
-
-    from azlatency.parsers.ping.fast import read_replies, shape_of
+    from azlatency.parsers.ping.fast import shape_of
 
     good = "[1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms"
     shape = shape_of(good)
@@ -676,10 +764,45 @@ def test_bulk_shape_check_is_the_shape_regex():
         good.replace("]", ":"),
         good.replace(".988834", ".98883a"),
     ]
-    lines = pa.array(edits, pa.large_string())
-    got = set(read_replies(lines, shape).idx.tolist())
+    got = set(_read_in_bulk(edits, shape).idx.tolist())
     want = {i for i, line in enumerate(edits) if re.match(shape.pattern, line)}
     assert got == want == {0, 1, 4, 5}  # plain, seq 65535, "1119 ms", "95.2 ms"
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        "[1795221973.988834] 64 bytes from 10.202.0.2: icmp_seq=1 ttl=64 time=0.029 ms",
+        "[1700000000.1] 64 bytes from h: icmp_req=12345 ttl=255 time=123456.789 ms",
+        "64 bytes from 10.0.0.4: seq=0 ttl=1 time=5 ms",
+    ],
+)
+def test_bulk_reader_reads_what_the_regex_reads(good):
+    """Random one-byte edits of a reply: the bulk reader keeps exactly the lines that match
+    the shape's regex, with the numbers the line scanner reads from them."""
+    from azlatency.parsers.ping.fast import shape_of
+    from azlatency.parsers.ping.grammar import Scanner
+    from azlatency.parsers.ping.runs import ms_to_us
+
+    shape = shape_of(good)
+    rng = np.random.default_rng(39)
+    alphabet = "0123456789 .=:[]msx\x00\xff"
+    edits = [good]
+    for _ in range(3000):
+        i = int(rng.integers(len(good)))
+        op, c = int(rng.integers(3)), alphabet[int(rng.integers(len(alphabet)))]
+        edits.append(good[:i] + c + good[i + (op > 0) :] if op < 2 else good[:i] + good[i + 1 :])
+    got = _read_in_bulk(edits, shape)
+    want = [i for i, line in enumerate(edits) if re.match(shape.pattern, line)]
+    assert got.idx.tolist() == want and 100 < len(want) < 2000
+    for k, i in enumerate(want):
+        (event,) = Scanner().scan(i, edits[i])
+        d = event.data
+        assert (got.seq[k], got.ttl[k]) == (int(d["seq"]), int(d["ttl"]))
+        assert got.rtt_us[k] == ms_to_us(d["ms"])
+        if got.time_ns is not None:
+            sec, frac = d["ts"].split(".")
+            assert got.time_ns[k] == int(sec) * 10**9 + int(frac.ljust(9, "0"))
 
 
 # ---------------------------------------------------------------------------------------------

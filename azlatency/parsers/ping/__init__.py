@@ -10,15 +10,15 @@ prints and how it is read: ``docs/tools/ping.md``.  The lines themselves are des
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
 from .._lines import INT64_MAX, INT64_MIN, STRAY_LINES, integer
-from .fast import Replies, read_replies, shape_of
+from .fast import Lines, Replies, is_ascii, lines_of, read_lines, shape_of, utf8
 from .grammar import Event, Scanner
 from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
 
@@ -156,49 +156,74 @@ def whole_file(head: str) -> bool:
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     """Runs of one block of ping output (see the module docstring)."""
-    return _parse(text, source, strict, text.count("\n") + 1)
+    return _parse(text, source, strict)
 
 
-def _parse(text: str, source: str | None, strict: bool, n_lines: int) -> Parsed:
-    if len(text) >= FAST_MIN_BYTES:
-        events, fast = _bulk_events(text)
-    else:
-        events, fast = _events(text.split("\n")), None
+def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) -> Parsed:
+    """The reader's fast path for big plain files (no BOM, no CR)."""
+    if len(data) >= FAST_MIN_BYTES and is_ascii(data):
+        # ASCII bytes are their own text: the lines are found in the bytes, and only those
+        # the line scanner reads are decoded.
+        split = lines_of(np.frombuffer(data, np.uint8))
+        start, end = split.start, split.end
+
+        def line(i: int) -> str:
+            return data[start[i] : end[i]].decode("ascii")
+
+        events, fast = _bulk_events(split, line, lambda: data.decode("ascii").split("\n"))
+        # The file's last newline ends its last line, as the reader has it when it hands
+        # parse() the lines of a file ("...ms\n\n", a packets line and iputils' empty
+        # closing line, is two lines, not three).
+        return _assemble(events, fast, len(split) - data.endswith(b"\n"), source, strict)
+    raw: bytes | None = data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
+        text, raw = decode(data).text, None
+    return _parse(text, source, strict, text.endswith("\n"), raw)
+
+
+def _parse(
+    text: str, source: str | None, strict: bool, last_ends: bool = False, raw: bytes | None = None
+) -> Parsed:
+    """``last_ends``: the text's last newline ends its last line (one line fewer than
+    ``text.split("\n")`` has); ``raw``: the text's UTF-8 bytes, when the caller has them."""
+    if len(text) < FAST_MIN_BYTES:
+        lines = text.split("\n")
+        return _assemble(_events(lines), None, len(lines) - last_ends, source, strict)
+    split = lines_of(utf8(text) if raw is None else np.frombuffer(raw, np.uint8))
+    events, fast = _bulk_events(split, _line_reader(text, split), lambda: text.split("\n"))
+    return _assemble(events, fast, len(split) - last_ends, source, strict)
+
+
+def _assemble(
+    events: list[Event], fast: Replies | None, n_lines: int, source: str | None, strict: bool
+) -> Parsed:
     runs = _Assembler(source, strict, fast, n_lines).feed(events)
     if not runs:
         raise fail(-1, "no ping output found (no header, reply or statistics line)", source)
     return Parsed(TOOL, runs)
 
 
-def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) -> Parsed:
-    """The reader's fast path for big plain files (no BOM, no CR)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:  # a code-page file without CRs: let the decoder guess
-        text = decode(data).text
-    # The file's last newline ends its last line, as the reader has it when it hands parse()
-    # the lines of a file ("...ms\n\n", a packets line and iputils' empty closing line, is
-    # two lines, not three).
-    n_lines = text.count("\n") + (not text.endswith("\n"))
-    return _parse(text, source, strict, n_lines)
-
-
-def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
-    lines = pc.split_pattern(pa.array([text], pa.large_string()), "\n")[0].values
+def _bulk_events(
+    lines: Lines, line: Callable[[int], str], every_line: Callable[[], list[str]]
+) -> tuple[list[Event], Replies | None]:
+    """Events of a long text, most replies read in bulk.  ``line(i)`` is line ``i``;
+    ``every_line()`` all of them, for a text without a reply shape to read in bulk."""
     shape = None
-    for line in lines.slice(0, 2000).to_pylist():
-        if (shape := shape_of(line)) is not None:
+    for i in range(min(len(lines), 2000)):
+        if (shape := shape_of(line(i))) is not None:
             break
     if shape is None:
-        return _events(lines.to_pylist()), None
-    fast = read_replies(lines, shape)
+        return _events(every_line()), None
+    fast = read_lines(lines, shape)
     is_fast = np.zeros(len(lines), dtype=bool)
     is_fast[fast.idx] = True
     slow_idx = np.flatnonzero(~is_fast)
     scanner = Scanner()
     events = []
-    for i, line in zip(slow_idx.tolist(), lines.take(pa.array(slow_idx)).to_pylist()):
-        events.extend(scanner.scan(i, line))
+    for i in slow_idx.tolist():
+        events.extend(scanner.scan(i, line(i)))
     # One "fast" event per stretch of bulk-read replies between two other lines.
     before = np.searchsorted(slow_idx, fast.idx)
     cuts = np.flatnonzero(np.diff(before)) + 1
@@ -208,8 +233,15 @@ def _bulk_events(text: str) -> tuple[list[Event], Replies | None]:
     markers = [
         Event(int(fast.idx[lo]), "fast", {"lo": lo, "hi": hi}) for lo, hi in bounds if hi > lo
     ]
-    events = sorted(events + markers, key=lambda e: e.idx)
-    return events, fast
+    return sorted(events + markers, key=lambda e: e.idx), fast
+
+
+def _line_reader(text: str, lines: Lines) -> Callable[[int], str]:
+    """Line ``i`` of ``text`` as a string: a slice when byte and character offsets agree."""
+    if not text.isascii():
+        return text.split("\n").__getitem__
+    start, end = lines.start, lines.end
+    return lambda i: text[start[i] : end[i]]
 
 
 class _Assembler:
@@ -239,7 +271,7 @@ class _Assembler:
     def _close(self) -> None:
         if self.acc is not None:
             self._closing_line(self.acc, self.end)
-            self.runs.append(finish(self.acc, self.fast))
+            self.runs.append(finish(self.acc))
             self.acc = None
 
     def _open(self, idx: int, kind: str) -> Acc:

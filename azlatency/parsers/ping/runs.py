@@ -1,38 +1,39 @@
 """A ping run being read (``Acc``) and how it becomes a :class:`Run`: its samples (seqs
 unwrapped, unmarked duplicates, ``lost`` rows for gaps), its meta per dialect, and its
-reported and computed ``rtt`` summaries.  Which lines make up a run is ``ping.py``'s job.
+reported and computed ``rtt`` summaries.  Which lines make up a run is ``ping.py``'s job;
+the samples are numpy columns (``ping/samples.py``) until the frame is made.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from ...errors import ParseError
 from .._base import Run
 from .._lines import RTT_PERCENTILES, constant_str, decimal_to_ns, host_and_ip
+from .samples import (
+    CODE,
+    Samples,
+    concat,
+    from_chunk,
+    from_rows,
+    int64,
+    message_str,
+    status_str,
+    with_lost,
+    with_status,
+)
 
 TOOL = "ping"
 WINDOWS_RESOLUTION = (
     "Windows prints whole milliseconds: rtt_us has a 1000 us resolution, and 'time<1ms' "
     "replies are censored (rtt_us empty, censor_high_us = 1000)"
-)
-_ROW_FIELDS = (
-    "idx",
-    "seq",
-    "status",
-    "rtt_us",
-    "censor_high_us",
-    "ttl",
-    "bytes",
-    "time_ns",
-    "message",
 )
 _SLOW_LISTED = 5  # skipped lines named one by one in a warning; the rest are counted
 
@@ -97,52 +98,14 @@ class Acc:
 # Samples.
 
 
-def frame_of(acc: Acc, fast) -> pd.DataFrame:
-    """The run's packet lines as one frame (slow rows and bulk-read chunks, in line order)."""
-    cols: dict[str, list] = {name: [] for name in _ROW_FIELDS}
-    for r in acc.rows:
-        for name, value in zip(_ROW_FIELDS, r):
-            cols[name].append(value)
-    slow = pd.DataFrame(
-        {
-            "idx": np.asarray(cols["idx"], dtype=np.int64),
-            "seq": pd.array(cols["seq"], dtype="Int64"),
-            "status": pd.array(cols["status"], dtype="str"),
-            "rtt_us": pd.array(cols["rtt_us"], dtype="Float64").astype("float64"),
-            "censor_high_us": pd.array(cols["censor_high_us"], dtype="Float64").astype("float64"),
-            "ttl": pd.array(cols["ttl"], dtype="Int64"),
-            "payload_bytes": pd.array(cols["bytes"], dtype="Int64"),
-            "time_ns": pd.array(cols["time_ns"], dtype="Int64"),
-            "message": pd.array(cols["message"], dtype="str"),
-        }
-    )
-    if not acc.chunks:
-        return slow
-    parts = [slow] if len(slow) else []
-    for ch in acc.chunks:
-        n = len(ch["idx"])
-        no_int = np.ones(n, dtype=bool)
-        parts.append(
-            pd.DataFrame(
-                {
-                    "idx": ch["idx"],
-                    "seq": pd.arrays.IntegerArray(ch["seq"], ~no_int),
-                    "status": constant_str("ok", n),
-                    "rtt_us": ch["rtt_us"],
-                    "censor_high_us": np.full(n, np.nan),
-                    "ttl": pd.arrays.IntegerArray(ch["ttl"], ~no_int),
-                    "payload_bytes": pd.arrays.IntegerArray(ch["bytes"], ~no_int),
-                    "time_ns": pd.arrays.IntegerArray(ch["time_ns"], ~no_int)
-                    if ch["time_ns"] is not None
-                    else pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), no_int),
-                    "message": pd.array(pa.nulls(n, pa.large_string()), dtype="str"),
-                }
-            )
-        )
-    out = pd.concat(parts, ignore_index=True)
-    if len(parts) > 1 and not out["idx"].is_monotonic_increasing:
-        out = out.sort_values("idx", kind="stable", ignore_index=True)
-    return out
+def samples_of(acc: Acc) -> Samples:
+    """The run's packet lines (line reader rows and bulk-read chunks), in line order."""
+    parts = [from_rows(acc.rows)] if acc.rows else []
+    parts += [from_chunk(ch) for ch in acc.chunks]
+    s = concat(parts)
+    if len(parts) > 1 and not (s.idx[1:] >= s.idx[:-1]).all():
+        s = s.take(np.argsort(s.idx, kind="stable"))
+    return s
 
 
 def unwrap(seq: np.ndarray) -> np.ndarray:
@@ -152,31 +115,39 @@ def unwrap(seq: np.ndarray) -> np.ndarray:
     if len(seq) < 2:
         return seq
     d = np.diff(seq)
-    step = np.where(d < -32768, 65536, np.where(d > 32768, -65536, 0))
-    if not step.any():
+    jumps = np.flatnonzero((d < -32768) | (d > 32768))
+    if not len(jumps):
         return seq
-    return seq + np.concatenate(([0], np.cumsum(step)))
+    step = np.zeros(len(seq), dtype=np.int64)
+    step[jumps + 1] = np.where(d[jumps] < 0, 65536, -65536)
+    return seq + np.cumsum(step)
 
 
-def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
+def unix_samples(acc: Acc, s: Samples, first_seq: int) -> Samples:
     """Unwrapped seqs, unmarked duplicates, and a ``lost`` row for every seq that was sent
     but printed nothing.  Rows end up ordered by seq, then as printed."""
-    has = df["seq"].notna().to_numpy()
-    values = df["seq"].to_numpy(dtype=np.int64, na_value=0)
-    seq_int = unwrap(values[has])
-    values[has] = seq_int
-    df["seq"] = pd.arrays.IntegerArray(values, ~has)
+    has = s.has_seq
+    every = bool(has.all())
+    if every:  # (the common case, without a pass per mask)
+        values = seq_int = unwrap(s.seq)
+    else:
+        values = np.where(has, s.seq, 0)
+        seq_int = unwrap(values[has])
+        values[has] = seq_int
+    s = replace(s, seq=values)
     # iputils 20221126 prints no "(DUP!)" when pinging a broadcast address without -v,
     # yet counts the extra replies as duplicates: a second reply to one seq is one.
-    ok = (df["status"] == "ok").to_numpy() & has
-    answered = values[ok]
+    ok = s.status == CODE["ok"]
+    if not every:
+        ok &= has
+    answered = values if every and ok.all() else values[ok]
     if len(answered) > 1 and not (np.diff(answered) > 0).all():  # rising seqs: no repeat
-        again = np.zeros(len(df), dtype=bool)
+        again = np.zeros(len(s), dtype=bool)
         again[ok] = pd.Series(answered).duplicated().to_numpy()
         if again.any():
-            df.loc[again, "status"] = "duplicate"
+            s = with_status(s, again, "duplicate")
     if not has.any():
-        return df
+        return s
     lo = first_seq if acc.header is not None else int(seq_int.min())
     hi = int(seq_int.max())
     if acc.counts is not None and acc.header is not None:
@@ -187,26 +158,15 @@ def unix_samples(acc: Acc, df: pd.DataFrame, first_seq: int) -> pd.DataFrame:
         at = (
             acc.counts_idx
             if hi > seq_int[top] and acc.counts_idx is not None
-            else int(df["idx"].to_numpy()[has][top])
+            else int(s.idx[has][top])
         )
         raise fail(at, f"expected at most 10**9 packets sent, got seqs {lo}..{hi}", None)
     seen = np.zeros(hi - lo + 1, dtype=bool)
     inside = seq_int[(seq_int >= lo) & (seq_int <= hi)]
     seen[inside - lo] = True
     lost = np.flatnonzero(~seen) + lo  # (np.setdiff1d hashes: 3 s on a million replies)
-    if len(lost):
-        extra = pd.DataFrame(
-            {
-                "idx": np.full(len(lost), np.iinfo(np.int64).max),
-                "seq": pd.array(lost, dtype="Int64"),
-                "status": pd.array(np.full(len(lost), "lost", dtype=object), dtype="str"),
-            }
-        )
-        df = pd.concat([df, extra], ignore_index=True)
-    key = np.concatenate((np.where(has, values, np.iinfo(np.int64).max), lost))  # no seq: last
-    if not (key[1:] >= key[:-1]).all():
-        df = df.take(np.argsort(key, kind="stable")).reset_index(drop=True)
-    return df
+    key = values if every else np.where(has, values, np.iinfo(np.int64).max)  # no seq: last
+    return with_lost(s, lost, key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,11 +252,11 @@ def _unix_dialect(votes: set[str]) -> tuple[str, str, int]:
     return "bsd", "bsd", 0  # macOS and FreeBSD print the same; the os stays "bsd"
 
 
-def finish(acc: Acc, fast) -> Run:
+def finish(acc: Acc) -> Run:
     run = Run(line_start=acc.first + 1, line_end=acc.last + 1, warnings=list(acc.warnings))
     header = acc.header or {}
     meta: dict = {"latency_basis": "rtt", "complete": acc.counts is not None and not acc.cut}
-    df = frame_of(acc, fast) if acc.has_packets else None
+    df = samples_of(acc) if acc.has_packets else None
     if acc.kind == "unix":
         variant, os_name, first_seq = _unix_dialect(acc.votes)
         if df is not None:
@@ -334,7 +294,7 @@ def finish(acc: Acc, fast) -> Run:
     return run
 
 
-def _rtt_missing(acc: Acc, df: pd.DataFrame | None) -> str | None:
+def _rtt_missing(acc: Acc, df: Samples | None) -> str | None:
     """Why the statistics block ends short of its round-trip line, or None.  Every dialect
     prints that line after the packets line whenever a timed reply came back (iputils and
     BSD ``rtt``/``round-trip min/avg/max...``, BusyBox ``round-trip min/avg/max``, Windows
@@ -349,17 +309,18 @@ def _rtt_missing(acc: Acc, df: pd.DataFrame | None) -> str | None:
         label = "'Minimum = ..., Maximum = ..., Average = ...'"
         timed = acc.rtt_title is not None
         if df is not None:
-            timed = timed or bool(df["status"].isin(["ok", "censored"]).any())
+            timed = timed or bool(df.any_of("ok", "censored").any())
     else:
         label = "'rtt min/avg/max'" if "iputils" in acc.votes else "'round-trip min/avg/max'"
         if not c.get("received"):
             return None
         timed = True  # a summary-only block (-q, or a paste of the statistics)
         if df is not None:
-            replies = df[df["status"].isin(["ok", "duplicate", "censored"])]
+            replies = df.any_of("ok", "duplicate", "censored")
             # replies printed without a time (iputils -s below 16): no rtt line either
-            timed = replies.empty or bool(
-                replies["rtt_us"].notna().any() or replies["censor_high_us"].notna().any()
+            timed = not replies.any() or bool(
+                (~np.isnan(df.rtt_us[replies])).any()
+                or (~np.isnan(df.censor_high_us[replies])).any()
             )
     if not timed:
         return None
@@ -380,7 +341,7 @@ def _target(meta: dict, header: dict, title: str | None) -> None:
         meta["msg_size_bytes"] = header["payload"]  # an int64 already (ping.py)
 
 
-def _unix_counts(meta: dict, acc: Acc, df: pd.DataFrame | None, variant: str) -> None:
+def _unix_counts(meta: dict, acc: Acc, df: Samples | None, variant: str) -> None:
     c = acc.counts
     if c is None:
         return
@@ -390,12 +351,12 @@ def _unix_counts(meta: dict, acc: Acc, df: pd.DataFrame | None, variant: str) ->
     if "errors" in c or variant == "iputils":
         meta["errors"] = c.get("errors", 0)
     elif df is not None:
-        meta["errors"] = int((df["status"] == "error").sum())
+        meta["errors"] = df.count("error")
     if "time_ms" in c:
         meta["duration_s"] = c["time_ms"] / 1000.0
 
 
-def _windows_counts(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
+def _windows_counts(meta: dict, acc: Acc, df: Samples | None) -> None:
     c = acc.counts
     if c is None:
         return
@@ -408,10 +369,10 @@ def _windows_counts(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
         loss_pct=float(loss) if loss is not None else None,
     )
     if df is not None:
-        meta["errors"] = int((df["status"] == "error").sum())
+        meta["errors"] = df.count("error")
 
 
-def _ps_meta(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
+def _ps_meta(meta: dict, acc: Acc, df: Samples | None) -> None:
     meta.update(
         parser_variant="powershell-5" if acc.kind == "ps5" else "powershell-7",
         os="windows",
@@ -421,36 +382,41 @@ def _ps_meta(meta: dict, acc: Acc, df: pd.DataFrame | None) -> None:
     meta.update(dst_host=host, dst_ip=ip, src_host=acc.ps.get("src"))
     if df is None:
         return
-    sizes = df["payload_bytes"].dropna()
+    sizes = df.size[df.has_size]
     if len(sizes):
-        meta["msg_size_bytes"] = int(sizes.iloc[0])
+        meta["msg_size_bytes"] = int(sizes[0])
     sent = len(df)
-    received = int(df["status"].isin(["ok", "censored"]).sum())
+    received = int(df.any_of("ok", "censored").sum())
     meta.update(
         packets_sent=sent,
         packets_received=received,
-        errors=int((df["status"] == "error").sum()),
+        errors=df.count("error"),
         loss_pct=100.0 * (sent - received) / sent if sent else None,
     )
 
 
-def _summarize(run: Run, df: pd.DataFrame) -> None:
+def _summarize(run: Run, df: Samples) -> None:
     # iputils and BSD put duplicates into their min/avg/max too; so do we.
-    use = df["status"].isin(["ok", "duplicate", "censored"]).to_numpy()
-    rtt = df["rtt_us"].to_numpy(dtype=np.float64, na_value=np.nan)[use]
-    censor = df["censor_high_us"].to_numpy(dtype=np.float64, na_value=np.nan)[use]
-    computed(run, rtt, censor)
+    use = df.any_of("ok", "duplicate", "censored")
+    computed(run, df.rtt_us[use], df.censor_high_us[use])
 
 
-def _columns(df: pd.DataFrame, kind: str | None) -> pd.DataFrame:
-    out = {"seq": df["seq"], "kind": constant_str("reply", len(df)), "status": df["status"]}
-    if df["time_ns"].notna().any():
-        out["time_ns"] = df["time_ns"]
-    out["rtt_us"] = df["rtt_us"]
+def _columns(df: Samples, kind: str | None) -> pd.DataFrame:
+    n = len(df)
+    seq = np.arange(1, n + 1) if kind != "unix" else df.seq
+    out = {
+        "seq": int64(seq, df.has_seq if kind == "unix" else np.ones(n, dtype=bool)),
+        "kind": constant_str("reply", n),
+        "status": status_str(df.status),
+    }
+    if df.has_time.any():
+        out["time_ns"] = int64(df.time_ns, df.has_time)
+    out["rtt_us"] = df.rtt_us
     if kind != "unix":
-        out["censor_high_us"] = df["censor_high_us"]
-    out.update(ttl=df["ttl"], payload_bytes=df["payload_bytes"], message=df["message"])
-    frame = pd.DataFrame(out)
-    if kind != "unix":
-        frame["seq"] = pd.array(np.arange(1, len(frame) + 1), dtype="Int64")
-    return frame
+        out["censor_high_us"] = df.censor_high_us
+    out.update(
+        ttl=int64(df.ttl, df.has_ttl),
+        payload_bytes=int64(df.size, df.has_size),
+        message=message_str(df),
+    )
+    return pd.DataFrame(out, copy=False)  # the columns are new: no copy of them
