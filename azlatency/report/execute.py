@@ -75,16 +75,10 @@ _ENGINE = "azlatency-warm"
 
 
 @functools.cache
-def _warm_engine() -> str:
-    """A papermill engine that runs a notebook in a kernel it is given and keeps it running:
-    before the first cell, ``report._kernel.fresh`` gives the notebook what a new kernel would
-    (an empty namespace, no figures, the first rcParams and warning filters, execution count 1,
-    its folder as working directory).  The kernel's client is kept too (``kc``, handed back
-    through ``keep_client``): a new one waits 0.2 s for the kernel's output channel to fall
-    quiet before the first cell, once a notebook."""
+def _client_class():
+    """papermill's notebook client, given the kernel's kept client (``kc``) and running
+    ``reset_code`` (``report._kernel.fresh``) before the first cell."""
     from papermill.clientwrap import PapermillNotebookClient
-    from papermill.engines import NBClientEngine, NotebookExecutionManager, papermill_engines
-    from papermill.utils import merge_kwargs, remove_args
 
     class Client(PapermillNotebookClient):
         def __init__(self, nb_man, *, reset_code: str, kc=None, **kw):
@@ -103,14 +97,36 @@ def _warm_engine() -> str:
                 )
             super().papermill_execute_cells()
 
-    class Manager(NotebookExecutionManager):
-        """papermill's, writing the executed copy once, when the notebook ends (failed or
-        not), instead of the whole notebook twice a cell: 30 writes of up to a megabyte of
-        JSON, in this process, for a page of 15 cells."""
+    return Client
 
+
+@functools.cache
+def _manager_class():
+    """papermill's execution manager, writing the executed copy once, when the notebook ends
+    (failed or not), instead of the whole notebook twice a cell: 30 writes of up to a
+    megabyte of JSON, in this process, for a page of 15 cells."""
+    from papermill.engines import NotebookExecutionManager
+
+    class Manager(NotebookExecutionManager):
         def save(self, **kwargs):
             if self.end_time is not None:  # set by notebook_complete, just before its save
                 super().save(**kwargs)
+
+    return Manager
+
+
+@functools.cache
+def _warm_engine() -> str:
+    """A papermill engine that runs a notebook in a kernel it is given and keeps it running:
+    before the first cell, ``report._kernel.fresh`` gives the notebook what a new kernel would
+    (an empty namespace, no figures, the first rcParams and warning filters, execution count 1,
+    its folder as working directory).  The kernel's client is kept too (``kc``, handed back
+    through ``keep_client``): a new one waits 0.2 s for the kernel's output channel to fall
+    quiet before the first cell, once a notebook."""
+    from papermill.engines import NBClientEngine, papermill_engines
+    from papermill.utils import merge_kwargs, remove_args
+
+    Client, Manager = _client_class(), _manager_class()
 
     class Warm(NBClientEngine):
         @classmethod

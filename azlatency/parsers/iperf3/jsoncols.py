@@ -20,24 +20,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .model import INT64_MAX, flow_of
+from .model import INT64_MAX, ROW_KEYS, flow_of
 
 _NONE = type(None)
 _FLOAT_KINDS = frozenset({float, int, _NONE})
 _INT_KINDS = frozenset({int, _NONE})
-# (JSON key, sample column, "f" a float / "i" a whole number): jsondoc._ROW_KEYS and the
-# start, end and jitter read around them, in the order of the row's columns.
+# (JSON key, sample column, "f" a float / "i" a whole number): model.ROW_KEYS and the start,
+# end and jitter read around them, in the order of the row's columns.
 _KEYS = (
     ("start", "start_s", "f"),
     ("end", "end_s", "f"),
-    ("bytes", "bytes", "i"),
-    ("bits_per_second", "bits_per_second", "f"),
-    ("retransmits", "retransmits", "i"),
-    ("snd_cwnd", "cwnd_bytes", "i"),
-    ("rtt", "tcp_rtt_us", "f"),
-    ("rttvar", "tcp_rttvar_us", "f"),
-    ("lost_packets", "lost_packets", "i"),
-    ("packets", "packets", "i"),
+    *ROW_KEYS,
     ("jitter_ms", "jitter_us", "f"),
 )
 

@@ -18,7 +18,7 @@ from typing import Any
 from ...errors import ParseError
 from .._ranges import line_of
 from .jsoncols import interval_columns
-from .model import CPU_KEYS, INT64_MAX, TOOL, Test, Total, flow_of, local_side
+from .model import CPU_KEYS, INT64_MAX, ROW_KEYS, TOOL, Test, Total, flow_of, local_side
 
 # ---------------------------------------------------------------------------------------------
 # values
@@ -199,18 +199,6 @@ def _meta(test: Test, doc: dict, v: _Values, variant: str) -> None:
             labels[key] = end[key]
 
 
-_ROW_KEYS = (
-    ("bytes", "bytes", "i"),
-    ("bits_per_second", "bits_per_second", "f"),
-    ("retransmits", "retransmits", "i"),
-    ("snd_cwnd", "cwnd_bytes", "i"),
-    ("rtt", "tcp_rtt_us", "f"),
-    ("rttvar", "tcp_rttvar_us", "f"),
-    ("lost_packets", "lost_packets", "i"),
-    ("packets", "packets", "i"),
-)
-
-
 def _row(
     obj: dict, seq: int, stream: str, side: str | None, flow: str, v: _Values, where: str
 ) -> dict[str, Any]:
@@ -224,7 +212,7 @@ def _row(
         "start_s": v.f(obj, "start", where),
         "end_s": v.f(obj, "end", where),
     }
-    for key, col, kind in _ROW_KEYS:
+    for key, col, kind in ROW_KEYS:
         value = v.i(obj, key, where) if kind == "i" else v.f(obj, key, where)
         if value is not None:
             row[col] = value

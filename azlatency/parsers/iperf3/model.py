@@ -45,6 +45,17 @@ CPU_KEYS = (
     "remote_user",
     "remote_system",
 )
+# (JSON key, sample column, "f" a float / "i" a whole number) of an interval's stream row
+ROW_KEYS = (
+    ("bytes", "bytes", "i"),
+    ("bits_per_second", "bits_per_second", "f"),
+    ("retransmits", "retransmits", "i"),
+    ("snd_cwnd", "cwnd_bytes", "i"),
+    ("rtt", "tcp_rtt_us", "f"),
+    ("rttvar", "tcp_rttvar_us", "f"),
+    ("lost_packets", "lost_packets", "i"),
+    ("packets", "packets", "i"),
+)
 
 SAMPLE_KEYS = (
     "seq",
