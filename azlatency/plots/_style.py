@@ -86,10 +86,11 @@ def save(
 
 
 class Saved(NamedTuple):
-    """What :func:`render` wrote, and the PNG's pixels (``None`` without a PNG)."""
+    """What :func:`render` wrote, and the PNG's pixels (``None`` without a PNG) at ``dpi``."""
 
     paths: list[Path]
     image: PIL.Image.Image | None
+    dpi: int
 
 
 def render(
@@ -113,7 +114,7 @@ def render(
                 with mpl.rc_context({"svg.hashsalt": "azlatency"}):
                     fig.savefig(path, format=fmt, dpi=dpi, metadata=meta, bbox_inches=box)
             paths.append(path)
-    return Saved(paths, image)
+    return Saved(paths, image, dpi)
 
 
 def _png(fig, path: Path, dpi: int, box, legible: str) -> PIL.Image.Image:

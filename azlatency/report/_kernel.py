@@ -5,9 +5,9 @@ records what a new kernel starts with (matplotlib's rcParams once pyplot is load
 inline backend, the warning filters); every later call puts those back and empties the user
 namespace (``%reset -f``: variables, ``In``/``Out``), closes every figure, forgets which
 warnings were already shown (so each notebook shows its own), collects garbage and freezes
-what survives (``gc.freeze``: later collections skip it).  Then the
-execution count restarts at 1 and the working directory is the notebook's folder.  Modules
-stay imported: that is the point.
+what survives (``gc.freeze``: later collections skip it).  Then the execution count
+restarts at 1 and the working directory is the notebook's folder.  Modules stay imported:
+that is the point.
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ import PIL.Image
 from ..plots import render
 
 BOX = PIL.Image.Resampling.BOX
-_DPI = 300  # the PNG files' resolution
 
 CLAIMS_MIME = "application/vnd.azlatency.claims+json"
 _UNITS = {"us": "µs", "bps": "bit/s"}
@@ -119,12 +118,12 @@ def figure(
 
     wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
     formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
-    saved = render(fig, Path(figures_dir) / name, formats=formats or ("png",), dpi=_DPI)
+    saved = render(fig, Path(figures_dir) / name, formats=formats or ("png",))
     text = caption_text if caption_text is not None else caption(fig)
     if see:  # what to see first, then what is drawn
         text = f"**{see}** {text}"
     meta = {"azlatency": {"files": [str(p.resolve()) for p in saved.paths]}}
-    shown = _inline(saved.image, _DPI / fig.dpi) if saved.image is not None else fig
+    shown = _inline(saved.image, saved.dpi / fig.dpi) if saved.image is not None else fig
     display(shown, metadata=meta)
     if text:
         say(f"*Figure `{name}`.* {text}")
