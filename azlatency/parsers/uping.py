@@ -74,6 +74,7 @@ _RTT = re.compile(
 _NOTE = re.compile(r"^\s*uping: (?P<message>\S.*?)\s*$")  # a warning under the command
 _LINES = (_HEADER, _REPLY, _TIMEOUT, _FAIL, _STATS, _COUNTS, _RTT, _NOTE, ELIDED, CTRL_C)
 _OPENS = (_HEADER, _NOTE, _REPLY, _TIMEOUT, _FAIL, _STATS)
+OPENERS = _OPENS  # the reader's hook: locate() opens on these lines alone
 _PROBES = (_REPLY, _TIMEOUT, _FAIL)
 _INTEGERS = {
     "seq": "a sequence number",

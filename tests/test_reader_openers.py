@@ -1,0 +1,97 @@
+"""The reader asks a tool's ``locate`` only about a document that holds a literal its
+``OPENERS`` need (``reader/spans.py``).  Checked three ways: the literals read off a pattern
+(``needs``) on known patterns; every string a tool's opener patterns match holds one of
+them (hypothesis draws the strings from the patterns); and, on every real file the project
+has, every output a tool's ``locate`` finds has a line its ``OPENERS`` match."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from azlatency.decode import decode
+from azlatency.parsers import get, tools
+from azlatency.parsers._base import hook
+from azlatency.reader import _HEAD_BYTES, _whole_file_tool
+from azlatency.reader.outline import unquote
+from azlatency.reader.spans import _marks, needs
+from tests._equivalence import files
+
+WITH_OPENERS = [t for t in tools() if hook(get(t), "OPENERS")]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "marks"),
+    [
+        (r"^\s*UPING (?P<host>\S+) \((?P<ip>[^)\s]+)\): ICMPv[46], timeout", {", timeout"}),
+        (r"^\s*(?:foo|barr)\s+\d+", {"foo", "barr"}),
+        (r"(?:ab){2,}x", {"ab"}),
+        (r"c(?!d)de", {"cde"}),  # zero width: the literals either side are one
+        (r"^(?:abc|abd)x", {"ab"}),
+        (r"(?>xyz)+", {"xyz"}),
+        (r"a|bc", None),  # one alternative needs no literal of two characters
+        (r"(?:abc)?\d+", None),  # optional
+        (r"(?i)abc", None),
+        (r"x(?i:abc)y", None),
+        (r"\d+\s+\d+", None),
+    ],
+)
+def test_needs_reads_the_literals_a_pattern_cannot_match_without(pattern, marks):
+    got = needs(re.compile(pattern))
+    assert (set(got) if got is not None else None) == marks
+
+
+def test_tools_declare_openers():
+    """The tools that cost most to scan have them (the others are asked about every
+    document, which is always right)."""
+    assert len(WITH_OPENERS) >= 1, WITH_OPENERS
+    for tool in WITH_OPENERS:
+        assert _marks(get(tool)), f"{tool}: an opener needs no literal, so all are asked"
+
+
+@pytest.mark.parametrize("tool", WITH_OPENERS)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_line_an_opener_matches_holds_a_mark(tool, data):
+    pattern = data.draw(st.sampled_from(hook(get(tool), "OPENERS")))
+    line = data.draw(st.from_regex(pattern, fullmatch=False).filter(lambda s: "\n" not in s))
+    assert pattern.search(line)
+    assert any(mark in line for mark in needs(pattern)), (pattern.pattern, line)
+
+
+def _documents():
+    """The real files read as documents (the way the reader reads them: decoded, unquoted;
+    whole-file formats are never located)."""
+    for path in files():
+        data = path.read_bytes()
+        if b"\0" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            continue
+        try:
+            text = decode(data).text
+        except Exception:  # noqa: BLE001 - a file that does not decode is not located either
+            continue
+        if _whole_file_tool(text[:_HEAD_BYTES], None):
+            continue
+        lines = text.split("\n")
+        yield path, unquote(lines[:-1] if lines and lines[-1] == "" else lines)
+
+
+def test_every_located_output_has_an_opener_line():
+    """On every fixture, corpus, seed, docs and example file: each span a tool with
+    ``OPENERS`` finds holds a line one of them matches (so skipping the tool where none of
+    their literals is in the document loses nothing)."""
+    found = dict.fromkeys(WITH_OPENERS, 0)
+    for path, lines in _documents():
+        for tool in WITH_OPENERS:
+            module = get(tool)
+            for span in module.locate(lines):
+                block = lines[span.start : span.end]
+                assert any(p.search(x) for p in module.OPENERS for x in block), (
+                    f"{path.name}: {tool} output at lines {span.start + 1}-{span.end} has no "
+                    "line its OPENERS match"
+                )
+                found[tool] += 1
+    assert all(found.values()), f"no output found in any real file: {found}"
