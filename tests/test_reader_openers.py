@@ -1,8 +1,9 @@
-"""The reader asks a tool's ``locate`` only about a document that holds a literal its
-``OPENERS`` need (``reader/spans.py``).  Checked three ways: the literals read off a pattern
-(``needs``) on known patterns; every string a tool's opener patterns match holds one of
-them (hypothesis draws the strings from the patterns); and, on every real file the project
-has, every output a tool's ``locate`` finds has a line its ``OPENERS`` match."""
+"""The reader asks a tool's ``locate`` only about a document its ``OPENERS`` may match
+(``reader/openers.py``).  Checked three ways: the literals read off a pattern (``needs``) and
+whether it may be searched over a whole text, on known patterns; every line a tool's opener
+patterns match is found by the reader's check, even among other lines (hypothesis draws the
+lines from the patterns); and, on every real file the project has, every output a tool's
+``locate`` finds has a line its ``OPENERS`` match."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from azlatency.decode import decode
 from azlatency.parsers import get, tools
 from azlatency.parsers._base import hook
 from azlatency.reader import _HEAD_BYTES, _whole_file_tool
+from azlatency.reader.openers import _marks, _searchable, may_open, needs
 from azlatency.reader.outline import unquote
-from azlatency.reader.spans import _marks, needs
 from tests._equivalence import files
 
 WITH_OPENERS = [t for t in tools() if hook(get(t), "OPENERS")]
@@ -26,11 +27,16 @@ WITH_OPENERS = [t for t in tools() if hook(get(t), "OPENERS")]
 @pytest.mark.parametrize(
     ("pattern", "marks"),
     [
-        (r"^\s*UPING (?P<host>\S+) \((?P<ip>[^)\s]+)\): ICMPv[46], timeout", {", timeout"}),
+        (
+            r"^\s*UPING (?P<host>\S+) \((?P<ip>[^)\s]+)\): ICMPv[46], timeout",
+            {"): ICMPv4, timeout", "): ICMPv6, timeout"},
+        ),
         (r"^\s*(?:foo|barr)\s+\d+", {"foo", "barr"}),
+        (r"\] \[(?P<code>Connected|NoTest)\] ", {"] [Connected] ", "] [NoTest] "}),
+        (r"(?:MIN|MAX)(?:_FWD)?\t", {"MIN", "MAX"}),  # re factors out the M; it is put back
         (r"(?:ab){2,}x", {"ab"}),
         (r"c(?!d)de", {"cde"}),  # zero width: the literals either side are one
-        (r"^(?:abc|abd)x", {"ab"}),
+        (r"^(?:abc|abd)x", {"abcx", "abdx"}),
         (r"(?>xyz)+", {"xyz"}),
         (r"a|bc", None),  # one alternative needs no literal of two characters
         (r"(?:abc)?\d+", None),  # optional
@@ -49,17 +55,44 @@ def test_tools_declare_openers():
     document, which is always right)."""
     assert len(WITH_OPENERS) >= 1, WITH_OPENERS
     for tool in WITH_OPENERS:
-        assert _marks(get(tool)), f"{tool}: an opener needs no literal, so all are asked"
+        assert _marks(get(tool)) is not None, f"{tool}: an opener can be neither read nor searched"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "searchable"),
+    [
+        (r"^\s*(?P<seq>\d+) (?P<t>\d{20})\s*$", True),
+        (r"^(?:\d+\s+){2,}\d+$", True),
+        (r"\d+\Z", False),
+        (r"\A\d+", False),
+        (r"\d+(?!\s)", False),
+        (r"(?<=x)\d+", False),
+    ],
+)
+def test_a_pattern_is_searched_over_the_text_only_where_that_finds_every_line(pattern, searchable):
+    assert _searchable(re.compile(pattern)) is searchable
+
+
+def test_tools_may_be_skipped():
+    """A tool with OPENERS is not asked about a text none of them matches."""
+    for tool in WITH_OPENERS:
+        assert not may_open(get(tool), "lorem ipsum\n\nThe round trips were short.\n")
+
+
+_OTHER_LINES = st.lists(st.sampled_from(["", "  12  0", "lorem ipsum", "----", "x = 1"]))
 
 
 @pytest.mark.parametrize("tool", WITH_OPENERS)
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_every_line_an_opener_matches_holds_a_mark(tool, data):
-    pattern = data.draw(st.sampled_from(hook(get(tool), "OPENERS")))
+def test_every_line_an_opener_matches_is_found(tool, data):
+    module = get(tool)
+    pattern = data.draw(st.sampled_from(module.OPENERS))
     line = data.draw(st.from_regex(pattern, fullmatch=False).filter(lambda s: "\n" not in s))
     assert pattern.search(line)
-    assert any(mark in line for mark in needs(pattern)), (pattern.pattern, line)
+    above, below = data.draw(_OTHER_LINES), data.draw(_OTHER_LINES)
+    text = "\n".join([*above, line, *below])
+    assert may_open(module, text), (tool, pattern.pattern, line)
 
 
 def _documents():

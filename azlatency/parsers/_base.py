@@ -75,9 +75,9 @@ HOOKS: dict[str, str] = {
     "big file claimed by whole_file from its bytes, without a decoded copy",
     "PARSE_BYTES_CLEANS": "bool: parse_bytes decodes its own input (BOM, CRLF, ANSI colours), "
     "so it takes any file it claims, not only plain ones",
-    "OPENERS": "tuple of re.Pattern: every line at which locate() opens an output matches one "
-    "of them (re.search).  The reader runs locate() only on a document that holds one of the "
-    "literals these patterns cannot match without (reader/spans.py: needs)",
+    "OPENERS": "tuple of re.Pattern: every output locate() finds holds a line that matches one "
+    "of them (re.search), such as the line it opens on.  The reader asks locate() only about "
+    "a document they may match (reader/openers.py)",
 }
 
 

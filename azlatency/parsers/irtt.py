@@ -155,6 +155,7 @@ _KINDS = (
     _ERROR,
 )
 _OPENS = (_CONNECTING, _EVENT, _PROBE, _HEAD, _ERROR)
+OPENERS = _OPENS  # the reader's hook: locate() opens on these lines alone
 _FOOTER = (_DURATION, _PACKETS, _SERVER, _DUPS, _LATE, _BYTES, _RATES, _LENGTH, _TIMER)
 _INTEGERS = {
     "seq": "a sequence number",

@@ -115,6 +115,8 @@ def _opens(line: str) -> bool:
 
 
 _OPEN_KINDS = (BANNER, PCT_HEAD, HIST_HEAD, "stats")
+# The reader's hook: the lines of _OPEN_KINDS ("stats" is a LOG line) and the -R CSV's header.
+OPENERS = (BANNER, PCT_HEAD, HIST_HEAD, LOG, CSV_HEAD)
 
 
 def _kinds(line: str):

@@ -98,6 +98,7 @@ LINES = (
     MESSAGE,
 )  # fmt: skip
 _ENDS = (REXMIT, NOCONN)
+OPENERS = (HEADER, CMDLINE, ROW)  # locate()'s, and the reader's hook
 # ###SYNRTT keys -> stats (ncps.c summarize_connection_recording)
 _SYNRTT_STATS = {
     "25": "p25", "Median": "p50", "Mean": "mean", "75": "p75", "90": "p90", "95": "p95",
@@ -121,7 +122,7 @@ def _next_run(kind, seen: set) -> bool:
 def locate(lines: list[str]) -> list[Span]:
     """From the interval header (or, ``-sil``, the ``=== CMDLINE`` line) to ``###REXMIT`` or
     ``!!!NO CONNECTIONS WERE ESTABLISHED!!!``."""
-    spans = line_blocks(lines, TOOL, _kind, (HEADER, CMDLINE, ROW), _next_run)
+    spans = line_blocks(lines, TOOL, _kind, OPENERS, _next_run)
     return [_with_brief_lines(lines, s) for s in spans]
 
 

@@ -116,6 +116,8 @@ _SETUP = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, ITERATIONS)  # lines read by _Test._set
 # <ip>:' too: those lines open a PsPing output only with PsPing's own lines after them (its
 # 'N iterations (warmup N) ping test:' under the title; its statistics lines).
 _OPENS = (BANNER, TCP_HEAD, LAT_HEAD, WARMUP_SET, ITERATIONS, COUNTS, "stats")
+# The reader's hook: the lines of _OPENS ("stats" is a STATS line).
+OPENERS = (BANNER, TCP_HEAD, LAT_HEAD, WARMUP_SET, ITERATIONS, COUNTS, STATS)
 KB = 1024  # PsPing's KB/s: see the module docstring
 
 

@@ -21,6 +21,8 @@ INFO = ToolInfo(
     open_ended=("raw",),
 )
 
+OPENERS = owamp.openers(TOOL)
+
 
 def locate(lines: list[str]) -> list[Span]:
     return owamp.locate(lines, TOOL)

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-from functools import cache
-from re import _constants as sre
-from re import _parser as sre_parse
-from types import ModuleType
 
 from ..errors import (
     ParseError,
 )
 from ..parsers import get, modules
-from ..parsers._base import Span, hook
+from ..parsers._base import Span
+from .openers import may_open
 from .outline import _FENCE, _HEADING
 
 
@@ -37,88 +33,15 @@ def resolve(spans: list[Span]) -> list[Span]:
 
 
 def locate(lines: list[str]) -> list[Span]:
-    """Every tool's spans in ``lines``, resolved.  A tool whose ``OPENERS`` need literals of
-    which the document holds none is not asked: its line scan would open nothing (a long log
-    of one tool is otherwise scanned line by line by all twenty)."""
+    """Every tool's spans in ``lines``, resolved.  A tool whose ``OPENERS`` the document cannot
+    match is not asked (``openers.may_open``): its line scan would open nothing, and a long log
+    of one tool is otherwise scanned line by line by all twenty."""
     text = "\n".join(lines)
     spans: list[Span] = []
     for module in modules():
-        marks = _marks(module)
-        if marks is None or any(mark in text for mark in marks):
+        if may_open(module, text):
             spans.extend(module.locate(lines))
     return resolve(spans)
-
-
-@cache
-def _marks(module: ModuleType) -> frozenset[str] | None:
-    """Literals one of which every line that opens ``module``'s output holds (None: unknown,
-    the tool is always asked)."""
-    openers = hook(module, "OPENERS")
-    if not openers:
-        return None
-    marks: set[str] = set()
-    for pattern in openers:
-        need = needs(pattern)
-        if need is None:
-            return None
-        marks |= need
-    return frozenset(marks)
-
-
-# A literal shorter than this is in nearly every document: no better than none.
-_SHORTEST_MARK = 2
-_ZERO_WIDTH = {sre.AT, sre.ASSERT, sre.ASSERT_NOT}
-
-
-def needs(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    """Literals one of which every string ``pattern`` matches (search) contains, read off its
-    parsed form: runs of literal characters in sequence, through groups, repeats of at least
-    one and alternatives (each of which must have its own).  None when there is no such set
-    of literals at least :data:`_SHORTEST_MARK` long (or the pattern ignores case)."""
-    if pattern.flags & re.IGNORECASE:
-        return None
-    return _needs(sre_parse.parse(pattern.pattern, pattern.flags))
-
-
-def _needs(items) -> frozenset[str] | None:
-    best: frozenset[str] | None = None
-    run: list[str] = []
-
-    def keep(candidate: frozenset[str] | None) -> None:
-        nonlocal best
-        shortest = min(map(len, candidate)) if candidate else 0
-        if shortest >= _SHORTEST_MARK and (best is None or shortest > min(map(len, best))):
-            best = candidate
-
-    for op, av in items:
-        if op is sre.LITERAL:
-            run.append(chr(av))
-            continue
-        if op in _ZERO_WIDTH:
-            continue
-        keep(frozenset(["".join(run)]))
-        run = []
-        keep(_inner(op, av))
-    keep(frozenset(["".join(run)]))
-    return best
-
-
-def _inner(op, av) -> frozenset[str] | None:
-    """What an item that is not a literal character needs: its group's, its repeat's (when
-    it repeats at least once), or, for alternatives, one of each's."""
-    if op is sre.ATOMIC_GROUP:
-        return _needs(av)
-    if op is sre.SUBPATTERN:
-        _, add_flags, _, items = av
-        return None if add_flags & re.IGNORECASE else _needs(items)
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
-        low, _, items = av
-        return _needs(items) if low >= 1 else None
-    if op is sre.BRANCH:
-        alternatives = [_needs(items) for items in av[1]]
-        if all(alternatives):
-            return frozenset().union(*alternatives)
-    return None
 
 
 # Lines that are no tool's (a kernel message, ``Connection reset by peer``, a shell line, a

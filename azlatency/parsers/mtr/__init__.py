@@ -32,6 +32,9 @@ INFO = ToolInfo(
 
 _JSON_OPEN = re.compile(r'^\s*\{\s*(?:"report"\s*:\s*\{\s*)?$')
 _JSON_REPORT = re.compile(r'^\s*"report"\s*:\s*\{\s*$|^\s*\{\s*"report"\s*:')
+# The reader's hook: a report keeps only spans with a HOST: line, the CSV opens on its header,
+# a JSON document needs its "report" line.
+OPENERS = (report.HEADER, machine.CSV_HEADER, _JSON_REPORT)
 
 
 def whole_file(head: str) -> bool:

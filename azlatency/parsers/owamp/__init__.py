@@ -61,6 +61,13 @@ _KINDS = (
 _OPENS = {"message", "header", "approx", "machine", "raw", "packet", "offset"}
 
 
+def openers(tool: str) -> tuple[re.Pattern[str], ...]:
+    """The patterns of the kinds in _OPENS (the reader's hook ``OPENERS``): ``locate`` opens
+    only on a line whose kind is one of them."""
+    g = grammar(tool)
+    return tuple(getattr(g, name) for name in _KINDS if name in _OPENS)
+
+
 def kind_of(line: str, tool: str, inside: str | None = None) -> tuple[str | None, re.Match | None]:
     """The kind of an owping/twping line; ``inside`` is the ``-M`` tag or ``Percentiles:``
     block the line is in (their rows are plain numbers)."""

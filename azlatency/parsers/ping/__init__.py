@@ -18,6 +18,7 @@ from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
 from .._lines import INT64_MAX, INT64_MIN, STRAY_LINES, integer
+from . import grammar as g
 from .fast import Lines, Replies, is_ascii, lines_of, read_lines, shape_of, utf8
 from .grammar import Event, Scanner
 from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
@@ -71,6 +72,26 @@ _STARTS = {
     "packets_partial",
 }
 _HEADERS = {"header", "win_header", "ps_header", "ps_dest"}
+# The reader's hook: a span opens only on a line with an event of _STARTS, and each comes from
+# one of these (Scanner: the Unix ones after the indent, every Windows one behind _WIN_HINT,
+# a PowerShell table's rows only after its header).
+OPENERS = (
+    g.UNIX_HEADER,
+    g.BSD_PING6_HEADER,
+    g.UNIX_REPLY,
+    g.NO_ANSWER,
+    g.REQUEST_TIMEOUT,
+    g.FROM_ERROR,
+    g.SEND_ERROR,
+    g.BSD_ERROR,
+    g.STATS_TITLE,
+    g.PACKETS,
+    g.PACKETS_PARTIAL,
+    g.RTT,
+    g._WIN_HINT,
+    g.PS5_HEADER,
+    g.PS7_HEADER,
+)
 _INSIDE = _STARTS | {
     "blank",
     "neutral",
