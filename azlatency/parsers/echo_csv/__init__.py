@@ -67,6 +67,15 @@ _SENDING = re.compile(r"\bSending packet #(\d+)")
 _CONNECTED = re.compile(r"[Cc]onnected to \[?([\w.:-]+?)\]?:(\d+)\b")
 
 
+# The reader's hook: the CSV opens on its header (spaces anywhere in it: _is_header), the
+# client log on its drop line, the ping-style output on stdout's openers.
+OPENERS = (
+    re.compile(" *".join(map(re.escape, HEADER_LINE))),
+    _DROP,
+    *stdout.OPENERS,
+)
+
+
 def _is_header(line: str) -> bool:
     return line.lstrip("\ufeff").strip().replace(" ", "") == HEADER_LINE
 

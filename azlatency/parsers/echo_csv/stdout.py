@@ -61,6 +61,7 @@ _RTT = re.compile(
 )
 _ERROR = re.compile(r"^\s*ERROR: (?P<message>.+?)\s*$")
 _OPENS = (_OPEN, _PROBE, _STATS)
+OPENERS = _OPENS
 _LINES = (_OPEN, _PROBE, _STATS, _COUNTS, _RTT, _ERROR, ELIDED, CTRL_C)
 
 
