@@ -7,13 +7,14 @@ has, every output a tool's ``locate`` finds has a line its ``OPENERS`` match."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from azlatency.decode import decode
-from azlatency.parsers import get, tools
+from azlatency.parsers import fping, get, tools
 from azlatency.parsers._base import hook
 from azlatency.parsers._lines import anywhere
 from azlatency.reader import _HEAD_BYTES, _whole_file_tool
@@ -122,9 +123,24 @@ def test_anywhere_keeps_dollars_that_are_no_anchor(pattern):
     assert anywhere(re.compile(pattern)).pattern == pattern.removeprefix("^").removesuffix("$")
 
 
+def test_fping_all_line_opener_has_every_space_the_pattern_takes():
+    """fping's -C lines are asked for by the whitespace before ': ', one literal per
+    character ``\\s`` matches."""
+    spaces = set(re.findall(r"\s", "".join(map(chr, range(sys.maxunicode + 1)))))
+    assert set(fping._SPACES) == spaces
+
+
 # Outputs that open at a line with no word of their own, or where the line the locator reads
 # is not the line as the document holds it: each is still asked for.
 _HARD_OPENINGS = {
+    "fping -C alone, a tab": (
+        "fping",
+        ["10.0.0.4\t: 0.51 0.49 -", "host.example : 1.20 1.31 1.25"],
+    ),
+    "fping [hh:mm:ss] then a summary": (
+        "fping",
+        ["[12:34:56]", "10.0.0.4 : xmt/rcv/%loss = 3/3/0%, min/avg/max = 0.49/0.50/0.51"],
+    ),
     "iperf3 --timestamps intervals": (
         "iperf3",
         [
