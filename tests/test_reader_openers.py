@@ -157,6 +157,15 @@ _HARD_OPENINGS = {
         "iperf3",
         ["[ ID] Interval           Transfer     Bitrate"],
     ),
+    "sockperf from its command": (
+        "sockperf",
+        [
+            "$ sockperf ping-pong -i 10.0.0.4 -t 10",
+            "sockperf: == version #3.10-0.git == ",
+            "sockperf: [Total Run] RunTime=10.000 sec; Warm up time=400 msec; "
+            "SentMessages=1000; ReceivedMessages=999",
+        ],
+    ),
     "netperf banner indented": (
         "netperf",
         [
