@@ -157,6 +157,9 @@ _HARD_OPENINGS = {
         "iperf3",
         ["[ ID] Interval           Transfer     Bitrate"],
     ),
+    "fio JSON from its brace": ("fio", ["{", '  "fio version" : "fio-3.33",', "}"]),
+    "ntttcp XML from its root": ("ntttcp", ['<ntttcps computername="vm">', "</ntttcps>"]),
+    "qperf test of no known name": ("qperf", ["foo_bar_lat:", "    latency  =  12.5 us"]),
     "sockperf from its command": (
         "sockperf",
         [
