@@ -8,17 +8,20 @@ lines from the patterns); and, on every real file the project has, every output 
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from azlatency.decode import decode
-from azlatency.parsers import get, tools
+from azlatency.parsers import fping, get, tools
 from azlatency.parsers._base import hook
+from azlatency.parsers._lines import anywhere
 from azlatency.reader import _HEAD_BYTES, _whole_file_tool
 from azlatency.reader.openers import _marks, _searchable, may_open, needs
 from azlatency.reader.outline import unquote
+from azlatency.reader.spans import locate
 from tests._equivalence import files
 
 WITH_OPENERS = [t for t in tools() if hook(get(t), "OPENERS")]
@@ -128,3 +131,90 @@ def test_every_located_output_has_an_opener_line():
                 )
                 found[tool] += 1
     assert all(found.values()), f"no output found in any real file: {found}"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "line"),
+    [
+        (
+            r"^Connecting to host (?P<host>\S+)",
+            "Thu, 02 Mar 2026 08:00:00 GMT Connecting to host x",
+        ),
+        (r"^-{20,}\s*$", "   ---------------------- "),
+        (r"^(?:send_results|get_results)$", "12:00:01 get_results  "),
+        (r"^(?:a \d+$|b \d+ c$)", " b 12 c d"),
+    ],
+)
+def test_anywhere_finds_a_stripped_match_in_the_line_as_it_stands(pattern, line):
+    compiled = re.compile(pattern)
+    assert not compiled.search(line)
+    assert anywhere(compiled).search(line)
+    assert needs(anywhere(compiled)) == needs(compiled)
+
+
+@pytest.mark.parametrize("pattern", [r"a[$]b$", r"cost \$5$", r"^x[^$]"])
+def test_anywhere_keeps_dollars_that_are_no_anchor(pattern):
+    assert anywhere(re.compile(pattern)).pattern == pattern.removeprefix("^").removesuffix("$")
+
+
+def test_fping_all_line_opener_has_every_space_the_pattern_takes():
+    """fping's -C lines are asked for by the whitespace before ': ', one literal per
+    character ``\\s`` matches."""
+    spaces = set(re.findall(r"\s", "".join(map(chr, range(sys.maxunicode + 1)))))
+    assert set(fping._SPACES) == spaces
+
+
+# Outputs that open at a line with no word of their own, or where the line the locator reads
+# is not the line as the document holds it: each is still asked for.
+_HARD_OPENINGS = {
+    "fping -C alone, a tab": (
+        "fping",
+        ["10.0.0.4\t: 0.51 0.49 -", "host.example : 1.20 1.31 1.25"],
+    ),
+    "fping [hh:mm:ss] then a summary": (
+        "fping",
+        ["[12:34:56]", "10.0.0.4 : xmt/rcv/%loss = 3/3/0%, min/avg/max = 0.49/0.50/0.51"],
+    ),
+    "iperf3 --timestamps intervals": (
+        "iperf3",
+        [
+            f"Thu, 02 Mar 2026 08:00:0{i} GMT [  5]   {i}.00-{i + 1}.00   sec   112 MBytes   "
+            "941 Mbits/sec    0    403 KBytes"
+            for i in range(2)
+        ],
+    ),
+    "iperf3 -J, a stray line above 'start'": (
+        "iperf3",
+        ["{", "kernel: a stray line", '\t"start":\t{', '\t\t"connected":\t[]', "\t}", "}"],
+    ),
+    "iperf3 column header, asked for by 'Transfer'": (
+        "iperf3",
+        ["[ ID] Interval           Transfer     Bitrate"],
+    ),
+    "fio JSON from its brace": ("fio", ["{", '  "fio version" : "fio-3.33",', "}"]),
+    "ntttcp XML from its root": ("ntttcp", ['<ntttcps computername="vm">', "</ntttcps>"]),
+    "qperf test of no known name": ("qperf", ["foo_bar_lat:", "    latency  =  12.5 us"]),
+    "sockperf from its command": (
+        "sockperf",
+        [
+            "$ sockperf ping-pong -i 10.0.0.4 -t 10",
+            "sockperf: == version #3.10-0.git == ",
+            "sockperf: [Total Run] RunTime=10.000 sec; Warm up time=400 msec; "
+            "SentMessages=1000; ReceivedMessages=999",
+        ],
+    ),
+    "netperf banner indented": (
+        "netperf",
+        [
+            "  MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to "
+            "10.0.0.4 () port 0 AF_INET : first burst 0",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_HARD_OPENINGS))
+def test_hard_openings_are_still_asked_for(case):
+    tool, lines = _HARD_OPENINGS[case]
+    assert get(tool).locate(lines), "the example is no output of the tool"
+    assert tool in {span.tool for span in locate(lines)}

@@ -245,6 +245,19 @@ def _resumes(lines: list[str], j: int, n: int, kind: Callable[[str], Any]) -> in
     )
 
 
+# An end anchor: a '$' not escaped, before the end of the pattern, a '|' or a ')' (inside a
+# character class it is followed by neither).
+_END_ANCHOR = re.compile(r"(?<!\\)\$(?=$|[|)])")
+
+
+def anywhere(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` without its ``^`` and ``$`` anchors, for a tool's ``OPENERS``: a locator
+    that matches it on a line stripped (of spaces, of a ``--timestamps`` prefix) finds it by
+    search in the line as the document holds it.  Dropping an anchor only widens what
+    matches, and leaves the literals the reader reads off the pattern as they were."""
+    return re.compile(_END_ANCHOR.sub("", pattern.pattern.removeprefix("^")), pattern.flags)
+
+
 # A stray line inside a JSON document is taken out, at most this many per document; a document
 # that still does not decode is left as it is (cut short, or broken otherwise).
 JSON_STRAYS = 3

@@ -109,6 +109,17 @@ _PROBES = ("reply", "timeout", "dup", "alive")
 # Lines that open an output; the -s totals, and a bare [hh:mm:ss] not followed by a summary,
 # are too plain to ("   2 targets").
 _OPENS = (*_PROBES, "summary", "all", "unreachable", "icmp", "unknown", "stamp")
+# The reader's hook: every line at which locate() opens an output.  _kind matches from the
+# line's start, so a search finds each; a '[hh:mm:ss]' opens only with a summary line below
+# it, inside the same output.  -C's lines alone ('10.0.0.4 : 0.51 0.49 -', _ALL) hold no
+# word, only whitespace before ': ' (\s+ then ': '): one branch per character \s matches
+# (str.isspace, none above U+3000) keeps that literal whole for the reader.
+_SPACES = "".join(c for c in map(chr, range(0x3001)) if c.isspace())
+_ALL_OPENS = re.compile("|".join(re.escape(c + ": ") for c in _SPACES))
+OPENERS = (
+    *(pattern for name, pattern in _KINDS if name in _OPENS and name not in ("all", "stamp")),
+    _ALL_OPENS,
+)
 _INTEGERS = {
     "seq": "a probe index",
     "bytes": "a reply size in bytes",

@@ -61,6 +61,10 @@ INFO = ToolInfo(
 TOOL = "fio"
 _OPEN = re.compile(r"^\s*\{\s*$")
 _VERSION_KEY = re.compile(r'^\s*"fio version"\s*:\s*"fio-')
+# The reader's hook.  A JSON output opens at a '{' line with '"fio version"' a few lines below
+# it, inside its span; text_spans() keeps a normal output only when it holds a job report
+# line ('name: (groupid=0, jobs=1): err= 0: pid=N'), whether it opens there or at a banner.
+OPENERS = (_VERSION_KEY, JOB)
 _JOBNAME = re.compile(r'^\s*"jobname"\s*:')
 # Lines fio writes around its JSON: notes and errors ("fio: ...", "note: ..."), the job banner
 # of the normal output ("job: (g=0): rw=read, ..."), "fio-3.33", "Starting 1 process".

@@ -19,7 +19,7 @@ import re
 
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import STRAY_LINES, command_of, stray
+from .._lines import STRAY_LINES, anywhere, command_of, stray
 from .documents import decode_documents, stream_documents
 from .jsondoc import has_measurement, to_test
 from .lines import (
@@ -257,6 +257,22 @@ def _text_opens(body: list[str], i: int) -> bool:
         return any(CONNECTING.match(x) or LISTENING.match(x) or TIME.match(x) for x in nxt)
     return False
 
+
+# The reader's hook: every line at which segments() opens an output, as it stands in the
+# document (text lines are matched stripped, after a --timestamps prefix: hence anywhere).
+# A -J document opens at '{' with '"start":' on it or on one of the next lines, which is in
+# the document's span; a JSON stream at its line; text at a _TEXT_START line, at '-----'
+# above "Server listening", at -d's block names and lines, or at "iperf 3.x" (-V), each
+# condition needing its own pattern or "iperf ".  The column header is asked for by its
+# 'Transfer', not the 'Interval' the reader would read off HEADER: latte's histograms print
+# 'Interval(usec)' on every run, and 10,000 lines each.
+_COLUMNS = re.compile(r"\sTransfer\b")  # HEADER: '[ ID] Interval   Transfer   Bitrate'
+OPENERS = (
+    anywhere(_START_KEY),
+    _STREAM_LINE,
+    _COLUMNS,
+    *(anywhere(p) for p in (*_TEXT_START, DEBUG_BLOCK, DEBUG, VERSION) if p is not HEADER),
+)
 
 # Lines that open the next test (a server's '-----' frame too), never the same one's
 # continuation after a stray line.

@@ -20,7 +20,7 @@ import re
 
 from ...errors import NothingMeasured, ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import PROMPT, command_of, integer, number, stray
+from .._lines import PROMPT, anywhere, command_of, integer, number, stray
 from .lines import (
     BANNER,
     CONFIDENCE,
@@ -74,6 +74,8 @@ INFO = ToolInfo(
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _OPENS = re.compile(r"^(?:netperf: |establish control: |establish_control could not )")
+# The reader's hook: locate() opens only at these two, matched on the stripped line.
+OPENERS = (anywhere(BANNER), anywhere(_OPENS))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
 from .._lines import STRAY_LINES, command_above, command_of, in_code_span
 from .._ranges import int64
-from .doc import locate_xml, parse_json, parse_xml
+from .doc import _ROOT_OPEN, locate_xml, parse_json, parse_xml
 from .totals import NAMES, TOOL, TOTALS, Totals, build_run, command_meta, dec, rate_bps
 from .windows import extend_windows, parse_windows
 
@@ -64,6 +64,9 @@ _WINDOWS_MARK = re.compile(
 _ROLE_FLAG = re.compile(r"^\*\*\* (sender|receiver) role\s*$")
 _XML_ROOT = re.compile(r"<(ntttcp[sr])[\s>]")
 _JSON_ROOT = re.compile(r'"(ntttcp[sr])"\s*:')
+# The reader's hook: every line locate() opens at (searched, or matched from the line's
+# start), and an XML document's root element (locate_xml).
+OPENERS = (LINUX_BANNER, TOTALS, _WINDOWS_MARK, _ROOT_OPEN)
 
 
 # ---------------------------------------------------------------------------------------------

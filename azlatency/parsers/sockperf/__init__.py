@@ -20,7 +20,7 @@ from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
 from .console import Execution
-from .grammar import CSV_HEAD, DASH, executions
+from .grammar import CSV_HEAD, DASH, SP, executions
 from .run import build_run
 
 INFO = ToolInfo(
@@ -44,6 +44,10 @@ INFO = ToolInfo(
 TOOL = INFO.tool
 # parse_bytes decodes its own head (BOM, ANSI colours, CRLF): the reader may hand it any file.
 PARSE_BYTES_CLEANS = True
+# The reader's hook.  executions() keeps an execution only when it holds a 'sockperf:' (or
+# 'sockperf[...]') line, the version line among them, or the --full-log CSV header under
+# sockperf's dashes: whatever line it opens at (a command, a banner), one of these is inside.
+OPENERS = (SP, CSV_HEAD)
 
 
 def locate(lines: list[str]) -> list[Span]:
