@@ -19,7 +19,7 @@ import re
 
 from ...errors import NothingMeasured, ParseError, WrongTool
 from .._base import Parsed, Span, ToolInfo
-from .._lines import PROMPT, command_of, stray
+from .._lines import PROMPT, anywhere, command_of, stray
 from . import csvfmt
 from .lines import (
     ACCEPTED,
@@ -85,6 +85,17 @@ _COMMANDS = ("iperf",)
 
 # ---------------------------------------------------------------------------------------------
 # where the outputs are
+
+
+# The reader's hook: the kinds _opens() accepts (on stripped lines, so unanchored); dashes
+# open only above a client or server line, which is in the output they open.  A CSV row has
+# no literal: the reader searches the text for it, anchored at a line's start past its
+# indent (a search unanchored costs ten times more on a log of timestamps).
+OPENERS = (
+    *(anywhere(p) for p in (CLIENT, SERVER, CONNECTED, INTERVAL, VERSION, CONNECT_FAILED)),
+    anywhere(csvfmt.HEADER),
+    re.compile(r"^\s*" + csvfmt.ROW.pattern.removeprefix("^")),
+)
 
 
 def _kind(line: str) -> str | None:
