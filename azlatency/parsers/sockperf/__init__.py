@@ -57,6 +57,8 @@ def locate(lines: list[str]) -> list[Span]:
 def whole_file(head: str) -> bool:
     """True when every line of the file's head belongs to sockperf executions (a full log,
     or a captured console output), so the reader can skip document scanning."""
+    if "sockperf" not in head and "txTime" not in head:
+        return False  # no execution without a 'sockperf' line or the CSV header: OPENERS
     lines = head.lstrip("\ufeff").split("\n")
     if len(lines) > 1:
         lines = lines[:-1]  # the head may end inside a line
