@@ -29,7 +29,15 @@ import pandas as pd
 from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
-from .._lines import STRAY_LINES, computed_rtt, in_code_span, samples_frame, stray
+from .._lines import (
+    STRAY_LINES,
+    computed_rtt,
+    constant_str,
+    in_code_span,
+    int64_array,
+    samples_frame,
+    stray,
+)
 from . import stdout
 from .fast import ROW_PREFIX, read_body
 from .stdout import locate as locate_stdout
@@ -196,15 +204,21 @@ def _fast_csv(data: bytes, first: int, offset: int) -> Run | None:
     rows = read_body(data, offset, iso_ns)
     if rows is None:
         return None
-    run = Run(line_start=first + 1, line_end=first + 1 + len(rows.seq))
+    n = len(rows.seq)
+    run = Run(line_start=first + 1, line_end=first + 1 + n)
+    # Already in the schema's dtypes, around the arrays pyarrow gave (no copy of a column, and
+    # no million Python strings for the constant ones).
+    time_ns = rows.time_ns
     samples = samples_frame(
         {
-            "seq": pd.array(rows.seq, dtype="Int64"),
-            "kind": "probe",
-            "status": "ok",
-            "time_ns": pd.array(rows.time_ns, dtype="Int64"),
-            "tx_time_ns": pd.array(rows.tx, dtype="Int64"),
-            "rx_time_ns": pd.array(rows.rx, dtype="Int64"),
+            "seq": int64_array(rows.seq),
+            "kind": constant_str("probe", n),
+            "status": constant_str("ok", n),
+            "time_ns": int64_array(time_ns)
+            if isinstance(time_ns, np.ndarray)
+            else pd.array(time_ns, dtype="Int64"),
+            "tx_time_ns": int64_array(rows.tx),
+            "rx_time_ns": int64_array(rows.rx),
             "rtt_us": rows.rtt,
         }
     )

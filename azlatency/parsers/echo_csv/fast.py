@@ -19,6 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .._lines import count_newlines
+
 HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
 _TYPES = {
     "packet_num": pa.int64(),
@@ -54,8 +56,6 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
     end = len(data)
     while end > offset and data[end - 1] in b" \t\r\n":
         end -= 1
-    if _BLANK_LINE.search(data, max(offset - 1, 0), end):  # from the header's own newline
-        return None  # line numbers would no longer follow the row index
     last = data[max(data.rfind(b"\n", offset, end) + 1, offset) : end].strip()
     bad: list[bytes] = []
 
@@ -76,6 +76,8 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
         return None
     if bad and (bad != [last] or not ROW_PREFIX.match(last.decode("utf-8", "replace"))):
         return None
+    if _blank_line(data, offset, end, table.num_rows + len(bad)):
+        return None  # line numbers would no longer follow the row index
     rtt = table["rtt_us"].to_numpy()
     if not np.isfinite(rtt).all():
         return None
@@ -89,13 +91,39 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
     )
 
 
+def _blank_line(data: bytes, offset: int, end: int, rows: int) -> bool:
+    """Is there a blank line among the rows ``data[offset:end]``?  pyarrow skips empty lines
+    without a word, so the rows it saw (``rows``, refused ones included) are one a line unless
+    one was skipped; only then is the text searched (a regular expression over a whole file
+    costs four times the count of its newlines).  A bare CR, which pyarrow also takes for a
+    line break, is told apart from a blank line by that search."""
+    lines = count_newlines(data, offset, end) + 1 if end > offset else 0
+    return rows != lines and _BLANK_LINE.search(data, max(offset - 1, 0), end) is not None
+
+
 def _times(column: pa.ChunkedArray, iso_ns: Callable[[str], int | None]) -> list | np.ndarray:
-    stamps = pc.utf8_trim_whitespace(column)
-    if len(stamps) and pc.all(pc.match_substring_regex(stamps, _NAIVE)).as_py():
+    ns = _naive_ns(column) if len(column) else None
+    if ns is not None and ((ns >= _MIN_NS) & (ns < _END_NS)).all():
+        return ns
+    return [iso_ns(s) for s in pc.utf8_trim_whitespace(column).to_pylist()]
+
+
+def _naive_ns(stamps: pa.ChunkedArray) -> np.ndarray | None:
+    """The timestamps as ns when every one is what ``datetime.isoformat()`` writes
+    (:data:`_NAIVE`), else None.  pyarrow's cast to a zone-less ``timestamp`` takes only
+    ``YYYY-MM-DD[ T]hh[:mm[:ss[.f{1,9}]]]`` with real dates and times (no zone, no space around
+    it: tests/parsers/test_echo_csv.py pins it), so a cast that succeeds leaves the length
+    to tell the shapes with seconds (19, or 21 to 29 characters) from the shorter ones: the
+    same answer as the pattern, without running it over every row."""
+    try:
+        ns = pc.cast(stamps, pa.timestamp("ns"))
+    except pa.ArrowException:
+        stamps = pc.utf8_trim_whitespace(stamps)  # spaces around: the cast refuses them
         try:
-            ns = pc.cast(stamps, pa.timestamp("ns")).cast(pa.int64()).to_numpy()
+            ns = pc.cast(stamps, pa.timestamp("ns"))
         except pa.ArrowException:  # month 13, 30 February, second 60: judged row by row
-            ns = None
-        if ns is not None and ((ns >= _MIN_NS) & (ns < _END_NS)).all():
-            return ns
-    return [iso_ns(s) for s in stamps.to_pylist()]
+            return None
+    length = pc.binary_length(stamps)
+    if pc.min(length).as_py() < 19 or pc.any(pc.equal(length, 20)).as_py():
+        return None  # a date, or a time without its seconds
+    return ns.cast(pa.int64()).to_numpy()

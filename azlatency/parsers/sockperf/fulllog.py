@@ -33,7 +33,14 @@ import pyarrow.csv as pacsv
 from ...errors import ParseError
 from ...schema import pct_label as stat_name  # 0.999 → 'p99.9'
 from .._base import Run
-from .._lines import INT64_MAX, INT64_MIN, constant_str, count_newlines, decimal_to_ns
+from .._lines import (
+    INT64_MAX,
+    INT64_MIN,
+    constant_str,
+    count_newlines,
+    decimal_to_ns,
+    int64_array,
+)
 
 TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
@@ -309,21 +316,16 @@ def read_rows(
 # Samples and computed statistics
 
 
-def _int64(values: np.ndarray) -> pd.arrays.IntegerArray:
-    """Nullable Int64 (the schema's dtype) around ``values`` without copying them."""
-    return pd.arrays.IntegerArray(values, np.zeros(len(values), dtype=bool))
-
-
 def samples(rows: Rows, basis: str) -> pd.DataFrame:
     """The samples frame of a full log (without run_id), already in the schema's dtypes so
     the reader's coercion copies nothing."""
     n = len(rows.seq)
     cols: dict[str, object] = {
-        "seq": _int64(rows.seq),
+        "seq": int64_array(rows.seq),
         "kind": constant_str("packet", n),
         "status": constant_str("ok", n),
-        "tx_time_ns": _int64(rows.tx_ns),
-        "rx_time_ns": _int64(rows.rx_ns),
+        "tx_time_ns": int64_array(rows.tx_ns),
+        "rx_time_ns": int64_array(rows.rx_ns),
     }
     value = rows.value if rows.value is not None else latency_from_times(rows, basis)
     if rows.status is not None:  # pre-3.4 rows: lost replies have no time, nor a latency
