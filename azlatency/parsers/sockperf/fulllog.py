@@ -50,6 +50,13 @@ _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,
 _PAIR = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*$")  # before 3.4: tx, rx
 
 
+_CLOSE = b"\n" + b"-" * 30  # a line that starts like the closing one
+
+
+class EarlierClose(Exception):
+    """The rows, read up to the last closing line, hold an earlier one (read_rows)."""
+
+
 @dataclass
 class Rows:
     """The parsed CSV block of one full log."""
@@ -276,11 +283,15 @@ def read_rows(
     source: str | None,
     strict: bool,
     pairs: bool = False,
+    end_sure: bool = True,
 ) -> Rows:
     """Parse the row lines ``data[start:end]`` of one CSV block (no copy of ``data`` is made).
 
     ``closed`` says whether the closing ``----`` line was seen; without it the file was
     truncated and a last row shaped unlike its neighbour is dropped with a warning.
+    ``end_sure=False``: the closing line at ``end`` was found from the back, and an earlier
+    one may sit among the rows; when the fast reader refuses them and one does,
+    :class:`EarlierClose` is raised instead of reading them line by line.
     """
     warnings: list[str] = []
     stop = end  # rows parsed are data[start:stop]; a cut last row is left out
@@ -299,6 +310,8 @@ def read_rows(
             *cols, newlines = _read_arrow(data, start, stop, has_value, pairs)
             rows = Rows(*cols, 0, warnings)
         except (ValueError, OverflowError):
+            if not end_sure and data.find(_CLOSE, start - 1, stop - 1) >= 0:
+                raise EarlierClose from None
             # pyarrow.lib.ArrowInvalid is a ValueError; re-read slowly to find the bad line.
             lines = data[start:stop].decode("utf-8", "replace").split("\n")
             read = _read_python(lines, has_value, first_line_no, source, strict, warnings, pairs)
