@@ -21,6 +21,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
@@ -225,9 +226,20 @@ def _fast_csv(data: bytes, first: int, offset: int) -> Run | None:
     if rows.cut is not None:
         line = rows.cut.decode("utf-8", errors="replace")
         _cut_off(run, first + 2 + len(rows.seq), line)
-    _checks(run, samples, np.arange(first + 2, first + 2 + len(rows.seq)))
-    _csv_meta(run, samples)
+    # The round trips' statistics (numpy, which lets go of the GIL) on the other core while the
+    # checks run: 27 and 28 ms of a million probes, one after the other before.
+    with ThreadPoolExecutor(1) as pool:
+        stats = pool.submit(_rtt_summaries, rows.rtt)
+        _checks(run, samples, np.arange(first + 2, first + 2 + n))
+        _csv_meta(run, samples, rtt_summaries=stats.result())
     return run
+
+
+def _rtt_summaries(rtt: np.ndarray) -> list:
+    """What :func:`computed_rtt` adds to a run (it has no summaries yet), for ``rtt``."""
+    scratch = Run()
+    computed_rtt(scratch, rtt)
+    return scratch.summaries
 
 
 def _cut_off(run: Run, line_no: int, line: str) -> None:
@@ -344,7 +356,9 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
 _ECHO = {"tool": TOOL, "mode": "echo", "protocol": "tcp", "role": "client", "latency_basis": "rtt"}
 
 
-def _csv_meta(run: Run, s: pd.DataFrame) -> None:
+def _csv_meta(run: Run, s: pd.DataFrame, rtt_summaries: list | None = None) -> None:
+    """The run's meta from its samples ``s``, and its computed rtt statistics (given as
+    ``rtt_summaries`` when they were computed already)."""
     meta = run.meta
     meta.update(_ECHO, parser_variant="csv", packets_received=len(s))
     meta.setdefault("complete", True)
@@ -356,7 +370,10 @@ def _csv_meta(run: Run, s: pd.DataFrame) -> None:
     tx, rx = s["tx_time_ns"], s["rx_time_ns"]
     meta["start_time"] = pd.Timestamp(int(tx.min()), unit="ns", tz="UTC")
     meta["duration_s"] = (int(rx.max()) - int(tx.min())) / 1e9
-    computed_rtt(run, s["rtt_us"].to_numpy(dtype=float))
+    if rtt_summaries is None:
+        computed_rtt(run, s["rtt_us"].to_numpy(dtype=float))
+    else:
+        run.summaries.extend(rtt_summaries)
 
 
 # ---------------------------------------------------------------------------------------------
