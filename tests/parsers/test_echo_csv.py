@@ -323,6 +323,16 @@ def test_median_of_the_offsets_is_pandas_median(n, missing):
             assert got == want
 
 
+def test_fast_path_samples_can_be_corrected_in_place():
+    lines = CRLF.read_text().replace("\r", "").split("\n")
+    fast, _ = _both("\n".join(lines))
+    s = fast.samples
+    assert all(s[c].array._data.flags.writeable for c in ("seq", "time_ns", "tx_time_ns"))
+    s.loc[0, "seq"] = 99
+    s.loc[1, "rtt_us"] = 1.5
+    assert (s["seq"].iloc[0], s["rtt_us"].iloc[1]) == (99, 1.5)
+
+
 def test_big_lf_file_goes_through_parse_bytes_and_matches():
     rows = CRLF.read_text().replace("\r", "").rstrip("\n").split("\n")
     body = [rows[1 + i % 20].split(",", 1)[1] for i in range(3000)]

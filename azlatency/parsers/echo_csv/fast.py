@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from .._lines import count_newlines
+from .._lines import count_newlines, pool_empty
 
 HEADER = ("packet_num", "timestamp", "send_time_ns", "receive_time_ns", "rtt_us")
 _TYPES = {
@@ -85,14 +85,14 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
     lines = lines.result() + 1 if end > offset else 0
     if _blank_line(data, offset, end, table.num_rows + len(bad), lines):
         return None  # line numbers would no longer follow the row index
-    rtt = table["rtt_us"].to_numpy()
+    rtt = _numpy(table["rtt_us"])
     if not np.isfinite(rtt).all():
         return None
     return Body(
-        seq=table["packet_num"].to_numpy(),
+        seq=_numpy(table["packet_num"]),
         time_ns=_times(table["timestamp"], iso_ns),
-        tx=table["send_time_ns"].to_numpy(),
-        rx=table["receive_time_ns"].to_numpy(),
+        tx=_numpy(table["send_time_ns"]),
+        rx=_numpy(table["receive_time_ns"]),
         rtt=rtt,
         cut=last if bad else None,
     )
@@ -105,6 +105,16 @@ def _blank_line(data: bytes, offset: int, end: int, rows: int, lines: int) -> bo
     whole file costs four times the count of its newlines).  A bare CR, which pyarrow also
     takes for a line break, is told apart from a blank line by that search."""
     return rows != lines and _BLANK_LINE.search(data, max(offset - 1, 0), end) is not None
+
+
+def _numpy(column: pa.ChunkedArray) -> np.ndarray:
+    """A numeric column without nulls as one writable ndarray (a sample may be corrected in
+    place), its chunks joined into pyarrow's memory pool: ``ChunkedArray.to_numpy`` joins them
+    in a fresh numpy array, whose huge pages the kernel may compact memory for (pool_empty)."""
+    if not column.num_chunks:
+        return column.to_numpy()
+    parts = [chunk.to_numpy() for chunk in column.chunks]  # views of pyarrow's buffers
+    return np.concatenate(parts, out=pool_empty(len(column), parts[0].dtype))
 
 
 def _times(column: pa.ChunkedArray, iso_ns: Callable[[str], int | None]) -> list | np.ndarray:
@@ -132,4 +142,4 @@ def _naive_ns(stamps: pa.ChunkedArray) -> np.ndarray | None:
     length = pc.binary_length(stamps)
     if pc.min(length).as_py() < 19 or pc.any(pc.equal(length, 20)).as_py():
         return None  # a date, or a time without its seconds
-    return ns.cast(pa.int64()).to_numpy()
+    return _numpy(ns.cast(pa.int64()))

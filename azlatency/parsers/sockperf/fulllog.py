@@ -40,6 +40,7 @@ from .._lines import (
     count_newlines,
     decimal_to_ns,
     int64_array,
+    pool_empty,
 )
 
 TOOL = "sockperf"
@@ -149,8 +150,8 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool, pairs: bool
     counts = _map(lambda ab: count_newlines(data, *ab), pieces)
     sizes = [c + (1 if data[b - 1 : b] != b"\n" else 0) for (a, b), c in zip(pieces, counts)]
     total = sum(sizes)
-    cols = [np.empty(total, dtype=np.int64) for _ in range(3)]
-    cols.append(np.empty(total, dtype=np.float64) if has_value else None)
+    cols = [pool_empty(total, np.int64) for _ in range(3)]
+    cols.append(pool_empty(total, np.float64) if has_value else None)
     at = np.concatenate(([0], np.cumsum(sizes))).tolist()
     whole = pa.py_buffer(data)
 
@@ -456,7 +457,7 @@ def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 
     lo, hi = np.rint(float(values.min()) * 1000.0), np.rint(float(values.max()) * 1000.0)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo >= MAX_BINS:
         return False
-    ticks = np.empty(len(values), dtype=np.intp)  # what bincount takes without a cast
+    ticks = pool_empty(len(values), np.intp)  # what bincount takes without a cast
     # Scratch made once: temporaries made per slice cost fresh pages in a worker thread.
     size = min(step, len(values))
     buf, back, same = np.empty(size), np.empty(size), np.empty(size, dtype=bool)
