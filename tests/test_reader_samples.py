@@ -3,13 +3,14 @@ table, its run ids and the repeated-copy check are what joining them run by run 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import azlatency
 from azlatency import schema
 from azlatency.parsers import iperf3
-from azlatency.parsers._lines import repeated_str
+from azlatency.parsers._lines import constant_str, int64_array, repeated_str
 from azlatency.reader import tables as reader_tables
 from tests.conftest import FIXTURES
 
@@ -62,6 +63,21 @@ def test_repeated_copies_are_said_for_short_and_long_runs():
         .endswith("the same figures as the run at lines 91-2201: a repeated copy? (both read)")
     )
     assert got.samples["run_id"].value_counts()[got.runs["run_id"][6]] == 2100
+
+
+def test_a_long_runs_ends_hash_as_their_rows():
+    n = 2500  # the ends are its rows 0-999 and 1500-2499
+    samples = pd.DataFrame(
+        {
+            "seq": int64_array(np.arange(n, dtype=np.int64)),
+            "kind": constant_str("packet", n),
+            "rtt_us": np.linspace(10.0, 99.0, n),
+        }
+    )
+    ends = reader_tables._ends(samples)
+    assert list(ends["seq"]) == [*range(1000), *range(1500, 2500)]
+    by_position = samples.iloc[np.r_[0:1000, -1000:0]]
+    assert np.array_equal(reader_tables._row_hashes(ends), reader_tables._row_hashes(by_position))
 
 
 def test_repeated_str():

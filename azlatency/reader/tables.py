@@ -184,7 +184,14 @@ def _figures(r: _RunRows, hashes: np.ndarray | None) -> tuple | None:
     return None
 
 
-_ENDS = np.r_[0:1000, -1000:0]  # a long run's first and last thousand rows
+_ENDS = 1000  # a long run's first and last thousand rows
+
+
+def _ends(samples: pd.DataFrame) -> pd.DataFrame:
+    """The first and last :data:`_ENDS` rows of a long run, from two slices: ``iloc`` of their
+    positions took 33 ms of a 10-million-row sockperf log (the Arrow string columns' take),
+    the slices and their concat 1.5 ms, for the same rows."""
+    return pd.concat([samples.iloc[:_ENDS], samples.iloc[-_ENDS:]])
 
 
 def _row_hashes(samples: pd.DataFrame) -> np.ndarray:
@@ -309,10 +316,10 @@ class _Samples:
         the short runs of a shape hashed in one go: a row's hash is its own values'."""
         out: dict[int, np.ndarray] = {}
         for shape, ks in self.shapes.items():
-            short = [k for k in ks if len(self.rows[k].samples) <= 2000]
+            short = [k for k in ks if len(self.rows[k].samples) <= 2 * _ENDS]
             for k in ks:
-                if len(self.rows[k].samples) > 2000:
-                    out[k] = _row_hashes(self.rows[k].samples.iloc[_ENDS])
+                if len(self.rows[k].samples) > 2 * _ENDS:
+                    out[k] = _row_hashes(_ends(self.rows[k].samples))
             if not short:
                 continue
             joined = pd.concat([self.rows[k].samples for k in short], ignore_index=True)

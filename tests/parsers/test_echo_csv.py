@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,6 +15,7 @@ import azlatency
 from azlatency.decode import decode
 from azlatency.errors import DetectionError, ParseError
 from azlatency.parsers import echo_csv
+from azlatency.parsers.echo_csv import fast as fast_path
 from tests.conftest import FIXTURES
 from tests.parsers.test_properties import _material, damage, plans
 
@@ -250,6 +254,83 @@ def test_fast_path_gives_way_to_the_careful_parser():
         damaged[i] = bad
         assert _both("\n".join(damaged))[0] is None
     assert _both(lines[0] + "\n\n" + "\n".join(lines[1:]))[0] is None  # blank line after the header
+
+
+# Shapes the pattern and pyarrow's cast might judge apart: the cast must refuse each one the
+# pattern refuses (zones, missing seconds, ten digits of fraction, spaces), or the length must.
+_STAMPS = [
+    "2025-03-20 01:02:03",
+    "2025-03-20T01:02:03.1",
+    "2025-03-20 01:02:03.123456789",
+    "2025-03-20 01:02:03.000000000",
+    "2025-03-20",
+    "2025-03-20 01",
+    "2025-03-20 01:02",
+    "2025-03-20 01:02:03.1234567891",
+    "2025-03-20 01:02:03Z",
+    "2025-03-20 01:02:03+01:00",
+    "2025-03-20 01:02:03-0100",
+    "2025-03-20T01+01:00",
+    "2025-03-20 01:02Z",
+    "2025-03-20 01:02:03,5",
+    "2025-03-20 01:02:03.",
+    "2025-03-20t01:02:03",
+    "2025-03-20 010203.12345",
+    "20250320T010203.123456",
+    "2025-079 01:02:03.1",
+    "+2025-03-20 01:02:03",
+    "2025-03-20 01:02:03.1e5",
+    "2025-03-20 24:00:00",
+    "2025-02-30 01:02:03",
+]
+
+
+@pytest.mark.parametrize("stamp", _STAMPS)
+def test_naive_timestamps_without_the_pattern_agree_with_it(stamp):
+    for text in (stamp, f"  {stamp} "):  # spaces around are trimmed first, as before
+        got = fast_path._naive_ns(pa.chunked_array([[text, "2025-03-20 01:02:03.5"]]))
+        if re.match(fast_path._NAIVE, stamp) and echo_csv.iso_ns(stamp) is not None:
+            assert got is not None and got[0] == echo_csv.iso_ns(stamp)
+            assert got[1] == 1742432523500000000
+        else:
+            assert got is None
+
+
+def test_blank_lines_are_found_by_the_count_of_rows():
+    rows = b"0,a\n1,b\n2,c"
+    assert not fast_path._blank_line(rows, 0, len(rows), 3, 3)
+    assert not fast_path._blank_line(b"", 0, 0, 0, 0)
+    blank = b"0,a\n1,b\n \t\r\n2,c"
+    assert fast_path._blank_line(blank, 0, len(blank), 3, 4)  # one skipped: a blank line
+    cr = b"0,a\n1,b\r2,c"  # a bare CR: pyarrow breaks the line there, but nothing is blank
+    assert not fast_path._blank_line(cr, 0, len(cr), 3, 2)
+    for text in (rows, blank, cr):  # what read_body hands it: the lines counted
+        lines = fast_path.count_newlines(text, 0, len(text)) + 1
+        assert lines == {rows: 3, blank: 4, cr: 2}[text]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 1001, 100_000])
+@pytest.mark.parametrize("missing", [0.0, 0.1, 1.0])
+def test_median_of_the_offsets_is_pandas_median(n, missing):
+    rng = np.random.default_rng(n)
+    for scale in (1e3, 1e12, 9e18):  # to past 2**53: the middle two averaged as floats
+        values = (rng.random(n) * scale).astype(np.int64) * rng.choice([-1, 1], n)
+        column = pd.Series(pd.arrays.IntegerArray(values, rng.random(n) < missing))
+        want, got = column.median(), echo_csv._median(column)
+        if pd.isna(want):  # nothing left: pandas says NA, _checks asks pd.notna of either
+            assert np.isnan(got)
+        else:
+            assert got == want
+
+
+def test_fast_path_samples_can_be_corrected_in_place():
+    lines = CRLF.read_text().replace("\r", "").split("\n")
+    fast, _ = _both("\n".join(lines))
+    s = fast.samples
+    assert all(s[c].array._data.flags.writeable for c in ("seq", "time_ns", "tx_time_ns"))
+    s.loc[0, "seq"] = 99
+    s.loc[1, "rtt_us"] = 1.5
+    assert (s["seq"].iloc[0], s["rtt_us"].iloc[1]) == (99, 1.5)
 
 
 def test_big_lf_file_goes_through_parse_bytes_and_matches():

@@ -11,12 +11,15 @@ import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import azlatency
 from azlatency.decode import decode
 from azlatency.errors import ParseError
+from azlatency.parsers import _lines as lines_module
 from azlatency.parsers import sockperf
+from azlatency.parsers._lines import pool_empty
 from azlatency.parsers.sockperf.fulllog import TOLERANCE_US, stat_name
 from tests.conftest import FIXTURES, corpus, needs_shared, seed
 
@@ -291,6 +294,79 @@ def test_big_full_log_takes_the_fast_path_and_keeps_every_nanosecond(tmp_path, m
     assert t.samples.tx_time_ns.iloc[0] == 1700000000_000000789
     assert t.samples.tx_time_ns.iloc[2999] == 1700000000_002999789
     assert t.runs.line_end[0] == len(text.split("\n")) - 1
+
+
+def _runs_equal(a, b) -> None:
+    assert len(a.runs) == len(b.runs)
+    for x, y in zip(a.runs, b.runs):
+        assert x.meta == y.meta and x.warnings == y.warnings
+        assert (x.line_start, x.line_end) == (y.line_start, y.line_end)
+        assert (x.samples is None) == (y.samples is None)
+        assert x.samples is None or x.samples.equals(y.samples)
+        assert [s.__dict__ for s in x.summaries] == [s.__dict__ for s in y.summaries]
+
+
+@pytest.mark.parametrize(
+    ("inserted", "tries"),
+    [
+        (None, [False]),  # the closing line found from the end is the first: one read
+        ("-" * 30, [False, True]),  # an earlier one among the rows: read again up to it
+        ("-" * 30 + " (a note)", [False, True]),
+        ("packet, txTime(sec), rxTime(sec), latency(usec)", [False]),  # refused, read slowly
+    ],
+)
+def test_closing_line_found_from_the_end_reads_as_from_the_front(inserted, tries, monkeypatch):
+    data = (FIX / f"{P}udp-mps2000-fulllog-latency.csv").read_bytes()
+    if inserted is not None:
+        at = data.index(b"\n", data.index(b"\n500, ")) + 1
+        data = data[:at] + inserted.encode() + b"\n" + data[at:]
+    monkeypatch.setattr(sockperf, "_NEAR", 1 << 40)  # the search from the front: as before
+    front = sockperf.parse_bytes(data, strict=False)
+    seen: list[bool] = []
+    real = sockperf._parse_rows_at
+    monkeypatch.setattr(
+        sockperf,
+        "_parse_rows_at",
+        lambda d, h, close, *a: seen.append(close[1]) or real(d, h, close, *a),
+    )
+    monkeypatch.setattr(sockperf, "_NEAR", 64)  # the fixture's rows are far more than 64 bytes
+    back = sockperf.parse_bytes(data, strict=False)
+    assert seen == tries
+    _runs_equal(front, back)
+    if inserted == "-" * 30:
+        assert len(back.runs[0].samples) == 500  # rows 0-499, up to the earlier closing line
+
+
+def test_histogram_after_the_rows_is_found_from_the_front(monkeypatch):
+    data = (FIX / "sockperf--3.10-linux-tcp-m64-mps200-fulllog-histogram.csv").read_bytes()
+    seen: list[bool] = []
+    real = sockperf._parse_rows_at
+    monkeypatch.setattr(
+        sockperf,
+        "_parse_rows_at",
+        lambda d, h, close, *a: seen.append(close[1]) or real(d, h, close, *a),
+    )
+    monkeypatch.setattr(sockperf, "_NEAR", 4096)  # the bins sit within it: no read of them as rows
+    run = sockperf.parse_bytes(data).runs[0]
+    assert seen == [True] and len(run.samples) == 110
+
+
+def test_rows_land_in_writable_arrays_of_pyarrows_pool(monkeypatch):
+    big = pool_empty(1 << 18, np.int64)  # 2 MB: from pyarrow's pool
+    assert isinstance(big.base, pa.Buffer) and big.flags.writeable and len(big) == 1 << 18
+    big[:] = 7
+    assert int(big.sum()) == 7 << 18
+    assert pool_empty(10, np.float64).base is None  # small: numpy's own
+    monkeypatch.setattr(lines_module, "POOL_BYTES", 0)  # every column from the pool
+    t = azlatency.read(FIX / f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv")
+    s = t.samples
+    root = s["tx_time_ns"].array._data
+    while isinstance(root, np.ndarray):  # the frame holds a view of the parser's array
+        root = root.base
+    assert isinstance(root, pa.Buffer)
+    s.loc[0, "seq"] = 5  # a sample corrected in place, as with numpy's arrays
+    s.loc[1, "rtt_us"] = 1.5
+    assert (s["seq"].iloc[0], s["rtt_us"].iloc[1]) == (5, 1.5)
 
 
 def test_throughput_units_are_binary_megabits():

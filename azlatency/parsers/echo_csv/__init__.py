@@ -21,6 +21,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
@@ -29,7 +30,15 @@ import pandas as pd
 from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
-from .._lines import STRAY_LINES, computed_rtt, in_code_span, samples_frame, stray
+from .._lines import (
+    STRAY_LINES,
+    computed_rtt,
+    constant_str,
+    in_code_span,
+    int64_array,
+    samples_frame,
+    stray,
+)
 from . import stdout
 from .fast import ROW_PREFIX, read_body
 from .stdout import locate as locate_stdout
@@ -205,24 +214,43 @@ def _fast_csv(data: bytes, first: int, offset: int) -> Run | None:
     rows = read_body(data, offset, iso_ns)
     if rows is None:
         return None
-    run = Run(line_start=first + 1, line_end=first + 1 + len(rows.seq))
-    samples = samples_frame(
+    n = len(rows.seq)
+    run = Run(line_start=first + 1, line_end=first + 1 + n)
+    # Already in the schema's dtypes, around the arrays pyarrow gave (no copy of a column, and
+    # no million Python strings for the constant ones), and not copied into the frame (the
+    # constructor's copies of 1M probes' columns: 56 ms in a fresh process).
+    time_ns = rows.time_ns
+    samples = pd.DataFrame(
         {
-            "seq": pd.array(rows.seq, dtype="Int64"),
-            "kind": "probe",
-            "status": "ok",
-            "time_ns": pd.array(rows.time_ns, dtype="Int64"),
-            "tx_time_ns": pd.array(rows.tx, dtype="Int64"),
-            "rx_time_ns": pd.array(rows.rx, dtype="Int64"),
+            "seq": int64_array(rows.seq),
+            "kind": constant_str("probe", n),
+            "status": constant_str("ok", n),
+            "time_ns": int64_array(time_ns)
+            if isinstance(time_ns, np.ndarray)
+            else pd.array(time_ns, dtype="Int64"),
+            "tx_time_ns": int64_array(rows.tx),
+            "rx_time_ns": int64_array(rows.rx),
             "rtt_us": rows.rtt,
-        }
+        },
+        copy=False,
     )
     if rows.cut is not None:
         line = rows.cut.decode("utf-8", errors="replace")
         _cut_off(run, first + 2 + len(rows.seq), line)
-    _checks(run, samples, np.arange(first + 2, first + 2 + len(rows.seq)))
-    _csv_meta(run, samples)
+    # The round trips' statistics (numpy, which lets go of the GIL) on the other core while the
+    # checks run: 27 and 28 ms of a million probes, one after the other before.
+    with ThreadPoolExecutor(1) as pool:
+        stats = pool.submit(_rtt_summaries, rows.rtt)
+        _checks(run, samples, np.arange(first + 2, first + 2 + n))
+        _csv_meta(run, samples, rtt_summaries=stats.result())
     return run
+
+
+def _rtt_summaries(rtt: np.ndarray) -> list:
+    """What :func:`computed_rtt` adds to a run (it has no summaries yet), for ``rtt``."""
+    scratch = Run()
+    computed_rtt(scratch, rtt)
+    return scratch.summaries
 
 
 def _cut_off(run: Run, line_no: int, line: str) -> None:
@@ -312,7 +340,7 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
             f"{int(bad_ts.sum())} timestamps not ISO 'YYYY-MM-DD HH:MM:SS[.f]' (first at line "
             f"{where[k]}): time_ns left empty"
         )
-    offset = (s["time_ns"] - s["tx_time_ns"]).median()
+    offset = _median(s["time_ns"] - s["tx_time_ns"])
     if pd.notna(offset) and abs(offset) > 60e9:
         run.warnings.append(
             f"timestamp column is {offset / 3.6e12:+.2f} h from send_time_ns: it is probably "
@@ -335,11 +363,24 @@ def _checks(run: Run, s: pd.DataFrame, where: list[int]) -> None:
         )
 
 
+def _median(values: pd.Series) -> float:
+    """``values.median()`` of an Int64 column, NA left out (NaN when nothing is left): numpy's
+    median of the valid values, the same number without pandas' float copy, flatten and NaN
+    scan (39 ms of a million probes in a fresh process, 10 ms so)."""
+    valid = values.notna().to_numpy()
+    data = values.to_numpy(dtype="int64", na_value=0)
+    if not valid.all():
+        data = data[valid]
+    return float(np.median(data)) if len(data) else math.nan
+
+
 # What the CSV and the client's log both are: one TCP connection probed by the client.
 _ECHO = {"tool": TOOL, "mode": "echo", "protocol": "tcp", "role": "client", "latency_basis": "rtt"}
 
 
-def _csv_meta(run: Run, s: pd.DataFrame) -> None:
+def _csv_meta(run: Run, s: pd.DataFrame, rtt_summaries: list | None = None) -> None:
+    """The run's meta from its samples ``s``, and its computed rtt statistics (given as
+    ``rtt_summaries`` when they were computed already)."""
     meta = run.meta
     meta.update(_ECHO, parser_variant="csv", packets_received=len(s))
     meta.setdefault("complete", True)
@@ -351,7 +392,10 @@ def _csv_meta(run: Run, s: pd.DataFrame) -> None:
     tx, rx = s["tx_time_ns"], s["rx_time_ns"]
     meta["start_time"] = pd.Timestamp(int(tx.min()), unit="ns", tz="UTC")
     meta["duration_s"] = (int(rx.max()) - int(tx.min())) / 1e9
-    computed_rtt(run, s["rtt_us"].to_numpy(dtype=float))
+    if rtt_summaries is None:
+        computed_rtt(run, s["rtt_us"].to_numpy(dtype=float))
+    else:
+        run.summaries.extend(rtt_summaries)
 
 
 # ---------------------------------------------------------------------------------------------

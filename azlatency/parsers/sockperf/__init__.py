@@ -19,6 +19,7 @@ from __future__ import annotations
 from ...decode import decode
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
+from . import fulllog
 from .console import Execution
 from .grammar import CSV_HEAD, DASH, SP, executions
 from .run import build_run
@@ -104,7 +105,37 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
         return parse(decode(data).text, source=source, strict=strict)
     header_end = data.find(b"\n", head_at)
     header_end = len(data) if header_end < 0 else header_end + 1
-    close_at = data.find(b"\n" + DASH.encode(), header_end - 1)
+    try:
+        return _parse_rows_at(data, header_end, _last_close(data, header_end), source, strict)
+    except fulllog.EarlierClose:  # a line like the closing one among the rows: end there
+        close_at = data.find(_CLOSE, header_end - 1)
+        return _parse_rows_at(data, header_end, (close_at, True), source, strict)
+
+
+_CLOSE = b"\n" + DASH.encode()
+# A --histogram table follows the rows between closing lines of its own (a few kB: 3.10 prints
+# one line a bin); a closing line this near before the last one sends the search to the front.
+_NEAR = 1 << 20
+
+
+def _last_close(data: bytes, header_end: int) -> tuple[int, bool]:
+    """Where the rows' closing line starts (its newline; -1 when the file was cut before it),
+    and whether that is sure to be the first one after the header.  The last closing line is
+    found from the end for nothing, where a search from the header read all 600 MB of a
+    10-million-row log (0.11 s); when it is not sure to be the first one, the rows the fast
+    reader then reads hold an earlier one, which it refuses (no packet number), and
+    :func:`fulllog.read_rows` raises :class:`fulllog.EarlierClose` before reading them line by
+    line."""
+    last = data.rfind(_CLOSE, header_end - 1)
+    if last < 0:
+        return last, True
+    if data.rfind(_CLOSE, max(header_end - 1, last - _NEAR), last) >= 0:
+        return data.find(_CLOSE, header_end - 1), True
+    return last, last - header_end < _NEAR
+
+
+def _parse_rows_at(data: bytes, header_end: int, close: tuple[int, bool], source, strict):
+    close_at, sure = close
     rows_end = len(data) if close_at < 0 else close_at + 1
     tail = data[rows_end:]
     if tail.strip() and tail.strip() != DASH.encode():
@@ -114,7 +145,7 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
     spans = executions(lines)
     if len(spans) != 1 or spans[0][1] != len(lines):
         return parse(decode(data).text, source=source, strict=strict)
-    block = _BytesBlock(data, header_end, rows_end, closed=close_at >= 0)
+    block = _BytesBlock(data, header_end, rows_end, closed=close_at >= 0, sure=sure)
     ex = Execution(lines, spans[0][0], spans[0][1], source, strict, block=block)
     return Parsed(TOOL, _runs(ex))
 
@@ -140,8 +171,9 @@ def _find_csv_header(data: bytes) -> int | None:
 class _BytesBlock:
     """Where the CSV rows sit in the raw bytes of a file (parse_bytes)."""
 
-    def __init__(self, data: bytes, start: int, end: int, closed: bool) -> None:
+    def __init__(self, data: bytes, start: int, end: int, closed: bool, sure: bool) -> None:
         self.data, self.start, self.end, self.closed = data, start, end, closed
+        self.sure = sure  # no closing line before ``end`` (see _last_close)
 
 
 __all__ = ["INFO", "locate", "parse", "parse_bytes", "whole_file"]

@@ -268,7 +268,7 @@ class Execution:
         )
         if self.block is not None and i == self.end - 1:  # parse_bytes: rows stay in bytes
             b = self.block
-            rows = fulllog.read_rows(b.data, b.start, b.end, closed=b.closed, **kw)
+            rows = fulllog.read_rows(b.data, b.start, b.end, closed=b.closed, end_sure=b.sure, **kw)
             closed, nxt = b.closed, self.end
         else:
             k = i + 1

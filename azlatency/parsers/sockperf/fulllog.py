@@ -33,7 +33,15 @@ import pyarrow.csv as pacsv
 from ...errors import ParseError
 from ...schema import pct_label as stat_name  # 0.999 → 'p99.9'
 from .._base import Run
-from .._lines import INT64_MAX, INT64_MIN, constant_str, count_newlines, decimal_to_ns
+from .._lines import (
+    INT64_MAX,
+    INT64_MIN,
+    constant_str,
+    count_newlines,
+    decimal_to_ns,
+    int64_array,
+    pool_empty,
+)
 
 TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
@@ -41,6 +49,13 @@ QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 PIECE_MIN = 8 << 20  # bytes of rows per parallel piece (smaller blocks are read whole)
 _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,\s*(\S+?)\s*)?$")
 _PAIR = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*$")  # before 3.4: tx, rx
+
+
+_CLOSE = b"\n" + b"-" * 30  # a line that starts like the closing one
+
+
+class EarlierClose(Exception):
+    """The rows, read up to the last closing line, hold an earlier one (read_rows)."""
 
 
 @dataclass
@@ -135,8 +150,8 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool, pairs: bool
     counts = _map(lambda ab: count_newlines(data, *ab), pieces)
     sizes = [c + (1 if data[b - 1 : b] != b"\n" else 0) for (a, b), c in zip(pieces, counts)]
     total = sum(sizes)
-    cols = [np.empty(total, dtype=np.int64) for _ in range(3)]
-    cols.append(np.empty(total, dtype=np.float64) if has_value else None)
+    cols = [pool_empty(total, np.int64) for _ in range(3)]
+    cols.append(pool_empty(total, np.float64) if has_value else None)
     at = np.concatenate(([0], np.cumsum(sizes))).tolist()
     whole = pa.py_buffer(data)
 
@@ -269,11 +284,15 @@ def read_rows(
     source: str | None,
     strict: bool,
     pairs: bool = False,
+    end_sure: bool = True,
 ) -> Rows:
     """Parse the row lines ``data[start:end]`` of one CSV block (no copy of ``data`` is made).
 
     ``closed`` says whether the closing ``----`` line was seen; without it the file was
     truncated and a last row shaped unlike its neighbour is dropped with a warning.
+    ``end_sure=False``: the closing line at ``end`` was found from the back, and an earlier
+    one may sit among the rows; when the fast reader refuses them and one does,
+    :class:`EarlierClose` is raised instead of reading them line by line.
     """
     warnings: list[str] = []
     stop = end  # rows parsed are data[start:stop]; a cut last row is left out
@@ -292,6 +311,8 @@ def read_rows(
             *cols, newlines = _read_arrow(data, start, stop, has_value, pairs)
             rows = Rows(*cols, 0, warnings)
         except (ValueError, OverflowError):
+            if not end_sure and data.find(_CLOSE, start - 1, stop - 1) >= 0:
+                raise EarlierClose from None
             # pyarrow.lib.ArrowInvalid is a ValueError; re-read slowly to find the bad line.
             lines = data[start:stop].decode("utf-8", "replace").split("\n")
             read = _read_python(lines, has_value, first_line_no, source, strict, warnings, pairs)
@@ -309,21 +330,16 @@ def read_rows(
 # Samples and computed statistics
 
 
-def _int64(values: np.ndarray) -> pd.arrays.IntegerArray:
-    """Nullable Int64 (the schema's dtype) around ``values`` without copying them."""
-    return pd.arrays.IntegerArray(values, np.zeros(len(values), dtype=bool))
-
-
 def samples(rows: Rows, basis: str) -> pd.DataFrame:
     """The samples frame of a full log (without run_id), already in the schema's dtypes so
     the reader's coercion copies nothing."""
     n = len(rows.seq)
     cols: dict[str, object] = {
-        "seq": _int64(rows.seq),
+        "seq": int64_array(rows.seq),
         "kind": constant_str("packet", n),
         "status": constant_str("ok", n),
-        "tx_time_ns": _int64(rows.tx_ns),
-        "rx_time_ns": _int64(rows.rx_ns),
+        "tx_time_ns": int64_array(rows.tx_ns),
+        "rx_time_ns": int64_array(rows.rx_ns),
     }
     value = rows.value if rows.value is not None else latency_from_times(rows, basis)
     if rows.status is not None:  # pre-3.4 rows: lost replies have no time, nor a latency
@@ -441,7 +457,7 @@ def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 
     lo, hi = np.rint(float(values.min()) * 1000.0), np.rint(float(values.max()) * 1000.0)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo >= MAX_BINS:
         return False
-    ticks = np.empty(len(values), dtype=np.intp)  # what bincount takes without a cast
+    ticks = pool_empty(len(values), np.intp)  # what bincount takes without a cast
     # Scratch made once: temporaries made per slice cost fresh pages in a worker thread.
     size = min(step, len(values))
     buf, back, same = np.empty(size), np.empty(size), np.empty(size, dtype=bool)
