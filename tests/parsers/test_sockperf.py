@@ -306,6 +306,18 @@ def _runs_equal(a, b) -> None:
         assert [s.__dict__ for s in x.summaries] == [s.__dict__ for s in y.summaries]
 
 
+def _tries(monkeypatch) -> list[bool]:
+    """Each read of the rows, as whether it was the second (after a closing line among them)."""
+    seen: list[bool] = []
+    real = sockperf._parse_rows_at
+    monkeypatch.setattr(
+        sockperf,
+        "_parse_rows_at",
+        lambda d, h, close, *a: seen.append(close[1]) or real(d, h, close, *a),
+    )
+    return seen
+
+
 @pytest.mark.parametrize(
     ("inserted", "tries"),
     [
@@ -322,13 +334,7 @@ def test_closing_line_found_from_the_end_reads_as_from_the_front(inserted, tries
         data = data[:at] + inserted.encode() + b"\n" + data[at:]
     monkeypatch.setattr(sockperf, "_NEAR", 1 << 40)  # the search from the front: as before
     front = sockperf.parse_bytes(data, strict=False)
-    seen: list[bool] = []
-    real = sockperf._parse_rows_at
-    monkeypatch.setattr(
-        sockperf,
-        "_parse_rows_at",
-        lambda d, h, close, *a: seen.append(close[1]) or real(d, h, close, *a),
-    )
+    seen = _tries(monkeypatch)
     monkeypatch.setattr(sockperf, "_NEAR", 64)  # the fixture's rows are far more than 64 bytes
     back = sockperf.parse_bytes(data, strict=False)
     assert seen == tries
@@ -339,13 +345,7 @@ def test_closing_line_found_from_the_end_reads_as_from_the_front(inserted, tries
 
 def test_histogram_after_the_rows_is_found_from_the_front(monkeypatch):
     data = (FIX / "sockperf--3.10-linux-tcp-m64-mps200-fulllog-histogram.csv").read_bytes()
-    seen: list[bool] = []
-    real = sockperf._parse_rows_at
-    monkeypatch.setattr(
-        sockperf,
-        "_parse_rows_at",
-        lambda d, h, close, *a: seen.append(close[1]) or real(d, h, close, *a),
-    )
+    seen = _tries(monkeypatch)
     monkeypatch.setattr(sockperf, "_NEAR", 4096)  # the bins sit within it: no read of them as rows
     run = sockperf.parse_bytes(data).runs[0]
     assert seen == [True] and len(run.samples) == 110
