@@ -1,7 +1,8 @@
 """Which tools a document may hold, before any tool scans its lines.
 
-A parser may declare ``OPENERS`` (a hook, see ``parsers._base.HOOKS``): patterns one of which
-every line it opens an output on matches (``re.search``).  From each the reader reads the
+A parser may declare ``OPENERS`` (a hook, see ``parsers._base.HOOKS``): patterns such that
+every output its ``locate`` finds has a line one of them matches (``re.search``; usually the
+line it opens on).  From each the reader reads the
 literals it cannot match without (:func:`needs`), and asks the tool's ``locate`` only about a
 document that holds one of them: ``in`` over the text instead of the tool's scan of each line.
 A pattern with no such literal (a bare row of numbers) is searched over the whole text
