@@ -81,6 +81,7 @@ def test_json_end_agrees_with_the_line_by_line_reading():
         "{", "}", "} ", "}x", "}\t", "  {", "   {", "    {", "\t{", "^C{", "^C", "a^Cb", "~",
         "`", " `{", "```", " ~~~ x", "x ``` y", "", '"start": 1', '  "start": {',
         '{"start": 2}', '{ "start": 3, "x": 1}', '^C{"start": "~"}', "text",
+        "  ", "\t", '\t"a": 1,', '  "start"', ' "x": "start"', '{\t"start":', "{ ",
     ]  # fmt: skip
     rnd = random.Random(39)
     for _ in range(3000):
@@ -90,6 +91,20 @@ def test_json_end_agrees_with_the_line_by_line_reading():
             want = _json_end_line_by_line(lines, i)
             assert _json_end(lines, i) == want, (lines, i)
             assert _json_end(lines, i, joined) == want, (lines, i)
+
+
+@pytest.mark.parametrize("indent", [1, 2, 3, "\t"])
+def test_json_end_of_reindented_documents(indent):
+    # json.tool / jq re-indentation puts every interval's '{' 1-3 spaces in: none is a stop
+    doc = json.loads(
+        (FIXTURES / "iperf3" / "iperf3--3.12-linux-J-P4-tcp-parallel-dupkeys.json").read_text()
+    )
+    one = json.dumps(doc, indent=indent).split("\n")
+    cut = one[: len(one) // 2]
+    for lines in (one, [*one, *one], [*cut, *one], ["text", *cut, "", *one, "```"]):
+        for i in (k for k, x in enumerate(lines) if x == "{"):
+            assert _json_end(lines, i) == _json_end_line_by_line(lines, i)
+    assert len(iperf3.parse("\n".join([*cut, *one]), strict=False).runs) == 2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ with ``complete = False`` and the message in ``warnings``.
 
 from __future__ import annotations
 
+import heapq
 import re
 
 from ...errors import ParseError
@@ -171,9 +172,18 @@ class _Joined:
 
 
 # With _MARKS, a superset of the lines _json_end looks at: a column-0 '}', a '{' after at
-# most 3 spaces (no more can open a document), a '`' or '~' (a fence); each is then checked
-# as before.  The newline first and few branches keep the regex engine's fast scan.
-_JSON_STOP = re.compile(r"\n(?:\}| {0,3}\{)")
+# most 3 spaces (no more can open a document) with a '"start"' key where _json_opens looks
+# for it (on its line, or opening one of the next three lines with text), a '`' or '~' (a
+# fence); each is then checked as before.  Each regex starts with a literal, which the regex
+# engine scans for fast (the '{' then looks behind it for its line's start); the look-ahead
+# keeps the nested objects of a document indented by 1-3 spaces (json.tool --indent 1,
+# jq --indent 2: an interval each) out of Python.
+_CLOSE_STOP = re.compile(r"\n\}")
+_OPEN_STOP = re.compile(
+    r"\{(?:(?<=\n\{)|(?<=\n \{)|(?<=\n  \{)|(?<=\n   \{))(?="
+    r'[^\S\n]*"start"'  # compact: {"start": ...
+    r'|[^\S\n]*\n(?:[^\S\n]*\n)*(?:[^\S\n]*\S[^\n]*\n(?:[^\S\n]*\n)*){0,2}[^\S\n]*"start")'
+)
 _MARKS = ("`", "~")
 
 
@@ -186,11 +196,14 @@ def _next_mark(text: str, at: int) -> int:
 def _stops(text: str, at: int):
     """Offsets, in order, of the lines from ``at`` on that may end a document (a line start,
     or a mark within its line)."""
-    ends = _JSON_STOP.finditer(text, at)
+    ends = heapq.merge(
+        (m.start() + 1 for m in _CLOSE_STOP.finditer(text, at)),
+        (text.rfind("\n", 0, m.start()) + 1 for m in _OPEN_STOP.finditer(text, at)),
+    )
     end, mark = next(ends, None), _next_mark(text, at)
     while end is not None or mark >= 0:
-        if mark < 0 or (end is not None and end.start() < mark):
-            yield end.start() + 1
+        if mark < 0 or (end is not None and end < mark):
+            yield end
             end = next(ends, None)
         else:
             yield mark
