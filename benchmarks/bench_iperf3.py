@@ -76,7 +76,7 @@ def _measure(name: str, text: str, tool_parse, peer) -> dict:
         f"{name}_peer_s": round(t_peer, 4),
         f"{name}_rows_per_s": round(rows / t_read) if rows else None,
         f"{name}_runs_per_s": round(len(parsed.runs) / t_parse),
-        f"{name}_parse_over_peer": round(t_parse / t_peer, 1),
+        f"{name}_parse_over_peer": round(t_parse / t_peer, 2),
     }
 
 

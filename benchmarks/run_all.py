@@ -2,8 +2,9 @@
 
 Each module exposes ``main() -> dict`` of results, ratios against a named peer measured in the
 same run.  Results are printed and written to ``benchmarks/results/<name>.json`` (not
-committed).  ``python benchmarks/run_all.py ping`` runs only the benchmarks whose name holds
-``ping``.
+committed), then issue 39's goals judged from this run's figures (``_goals.py``; also
+``results/goals.json``).  ``python benchmarks/run_all.py ping`` runs only the benchmarks whose
+name holds ``ping``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def main(argv: list[str]) -> int:
     out_dir = HERE / "results"
     out_dir.mkdir(exist_ok=True)
     failed = 0
+    results: dict[str, dict] = {}
     # validate_stats.py: the simulation study of the statistics (issue 11), not a speed race
     for path in [*sorted(HERE.glob("bench_*.py")), HERE / "validate_stats.py"]:
         name = path.stem.removeprefix("bench_")
@@ -49,6 +51,12 @@ def main(argv: list[str]) -> int:
         text = json.dumps(result, indent=1, default=str)
         print(text)
         (out_dir / f"{name}.json").write_text(text + "\n", encoding="utf-8")
+        results[name] = result
+    import _goals  # benchmarks/ is on sys.path (above)
+
+    rows = _goals.judge(results)
+    print(_goals.table(rows))
+    (out_dir / "goals.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 1 if failed else 0
 
 
