@@ -30,6 +30,7 @@ from scipy import optimize, stats
 
 from ..schema import pct_label
 from . import dependence as dep
+from ._groups import groups
 from ._resample import percentile_interval, quantile_replicates
 from .common import (
     Observations,
@@ -38,12 +39,10 @@ from .common import (
     check_basis,
     check_level,
     clopper_pearson,
-    grouping,
     join_notes,
     metric_column,
     nines,
     not_estimable,
-    observations,
     row,
     run_shares,
 )
@@ -63,16 +62,16 @@ def _groups(data, runs, by, metric):
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
     column, unit = metric_column(metric)
     check_basis(data, metric)
-    frame = grouping(data, runs, by, column)
-    for keys, part in frame.groupby(by, sort=True, dropna=False):
+    for group in groups(data, runs, by, column):
+        keys = group.key
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
-        n_runs = part["run_id"].nunique()
+        n_runs = group.n_runs
         note = (
             f"{n_runs} runs pooled; run-to-run variation is not in the interval"
             if n_runs > 1
             else ""
         )
-        yield {**keys, "metric": metric, "unit": unit}, observations(part, column), note
+        yield {**keys, "metric": metric, "unit": unit}, group.whole, note
 
 
 def percentile_spectrum(
