@@ -3,13 +3,12 @@
 ``grouping(...).groupby(by)`` and then each part's ``groupby("run_id")`` took every group's
 rows of every column it read, Arrow strings one take each, after merging the run columns of
 ``by`` into every sample and sorting a few million rows by a string run id: 6.4 s of the
-synthetic campaign's 8.9 s of percentiles (issue 39).  When every ``by`` column but
-``run_id`` lives in ``runs`` (the report's groups: scenario, zones, tool...), a group's key is a
-function of its run, so the groups come from the runs that hold samples (a few hundred rows),
+synthetic campaign's 8.9 s of percentiles (issue 39).  A group's key is a function of its
+unit: the run, and the run's values of the ``by`` columns the samples hold (a label).  So the
+groups come from the units (a few hundred rows: the run columns of ``by`` merged into these),
 the order from integer run codes, and each part is only positions into arrays read once
 (:class:`common.Columns`).  The groups, their keys, their runs and the order of their rows are
-those of the frame path, which still serves ``by`` columns taken from the samples and run ids
-that are missing.
+those of the frame path, which still serves samples with a run id missing.
 """
 
 from __future__ import annotations
@@ -68,24 +67,22 @@ def groups(
     """The groups of ``by`` (sorted, missing values a group of their own) of ``samples``, as
     ``grouping(samples, runs, by, column).groupby(by, sort=True, dropna=False)`` gives them;
     ``by=[]`` is one group of every sample, keyed ``()``."""
-    if not _by_run(samples, by):
+    if "run_id" not in samples.columns or samples["run_id"].hasnans:
         yield from _frame_groups(samples, runs, by, column)
         return
-    rid = samples["run_id"]
-    codes, uniques = pd.factorize(rid, sort=True)
-    units = pd.DataFrame({"run_id": pd.array(uniques, dtype=rid.dtype)})
+    unit, units = _units(samples, by)
     keyed = attach(units, runs, by)
     if not len(samples):
         return
     # the run of each sample where the run is the unit: its execution unless runs are a group
     named = units if "run_id" in by else by_execution(units, runs)
     ucode, names = pd.factorize(named["run_id"], sort=True)
-    rc = ucode[codes]
+    rc = ucode[unit]
     cols = Columns.of(samples, column)
     cols.runs = np.asarray(names.astype(str), dtype=object)[rc]
     order = _measurement_order(samples, rc)
     keys, of_unit = _unit_groups(keyed, by)
-    row_group = of_unit[codes][order]
+    row_group = of_unit[unit][order]
     order = order[np.argsort(row_group, kind="stable")]
     ends = np.cumsum(np.bincount(row_group, minlength=len(keys)))
     for key, pos in zip(keys, np.split(order, ends[:-1])):
@@ -93,12 +90,18 @@ def groups(
         yield Group(key, cols, np.split(pos, cut))
 
 
-def _by_run(samples: pd.DataFrame, by: list[str]) -> bool:
-    """Whether a sample's group is a function of its run id (no ``by`` column but ``run_id``
-    from the samples, no run id missing)."""
-    if "run_id" not in samples.columns or samples["run_id"].hasnans:
-        return False
-    return all(c == "run_id" or c not in samples.columns for c in by)
+def _units(samples: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, pd.DataFrame]:
+    """Each row's unit, a run or a run and its values of the ``by`` columns the samples hold
+    (as a label), and the frame of the units (their run id and those columns, the first row
+    of each): a group's key is a function of its unit."""
+    own = [c for c in by if c != "run_id" and c in samples.columns]
+    key = pd.factorize(samples["run_id"])[0].astype(np.int64)
+    for c in own:
+        codes, uniques = pd.factorize(samples[c], use_na_sentinel=False)
+        key = pd.factorize(key * max(len(uniques), 1) + codes)[0].astype(np.int64)
+    unit = pd.factorize(key)[0]
+    first = pd.Series(unit).drop_duplicates().index.to_numpy()
+    return unit, samples[["run_id", *own]].iloc[first].reset_index(drop=True)
 
 
 def _measurement_order(samples: pd.DataFrame, rc: np.ndarray) -> np.ndarray:

@@ -71,11 +71,21 @@ def test_one_group_of_every_run_and_runs_as_groups():
     assert _seen(by_run) == _seen(_groups._frame_groups(s, r, ["run_id"], "rtt_us"))
 
 
-@pytest.mark.parametrize("by", [["scenario"], ["run_id"], ["status"]])
-def test_samples_columns_and_missing_run_ids_take_the_frame_path(by):
+@pytest.mark.parametrize("by", [["status"], ["scenario", "status"], ["status", "run_id"]])
+def test_groups_by_samples_columns_are_the_frame_groups(by):
     s, r = _tables()
-    if by == ["run_id"]:
-        s.loc[0, "run_id"] = None
+    fast = list(groups(s, r, by, "rtt_us"))
+    assert all(g._part is None for g in fast)
+    assert _seen(fast) == _seen(_groups._frame_groups(s, r, by, "rtt_us"))
+    if by == ["status"]:
+        assert [g.key for g in fast] == [("censored",), ("ok",), ("timeout",)]
+        assert [o.run_ids[0] for o in fast[1].runs] == ["exec:/x", "r1", "r2"]
+
+
+@pytest.mark.parametrize("by", [["scenario"], ["run_id"], []])
+def test_missing_run_ids_take_the_frame_path(by):
+    s, r = _tables()
+    s.loc[0, "run_id"] = None
     gs = list(groups(s, r, by, "rtt_us"))
-    assert all(g._part is not None for g in gs) == (by != ["scenario"])
+    assert gs and all(g._part is not None for g in gs)
     assert _seen(gs) == _seen(_groups._frame_groups(s, r, by, "rtt_us"))
