@@ -80,8 +80,6 @@ def test_a_second_computer_of_an_entry_waits_for_the_first(tmp_path):
     assert list(path.parent.iterdir()) == []
 
 
-
-
 def test_a_campaign_converts_and_reads_its_run_values_once(monkeypatch):
     """The pages' functions share the converted latency tables (in the process) and each
     run's value (``campaign_run_values``, which every contrast's estimator reads)."""
