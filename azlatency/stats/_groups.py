@@ -23,6 +23,7 @@ from .common import (
     READ_COLUMNS,
     Columns,
     Observations,
+    _in_order,
     attach,
     by_execution,
     grouping,
@@ -105,11 +106,22 @@ def _units(samples: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, pd.DataFra
 
 
 def _measurement_order(samples: pd.DataFrame, rc: np.ndarray) -> np.ndarray:
-    """Row positions in ``ordered``'s order, the run ids replaced by their sorted codes
-    ``rc`` (same order, integer keys)."""
+    """Row positions in ``ordered``'s order (a stable sort by run, seq, send and receive
+    time, missing values last), the run ids replaced by their sorted codes ``rc``.  The sort
+    is numpy's lexsort of each key's (missing, value): pandas sorts a nullable integer column
+    through a Categorical of it, 0.36 s for the synthetic campaign's 9.5 * 10^5 samples."""
     keys = [k for k in READ_COLUMNS[1:4] if k in samples.columns]
     light = pd.DataFrame({"run_id": rc, **{k: samples[k].array for k in keys}})
-    return ordered(light).index.to_numpy()
+    if _in_order(light, ["run_id", *keys]):
+        return np.arange(len(light))
+    if not all(light[k].dtype.kind in "iufb" for k in keys):
+        return ordered(light).index.to_numpy()
+    columns = []
+    for k in reversed(keys):  # lexsort's last key is the first one sorted by
+        col = light[k]
+        exact = getattr(col.dtype, "numpy_dtype", col.dtype)  # Int64: int64, not float
+        columns += [col.to_numpy(dtype=exact, na_value=0), col.isna().to_numpy()]
+    return np.lexsort([*columns, rc])
 
 
 def _unit_groups(keyed: pd.DataFrame, by: list[str]) -> tuple[list, np.ndarray]:

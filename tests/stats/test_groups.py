@@ -89,3 +89,27 @@ def test_missing_run_ids_take_the_frame_path(by):
     gs = list(groups(s, r, by, "rtt_us"))
     assert gs and all(g._part is not None for g in gs)
     assert _seen(gs) == _seen(_groups._frame_groups(s, r, by, "rtt_us"))
+
+
+def test_measurement_order_is_ordered_with_missing_values_and_ties():
+    """numpy's lexsort of (missing, value) per key gives ``ordered``'s stable sort, missing
+    values last, large send times exact (not through float)."""
+    from azlatency.stats.common import ordered
+
+    t0 = 1_742_464_800_123_456_789
+    frame = pd.DataFrame(
+        {
+            "run_id": np.array([1, 0, 1, 1, 0, 1, 0]),
+            "seq": pd.array([2, None, 2, 1, 0, None, 0], dtype="Int64"),
+            "tx_time_ns": pd.array([t0 + 1, t0, t0, None, t0 + 2, t0, t0 + 1], dtype="Int64"),
+        }
+    )
+    got = _groups._measurement_order(frame, frame["run_id"].to_numpy())
+    assert got.tolist() == ordered(frame).index.tolist() == [6, 4, 1, 3, 2, 0, 5]
+    in_order = frame.iloc[got].reset_index(drop=True).dropna()
+    assert _groups._measurement_order(in_order, in_order["run_id"].to_numpy()).tolist() == [
+        0,
+        1,
+        2,
+        3,
+    ]
