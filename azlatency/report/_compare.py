@@ -189,7 +189,9 @@ class RunValues:
     def __init__(self, tables: Tables, stat: str) -> None:
         self.tables, self.stat = tables, stat
         self._maps: dict[str, dict[str, float]] = {}
-        self._exec = schema.execution_ids(tables.runs) if len(tables.runs) else pd.Series()
+        # run id → execution id as a dict: Series.get per run was most of between_run_pools
+        ids = schema.execution_ids(tables.runs) if len(tables.runs) else pd.Series()
+        self._exec = dict(zip(ids.index, ids.to_numpy()))
 
     def of(self, runs: pd.DataFrame, column: str) -> np.ndarray:
         """The values of ``runs`` (one per execution) in ``column``."""

@@ -133,19 +133,14 @@ def exceedance(
             m = med.loc[med["label"] == label, "estimate"]
             if m.empty or pd.isna(m.iloc[0]):
                 continue
-            for k in multiples:
-                # by label: the group's runs together, the run as the unit (one row)
-                res = stats.exceedance(
-                    g, k * float(m.iloc[0]), level, runs=t.runs, by="label", metric=basis
-                )
+            # by label: the group's runs together, the run as the unit (a row per threshold,
+            # each as its own call gives it: the group is cut once, not once a multiple)
+            thresholds = [k * float(m.iloc[0]) for k in multiples]
+            res = stats.exceedance(g, thresholds, level, runs=t.runs, by="label", metric=basis)
+            for i, k in enumerate(multiples):
+                r = res.iloc[i].to_dict()
                 rows.append(
-                    {
-                        "label": label,
-                        "multiple": k,
-                        **res.iloc[0].to_dict(),
-                        "metric": basis,
-                        "source": "samples",
-                    }
+                    {"label": label, "multiple": k, **r, "metric": basis, "source": "samples"}
                 )
         for label in percentiles.loc[
             (percentiles["source"] == "reported") & (percentiles["basis"] == basis), "label"
