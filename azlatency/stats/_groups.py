@@ -79,7 +79,7 @@ def groups(
     named = units if "run_id" in by else by_execution(units, runs)
     ucode, names = pd.factorize(named["run_id"], sort=True)
     rc = ucode[unit]
-    cols = Columns.of(samples, column)
+    cols = Columns.of(samples, column, runs=False)
     cols.runs = np.asarray(names.astype(str), dtype=object)[rc]
     order = _measurement_order(samples, rc)
     keys, of_unit = _unit_groups(keyed, by)
