@@ -193,6 +193,18 @@ def _ids(run_ids: pd.Series) -> set[str]:
     return {str(r) for r in run_ids.unique()}
 
 
+def map_runs(run_ids: pd.Series, mapping) -> pd.Series:
+    """``run_ids.map(mapping)``, mapped once per distinct run: a map hashes every row's
+    Arrow string as a Python object (0.14 s for 9.5 * 10^5 samples).  Same values, and the
+    same dtype: a map takes the mapping's values, so its dtype is theirs (and missing where
+    a run is not in it, which the runs give exactly when a row does)."""
+    if run_ids.hasnans:
+        return run_ids.map(mapping)
+    codes, uniques = pd.factorize(run_ids)
+    per_run = pd.Series(uniques, dtype=run_ids.dtype).map(mapping)
+    return pd.Series(per_run.array.take(codes), index=run_ids.index, name=run_ids.name)
+
+
 def histogram_runs(samples: pd.DataFrame) -> set[str]:
     """Run ids whose samples are histogram bins (latte ``-hist``)."""
     if samples.empty or "bin_high_us" not in samples.columns:

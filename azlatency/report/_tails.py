@@ -11,6 +11,7 @@ import pandas as pd
 from .. import stats, units
 from ..schema import Tables, pct_label
 from ..stats.common import INTERVAL_CORE, READ_COLUMNS
+from ._data import map_runs
 from ._latency import GROUP, _convert, _keys, group_labels
 from ._memo import memo
 
@@ -33,11 +34,13 @@ def _sampled(t: Tables, percentiles: pd.DataFrame, basis: str, *, lean: bool = F
     run_label = {
         rid: label_of.get(k) for rid, k in _keys(t.runs, [*by, "tool", "converted_from"]).items()
     }
-    s = t.samples[t.samples[col].notna() | t.samples["status"].astype(str).ne("ok")]
-    s = s[s["run_id"].map(run_label).notna()]
-    if lean:
+    s = t.samples
+    if lean:  # columns first: each filter below takes every column it keeps
         s = s[[c for c in dict.fromkeys([*READ_COLUMNS, col]) if c in s.columns]]
-    return s.assign(label=s["run_id"].map(run_label))
+    # one filter (a take of every column) and a hashed isin, not a map, for the labelled runs
+    labelled = {rid for rid, label in run_label.items() if not pd.isna(label)}
+    s = s[(s[col].notna() | s["status"].astype(str).ne("ok")) & s["run_id"].isin(labelled)]
+    return s.assign(label=map_runs(s["run_id"], run_label))
 
 
 @memo(disk=False)
@@ -51,7 +54,7 @@ def latency_samples(
     t, _ = _convert(tables, converted)
     s = _sampled(t, percentiles, basis).reset_index(drop=True)
     campaign = t.runs.set_index("run_id")["campaign"] if "campaign" in t.runs else None
-    return s.assign(campaign=s["run_id"].map(campaign) if campaign is not None else pd.NA)
+    return s.assign(campaign=map_runs(s["run_id"], campaign) if campaign is not None else pd.NA)
 
 
 @memo
@@ -130,19 +133,14 @@ def exceedance(
             m = med.loc[med["label"] == label, "estimate"]
             if m.empty or pd.isna(m.iloc[0]):
                 continue
-            for k in multiples:
-                # by label: the group's runs together, the run as the unit (one row)
-                res = stats.exceedance(
-                    g, k * float(m.iloc[0]), level, runs=t.runs, by="label", metric=basis
-                )
+            # by label: the group's runs together, the run as the unit (a row per threshold,
+            # each as its own call gives it: the group is cut once, not once a multiple)
+            thresholds = [k * float(m.iloc[0]) for k in multiples]
+            res = stats.exceedance(g, thresholds, level, runs=t.runs, by="label", metric=basis)
+            for i, k in enumerate(multiples):
+                r = res.iloc[i].to_dict()
                 rows.append(
-                    {
-                        "label": label,
-                        "multiple": k,
-                        **res.iloc[0].to_dict(),
-                        "metric": basis,
-                        "source": "samples",
-                    }
+                    {"label": label, "multiple": k, **r, "metric": basis, "source": "samples"}
                 )
         for label in percentiles.loc[
             (percentiles["source"] == "reported") & (percentiles["basis"] == basis), "label"

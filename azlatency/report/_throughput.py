@@ -74,6 +74,10 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     autocorrelation, or none and why; batch means when long and autocorrelated); otherwise the
     tool's figure, which one number per run cannot give an interval for."""
     runs = throughput_runs(tables.runs, tables.summaries)
+    # the interval rows once (_intervals keeps the same rows of them): three comparisons over
+    # every sample of a campaign per throughput run were most of the table's time
+    samples = tables.samples
+    samples = samples[(samples["kind"] == "interval") & (samples["status"] == "ok")]
     rows = []
     for r in runs.to_dict("records"):
         reported, side = _reported(tables.summaries, r["run_id"])
@@ -83,7 +87,7 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             side=side,
             label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
         )
-        x = _intervals(tables.samples, r["run_id"])
+        x = _intervals(samples, r["run_id"])
         if len(x) >= 2:
             ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
             base.update(

@@ -34,7 +34,15 @@ import numpy as np
 import pandas as pd
 
 from . import runlevel as rl
-from .common import Rng, as_rng, by_execution, check_basis, check_level, metric_column
+from .common import (
+    READ_COLUMNS,
+    Rng,
+    as_rng,
+    by_execution,
+    check_basis,
+    check_level,
+    metric_column,
+)
 from .common import ordered as _ordered
 from .compare import COLUMNS, finish, group_pair, run_values
 
@@ -150,6 +158,10 @@ def asymmetry(
         raise ValueError(f"runs need {missing} for an asymmetry table (campaign metadata)")
     by = [c for c in (DEFAULT_BY if by is None else by) if c in runs.columns]
     strata = runs[["run_id", *by]].merge(_directed(runs, throughput), on="run_id")
+    # only the columns the comparisons read (and any the merge would suffix): merging and
+    # sorting every column of a campaign's samples was most of the table's time
+    read = [*READ_COLUMNS, column, *strata.columns]
+    samples = samples[[c for c in samples.columns if c in read]]
     data = _ordered(by_execution(samples.merge(strata, on="run_id", how="inner"), runs))
     parts = []
     for keys, stratum in data.groupby(by, sort=True, dropna=False) if by else [((), data)]:

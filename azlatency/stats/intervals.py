@@ -32,17 +32,16 @@ from scipy import stats
 
 from ..schema import pct_label
 from . import dependence as dep
+from ._groups import groups
 from .common import (
     DEFAULT_QUANTILES,
     INTERVAL_COLUMNS,
     Observations,
     check_basis,
     check_level,
-    grouping,
     join_notes,
     metric_column,
     not_estimable,
-    observations,
     row,
 )
 from .population import pooled_mean, pooled_quantile
@@ -541,17 +540,17 @@ def group_rows(
     if column not in samples.columns:
         raise ValueError(f"samples have no column {column!r} for metric {metric!r}")
     qs = np.asarray(quantiles, dtype=float)
-    frame = grouping(samples, runs, by, column)
     out: list[dict] = []
-    for keys, part in frame.groupby(by, sort=True, dropna=False):
+    for group in groups(samples, runs, by, column):
+        keys = group.key
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
-        run_parts = [observations(p, column) for _, p in part.groupby("run_id", sort=True)]
+        run_parts = group.runs
         if unit == "population" and len(run_parts) > 1:
             rows = population_rows(run_parts, qs, level)
         elif unit == "run" or (unit == "auto" and len(run_parts) > 1):
             rows = run_rows(run_parts, qs, level)
         else:
-            whole = run_parts[0] if len(run_parts) == 1 else observations(part, column)
+            whole = run_parts[0] if len(run_parts) == 1 else group.whole
             rows = series_rows(whole, qs, level, dependence)
             if len(run_parts) > 1:
                 for r in rows.values():

@@ -30,6 +30,7 @@ from scipy import optimize, stats
 
 from ..schema import pct_label
 from . import dependence as dep
+from ._groups import groups
 from ._resample import percentile_interval, quantile_replicates
 from .common import (
     Observations,
@@ -38,12 +39,10 @@ from .common import (
     check_basis,
     check_level,
     clopper_pearson,
-    grouping,
     join_notes,
     metric_column,
     nines,
     not_estimable,
-    observations,
     row,
     run_shares,
 )
@@ -63,16 +62,16 @@ def _groups(data, runs, by, metric):
     by = ["run_id"] if by is None else [by] if isinstance(by, str) else list(by)
     column, unit = metric_column(metric)
     check_basis(data, metric)
-    frame = grouping(data, runs, by, column)
-    for keys, part in frame.groupby(by, sort=True, dropna=False):
+    for group in groups(data, runs, by, column):
+        keys = group.key
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
-        n_runs = part["run_id"].nunique()
+        n_runs = group.n_runs
         note = (
             f"{n_runs} runs pooled; run-to-run variation is not in the interval"
             if n_runs > 1
             else ""
         )
-        yield {**keys, "metric": metric, "unit": unit}, observations(part, column), note
+        yield {**keys, "metric": metric, "unit": unit}, group.whole, note
 
 
 def percentile_spectrum(
@@ -256,7 +255,8 @@ def _exceed_runs(obs: Observations, t: float, level: float) -> dict:
     (validate_stats.py) with 3 and 10 runs and between-run σ up to 0.2, where pooling packets
     covered 12–55 % instead of 95 %."""
     n = obs.n
-    ids, inv = np.unique(obs.run_ids, return_inverse=True)
+    # np.unique's inverse, by hashing: sorting a million run ids as objects took 20 ms a call
+    inv, ids = pd.factorize(obs.run_ids, sort=True)
     k = len(ids)
     n_i = np.bincount(inv, minlength=k).astype(float)
     k_i = np.bincount(inv, weights=(obs.series > t).astype(float), minlength=k)

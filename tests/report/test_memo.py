@@ -78,3 +78,31 @@ def test_a_second_computer_of_an_entry_waits_for_the_first(tmp_path):
     a.join()
     assert order == ["first done", "second in"]
     assert list(path.parent.iterdir()) == []
+
+
+def test_a_campaign_converts_and_reads_its_run_values_once(monkeypatch):
+    """The pages' functions share the converted latency tables (in the process) and each
+    run's value (``campaign_run_values``, which every contrast's estimator reads)."""
+    import numpy as np
+
+    from azlatency.report import _compare
+    from azlatency.schema import Tables, empty
+    from azlatency.stats.compare import run_value_map
+    from tests.stats._frames import runs, samples
+
+    s = samples({"a": np.array([3.0, 1.0, 2.0]), "b": np.array([5.0, 4.0])})
+    r = runs([{"run_id": "a", "campaign": "c"}, {"run_id": "b", "campaign": "c"}])
+    _memo.clear()
+    t = _memo.stamp(Tables(r, s, empty("summaries")), "a store", None)  # memory only
+    calls = []
+    monkeypatch.setattr(
+        _compare, "run_value_map", lambda *a: calls.append(a[2:]) or run_value_map(*a)
+    )
+    assert _compare.campaign_run_values(t, "rtt_us", "p50") == {"a": 2.0, "b": 4.5}
+    assert _compare.campaign_run_values(t, "rtt_us", "p50") == {"a": 2.0, "b": 4.5}
+    assert calls == [("rtt_us", "p50")]
+    pct = rep.latency_percentiles(t)
+    assert pct.loc[pct["stat"] == "p50", "estimate"].tolist() == [3.25]  # median of 2, 4.5
+    (kept,) = [v for v in _memo._MEMORY.values() if isinstance(v, tuple) and len(v) == 4]
+    assert kept[1] is not t.samples and kept[1]["rtt_us"].tolist() == [3.0, 1.0, 2.0, 5.0, 4.0]
+    assert rep.latency_samples(t, pct, basis="rtt")["rtt_us"].sum() == 15.0
