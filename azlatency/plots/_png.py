@@ -14,6 +14,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import PIL.Image
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOUR_TYPE = {3: 2, 4: 6}  # channels → PNG colour type: truecolour, truecolour with alpha
@@ -21,23 +22,34 @@ _COLOUR_TYPE = {3: 2, 4: 6}  # channels → PNG colour type: truecolour, truecol
 
 def write(
     path: str | Path, rgba: np.ndarray, *, alpha: bool, dpi: int, text: dict[str, str]
-) -> None:
+) -> PIL.Image.Image:
     """Write ``rgba`` (rows × columns × 4 bytes) to ``path`` as an 8-bit PNG, RGBA with
     ``alpha``, else RGB (the alpha bytes left out): ``text`` as tEXt chunks (Latin-1 keys and
     values), ``dpi`` as its pHYs chunk (pixels per metre, as Pillow rounds them), rows
-    unfiltered, zlib level 1."""
+    unfiltered, zlib level 1.  Return the pixels written, as an image (no copy of them)."""
     height, width, _ = rgba.shape
     channels = 4 if alpha else 3
-    rows = np.zeros((height, 1 + width * channels), np.uint8)  # each row: filter 0 (none)
+    stride = 1 + width * channels  # a row: its filter byte (0: none), its pixels
+    # one byte more than the rows, so the image of the pixels (from the second byte on, a
+    # row every ``stride`` bytes) finds all the bytes its last row would span
+    data = np.empty(height * stride + 1, np.uint8)
+    rows = data[:-1].reshape(height, stride)
+    rows[:, 0] = 0
     pixels = rows[:, 1:].reshape(height, width, channels)
     for k in range(channels):  # a channel at a time: 3x faster than one strided copy
         pixels[..., k] = rgba[..., k]
+    _chunks(path, width, height, channels, dpi, text, zlib.compress(rows, 1))
+    mode = "RGBA" if alpha else "RGB"
+    return PIL.Image.frombuffer(mode, (width, height), data[1:], "raw", mode, stride, 1)
+
+
+def _chunks(path, width, height, channels, dpi, text, idat: bytes) -> None:
     per_metre = int(dpi / 0.0254 + 0.5)
     chunks = [
         (b"IHDR", struct.pack(">IIBBBBB", width, height, 8, _COLOUR_TYPE[channels], 0, 0, 0)),
         *((b"tEXt", f"{k}\0{v}".encode("latin-1")) for k, v in text.items()),
         (b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-        (b"IDAT", zlib.compress(rows, 1)),
+        (b"IDAT", idat),
         (b"IEND", b""),
     ]
     with open(path, "wb") as out:

@@ -136,9 +136,7 @@ def _png(fig, path: Path, dpi: int, box, legible: str) -> PIL.Image.Image:
     alpha = not _png_file.opaque(buf)
     rgba = np.frombuffer(buf, np.uint8).reshape(size[1], size[0], 4)
     text = {"Software": "azlatency", _legibility.KEY: legible}
-    _png_file.write(path, rgba, alpha=alpha, dpi=dpi, text=text)
-    image = PIL.Image.frombuffer("RGBA", size, buf, "raw", "RGBA", 0, 1)
-    return image if alpha else image.convert("RGB")
+    return _png_file.write(path, rgba, alpha=alpha, dpi=dpi, text=text)
 
 
 @contextmanager

@@ -22,7 +22,8 @@ def _pixels(alpha: int = 255) -> np.ndarray:
 def test_an_opaque_raster_is_written_as_rgb_with_its_text_and_dpi(tmp_path):
     rgba = _pixels()
     text = {"Software": "azlatency", "azlatency-legibility": '{"shown_pt": 9.5}'}
-    _png.write(tmp_path / "a.png", rgba, alpha=False, dpi=300, text=text)
+    shown = _png.write(tmp_path / "a.png", rgba, alpha=False, dpi=300, text=text)
+    assert shown.mode == "RGB" and np.array_equal(np.asarray(shown), rgba[..., :3])
     with Image.open(tmp_path / "a.png") as im:
         assert (im.mode, im.size) == ("RGB", (53, 37))
         assert np.array_equal(np.asarray(im), rgba[..., :3])
@@ -34,7 +35,8 @@ def test_an_opaque_raster_is_written_as_rgb_with_its_text_and_dpi(tmp_path):
 
 def test_a_raster_with_transparency_keeps_its_alpha(tmp_path):
     rgba = _pixels(alpha=0)
-    _png.write(tmp_path / "t.png", rgba, alpha=True, dpi=100, text={})
+    shown = _png.write(tmp_path / "t.png", rgba, alpha=True, dpi=100, text={})
+    assert shown.mode == "RGBA" and np.array_equal(np.asarray(shown), rgba)
     with Image.open(tmp_path / "t.png") as im:
         assert im.mode == "RGBA" and im.info["dpi"] == pytest.approx((100, 100), abs=0.01)
         assert np.array_equal(np.asarray(im), rgba)
