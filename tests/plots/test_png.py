@@ -48,3 +48,16 @@ def test_opaque_looks_at_every_alpha_byte_and_nothing_else():
     assert _png.opaque(rgba.tobytes())
     assert not _png.opaque(_pixels(alpha=254).tobytes())
     assert _png.opaque(b"")
+
+
+def test_encode_gives_the_image_as_png_bytes_without_metadata():
+    import io
+
+    rgba = _pixels(alpha=0)
+    for image in (Image.fromarray(rgba[..., :3].copy()), Image.fromarray(rgba)):
+        data = _png.encode(image)
+        assert data.startswith(_png.SIGNATURE) and data == _png.encode(image)
+        with Image.open(io.BytesIO(data)) as back:
+            assert back.mode == image.mode and back.size == image.size
+            assert np.array_equal(np.asarray(back), np.asarray(image))
+            assert back.text == {} and "dpi" not in back.info
