@@ -8,6 +8,7 @@ Importing this package changes no global settings; the publication look is
 
 from ._axes import legend, plain_log, rows_height
 from ._labels import latency_label, throughput_label, unit_label
+from ._png import encode as png_bytes
 from ._style import PALETTE, WIDTHS, Saved, figsize, render, save, style
 from .baseline import fleet
 from .compare import forest, latency_vs_size, throughput_bars
@@ -34,6 +35,7 @@ __all__ = [
     "panels",
     "percentile_spectrum",
     "plain_log",
+    "png_bytes",
     "point_intervals",
     "render",
     "rows_height",

@@ -112,24 +112,38 @@ class _Plain(Formatter):
         self.minor, self.base = minor, base
 
     def __call__(self, x, pos=None) -> str:
-        if x <= 0:
-            return ""
+        return self._label(x, self._shown())
+
+    def format_ticks(self, values) -> list[str]:
+        """Every tick's label, the view measured once (matplotlib asks once a tick)."""
+        self.set_locs(values)
+        shown = self._shown()
+        return [self._label(x, shown) for x in values]
+
+    def _shown(self) -> tuple[int, ...] | None:
+        """The leading digits whose ticks are labelled: None for every tick (major)."""
         if not self.minor:
-            return f"{x:g}"
+            return None
         if self.base != 10:
-            return ""
+            return ()
         lo, hi = sorted(abs(v) for v in self.axis.get_view_interval())
         decades = math.log10(hi / lo) if lo > 0 else math.inf
-        first = round(x / 10 ** math.floor(math.log10(x) + 1e-9))
         if decades <= 0.5:
-            show = range(1, 10)
-        elif decades <= 1:
-            show = (2, 3, 5)
-        elif decades <= 3:
-            show = (2, 5)
-        else:
-            show = ()
-        return f"{x:g}" if first in show else ""
+            return tuple(range(1, 10))
+        if decades <= 1:
+            return (2, 3, 5)
+        if decades <= 3:
+            return (2, 5)
+        return ()
+
+    @staticmethod
+    def _label(x, shown: tuple[int, ...] | None) -> str:
+        if x <= 0:
+            return ""
+        if shown is None:
+            return f"{x:g}"
+        first = round(x / 10 ** math.floor(math.log10(x) + 1e-9)) if shown else None
+        return f"{x:g}" if first in shown else ""
 
 
 def log_scale(ax: Axes, which: str = "y", *, plain: bool = True) -> bool:

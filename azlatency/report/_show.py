@@ -8,7 +8,6 @@ an executed notebook, so tests assert on the numbers without parsing prose.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -20,7 +19,7 @@ import numpy as np
 import pandas as pd
 import PIL.Image
 
-from ..plots import render
+from ..plots import png_bytes, render
 
 BOX = PIL.Image.Resampling.BOX
 
@@ -134,7 +133,8 @@ def figure(
 def _inline(image: PIL.Image.Image, k: float):
     """The figure as the page shows it: the PNG's pixels reduced ``k`` times (to the figure's
     dpi, as the inline backend would draw it; each pixel the mean of the ones it covers),
-    not drawn a fourth time."""
+    not drawn a fourth time; written by :func:`plots.png_bytes` (0.3x Pillow's time, fewer
+    bytes, the same pixels)."""
     from IPython.display import Image
 
     whole = round(k)
@@ -145,9 +145,7 @@ def _inline(image: PIL.Image.Image, k: float):
     )
     if small.mode == "RGBA" and small.getextrema()[3] == (255, 255):
         small = small.convert("RGB")  # opaque: a quarter smaller on the page
-    buf = io.BytesIO()
-    small.save(buf, format="PNG")
-    return Image(data=buf.getvalue(), format="png")
+    return Image(data=png_bytes(small), format="png")
 
 
 def table(

@@ -157,6 +157,27 @@ def test_log_axes_read_as_plain_numbers():
     assert "100" in [t.get_text() for t in ax2.get_yticklabels()]
 
 
+def test_plain_log_labels_all_ticks_at_once_as_one_at_a_time():
+    """matplotlib asks a formatter for all of an axis's labels at once (format_ticks), which
+    measures the view once: the labels are those asked one at a time."""
+    from azlatency.plots._axes import _Plain
+
+    for top in (3.0, 9.0, 90.0, 9e5):
+        ax = plt.figure().gca()
+        ax.plot([1.0, top], [1.0, top])
+        ax.set_yscale("log")
+        plots.plain_log(ax.yaxis)
+        for formatter, locs in (
+            (ax.yaxis.get_minor_formatter(), ax.yaxis.get_minorticklocs()),
+            (ax.yaxis.get_major_formatter(), ax.yaxis.get_majorticklocs()),
+        ):
+            assert isinstance(formatter, _Plain)
+            each = [formatter(x, i) for i, x in enumerate(locs)]
+            assert formatter.format_ticks(locs) == each
+            assert any(each) == (top < 1e3 or not formatter.minor)  # 6 decades: none
+        plt.close(ax.figure)
+
+
 def test_a_panel_with_nothing_estimable_says_so_instead_of_failing(tmp_path):
     """The shapes' Windows campaign has spectrum rows whose every estimate is NaN (``time<1ms``
     censored): alone on a log axis matplotlib cannot draw it."""
