@@ -6,10 +6,12 @@ tool's runs share.  The contract itself (``ToolInfo``, ``Parser``, the result ty
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -256,6 +258,25 @@ def anywhere(pattern: re.Pattern[str]) -> re.Pattern[str]:
     search in the line as the document holds it.  Dropping an anchor only widens what
     matches, and leaves the literals the reader reads off the pattern as they were."""
     return re.compile(_END_ANCHOR.sub("", pattern.pattern.removeprefix("^")), pattern.flags)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside; the collector is left as it was found.  Decoding a
+    large JSON document makes tens of thousands of dicts and lists, and every 700 of them
+    start a collection that walks the young ones again, and some of those the whole graph
+    decoded so far: an iperf3 ``-J`` hour of ``-P 4`` spent 16 of its 150 ms there
+    (``benchmarks/bench_iperf3.py``).  A decoded document holds no cycle; reference counting
+    frees what is dropped.  (Another thread may switch the collector back on before the end:
+    then only the time is lost.)"""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 # A stray line inside a JSON document is taken out, at most this many per document; a document

@@ -273,3 +273,32 @@ def test_text_numbers_read_as_before(text):
     reader = TextReader([], source=None, strict=True)
     assert _outcome(reader.num, text, 3, "x") == _outcome(_old_num, reader, text)
     assert _outcome(reader.int, text, 3, "x") == _outcome(_old_int, reader, text)
+
+
+def test_json_parse_pauses_the_collector_and_leaves_it_as_found(monkeypatch):
+    """``gc_paused`` around the JSON documents: off inside, as found after (on, off, and after
+    a located error)."""
+    import gc
+
+    seen = []
+    real = iperf3.decode_documents
+
+    def spy(text):
+        seen.append(gc.isenabled())
+        return real(text)
+
+    monkeypatch.setattr(iperf3, "decode_documents", spy)
+    text = (FIXTURES / "iperf3" / "iperf3--3.12-linux-J-P4-tcp-parallel-dupkeys.json").read_text()
+    assert gc.isenabled()
+    assert len(iperf3.parse(text).runs) == 1
+    assert seen == [False] and gc.isenabled()
+    broken = text.replace('"intervals"', '"intervals" 7', 1)  # a document that goes on after it
+    with pytest.raises(ParseError):
+        iperf3.parse(broken)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        iperf3.parse(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -20,7 +20,7 @@ import re
 
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import STRAY_LINES, anywhere, command_of, stray
+from .._lines import STRAY_LINES, anywhere, command_of, gc_paused, stray
 from .documents import decode_documents, stream_documents
 from .jsondoc import has_measurement, to_test
 from .lines import (
@@ -594,7 +594,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             messages = reader.leftover
         else:
             whole = text if (a, b) == (0, len(lines)) else None  # a -J file: no second join
-            found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)
+            with gc_paused():
+                found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)
         if found and pending:
             found[0].warnings[:0] = [f"iperf3: {e}" for e in pending]
             pending = []
