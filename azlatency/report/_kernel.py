@@ -8,11 +8,15 @@ warnings were already shown (so each notebook shows its own), collects garbage a
 what survives (``gc.freeze``: later collections skip it).  Then the execution count
 restarts at 1 and the working directory is the notebook's folder.  Modules stay imported:
 that is the point.
+
+``warm()`` runs while a kernel started ahead starts (``execute.Kernels.start``): it imports
+what the notebooks' first cells import.
 """
 
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import warnings
 
@@ -20,6 +24,13 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 
 _FIRST: tuple[dict, list] | None = None
+# What the notebooks' first cells import (pandas and matplotlib.pyplot come with them).
+_IMPORTS = ("azlatency.plots", "azlatency.stats", "azlatency.report")
+
+
+def warm() -> None:
+    for name in _IMPORTS:
+        importlib.import_module(name)
 
 
 def fresh(cwd: str) -> None:

@@ -113,6 +113,10 @@ class Cache:
     def _entry(self, k: str) -> Path:
         return self.root / k
 
+    def empty(self) -> bool:
+        """No page kept: every page of a report will run."""
+        return not self.root.is_dir() or next(self.root.glob(f"*/{ENTRY}"), None) is None
+
     def restore(self, k: str, executed: Path) -> float | None:
         """Put the page's executed notebook at ``executed`` and its figures back where they
         were written; the seconds the page took when it ran, or None on a miss."""

@@ -8,12 +8,14 @@ the working directory it is given, and a notebook must not depend on it).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +73,15 @@ def _kernel_manager():
 
 # Run silently in a reused kernel before a notebook's first cell (``report._kernel``).
 _RESET = "__import__('azlatency.report._kernel', fromlist=['fresh']).fresh({cwd!r})"
+# Every kernel's arguments.  ipykernel 7 warns on every start that its local TCP channel is
+# unencrypted; errors still show, the warning would bury `make run`'s output.
+KERNEL_ARGS = ("--IPKernelApp.log_level=ERROR",)
+# A kernel started ahead (``Kernels.start``): what nbclient adds to the arguments of a kernel
+# it starts (its in-memory history), and the notebooks' imports, run while the kernel starts.
+_AHEAD_ARGS = (
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=__import__('azlatency.report._kernel', fromlist=['warm']).warm()",
+)
 _ENGINE = "azlatency-warm"
 
 
@@ -201,17 +212,37 @@ class Kernels:
         self.kernel = kernel
         self._local = threading.local()
         self._all: list = []
+        self._ahead: list = []  # started by start(), not yet taken by a thread
         self._clients: list = []
         self._lock = threading.Lock()
 
-    def get(self):
-        """This thread's kernel manager (its kernel starts with the thread's first notebook)."""
-        km = getattr(self._local, "km", None)
-        if km is None:
+    def start(self, n: int) -> None:
+        """Start ``n`` kernels now, for the threads' first notebooks to take.  Each imports
+        what the notebooks import while it starts (``report._kernel.warm``), so its 3-5 s
+        run beside the caller's own work (importing the campaigns, planning the pages)
+        instead of after it.  Returns once the processes are launched."""
+        from jupyter_core.utils import run_sync
+
+        for _ in range(n):
             km = _kernel_manager()(kernel_name=self.kernel)
-            self._local.km = km
+            with _inline_backend():
+                run_sync(km.start_kernel)(extra_arguments=[*KERNEL_ARGS, *_AHEAD_ARGS])
             with self._lock:
                 self._all.append(km)
+                self._ahead.append(km)
+
+    def get(self):
+        """This thread's kernel manager: one started ahead if one is left, else a new one
+        (its kernel starts with the thread's first notebook)."""
+        km = getattr(self._local, "km", None)
+        if km is None:
+            with self._lock:
+                km = self._ahead.pop(0) if self._ahead else None
+            if km is None:
+                km = _kernel_manager()(kernel_name=self.kernel)
+                with self._lock:
+                    self._all.append(km)
+            self._local.km = km
         return km
 
     def client(self):
@@ -274,9 +305,6 @@ def execute(
     out_dir.mkdir(parents=True, exist_ok=True)
     output = out_dir / path.name
     start = time.perf_counter()
-    # The kernel must use the inline backend so figures become outputs: drop a headless
-    # MPLBACKEND (e.g. Agg set by a test run) from the environment the kernel inherits.
-    env_backup = os.environ.pop("MPLBACKEND", None)
     warm: dict[str, object]
     if kernels is not None:
         warm = {
@@ -289,23 +317,22 @@ def execute(
     else:
         warm = {"kernel_manager_class": _kernel_manager()}
     try:
-        papermill.execute_notebook(
-            str(path),
-            str(output),
-            parameters=parameters or {},
-            kernel_name=kernel,
-            # The kernel starts in out_dir (nbclient's ``resources`` path). papermill's own
-            # ``cwd=`` would os.chdir this whole process for the run, which two notebooks
-            # executing at once on threads turn into each other's folder.
-            resources={"metadata": {"path": str(out_dir)}},
-            progress_bar=False,
-            execution_timeout=timeout,
-            report_mode=False,
-            # ipykernel 7 warns on every start that its local TCP channel is unencrypted;
-            # errors still show, the warning would bury `make run`'s output.
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
-            **warm,
-        )
+        with _inline_backend():
+            papermill.execute_notebook(
+                str(path),
+                str(output),
+                parameters=parameters or {},
+                kernel_name=kernel,
+                # The kernel starts in out_dir (nbclient's ``resources`` path). papermill's own
+                # ``cwd=`` would os.chdir this whole process for the run, which two notebooks
+                # executing at once on threads turn into each other's folder.
+                resources={"metadata": {"path": str(out_dir)}},
+                progress_bar=False,
+                execution_timeout=timeout,
+                report_mode=False,
+                extra_arguments=list(KERNEL_ARGS),
+                **warm,
+            )
     except papermill.PapermillExecutionError as exc:
         if kernels is not None:
             kernels.discard()
@@ -316,10 +343,20 @@ def execute(
         if kernels is not None:
             kernels.discard()  # timed out, died, or could not be reset: never reuse it
         raise
-    finally:
-        if env_backup is not None:
-            os.environ["MPLBACKEND"] = env_backup
     return Executed(path, output, time.perf_counter() - start)
+
+
+@contextlib.contextmanager
+def _inline_backend() -> Iterator[None]:
+    """A kernel started inside must use the inline backend so figures become outputs: a
+    headless MPLBACKEND (e.g. Agg set by a test run) is taken out of the environment it
+    inherits, and put back after."""
+    backup = os.environ.pop("MPLBACKEND", None)
+    try:
+        yield
+    finally:
+        if backup is not None:
+            os.environ["MPLBACKEND"] = backup
 
 
 def _cell(output: Path, exc) -> str:

@@ -170,6 +170,14 @@ def _deterministic_kernels(workers: int = 1) -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def _kernel_environment(workers: int, formats: Sequence[str]) -> Iterator[None]:
+    """What the report's kernels inherit when they start: the figure formats asked for and
+    :func:`_deterministic_kernels`."""
+    with _kernel_env(FORMATS_ENV, ",".join(formats)), _deterministic_kernels(workers):
+        yield
+
+
 def _clean(out: Path, build: Path) -> None:
     """Remove what an earlier report wrote (only the folders this command owns; the page
     cache stays)."""
@@ -292,10 +300,13 @@ def execute_pages(
     cache: page_cache.Cache | None = None,
     formats: Sequence[str] = FIGURE_FORMATS,
     refresh: bool = False,
+    kernels: notebooks.Kernels | None = None,
 ) -> list[str]:
     """Run every pending page (``workers`` kernels at a time); the errors of those that failed,
     each naming the notebook, the campaigns, the cell and the error.  With ``cache``, a page
-    whose key is there is restored instead (unless ``refresh``) and a page that ran is kept."""
+    whose key is there is restored instead (unless ``refresh``) and a page that ran is kept.
+    ``kernels``: the caller's (some maybe started ahead, in :func:`_kernel_environment`),
+    else new ones here."""
     todo = _longest_first([p for p in pages if p.status == "pending"], data_root)
     if cache is not None:
         page_cache.code_fingerprint()  # once, before the threads
@@ -331,11 +342,11 @@ def execute_pages(
             if progress is not None:
                 progress(page)
 
-    with (
-        _deterministic_kernels(workers),
-        notebooks.Kernels() as kernels,
-        ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
-    ):
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_deterministic_kernels(workers))
+        if kernels is None:
+            kernels = stack.enter_context(notebooks.Kernels())
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=max(1, workers)))
         return [e for e in pool.map(one, todo) if e]
 
 
@@ -430,36 +441,43 @@ def run_report(
     _check_params(user, declared)
     errors: list[str] = []
     bar = _progress(console)
+    build = paths.build_dir(out)
+    kept = page_cache.Cache(out, build)
     with bar:
-        task = bar.add_task("importing", total=len(campaigns))
-        reports = import_all(campaigns, root, errors, progress=lambda: bar.advance(task))
-        names = list(dict.fromkeys(r.campaign for r in reports))
-        outcome = Outcome(names, [], quality_problems(reports), errors)
-        if not names:
-            return outcome
-        bar.update(task, description="checking what each notebook needs")
-        outcome.pages = plan(names, chosen, root, user)
-        build = outcome.build = paths.build_dir(out)
-        _clean(out, build)
-        pending = sum(p.status == "pending" for p in outcome.pages)
-        bar.update(task, description="notebooks", completed=0, total=pending)
-        kept = page_cache.Cache(out, build)
-        with _kernel_env(FORMATS_ENV, ",".join(formats)):
-            errors += execute_pages(
-                outcome.pages,
-                sources,
-                out,
-                build,
-                root,
-                user,
-                declared,
-                workers=workers,
-                progress=lambda _p: bar.advance(task),
-                cache=kept,
-                formats=formats,
-                refresh=not cache,
-            )
-            kept.prune()
+        with notebooks.Kernels() as kernels:
+            if not cache or kept.empty():
+                # every page will run: the kernels start (and import) while the campaigns do
+                with _kernel_environment(workers, formats):
+                    kernels.start(max(1, workers))
+            task = bar.add_task("importing", total=len(campaigns))
+            reports = import_all(campaigns, root, errors, progress=lambda: bar.advance(task))
+            names = list(dict.fromkeys(r.campaign for r in reports))
+            outcome = Outcome(names, [], quality_problems(reports), errors)
+            if not names:
+                return outcome
+            bar.update(task, description="checking what each notebook needs")
+            outcome.pages = plan(names, chosen, root, user)
+            outcome.build = build
+            _clean(out, build)
+            pending = sum(p.status == "pending" for p in outcome.pages)
+            bar.update(task, description="notebooks", completed=0, total=pending)
+            with _kernel_environment(workers, formats):
+                errors += execute_pages(
+                    outcome.pages,
+                    sources,
+                    out,
+                    build,
+                    root,
+                    user,
+                    declared,
+                    workers=workers,
+                    progress=lambda _p: bar.advance(task),
+                    cache=kept,
+                    formats=formats,
+                    refresh=not cache,
+                    kernels=kernels,
+                )
+        kept.prune()
         write_pages(outcome.pages, sources, build)
         write_claims(outcome.pages, out, build)
         bar.update(task, description="rendering the site", completed=0, total=1)

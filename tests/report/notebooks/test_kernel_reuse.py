@@ -124,3 +124,28 @@ def test_the_executed_copy_is_written_once_and_the_kernel_freezes_what_it_keeps(
         b = notebooks.execute(second, tmp_path / "b", kernels=kernels)
     assert writes == [str(a.output), str(b.output)]
     assert _printed(a)[2].strip() == "False" and _printed(b)[2].strip() == "True"
+
+
+def test_a_kernel_started_ahead_has_the_imports_and_nothing_else(tmp_path, monkeypatch):
+    """``Kernels.start``: the first notebook of a thread runs in the kernel started ahead, which
+    has imported the notebooks' modules while it started, binds no name in the notebook's
+    namespace, and shows figures inline even when the caller's MPLBACKEND is headless."""
+    monkeypatch.setenv("MPLBACKEND", "agg")
+    page = code_notebook(
+        tmp_path / "page.ipynb",
+        "import os, sys\nprint(os.getpid(), 'azlatency.stats' in sys.modules)\n"
+        "print(sorted(k for k in globals() if not k.startswith('_') and k not in "
+        "('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'os', 'sys')))",
+        "import matplotlib.pyplot as plt\nplt.plot([1, 2])",
+    )
+    with notebooks.Kernels() as kernels:
+        kernels.start(1)
+        ahead = kernels._ahead[0]
+        pid = ahead.provisioner.process.pid
+        done = notebooks.execute(page, tmp_path / "a", kernels=kernels)
+        assert kernels.get() is ahead and not kernels._ahead
+    assert os.environ["MPLBACKEND"] == "agg"
+    printed = _printed(done)[0].splitlines()
+    assert printed == [f"{pid} True", "[]"]
+    cells = json.loads(done.output.read_text(encoding="utf-8"))["cells"]
+    assert any("image/png" in o.get("data", {}) for o in cells[-1]["outputs"])
