@@ -446,9 +446,10 @@ def run_report(
     with bar:
         with notebooks.Kernels() as kernels:
             if not cache or kept.empty():
-                # every page will run: the kernels start (and import) while the campaigns do
+                # every page will run: the kernels start (and import) while the campaigns do;
+                # no more than there may be pages (one notebook on one campaign: one kernel)
                 with _kernel_environment(workers, formats):
-                    kernels.start(max(1, workers))
+                    kernels.start(max(1, min(workers, len(chosen) * len(campaigns))))
             task = bar.add_task("importing", total=len(campaigns))
             reports = import_all(campaigns, root, errors, progress=lambda: bar.advance(task))
             names = list(dict.fromkeys(r.campaign for r in reports))

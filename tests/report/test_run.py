@@ -21,3 +21,28 @@ def test_a_blas_setting_of_the_user_is_left_alone(monkeypatch):
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
     with run._deterministic_kernels(2):
         assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
+
+
+def test_kernels_start_ahead_only_when_every_page_runs(monkeypatch, tmp_path):
+    """No page kept (or ``--no-cache``): the kernels start before the import, no more than
+    there may be pages; with a page kept, they start on first need."""
+    from azlatency.report import cache, execute
+
+    started: list[tuple[int, str | None]] = []
+    monkeypatch.setattr(
+        execute.Kernels,
+        "start",
+        lambda self, n: started.append((n, os.environ.get("PYTHONHASHSEED"))),
+    )
+    monkeypatch.setattr(run, "import_all", lambda *a, **k: [])  # nothing imported: stop there
+    out = tmp_path / "reports"
+    run.run_report(["a", "b"], out, formats=["png"])
+    run.run_report(["a"], out, only=["90"], formats=["png"])
+    assert started == [(2, "0"), (1, "0")]  # in the kernels' environment
+    kept = cache.Cache(out, run.paths.build_dir(out)).root / "k" / cache.ENTRY
+    kept.parent.mkdir(parents=True)
+    kept.write_text("{}", encoding="utf-8")
+    run.run_report(["a", "b"], out, formats=["png"])
+    assert len(started) == 2
+    run.run_report(["a", "b"], out, formats=["png"], cache=False)
+    assert started[-1] == (2, "0")
