@@ -12,13 +12,16 @@ main flow, ``"reverse"`` for the server-to-client flow of a ``--bidir`` test (ip
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.core.internals import BlockManager
 
 from .._base import Run
 
@@ -376,11 +379,15 @@ def _present(rows: list[dict[str, Any]]) -> tuple[str, ...]:
     """The sample columns of ``rows``: ``seq``, ``kind``, ``status`` and every column some
     row has a value in."""
     keys = set().union(*rows)
+    first = rows[0]
     return tuple(
         key
         for key in SAMPLE_KEYS
         if key in ("seq", "kind", "status")
-        or (key in keys and any(r.get(key) is not None for r in rows))
+        or (
+            key in keys
+            and (first.get(key) is not None or any(r.get(key) is not None for r in rows))
+        )
     )
 
 
@@ -409,14 +416,26 @@ def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
         big = pd.DataFrame(
             {key: _column(key, [r.get(key) for t in members for r in t.rows]) for key in keys}
         )
-        start = 0
-        for k, t in zip(places[keys], members, strict=True):
-            n = len(t.rows)
-            part = big.iloc[start : start + n]
-            part.index = pd.RangeIndex(n)
+        ends = list(itertools.accumulate(len(t.rows) for t in members))
+        for k, part in zip(places[keys], _cut(big, zip([0, *ends], ends)), strict=True):
             out[k] = part
-            start += n
     return out
+
+
+def _cut(big: pd.DataFrame, bounds) -> Iterator[pd.DataFrame]:
+    """``big.iloc[a:b]`` with a RangeIndex from 0, for each (a, b): the frame made from the
+    row slices of ``big``'s blocks, as ``iloc`` makes it inside, without its indexing steps
+    and a second index.  The 1,200 tests of a server log spent 50 ms in ``iloc`` and
+    ``.index =``, 40 ms here."""
+    blocks, columns = big._mgr.blocks, big.columns
+    for a, b in bounds:
+        rows = slice(a, b)
+        mgr = BlockManager(
+            [block.slice_block_rows(rows) for block in blocks],
+            [columns, pd.RangeIndex(b - a)],
+            verify_integrity=False,
+        )
+        yield pd.DataFrame._from_mgr(mgr, mgr.axes)
 
 
 def finish(test: Test) -> Run:

@@ -1,0 +1,40 @@
+"""iperf3 server logs: the fast paths of issue 39 for many short tests read as before.
+
+``model._cut`` makes each test's samples from the row slices of one frame's blocks; here each
+frame is checked to be its own (values, index, writes that stay in it).  That every frame
+equals the one built test by test is ``test_iperf3_scan.py``'s
+``test_sample_frames_cut_from_one_frame_are_each_tests_own``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from azlatency.parsers import iperf3
+from tests.conftest import FIXTURES
+
+SERVER = FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt"
+
+
+def test_each_tests_samples_are_its_own_rows():
+    runs = iperf3.parse(SERVER.read_text() * 2).runs
+    assert len(runs) == 12
+    first, multi = runs[0].samples, runs[3].samples
+    assert first.index.equals(pd.RangeIndex(2))
+    assert first["bytes"].tolist() == [12582912, 12478054]  # 12.0 and 11.9 MBytes
+    assert first["end_s"].tolist() == [1.0, 2.0]
+    assert multi.index.equals(pd.RangeIndex(10))
+    assert multi["stream"].tolist() == ["5", "8", "11", "13", "SUM"] * 2
+    assert multi["seq"].tolist() == [0] * 5 + [1] * 5
+    assert str(multi["bytes"].dtype) == "Int64" and multi["stream"].dtype == "str"
+
+
+def test_a_write_to_one_tests_samples_stays_in_it():
+    runs = iperf3.parse(SERVER.read_text() * 2).runs
+    again = runs[6].samples.copy()
+    runs[0].samples.loc[0, "bytes"] = 1
+    runs[0].samples.loc[1, "start_s"] = -1.0
+    runs[0].samples.loc[0, "status"] = "error"
+    pd.testing.assert_frame_equal(runs[6].samples, again)  # the same test, printed again
+    assert runs[1].samples["bytes"].tolist() == [12478054, 12478054]  # the next rows
+    assert runs[0].samples["bytes"].tolist() == [1, 12478054]
