@@ -1,7 +1,9 @@
 """iperf3 server logs: the fast paths of issue 39 for many short tests read as before.
 
 ``model._cut`` makes each test's samples from the row slices of one frame's blocks; here each
-frame is checked to be its own (values, index, writes that stay in it).  That every frame
+frame is checked to be its own (values, index, writes that stay in it).  ``TextReader.figures``
+reads an interval line's numbers with ``float()`` first: the same values and errors as
+``read_figures``, number by number.  That every frame
 equals the one built test by test is ``test_iperf3_scan.py``'s
 ``test_sample_frames_cut_from_one_frame_are_each_tests_own``.
 """
@@ -9,8 +11,12 @@ equals the one built test by test is ``test_iperf3_scan.py``'s
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
+from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
+from azlatency.parsers.iperf3.lines import INTERVAL
+from azlatency.parsers.iperf3.text import TextReader
 from tests.conftest import FIXTURES
 
 SERVER = FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt"
@@ -38,3 +44,30 @@ def test_a_write_to_one_tests_samples_stays_in_it():
     pd.testing.assert_frame_equal(runs[6].samples, again)  # the same test, printed again
     assert runs[1].samples["bytes"].tolist() == [12478054, 12478054]  # the next rows
     assert runs[0].samples["bytes"].tolist() == [1, 12478054]
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except ParseError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize(
+    ("xfer", "rate"),
+    [("12.0", "101"), ("1,234", "99.6"), ("nan", "1"), ("1", "inf"),
+     ("1e3", "-1"), ("9" * 400, "1"), ("1", "9" * 400), ("9" * 18, "1"), ("x", "1"),
+     ("1", "1_000"), ("0.00", "0.00")],
+)  # fmt: skip
+@pytest.mark.parametrize("units", ["MBytes Mbits/sec", "Bytes bits/sec", "GBytes MBytes/sec"])
+@pytest.mark.parametrize("times", ["0.00-1.00", "1-2", "1" * 400 + ".0-1"])
+def test_interval_figures_read_as_number_by_number(xfer, rate, units, times):
+    xunit, runit = units.split()
+    line = f"[  5]   {times}   sec  {xfer} {xunit}  {rate} {runit}"
+    m = INTERVAL.match(line)
+    assert m is not None
+    reader = TextReader([], source="x", strict=True)
+    fast = _outcome(reader.figures, m, 7)
+    assert fast == _outcome(reader.read_figures, m, 7)
+    if xfer == "12.0" and units == "MBytes Mbits/sec" and times == "1-2":
+        assert fast == (1.0, 2.0, 12.0 * 2**20, 101e6)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from math import isfinite
 
 from ...errors import ParseError
 from .._lines import INT64_MIN, command_of, integer, number
@@ -160,16 +161,18 @@ class TextReader:
     # -- reading ------------------------------------------------------------------------------
 
     def read(self) -> list[Test]:
-        for i, body in enumerate(self.lines):
-            line_no = self.offset + i + 1
+        for line_no, body in enumerate(self.lines, self.offset + 1):
+            text = body.strip()
+            if not text:
+                continue  # no kind, and not a test's last line
             try:
-                self.line(body.rstrip(), line_no)
+                self.line(body, text, line_no)
             except ParseError as exc:
                 if self.strict:
                     raise
                 target = self.cur.warnings if self.cur is not None else self.notes
                 target.append(f"line {line_no} skipped: {exc.reason}")
-            if self.cur is not None and body.strip():
+            if self.cur is not None:
                 self.cur.line_end = line_no
         self.close()
         if self.debug and self.tests:
@@ -180,16 +183,16 @@ class TextReader:
             self.leftover = []
         return self.tests
 
-    def line(self, body: str, line_no: int) -> None:
-        text = body.strip()
-        if not text or self.debug_line(body, text, line_no):
+    def line(self, body: str, text: str, line_no: int) -> None:
+        """Line ``line_no``: ``body`` as it stands, ``text`` stripped (not empty)."""
+        if self.debug_line(body, text, line_no):
             return
         for match, handle, kind in _KINDS:
             m = match(text)
             if m:
                 if handle is not None:
                     handle(self, m, line_no)
-                self.prev_kind = kind or "other"  # blank lines returned above and do not count
+                self.prev_kind = kind or "other"  # blank lines are no kind
                 return
         if self.cur is None:
             self.prev_kind = "other"
@@ -200,6 +203,7 @@ class TextReader:
     def debug_line(self, body: str, text: str, line_no: int) -> bool:
         """Whether the line is -d's (a debug line or the JSON it prints), kept to be told."""
         if self.debug_json:
+            body = body.rstrip()
             nxt = line_no - self.offset  # index of the next line
             after = self.lines[nxt][:1] if nxt < len(self.lines) else ""
             if body[:1] in _JSON_LINE or (
@@ -359,21 +363,20 @@ class TextReader:
 
     def interval(self, m: re.Match[str], line_no: int) -> None:
         t = self.need(line_no)
-        label = label_of(m["rest"])
+        stream, tag, raw = m.group("id", "tag", "rest")
+        label = label_of(raw)
         if t.totals and (
             not self.x.in_summary
             and not label
             or label
-            and any(
-                (o.side, o.stream, o.flow) == (label, m["id"], m["tag"] or "") for o in t.totals
-            )
+            and any((o.side, o.stream, o.flow) == (label, stream, tag or "") for o in t.totals)
         ):
             # Intervals after a summary, or a second summary of the same stream: a new test
             # whose banner was not captured (summary-only logs repeat sender/receiver pairs).
             t = self.start(line_no, t.meta.get("role"))
         x = self.x
         figures = self.figures(m, line_no)
-        rest = m["rest"].strip()
+        rest = raw.strip()
         omitted = rest.endswith("(omitted)")
         if omitted:
             rest = rest[: -len("(omitted)")].strip()
@@ -390,9 +393,9 @@ class TextReader:
                 "iperf3 labels each one (3.6+ 'Bitrate' header, or labelled lines "
                 "before it): cut short?",
             )
-        fields = self.columns(rest, line_no, summary=bool(label) or x.in_summary)
-        if m["tag"]:
-            x.tags.add(m["tag"])
+        fields = self.columns(rest, line_no, summary=bool(label) or x.in_summary) if rest else {}
+        if tag:
+            x.tags.add(tag)
         if label or x.in_summary:
             self.total(t, m, label, figures, fields, line_no)
         else:
@@ -400,6 +403,20 @@ class TextReader:
 
     def figures(self, m: re.Match[str], line_no: int) -> tuple[float, float, float, float]:
         """(start s, end s, bytes, bits/s) of an interval or summary line."""
+        _, _, start_s, end_s, xfer, xunit, rate, runit, _ = m.groups()
+        try:  # what num() reads with float() and finds finite; any other number goes there
+            start, end, value, per_s = float(start_s), float(end_s), float(xfer), float(rate)
+        except ValueError:
+            return self.read_figures(m, line_no)
+        if not (isfinite(start) and isfinite(end) and isfinite(value) and isfinite(per_s)):
+            return self.read_figures(m, line_no)
+        nbytes = value * BYTE_UNITS[xunit]
+        if nbytes > INT64_MAX:
+            raise self.error(line_no, f"transfer {xfer} {xunit} is beyond 64 bits")
+        return start, end, nbytes, per_s * (BIT_RATES.get(runit) or BYTE_RATES[runit])
+
+    def read_figures(self, m: re.Match[str], line_no: int) -> tuple[float, float, float, float]:
+        """:meth:`figures` number by number, each with its own error."""
         start = self.num(m["start"], line_no, "interval start")
         end = self.num(m["end"], line_no, "interval end")
         nbytes = self.num(m["xfer"], line_no, "transfer") * BYTE_UNITS[m["xunit"]]
@@ -454,8 +471,9 @@ class TextReader:
             "end_s": end,
             "bytes": round(nbytes),
             "bits_per_second": bps,
-            **_row_fields(fields),
         }
+        if fields:
+            row.update(_row_fields(fields))
         sig = (start, end, m["xfer"], m["rate"])
         if x.last.get(key) == sig:
             row["status"] = "duplicate"
@@ -603,6 +621,4 @@ _ROW_FIELDS = (
 
 
 def _row_fields(fields: dict) -> dict:
-    if not fields:
-        return {}
     return {dst: fields[src] for src, dst in _ROW_FIELDS if fields.get(src) is not None}
