@@ -3,7 +3,8 @@
 ``model._cut`` makes each test's samples from the row slices of one frame's blocks; here each
 frame is checked to be its own (values, index, writes that stay in it).  ``TextReader.figures``
 reads an interval line's numbers with ``float()`` first: the same values and errors as
-``read_figures``, number by number.  That every frame
+``read_figures``, number by number.  The iperf 2 check looks line by line only in a text
+holding one of ``IPERF2_WORDS``.  That every frame
 equals the one built test by test is ``test_iperf3_scan.py``'s
 ``test_sample_frames_cut_from_one_frame_are_each_tests_own``.
 """
@@ -15,9 +16,9 @@ import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
-from azlatency.parsers.iperf3.lines import INTERVAL
+from azlatency.parsers.iperf3.lines import INTERVAL, IPERF2, IPERF2_WORDS
 from azlatency.parsers.iperf3.text import TextReader
-from tests.conftest import FIXTURES
+from tests.conftest import CORPUS, FIXTURES
 
 SERVER = FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt"
 
@@ -71,3 +72,34 @@ def test_interval_figures_read_as_number_by_number(xfer, rate, units, times):
     assert fast == _outcome(reader.read_figures, m, 7)
     if xfer == "12.0" and units == "MBytes Mbits/sec" and times == "1-2":
         assert fast == (1.0, 2.0, 12.0 * 2**20, 101e6)
+
+
+_IPERF2_LINES = [
+    "Client connecting to 10.0.0.2, TCP port 5001",
+    "Server listening on UDP port 5001",
+    "Server listening on SCTP port 5001",
+    "[  3] local 10.0.0.1 port 5001 connected with 10.0.0.2 port 40000",
+    "[SUM] local 10.0.0.1 port 5001 connected with 10.0.0.2 port 40000",
+    "[  3] Server Report:",
+    "Sending 1470 byte datagrams, IPG target: 11215.21 us (kalman adjust)",
+]
+
+
+def test_every_iperf2_line_holds_one_of_its_words():
+    folders = [FIXTURES / "iperf2", FIXTURES / "iperf3", CORPUS / "iperf2", CORPUS / "iperf3"]
+    lines = [x for f in folders if f.is_dir() for p in sorted(f.rglob("*")) if p.is_file()
+             for x in p.read_text(errors="replace").split("\n")]  # fmt: skip
+    found = [x for x in [*lines, *_IPERF2_LINES] if IPERF2.match(x.strip())]
+    assert len(found) > len(_IPERF2_LINES)
+    for line in found:
+        assert any(word in line for word in IPERF2_WORDS), line
+    assert not any(word in "Server listening on 5201 (test #1)" for word in IPERF2_WORDS)
+
+
+def test_an_iperf2_banner_deep_in_an_iperf3_log_is_still_refused():
+    log = SERVER.read_text() * 3
+    lines = log.split("\n")
+    lines.insert(40, "  Client connecting to 10.0.0.2, TCP port 5001")
+    with pytest.raises(ParseError) as info:
+        iperf3.parse("\n".join(lines), source="x")
+    assert info.value.line_no == 41 and "iperf 2 output, not iperf3" in str(info.value)

@@ -37,6 +37,7 @@ from .lines import (
     HEADER,
     INTERVAL,
     IPERF2,
+    IPERF2_WORDS,
     LISTENING,
     OUT_OF_ORDER,
     REVERSE,
@@ -553,20 +554,23 @@ def _refuse_iperf2(lines: list[str], a: int, b: int, source: str | None) -> None
     times without two decimals say so.  A located error in either mode, not a wrong run:
     the reader gives such outputs to the iperf2 parser; only ``tool="iperf3"`` (or a block
     that mixes the two) lands here."""
-    body = strip_timestamps(lines[a:b], timestamp_shape(lines[a:b]))
-    texts = [x.strip() for x in body]
+    block = lines[a:b]
+    body = strip_timestamps(block, timestamp_shape(block))
     hint = (
         "iperf 2 (the `iperf` command) is a different tool with its own output: azlatency "
         "reads it as iperf2 (found by itself, or tool='iperf2')"
     )
-    for k, text in enumerate(texts):
-        if IPERF2.match(text):
-            raise ParseError(
-                TOOL, source, a + k + 1, f"iperf 2 output, not iperf3: {text[:70]!r}", hint=hint
-            )
-    if any(_IPERF3_ONLY.match(x) for x in texts):
+    joined = "\n".join(block)
+    if any(word in joined for word in IPERF2_WORDS):  # line by line only when one is there
+        for k, x in enumerate(body):
+            if IPERF2.match(text := x.strip()):
+                raise ParseError(
+                    TOOL, source, a + k + 1, f"iperf 2 output, not iperf3: {text[:70]!r}", hint=hint
+                )
+    if any(_IPERF3_ONLY.match(x.strip()) for x in body):
         return
-    for k, text in enumerate(texts):
+    for k, x in enumerate(body):
+        text = x.strip()
         m = _TIMES.match(text) if INTERVAL.match(text) else None
         if m is not None and len(m[1]) != 2:
             raise ParseError(
