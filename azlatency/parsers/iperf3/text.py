@@ -362,7 +362,7 @@ class TextReader:
     # -- interval and summary lines -------------------------------------------------------------
 
     def interval(self, m: re.Match[str], line_no: int) -> None:
-        t = self.need(line_no)
+        t = self.cur if self.cur is not None else self.start(line_no, None)  # need()
         stream, tag, raw = m.group("id", "tag", "rest")
         label = label_of(raw)
         if t.totals and (
@@ -399,7 +399,7 @@ class TextReader:
         if label or x.in_summary:
             self.total(t, m, label, figures, fields, line_no)
         else:
-            self.row(t, m, omitted, figures, fields, line_no)
+            self.row(t, m, omitted, figures, fields, line_no, stream, tag)
 
     def figures(self, m: re.Match[str], line_no: int) -> tuple[float, float, float, float]:
         """(start s, end s, bytes, bits/s) of an interval or summary line."""
@@ -453,11 +453,12 @@ class TextReader:
             self.x.unlabelled.append((total, tag))
         t.has_end = True
 
-    def row(self, t: Test, m: re.Match[str], omitted: bool, figures, fields, line_no: int) -> None:
+    def row(
+        self, t: Test, m: re.Match[str], omitted: bool, figures, fields, line_no: int, stream, tag
+    ) -> None:
         """An interval line: a sample row, a duplicate or one that contradicts itself."""
         x = self.x
         start, end, nbytes, bps = figures
-        stream, tag = m["id"], m["tag"]
         key = (stream, tag)
         seq = x.seq.get(key, 0)
         x.seq[key] = seq + 1
@@ -472,9 +473,10 @@ class TextReader:
             "bytes": round(nbytes),
             "bits_per_second": bps,
         }
-        if fields:
-            row.update(_row_fields(fields))
-        sig = (start, end, m["xfer"], m["rate"])
+        for name, value in fields.items():  # columns() gives them in _ROW_NAMES' order
+            if value is not None and name in _ROW_NAMES:
+                row[_ROW_NAMES[name]] = value
+        sig = (start, end, *m.group("xfer", "rate"))
         if x.last.get(key) == sig:
             row["status"] = "duplicate"
             t.warnings.append(
@@ -610,15 +612,11 @@ def _check_rate(t: Test, total: Total, m: re.Match[str]) -> None:
         )
 
 
-# (the column's name in columns(), the sample column)
-_ROW_FIELDS = (
-    ("retransmits", "retransmits"),
-    ("cwnd_max", "cwnd_bytes"),
-    ("jitter_us", "jitter_us"),
-    ("lost", "lost_packets"),
-    ("packets", "packets"),
-)
-
-
-def _row_fields(fields: dict) -> dict:
-    return {dst: fields[src] for src, dst in _ROW_FIELDS if fields.get(src) is not None}
+# the name of a column in columns() -> the sample column
+_ROW_NAMES = {
+    "retransmits": "retransmits",
+    "cwnd_max": "cwnd_bytes",
+    "jitter_us": "jitter_us",
+    "lost": "lost_packets",
+    "packets": "packets",
+}
