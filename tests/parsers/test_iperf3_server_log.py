@@ -4,18 +4,21 @@
 frame is checked to be its own (values, index, writes that stay in it).  ``TextReader.figures``
 reads an interval line's numbers with ``float()`` first: the same values and errors as
 ``read_figures``, number by number.  The iperf 2 check looks line by line only in a text
-holding one of ``IPERF2_WORDS``.  That every frame
+holding one of ``IPERF2_WORDS``.  ``model._column`` types a column with one ``np.array``
+when it can: the same arrays as value by value.  That every frame
 equals the one built test by test is ``test_iperf3_scan.py``'s
 ``test_sample_frames_cut_from_one_frame_are_each_tests_own``.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
+from azlatency.parsers.iperf3 import model
 from azlatency.parsers.iperf3.lines import INTERVAL, IPERF2, IPERF2_WORDS
 from azlatency.parsers.iperf3.text import TextReader
 from tests.conftest import CORPUS, FIXTURES
@@ -103,3 +106,27 @@ def test_an_iperf2_banner_deep_in_an_iperf3_log_is_still_refused():
     with pytest.raises(ParseError) as info:
         iperf3.parse("\n".join(lines), source="x")
     assert info.value.line_no == 41 and "iperf 2 output, not iperf3" in str(info.value)
+
+
+def _old_column(key, values):
+    if key in model._INT_KEYS:
+        mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
+        data = np.fromiter((0 if v is None else v for v in values), dtype=np.int64)
+        return pd.arrays.IntegerArray(data, mask)
+    return np.fromiter((np.nan if v is None else v for v in values), dtype=np.float64)
+
+
+@pytest.mark.parametrize("key", ["bytes", "seq", "bits_per_second", "jitter_us"])
+@pytest.mark.parametrize(
+    "values",
+    [[1, 2, 3], [None, 2], [None, None], [], [2**63 - 1, -(2**63)], [1.5, 2], [True, 0],
+     [np.int64(4), 5]],
+)  # fmt: skip
+def test_typed_columns_at_once_as_value_by_value(key, values):
+    new, old = model._column(key, values), _old_column(key, values)
+    assert type(new) is type(old) and new.dtype == old.dtype
+    if isinstance(new, np.ndarray):
+        np.testing.assert_array_equal(new, old)
+    else:
+        pd.testing.assert_extension_array_equal(new, old)
+        assert new.isna().tolist() == [v is None for v in values]

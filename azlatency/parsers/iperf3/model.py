@@ -360,13 +360,23 @@ _FLOAT_KEYS = {"start_s", "end_s", "bits_per_second", "tcp_rtt_us", "tcp_rttvar_
 def _column(key: str, values: list[Any]) -> Any:
     """Typed arrays built directly: a server log has hundreds of small runs, and pandas'
     type inference per column would cost more than reading the text."""
+    n = len(values)
     if key in _INT_KEYS:
+        try:  # most columns have no None: the list at once (a None is a TypeError)
+            data = np.array(values, dtype=np.int64)
+        except TypeError:
+            data = None
+        if data is not None and data.shape == (n,):
+            return pd.arrays.IntegerArray(data, np.zeros(n, dtype=bool))
         mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
         data = np.fromiter(
             (0 if v is None else v for v in values), dtype=np.int64, count=len(values)
         )
         return pd.arrays.IntegerArray(data, mask)
     if key in _FLOAT_KEYS:
+        floats = np.array(values, dtype=np.float64)  # None is NaN, as below
+        if floats.shape == (n,):
+            return floats
         return np.fromiter(
             (np.nan if v is None else v for v in values), dtype=np.float64, count=len(values)
         )
