@@ -5,12 +5,15 @@ frame is checked to be its own (values, index, writes that stay in it).  ``TextR
 reads an interval line's numbers with ``float()`` first: the same values and errors as
 ``read_figures``, number by number.  The iperf 2 check looks line by line only in a text
 holding one of ``IPERF2_WORDS``.  ``model._column`` types a column with one ``np.array``
-when it can: the same arrays as value by value.  That every frame
+when it can: the same arrays as value by value.  ``segments`` finds where a text block
+meets JSON by the lines holding '{' (``_next_json``): the same pieces as line by line.  That every frame
 equals the one built test by test is ``test_iperf3_scan.py``'s
 ``test_sample_frames_cut_from_one_frame_are_each_tests_own``.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,9 +24,17 @@ from azlatency.parsers import iperf3
 from azlatency.parsers.iperf3 import model
 from azlatency.parsers.iperf3.lines import INTERVAL, IPERF2, IPERF2_WORDS
 from azlatency.parsers.iperf3.text import TextReader
-from tests.conftest import CORPUS, FIXTURES
+from tests.conftest import CORPUS, FIXTURES, SEEDS
 
 SERVER = FIXTURES / "iperf3" / "iperf3--3.12-linux-s-server-six-tests.txt"
+
+
+def _files() -> list[Path]:
+    out = sorted((FIXTURES / "iperf3").glob("iperf3--*"))
+    for folder in (CORPUS / "iperf3", SEEDS):
+        if folder.is_dir():
+            out += sorted(p for p in folder.rglob("*") if p.is_file())
+    return out
 
 
 def test_each_tests_samples_are_its_own_rows():
@@ -130,3 +141,35 @@ def test_typed_columns_at_once_as_value_by_value(key, values):
     else:
         pd.testing.assert_extension_array_equal(new, old)
         assert new.isna().tolist() == [v is None for v in values]
+
+
+_MIXED = [
+    "[  5]   0.00-1.00   sec  12.0 MBytes   101 Mbits/sec",
+    "a note {with braces} in the text",
+    "{",
+    '  "start": {"version": "iperf 3.12"},',
+    '  "end": {}',
+    "}",
+    "[  5]   0.00-1.00   sec  12.0 MBytes   101 Mbits/sec\r",
+    '{"event":"start","data":{}}',
+    '{"event":"end","data":{}}',
+    "Server listening on 5201 (test #2)",
+    '   {"start": {"version": "iperf 3.12"}}',
+    "tail {",
+]
+
+
+def _texts() -> list[str]:
+    out = [p.read_text(errors="replace") for p in _files()]
+    out += ["\n".join(_MIXED), "\n".join(_MIXED[:2]), "\n".join(_MIXED[6:]) + "\n", "{", ""]
+    return out
+
+
+def test_text_runs_to_the_next_json_as_line_by_line(monkeypatch):
+    texts = _texts()
+    new = [iperf3.segments(t.split("\n"), text_everywhere=True, text=t) for t in texts]
+    monkeypatch.setattr(iperf3, "_next_json", lambda lines, j, joined: j)  # the loop's own look
+    old = [iperf3.segments(t.split("\n"), text_everywhere=True, text=t) for t in texts]
+    assert new == old
+    assert new[-5] == [("text", 0, 2), ("json", 2, 6), ("text", 6, 7), ("stream", 7, 9),
+                       ("text", 9, 10), ("json", 10, 11), ("text", 11, 12)]  # fmt: skip

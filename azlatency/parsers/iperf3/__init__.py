@@ -316,6 +316,24 @@ def _text_ends(lines: list[str], body: list[str], j: int) -> bool:
     return bool(foreign) and not _text_resumes(body, j)
 
 
+def _next_json(lines: list[str], j: int, joined: _Joined) -> int:
+    """The first line from ``j`` on that opens a -J document or is a JSON-stream line, or
+    ``len(lines)``.  Only a line holding '{' can be either: one scan of the joined text finds
+    those, rather than a look at each line (a server log of 18,000 lines has none)."""
+    text, n = joined.text, len(lines)
+    at = joined.offset(j) if j < n else len(text)
+    while j < n and (k := text.find("{", at)) >= 0:
+        j += text.count("\n", at, k)
+        if _json_opens(lines, j) or _STREAM_LINE.match(lines[j]):
+            joined.at(j, k)
+            return j
+        at = text.find("\n", k) + 1
+        if at == 0:
+            break
+        j += 1
+    return n
+
+
 def segments(
     lines: list[str], *, text_everywhere: bool, text: str | None = None
 ) -> list[tuple[str, int, int]]:
@@ -351,7 +369,7 @@ def segments(
             )
             if cmd:
                 start = i - 1  # the command line above: its flags help read the output
-            j = i + 1
+            j = _next_json(lines, i + 1, joined) if text_everywhere else i + 1
             debug = bool(DEBUG_BLOCK.match(body[i].strip()))  # inside -d's JSON
             while j < n and not _json_opens(lines, j) and not _STREAM_LINE.match(lines[j]):
                 if debug and (
