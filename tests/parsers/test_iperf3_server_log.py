@@ -6,7 +6,9 @@ reads an interval line's numbers with ``float()`` first: the same values and err
 ``read_figures``, number by number.  The iperf 2 check looks line by line only in a text
 holding one of ``IPERF2_WORDS``.  ``model._column`` types a column with one ``np.array``
 when it can: the same arrays as value by value.  ``segments`` finds where a text block
-meets JSON by the lines holding '{' (``_next_json``): the same pieces as line by line.  That every frame
+meets JSON by the lines holding '{' (``_next_json``): the same pieces as line by line.  A
+line tries only the kinds that can start with its first character (``text._BY_FIRST``): the
+kind found is the one trying every kind in order finds.  That every frame
 equals the one built test by test is ``test_iperf3_scan.py``'s
 ``test_sample_frames_cut_from_one_frame_are_each_tests_own``.
 """
@@ -21,7 +23,7 @@ import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
-from azlatency.parsers.iperf3 import model
+from azlatency.parsers.iperf3 import model, text
 from azlatency.parsers.iperf3.lines import INTERVAL, IPERF2, IPERF2_WORDS
 from azlatency.parsers.iperf3.text import TextReader
 from tests.conftest import CORPUS, FIXTURES, SEEDS
@@ -173,3 +175,50 @@ def test_text_runs_to_the_next_json_as_line_by_line(monkeypatch):
     assert new == old
     assert new[-5] == [("text", 0, 2), ("json", 2, 6), ("text", 6, 7), ("stream", 7, 9),
                        ("text", 9, 10), ("json", 10, 11), ("text", 11, 12)]  # fmt: skip
+
+
+def _first_kind(kinds, line: str):
+    return next(((handle, kind) for match, handle, kind, *_ in kinds if match(line)), None)
+
+
+_ODD = [
+    "[me@host ~]$ iperf3 -c 10.0.0.1",  # a prompt in brackets: a command, not a '[' kind
+    "$ iperf3 -s",
+    "Cookie: abc",
+    "TCP MSS: 1448 (default)",
+    "Target Bitrate: 1 Mbit/sec",
+    "Test Complete. Summary Results:",
+    "Linux host 6.1.0 #1 SMP x86_64",
+    "snd_tcp_congestion cubic",
+    "rcv_tcp_congestion cubic",
+    "warning: something",
+    "iperf3: interrupt - the server has terminated",
+    "iperf 3.12",
+    "iperf Done.",
+    "- - - - - - - - - - - - - - - - - - - - - - - - -",
+    "-----------------------------------------------------------",
+    "[  5] (sender statistics not available)",
+    "[  5] Sent 6041 datagrams",
+    "[SUM]  0.0-10.0 sec  3 datagrams received out-of-order",
+    "Server output:",
+    "\u00a0stray",
+    "0",
+    "{",
+]
+
+
+def test_a_line_tries_only_the_kinds_it_can_start_with():
+    lines = {x.strip() for p in _files() for x in p.read_text(errors="replace").split("\n")}
+    lines = sorted((lines | set(_ODD)) - {""})
+    assert len(lines) > 1000
+    for line in lines:
+        dispatched = _first_kind(text._BY_FIRST.get(line[0], text._ANY_FIRST), line)
+        assert dispatched == _first_kind(text._KINDS, line), line
+
+
+@pytest.mark.parametrize("first", ["[", "-", "C", "S", "i", "T", "x", "$", "7"])
+def test_the_kinds_of_a_first_character_keep_their_order(first):
+    kinds = text._BY_FIRST.get(first, text._ANY_FIRST)
+    order = [k[0] for k in text._KINDS]
+    assert [order.index(k[0]) for k in kinds] == sorted(order.index(k[0]) for k in kinds)
+    assert any(k[1] is text.TextReader.command_line for k in kinds)  # a command: any start
