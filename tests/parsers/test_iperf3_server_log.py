@@ -222,3 +222,22 @@ def test_the_kinds_of_a_first_character_keep_their_order(first):
     order = [k[0] for k in text._KINDS]
     assert [order.index(k[0]) for k in kinds] == sorted(order.index(k[0]) for k in kinds)
     assert any(k[1] is text.TextReader.command_line for k in kinds)  # a command: any start
+
+
+def test_values_and_row_groups_of_rows():
+    rows = [
+        {"stream": "5", "status": "ok", "bits_per_second": 1.0, "role": "receiver"},
+        {"stream": "SUM", "status": "ok", "bits_per_second": 4.0, "role": "receiver"},
+        {"stream": "5", "status": "duplicate", "bits_per_second": 9.0, "role": "receiver"},
+        {"stream": "5", "status": "ok", "bits_per_second": None, "role": "receiver"},
+        {"stream": "8", "status": "ok", "bits_per_second": 2.0, "_flow": "reverse"},
+        {"stream": "5", "status": "ok", "bits_per_second": 3.0, "role": "receiver"},
+    ]
+    assert model._values(rows, "stream") == ["5", "SUM", "5", "5", "8", "5"]
+    assert model._values(rows, "role") == ["receiver"] * 4 + [None, "receiver"]
+    groups = model._row_groups(rows)
+    assert groups == {
+        ("", "receiver"): {"5": [1.0, 3.0], "SUM": [4.0]},
+        ("reverse", None): {"8": [2.0]},
+    }
+    assert list(groups) == [("", "receiver"), ("reverse", None)]

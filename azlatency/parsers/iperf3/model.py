@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -304,10 +305,15 @@ def _row_groups(rows: list[dict[str, Any]]) -> _Groups:
     """The ``ok`` intervals' bits_per_second by (flow, side), then stream."""
     groups: _Groups = {}
     for r in rows:
-        if r.get("status") != "ok" or r.get("bits_per_second") is None:
+        bps = r.get("bits_per_second")
+        if bps is None or r.get("status") != "ok":
             continue
         key = (r.get("_flow", ""), r.get("role"))
-        groups.setdefault(key, {}).setdefault(r["stream"], []).append(r["bits_per_second"])
+        if (streams := groups.get(key)) is None:  # (setdefault would make a {} per row)
+            streams = groups[key] = {}
+        if (values := streams.get(r["stream"])) is None:
+            values = streams[r["stream"]] = []
+        values.append(bps)
     return groups
 
 
@@ -423,13 +429,20 @@ def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
             groups.setdefault(keys, []).append(t)
             places.setdefault(keys, []).append(k)
     for keys, members in groups.items():
-        big = pd.DataFrame(
-            {key: _column(key, [r.get(key) for t in members for r in t.rows]) for key in keys}
-        )
+        rows = [r for t in members for r in t.rows]
+        big = pd.DataFrame({key: _column(key, _values(rows, key)) for key in keys})
         ends = list(itertools.accumulate(len(t.rows) for t in members))
         for k, part in zip(places[keys], _cut(big, zip([0, *ends], ends)), strict=True):
             out[k] = part
     return out
+
+
+def _values(rows: list[dict[str, Any]], key: str) -> list[Any]:
+    """``[r.get(key) for r in rows]``, by itemgetter when every row has the key."""
+    try:
+        return list(map(operator.itemgetter(key), rows))
+    except KeyError:
+        return [r.get(key) for r in rows]
 
 
 def _cut(big: pd.DataFrame, bounds) -> Iterator[pd.DataFrame]:
