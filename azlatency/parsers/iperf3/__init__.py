@@ -37,6 +37,7 @@ from .lines import (
     HEADER,
     INTERVAL,
     IPERF2,
+    IPERF2_WORDS,
     LISTENING,
     OUT_OF_ORDER,
     REVERSE,
@@ -315,6 +316,24 @@ def _text_ends(lines: list[str], body: list[str], j: int) -> bool:
     return bool(foreign) and not _text_resumes(body, j)
 
 
+def _next_json(lines: list[str], j: int, joined: _Joined) -> int:
+    """The first line from ``j`` on that opens a -J document or is a JSON-stream line, or
+    ``len(lines)``.  Only a line holding '{' can be either: one scan of the joined text finds
+    those, rather than a look at each line (a server log of 18,000 lines has none)."""
+    text, n = joined.text, len(lines)
+    at = joined.offset(j) if j < n else len(text)
+    while j < n and (k := text.find("{", at)) >= 0:
+        j += text.count("\n", at, k)
+        if _json_opens(lines, j) or _STREAM_LINE.match(lines[j]):
+            joined.at(j, k)
+            return j
+        at = text.find("\n", k) + 1
+        if at == 0:
+            break
+        j += 1
+    return n
+
+
 def segments(
     lines: list[str], *, text_everywhere: bool, text: str | None = None
 ) -> list[tuple[str, int, int]]:
@@ -350,7 +369,7 @@ def segments(
             )
             if cmd:
                 start = i - 1  # the command line above: its flags help read the output
-            j = i + 1
+            j = _next_json(lines, i + 1, joined) if text_everywhere else i + 1
             debug = bool(DEBUG_BLOCK.match(body[i].strip()))  # inside -d's JSON
             while j < n and not _json_opens(lines, j) and not _STREAM_LINE.match(lines[j]):
                 if debug and (
@@ -553,20 +572,23 @@ def _refuse_iperf2(lines: list[str], a: int, b: int, source: str | None) -> None
     times without two decimals say so.  A located error in either mode, not a wrong run:
     the reader gives such outputs to the iperf2 parser; only ``tool="iperf3"`` (or a block
     that mixes the two) lands here."""
-    body = strip_timestamps(lines[a:b], timestamp_shape(lines[a:b]))
-    texts = [x.strip() for x in body]
+    block = lines[a:b]
+    body = strip_timestamps(block, timestamp_shape(block))
     hint = (
         "iperf 2 (the `iperf` command) is a different tool with its own output: azlatency "
         "reads it as iperf2 (found by itself, or tool='iperf2')"
     )
-    for k, text in enumerate(texts):
-        if IPERF2.match(text):
-            raise ParseError(
-                TOOL, source, a + k + 1, f"iperf 2 output, not iperf3: {text[:70]!r}", hint=hint
-            )
-    if any(_IPERF3_ONLY.match(x) for x in texts):
+    joined = "\n".join(block)
+    if any(word in joined for word in IPERF2_WORDS):  # line by line only when one is there
+        for k, x in enumerate(body):
+            if IPERF2.match(text := x.strip()):
+                raise ParseError(
+                    TOOL, source, a + k + 1, f"iperf 2 output, not iperf3: {text[:70]!r}", hint=hint
+                )
+    if any(_IPERF3_ONLY.match(x.strip()) for x in body):
         return
-    for k, text in enumerate(texts):
+    for k, x in enumerate(body):
+        text = x.strip()
         m = _TIMES.match(text) if INTERVAL.match(text) else None
         if m is not None and len(m[1]) != 2:
             raise ParseError(

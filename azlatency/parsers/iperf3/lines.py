@@ -89,6 +89,17 @@ IPERF2 = re.compile(
     r"\[\s*(?:\d+|SUM)\] local \S+ port \d+ connected with \S+ port \d+|"
     r"\[\s*\d+\] Server Report:|Sending \d+ byte datagrams, IPG target)"
 )
+# Words one of which each IPERF2 line holds: a text with none of them (``in``, a fast scan)
+# has no such line.
+IPERF2_WORDS = (
+    "Client connecting to ",
+    "Server listening on TCP port ",
+    "Server listening on UDP port ",
+    "Server listening on SCTP port ",
+    " connected with ",
+    "] Server Report:",
+    " byte datagrams, IPG target",
+)
 COUNT_CWND = re.compile(r"^(?P<n>-?\d+)(?:\s+(?P<cwnd>\S+)\s+(?P<cunit>[KMGT]?Bytes))?$")
 # Any line iperf3 prints, once the timestamp is off: used by the locator and the shape finder.
 ANCHOR = re.compile(

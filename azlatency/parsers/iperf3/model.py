@@ -12,13 +12,17 @@ main flow, ``"reverse"`` for the server-to-client flow of a ``--bidir`` test (ip
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.core.internals import BlockManager
 
 from .._base import Run
 
@@ -301,10 +305,15 @@ def _row_groups(rows: list[dict[str, Any]]) -> _Groups:
     """The ``ok`` intervals' bits_per_second by (flow, side), then stream."""
     groups: _Groups = {}
     for r in rows:
-        if r.get("status") != "ok" or r.get("bits_per_second") is None:
+        bps = r.get("bits_per_second")
+        if bps is None or r.get("status") != "ok":
             continue
         key = (r.get("_flow", ""), r.get("role"))
-        groups.setdefault(key, {}).setdefault(r["stream"], []).append(r["bits_per_second"])
+        if (streams := groups.get(key)) is None:  # (setdefault would make a {} per row)
+            streams = groups[key] = {}
+        if (values := streams.get(r["stream"])) is None:
+            values = streams[r["stream"]] = []
+        values.append(bps)
     return groups
 
 
@@ -357,13 +366,23 @@ _FLOAT_KEYS = {"start_s", "end_s", "bits_per_second", "tcp_rtt_us", "tcp_rttvar_
 def _column(key: str, values: list[Any]) -> Any:
     """Typed arrays built directly: a server log has hundreds of small runs, and pandas'
     type inference per column would cost more than reading the text."""
+    n = len(values)
     if key in _INT_KEYS:
+        try:  # most columns have no None: the list at once (a None is a TypeError)
+            data = np.array(values, dtype=np.int64)
+        except TypeError:
+            data = None
+        if data is not None and data.shape == (n,):
+            return pd.arrays.IntegerArray(data, np.zeros(n, dtype=bool))
         mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
         data = np.fromiter(
             (0 if v is None else v for v in values), dtype=np.int64, count=len(values)
         )
         return pd.arrays.IntegerArray(data, mask)
     if key in _FLOAT_KEYS:
+        floats = np.array(values, dtype=np.float64)  # None is NaN, as below
+        if floats.shape == (n,):
+            return floats
         return np.fromiter(
             (np.nan if v is None else v for v in values), dtype=np.float64, count=len(values)
         )
@@ -376,11 +395,15 @@ def _present(rows: list[dict[str, Any]]) -> tuple[str, ...]:
     """The sample columns of ``rows``: ``seq``, ``kind``, ``status`` and every column some
     row has a value in."""
     keys = set().union(*rows)
+    first = rows[0]
     return tuple(
         key
         for key in SAMPLE_KEYS
         if key in ("seq", "kind", "status")
-        or (key in keys and any(r.get(key) is not None for r in rows))
+        or (
+            key in keys
+            and (first.get(key) is not None or any(r.get(key) is not None for r in rows))
+        )
     )
 
 
@@ -406,17 +429,36 @@ def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
             groups.setdefault(keys, []).append(t)
             places.setdefault(keys, []).append(k)
     for keys, members in groups.items():
-        big = pd.DataFrame(
-            {key: _column(key, [r.get(key) for t in members for r in t.rows]) for key in keys}
-        )
-        start = 0
-        for k, t in zip(places[keys], members, strict=True):
-            n = len(t.rows)
-            part = big.iloc[start : start + n]
-            part.index = pd.RangeIndex(n)
+        rows = [r for t in members for r in t.rows]
+        big = pd.DataFrame({key: _column(key, _values(rows, key)) for key in keys})
+        ends = list(itertools.accumulate(len(t.rows) for t in members))
+        for k, part in zip(places[keys], _cut(big, zip([0, *ends], ends)), strict=True):
             out[k] = part
-            start += n
     return out
+
+
+def _values(rows: list[dict[str, Any]], key: str) -> list[Any]:
+    """``[r.get(key) for r in rows]``, by itemgetter when every row has the key."""
+    try:
+        return list(map(operator.itemgetter(key), rows))
+    except KeyError:
+        return [r.get(key) for r in rows]
+
+
+def _cut(big: pd.DataFrame, bounds) -> Iterator[pd.DataFrame]:
+    """``big.iloc[a:b]`` with a RangeIndex from 0, for each (a, b): the frame made from the
+    row slices of ``big``'s blocks, as ``iloc`` makes it inside, without its indexing steps
+    and a second index.  The 1,200 tests of a server log spent 50 ms in ``iloc`` and
+    ``.index =``, 40 ms here."""
+    blocks, columns = big._mgr.blocks, big.columns
+    for a, b in bounds:
+        rows = slice(a, b)
+        mgr = BlockManager(
+            [block.slice_block_rows(rows) for block in blocks],
+            [columns, pd.RangeIndex(b - a)],
+            verify_integrity=False,
+        )
+        yield pd.DataFrame._from_mgr(mgr, mgr.axes)
 
 
 def finish(test: Test) -> Run:
