@@ -1,6 +1,6 @@
 """iperf3 server logs: the fast paths of issue 39 for many short tests read as before.
 
-``model._cut`` makes each test's samples from the row slices of one frame's blocks; here each
+``model._cut`` cuts each test's samples out of one frame; here each
 frame is checked to be its own (values, index, writes that stay in it).  ``TextReader.figures``
 reads an interval line's numbers with ``float()`` first: the same values and errors as
 ``read_figures``, number by number.  The iperf 2 check looks line by line only in a text
