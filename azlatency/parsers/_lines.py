@@ -265,9 +265,9 @@ def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection inside; the collector is left as it was found.  Decoding a
     large JSON document makes tens of thousands of dicts and lists, and every 700 of them
     start a collection that walks the young ones again, and some of those the whole graph
-    decoded so far: an iperf3 ``-J`` hour of ``-P 4`` spent 16 of its 150 ms there
-    (``benchmarks/bench_iperf3.py``).  A decoded document holds no cycle; reference counting
-    frees what is dropped.  (Another thread may switch the collector back on before the end:
+    decoded so far: an iperf3 ``-J`` hour of ``-P 4`` spent 16 of its 150 ms there, a server
+    log of 1,200 short tests (a dict a row) 4 % (``benchmarks/bench_iperf3.py``).  What a
+    parser builds holds no cycle; reference counting frees what is dropped.  (Another thread may switch the collector back on before the end:
     then only the time is lost.)"""
     if not gc.isenabled():
         yield

@@ -275,9 +275,9 @@ def test_text_numbers_read_as_before(text):
     assert _outcome(reader.int, text, 3, "x") == _outcome(_old_int, reader, text)
 
 
-def test_json_parse_pauses_the_collector_and_leaves_it_as_found(monkeypatch):
-    """``gc_paused`` around the JSON documents: off inside, as found after (on, off, and after
-    a located error)."""
+def test_parse_pauses_the_collector_and_leaves_it_as_found(monkeypatch):
+    """``gc_paused`` around the parse: off while the JSON documents are decoded, as found
+    after (on, off, and after a located error)."""
     import gc
 
     seen = []

@@ -603,6 +603,11 @@ def _refuse_iperf2(lines: list[str], a: int, b: int, source: str | None) -> None
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    with gc_paused():
+        return _parse(text, source, strict)
+
+
+def _parse(text: str, source: str | None, strict: bool) -> Parsed:
     lines = text.split("\n")
     tests: list[Test] = []
     pending: list[str] = []  # iperf3 messages seen before any test (stderr comes first)
@@ -616,8 +621,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             messages = reader.leftover
         else:
             whole = text if (a, b) == (0, len(lines)) else None  # a -J file: no second join
-            with gc_paused():
-                found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)
+            found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)
         if found and pending:
             found[0].warnings[:0] = [f"iperf3: {e}" for e in pending]
             pending = []
