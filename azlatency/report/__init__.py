@@ -71,7 +71,7 @@ from ._data import (
     synthetic,
     throughput_runs,
 )
-from ._latency import GROUP, QUANTILES, group_labels, headline, latency_percentiles
+from ._latency import GROUP, QUANTILES, SPECTRUM, group_labels, headline, latency_percentiles
 from ._longrun import (
     analyse_session,
     before_breaks,
@@ -114,7 +114,7 @@ from ._show import (
     table,
 )
 from ._summary import campaign_findings, front_numbers
-from ._tails import SPECTRUM, exceedance, latency_samples, tail_ratios
+from ._tails import exceedance, latency_samples, tail_ratios
 from ._throughput import throughput_table
 from ._zones import (
     asymmetry_table,

@@ -56,6 +56,11 @@ def _of(tables: Any) -> tuple[str, Path | None] | None:
     return getattr(tables, "_memo", None) if isinstance(tables, Tables) else None
 
 
+def stamped(tables: Any) -> bool:
+    """Whether ``tables`` are a whole campaign as loaded (their results are kept)."""
+    return _of(tables) is not None and not os.environ.get("AZLATENCY_NO_MEMO")
+
+
 def _digest(h, obj: Any) -> None:
     """Feed ``obj`` to the hash: frames by content, containers item by item."""
     if isinstance(obj, pd.DataFrame):

@@ -15,7 +15,6 @@ from ._data import map_runs
 from ._latency import GROUP, _convert, _keys, group_labels
 from ._memo import memo
 
-SPECTRUM = (0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999)
 RATIOS = ((0.99, 0.5), (0.999, 0.5))
 # The interval columns of both tables, after what each row is of.
 _INTERVAL = [*INTERVAL_CORE, "unit_of_analysis", "n", "n_eff", "estimable", "source", "note"]

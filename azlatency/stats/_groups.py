@@ -121,7 +121,24 @@ def _measurement_order(samples: pd.DataFrame, rc: np.ndarray) -> np.ndarray:
         col = light[k]
         exact = getattr(col.dtype, "numpy_dtype", col.dtype)  # Int64: int64, not float
         columns += [col.to_numpy(dtype=exact, na_value=0), col.isna().to_numpy()]
+    by_run = np.argsort(rc, kind="stable")
+    if _ordered_within(rc[by_run], [c[by_run] for c in columns]):
+        return by_run
     return np.lexsort([*columns, rc])
+
+
+def _ordered_within(runs: np.ndarray, columns: list[np.ndarray]) -> bool:
+    """Whether each run's rows (``runs`` sorted, the rows of each in their order in the frame)
+    are already in the order of ``columns`` (lexsort's keys, the last one first): ties kept as
+    they are, as the stable lexsort keeps them.  Then sorting the runs alone is the whole
+    sort: the store holds a run's samples in order, not its runs in the order of their ids,
+    and the lexsort of the synthetic campaign's 9.5 * 10^5 samples by seven keys took 0.15 s,
+    seven times a report page."""
+    ok = np.ones(max(len(runs) - 1, 0), dtype=bool)  # all keys equal: a tie, kept in order
+    for c in columns:
+        a, b = c[:-1], c[1:]
+        ok = (a < b) | ((a == b) & ok)
+    return bool(np.all(ok | (runs[1:] != runs[:-1])))
 
 
 def _unit_groups(keyed: pd.DataFrame, by: list[str]) -> tuple[list, np.ndarray]:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pandas as pd
 import pytest
 
+from azlatency.campaign import import_campaign
+from azlatency.campaign.load import load
+from azlatency.report import _data
 from azlatency.report._data import map_runs
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize(
@@ -29,3 +35,30 @@ def test_map_runs_is_a_map_of_every_row(mapping, with_missing_id):
 def test_map_runs_values():
     run_ids = pd.Series(["b", "a", "b"], dtype="str")
     assert map_runs(run_ids, {"a": "A", "b": "B"}).tolist() == ["B", "A", "B"]
+
+
+def test_a_process_keeps_the_campaigns_it_loaded(tmp_path, monkeypatch):
+    """A report kernel's pages go round the campaigns: each store is read once, while the
+    tables kept fit in ``LOADED_BYTES`` (the last loaded always stays)."""
+    for name in ("seed002-ppg-latte", "seed004-echo-uksouth"):
+        shutil.copytree(ROOT / "data" / "raw" / name, tmp_path / "raw" / name)
+        import_campaign(tmp_path / "raw" / name, root=tmp_path / "processed", workers=1)
+    reads = []
+    monkeypatch.setattr(
+        _data, "load", lambda name, *a, **k: reads.append(name) or load(name, *a, **k)
+    )
+    monkeypatch.setattr(_data, "_LOADED", {})
+    order = ["seed002-ppg-latte", "seed004-echo-uksouth"] * 2
+    got = [_data.load_campaigns(name, tmp_path) for name in order]
+    assert reads == order[:2]
+    assert got[2].runs.equals(got[0].runs) and got[3].summaries.equals(got[1].summaries)
+    assert set(got[2].runs["campaign"]) == {"seed002-ppg-latte"} and len(got[2].runs) == 9
+
+    _data.load_campaigns(order[0], tmp_path)  # kept: the most recently used moves last
+    assert list(_data._LOADED.values())[-1].runs["campaign"].iloc[0] == order[0]
+    monkeypatch.setattr(_data, "LOADED_BYTES", 0)  # none fits: the last stays
+    monkeypatch.setattr(_data, "_LOADED", {})
+    reads.clear()
+    for name in order:
+        _data.load_campaigns(name, tmp_path)
+    assert reads == order and len(_data._LOADED) == 1

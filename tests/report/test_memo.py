@@ -6,6 +6,7 @@ import shutil
 import threading
 import time
 
+import pandas as pd
 import pytest
 
 from azlatency import report as rep
@@ -47,7 +48,9 @@ def test_a_new_generation_removes_the_old_and_samples_stay_in_memory(tmp_path, m
     pct = rep.latency_percentiles(t)
     rep.latency_samples(t, pct, basis="rtt")
     (first,) = [p for p in derived.iterdir() if p.is_dir()]
-    assert [p.name.split("-")[0] for p in first.iterdir()] == ["latency_percentiles"]
+    # the page's percentiles, cut from those of every quantile a page asks for
+    kept = sorted(p.name.split("-")[0] for p in first.iterdir())
+    assert kept == ["_shared_percentiles", "latency_percentiles"]
     (derived / "zone_pair_medians-0123.pkl").write_bytes(b"")  # an entry of the flat layout
     _memo.clear()
     monkeypatch.setattr(_memo, "code_fingerprint", lambda: "other code")
@@ -106,3 +109,38 @@ def test_a_campaign_converts_and_reads_its_run_values_once(monkeypatch):
     (kept,) = [v for v in _memo._MEMORY.values() if isinstance(v, tuple) and len(v) == 4]
     assert kept[1] is not t.samples and kept[1]["rtt_us"].tolist() == [3.0, 1.0, 2.0, 5.0, 4.0]
     assert rep.latency_samples(t, pct, basis="rtt")["rtt_us"].sum() == 15.0
+
+
+def test_the_pages_quantiles_are_cut_from_one_computation(monkeypatch):
+    """Pages 10 and 90 ask for QUANTILES, page 11 for SPECTRUM, of the same groups: a whole
+    campaign's percentiles of both are computed once, and each is the frame it was alone."""
+    import numpy as np
+
+    from azlatency.report import _latency
+    from azlatency.schema import Tables, empty
+    from tests.stats._frames import runs, samples
+
+    rng = np.random.default_rng(3)
+    s = samples({r: rng.lognormal(4, 0.3, 400) for r in ("a", "b", "c")})
+    r = runs([{"run_id": x, "campaign": "c", "scenario": x == "c"} for x in ("a", "b", "c")])
+    t = Tables(r, s, empty("summaries"))
+    alone = {
+        qs: _latency._percentiles(t, None, 0.95, list(_latency.GROUP), qs, "auto")
+        for qs in (rep.QUANTILES, rep.SPECTRUM)
+    }
+    _memo.clear()
+    stamped = _memo.stamp(t, "a store", None)
+    calls = []
+    real = _latency._percentiles
+    monkeypatch.setattr(_latency, "_percentiles", lambda *a: calls.append(a[4]) or real(*a))
+    for qs, want in alone.items():
+        got = rep.latency_percentiles(stamped, quantiles=qs)
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+        assert sorted(got["q"].dropna().unique()) == list(qs)
+    assert calls == [_latency._SHARED]
+    apart = Tables(r, s, empty("summaries"))  # not a campaign as loaded
+    assert rep.latency_percentiles(apart, quantiles=rep.SPECTRUM).equals(alone[rep.SPECTRUM])
+    assert rep.latency_percentiles(stamped, quantiles=(0.9, 0.5)).equals(
+        real(t, None, 0.95, list(_latency.GROUP), (0.9, 0.5), "auto")
+    )
+    assert calls == [_latency._SHARED, rep.SPECTRUM, (0.9, 0.5)]  # unstamped; not sorted

@@ -113,3 +113,52 @@ def test_measurement_order_is_ordered_with_missing_values_and_ties():
         2,
         3,
     ]
+
+
+def _runs_in_order(seed: int) -> pd.DataFrame:
+    """Four runs interleaved, each in measurement order along the frame: seq non-decreasing
+    with repeats, send times tied within a seq, missing ones after them."""
+    rng = np.random.default_rng(seed)
+    run = rng.integers(0, 4, 40)
+    seq, tx = np.zeros(40, dtype=np.int64), np.zeros(40, dtype=object)
+    for r in range(4):
+        at = np.flatnonzero(run == r)
+        seq[at] = np.cumsum(rng.integers(0, 2, len(at)))
+        for k in np.unique(seq[at]):
+            tie = at[seq[at] == k]
+            missing = np.arange(len(tie)) >= len(tie) - rng.integers(0, 2)  # the last, or none
+            tx[tie] = np.where(missing, None, 1_742_464_800_123_456_789 + k)
+    return pd.DataFrame(
+        {
+            "run_id": run,
+            "seq": pd.array(seq, dtype="Int64"),
+            "tx_time_ns": pd.array(tx, dtype="Int64"),
+        }
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_measurement_order_of_runs_in_order_sorts_the_runs_alone(seed, monkeypatch):
+    """Runs each in measurement order but not in the order of their ids (as the store keeps
+    them): the stable sort of the runs alone is the lexsort's order, ties kept in place."""
+    frame = _runs_in_order(seed)
+    run = frame["run_id"].to_numpy()
+    want = frame.sort_values(["run_id", "seq", "tx_time_ns"], kind="stable").index.tolist()
+    assert want == np.argsort(run, kind="stable").tolist()
+    with monkeypatch.context() as m:
+        m.setattr(np, "lexsort", None)  # not called
+        assert _groups._measurement_order(frame, run).tolist() == want
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_measurement_order_with_rows_out_of_order_is_the_lexsort(seed):
+    frame = _runs_in_order(seed)
+    run = frame["run_id"].to_numpy()
+    keys = frame[["seq", "tx_time_ns"]].astype("string").fillna("-").agg(" ".join, axis=1)
+    at = np.flatnonzero(run == run[0])
+    later = next(i for i in at[1:] if keys[i] != keys[at[0]])
+    pair = [at[0], later]
+    frame.loc[pair, ["seq", "tx_time_ns"]] = frame.loc[pair[::-1], ["seq", "tx_time_ns"]].to_numpy()
+    want = frame.sort_values(["run_id", "seq", "tx_time_ns"], kind="stable").index.tolist()
+    assert want != np.argsort(run, kind="stable").tolist()
+    assert _groups._measurement_order(frame, run).tolist() == want
