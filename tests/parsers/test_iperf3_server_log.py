@@ -15,6 +15,7 @@ equals the one built test by test is ``test_iperf3_scan.py``'s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -241,3 +242,44 @@ def test_values_and_row_groups_of_rows():
         ("reverse", None): {"8": [2.0]},
     }
     assert list(groups) == [("", "receiver"), ("reverse", None)]
+
+
+def _firsts(items) -> set[str] | None:
+    """The characters a stripped line matched by the parsed pattern ``items`` can start with;
+    None when any (or when this reading cannot tell)."""
+    import re._constants as c
+
+    for op, av in items:
+        if op is c.AT:
+            continue
+        if op is c.LITERAL:
+            return {chr(av)}
+        if op is c.IN and all(o is c.LITERAL for o, _ in av):
+            return {chr(v) for _, v in av}
+        if op is c.SUBPATTERN:
+            return _firsts(av[3])
+        if op is c.BRANCH:
+            alts = [_firsts(alt) for alt in av[1]]
+            return None if None in alts else set().union(*alts)
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            lo, _, inner = av
+            if lo > 0:
+                return _firsts(inner)
+            if list(inner) == [(c.IN, [(c.CATEGORY, c.CATEGORY_SPACE)])]:
+                continue  # leading white space: a stripped line has none
+        return None
+    return None
+
+
+def test_each_kinds_first_characters_are_read_off_its_pattern():
+    """The hand-written first characters of ``text._KINDS`` hold every character its pattern
+    can start a line with: a pattern given a new alternative cannot be skipped unseen."""
+    import re._parser as sre_parse
+
+    for match, _, _, chars in text._KINDS:
+        pattern = getattr(match, "__self__", None)
+        if chars is None or pattern is None:
+            continue
+        assert not pattern.flags & re.IGNORECASE, pattern.pattern
+        firsts = _firsts(sre_parse.parse(pattern.pattern, pattern.flags))
+        assert firsts is not None and firsts <= set(chars), (pattern.pattern, chars)
