@@ -267,8 +267,8 @@ def gc_paused() -> Iterator[None]:
     start a collection that walks the young ones again, and some of those the whole graph
     decoded so far: an iperf3 ``-J`` hour of ``-P 4`` spent 16 of its 150 ms there, a server
     log of 1,200 short tests (a dict a row) 4 % (``benchmarks/bench_iperf3.py``).  What a
-    parser builds holds no cycle; reference counting frees what is dropped.  (Another thread may switch the collector back on before the end:
-    then only the time is lost.)"""
+    parser builds holds no cycle; reference counting frees what is dropped.  (Another thread
+    may switch the collector back on before the end: then only the time is lost.)"""
     if not gc.isenabled():
         yield
         return

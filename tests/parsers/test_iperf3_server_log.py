@@ -283,3 +283,14 @@ def test_each_kinds_first_characters_are_read_off_its_pattern():
         assert not pattern.flags & re.IGNORECASE, pattern.pattern
         firsts = _firsts(sre_parse.parse(pattern.pattern, pattern.flags))
         assert firsts is not None and firsts <= set(chars), (pattern.pattern, chars)
+
+
+def test_the_iperf2_words_hold_every_literal_of_the_pattern():
+    """``IPERF2_WORDS`` against the literals ``reader.openers.needs`` reads off ``IPERF2`` (one
+    of which every line it matches holds): each of those holds a word, so a text with none of
+    the words has no iperf 2 line, and a new alternative without one fails here."""
+    from azlatency.reader.openers import needs
+
+    literals = needs(IPERF2)
+    assert literals
+    assert all(any(word in lit for word in IPERF2_WORDS) for lit in literals), literals
