@@ -306,7 +306,7 @@ def execute_pages(
     each naming the notebook, the campaigns, the cell and the error.  With ``cache``, a page
     whose key is there is restored instead (unless ``refresh``) and a page that ran is kept.
     ``kernels``: the caller's (some maybe started ahead, in :func:`_kernel_environment`),
-    else new ones here."""
+    else new ones here; those started here inherit :func:`_deterministic_kernels`."""
     todo = _longest_first([p for p in pages if p.status == "pending"], data_root)
     if cache is not None:
         page_cache.code_fingerprint()  # once, before the threads
@@ -462,7 +462,7 @@ def run_report(
             _clean(out, build)
             pending = sum(p.status == "pending" for p in outcome.pages)
             bar.update(task, description="notebooks", completed=0, total=pending)
-            with _kernel_environment(workers, formats):
+            with _kernel_env(FORMATS_ENV, ",".join(formats)):  # execute_pages adds the rest
                 errors += execute_pages(
                     outcome.pages,
                     sources,
