@@ -180,8 +180,8 @@ def _kernel_environment(workers: int, formats: Sequence[str]) -> Iterator[None]:
 
 def _clean(out: Path, build: Path) -> None:
     """Remove what an earlier report wrote (only the folders this command owns; the page
-    cache stays)."""
-    for sub in ("figures", "site", "claims", "notebooks", "failed", ".cache"):
+    cache stays, and the site, which ``site.build`` updates or builds afresh)."""
+    for sub in ("figures", "claims", "notebooks", "failed", ".cache"):
         shutil.rmtree(out / sub, ignore_errors=True)  # the last three: an older layout's
     for sub in ("notebooks", "failed"):
         shutil.rmtree(build / sub, ignore_errors=True)

@@ -45,7 +45,10 @@ def _markdown(path: Path) -> list[str]:
     """A Markdown page's text, or each Markdown cell's of a notebook."""
     if path.suffix == ".md":
         return [path.read_text(encoding="utf-8")]
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    return _markdown_cells(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _markdown_cells(nb: dict) -> list[str]:
     return [
         "".join(c.get("source", ""))
         for c in nb.get("cells", [])
@@ -62,8 +65,9 @@ def _title(path: Path) -> str:
     return path.stem
 
 
-def _for_readers(path: Path, campaign: str | None, hidden: dict[str, str]) -> None:
-    """Edit the site's copy of a page for readers:
+def _for_readers(path: Path, campaign: str | None, hidden: dict[str, str]) -> tuple[str, str]:
+    """The site's copy of a page, edited for readers, and its first heading (any level: what
+    Sphinx takes for its title):
 
     - a campaign's page gets the campaign after its first ``# `` heading (its title);
     - every code cell is folded (``hide-input``: the reader opens it with a click), so a page
@@ -76,9 +80,8 @@ def _for_readers(path: Path, campaign: str | None, hidden: dict[str, str]) -> No
         return heading.sub(lambda m: f"# {m[1]} — {campaign}", text, count=1) if campaign else text
 
     if path.suffix == ".md":
-        text = retitled(path.read_text(encoding="utf-8"))
-        path.write_text(_unpath(text, hidden), encoding="utf-8")
-        return
+        text = _unpath(retitled(path.read_text(encoding="utf-8")), hidden)
+        return text, _first_heading([text])
     nb = json.loads(path.read_text(encoding="utf-8"))
     cells = nb.get("cells", [])
     heading_cell = next(
@@ -100,7 +103,7 @@ def _for_readers(path: Path, campaign: str | None, hidden: dict[str, str]) -> No
     # a path inside a JSON string is spelled as JSON escapes it
     text = json.dumps(nb, indent=1, ensure_ascii=False)
     escaped = {json.dumps(k)[1:-1]: json.dumps(v)[1:-1] for k, v in hidden.items()}
-    path.write_text(_unpath(text, escaped) + "\n", encoding="utf-8")
+    return _unpath(text, escaped) + "\n", _first_heading(_markdown_cells(nb))
 
 
 def _unpath(text: str, hidden: dict[str, str]) -> str:
@@ -161,29 +164,51 @@ def build(
     Markdown (default: a list of the pages, the campaign report first); ``order`` the
     document names in the order of the navigation; ``hidden`` maps folders of this machine
     (the data root, the report folder) to what the pages show instead.  The report folder
-    itself is always hidden, as ``[report folder]``."""
+    itself is always hidden, as ``[report folder]``.
+
+    ``build_dir``: the site's sources, kept there for the next build, which then updates the
+    site in place (Sphinx reads and writes only the pages whose source changed) when it has
+    the same pages, titles and configuration; else, and without ``build_dir``, the site is
+    built afresh."""
     hidden = {str(Path(reports_dir).resolve()): "[report folder]", **(hidden or {})}
     pages = _pages(executed_dir)
-    build_dir = build_dir or reports_dir / ".site-src"
-    if build_dir.exists():
-        shutil.rmtree(build_dir)
-    shutil.copytree(executed_dir, build_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    for doc, page in pages.items():
-        campaign = doc.rsplit("/", 1)[0] if "/" in doc else None  # a campaign's own folder
-        _for_readers(build_dir / page.relative_to(executed_dir), campaign, hidden)
     # The 90-campaign-report notebook is what a reader opens first: list it first.
     docs = sorted(pages, key=lambda d: (not Path(d).name.startswith("90-"), d))
     if order is not None:
         docs = [d for d in order if d in pages] + [d for d in docs if d not in order]
-    index = _unpath(index or _default_index(docs, pages), hidden) + "\n" + _toctrees(docs)
-    (build_dir / "index.md").write_text(index, encoding="utf-8")
-    (build_dir / "conf.py").write_text(_CONF, encoding="utf-8")
-    (build_dir / "_static").mkdir()
-    (build_dir / "_static" / "azlatency.css").write_text(_CSS, encoding="utf-8")
+    toctrees = _toctrees(docs)
+    files = {"conf.py": _CONF, "_static/azlatency.css": _CSS}
+    titles = []
+    for doc in docs:
+        campaign = doc.rsplit("/", 1)[0] if "/" in doc else None  # a campaign's own folder
+        name = pages[doc].relative_to(executed_dir).as_posix()
+        files[name], title = _for_readers(pages[doc], campaign, hidden)
+        titles.append(f"{doc}: {title}")
+    index = _unpath(index or _default_index(docs, pages), hidden) + "\n" + toctrees
+    files["index.md"] = index
     site = reports_dir / "site"
-    if site.exists():
-        shutil.rmtree(site)
-    _sphinx(build_dir, site)
+    keep = build_dir is not None
+    build_dir = build_dir or reports_dir / ".site-src"
+    # Sphinx rewrites only the pages whose source changed, and every page's navigation lists
+    # every page: the site is updated in place only when that list and its titles are the
+    # ones it was built with, else built afresh.
+    nav = "\n".join([toctrees, *titles, _CONF, _CSS])
+    update = keep and _built_with(build_dir, site) == nav
+    # myst-nb writes a page's images into <reports>/jupyter_execute, and a page whose images
+    # are gone counts as changed: kept in the source folder between builds
+    scratch, kept = reports_dir / "jupyter_execute", build_dir / "_build" / "jupyter_execute"
+    shutil.rmtree(scratch, ignore_errors=True)
+    if not update:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        shutil.rmtree(site, ignore_errors=True)
+    elif kept.is_dir():
+        shutil.move(kept, scratch)
+    _sync(build_dir, files)
+    (build_dir / NAV).unlink(missing_ok=True)  # until this build has succeeded
+    _sphinx(build_dir, site, fresh=not update)
+    (build_dir / NAV).write_text(nav, encoding="utf-8")
+    if keep and scratch.is_dir():
+        shutil.move(scratch, kept)
     landing = reports_dir / "index.html"
     landing.write_text(
         '<!doctype html><meta charset="utf-8"><title>azlatency reports</title>'
@@ -191,12 +216,55 @@ def build(
         '<p><a href="site/index.html">azlatency reports</a></p>\n',
         encoding="utf-8",
     )
-    shutil.rmtree(build_dir, ignore_errors=True)
-    shutil.rmtree(reports_dir / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copy
+    if not keep:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     return landing
 
 
-def _sphinx(src: Path, out: Path) -> None:
+# In the source folder: the navigation (pages, titles, configuration) the site was built with.
+NAV = ".azlatency-nav"
+
+
+def _built_with(build_dir: Path, site: Path) -> str | None:
+    if not (site / "index.html").is_file():
+        return None
+    if not (build_dir / "_build" / "doctrees" / "environment.pickle").is_file():
+        return None
+    try:
+        return (build_dir / NAV).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _sync(build_dir: Path, files: dict[str, str]) -> None:
+    """``build_dir`` holding ``files`` (relative path -> text) and nothing else but Sphinx's
+    ``_build``: a file whose text is already there is not written again, so its time tells
+    Sphinx it has not changed."""
+    build_dir.mkdir(parents=True, exist_ok=True)
+    for old in build_dir.rglob("*"):
+        rel = old.relative_to(build_dir)
+        if old.is_file() and rel.parts[0] != "_build" and rel.as_posix() not in files:
+            old.unlink()
+    for name, text in files.items():
+        path = build_dir / name
+        try:
+            if path.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _first_heading(cells: list[str]) -> str:
+    for cell in cells:
+        for line in cell.splitlines():
+            if re.match(r"#{1,6} ", line):
+                return line
+    return ""
+
+
+def _sphinx(src: Path, out: Path, *, fresh: bool = True) -> None:
     from sphinx.application import Sphinx
 
     doctrees = src / "_build" / "doctrees"
@@ -208,7 +276,7 @@ def _sphinx(src: Path, out: Path) -> None:
         "html",
         status=None,
         warning=None,
-        freshenv=True,
+        freshenv=fresh,
         keep_going=True,
     )
     app.build()

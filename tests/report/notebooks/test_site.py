@@ -226,3 +226,63 @@ def test_a_campaigns_pages_carry_the_campaign_in_their_title(tmp_path):
     assert page.count("[data root]") == 2  # the injected parameter and the printed output
     shared_page = (out / "01-shared.html").read_text(encoding="utf-8")
     assert shared_page.count("<details") == 1 and "default" in shared_page
+
+
+# a 1x1 PNG, as a notebook's image output (myst-nb writes it beside the site and notes it as
+# the page's dependency)
+_PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def _page(title: str, said: str) -> dict:
+    shown = code("show()", "shown")
+    shown["outputs"] = [
+        {"output_type": "display_data", "metadata": {}, "data": {"image/png": _PIXEL}},
+        {"output_type": "stream", "name": "stdout", "text": f"{said}\n"},
+    ]
+    heading = {"cell_type": "markdown", "id": "t", "metadata": {}, "source": f"# {title}\n"}
+    return {"cells": [heading, shown], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_a_site_kept_beside_its_source_is_updated_as_a_fresh_build_would_be(tmp_path):
+    """With a source folder kept between builds (``build_dir``), Sphinx rewrites only the pages
+    whose source changed: a build with nothing changed rewrites no page, one with a page's
+    output changed gives the very files of a fresh build, and a changed title (on every page's
+    navigation) builds the site afresh."""
+    executed, reports, src = tmp_path / "notebooks", tmp_path / "reports", tmp_path / "src"
+    pages = {"01-shared": ("01 · Shared", "one"), "camp-a/10-page": ("10 · A page", "ten")}
+
+    def write(pages):
+        for name, (title, said) in pages.items():
+            (executed / name).parent.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(_page(title, said))
+            (executed / f"{name}.ipynb").write_text(text, encoding="utf-8")
+
+    def fresh() -> dict[str, bytes]:
+        other = tmp_path / f"fresh-{len(list(tmp_path.glob('fresh-*')))}"
+        site.build(executed, other)
+        return _files(other / "site")
+
+    write(pages)
+    site.build(executed, reports, build_dir=src)
+    page = reports / "site" / "camp-a" / "10-page.html"
+    written = page.stat().st_mtime_ns
+    assert not (reports / "jupyter_execute").exists()  # myst-nb's images wait in src
+    site.build(executed, reports, build_dir=src)
+    assert page.stat().st_mtime_ns == written  # nothing changed, nothing rewritten
+    assert _files(reports / "site") == fresh()
+
+    write({**pages, "camp-a/10-page": ("10 · A page", "ten, changed")})
+    site.build(executed, reports, build_dir=src)
+    assert "ten, changed" in page.read_text(encoding="utf-8")
+    assert _files(reports / "site") == fresh()
+
+    write({**pages, "01-shared": ("01 · Renamed", "one")})
+    site.build(executed, reports, build_dir=src)
+    assert "01 · Renamed" in page.read_text(encoding="utf-8")  # the other page's navigation
+    assert _files(reports / "site") == fresh()
