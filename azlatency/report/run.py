@@ -445,13 +445,20 @@ def run_report(
     kept = page_cache.Cache(out, build)
     with bar:
         with notebooks.Kernels() as kernels:
-            if not cache or kept.empty():
+            ahead = not cache or kept.empty()
+            if ahead:
                 # every page will run: the kernels start (and import) while the campaigns do;
                 # no more than there may be pages (one notebook on one campaign: one kernel)
                 with _kernel_environment(workers, formats):
                     kernels.start(max(1, min(workers, len(chosen) * len(campaigns))))
             task = bar.add_task("importing", total=len(campaigns))
             reports = import_all(campaigns, root, errors, progress=lambda: bar.advance(task))
+            changed = sum(r.changed for r in reports)
+            if not ahead and changed:
+                # a campaign's store changed, so its pages will run: their kernels start
+                # while the pages are planned and the others restored
+                with _kernel_environment(workers, formats):
+                    kernels.start(max(1, min(workers, len(chosen) * changed)))
             names = list(dict.fromkeys(r.campaign for r in reports))
             outcome = Outcome(names, [], quality_problems(reports), errors)
             if not names:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
+
+import pytest
 
 from azlatency.report import run
 
@@ -23,9 +26,10 @@ def test_a_blas_setting_of_the_user_is_left_alone(monkeypatch):
         assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
 
 
-def test_kernels_start_ahead_only_when_every_page_runs(monkeypatch, tmp_path):
+def test_kernels_start_ahead_only_when_pages_will_run(monkeypatch, tmp_path):
     """No page kept (or ``--no-cache``): the kernels start before the import, no more than
-    there may be pages; with a page kept, they start on first need."""
+    there may be pages; with a page kept, after an import that changed a store (no more than
+    that store's pages), else on first need."""
     from azlatency.report import cache, execute
 
     started: list[tuple[int, str | None]] = []
@@ -46,3 +50,18 @@ def test_kernels_start_ahead_only_when_every_page_runs(monkeypatch, tmp_path):
     assert len(started) == 2
     run.run_report(["a", "b"], out, formats=["png"], cache=False)
     assert started[-1] == (2, "0")
+    imported = [SimpleNamespace(campaign=c, changed=c == "b") for c in "ab"]
+    monkeypatch.setattr(run, "import_all", lambda *a, **k: imported)
+    monkeypatch.setattr(run, "quality_problems", lambda reports: [])
+
+    def planned(*args, **kwargs):
+        raise LookupError("stop before the pages")
+
+    monkeypatch.setattr(run, "plan", planned)
+    with pytest.raises(LookupError):
+        run.run_report(["a", "b"], out, only=["90"], formats=["png"])
+    assert started[-1] == (1, "0") and len(started) == 4
+    imported[1].changed = False
+    with pytest.raises(LookupError):
+        run.run_report(["a", "b"], out, formats=["png"])
+    assert len(started) == 4
