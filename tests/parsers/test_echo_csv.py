@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -195,9 +196,16 @@ CSV_FIXTURES = sorted(p for p in HERE.glob("*.csv"))
 
 
 def _both(text: str):
-    """(fast run or None, careful run) for the echo CSV ``text`` (header on line 1)."""
+    """(fast run or None, careful run) for the echo CSV ``text`` (header on line 1).  The fast
+    path reads a big body in two halves at once: here every body is read both whole and in
+    halves, and the two must agree."""
     data = text.encode("utf-8")
     fast = echo_csv._fast_csv(data, 0, data.find(b"\n") + 1)
+    with mock.patch.object(fast_path, "_HALVES_FROM", 0):
+        halves = echo_csv._fast_csv(data, 0, data.find(b"\n") + 1)
+    assert (fast is None) == (halves is None)
+    if fast is not None:
+        _same(halves, fast)
     slow = echo_csv._parse_csv(text.split("\n"), 0, None, False)
     return fast, slow
 
