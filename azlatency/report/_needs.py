@@ -23,6 +23,9 @@ from ._longrun import long_runs, reported_segments
 from ._zones import zoned_runs
 
 _PCT = re.compile(r"^p\d")
+# The samples' columns the checks read (``run_id`` is always read): a report's plan loads only
+# these, not the whole samples table of every campaign.
+SAMPLE_COLUMNS = ("time_ns", "tx_time_ns")
 
 
 @dataclass(frozen=True)

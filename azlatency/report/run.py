@@ -41,12 +41,12 @@ import yaml
 from .. import paths
 from .._console import console as _console
 from ..campaign.importer import import_campaign
-from ..campaign.load import read_manifest, store_path
+from ..campaign.load import load, read_manifest, store_path
 from ..errors import AzlatencyError
 from . import cache as page_cache
 from . import execute as notebooks
-from . import frontpage, load_campaigns, site
-from ._needs import missing, need
+from . import frontpage, site
+from ._needs import SAMPLE_COLUMNS, missing, need
 from ._show import read_claims
 from .site import _title
 
@@ -225,7 +225,8 @@ def quality_problems(reports: Sequence) -> list[str]:
 def plan(names: Sequence[str], chosen: Sequence[Path], data_root: Path, params: dict) -> list[Page]:
     """Which notebook runs on which campaigns; the others become pages saying why not."""
 
-    tables = {n: load_campaigns(n, data_root) for n in names}
+    root = paths.processed_dir(data_root)
+    tables = {n: load(n, root, columns=SAMPLE_COLUMNS) for n in names}
     pages = []
     for nb in chosen:
         lacks = {n: missing(nb.stem, tables[n], {**params, "data_root": data_root}) for n in names}
