@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from azlatency.campaign import load
+from azlatency.campaign.store import MANIFEST
 from azlatency.report._longrun import long_runs
 from azlatency.report._needs import NEEDS, SAMPLE_COLUMNS, missing
 
@@ -17,7 +18,7 @@ def test_the_plan_reads_only_the_samples_columns_its_checks_need(data_root):
     check answers on those tables as on the whole ones, on every campaign of the notebooks'
     tests (the real examples, the synthetic one, a fleet baseline, a before/after pair)."""
     processed = data_root / "processed"
-    names = sorted(p.name for p in processed.iterdir() if p.is_dir())
+    names = sorted(p.name for p in processed.iterdir() if (p / MANIFEST).is_file())
     assert len(names) >= 6
     params = {"data_root": data_root}
     answers, timed = set(), set()
