@@ -25,6 +25,38 @@ html_static_path = ["_static"]
 html_css_files = ["azlatency.css"]
 myst_enable_extensions = ["dollarmath"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
+
+
+def setup(app):
+    # Furo asks every page for the whole navigation, and Sphinx resolves the table of
+    # contents again for each (a quarter of the site's time). Within one folder the pages'
+    # navigations differ only in which entry is the current page: each folder's is resolved
+    # once and the current entry moved; anything else is left to Sphinx.
+    resolved = {}
+    current = '<li class="toctree-l1 current"><a class="current reference internal" href="#">'
+    other = '<li class="toctree-l1"><a class="reference internal" href="{}">'
+
+    def navigation(app, pagename, templatename, context, doctree):
+        toctree = context.get("toctree")
+        if toctree is None:
+            return
+        folder, _, name = pagename.rpartition("/")
+        mine = other.format(name + ".html")
+
+        def memo(**kwargs):
+            key = (folder, tuple(sorted(kwargs.items())))
+            known = resolved.get(key)
+            if known is not None and known.count(mine) == 1:
+                return known.replace(mine, current)
+            html = toctree(**kwargs)
+            # the current entry, and the folder's section as the current list: nothing else
+            if key not in resolved and html.count(current) == 1 and html.count("current") == 3:
+                resolved[key] = html.replace(current, mine)
+            return html
+
+        context["toctree"] = memo
+
+    app.connect("html-page-context", navigation, priority=400)  # before furo's
 """
 
 

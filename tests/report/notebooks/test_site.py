@@ -286,3 +286,21 @@ def test_a_site_kept_beside_its_source_is_updated_as_a_fresh_build_would_be(tmp_
     site.build(executed, reports, build_dir=src)
     assert "01 · Renamed" in page.read_text(encoding="utf-8")  # the other page's navigation
     assert _files(reports / "site") == fresh()
+
+
+def test_each_pages_navigation_is_the_one_sphinx_resolves(tmp_path, monkeypatch):
+    """The site's conf resolves each folder's navigation once and moves the current entry
+    (``site._CONF``'s ``setup``): every file equals a build where Sphinx resolves it for
+    each page (pages at the top and in two folders, the front page, the index and search)."""
+    executed = tmp_path / "notebooks"
+    for name in ("01-shared", "02-other", "camp-a/10-page", "camp-a/11-page", "camp-b/10-page"):
+        (executed / name).parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(_page(f"{name[-7:-5]} · {name}", name))
+        (executed / f"{name}.ipynb").write_text(text, encoding="utf-8")
+    site.build(executed, tmp_path / "moved")
+    monkeypatch.setattr(site, "_CONF", site._CONF.split("\ndef setup(app):")[0] + "\n")
+    site.build(executed, tmp_path / "resolved")
+    moved, resolved = _files(tmp_path / "moved" / "site"), _files(tmp_path / "resolved" / "site")
+    assert moved == resolved
+    page = moved["camp-a/11-page.html"].decode()
+    assert page.count('<li class="toctree-l1 current current-page">') == 1
