@@ -23,7 +23,7 @@ import multiprocessing
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -31,7 +31,7 @@ from typing import Any
 
 from .. import paths, schema
 from .._version import __version__
-from ..errors import CampaignError
+from ..errors import AzlatencyError, CampaignError
 from . import assemble, dataset, labels, sources, store
 from .assemble import file_row
 from .config import Campaign, parse_campaign
@@ -123,13 +123,14 @@ def _plan(entries: list[sources.Entry], cfg: Campaign):
 # Parsing: inline for small dumps, worker processes for big ones.
 
 
-def _pool_context():
+def _pool_context(preload: str = "azlatency.campaign.worker"):
     # forkserver: workers fork from a clean process that preloaded pandas/pyarrow and the
-    # parsers (forking this process could copy locks held by pyarrow's threads).
+    # parsers (forking this process could copy locks held by pyarrow's threads).  There is
+    # one server a process: the first pool's preload is every later pool's.
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        ctx.set_forkserver_preload(["azlatency.campaign.worker"])
+        ctx.set_forkserver_preload([preload])
     return ctx
 
 
@@ -363,6 +364,76 @@ def import_campaign(
             shutil.rmtree(job.staging, ignore_errors=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def import_many(
+    campaigns: Sequence[str | os.PathLike[str]],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    progress: Callable[[], None] | None = None,
+) -> list[ImportReport | CampaignError]:
+    """:func:`import_campaign` of each campaign, the reports (or the error) in their order.
+
+    Campaigns that have no store yet are imported side by side in ``workers`` processes
+    (default ``os.cpu_count()``), one campaign a process, the biggest first; the others
+    (mostly only hashed: nothing changed) here, meanwhile.  A first import of many small
+    dumps parses each in its own process anyway, without the parallelism a big one gets:
+    the bundled nine, 14 s one after another, take 10 s so on two cores.  ``progress`` is
+    called as each campaign is done."""
+    workers = max(1, workers or os.cpu_count() or 1)
+    first = [i for i, c in enumerate(campaigns) if _first_import(c, root)]
+    pooled = first if workers > 1 and len(first) > 1 else []
+    out: list[ImportReport | CampaignError | None] = [None] * len(campaigns)
+    with contextlib.ExitStack() as stack:
+        futures = {}
+        if pooled:
+            ctx = _pool_context("azlatency.campaign.importer")
+            pool = stack.enter_context(
+                ProcessPoolExecutor(min(workers, len(pooled)), mp_context=ctx)
+            )
+            for i in sorted(pooled, key=lambda i: -_size(campaigns[i])):
+                futures[pool.submit(_import_one, campaigns[i], root)] = i
+        for i, c in enumerate(campaigns):
+            if i not in futures.values():
+                out[i] = _import_one(c, root, workers)
+                if progress:
+                    progress()
+        for future in as_completed(futures):
+            i = futures[future]
+            try:
+                out[i] = future.result()
+            except BrokenProcessPool:  # a worker died: import it here, traceback and all
+                out[i] = _import_one(campaigns[i], root, workers)
+            if progress:
+                progress()
+    return out
+
+
+def _import_one(
+    campaign: str | os.PathLike[str], root, workers: int = 1
+) -> ImportReport | CampaignError:
+    """:func:`import_campaign`, its error returned (any error of ours, as one message: not
+    all of them can be pickled back from a worker)."""
+    try:
+        return import_campaign(campaign, root=root, workers=workers)
+    except AzlatencyError as exc:
+        return CampaignError(str(exc))
+
+
+def _first_import(campaign: str | os.PathLike[str], root) -> bool:
+    """Whether ``campaign`` is an existing folder or archive with no store yet."""
+    raw = paths.raw_campaign(campaign)
+    target = paths.store_dir(campaign_name(raw), root)
+    return raw.exists() and read_manifest(target) is None
+
+
+def _size(campaign: str | os.PathLike[str]) -> int:
+    """Bytes of the campaign's files (an archive's own size)."""
+    raw = paths.raw_campaign(campaign)
+    if raw.is_file():
+        return raw.stat().st_size
+    return sum(p.stat().st_size for p in raw.rglob("*") if p.is_file())
 
 
 def _cluster(engine: str, scheduler: str | None):

@@ -40,7 +40,7 @@ import yaml
 
 from .. import paths
 from .._console import console as _console
-from ..campaign.importer import import_campaign
+from ..campaign.importer import import_many
 from ..campaign.load import load, read_manifest, store_path
 from ..errors import AzlatencyError
 from . import cache as page_cache
@@ -190,20 +190,22 @@ def _clean(out: Path, build: Path) -> None:
 def import_all(
     campaigns: Sequence[str], data_root: Path, outcome_errors: list[str], *, progress=None
 ) -> list:
-    """Import each campaign (incremental: an unchanged one is only hashed) into
-    ``data_root/processed``; a name that is not a path is looked for under
-    ``data_root/raw`` first.  The reports of those that imported."""
+    """Import each campaign (incremental: an unchanged one is only hashed; first imports side
+    by side, ``campaign.importer.import_many``) into ``data_root/processed``; a name that is
+    not a path is looked for under ``data_root/raw`` first.  The reports of those that
+    imported."""
 
-    reports = []
+    sources = []
     for c in campaigns:
         mine = paths.raw_dir(data_root) / str(c)
-        source = mine if not Path(c).expanduser().exists() and mine.exists() else c
-        try:
-            reports.append(import_campaign(source, root=paths.processed_dir(data_root)))
-        except AzlatencyError as exc:
-            outcome_errors.append(f"import of {c} failed: {exc}")
-        if progress is not None:
-            progress()
+        sources.append(mine if not Path(c).expanduser().exists() and mine.exists() else c)
+    done = import_many(sources, root=paths.processed_dir(data_root), progress=progress)
+    reports = []
+    for c, got in zip(campaigns, done, strict=True):
+        if isinstance(got, AzlatencyError):
+            outcome_errors.append(f"import of {c} failed: {got}")
+        else:
+            reports.append(got)
     return reports
 
 
