@@ -9,9 +9,13 @@ LOCK := requirements/dev.lock
 
 .PHONY: run test test-slow bench lint setup clean site lock test-latest docs lab
 
+# The venv without ensurepip's copy of pip (3 of setup's 15 s): this Python's pip installs uv
+# into it (pip 22.3+ has --python) and uv adds pip; an older pip makes the venv as usual.
 $(PY):
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q uv
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(PY) install -q uv || \
+		{ rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && $(PY) -m pip install -q uv; }
+	$(UV) pip install -q --python $(PY) pip
 
 # Bytecode: where PYTHONDONTWRITEBYTECODE is set (CI images often set it) every process —
 # each import worker, notebook kernel and pytest worker — would compile pandas, scipy and
