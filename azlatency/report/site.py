@@ -310,7 +310,6 @@ def _sphinx(src: Path, out: Path, *, fresh: bool = True) -> None:
         warning=None,
         freshenv=fresh,
         keep_going=True,
-        parallel=2,
     )
     app.build()
     if app.statuscode:
