@@ -92,3 +92,20 @@ def test_repeated_str():
     assert big[-8] == "r3" and big[1502] == "r2"
     chunks = big.__arrow_array__().chunks
     assert len(chunks) == 1 + 1 + 3 + 1  # r1, r2, r3 in CONSTANT_CHUNK pieces, r4
+
+
+def test_runs_sharing_one_frame_are_joined_as_that_frame(monkeypatch):
+    """A server log's tests share a frame per shape (``Run.share``): the reader takes each
+    whole, no run's rows cut out and joined again, and the table is the run-by-run one."""
+    calls = []
+    real = pd.concat
+
+    def concat(frames, *args, **kwargs):
+        calls.append(len(frames))
+        return real(frames, *args, **kwargs)
+
+    monkeypatch.setattr(reader_tables.pd, "concat", concat)
+    text = SERVER * 3
+    got = azlatency.read(text, tool="iperf3")
+    assert calls and max(calls) <= 4  # the four shapes' frames; 18 runs' rows before
+    pd.testing.assert_frame_equal(got.samples, _run_by_run(text, got), check_exact=True)

@@ -117,16 +117,52 @@ class Run:
     """One tool execution found in a text block."""
 
     meta: dict[str, Any] = field(default_factory=dict)  # run-table columns
-    samples: pd.DataFrame | None = None  # sample-table columns without run_id
+    samples: pd.DataFrame | None = None  # sample-table columns without run_id (see ``shared``)
     summaries: list[Summary] = field(default_factory=list)
     line_start: int = 1  # 1-based within the parsed text
     line_end: int = 1
     warnings: list[str] = field(default_factory=list)
+    # The samples as rows [a, b) of one frame that the runs of a parse share (``share``), cut
+    # into ``samples`` only when that is read: the reader takes the shared frame whole.  A
+    # server log of 1,200 iperf3 tests cut its frame into 1,200 and the reader joined them
+    # again: a third of its read.
+    shared: tuple[pd.DataFrame, int, int] | None = field(default=None, repr=False, compare=False)
 
     def add(self, metric: str, stat: str, value: float | None, unit: str, **kw: Any) -> None:
         """Append a summary row; a ``None`` value is skipped (the tool did not print it)."""
         if value is not None:
             self.summaries.append(Summary(metric, stat, float(value), unit, **kw))
+
+    def share(self, frame: pd.DataFrame, a: int, b: int) -> None:
+        """The run's samples are ``frame``'s rows ``a`` to ``b`` (end excluded)."""
+        self.samples = None
+        self.shared = (frame, a, b)
+
+    def sample_rows(self) -> tuple[pd.DataFrame, int, int] | None:
+        """The samples as rows [a, b) of a frame (the shared one until ``samples`` is read, as
+        it may then be written to; else the run's own); None without samples."""
+        if self.shared is not None and self.__dict__.get("_samples") is None:
+            return self.shared
+        own = self.samples
+        return None if own is None else (own, 0, len(own))
+
+    def _own_samples(self) -> pd.DataFrame | None:
+        """``samples``: the run's own frame, or its rows of the shared one (with a RangeIndex
+        from 0), cut once when first read."""
+        own = self.__dict__.get("_samples")
+        if own is None and self.shared is not None:
+            frame, a, b = self.shared
+            own = frame.iloc[a:b]
+            own.index = pd.RangeIndex(b - a)
+            self.__dict__["_samples"] = own
+        return own
+
+    def _set_samples(self, frame: pd.DataFrame | None) -> None:
+        self.__dict__["_samples"] = frame
+        self.__dict__["shared"] = None  # a frame of its own replaces shared rows
+
+
+Run.samples = property(Run._own_samples, Run._set_samples)  # type: ignore[assignment]
 
 
 @dataclass

@@ -192,6 +192,10 @@ def _facts(meta: dict) -> int:
     return n
 
 
+def _count(rows: tuple | None) -> int:
+    return 0 if rows is None else rows[2] - rows[1]
+
+
 def _reading(lines: list[str], span: Span, memo) -> tuple | None:
     """What the tool's parser reads in ``span`` (lenient), without line numbers and warnings:
     a tuple per run; None when it reads nothing."""
@@ -207,7 +211,7 @@ def _reading(lines: list[str], span: Span, memo) -> tuple | None:
                     (
                         repr(sorted((k, repr(v)) for k, v in run.meta.items() if k not in _WHERE)),
                         _facts(run.meta),
-                        0 if run.samples is None else len(run.samples),
+                        _count(run.sample_rows()),
                         len(run.summaries),
                         repr([(x.metric, x.stat, x.value) for x in run.summaries]),
                     )

@@ -123,9 +123,11 @@ def _run_rows(where: _Block, tool: str, k: int, run) -> _RunRows:
     if isinstance(meta.get("labels"), dict):
         meta["labels"] = json.dumps(meta["labels"], sort_keys=True)
     # the run_id column is added to all runs' samples at once (_Samples.table)
-    samples = run.samples if run.samples is not None and len(run.samples) else None
+    rows = run.sample_rows()
     summaries = [{"run_id": run_id, **row.__dict__} for row in kept]
-    return _RunRows(tool, meta["line_start"], meta, samples, summaries)
+    return _RunRows(
+        tool, meta["line_start"], meta, rows if rows and rows[2] > rows[1] else None, summaries
+    )
 
 
 def _without_unstorable(rows: list[_RunRows], source: str | None, strict: bool) -> Tables:
@@ -171,10 +173,10 @@ def _figures(r: _RunRows, hashes: np.ndarray | None) -> tuple | None:
     counts = tuple(r.meta.get(c) for c in _COUNTS)
     distinct |= {float(v) for v in counts if v is not None and pd.notna(v) and float(v)}
     summ = (*summ, counts)
-    samples, digest, varied = r.samples, None, False
-    if samples is not None and len(samples):  # hashes: _Samples.hashes
-        digest = (len(samples), int(hashes.sum()))
-        varied = len(samples) >= 20 and len(np.unique(hashes)) >= 5
+    digest, varied = None, False
+    if r.n:  # hashes: _Samples.hashes
+        digest = (r.n, int(hashes.sum()))
+        varied = r.n >= 20 and len(np.unique(hashes)) >= 5
     if digest is not None:  # the figures come from the samples: they decide
         return (r.tool, r.meta.get("mode"), summ, digest) if varied else None
     if len(distinct) >= 4:
@@ -274,8 +276,17 @@ class _RunRows:
     tool: str
     line: int
     meta: dict
-    samples: pd.DataFrame | None
+    samples: tuple[pd.DataFrame, int, int] | None  # rows [a, b) of a frame (Run.sample_rows)
     summaries: list[dict]
+
+    @property
+    def n(self) -> int:
+        return 0 if self.samples is None else self.samples[2] - self.samples[1]
+
+    def frame(self) -> pd.DataFrame:
+        """The samples as a frame of their own (a slice of a shared one)."""
+        frame, a, b = self.samples
+        return frame if (a, b) == (0, len(frame)) else frame.iloc[a:b].reset_index(drop=True)
 
 
 def _frames(rows: list[_RunRows], samples: _Samples | None = None) -> Tables:
@@ -300,54 +311,78 @@ class _Samples:
 
     Runs whose frames have the same columns and dtypes are joined together: ``pd.concat``
     aligns nothing among them (a server log's 1,200 iperf3 tests of four shapes joined one by
-    one spent 0.45 s aligning columns, 0.05 s so), and one hash per column serves them all."""
+    one spent 0.45 s aligning columns, 0.05 s so), and one hash per column serves them all.
+    Runs that share one frame (``Run.share``), all of its rows in order, are that frame."""
 
     def __init__(self, rows: list[_RunRows]) -> None:
         self.rows = rows
         self.shapes: dict[tuple, list[int]] = {}  # (columns, dtypes) -> runs, in order
         self.joined: dict[tuple, pd.DataFrame] = {}  # a shape's runs joined, when all short
+        shape_of: dict[int, tuple] = {}  # id(frame) -> its shape, once for a shared frame
         for k, r in enumerate(rows):
             if r.samples is not None:
-                key = (tuple(r.samples.columns.tolist()), tuple(r.samples.dtypes.tolist()))
+                frame = r.samples[0]
+                key = shape_of.get(id(frame))
+                if key is None:
+                    key = (tuple(frame.columns.tolist()), tuple(frame.dtypes.tolist()))
+                    shape_of[id(frame)] = key
                 self.shapes.setdefault(key, []).append(k)
+        for shape, ks in self.shapes.items():
+            whole = self._whole(ks)
+            if whole is not None:
+                self.joined[shape] = whole
+
+    def _whole(self, ks: list[int]) -> pd.DataFrame | None:
+        """The frame the runs ``ks`` share when they are all of its rows, in order."""
+        frame, end = self.rows[ks[0]].samples[0], 0
+        for k in ks:
+            f, a, b = self.rows[k].samples
+            if f is not frame or a != end:
+                return None
+            end = b
+        return frame if end == len(frame) else None
 
     def hashes(self) -> dict[int, np.ndarray]:
         """Each run's :func:`_row_hashes` (of its first and last thousand rows past 2,000),
         the short runs of a shape hashed in one go: a row's hash is its own values'."""
         out: dict[int, np.ndarray] = {}
         for shape, ks in self.shapes.items():
-            short = [k for k in ks if len(self.rows[k].samples) <= 2 * _ENDS]
+            short = [k for k in ks if self.rows[k].n <= 2 * _ENDS]
             for k in ks:
-                if len(self.rows[k].samples) > 2 * _ENDS:
-                    out[k] = _row_hashes(_ends(self.rows[k].samples))
+                if self.rows[k].n > 2 * _ENDS:
+                    out[k] = _row_hashes(_ends(self.rows[k].frame()))
             if not short:
                 continue
-            joined = pd.concat([self.rows[k].samples for k in short], ignore_index=True)
+            if len(short) == len(ks) and shape in self.joined:  # one shared frame
+                every = _row_hashes(self.joined[shape])
+                for k in ks:
+                    out[k] = every[self.rows[k].samples[1] : self.rows[k].samples[2]]
+                continue
+            joined = pd.concat([self.rows[k].frame() for k in short], ignore_index=True)
             if len(short) == len(ks):
                 self.joined[shape] = joined  # the table's too
             every, start = _row_hashes(joined), 0
             for k in short:
-                n = len(self.rows[k].samples)
-                out[k], start = every[start : start + n], start + n
+                out[k], start = every[start : start + self.rows[k].n], start + self.rows[k].n
         return out
 
     def _joined(self, shape: tuple) -> pd.DataFrame:
         """The runs of ``shape`` joined (by :meth:`hashes` already when all are short)."""
         if shape in self.joined:
             return self.joined[shape]
-        return _join([self.rows[k].samples for k in self.shapes[shape]])
+        return _join([self.rows[k].frame() for k in self.shapes[shape]])
 
     def table(self) -> pd.DataFrame | None:
         """Every run's samples in run order, with its ``run_id`` first; None when none has."""
         order = sorted(k for ks in self.shapes.values() for k in ks)
         if not order:
             return None
-        lengths = {k: len(self.rows[k].samples) for k in order}
+        lengths = {k: self.rows[k].n for k in order}
         groups = list(self.shapes.values())
         in_order = [k for ks in groups for k in ks] == order
         if not in_order and sum(lengths.values()) > _REORDER_ROWS:
             groups, in_order = [order], True
-            parts = [_join([self.rows[k].samples for k in order])]
+            parts = [_join([self.rows[k].frame() for k in order])]
         else:
             parts = [self._joined(shape) for shape in self.shapes]
         # a shallow copy of a lone part: the run_id goes into the table, not a run's frame

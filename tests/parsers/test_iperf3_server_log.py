@@ -1,7 +1,8 @@
 """iperf3 server logs: the fast paths of issue 39 for many short tests read as before.
 
-``model._cut`` cuts each test's samples out of one frame; here each
-frame is checked to be its own (values, index, writes that stay in it).  ``TextReader.figures``
+``model.sample_frames`` hands each test its rows of one frame (``Run.share``), cut out when
+``samples`` is read; here each frame is checked to be its own (values, index, writes that stay
+in it).  ``TextReader.figures``
 reads an interval line's numbers with ``float()`` first: the same values and errors as
 ``read_figures``, number by number.  The iperf 2 check looks line by line only in a text
 holding one of ``IPERF2_WORDS``.  ``model._column`` types a column with one ``np.array``
@@ -24,6 +25,7 @@ import pytest
 
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
+from azlatency.parsers._base import Run
 from azlatency.parsers.iperf3 import model, text
 from azlatency.parsers.iperf3.lines import INTERVAL, IPERF2, IPERF2_WORDS
 from azlatency.parsers.iperf3.text import TextReader
@@ -294,3 +296,16 @@ def test_the_iperf2_words_hold_every_literal_of_the_pattern():
     literals = needs(IPERF2)
     assert literals
     assert all(any(word in lit for word in IPERF2_WORDS) for lit in literals), literals
+
+
+def test_a_run_with_shared_rows_reads_them_as_its_own_frame():
+    frame = pd.DataFrame({"seq": [0, 1, 2, 3], "bytes": [10, 11, 12, 13]})
+    run = Run()
+    run.share(frame, 1, 3)
+    assert run.sample_rows() == (frame, 1, 3)  # not cut out: the reader takes ``frame``
+    assert run.samples.index.equals(pd.RangeIndex(2)) and run.samples["bytes"].tolist() == [11, 12]
+    run.samples.loc[0, "bytes"] = 99  # read, it may be written to: its own frame from now on
+    rows = run.sample_rows()
+    assert rows[0] is run.samples and rows[1:] == (0, 2) and frame["bytes"][1] == 11
+    run.samples = frame  # a frame of its own replaces the shared rows
+    assert run.shared is None and run.sample_rows() == (frame, 0, 4)

@@ -644,5 +644,8 @@ def _parse(text: str, source: str | None, strict: bool) -> Parsed:
         )
     runs = [finish(t) for t in tests]
     for run, samples in zip(runs, sample_frames(tests), strict=True):
-        run.samples = samples
+        if isinstance(samples, tuple):
+            run.share(*samples)
+        else:
+            run.samples = samples
     return Parsed(TOOL, runs)

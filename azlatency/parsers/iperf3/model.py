@@ -12,11 +12,9 @@ main flow, ``"reverse"`` for the server-to-client flow of a ``--bidir`` test (ip
 
 from __future__ import annotations
 
-import itertools
 import math
 import operator
 import statistics
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -414,11 +412,12 @@ def _samples(rows: list[dict[str, Any]], columns: dict[str, Any] | None) -> pd.D
     return pd.DataFrame({key: _column(key, [r.get(key) for r in rows]) for key in _present(rows)})
 
 
-def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
+def sample_frames(tests: list[Test]) -> list[pd.DataFrame | tuple[pd.DataFrame, int, int] | None]:
     """Each test's samples as :func:`_samples` makes them, but one frame for all the tests
-    with the same columns, cut into each test's rows: a server log of 1,200 short tests
-    spent a third of its read building 1,200 small frames."""
-    out: list[pd.DataFrame | None] = []
+    with the same columns, handed out as (frame, a, b), the test's rows ``a:b`` of it
+    (``Run.share``): a server log of 1,200 short tests spent a third of its read building
+    1,200 small frames, and as much again cutting one frame into 1,200 for the reader to join."""
+    out: list[pd.DataFrame | tuple[pd.DataFrame, int, int] | None] = []
     groups: dict[tuple[str, ...], list[Test]] = {}
     places: dict[tuple[str, ...], list[int]] = {}
     for k, t in enumerate(tests):
@@ -430,9 +429,9 @@ def sample_frames(tests: list[Test]) -> list[pd.DataFrame | None]:
     for keys, members in groups.items():
         rows = [r for t in members for r in t.rows]
         big = pd.DataFrame({key: _column(key, _values(rows, key)) for key in keys})
-        ends = list(itertools.accumulate(len(t.rows) for t in members))
-        for k, part in zip(places[keys], _cut(big, zip([0, *ends], ends)), strict=True):
-            out[k] = part
+        a = 0
+        for k, t in zip(places[keys], members, strict=True):
+            out[k], a = (big, a, a + len(t.rows)), a + len(t.rows)
     return out
 
 
@@ -442,16 +441,6 @@ def _values(rows: list[dict[str, Any]], key: str) -> list[Any]:
         return list(map(operator.itemgetter(key), rows))
     except KeyError:
         return [r.get(key) for r in rows]
-
-
-def _cut(big: pd.DataFrame, bounds) -> Iterator[pd.DataFrame]:
-    """``big.iloc[a:b]`` with a RangeIndex from 0, for each (a, b).  (Building each frame from
-    the row slices of ``big``'s blocks saved 20 ms of a 1,200-test server log's 240, through
-    pandas' private ``BlockManager``: not worth a parser that breaks with pandas' internals.)"""
-    for a, b in bounds:
-        part = big.iloc[a:b]
-        part.index = pd.RangeIndex(b - a)
-        yield part
 
 
 def finish(test: Test) -> Run:
