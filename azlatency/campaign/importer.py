@@ -375,15 +375,18 @@ def import_many(
 ) -> list[ImportReport | CampaignError]:
     """:func:`import_campaign` of each campaign, the reports (or the error) in their order.
 
-    Campaigns that have no store yet are imported side by side in ``workers`` processes
-    (default ``os.cpu_count()``), one campaign a process, the biggest first; the others
-    (mostly only hashed: nothing changed) here, meanwhile.  A first import of many small
-    dumps parses each in its own process anyway, without the parallelism a big one gets:
-    the bundled nine, 14 s one after another, take 10 s so on two cores.  ``progress`` is
-    called as each campaign is done."""
+    A first import of a small campaign (one :func:`import_campaign` parses in its own process:
+    fewer than ``PARALLEL_MIN_FILES`` files and ``PARALLEL_MIN_BYTES``) is sent to a pool of
+    ``workers`` processes (default ``os.cpu_count()``), one campaign a process, the biggest
+    first, when there are two or more; the others are imported here meanwhile, a big one
+    with its own worker processes.  The bundled nine, 14 s one after another, take 10 s so on
+    two cores.  ``progress`` is called as each campaign is done."""
     workers = max(1, workers or os.cpu_count() or 1)
-    first = [i for i, c in enumerate(campaigns) if _first_import(c, root)]
-    pooled = first if workers > 1 and len(first) > 1 else []
+    extent = {i: _extent(c) for i, c in enumerate(campaigns) if _first_import(c, root)}
+    small = [
+        i for i, (n, size) in extent.items() if n < PARALLEL_MIN_FILES and size < PARALLEL_MIN_BYTES
+    ]
+    pooled = sorted(small, key=lambda i: -extent[i][1]) if workers > 1 and len(small) > 1 else []
     out: list[ImportReport | CampaignError | None] = [None] * len(campaigns)
     with contextlib.ExitStack() as stack:
         futures = {}
@@ -392,7 +395,7 @@ def import_many(
             pool = stack.enter_context(
                 ProcessPoolExecutor(min(workers, len(pooled)), mp_context=ctx)
             )
-            for i in sorted(pooled, key=lambda i: -_size(campaigns[i])):
+            for i in pooled:
                 futures[pool.submit(_import_one, campaigns[i], root)] = i
         for i, c in enumerate(campaigns):
             if i not in futures.values():
@@ -428,12 +431,13 @@ def _first_import(campaign: str | os.PathLike[str], root) -> bool:
     return raw.exists() and read_manifest(target) is None
 
 
-def _size(campaign: str | os.PathLike[str]) -> int:
-    """Bytes of the campaign's files (an archive's own size)."""
+def _extent(campaign: str | os.PathLike[str]) -> tuple[int, int]:
+    """Files and bytes of the campaign (an archive: one file, its own size)."""
     raw = paths.raw_campaign(campaign)
     if raw.is_file():
-        return raw.stat().st_size
-    return sum(p.stat().st_size for p in raw.rglob("*") if p.is_file())
+        return 1, raw.stat().st_size
+    sizes = [p.stat().st_size for p in raw.rglob("*") if p.is_file()]
+    return len(sizes), sum(sizes)
 
 
 def _cluster(engine: str, scheduler: str | None):
