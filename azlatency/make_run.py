@@ -22,7 +22,8 @@ from pathlib import Path
 
 from . import paths
 from ._console import console as _console
-from .campaign import import_campaign
+from .campaign.importer import import_many
+from .errors import AzlatencyError
 from .report.run import print_summary, run_report
 
 
@@ -57,10 +58,15 @@ def prepare() -> int:
     console = _console()
     for built in ensure_synthetic():
         console.print(f"built the synthetic campaign {built}", highlight=False)
-    for name in paths.campaigns():
-        report = import_campaign(name, root=paths.processed_dir())
-        console.print(f"{name}: {len(report.files)} files, store {report.store}", highlight=False)
-    return 0
+    names = paths.campaigns()
+    status = 0
+    for name, got in zip(names, import_many(names, root=paths.processed_dir()), strict=True):
+        if isinstance(got, AzlatencyError):
+            console.print(f"{name}: import failed: {got}", highlight=False)
+            status = 1
+        else:
+            console.print(f"{name}: {len(got.files)} files, store {got.store}", highlight=False)
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
