@@ -20,6 +20,7 @@ from azlatency.errors import ParseError
 from azlatency.parsers import _lines as lines_module
 from azlatency.parsers import sockperf
 from azlatency.parsers._lines import pool_empty
+from azlatency.parsers.sockperf import fulllog
 from azlatency.parsers.sockperf.fulllog import TOLERANCE_US, stat_name
 from tests.conftest import FIXTURES, corpus, needs_shared, seed
 
@@ -797,3 +798,15 @@ def test_a_shell_line_between_command_and_output_is_said():
     run = t.runs[t.runs.tool == "iperf3"].iloc[0]
     assert pd.isna(run.command)
     assert "the command on line 7 is not taken as this output's" in run.warnings
+
+
+@pytest.mark.parametrize("n", [2_001, 150_000])
+def test_the_statistics_are_the_same_on_one_thread_or_two(monkeypatch, n):
+    """``compute`` runs its two jobs on two threads from ``THREADS_FROM`` rows, on this one
+    below (GIL hand-offs cost a small run more than a core gives): the same figures either way."""
+    values = np.random.default_rng(n).lognormal(3.5, 0.4, n)
+    monkeypatch.setattr(fulllog, "THREADS_FROM", 0)
+    two = fulllog.compute(values)
+    monkeypatch.setattr(fulllog, "THREADS_FROM", 10**9)
+    one = fulllog.compute(values)
+    assert two == one and one["count"] == n and one["p50"] == np.sort(values)[-1 + int(0.5 + n / 2)]

@@ -62,6 +62,7 @@ INFO = ToolInfo(
 )
 
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)*")
+THREADS_FROM = 100_000  # probes from which the statistics run beside the checks (below)
 _ROWISH = re.compile(r"^\s*\d+\s*,")  # what a (possibly cut) data row starts with
 _TS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
@@ -238,10 +239,16 @@ def _fast_csv(data: bytes, first: int, offset: int) -> Run | None:
         line = rows.cut.decode("utf-8", errors="replace")
         _cut_off(run, first + 2 + len(rows.seq), line)
     # The round trips' statistics (numpy, which lets go of the GIL) on the other core while the
-    # checks run: 27 and 28 ms of a million probes, one after the other before.
+    # checks run: 27 and 28 ms of a million probes, one after the other before.  Not for a
+    # short file: handing the GIL between two threads can wait a switch interval (5 ms).
+    lines = np.arange(first + 2, first + 2 + n)
+    if n < THREADS_FROM:
+        _checks(run, samples, lines)
+        _csv_meta(run, samples, rtt_summaries=_rtt_summaries(rows.rtt))
+        return run
     with ThreadPoolExecutor(1) as pool:
         stats = pool.submit(_rtt_summaries, rows.rtt)
-        _checks(run, samples, np.arange(first + 2, first + 2 + n))
+        _checks(run, samples, lines)
         _csv_meta(run, samples, rtt_summaries=stats.result())
     return run
 

@@ -47,6 +47,10 @@ TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
 QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 PIECE_MIN = 8 << 20  # bytes of rows per parallel piece (smaller blocks are read whole)
+# Below it the statistics run on this thread: handing the GIL between two threads can wait a
+# switch interval (5 ms), and a 10,000-row run's statistics took 5.2 ms so, 0.7 ms on one
+# (100,000 rows: 14 ms on two, 16 ms on one).
+THREADS_FROM = 100_000
 _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,\s*(\S+?)\s*)?$")
 _PAIR = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*$")  # before 3.4: tx, rx
 
@@ -386,12 +390,18 @@ def compute(values: np.ndarray, level: float = 0.99) -> dict[str, float]:
     percentiles, and the 3.8 dispersion figures (mean-ad, median-ad, siqr, cv, std-error, CI).
 
     The order statistics (counted, or selected when they cannot be: ``_order_stats``) and the
-    moments (sliced passes, no whole-column temporaries) run in two threads."""
+    moments (sliced passes, no whole-column temporaries) run in two threads from
+    ``THREADS_FROM`` values."""
     n = len(values)
     if n == 0:
         return {"count": 0.0}
     out: dict[str, float] = {"count": float(n)}
-    _map(lambda job: job(values, out), [_order_stats, _moments])
+    jobs = [_order_stats, _moments]
+    if n >= THREADS_FROM:
+        _map(lambda job: job(values, out), jobs)
+    else:
+        for job in jobs:
+            job(values, out)
     # sockperf 3.8+ prints the median absolute deviation scaled to a consistent estimator of
     # the standard deviation (ticks.cpp TicksDuration::medianad: × 1/Φ⁻¹(3/4) = 1.48260221851;
     # a 3.10 capture, tests/fixtures/sockperf, prints 0.181 where the raw figure is 0.120)
