@@ -530,6 +530,11 @@ CONSTANT_CHUNK = 1 << 20
 
 # Arrays from this size on come from pyarrow's pool (pool_empty).
 POOL_BYTES = 1 << 20
+# Rows from which a run's statistics run on a second thread (sockperf's, the echo CSV's):
+# handing the GIL between two threads can wait a switch interval (5 ms), and a 10,000-row
+# sockperf run's statistics took 5.2 ms on two threads, 0.7 ms on one (100,000 rows: 14 ms on
+# two, 16 ms on one).
+THREADS_FROM = 100_000
 
 
 def pool_empty(n: int, dtype) -> np.ndarray:

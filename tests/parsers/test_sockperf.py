@@ -802,7 +802,7 @@ def test_a_shell_line_between_command_and_output_is_said():
 
 @pytest.mark.parametrize("n", [2_001, 150_000])
 def test_the_statistics_are_the_same_on_one_thread_or_two(monkeypatch, n):
-    """``compute`` runs its two jobs on two threads from ``THREADS_FROM`` rows, on this one
+    """``compute`` runs its two jobs on two threads from ``_lines.THREADS_FROM`` rows, on this one
     below (GIL hand-offs cost a small run more than a core gives): the same figures either way."""
     values = np.random.default_rng(n).lognormal(3.5, 0.4, n)
     monkeypatch.setattr(fulllog, "THREADS_FROM", 0)

@@ -32,6 +32,7 @@ from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
 from .._lines import (
     STRAY_LINES,
+    THREADS_FROM,
     computed_rtt,
     constant_str,
     in_code_span,
@@ -62,7 +63,6 @@ INFO = ToolInfo(
 )
 
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)*")
-THREADS_FROM = 100_000  # probes from which the statistics run beside the checks (below)
 _ROWISH = re.compile(r"^\s*\d+\s*,")  # what a (possibly cut) data row starts with
 _TS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"

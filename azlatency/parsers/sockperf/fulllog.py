@@ -36,6 +36,7 @@ from .._base import Run
 from .._lines import (
     INT64_MAX,
     INT64_MIN,
+    THREADS_FROM,
     constant_str,
     count_newlines,
     decimal_to_ns,
@@ -47,10 +48,6 @@ TOOL = "sockperf"
 # The printed quantiles (sockperf 3.x prints these eight, highest first).
 QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 PIECE_MIN = 8 << 20  # bytes of rows per parallel piece (smaller blocks are read whole)
-# Below it the statistics run on this thread: handing the GIL between two threads can wait a
-# switch interval (5 ms), and a 10,000-row run's statistics took 5.2 ms so, 0.7 ms on one
-# (100,000 rows: 14 ms on two, 16 ms on one).
-THREADS_FROM = 100_000
 _ROW = re.compile(r"^\s*(\d+)\s*,\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*(?:,\s*(\S+?)\s*)?$")
 _PAIR = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*,\s*(\d+(?:\.\d*)?)\s*$")  # before 3.4: tx, rx
 
