@@ -810,3 +810,19 @@ def test_the_statistics_are_the_same_on_one_thread_or_two(monkeypatch, n):
     monkeypatch.setattr(fulllog, "THREADS_FROM", 10**9)
     one = fulllog.compute(values)
     assert two == one and one["count"] == n and one["p50"] == np.sort(values)[-1 + int(0.5 + n / 2)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 2_000, 30_000])
+def test_sorted_ticks_give_the_counted_order_statistics(monkeypatch, n):
+    """Few values over a wide range are sorted (``_order_stats_sorted``), not counted bin by
+    bin: the same whole-nanosecond percentiles and median-ad, value for value."""
+    rng = np.random.default_rng(n)
+    for sigma in (0.05, 0.5, 1.5):  # a range of microseconds to a hundred milliseconds
+        ticks = np.round(rng.lognormal(11, sigma, n)).astype(np.int64)
+        values = np.array([float(f"{t / 1000:.3f}") for t in ticks])  # as printed, %.3lf
+        counted, ordered = {}, {}
+        monkeypatch.setattr(fulllog, "SORT_BINS", 10**12)
+        assert fulllog._order_stats_counted(values, counted)
+        monkeypatch.setattr(fulllog, "SORT_BINS", 0)
+        assert fulllog._order_stats_counted(values, ordered)
+        assert ordered == counted and counted["p50"] == np.sort(values)[-1 + int(0.5 + n / 2)]

@@ -443,6 +443,7 @@ def _ranks(n: int) -> dict[str, int]:
 # order statistics exactly in one pass, where a selection needs several.  Past this many bins
 # (a range of 67 ms) the counts cost more than they save.
 MAX_BINS = 1 << 26
+SORT_BINS = 8  # bins a value past which the ticks are sorted instead (_order_stats_sorted)
 
 
 def _order_stats(values: np.ndarray, out: dict[str, float]) -> None:
@@ -477,6 +478,9 @@ def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 
             return False  # not whole nanoseconds
         np.subtract(ns, lo, out=ns)
         ticks[a : a + step] = ns
+    if hi - lo > SORT_BINS * len(values):
+        _order_stats_sorted(ticks, float(lo), out)
+        return True
     cum = np.bincount(ticks, minlength=int(hi - lo) + 1)
     del ticks
     np.cumsum(cum, out=cum)
@@ -505,6 +509,20 @@ def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 
     n = len(values)
     out["median_ad"] = (distance(n // 2) + distance((n - 1) // 2)) / 2 / 1000.0
     return True
+
+
+def _order_stats_sorted(ticks: np.ndarray, lo: float, out: dict[str, float]) -> None:
+    """What :func:`_order_stats_counted` reads off its counts, from the ticks sorted: the
+    same whole-nanosecond figures, for few values over a wide range (10,000 values over 1 ms:
+    a million bins to count and sum, 2.5 ms, against 0.5 ms to sort)."""
+    ticks.sort()
+    for stat, rank in _ranks(len(ticks)).items():
+        out[stat] = (lo + int(ticks[rank])) / 1000.0
+    # the distance of rank r from the median is the r-th smallest |tick - median|
+    distance = np.abs(ticks - round(out["p50"] * 1000.0 - lo))
+    distance.sort()
+    n = len(ticks)
+    out["median_ad"] = (int(distance[n // 2]) + int(distance[(n - 1) // 2])) / 2 / 1000.0
 
 
 def _moments(values: np.ndarray, out: dict[str, float], step: int = 1 << 18) -> None:
