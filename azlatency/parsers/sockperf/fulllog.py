@@ -513,8 +513,9 @@ def _order_stats_counted(values: np.ndarray, out: dict[str, float], step: int = 
 
 def _order_stats_sorted(ticks: np.ndarray, lo: float, out: dict[str, float]) -> None:
     """What :func:`_order_stats_counted` reads off its counts, from the ticks sorted: the
-    same whole-nanosecond figures, for few values over a wide range (10,000 values over 1 ms:
-    a million bins to count and sum, 2.5 ms, against 0.5 ms to sort)."""
+    same whole-nanosecond figures, for few values over a wide range (10,000 values: 0.3 ms to
+    sort; counting their range took 2.3 ms a run in the synthetic campaigns' files, 95 ms
+    over a range of tens of milliseconds)."""
     ticks.sort()
     for stat, rank in _ranks(len(ticks)).items():
         out[stat] = (lo + int(ticks[rank])) / 1000.0
