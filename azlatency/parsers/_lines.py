@@ -511,6 +511,19 @@ MICRO = r"(?:µs|μs|us)"
 ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
 CTRL_C = re.compile(r"^\s*\^C\s*$")
 
+# iperf's units, the same in iperf 2 (src/Locale.c, stdio.c) and iperf3 (src/units.c): byte
+# units are powers of 1024, bit units powers of 1000; ``-f K``/``-f M``/... print the rate in
+# bytes per second.
+BYTE_UNITS = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
+BIT_RATES = {
+    "bits/sec": 1.0,
+    "Kbits/sec": 1e3,
+    "Mbits/sec": 1e6,
+    "Gbits/sec": 1e9,
+    "Tbits/sec": 1e12,
+}
+BYTE_RATES = {f"{unit}/sec": 8.0 * factor for unit, factor in BYTE_UNITS.items()}
+
 
 def left_out(line_no: int, shown: int, what: str, one: str) -> str:
     """The warning of a paste shortened with '...': the ``shown`` lines are not samples."""

@@ -4,23 +4,11 @@ OWAMP package (``parsers/owamp/``) with this tool's name.  See ``docs/tools/twpi
 from __future__ import annotations
 
 from . import owamp
-from ._base import Parsed, Span, ToolInfo
+from ._base import Parsed, Span
 
 TOOL = "twping"
 
-INFO = ToolInfo(
-    tool=TOOL,
-    description="twping summaries ('--- twping statistics from [A]:p to [B]:q ---'), -v "
-    "per-packet lines, -R raw records, -M machine output",
-    variants=("summary", "verbose", "raw", "machine"),
-    versions="owamp 5.2.3 (perfsonar/owamp eecec26 with I2util 125b7bc, built and captured)",
-    produces=("runs", "samples", "summaries"),
-    flags="-R (every packet's timestamps) or -v; -M (the delay histogram)",
-    latency_basis="rtt",
-    # -R prints records and nothing after them: cut at a line, it reads as fewer packets
-    open_ended=("raw",),
-)
-
+INFO = owamp.info(TOOL, latency_basis="rtt")
 OPENERS = owamp.openers(TOOL)
 
 

@@ -23,16 +23,7 @@ import re
 
 TOOL = "iperf2"
 
-# iperf 2's Locale.c/stdio.c: byte units are powers of 1024, bit units powers of 1000.
-BYTE_UNITS = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
-BIT_RATES = {
-    "bits/sec": 1.0,
-    "Kbits/sec": 1e3,
-    "Mbits/sec": 1e6,
-    "Gbits/sec": 1e9,
-    "Tbits/sec": 1e12,
-}
-BYTE_RATES = {f"{unit}/sec": 8.0 * factor for unit, factor in BYTE_UNITS.items()}
+# Transfer and rate units: ``_lines``' iperf units.  A window or buffer size (``3.19 MByte``):
 SIZE_UNITS = {"Byte": 1, "KByte": 2**10, "MByte": 2**20, "GByte": 2**30}
 
 _ID = r"\[\s*(?P<id>\*?\d+|SUM(?:-\d+)?|FD\d+)\]"

@@ -22,7 +22,8 @@ import pandas as pd
 
 from ...errors import ParseError
 from .._base import Run
-from .lines import BIT_RATES, BYTE_RATES, BYTE_UNITS, SIZE_UNITS, TOOL, rest_fields, times_round
+from .._lines import BIT_RATES, BYTE_RATES, BYTE_UNITS
+from .lines import SIZE_UNITS, TOOL, rest_fields, times_round
 
 
 @dataclass

@@ -26,17 +26,6 @@ from .._base import Run
 TOOL = "iperf3"
 INT64_MAX = 2**63 - 1
 
-# iperf3 units.c: upper-case (byte) units are powers of 1024, bit units powers of 1000.
-BYTE_UNITS = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
-BIT_RATES = {
-    "bits/sec": 1.0,
-    "Kbits/sec": 1e3,
-    "Mbits/sec": 1e6,
-    "Gbits/sec": 1e9,
-    "Tbits/sec": 1e12,
-}
-# ``-f K``/``-f M``/... print the rate in bytes per second.
-BYTE_RATES = {f"{unit}/sec": 8.0 * factor for unit, factor in BYTE_UNITS.items()}
 # The CPU figures of a test, as JSON's end.cpu_utilization_percent names them.
 CPU_KEYS = (
     "host_total",

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from math import isfinite
 
 from ...errors import ParseError
-from .._lines import INT64_MIN, command_of, integer, number
+from .._lines import BIT_RATES, BYTE_RATES, BYTE_UNITS, INT64_MIN, command_of, integer, number
 from .lines import (
     ACCEPTED,
     CONGESTION,
@@ -52,9 +52,6 @@ from .lines import (
     timestamp_shape,
 )
 from .model import (
-    BIT_RATES,
-    BYTE_RATES,
-    BYTE_UNITS,
     INT64_MAX,
     TOOL,
     Test,

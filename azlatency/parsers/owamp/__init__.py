@@ -30,11 +30,29 @@ from __future__ import annotations
 import re
 
 from ...errors import NothingMeasured, ParseError
-from .._base import Parsed, Span
+from .._base import Parsed, Span, ToolInfo
 from .._lines import STRAY_LINES, command_above, command_of, stray
 from .grammar import grammar
 from .runs import runs_of
 from .sessions import Block, Session
+
+
+def info(tool: str, latency_basis: str) -> ToolInfo:
+    """The registry's ``INFO`` of ``owping`` or ``twping``: one client program's two modes,
+    printing the same four forms."""
+    return ToolInfo(
+        tool=tool,
+        description=f"{tool} summaries ('--- {tool} statistics from [A]:p to [B]:q ---'), -v "
+        "per-packet lines, -R raw records, -M machine output",
+        variants=("summary", "verbose", "raw", "machine"),
+        versions="owamp 5.2.3 (perfsonar/owamp eecec26 with I2util 125b7bc, built and captured)",
+        produces=("runs", "samples", "summaries"),
+        flags="-R (every packet's timestamps) or -v; -M (the delay histogram)",
+        latency_basis=latency_basis,
+        # -R prints records and nothing after them: cut at a line, it reads as fewer packets
+        open_ended=("raw",),
+    )
+
 
 # Line kinds, in the order they are tried.
 _KINDS = (
