@@ -95,17 +95,35 @@ class Scale:
     throughput_time_s: int  # iperf3 -t, ntttcp -t, qperf -t
 
 
+# the bundled campaign; 6 repetitions per direction because with the run as the unit a
+# 3-against-3 rank test cannot go below p = 0.1 (no asymmetry could ever be shown), and a 95%
+# order-statistic interval of the median across runs needs n >= 6 (1 - 2/2^6 = 0.969)
+_SMALL = Scale(
+    "small",
+    repetitions=6,
+    sockperf_time_s=10,
+    sockperf_mps=1000,
+    msg_sizes=(14, 64, 350, 1400),
+    msg_repetitions=2,
+    ping_count=100,
+    ping_interval_s=0.2,
+    latte_iterations=65100,
+    latte_buckets=9998,
+    latte_repetitions=3,
+    console_every_rep=True,
+    echo_hours=11.0,
+    throughput_time_s=10,
+)
 SCALES: dict[str, Scale] = {
     # tests: a few thousand packets; 5 repetitions so a run-level test can reach p < 0.05
-    "tiny": Scale(
-        "tiny",
+    "tiny": dataclasses.replace(
+        _SMALL,
+        name="tiny",
         repetitions=5,
         sockperf_time_s=2,
         sockperf_mps=50,
         msg_sizes=(64, 1400),
-        msg_repetitions=2,
         ping_count=20,
-        ping_interval_s=0.2,
         latte_iterations=2000,
         latte_buckets=999,
         latte_repetitions=2,
@@ -113,40 +131,15 @@ SCALES: dict[str, Scale] = {
         echo_hours=0.5,
         throughput_time_s=5,
     ),
-    # the bundled campaign; 6 repetitions per direction because with the run as the unit a
-    # 3-against-3 rank test cannot go below p = 0.1 (no asymmetry could ever be shown), and a
-    # 95% order-statistic interval of the median across runs needs n >= 6 (1 - 2/2^6 = 0.969)
-    "small": Scale(
-        "small",
-        repetitions=6,
-        sockperf_time_s=10,
-        sockperf_mps=1000,
-        msg_sizes=(14, 64, 350, 1400),
-        msg_repetitions=2,
-        ping_count=100,
-        ping_interval_s=0.2,
-        latte_iterations=65100,
-        latte_buckets=9998,
-        latte_repetitions=3,
-        console_every_rep=True,
-        echo_hours=11.0,
-        throughput_time_s=10,
-    ),
+    "small": _SMALL,
     # benchmarks: ~10^8 packets, nearly all in sockperf --full-log files
-    "large": Scale(
-        "large",
+    "large": dataclasses.replace(
+        _SMALL,
+        name="large",
         repetitions=3,
         sockperf_time_s=220,
         sockperf_mps=12500,
-        msg_sizes=(14, 64, 350, 1400),
-        msg_repetitions=2,
         ping_count=1000,
-        ping_interval_s=0.2,
-        latte_iterations=65100,
-        latte_buckets=9998,
-        latte_repetitions=3,
-        console_every_rep=True,
-        echo_hours=11.0,
         throughput_time_s=60,
     ),
 }
