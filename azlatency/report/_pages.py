@@ -60,13 +60,18 @@ def _pick(frame: pd.DataFrame, col: str, how: str) -> pd.Series:
     return frame.iloc[i]
 
 
+def _extremes(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """The rows of the smallest and the largest estimate."""
+    return _pick(frame, "estimate", "min"), _pick(frame, "estimate", "max")
+
+
 def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> pd.DataFrame:
     """Page 10: per basis, tool and statistic, the lowest and highest group."""
     texts = []
     rows = head.dropna(subset=["estimate"])
     for (basis, tool, stat), g in rows.groupby(["basis", "tool", "stat"], sort=True):
         word = {"p50": "median", "mean": "mean"}.get(stat, stat)
-        lo, hi = _pick(g, "estimate", "min"), _pick(g, "estimate", "max")
+        lo, hi = _extremes(g)
         with_ci = int(g["ci_low"].notna().sum())
         printed = int(g["source"].eq("reported").sum())
         where = (
@@ -132,7 +137,7 @@ def zone_matrix_claims(
         word = stats_shown.pop()  # p99, p99.9, mean: never a stand-in for another
     texts = []
     if len(m):
-        lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
+        lo, hi = _extremes(m)
         texts.append(
             f"{word.capitalize()} {basis} of {tool} over {len(m)} zone pairs: fastest "
             f"{lo['src_zone']}→{lo['dst_zone']} at {fmt(lo['estimate'])}, slowest "
@@ -187,7 +192,7 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
 
     texts = []
     if len(m):
-        lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
+        lo, hi = _extremes(m)
         texts.append(
             f"{what} of {tool} over {len(m)} zone pairs: lowest {lo['src_zone']}→"
             f"{lo['dst_zone']} at {show(lo['estimate'])}, highest {hi['src_zone']}→"
@@ -205,7 +210,7 @@ def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
     """Page 22: per tool series, the lowest and highest run, each with its interval."""
     texts = []
     for series, g in tp.dropna(subset=["estimate"]).groupby("series", sort=True):
-        lo, hi = _pick(g, "estimate", "min"), _pick(g, "estimate", "max")
+        lo, hi = _extremes(g)
         if len(g) == 1:
             texts.append(f"**{series}** (1 run): {fmt_interval(lo, 'bps')} ({lo['where']}).")
             continue
@@ -297,7 +302,7 @@ def see_latency(part: pd.DataFrame) -> str:
     p = part.dropna(subset=["estimate"])
     if p.empty:
         return ""
-    lo, hi = _pick(p, "estimate", "min"), _pick(p, "estimate", "max")
+    lo, hi = _extremes(p)
     apart = f", {hi['estimate'] / lo['estimate']:.3g}× apart" if len(p) > 1 else ""
     with_ci = int(p["ci_low"].notna().sum())
     return (
@@ -310,7 +315,7 @@ def see_throughput(tp: pd.DataFrame) -> str:
     p = tp.dropna(subset=["estimate"])
     if p.empty:
         return ""
-    lo, hi = _pick(p, "estimate", "min"), _pick(p, "estimate", "max")
+    lo, hi = _extremes(p)
     return (
         f"Highest: {hi['where']} · {hi['series']} ({fmt(hi['estimate'], 'bps')}); lowest: "
         f"{lo['where']} · {lo['series']} ({fmt(lo['estimate'], 'bps')})."
@@ -321,7 +326,7 @@ def see_matrix(cells: pd.DataFrame) -> str:
     m = cells.dropna(subset=["estimate"])
     if m.empty:
         return ""
-    lo, hi = _pick(m, "estimate", "min"), _pick(m, "estimate", "max")
+    lo, hi = _extremes(m)
     flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in m.itertuples() if r.asymmetric]
     asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
     stat = str(m["stat"].iloc[0]) if "stat" in m.columns else "p50"

@@ -102,6 +102,12 @@ SCENARIOS = {
 }
 
 
+def hosts_yaml(hosts: dict[str, Host]) -> str:
+    """A synthetic campaign.yaml's ``hosts`` and ``ignore``, up to its ``rules:`` key."""
+    hosts_text = "\n".join(h.yaml() for h in hosts.values())
+    return f"hosts:\n{hosts_text}\nignore:\n  - README.md\n  - truth.json\nrules:"
+
+
 def campaign_yaml(model: Model, hosts: dict[str, Host], name: str, seed: int, size: str) -> str:
     rules = "\n".join(
         f'  - glob: "{folder}/*"\n    set: {{scenario: {label}}}'
@@ -125,12 +131,7 @@ defaults:
     synthetic: "true"
     synth_seed: "{seed}"
     synth_size: {size}
-hosts:
-{chr(10).join(h.yaml() for h in hosts.values())}
-ignore:
-  - README.md
-  - truth.json
-rules:
+{hosts_yaml(hosts)}
   # Logs are filed as <scenario>/<client VM>/to-<server VM>/<file>: the path names both ends
   # where the log does not (--full-log files, latte and Windows ping have no shell prompt).
   - path: "{{src_host}}/to-{{dst_host}}/{{_}}"
