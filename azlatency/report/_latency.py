@@ -256,7 +256,10 @@ def _row_label(r: pd.Series, by: list[str], varies: list[str], many: bool) -> st
 def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.Series:
     """Printed runs that share a label (latte's sender and receiver, seed 004's windows): add
     the first run attribute that tells them all apart (role, file name, a free label), or
-    every attribute that differs when none does alone."""
+    every attribute that differs when none does alone.  Where those leave two runs alike (a
+    write-up's runs under two headings of one file), the heading above each output, else the
+    line it starts at, else its run id: a label is one run's printed figures, never two
+    runs' mixed."""
     rep = out["run_id"].notna()
     if not rep.any():
         return label
@@ -267,23 +270,41 @@ def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.S
         info["source_path"].map(lambda p: str(p).rsplit("/", 1)[-1]),
         *(free[c] for c in free.columns),
     ]
+    last = [
+        *([info["heading"].map(_quoted)] if "heading" in info else []),
+        *([info["line_start"].map(_line)] if "line_start" in info else []),
+        pd.Series(info.index, index=info.index),
+    ]
     for lab in label[rep].unique():
         rows = rep & (label == lab)
         ids = out.loc[rows, "run_id"]
-        n = ids.nunique()
+        first = ~ids.duplicated()
+        n = int(first.sum())
         if n < 2:
             continue
         cols = [ids.map(src).astype("string").fillna("") for src in sources]
-        cols = [c for c in cols if c[~ids.duplicated()].nunique() > 1]
-        alone = [c for c in cols if c[~ids.duplicated()].nunique() == n and c.ne("").all()]
+        cols = [c for c in cols if c[first].nunique() > 1]
+        alone = [c for c in cols if c[first].nunique() == n and c.ne("").all()]
         use = alone[:1] or cols
         extra = (
             pd.Series([", ".join(x for x in vals if x) for vals in zip(*use)], index=ids.index)
             if use
             else pd.Series("", index=ids.index)
         )
+        if extra[first].nunique() < n:
+            apart = (ids.map(src).astype("string").fillna("") for src in last)
+            tell = next(c for c in apart if c[first].nunique() == n and c.ne("").all())
+            extra = (extra + ", " + tell).str.removeprefix(", ")
         label[rows] = label[rows] + extra.map(lambda x: f" ({x})" if x else "")
     return label
+
+
+def _quoted(heading: object) -> object:
+    return f"‘{heading}’" if isinstance(heading, str) and heading.strip() else pd.NA
+
+
+def _line(n: object) -> object:
+    return f"line {int(n)}" if pd.notna(n) else pd.NA
 
 
 def _with_hosts(label: pd.Series, out: pd.DataFrame, hosts: list[str]) -> pd.Series:

@@ -9,13 +9,15 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
+from azlatency.report._latency import _runs_apart
 from tests._expected import fixture_files
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, needs_shared, seed
 
 SMALL = 64 * 1024  # the mixes stay quick: real files of every tool, none of the big ones
 FILES = [f for f in fixture_files() if f.stat().st_size <= SMALL]
@@ -106,3 +108,55 @@ def test_two_pings_to_two_targets_are_two_groups(tmp_path):
     head = rep.headline(rep.latency_percentiles(tables))
     assert len(head) == 2 and head["n_runs"].tolist() == [1, 1]
     assert not head["note"].fillna("").str.contains("across").any()
+
+
+@needs_shared
+def test_a_write_ups_runs_under_two_headings_are_two_groups(tmp_path):
+    """Seed 001, a write-up in one file: sockperf to 10.2.0.58 under 'Inside single node'
+    (lines 106-131: p50 16.493, p99 24.549, p99.9 34.491 µs) and under 'AZ2 - AZ3' (lines
+    428-453: 711.131, 819.736, 861.365). Nothing but the heading tells the two runs apart; they
+    had one label, so page 11 divided one run's printed percentiles by both runs' (and
+    failed), and the headline kept the first run's median for both."""
+    src = seed("001")
+    folder = tmp_path / "raw" / "s001"
+    folder.mkdir(parents=True)
+    shutil.copyfile(src, folder / src.name)
+    import_campaign(folder, root=tmp_path / "processed", workers=1)
+    tables = rep.load_campaigns("s001", tmp_path)
+    spectrum = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
+    printed = spectrum[spectrum["source"] == "reported"]
+    assert (printed.groupby("label")["run_id"].nunique() == 1).all()
+    ratios = rep.tail_ratios(tables, spectrum, rng=0).set_index(["label", "stat"])["estimate"]
+    inside, across = (
+        f"14 B · to 10.2.0.58 · sockperf (‘{h}’)" for h in ("Inside single node", "AZ2 - AZ3")
+    )
+    assert ratios[(inside, "p99/p50")] == pytest.approx(24.549 / 16.493)
+    assert ratios[(inside, "p99.9/p50")] == pytest.approx(34.491 / 16.493)
+    assert ratios[(across, "p99/p50")] == pytest.approx(819.736 / 711.131)
+    pages = every_page(tables, "s001", tmp_path)
+    head = pages["head"].set_index("label")
+    assert not head.index.duplicated().any()
+    assert head.loc[inside, "estimate"] == pytest.approx(16.493)
+    assert head.loc[across, "estimate"] == pytest.approx(711.131)
+    assert pages["11"]["text"].str.contains("p99/p50 ranges from").any()
+
+
+def test_runs_alike_in_every_attribute_are_told_apart_by_their_line():
+    """Two printed runs of one file, same role, no heading, no free label: the line each
+    starts at; and the run id where even that is missing."""
+    runs = pd.DataFrame(
+        {
+            "run_id": ["f-000-000", "f-001-000", "f-002-000"],
+            "role": "client",
+            "source_path": "a/log.txt",
+            "heading": [None, None, None],
+            "line_start": [3, 40, None],
+            "labels": None,
+        }
+    )
+    out = pd.DataFrame({"run_id": ["f-000-000", "f-000-000", "f-001-000", "f-002-000"]})
+    label = pd.Series(["x"] * 4)
+    got = _runs_apart(label.copy(), out, runs)
+    assert got.tolist() == ["x (f-000-000)", "x (f-000-000)", "x (f-001-000)", "x (f-002-000)"]
+    got = _runs_apart(label[:3].copy(), out[:3], runs)
+    assert got.tolist() == ["x (line 3)", "x (line 3)", "x (line 40)"]
