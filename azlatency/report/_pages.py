@@ -109,6 +109,13 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
             f"p99/p50 ranges from {r99['estimate'].min():.3g} to {r99['estimate'].max():.3g} "
             f"across {len(r99)} groups."
         )
+    # _printed_ratio's and stats.tail_ratios' notes say so where a group has no ratio at all
+    none = ratios["estimate"].isna() & ratios["note"].fillna("").str.contains(": no ratio")
+    if without := int(none.sum()):
+        texts.append(
+            f"{without} ratio(s) are left out: a p50 of 0, or printed percentiles out of order "
+            "or not a number (the table's notes say which)."
+        )
     e = exceed.dropna(subset=["estimate"]) if len(exceed) else exceed
     if len(e):
         top = _pick(e, "estimate", "max")

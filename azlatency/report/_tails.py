@@ -86,6 +86,7 @@ def tail_ratios(
             for top, base in ratios:
                 a, b = pct_label(top), pct_label(base)
                 if a in v.index and b in v.index:
+                    estimate, note = _printed_ratio(float(v[a]), float(v[b]), a, b)
                     rows.append(
                         pd.DataFrame(
                             [
@@ -93,14 +94,14 @@ def tail_ratios(
                                     "label": label,
                                     "metric": basis,
                                     "stat": f"{a}/{b}",
-                                    "estimate": v[a] / v[b],
+                                    "estimate": estimate,
                                     "ci_low": np.nan,
                                     "ci_high": np.nan,
                                     "level": np.nan,
                                     "method": "ratio of printed percentiles",
                                     "estimable": False,
                                     "source": "reported",
-                                    "note": "printed percentiles: no interval",
+                                    "note": note,
                                 }
                             ]
                         )
@@ -109,6 +110,19 @@ def tail_ratios(
     if not rows:
         return pd.DataFrame(columns=cols)
     return pd.concat(rows, ignore_index=True).reindex(columns=cols)
+
+
+def _printed_ratio(top: float, base: float, a: str, b: str) -> tuple[float, str]:
+    """``top / base`` of two printed percentiles, or NaN and why there is no ratio: a base of
+    0 (ethr prints 0 for a round trip below its clock tick) or percentiles out of order (ethr
+    prints p90 0 beside a p50 of 555 µs) is no tail."""
+    if not (np.isfinite(top) and np.isfinite(base)):
+        return np.nan, f"printed {a} or {b} is not a number: no ratio"
+    if base <= 0:
+        return np.nan, f"printed {b} is {base:g} (below the tool's resolution?): no ratio"
+    if top < base:
+        return np.nan, f"printed {a} ({top:g}) is below {b} ({base:g}), out of order: no ratio"
+    return top / base, "printed percentiles: no interval"
 
 
 @memo
@@ -131,6 +145,18 @@ def exceedance(
         for label, g in s.groupby("label", sort=True):
             m = med.loc[med["label"] == label, "estimate"]
             if m.empty or pd.isna(m.iloc[0]):
+                continue
+            if m.iloc[0] <= 0:  # every multiple of 0 is 0: P(latency > 0) is no tail
+                rows.append(
+                    {
+                        "label": label,
+                        "metric": basis,
+                        "estimable": False,
+                        "source": "samples",
+                        "note": f"the median is {m.iloc[0]:g} (values below the clock's "
+                        "resolution?): no multiple of it",
+                    }
+                )
                 continue
             # by label: the group's runs together, the run as the unit (a row per threshold,
             # each as its own call gives it: the group is cut once, not once a multiple)

@@ -126,6 +126,18 @@ def _ratio_row(obs: Observations, d, xs, top, base, level, rng, n_resamples, not
     kw = dict(level=level, method=method, unit=unit, n=n)
     need = max(min_n(top, level), min_n(base, level))
     est = sorted_quantile(xs, [top, base]) if n else np.array([np.nan, np.nan])
+    if n and est[1] <= 0:  # ethr's 0.000 ns round trips: below its clock's tick, no ratio
+        return {
+            "stat": stat,
+            **not_estimable(
+                note=join_notes(
+                    f"the {pct_label(base)} is {est[1]:g} (values below the clock's "
+                    "resolution?): no ratio",
+                    note,
+                ),
+                **kw,
+            ),
+        }
     if obs.n_censored and not est[1] >= obs.bound:
         return {
             "stat": stat,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
 from azlatency.report._latency import _runs_apart
+from azlatency.report._tails import _printed_ratio
 from tests._expected import fixture_files
-from tests.conftest import CORPUS, needs_shared, seed
+from tests.conftest import CORPUS, corpus, needs_shared, seed
 
 SMALL = 64 * 1024  # the mixes stay quick: real files of every tool, none of the big ones
 FILES = [f for f in fixture_files() if f.stat().st_size <= SMALL]
@@ -160,3 +162,39 @@ def test_runs_alike_in_every_attribute_are_told_apart_by_their_line():
     assert got.tolist() == ["x (f-000-000)", "x (f-000-000)", "x (f-001-000)", "x (f-002-000)"]
     got = _runs_apart(label[:3].copy(), out[:3], runs)
     assert got.tolist() == ["x (line 3)", "x (line 3)", "x (line 40)"]
+
+
+def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
+    """ethr's LatencyResult prints a P50 above its P90 (corpus, adriansev: 'P50 1.940ms',
+    'P90 124.105us', 'P99 141.989us'): p99/p50 would read 0.073, a tail lighter than the
+    median. Every such ratio is left out, each with its reason, and page 11 says how many."""
+    src = corpus("ethr", "ethr--client-jsonl-tcp-bw-and-latency--adriansev.txt")
+    folder = tmp_path / "raw" / "e"
+    folder.mkdir(parents=True)
+    shutil.copyfile(src, folder / src.name)
+    import_campaign(folder, root=tmp_path / "processed", workers=1)
+    tables = rep.load_campaigns("e", tmp_path)
+    spectrum = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
+    ratios = rep.tail_ratios(tables, spectrum, rng=0)
+    assert len(ratios) == 32 and ratios["estimate"].isna().all()
+    first = ratios.iloc[0]
+    assert first["note"] == "printed p99 (141.989) is below p50 (1940), out of order: no ratio"
+    exceed = rep.exceedance(tables, spectrum, multiples=[2.0])
+    text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()
+    assert text[0].startswith("32 ratio(s) are left out")
+    assert not any("ranges from" in t or "heaviest" in t for t in text)
+
+
+@pytest.mark.parametrize(
+    ("top", "base", "estimate", "note"),
+    [
+        (24.549, 16.493, 24.549 / 16.493, "printed percentiles: no interval"),
+        (5.0, 0.0, None, "printed p50 is 0 (below the tool's resolution?): no ratio"),
+        (0.0, 555.0, None, "printed p99 (0) is below p50 (555), out of order: no ratio"),
+        (float("nan"), 3.0, None, "printed p99 or p50 is not a number: no ratio"),
+    ],
+)
+def test_a_ratio_of_printed_percentiles_says_why_it_has_none(top, base, estimate, note):
+    got, why = _printed_ratio(top, base, "p99", "p50")
+    assert why == note
+    assert got == pytest.approx(estimate) if estimate is not None else np.isnan(got)

@@ -300,3 +300,12 @@ def test_exceedance_over_several_runs_has_the_run_as_its_unit():
     ]
     assert packets["ci_high"] - packets["ci_low"] < 0.05
     assert "run-to-run variation is not in the interval" in packets["note"]
+
+
+def test_tail_ratio_of_a_zero_median_is_not_estimable():
+    """ethr prints 0.000ns round trips below its clock's tick: p99/p50 of such a series is no
+    tail (it was inf)."""
+    x = np.r_[np.zeros(900), np.random.default_rng(3).uniform(1, 5, 100)]
+    r = tail_ratios(x, rng=0).set_index("stat")
+    assert r["estimate"].isna().all() and not r["estimable"].any()
+    assert r.loc["p99/p50", "note"].startswith("the p50 is 0 (values below the clock's")
