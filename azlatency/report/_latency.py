@@ -173,9 +173,57 @@ def _reported_rows(
             # gets the reason it has none, not "assumes independent packets")
             base["note"] = (m.get("caveat") if m["estimable"] else "") or m["note"]
         rows.append(base)
-    out = pd.DataFrame(rows)
+    out = _out_of_order(pd.DataFrame(rows))
     cols = [c for c in [*by, "tool", "converted_from"] if c in t.runs.columns]
     return out.merge(t.runs[["run_id", *cols]], on="run_id", how="left")
+
+
+_ORDER = {"min": 0.0, "max": 1.0}
+
+
+def _out_of_order(rows: pd.DataFrame) -> pd.DataFrame:
+    """A run's printed percentiles that break the order of the rest (ethr prints a P50 above
+    its P90: 'P50 1.940ms', 'P90 124.105us', 'P99 141.989us') are not used: the estimate is
+    left empty and the note gives the printed value and what it contradicts.  The rest are
+    the longest run of them, min and max included, that does not decrease with q (the store
+    keeps every value as printed)."""
+    for _, g in rows.groupby("run_id", sort=False):
+        order = g["q"].fillna(g["stat"].map(_ORDER)).dropna()
+        if len(order) < 2:
+            continue
+        ranked = g.loc[order.sort_values(kind="stable").index]
+        values = ranked["estimate"].to_numpy(dtype=float)
+        if (np.diff(values) >= 0).all():
+            continue
+        keep = _longest_rising(values)
+        for i, (idx, r) in enumerate(ranked.iterrows()):
+            if keep[i] or not r["stat"].startswith("p"):
+                continue
+            near = ranked.iloc[[j for j in range(len(ranked)) if keep[j]]]
+            other = near.iloc[
+                (near["q"].fillna(near["stat"].map(_ORDER)) - order[idx]).abs().argmin()
+            ]
+            rows.loc[idx, "estimate"] = np.nan
+            rows.loc[idx, "note"] = (
+                f"printed {r['estimate']:g} {r['unit']}, out of order with the run's other "
+                f"percentiles ({other['stat']} {other['estimate']:g} {other['unit']}): not used"
+            )
+    return rows
+
+
+def _longest_rising(values: np.ndarray) -> list[bool]:
+    """Which of ``values`` form the longest subsequence that never decreases (the first such
+    where there are several); O(n²), n is a run's dozen printed figures."""
+    n = len(values)
+    best, prev = [1] * n, [-1] * n
+    for i in range(n):
+        for j in range(i):
+            if values[j] <= values[i] and best[j] + 1 > best[i]:
+                best[i], prev[i] = best[j] + 1, j
+    i, keep = int(np.argmax(best)), [False] * n
+    while i >= 0:
+        keep[i], i = True, prev[i]
+    return keep
 
 
 def _part(col: str, value) -> str:

@@ -110,7 +110,7 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
             f"across {len(r99)} groups."
         )
     # _printed_ratio's and stats.tail_ratios' notes say so where a group has no ratio at all
-    none = ratios["estimate"].isna() & ratios["note"].fillna("").str.contains(": no ratio")
+    none = ratios["estimate"].isna() & ratios["note"].fillna("").str.contains("no ratio")
     if without := int(none.sum()):
         texts.append(
             f"{without} ratio(s) are left out: a p50 of 0, or printed percentiles out of order "

@@ -83,10 +83,13 @@ def tail_ratios(
         ]
         for label, g in printed.groupby("label", sort=False):
             v = g.set_index("stat")["estimate"]
+            why = g.set_index("stat")["note"]
             for top, base in ratios:
                 a, b = pct_label(top), pct_label(base)
                 if a in v.index and b in v.index:
                     estimate, note = _printed_ratio(float(v[a]), float(v[b]), a, b)
+                    if unused := [f"{k} {why[k]}" for k in (a, b) if pd.isna(v[k])]:
+                        note = "; ".join(unused) + "; no ratio"  # _out_of_order's notes
                     rows.append(
                         pd.DataFrame(
                             [

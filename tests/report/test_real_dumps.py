@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
-from azlatency.report._latency import _runs_apart
+from azlatency.report._latency import _out_of_order, _runs_apart
 from azlatency.report._tails import _printed_ratio
 from tests._expected import fixture_files
 from tests.conftest import CORPUS, corpus, needs_shared, seed
@@ -178,10 +178,17 @@ def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
     ratios = rep.tail_ratios(tables, spectrum, rng=0)
     assert len(ratios) == 32 and ratios["estimate"].isna().all()
     first = ratios.iloc[0]
-    assert first["note"] == "printed p99 (141.989) is below p50 (1940), out of order: no ratio"
+    assert first["note"] == (
+        "p50 printed 1940 us, out of order with the run's other percentiles (p90 124.105 us): "
+        "not used; no ratio"
+    )
     exceed = rep.exceedance(tables, spectrum, multiples=[2.0])
     text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()
     assert text[0].startswith("32 ratio(s) are left out")
+    # page 10's headline: the printed mean (127.014 us), not a median above the run's p90
+    head = rep.headline(rep.latency_percentiles(tables)).set_index("label")
+    assert head.loc["ethr (0)", "stat"] == "mean"
+    assert head.loc["ethr (0)", "estimate"] == pytest.approx(127.014)
     assert not any("ranges from" in t or "heaviest" in t for t in text)
 
 
@@ -198,3 +205,24 @@ def test_a_ratio_of_printed_percentiles_says_why_it_has_none(top, base, estimate
     got, why = _printed_ratio(top, base, "p99", "p50")
     assert why == note
     assert got == pytest.approx(estimate) if estimate is not None else np.isnan(got)
+
+
+def test_a_printed_percentile_out_of_order_with_the_rest_is_not_used():
+    """The run's figures in q order (min 0, p50 555, p90 0, p99 0, p99.9 1000, max 3008, as
+    ethr's server log prints them): the longest run that never decreases leaves out p50 only."""
+    rows = pd.DataFrame(
+        {
+            "run_id": "r",
+            "stat": ["p50", "p90", "p99", "p99.9", "min", "max", "mean"],
+            "q": [0.5, 0.9, 0.99, 0.999, np.nan, np.nan, np.nan],
+            "estimate": [555.0, 0.0, 0.0, 1000.0, 0.0, 3008.0, 141.3],
+            "unit": "us",
+            "note": "printed",
+        }
+    )
+    out = _out_of_order(rows.copy())
+    assert out["estimate"].isna().tolist() == [True, False, False, False, False, False, False]
+    assert out.loc[0, "note"] == (
+        "printed 555 us, out of order with the run's other percentiles (p90 0 us): not used"
+    )
+    assert _out_of_order(rows.iloc[1:].copy()).equals(rows.iloc[1:])  # in order: unchanged
