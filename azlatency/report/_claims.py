@@ -16,6 +16,8 @@ follow four rules, each tested on trap campaigns with known truth:
 2. **Like with like.**  Groups are matched on the zones they share: a proximity placement
    group in zone 1 is compared with the same-zone runs in zone 1, not with zones 1–3; a group
    with no partner is named, and a contrast with no matched pair is refused with the reason.
+   Message sizes are measured between the same VMs: there the partner is the group of the
+   same endpoints (pings of 56 B to google.com are not set against 32 B to another host).
 3. **Bounds, not points, from published ranges.**  "55 to 61.09" against "54 to 57" bounds the
    ratio to 0.96–1.13; bounds (or an interval) across 1 give no direction.
 4. **Evidence is stated and ranked.**  Tested across runs, then the claims resting on the
@@ -236,15 +238,30 @@ def _direction(r: dict) -> str:
     return "a>b" if est > 1 else "a<b" if est < 1 else "none"
 
 
+# Factors whose two values are measured between the same endpoints (one pair of VMs sends
+# 64 B and 1400 B messages): a group's only partner is the group of the same endpoints.
+SAME_ENDPOINTS = ("msg_size_bytes",)
+
+
+def _endpoints(g: pd.DataFrame) -> tuple[str, ...]:
+    first = g.iloc[0]
+    return tuple(str(first[c]) if pd.notna(first[c]) else "" for c in ENDPOINTS if c in g)
+
+
 def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict], list[str]]:
     """Every matched (other group, reference groups) pair, estimated; and the groups left
     without a partner.  The side with more groups is walked; each of its groups is set
-    against the groups of the other side that share a zone with it (pooled)."""
+    against the groups of the other side that share a zone with it (pooled), or, for a
+    factor of :data:`SAME_ENDPOINTS`, against the group of its own endpoints (64 B pings to
+    google.com are never set against 32 B pings to another host)."""
     walk_other = len(other_groups) >= len(ref_groups)
     mine, theirs = (other_groups, ref_groups) if walk_other else (ref_groups, other_groups)
     rows, alone = [], []
     for label, g, zones in mine:
-        partners, note = _partners(zones, theirs)
+        if f in SAME_ENDPOINTS:
+            partners, note = [p for p in theirs if _endpoints(p[1]) == _endpoints(g)], ""
+        else:
+            partners, note = _partners(zones, theirs)
         if not partners:
             alone.append(label)
             continue
@@ -318,12 +335,18 @@ def contrast_claims(
 def _claims_of(base: dict, sides: tuple[str, str], rows: list[dict], alone: list[str]):
     """One contrast's claims: a ratio, or a range over its pairs, or not compared."""
     a, b = sides
+    same = base["factor"] in SAME_ENDPOINTS
     if not rows:
-        why = "no pair of groups shares a zone, so none compares like with like"
+        why = (
+            "no pair of endpoints was measured at both, so none compares like with like"
+            if same
+            else "no pair of groups shares a zone, so none compares like with like"
+        )
         return [{**base, "kind": "not_compared", "a": a, "b": b, "caveat": why}]
     pairs = [_pair_claim(base, a, b, r) for r in rows]
     if alone:
-        note = f"not compared (no partner in a shared zone): {', '.join(alone)}"
+        where = "the same endpoints" if same else "a shared zone"
+        note = f"not compared (no partner in {where}): {', '.join(alone)}"
         for p in pairs:
             p["caveat"] = "; ".join(x for x in (p["caveat"], note) if x)
     if len(pairs) == 1:
@@ -557,15 +580,18 @@ def render(c: dict) -> str:
         return f"**{c['a']} vs {c['b']}: not compared** ({c['context']}): {why}."
     what, ev = _what(c), _evidence_words(c)
     if kind == "range":
-        head = f"**{c['a']} is {c['estimate_low']:.2f}× to {c['estimate_high']:.2f}× {c['b']}"
-        if c["direction"] == "mixed":
+        head = (
+            f"**{c['a']} is {c['estimate_low']:.2f}× to {c['estimate_high']:.2f}× {c['b']}, "
+            "depending on the pair"
+        )
+        if c["direction"] == "mixed":  # said once: not '..., depending on the pair' again
             head = (
                 f"**{c['a']} against {c['b']}: {c['estimate_low']:.2f}× to "
                 f"{c['estimate_high']:.2f}×, the direction depends on the pair"
             )
         if c["direction"] in ("partial", "none"):
             ev += "; not every pair is told apart"
-        return f"{head}, depending on the pair** ({what}; {ev}):"
+        return f"{head}** ({what}; {ev}):"
     sub = kind == "pair"
     values = _values(c)
     interval = _interval(c)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
+from azlatency.report._claims import render
 from azlatency.report._latency import _out_of_order, _runs_apart
 from azlatency.report._tails import _printed_ratio
 from tests._expected import fixture_files
@@ -226,3 +227,70 @@ def test_a_printed_percentile_out_of_order_with_the_rest_is_not_used():
         "printed 555 us, out of order with the run's other percentiles (p90 0 us): not used"
     )
     assert _out_of_order(rows.iloc[1:].copy()).equals(rows.iloc[1:])  # in order: unchanged
+
+
+def test_a_range_whose_pairs_point_both_ways_says_so_once():
+    """Seed 001's write-up: 350 B against 1400 B sockperf medians of two client VMs, 1.11×
+    one pair and 0.90× another (printed 93.56 against 84.39 µs, ...). The sentence said
+    'the direction depends on the pair, depending on the pair'."""
+    claim = {
+        "kind": "range",
+        "a": "350 B messages",
+        "b": "1400 B messages",
+        "estimate": np.nan,
+        "estimate_low": 0.90,
+        "estimate_high": 1.58,
+        "direction": "mixed",
+        "context": "sockperf",
+        "stat": "p50",
+        "basis": "rtt",
+        "evidence": "printed values",
+        "n_runs_a": 1,
+        "n_runs_b": 1,
+    }
+    mixed = render(claim)
+    assert mixed.startswith(
+        "**350 B messages against 1400 B messages: 0.90× to 1.58×, the direction depends on "
+        "the pair** (sockperf; median round trip; printed values, one run a group: no test):"
+    )
+    assert mixed.count("on the pair") == 1
+    one_way = render({**claim, "direction": "a>b", "estimate_low": 1.11})
+    assert one_way.startswith("**350 B messages is 1.11× to 1.58× 1400 B messages, depending on")
+
+
+def _imported(tmp_path, name: str, *files) -> object:
+    folder = tmp_path / "raw" / name
+    folder.mkdir(parents=True)
+    for f in files:
+        shutil.copyfile(f, folder / f.name)
+    import_campaign(folder, root=tmp_path / "processed", workers=1)
+    return rep.load_campaigns(name, tmp_path)
+
+
+@needs_shared
+def test_message_sizes_are_compared_between_the_same_endpoints(tmp_path):
+    """Seed 000 without its campaign.yaml: sockperf from malzonka02 to 10.0.1.4 and from
+    malzonka04 to 10.0.1.6, each at 350 B and 1400 B. Each size is compared on its own pair
+    of VMs (93.556 vs 84.389 µs, 53.433 vs 44.215 µs, as the bundled campaign's placements give),
+    not one VM's 1400 B against both VMs' 350 B pooled."""
+    tables = _imported(tmp_path, "s000", seed("000"))
+    claims = rep.contrast_claims(tables, factors=("msg_size_bytes",), rng=0)
+    pairs = claims[claims["kind"] == "pair"]
+    assert (pairs["groups_a"] == pairs["groups_b"]).all()
+    got = {tuple(r.groups_a): r.estimate for r in pairs.itertuples()}
+    assert got == {
+        ("malzonka02→10.0.1.4",): pytest.approx(93.556 / 84.389),
+        ("malzonka04→10.0.1.6",): pytest.approx(53.433 / 44.215),
+    }
+
+
+@needs_shared
+def test_message_sizes_to_different_targets_are_not_compared(tmp_path):
+    """The corpus pings: 56 B to 10.0.0.2, google.com and google.mx, 32 B to other hosts.
+    The page said '56 B messages is 0.78× to 10.69× 32 B messages', every pair a pair of
+    different targets; no pair of endpoints was measured at both sizes."""
+    files = sorted(f for f in (CORPUS / "ping").iterdir() if f.stat().st_size <= SMALL)
+    tables = _imported(tmp_path, "pings", *files)
+    claims = rep.contrast_claims(tables, factors=("msg_size_bytes",), rng=0)
+    assert (claims["kind"] == "not_compared").all()
+    assert claims["caveat"].str.startswith("no pair of endpoints was measured at both").all()
