@@ -104,7 +104,9 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
         texts.append(
             f"The heaviest tail is *{w['label']}*: p99.9 is {w['estimate']:.3g}× its median{ci}."
         )
-    if len(r99):
+    if len(r99) == 1:
+        texts.append(f"p99/p50 is {r99['estimate'].iloc[0]:.3g} (*{r99['label'].iloc[0]}*).")
+    elif len(r99):
         texts.append(
             f"p99/p50 ranges from {r99['estimate'].min():.3g} to {r99['estimate'].max():.3g} "
             f"across {len(r99)} groups."

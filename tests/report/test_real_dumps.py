@@ -294,3 +294,21 @@ def test_message_sizes_to_different_targets_are_not_compared(tmp_path):
     claims = rep.contrast_claims(tables, factors=("msg_size_bytes",), rng=0)
     assert (claims["kind"] == "not_compared").all()
     assert claims["caveat"].str.startswith("no pair of endpoints was measured at both").all()
+
+
+def test_one_groups_tail_ratio_is_said_as_one():
+    """'p99/p50 ranges from 38.3 to 38.3 across 1 groups' (the echo CSV fixtures, one group)."""
+    ratios = pd.DataFrame(
+        {
+            "label": ["echo_csv", "echo_csv"],
+            "stat": ["p99/p50", "p99.9/p50"],
+            "estimate": [38.3, np.nan],
+            "ci_low": [30.1, np.nan],
+            "ci_high": [41.0, np.nan],
+            "source": "samples",
+            "note": ["", "n_eff=650: the bootstrap cannot reach p99.9"],
+        }
+    )
+    exceed = pd.DataFrame(columns=["label", "multiple", "estimate"])
+    text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()
+    assert text[0] == "p99/p50 is 38.3 (*echo_csv*)."
