@@ -61,8 +61,10 @@ def _pick(frame: pd.DataFrame, col: str, how: str) -> pd.Series:
 
 
 def _extremes(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
-    """The rows of the smallest and the largest estimate."""
-    return _pick(frame, "estimate", "min"), _pick(frame, "estimate", "max")
+    """The rows of the smallest and the largest estimate: the first smallest and the last
+    largest, so that two groups of one value are named both ('from 2026 µs (latte (to
+    10.0.0.5)) to 2026 µs (latte)', not the first group twice)."""
+    return _pick(frame, "estimate", "min"), _pick(frame.iloc[::-1], "estimate", "max")
 
 
 def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> pd.DataFrame:
