@@ -113,6 +113,15 @@ def test_two_pings_to_two_targets_are_two_groups(tmp_path):
     assert not head["note"].fillna("").str.contains("across").any()
 
 
+def _imported(tmp_path, name: str, *files) -> object:
+    folder = tmp_path / "raw" / name
+    folder.mkdir(parents=True)
+    for f in files:
+        shutil.copyfile(f, folder / f.name)
+    import_campaign(folder, root=tmp_path / "processed", workers=1)
+    return rep.load_campaigns(name, tmp_path)
+
+
 @needs_shared
 def test_a_write_ups_runs_under_two_headings_are_two_groups(tmp_path):
     """Seed 001, a write-up in one file: sockperf to 10.2.0.58 under 'Inside single node'
@@ -120,12 +129,7 @@ def test_a_write_ups_runs_under_two_headings_are_two_groups(tmp_path):
     428-453: 711.131, 819.736, 861.365). Nothing but the heading tells the two runs apart; they
     had one label, so page 11 divided one run's printed percentiles by both runs' (and
     failed), and the headline kept the first run's median for both."""
-    src = seed("001")
-    folder = tmp_path / "raw" / "s001"
-    folder.mkdir(parents=True)
-    shutil.copyfile(src, folder / src.name)
-    import_campaign(folder, root=tmp_path / "processed", workers=1)
-    tables = rep.load_campaigns("s001", tmp_path)
+    tables = _imported(tmp_path, "s001", seed("001"))
     spectrum = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
     printed = spectrum[spectrum["source"] == "reported"]
     assert (printed.groupby("label")["run_id"].nunique() == 1).all()
@@ -170,11 +174,7 @@ def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
     'P90 124.105us', 'P99 141.989us'): p99/p50 would read 0.073, a tail lighter than the
     median. Every such ratio is left out, each with its reason, and page 11 says how many."""
     src = corpus("ethr", "ethr--client-jsonl-tcp-bw-and-latency--adriansev.txt")
-    folder = tmp_path / "raw" / "e"
-    folder.mkdir(parents=True)
-    shutil.copyfile(src, folder / src.name)
-    import_campaign(folder, root=tmp_path / "processed", workers=1)
-    tables = rep.load_campaigns("e", tmp_path)
+    tables = _imported(tmp_path, "e", src)
     spectrum = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
     ratios = rep.tail_ratios(tables, spectrum, rng=0)
     assert len(ratios) == 32 and ratios["estimate"].isna().all()
@@ -256,15 +256,6 @@ def test_a_range_whose_pairs_point_both_ways_says_so_once():
     assert mixed.count("on the pair") == 1
     one_way = render({**claim, "direction": "a>b", "estimate_low": 1.11})
     assert one_way.startswith("**350 B messages is 1.11× to 1.58× 1400 B messages, depending on")
-
-
-def _imported(tmp_path, name: str, *files) -> object:
-    folder = tmp_path / "raw" / name
-    folder.mkdir(parents=True)
-    for f in files:
-        shutil.copyfile(f, folder / f.name)
-    import_campaign(folder, root=tmp_path / "processed", workers=1)
-    return rep.load_campaigns(name, tmp_path)
 
 
 @needs_shared
