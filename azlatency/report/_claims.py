@@ -245,7 +245,10 @@ SAME_ENDPOINTS = ("msg_size_bytes",)
 
 def _endpoints(g: pd.DataFrame) -> tuple[str, ...]:
     first = g.iloc[0]
-    return tuple(str(first[c]) if pd.notna(first[c]) else "" for c in ENDPOINTS if c in g)
+    # not the scenario: a folder (and so a scenario) per message size is still the same VMs
+    return tuple(
+        str(first[c]) if pd.notna(first[c]) else "" for c in ENDPOINTS if c in g and c != "scenario"
+    )
 
 
 def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict], list[str]]:

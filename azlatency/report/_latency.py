@@ -192,6 +192,7 @@ def _out_of_order(rows: pd.DataFrame) -> pd.DataFrame:
         if len(order) < 2:
             continue
         ranked = g.loc[order.sort_values(kind="stable").index]
+        ranked = ranked[ranked["estimate"].notna()]  # a printed 'nan' is in no order
         values = ranked["estimate"].to_numpy(dtype=float)
         if (np.diff(values) >= 0).all():
             continue

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
-from azlatency.report._claims import render
+from azlatency.report._claims import _endpoints, render
 from azlatency.report._latency import _out_of_order, _runs_apart
 from azlatency.report._tails import _printed_ratio
 from tests._expected import fixture_files
@@ -318,3 +318,12 @@ def test_two_groups_of_one_value_are_both_named(tmp_path):
     text = rep.throughput_claims(rep.throughput_table(tables)).loc[0, "text"]
     assert text.startswith("**iperf3** (2 runs): from 3.816 Gbit/s")
     assert "(availability set) to 3.816 Gbit/s" in text and text.endswith("(availability zones).")
+
+
+def test_a_folder_per_message_size_is_still_the_same_endpoints():
+    """A campaign.yaml that names a scenario per size folder ('m64/*', 'm1400/*'): the runs
+    are still between the same VMs, so they are each other's partners."""
+    a = pd.DataFrame({"scenario": ["m64"], "src_host": ["vm-a"], "dst_host": ["vm-b"]})
+    b = a.assign(scenario="m1400")
+    assert _endpoints(a) == _endpoints(b) == ("vm-a", "vm-b")
+    assert _endpoints(b.assign(dst_host="vm-c")) != _endpoints(a)
