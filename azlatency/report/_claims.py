@@ -567,6 +567,8 @@ def _values(c: dict) -> str:
 def _pair_words(c: dict) -> str:
     ga = ", ".join(c["groups_a"] or [])
     gb = ", ".join(c["groups_b"] or [])
+    if ga == gb and c.get("factor") in SAME_ENDPOINTS:  # the same VMs at two sizes: once
+        return f"{c['estimate']:.2f}× ({ga})"
     return f"{c['estimate']:.2f}× ({ga} vs {gb})"
 
 

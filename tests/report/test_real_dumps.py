@@ -273,6 +273,16 @@ def test_message_sizes_are_compared_between_the_same_endpoints(tmp_path):
         ("malzonka02→10.0.1.4",): pytest.approx(93.556 / 84.389),
         ("malzonka04→10.0.1.6",): pytest.approx(53.433 / 44.215),
     }
+    assert (
+        pairs["text"]
+        .str.startswith(
+            (
+                "1.11× (malzonka02→10.0.1.4): 93.56 µs vs 84.39 µs",
+                "1.21× (malzonka04→10.0.1.6): 53.43 µs vs 44.22 µs",
+            )
+        )
+        .all()
+    )
 
 
 @needs_shared
