@@ -262,7 +262,10 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
     rows, alone = [], []
     for label, g, zones in mine:
         if f in SAME_ENDPOINTS:
-            partners, note = [p for p in theirs if _endpoints(p[1]) == _endpoints(g)], ""
+            # a group whose logs name no end may be any VMs: it has no partner
+            mine_ends = _endpoints(g)
+            partners = [p for p in theirs if any(mine_ends) and _endpoints(p[1]) == mine_ends]
+            note = ""
         else:
             partners, note = _partners(zones, theirs)
         if not partners:
@@ -323,7 +326,11 @@ def contrast_claims(
             "level": level,
         }
         sides = (side_name(f, other), side_name(f, ref))
-        rows, alone = _pair_rows(est, f, groups(ref_runs), groups(other_runs))
+        ref_groups, other_groups = groups(ref_runs), groups(other_runs)
+        base["_nameless"] = f in SAME_ENDPOINTS and not any(
+            any(_endpoints(g)) for _, g, _ in (*ref_groups, *other_groups)
+        )
+        rows, alone = _pair_rows(est, f, ref_groups, other_groups)
         for r in rows:
             r.update(
                 n_obs_a=observations(r["_o"], basis),
@@ -341,7 +348,10 @@ def _claims_of(base: dict, sides: tuple[str, str], rows: list[dict], alone: list
     same = base["factor"] in SAME_ENDPOINTS
     if not rows:
         why = (
-            "no pair of endpoints was measured at both, so none compares like with like"
+            "the logs name neither end of these runs, so nothing says both sizes were sent "
+            "between the same VMs (campaign.yaml's hosts can say it)"
+            if base.get("_nameless")
+            else "no pair of endpoints was measured at both, so none compares like with like"
             if same
             else "no pair of groups shares a zone, so none compares like with like"
         )

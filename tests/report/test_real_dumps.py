@@ -337,3 +337,20 @@ def test_a_folder_per_message_size_is_still_the_same_endpoints():
     b = a.assign(scenario="m1400")
     assert _endpoints(a) == _endpoints(b) == ("vm-a", "vm-b")
     assert _endpoints(b.assign(dst_host="vm-c")) != _endpoints(a)
+
+
+def test_message_sizes_of_runs_that_name_no_end_are_not_compared(tmp_path):
+    """Four sockperf --full-log files captured on different machines (3.3, 3.7 and 3.10; 64 B
+    and 14 B): a full log names neither end, so nothing says the two sizes were sent between
+    the same VMs. They used to be compared ('not told apart', 9.651 against 14.21 µs)."""
+    fx = ROOT / "tests" / "fixtures" / "sockperf"
+    names = (
+        "sockperf--3.10-linux-tcp-m64-mps200-fulllog-histogram.csv",
+        "sockperf--3.3-linux-tcp-m64-mps200-fulllog-pairs.csv",
+        "sockperf--3.3-linux-udp-mps200-fulllog-pairs.csv",
+        "sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv",
+    )
+    tables = _imported(tmp_path, "logs", *(fx / n for n in names))
+    claims = rep.contrast_claims(tables, factors=("msg_size_bytes",), rng=0)
+    assert claims["kind"].tolist() == ["not_compared"]
+    assert claims.loc[0, "caveat"].startswith("the logs name neither end of these runs")
