@@ -276,10 +276,43 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
         row = est(f, r, o)
         if note:
             row["note"] = "; ".join(x for x in (row.get("note"), note) if x)
-        o_labels = [label] if walk_other else [p[0] for p in partners]
-        r_labels = [p[0] for p in partners] if walk_other else [label]
-        rows.append({**row, "_o": o, "_r": r, "groups_a": o_labels, "groups_b": r_labels})
+        o_side = [(label, g)] if walk_other else [(p[0], p[1]) for p in partners]
+        r_side = [(p[0], p[1]) for p in partners] if walk_other else [(label, g)]
+        if f not in SAME_ENDPOINTS:
+            o_side, r_side = _apart(o_side, r_side)
+        rows.append(
+            {
+                **row,
+                "_o": o,
+                "_r": r,
+                "groups_a": [x[0] for x in o_side],
+                "groups_b": [x[0] for x in r_side],
+            }
+        )
     return rows, alone
+
+
+def _apart(a: list, b: list) -> tuple[list, list]:
+    """Two sides whose groups share a label (a PPG pair and a same-zone pair, both '1→1 ·
+    placement'): those groups get their hosts, so the sentence names two different pairs
+    of VMs, not one group against itself."""
+    shared = {x[0] for x in a} & {x[0] for x in b}
+    if not shared:
+        return a, b
+
+    def named(side: list) -> list:
+        return [
+            (f"{lab} · {_hosts(g)}" if lab in shared and _hosts(g) else lab, g) for lab, g in side
+        ]
+
+    return named(a), named(b)
+
+
+def _hosts(g: pd.DataFrame) -> str:
+    first = g.iloc[0]
+    src = next((first[c] for c in ("src_host", "src_ip") if c in g and pd.notna(first[c])), None)
+    dst = next((first[c] for c in ("dst_host", "dst_ip") if c in g and pd.notna(first[c])), None)
+    return f"{src or '?'}→{dst or '?'}" if src is not None or dst is not None else ""
 
 
 def _partners(zones: set[str], theirs: list) -> tuple[list, str]:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
-from azlatency.report._claims import _endpoints, render
+from azlatency.report._claims import _apart, _endpoints, render
 from azlatency.report._latency import _out_of_order, _runs_apart
 from azlatency.report._tails import _printed_ratio
 from tests._expected import fixture_files
@@ -354,3 +354,14 @@ def test_message_sizes_of_runs_that_name_no_end_are_not_compared(tmp_path):
     claims = rep.contrast_claims(tables, factors=("msg_size_bytes",), rng=0)
     assert claims["kind"].tolist() == ["not_compared"]
     assert claims.loc[0, "caveat"].startswith("the logs name neither end of these runs")
+
+
+def test_two_pairs_of_vms_with_one_label_are_named_by_their_hosts():
+    """Synthetic-westeurope's placement contrast read '1.29× (1→1 · placement vs 1→1 ·
+    placement)': a proximity placement group and a same-zone pair, two pairs of VMs."""
+    ppg = pd.DataFrame({"src_host": ["vm-ppg-a"], "dst_host": ["vm-ppg-b"]})
+    zone = pd.DataFrame({"src_host": ["vm-z1-a"], "dst_host": ["vm-z1-b"]})
+    a, b = _apart([("1→1 · placement", zone)], [("1→1 · placement", ppg), ("2→2", ppg)])
+    assert [x[0] for x in a] == ["1→1 · placement · vm-z1-a→vm-z1-b"]
+    assert [x[0] for x in b] == ["1→1 · placement · vm-ppg-a→vm-ppg-b", "2→2"]
+    assert _apart([("x", zone)], [("y", ppg)]) == ([("x", zone)], [("y", ppg)])
