@@ -317,7 +317,10 @@ def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.S
     sources = [
         info["role"],
         info["source_path"].map(lambda p: str(p).rsplit("/", 1)[-1]),
-        *(free[c] for c in free.columns),
+        *(
+            free[c].map(lambda v, c=c: f"{c} {_whole(v)}" if pd.notna(v) else v)
+            for c in free.columns
+        ),
     ]
     last = [
         *([info["heading"].map(_quoted)] if "heading" in info else []),
@@ -331,7 +334,7 @@ def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.S
         n = int(first.sum())
         if n < 2:
             continue
-        cols = [ids.map(src).astype("string").fillna("") for src in sources]
+        cols = [ids.map(src).map(_whole).astype("string").fillna("") for src in sources]
         cols = [c for c in cols if c[first].nunique() > 1]
         alone = [c for c in cols if c[first].nunique() == n and c.ne("").all()]
         use = alone[:1] or cols
@@ -346,6 +349,11 @@ def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.S
             extra = (extra + ", " + tell).str.removeprefix(", ")
         label[rows] = label[rows] + extra.map(lambda x: f" ({x})" if x else "")
     return label
+
+
+def _whole(value: object) -> object:
+    """A free label's number as written: 101, not the 101.0 a column with gaps holds."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _quoted(heading: object) -> object:

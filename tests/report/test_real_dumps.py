@@ -6,6 +6,7 @@ own group — never pooled with another target's runs."""
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -188,8 +189,8 @@ def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
     assert text[0].startswith("32 ratio(s) are left out")
     # page 10's headline: the printed mean (127.014 us), not a median above the run's p90
     head = rep.headline(rep.latency_percentiles(tables)).set_index("label")
-    assert head.loc["ethr (0)", "stat"] == "mean"
-    assert head.loc["ethr (0)", "estimate"] == pytest.approx(127.014)
+    assert head.loc["ethr (batch 0)", "stat"] == "mean"
+    assert head.loc["ethr (batch 0)", "estimate"] == pytest.approx(127.014)
     assert not any("ranges from" in t or "heaviest" in t for t in text)
 
 
@@ -365,3 +366,13 @@ def test_two_pairs_of_vms_with_one_label_are_named_by_their_hosts():
     assert [x[0] for x in a] == ["1→1 · placement · vm-z1-a→vm-z1-b"]
     assert [x[0] for x in b] == ["1→1 · placement · vm-ppg-a→vm-ppg-b", "2→2"]
     assert _apart([("x", zone)], [("y", ppg)]) == ([("x", zone)], [("y", ppg)])
+
+
+@needs_shared
+def test_free_labels_that_tell_runs_apart_say_their_key():
+    """The corpus ethr server log: runs told apart by their free labels read '(batch 0,
+    batches 11, ethr_test 101)', not '(0.0, 11.0, 101.0)'."""
+    src = corpus("ethr", "ethr--server-jsonl-testresult-latencyresult--zluthdaka-netan.txt")
+    labels = set(rep.latency_percentiles(_imported(Path(tempfile.mkdtemp()), "s", src))["label"])
+    assert "ethr (batch 0, batches 11, ethr_test 101)" in labels
+    assert not any(".0," in x or ".0)" in x for x in labels)
