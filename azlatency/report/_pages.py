@@ -238,10 +238,15 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     texts = []
     for tool, g in others.groupby("tool", sort=True):
         icmp = " (ICMP, paced: not TCP ping-pong)" if tool == "ping" else ""
+        x = g["ratio_to_reference"]
+        spread = (
+            f"{x.iloc[0]:.3g} on its one pair"
+            if len(g) == 1
+            else f"from {x.min():.3g} to {x.max():.3g} over {len(g)} pairs"
+        )
         texts.append(
             f"**{tool}** against the reference tool of its pair: ratio of "
-            f"{', '.join(sorted(set(g['ratio_of'])))} from {g['ratio_to_reference'].min():.3g} "
-            f"to {g['ratio_to_reference'].max():.3g} over {len(g)} pair(s){icmp}."
+            f"{', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
         )
     return _rows("cross-tool", texts or ["No pair was measured by two tools."])
 

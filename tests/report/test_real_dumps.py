@@ -5,6 +5,7 @@ own group — never pooled with another target's runs."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -376,3 +377,16 @@ def test_free_labels_that_tell_runs_apart_say_their_key():
     labels = set(rep.latency_percentiles(_imported(Path(tempfile.mkdtemp()), "s", src))["label"])
     assert "ethr (batch 0, batches 11, ethr_test 101)" in labels
     assert not any(".0," in x or ".0)" in x for x in labels)
+
+
+@needs_shared
+def test_a_tool_with_one_pair_says_its_ratio_once(tmp_path):
+    """The corpus page 40 said 'latte ...: ratio of p50 from 8.52 to 8.52 over 1 pair(s)'."""
+    files = [
+        corpus("latte", "latte--hist-udp-rio-bom--virtualclient.txt"),
+        *(f for f in sorted((CORPUS / "sockperf").iterdir()) if f.stat().st_size <= SMALL),
+    ]
+    text = rep.cross_tool_claims(rep.cross_tool(_imported(tmp_path, "c", *files)))["text"]
+    assert not text.str.contains("pair(s)", regex=False).any()
+    assert text.str.contains("on its one pair", regex=False).any()
+    assert not any(re.search(r"from (\S+) to \1 ", t) for t in text)
