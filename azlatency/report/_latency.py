@@ -334,7 +334,7 @@ def _runs_apart(label: pd.Series, out: pd.DataFrame, runs: pd.DataFrame) -> pd.S
         n = int(first.sum())
         if n < 2:
             continue
-        cols = [ids.map(src).map(_whole).astype("string").fillna("") for src in sources]
+        cols = [ids.map(src).astype("string").fillna("") for src in sources]
         cols = [c for c in cols if c[first].nunique() > 1]
         alone = [c for c in cols if c[first].nunique() == n and c.ne("").all()]
         use = alone[:1] or cols
