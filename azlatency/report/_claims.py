@@ -149,12 +149,17 @@ def group_label(row: pd.Series) -> str:
         parts.append(f"zones {str(row['zone_pair']).replace('-', '–')}")
     if pd.notna(row.get("scenario")):
         parts.append(str(row["scenario"]))
-    elif not parts:
-        src = next((row[c] for c in ("src_host", "src_ip") if pd.notna(row.get(c))), None)
-        dst = next((row[c] for c in ("dst_host", "dst_ip") if pd.notna(row.get(c))), None)
-        if src is not None or dst is not None:
-            parts.append(f"{src or '?'}→{dst or '?'}")
+    elif not parts and (hosts := host_pair(row)):
+        parts.append(hosts)
     return " · ".join(parts) or "all runs"
+
+
+def host_pair(row: pd.Series) -> str:
+    """``'vm-a→10.0.0.5'``: the hosts (else the addresses) of a run's two ends, ``?`` for an
+    end the log does not name; empty when it names neither."""
+    src = next((row[c] for c in ("src_host", "src_ip") if pd.notna(row.get(c))), None)
+    dst = next((row[c] for c in ("dst_host", "dst_ip") if pd.notna(row.get(c))), None)
+    return f"{src or '?'}→{dst or '?'}" if src is not None or dst is not None else ""
 
 
 def groups(runs: pd.DataFrame) -> list[tuple[str, pd.DataFrame, set[str]]]:
@@ -301,18 +306,13 @@ def _apart(a: list, b: list) -> tuple[list, list]:
         return a, b
 
     def named(side: list) -> list:
-        return [
-            (f"{lab} · {_hosts(g)}" if lab in shared and _hosts(g) else lab, g) for lab, g in side
-        ]
+        out = []
+        for lab, g in side:
+            hosts = host_pair(g.iloc[0]) if lab in shared else ""
+            out.append((f"{lab} · {hosts}" if hosts else lab, g))
+        return out
 
     return named(a), named(b)
-
-
-def _hosts(g: pd.DataFrame) -> str:
-    first = g.iloc[0]
-    src = next((first[c] for c in ("src_host", "src_ip") if c in g and pd.notna(first[c])), None)
-    dst = next((first[c] for c in ("dst_host", "dst_ip") if c in g and pd.notna(first[c])), None)
-    return f"{src or '?'}→{dst or '?'}" if src is not None or dst is not None else ""
 
 
 def _partners(zones: set[str], theirs: list) -> tuple[list, str]:
@@ -360,7 +360,7 @@ def contrast_claims(
         }
         sides = (side_name(f, other), side_name(f, ref))
         ref_groups, other_groups = groups(ref_runs), groups(other_runs)
-        base["_nameless"] = f in SAME_ENDPOINTS and not any(
+        nameless = f in SAME_ENDPOINTS and not any(
             any(_endpoints(g)) for _, g, _ in (*ref_groups, *other_groups)
         )
         rows, alone = _pair_rows(est, f, ref_groups, other_groups)
@@ -371,19 +371,22 @@ def contrast_claims(
                 runs_a=sorted(r.pop("_o")["run_id"]),
                 runs_b=sorted(r.pop("_r")["run_id"]),
             )
-        out += _claims_of(base, sides, rows, alone)
+        out += _claims_of(base, sides, rows, alone, nameless=nameless)
     return finish_claims(pd.DataFrame(out), level, adjust)
 
 
-def _claims_of(base: dict, sides: tuple[str, str], rows: list[dict], alone: list[str]):
-    """One contrast's claims: a ratio, or a range over its pairs, or not compared."""
+def _claims_of(
+    base: dict, sides: tuple[str, str], rows: list[dict], alone: list[str], *, nameless: bool
+):
+    """One contrast's claims: a ratio, or a range over its pairs, or not compared
+    (``nameless``: no group of either side names an end)."""
     a, b = sides
     same = base["factor"] in SAME_ENDPOINTS
     if not rows:
         why = (
             "the logs name neither end of these runs, so nothing says both sizes were sent "
             "between the same VMs (campaign.yaml's hosts can say it)"
-            if base.get("_nameless")
+            if nameless
             else "no pair of endpoints was measured at both, so none compares like with like"
             if same
             else "no pair of groups shares a zone, so none compares like with like"
