@@ -38,6 +38,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ._compare import (
+    ENDPOINTS,
     FACTOR_NAMES,
     FACTORS,
     PRETTY_PLACEMENT,
@@ -97,17 +98,6 @@ EVIDENCE_RANK = {
     "printed values": 4,
     "none": 5,
 }
-# A pair of endpoints: what makes runs one group (replicates of one condition).
-ENDPOINTS = (
-    "scenario",
-    "src_zone",
-    "dst_zone",
-    "zone_pair",
-    "src_host",
-    "dst_host",
-    "src_ip",
-    "dst_ip",
-)
 PRETTY = PRETTY_PLACEMENT
 
 
@@ -655,12 +645,11 @@ def render(c: dict) -> str:
             if pd.notna(c.get("p_adj")) and pd.notna(c.get("ci_low")) and not c["ci_low"] <= 1
             else "interval includes 1"
         )
-        head = (
-            f"{_pair_words(c)}: no direction ({why})"
-            if sub
-            else f"**{c['a']} and {c['b']} are not told apart** ({what}"
-        )
-        return f"{head}; {detail})." if not sub else f"{head}; {detail}."
+        if sub:
+            return f"{_pair_words(c)}: no direction ({why}); {detail}."
+        if why.startswith("not significant"):  # an interval without 1 needs the reason said
+            detail += f"; the interval excludes 1, but the test is {why}"
+        return f"**{c['a']} and {c['b']} are not told apart** ({what}; {detail})."
     if sub:
         return f"{_pair_words(c)}: {detail}."
     if c["evidence"] == "bounds from published ranges":

@@ -127,8 +127,30 @@ def prefer_samples(runs: pd.DataFrame, sampled: dict[str, set[str]]) -> pd.DataF
     return runs[keep].reset_index(drop=True)
 
 
+# A pair of endpoints: what makes runs one group (replicates of one condition).
+ENDPOINTS = (
+    "scenario",
+    "src_zone",
+    "dst_zone",
+    "zone_pair",
+    "src_host",
+    "dst_host",
+    "src_ip",
+    "dst_ip",
+)
+# Ordered factors measured as a sweep between one pair of endpoints: each value is set
+# against the smallest of its endpoints, not against every other (ten message sizes are 9
+# contrasts, not 45).
+SWEEPS = ("msg_size_bytes",)
+
+
 def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
-    """(factor, reference value, other value, context dict, reference runs, other runs)."""
+    """(factor, reference value, other value, context dict, reference runs, other runs).
+
+    Every pair of a factor's values, but for a sweep (:data:`SWEEPS`): there each pair of
+    endpoints measured at two or more values has its smallest as the reference of the others;
+    the runs of endpoints measured at one value are in every pair of theirs (where a page
+    says they have no partner)."""
     runs = latency_runs(runs)
     for f in factors:
         # every other factor is held fixed, asked about or not (350 B and 1400 B runs are no
@@ -137,13 +159,26 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
         for key, g in runs.groupby(ctx, dropna=False, sort=True):
             g = g[g[f].notna()]
             values = _order(f, list(dict.fromkeys(g[f].tolist())))
+            context = {
+                c: v
+                for c, v in zip(ctx, key if isinstance(key, tuple) else (key,))
+                if not pd.isna(v)
+            }
+            lowest = _sweep_lowest(g, f) if f in SWEEPS else None
             for ref, other in itertools.combinations(values, 2):
-                context = {
-                    c: v
-                    for c, v in zip(ctx, key if isinstance(key, tuple) else (key,))
-                    if not pd.isna(v)
-                }
-                yield f, ref, other, context, g[g[f] == ref], g[g[f] == other]
+                mine = g if lowest is None else g[lowest.isna() | (lowest == ref)]
+                a, b = mine[mine[f] == ref], mine[mine[f] == other]
+                if len(a) and len(b):
+                    yield f, ref, other, context, a, b
+
+
+def _sweep_lowest(g: pd.DataFrame, f: str) -> pd.Series:
+    """Each run's smallest value of ``f`` over its endpoints' runs (the scenario left out: a
+    folder per message size is still one pair of VMs); NA where they were measured at one."""
+    cols = [c for c in ENDPOINTS if c in g.columns and c != "scenario"]
+    key = [g[c].astype("string").fillna("") for c in cols] or [pd.Series("", index=g.index)]
+    by = g[f].groupby(key, sort=False, dropna=False)
+    return by.transform("min").where(by.transform("nunique") > 1)
 
 
 FACTOR_NAMES = {
