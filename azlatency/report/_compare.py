@@ -579,6 +579,14 @@ PAIR = tuple(
 )
 
 
+# What names a pair of VMs in a campaign (its campaign.yaml or folders). Runs with none of
+# them (a folder of logs, a write-up without a yaml) are one pair only where the write-up's
+# heading or the one host they all name says so (:func:`_unnamed_pairs`).
+NAMED_BY = ("scenario", "zone_pair", "placement")
+# What tells such runs apart: the section of a write-up, then the hosts the logs name.
+WHERE = ("heading", "src_host", "dst_host", "dst_ip")
+
+
 @memo
 def cross_tool(
     tables: Tables,
@@ -594,27 +602,106 @@ def cross_tool(
     One row per group, tool and message size: the median where the tool gives one, else its
     mean (``stat``), with the interval the data allow, and ``ratio_to_reference``: the value
     over the reference tool's (the first of ``reference`` present in the group, its smallest
-    message size) for the same statistic, or its mean when the statistic differs."""
+    message size) for the same statistic, or its mean when the statistic differs.
+
+    Runs that nothing of ``NAMED_BY`` places are compared only under one heading of a
+    write-up or when they all name one host (:func:`_unnamed_pairs`); ``attrs["left_out"]``
+    says which were not, and why."""
     by = [c for c in by if c in tables.runs.columns]
-    pct = latency_percentiles(
-        tables, basis="rtt", level=level, by=[*by, "msg_size_bytes"], quantiles=(0.5,)
-    )
-    pct = pct[pct["stat"].isin(["p50", "mean"])]
+    pct = _cross_percentiles(tables, by, level)
     rows = []
-    for keys, g in pct.groupby(list(by), dropna=False, sort=True):
+    for keys, g in pct[_named(pct)].groupby(list(by), dropna=False, sort=True):
         if g["tool"].nunique() < 2:
             continue
         group = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         rows.extend(_cross_rows(group, g, reference))
+    left_out: list[str] = []
+    if not _named(pct).all():
+        where = [c for c in WHERE if c in tables.runs.columns]
+        wide = _cross_percentiles(tables, [*by, *where], level)
+        found, left_out = _unnamed_pairs(wide[~_named(wide)], by)
+        for group, g in found:
+            rows.extend(_cross_rows(group, g, reference))
     out = pd.DataFrame(rows, columns=[*by, *_CROSS_COLUMNS])
     if len(out):
         out["pair"] = _pair_names(out, by)
         size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
+    out.attrs["left_out"] = left_out
     return out
 
 
+def _cross_percentiles(tables: Tables, by: Sequence[str], level: float) -> pd.DataFrame:
+    pct = latency_percentiles(
+        tables, basis="rtt", level=level, by=[*by, "msg_size_bytes"], quantiles=(0.5,)
+    )
+    return pct[pct["stat"].isin(["p50", "mean"])]
+
+
+def _named(pct: pd.DataFrame) -> pd.Series:
+    """Rows whose pair of VMs the campaign names (:data:`NAMED_BY`)."""
+    cols = [c for c in NAMED_BY if c in pct.columns]
+    return pct[cols].notna().any(axis=1) if cols else pd.Series(False, index=pct.index)
+
+
+def _unnamed_pairs(pct: pd.DataFrame, by: Sequence[str]):
+    """(group, rows) of each pair of VMs among rows nothing of :data:`NAMED_BY` places, and
+    why the others are not compared.  Under a heading of a write-up the rows are one pair
+    when at most one host is named as the far end (qperf names none); without one, when every
+    row names the same far end.  Seed 001 without its yaml: 'Inside single node' and 'AZ2 -
+    AZ3' both ping-pong to 10.2.0.58 (16.5 against 711 µs), and were one pair."""
+    if pct.empty:
+        return [], []
+
+    def column(name: str) -> pd.Series:
+        return pct[name].astype("string") if name in pct else pd.Series(pd.NA, pct.index, "string")
+
+    far = column("dst_ip").fillna(column("dst_host"))  # the far end, as the log names it
+    near = column("src_host")
+    heading = column("heading")
+    found, why = [], []
+    keys = [*by, heading.fillna("").rename("_heading")]
+    for key, g in pct.groupby(keys, sort=True, dropna=False):
+        if g["tool"].nunique() < 2:
+            continue
+        *values, head = key
+        ends = sorted(set(far[g.index].dropna()))
+        tools = f"**{', '.join(sorted(set(g['tool'])))}**" + (f" under ‘{head}’" if head else "")
+        many = next(
+            (
+                (side, names)
+                for side, names in (("far", ends), ("near", sorted(set(near[g.index].dropna()))))
+                if len(names) > 1
+            ),
+            None,
+        )
+        if many is not None:
+            side, names = many
+            shown = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
+            why.append(
+                f"{tools}: not compared; the logs name {len(names)} {side} ends ({shown}), so "
+                "nothing says which runs measured one pair of VMs."
+            )
+            continue
+        if not head and (not ends or far[g.index].isna().any()):
+            why.append(
+                f"{tools}: not compared; nothing says they measured one pair of VMs (no "
+                "scenario, zones or heading, and no one far end that every log names): "
+                "campaign.yaml's scenarios can say it."
+            )
+            continue
+        group = {
+            **dict(zip(by, values, strict=True)),
+            "heading": head or pd.NA,
+            "far_end": ends[0] if ends else pd.NA,
+        }
+        found.append((group, g))
+    return found, why
+
+
 _CROSS_COLUMNS = (
+    "heading",
+    "far_end",
     "tool",
     "msg_size_bytes",
     "label",
@@ -677,19 +764,26 @@ def _cross_rows(group: dict, g: pd.DataFrame, reference: Sequence[str]) -> list[
 
 
 def _pair_names(out: pd.DataFrame, by: Sequence[str]) -> list[str]:
-    """Short names for a chart: the pair (campaign only when several), scenario and zones."""
+    """Short names for a chart: the pair (campaign only when several), scenario and zones,
+    or, for runs nothing else places, the heading they are under and the far end."""
     many = "campaign" in by and out["campaign"].nunique() > 1
+
+    def known(v) -> str:
+        return "" if v is None or pd.isna(v) else str(v)
+
     return [
         " · ".join(
             x
             for x in (
-                str(r.get("campaign")) if many else "",
-                str(r.get("scenario") or ""),
+                known(r.get("campaign")) if many else "",
+                known(r.get("scenario")),
                 f"zones {str(r['zone_pair']).replace('-', '–')}"
-                if not pd.isna(r.get("zone_pair"))
+                if known(r.get("zone_pair"))
                 else "",
+                f"‘{r['heading']}’" if known(r.get("heading")) else "",
+                f"to {r['far_end']}" if known(r.get("far_end")) else "",
             )
-            if x and x != "<NA>"
+            if x
         )
         for r in out.to_dict("records")
     ]

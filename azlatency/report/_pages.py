@@ -239,15 +239,19 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     for tool, g in others.groupby("tool", sort=True):
         icmp = " (ICMP, paced: not TCP ping-pong)" if tool == "ping" else ""
         x = g["ratio_to_reference"]
+        low, high = f"{x.min():.3g}", f"{x.max():.3g}"
         spread = (
-            f"{x.iloc[0]:.3g} on its one pair"
+            f"{low} on its one pair"
             if len(g) == 1
-            else f"from {x.min():.3g} to {x.max():.3g} over {len(g)} pairs"
+            else f"{low} on each of its {len(g)} pairs"
+            if low == high  # 'from 1.43 to 1.43' said once
+            else f"from {low} to {high} over {len(g)} pairs"
         )
         texts.append(
             f"**{tool}** against the reference tool of its pair: ratio of "
             f"{', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
         )
+    texts += agree.attrs.get("left_out", [])  # runs nothing says were one pair of VMs
     return _rows("cross-tool", texts or ["No pair was measured by two tools."])
 
 

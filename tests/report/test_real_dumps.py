@@ -5,7 +5,6 @@ own group — never pooled with another target's runs."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -379,17 +378,23 @@ def test_free_labels_that_tell_runs_apart_say_their_key():
     assert not any(".0," in x or ".0)" in x for x in labels)
 
 
-@needs_shared
-def test_a_tool_with_one_pair_says_its_ratio_once(tmp_path):
-    """The corpus page 40 said 'latte ...: ratio of p50 from 8.52 to 8.52 over 1 pair(s)'."""
-    files = [
-        corpus("latte", "latte--hist-udp-rio-bom--virtualclient.txt"),
-        *(f for f in sorted((CORPUS / "sockperf").iterdir()) if f.stat().st_size <= SMALL),
+def test_a_tool_with_one_pair_says_its_ratio_once():
+    """The corpus page 40 said 'latte ...: ratio of p50 from 8.52 to 8.52 over 1 pair(s)', and
+    the seeds' 'latte ...: ratio of mean from 1.43 to 1.43 over 2 pairs'."""
+    agree = pd.DataFrame(
+        {
+            "tool": ["sockperf", "latte", "sockperf", "qperf", "sockperf", "qperf"],
+            "label": ["s1", "l1", "s2", "q2", "s3", "q3"],
+            "reference": ["s1", "s1", "s2", "s2", "s3", "s3"],
+            "ratio_to_reference": [1.0, 8.52, 1.0, 1.4312, 1.0, 1.4338],
+            "ratio_of": ["p50", "p50", "p50", "mean", "p50", "mean"],
+        }
+    )
+    assert rep.cross_tool_claims(agree)["text"].tolist() == [
+        "**latte** against the reference tool of its pair: ratio of p50 8.52 on its one pair.",
+        "**qperf** against the reference tool of its pair: ratio of mean 1.43 on each of its 2 "
+        "pairs.",
     ]
-    text = rep.cross_tool_claims(rep.cross_tool(_imported(tmp_path, "c", *files)))["text"]
-    assert not text.str.contains("pair(s)", regex=False).any()
-    assert text.str.contains("on its one pair", regex=False).any()
-    assert not any(re.search(r"from (\S+) to \1 ", t) for t in text)
 
 
 def test_a_message_size_sweep_is_set_against_its_smallest_size(tmp_path):
@@ -464,3 +469,39 @@ def test_a_test_lost_to_the_adjustment_says_so():
         "page's tests)."
     )
     assert "excludes 1" not in render({**claim, "ci_low": 0.99, "p_adj": 0.2})
+
+
+@needs_shared
+def test_tools_are_compared_on_the_pair_a_write_up_names(tmp_path):
+    """Seed 001 without its campaign.yaml: qperf and sockperf under each heading ('Inside
+    single node': qperf 16.9 µs, sockperf's mean 16.791 µs, half round trips). With nothing
+    to name the pairs, every run was set against one sockperf run ('AZ2 - AZ3', 711 µs):
+    page 40 said 'qperf ... from 0.0239 to 1.01 over 5 pairs'."""
+    tables = _imported(tmp_path, "s001", seed("001"))
+    agree = rep.cross_tool(tables)
+    qperf = agree[agree["tool"] == "qperf"].set_index("heading")["ratio_to_reference"]
+    assert len(qperf) == 5
+    assert qperf["Inside single node"] == pytest.approx(16.9 / 16.791, rel=1e-4)
+    assert qperf.between(0.99, 1.04).all()
+    assert set(agree["pair"]) >= {"‘Inside single node’ · to 10.2.0.58"}
+    text = rep.cross_tool_claims(agree)["text"].tolist()
+    assert text == [
+        "**qperf** against the reference tool of its pair: ratio of mean from 0.999 "
+        "to 1.03 over 5 pairs."
+    ]
+
+
+def test_logs_that_name_no_pair_are_not_compared_across_tools(tmp_path):
+    """A sockperf full log and a qperf test from two machines, in one folder without a yaml:
+    nothing says they measured one pair of VMs, so the page says so instead of a ratio."""
+    fx = ROOT / "tests" / "fixtures"
+    tables = _imported(
+        tmp_path,
+        "two",
+        fx / "sockperf" / "sockperf--3.10-linux-tcp-m64-mps200-fulllog-histogram.csv",
+        fx / "qperf" / "qperf--0.4.11-linux-plain-tcp-udp.txt",
+    )
+    agree = rep.cross_tool(tables)
+    assert agree.empty
+    (text,) = rep.cross_tool_claims(agree)["text"]
+    assert text.startswith("**qperf, sockperf**: not compared; nothing says they measured one pair")
