@@ -58,9 +58,11 @@ def campaign_findings(
         lines.append(
             f"- **Throughput ({series}):** "
             + (
-                f"{low} in each of {len(g)} run(s)."
+                f"{low} (1 run)."
+                if len(g) == 1
+                else f"{low} in each of {len(g)} runs."
                 if low == high
-                else f"{low} to {high} over {len(g)} run(s)."
+                else f"{low} to {high} over {len(g)} runs."
             )
         )
     caveats = []

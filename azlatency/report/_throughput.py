@@ -26,6 +26,12 @@ COLUMNS = [
     "src_zone",
     "dst_zone",
     "placement",
+    "heading",
+    "src_host",
+    "dst_host",
+    "dst_ip",
+    "source_path",
+    "line_start",
     "streams",
     "label",
     "where",
@@ -118,13 +124,32 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
 
 
 def _names(out: pd.DataFrame) -> pd.DataFrame:
-    """``where``: the scenario, with the zones when they vary within it; ``series``: the
-    tool, with its output variant when one tool came in several (iperf3 text and JSON);
-    ``label``: both."""
+    """``where``: the scenario, with the zones when they vary within it; without either, the
+    heading of the write-up, else the hosts the log names, else the file and line (seed 001
+    without its yaml said 'from 3.816 Gbit/s ((no scenario)) to 25.72 Gbit/s ((no
+    scenario))'); ``series``: the tool, with its output variant when one tool came in several
+    (iperf3 text and JSON); ``label``: both."""
     if out.empty:
         return out
-    zones = out["src_zone"].astype("string") + "→" + out["dst_zone"].astype("string")
-    scen = out["scenario"].astype("string").fillna(zones).fillna("(no scenario)")
+
+    def text(col: str) -> pd.Series:
+        return out[col].astype("string") if col in out else pd.Series(pd.NA, out.index, "string")
+
+    zones = text("src_zone") + "→" + text("dst_zone")
+    far = text("dst_host").fillna(text("dst_ip"))
+    hosts = (text("src_host").fillna("?") + "→" + far.fillna("?")).where(
+        text("src_host").notna() | far.notna()
+    )
+    line = text("line_start").fillna("")
+    file = text("source_path").str.rsplit("/", n=1).str[-1] + line.where(line == "", ":" + line)
+    scen = (
+        text("scenario")
+        .fillna(zones)
+        .fillna("‘" + text("heading") + "’")
+        .fillna(hosts)
+        .fillna(file)
+        .fillna("(no scenario)")
+    )
     varies = zones.groupby(scen).transform(lambda z: z.nunique(dropna=False) > 1)
     out["where"] = scen.where(~varies | zones.isna(), scen + " · " + zones)
     many = out.groupby("tool")["parser_variant"].transform("nunique") > 1

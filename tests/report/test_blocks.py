@@ -655,4 +655,4 @@ def test_key_findings_set_like_numbers_side_by_side(data):
     assert "to 93.56 µs (*availability zones · 1400 B*), 4 groups" in sock
     assert not any(line.startswith("- **Latency (rtt):**") for line in lines)
     # both iperf3 runs print 3.81 Gbits/sec: one figure, not a range from it to itself
-    assert "- **Throughput (iperf3):** 3.816 Gbit/s in each of 2 run(s)." in lines
+    assert "- **Throughput (iperf3):** 3.816 Gbit/s in each of 2 runs." in lines

@@ -20,6 +20,7 @@ from azlatency.campaign import import_campaign
 from azlatency.report._claims import _apart, _endpoints, render
 from azlatency.report._latency import _out_of_order, _runs_apart
 from azlatency.report._tails import _printed_ratio
+from azlatency.report._throughput import _names as _names_of
 from tests._expected import fixture_files
 from tests.conftest import CORPUS, ROOT, corpus, needs_shared, seed
 
@@ -505,3 +506,39 @@ def test_logs_that_name_no_pair_are_not_compared_across_tools(tmp_path):
     assert agree.empty
     (text,) = rep.cross_tool_claims(agree)["text"]
     assert text.startswith("**qperf, sockperf**: not compared; nothing says they measured one pair")
+
+
+@needs_shared
+def test_throughput_without_scenarios_says_where_each_run_was(tmp_path):
+    """Seed 001 without its campaign.yaml: page 22 said 'iperf3 (5 runs): from 7.91 Gbit/s
+    ((no scenario)) to 25.72 Gbit/s ((no scenario))'. The write-up's headings say where."""
+    tables = _imported(tmp_path, "s001", seed("001"))
+    text = rep.throughput_claims(rep.throughput_table(tables))["text"].tolist()
+    assert text[0] == (
+        "**iperf3** (5 runs): from 7.91 Gbit/s (no interval) (‘AZ1 - AZ3’) to 25.72 Gbit/s "
+        "(no interval) (‘Inside single node’)."
+    )
+    assert not any("no scenario" in t for t in text)
+
+
+def test_throughput_without_scenarios_or_headings_names_the_hosts_or_the_file():
+    """The corpus's iperf3 logs: no scenario, no heading; the hosts the log names, else the
+    file and the line the run starts at."""
+    out = _names_of(
+        pd.DataFrame(
+            {
+                "tool": "iperf3",
+                "parser_variant": "json",
+                "scenario": pd.NA,
+                "src_zone": pd.NA,
+                "dst_zone": pd.NA,
+                "heading": pd.NA,
+                "src_host": [pd.NA, pd.NA],
+                "dst_host": [pd.NA, pd.NA],
+                "dst_ip": ["10.0.0.2", pd.NA],
+                "source_path": ["corpus/iperf3/a.json", "corpus/iperf3/b.txt"],
+                "line_start": [1, 24],
+            }
+        )
+    )
+    assert out["where"].tolist() == ["?→10.0.0.2", "b.txt:24"]
