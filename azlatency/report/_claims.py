@@ -46,6 +46,7 @@ from ._compare import (
     _context_text,
     _show,
     contrast_pairs,
+    mixed_protocols,
 )
 from ._memo import memo
 from ._show import fmt
@@ -337,12 +338,13 @@ def contrast_claims(
     est = Estimator(tables, stat=stat, level=level, rng=rng)
     observations = Observations(tables)
     out: list[dict] = []
+    mixed = mixed_protocols(est.runs)
     for f, ref, other, context, ref_runs, other_runs in contrast_pairs(est.runs, factors):
         basis = str(context.get("latency_basis"))
         base = {
             "section": "answer",
             "factor": f,
-            "context": _context_text(context, f),
+            "context": _context_text(context, f, mixed),
             "tool": context.get("tool"),
             "stat": stat,
             "basis": basis,

@@ -144,6 +144,15 @@ ENDPOINTS = (
 SWEEPS = ("msg_size_bytes",)
 
 
+def mixed_protocols(runs: pd.DataFrame) -> frozenset:
+    """The tools whose latency runs came in more than one protocol."""
+    runs = latency_runs(runs)
+    if "protocol" not in runs:
+        return frozenset()
+    n = runs.groupby("tool")["protocol"].nunique()
+    return frozenset(n.index[n > 1])
+
+
 def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
     """(factor, reference value, other value, context dict, reference runs, other runs).
 
@@ -152,6 +161,9 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
     the runs of endpoints measured at one value are in every pair of theirs (where a page
     says they have no partner)."""
     runs = latency_runs(runs)
+    # round trips and half round trips, as the latency pages show them; one-way delays are
+    # page 40's, beside the evidence of the clocks they rest on
+    runs = runs[runs["latency_basis"].isin(units.BASES)]
     for f in factors:
         # every other factor is held fixed, asked about or not (350 B and 1400 B runs are no
         # replicates of a placement)
@@ -199,9 +211,13 @@ PRETTY_PLACEMENT = {
 }
 
 
-def _context_text(context: dict, factor: str) -> str:
-    """``'sockperf, 350 B, D4as_v4, AN on'``: what the two sides of a contrast share."""
+def _context_text(context: dict, factor: str, mixed: frozenset = frozenset()) -> str:
+    """``'sockperf, 350 B, D4as_v4, AN on'``: what the two sides of a contrast share; the
+    protocol too for a tool of ``mixed`` (:func:`mixed_protocols`: ping's ICMP and ICMPv6
+    runs made two sentences alike to the letter)."""
     parts = [str(context["tool"])] if "tool" in context else []
+    if context.get("tool") in mixed and "protocol" in context:
+        parts.append(str(context["protocol"]))
     if "msg_size_bytes" in context:
         parts.append(_show(context["msg_size_bytes"]))
     if "vm_size" in context:
@@ -482,17 +498,18 @@ def contrasts(
     ``1 - level`` after adjustment.  ``caption`` says each row in plain words."""
     est = Estimator(tables, stat=stat, level=level, rng=rng)
     rows = []
+    mixed = mixed_protocols(est.runs)
     for f, ref, other, context, ref_runs, other_runs in contrast_pairs(est.runs, factors):
+        shared = _context_text(context, f, mixed)
         base = {
             "factor": f,
             "a": _show(other),
             "b": _show(ref),
             "basis": context.get("latency_basis"),
-            "context": _context_text(context, f),
+            "context": shared,
             "stat": stat,
             "level": level,
-            "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)}"
-            f" ({_context_text(context, f)})",
+            "label": f"{FACTOR_NAMES.get(f, f)}: {_show(other)} vs {_show(ref)} ({shared})",
         }
         rows.append({**base, **est(f, ref_runs, other_runs)})
     return finish(pd.DataFrame(rows).reindex(columns=COLUMNS), level, adjust)

@@ -323,3 +323,19 @@ def import_overview(
 
 def empty_tables() -> Tables:
     return Tables(schema.empty("runs"), schema.empty("samples"), schema.empty("summaries"))
+
+
+def no_round_trips(tables: schema.Tables, name: str) -> str:
+    """Why a latency page has nothing to draw: no run of a round-trip basis, and, when the
+    campaign has one-way runs, that they are on page 40 (iperf 2's fixtures: the pages said
+    'holds no latency run' while page 21 compared their one-way delays)."""
+    basis = tables.runs["latency_basis"]
+    one_way = tables.runs[basis == "one_way"]
+    text = f"{name} holds no round-trip latency run (rtt or half rtt)"
+    if len(one_way):
+        tools = ", ".join(sorted(set(one_way["tool"].astype(str))))
+        text += (
+            f"; its {len(one_way)} one-way run(s) ({tools}) are on the cross-tool page (40), "
+            "beside the evidence of the clocks they rest on"
+        )
+    return text + "."

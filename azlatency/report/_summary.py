@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ._pages import _extremes
 from ._show import fmt, fmt_interval
 from ._zones import spread
 
@@ -74,7 +75,8 @@ def campaign_findings(
     q = overview["quality"]
     if len(q):
         caveats.append(
-            "quality notes: " + ", ".join(f"{r.issue} ({r.runs} runs)" for r in q.itertuples())
+            "quality notes: "
+            + ", ".join(f"{r.issue} ({r.runs} run{'s' * (r.runs != 1)})" for r in q.itertuples())
         )
     if caveats:
         lines.append("- **Careful:** " + "; ".join(caveats) + ".")
@@ -100,7 +102,7 @@ def _latency_lines(headline: pd.DataFrame) -> list[str]:
         if len(g) == 1:
             out.append(f"{head}{show(g.iloc[0])}{tail}.")
             continue
-        lo, hi = g.loc[g["estimate"].idxmin()], g.loc[g["estimate"].idxmax()]
+        lo, hi = _extremes(g)  # two groups of one value: both named
         out.append(f"{head}from {show(lo)} to {show(hi)}, {len(g)} groups{tail}.")
     return out
 

@@ -542,3 +542,68 @@ def test_throughput_without_scenarios_or_headings_names_the_hosts_or_the_file():
         )
     )
     assert out["where"].tolist() == ["?→10.0.0.2", "b.txt:24"]
+
+
+def test_one_way_delays_are_not_contrasted_beside_round_trips(tmp_path):
+    """iperf 2's fixtures: pages 10 and 90 said 'holds no latency run' while page 21 and the
+    campaign's answer compared one-way delays ('131072 B messages and 1470 B messages are not
+    told apart (iperf2; median one way; ...)'). Contrasts take round trips and half round
+    trips, as the latency pages do; the one-way runs are page 40's, and the pages say so."""
+    fixture = ROOT / "tests" / "fixtures" / "iperf2" / "iperf2--2.0.13-linux-s-i1-e-u-udp.txt"
+    tables = _imported(tmp_path, "ow", fixture)
+    assert set(tables.runs["latency_basis"].dropna()) == {"one_way"}
+    assert rep.no_round_trips(tables, "ow") == (
+        "ow holds no round-trip latency run (rtt or half rtt); its 1 one-way run(s) (iperf2) "
+        "are on the cross-tool page (40), beside the evidence of the clocks they rest on."
+    )
+    runs = pd.DataFrame(
+        {
+            "run_id": ["a", "b"],
+            "tool": "iperf2",
+            "latency_basis": "one_way",
+            "src_host": "vm-a",
+            "dst_host": "vm-b",
+            "msg_size_bytes": [1470, 131072],
+        }
+    )
+    assert list(rep.contrast_pairs(runs)) == []
+
+
+def test_contrasts_of_a_tool_in_two_protocols_say_which():
+    """ping's fixtures: ICMP and ICMPv6 runs made two sentences alike to the letter ('56 B
+    messages vs 32 B messages: not compared (ping): ...')."""
+    from azlatency.report._compare import _context_text, mixed_protocols
+
+    runs = pd.DataFrame(
+        {"tool": ["ping", "ping", "sockperf"], "latency_basis": "rtt"}
+        | {"protocol": ["icmp", "icmpv6", "udp"]}
+    )
+    mixed = mixed_protocols(runs)
+    assert mixed == {"ping"}
+    assert _context_text({"tool": "ping", "protocol": "icmpv6"}, "msg_size_bytes", mixed) == (
+        "ping, icmpv6"
+    )
+    assert _context_text({"tool": "sockperf", "protocol": "udp"}, "msg_size_bytes", mixed) == (
+        "sockperf"
+    )
+
+
+def test_tied_groups_on_the_campaign_page_are_both_named():
+    """latte's fixtures: the campaign page said 'from 2026 µs (latte (to 10.0.0.5)) to
+    2026 µs (latte (to 10.0.0.5)), 2 groups', the first group twice."""
+    from azlatency.report._summary import _latency_lines
+
+    head = pd.DataFrame(
+        {
+            "basis": "rtt",
+            "tool": "latte",
+            "stat": "mean",
+            "label": ["latte (to 10.0.0.5)", "latte"],
+            "estimate": [2026.0, 2026.0],
+            "source": "reported",
+        }
+    )
+    assert _latency_lines(head) == [
+        "- **Latency (rtt), latte mean:** from 2026 µs (*latte (to 10.0.0.5)*) to 2026 µs "
+        "(*latte*), 2 groups (printed by the tool, no intervals)."
+    ]
