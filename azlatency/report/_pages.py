@@ -366,8 +366,16 @@ def see_matrix(cells: pd.DataFrame) -> str:
 def see_forest(forest: pd.DataFrame) -> str:
     if forest.empty:
         return ""
-    apart = forest[forest["direction"].isin(["a>b", "a<b"])]
-    return (
-        f"{len(forest)} ratios (slower / faster); {len(apart)} with a direction the evidence "
-        "supports, the others' whiskers or bounds reach 1 or they are printed values."
-    )
+    # a printed value's ratio has a side but no evidence of it: not counted (seed 000's two
+    # ratios of printed medians read '2 with a direction the evidence supports')
+    apart = forest[forest["direction"].isin(["a>b", "a<b"]) & forest["interval"].ne("none")]
+    printed = int(forest["interval"].eq("none").sum())
+    rest = len(forest) - len(apart) - printed
+    parts = [f"{len(apart)} with a direction the evidence supports"]
+    if rest:
+        parts.append(
+            f"{rest} not told apart (whiskers or bounds reach 1, or the adjusted test fails)"
+        )
+    if printed:
+        parts.append(f"{printed} of printed values, with no interval to give one")
+    return f"{len(forest)} ratios (slower / faster): " + "; ".join(parts) + "."

@@ -607,3 +607,19 @@ def test_tied_groups_on_the_campaign_page_are_both_named():
         "- **Latency (rtt), latte mean:** from 2026 µs (*latte (to 10.0.0.5)*) to 2026 µs "
         "(*latte*), 2 groups (printed by the tool, no intervals)."
     ]
+
+
+def test_a_forest_of_printed_values_claims_no_direction_from_evidence():
+    """Seed 001's forest said '13 ratios (slower / faster); 13 with a direction the evidence
+    supports', every one a ratio of two printed values with no interval."""
+    forest = pd.DataFrame(
+        {
+            "direction": ["a>b", "a>b", "none", "a>b"],
+            "interval": ["none", "none", "confidence interval", "bounds"],
+        }
+    )
+    assert rep.see_forest(forest) == (
+        "4 ratios (slower / faster): 1 with a direction the evidence supports; 1 not told apart "
+        "(whiskers or bounds reach 1, or the adjusted test fails); 2 of printed values, with no "
+        "interval to give one."
+    )
