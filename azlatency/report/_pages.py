@@ -323,11 +323,13 @@ def see_latency(part: pd.DataFrame) -> str:
     if p.empty:
         return ""
     lo, hi = _extremes(p)
-    apart = f", {hi['estimate'] / lo['estimate']:.3g}× apart" if len(p) > 1 else ""
     with_ci = int(p["ci_low"].notna().sum())
+    if len(p) == 1:  # 'Slowest: latte (106 µs); fastest: latte (106 µs)' said it twice
+        return f"One group: {lo['label']} ({fmt(lo['estimate'])}); {with_ci} of 1 with an interval."
     return (
         f"Slowest: {hi['label']} ({fmt(hi['estimate'])}); fastest: {lo['label']} "
-        f"({fmt(lo['estimate'])}){apart}; {with_ci} of {len(p)} with an interval."
+        f"({fmt(lo['estimate'])}), {hi['estimate'] / lo['estimate']:.3g}× apart; {with_ci} of "
+        f"{len(p)} with an interval."
     )
 
 

@@ -195,6 +195,12 @@ def _scale(v: float, unit: str) -> tuple[float, str]:
     return 1.0, _UNITS.get(unit, unit)
 
 
+def counted(n: int, word: str) -> str:
+    """``'1 run'``, ``'2 runs'``: a count with its noun (``'1 runs from 1 files'`` was on a
+    campaign page)."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:
     """``fmt(700.618)`` → ``'700.6 µs'``; ``fmt(554000)`` → ``'554 ms'``; ``fmt(7.91e9,
     'bps')`` → ``'7.91 Gbit/s'``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ._pages import _extremes
-from ._show import fmt, fmt_interval
+from ._show import counted, fmt, fmt_interval
 from ._zones import spread
 
 
@@ -33,8 +33,9 @@ def campaign_findings(
         else []
     )
     lines.append(
-        f"- **What was measured:** {c['runs']} runs from {c['files_imported']} files "
-        f"({tools}); {c['files_not_imported']} file(s) not imported"
+        f"- **What was measured:** {counted(c['runs'], 'run')} from "
+        f"{counted(c['files_imported'], 'file')} ({tools}); "
+        f"{counted(c['files_not_imported'], 'file')} not imported"
         + (f" ({', '.join(reasons)})" if reasons else "")
         + "."
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._show import read_claims
+from ._show import counted, read_claims
 
 
 def _link(page, titles: dict[str, str]) -> str:
@@ -42,7 +42,7 @@ def _campaign(name: str, pages: Sequence, notebooks_dir: Path, titles: dict[str,
     if front:
         ignored = f", {front['files_ignored']} ignored" if front.get("files_ignored") else ""
         lines += [
-            f"{front['runs']} runs from {front['files_imported']} files "
+            f"{counted(front['runs'], 'run')} from {counted(front['files_imported'], 'file')} "
             f"({front['files_not_imported']} not imported{ignored}).",
             "",
         ]

@@ -623,3 +623,17 @@ def test_a_forest_of_printed_values_claims_no_direction_from_evidence():
         "(whiskers or bounds reach 1, or the adjusted test fails); 2 of printed values, with no "
         "interval to give one."
     )
+
+
+def test_one_group_is_said_once_and_counts_take_their_noun():
+    """The corpus's latte log alone: 'Slowest: latte (106 µs); fastest: latte (106 µs)' and
+    'What was measured: 1 runs from 1 files'."""
+    from azlatency.report._show import counted
+
+    one = pd.DataFrame({"label": ["latte"], "estimate": [106.0], "ci_low": [105.0]})
+    assert rep.see_latency(one) == "One group: latte (106 µs); 1 of 1 with an interval."
+    assert [counted(1, "run"), counted(0, "file"), counted(2, "file")] == [
+        "1 run",
+        "0 files",
+        "2 files",
+    ]

@@ -138,7 +138,7 @@ def test_front_page_starts_each_campaign_with_its_answer(first):
     section = main.split("one-direction", 1)[1].split("parse-failure", 1)[0]
     assert "Answer." in section and "runs from 3 files" in section
     failure = main.split("parse-failure", 1)[1]
-    assert "1 runs from 1 files (1 not imported" in failure
+    assert "1 run from 1 file (1 not imported" in failure
     assert "SYNTHETIC" not in shown  # no shape is synthetic
 
 
