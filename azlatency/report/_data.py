@@ -335,7 +335,8 @@ def no_round_trips(tables: schema.Tables, name: str) -> str:
     if len(one_way):
         tools = ", ".join(sorted(set(one_way["tool"].astype(str))))
         text += (
-            f"; its {len(one_way)} one-way run(s) ({tools}) are on the cross-tool page (40), "
+            f"; its one-way delays ({tools}: {len(one_way)} run{'' if len(one_way) == 1 else 's'}) "
+            "are on the cross-tool page (40), "
             "beside the evidence of the clocks they rest on"
         )
     return text + "."

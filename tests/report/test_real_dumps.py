@@ -553,8 +553,8 @@ def test_one_way_delays_are_not_contrasted_beside_round_trips(tmp_path):
     tables = _imported(tmp_path, "ow", fixture)
     assert set(tables.runs["latency_basis"].dropna()) == {"one_way"}
     assert rep.no_round_trips(tables, "ow") == (
-        "ow holds no round-trip latency run (rtt or half rtt); its 1 one-way run(s) (iperf2) "
-        "are on the cross-tool page (40), beside the evidence of the clocks they rest on."
+        "ow holds no round-trip latency run (rtt or half rtt); its one-way delays (iperf2: 1 "
+        "run) are on the cross-tool page (40), beside the evidence of the clocks they rest on."
     )
     runs = pd.DataFrame(
         {
