@@ -28,7 +28,7 @@ from ..stats import runlevel
 from ..stats.common import INTERVAL_CORE, as_rng
 from ..stats.compare import run_value_map, value_rows
 from ..stats.summary_only import FIELLER_CAVEAT
-from ._data import latency_runs, sample_runs
+from ._data import latency_runs, sample_runs, strings
 from ._latency import GROUP, latency_percentiles
 from ._memo import memo
 
@@ -670,12 +670,11 @@ def _unnamed_pairs(pct: pd.DataFrame, by: Sequence[str]):
     if pct.empty:
         return [], []
 
-    def column(name: str) -> pd.Series:
-        return pct[name].astype("string") if name in pct else pd.Series(pd.NA, pct.index, "string")
-
-    far = column("dst_ip").fillna(column("dst_host"))  # the far end, as the log names it
-    near = column("src_host")
-    heading = column("heading")
+    far = strings(pct, "dst_ip").fillna(
+        strings(pct, "dst_host")
+    )  # the far end, as the log names it
+    near = strings(pct, "src_host")
+    heading = strings(pct, "heading")
     found, why = [], []
     keys = [*by, heading.fillna("").rename("_heading")]
     for key, g in pct.groupby(keys, sort=True, dropna=False):

@@ -325,18 +325,8 @@ def empty_tables() -> Tables:
     return Tables(schema.empty("runs"), schema.empty("samples"), schema.empty("summaries"))
 
 
-def no_round_trips(tables: schema.Tables, name: str) -> str:
-    """Why a latency page has nothing to draw: no run of a round-trip basis, and, when the
-    campaign has one-way runs, that they are on page 40 (iperf 2's fixtures: the pages said
-    'holds no latency run' while page 21 compared their one-way delays)."""
-    basis = tables.runs["latency_basis"]
-    one_way = tables.runs[basis == "one_way"]
-    text = f"{name} holds no round-trip latency run (rtt or half rtt)"
-    if len(one_way):
-        tools = ", ".join(sorted(set(one_way["tool"].astype(str))))
-        text += (
-            f"; its one-way delays ({tools}: {len(one_way)} run{'' if len(one_way) == 1 else 's'}) "
-            "are on the cross-tool page (40), "
-            "beside the evidence of the clocks they rest on"
-        )
-    return text + "."
+def strings(frame: pd.DataFrame, name: str) -> pd.Series:
+    """``frame[name]`` as strings (missing: NA); all NA where ``frame`` has no such column."""
+    if name in frame:
+        return frame[name].astype("string")
+    return pd.Series(pd.NA, index=frame.index, dtype="string")

@@ -80,6 +80,21 @@ def nothing_to_show(what: str, why: str) -> None:
     say(f"**Nothing to show: {what}.** {why}")
 
 
+def no_round_trips(tables, name: str) -> str:
+    """Why a latency page has nothing to draw: no run of a round-trip basis, and, when the
+    campaign has one-way runs, that they are on page 40 (iperf 2's fixtures: the pages said
+    'holds no latency run' while page 21 compared their one-way delays)."""
+    one_way = tables.runs[tables.runs["latency_basis"] == "one_way"]
+    text = f"{name} holds no round-trip latency run (rtt or half rtt)"
+    if len(one_way):
+        tools = ", ".join(sorted(set(one_way["tool"].astype(str))))
+        text += (
+            f"; its one-way delays ({tools}: {counted(len(one_way), 'run')}) are on the "
+            "cross-tool page (40), beside the evidence of the clocks they rest on"
+        )
+    return text + "."
+
+
 def caption(fig) -> str:
     """What a figure shows, from its own text: the title (the figure's, else its first
     panel's) and every axis label, which state unit and basis (``plots._labels``)."""

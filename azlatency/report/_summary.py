@@ -77,7 +77,7 @@ def campaign_findings(
     if len(q):
         caveats.append(
             "quality notes: "
-            + ", ".join(f"{r.issue} ({r.runs} run{'s' * (r.runs != 1)})" for r in q.itertuples())
+            + ", ".join(f"{r.issue} ({counted(r.runs, 'run')})" for r in q.itertuples())
         )
     if caveats:
         lines.append("- **Careful:** " + "; ".join(caveats) + ".")

@@ -8,7 +8,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
-from ._data import throughput_runs
+from ._data import strings, throughput_runs
 from ._memo import memo
 
 # The figure a tool prints for a run, in order of preference: (metric, stat, side).
@@ -126,26 +126,25 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
 def _names(out: pd.DataFrame) -> pd.DataFrame:
     """``where``: the scenario, with the zones when they vary within it; without either, the
     heading of the write-up, else the hosts the log names, else the file and line (seed 001
-    without its yaml said 'from 3.816 Gbit/s ((no scenario)) to 25.72 Gbit/s ((no
+    without its yaml said 'from 7.91 Gbit/s ((no scenario)) to 25.72 Gbit/s ((no
     scenario))'); ``series``: the tool, with its output variant when one tool came in several
     (iperf3 text and JSON); ``label``: both."""
     if out.empty:
         return out
 
-    def text(col: str) -> pd.Series:
-        return out[col].astype("string") if col in out else pd.Series(pd.NA, out.index, "string")
-
-    zones = text("src_zone") + "→" + text("dst_zone")
-    far = text("dst_host").fillna(text("dst_ip"))
-    hosts = (text("src_host").fillna("?") + "→" + far.fillna("?")).where(
-        text("src_host").notna() | far.notna()
+    zones = strings(out, "src_zone") + "→" + strings(out, "dst_zone")
+    far = strings(out, "dst_host").fillna(strings(out, "dst_ip"))
+    hosts = (strings(out, "src_host").fillna("?") + "→" + far.fillna("?")).where(
+        strings(out, "src_host").notna() | far.notna()
     )
-    line = text("line_start").fillna("")
-    file = text("source_path").str.rsplit("/", n=1).str[-1] + line.where(line == "", ":" + line)
+    line = strings(out, "line_start").fillna("")
+    file = strings(out, "source_path").str.rsplit("/", n=1).str[-1] + line.where(
+        line == "", ":" + line
+    )
     scen = (
-        text("scenario")
+        strings(out, "scenario")
         .fillna(zones)
-        .fillna("‘" + text("heading") + "’")
+        .fillna("‘" + strings(out, "heading") + "’")
         .fillna(hosts)
         .fillna(file)
         .fillna("(no scenario)")
