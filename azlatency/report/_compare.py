@@ -623,7 +623,8 @@ def cross_tool(
 
     Runs that nothing of ``NAMED_BY`` places are compared only under one heading of a
     write-up or when they all name one host (:func:`_unnamed_pairs`); ``attrs["left_out"]``
-    says which were not, and why."""
+    says which were not, and why; ``attrs["alone"]``, the tools no other tool measured
+    beside on any pair."""
     by = [c for c in by if c in tables.runs.columns]
     pct = _cross_percentiles(tables, by, level)
     rows = []
@@ -633,10 +634,12 @@ def cross_tool(
         group = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         rows.extend(_cross_rows(group, g, reference))
     left_out: list[str] = []
+    unsaid = set(pct["tool"])
     if not _named(pct).all():
         where = [c for c in WHERE if c in tables.runs.columns]
         wide = _cross_percentiles(tables, [*by, *where], level)
-        found, left_out = _unnamed_pairs(wide[~_named(wide)], by)
+        found, left_out, said = _unnamed_pairs(wide[~_named(wide)], by)
+        unsaid -= said
         for group, g in found:
             rows.extend(_cross_rows(group, g, reference))
     out = pd.DataFrame(rows, columns=[*by, *_CROSS_COLUMNS])
@@ -645,6 +648,7 @@ def cross_tool(
         size = out["msg_size_bytes"].map(lambda m: "" if pd.isna(m) else f" {int(m)} B")
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
     out.attrs["left_out"] = left_out
+    out.attrs["alone"] = sorted(unsaid - set(out["tool"]))
     return out
 
 
@@ -668,19 +672,20 @@ def _unnamed_pairs(pct: pd.DataFrame, by: Sequence[str]):
     row names the same far end.  Seed 001 without its yaml: 'Inside single node' and 'AZ2 -
     AZ3' both ping-pong to 10.2.0.58 (16.5 against 711 µs), and were one pair."""
     if pct.empty:
-        return [], []
+        return [], [], set()
 
     far = strings(pct, "dst_ip").fillna(
         strings(pct, "dst_host")
     )  # the far end, as the log names it
     near = strings(pct, "src_host")
     heading = strings(pct, "heading")
-    found, why = [], []
+    found, why, said = [], [], set()
     keys = [*by, heading.fillna("").rename("_heading")]
     for key, g in pct.groupby(keys, sort=True, dropna=False):
         if g["tool"].nunique() < 2:
             continue
         *values, head = key
+        said |= set(g["tool"])
         ends = sorted(set(far[g.index].dropna()))
         tools = f"**{', '.join(sorted(set(g['tool'])))}**" + (f" under ‘{head}’" if head else "")
         many = next(
@@ -712,7 +717,7 @@ def _unnamed_pairs(pct: pd.DataFrame, by: Sequence[str]):
             "far_end": ends[0] if ends else pd.NA,
         }
         found.append((group, g))
-    return found, why
+    return found, why, said
 
 
 _CROSS_COLUMNS = (

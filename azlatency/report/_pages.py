@@ -252,6 +252,13 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
             f"{', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
         )
     texts += agree.attrs.get("left_out", [])  # runs nothing says were one pair of VMs
+    alone = agree.attrs.get("alone", [])
+    if alone:  # not a word about them was a silence: the reader looks for every tool
+        one = len(alone) == 1
+        texts.append(
+            f"**{', '.join(alone)}**: no other tool measured {'its pair' if one else 'their pairs'}"
+            f" of VMs, so {'it is' if one else 'they are'} not set against one."
+        )
     return _rows("cross-tool", texts or ["No pair was measured by two tools."])
 
 

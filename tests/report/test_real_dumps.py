@@ -490,6 +490,20 @@ def test_tools_are_compared_on_the_pair_a_write_up_names(tmp_path):
         "**qperf** against the reference tool of its pair: ratio of mean from 0.999 "
         "to 1.03 over 5 pairs."
     ]
+    assert agree.attrs["alone"] == []
+
+
+@needs_shared
+def test_a_tool_alone_on_its_pairs_is_named(tmp_path):
+    """The seeds without their yamls: latte (seed 002) and ping (seed 000) share a pair with
+    no other tool. Page 40 said nothing of them, as if they were not in the campaign."""
+    files = [seed("000"), seed("001"), seed("002")]
+    agree = rep.cross_tool(_imported(tmp_path, "seeds", *files))
+    assert agree.attrs["alone"] == ["latte", "ping"]
+    assert rep.cross_tool_claims(agree)["text"].tolist()[-1] == (
+        "**latte, ping**: no other tool measured their pairs of VMs, so they are not set "
+        "against one."
+    )
 
 
 def test_logs_that_name_no_pair_are_not_compared_across_tools(tmp_path):
