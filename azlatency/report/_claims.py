@@ -48,6 +48,7 @@ from ._compare import (
     contrast_pairs,
     mixed_protocols,
 )
+from ._data import host_pair
 from ._memo import memo
 from ._show import fmt
 
@@ -143,14 +144,6 @@ def group_label(row: pd.Series) -> str:
     elif not parts and (hosts := host_pair(row)):
         parts.append(hosts)
     return " · ".join(parts) or "all runs"
-
-
-def host_pair(row: pd.Series) -> str:
-    """``'vm-a→10.0.0.5'``: the hosts (else the addresses) of a run's two ends, ``?`` for an
-    end the log does not name; empty when it names neither."""
-    src = next((row[c] for c in ("src_host", "src_ip") if pd.notna(row.get(c))), None)
-    dst = next((row[c] for c in ("dst_host", "dst_ip") if pd.notna(row.get(c))), None)
-    return f"{src or '?'}→{dst or '?'}" if src is not None or dst is not None else ""
 
 
 def groups(runs: pd.DataFrame) -> list[tuple[str, pd.DataFrame, set[str]]]:

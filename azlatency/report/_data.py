@@ -330,3 +330,11 @@ def strings(frame: pd.DataFrame, name: str) -> pd.Series:
     if name in frame:
         return frame[name].astype("string")
     return pd.Series(pd.NA, index=frame.index, dtype="string")
+
+
+def host_pair(row: pd.Series) -> str:
+    """``'vm-a→10.0.0.5'``: the hosts (else the addresses) of a run's two ends, ``?`` for an
+    end the log does not name; empty when it names neither."""
+    src = next((row[c] for c in ("src_host", "src_ip") if pd.notna(row.get(c))), None)
+    dst = next((row[c] for c in ("dst_host", "dst_ip") if pd.notna(row.get(c))), None)
+    return f"{src or '?'}→{dst or '?'}" if src is not None or dst is not None else ""

@@ -8,7 +8,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
-from ._data import strings, throughput_runs
+from ._data import host_pair, strings, throughput_runs
 from ._memo import memo
 
 # The figure a tool prints for a run, in order of preference: (metric, stat, side).
@@ -133,10 +133,7 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
         return out
 
     zones = strings(out, "src_zone") + "→" + strings(out, "dst_zone")
-    far = strings(out, "dst_host").fillna(strings(out, "dst_ip"))
-    hosts = (strings(out, "src_host").fillna("?") + "→" + far.fillna("?")).where(
-        strings(out, "src_host").notna() | far.notna()
-    )
+    hosts = out.apply(host_pair, axis=1).astype("string").replace("", pd.NA)
     line = strings(out, "line_start").fillna("")
     file = strings(out, "source_path").str.rsplit("/", n=1).str[-1] + line.where(
         line == "", ":" + line
