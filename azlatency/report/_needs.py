@@ -20,6 +20,7 @@ from ._before_after import has_baseline
 from ._compare import PAIR, contrast_pairs
 from ._data import latency_runs, throughput_runs
 from ._longrun import long_runs, reported_segments
+from ._one_way import has_one_way
 from ._zones import zoned_runs
 
 _PCT = re.compile(r"^p\d")
@@ -127,7 +128,13 @@ NEEDS: dict[str, Need] = {
         _long,
         per_campaign=True,
     ),
-    "40": Need("one pair of VMs measured by two or more latency tools", _tools, per_campaign=True),
+    # a campaign of one-way tools alone (owping, iperf 2 --trip-times) has only this page to
+    # show its one-way delays, and the latency pages send the reader here
+    "40": Need(
+        "one pair of VMs measured by two or more latency tools, or one-way delays",
+        lambda t, p: _tools(t, p) or has_one_way(t),
+        per_campaign=True,
+    ),
     "50": Need(
         "expectations in campaign.yaml (`expectations:`: a target per VM size, tool and metric)",
         _expectations,

@@ -70,6 +70,14 @@ def _figure(s: pd.DataFrame, run_id: str, metric: str) -> tuple[float, str]:
     return np.nan, ""
 
 
+def has_one_way(tables: Tables) -> bool:
+    """Whether any run has one-way figures (what :func:`one_way_figures` reads)."""
+    s = tables.summaries
+    return bool(
+        tables.runs["latency_basis"].eq("one_way").any() or s["metric"].isin(list(SPLIT)).any()
+    )
+
+
 def one_way_figures(tables: Tables) -> pd.DataFrame:
     """One row per run and direction: ``forward``/``reverse`` one-way median of the run,
     the statistic it is, the run's own round trip (irtt, twping) and its clock evidence."""

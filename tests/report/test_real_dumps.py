@@ -583,6 +583,17 @@ def test_one_way_delays_are_not_contrasted_beside_round_trips(tmp_path):
     assert list(rep.contrast_pairs(runs)) == []
 
 
+def test_the_page_one_way_runs_are_sent_to_runs(tmp_path):
+    """iperf 2's server log with -e -u: the latency pages say its one-way delays are on page
+    40, which ran only where two tools measured one pair, so it was skipped here."""
+    from azlatency.report._needs import NEEDS
+
+    fixture = ROOT / "tests" / "fixtures" / "iperf2" / "iperf2--2.0.13-linux-s-i1-e-u-udp.txt"
+    tables = _imported(tmp_path, "ow", fixture)
+    assert NEEDS["40"].check(tables, {})
+    assert len(rep.one_way_notes(tables)) == 1
+
+
 def test_contrasts_of_a_tool_in_two_protocols_say_which():
     """ping's fixtures: ICMP and ICMPv6 runs made two sentences alike to the letter ('56 B
     messages vs 32 B messages: not compared (ping): ...')."""
