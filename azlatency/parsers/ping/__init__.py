@@ -95,6 +95,7 @@ OPENERS = (
 _INSIDE = _STARTS | {
     "blank",
     "neutral",
+    "elided",
     "pipe",
     "win_packets_loss",
     "win_rtt_title",
@@ -382,6 +383,11 @@ class _Assembler:
         pass
 
     _on_neutral = _on_blank
+
+    def _on_elided(self, e: Event) -> None:
+        """'...' in a paste: the replies shown are a subset (``runs.finish`` keeps none)."""
+        if self.acc is not None and self.acc.elided is None:
+            self.acc.elided = e.idx
 
     def _on_unknown(self, e: Event) -> None:
         text = e.data.get("text", "")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .._lines import STRAY_LINES
+from .._lines import ELIDED, STRAY_LINES
 
 # ---------------------------------------------------------------------------------------------
 # Unix dialects (iputils, BusyBox, BSD/macOS).
@@ -439,6 +439,8 @@ class Scanner:
                 return [event]
         if not line.strip():
             return [Event(idx, "blank")]
+        if ELIDED.fullmatch(line):  # replies left out of a paste ('...')
+            return [Event(idx, "elided")]
         return self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
 
     def _unix(self, idx: int, line: str) -> list[Event] | None:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...errors import ParseError
 from .._base import Run
-from .._lines import RTT_PERCENTILES, constant_str, decimal_to_ns, host_and_ip
+from .._lines import RTT_PERCENTILES, constant_str, decimal_to_ns, host_and_ip, left_out
 from .samples import (
     CODE,
     Samples,
@@ -67,6 +67,7 @@ class Acc:
     glued: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     cut: bool = False  # the output ends inside the statistics block
+    elided: int | None = None  # the first '...' line of a shortened paste
     ps: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -257,6 +258,7 @@ def finish(acc: Acc) -> Run:
     header = acc.header or {}
     meta: dict = {"latency_basis": "rtt", "complete": acc.counts is not None and not acc.cut}
     df = samples_of(acc) if acc.has_packets else None
+    shown = 0 if df is None else len(df)  # before the lost replies' rows are added
     if acc.kind == "unix":
         variant, os_name, first_seq = _unix_dialect(acc.votes)
         if df is not None:
@@ -288,7 +290,9 @@ def finish(acc: Acc) -> Run:
         run.warnings.append(cut)
     run.meta = meta
     reported(run, acc)
-    if df is not None:
+    if df is not None and acc.elided is not None:  # a subset picked by hand: not the run
+        run.warnings.append(left_out(acc.elided + 1, shown, "replies", "reply"))
+    elif df is not None:
         _summarize(run, df)
         run.samples = _columns(df, acc.kind)
     return run
