@@ -36,6 +36,7 @@ import pandas as pd
 from ..errors import NothingMeasured, ParseError
 from ..schema import pct_label
 from ._base import Parsed, Run, Span, ToolInfo
+from ._delay import scaled
 from ._lines import (
     command_above,
     command_of,
@@ -84,9 +85,10 @@ LINES = (BANNER, DASHES, LOG, FLAG, PROGRESS, PCT_HEAD, PCT_ROW, HIST_HEAD, HIST
 # lagscope's own log lines, by message
 _STATS = re.compile(r"^Ping statistics for (?P<addr>\S+):$")
 _COUNT = re.compile(r"^\s*Number of successful Pings: (?P<n>\d+)$")
+# lagscope 0.1.0 printed the three in ms ('%.3fms', README @63b6afd); later versions in µs
 _FIGURES = re.compile(
-    r"^\s*Minimum = (?P<min>\d+(?:\.\d+)?)us, Maximum = (?P<max>\d+(?:\.\d+)?)us, "
-    r"Average = (?P<mean>\d+(?:\.\d+)?)us$"
+    r"^\s*Minimum = (?P<min>\d+(?:\.\d+)?)(?P<unit>us|ms), "
+    r"Maximum = (?P<max>\d+(?:\.\d+)?)(?P=unit), Average = (?P<mean>\d+(?:\.\d+)?)(?P=unit)$"
 )
 _SENDER = re.compile(
     r"^New connection: local:(?P<sport>\d+) \[socket:\d+\] --> (?P<ip>\S+):(?P<port>\d+)$"
@@ -99,6 +101,9 @@ _DUMP = re.compile(
     r"^Dumping (?:all latencies into csv|latency frequency table into json) file: (?P<file>.+)$"
 )
 _PERCENTILES = 8  # 50, 75, 90, 95, 99, 99.9, 99.99, 99.999 (src/latencies_stats.c)
+# Before lagscope's PR #49 (dd70d1d, 2021-07) the table had six rows, 95 and 99 not among them
+# (README @04c9927: '-G' on 0.1.2); a table cut short is a first part of either list.
+_SIX = ("p50", "p75", "p90", "p99.9", "p99.99", "p99.999")
 CSV_HEAD = re.compile(r"^\s*Index,\s*Latency\(us\)\s*$")
 CSV_ROW = re.compile(r"^\s*(?P<i>\d+),\s*(?P<us>\d+)\s*$")
 
@@ -294,7 +299,8 @@ class _Console:
         if self.figures is not None:
             f = self.figures[0]
             for stat in ("min", "max", "mean"):
-                run.add("rtt", stat, float(f[stat]), "us", n=self.n[0] if self.n else None)
+                us = scaled(f[stat], 1000 if f["unit"] == "ms" else 1)
+                run.add("rtt", stat, us, "us", n=self.n[0] if self.n else None)
         elif self.n is not None and self.n[0] > 0:
             meta["complete"] = False
             run.warnings.append(f"no 'Minimum = ...' line after line {self.n[1]} (cut short?)")
@@ -323,7 +329,7 @@ class _Console:
         for stat, value, _ in self.percentiles:
             # printed as a whole µs: the latency truncated (src/latencies_stats.c push())
             self.run.add("rtt", stat, value, "us", bound_low=value, bound_high=value + 1, n=n)
-        if len(self.percentiles) < _PERCENTILES:
+        if len(self.percentiles) < _PERCENTILES and tuple(p[0] for p in self.percentiles) != _SIX:
             self.run.meta["complete"] = False
             self.run.warnings.append(
                 f"only {len(self.percentiles)} of lagscope's {_PERCENTILES} percentiles after "
