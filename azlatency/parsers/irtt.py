@@ -81,13 +81,16 @@ _UNIT_NS = {
 _PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|µs|μs|us|ns)")
 
 _CONNECTING = re.compile(r"^\s*\[Connecting\] connecting to (?P<host>\S+)\s*$")
+# before 0.9 the address was not in front: '[Connected] connected to 127.0.0.1:2112'
 _EVENT = re.compile(
-    r"^\s*\[(?P<addr>[^\]\s]+)\] \[(?P<code>Connected|WaitForPackets|ServerRestriction|NoTest|"
-    r"ConnectedClosed)\] (?P<text>.*?)\s*$"
+    r"^\s*(?:\[(?P<addr>[^\]\s]+)\] )?\[(?P<code>Connected|WaitForPackets|ServerRestriction|"
+    r"NoTest|ConnectedClosed)\] (?P<text>.*?)\s*$"
 )
+_CONNECTED_TO = re.compile(r"connected to (?P<addr>\S+)")
 _PROBE = re.compile(
-    rf"^\s*seq=(?P<seq>\d+) rtt=(?P<rtt>{_DUR})(?: rd=(?P<rd>{_DUR}))?(?: sd=(?P<sd>{_DUR}))? "
-    rf"ipdv=(?P<ipdv>{_DUR}|n/a)(?P<late> \(LATE\))?\s*$"
+    # before 0.9 (README @0244c92): 'seq=0 len=48 rtt=70.2µs rd=37.2µs sd=33µs', no ipdv
+    rf"^\s*seq=(?P<seq>\d+)(?: len=(?P<len>\d+))? rtt=(?P<rtt>{_DUR})(?: rd=(?P<rd>{_DUR}))?"
+    rf"(?: sd=(?P<sd>{_DUR}))?(?: ipdv=(?P<ipdv>{_DUR}|n/a))?(?P<late> \(LATE\))?\s*$"
 )
 _DUP = re.compile(r"^\s*DUP! seq=(?P<seq>\d+)\s*$")
 _SIGNAL = re.compile(r"^\s*(?P<sig>interrupt|terminated|hangup|quit|second interrupt, exiting)\s*$")
@@ -305,7 +308,8 @@ class _TextState:
         elif kind is _CONNECTING:
             self.host = m["host"]
         elif kind is _EVENT:
-            self.addr = m["addr"]
+            to = _CONNECTED_TO.fullmatch(m["text"]) if m["code"] == "Connected" else None
+            self.addr = m["addr"] or (to and to["addr"]) or self.addr
             if m["code"] not in ("Connected", "WaitForPackets"):  # the wait is in labels
                 run.warnings.append(f"line {no}: [{m['code']}] {m['text']}")
         elif kind is _SIGNAL:
