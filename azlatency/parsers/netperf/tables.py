@@ -254,9 +254,12 @@ def columns(c: Cursor, fields: Fields) -> bool:
     values, no = c.line(), c.no
     c.i += 1
     starts = [m.start() for m in re.finditer(r"\S+", values)]
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else None
-        name = " ".join(x for x, _ in ((h[start:end].strip(), n) for h, n in header) if x)
+    spans = [(a, b) for a, b in zip(starts, [*starts[1:], None], strict=True)]
+    lines = [h for h, _ in header]
+    names = [" ".join(x for h in lines if (x := h[a:b].strip())) for a, b in spans]
+    if not all(n in BY_DISPLAY for n in names):
+        names = _unaligned(lines, spans) or names
+    for (start, end), name in zip(spans, names, strict=True):
         selector = BY_DISPLAY.get(name)
         if selector is None:
             raise ParseError(
@@ -268,6 +271,25 @@ def columns(c: Cursor, fields: Fields) -> bool:
             )
         fields[selector] = (values[start:end].strip(), no)
     return True
+
+
+def _unaligned(lines: list[str], spans: list[tuple]) -> list[str] | None:
+    """The columns' names where a header line lost its indent (a paste that stripped it:
+    '99th Percentile Latency' over a fourth line 'Microseconds' at the left margin): the lines
+    with a word over every column give each its name, and the words of the shorter lines
+    complete, in order, the names that are no selector's without them.  None when that does
+    not name every column."""
+    whole = [h for h in lines if len(h.split()) == len(spans)]
+    rest = [w for h in lines if 0 < len(h.split()) < len(spans) for w in h.split()]
+    if not whole or not rest:
+        return None
+    names = []
+    for a, b in spans:
+        name = " ".join(x for h in whole if (x := h[a:b].strip()))
+        while name not in BY_DISPLAY and rest:
+            name = f"{name} {rest.pop(0)}"
+        names.append(name)
+    return names if not rest and all(n in BY_DISPLAY for n in names) else None
 
 
 def _spaces(line: str) -> bool:
