@@ -43,8 +43,8 @@ from ._compare import (
     FACTORS,
     PRETTY_PLACEMENT,
     Estimator,
-    _context_text,
     _show,
+    context_texts,
     contrast_pairs,
     mixed_protocols,
 )
@@ -257,28 +257,60 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
             note = ""
         else:
             partners, note = _partners(zones, theirs)
+            partners = _same_scenario(g, partners) or partners
         if not partners:
             alone.append(label)
             continue
-        pooled = pd.concat([p[1] for p in partners])
-        o, r = (g, pooled) if walk_other else (pooled, g)
-        row = est(f, r, o)
-        if note:
-            row["note"] = "; ".join(x for x in (row.get("note"), note) if x)
-        o_side = [(label, g)] if walk_other else [(p[0], p[1]) for p in partners]
-        r_side = [(p[0], p[1]) for p in partners] if walk_other else [(label, g)]
-        if f not in SAME_ENDPOINTS:
-            o_side, r_side = _apart(o_side, r_side)
-        rows.append(
-            {
-                **row,
-                "_o": o,
-                "_r": r,
-                "groups_a": [x[0] for x in o_side],
-                "groups_b": [x[0] for x in r_side],
-            }
-        )
+        for side in _sides(est, f, g, partners, walk_other):
+            rows.append(_pair_row(est, f, (label, g), side, walk_other, note))
     return rows, alone
+
+
+def _sides(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bool) -> list:
+    """The partners pooled as one side; or each alone where the pool would be shown by its
+    first printed value (one printed run against several: '2605 µs vs 57.92 µs' stood for
+    three groups of 57.92, 887.6 and 2418 µs), so that every group's figure is said."""
+    if len(partners) < 2:
+        return [partners]
+    pooled = pd.concat([p[1] for p in partners])
+    o, r = (g, pooled) if walk_other else (pooled, g)
+    if "the first of each shown" in str(est(f, r, o).get("note")):
+        return [[p] for p in partners]
+    return [partners]
+
+
+def _pair_row(est: Estimator, f, mine: tuple, partners: list, walk_other: bool, note: str):
+    label, g = mine
+    pooled = pd.concat([p[1] for p in partners])
+    o, r = (g, pooled) if walk_other else (pooled, g)
+    row = est(f, r, o)
+    if note:
+        row["note"] = "; ".join(x for x in (row.get("note"), note) if x)
+    o_side = [(label, g)] if walk_other else [(p[0], p[1]) for p in partners]
+    r_side = [(p[0], p[1]) for p in partners] if walk_other else [(label, g)]
+    if f not in SAME_ENDPOINTS:
+        o_side, r_side = _apart(o_side, r_side)
+    return {
+        **row,
+        "_o": o,
+        "_r": r,
+        "groups_a": [x[0] for x in o_side],
+        "groups_b": [x[0] for x in r_side],
+    }
+
+
+def _same_scenario(g: pd.DataFrame, partners: list) -> list:
+    """The partners of the group's own scenario (empty when it has none, or none shares it:
+    the caller then keeps them all).  A write-up whose scenarios each measured several
+    placements (a firewall in the path, a gateway, neither) sets cross-zone behind the
+    firewall against same zone behind the firewall, not against the three same-zone figures
+    together (nicolgit's latte tables: 2605 µs against '57.92 µs', another scenario's)."""
+    first = g["scenario"].iloc[0] if "scenario" in g.columns else None
+    return [
+        p
+        for p in partners
+        if first is not None and pd.notna(first) and (p[1]["scenario"] == first).all()
+    ]
 
 
 def _apart(a: list, b: list) -> tuple[list, list]:
@@ -331,13 +363,14 @@ def contrast_claims(
     est = Estimator(tables, stat=stat, level=level, rng=rng)
     observations = Observations(tables)
     out: list[dict] = []
-    mixed = mixed_protocols(est.runs)
-    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(est.runs, factors):
+    pairs = list(contrast_pairs(est.runs, factors))
+    texts = context_texts(pairs, mixed_protocols(est.runs))
+    for (f, ref, other, context, ref_runs, other_runs), shared in zip(pairs, texts, strict=True):
         basis = str(context.get("latency_basis"))
         base = {
             "section": "answer",
             "factor": f,
-            "context": _context_text(context, f, mixed),
+            "context": shared,
             "tool": context.get("tool"),
             "stat": stat,
             "basis": basis,

@@ -229,6 +229,30 @@ def _context_text(context: dict, factor: str, mixed: frozenset = frozenset()) ->
     return ", ".join(parts)
 
 
+def context_texts(pairs: list[tuple], mixed: frozenset = frozenset()) -> list[str]:
+    """:func:`_context_text` of each of ``pairs`` (:func:`contrast_pairs`' tuples).  Two
+    contrasts of one factor, values and basis that would read alike differ in what the text
+    leaves out (a region, a role, a protocol; or one file states it and the other does not):
+    that is added to both ('echo_csv, region uksouth' and 'echo_csv, region not stated'), so
+    no two sentences of a page are the same to the letter."""
+    texts = [_context_text(ctx, f, mixed) for f, _, _, ctx, *_ in pairs]
+    alike: dict[tuple, list[int]] = {}
+    for i, (f, ref, other, ctx, *_) in enumerate(pairs):
+        key = (f, str(ref), str(other), str(ctx.get("latency_basis")), texts[i])
+        alike.setdefault(key, []).append(i)
+    for idx in (v for v in alike.values() if len(v) > 1):
+        ctxs = [pairs[i][3] for i in idx]
+        keys = list(dict.fromkeys(k for c in ctxs for k in c))
+        differ = [k for k in keys if len({str(c.get(k)) for c in ctxs}) > 1]
+        for i, c in zip(idx, ctxs, strict=True):
+            named = [k.replace("_", " ") for k in differ]
+            extra = [
+                f"{n} {_show(c[k])}" if k in c else f"{n} not stated" for k, n in zip(differ, named)
+            ]
+            texts[i] = ", ".join(x for x in (texts[i], *extra) if x)
+    return texts
+
+
 # What makes two runs repetitions of one condition (for the between-run variance).
 CONDITION = (*CONTEXT, *FACTORS, "scenario", "src_zone", "dst_zone")
 
@@ -498,9 +522,9 @@ def contrasts(
     ``1 - level`` after adjustment.  ``caption`` says each row in plain words."""
     est = Estimator(tables, stat=stat, level=level, rng=rng)
     rows = []
-    mixed = mixed_protocols(est.runs)
-    for f, ref, other, context, ref_runs, other_runs in contrast_pairs(est.runs, factors):
-        shared = _context_text(context, f, mixed)
+    pairs = list(contrast_pairs(est.runs, factors))
+    texts = context_texts(pairs, mixed_protocols(est.runs))
+    for (f, ref, other, context, ref_runs, other_runs), shared in zip(pairs, texts, strict=True):
         base = {
             "factor": f,
             "a": _show(other),

@@ -19,7 +19,7 @@ import pandas as pd
 from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
-from ._show import fmt, fmt_interval
+from ._show import counted, fmt, fmt_interval
 
 
 def mark(tables: Tables) -> str:
@@ -302,17 +302,17 @@ def import_claims(overview: dict[str, pd.DataFrame]) -> pd.DataFrame:
     reasons = skipped["reason"].value_counts()
     issues = quality.groupby("issue")["runs"].sum().sort_values(ascending=False)
     texts = [
-        f"**{int(c['runs'].sum())} runs** were imported from **{int(c['files_imported'].sum())} "
-        f"files** in {len(c)} campaigns "
+        f"Imported: **{counted(int(c['runs'].sum()), 'run')}** from "
+        f"**{counted(int(c['files_imported'].sum()), 'file')}** in {counted(len(c), 'campaign')} "
         f"({', '.join(f'{r.campaign}: {r.runs}' for r in c.itertuples())}).",
         (
-            f"{len(skipped)} files were not imported: "
-            + ", ".join(f"{n} {reason}" for reason, n in reasons.items())
-            + "."
+            f"{counted(len(skipped), 'file')} {'was' if len(skipped) == 1 else 'were'} not "
+            "imported: " + ", ".join(f"{n} {reason}" for reason, n in reasons.items()) + "."
         )
         if len(skipped)
         else "Every file was imported.",
-        f"The most common quality note is *{issues.index[0]}* ({int(issues.iloc[0])} runs)."
+        f"The most common quality note is *{issues.index[0]}* "
+        f"({counted(int(issues.iloc[0]), 'run')})."
         if len(issues)
         else "No run needs a second look.",
     ]

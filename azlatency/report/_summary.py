@@ -34,7 +34,7 @@ def campaign_findings(
     )
     lines.append(
         f"- **What was measured:** {counted(c['runs'], 'run')} from "
-        f"{counted(c['files_imported'], 'file')} ({tools}); "
+        f"{counted(c['files_imported'], 'file')}" + (f" ({tools})" if tools else "") + "; "
         f"{counted(c['files_not_imported'], 'file')} not imported"
         + (f" ({', '.join(reasons)})" if reasons else "")
         + "."

@@ -172,3 +172,32 @@ def test_the_synthetic_mark_is_on_exactly_the_synthetic_campaign(tmp_path):
     assert rep.mark(made) == "SYNTHETIC — " and "nothing in it was measured" in rep.banner(made)
     with pytest.raises(Exception, match="one campaign at a time"):
         rep.one_campaign(["real", "made"])
+
+
+def test_scenarios_that_each_measured_both_placements_are_kept_apart(tmp_path):
+    """nicolgit's latte tables (typed from the write-up): each scenario (a firewall in the
+    path, ...) measured zone 1 → 1 and → 2.  Cross-zone behind the firewall was set against
+    the three same-zone figures pooled and shown by the first ('2605 µs vs 57.92 µs')."""
+    rows = [
+        "latte,S1 one vnet,1,1,ppg,D4,,rtt,mean,65.15,us,60000",
+        "latte,S1 one vnet,1,2,cross_zone,D4,,rtt,mean,119.87,us,60000",
+        "latte,S2 peering,1,1,same_zone,D4,,rtt,mean,57.92,us,60000",
+        "latte,S2 peering,1,2,cross_zone,D4,,rtt,mean,112.2,us,60000",
+        "latte,S4 firewall,1,1,same_zone,D4,,rtt,mean,2418.44,us,60000",
+        "latte,S4 firewall,1,2,cross_zone,D4,,rtt,mean,2605.39,us,60000",
+    ]
+    tables, _ = _campaign(tmp_path, "scenarios", {"t.reported.csv": _csv(rows)})
+    claims = rep.contrast_claims(tables, factors=["placement"])
+    sides = claims[["a", "b"]].apply(frozenset, axis=1)
+    pairs = claims[(claims["kind"] == "pair") & sides.eq(frozenset({"cross-zone", "same zone"}))]
+    got = {
+        frozenset([*p["groups_a"], *p["groups_b"]]): round(p["estimate"], 3)
+        for _, p in pairs.iterrows()
+    }
+    # within a scenario: its own same-zone pair only
+    assert got[frozenset({"1→2 · S4 firewall", "1→1 · S4 firewall"})] == round(2605.39 / 2418.44, 3)
+    assert got[frozenset({"1→2 · S2 peering", "1→1 · S2 peering"})] == round(112.2 / 57.92, 3)
+    # S1 has no same-zone pair: each other scenario's is said, none stands for the rest
+    assert got[frozenset({"1→2 · S1 one vnet", "1→1 · S2 peering"})] == round(119.87 / 57.92, 3)
+    assert got[frozenset({"1→2 · S1 one vnet", "1→1 · S4 firewall"})] == round(2418.44 / 119.87, 3)
+    assert len(got) == 4 and all(len(p["groups_b"]) == 1 for _, p in pairs.iterrows())
