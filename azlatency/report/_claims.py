@@ -261,42 +261,34 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
         if not partners:
             alone.append(label)
             continue
-        for side in _sides(est, f, g, partners, walk_other):
-            rows.append(_pair_row(est, f, (label, g), side, walk_other, note))
+        row = _estimate(est, f, g, partners, walk_other)
+        if len(partners) > 1 and "the first of each shown" in str(row.get("note")):
+            # one printed figure against several: '2605 µs vs 57.92 µs' stood for three
+            # groups of 57.92, 887.6 and 2418 µs; each is said, none stands for the rest
+            for p in partners:
+                row = _estimate(est, f, g, [p], walk_other)
+                rows.append(_pair_row(row, (label, g), [p], walk_other, f, note))
+        else:
+            rows.append(_pair_row(row, (label, g), partners, walk_other, f, note))
     return rows, alone
 
 
-def _sides(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bool) -> list:
-    """The partners pooled as one side; or each alone where the pool would be shown by its
-    first printed value (one printed run against several: '2605 µs vs 57.92 µs' stood for
-    three groups of 57.92, 887.6 and 2418 µs), so that every group's figure is said."""
-    if len(partners) < 2:
-        return [partners]
+def _estimate(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bool) -> dict:
+    """The contrast of group ``g`` against its ``partners`` pooled."""
     pooled = pd.concat([p[1] for p in partners])
     o, r = (g, pooled) if walk_other else (pooled, g)
-    if "the first of each shown" in str(est(f, r, o).get("note")):
-        return [[p] for p in partners]
-    return [partners]
+    return {**est(f, r, o), "_o": o, "_r": r}
 
 
-def _pair_row(est: Estimator, f, mine: tuple, partners: list, walk_other: bool, note: str):
+def _pair_row(row: dict, mine: tuple, partners: list, walk_other: bool, f, note: str) -> dict:
     label, g = mine
-    pooled = pd.concat([p[1] for p in partners])
-    o, r = (g, pooled) if walk_other else (pooled, g)
-    row = est(f, r, o)
     if note:
         row["note"] = "; ".join(x for x in (row.get("note"), note) if x)
     o_side = [(label, g)] if walk_other else [(p[0], p[1]) for p in partners]
     r_side = [(p[0], p[1]) for p in partners] if walk_other else [(label, g)]
     if f not in SAME_ENDPOINTS:
         o_side, r_side = _apart(o_side, r_side)
-    return {
-        **row,
-        "_o": o,
-        "_r": r,
-        "groups_a": [x[0] for x in o_side],
-        "groups_b": [x[0] for x in r_side],
-    }
+    return {**row, "groups_a": [x[0] for x in o_side], "groups_b": [x[0] for x in r_side]}
 
 
 def _same_scenario(g: pd.DataFrame, partners: list) -> list:
@@ -306,11 +298,9 @@ def _same_scenario(g: pd.DataFrame, partners: list) -> list:
     firewall against same zone behind the firewall, not against the three same-zone figures
     together (nicolgit's latte tables: 2605 µs against '57.92 µs', another scenario's)."""
     first = g["scenario"].iloc[0] if "scenario" in g.columns else None
-    return [
-        p
-        for p in partners
-        if first is not None and pd.notna(first) and (p[1]["scenario"] == first).all()
-    ]
+    if first is None or pd.isna(first):
+        return []
+    return [p for p in partners if p[1]["scenario"].eq(first).fillna(False).all()]
 
 
 def _apart(a: list, b: list) -> tuple[list, list]:
