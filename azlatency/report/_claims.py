@@ -262,7 +262,7 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
             alone.append(label)
             continue
         row = _estimate(est, f, g, partners, walk_other)
-        if len(partners) > 1 and "the first of each shown" in str(row.get("note")):
+        if len(partners) > 1 and row.get("first_shown"):
             # one printed figure against several: '2605 µs vs 57.92 µs' stood for three
             # groups of 57.92, 887.6 and 2418 µs; each is said, none stands for the rest
             for p in partners:

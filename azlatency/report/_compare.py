@@ -468,6 +468,7 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
             return row
     note = "printed values: their ratio has no interval the data can give"
     ka, kb = executions(other), executions(ref)
+    first_shown = False  # several runs a side, shown by their first printed value
     if ka < len(other) or kb < len(ref):
         note += (
             f"; {ka} vs {kb} runs: the {len(other)} vs {len(ref)} in the tables are parts "
@@ -475,6 +476,7 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
         )
     elif len(other) > 1 or len(ref) > 1:
         note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
+        first_shown = True
     out = {
         "stat": sa,
         "value_a": a["value"],
@@ -487,6 +489,7 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
         "n_runs_a": ka,
         "n_runs_b": kb,
         "testable": False,
+        "first_shown": first_shown,
     }
     lo_a, hi_a = a.get("bound_low"), a.get("bound_high")
     lo_b, hi_b = b.get("bound_low"), b.get("bound_high")
