@@ -146,6 +146,88 @@ def test_reverse():
     assert s.runs["direction"][0] == "reverse" and "retransmits.total" in _stats(s)
 
 
+@pytest.mark.parametrize(
+    "name, forward, back",
+    [
+        # "[  1] 0.0000-2.0168 sec 3.84 GBytes 16.3 Gbits/sec" and, after the server connected
+        # back, "[  2] local 10.77.40.1 port 6603 connected with 10.77.40.2 port 46600" ...
+        # "[  2] 0.0000-2.0014 sec 3.97 GBytes 17.0 Gbits/sec"
+        ("iperf2--2.1.8-linux-c-i1-r-tcp-tradeoff.txt", 16.3 * GBIT, 17.0 * GBIT),
+        # -d: "[  1] 0.0000-2.0135 ... 16.3 Gbits/sec", "[  2] 0.0000-2.0041 ... 11.0 Gbits/sec"
+        ("iperf2--2.1.8-linux-c-i1-d-tcp-dualtest.txt", 16.3 * GBIT, 11.0 * GBIT),
+        # the server: "[  1] ... 16.4 Gbits/sec", "[ *2] ... (reverse)" "... 11.0 Gbits/sec",
+        # and "[SUM] 0.0000-2.0016 sec 6.39 GBytes 27.4 Gbits/sec", which adds both ways
+        ("iperf2--2.1.8-linux-s-i1-d-tcp-dualtest.txt", 16.4 * GBIT, 11.0 * GBIT),
+    ],
+)
+def test_both_ways_are_two_runs(name, forward, back):
+    t = _fx(name)
+    assert list(t.runs["direction"]) == ["forward", "reverse"] and t.runs["complete"].all()
+    role = t.runs["role"][0]
+    sides = ("sender", "receiver") if role == "client" else ("receiver", "sender")
+    assert _stats(t, run=0)[f"throughput_{sides[0]}.mean"] == pytest.approx(forward)
+    assert _stats(t, run=1)[f"throughput_{sides[1]}.mean"] == pytest.approx(back)
+    assert "(iperf 2 -d or -r): read as two runs" in t.runs["warnings"][0]
+    assert role == "server" or "Server" not in str(t.runs["warnings"][0])
+    if role == "server":
+        assert "the [SUM] lines from line 14 add both ways: not read" in t.runs["warnings"][1]
+
+
+def test_both_ways_in_udp():
+    # the client's own report "[  1] ... 0.001 ms 0/1787 (0%)" for its stream, and what it
+    # received: "[  2] 0.0000-2.0019 sec 2.50 MBytes 10.5 Mbits/sec 0.002 ms 0/1786 (0%)";
+    # no Server Report is due for what it received
+    t = _fx("iperf2--2.1.8-linux-c-i1-d-u-udp-dualtest.txt")
+    fwd, back = _stats(t, run=0), _stats(t, run=1)
+    assert (fwd["datagrams_sent.total"], fwd["datagrams.total"]) == (1788, 1787)
+    assert (back["datagrams.total"], back["jitter.rfc3550"]) == (1786, 2.0)
+    assert "throughput_sender.mean" not in back and t.runs["complete"].all()
+
+
+def test_both_ways_in_csv():
+    # 2.1 writes the connecting end first; the server's banner "Client connecting to
+    # 10.77.40.1, TCP port 6604" among its rows names the client
+    s = _fx("iperf2--2.1.8-linux-s-yC-i1-d-tcp-dualtest.txt")
+    assert list(zip(s.runs["role"], s.runs["direction"])) == [
+        ("server", "forward"),
+        ("server", "reverse"),
+    ]
+    assert (s.runs["src_ip"][1], s.runs["dst_ip"][1]) == ("10.77.40.1", "10.77.40.2")
+    # "...,10.77.40.2,45622,10.77.40.1,6604,2,0.0-2.0,3622961152,14454213064": sent back
+    assert _stats(s, run=1)["throughput_sender.mean"] == 14454213064
+    # 2.0 (autotest's iperf 2.0.4 docstring) writes the local end first: "...,10.75.222.14,
+    # 5001,10.75.222.13,46112,12,0.0-10.0,1176387584,940172245" came in on port 5001.
+    # Which end was the client no row says: each way by its own ends.
+    a = _fx("iperf2--2.0.4-yC-d-tcp-dualtest-cpu-line--autotest.txt", strict=False)
+    assert a.runs["role"].isna().all() and a.runs["direction"].isna().all()
+    ways = list(zip(a.runs["src_ip"], a.runs["dst_ip"]))
+    assert ways == [("10.75.222.14", "10.75.222.13"), ("10.75.222.13", "10.75.222.14")]
+    assert [_stats(a, run=k)["throughput.mean"] for k in (0, 1)] == [84029467, 940172245]
+
+
+def test_both_ways_in_a_udp_csv_keep_their_own_figures():
+    # ChromiumOS tast's iperf 2 -y C -u -d: the client's row, the server's report of it
+    # (addresses swapped) "0.114,539,267740,0.201,0", and the stream from the server
+    # "...,192.168.0.8,5001,172.16.60.140,51402,4,...,295186328,0.060,3822,254835,1.500,0"
+    t = _fx("iperf2--2.0-yC-d-u-udp-dualtest--chromiumos-tast.txt")
+    fwd, back = _stats(t, run=0), _stats(t, run=1)
+    assert fwd["throughput_sender.mean"] == 314824870 and fwd["jitter.rfc3550"] == 114
+    assert (back["throughput_receiver.mean"], back["lost_datagrams.total"]) == (295186328, 3822)
+    assert back["jitter.rfc3550"] == 60 and "throughput_sender.mean" not in back
+    assert list(t.runs["direction"]) == ["forward", "reverse"]
+
+
+def test_an_empty_server_report_is_not_read():
+    # nfqueue-loadbalancer's report: "[  1] 0.00-0.00 sec  0.000 Bytes  -nan bits/sec  131.072
+    # ms 4294966296/0 (inf%)", a server that received nothing; once read as jitter 131 ms
+    t = _fx("iperf2--2.1-c-u-empty-server-report-nan-inf--nfqlb.txt", strict=False)
+    stats = _stats(t)
+    assert stats["throughput_sender.mean"] == 2.15 * GBIT
+    assert stats["datagrams_sent.total"] == 1826091
+    assert not any(k.startswith(("jitter", "lost", "throughput_receiver")) for k in stats)
+    assert "line 12: the Server Report measured nothing" in t.runs["warnings"][0]
+
+
 def test_server_log_of_several_tests():
     t = _fx("iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt")
     assert list(t.runs["streams"]) == [1, 1, 2] and t.runs["complete"].all()

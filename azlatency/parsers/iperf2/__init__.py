@@ -46,7 +46,17 @@ from .lines import (
     expected_groups,
     unknown_columns,
 )
-from .model import Row, Test, finish, rate_bps, row_figures, size_bytes, transfer_bytes, utc_ns
+from .model import (
+    Row,
+    Test,
+    finish,
+    flows,
+    rate_bps,
+    row_figures,
+    size_bytes,
+    transfer_bytes,
+    utc_ns,
+)
 
 INFO = ToolInfo(
     tool=TOOL,
@@ -154,10 +164,13 @@ def locate(lines: list[str]) -> list[Span]:
             i += 1
             continue
         start = i - 1 if i and command_of(lines[i - 1], _COMMANDS)[0] else i
-        csv_block = _kind(lines[i]) in ("csv", "csvhead")
+        csv_block = _kind(lines[i]) in ("csv", "csvhead") or _csv_follows(lines, i)
         j = i + 1
         while j < n:
             kind = _kind(lines[j])
+            if csv_block and kind in _CSV_ASIDE and _csv_follows(lines, j):
+                j += 1
+                continue
             if _ends(lines[j]) or (csv_block != (kind in ("csv", "csvhead")) and kind):
                 break
             if kind is None:
@@ -177,6 +190,22 @@ def locate(lines: list[str]) -> list[Span]:
         spans.append(Span(start, end, TOOL, weight=2.0))
         i = max(end, i + 1)
     return spans
+
+
+# Lines a server prints among its CSV rows when it connects back to the client (-d, -r).
+_CSV_ASIDE = (None, "dashes", "client", "setting")
+
+
+def _csv_follows(lines: list[str], i: int) -> bool:
+    """Line ``i`` is a dashes, banner or setting line that a CSV row follows, with only such
+    lines (up to eight) between."""
+    for line in lines[i : i + 9]:
+        kind = _kind(line)
+        if kind in ("csv", "csvhead"):
+            return True
+        if kind not in _CSV_ASIDE[1:] and line.strip():
+            return False
+    return False
 
 
 def _ends(line: str) -> bool:
@@ -217,12 +246,24 @@ class _Text:
         return test
 
     def _banner(self, m, role: str, no: int) -> None:
+        if self._other_end(role):
+            return
         meta = {"port": int(m["port"])}
         if role == "client" and not re.fullmatch(r"[\d.]+|[\da-fA-F:]+", m["host"]):
             meta["dst_host"] = m["host"]
         self.session = {"role": role, "protocol": m["proto"].lower(), "meta": meta, "labels": {}}
         above = no - 1 if no > 1 and DASHES.match(self.lines[no - 2].strip()) else no
         self.test = self._new(above) if role == "client" else None
+
+    def _other_end(self, role: str) -> bool:
+        """A banner of the other end of a -d/-r test: the server connecting back to the
+        client, or the client's own listener printed before its first report line."""
+        test = self.test
+        if test is None or test.role == role:
+            return False
+        if role == "client":
+            return test.role == "server" and bool(test.connected)
+        return test.role == "client" and not test.has_rows and not test.errors
 
     def _setting(self, s: str) -> None:
         target = self.test.meta if self.test is not None else self.session.setdefault("meta", {})
@@ -285,7 +326,9 @@ class _Text:
         if len(test.connected) == 1:
             local, remote = (m["lip"], int(m["lport"])), (m["rip"], int(m["rport"]))
             src, dst = (local, remote) if test.role != "server" else (remote, local)
-            test.meta.update(src_ip=src[0], dst_ip=dst[0], port=dst[1])
+            # a server's port is the one it listens on (its -r connection back is not)
+            port = test.meta.get("port", dst[1]) if test.role == "server" else dst[1]
+            test.meta.update(src_ip=src[0], dst_ip=dst[0], port=port)
             if t := STARTED.search(rest):
                 test.meta["start_time"] = utc_ns(t["t"])
             if p := PEER.search(rest):
@@ -296,8 +339,14 @@ class _Text:
                     tcp_mss_bytes=int(c["mss"]),
                     tcp_irtt_us=int(c["irtt"]),
                 )
-        if "(reverse)" in rest or m["id"].startswith("*"):
+        marked = "(reverse)" in rest or m["id"].startswith("*")
+        if marked:
             test.meta["direction"] = "reverse"
+        # -d/-r: the server connects back (its "(reverse)", "[ *2]"; on the client, a
+        # connection that is not to the port it called)
+        port = test.meta.get("port")
+        back = test.role == "client" and port is not None and int(m["rport"]) != port
+        stream.facts["back"] = marked or back
         if "(full-duplex)" in rest:
             test.meta["direction"] = "bidir"
         if "(trip-times)" in rest:
@@ -397,12 +446,14 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             "connecting to HOST, TCP port N' and 'connected with')",
             hint="read it as iperf3",
         )
-    if csvfmt.ROW.match(first) or csvfmt.HEADER.match(first):
+    # a server's CSV of a -d/-r test can open with its banner of connecting back
+    row = next((x.strip() for x in lines if _kind(x) not in _CSV_ASIDE), "")
+    if csvfmt.ROW.match(row) or csvfmt.HEADER.match(row):
         tests = csvfmt.read(lines, source, strict)
         pending: list[tuple[str, int]] = []
     else:
         reader = _Text(lines, source, strict)
-        tests = reader.read()
+        tests = [part for test in reader.read() for part in flows(test)]
         pending = reader.pending
     measured = [t for t in tests if t.has_rows]
     if not measured:

@@ -7,6 +7,12 @@ for UDP, ``jitter_ms,lost,total,lost_pct,out_of_order`` (Locale.c ``reportCSV_bw
 client writes 9 columns and then the server's report with the addresses swapped; a 2.1+
 client writes the UDP columns too, with ``-1`` datagrams in its total.  A 2.2 ``-e`` header
 says it (``writecnt`` is the sender's, ``readcnt`` the receiver's).
+
+``-d``/``-r`` add rows of a connection from the server back to the client.  A connection's
+listening end receives; 2.0 writes the local address first, 2.1+ the connecting one, so the
+port the rows share tells which end listened.  Rows of both ways are read as two runs.  The
+server prints its ``Client connecting to CLIENT`` banner among its rows: the file is the
+server's, and the way from CLIENT is the client's; else which way is whose stays unknown.
 """
 
 from __future__ import annotations
@@ -16,8 +22,8 @@ import re
 
 from ...errors import ParseError
 from .._lines import decimal_to_ns, stray
-from .lines import TOOL
-from .model import Row, Test
+from .lines import ACCEPTED, CLIENT, DASHES, TOOL
+from .model import Row, Test, flows, local_side
 
 ROW = re.compile(
     r"^(?P<time>(?:[+-]\d{4}:)?\d{14}(?:\.\d+)?),(?P<a>[^,]+),(?P<ap>\d+),(?P<b>[^,]+),"
@@ -83,13 +89,19 @@ def _values(m: re.Match[str], names: list[str] | None, no: int, source: str | No
 
 def read(lines: list[str], source: str | None, strict: bool) -> list[Test]:
     """One test per block of rows; a stream whose total was read and that starts again at 0
-    opens the next test."""
+    opens the next test (``_restarts``)."""
     tests: list[Test] = []
     names: list[str] | None = None
     test: Test | None = None
+    banners: list[tuple[int, str]] = []  # a server connecting back: (line, client)
+    gap = False  # a blank line since the last row
     for i, line in enumerate(lines):
         no, s = i + 1, line.strip()
-        if not s:
+        gap = gap or not s
+        if not s or DASHES.match(s) or ACCEPTED.match(s):
+            continue
+        if c := CLIENT.match(s):
+            banners.append((no, c["host"]))
             continue
         if HEADER.match(s):
             names = s.split(",")
@@ -107,19 +119,64 @@ def read(lines: list[str], source: str | None, strict: bool) -> list[Test]:
             # a 2.0 UDP client's copy of the server's report, cut before its UDP columns
             stray(TOOL, source, no, line, strict, test.warnings)
             continue
-        if test is None or (_restarts(test, sid, float(values["start"])) and not _swapped(test, m)):
+        restarts = test is not None and _restarts(test, sid, float(values["start"]), gap)
+        if test is None or (restarts and not _swapped(test, m)):
             test = Test(role=None, variant="csv-enhanced" if names else "csv", line_start=no)
             tests.append(test)
         _row(test, m, values, sid, no, names)
-        test.line_end = no
-    for t in tests:
-        _roles(t, names)
-    return tests
+        test.line_end, gap = no, False
+    out: list[Test] = []
+    for k, t in enumerate(tests):
+        if names:
+            t.role = "client" if "writecnt" in names else "server" if "readcnt" in names else None
+        after = tests[k - 1].line_end if k else 0
+        client = next((h for no, h in reversed(banners) if after < no <= t.line_end), None)
+        for part in _ways(t, client):
+            _roles(part, names)
+            out.append(part)
+    return out
 
 
-def _restarts(test: Test, sid: str, start: float) -> bool:
+def _ways(test: Test, client: str | None) -> list[Test]:
+    """The test as one test per way its data went (``model.flows``), each with its
+    addresses; the writer's role where a server's banner names the client (or a 2.0 UDP
+    client's report row shows it), else unknown, with the side it was on where UDP shows it."""
+    firsts = {k: s.rows[0].figures["_pair"] for k, s in test.streams.items() if s.rows}
+    firsts.pop("SUM", None)
+    shared = set.intersection(*({ap, bp} for _, ap, _, bp in firsts.values())) if firsts else ()
+    if len(firsts) < 2 or len(shared) != 1:
+        return [test]
+    (port,) = shared
+    way = {k: (b, a) if ap == port else (a, b) for k, (a, ap, b, bp) in firsts.items()}
+    kinds = list(dict.fromkeys(way.values()))
+    if len(kinds) != 2 or kinds[0] != kinds[1][::-1] or kinds[0][0] == kinds[0][1]:
+        return [test]
+    reported = next((k for k, s in test.streams.items() if s.report is not None), None)
+    main = kinds[0]
+    if client is not None and any(w[0] == client for w in kinds):
+        test.role, main = "server", next(w for w in kinds if w[0] == client)
+    elif reported is not None:
+        test.role, main = "client", way[reported]
+    for k, w in way.items():
+        test.streams[k].facts["back"] = w != main
+    other = main[::-1]
+    parts = flows(test, (f"from {main[0]} to {main[1]}", f"from {other[0]} to {other[1]}"))
+    for part, (src, dst) in zip(parts, (main, other)):
+        if test.role is None:  # each way by its own ends: which end was the client is unknown
+            part.meta.update(src_ip=src, dst_ip=dst, port=int(port), direction=None)
+        else:  # the client and the server, as in the text, and the direction
+            part.meta.update(src_ip=main[0], dst_ip=main[1], port=int(port))
+    return parts
+
+
+def _restarts(test: Test, sid: str, start: float, gap: bool) -> bool:
+    """A row of a stream whose total was read, from 0 again: the next test.  After a blank
+    line (iperf 2 writes none between a test's rows) a single row from 0 was the total too."""
     stream = test.streams.get(sid)
-    return bool(stream and len(stream.rows) > 1 and start == 0 and stream.rows[-1].start == 0)
+    if not stream or not stream.rows or start != 0:
+        return False
+    total_read = len(stream.rows) > 1 and stream.rows[-1].start == 0
+    return total_read or (gap and len(stream.rows) == 1 and stream.rows[0].start == 0)
 
 
 def _swapped(test: Test, m) -> bool:
@@ -173,23 +230,25 @@ def _roles(test: Test, names: list[str] | None) -> None:
     """Which end wrote the rows, where the file can tell, and the figures as the text reader
     names them."""
     rows = [r for s in test.streams.values() for r in s.rows]
-    if names:
-        test.role = "client" if "writecnt" in names else "server" if "readcnt" in names else None
-    elif test.protocol == "udp":
-        client = any(s.report for s in test.streams.values()) or any(
+    if not names and test.protocol == "udp" and (test.role is None or not test.split):
+        sent = any(s.report for s in test.streams.values()) or any(
             "jitter_us" not in r.figures or r.figures.get("total") == "-1" for r in rows
         )
-        test.role = "client" if client else "server"
+        if test.split:  # one way of a -d/-r test: which end wrote it is not known
+            test.side = "sender" if sent else "receiver"
+        else:
+            test.role = "client" if sent else "server"
     test.variant += "-udp" if test.protocol == "udp" else ""
     first = rows[0] if rows else None
     # The client writes its own address first in every version, and so does any end in
     # 2.2's -e CSV; a 2.0 server writes its own first, a 2.1 server the client's: unknown.
-    if first is not None and (names or test.role == "client"):
+    if first is not None and not test.split and (names or test.role == "client"):
         a, ap, b, bp = first.figures["_pair"]
         test.meta.update(src_ip=a, dst_ip=b, port=int(bp))
+    side = test.side or local_side(test.role, test.meta.get("direction") == "reverse")
     for stream in test.streams.values():
         for row in stream.rows + ([stream.report] if stream.report else []):
-            _figures(row, sender=test.role == "client" and not row.report)
+            _figures(row, sender=side == "sender" and not row.report)
 
 
 def _figures(row: Row, *, sender: bool) -> None:

@@ -8,13 +8,14 @@ after its first interval would read the same.
 
 Sides: the client sends and the server receives, both the other way round with ``-R``
 (``(reverse)``, ``[ *1]``).  A UDP client's ``Server Report`` is the receiver's figures,
-printed by the client.
+printed by the client.  ``-d`` (both ways at once) and ``-r`` (one way, then the other) add
+streams from the server to the client: ``flows`` makes one test of each way.
 """
 
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,6 +69,8 @@ class Test:
     errors: list[tuple[str, int]] = field(default_factory=list)
     no_report: bool = False  # the client said the server's report never came
     ends_block: bool = False
+    side: str | None = None  # the writer's side of the data when no role tells it
+    split: bool = False  # one way of a -d/-r test (``flows``): its [SUM] lines are not read
 
     def stream(self, sid: str) -> Stream:
         key = "SUM" if sid.startswith("SUM") else sid.lstrip("*")
@@ -151,6 +154,40 @@ def _tcp_info(m, out: dict[str, Any]) -> None:
         out["tcp_rttvar_us"] = float(m["rttvar"])
 
 
+def flows(test: Test, ways: tuple[str, str] = ("client to server", "server to client")):
+    """A test whose streams carry data both ways (``-d``, ``-r``; a stream's ``back`` fact
+    marks those of the second way) as one test per way, the first ``forward`` and the second
+    ``reverse``, each saying so; else ``[test]``.  A ``[SUM]`` line of such a test adds both
+    ways: it is not read, and the runs say that too."""
+    data = {k: s for k, s in test.streams.items() if k != "SUM"}
+    back = [k for k, s in data.items() if s.facts.get("back")]
+    if not back or len(back) == len(data):
+        return [test]
+    first = [k for k in data if k not in back]
+    note = (
+        f"streams {' '.join(f'[{k}]' for k in first)} carry data {ways[0]} and "
+        f"{' '.join(f'[{k}]' for k in back)} {ways[1]} (iperf 2 -d or -r): read as two runs"
+    )
+    sums = test.streams.get("SUM")
+    if sums is not None and sums.rows:
+        note += f"; the [SUM] lines from line {sums.rows[0].line} add both ways: not read"
+    parts = []
+    for keys, direction in ((first, "forward"), (back, "reverse")):
+        parts.append(
+            replace(
+                test,
+                meta={**test.meta, "direction": direction},
+                labels=dict(test.labels),
+                streams={k: data[k] for k in keys},
+                connected=[c for c in test.connected if c in keys],
+                warnings=[*test.warnings, note],
+                errors=list(test.errors) if direction == "forward" else [],
+                split=True,
+            )
+        )
+    return parts
+
+
 # ---------------------------------------------------------------------------------------------
 # totals
 
@@ -207,15 +244,21 @@ def totals(test: Test, warnings: list[str], cut: list[str]) -> dict[str, Row]:
         out[key] = total
     several = len([s for s in data_streams if s.rows]) > 1
     sums = test.streams.get("SUM")
-    if several and "SUM" not in out and (test.role == "client" or (sums and sums.rows)):
+    if (
+        several
+        and "SUM" not in out
+        and not test.split
+        and (test.role == "client" or (sums and sums.rows))
+    ):
         cut.append(f"no [SUM] total for the {len(data_streams)} streams (cut short?)")
-    elif several and sums is None:
+    elif several and (sums is None or test.split):
         # 2.1+ servers print no [SUM] for a short -P test (a capture: -t 1 -P 2).
         warnings.append(
             f"no [SUM] lines for the {len(data_streams)} streams: the test's figures are the "
             "sum of the streams' totals (computed)"
         )
-    udp_client = test.role == "client" and test.protocol == "udp"
+    sends = test.meta.get("direction") != "reverse"  # a -R or -d client's received streams
+    udp_client = test.role == "client" and test.protocol == "udp" and sends
     if udp_client and not test.variant.startswith("csv") and not test.no_report:
         for key, stream in test.streams.items():
             if key != "SUM" and key in out and stream.report is None:
@@ -396,6 +439,19 @@ def _connect_times(run: Run, test: Test) -> None:
         run.add("connect_time", "max", max(times), "us", **kw)
 
 
+def _empty_reports(streams: list[Stream], warnings: list[str]) -> None:
+    """A Server Report of a server that received nothing (``0.00-0.00 sec 0.000 Bytes -nan
+    bits/sec 131.072 ms 4294966296/0 (inf%)``) has no figure to read: dropped, said."""
+    for stream in streams:
+        row = stream.report
+        if row is not None and (row.end <= row.start or row.figures.get("total") == 0):
+            warnings.append(
+                f"line {row.line}: the Server Report measured nothing ({row.start_text}-"
+                f"{row.end_text} sec, {row.figures.get('total')} datagrams): not read"
+            )
+            stream.report = None
+
+
 def finish(test: Test) -> Run:
     run = Run(line_start=test.line_start, line_end=test.line_end)
     run.meta.update(_meta(test))
@@ -404,11 +460,12 @@ def finish(test: Test) -> Run:
     if not test.has_rows and not test.errors:
         cut.append(f"nothing measured after line {test.line_end}")
     reverse = run.meta.get("direction") == "reverse"
-    side = local_side(test.role, reverse)
+    side = test.side or local_side(test.role, reverse)
     main = found.get("SUM")
     if main is None and len(found) == 1:
         main = next(iter(found.values()))
     data = [s for k, s in test.streams.items() if k != "SUM"]
+    _empty_reports(data, warnings)
     report = data[0].report if len(data) == 1 else None
     if main is not None:
         run.meta["duration_s"] = round(main.end - main.start, 6)
