@@ -314,7 +314,9 @@ def _invocation(lines: list[str], span: Span, source: str | None, strict: bool) 
             _line(t, kind, m, no, interval)
     if not targets:
         raise ParseError(TOOL, source, span.start + 1, "fping output without a target line")
-    runs = [_run(t) for t in targets.values() if not _unresolved(t)]
+    # fping 5.0+ prints a line for each lost probe ("[1], timed out"); older ones do not
+    five = any(p[1] == "timeout" for t in targets.values() for p in t.probes)
+    runs = [_run(t, five) for t in targets.values() if not _unresolved(t)]
     if not runs:
         said = "; ".join(f"{t.host}: {t.unknown}" for t in targets.values())
         raise NothingMeasured(
@@ -384,7 +386,7 @@ def _src(m: re.Match[str]) -> str | None:
     return f"reply from {m['src']}" if m["src"] else None
 
 
-def _run(t: _Target) -> Run:
+def _run(t: _Target, five: bool) -> Run:
     run = Run(line_start=t.first, line_end=t.last)
     host, ip = host_and_ip(t.host, None)
     counted = t.summary is not None or t.values is not None or bool(t.probes)
@@ -412,7 +414,7 @@ def _run(t: _Target) -> Run:
     _summary(run, t)
     probes = _probes(run, t)
     if probes:
-        _samples(run, probes)
+        _samples(run, probes, five)
     if not run.meta["complete"]:
         run.warnings.append(
             f"no summary for {t.host} after line {t.last}: the output was cut before fping finished"
@@ -468,13 +470,22 @@ def _probes(run: Run, t: _Target) -> list[tuple]:
     return []
 
 
+def _as_probe_line(us: float) -> float:
+    """A -C value as a probe line prints it (fping.c ``sprint_tm``: 3, 2, 1 or 0 decimals of
+    ms below 1, 10, 100 ms and above); fping before 5.0 printed -C values to 2 decimals."""
+    ms = us / 1000
+    digits = 3 if ms < 1 else 2 if ms < 10 else 1 if ms < 100 else 0
+    return round(round(ms, digits) * 1000, 6)
+
+
 def _check_values(run: Run, t: _Target) -> None:
     """The -C line repeats the probe lines' values: say where they disagree."""
     shown = {p[0]: p[2] for p in t.probes if p[1] in ("ok", "timeout")}
     differ = [
         k
         for k, v in enumerate(t.values)
-        if k in shown and not (np.isnan(v) and np.isnan(shown[k]) or v == shown[k])
+        if k in shown
+        and not (np.isnan(v) and np.isnan(shown[k]) or shown[k] in (v, _as_probe_line(v)))
     ]
     if differ or len(t.values) != len(shown):
         run.warnings.append(
@@ -483,7 +494,22 @@ def _check_values(run: Run, t: _Target) -> None:
         )
 
 
-def _samples(run: Run, probes: list[tuple]) -> None:
+def _data_bytes(run: Run, size: int, five: bool) -> int:
+    """The data bytes of a reply of ``size``.  fping 5.0+ prints the ICMP message: 8 bytes
+    of header and the data, 64 for the default 56 (ping's "56 data bytes").  Before 5.0 an
+    IPv4 reply counted its 20-byte IP header too: the default read "84 bytes".  Only 5.0's
+    lines for lost probes tell the versions apart; without them, 84 is read as the old
+    default and said."""
+    if size == 84 and not five and run.meta["protocol"] == "icmp":
+        run.warnings.append(
+            "'84 bytes': read as fping before 5.0, which counted the 20-byte IP header (56 "
+            "data bytes); from fping 5.0 it would be 76 data bytes (-b 76)"
+        )
+        return 56
+    return size - 8
+
+
+def _samples(run: Run, probes: list[tuple], five: bool) -> None:
     seq = pd.array([p[0] for p in probes], dtype="Int64")
     status = np.array([p[1] for p in probes], dtype=object)
     rtt = np.array([p[2] for p in probes], dtype=float)
@@ -507,9 +533,7 @@ def _samples(run: Run, probes: list[tuple]) -> None:
     run.samples = samples_frame(cols)
     sizes = {p[4] for p in probes if p[4] is not None}
     if len(sizes) == 1:
-        # fping >= 5.0 prints the ICMP message without the IP header: 8 bytes of ICMP header
-        # and the data, 64 for the default 56 (ping's "56 data bytes")
-        run.meta["msg_size_bytes"] = sizes.pop() - 8
+        run.meta["msg_size_bytes"] = _data_bytes(run, sizes.pop(), five)
     dups = int((status == "duplicate").sum())
     if dups:
         run.meta["duplicates"] = dups

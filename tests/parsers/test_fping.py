@@ -1,4 +1,5 @@
-"""fping: values read off our own captures of fping 5.1 (tests/fixtures/fping, SOURCES.md)."""
+"""fping: values read off our own captures of fping 5.1 and a published older output
+(tests/fixtures/fping, SOURCES.md)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,19 @@ def test_probe_lines_and_summary():
     # IPDV from consecutive replies: |51 - 55| ... 19 pairs
     assert _stat(t, 0, "ipdv", "count", "computed") == 19
     assert t.samples.ipdv_us.iloc[1] == 4.0
+
+
+def test_before_5_0_a_reply_counted_its_ip_header():
+    # "8.8.8.8 : [0], 84 bytes, 6.46 ms": fping before 5.0 counted the 20-byte IP header
+    # (its CHANGELOG for 5.0), so 56 data bytes, not 76; no "timed out" line tells 5.0 apart
+    t = _read("fping--pre5.0-s-C3-84-bytes--toolshed-issue82.txt", strict=False)
+    run = t.runs.iloc[0]
+    assert run.msg_size_bytes == 56 and "read as fping before 5.0" in run.warnings
+    # "12.9 ms" on the probe line, "12.92" among the -C values (printed to 2 decimals then):
+    # one value, not a disagreement
+    assert "disagree" not in run.warnings
+    five = _read(f"{V}-C20-loss-multi.txt")  # "[1], timed out": 5.0's, 64 bytes = 56 data
+    assert set(five.runs.msg_size_bytes.dropna()) == {56}
 
 
 def test_one_run_per_target_with_C_values_and_an_unresolved_name():

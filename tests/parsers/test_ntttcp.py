@@ -556,6 +556,25 @@ def test_ntttcp_528_one_table_totals(strict):
     assert t.samples["bits_per_second"].iloc[1] == pytest.approx(231692.964 * 1024 * 8)
 
 
+def test_ntttcp_540_zero_thread_row_is_no_measurement():
+    """NTttcp.exe 5.40 (microsoft/ntttcp issue 24) prints its one thread as '0    0.000
+    0.000   1048576.000' under totals of 136794 MB in 30.008 s: that row is no reading."""
+    t = azlatency.read(
+        NT / "ntttcp--5.40-windows-s-console-thread-zero--ntttcp-issue24.txt", strict=False
+    ).validate()
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.role, run.complete, run.duration_s) == (
+        "5.40",
+        "sender",
+        True,
+        30.008,
+    )
+    assert list(t.samples.status) == ["error"]
+    assert "1 of 1 threads print 0.000 s at 0 KB/s" in run.warnings
+    assert _summary(t, "throughput_sender", "mean") == pytest.approx(4558.548 * 2**20 * 8)
+    assert (run.packets_sent, run.packets_received) == (16008900, 253662)
+
+
 def _inserted(name: str, at: int, line: str, strict: bool = False):
     lines = (NT / name).read_text(encoding="utf-8").split("\n")
     whole = azlatency.read(NT / name)

@@ -117,6 +117,8 @@ def test_interrupted_killed_and_refused():
     run = t.runs.iloc[0]  # the "to" session's data was refused: what is left is the reverse
     assert len(t.runs) == 1 and run.direction == "reverse" and run.packets_sent == 0
     assert "Server denied request for to session data" in run.warnings
+    # "0 sent, 0 lost (0.000%)": nothing measured, so no loss to state (it was 0%)
+    assert pd.isna(run.loss_pct) and "its loss is not estimable (not 0%)" in run.warnings
     with pytest.raises(NothingMeasured, match="no session printed"):
         _read(OW / f"owping--{V}-c300-v-killed.txt")
     with pytest.raises(NothingMeasured, match=r":3: owping measured nothing: Unable to open"):

@@ -248,6 +248,7 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
                 for name, value in zip(names, values):
                     _total(t, name, value, no, source, strict)
     t.warnings.extend(f"line {no} skipped: {reason}" for no, reason in cut)
+    _empty_threads(t)
     if not seen_totals or t.bits_per_second is None:
         t.complete = False
         t.warnings.append(
@@ -268,6 +269,21 @@ def _number(value: str, name: str, no: int, source: str | None) -> Decimal:
     if out is None:
         raise ParseError(TOOL, source, no, f"expected a number under {name!r}, got {value!r}")
     return out
+
+
+def _empty_threads(t: Totals) -> None:
+    """NTttcp 5.40's per-thread bug (microsoft/ntttcp issue 24): a thread of a test that moved
+    data printed as ``0    0.000    0.000``.  Such a row is no measurement: status ``error``."""
+    if not t.total_bytes:
+        return
+    empty = [r for r in t.thread_rows if r.get("end_s") == 0 and not r.get("bits_per_second")]
+    for row in empty:
+        row["status"] = "error"
+    if empty:
+        t.warnings.append(
+            f"{len(empty)} of {len(t.thread_rows)} threads print 0.000 s at 0 KB/s while the "
+            f"totals show {t.total_bytes} bytes: their rows are kept as errors, not measurements"
+        )
 
 
 def _threads(t: Totals, names: list[str], rows, source: str | None) -> None:

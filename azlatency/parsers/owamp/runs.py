@@ -281,6 +281,12 @@ def _text(run: Run, s: Session, main: str, w: float, width_known: bool) -> None:
 
 def _counts(run: Run, sent: int, lost: int, pct: float | None, source: str = "reported") -> None:
     received = max(sent - lost, 0)
+    if sent == 0:  # owping prints "0 sent, 0 lost (0.000%)" for a session it could not fetch
+        pct = None
+        run.warnings.append(
+            f"{run.meta['tool']}: 0 packets sent: the session measured nothing, and its loss "
+            "is not estimable (not 0%)"
+        )
     run.meta.update(
         packets_sent=sent,
         packets_received=received,
