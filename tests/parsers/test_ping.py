@@ -359,6 +359,50 @@ def test_localized_windows(name, lang, encoding):
     assert (s["rtt_us"].dropna() % 1000 == 0).all()
 
 
+@pytest.mark.parametrize(
+    "lang, first_ms, stats",
+    [
+        # "64 Bytes von 10.77.40.2: icmp_seq=1 ttl=64 Zeit=0.032 ms" ... "5 Pakete übertragen,
+        # 5 empfangen, 0% Paketverlust, Zeit 813ms", "rtt min/avg/max/mdev = ..."
+        ("de_DE", 0.032, (5, 5, 0.0)),
+        ("fr_FR", 0.024, (5, 5, 0.0)),  # "temps=0.024 ms", "0 % paquets perdus"
+        ("ja_JP", 0.025, (5, 5, 0.0)),  # "時間=0.025 ミリ秒"
+        ("zh_CN", 0.019, (5, 5, 0.0)),  # "已发送 5 个包， 已接收 5 个包"
+        ("uk_UA", 0.020, (5, 5, 0.0)),  # "ПІНГ", "64 байтів від", "час=0.020 мс"
+        ("cs_CZ", 0.025, (5, 5, 0.0)),  # "pořadí=1 TTL=64 čas=0.025 ms"
+    ],
+)
+def test_iputils_in_other_languages(lang, first_ms, stats):
+    t = _fx(f"ping--iputils-20250605-33-linux-LANG-{lang}-c5.txt")
+    run = t.runs.iloc[0]
+    assert len(t.runs) == 1 and run.complete and pd.isna(run.warnings)
+    assert (run.language, run.parser_variant, run.msg_size_bytes) == (lang[:2], "iputils", 56)
+    assert (run.packets_sent, run.packets_received, run.loss_pct) == stats
+    samples = _samples(t)
+    assert len(samples) == 5 and samples.rtt_us[0] == first_ms * 1000
+    assert _stats(t)["mdev"] >= 0 and len(_stats(t)) == 5  # count, min, mean, max, mdev
+
+
+def test_iputils_in_german_unreachable_and_a_published_paste():
+    # "Von 10.77.40.1 icmp_seq=1 Zielhost nicht erreichbar" x4, "4 Pakete übertragen, 0
+    # empfangen, +4 Fehler, 100% Paketverlust, Zeit 959ms", "pipe 4"
+    t = _fx("ping--iputils-20250605-33-linux-LANG-de_DE-c4-unreachable.txt")
+    run = t.runs.iloc[0]
+    assert (run.packets_sent, run.packets_received, run.errors, run.loss_pct) == (4, 0, 4, 100.0)
+    assert list(_samples(t).message) == ["Zielhost nicht erreichbar"] * 4
+    # mtr issue 450: "--- 2a00:6020:0:b::1 ping-Statistik ---", "5 Pakete übertragen, 5
+    # empfangen, 0% packet loss, time 4006ms" (an older translation): the counts are read
+    p = _fx("ping--iputils-linux-LANG-de-c5-elided-ipv6--mtr-issue450.txt")
+    run = p.runs.iloc[0]
+    assert (run.packets_sent, run.loss_pct, run.language, run.dst_ip) == (
+        5,
+        0.0,
+        "de",
+        "2a00:6020:0:b::1",
+    )
+    assert _stats(p)["mean"] == 6645.0
+
+
 def test_windows_unreachable_counts_as_received():
     t = _fx("ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt")
     run = t.runs.iloc[1]
@@ -415,6 +459,7 @@ def _unix_texts():
         # jc misreads a packets line that ends the text ("+6 errors" with no line under it:
         # no loss, data_bytes 5684); these cut captures have their own tests
         and "-cut-before-" not in p.name
+        and "-LANG-" not in p.name  # jc reads iputils in English only
     ]
     if CORPUS.is_dir():
         out += [

@@ -283,6 +283,8 @@ class _Assembler:
         for e in events:
             handler = getattr(self, f"_on_{e.kind}")
             handler(e)
+            if self.acc is not None and "l10n" in e.data:  # iputils translated (l10n.py)
+                self.acc.lang = self.acc.lang or e.data["l10n"]
         self._close()
         if self.skipped and self.runs:
             self.runs[0].warnings.append(skipped_warning(self.skipped))

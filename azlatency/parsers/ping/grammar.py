@@ -3,7 +3,8 @@
 Used by ``ping.locate`` (which lines are ping output) and ``ping.parse`` (what each one says).
 The dialects:
 
-* Linux iputils (checked against iputils 20221126): ``PING h (ip) 56(84) bytes of data.``,
+* Linux iputils (checked against iputils 20221126; its translations through ``l10n.py``):
+  ``PING h (ip) 56(84) bytes of data.``,
   ``64 bytes from ip: icmp_seq=1 ttl=64 time=0.029 ms``, ``-D`` ``[1700000000.123456]``
   prefixes, ``-O`` ``no answer yet for icmp_seq=N``, ``From ip icmp_seq=N <ICMP error>``,
   ``(DUP!)``, ``N packets transmitted, M received, +D duplicates, +E errors, X% packet loss,
@@ -24,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from .._lines import ELIDED, STRAY_LINES
+from . import l10n
 
 # ---------------------------------------------------------------------------------------------
 # Unix dialects (iputils, BusyBox, BSD/macOS).
@@ -448,6 +450,8 @@ class Scanner:
         # and PowerShell's patterns allow the indent themselves.
         line = line.lstrip(" \t")
         if m := UNIX_REPLY.fullmatch(line):
+            if m["ms"] is None and m["rest"].strip() and (found := self._translated(idx, line)):
+                return found  # "64 bytes from ...: icmp_seq=1 ttl=64 tiempo=0.022 ms"
             if _GLUED.search(line):
                 return self._glued(idx, line)
             data = self._size_fixed(m.groupdict())
@@ -478,7 +482,18 @@ class Scanner:
         if BSD_IP_DUMP.fullmatch(line):
             self.after_dump_title = True
             return [Event(idx, "neutral")]
-        return None
+        return self._translated(idx, line)
+
+    def _translated(self, idx: int, line: str) -> list[Event] | None:
+        """iputils in another language: the events of the English line it translates."""
+        translated = l10n.english(line)
+        if translated is None:
+            return None
+        text, lang = translated
+        events = self._unix(idx, text)
+        for e in events or ():
+            e.data["l10n"] = lang
+        return events
 
     def _glued(self, idx: int, line: str) -> list[Event]:
         cuts = [m.start() for m in _GLUED.finditer(line)]

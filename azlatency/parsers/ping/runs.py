@@ -264,6 +264,8 @@ def finish(acc: Acc) -> Run:
         if df is not None:
             df = unix_samples(acc, df, first_seq)
         meta.update(parser_variant=variant, os=os_name)
+        if acc.lang:  # iputils' translated lines (l10n.py)
+            meta["language"] = acc.lang
         _target(meta, header, acc.title and acc.title["host"])
         _unix_counts(meta, acc, df, variant)
     elif acc.kind == "windows":
