@@ -228,6 +228,17 @@ def test_an_empty_server_report_is_not_read():
     assert "line 12: the Server Report measured nothing" in t.runs["warnings"][0]
 
 
+def test_a_test_with_no_total_keeps_its_intervals_figures():
+    # RT-Thread's README: "[412]  0.0- 1.0 sec  45.6 MBytes   382 Mbits/sec" ... "[412]
+    # 19.0-20.0 sec  48.0 MBytes   402 Mbits/sec", no total line
+    t = _fx("iperf2--2.0-s-i1-no-total--rtthread-hpm-readme.txt")
+    run, stats = t.runs.iloc[0], _stats(t, "computed")
+    assert not run.complete and "no total for [412]" in run.warnings
+    assert (stats["throughput_receiver.min"], stats["throughput_receiver.max"]) == (382e6, 418e6)
+    assert stats["throughput_receiver.mean"] == pytest.approx(407.5e6)
+    assert _stats(t) == {}  # nothing reported
+
+
 def test_server_log_of_several_tests():
     t = _fx("iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt")
     assert list(t.runs["streams"]) == [1, 1, 2] and t.runs["complete"].all()

@@ -933,3 +933,17 @@ def test_a_foreign_line_between_separator_and_summary_keeps_one_run(at, line):
     assert f"line {at} not read" in t.runs.warnings.iloc[0]
     cols = ["metric", "stat", "value"]
     assert t.summaries[cols].equals(whole.summaries[cols])
+
+
+def test_two_titled_clients_interleaved_are_two_runs():
+    # "s1:  [  5]   0.00-3.00   sec  2.31 GBytes  6.60 Gbits/sec  1305  sender" and "s2:  [  5]
+    # 0.00-3.00   sec  2.54 GBytes  7.29 Gbits/sec  667  sender", their lines interleaved
+    t = _fx("iperf3--3.12-linux-T-two-clients-interleaved.txt")
+    assert list(t.runs.port) == [6701, 6702] and t.runs.complete.all()
+    assert list(t.runs.labels) == ['{"title": "s1"}', '{"title": "s2"}']
+    assert t.runs.warnings.isna().all()
+    s1, s2 = _stats(t, 0), _stats(t, 1)
+    assert (s1["throughput_sender.mean"], s2["throughput_sender.mean"]) == (6.60e9, 7.29e9)
+    # s1's intervals only: 8.70, 6.33, 4.77 Gbits/sec
+    s1_rows = t.samples[(t.samples.run_id == t.runs.run_id[0]) & (t.samples.kind == "interval")]
+    assert list(s1_rows.bits_per_second) == [8.70e9, 6.33e9, 4.77e9]

@@ -826,3 +826,19 @@ def test_sorted_ticks_give_the_counted_order_statistics(monkeypatch, n):
         monkeypatch.setattr(fulllog, "SORT_BINS", 0)
         assert fulllog._order_stats_counted(values, ordered)
         assert ordered == counted and counted["p50"] == np.sort(values)[-1 + int(0.5 + n / 2)]
+
+
+def test_markdown_bold_and_stripped_tags_of_a_paste_are_read():
+    # issue 172: "sockperf: ---> MAX observation = **11541.068**", "percentile 99.999 =
+    # **11533.498**", "**sockperf: Summary: Round trip is 1892.600 usec**"
+    t = azlatency.read(FIX / "sockperf--3.8-tcp-pp-full-rtt-markdown-bold--sockperf-issue172.txt")
+    s = dict(zip(t.summaries.metric + "." + t.summaries.stat, t.summaries.value))
+    assert (s["rtt.max"], s["rtt.p99.999"], s["rtt.mean"]) == (11541.068, 11533.498, 1892.6)
+    assert t.runs.warnings[0] == "statistics end early (truncated output)"
+    # PR 73: "---> MAX observation =   42.328" ... "---> MIN observation =    1.743"
+    p = azlatency.read(
+        FIX / "sockperf--vma-percentiles-max-min-tags-stripped--sockperf-pr73.txt", strict=False
+    )
+    s = dict(zip(p.summaries.stat, p.summaries.value))
+    assert (s["max"], s["min"], s["p50"]) == (42.328, 1.743, 1.861)
+    assert "got '7.946  <=== New report'" in p.runs.warnings[0]

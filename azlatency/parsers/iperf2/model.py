@@ -452,6 +452,31 @@ def _empty_reports(streams: list[Stream], warnings: list[str]) -> None:
             stream.report = None
 
 
+def _combined(found: dict[str, Row]) -> bool:
+    """Stream totals ``_combined_totals`` adds up into the test's figures."""
+    return len([k for k in found if k != "SUM"]) > 1
+
+
+def _from_intervals(run: Run, df: pd.DataFrame | None, side: str | None) -> None:
+    """A test with no total (a log cut, a server stopped mid-test): mean/min/p50/max of its
+    ``ok`` intervals' rates, over the [SUM] rows or the single stream's, as iperf3's runs
+    have them (``source = computed``)."""
+    if df is None or "bits_per_second" not in df:
+        return
+    ok = df[(df["status"] == "ok") & df["bits_per_second"].notna()]
+    streams = set(ok["stream"])
+    key = "SUM" if "SUM" in streams else next(iter(streams)) if len(streams) == 1 else None
+    if key is None:
+        return  # several streams and no [SUM]: no per-interval total was printed
+    values = ok.loc[ok["stream"] == key, "bits_per_second"].astype(float)
+    metric = f"throughput_{side}" if side else "throughput"
+    kw = {"source": "computed", "n": len(values)}
+    run.add(metric, "mean", float(values.mean()), "bps", **kw)
+    run.add(metric, "min", float(values.min()), "bps", **kw)
+    run.add(metric, "p50", float(values.median()), "bps", **kw)
+    run.add(metric, "max", float(values.max()), "bps", **kw)
+
+
 def finish(test: Test) -> Run:
     run = Run(line_start=test.line_start, line_end=test.line_end)
     run.meta.update(_meta(test))
@@ -494,6 +519,8 @@ def finish(test: Test) -> Run:
     )
     run.meta["latency_basis"] = "one_way" if basis else None
     run.samples = samples(test, side)
+    if main is None and not _combined(found):
+        _from_intervals(run, run.samples, side)
     run.meta["complete"] = not cut and not test.errors
     run.warnings = warnings + [f"cut short: {c}" for c in cut]
     run.warnings += [f"line {no}: iperf 2: {msg}" for msg, no in test.errors]

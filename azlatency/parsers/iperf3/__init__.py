@@ -25,6 +25,7 @@ from .documents import decode_documents, stream_documents
 from .jsondoc import has_measurement, to_test
 from .lines import (
     ACCEPTED,
+    ANCHOR,
     CONGESTION,
     CONNECTED,
     CONNECTING,
@@ -602,6 +603,58 @@ def _refuse_iperf2(lines: list[str], a: int, b: int, source: str | None) -> None
             )
 
 
+# "-T s1" prints "s1:  " before every line of that client (iperf_printf).
+_TITLE = re.compile(r"(?P<title>[^\s:][^:]{0,39}?):  (?=\S)")
+
+
+def _titles(block: list[str]) -> dict[int, tuple[str, int]]:
+    """Line -> (its ``-T`` title, where its text starts) when the lines of iperf3 in
+    ``block`` carry two titles or more: several clients run at once into one terminal, their
+    lines interleaved.  Else empty (one title is read as any prefix)."""
+    out: dict[int, tuple[str, int]] = {}
+    for k, line in enumerate(block):
+        body = line.lstrip()
+        m = _TITLE.match(body)
+        if m is not None and ANCHOR.match(body, m.end()):
+            out[k] = (m["title"], len(line) - len(body) + m.end())
+    titles = {t for t, _ in out.values()}
+    if len(titles) < 2:
+        return {}
+    for k, line in enumerate(block):  # a title before an empty line ("s1:  ")
+        head, colon, rest = line.strip().partition(":")
+        if k not in out and colon and not rest.strip() and head in titles:
+            out[k] = (head, len(line))
+    return out
+
+
+def _read_text(
+    lines: list[str], a: int, b: int, source: str | None, strict: bool
+) -> tuple[list[Test], list[str]]:
+    """A text segment's tests: one reading of each ``-T`` title's lines where several clients'
+    lines are interleaved (each test labelled with its title), else one reading."""
+    block = lines[a:b]
+    titled = _titles(block)
+    if not titled:
+        reader = TextReader(block, source=source, strict=strict, offset=a)
+        return reader.read(), reader.leftover
+    found: list[Test] = []
+    messages: list[str] = []
+    for title in dict.fromkeys(t for t, _ in titled.values()):
+        own = [
+            line[titled[k][1] :] if titled.get(k, ("",))[0] == title else ""
+            for k, line in enumerate(block)
+        ]
+        reader = TextReader(own, source=source, strict=strict, offset=a)
+        for test in reader.read():
+            test.labels["title"] = title
+            found.append(test)
+        messages += reader.leftover
+    others = [k for k, line in enumerate(block) if line.strip() and k not in titled]
+    for k in others:
+        stray(TOOL, source, a + k + 1, block[k], strict, found[0].warnings if found else [])
+    return found, messages
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     with gc_paused():
         return _parse(text, source, strict)
@@ -616,9 +669,7 @@ def _parse(text: str, source: str | None, strict: bool) -> Parsed:
         messages: list[str] = []
         if kind == "text":
             _refuse_iperf2(lines, a, b, source)
-            reader = TextReader(lines[a:b], source=source, strict=strict, offset=a)
-            found = reader.read()
-            messages = reader.leftover
+            found, messages = _read_text(lines, a, b, source, strict)
         else:
             whole = text if (a, b) == (0, len(lines)) else None  # a -J file: no second join
             found = _json_tests(lines, a, b, kind, source, strict, messages, seen, whole)

@@ -81,6 +81,8 @@ def whole_file(head: str) -> bool:
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     """Parse one block (or a whole file) of sockperf output into runs."""
+    if "**" in text:  # Markdown bold of a paste: '**sockperf: Summary: ...**', '= **11.5**'
+        text = text.replace("**", "")
     lines = text.split("\n")
     spans = executions(lines)
     if not spans:

@@ -72,7 +72,8 @@ SUMMARY = re.compile(
     r"Summary:\s*(?P<what>Latency|Round trip)(?:\s+of burst of \d+ messages)?\s+is\s+(?P<v>\S+)\s*usec"
 )
 OBS = re.compile(r"Total\s+(?P<n>\S+)\s+observations")
-EXTREME = re.compile(r"--->\s*<(?P<which>MAX|MIN)>\s*observation\s*=\s*(?P<v>.*?)\s*$")
+# '<MAX>'; 'MAX' where a Markdown page took '<MAX>' for a tag and dropped it
+EXTREME = re.compile(r"--->\s*<?(?P<which>MAX|MIN)>?\s*observation\s*=\s*(?P<v>.*?)\s*$")
 PCT = re.compile(r"--->\s*percentile\s+(?P<q>\S+)\s*=\s*(?P<v>.*?)\s*$")
 END = re.compile(r"Test end \(interrupted by (?P<why>timer|user|signal \d+)\)")
 ERROR = re.compile(r"sockperf:\s*ERROR:\s*(?P<msg>.*?)\s*$")
