@@ -239,6 +239,18 @@ def test_a_test_with_no_total_keeps_its_intervals_figures():
     assert _stats(t) == {}  # nothing reported
 
 
+def test_the_far_ends_line_of_a_connection_is_not_a_second_stream():
+    # cnuvem23's Docker log: the client's "[  1] local 127.0.0.1 port 37872 connected with
+    # 127.0.0.1 port 5001" and the server's "[  2] local 127.0.0.1%lo port 5001 connected with
+    # 127.0.0.1 port 37872", then "[  2] 0.00-10.00 sec 48.3 GBytes 41.5 Gbits/sec" (the
+    # server's) and "[  1] 0.00-10.00 sec 48.3 GBytes 41.5 Gbits/sec" (the client's)
+    t = _fx("iperf2--2.1.9-c-s-interleaved-docker--cnuvem23-readme.txt", strict=False)
+    second = t.runs.iloc[2]
+    assert second.streams == 1 and second.direction == "forward"
+    assert "[2] is the far end's line of [1]'s connection" in second.warnings
+    assert _stats(t, run=2)["throughput_sender.mean"] == pytest.approx(41.5 * GBIT)
+
+
 def test_server_log_of_several_tests():
     t = _fx("iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt")
     assert list(t.runs["streams"]) == [1, 1, 2] and t.runs["complete"].all()

@@ -238,3 +238,29 @@ def test_two_outputs_in_a_note():
     assert list(t.runs["mode"]) == ["rr", "stream"]
     assert t.runs["command"][0] == "netperf -H 10.77.40.2 -t TCP_RR"
     assert list(t.runs["heading"]) == ["AZ1 - AZ2", "AZ1 - AZ2"]
+
+
+def test_outputs_without_their_banner_read_the_command_line():
+    # "kubectl exec -n netperf -it netperf-client -- netperf -H netperf-server -t TCP_RR -l 30
+    # -- -O min_latency,...", then the -O table with no banner: "307  333.18  4840  384
+    # 39.75  2999.744"; UDP_RR the same; a classic TCP_STREAM table "... 30.00  9809.07"
+    t = azlatency.read(FX / "netperf--kubectl-O-p99-rr-and-stream-no-banner--aks-cilium-readme.txt")
+    runs = t.runs
+    assert list(zip(runs["mode"], runs["protocol"])) == [
+        ("rr", "tcp"),
+        ("rr", "udp"),
+        ("stream", "tcp"),
+    ]
+    assert (runs["dst_host"] == "netperf-server").all() and runs["dst_ip"].isna().all()
+    assert all("no netperf banner" in w for w in runs["warnings"])
+    s = t.summaries
+    tcp_rr = s[(s.run_id == runs.run_id[0]) & (s.metric == "rtt")]
+    assert dict(zip(tcp_rr.stat, tcp_rr.value)) == {
+        "mean": 333.18,
+        "std": 39.75,
+        "min": 307.0,
+        "p99": 384.0,
+        "max": 4840.0,
+    }
+    stream = s[(s.run_id == runs.run_id[2]) & (s.metric == "throughput_sender")]
+    assert stream.value.item() == 9809.07e6

@@ -403,6 +403,15 @@ def test_iputils_in_german_unreachable_and_a_published_paste():
     assert _stats(p)["mean"] == 6645.0
 
 
+def test_a_windows_for_loop_over_hosts_is_one_run_per_host():
+    # "for /l %i in (1,1,255) do @ping 192.168.7.%i -w 1 -n 1|find /i "ttl="": "来自
+    # 192.168.7.7 的回复: 字节=32 时间<1ms TTL=128", then .107 and .110, no header
+    t = _fx("ping--windows-zh-for-loop-n1-find-ttl-three-hosts--host-discovery-notes.txt")
+    assert list(t.runs.dst_ip) == ["192.168.7.7", "192.168.7.107", "192.168.7.110"]
+    assert list(t.samples.status) == ["censored", "ok", "censored"]
+    assert not t.runs.complete.any()
+
+
 def test_windows_unreachable_counts_as_received():
     t = _fx("ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt")
     run = t.runs.iloc[1]

@@ -347,6 +347,11 @@ class _Text:
         port = test.meta.get("port")
         back = test.role == "client" and port is not None and int(m["rport"]) != port
         stream.facts["back"] = marked or back
+        ends = ((m["lip"], m["lport"]), (m["rip"], m["rport"]))
+        for other in test.streams.values():  # the far end's line of one of these connections
+            if other is not stream and other.facts.get("ends") == ends[::-1]:
+                stream.facts.update(mirror=other.id, back=False)
+        stream.facts["ends"] = ends
         if "(full-duplex)" in rest:
             test.meta["direction"] = "bidir"
         if "(trip-times)" in rest:

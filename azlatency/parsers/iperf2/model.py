@@ -158,7 +158,15 @@ def flows(test: Test, ways: tuple[str, str] = ("client to server", "server to cl
     """A test whose streams carry data both ways (``-d``, ``-r``; a stream's ``back`` fact
     marks those of the second way) as one test per way, the first ``forward`` and the second
     ``reverse``, each saying so; else ``[test]``.  A ``[SUM]`` line of such a test adds both
-    ways: it is not read, and the runs say that too."""
+    ways: it is not read, and the runs say that too.  A stream that is the far end's view of
+    another's connection (``mirror``: two processes' outputs in one stream) is dropped."""
+    for k in [k for k, s in test.streams.items() if s.facts.get("mirror")]:
+        other = test.streams.pop(k).facts["mirror"]
+        test.connected = [c for c in test.connected if c != k]
+        test.warnings.append(
+            f"[{k}] is the far end's line of [{other}]'s connection (the other end's output "
+            "interleaved with this one's): its lines are not read"
+        )
     data = {k: s for k, s in test.streams.items() if k != "SUM"}
     back = [k for k, s in data.items() if s.facts.get("back")]
     if not back or len(back) == len(data):

@@ -20,7 +20,7 @@ import re
 
 from ...errors import NothingMeasured, ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import PROMPT, anywhere, command_of, integer, number, stray
+from .._lines import PROMPT, STRAY_LINES, anywhere, command_of, integer, number, stray
 from .lines import (
     BANNER,
     CONFIDENCE,
@@ -31,6 +31,7 @@ from .lines import (
     HIST_TITLE,
     HIST_TOTAL,
     INTERIM,
+    INVOCATION,
     KEYVAL,
     MSS_HEAD,
     ROW,
@@ -41,6 +42,7 @@ from .lines import (
     VERBOSE_HEAD,
     WARN,
     banner_facts,
+    command_facts,
 )
 from .model import Histogram, Test, finish
 from .tables import Cursor, classic, columns, csv, is_csv_header, is_header_line, mss, verbose
@@ -74,8 +76,9 @@ INFO = ToolInfo(
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _OPENS = re.compile(r"^(?:netperf: |establish control: |establish_control could not )")
-# The reader's hook: locate() opens only at these two, matched on the stripped line.
-OPENERS = (anywhere(BANNER), anywhere(_OPENS))
+# The reader's hook: locate() opens only at these, matched on the stripped line (a command
+# line opens an output printed without its banner).
+OPENERS = (anywhere(BANNER), anywhere(_OPENS), INVOCATION)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -106,6 +109,26 @@ def _ends(line: str) -> bool:
     return bool(_FENCE.match(line) or _HEADING.match(line) or PROMPT.match(line))
 
 
+def _headless(lines: list[str], i: int) -> bool:
+    """Line ``i`` runs netperf and a result table follows it with no banner (``-P 0``, or a
+    paste that left the banner out): the output opens at the command."""
+    if "netperf" not in lines[i] or not INVOCATION.search(lines[i]):
+        return False
+    strays = 0
+    for line in lines[i + 1 : i + 4 + STRAY_LINES]:
+        s = line.strip()
+        if not s:
+            continue
+        if RR_HEAD.match(s) or STREAM_HEAD.match(s) or UDP_STREAM_HEAD.match(s):
+            return True
+        if is_header_line(s) or is_csv_header(s):
+            return True
+        strays += 1  # a foreign line (a kernel message) between: the reader names it
+        if BANNER.match(s) or _ends(line) or INVOCATION.search(s) or strays > STRAY_LINES:
+            return False
+    return False
+
+
 def locate(lines: list[str]) -> list[Span]:
     """A netperf output opens at its banner (or netperf's error) and goes on through every
     line up to a fence, a heading, a prompt, the next banner, or a blank line not followed by
@@ -114,10 +137,11 @@ def locate(lines: list[str]) -> list[Span]:
     i, n = 0, len(lines)
     while i < n:
         s = lines[i].strip()
-        if not (BANNER.match(s) or _OPENS.match(s)):
+        headless = _headless(lines, i)
+        if not (BANNER.match(s) or _OPENS.match(s) or headless):
             i += 1
             continue
-        start = i - 1 if i and command_of(lines[i - 1], (TOOL,))[0] else i
+        start = i - 1 if i and not headless and command_of(lines[i - 1], (TOOL,))[0] else i
         j = i + 1
         while j < n:
             line = lines[j]
@@ -156,6 +180,17 @@ class _Reader:
     def _line(self, i: int) -> int:
         line, no = self.lines[i], i + 1
         s = line.strip()
+        if _headless(self.lines, i):
+            test = Test(
+                {**command_facts(INVOCATION.search(s)["args"]), "variant": "classic"}, no, no
+            )
+            test.errors, self.pending = self.pending, []
+            test.warnings.append(
+                f"line {no}: no netperf banner: the test and its far end are read from the "
+                "command line"
+            )
+            self.tests.append(test)
+            return i + 1
         if not s or command_of(line, (TOOL,))[0]:
             return i + 1
         if m := BANNER.match(s):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from .._lines import host_and_ip
+
 TOOL = "netperf"
 
 # netlib.c format_units(): byte units are powers of 1024, bit units powers of ten; "Trans"
@@ -99,6 +101,34 @@ def rate(value: float, unit: str) -> tuple[str, float] | None:
         return "trans", value
     factor = BITS_PER_SECOND.get(word)
     return None if factor is None else ("bps", value * factor)
+
+
+# "netperf -H host -t TCP_RR -- -O ...", after a prompt or "kubectl exec ... --" too
+# (the last "netperf" of the line: "kubectl exec -n netperf -it netperf-client -- netperf -H")
+INVOCATION = re.compile(r"^(?:.*\s)?(?:\S*/)?netperf(?:\.exe)?\s+(?P<args>-\S.*?)\s*$")
+
+
+def command_facts(args: str) -> dict:
+    """Test, protocol and far end from a netperf command line (its global options, before
+    ``--``), for an output printed without its banner (``-P 0``, or a paste that left it
+    out); ``-t`` defaults to TCP_STREAM, as netperf does."""
+    words = args.split()
+    words = words[: words.index("--")] if "--" in words else words
+    test, host = "TCP_STREAM", None
+    for k, w in enumerate(words):
+        value = words[k + 1] if k + 1 < len(words) else None
+        if w in ("-t", "-H") and value is not None:
+            test, host = (value, host) if w == "-t" else (test, value.split(",")[0])
+        elif w.startswith(("-t", "-H")) and len(w) > 2:
+            test, host = (w[2:], host) if w[1] == "t" else (test, w[2:].split(",")[0])
+    upper = test.upper()
+    name, ip = host_and_ip(host, None)
+    facts: dict = {"test": upper, "opts": "", "remote_host": name, "remote_ip": ip}
+    if upper.split("_")[0] in ("TCP", "UDP", "SCTP"):
+        facts["protocol"] = upper.split("_")[0].lower()
+    modes = (("_CRR", "crr"), ("_RR", "rr"), ("MAERTS", "maerts"), ("STREAM", "stream"))
+    facts["mode"] = next((mode for key, mode in modes if key in upper), None)
+    return facts
 
 
 def banner_facts(m: re.Match[str]) -> dict:

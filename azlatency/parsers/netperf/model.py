@@ -19,7 +19,7 @@ import pandas as pd
 
 from ...errors import ParseError
 from .._base import Run
-from .._lines import decimal_to_ns
+from .._lines import decimal_to_ns, host_and_ip
 from .lines import HIST_SCALE_US, TOOL, rate
 from .tables import Fields, number_of
 
@@ -243,11 +243,11 @@ def _meta(test: Test, mode: str | None, source: str | None) -> dict[str, Any]:
     elapsed = number_of(f, "ELAPSED_TIME", source)
     if elapsed is not None:
         meta["duration_s"] = elapsed
-    remote_ip = facts.get("remote_ip") or facts.get("remote_host")
+    host, remote_ip = host_and_ip(facts.get("remote_host"), facts.get("remote_ip"))
     if remote_ip and remote_ip not in ("0.0.0.0", "::"):
         meta["dst_ip"] = remote_ip
-    if facts.get("remote_host") and facts.get("remote_host") != remote_ip:
-        meta["dst_host"] = facts["remote_host"]
+    if host:
+        meta["dst_host"] = host
     local = facts.get("local_ip") or facts.get("local_host")
     if local and local not in ("0.0.0.0", "::"):
         meta["src_ip"] = local

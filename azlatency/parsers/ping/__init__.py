@@ -595,10 +595,24 @@ class _Assembler:
         n = self._ints(e, ms="a time in whole ms", ttl="'TTL=<n>'", bytes="a reply size in bytes")
         if n is None:
             return
+        if self._another_target(e.data["ip"], e.idx):
+            self._close()
         acc = self._win_packet(e)
+        acc.reply_ip = acc.reply_ip or e.data["ip"]
         ms = float(n["ms"] * 1000)
         rtt, censor, status = (None, ms, "censored") if e.data["op"] == "<" else (ms, None, "ok")
         acc.row(e.idx, None, status, rtt, censor, n["ttl"], n["bytes"])
+
+    def _another_target(self, ip: str, idx: int) -> bool:
+        """A Windows reply, with no header above, from another address than the run's
+        replies (a ``for`` loop of ``ping -n 1`` over hosts, piped through ``find "TTL="``) or
+        after a blank line (ping.exe prints none between replies): another ping."""
+        prev = self.acc
+        if prev is None or prev.header is not None or prev.kind != "windows":
+            return False
+        if prev.reply_ip is None or prev.done:
+            return False
+        return ip != prev.reply_ip or idx > prev.last + 1
 
     def _on_win_failure(self, e: Event) -> None:
         self._win_packet(e).row(e.idx, None, "error", message=e.data["msg"])

@@ -56,6 +56,7 @@ class Acc:
     votes: set[str] = field(default_factory=set)  # unix dialect evidence
     lang: str | None = None
     header: dict[str, Any] | None = None
+    reply_ip: str | None = None  # Windows: the address the first reply came from
     rows: list[tuple] = field(default_factory=list)
     chunks: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, Any] | None = None  # ints: read by ping.py within int64
@@ -270,7 +271,7 @@ def finish(acc: Acc) -> Run:
         _unix_counts(meta, acc, df, variant)
     elif acc.kind == "windows":
         meta.update(parser_variant=f"windows-{acc.lang}", os="windows", language=acc.lang)
-        _target(meta, header, acc.title and acc.title["ip"])
+        _target(meta, header, acc.title and acc.title["ip"] or acc.reply_ip)
         _windows_counts(meta, acc, df)
         run.warnings.append(WINDOWS_RESOLUTION)
     else:
