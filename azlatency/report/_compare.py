@@ -651,11 +651,15 @@ def cross_tool(
     Runs that nothing of ``NAMED_BY`` places are compared only under one heading of a
     write-up or when they all name one host (:func:`_unnamed_pairs`); ``attrs["left_out"]``
     says which were not, and why; ``attrs["alone"]``, the tools no other tool measured
-    beside on any pair."""
+    beside on any pair; ``attrs["alone_on"]``, tool -> (pairs no other tool measured, its
+    pairs) for the tools compared on some of their pairs only."""
     by = [c for c in by if c in tables.runs.columns]
     pct = _cross_percentiles(tables, by, level)
     rows = []
+    pairs: dict[str, list[bool]] = {}  # tool -> for each of its named pairs: compared?
     for keys, g in pct[_named(pct)].groupby(list(by), dropna=False, sort=True):
+        for tool in set(g["tool"]):
+            pairs.setdefault(tool, []).append(g["tool"].nunique() > 1)
         if g["tool"].nunique() < 2:
             continue
         group = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
@@ -676,6 +680,9 @@ def cross_tool(
         out["what"] = out["tool"] + size + " (" + out["stat"] + ")"
     out.attrs["left_out"] = left_out
     out.attrs["alone"] = sorted(unsaid - set(out["tool"]))
+    out.attrs["alone_on"] = {  # compared on some pairs, alone on others: (alone, of)
+        t: (f.count(False), len(f)) for t, f in sorted(pairs.items()) if any(f) and not all(f)
+    }
     return out
 
 

@@ -251,6 +251,11 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
             f"**{tool}** against the reference tool of its pair: ratio of "
             f"{', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
         )
+    for tool, (n, of) in agree.attrs.get("alone_on", {}).items():  # not a word was a silence
+        texts.append(
+            f"**{tool}**: {n} of its {of} pairs of VMs had no other tool beside it, so "
+            f"{'it is' if n == 1 else 'they are'} not set against one."
+        )
     texts += agree.attrs.get("left_out", [])  # runs nothing says were one pair of VMs
     alone = agree.attrs.get("alone", [])
     if alone:  # not a word about them was a silence: the reader looks for every tool

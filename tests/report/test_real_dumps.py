@@ -506,6 +506,21 @@ def test_a_tool_alone_on_its_pairs_is_named(tmp_path):
     )
 
 
+def test_a_tool_alone_on_some_of_its_pairs_is_said(tmp_path):
+    """The bundled seed 001 campaign (its yaml names the pairs): qperf and sockperf each
+    measured one pair the other did not. Page 40 compared them over 4 pairs and said nothing
+    of the fifth."""
+    folder = ROOT / "data" / "raw" / "seed001-aks-azure-cni"
+    agree = rep.cross_tool(_imported(tmp_path, "s001", *sorted(folder.iterdir())))
+    assert agree.attrs["alone_on"] == {"qperf": (1, 5), "sockperf": (1, 5)}
+    assert rep.cross_tool_claims(agree)["text"].tolist()[1:] == [
+        "**qperf**: 1 of its 5 pairs of VMs had no other tool beside it, so it is not set "
+        "against one.",
+        "**sockperf**: 1 of its 5 pairs of VMs had no other tool beside it, so it is not set "
+        "against one.",
+    ]
+
+
 def test_logs_that_name_no_pair_are_not_compared_across_tools(tmp_path):
     """A sockperf full log and a qperf test from two machines, in one folder without a yaml:
     nothing says they measured one pair of VMs, so the page says so instead of a ratio."""
