@@ -533,13 +533,49 @@ def english(line: str) -> tuple[str, str] | None:
     """The English line iputils prints for a translated ``line``, and the language; None for
     a line that is not one of iputils' translated lines (or is English already)."""
     s = line.strip()
-    if not s or not any(c.isdigit() for c in s):
+    if not _DIGIT.search(s):
         return None
-    for read in (_reply, _packets, _rtt, _title, _header, _from_error, _no_answer):
+    seq, tx, ping = _gates()
+    readers = (_reply, _from_error, _no_answer) if seq.search(s) else ()
+    if tx.search(s):
+        readers += (_packets,)
+    if s[:3].lower() == "rtt":
+        readers += (_rtt,)
+    if s.startswith("--"):
+        readers += (_title,)
+    elif s.startswith(ping):
+        readers += (_header,)
+    for read in readers:
         out = read(s)
         if out is not None and out[1] != "en":
             return out
     return None
+
+
+_DIGIT = re.compile(r"\d")
+
+
+@cache
+def _gates() -> tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+    """A word of each kind of line, one of which a line must hold to be asked about: the
+    sequence number's (replies, errors, "no answer yet"), the packets line's, the header's
+    first word."""
+    seq = (*_words("seq"), *_words("from_error"), *_words("no_answer"), "icmp_req")
+    either = lambda words: re.compile("|".join(map(re.escape, sorted(set(words)))))  # noqa: E731
+    return either(seq), either(_words("tx")), _words("ping")
+
+
+@cache
+def _words(part: str) -> tuple[str, ...]:
+    """A word every wording of ``part`` holds (its longest), to leave the patterns unasked
+    on lines that hold none: most lines a scanner gives here are no ping output."""
+    out = set()
+    for words in (*_PO.values(), _ENGLISH):
+        for fmt in words.get(part, ()):
+            literal = re.sub(r"%[a-z0-9.]*[a-z%]", " ", fmt).replace(",", " ").split()
+            if literal:
+                out.add(literal[0] if part == "ping" else max(literal, key=len).strip("=:"))
+    return tuple(sorted(out))
 
 
 def _reply(s: str) -> tuple[str, str] | None:
