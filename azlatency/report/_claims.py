@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -90,6 +91,7 @@ COLUMNS = [
     "evidence",
     "method",
     "caveat",
+    "also",  # pairs whose scenarios differ in more than the factor (``_also_differ``)
     "text",
 ]
 EVIDENCE_RANK = {
@@ -270,7 +272,53 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
                 rows.append(_pair_row(row, (label, g), [p], walk_other, f, note))
         else:
             rows.append(_pair_row(row, (label, g), partners, walk_other, f, note))
+    if f in SAME_ENDPOINTS:
+        for r in rows:
+            r.pop("_scenarios")
+    else:
+        _also_differ(rows, f)
     return rows, alone
+
+
+def _scenario_of(side: list) -> str | None:
+    """The one scenario of a side's groups, or None (none, or several)."""
+    names = {
+        str(v) for _, g in side if "scenario" in g.columns for v in g["scenario"] if pd.notna(v)
+    }
+    return names.pop() if len(names) == 1 else None
+
+
+def _words_of(scenario: str) -> set[str]:
+    return set(re.findall(r"[\w-]+", scenario.lower()))
+
+
+def _also_differ(rows: list[dict], f: str) -> None:
+    """Pairs whose scenarios differ in more words than the factor's own, where another pair
+    of the contrast is alike but for those: ``also`` says so.  A write-up's 'VM-VM without
+    Acc' against 'VM-VM with Acc' (3.65×) and against 'VM-LB-VM with Acc' (1.80×, a load
+    balancer in the path too): the second is no like-for-like measure of accelerated
+    networking alone.  The factor's words are those every pair's scenarios differ in; where
+    there are none, the scenario names do not describe the factor and say nothing here."""
+    diffs = []
+    for r in rows:
+        sa, sb = r.pop("_scenarios", (None, None))
+        diffs.append((_words_of(sa) ^ _words_of(sb), sa, sb) if sa and sb else None)
+    known = [d for d in diffs if d is not None]
+    if len(known) < 2:
+        return
+    factor = set.intersection(*(d[0] for d in known))
+    alike = [d for d in known if d[0] <= factor]
+    if not factor or not alike:
+        # the names do not say the factor (experiments named 'placement', 'zone matrix': a
+        # pair across them says nothing of what else differs), or no pair is alike but for it
+        return
+    name = _factor_name(f)
+    for r, d in zip(rows, diffs):
+        if d is not None and not d[0] <= factor:
+            r["also"] = (
+                f"the two scenarios differ in more than {name} (‘{alike[0][1]}’ and "
+                f"‘{alike[0][2]}’ in it alone)"
+            )
 
 
 def _estimate(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bool) -> dict:
@@ -286,9 +334,15 @@ def _pair_row(row: dict, mine: tuple, partners: list, walk_other: bool, f, note:
         row["note"] = "; ".join(x for x in (row.get("note"), note) if x)
     o_side = [(label, g)] if walk_other else [(p[0], p[1]) for p in partners]
     r_side = [(p[0], p[1]) for p in partners] if walk_other else [(label, g)]
+    scenarios = (_scenario_of(o_side), _scenario_of(r_side))
     if f not in SAME_ENDPOINTS:
         o_side, r_side = _apart(o_side, r_side)
-    return {**row, "groups_a": [x[0] for x in o_side], "groups_b": [x[0] for x in r_side]}
+    return {
+        **row,
+        "groups_a": [x[0] for x in o_side],
+        "groups_b": [x[0] for x in r_side],
+        "_scenarios": scenarios,
+    }
 
 
 def _same_scenario(g: pd.DataFrame, partners: list) -> list:
@@ -437,10 +491,27 @@ def _pair_claim(base: dict, a: str, b: str, r: dict) -> dict:
         "stat": r.get("stat") or base["stat"],
         "evidence": ev,
         "caveat": caveat if ev != "tested across runs" else str(r.get("assumption") or ""),
+        "also": r.get("also") or "",
         "direction": _direction(r),
     }
     claim["claim_id"] = _claim_id(claim)
     return claim
+
+
+def _also_range(base: dict, pairs: list[dict]) -> str:
+    """How many of a range's pairs compare scenarios that differ in more than the factor
+    (each pair says which)."""
+    also = [p for p in pairs if p.get("also")]
+    if not also:
+        return ""
+    return (
+        f"{len(also)} of the {len(pairs)} pairs compare scenarios that differ in more than "
+        f"{_factor_name(base['factor'])}"
+    )
+
+
+def _factor_name(f: str) -> str:
+    return {"vm_size": "VM size"}.get(f, f.replace("_", " "))
 
 
 def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
@@ -468,6 +539,7 @@ def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
         "direction": _range_direction(list(dirs)),
         "evidence": ev,
         "caveat": "; ".join(dict.fromkeys(p["caveat"] for p in pairs if p["caveat"])),
+        "also": _also_range(base, pairs),
     }
     claim["claim_id"] = _claim_id(claim)
     return claim
@@ -650,11 +722,13 @@ def render(c: dict) -> str:
             )
         if c["direction"] in ("partial", "none"):
             ev += "; not every pair is told apart"
+        if c.get("also"):
+            ev += f"; {c['also']}"
         return f"{head}** ({what}; {ev}):"
     sub = kind == "pair"
     values = _values(c)
     interval = _interval(c)
-    detail = "; ".join(x for x in (values, interval, ev) if x)
+    detail = "; ".join(x for x in (values, interval, ev, c.get("also")) if x)
     if c["direction"] == "none":
         why = (
             "bounds include 1"
