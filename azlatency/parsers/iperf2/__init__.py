@@ -246,7 +246,7 @@ class _Text:
         return test
 
     def _banner(self, m, role: str, no: int) -> None:
-        if self._other_end(role):
+        if self._other_end(role, int(m["port"])):
             return
         meta = {"port": int(m["port"])}
         if role == "client" and not re.fullmatch(r"[\d.]+|[\da-fA-F:]+", m["host"]):
@@ -255,15 +255,17 @@ class _Text:
         above = no - 1 if no > 1 and DASHES.match(self.lines[no - 2].strip()) else no
         self.test = self._new(above) if role == "client" else None
 
-    def _other_end(self, role: str) -> bool:
+    def _other_end(self, role: str, port: int) -> bool:
         """A banner of the other end of a -d/-r test: the server connecting back to the
-        client, or the client's own listener printed before its first report line."""
+        client, or the client's own listener (on the port it calls) printed before its first
+        report line."""
         test = self.test
         if test is None or test.role == role:
             return False
         if role == "client":
             return test.role == "server" and bool(test.connected)
-        return test.role == "client" and not test.has_rows and not test.errors
+        listener = test.meta.get("port") == port
+        return test.role == "client" and listener and not test.has_rows and not test.errors
 
     def _setting(self, s: str) -> None:
         target = self.test.meta if self.test is not None else self.session.setdefault("meta", {})
