@@ -655,9 +655,8 @@ def _title(s: str) -> tuple[str, str] | None:
 
 @cache
 def _header_pattern() -> re.Pattern[str]:
-    words = {fmt.split(" ")[0] for w in (*_PO.values(), _ENGLISH) for fmt in w.get("ping", ())}
     data = "|".join(p.pattern for p, _ in _parts("data"))
-    alternation = "|".join(sorted(map(re.escape, words)))
+    alternation = "|".join(map(re.escape, _words("ping")))
     return re.compile(rf"(?:{alternation}) (?P<mid>.+?) ?(?:{data})\s*")
 
 
