@@ -27,14 +27,40 @@ myst_enable_extensions = ["dollarmath"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 
+import functools
+
+import furo
+from sphinx.search.en import SearchEnglish
+
+
+class English(SearchEnglish):
+    # The search index stems every word of every page, and the pages say the same few
+    # thousand words again and again: each word is stemmed once (a sixth of the site's time).
+    def __init__(self, options):
+        super().__init__(options)
+        self.stem = functools.lru_cache(maxsize=None)(self.stem)
+
+
 def setup(app):
+    app.add_search_language(English)
     # Furo asks every page for the whole navigation, and Sphinx resolves the table of
     # contents again for each (a quarter of the site's time). Within one folder the pages'
     # navigations differ only in which entry is the current page: each folder's is resolved
-    # once and the current entry moved; anything else is left to Sphinx.
+    # once and the current entry moved; anything else is left to Sphinx.  Furo then parses
+    # each page's navigation to add its own marks (another sixth): that too is done once a
+    # folder (``furo_tree``), the current entry marked as furo marks it.
     resolved = {}
     current = '<li class="toctree-l1 current"><a class="current reference internal" href="#">'
     other = '<li class="toctree-l1"><a class="reference internal" href="{}">'
+    marked = current.replace(' current">', ' current current-page">', 1)
+    furo_tree = getattr(furo.get_navigation_tree, "furo", furo.get_navigation_tree)
+    done = {}
+
+    def navigation_tree(html):
+        return done.pop(html, None) or furo_tree(html)
+
+    navigation_tree.furo = furo_tree  # what the next build in this process wraps
+    furo.get_navigation_tree = navigation_tree
 
     def navigation(app, pagename, templatename, context, doctree):
         toctree = context.get("toctree")
@@ -47,7 +73,12 @@ def setup(app):
             key = (folder, tuple(sorted(kwargs.items())))
             known = resolved.get(key)
             if known is not None and known.count(mine) == 1:
-                return known.replace(mine, current)
+                html = known.replace(mine, current)
+                tree = furo_tree(known)  # furo's own cache: once a folder
+                entry = tree[tree.find(mine) : tree.find("</li>", tree.find(mine))]
+                if tree.count(mine) == 1 and "current-page" not in tree and "<ul" not in entry:
+                    done[html] = tree.replace(mine, marked)
+                return html
             html = toctree(**kwargs)
             # the current entry, and the folder's section as the current list: nothing else
             if key not in resolved and html.count(current) == 1 and html.count("current") == 3:

@@ -289,9 +289,11 @@ def test_a_site_kept_beside_its_source_is_updated_as_a_fresh_build_would_be(tmp_
 
 
 def test_each_pages_navigation_is_the_one_sphinx_resolves(tmp_path, monkeypatch):
-    """The site's conf resolves each folder's navigation once and moves the current entry
-    (``site._CONF``'s ``setup``): every file equals a build where Sphinx resolves it for
-    each page (pages at the top and in two folders, the front page, the index and search)."""
+    """The site's conf resolves each folder's navigation once and moves the current entry,
+    has furo mark it once a folder and stems each word of the search index once
+    (``site._CONF``'s ``setup``): every file equals a build where Sphinx and furo do it all
+    for each page (pages at the top and in two folders, the front page, the index and
+    search)."""
     executed = tmp_path / "notebooks"
     for name in ("01-shared", "02-other", "camp-a/10-page", "camp-a/11-page", "camp-b/10-page"):
         (executed / name).parent.mkdir(parents=True, exist_ok=True)
