@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -113,9 +114,35 @@ def render(
                 meta = {"Creator": "azlatency", "CreationDate" if fmt == "pdf" else "Date": None}
                 # a fixed salt makes SVG element ids (random by default) the same every build
                 with mpl.rc_context({"svg.hashsalt": "azlatency"}):
-                    fig.savefig(path, format=fmt, dpi=dpi, metadata=meta, bbox_inches=box)
+                    fig.savefig(
+                        out := io.BytesIO(), format=fmt, dpi=dpi, metadata=meta, bbox_inches=box
+                    )
+                data = out.getvalue()
+                path.write_bytes(_numbered_ids(data) if fmt == "svg" else data)
             paths.append(path)
     return Saved(paths, image, dpi)
+
+
+# matplotlib names an SVG clip path or marker by a hash of its box or path at full precision
+# (``svg.hashsalt``): a layout one part in 10^13 off, which no drawn coordinate shows, renamed
+# every clip path of a report page's figure between two runs of the same logs.
+_SVG_ID = re.compile(rb'\bid="([mp][0-9a-f]{10})"')
+_SVG_REF = re.compile(rb"(?<=#)[mp][0-9a-f]{10}\b")
+
+
+def _numbered_ids(svg: bytes) -> bytes:
+    """``svg`` with its hashed ids renamed in the order they are defined (``p0000000001``)."""
+    names: dict[bytes, bytes] = {}
+    counts = {b"m": 0, b"p": 0}
+    for m in _SVG_ID.finditer(svg):
+        kind = m[1][:1]
+        if m[1] not in names:
+            counts[kind] += 1
+            names[m[1]] = kind + b"%010d" % counts[kind]
+    if not names:
+        return svg
+    svg = _SVG_ID.sub(lambda m: b'id="' + names[m[1]] + b'"', svg)
+    return _SVG_REF.sub(lambda m: names.get(m[0], m[0]), svg)
 
 
 def _png(fig, path: Path, dpi: int, box, legible: str) -> PIL.Image.Image:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -162,6 +164,24 @@ def test_save_writes_three_formats_with_embedded_truetype(tmp_path):
     from PIL import Image
 
     assert Image.open(tmp_path / "fig" / "x.png").info["dpi"][0] == pytest.approx(300, abs=1)
+
+
+def test_svg_ids_do_not_hang_on_a_layout_far_below_a_drawn_digit(tmp_path):
+    """matplotlib names a clip path by a hash of its box at full precision: two runs of one
+    report page once laid an axes out 1e-13 apart, and every clip path of its SVG was renamed.
+    The ids are numbered in order instead; what is drawn is the same."""
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2], marker="o")
+    ax.set_position([0.125, 0.11, 0.775, 0.77])
+    plots.save(fig, tmp_path / "a", formats=("svg",))
+    ax.set_position([0.125 + 1e-13, 0.11, 0.775, 0.77])
+    plots.save(fig, tmp_path / "b", formats=("svg",))
+    a, b = (tmp_path / "a.svg").read_bytes(), (tmp_path / "b.svg").read_bytes()
+    assert a == b
+    assert b'<clipPath id="p0000000001">' in a and b"url(#p0000000001)" in a
+    assert b'id="m0000000001"' in a and b'xlink:href="#m0000000001"' in a
+    # the hashed names are gone, each reference renamed with its definition
+    assert not re.search(rb'(?:id="|#)[mp](?!\d{10})[0-9a-f]{10}', a)
 
 
 def test_save_is_reproducible(tmp_path):
