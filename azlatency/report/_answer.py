@@ -26,7 +26,7 @@ from ._data import labels
 from ._longrun import reported_segments
 from ._memo import memo
 from ._show import fmt
-from ._zones import zone_pair_medians
+from ._zones import held_out, zone_pair_medians
 
 PathLike = str | os.PathLike[str]
 COMPARE_FACTOR = {
@@ -173,6 +173,8 @@ def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         "client → server where the addresses prove it; the matrix gives every pair with "
         "its interval."
     )
+    if held := held_out(m):
+        text += " " + held
     row = _statement(
         "answer",
         "zone pair",

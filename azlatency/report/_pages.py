@@ -20,6 +20,7 @@ from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
 from ._show import counted, fmt, fmt_interval
+from ._zones import held_out
 
 
 def mark(tables: Tables) -> str:
@@ -185,6 +186,8 @@ def zone_matrix_claims(
             f"No pair was measured both ways with samples ({both_ways} have both directions "
             "in the matrix): no direction can be tested."
         )
+    if held := held_out(medians):
+        texts.append(held)
     return _rows("zone matrix", texts)
 
 
@@ -214,6 +217,8 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
             f"{len(medians) - len(m)} of {len(medians)} pairs have no {stat} (`note` says why)."
         )
     texts.append(f"No direction test: A→B against B→A compares latencies, not {stat}.")
+    if held := held_out(medians):
+        texts.append(held)
     return _rows("zone matrix", texts)
 
 

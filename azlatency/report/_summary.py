@@ -6,7 +6,7 @@ import pandas as pd
 
 from ._pages import _extremes
 from ._show import counted, fmt, fmt_interval
-from ._zones import spread
+from ._zones import held_out, spread
 
 
 def campaign_findings(
@@ -46,7 +46,7 @@ def campaign_findings(
             f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
             f"{medians['basis'].iloc[0]}): fastest {sp['fastest']} "
             f"{fmt(sp['fastest_us'])}, slowest {sp['slowest']} {fmt(sp['slowest_us'])}, "
-            f"{sp['ratio']:.3g}× apart."
+            f"{sp['ratio']:.3g}× apart." + ((" " + held) if (held := held_out(medians)) else "")
         )
     tested = asymmetry[~asymmetry["mirrored"].astype(bool)] if len(asymmetry) else asymmetry
     if len(tested):

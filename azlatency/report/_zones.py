@@ -8,6 +8,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
+from ._claims import side_name
 from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 from ._matrix_stats import (
@@ -19,6 +20,7 @@ from ._matrix_stats import (
     stat_label,
 )
 from ._memo import memo
+from ._show import counted
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 
@@ -82,12 +84,58 @@ def _choose(
     basis = basis or _most(r, "latency_basis")
     if latency:  # a loss or a jitter has no basis: the runs are not split by it
         r = r[r["latency_basis"] == basis]
-    for col in ("vm_size", "accelerated_networking"):
-        v = _most(r, col)
-        if v is not None:
-            r = r[r[col].isna() | (r[col] == v)]
-    r = r[r["placement"].isna() | r["placement"].isin(["same_zone", "cross_zone"])]
-    return r.reset_index(drop=True), tool, basis, None if msg_size is None else int(msg_size)
+    r, held = _held_fixed(r)
+    r = r.reset_index(drop=True)
+    r.attrs["held_out"] = held
+    return r, tool, basis, None if msg_size is None else int(msg_size)
+
+
+# Placements of a pair of VMs that zones do not define, in words.
+_PLACED = {
+    "same_node": "on one node",
+    "ppg": "in a proximity placement group",
+    "availability_set": "in an availability set",
+    "cross_region": "across regions",
+}
+
+
+def _held_fixed(r: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """``r`` with all but the zones held fixed (the most common VM size and accelerated
+    networking, the placements zones define), and what that left out, one entry a value:
+    ``'12 runs with accelerated networking off (1→1)'``."""
+    held: list[str] = []
+    for col in ("vm_size", "accelerated_networking", "placement"):
+        if col == "placement":
+            keep = r[col].isna() | r[col].isin(["same_zone", "cross_zone"])
+        elif (v := _most(r, col)) is not None:
+            keep = r[col].isna() | (r[col] == v)
+        else:
+            continue
+        for value, gone in r[~keep].groupby(col, sort=True):
+            pairs = sorted(
+                dict.fromkeys(f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"]))
+            )
+            what = (
+                f"on {side_name(col, value)}"
+                if col == "vm_size"
+                else _PLACED.get(str(value), f"placed {side_name(col, value)}")
+                if col == "placement"
+                else f"with {side_name(col, value)}"
+            )
+            held.append(f"{counted(len(gone), 'run')} {what} ({', '.join(pairs)})")
+        r = r[keep]
+    return r, held
+
+
+def held_out(cells: pd.DataFrame) -> str:
+    """What a zone matrix left out to hold all but the zones fixed, as a sentence ('' when
+    nothing): its runs of the matrix's tool, message size and basis in another VM size,
+    accelerated networking or placement."""
+    held = cells.attrs.get("held_out") or []
+    if not held:
+        return ""
+    tool = cells["tool"].iloc[0] if len(cells) else "the tool"
+    return f"Not in the matrix, to hold all but the zones fixed: {tool}'s " + "; ".join(held) + "."
 
 
 MATRIX_COLUMNS = [
@@ -148,7 +196,9 @@ def zone_pair_medians(
     # median): they stay apart, the matrix shows the first and the table lists every one.
     out = headline(pct, stat, fallback=stat == "p50").reindex(columns=cols).copy()
     out["tool"], out["basis"], out["unit"] = tool, basis, "us"
-    return out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
+    out = out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
+    out.attrs["held_out"] = runs.attrs.get("held_out", [])
+    return out
 
 
 def _other_cells(
@@ -178,7 +228,9 @@ def _other_cells(
         stat=kind,
         unit="%" if kind == "loss" else "us",
     )
-    return cells.reindex(columns=MATRIX_COLUMNS).reset_index(drop=True)
+    cells = cells.reindex(columns=MATRIX_COLUMNS).reset_index(drop=True)
+    cells.attrs["held_out"] = runs.attrs.get("held_out", [])
+    return cells
 
 
 ASYMMETRY_COLUMNS = [

@@ -148,3 +148,26 @@ def test_p99_cells_equal_latency_percentiles_of_the_pair(seed001):
     assert len(m) == 4
     for r in m.itertuples():
         assert r.estimate == p99.loc[(r.src_zone, r.dst_zone)]
+
+
+def test_the_matrix_says_which_runs_it_left_out_to_hold_the_rest_fixed(seed001):
+    """seed001's single-node sockperf run (single-node.md, placement same_node in its
+    campaign.yaml: both pods in zone 2) is no zone pair of VMs: the matrix leaves it out, and
+    page 20, the campaign page's finding and the zone-pair answer say so, where before the
+    'fastest 1→1 at 33.41 µs' stood beside the same page's 16.49 µs on one node."""
+    m = rep.zone_pair_medians(seed001)
+    assert ("2", "2") not in set(zip(m["src_zone"], m["dst_zone"]))
+    said = "Not in the matrix, to hold all but the zones fixed: sockperf's 1 run on one node (2→2)."
+    assert rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"].iloc[-1] == said
+    from azlatency.report._answer import zone_claims
+
+    assert zone_claims(seed001)["text"].iloc[0].endswith(" " + said)
+    loss = rep.zone_pair_medians(seed001, stat="loss")
+    assert loss.attrs["held_out"] == ["1 run on one node (2→2)"]
+
+
+def test_a_matrix_holding_nothing_back_says_nothing_of_it(tables):
+    m = rep.zone_pair_medians(tables)
+    assert m.attrs["held_out"] == []
+    texts = rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"]
+    assert not texts.str.contains("Not in the matrix").any()
