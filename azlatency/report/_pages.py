@@ -19,7 +19,7 @@ import pandas as pd
 from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
-from ._show import counted, fmt, fmt_interval
+from ._show import counted, fmt, fmt_interval, fmt_value, printed_range
 from ._zones import held_out
 
 
@@ -342,12 +342,35 @@ def see_latency(part: pd.DataFrame) -> str:
     lo, hi = _extremes(p)
     with_ci = int(p["ci_low"].notna().sum())
     if len(p) == 1:  # 'Slowest: latte (106 µs); fastest: latte (106 µs)' said it twice
-        return f"One group: {lo['label']} ({fmt(lo['estimate'])}); {with_ci} of 1 with an interval."
-    return (
-        f"Slowest: {hi['label']} ({fmt(hi['estimate'])}); fastest: {lo['label']} "
-        f"({fmt(lo['estimate'])}), {hi['estimate'] / lo['estimate']:.3g}× apart; {with_ci} of "
-        f"{len(p)} with an interval."
+        return f"One group: {lo['label']} ({fmt_value(lo)}); {with_ci} of 1 with an interval."
+    (a, b), (c, d) = (
+        printed_range(lo) or (lo["estimate"],) * 2,
+        printed_range(hi) or (hi["estimate"],) * 2,
     )
+    near, far = f"{c / b:.3g}×", f"{d / a:.3g}×"  # published ranges: the ratio's two ends
+    notes = "".join(_overlapped(p, r, which) for r, which in ((hi, "slowest"), (lo, "fastest")))
+    return (
+        f"Slowest: {hi['label']} ({fmt_value(hi)}); fastest: {lo['label']} ({fmt_value(lo)}), "
+        f"{near if near == far else f'{near} to {far}'} apart; {with_ci} of {len(p)} with an "
+        f"interval.{notes}"
+    )
+
+
+def _overlapped(p: pd.DataFrame, row: pd.Series, which: str) -> str:
+    """Where ``row`` or another group is known only as a published range and the two
+    overlap, either may be the ``which``: said, naming the other group (seed 002's 54–57 µs
+    beside 55–61.09 µs)."""
+    lo, hi = printed_range(row) or (row["estimate"], row["estimate"])
+    for _, other in p.iterrows():
+        if other["label"] == row["label"]:
+            continue
+        o_lo, o_hi = printed_range(other) or (other["estimate"], other["estimate"])
+        if (printed_range(row) or printed_range(other)) and o_lo <= hi and lo <= o_hi:
+            return (
+                f" Which is {which} is not known: {fmt_value(row)} and {other['label']}'s "
+                f"{fmt_value(other)} overlap."
+            )
+    return ""
 
 
 def see_throughput(tp: pd.DataFrame) -> str:

@@ -225,6 +225,25 @@ def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:
     return f"{float(value) / scale:.{digits}g} {text}".strip()
 
 
+def printed_range(row: Any) -> tuple[float, float] | None:
+    """``(low, high)`` of a value known only as a published range (seed 002's "54 to 57
+    usec": ``bound_low``, ``bound_high``; its ``estimate`` is the high end), else None."""
+    lo, hi = row.get("bound_low"), row.get("bound_high")
+    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi) or float(lo) == float(hi):
+        return None
+    return float(lo), float(hi)
+
+
+def fmt_value(row: Any, unit: str = "us", digits: int = 4) -> str:
+    """A row's ``estimate`` as :func:`fmt` gives it, or its published range: ``'54–57 µs'``
+    (the high end alone read as a value the author never gave)."""
+    bounds = printed_range(row)
+    if bounds is None:
+        return fmt(row["estimate"], unit, digits)
+    scale, text = _scale(bounds[1], unit)
+    return f"{bounds[0] / scale:.{digits}g}–{bounds[1] / scale:.{digits}g} {text}".strip()
+
+
 def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
     """``'700.6 µs (95% CI 697.4–703.9)'``, or the value and why it has no interval."""
     est = row["estimate"]
@@ -232,6 +251,8 @@ def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
         return "n/a"
     lo, hi = row.get("ci_low"), row.get("ci_high")
     if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
+        if printed_range(row) is not None:
+            return f"{fmt_value(row, unit, digits)} (a published range, no interval)"
         why = (
             "printed by the tool, no interval" if row.get("source") == "reported" else "no interval"
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ._pages import _extremes
-from ._show import counted, fmt, fmt_interval
+from ._show import counted, fmt, fmt_interval, fmt_value
 from ._zones import held_out, spread
 
 
@@ -97,7 +97,7 @@ def _latency_lines(headline: pd.DataFrame) -> list[str]:
 
         def show(r: pd.Series, tool: str = str(tool), printed: bool = printed) -> str:
             where = " · ".join(p for p in str(r["label"]).split(" · ") if p != tool) or tool
-            return f"{fmt(r['estimate']) if printed else fmt_interval(r)} (*{where}*)"
+            return f"{fmt_value(r) if printed else fmt_interval(r)} (*{where}*)"
 
         head = f"- **Latency ({basis}), {tool} {stat}:** "
         if len(g) == 1:
