@@ -134,15 +134,32 @@ def _series(
         line = ax.errorbar(vals, at, xerr=err, **style)
     else:
         line = ax.errorbar(at, vals, yerr=err, **style)
-    if np.isnan(vals).any():
+    ranged = _published_ranges(part, vals, err, *bounds)
+    if np.isnan(vals).any() or ranged.any():
         color = line.lines[0].get_color()  # as given, unless kwargs named one
-        _without_value(ax, part, at, vals, flip, color, *bounds)
+        _without_value(ax, part, at, vals, flip, color, *bounds, ranged=ranged)
     if hollow and hollow in part:
         open_ = part[hollow].fillna(False).to_numpy(dtype=bool)
         if open_.any():
             color = line.lines[0].get_color()
             xy = (vals[open_], at[open_]) if flip else (at[open_], vals[open_])
             ax.plot(*xy, marker=marker, ls="none", color=color, mfc="white", mec=color, zorder=3)
+
+
+def _column(part: pd.DataFrame, name: str | None) -> np.ndarray:
+    if name and name in part:
+        return part[name].to_numpy(dtype="float64", na_value=np.nan)
+    return np.full(len(part), np.nan)
+
+
+def _published_ranges(
+    part: pd.DataFrame, vals: np.ndarray, err: np.ndarray | None, low: str | None, high: str | None
+) -> np.ndarray:
+    """Rows with a value, no interval and two bounds apart: a value the source gives only as a
+    range (seed 002's "54 to 57 usec", kept as its high end), drawn with its range."""
+    lows, highs = _column(part, low), _column(part, high)
+    no_whisker = np.ones(len(part), bool) if err is None else (err == 0).all(axis=0)
+    return np.isfinite(vals) & np.isfinite(lows) & np.isfinite(highs) & (lows < highs) & no_whisker
 
 
 def _without_value(
@@ -154,16 +171,13 @@ def _without_value(
     color,
     low: str | None,
     high: str | None,
+    ranged: np.ndarray | None = None,
 ) -> None:
-    """The rows of ``part`` without a value: what their bounds say, or "no value"."""
-
-    def column(name: str | None) -> np.ndarray:
-        if name and name in part:
-            return part[name].to_numpy(dtype="float64", na_value=np.nan)
-        return np.full(len(part), np.nan)
-
-    lows, highs = column(low), column(high)
-    for i in np.flatnonzero(np.isnan(vals)):
+    """The rows of ``part`` without a value: what their bounds say, or "no value"; and the
+    ``ranged`` rows' published ranges (a bar from bound to bound)."""
+    lows, highs = _column(part, low), _column(part, high)
+    also = np.zeros(len(part), bool) if ranged is None else ranged
+    for i in np.flatnonzero(np.isnan(vals) | also):
         a, lo, hi = at[i], lows[i], highs[i]
         lo = lo if np.isfinite(lo) and lo > 0 else np.nan  # 0 is no bound on a latency
         if np.isfinite(lo) and np.isfinite(hi):

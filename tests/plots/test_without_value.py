@@ -69,3 +69,23 @@ def test_without_bound_columns_a_missing_value_says_so():
     rows = _rows()[["label", "estimate", "ci_low", "ci_high"]]
     ax = plots.point_intervals(rows, orient="h", ax=plt.figure().gca())
     assert _texts(ax) == ["no value"] * 4
+
+
+@pytest.mark.parametrize("orient", ["h", "v"])
+def test_a_value_given_only_as_a_range_is_drawn_with_its_range(orient):
+    """Seed 002's write-up: 'the 3 tests are a bit lower at 54 to 57 usec', kept as 57 with
+    bounds 54 and 57; its dot stood at 57 with nothing to say the author gave a range."""
+    rows = pd.DataFrame(
+        [
+            ("ppg", 57.0, NAN, NAN, 54.0, 57.0),
+            ("same zone", 61.09, NAN, NAN, 55.0, 61.09),
+            ("cross-zone", 1364.43, NAN, NAN, NAN, NAN),
+            ("tested", 52.0, 51.0, 53.0, 50.0, 60.0),  # an interval: no range drawn beside it
+        ],
+        columns=["label", "estimate", "ci_low", "ci_high", "bound_low", "bound_high"],
+    )
+    ax = plots.point_intervals(rows, orient=orient, ax=plt.figure().gca())
+    assert _texts(ax) == ["54–57", "55–61.09"]
+    values = 0 if orient == "h" else 1
+    bars = [ln.get_data()[values].tolist() for ln in ax.lines if ln.get_gid() == "bound"]
+    assert bars == [[54.0, 57.0], [55.0, 61.09]]
