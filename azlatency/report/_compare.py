@@ -669,6 +669,7 @@ def cross_tool(
     beside on any pair; ``attrs["alone_on"]``, tool -> (pairs no other tool measured, its
     pairs) for the tools compared on some of their pairs only."""
     by = [c for c in by if c in tables.runs.columns]
+    tables = _zone_pairs_named(tables, by)
     pct = _cross_percentiles(tables, by, level)
     rows = []
     pairs: dict[str, list[bool]] = {}  # tool -> for each of its named pairs: compared?
@@ -699,6 +700,28 @@ def cross_tool(
         t: (f.count(False), len(f)) for t, f in sorted(pairs.items()) if any(f) and not all(f)
     }
     return out
+
+
+def _zone_pairs_named(tables: Tables, by: Sequence[str]) -> Tables:
+    """``tables`` where a run whose zone pair is unknown takes the one zone pair its
+    scenario's other runs (same placement, VM size, ...) are known to be in, when there is
+    exactly one: the scenario names the pair of VMs, and an unknown is no difference.  Seed
+    001's qperf on one node prints no address, its sockperf beside it (same heading, same
+    file) gave zones 2-2 from its addresses: they were two pairs, and page 40 said each tool
+    had measured that pair alone."""
+    runs = tables.runs
+    if "zone_pair" not in by or "scenario" not in runs.columns or runs["zone_pair"].notna().all():
+        return tables
+    rest = [c for c in by if c != "zone_pair"]
+    key = runs[rest].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    known = runs["zone_pair"].astype("string").groupby(key).agg(lambda z: set(z.dropna()))
+    one = known[known.map(len) == 1].map(lambda z: next(iter(z)))
+    fill = runs["zone_pair"].isna() & runs["scenario"].notna() & key.isin(one.index)
+    if not fill.any():
+        return tables
+    runs = runs.copy()
+    runs.loc[fill, "zone_pair"] = key[fill].map(one)
+    return Tables(runs, tables.samples, tables.summaries, tables.problems)
 
 
 def _cross_percentiles(tables: Tables, by: Sequence[str], level: float) -> pd.DataFrame:

@@ -507,17 +507,48 @@ def test_a_tool_alone_on_its_pairs_is_named(tmp_path):
 
 
 def test_a_tool_alone_on_some_of_its_pairs_is_said(tmp_path):
-    """The bundled seed 001 campaign (its yaml names the pairs): qperf and sockperf each
-    measured one pair the other did not. Page 40 compared them over 4 pairs and said nothing
-    of the fifth."""
+    """Two of seed 001's write-ups (qperf and sockperf in each) and a sockperf capture under a
+    third scenario: sockperf measured one pair qperf did not. Page 40 compared them over 2
+    pairs and said nothing of the third."""
+    folder = ROOT / "data" / "raw" / "seed001-aks-azure-cni"
+    solo = tmp_path / "solo.txt"
+    shutil.copyfile(
+        ROOT / "tests" / "fixtures" / "sockperf" / "sockperf--3.7-linux-tcp-pingpong.txt", solo
+    )
+    yaml = tmp_path / "campaign.yaml"
+    yaml.write_text(
+        "rules:\n"
+        "  - {glob: az1-az1.md, set: {scenario: same zone}}\n"
+        "  - {glob: az1-az2.md, set: {scenario: cross zone}}\n"
+        "  - {glob: solo.txt, set: {scenario: solo}}\n",
+        encoding="utf-8",
+    )
+    agree = rep.cross_tool(
+        _imported(tmp_path, "alone", folder / "az1-az1.md", folder / "az1-az2.md", solo, yaml)
+    )
+    assert agree.attrs["alone_on"] == {"sockperf": (1, 3)}
+    assert rep.cross_tool_claims(agree)["text"].tolist()[1:] == [
+        "**sockperf**: 1 of its 3 pairs of VMs had no other tool beside it, so it is not set "
+        "against one."
+    ]
+
+
+def test_a_pair_whose_zones_one_tool_could_not_know_is_still_one_pair(tmp_path):
+    """The bundled seed 001 campaign: under 'Inside single node' (single-node.md) qperf prints
+    no address, so its run has no zones, while sockperf's addresses put both pods in zone 2.
+    Same scenario, same placement, same heading: one pair of pods. Page 40 took them for two
+    and said each tool had measured that pair alone ('qperf: 1 of its 5 pairs of VMs had no
+    other tool beside it'; sockperf the same). It now compares them there too, as seed 001
+    without its yaml does: qperf's mean 16.9 µs over sockperf's 16.791 µs."""
     folder = ROOT / "data" / "raw" / "seed001-aks-azure-cni"
     agree = rep.cross_tool(_imported(tmp_path, "s001", *sorted(folder.iterdir())))
-    assert agree.attrs["alone_on"] == {"qperf": (1, 5), "sockperf": (1, 5)}
-    assert rep.cross_tool_claims(agree)["text"].tolist()[1:] == [
-        "**qperf**: 1 of its 5 pairs of VMs had no other tool beside it, so it is not set "
-        "against one.",
-        "**sockperf**: 1 of its 5 pairs of VMs had no other tool beside it, so it is not set "
-        "against one.",
+    assert agree.attrs["alone_on"] == {}
+    one = agree[agree["scenario"] == "Azure CNI (single node)"].set_index("tool")
+    assert one["zone_pair"].tolist() == ["2-2", "2-2"]
+    assert one.loc["qperf", "ratio_to_reference"] == pytest.approx(16.9 / 16.791, rel=1e-4)
+    assert rep.cross_tool_claims(agree)["text"].tolist() == [
+        "**qperf** against the reference tool of its pair: ratio of mean from 0.999 to 1.03 "
+        "over 5 pairs."
     ]
 
 
