@@ -549,7 +549,8 @@ class Estimator:
 
     def __init__(self, tables: Tables, *, stat: str, level: float, rng=None) -> None:
         self.tables, self.stat, self.level, self.rng = tables, stat, level, as_rng(rng)
-        self.sampled, self.runs = _sampled_latency_runs(tables)
+        self.sampled, runs = _sampled_latency_runs(tables)
+        self.runs = named_zone_pairs(runs)
         self.values = RunValues(tables, stat)
         self._pools: dict | None = None
 
@@ -703,25 +704,36 @@ def cross_tool(
 
 
 def _zone_pairs_named(tables: Tables, by: Sequence[str]) -> Tables:
-    """``tables`` where a run whose zone pair is unknown takes the one zone pair its
-    scenario's other runs (same placement, VM size, ...) are known to be in, when there is
+    """``tables`` with :func:`named_zone_pairs` filled in (the same object when none is)."""
+    runs = named_zone_pairs(tables.runs, by)
+    return (
+        tables
+        if runs is tables.runs
+        else Tables(runs, tables.samples, tables.summaries, tables.problems)
+    )
+
+
+def named_zone_pairs(runs: pd.DataFrame, by: Sequence[str] = PAIR) -> pd.DataFrame:
+    """``runs`` where a run whose zone pair is unknown takes the one zone pair its scenario's
+    other runs (same ``by``: placement, VM size, ...) are known to be in, when there is
     exactly one: the scenario names the pair of VMs, and an unknown is no difference.  Seed
     001's qperf on one node prints no address, its sockperf beside it (same heading, same
-    file) gave zones 2-2 from its addresses: they were two pairs, and page 40 said each tool
-    had measured that pair alone."""
-    runs = tables.runs
+    file) gave zones 2-2 from its addresses: they were two pairs, page 40 said each tool had
+    measured that pair alone, and page 21 set qperf's single node against zone 1-1 while
+    refusing sockperf's (no shared zone).  The same frame when nothing is filled."""
+    by = [c for c in by if c in runs.columns]
     if "zone_pair" not in by or "scenario" not in runs.columns or runs["zone_pair"].notna().all():
-        return tables
+        return runs
     rest = [c for c in by if c != "zone_pair"]
     key = runs[rest].astype("string").fillna("<NA>").agg("|".join, axis=1)
     known = runs["zone_pair"].astype("string").groupby(key).agg(lambda z: set(z.dropna()))
     one = known[known.map(len) == 1].map(lambda z: next(iter(z)))
     fill = runs["zone_pair"].isna() & runs["scenario"].notna() & key.isin(one.index)
     if not fill.any():
-        return tables
+        return runs
     runs = runs.copy()
     runs.loc[fill, "zone_pair"] = key[fill].map(one)
-    return Tables(runs, tables.samples, tables.summaries, tables.problems)
+    return runs
 
 
 def _cross_percentiles(tables: Tables, by: Sequence[str], level: float) -> pd.DataFrame:

@@ -552,6 +552,24 @@ def test_a_pair_whose_zones_one_tool_could_not_know_is_still_one_pair(tmp_path):
     ]
 
 
+def test_two_tools_on_one_pair_of_pods_get_one_rule_for_its_zones(tmp_path):
+    """The same seed 001 pair of pods on one node (zone 2, from sockperf's addresses): page
+    21 refused sockperf's 'same node vs same zone' (1→1 against 2→2 share no zone) but set
+    qperf's against 1-1 ('same zone is 2.30× same node', 38.8 µs vs 16.9 µs), qperf's run
+    having no zones of its own. Both tools now get the rule's answer."""
+    folder = ROOT / "data" / "raw" / "seed001-aks-azure-cni"
+    claims = rep.contrast_claims(_imported(tmp_path, "s001", *sorted(folder.iterdir())))
+    text = claims["text"].tolist()
+    for tool, size in (("qperf", "1 B"), ("sockperf", "14 B")):
+        assert (
+            f"**same node vs same zone: not compared** ({tool}, {size}, D8ds_v4): no pair of "
+            "groups shares a zone, so none compares like with like."
+        ) in text
+    assert not any("same zone is 2.30× same node" in t for t in text)
+    single = claims[claims["kind"].eq("pair") & claims["tool"].eq("qperf")]["groups_b"]
+    assert "zones 2–2 · Azure CNI (single node)" in {g for gs in single for g in gs}
+
+
 def test_logs_that_name_no_pair_are_not_compared_across_tools(tmp_path):
     """A sockperf full log and a qperf test from two machines, in one folder without a yaml:
     nothing says they measured one pair of VMs, so the page says so instead of a ratio."""
