@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..schema import Tables
 from ._baseline import has_expectations
 from ._before_after import has_baseline
-from ._compare import PAIR, contrast_pairs
+from ._compare import PAIR, contrast_pairs, named_zone_pairs
 from ._data import latency_runs, throughput_runs
 from ._longrun import long_runs, reported_segments
 from ._one_way import has_one_way
@@ -73,7 +73,7 @@ def _long(t: Tables, p: dict) -> bool:
 
 
 def _tools(t: Tables, _p: dict) -> bool:
-    r = latency_runs(t.runs)
+    r = named_zone_pairs(latency_runs(t.runs))  # as page 40 pairs them
     by = [c for c in PAIR if c in r.columns]
     if r.empty:
         return False

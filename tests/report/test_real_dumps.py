@@ -761,3 +761,27 @@ def test_the_import_page_counts_take_their_noun():
     assert texts[0].startswith("Imported: **1 run** from **1 file** in 1 campaign (uping: 1)")
     assert texts[1] == "1 file was not imported: 1 parse_error."
     assert texts[2] == "The most common quality note is *unlabelled_zones* (1 run)."
+
+
+def test_page_40_runs_where_the_one_shared_pair_is_known_by_one_tools_zones(tmp_path):
+    """The bundled seed 001 campaign with qperf's sections cut out of its four zone files,
+    so that the single node is the one pair both tools measured: there qperf prints no
+    address (no zones) while sockperf's addresses put both pods in zone 2. The plan skipped
+    page 40 ('needs one pair of VMs measured by two or more latency tools'), as cross_tool had
+    counted two pairs."""
+    folder = ROOT / "data" / "raw" / "seed001-aks-azure-cni"
+    files = [folder / "single-node.md", folder / "campaign.yaml"]
+    for name in ("az1-az1.md", "az1-az2.md", "az1-az3.md", "az2-az3.md"):
+        text = (folder / name).read_text(encoding="utf-8")
+        qperf, sockperf = text.index("# qperf "), text.index("# sockperf ")
+        (tmp_path / name).write_text(text[:qperf] + text[sockperf:], encoding="utf-8")
+        files.append(tmp_path / name)
+    tables = _imported(tmp_path, "s001", *files)
+    qperf = tables.runs[tables.runs["tool"].eq("qperf")]
+    assert set(qperf["scenario"]) == {"Azure CNI (single node)"}
+    assert qperf["zone_pair"].isna().all()
+    from azlatency.report._needs import missing
+
+    assert missing("40-cross-tool-agreement", tables) is None
+    agree = rep.cross_tool(tables)
+    assert set(agree["zone_pair"]) == {"2-2"} and set(agree["tool"]) == {"qperf", "sockperf"}
