@@ -380,7 +380,28 @@ def see_throughput(tp: pd.DataFrame) -> str:
     lo, hi = _extremes(p)
     return (
         f"Highest: {hi['where']} · {hi['series']} ({fmt(hi['estimate'], 'bps')}); lowest: "
-        f"{lo['where']} · {lo['series']} ({fmt(lo['estimate'], 'bps')})."
+        f"{lo['where']} · {lo['series']} ({fmt(lo['estimate'], 'bps')}).{_whiskers(p)}"
+    )
+
+
+def _whiskers(p: pd.DataFrame) -> str:
+    """How many bars have an interval, and why the others have none: a printed number, or
+    per-interval rates that cannot give one (synthetic-westeurope's iperf3 runs of 10
+    intervals, too few to rule out their correlation: the title said only 'none for one
+    printed number')."""
+    bare = p["ci_low"].isna() | p["ci_high"].isna()
+    if not bare.any():
+        return ""
+    printed = int((bare & p["source"].eq("reported")).sum())
+    rates = int(bare.sum()) - printed
+    why = [
+        f"{printed} printed" if printed else "",
+        f"{rates} from rates that cannot give one (page 22's `note` says why)" if rates else "",
+    ]
+    return (
+        f" {int((~bare).sum())} of {len(p)} with an interval; without: "
+        + ", ".join(w for w in why if w)
+        + "."
     )
 
 

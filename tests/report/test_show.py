@@ -64,3 +64,20 @@ def test_values_without_a_range_read_as_before(seed002):
     point = seed002[seed002["label"] == "D2s_v3 cross-zone · latte"].iloc[0]
     assert _show.fmt_value(point) == "1546 µs"
     assert _show.fmt_interval(point) == "1546 µs (printed by the tool, no interval)"
+
+
+def test_a_throughput_chart_says_why_its_bars_lack_whiskers(tmp_path):
+    """Seed 001: ntttcp and qperf print one number a run, iperf3's 10 one-second intervals are
+    too few to rule out their correlation. The chart's title said whiskers are missing only
+    'for one printed number'; the caption now counts both reasons."""
+    import_campaign(
+        ROOT / "data" / "raw" / "seed001-aks-azure-cni", root=tmp_path / "processed", workers=1
+    )
+    tp = rep.throughput_table(rep.load_campaigns("seed001-aks-azure-cni", tmp_path))
+    said = rep.see_throughput(tp)
+    assert said.endswith(
+        " 2 of 15 with an interval; without: 10 printed, 3 from rates that cannot give one "
+        "(page 22's `note` says why)."
+    )
+    bare = tp[tp["ci_low"].isna() & tp["source"].ne("reported")]
+    assert set(bare["tool"]) == {"iperf3"} and bare["note"].str.contains("too short").all()
