@@ -549,8 +549,7 @@ class Estimator:
 
     def __init__(self, tables: Tables, *, stat: str, level: float, rng=None) -> None:
         self.tables, self.stat, self.level, self.rng = tables, stat, level, as_rng(rng)
-        self.sampled, runs = _sampled_latency_runs(tables)
-        self.runs = named_zone_pairs(runs)
+        self.sampled, self.runs = _sampled_latency_runs(tables)
         self.values = RunValues(tables, stat)
         self._pools: dict | None = None
 
@@ -570,10 +569,11 @@ class Estimator:
 
 @memo
 def _sampled_latency_runs(tables: Tables) -> tuple[dict[str, set[str]], pd.DataFrame]:
-    """``sampled_runs`` and ``prefer_samples`` of a campaign, kept: each of a page's
-    contrast tables (page 90 asks for two) starts from them."""
+    """``sampled_runs`` and ``prefer_samples`` of a campaign (zone pairs named as page 40
+    names them: :func:`named_zone_pairs` over all its runs), kept: each of a page's contrast
+    tables (page 90 asks for two) starts from them."""
     sampled = sampled_runs(tables.samples)
-    return sampled, prefer_samples(tables.runs, sampled)
+    return sampled, prefer_samples(named_zone_pairs(tables.runs), sampled)
 
 
 @memo

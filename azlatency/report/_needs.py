@@ -73,7 +73,7 @@ def _long(t: Tables, p: dict) -> bool:
 
 
 def _tools(t: Tables, _p: dict) -> bool:
-    r = named_zone_pairs(latency_runs(t.runs))  # as page 40 pairs them
+    r = latency_runs(named_zone_pairs(t.runs))  # as page 40 pairs them: from all runs
     by = [c for c in PAIR if c in r.columns]
     if r.empty:
         return False
