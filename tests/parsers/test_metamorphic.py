@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+import azlatency
 from tests import _metamorphic as mm
+from tests.conftest import FIXTURES
 
 FILES = mm.files()
 GROUPS: dict[str, list] = {}
@@ -81,3 +83,25 @@ def test_a_pasted_copy_is_named(group, record_property):
 def test_every_check_in_both_modes(group, check, record_property):
     """make test-slow: every file in both modes, big files at every sampled position."""
     _check(check, group, record_property, every=True)
+
+
+def test_a_run_print_changes_with_its_own_rows_only():
+    """The harness itself: one sample changed changes that run's print and no other's; a
+    column that only another run fills, or that no run fills, changes none."""
+    tables = azlatency.read(
+        FIXTURES / "ping" / "ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt"
+    )
+    before = mm.run_prints(tables)
+    samples = tables.samples
+    row = samples.index[samples["rtt_us"].notna()][0]
+    changed = list(tables.runs["run_id"]).index(samples.loc[row, "run_id"])
+    other = 1 - changed
+    samples.loc[row, "rtt_us"] += 1.0
+    after = mm.run_prints(tables)
+    assert after[other] == before[other] and after[changed] != before[changed]
+    assert after[changed][0::2] == before[changed][0::2]  # its meta and summaries: the same
+
+    only = samples["run_id"].eq(tables.runs["run_id"].iloc[other])
+    tables.samples = samples.assign(only_other=only.map({True: 1.0, False: None}), empty=None)
+    again = mm.run_prints(tables)
+    assert again[changed] == after[changed] and again[other] != after[other]
