@@ -13,13 +13,15 @@ and only that.
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .. import plots
 from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
-from ._show import counted, fmt, fmt_interval, fmt_value, printed_range
+from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
 from ._zones import held_out
 
 
@@ -68,12 +70,80 @@ def _extremes(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     return _pick(frame, "estimate", "min"), _pick(frame.iloc[::-1], "estimate", "max")
 
 
+def without_value(
+    g: pd.DataFrame,
+    lo: pd.Series | None = None,
+    hi: pd.Series | None = None,
+    *,
+    words: tuple[str, str] = ("lowest", "highest"),
+    italic: bool = True,
+    tool: str | None = None,
+) -> str:
+    """What the groups of ``g`` that have no value are, said after the lowest (``lo``) and
+    highest (``hi``) of the rest.  A range "from 40.83 µs … to 2070 µs, 26 groups" had left
+    out synthetic-westeurope's two Windows ping groups, whose medians fall among ``time<1ms``
+    replies, without a word, and either may be the fastest: '2 more groups known only as a
+    bound: *a* (< 1000 µs), *b* (< 1000 µs); the lowest may be among them.'  Then how many have
+    no value at all (the table's ``note`` says why).  ``tool``: left out of the labels (a
+    bullet that names it once)."""
+    none = g[g["estimate"].isna()]
+    if none.empty:
+        return ""
+    bounds = none.apply(fmt_bound, axis=1)
+    bounded, bare = none[bounds != ""], int((bounds == "").sum())
+    out = ""
+    if len(bounded):
+        labels = [
+            " · ".join(p for p in str(label).split(" · ") if p != tool) or str(label)
+            for label in bounded["label"]
+        ]
+        names = [
+            f"{f'*{label}*' if italic else label} ({b})"
+            for label, b in zip(labels, bounds[bounds != ""])
+        ]
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        more = "more " if lo is not None else ""
+        out = f" {counted(len(bounded), more + 'group')} known only as a bound: {shown}"
+        out += _may_be(bounded, lo, hi, words) + "."
+    if bare:
+        more = "more " if lo is not None or len(bounded) else ""
+        out += f" {counted(bare, more + 'group')} with no value (the table's `note` says why)."
+    return out
+
+
+def _may_be(bounded: pd.DataFrame, lo, hi, words: tuple[str, str]) -> str:
+    """'; it is the lowest', '; the lowest may be among them': where the bounds leave room
+    below ``lo`` or above ``hi`` (a published range taken at its far end), or leave none."""
+    if lo is None or hi is None:
+        return ""
+    low_end = (printed_range(lo) or (lo["estimate"],))[0]
+    high_end = (printed_range(hi) or (hi["estimate"],))[-1]
+    b_lo = pd.to_numeric(bounded["bound_low"], errors="coerce").fillna(0)
+    b_hi = pd.to_numeric(bounded["bound_high"], errors="coerce").fillna(np.inf)
+    said = []
+    for word, surely, maybe in (
+        (words[0], b_hi <= low_end, b_lo < low_end),
+        (words[1], b_lo >= high_end, b_hi > high_end),
+    ):
+        if not maybe.any():
+            continue
+        verb = "is" if surely.any() else "may be"
+        said.append(
+            f"it {verb} the {word}" if len(bounded) == 1 else f"the {word} {verb} among them"
+        )
+    return "; " + " and ".join(said) if said else ""
+
+
 def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> pd.DataFrame:
     """Page 10: per basis, tool and statistic, the lowest and highest group."""
     texts = []
-    rows = head.dropna(subset=["estimate"])
-    for (basis, tool, stat), g in rows.groupby(["basis", "tool", "stat"], sort=True):
+    for (basis, tool, stat), every in head.groupby(["basis", "tool", "stat"], sort=True):
         word = {"p50": "median", "mean": "mean"}.get(stat, stat)
+        g = every.dropna(subset=["estimate"])
+        head_ = f"**{tool} {word}, {basis.replace('_', ' ')}:**"
+        if g.empty:
+            texts.append(f"{head_}{without_value(every)}")
+            continue
         lo, hi = _extremes(g)
         with_ci = int(g["ci_low"].notna().sum())
         printed = int(g["source"].eq("reported").sum())
@@ -84,8 +154,8 @@ def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> 
             f"(*{hi['label']}*), {len(g)} groups"
         )
         texts.append(
-            f"**{tool} {word}, {basis.replace('_', ' ')}:** {where}; {with_ci} of {len(g)} "
-            f"with a {level:.0%} interval, {printed} printed by the tool."
+            f"{head_} {where}; {with_ci} of {len(g)} with a {level:.0%} interval, {printed} "
+            f"printed by the tool.{without_value(every, lo, hi)}"
         )
     if converted:
         texts.append(f"Converted explicitly to {converted} (rtt = 2 × half_rtt).")
@@ -333,16 +403,39 @@ def import_claims(overview: dict[str, pd.DataFrame]) -> pd.DataFrame:
 # What to see in a figure (its caption's first sentence)
 
 
+def latency_figure(part: pd.DataFrame, basis: str, *, mark: str = ""):
+    """Pages 10 and 90: each group's median (its mean where only a mean was printed) in
+    ``basis``, with its interval; a printed value hollow, a value known only as a bound
+    (``< 1000``) a caret at the bound, a group with none "no value".  Page 90 had drawn only
+    the groups with a value, leaving out the two Windows ping groups page 10 showed."""
+    part = part.assign(printed=part["source"].eq("reported"))
+    fig, ax = plt.subplots(figsize=(7.16, plots.rows_height(part["label"].nunique())))
+    plots.point_intervals(
+        part, x="label", y="estimate", basis=basis, hollow="printed", orient="h", ax=ax
+    )
+    ax.set_title(
+        f"{mark}median (mean where only a mean was printed), {basis}; open dots: printed values",
+        fontsize="small",
+    )
+    return fig
+
+
 def see_latency(part: pd.DataFrame) -> str:
     """``'Slowest: … (711.1 µs); fastest: … (16.49 µs), 43× apart; 4 of 10 with an
     interval.'``"""
     p = part.dropna(subset=["estimate"])
     if p.empty:
-        return ""
+        return without_value(part, italic=False).strip()
     lo, hi = _extremes(p)
     with_ci = int(p["ci_low"].notna().sum())
+    unvalued = without_value(part, lo, hi, words=("fastest", "slowest"), italic=False)
     if len(p) == 1:  # 'Slowest: latte (106 µs); fastest: latte (106 µs)' said it twice
-        return f"One group: {lo['label']} ({fmt_value(lo)}); {with_ci} of 1 with an interval."
+        return (
+            f"One group with a value: {lo['label']} ({fmt_value(lo)}); {with_ci} of 1 with an "
+            f"interval.{unvalued}"
+            if unvalued
+            else f"One group: {lo['label']} ({fmt_value(lo)}); {with_ci} of 1 with an interval."
+        )
     (a, b), (c, d) = (
         printed_range(lo) or (lo["estimate"],) * 2,
         printed_range(hi) or (hi["estimate"],) * 2,
@@ -352,7 +445,7 @@ def see_latency(part: pd.DataFrame) -> str:
     return (
         f"Slowest: {hi['label']} ({fmt_value(hi)}); fastest: {lo['label']} ({fmt_value(lo)}), "
         f"{near if near == far else f'{near} to {far}'} apart; {with_ci} of {len(p)} with an "
-        f"interval.{notes}"
+        f"interval.{notes}{unvalued}"
     )
 
 

@@ -244,6 +244,25 @@ def fmt_value(row: Any, unit: str = "us", digits: int = 4) -> str:
     return f"{bounds[0] / scale:.{digits}g}–{bounds[1] / scale:.{digits}g} {text}".strip()
 
 
+def fmt_bound(row: Any, unit: str = "us", digits: int = 4) -> str:
+    """A row with no value but bounds (``bound_low``, ``bound_high``): ``'< 1000 µs'`` (a
+    median among Windows ping's ``time<1ms`` replies), ``'> 5 ms'``, ``'1–2 ms'``; ``''``
+    where nothing bounds it.  A latency's low bound of 0 is no bound."""
+    lo, hi = (
+        float(row.get(k)) if pd.notna(row.get(k)) else np.nan for k in ("bound_low", "bound_high")
+    )
+    lo = lo if lo > 0 else np.nan
+    hi = hi if np.isfinite(hi) else np.nan
+    if np.isnan(lo) and np.isnan(hi):
+        return ""
+    if np.isnan(lo):
+        return f"< {fmt(hi, unit, digits)}"
+    if np.isnan(hi):
+        return f"> {fmt(lo, unit, digits)}"
+    scale, text = _scale(hi, unit)
+    return f"{lo / scale:.{digits}g}–{hi / scale:.{digits}g} {text}".strip()
+
+
 def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
     """``'700.6 µs (95% CI 697.4–703.9)'``, or the value and why it has no interval."""
     est = row["estimate"]

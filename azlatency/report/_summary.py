@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._pages import _extremes
+from ._pages import _extremes, without_value
 from ._show import counted, fmt, fmt_interval, fmt_value
 from ._zones import held_out, spread
 
@@ -90,8 +90,12 @@ def _latency_lines(headline: pd.DataFrame) -> list[str]:
     median ("from 44.22 µs ... to 1902 µs", issue 31); the groups' labels lose the tool's name,
     which the bullet says once."""
     out = []
-    rows = headline.dropna(subset=["estimate"])
-    for (basis, tool, stat), g in rows.groupby(["basis", "tool", "stat"], sort=True):
+    for (basis, tool, stat), every in headline.groupby(["basis", "tool", "stat"], sort=True):
+        g = every.dropna(subset=["estimate"])
+        head = f"- **Latency ({basis}), {tool} {stat}:**"
+        if g.empty:  # known only as bounds (Windows ping's time<1ms), or no value at all
+            out.append(f"{head}{without_value(every, tool=str(tool))}")
+            continue
         printed = g["source"].eq("reported").all()
         tail = " (printed by the tool, no intervals)" if printed else ""
 
@@ -99,12 +103,15 @@ def _latency_lines(headline: pd.DataFrame) -> list[str]:
             where = " · ".join(p for p in str(r["label"]).split(" · ") if p != tool) or tool
             return f"{fmt_value(r) if printed else fmt_interval(r)} (*{where}*)"
 
-        head = f"- **Latency ({basis}), {tool} {stat}:** "
         if len(g) == 1:
-            out.append(f"{head}{show(g.iloc[0])}{tail}.")
+            lo = hi = g.iloc[0]
+            out.append(f"{head} {show(lo)}{tail}.{without_value(every, lo, hi, tool=str(tool))}")
             continue
         lo, hi = _extremes(g)  # two groups of one value: both named
-        out.append(f"{head}from {show(lo)} to {show(hi)}, {len(g)} groups{tail}.")
+        out.append(
+            f"{head} from {show(lo)} to {show(hi)}, {len(g)} groups{tail}."
+            + without_value(every, lo, hi, tool=str(tool))
+        )
     return out
 
 

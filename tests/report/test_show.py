@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import io
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from PIL import Image
 
+from azlatency import plots
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
 from azlatency.report import _show, _summary
-from tests.conftest import ROOT
+from tests.conftest import FIXTURES, ROOT
 
 
 def test_the_inline_image_is_the_png_reduced_to_the_figure_dpi():
@@ -81,3 +83,42 @@ def test_a_throughput_chart_says_why_its_bars_lack_whiskers(tmp_path):
     )
     bare = tp[tp["ci_low"].isna() & tp["source"].ne("reported")]
     assert set(bare["tool"]) == {"iperf3"} and bare["note"].str.contains("too short").all()
+
+
+@pytest.fixture(scope="module")
+def windows_ping(tmp_path_factory):
+    """Two real Windows ping captures as one campaign: 10.0.0.4 (2, 1 and <1 ms: median
+    1 ms) and ::1 (four replies of time<1ms: a median known only as below 1000 µs)."""
+    root = tmp_path_factory.mktemp("winping")
+    raw = root / "raw" / "win-ping"
+    raw.mkdir(parents=True)
+    for name in ("en-6-ipv6-censored", "en-t-ctrl-c"):
+        src = FIXTURES / "ping" / f"ping--win10-windows-{name}-transcribed.txt"
+        (raw / src.name).write_bytes(src.read_bytes())
+    import_campaign(raw, root=root / "processed", workers=1)
+    return rep.headline(rep.latency_percentiles(rep.load_campaigns("win-ping", root)))
+
+
+def test_a_group_known_only_as_a_bound_is_said_not_dropped(windows_ping):
+    """Every latency sentence dropped a group without a value: synthetic-westeurope's page
+    10 said 'ping median, rtt: from 700 µs … 9 groups' beside two Windows ping groups whose
+    medians are known only as '< 1000 µs', and page 90 left them off its chart."""
+    bound = windows_ping[windows_ping["label"] == "ping (to ::1)"].iloc[0]
+    assert np.isnan(bound["estimate"]) and (bound["bound_low"], bound["bound_high"]) == (0, 1000)
+    assert _show.fmt_bound(bound) == "< 1000 µs"
+    tail = "1 more group known only as a bound: {}ping (to ::1){} (< 1000 µs); it is the {}."
+    assert rep.see_latency(windows_ping) == (
+        "One group with a value: ping (to 10.0.0.4) (1000 µs); 0 of 1 with an interval. "
+        + tail.format("", "", "fastest")
+    )
+    (said,) = rep.distribution_claims(windows_ping, level=0.95)["text"]
+    assert said.endswith("0 printed by the tool. " + tail.format("*", "*", "lowest"))
+    assert _summary._latency_lines(windows_ping) == [
+        "- **Latency (rtt), ping p50:** 1000 µs (no interval) (*ping (to 10.0.0.4)*). "
+        + tail.format("*", "*", "lowest")
+    ]
+    with plots.style("report"):
+        fig = rep.latency_figure(windows_ping, "rtt")
+    drawn = [a.get_gid() for a in fig.axes[0].get_children() if hasattr(a, "get_gid")]
+    plt.close(fig)
+    assert "bound" in drawn  # the caret at 1000 µs, as page 10 drew it and page 90 did not
