@@ -147,7 +147,18 @@ def exceedance(
         med = percentiles[(percentiles["stat"] == "p50") & (percentiles["basis"] == basis)]
         for label, g in s.groupby("label", sort=True):
             m = med.loc[med["label"] == label, "estimate"]
-            if m.empty or pd.isna(m.iloc[0]):
+            if m.empty or pd.isna(m.iloc[0]):  # said, not dropped (Windows' time<1ms medians)
+                why = med.loc[med["label"] == label, "note"].dropna().astype(str)
+                rows.append(
+                    {
+                        "label": label,
+                        "metric": basis,
+                        "estimable": False,
+                        "source": "samples",
+                        "note": "no median to take multiples of"
+                        + (f" ({why.iloc[0].split('; ')[0]})" if len(why) else ""),
+                    }
+                )
                 continue
             if m.iloc[0] <= 0:  # every multiple of 0 is 0: P(latency > 0) is no tail
                 rows.append(

@@ -86,7 +86,7 @@ def test_a_throughput_chart_says_why_its_bars_lack_whiskers(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def windows_ping(tmp_path_factory):
+def windows_tables(tmp_path_factory):
     """Two real Windows ping captures as one campaign: 10.0.0.4 (2, 1 and <1 ms: median
     1 ms) and ::1 (four replies of time<1ms: a median known only as below 1000 µs)."""
     root = tmp_path_factory.mktemp("winping")
@@ -96,7 +96,12 @@ def windows_ping(tmp_path_factory):
         src = FIXTURES / "ping" / f"ping--win10-windows-{name}-transcribed.txt"
         (raw / src.name).write_bytes(src.read_bytes())
     import_campaign(raw, root=root / "processed", workers=1)
-    return rep.headline(rep.latency_percentiles(rep.load_campaigns("win-ping", root)))
+    return rep.load_campaigns("win-ping", root)
+
+
+@pytest.fixture(scope="module")
+def windows_ping(windows_tables):
+    return rep.headline(rep.latency_percentiles(windows_tables))
 
 
 def test_a_group_known_only_as_a_bound_is_said_not_dropped(windows_ping):
@@ -122,3 +127,28 @@ def test_a_group_known_only_as_a_bound_is_said_not_dropped(windows_ping):
     drawn = [a.get_gid() for a in fig.axes[0].get_children() if hasattr(a, "get_gid")]
     plt.close(fig)
     assert "bound" in drawn  # the caret at 1000 µs, as page 10 drew it and page 90 did not
+
+
+def test_page_11_names_the_groups_with_no_tail_figure(windows_tables):
+    """Page 11 said nothing of a group whose median is known only as a bound: its ratios were
+    NaN and left out of 'the heaviest tail' and 'p99/p50 ranges', and its exceedance row was
+    dropped (synthetic-westeurope: the heaviest tail named over 19 of 30 groups, p99/p50
+    over 28)."""
+    tables = windows_tables
+    pct = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
+    ratios = rep.tail_ratios(tables, pct, rng=0)
+    exceed = rep.exceedance(tables, pct, multiples=[2.0])
+    censored = exceed[exceed["label"] == "ping (to ::1)"].iloc[0]
+    assert censored["note"] == (
+        "no median to take multiples of (p50 falls among censored values (< 1000))"
+    )
+    assert rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist() == [
+        "No group has a p99.9/p50 (2 groups: the table's `note` says why).",
+        "No group has a p99/p50 (2 groups: the table's `note` says why).",
+        "P(latency > 2× median) is 0.00% (*ping (to 10.0.0.4)*), the only group with one. "
+        "1 more group has none (the table's `note` says why).",
+    ]
+    kept = ratios.assign(estimate=[1.5, 2.5, np.nan, np.nan], ci_low=np.nan, ci_high=np.nan)
+    said = rep.tail_claims(kept, exceed, level=0.95)["text"].tolist()
+    assert said[0].startswith("The heaviest tail of the 1 group with a p99.9/p50 is ")
+    assert said[0].endswith(" 1 more group has none (the table's `note` says why).")
