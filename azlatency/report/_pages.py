@@ -211,7 +211,7 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
             if some == 1 < every
             else f"{p} is at most {top['estimate']:.2%}{of} (*{top['label']}*)."
         )
-        texts[-1] += _have_none(every - some)
+        texts[-1] += have_none(every - some)
     elif len(exceed) and not exceed["note"].fillna("").str.startswith("printed statistics").all():
         groups = counted(exceed["label"].nunique(), "group")
         texts.append(f"No exceedance probability ({groups}: the table's `note` says why).")
@@ -229,15 +229,15 @@ def _ratios_without(ratios: pd.DataFrame, have: pd.DataFrame, stat: str) -> tupl
     every = int(ratios["stat"].eq(stat).sum())
     if len(have) == every:
         return "", ""
-    return f" of the {counted(len(have), 'group')} with a {stat}", _have_none(every - len(have))
+    return f" of the {counted(len(have), 'group')} with a {stat}", have_none(every - len(have))
 
 
-def _have_none(n: int) -> str:
+def have_none(n: int, noun: str = "group") -> str:
     """' 2 more groups have none (the table's `note` says why).', or '' for none."""
     if not n:
         return ""
     verb = "has" if n == 1 else "have"
-    return f" {counted(n, 'more group')} {verb} none (the table's `note` says why)."
+    return f" {counted(n, f'more {noun}')} {verb} none (the table's `note` says why)."
 
 
 def zone_matrix_claims(
@@ -332,24 +332,38 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
 def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
     """Page 22: per tool series, the lowest and highest run, each with its interval."""
     texts = []
-    for series, g in tp.dropna(subset=["estimate"]).groupby("series", sort=True):
+    for series, every in tp.groupby("series", sort=True):
+        g = every.dropna(subset=["estimate"])
+        more = have_none(len(every) - len(g), "run")
+        if g.empty:
+            texts.append(
+                f"**{series}**: none of its {counted(len(every), 'run')} has a figure (the "
+                "table's `note` says why)."
+            )
+            continue
         lo, hi = _extremes(g)
         if len(g) == 1:
-            texts.append(f"**{series}** (1 run): {fmt_interval(lo, 'bps')} ({lo['where']}).")
+            texts.append(f"**{series}** (1 run): {fmt_interval(lo, 'bps')} ({lo['where']}).{more}")
             continue
         texts.append(
             f"**{series}** ({len(g)} runs): from {fmt_interval(lo, 'bps')} ({lo['where']}) "
-            f"to {fmt_interval(hi, 'bps')} ({hi['where']})."
+            f"to {fmt_interval(hi, 'bps')} ({hi['where']}).{more}"
         )
     return _rows("throughput", texts or ["No throughput figure."])
 
 
 def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     """Page 40: each tool against the reference tool of its pair of VMs."""
-    others = agree[agree["label"] != agree["reference"]].dropna(subset=["ratio_to_reference"])
     texts = []
-    for tool, g in others.groupby("tool", sort=True):
+    for tool, every in agree[agree["label"] != agree["reference"]].groupby("tool", sort=True):
         icmp = " (ICMP, paced: not TCP ping-pong)" if tool == "ping" else ""
+        g = every.dropna(subset=["ratio_to_reference"])
+        if g.empty:  # synthetic-westeurope's Windows ping beside latte: said, not dropped
+            texts.append(
+                f"**{tool}** against the reference tool of its pair: no ratio on its "
+                f"{counted(len(every), 'pair')} (the table's `note` says why)."
+            )
+            continue
         x = g["ratio_to_reference"]
         low, high = f"{x.min():.3g}", f"{x.max():.3g}"
         spread = (
@@ -362,6 +376,7 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
         texts.append(
             f"**{tool}** against the reference tool of its pair: ratio of "
             f"{', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
+            + have_none(len(every) - len(g), "pair")
         )
     for tool, (n, of) in agree.attrs.get("alone_on", {}).items():  # not a word was a silence
         texts.append(
@@ -523,9 +538,11 @@ def _whiskers(p: pd.DataFrame) -> str:
     if not bare.any():
         return ""
     printed = int((bare & p["source"].eq("reported")).sum())
-    rates = int(bare.sum()) - printed
+    computed = int((bare & p["source"].eq("computed")).sum())
+    rates = int(bare.sum()) - printed - computed
     why = [
         f"{printed} printed" if printed else "",
+        f"{computed} computed from a log with no total" if computed else "",
         f"{rates} from rates that cannot give one (page 22's `note` says why)" if rates else "",
     ]
     return (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._pages import _extremes, without_value
+from ._pages import _extremes, have_none, without_value
 from ._show import counted, fmt, fmt_interval, fmt_value
 from ._zones import held_out, spread
 
@@ -55,7 +55,14 @@ def campaign_findings(
             f"- **Direction:** {len(tested)} pair(s) measured both ways; "
             + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
         )
-    for series, g in throughput.dropna(subset=["estimate"]).groupby("series", sort=True):
+    for series, every in throughput.groupby("series", sort=True):
+        g = every.dropna(subset=["estimate"])
+        if g.empty:
+            lines.append(
+                f"- **Throughput ({series}):** none of its {counted(len(every), 'run')} has a "
+                "figure (page 22's table says why)."
+            )
+            continue
         low, high = fmt(g["estimate"].min(), "bps"), fmt(g["estimate"].max(), "bps")
         lines.append(
             f"- **Throughput ({series}):** "
@@ -66,6 +73,7 @@ def campaign_findings(
                 if low == high
                 else f"{low} to {high} over {len(g)} runs."
             )
+            + have_none(len(every) - len(g), "run").replace("the table's", "page 22's")
         )
     caveats = []
     printed = int((headline["source"] == "reported").sum())

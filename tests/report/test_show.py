@@ -6,6 +6,7 @@ import io
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from PIL import Image
 
@@ -152,3 +153,58 @@ def test_page_11_names_the_groups_with_no_tail_figure(windows_tables):
     said = rep.tail_claims(kept, exceed, level=0.95)["text"].tolist()
     assert said[0].startswith("The heaviest tail of the 1 group with a p99.9/p50 is ")
     assert said[0].endswith(" 1 more group has none (the table's `note` says why).")
+
+
+def test_a_throughput_run_with_no_printed_total_keeps_its_computed_figure(tmp_path):
+    """iperf 2's third test in this server log has two streams and no [SUM] line: the parser
+    sums their totals (2.27 + 2.49 Gbit/s: 4.76) under a warning, but page 22's table took
+    only the tool's own totals, so the run had no figure and every sentence left it out. A
+    log cut after its first interval (iperf3 -J through 'head -c 2000') likewise."""
+    raw = tmp_path / "raw" / "tp"
+    raw.mkdir(parents=True)
+    for name in (
+        "iperf2/iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt",
+        "iperf3/iperf3--3.12-linux-J-head-c2000-tcp-truncated.json",
+    ):
+        (raw / name.split("/")[1]).write_bytes((FIXTURES / name).read_bytes())
+    import_campaign(raw, root=tmp_path / "processed", workers=1)
+    tp = rep.throughput_table(rep.load_campaigns("tp", tmp_path)).set_index("line_start")
+    two = tp[tp["tool"].eq("iperf2")]
+    # the first test's 3 interval rates averaged (4.02, 2.56, 2.27), the second's total
+    assert two["estimate"].tolist() == pytest.approx([2.95e9, 2.63e9, 4.76e9])
+    assert two["source"].tolist() == ["samples", "reported", "computed"]
+    assert np.isnan(two.loc[15, "reported_bps"])
+    assert two.loc[15, "note"].startswith("no total printed: computed from the run's lines")
+    cut = tp[tp["tool"].eq("iperf3")].iloc[0]
+    assert (cut["estimate"], cut["source"]) == (pytest.approx(100_655_040.68), "computed")
+    said = rep.see_throughput(tp.reset_index())
+    assert said.endswith(
+        " 0 of 4 with an interval; without: 1 printed, 2 computed from a log with no total, 1 "
+        "from rates that cannot give one (page 22's `note` says why)."
+    )
+
+
+def test_page_40_counts_the_pairs_a_tool_has_no_ratio_on():
+    """synthetic-westeurope's page 40 said 'ping ... from 1.45 to 14.3 over 6 pairs' of the 7
+    it shares with another tool: the Windows pair, whose mean is not estimable (replies of
+    time<1ms), was left out without a word."""
+    agree = pd.DataFrame(
+        {
+            "tool": ["ping", "sockperf", "ping", "latte", "ping"],
+            "label": ["p1", "s1", "p2", "l2", "p3"],
+            "reference": ["s1", "s1", "s1", "l2", "l2"],
+            "ratio_to_reference": [1.45, np.nan, 14.3, np.nan, np.nan],
+            "ratio_of": ["p50", None, "p50", None, "mean"],
+        }
+    )
+    (said,) = rep.cross_tool_claims(agree)["text"]
+    assert said == (
+        "**ping** against the reference tool of its pair: ratio of p50 from 1.45 to 14.3 over "
+        "2 pairs (ICMP, paced: not TCP ping-pong). 1 more pair has none (the table's `note` "
+        "says why)."
+    )
+    (said,) = rep.cross_tool_claims(agree[agree["label"].isin(["l2", "p3"])])["text"]
+    assert said == (
+        "**ping** against the reference tool of its pair: no ratio on its 1 pair (the table's "
+        "`note` says why)."
+    )
