@@ -78,6 +78,7 @@ def without_value(
     words: tuple[str, str] = ("lowest", "highest"),
     italic: bool = True,
     tool: str | None = None,
+    noun: str = "group",
 ) -> str:
     """What the groups of ``g`` that have no value are, said after the lowest (``lo``) and
     highest (``hi``) of the rest.  A range "from 40.83 µs … to 2070 µs, 26 groups" had left
@@ -103,11 +104,11 @@ def without_value(
         ]
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         more = "more " if lo is not None else ""
-        out = f" {counted(len(bounded), more + 'group')} known only as a bound: {shown}"
+        out = f" {counted(len(bounded), more + noun)} known only as a bound: {shown}"
         out += _may_be(bounded, lo, hi, words) + "."
     if bare:
         more = "more " if lo is not None or len(bounded) else ""
-        out += f" {counted(bare, more + 'group')} with no value (the table's `note` says why)."
+        out += f" {counted(bare, more + noun)} with no value (the table's `note` says why)."
     return out
 
 
@@ -132,6 +133,16 @@ def _may_be(bounded: pd.DataFrame, lo, hi, words: tuple[str, str]) -> str:
             f"it {verb} the {word}" if len(bounded) == 1 else f"the {word} {verb} among them"
         )
     return "; " + " and ".join(said) if said else ""
+
+
+def cells_without_value(medians: pd.DataFrame, lo=None, hi=None) -> str:
+    """:func:`without_value` of a zone matrix's cells, each named by its zones ('1→1'): a
+    Windows ping matrix whose same-zone cell is known only as '< 1000 µs' (its replies
+    ``time<1ms``) had '1→2 at 1000 µs' as its fastest pair."""
+    cells = medians.assign(
+        label=medians["src_zone"].astype(str) + "→" + medians["dst_zone"].astype(str)
+    )
+    return without_value(cells, lo, hi, words=("fastest", "slowest"), italic=False, noun="pair")
 
 
 def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> pd.DataFrame:
@@ -255,7 +266,14 @@ def zone_matrix_claims(
     if len(stats_shown) == 1 and "p50" not in stats_shown:
         word = stats_shown.pop()  # p99, p99.9, mean: never a stand-in for another
     texts = []
-    if len(m):
+    lo = hi = None
+    if len(m) == 1:
+        lo = hi = m.iloc[0]
+        texts.append(
+            f"{word.capitalize()} {basis} of {tool} over 1 zone pair: "
+            f"{lo['src_zone']}→{lo['dst_zone']} at {fmt(lo['estimate'])}."
+        )
+    elif len(m):
         lo, hi = _extremes(m)
         texts.append(
             f"{word.capitalize()} {basis} of {tool} over {len(m)} zone pairs: fastest "
@@ -263,17 +281,15 @@ def zone_matrix_claims(
             f"{hi['src_zone']}→{hi['dst_zone']} at {fmt(hi['estimate'])} "
             f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
         )
+    if len(m):
         with_ci = int(medians["ci_low"].notna().sum())
         texts.append(
             f"{with_ci} of {len(medians)} cells have a {level:.0%} interval"
             + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
             + "."
         )
-    if len(m) < len(medians):
-        texts.append(
-            f"{len(medians) - len(m)} of {len(medians)} pairs have no {word} "
-            "(`note` says why: too few packets a run, or the tool did not print it)."
-        )
+    if len(m) < len(medians):  # named with their bounds, and where they may stand
+        texts.append(cells_without_value(medians, lo, hi).strip())
     if len(tested):
         flagged = [
             f"{r.src_zone}↔{r.dst_zone} (ratio {r.estimate:.3g}, adjusted p = {r.p_adj:.2g})"

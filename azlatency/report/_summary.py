@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._pages import _extremes, have_none, without_value
+from ._pages import _extremes, cells_without_value, have_none, without_value
 from ._show import counted, fmt, fmt_interval, fmt_value
 from ._zones import held_out, spread
 
@@ -42,11 +42,20 @@ def campaign_findings(
     lines += _latency_lines(headline)
     sp = spread(medians)
     if sp and len(medians) > 1:
-        lines.append(
+        what = (
             f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
-            f"{medians['basis'].iloc[0]}): fastest {sp['fastest']} "
-            f"{fmt(sp['fastest_us'])}, slowest {sp['slowest']} {fmt(sp['slowest_us'])}, "
-            f"{sp['ratio']:.3g}× apart." + ((" " + held) if (held := held_out(medians)) else "")
+            f"{medians['basis'].iloc[0]}): "
+        )
+        lo, hi = (pd.Series({"estimate": sp[k]}) for k in ("fastest_us", "slowest_us"))
+        lines.append(
+            (
+                f"{what}{sp['fastest']} {fmt(sp['fastest_us'])}, the one pair with a value."
+                if sp["fastest"] == sp["slowest"]
+                else f"{what}fastest {sp['fastest']} {fmt(sp['fastest_us'])}, slowest "
+                f"{sp['slowest']} {fmt(sp['slowest_us'])}, {sp['ratio']:.3g}× apart."
+            )
+            + cells_without_value(medians, lo, hi)
+            + ((" " + held) if (held := held_out(medians)) else "")
         )
     tested = asymmetry[~asymmetry["mirrored"].astype(bool)] if len(asymmetry) else asymmetry
     if len(tested):

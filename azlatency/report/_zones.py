@@ -154,6 +154,8 @@ MATRIX_COLUMNS = [
     "n_runs",
     "range_low",
     "range_high",
+    "bound_low",
+    "bound_high",
     "estimable",
     "note",
 ]

@@ -208,3 +208,44 @@ def test_page_40_counts_the_pairs_a_tool_has_no_ratio_on():
         "**ping** against the reference tool of its pair: no ratio on its 1 pair (the table's "
         "`note` says why)."
     )
+
+
+CAMPAIGN_ZONES = """\
+name: win-zones
+rules:
+  - glob: "z1-z1.txt"
+    set: {src_zone: 1, dst_zone: 1, scenario: zones}
+  - glob: "z1-z2.txt"
+    set: {src_zone: 1, dst_zone: 2, scenario: zones}
+"""
+
+
+def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_path):
+    """The two Windows captures as a zone matrix: 1→1 all time<1ms (a median below 1000 µs),
+    1→2 at 1 ms. Page 20 said 'fastest 1→2 at 1000 µs, slowest 1→2 at 1000 µs (1× the
+    fastest)' and '1 of 2 pairs have no median (too few packets a run, or the tool did not
+    print it)'; the campaign page said the same fastest."""
+    raw = tmp_path / "raw" / "win-zones"
+    raw.mkdir(parents=True)
+    for name, to in (("en-6-ipv6-censored", "z1-z1.txt"), ("en-t-ctrl-c", "z1-z2.txt")):
+        src = FIXTURES / "ping" / f"ping--win10-windows-{name}-transcribed.txt"
+        (raw / to).write_bytes(src.read_bytes())
+    (raw / "campaign.yaml").write_text(CAMPAIGN_ZONES)
+    import_campaign(raw, root=tmp_path / "processed", workers=1)
+    tables = rep.load_campaigns("win-zones", tmp_path)
+    medians = rep.zone_pair_medians(tables)
+    assert rep.zone_matrix_claims(medians, medians.iloc[0:0], level=0.95, both_ways=0)[
+        "text"
+    ].tolist()[:3] == [
+        "Median rtt of ping over 1 zone pair: 1→2 at 1000 µs.",
+        "0 of 2 cells have a 95% interval (`note` says why the others have none).",
+        "1 more pair known only as a bound: 1→1 (< 1000 µs); it is the fastest.",
+    ]
+    overview = rep.import_overview(["win-zones"], tmp_path)
+    head = rep.headline(rep.latency_percentiles(tables))
+    empty = pd.DataFrame(columns=["mirrored", "series", "estimate"])
+    said = rep.campaign_findings(overview, head, medians, empty, empty)
+    assert (
+        "- **Zone pairs** (ping, p50 rtt): 1→2 1000 µs, the one pair with a value. 1 more pair "
+        "known only as a bound: 1→1 (< 1000 µs); it is the fastest.\n"
+    ) in said
