@@ -40,23 +40,7 @@ def campaign_findings(
         + "."
     )
     lines += _latency_lines(headline)
-    sp = spread(medians)
-    if sp and len(medians) > 1:
-        what = (
-            f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
-            f"{medians['basis'].iloc[0]}): "
-        )
-        lo, hi = (pd.Series({"estimate": sp[k]}) for k in ("fastest_us", "slowest_us"))
-        lines.append(
-            (
-                f"{what}{sp['fastest']} {fmt(sp['fastest_us'])}, the one pair with a value."
-                if sp["fastest"] == sp["slowest"]
-                else f"{what}fastest {sp['fastest']} {fmt(sp['fastest_us'])}, slowest "
-                f"{sp['slowest']} {fmt(sp['slowest_us'])}, {sp['ratio']:.3g}× apart."
-            )
-            + cells_without_value(medians, lo, hi)
-            + ((" " + held) if (held := held_out(medians)) else "")
-        )
+    lines += _zone_lines(medians)
     tested = asymmetry[~asymmetry["mirrored"].astype(bool)] if len(asymmetry) else asymmetry
     if len(tested):
         flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in tested.itertuples() if r.asymmetric]
@@ -64,6 +48,50 @@ def campaign_findings(
             f"- **Direction:** {len(tested)} pair(s) measured both ways; "
             + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
         )
+    lines += _throughput_lines(throughput)
+    caveats = []
+    printed = int((headline["source"] == "reported").sum())
+    if printed:
+        caveats.append(
+            f"{printed} of {len(headline)} latency groups are printed values without an interval"
+        )
+    q = overview["quality"]
+    if len(q):
+        caveats.append(
+            "quality notes: "
+            + ", ".join(f"{r.issue} ({counted(r.runs, 'run')})" for r in q.itertuples())
+        )
+    if caveats:
+        lines.append("- **Careful:** " + "; ".join(caveats) + ".")
+    return "\n".join(lines)
+
+
+def _zone_lines(medians: pd.DataFrame) -> list[str]:
+    """The zone matrix's fastest and slowest pair, with its cells known only as a bound and
+    the runs it holds out."""
+    sp = spread(medians)
+    if not sp or len(medians) <= 1:
+        return []
+    what = (
+        f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
+        f"{medians['basis'].iloc[0]}): "
+    )
+    lo, hi = (pd.Series({"estimate": sp[k]}) for k in ("fastest_us", "slowest_us"))
+    return [
+        (
+            f"{what}{sp['fastest']} {fmt(sp['fastest_us'])}, the one pair with a value."
+            if sp["fastest"] == sp["slowest"]
+            else f"{what}fastest {sp['fastest']} {fmt(sp['fastest_us'])}, slowest "
+            f"{sp['slowest']} {fmt(sp['slowest_us'])}, {sp['ratio']:.3g}× apart."
+        )
+        + cells_without_value(medians, lo, hi)
+        + ((" " + held) if (held := held_out(medians)) else "")
+    ]
+
+
+def _throughput_lines(throughput: pd.DataFrame) -> list[str]:
+    """A bullet per tool series: its range of runs, and how many runs have no figure."""
+    lines = []
     for series, every in throughput.groupby("series", sort=True):
         g = every.dropna(subset=["estimate"])
         if g.empty:
@@ -84,21 +112,7 @@ def campaign_findings(
             )
             + have_none(len(every) - len(g), "run").replace("the table's", "page 22's")
         )
-    caveats = []
-    printed = int((headline["source"] == "reported").sum())
-    if printed:
-        caveats.append(
-            f"{printed} of {len(headline)} latency groups are printed values without an interval"
-        )
-    q = overview["quality"]
-    if len(q):
-        caveats.append(
-            "quality notes: "
-            + ", ".join(f"{r.issue} ({counted(r.runs, 'run')})" for r in q.itertuples())
-        )
-    if caveats:
-        lines.append("- **Careful:** " + "; ".join(caveats) + ".")
-    return "\n".join(lines)
+    return lines
 
 
 def _latency_lines(headline: pd.DataFrame) -> list[str]:
