@@ -238,10 +238,13 @@ def fmt_value(row: Any, unit: str = "us", digits: int = 4) -> str:
     """A row's ``estimate`` as :func:`fmt` gives it, or its published range: ``'54–57 µs'``
     (the high end alone read as a value the author never gave)."""
     bounds = printed_range(row)
-    if bounds is None:
-        return fmt(row["estimate"], unit, digits)
-    scale, text = _scale(bounds[1], unit)
-    return f"{bounds[0] / scale:.{digits}g}–{bounds[1] / scale:.{digits}g} {text}".strip()
+    return fmt(row["estimate"], unit, digits) if bounds is None else _span(*bounds, unit, digits)
+
+
+def _span(lo: float, hi: float, unit: str, digits: int) -> str:
+    """``'54–57 µs'``: both ends in the unit of the high one."""
+    scale, text = _scale(hi, unit)
+    return f"{lo / scale:.{digits}g}–{hi / scale:.{digits}g} {text}".strip()
 
 
 def fmt_bound(row: Any, unit: str = "us", digits: int = 4) -> str:
@@ -259,8 +262,7 @@ def fmt_bound(row: Any, unit: str = "us", digits: int = 4) -> str:
         return f"< {fmt(hi, unit, digits)}"
     if np.isnan(hi):
         return f"> {fmt(lo, unit, digits)}"
-    scale, text = _scale(hi, unit)
-    return f"{lo / scale:.{digits}g}–{hi / scale:.{digits}g} {text}".strip()
+    return _span(lo, hi, unit, digits)
 
 
 def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:

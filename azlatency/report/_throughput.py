@@ -45,7 +45,16 @@ COLUMNS = [
 ]
 
 
-def _reported(summaries: pd.DataFrame, run_id: str) -> tuple[float, str, str]:
+# Why a run's figure has no interval, by where the figure comes from.
+_WHY_NONE = {
+    "reported": "one number per run: no interval",
+    "computed": "no total printed: computed from the run's lines (the run's warnings say how), "
+    "no interval",
+    "none": "no figure: no total printed and no single series of interval rates",
+}
+
+
+def _figure(summaries: pd.DataFrame, run_id: str) -> tuple[float, str, str]:
     """The run's figure, its side and its source: the tool's own, else the parser's from the
     run's lines where the tool printed no total (iperf 2's -P streams without a [SUM]: the sum
     of their totals; a log cut after its first interval: that interval's rate).  Those runs
@@ -92,10 +101,10 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     samples = samples[(samples["kind"] == "interval") & (samples["status"] == "ok")]
     rows = []
     for r in runs.to_dict("records"):
-        reported, side, source = _reported(tables.summaries, r["run_id"])
+        figure, side, source = _figure(tables.summaries, r["run_id"])
         base = {k: r.get(k) for k in COLUMNS if k in r}
         base.update(
-            reported_bps=reported if source == "reported" else np.nan,
+            reported_bps=figure if source == "reported" else np.nan,
             side=side,
             label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
         )
@@ -116,19 +125,14 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
                 base["side"] = "sender"
         else:
             base.update(
-                estimate=reported,
+                estimate=figure,
                 ci_low=np.nan,
                 ci_high=np.nan,
                 level=np.nan,
                 method="printed by the tool" if source == "reported" else "computed from the log",
                 source=source,
                 n=np.nan,
-                note="one number per run: no interval"
-                if source == "reported" and not np.isnan(reported)
-                else "no total printed: computed from the run's lines (the run's warnings say "
-                "how), no interval"
-                if source == "computed"
-                else "no figure: no total printed and no single series of interval rates",
+                note=_WHY_NONE["none" if source == "reported" and np.isnan(figure) else source],
             )
         rows.append(base)
     return _names(pd.DataFrame(rows, columns=COLUMNS))

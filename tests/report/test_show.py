@@ -17,6 +17,22 @@ from azlatency.report import _show, _summary
 from tests.conftest import FIXTURES, ROOT
 
 
+def _campaign(root, name: str, files: dict[str, str], yaml: str | None = None):
+    """Fixtures (path under tests/fixtures -> name in the campaign) imported as campaign
+    ``name`` under ``root``; its tables."""
+    raw = root / "raw" / name
+    raw.mkdir(parents=True)
+    for src, to in files.items():
+        (raw / to).write_bytes((FIXTURES / src).read_bytes())
+    if yaml is not None:
+        (raw / "campaign.yaml").write_text(yaml)
+    import_campaign(raw, root=root / "processed", workers=1)
+    return rep.load_campaigns(name, root)
+
+
+WINDOWS = "ping/ping--win10-windows-{}-transcribed.txt"
+
+
 def test_the_inline_image_is_the_png_reduced_to_the_figure_dpi():
     rng = np.random.default_rng(3)
     big = Image.fromarray(rng.integers(0, 256, size=(90, 120, 3), dtype=np.uint8))
@@ -90,14 +106,11 @@ def test_a_throughput_chart_says_why_its_bars_lack_whiskers(tmp_path):
 def windows_tables(tmp_path_factory):
     """Two real Windows ping captures as one campaign: 10.0.0.4 (2, 1 and <1 ms: median
     1 ms) and ::1 (four replies of time<1ms: a median known only as below 1000 µs)."""
-    root = tmp_path_factory.mktemp("winping")
-    raw = root / "raw" / "win-ping"
-    raw.mkdir(parents=True)
-    for name in ("en-6-ipv6-censored", "en-t-ctrl-c"):
-        src = FIXTURES / "ping" / f"ping--win10-windows-{name}-transcribed.txt"
-        (raw / src.name).write_bytes(src.read_bytes())
-    import_campaign(raw, root=root / "processed", workers=1)
-    return rep.load_campaigns("win-ping", root)
+    files = {
+        WINDOWS.format(n): WINDOWS.format(n).split("/")[1]
+        for n in ("en-6-ipv6-censored", "en-t-ctrl-c")
+    }
+    return _campaign(tmp_path_factory.mktemp("winping"), "win-ping", files)
 
 
 @pytest.fixture(scope="module")
@@ -160,15 +173,12 @@ def test_a_throughput_run_with_no_printed_total_keeps_its_computed_figure(tmp_pa
     sums their totals (2.27 + 2.49 Gbit/s: 4.76) under a warning, but page 22's table took
     only the tool's own totals, so the run had no figure and every sentence left it out. A
     log cut after its first interval (iperf3 -J through 'head -c 2000') likewise."""
-    raw = tmp_path / "raw" / "tp"
-    raw.mkdir(parents=True)
-    for name in (
+    files = (
         "iperf2/iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt",
         "iperf3/iperf3--3.12-linux-J-head-c2000-tcp-truncated.json",
-    ):
-        (raw / name.split("/")[1]).write_bytes((FIXTURES / name).read_bytes())
-    import_campaign(raw, root=tmp_path / "processed", workers=1)
-    tp = rep.throughput_table(rep.load_campaigns("tp", tmp_path)).set_index("line_start")
+    )
+    tables = _campaign(tmp_path, "tp", {f: f.split("/")[1] for f in files})
+    tp = rep.throughput_table(tables).set_index("line_start")
     two = tp[tp["tool"].eq("iperf2")]
     # the first test's 3 interval rates averaged (4.02, 2.56, 2.27), the second's total
     assert two["estimate"].tolist() == pytest.approx([2.95e9, 2.63e9, 4.76e9])
@@ -225,14 +235,11 @@ def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_pa
     1→2 at 1 ms. Page 20 said 'fastest 1→2 at 1000 µs, slowest 1→2 at 1000 µs (1× the
     fastest)' and '1 of 2 pairs have no median (too few packets a run, or the tool did not
     print it)'; the campaign page said the same fastest."""
-    raw = tmp_path / "raw" / "win-zones"
-    raw.mkdir(parents=True)
-    for name, to in (("en-6-ipv6-censored", "z1-z1.txt"), ("en-t-ctrl-c", "z1-z2.txt")):
-        src = FIXTURES / "ping" / f"ping--win10-windows-{name}-transcribed.txt"
-        (raw / to).write_bytes(src.read_bytes())
-    (raw / "campaign.yaml").write_text(CAMPAIGN_ZONES)
-    import_campaign(raw, root=tmp_path / "processed", workers=1)
-    tables = rep.load_campaigns("win-zones", tmp_path)
+    files = {
+        WINDOWS.format("en-6-ipv6-censored"): "z1-z1.txt",
+        WINDOWS.format("en-t-ctrl-c"): "z1-z2.txt",
+    }
+    tables = _campaign(tmp_path, "win-zones", files, CAMPAIGN_ZONES)
     medians = rep.zone_pair_medians(tables)
     assert rep.zone_matrix_claims(medians, medians.iloc[0:0], level=0.95, both_ways=0)[
         "text"
