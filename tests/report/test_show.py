@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
+from scipy.stats import binomtest
 
 from azlatency import plots
 from azlatency import report as rep
@@ -159,8 +160,9 @@ def test_page_11_names_the_groups_with_no_tail_figure(windows_tables):
     assert rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist() == [
         "No group has a p99.9/p50 (2 groups: the table's `note` says why).",
         "No group has a p99/p50 (2 groups: the table's `note` says why).",
-        "P(latency > 2× median) is 0.00% (*ping (to 10.0.0.4)*), the only group with one. "
-        "1 more group has none (the table's `note` says why).",
+        "P(latency > 2× median) is 0.00% in *ping (to 10.0.0.4)* (no interval: the table's "
+        "`note` says why), the only group with one. 1 more group has none (the table's `note` "
+        "says why).",
     ]
     kept = ratios.assign(estimate=[1.5, 2.5, np.nan, np.nan], ci_low=np.nan, ci_high=np.nan)
     said = rep.tail_claims(kept, exceed, level=0.95)["text"].tolist()
@@ -256,3 +258,32 @@ def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_pa
         "- **Zone pairs** (ping, p50 rtt): 1→2 1000 µs, the one pair with a value. 1 more pair "
         "known only as a bound: 1→1 (< 1000 µs); it is the fastest.\n"
     ) in said
+
+
+def test_page_11_gives_the_largest_exceedance_with_its_interval():
+    """Page 11 said 'P(latency > 2× median) is at most 1.00% over the 28 groups' of a point
+    estimate without an interval, while a ping group of 100 replies, none over 2× its median,
+    has an interval reaching 10%: 'at most' was no bound. The sentence now gives the largest
+    estimate with its interval and names the group whose interval reaches higher."""
+
+    def row(label, k, n):
+        ci = binomtest(k, n).proportion_ci(0.95, method="exact")
+        return {"label": label, "multiple": 2.0, "estimate": k / n}, (ci.low, ci.high)
+
+    rows = []
+    for label, k, n in (("sockperf", 20, 2000), ("ping", 0, 30), ("latte", 5, 2000)):
+        r, (lo, hi) = row(label, k, n)
+        rows.append({**r, "ci_low": lo, "ci_high": hi, "note": None})
+    rows.append({"label": "ping (win)", "multiple": 2.0, "estimate": np.nan, "note": "no median"})
+    exceed = pd.DataFrame(rows)
+    ratios = pd.DataFrame(columns=["label", "stat", "estimate", "ci_low", "ci_high", "note"])
+    text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()[-1]
+    assert text == (
+        "P(latency > 2× median) is largest of the 3 groups with one in *sockperf*: 1.00% "
+        "(95% CI 0.61%–1.54%). The interval reaching highest is *ping*'s: 0.00% (95% CI "
+        "0.00%–11.57%). 1 more group has none (the table's `note` says why)."
+    )
+    exceed.loc[1, ["ci_low", "ci_high"]] = np.nan  # too few, say, for an honest interval
+    text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()[-1]
+    assert "reaching highest" not in text
+    assert " 1 of the 3 has no interval (the table's `note` says why)." in text
