@@ -70,6 +70,8 @@ def throughput_bars(
     **kwargs,
 ) -> Axes:
     """Bars of throughput (bits/s, shown scaled) per ``x`` and ``hue``, with interval whiskers.
+    Rows that share an ``x`` and a ``hue`` (repeated runs) stand side by side in its slot,
+    each a narrower bar, not drawn over one another.
 
     ``log_y="auto"`` puts the value axis on a log scale when the bars span a factor of 5 or
     more: on a linear axis a 98 Gbit/s bar flattens 8 against 12 Gbit/s (seed 001's ntttcp
@@ -81,11 +83,17 @@ def throughput_bars(
     for k, h in enumerate(hues):
         part = data if h is None else data[data[hue].astype(str) == h]
         pos = {c: i for i, c in enumerate(cats)}
-        xs = np.array([pos[c] for c in part[x].astype(str)]) - 0.4 + width * (k + 0.5)
+        at = part[x].astype(str)
+        nth = at.groupby(at).cumcount().to_numpy()
+        runs = at.map(at.value_counts()).to_numpy()
+        each = width / runs
+        xs = np.array([pos[c] for c in at]) - 0.4 + width * k + each * (nth + 0.5)
         vals = part[y].to_numpy(dtype="float64") / scale
         yerr = whiskers(part, vals, low, high, scale)
         style = {**series_style(k, bars=True), **kwargs}
-        ax.bar(xs, vals, width=width, yerr=yerr, capsize=2, label=h, **style)
+        # a gap between a slot's runs, so that each shows as a bar of its own
+        drawn = np.where(runs > 1, each * 0.8, each)
+        ax.bar(xs, vals, width=drawn, yerr=yerr, capsize=2, label=h, **style)
     # Many or long names turn further, anchored at their end, so neighbours do not overlap.
     crowded = len(cats) > 6 or max((len(c) for c in cats), default=0) > 14
     ax.set_xticks(

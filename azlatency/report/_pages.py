@@ -386,13 +386,18 @@ def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
             continue
         lo, hi = _extremes(g)
         if len(g) == 1:
-            texts.append(f"**{series}** (1 run): {fmt_interval(lo, 'bps')} ({lo['where']}).{more}")
+            texts.append(f"**{series}** (1 run): {fmt_interval(lo, 'bps')} ({_ran(lo)}).{more}")
             continue
         texts.append(
-            f"**{series}** ({len(g)} runs): from {fmt_interval(lo, 'bps')} ({lo['where']}) "
-            f"to {fmt_interval(hi, 'bps')} ({hi['where']}).{more}"
+            f"**{series}** ({len(g)} runs): from {fmt_interval(lo, 'bps')} ({_ran(lo)}) "
+            f"to {fmt_interval(hi, 'bps')} ({_ran(hi)}).{more}"
         )
     return _rows("throughput", texts or ["No throughput figure."])
+
+
+def _ran(row: pd.Series) -> str:
+    """Where a throughput run ran, with what tells it from the other runs there."""
+    return f"{row['where']} · {row['run']}" if row.get("run") else str(row["where"])
 
 
 def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
@@ -567,8 +572,19 @@ def see_throughput(tp: pd.DataFrame) -> str:
         return ""
     lo, hi = _extremes(p)
     return (
-        f"Highest: {hi['where']} · {hi['series']} ({fmt(hi['estimate'], 'bps')}); lowest: "
-        f"{lo['where']} · {lo['series']} ({fmt(lo['estimate'], 'bps')}).{_whiskers(p)}"
+        f"Highest: {hi['label']} ({fmt(hi['estimate'], 'bps')}); lowest: "
+        f"{lo['label']} ({fmt(lo['estimate'], 'bps')}).{_whiskers(p)}{_side_by_side(tp)}"
+    )
+
+
+def _side_by_side(tp: pd.DataFrame) -> str:
+    """' 2 places hold several runs of one series: a bar a run, side by side.', or ''."""
+    if "run" not in tp or not tp["run"].astype(bool).any():
+        return ""
+    places = tp.loc[tp["run"].astype(bool), "where"].nunique()
+    verb = "holds" if places == 1 else "hold"
+    return (
+        f" {counted(places, 'place')} {verb} several runs of one series: a bar a run, side by side."
     )
 
 

@@ -36,6 +36,7 @@ COLUMNS = [
     "label",
     "where",
     "series",
+    "run",
     "side",
     "reported_bps",
     *INTERVAL_CORE,
@@ -142,8 +143,9 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
     """``where``: the scenario, with the zones when they vary within it; without either, the
     heading of the write-up, else the hosts the log names, else the file and line (seed 001
     without its yaml said 'from 7.91 Gbit/s ((no scenario)) to 25.72 Gbit/s ((no
-    scenario))'); ``series``: the tool, with its output variant when one tool came in several
-    (iperf3 text and JSON); ``label``: both."""
+    scenario))'); the hosts too where they vary within it; ``series``: the tool, with its
+    output variant when one tool came in several (iperf3 text and JSON); ``run``: what tells
+    apart runs of one place and series; ``label``: all three."""
     if out.empty:
         return out
 
@@ -162,8 +164,28 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
         .fillna("(no scenario)")
     )
     varies = zones.groupby(scen).transform(lambda z: z.nunique(dropna=False) > 1)
-    out["where"] = scen.where(~varies | zones.isna(), scen + " · " + zones)
+    where = scen.where(~varies | zones.isna(), scen + " · " + zones)
+    varies = hosts.groupby(where).transform(lambda h: h.nunique() > 1)
+    out["where"] = where.where(~varies | hosts.isna(), where + " · " + hosts)
     many = out.groupby("tool")["parser_variant"].transform("nunique") > 1
     out["series"] = out["tool"].where(~many, out["tool"] + " (" + out["parser_variant"] + ")")
-    out["label"] = out["where"] + " · " + out["series"]
+    path = strings(out, "source_path").fillna("")
+    at = line.where(line == "", ":" + line)
+    out["run"] = _runs_apart(out, [path.str.rsplit("/", n=1).str[-1], file, path + at])
+    out["label"] = (out["where"] + " · " + out["series"]).where(
+        out["run"] == "", out["where"] + " · " + out["series"] + " · " + out["run"]
+    )
     return out
+
+
+def _runs_apart(out: pd.DataFrame, names: list[pd.Series]) -> pd.Series:
+    """``run``: what tells apart the runs of one place and series, else empty: the first of
+    ``names`` (the file; with its line; its whole path) that does.  The seed 003 baseline's
+    36 iperf3 runs were all '1→1 · iperf3': the page named its lowest and highest run alike,
+    its claims kept one of the 36 and its chart drew them on one bar."""
+    run = pd.Series("", index=out.index, dtype=object)
+    left = out.duplicated(["where", "series"], keep=False)
+    for name in names:
+        run[left] = name[left].fillna("")
+        left &= out.assign(run=run).duplicated(["where", "series", "run"], keep=False)
+    return run.astype(str)

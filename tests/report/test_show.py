@@ -24,6 +24,7 @@ def _campaign(root, name: str, files: dict[str, str], yaml: str | None = None):
     raw = root / "raw" / name
     raw.mkdir(parents=True)
     for src, to in files.items():
+        (raw / to).parent.mkdir(parents=True, exist_ok=True)
         (raw / to).write_bytes((FIXTURES / src).read_bytes())
     if yaml is not None:
         (raw / "campaign.yaml").write_text(yaml)
@@ -192,7 +193,12 @@ def test_a_throughput_run_with_no_printed_total_keeps_its_computed_figure(tmp_pa
     said = rep.see_throughput(tp.reset_index())
     assert said.endswith(
         " 0 of 4 with an interval; without: 1 printed, 2 computed from a log with no total, 1 "
-        "from rates that cannot give one (page 22's `note` says why)."
+        "from rates that cannot give one (page 22's `note` says why). 1 place holds several "
+        "runs of one series: a bar a run, side by side."
+    )
+    assert said.startswith(  # the server log's three tests, told apart by their lines
+        "Highest: ?→10.77.40.2 · iperf2 · iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt:15 "
+        "(4.76 Gbit/s)"
     )
 
 
@@ -287,3 +293,31 @@ def test_page_11_gives_the_largest_exceedance_with_its_interval():
     text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()[-1]
     assert "reaching highest" not in text
     assert " 1 of the 3 has no interval (the table's `note` says why)." in text
+
+
+def test_repeated_throughput_runs_of_one_place_are_told_apart(tmp_path):
+    """Runs of one tool at one place were all named alike ('1→1 · iperf3' for the seed 003
+    baseline's 36 runs): page 22 named its lowest and highest run alike, its claims kept one
+    of them (a dict keyed by label) and its chart drew every run on one bar. Three real
+    iperf3 -J captures placed in one zone pair."""
+    names = ("J-tcp", "J-O1-tcp-omit", "J-R-tcp-reverse")
+    files = {f"iperf3/iperf3--3.12-linux-{n}.json": f"az1-az2/{n}.json" for n in names}
+    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
+    tp = rep.throughput_table(_campaign(tmp_path, "rep", files, yaml))
+    assert tp["where"].tolist() == ["1→2"] * 3
+    assert sorted(tp["run"]) == sorted(f"{n}.json" for n in names)
+    assert tp["label"].is_unique
+    said = rep.throughput_claims(tp)["text"].iloc[0]
+    lo, hi = tp.loc[tp["estimate"].idxmin()], tp.loc[tp["estimate"].idxmax()]
+    assert f"({lo['where']} · {lo['run']})" in said and f"({hi['where']} · {hi['run']})" in said
+    assert rep.see_throughput(tp).endswith(
+        " 1 place holds several runs of one series: a bar a run, side by side."
+    )
+    fig, ax = plt.subplots()
+    plots.throughput_bars(tp, x="where", y="estimate", hue="series", ax=ax)
+    bars = [p for p in ax.patches if p.get_height() > 0]
+    plt.close(fig)
+    assert len({round(b.get_x(), 6) for b in bars}) == 3  # side by side, not on one another
+    assert sorted(round(b.get_height() * 1e9) for b in bars) == sorted(
+        round(v) for v in tp["estimate"]
+    )
