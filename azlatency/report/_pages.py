@@ -311,7 +311,8 @@ def zone_matrix_claims(
     if len(m):
         with_ci = int(medians["ci_low"].notna().sum())
         texts.append(
-            f"{with_ci} of {len(medians)} cells have a {level:.0%} interval"
+            f"{with_ci} of {counted(len(medians), 'cell')} {'has' if with_ci == 1 else 'have'} "
+            f"a {level:.0%} interval"
             + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
             + "."
         )
@@ -324,7 +325,8 @@ def zone_matrix_claims(
             if r.asymmetric
         ]
         texts.append(
-            f"{len(tested)} pairs were measured both ways; "
+            f"{counted(len(tested), 'pair')} {'was' if len(tested) == 1 else 'were'} measured "
+            "both ways; "
             + (
                 f"asymmetric at adjusted p < {1 - level:.2g}: {', '.join(flagged)}."
                 if flagged

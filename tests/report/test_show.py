@@ -256,6 +256,16 @@ def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_pa
         "0 of 2 cells have a 95% interval (`note` says why the others have none).",
         "1 more pair known only as a bound: 1→1 (< 1000 µs); it is the fastest.",
     ]
+    # one pair tested both ways: '1 pairs were measured' was on the before/after pages
+    tested = pd.DataFrame(
+        [{"src_zone": "1", "dst_zone": "2", "estimate": 1.2, "p_adj": 1e-5, "asymmetric": True}]
+    )
+    said = rep.zone_matrix_claims(medians[1:], tested, level=0.95, both_ways=1)["text"]
+    assert said.tolist()[1:] == [
+        "0 of 1 cell have a 95% interval (`note` says why the others have none).",
+        "1 pair was measured both ways; asymmetric at adjusted p < 0.05: 1↔2 (ratio 1.2, "
+        "adjusted p = 1e-05).",
+    ]
     overview = rep.import_overview(["win-zones"], tmp_path)
     head = rep.headline(rep.latency_percentiles(tables))
     empty = pd.DataFrame(columns=["mirrored", "series", "estimate"])
