@@ -119,15 +119,18 @@ class _Text:
 
 def run_prints(tables) -> list[tuple]:
     """What each run holds, without where it sits: meta, its samples, its summaries."""
-    meta = tables.runs.drop(columns=[c for c in tables.runs.columns if c in _WHERE])
+    runs = tables.runs
+    # one array of the runs' 50 columns (to_dict('records') was a fifth of the time)
+    names = [c for c in sorted(runs.columns) if c not in _WHERE]
+    values, missing = runs[names].to_numpy(dtype=object), runs[names].isna().to_numpy()
     samples, summaries = _rows_by_run(tables.samples), _rows_by_run(tables.summaries)
     return [
         (
-            repr(sorted((k, repr(v)) for k, v in row.items() if not _missing(v))),
+            repr([(c, repr(v)) for c, v, gone in zip(names, values[i], missing[i]) if not gone]),
             samples.get(rid, b""),
             summaries.get(rid, b""),
         )
-        for rid, row in zip(tables.runs["run_id"], meta.to_dict("records"))
+        for i, rid in enumerate(runs["run_id"])
     ]
 
 
@@ -143,9 +146,9 @@ def _rows_by_run(frame: pd.DataFrame) -> dict:
     starts = np.searchsorted(codes[order], np.arange(len(ids) + 1))
     columns = []
     for c in frame.columns.drop("run_id"):
-        values = frame[c].iloc[order]
-        hashed = pd.util.hash_pandas_object(values, index=False).to_numpy()
-        filled = np.logical_or.reduceat(values.notna().to_numpy(), starts[:-1])
+        values = frame[c]
+        hashed = pd.util.hash_pandas_object(values, index=False).to_numpy()[order]
+        filled = np.logical_or.reduceat(values.notna().to_numpy()[order], starts[:-1])
         columns.append((str(c).encode() + b"\0", hashed, filled))
     return {
         rid: b"\1".join(
