@@ -311,7 +311,7 @@ def zone_matrix_claims(
     if len(m):
         with_ci = int(medians["ci_low"].notna().sum())
         texts.append(
-            f"{with_ci} of {counted(len(medians), 'cell')} {'has' if with_ci == 1 else 'have'} "
+            f"{with_ci} of {counted(len(medians), 'cell')} {'has' if 1 in (with_ci, len(medians)) else 'have'} "
             f"a {level:.0%} interval"
             + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
             + "."

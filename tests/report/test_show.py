@@ -262,7 +262,7 @@ def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_pa
     )
     said = rep.zone_matrix_claims(medians[1:], tested, level=0.95, both_ways=1)["text"]
     assert said.tolist()[1:] == [
-        "0 of 1 cell have a 95% interval (`note` says why the others have none).",
+        "0 of 1 cell has a 95% interval (`note` says why the others have none).",
         "1 pair was measured both ways; asymmetric at adjusted p < 0.05: 1↔2 (ratio 1.2, "
         "adjusted p = 1e-05).",
     ]
