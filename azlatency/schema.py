@@ -210,7 +210,7 @@ def frame(
     else:
         n = len(df)
         columns = {
-            name: _coerce(df[name], col.dtype).reset_index(drop=True)
+            name: _coerce(df[name], col.dtype).array  # by position: no index to align
             for name, col in cols.items()
             if name in df.columns
         }
