@@ -13,7 +13,7 @@ import pandas as pd
 from .. import plots
 from ..stats.before_after import change_text, margin_text
 from ._before_after import BASE, STATS, Comparison, condition_label
-from ._show import fmt
+from ._show import counted, fmt
 
 # ---------------------------------------------------------------------------------------------
 # Saying it
@@ -238,7 +238,7 @@ def gate_annotations(cmp: Comparison) -> list[str]:
     untested = cmp.table[cmp.table["gate"] == "not tested"]
     if len(untested):
         title = _escape(f"{cmp.after} vs {cmp.before}: not tested", True)
-        body = f"{len(untested)} comparison(s) not tested: " + "; ".join(
+        body = f"{counted(len(untested), 'comparison')} not tested: " + "; ".join(
             f"{r['condition']} {r['stat']} ({r['note']})" for r in untested.to_dict("records")
         )
         out.append(f"::warning title={title}::{_escape(body)}")

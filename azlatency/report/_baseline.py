@@ -19,6 +19,7 @@ from .. import paths, plots
 from ..campaign.load import expectations
 from ..schema import Tables
 from ..stats import baseline as bl
+from ._show import counted
 
 PathLike = str | os.PathLike[str]
 
@@ -173,7 +174,7 @@ def baseline_findings(table: pd.DataFrame) -> str:
     unsure = table[v == "inconclusive"]
     if len(unsure):
         lines.append(
-            f"- {len(unsure)} check(s) inconclusive: "
+            f"- {counted(len(unsure), 'check')} inconclusive: "
             + "; ".join(f"{r.vm} {r.check} ({r.why})" for r in unsure.itertuples(index=False))
         )
     if not (v == "fails").any() and not table["advice"].astype(bool).any():

@@ -208,7 +208,8 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
             )
     if without := int(none.sum()):
         texts.append(
-            f"{without} ratio(s) are left out: a p50 of 0, or printed percentiles out of order "
+            f"{counted(without, 'ratio')} {'is' if without == 1 else 'are'} left out: a p50 of 0, "
+            "or printed percentiles out of order "
             "or not a number (the table's notes say which)."
         )
     e = exceed.dropna(subset=["estimate"]) if len(exceed) else exceed
@@ -467,7 +468,8 @@ def longrun_claims(
             for c in r["changes"].itertuples()
         )
         texts.append(
-            f"**{r['name']}**: {len(r['breaks'])} break(s); {changes or 'no change point'}."
+            f"**{r['name']}**: {counted(len(r['breaks']), 'break')}; "
+            f"{changes or 'no change point'}."
         )
     final = computed.dropna(subset=["change_vs_previous"]) if len(computed) else computed
     for f in final.itertuples():

@@ -45,7 +45,7 @@ def campaign_findings(
     if len(tested):
         flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in tested.itertuples() if r.asymmetric]
         lines.append(
-            f"- **Direction:** {len(tested)} pair(s) measured both ways; "
+            f"- **Direction:** {counted(len(tested), 'pair')} measured both ways; "
             + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
         )
     lines += _throughput_lines(throughput)

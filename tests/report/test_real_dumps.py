@@ -187,7 +187,7 @@ def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
     )
     exceed = rep.exceedance(tables, spectrum, multiples=[2.0])
     text = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()
-    assert text[0].startswith("32 ratio(s) are left out")
+    assert text[0].startswith("32 ratios are left out")
     # page 10's headline: the printed mean (127.014 us), not a median above the run's p90
     head = rep.headline(rep.latency_percentiles(tables)).set_index("label")
     assert head.loc["ethr (batch 0)", "stat"] == "mean"
