@@ -208,7 +208,7 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
             )
     if without := int(none.sum()):
         texts.append(
-            f"{counted(without, 'ratio')} {'is' if without == 1 else 'are'} left out: a p50 of 0, "
+            f"{counted(without, 'ratio', ('is', 'are'))} left out: a p50 of 0, "
             "or printed percentiles out of order "
             "or not a number (the table's notes say which)."
         )
@@ -232,30 +232,31 @@ def _largest_exceedance(exceed: pd.DataFrame, e: pd.DataFrame, level: float) -> 
     every, some = exceed["label"].nunique(), e["label"].nunique()
     p = f"P(latency > {top['multiple']:g}× median)"
     if some == 1:
-        why = " (no interval: the table's `note` says why)" if pd.isna(top["ci_high"]) else ""
-        text = f"{p} is {top['estimate']:.2%} in *{top['label']}*{why or _pct_ci(top, level)}"
+        ci = _pct_ci(top, level, why=": the table's `note` says why")
+        text = f"{p} is {top['estimate']:.2%} in *{top['label']}*{ci}"
         text += ", the only group with one." if some < every else "."
         return text + have_none(every - some)
     of = f"the {counted(some, 'group')}" + (" with one" if some < every else "")
     text = f"{p} is largest of {of} in *{top['label']}*: {top['estimate']:.2%}"
     text += _pct_ci(top, level) + "."
-    same = e[e["multiple"].eq(top["multiple"])].dropna(subset=["ci_high"])
+    at_top = e[e["multiple"].eq(top["multiple"])]
+    same = at_top.dropna(subset=["ci_high"])
     reach = top["ci_high"] if pd.notna(top["ci_high"]) else top["estimate"]
     if len(same) and (high := _pick(same, "ci_high", "max"))["ci_high"] > reach:
         text += (
             f" The interval reaching highest is *{high['label']}*'s: "
             f"{high['estimate']:.2%}{_pct_ci(high, level)}."
         )
-    if bare := int(e.loc[e["multiple"].eq(top["multiple"]), "ci_high"].isna().sum()):
-        verb = "has" if bare == 1 else "have"
-        text += f" {bare} of the {some} {verb} no interval (the table's `note` says why)."
+    if bare := len(at_top) - len(same):
+        has = "has" if bare == 1 else "have"
+        text += f" {bare} of the {some} {has} no interval (the table's `note` says why)."
     return text + have_none(every - some)
 
 
-def _pct_ci(row: pd.Series, level: float) -> str:
-    """' (95% CI 0.31%–2.5%)', or ' (no interval)' where the row has none."""
+def _pct_ci(row: pd.Series, level: float, why: str = "") -> str:
+    """' (95% CI 0.31%–2.5%)', or ' (no interval' + ``why`` + ')' where the row has none."""
     if pd.isna(row.get("ci_low")) or pd.isna(row.get("ci_high")):
-        return " (no interval)"
+        return f" (no interval{why})"
     return f" ({level:.0%} CI {row['ci_low']:.2%}–{row['ci_high']:.2%})"
 
 
@@ -275,8 +276,7 @@ def have_none(n: int, noun: str = "group") -> str:
     """' 2 more groups have none (the table's `note` says why).', or '' for none."""
     if not n:
         return ""
-    verb = "has" if n == 1 else "have"
-    return f" {counted(n, f'more {noun}')} {verb} none (the table's `note` says why)."
+    return f" {counted(n, f'more {noun}', ('has', 'have'))} none (the table's `note` says why)."
 
 
 def zone_matrix_claims(
@@ -312,8 +312,8 @@ def zone_matrix_claims(
     if len(m):
         with_ci = int(medians["ci_low"].notna().sum())
         texts.append(
-            f"{with_ci} of {counted(len(medians), 'cell')} {'has' if 1 in (with_ci, len(medians)) else 'have'} "
-            f"a {level:.0%} interval"
+            f"{with_ci} of {counted(len(medians), 'cell')} "
+            f"{'has' if 1 in (with_ci, len(medians)) else 'have'} a {level:.0%} interval"
             + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
             + "."
         )
@@ -326,8 +326,7 @@ def zone_matrix_claims(
             if r.asymmetric
         ]
         texts.append(
-            f"{counted(len(tested), 'pair')} {'was' if len(tested) == 1 else 'were'} measured "
-            "both ways; "
+            f"{counted(len(tested), 'pair', ('was', 'were'))} measured both ways; "
             + (
                 f"asymmetric at adjusted p < {1 - level:.2g}: {', '.join(flagged)}."
                 if flagged
@@ -490,8 +489,9 @@ def import_claims(overview: dict[str, pd.DataFrame]) -> pd.DataFrame:
         f"**{counted(int(c['files_imported'].sum()), 'file')}** in {counted(len(c), 'campaign')} "
         f"({', '.join(f'{r.campaign}: {r.runs}' for r in c.itertuples())}).",
         (
-            f"{counted(len(skipped), 'file')} {'was' if len(skipped) == 1 else 'were'} not "
-            "imported: " + ", ".join(f"{n} {reason}" for reason, n in reasons.items()) + "."
+            f"{counted(len(skipped), 'file', ('was', 'were'))} not imported: "
+            + ", ".join(f"{n} {reason}" for reason, n in reasons.items())
+            + "."
         )
         if len(skipped)
         else "Every file was imported.",
@@ -586,10 +586,8 @@ def _side_by_side(tp: pd.DataFrame) -> str:
     if "run" not in tp or not tp["run"].astype(bool).any():
         return ""
     places = tp.loc[tp["run"].astype(bool), "where"].nunique()
-    verb = "holds" if places == 1 else "hold"
-    return (
-        f" {counted(places, 'place')} {verb} several runs of one series: a bar a run, side by side."
-    )
+    held = counted(places, "place", ("holds", "hold"))
+    return f" {held} several runs of one series: a bar a run, side by side."
 
 
 def _whiskers(p: pd.DataFrame) -> str:
