@@ -31,6 +31,7 @@ from ..stats.summary_only import FIELLER_CAVEAT
 from ._data import latency_runs, sample_runs, strings
 from ._latency import GROUP, latency_percentiles
 from ._memo import memo
+from ._show import counted, fmt_bound
 
 FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
 CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "region", "role")
@@ -824,6 +825,10 @@ _CROSS_COLUMNS = (
     "unit_of_analysis",
     "n_runs",
     "caption",
+    "bound_low",
+    "bound_high",
+    "ratio_bound_low",
+    "ratio_bound_high",
 )
 
 
@@ -837,10 +842,11 @@ def _cross_rows(group: dict, g: pd.DataFrame, reference: Sequence[str]) -> list[
     rows = []
     for label, h in g.groupby("label", sort=False):
         vals = h.drop_duplicates("stat").set_index("stat")
-        stat = "p50" if "p50" in vals.index and pd.notna(vals.at["p50", "estimate"]) else "mean"
+        stat = _cross_stat(vals)
         r = vals.loc[stat]
         common = stat if stat in ref_vals.index and pd.notna(ref_vals.get(stat)) else "mean"
-        own = vals.at[common, "estimate"] if common in vals.index else np.nan
+        ref = ref_vals.get(common, np.nan)
+        own = vals.loc[common] if common in vals.index else pd.Series(dtype=object)
         rows.append(
             {
                 **group,
@@ -857,15 +863,40 @@ def _cross_rows(group: dict, g: pd.DataFrame, reference: Sequence[str]) -> list[
                 "converted_from": r["converted_from"],
                 "mean": vals.at["mean", "estimate"] if "mean" in vals.index else np.nan,
                 "reference": ref_label,
-                "ratio_to_reference": own / ref_vals.get(common, np.nan),
+                "ratio_to_reference": own.get("estimate", np.nan) / ref,
                 "ratio_of": common,
                 "note": r["note"],
                 "unit_of_analysis": r["unit_of_analysis"],
                 "n_runs": r["n_runs"],
                 "caption": _tool_caption(r, stat),
+                "bound_low": r.get("bound_low", np.nan),
+                "bound_high": r.get("bound_high", np.nan),
+                **_ratio_bounds(own, ref),
             }
         )
     return rows
+
+
+def _cross_stat(vals: pd.DataFrame) -> str:
+    """The statistic a tool is shown by: its median, else its mean, where either has a value;
+    else the one known as a bound (a median among Windows ping's ``time<1ms`` replies: below
+    1000 µs, which page 40 had called no value at all); else the mean."""
+    for column in ("estimate", "bound_high", "bound_low"):
+        for stat in ("p50", "mean"):
+            if stat in vals.index and pd.notna(vals.at[stat, column]):
+                return stat
+    return "mean"
+
+
+def _ratio_bounds(own: pd.Series, ref: float) -> dict:
+    """``ratio_bound_low`` / ``ratio_bound_high``: where a tool's value is known only as a
+    bound, the bounds of its ratio to the reference's value (a low bound of 0 is none)."""
+    lo, hi = own.get("bound_low", np.nan), own.get("bound_high", np.nan)
+    known = pd.isna(own.get("estimate", np.nan)) and ref > 0
+    return {
+        "ratio_bound_low": lo / ref if known and lo > 0 else np.nan,
+        "ratio_bound_high": hi / ref if known and np.isfinite(hi) else np.nan,
+    }
 
 
 def _pair_names(out: pd.DataFrame, by: Sequence[str]) -> list[str]:
@@ -895,15 +926,18 @@ def _pair_names(out: pd.DataFrame, by: Sequence[str]) -> list[str]:
 
 
 def _tool_caption(r: pd.Series, stat: str) -> str:
-    """One tool's value in words: the statistic, its interval, unit, runs and method."""
-    text = f"{r['label']}: {stat} {runlevel.fmt3(r['estimate'])} µs (round trip)"
+    """One tool's value in words: the statistic (or its bound), its interval, unit, runs and
+    method."""
+    value = fmt_bound(r) if pd.isna(r["estimate"]) else ""
+    text = f"{r['label']}: {stat} {value or runlevel.fmt3(r['estimate']) + ' µs'} (round trip)"
     if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
         text += (
             f", {r['level']:.0%} CI {runlevel.fmt3(r['ci_low'])} to {runlevel.fmt3(r['ci_high'])}"
         )
     unit = r["unit_of_analysis"] if pd.notna(r["unit_of_analysis"]) else "printed value"
     printed = " (from the tool's printed summary)" if r["source"] == "reported" else ""
-    text += f"; unit: {unit}{printed}, {runlevel.fmt_count(r['n_runs'])} run(s)"
+    runs = counted(int(r["n_runs"]), "run") if pd.notna(r["n_runs"]) else "? runs"
+    text += f"; unit: {unit}{printed}, {runs}"
     return text + (f"; method: {r['method']}" if r["method"] else "; no interval")
 
 

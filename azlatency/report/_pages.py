@@ -79,6 +79,8 @@ def without_value(
     italic: bool = True,
     tool: str | None = None,
     noun: str = "group",
+    unit: str = "us",
+    digits: int = 4,
 ) -> str:
     """What the groups of ``g`` that have no value are, said after the lowest (``lo``) and
     highest (``hi``) of the rest.  A range "from 40.83 µs … to 2070 µs, 26 groups" had left
@@ -86,11 +88,12 @@ def without_value(
     replies, without a word, and either may be the fastest: '2 more groups known only as a
     bound: *a* (< 1000 µs), *b* (< 1000 µs); the lowest may be among them.'  Then how many have
     no value at all (the table's ``note`` says why).  ``tool``: left out of the labels (a
-    bullet that names it once)."""
+    bullet that names it once); ``unit`` and ``digits``: how a bound is written (page 40 writes
+    ratios: ``unit=""``, three digits)."""
     none = g[g["estimate"].isna()]
     if none.empty:
         return ""
-    bounds = none.apply(fmt_bound, axis=1)
+    bounds = none.apply(fmt_bound, axis=1, unit=unit, digits=digits)
     bounded, bare = none[bounds != ""], int((bounds == "").sum())
     out = ""
     if len(bounded):
@@ -397,6 +400,20 @@ def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
     return _rows("throughput", texts or ["No throughput figure."])
 
 
+def _as_ratios(agree: pd.DataFrame) -> pd.DataFrame:
+    """Page 40's rows as values :func:`without_value` reads: each tool's ratio to the
+    reference, its bounds where the tool's value is known only as one (synthetic-westeurope's
+    Windows ping pair, a median below 1000 µs beside latte's 142 µs: ratio < 7.04), each
+    named by its pair of VMs."""
+    nan = pd.Series(np.nan, index=agree.index)
+    return agree.assign(
+        estimate=agree["ratio_to_reference"],
+        bound_low=agree.get("ratio_bound_low", nan),
+        bound_high=agree.get("ratio_bound_high", nan),
+        label=agree.get("pair", agree["label"]),
+    )
+
+
 def _ran(row: pd.Series) -> str:
     """Where a throughput run ran, with what tells it from the other runs there."""
     return f"{row['where']} · {row['run']}" if row.get("run") else str(row["where"])
@@ -407,14 +424,17 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     texts = []
     for tool, every in agree[agree["label"] != agree["reference"]].groupby("tool", sort=True):
         icmp = " (ICMP, paced: not TCP ping-pong)" if tool == "ping" else ""
-        g = every.dropna(subset=["ratio_to_reference"])
+        ratios = _as_ratios(every)
+        g = ratios.dropna(subset=["estimate"])
+        head = f"**{tool}** against the reference tool of its pair"
         if g.empty:  # synthetic-westeurope's Windows ping beside latte: said, not dropped
+            of = ", ".join(sorted(set(ratios["ratio_of"].dropna())))
             texts.append(
-                f"**{tool}** against the reference tool of its pair: no ratio on its "
-                f"{counted(len(every), 'pair')} (the table's `note` says why)."
+                f"{head}{f' (ratio of {of})' if of else ''}:"
+                f"{without_value(ratios, noun='pair', unit='', digits=3)}"
             )
             continue
-        x = g["ratio_to_reference"]
+        x = g["estimate"]
         low, high = f"{x.min():.3g}", f"{x.max():.3g}"
         spread = (
             f"{low} on its one pair"
@@ -423,10 +443,10 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
             if low == high  # 'from 1.43 to 1.43' said once
             else f"from {low} to {high} over {len(g)} pairs"
         )
+        lo, hi = g.loc[x.idxmin()], g.loc[x.idxmax()]
         texts.append(
-            f"**{tool}** against the reference tool of its pair: ratio of "
-            f"{', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
-            + have_none(len(every) - len(g), "pair")
+            f"{head}: ratio of {', '.join(sorted(set(g['ratio_of'])))} {spread}{icmp}."
+            + without_value(ratios, lo, hi, noun="pair", unit="", digits=3)
         )
     for tool, (n, of) in agree.attrs.get("alone_on", {}).items():  # not a word was a silence
         texts.append(

@@ -326,19 +326,33 @@ def series_rows(obs: Observations, qs, level: float, dependence: str = "auto") -
 # Several runs (the run as the unit)
 
 
-def _run_estimates(parts: list[Observations], qs) -> dict[str, np.ndarray]:
-    """Point estimate of every stat in every run (NaN where a run cannot give one)."""
-    out: dict[str, list[float]] = {"mean": []}
-    out.update({pct_label(q): [] for q in qs})
-    for obs in parts:
+def _run_estimates(parts: list[Observations], qs) -> tuple[dict, dict]:
+    """Point estimate of every stat in every run (NaN where a run cannot give one), and what
+    bounds it: ``(low, high)`` arrays, the estimate itself where a run gives one, the run's
+    censoring bound where its value falls among censored values (a quantile among Windows
+    ping's ``time<1ms`` replies lies in [0, 1000) µs; a mean with censored values between the
+    mean with them at 0 and at the bound), NaN where a run is too short."""
+    labels = ["mean", *(pct_label(q) for q in qs)]
+    est = {k: np.full(len(parts), np.nan) for k in labels}
+    low = {k: np.full(len(parts), np.nan) for k in labels}
+    high = {k: np.full(len(parts), np.nan) for k in labels}
+    for i, obs in enumerate(parts):
         n = obs.n
         xs = np.sort(obs.series)
-        est = sorted_quantile(xs, qs) if n else np.full(len(qs), np.nan)
-        for q, e in zip(qs, est):
-            censored = obs.n_censored and not e >= obs.bound
-            out[pct_label(q)].append(np.nan if n * min(q, 1 - q) < 1 - 1e-9 or censored else e)
-        out["mean"].append(np.nan if obs.n_censored or n == 0 else obs.series.mean())
-    return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+        for q, e in zip(qs, sorted_quantile(xs, qs) if n else np.full(len(qs), np.nan)):
+            k = pct_label(q)
+            if n * min(q, 1 - q) < 1 - 1e-9:
+                continue
+            if obs.n_censored and not e >= obs.bound:
+                low[k][i], high[k][i] = 0.0, obs.bound
+            else:
+                est[k][i] = low[k][i] = high[k][i] = e
+        if n and obs.n_censored:
+            total = obs.values.sum()
+            low["mean"][i], high["mean"][i] = total / n, (total + obs.n_censored * obs.bound) / n
+        elif n:
+            est["mean"][i] = low["mean"][i] = high["mean"][i] = obs.series.mean()
+    return est, {k: (low[k], high[k]) for k in labels}
 
 
 def _pooled(parts: list[Observations]) -> Observations:
@@ -362,31 +376,34 @@ def run_rows(parts: list[Observations], qs, level: float) -> dict:
     out = descriptive_rows(pooled, level, note)
     for r in out.values():
         r["n_runs"], r["unit_of_analysis"] = k, "run"
-    return out | between_run_rows(_run_estimates(parts, qs), pooled.n, level, note)
+    return out | between_run_rows(*_run_estimates(parts, qs), n=pooled.n, level=level, note=note)
 
 
 def between_run_rows(
-    estimates: dict[str, np.ndarray], n: int, level: float, note: str
+    estimates: dict[str, np.ndarray],
+    bounds: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+    *,
+    n: int,
+    level: float,
+    note: str,
 ) -> dict[str, dict]:
     """The interval across runs of each stat, from its per-run estimates (NaN where a run
     cannot give one): Student's t on the run means for ``mean``, the exact order-statistic
     interval of the median of the runs' values for a quantile.  ``n`` is the observations
-    pooled over the runs.  The one definition of the between-run interval: the in-memory
-    path (:func:`run_rows`) and the out-of-core engines (``campaign.engines``) both call it."""
+    pooled over the runs.  ``bounds`` (from :func:`_run_estimates`): where runs cannot give a
+    value but every one is bounded (censored), the statistic across runs is bounded by the
+    same statistic of the runs' low and high ends (a mean and a median rise with each value):
+    two Windows ping runs each known as '< 1000 µs' give a median across runs below 1000 µs,
+    where it had been no value at all.  The one definition of the between-run interval: the
+    in-memory path (:func:`run_rows`) and the out-of-core engines (``campaign.engines``) both
+    call it."""
     out: dict[str, dict] = {}
     a = (1 + level) / 2
     for stat, v in estimates.items():
         k = len(v)
         kw = dict(level=level, unit="run", n=n, n_runs=k, n_eff=float(k))
         if np.isnan(v).any():
-            bad = int(np.isnan(v).sum())
-            out[stat] = not_estimable(
-                method=RUNS if stat != "mean" else T_RUNS,
-                note=join_notes(
-                    f"{bad} of {k} runs cannot give {stat} (too short or censored)", note
-                ),
-                **kw,
-            )
+            out[stat] = _runs_without_value(stat, v, (bounds or {}).get(stat), note, kw)
             continue
         rng_ = (v.min(), v.max())
         if stat == "mean":
@@ -429,6 +446,28 @@ def between_run_rows(
             continue
         out[stat] = row(med, xs[lo], xs[hi], method=RUNS, range_=rng_, note=note, **kw)
     return out
+
+
+def _runs_without_value(stat: str, v: np.ndarray, bounds, note: str, kw: dict) -> dict:
+    """The row of a stat some runs cannot give: bounded where every such run is (censored),
+    by the statistic across runs of the runs' low and high ends, else no value."""
+    k, bad = len(v), int(np.isnan(v).sum())
+    method = T_RUNS if stat == "mean" else RUNS
+    lo, hi = bounds if bounds is not None else (np.full(k, np.nan), np.full(k, np.nan))
+    if np.isnan(lo).any() or np.isnan(hi).any():
+        why = f"{bad} of {k} runs cannot give {stat} (too short or censored)"
+        return not_estimable(method=method, note=join_notes(why, note), **kw)
+    agg = np.mean if stat == "mean" else np.median
+    return not_estimable(
+        method=method,
+        bounds=(float(agg(lo)), float(agg(hi))),
+        note=join_notes(
+            f"{bad} of {k} runs give {stat} only as a bound (censored values): the {stat} "
+            "across runs is only bounded",
+            note,
+        ),
+        **kw,
+    )
 
 
 def population_rows(parts: list[Observations], qs, level: float) -> dict:

@@ -218,14 +218,48 @@ def test_page_40_counts_the_pairs_a_tool_has_no_ratio_on():
     (said,) = rep.cross_tool_claims(agree)["text"]
     assert said == (
         "**ping** against the reference tool of its pair: ratio of p50 from 1.45 to 14.3 over "
-        "2 pairs (ICMP, paced: not TCP ping-pong). 1 more pair has none (the table's `note` "
-        "says why)."
+        "2 pairs (ICMP, paced: not TCP ping-pong). 1 more pair with no value (the table's "
+        "`note` says why)."
     )
     (said,) = rep.cross_tool_claims(agree[agree["label"].isin(["l2", "p3"])])["text"]
     assert said == (
-        "**ping** against the reference tool of its pair: no ratio on its 1 pair (the table's "
-        "`note` says why)."
+        "**ping** against the reference tool of its pair (ratio of mean): 1 pair with no value "
+        "(the table's `note` says why)."
     )
+
+
+CAMPAIGN_WINDOWS = """\
+name: win-tools
+rules:
+  - glob: "*"
+    set: {src_zone: 1, dst_zone: 2, scenario: windows}
+"""
+
+
+def test_page_40_bounds_a_pair_known_only_as_a_bound(tmp_path):
+    """Two Windows ping runs whose replies are mostly time<1ms (4 of 4; 2 of 3) beside latte
+    on one pair of VMs: page 40 said the ping pair 'has none', though each run's median is
+    below 1000 µs and its mean bounded. Known truth: the median across runs below 1000 µs;
+    the run means in [0, 1000] and [1000/3, 1000], so their mean in [500/3, 1000] µs, over
+    latte's printed mean of 2026.4 µs."""
+    files = {
+        WINDOWS.format("en-6-ipv6-censored"): "ping-a.txt",
+        WINDOWS.format("es-cp850-timeout-censored"): "ping-b.txt",
+        "latte/latte--unknown-windows-csv-console-reconstructed.txt": "latte.txt",
+    }
+    agree = rep.cross_tool(_campaign(tmp_path, "win-tools", files, CAMPAIGN_WINDOWS))
+    ping = agree[agree["tool"] == "ping"].iloc[0]
+    assert (ping["stat"], ping["bound_low"], ping["bound_high"]) == ("p50", 0.0, 1000.0)
+    assert ping["ratio_of"] == "mean" and np.isnan(ping["ratio_to_reference"])
+    assert (ping["ratio_bound_low"], ping["ratio_bound_high"]) == pytest.approx(
+        (500 / 3 / 2026.4, 1000 / 2026.4)
+    )
+    assert ping["caption"].startswith("windows · 32 B · ping: p50 < 1000 µs (round trip); ")
+    assert ", 2 runs; " in ping["caption"]
+    assert rep.cross_tool_claims(agree)["text"].tolist() == [
+        "**ping** against the reference tool of its pair (ratio of mean): 1 pair known only "
+        "as a bound: *windows · zones 1–2* (0.0822–0.493)."
+    ]
 
 
 CAMPAIGN_ZONES = """\

@@ -163,6 +163,42 @@ def test_censored_windows_replies_bound_the_statistics():
     assert out.loc["count", "estimate"] == 100
 
 
+def _windows_run(run_id: str, rtt_ms: list) -> pd.DataFrame:
+    """A Windows ping run: None is a 'time<1ms' reply (censored below 1000 µs)."""
+    censored = np.array([v is None for v in rtt_ms])
+    return schema.frame(
+        "samples",
+        {
+            "run_id": run_id,
+            "seq": np.arange(len(rtt_ms)),
+            "kind": "reply",
+            "status": np.where(censored, "censored", "ok").astype(object),
+            "rtt_us": np.array([np.nan if v is None else 1000.0 * v for v in rtt_ms]),
+            "censor_high_us": np.where(censored, 1000.0, np.nan),
+        },
+    )
+
+
+def test_runs_censored_at_their_median_bound_the_median_and_mean_across_runs():
+    """Two Windows ping runs whose medians fall among 'time<1ms' replies (the two captures
+    of tests/fixtures/ping: 4 × <1ms; <1, 1, <1 ms): each run's median is below 1000 µs, so
+    their median across runs is too. The run-level row had no value and no bound, and page 40
+    said the pair 'has none'.  Known truth: medians in [0, 1000) each, so their median in
+    [0, 1000); the means in [0, 1000] and [1000/3, 3000/3], so their mean in [500/3, 1000]."""
+    s = pd.concat([_windows_run("a", [None] * 4), _windows_run("b", [None, 1, None])])
+    s["group"] = "pair"
+    runs = pd.DataFrame({"run_id": ["a", "b"], "group": ["pair", "pair"]})
+    out = summarize(s, runs, by="group", unit="run", quantiles=[0.5]).set_index("stat")
+    p50, mean = out.loc["p50"], out.loc["mean"]
+    assert np.isnan(p50["estimate"]) and not p50["estimable"]
+    assert (p50["bound_low"], p50["bound_high"]) == (0.0, 1000.0)
+    assert "2 of 2 runs give p50 only as a bound" in p50["note"]
+    assert (mean["bound_low"], mean["bound_high"]) == pytest.approx((500 / 3, 1000.0))
+    # one run too short for a p99 (3 replies): no bound, as before
+    out = summarize(s, runs, by="group", unit="run", quantiles=[0.99]).set_index("stat")
+    assert np.isnan(out.loc["p99", "bound_high"]) and "cannot give p99" in out.loc["p99", "note"]
+
+
 def test_timeouts_are_counted_not_observed():
     x = np.full(10, 500.0)
     st = np.array(["ok"] * 8 + ["timeout"] * 2, dtype=object)

@@ -106,4 +106,4 @@ def run_unit(stats: dict, means: np.ndarray, ests: np.ndarray, qs, level: float)
     for r in out.values():
         r["n_runs"], r["unit_of_analysis"] = k, "run"
     estimates = {"mean": means, **{pct_label(q): ests[:, i] for i, q in enumerate(qs)}}
-    return out | iv.between_run_rows(estimates, n, level, note)
+    return out | iv.between_run_rows(estimates, n=n, level=level, note=note)
