@@ -1,4 +1,5 @@
-"""The rich console every command prints with."""
+"""The rich console every command prints with, and how a count is written in words (the
+console, the warnings and the pages say it alike)."""
 
 from __future__ import annotations
 
@@ -18,3 +19,12 @@ def console(**kwargs: Any):
     if out.is_terminal or os.environ.get("COLUMNS") or "width" in kwargs:
         return out
     return Console(width=LOG_WIDTH, **kwargs)
+
+
+def counted(n: int, word: str, verb: tuple[str, str] | None = None) -> str:
+    """``'1 run'``, ``'2 runs'``: a count with its noun (``'1 runs from 1 files'`` was on a
+    campaign page, ``'1 run(s) flagged'`` in the report's summary), and with ``verb`` (one,
+    many) the verb that agrees: ``counted(1, 'pair', ('was', 'were'))`` is ``'1 pair was'``
+    ('1 pairs were measured' was on page 20)."""
+    text = f"{n} {word}{'' if n == 1 else 's'}"
+    return text if verb is None else f"{text} {verb[n != 1]}"

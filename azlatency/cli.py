@@ -13,6 +13,7 @@ from rich.table import Table
 
 from . import paths
 from ._console import console as _console
+from ._console import counted
 from ._version import __version__
 from .errors import AzlatencyError
 from .reader import read
@@ -619,7 +620,8 @@ def export(campaign: str, data_root, fmt: str, out, untimed: str):
             if result.untimed_left_out
             else "written without a time"
         )
-        err.print(f"{name}: {result.untimed_runs} run(s) have no time: {what}", highlight=False)
+        runs = counted(result.untimed_runs, "run", ("has", "have"))
+        err.print(f"{name}: {runs} no time: {what}", highlight=False)
     if path is not None:
         err.print(f"{name}: {result.rows} points → {path}", highlight=False)
 

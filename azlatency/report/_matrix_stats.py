@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from .._console import counted as runs_counted
 from ..schema import Tables
 
 _QUANTILE = re.compile(r"^p(\d{1,2}(?:\.\d+)?)$")
@@ -96,9 +97,11 @@ def loss_cells(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
             n = int(counted["sent"].sum())
             est = 100.0 * counted["lost"].sum() / n
             how = "/".join(sorted(set(counted["from"])))
-            note = f"total lost / total sent over {len(counted)} run(s) ({how})"
+            note = f"total lost / total sent over {runs_counted(len(counted), 'run')} ({how})"
             if len(pct_only):
-                note += f"; {len(pct_only)} run(s) printed only a percentage: left out"
+                note += (
+                    f"; {runs_counted(len(pct_only), 'run')} printed only a percentage: left out"
+                )
         elif len(pct_only) == 1:
             est = float(pct_only["loss_pct"].iloc[0])
             note = "the tool's printed percentage (no counts to pool)"
@@ -157,7 +160,7 @@ def jitter_cells(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
     others = sorted(set(fig["run_id"]) - set(used["run_id"]))
     other_defs = sorted(set(fig.loc[fig["run_id"].isin(others), "definition"]))
     left = (
-        f"; left out: {len(others)} run(s) whose jitter is {', '.join(other_defs)}"
+        f"; left out: {runs_counted(len(others), 'run')} whose jitter is {', '.join(other_defs)}"
         if others
         else ""
     )

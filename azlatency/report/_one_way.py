@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..schema import Tables
 from ._data import executions_only, labels
-from ._show import fmt
+from ._show import counted, fmt
 
 CLOCK_METRICS = ("clock_error", "send_clock_error", "receive_clock_error")
 SPLIT = {"send_delay": "forward", "receive_delay": "reverse"}
@@ -127,7 +127,9 @@ def _rtt_beside(tables: Tables, a: str, b: str, skip: set[str]) -> tuple[float, 
     if "?" in (a, b) or not vals:
         return np.nan, ""
     tools = sorted({t for _, t in vals})
-    return float(np.median([v for v, _ in vals])), f"{', '.join(tools)} ({len(vals)} run(s))"
+    return float(
+        np.median([v for v, _ in vals])
+    ), f"{', '.join(tools)} ({counted(len(vals), 'run')})"
 
 
 def verdict(tool: str, sync: set[str], err: float, *, both_ways: bool = True) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import PIL.Image
 
+from .._console import counted  # noqa: F401  (report.counted: the notebooks write counts too)
 from ..plots import png_bytes, render
 
 BOX = PIL.Image.Resampling.BOX
@@ -208,14 +209,6 @@ def _scale(v: float, unit: str) -> tuple[float, str]:
                 return scale, name
         return 1.0, "µs"
     return 1.0, _UNITS.get(unit, unit)
-
-
-def counted(n: int, word: str, verb: tuple[str, str] | None = None) -> str:
-    """``'1 run'``, ``'2 runs'``: a count with its noun (``'1 runs from 1 files'`` was on a
-    campaign page), and with ``verb`` (one, many) the verb that agrees: ``counted(1, 'pair',
-    ('was', 'were'))`` is ``'1 pair was'`` ('1 pairs were measured' was on page 20)."""
-    text = f"{n} {word}{'' if n == 1 else 's'}"
-    return text if verb is None else f"{text} {verb[n != 1]}"
 
 
 def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:

@@ -378,7 +378,9 @@ def _cell_caption(cell: dict, pair: dict | None) -> str:
     head = f"{cell['src_zone']}→{cell['dst_zone']}: {cell.get('stat', 'p50')} " + (
         f"{float(cell['estimate']):.4g} {shown}" if pd.notna(cell.get("estimate")) else "n/a"
     )
-    how = f"unit: {unit or 'printed value'}" + (f", {int(runs)} run(s)" if pd.notna(runs) else "")
+    how = f"unit: {unit or 'printed value'}" + (
+        f", {counted(int(runs), 'run')}" if pd.notna(runs) else ""
+    )
     if cell.get("method"):
         how += f", {cell['method']}"
     if cell["src_zone"] == cell["dst_zone"]:

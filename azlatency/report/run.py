@@ -40,6 +40,7 @@ import yaml
 
 from .. import paths
 from .._console import console as _console
+from .._console import counted
 from ..campaign.importer import import_many
 from ..campaign.load import load, read_manifest, store_path
 from ..errors import AzlatencyError
@@ -216,11 +217,11 @@ def quality_problems(reports: Sequence) -> list[str]:
         skipped = r.not_imported[r.not_imported["reason"] != "ignored"]
         if len(skipped):
             why = ", ".join(f"{k} {v}" for k, v in skipped["reason"].value_counts().items())
-            out.append(f"{r.campaign}: {len(skipped)} file(s) not imported ({why})")
+            out.append(f"{r.campaign}: {counted(len(skipped), 'file')} not imported ({why})")
         if len(r.quality):
             issues = ", ".join(sorted(set(r.quality["issue"].astype(str))))
             runs = r.quality["run_id"].dropna().nunique()
-            out.append(f"{r.campaign}: {runs} run(s) flagged ({issues})")
+            out.append(f"{r.campaign}: {counted(runs, 'run')} flagged ({issues})")
     return out
 
 

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from .._console import counted
 from . import runlevel as rl
 from .common import by_execution, check_level, metric_column
 from .common import observations as _observations
@@ -236,7 +237,9 @@ def _test_row(after, value, scale, level, pooled, stat, margin, abs_margin) -> d
         "after": _centre(va, scale),
         "before": _centre(vb, scale),
         "margin": margin if scale == "ratio" else abs_margin,
-        "note": f"{dropped} run value(s) left out (missing, or not positive)" if dropped else "",
+        "note": f"{counted(dropped, 'run value')} left out (missing, or not positive)"
+        if dropped
+        else "",
     }
     enough = ka >= 2 and kb >= 2
     if not enough and _need(ka, kb, scale, pooled):

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._console import counted
 from . import _hl
 from . import dependence as dep
 from . import runlevel as rl
@@ -446,7 +447,9 @@ def value_rows(va, vb, *, level, stat, pooled, what, rng) -> pd.DataFrame:
     ka, kb = len(va), len(vb)
     note = join_notes(
         f"per-run {stat} of {ka} vs {kb} runs",
-        f"{drop_a + drop_b} run(s) without a positive {stat} left out" if drop_a + drop_b else "",
+        f"{counted(drop_a + drop_b, 'run')} without a positive {stat} left out"
+        if drop_a + drop_b
+        else "",
     )
     base = {
         "level": level,

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .._console import counted
+
 WELCH = "Welch t on log run {stat}s"
 POOLED = "pooled t on log run {stat}s, between-run variance borrowed from replicated conditions"
 GIVEN = "normal on log run {stat}s, between-run sd given (sigma = {sd:.3g})"
@@ -52,8 +54,8 @@ class Pooled:
                 "(given, not estimated from these data)"
             )
         return (
-            f"runs assumed to vary as much as in the {self.n_cells} replicated "
-            f"condition(s) of this campaign ({self.n_runs} runs, between-run sd "
+            f"runs assumed to vary as much as in the {counted(self.n_cells, 'replicated condition')}"
+            f" of this campaign ({counted(self.n_runs, 'run')}, between-run sd "
             f"{np.sqrt(self.var):.3g} on the log scale, {self.df:.0f} df)"
         )
 

@@ -127,7 +127,7 @@ def test_corpus_iputils_600_packets_with_glued_lines():
     )
     assert (run.errors, run.duplicates, run.complete) == (0, 0, True)
     assert run.labels == '{"pipe": 3}'
-    assert "5 line(s) held several replies run together" in run.warnings
+    assert "5 lines held several replies run together" in run.warnings
     # line 119: rtt min/avg/max/mdev = 4.112/175.876/237.468/34.582 ms, pipe 3
     assert _stats(t) == {"count": 588, "min": 4112, "mean": 175876, "max": 237468, "mdev": 34582}
     s = _samples(t)
@@ -622,7 +622,7 @@ def test_lenient_read_skips_and_records():
     assert list(run.samples["seq"]) == [1, 2, 3]
     assert list(run.samples["status"]) == ["ok", "lost", "ok"]
     assert run.warnings == [
-        "skipped 1 line(s) that are not ping output: line 3: "
+        "skipped 1 line that is not ping output: line 3: "
         "'64 bytes from 10.202.0.2 icmp_seq 2 ttl 64 time 0.041'"
     ]
 

@@ -76,7 +76,7 @@ def test_owping_unsync_sessions_against_twpings_round_trip(tables):
     assert ow["verdict"].startswith("clocks not synchronized (owping printed (unsync))")
     # twping measured the same hosts: "round-trip time min/median/max = 0.0443/0.2/4.82 ms"
     assert "round-trip time min/median/max = 0.0443/0.2/4.82 ms" in _text(TWPING)
-    assert (ow["rtt_us"], ow["rtt_from"]) == (200.0, "twping (1 run(s))")
+    assert (ow["rtt_us"], ow["rtt_from"]) == (200.0, "twping (1 run)")
 
 
 def test_twping_halves_and_its_printed_clock_error(tables):

@@ -158,8 +158,8 @@ def test_strict_fails_on_data_quality_and_reruns_are_identical(first, raw, tmp_p
         "svg,pdf",
     )
     assert code == 3, text
-    assert "parse-failure: 1 file(s) not imported (parse_error 1)" in _text(text)
-    assert "one-direction: 1 run(s) flagged (loss)" in _text(text)
+    assert "parse-failure: 1 file not imported (parse_error 1)" in _text(text)
+    assert "one-direction: 1 run flagged (loss)" in _text(text)
     # PDF only on request (the first report took the default, PNG and SVG)
     assert not list((out / "figures").rglob("*.pdf"))
     for s in shapes:

@@ -106,7 +106,7 @@ def test_jitter_never_mixes_definitions(tables):
     # two iperf 2 runs print RFC 3550, one twping run P95-P50: the majority is shown
     assert set(cells["definition"]) == {"jitter/rfc3550"}
     assert _cell(cells, "2", "1")["estimate"] == 2.0  # twping's 2800 µs is not in it
-    assert "left out: 1 run(s) whose jitter is jitter/p95-p50" in cells["note"].iloc[0]
+    assert "left out: 1 run whose jitter is jitter/p95-p50" in cells["note"].iloc[0]
 
 
 def test_unknown_statistic_is_a_clear_error(tables):

@@ -121,7 +121,7 @@ def test_one_run_per_direction_borrows_replicated_cells_and_says_so():
     ratio = out[(out.effect == "ratio") & ~out.mirrored].set_index(["src_zone", "dst_zone"])
     r = ratio.loc[("1", "2")]
     assert r["testable"] and r["df"] == 3 and r["p_value"] < 0.05
-    assert "1 replicated condition(s)" in r["assumption"] and "4 runs" in r["assumption"]
+    assert "1 replicated condition of" in r["assumption"] and "4 runs" in r["assumption"]
     # the interval is exp(d ± t_3 · s · √2), s the sd of the 4 same-zone log run medians
     sd = np.std(np.log([np.median(v) for v in same.values()]), ddof=1)
     half = np.log(r["ci_high"] / r["ci_low"]) / 2

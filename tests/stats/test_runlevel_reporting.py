@@ -106,7 +106,7 @@ def test_zone_matrix_marks_only_run_level_asymmetries_and_shows_untestable_pairs
     # The replicated 1↔3 cells lend their run-to-run variation to 1↔2, which then is tested.
     pooled = rep.asymmetry_table(t, rng=0)
     r = pooled[~pooled["mirrored"]].set_index(["src_zone", "dst_zone"]).loc[("1", "2")]
-    assert r["testable"] and r["df"] == 6 and "2 replicated condition(s)" in r["assumption"]
+    assert r["testable"] and r["df"] == 6 and "2 replicated conditions of" in r["assumption"]
     # Packets pooled on request never mark a pair.
     packets = rep.asymmetry_table(t, rng=0, unit="packet")
     assert not packets["asymmetric"].any() and (packets["p_value"] < 1e-6).any()

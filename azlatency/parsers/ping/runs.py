@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._console import counted
 from ...errors import ParseError
 from .._base import Run
 from .._lines import RTT_PERCENTILES, constant_str, decimal_to_ns, host_and_ip, left_out
@@ -236,7 +237,8 @@ def ts_ns(text: str | None) -> int | None:
 def skipped_warning(lines: list[tuple[int, str]]) -> str:
     named = "; ".join(f"line {i + 1}: {t[:120]!r}" for i, t in lines[:_SLOW_LISTED])
     more = f"; and {len(lines) - _SLOW_LISTED} more" if len(lines) > _SLOW_LISTED else ""
-    return f"skipped {len(lines)} line(s) that are not ping output: {named}{more}"
+    lines_ = counted(len(lines), "line", ("that is", "that are"))
+    return f"skipped {lines_} not ping output: {named}{more}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,7 +283,8 @@ def finish(acc: Acc) -> Run:
     meta["protocol"] = "icmpv6" if ":" in ip or header.get("tail") == "ping6" else "icmp"
     if acc.glued:
         run.warnings.append(
-            f"{len(acc.glued)} line(s) held several replies run together (line breaks lost); "
+            f"{counted(len(acc.glued), 'line')} held several replies run together (line breaks "
+            "lost); "
             "they were split at each 'bytes from', and a stray digit before the reply size "
             "was dropped"
         )
