@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,32 @@ def claims(**values: Any) -> dict[str, Any]:
     data = _plain(values)
     display({CLAIMS_MIME: data, "text/plain": json.dumps(data, sort_keys=True)}, raw=True)
     return data
+
+
+# Said on a page where names of its claims repeat (tests/report/notebooks: never on ours).
+REPEATED = "Several rows of this page share one name"
+
+
+def keyed(pairs: Iterable[tuple[Any, Any]]) -> dict[str, Any]:
+    """A claims dict from ``(name, value)`` pairs, every row kept: a name that repeats is
+    said on the page and kept apart (``'X'``, ``'X (2)'``).  A dict comprehension keeps the
+    last of them without a word: page 22's 36 iperf3 runs, all named '1→1 · iperf3', left
+    one in its claims."""
+    out: dict[str, Any] = {}
+    seen: dict[str, int] = {}
+    for name, value in pairs:
+        name = str(name)
+        seen[name] = seen.get(name, 0) + 1
+        out[name if seen[name] == 1 else f"{name} ({seen[name]})"] = value
+    repeated = {k: n for k, n in seen.items() if n > 1}
+    if repeated:
+        shown = "; ".join(f"*{k}* ({n} rows)" for k, n in list(repeated.items())[:5])
+        more = f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
+        say(
+            f"**{REPEATED}:** {shown}{more}. Their values are kept as *name*, *name (2)*, …; "
+            "a sentence that names one may stand for any of them."
+        )
+    return out
 
 
 def read_claims(notebook: str | Path) -> dict[str, Any]:

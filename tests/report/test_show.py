@@ -365,3 +365,22 @@ def test_repeated_throughput_runs_of_one_place_are_told_apart(tmp_path):
     assert sorted(round(b.get_height() * 1e9) for b in bars) == sorted(
         round(v) for v in tp["estimate"]
     )
+
+
+def test_claims_keyed_by_name_keep_every_row_and_say_so(monkeypatch):
+    """A claims dict built by a comprehension kept one of page 22's 36 runs named alike;
+    ``rep.keyed`` keeps each and says so on the page."""
+    said = []
+    monkeypatch.setattr(_show, "say", said.append)
+    rows = [("1→1 · iperf3", 10.66e9), ("1→2 · iperf3", 9.1e9), ("1→1 · iperf3", 11.42e9)]
+    assert rep.keyed(rows) == {
+        "1→1 · iperf3": 10.66e9,
+        "1→2 · iperf3": 9.1e9,
+        "1→1 · iperf3 (2)": 11.42e9,
+    }
+    assert said == [
+        f"**{_show.REPEATED}:** *1→1 · iperf3* (2 rows). Their values are kept as *name*, "
+        "*name (2)*, …; a sentence that names one may stand for any of them."
+    ]
+    said.clear()
+    assert rep.keyed(rows[:2]) == dict(rows[:2]) and said == []

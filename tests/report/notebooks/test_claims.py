@@ -14,6 +14,7 @@ import pytest
 
 from azlatency import load
 from azlatency.report import read_claims
+from azlatency.report._show import REPEATED
 from tests.report.notebooks.conftest import SYNTHETIC
 
 pytestmark = pytest.mark.xdist_group("claims")  # conftest._runs: every notebook run once
@@ -52,6 +53,12 @@ def test_every_notebook_ran_and_stated_claims(claims, other, executed):
     for path in executed.values():  # no cell failed quietly into a stored error
         cells = json.loads(path.read_text())["cells"]
         assert not [o for c in cells for o in c.get("outputs", []) if o["output_type"] == "error"]
+        said = [  # rep.keyed: no two rows of a page's claims share a name
+            "".join(o.get("data", {}).get("text/markdown", ""))
+            for c in cells
+            for o in c.get("outputs", [])
+        ]
+        assert not [t for t in said if REPEATED in t], path.name
 
 
 def test_01_import(claims, other, data_root):
