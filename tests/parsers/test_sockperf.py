@@ -836,9 +836,22 @@ def test_markdown_bold_and_stripped_tags_of_a_paste_are_read():
     assert (s["rtt.max"], s["rtt.p99.999"], s["rtt.mean"]) == (11541.068, 11533.498, 1892.6)
     assert t.runs.warnings[0] == "statistics end early (truncated output)"
     # PR 73: "---> MAX observation =   42.328" ... "---> MIN observation =    1.743"
-    p = azlatency.read(
-        FIX / "sockperf--vma-percentiles-max-min-tags-stripped--sockperf-pr73.txt", strict=False
-    )
-    s = dict(zip(p.summaries.stat, p.summaries.value))
-    assert (s["max"], s["min"], s["p50"]) == (42.328, 1.743, 1.861)
-    assert "got '7.946  <=== New report'" in p.runs.warnings[0]
+    # and "percentile 99.999 =    7.946  <=== New report": the value read, the note named
+    for strict in (True, False):
+        p = azlatency.read(
+            FIX / "sockperf--vma-percentiles-max-min-tags-stripped--sockperf-pr73.txt",
+            strict=strict,
+        )
+        s = dict(zip(p.summaries.stat, p.summaries.value))
+        assert (s["max"], s["min"], s["p50"], s["p99.999"]) == (42.328, 1.743, 1.861, 7.946)
+        assert p.runs.warnings[0] == (
+            "line 5: read 7.946; the text after it is not sockperf's and was left out: "
+            "'<=== New report'"
+        )
+    # a value with no number first is still refused, not guessed
+    with pytest.raises(azlatency.ParseError, match="<text>:2: expected .percentile 50.000"):
+        azlatency.read(
+            "sockperf: Total 100 observations\nsockperf: ---> percentile 50.000 = n/a <== x\n",
+            tool="sockperf",
+            strict=True,
+        )

@@ -67,6 +67,10 @@ class _Section:
         )
 
 
+# A value, then after a space a note that cannot be part of it (not a digit, sign or point).
+_ANNOTATED = re.compile(r"(?P<v>[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s+(?P<note>[^\d\s.+-].*)$")
+
+
 class Execution:
     """Parser of one sockperf execution: ``lines[start:end]`` of a block."""
 
@@ -96,6 +100,19 @@ class Execution:
     # -- helpers ----------------------------------------------------------------------------
     def num(self, text: str, i: int, what: str) -> float:
         return number(text, tool=TOOL, source=self.source, line_no=i + 1, what=what)
+
+    def value(self, text: str, i: int, what: str) -> float:
+        """A statistic's value, where a note written after it by hand (``7.946  <=== New
+        report``, sockperf PR 73's example output) is not sockperf's: the number is read and
+        the note named in a warning.  The value had been dropped with the line."""
+        m = _ANNOTATED.match(text)
+        if m is None:
+            return self.num(text, i, what)
+        self.cur.run.warnings.append(
+            f"line {i + 1}: read {m['v']}; the text after it is not sockperf's and was left "
+            f"out: {m['note']!r}"
+        )
+        return self.num(m["v"], i, what)
 
     def int_(self, text: str, i: int, what: str) -> int:
         return integer(text, tool=TOOL, source=self.source, line_no=i + 1, what=what)
@@ -410,7 +427,7 @@ def _observations(ex: Execution, i: int, m: re.Match[str]) -> None:
 
 def _extreme(ex: Execution, i: int, m: re.Match[str]) -> None:
     sec, which = ex.cur, m.group("which")
-    value = ex.num(m.group("v"), i, f"'<{which}> observation = <usec>'")
+    value = ex.value(m.group("v"), i, f"'<{which}> observation = <usec>'")
     sec.stats[which.lower()] = (value, "us", None)
     sec.has_min = sec.has_min or which == "MIN"
     sec.has_stats = True
@@ -418,7 +435,7 @@ def _extreme(ex: Execution, i: int, m: re.Match[str]) -> None:
 
 def _percentile(ex: Execution, i: int, m: re.Match[str]) -> None:
     q = ex.num(m.group("q"), i, "'percentile <q> = <usec>'")
-    value = ex.num(m.group("v"), i, f"'percentile {m.group('q')} = <usec>'")
+    value = ex.value(m.group("v"), i, f"'percentile {m.group('q')} = <usec>'")
     ex.cur.stats[fulllog.stat_name(q / 100)] = (value, "us", None)
     ex.cur.has_stats = True
 
