@@ -855,3 +855,32 @@ def test_markdown_bold_and_stripped_tags_of_a_paste_are_read():
             tool="sockperf",
             strict=True,
         )
+
+
+def test_the_console_histogram_is_read_as_a_check_of_the_observations():
+    """sockperf 3.10's --histogram on the console (client.cpp printHistogram): drawn to scale
+    a '#' is an observation (87 + 20 + 3 of 110; 1,100 with an outlier bin), scaled '#' = up
+    to 16 samples, rounded up.  Its lines were each 'not understood'; the bars are now checked
+    against 'Total N observations', and a display cut short is named."""
+    for name, total in (
+        ("mps200-histogram-console.txt", 110),
+        ("mps2000-histogram-outliers-console.txt", 1100),
+        ("mps2000-histogram-scaled-pty-crlf.txt", 1099),
+    ):
+        t = azlatency.read(FIX / f"sockperf--3.10-linux-tcp-m64-{name}", strict=True)
+        assert t.runs["warnings"].isna().all(), name
+        count = t.summaries.loc[t.summaries["stat"] == "count", "value"]
+        assert count.tolist() == [total] and t.samples.empty
+    lines = (FIX / "sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt").read_text()
+    cut = lines[: lines.index("sockperf:  15-20")]  # the last bar (3 observations) gone
+    (warning,) = azlatency.read(cut, tool="sockperf").runs["warnings"]
+    assert warning == (
+        "the histogram shown at line 26 holds 107 observations, the statistics 110: cut short, "
+        "or not this run's"
+    )
+    scaled = (
+        FIX / "sockperf--3.10-linux-tcp-m64-mps2000-histogram-scaled-pty-crlf.txt"
+    ).read_text()
+    cut = scaled[: scaled.index("sockperf: 40-2034")]  # the outlier bar (68 '#') gone
+    (warning,) = azlatency.read(cut, tool="sockperf").runs["warnings"]
+    assert "holds 9 to 144 observations, the statistics 1099" in warning

@@ -55,6 +55,8 @@ class _Section:
         self.rows: fulllog.Rows | None = None
         self.rows_closed = True
         self.csv_col: str | None = None
+        # the console histogram (--histogram): '#' per observation, its bars' lengths, its line
+        self.shown: tuple[int, list[int], int] | None = None
 
     def content(self) -> bool:
         return (
@@ -486,6 +488,18 @@ def _no_sent(ex: Execution, i: int, m: re.Match[str]) -> None:
     ex.cur.run.warnings.append("no messages were sent (interrupted during warm-up?)")
 
 
+def _histogram_shown(ex: Execution, i: int, m: re.Match[str]) -> None:
+    ex.cur.shown = (int(m.group("unit") or 1), [], i + 1)
+
+
+def _histogram_part(ex: Execution, i: int, m: re.Match[str]) -> None:
+    """A bar or the header of the console histogram; the same shape elsewhere is not one."""
+    if ex.cur.shown is None:
+        ex.cur.run.warnings.append(f"line {i + 1} not understood: {m.string.strip()[:120]!r}")
+    elif "bar" in m.groupdict():
+        ex.cur.shown[1].append(len(m.group("bar")))
+
+
 def _note(ex: Execution, i: int, m: re.Match[str]) -> None:
     ex.cur.run.warnings.append(m.group("msg"))
 
@@ -511,4 +525,7 @@ _HANDLERS = (
     (_SRV_NONE, _srv_none),
     (_NO_SENT, _no_sent),
     (g.NOTE_LINE, _note),
+    (g.HIST_SHOWN, _histogram_shown),
+    (g.HIST_SHOWN_HEAD, _histogram_part),
+    (g.HIST_BAR, _histogram_part),
 )

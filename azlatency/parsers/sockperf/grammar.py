@@ -88,6 +88,17 @@ TP_RATE = re.compile(
 # sockperf's MBps/Mbps are binary: MBps = bytes / 2**20 and Mbps = 8 * MBps (checked against
 # 3.7: 68773 msg/s x 1400 B x 8 / 2**20 = 734.58 "Mbps").
 TP_BW = re.compile(r"BandWidth is (?P<B>\S+) (?P<u>[MG])Bps \((?P<b>\S+) [MG]bps\)")
+# --histogram on the console (client.cpp printHistogram, 3.10): a title, a 'bins frequency'
+# header, a row per non-empty bin ("5-10  ###"; outlier bins "3-5  # (outliers)").  At
+# "Display to scale" a '#' is one observation; scaled, '#' = up to <unit> (rounded up).
+HIST_SHOWN = re.compile(
+    r"\[Histogram\] Display (?:to scale|scaled to fit on screen \(Key: '#' = up to "
+    r"(?P<unit>\d+) samples\))"
+)
+HIST_SHOWN_HEAD = re.compile(r"^\s*sockperf:\s+bins(?:\s+frequency)?\s*$")
+HIST_BAR = re.compile(
+    r"^\s*sockperf:\s+(?P<a>\d+)-(?P<b>\d+)\s*(?P<bar>#*)\s*(?P<out>\(outliers\))?\s*$"
+)
 SRV_TOTAL = re.compile(r"Total (?P<n>\d+) messages received and handled")
 # Lines around a command in a document that are context, not output: a Markdown fence, a
 # heading, a shell comment (``# host``, ``# client``) inside a fenced block of commands.
