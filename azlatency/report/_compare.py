@@ -665,14 +665,20 @@ def cross_tool(
     over the reference tool's (the first of ``reference`` present in the group, its smallest
     message size) for the same statistic, or its mean when the statistic differs.
 
-    Runs that nothing of ``NAMED_BY`` places are compared only under one heading of a
+    Where a group holds several pairs of VMs that the logs name (both hosts), each pair is a
+    group of its own (``vms``, :func:`_vm_pairs_apart`), and its runs that name no hosts are
+    not compared (``attrs["left_out"]`` says so).  Runs that nothing of ``NAMED_BY`` places
+    are compared only under one heading of a
     write-up or when they all name one host (:func:`_unnamed_pairs`); ``attrs["left_out"]``
     says which were not, and why; ``attrs["alone"]``, the tools no other tool measured
     beside on any pair; ``attrs["alone_on"]``, tool -> (pairs no other tool measured, its
     pairs) for the tools compared on some of their pairs only."""
     by = [c for c in by if c in tables.runs.columns]
     tables = _zone_pairs_named(tables, by)
+    tables = _vm_pairs_apart(tables, by)
+    by = [*by, "vms"] if "vms" in tables.runs.columns else by
     pct = _cross_percentiles(tables, by, level)
+    pct, left_out = _hostless_apart(pct, by)
     rows = []
     pairs: dict[str, list[bool]] = {}  # tool -> for each of its named pairs: compared?
     for keys, g in pct[_named(pct)].groupby(list(by), dropna=False, sort=True):
@@ -682,12 +688,12 @@ def cross_tool(
             continue
         group = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         rows.extend(_cross_rows(group, g, reference))
-    left_out: list[str] = []
     unsaid = set(pct["tool"])
     if not _named(pct).all():
         where = [c for c in WHERE if c in tables.runs.columns]
         wide = _cross_percentiles(tables, [*by, *where], level)
-        found, left_out, said = _unnamed_pairs(wide[~_named(wide)], by)
+        found, why, said = _unnamed_pairs(wide[~_named(wide)], by)
+        left_out += why
         unsaid -= said
         for group, g in found:
             rows.extend(_cross_rows(group, g, reference))
@@ -712,6 +718,58 @@ def _zone_pairs_named(tables: Tables, by: Sequence[str]) -> Tables:
         if runs is tables.runs
         else Tables(runs, tables.samples, tables.summaries, tables.problems)
     )
+
+
+def _vm_pairs_apart(tables: Tables, by: Sequence[str]) -> Tables:
+    """``tables`` whose runs carry ``vms`` ('vm-z1-a ↔ vm-z2-b') where a group of ``by``
+    holds several pairs of VMs that the logs name (both hosts known): those are not one pair.
+    The synthetic before/after campaigns' zones 1–2 hold sockperf both ways, between
+    vm-z1-a and vm-z2-b and between vm-z2-a and vm-z1-b, and ping between the first two
+    only; page 40 set ping against sockperf's two pairs taken together, as 'its pair'.  A run
+    of such a group that names no hosts is 'hosts not named', apart from both.  The same
+    object when no group holds more than one pair."""
+    runs = tables.runs
+    if not {"src_host", "dst_host"} <= set(runs.columns) or not by:
+        return tables
+    src, dst = strings(runs, "src_host"), strings(runs, "dst_host")
+    known = src.notna() & dst.notna()
+    if not known.any():
+        return tables
+    pair = pd.Series(
+        [" ↔ ".join(sorted((a, b))) if k else pd.NA for a, b, k in zip(src, dst, known)],
+        index=runs.index,
+        dtype="string",
+    )
+    key = runs[list(by)].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    several = pair.groupby(key).nunique() > 1
+    split = key.map(several).fillna(False).astype(bool)
+    if not split.any():
+        return tables
+    vms = pair.where(split).mask(split & pair.isna(), "hosts not named")
+    return Tables(runs.assign(vms=vms), tables.samples, tables.summaries, tables.problems)
+
+
+def _hostless_apart(pct: pd.DataFrame, by: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """``pct`` without the rows of runs that name no hosts in a group holding several pairs of
+    VMs (:func:`_vm_pairs_apart`), and a sentence a group saying why they are not compared:
+    nothing says which of the pairs they measured."""
+    if "vms" not in pct.columns:
+        return pct, []
+    apart = pct["vms"].eq("hosts not named").fillna(False).astype(bool)
+    rest = [c for c in by if c != "vms"]
+    key = pct[rest].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    named = pct.loc[~apart, "vms"].groupby(key[~apart]).nunique()
+    said = []
+    for k, g in pct[apart].groupby(key[apart], sort=True):
+        tools = sorted(set(g["tool"]))
+        where = _pair_names(g.iloc[:1].drop(columns="vms"), rest)[0]
+        runs = counted(int(g["n_runs"].max()), "run", ("names", "name"))
+        said.append(
+            f"**{', '.join(tools)}** ({where}): not compared; {runs} no hosts where the logs "
+            f"name {int(named.get(k, 0))} pairs of VMs, so nothing says which pair "
+            f"{'it' if len(tools) == 1 else 'they'} measured."
+        )
+    return pct[~apart], said
 
 
 def named_zone_pairs(runs: pd.DataFrame, by: Sequence[str] = PAIR) -> pd.DataFrame:
@@ -918,6 +976,7 @@ def _pair_names(out: pd.DataFrame, by: Sequence[str]) -> list[str]:
                 else "",
                 f"‘{r['heading']}’" if known(r.get("heading")) else "",
                 f"to {r['far_end']}" if known(r.get("far_end")) else "",
+                known(r.get("vms")),
             )
             if x
         )

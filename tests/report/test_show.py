@@ -384,3 +384,43 @@ def test_claims_keyed_by_name_keep_every_row_and_say_so(monkeypatch):
     ]
     said.clear()
     assert rep.keyed(rows[:2]) == dict(rows[:2]) and said == []
+
+
+CAMPAIGN_TWO_PAIRS = """\
+name: two-pairs
+rules:
+  - glob: "*"
+    set: {src_zone: 1, dst_zone: 2, scenario: cross}
+  - glob: "a-*"
+    set: {src_host: vm-a1, dst_host: vm-a2}
+  - glob: "b-*"
+    set: {src_host: vm-b2, dst_host: vm-b1}
+"""
+
+
+def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_path):
+    """One scenario and zone pair, two pairs of VMs: sockperf between vm-a1 and vm-a2 and
+    between vm-b2 and vm-b1, ping beside the first, and a ping that names no hosts. Page 40
+    took the zone pair for one pair of VMs and set ping against sockperf's two pairs pooled
+    (the synthetic before/after campaigns: both ways of an asymmetric path). Known truth:
+    ping's median 44 µs (its ten replies) over sockperf's printed median 9.642 µs, doubled."""
+    files = {
+        "sockperf/sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt": "a-sockperf.txt",
+        "ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt": "a-ping.txt",
+        "sockperf/sockperf--3.10-linux-tcp-m64-mps2000-histogram-outliers-console.txt": (
+            "b-sockperf.txt"
+        ),
+        "ping/ping--busybox-1.35.0-linux-6-c3-ipv6.txt": "c-ping.txt",
+    }
+    agree = rep.cross_tool(_campaign(tmp_path, "two-pairs", files, CAMPAIGN_TWO_PAIRS))
+    assert agree["pair"].unique().tolist() == ["cross · zones 1–2 · vm-a1 ↔ vm-a2"]
+    ping = agree[agree["tool"] == "ping"].iloc[0]
+    assert ping["ratio_to_reference"] == pytest.approx(44.0 / (2 * 9.642))
+    assert rep.cross_tool_claims(agree)["text"].tolist() == [
+        "**ping** against the reference tool of its pair: ratio of p50 2.28 on its one pair "
+        "(ICMP, paced: not TCP ping-pong).",
+        "**sockperf**: 1 of its 2 pairs of VMs had no other tool beside it, so it is not set "
+        "against one.",
+        "**ping** (cross · zones 1–2): not compared; 1 run names no hosts where the logs name 2 "
+        "pairs of VMs, so nothing says which pair it measured.",
+    ]
