@@ -424,3 +424,14 @@ def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_pa
         "**ping** (cross · zones 1–2): not compared; 1 run names no hosts where the logs name 2 "
         "pairs of VMs, so nothing says which pair it measured.",
     ]
+    # an iperf3 run to a third VM is no second pair of the latency tools: qperf, which names
+    # no hosts, is still set against sockperf
+    files = {
+        "sockperf/sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt": "a-sockperf.txt",
+        "qperf/qperf--0.4.11-linux-uu-tcp.txt": "qperf.txt",
+        "iperf3/iperf3--3.12-linux-J-O1-tcp-omit.json": "b-iperf3.json",
+    }
+    yaml = CAMPAIGN_TWO_PAIRS.replace("two-pairs", "one-pair")
+    agree = rep.cross_tool(_campaign(tmp_path, "one-pair", files, yaml))
+    assert sorted(agree["tool"]) == ["qperf", "sockperf"] and not agree.attrs["left_out"]
+    assert agree["pair"].unique().tolist() == ["cross · zones 1–2"]
