@@ -613,6 +613,8 @@ def _titles(block: list[str]) -> dict[int, tuple[str, int]]:
     lines interleaved.  Else empty (one title is read as any prefix)."""
     out: dict[int, tuple[str, int]] = {}
     for k, line in enumerate(block):
+        if ":  " not in line:  # what every title ends with: most lines are asked no more
+            continue
         body = line.lstrip()
         m = _TITLE.match(body)
         if m is not None and ANCHOR.match(body, m.end()):
