@@ -428,6 +428,34 @@ def test_censored_statistics_carry_bounds():
     assert t.runs["protocol"][0] == "icmpv6"
 
 
+def test_windows_printed_zero_ms_is_a_bound_not_zero():
+    """Windows counts a time<1ms reply as 0 ms: 'Minimum = 0ms, Maximum = 0ms, Average = 0ms'
+    (four replies of time<1ms) was read as 0 µs each, and a paste whose replies are left out
+    ('...') keeps only these: its page said 'mean 0 µs'.  Now each is below 1000 µs, as the
+    replies' own bounds say; 'Average = 0ms' beside 'Maximum = 1ms' (<1, 1, <1 ms) is below
+    the maximum, and beside 'Maximum = 3ms' below 2 ms (whole-ms replies summing to less than
+    their count, the censored ones each below 1 ms)."""
+
+    def printed(name: str):
+        t = _fx(name)
+        s = t.summaries[t.summaries["source"] == "reported"].set_index("stat")
+        return {
+            k: tuple(s.loc[k, ["value", "bound_low", "bound_high"]]) for k in ("min", "max", "mean")
+        }
+
+    every = printed("ping--win10-windows-en-6-ipv6-censored-transcribed.txt")
+    assert every == {k: (1000.0, 0.0, 1000.0) for k in ("min", "max", "mean")}
+    one = printed("ping--win10-windows-es-cp850-timeout-censored-transcribed.txt")
+    assert one["min"] == (1000.0, 0.0, 1000.0) and one["mean"] == (1000.0, 0.0, 1000.0)
+    assert one["max"][0] == 1000.0 and np.isnan(one["max"][1])  # 'Máximo = 1ms': read as 1 ms
+    text = (PING / "ping--win10-windows-en-6-ipv6-censored-transcribed.txt").read_text()
+    text = text.replace("Reply from ::1: time<1ms\n", "Reply from ::1: time<1ms\n...\n", 1)
+    t = azlatency.read(text.replace("Maximum = 0ms", "Maximum = 3ms"), tool="ping", strict=False)
+    assert t.samples.empty  # the replies left out: the printed statistics stand alone
+    mean = t.summaries.set_index("stat").loc["mean"]
+    assert (mean["bound_low"], mean["bound_high"]) == (0.0, 2000.0)
+
+
 POWERSHELL_7 = """\
 
    Destination: 10.0.0.4
@@ -1143,8 +1171,10 @@ def test_windows_russian_and_traditional_chinese(name, encoding, variant, status
         True,
     )
     assert t.samples["status"].tolist() == statuses
-    reported = t.summaries.query("source == 'reported'").set_index("stat")["value"]
-    assert (reported["min"], reported["max"]) == (0.0, 1000.0)
+    reported = t.summaries.query("source == 'reported'").set_index("stat")
+    # 'Минимальное = 0мсек' is a time<1ms reply's 0: below 1000 µs; 'Максимальное = 1 мсек'
+    assert tuple(reported.loc["min", ["value", "bound_low", "bound_high"]]) == (1000, 0, 1000)
+    assert reported.loc["max", "value"] == 1000.0 and np.isnan(reported.loc["max", "bound_low"])
 
 
 @pytest.mark.parametrize("encoding", ["cp866", "cp1251"])

@@ -181,9 +181,28 @@ def reported(run: Run, acc: Acc) -> None:
         run.add("rtt", "count", acc.counts["received"], "count")
     if acc.rtt is None:
         return
+    bounds = _windows_zero_bounds(acc.rtt) if acc.kind == "windows" else {}
     for name, value in acc.rtt.items():
         stat = {"avg": "mean", "stddev": "std", "std-dev": "std"}.get(name, name)
-        run.add("rtt", stat, ms_to_us(value), "us")
+        if stat in bounds:  # as a censored reply's: the upper bound is the value
+            low, high = bounds[stat]
+            run.add("rtt", stat, high, "us", bound_low=low, bound_high=high)
+        else:
+            run.add("rtt", stat, ms_to_us(value), "us")
+
+
+def _windows_zero_bounds(rtt: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """Bounds (µs) of Windows' printed statistics that read 0 ms.  Windows counts a
+    ``time<1ms`` reply as 0 ms, so 'Minimum = 0ms' is a censored reply's '< 1 ms' and
+    'Maximum = 0ms' says every reply was; 'Average = 0ms' is the sum of whole-ms replies over
+    their count, rounded down, below 1: with the censored replies each below 1 ms, the mean
+    lies below 2 ms, and below the maximum (1 ms when it read 0).  Read as 0 µs, a paste
+    whose replies are left out ('...') said 'mean 0 µs'."""
+    top = 1000.0 * float(rtt["max"])
+    out = {k: (0.0, 1000.0) for k in ("min", "max") if float(rtt[k]) == 0}
+    if float(rtt["avg"]) == 0:
+        out["mean"] = (0.0, min(2000.0, top) if top > 0 else 1000.0)
+    return out
 
 
 def computed(run: Run, rtt: np.ndarray, censor: np.ndarray) -> None:
