@@ -71,7 +71,10 @@ def keyed(pairs: Iterable[tuple[Any, Any]]) -> dict[str, Any]:
     for name, value in pairs:
         name = str(name)
         seen[name] = seen.get(name, 0) + 1
-        out[name if seen[name] == 1 else f"{name} ({seen[name]})"] = value
+        key, k = name, seen[name]
+        while key in out:  # 'X (2)' may be a name of its own
+            key, k = f"{name} ({k})", k + 1
+        out[key] = value
     repeated = {k: n for k, n in seen.items() if n > 1}
     if repeated:
         shown = "; ".join(f"*{k}* ({n} rows)" for k, n in list(repeated.items())[:5])

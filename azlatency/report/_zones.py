@@ -20,7 +20,7 @@ from ._matrix_stats import (
     stat_label,
 )
 from ._memo import memo
-from ._show import counted
+from ._show import counted, fmt_bound
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 
@@ -376,7 +376,9 @@ def _cell_caption(cell: dict, pair: dict | None) -> str:
     runs = cell.get("n_runs")
     shown = {"us": "µs", "%": "%"}.get(str(cell.get("unit")), "µs")
     head = f"{cell['src_zone']}→{cell['dst_zone']}: {cell.get('stat', 'p50')} " + (
-        f"{float(cell['estimate']):.4g} {shown}" if pd.notna(cell.get("estimate")) else "n/a"
+        f"{float(cell['estimate']):.4g} {shown}"
+        if pd.notna(cell.get("estimate"))
+        else fmt_bound(cell) or "n/a"  # a Windows cell among time<1ms replies: '< 1000 µs'
     )
     how = f"unit: {unit or 'printed value'}" + (
         f", {counted(int(runs), 'run')}" if pd.notna(runs) else ""

@@ -283,6 +283,8 @@ def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_pa
     }
     tables = _campaign(tmp_path, "win-zones", files, CAMPAIGN_ZONES)
     medians = rep.zone_pair_medians(tables)
+    cells = rep.matrix_frame(medians, medians.iloc[0:0]).set_index(["src_zone", "dst_zone"])
+    assert cells.loc[("1", "1"), "caption"].startswith("1→1: p50 < 1000 µs; unit: batch, 1 run")
     assert rep.zone_matrix_claims(medians, medians.iloc[0:0], level=0.95, both_ways=0)[
         "text"
     ].tolist()[:3] == [
