@@ -496,7 +496,7 @@ def _histogram_part(ex: Execution, i: int, m: re.Match[str]) -> None:
     """A bar or the header of the console histogram; the same shape elsewhere is not one."""
     if ex.cur.shown is None:
         ex.cur.run.warnings.append(f"line {i + 1} not understood: {m.string.strip()[:120]!r}")
-    elif "bar" in m.groupdict():
+    elif m.group("bar") is not None:
         ex.cur.shown[1].append(len(m.group("bar")))
 
 
@@ -526,6 +526,5 @@ _HANDLERS = (
     (_NO_SENT, _no_sent),
     (g.NOTE_LINE, _note),
     (g.HIST_SHOWN, _histogram_shown),
-    (g.HIST_SHOWN_HEAD, _histogram_part),
     (g.HIST_BAR, _histogram_part),
 )

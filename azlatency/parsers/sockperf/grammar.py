@@ -95,9 +95,9 @@ HIST_SHOWN = re.compile(
     r"\[Histogram\] Display (?:to scale|scaled to fit on screen \(Key: '#' = up to "
     r"(?P<unit>\d+) samples\))"
 )
-HIST_SHOWN_HEAD = re.compile(r"^\s*sockperf:\s+bins(?:\s+frequency)?\s*$")
+# its header ('bar' empty) or a bar
 HIST_BAR = re.compile(
-    r"^\s*sockperf:\s+(?P<a>\d+)-(?P<b>\d+)\s*(?P<bar>#*)\s*(?P<out>\(outliers\))?\s*$"
+    r"^\s*sockperf:\s+(?:bins(?:\s+frequency)?|\d+-\d+\s*(?P<bar>#*)\s*(?:\(outliers\))?)\s*$"
 )
 SRV_TOTAL = re.compile(r"Total (?P<n>\d+) messages received and handled")
 # Lines around a command in a document that are context, not output: a Markdown fence, a
