@@ -729,17 +729,9 @@ def _vm_pairs_apart(tables: Tables, by: Sequence[str]) -> Tables:
     of such a group that names no hosts is 'hosts not named', apart from both.  The same
     object when no group holds more than one pair."""
     runs = tables.runs
-    if not {"src_host", "dst_host"} <= set(runs.columns) or not by:
+    pair = _host_pairs(runs)
+    if not by or pair.isna().all():
         return tables
-    src, dst = strings(runs, "src_host"), strings(runs, "dst_host")
-    known = src.notna() & dst.notna()
-    if not known.any():
-        return tables
-    pair = pd.Series(
-        [" ↔ ".join(sorted((a, b))) if k else pd.NA for a, b, k in zip(src, dst, known)],
-        index=runs.index,
-        dtype="string",
-    )
     key = runs[list(by)].astype("string").fillna("<NA>").agg("|".join, axis=1)
     # the pairs page 40 compares: latency runs' (an iperf3 run to a third VM splits nothing)
     latency = strings(runs, "latency_basis").isin(["rtt", "half_rtt"])
@@ -749,6 +741,18 @@ def _vm_pairs_apart(tables: Tables, by: Sequence[str]) -> Tables:
         return tables
     vms = pair.where(split).mask(split & pair.isna(), "hosts not named")
     return Tables(runs.assign(vms=vms), tables.samples, tables.summaries, tables.problems)
+
+
+def _host_pairs(runs: pd.DataFrame) -> pd.Series:
+    """Each run's pair of hosts, either way round ('vm-z1-a ↔ vm-z2-b'); NA unless the logs
+    or the campaign name both."""
+    src, dst = strings(runs, "src_host"), strings(runs, "dst_host")
+    known = src.notna() & dst.notna()
+    return pd.Series(
+        [" ↔ ".join(sorted((a, b))) if k else pd.NA for a, b, k in zip(src, dst, known)],
+        index=runs.index,
+        dtype="string",
+    )
 
 
 def _hostless_apart(pct: pd.DataFrame, by: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
@@ -781,7 +785,9 @@ def named_zone_pairs(runs: pd.DataFrame, by: Sequence[str] = PAIR) -> pd.DataFra
     001's qperf on one node prints no address, its sockperf beside it (same heading, same
     file) gave zones 2-2 from its addresses: they were two pairs, page 40 said each tool had
     measured that pair alone, and page 21 set qperf's single node against zone 1-1 while
-    refusing sockperf's (no shared zone).  The same frame when nothing is filled."""
+    refusing sockperf's (no shared zone).  A run that names other hosts than the runs whose
+    zones are known measured other VMs, and is not filled.  The same frame when nothing is
+    filled."""
     by = [c for c in by if c in runs.columns]
     if "zone_pair" not in by or "scenario" not in runs.columns or runs["zone_pair"].notna().all():
         return runs
@@ -790,6 +796,12 @@ def named_zone_pairs(runs: pd.DataFrame, by: Sequence[str] = PAIR) -> pd.DataFra
     known = runs["zone_pair"].astype("string").groupby(key).agg(lambda z: set(z.dropna()))
     one = known[known.map(len) == 1].map(lambda z: next(iter(z)))
     fill = runs["zone_pair"].isna() & runs["scenario"].notna() & key.isin(one.index)
+    # ... unless the run names other hosts than the runs whose zones are known: other VMs
+    hosts = _host_pairs(runs)
+    placed = hosts[runs["zone_pair"].notna()].groupby(key).agg(lambda h: set(h.dropna()))
+    fill &= np.array(
+        [pd.isna(h) or not placed.get(k) or h in placed[k] for h, k in zip(hosts, key)], bool
+    )
     if not fill.any():
         return runs
     runs = runs.copy()

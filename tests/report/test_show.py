@@ -14,7 +14,7 @@ from scipy.stats import binomtest
 from azlatency import plots
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
-from azlatency.report import _show, _summary
+from azlatency.report import _compare, _show, _summary
 from tests.conftest import FIXTURES, ROOT
 
 
@@ -437,3 +437,24 @@ def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_pa
     agree = rep.cross_tool(_campaign(tmp_path, "one-pair", files, yaml))
     assert sorted(agree["tool"]) == ["qperf", "sockperf"] and not agree.attrs["left_out"]
     assert agree["pair"].unique().tolist() == ["cross · zones 1–2"]
+    # a ping between two other VMs, its zones unknown, is not put in the sockperf pair's
+    # zones (the scenario's one known zone pair is that of other hosts)
+    yaml = """\
+name: other-vms
+rules:
+  - glob: "*"
+    set: {scenario: cross, placement: cross_zone}
+  - glob: "a-*"
+    set: {src_zone: 1, dst_zone: 2, src_host: vm-a1, dst_host: vm-a2}
+  - glob: "c-*"
+    set: {src_host: vm-x, dst_host: vm-y}
+"""
+    files = {
+        "sockperf/sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt": "a-sockperf.txt",
+        "ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt": "c-ping.txt",
+    }
+    tables = _campaign(tmp_path, "other-vms", files, yaml)
+    zones = _compare.named_zone_pairs(tables.runs).set_index("tool")["zone_pair"]
+    assert zones["sockperf"] == "1-2" and pd.isna(zones["ping"])  # page 21's contrasts too
+    agree = rep.cross_tool(tables)
+    assert agree.empty and agree.attrs["alone"] == ["ping", "sockperf"]
