@@ -360,7 +360,13 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
         return f"{float(v):.3g} %" if stat == "loss" else fmt(v)
 
     texts = []
-    if len(m):
+    if len(m) == 1:  # 'over 1 zone pairs: lowest 1→2 at 0 %, highest 1→2 at 0 %'
+        one = m.iloc[0]
+        texts.append(
+            f"{what} of {tool} over 1 zone pair: {one['src_zone']}→{one['dst_zone']} at "
+            f"{show(one['estimate'])}."
+        )
+    elif len(m):
         lo, hi = _extremes(m)
         texts.append(
             f"{what} of {tool} over {len(m)} zone pairs: lowest {lo['src_zone']}→"
@@ -368,8 +374,10 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
             f"{hi['dst_zone']} at {show(hi['estimate'])}."
         )
     if len(m) < len(medians):
+        none = len(medians) - len(m)
         texts.append(
-            f"{len(medians) - len(m)} of {len(medians)} pairs have no {stat} (`note` says why)."
+            f"{none} of {counted(len(medians), 'pair')} "
+            f"{'has' if 1 in (none, len(medians)) else 'have'} no {stat} (`note` says why)."
         )
     texts.append(f"No direction test: A→B against B→A compares latencies, not {stat}.")
     if held := held_out(medians):

@@ -458,3 +458,24 @@ rules:
     assert zones["sockperf"] == "1-2" and pd.isna(zones["ping"])  # page 21's contrasts too
     agree = rep.cross_tool(tables)
     assert agree.empty and agree.attrs["alone"] == ["ping", "sockperf"]
+
+
+def test_a_loss_matrix_of_one_pair_and_its_counts_agree():
+    """Page 20 for a loss matrix said 'over 1 zone pairs: lowest 1→2 at 0 %, highest 1→2 at
+    0 %' and '1 of 2 pairs have no loss'."""
+    cells = pd.DataFrame(
+        {
+            "src_zone": ["1", "2"],
+            "dst_zone": ["2", "1"],
+            "tool": "fping",
+            "basis": "rtt",
+            "stat": "loss",
+            "estimate": [2.5, np.nan],
+            "note": [None, "no counts"],
+        }
+    )
+    said = rep.zone_matrix_claims(cells, cells.iloc[0:0], level=0.95, both_ways=0)["text"]
+    assert said.tolist()[:2] == [
+        "Probe loss of fping over 1 zone pair: 1→2 at 2.5 %.",
+        "1 of 2 pairs has no loss (`note` says why).",
+    ]
