@@ -113,7 +113,7 @@ def findings(cmp: Comparison) -> str:
     t = cmp.table
     v = t["verdict"]
     lines = [
-        f"**{cmp.after} against {cmp.before}:** {len(t)} comparisons "
+        f"**{cmp.after} against {cmp.before}:** {counted(len(t), 'comparison')} "
         f"({', '.join(f'{n} {k}' for k, n in v.value_counts().items())}); the run is the "
         f"unit, p-values Holm-adjusted over the table, equivalence within ±{cmp.margin:.0%}"
         f" (loss ±{cmp.loss_margin:g} points)."
@@ -256,7 +256,8 @@ def gate_markdown(cmp: Comparison) -> str:
             f"**NOTHING COMPARED**: {nothing_compared(cmp)}\n"
         )
     head = f"### azlatency check: `{cmp.after}` against its baseline `{cmp.before}`\n\n" + (
-        f"**FAIL**: {len(failed)} of {len(t)} comparisons are worse beyond the margin "
+        f"**FAIL**: {len(failed)} of {counted(len(t), 'comparison')} "
+        f"{'is' if len(failed) == 1 else 'are'} worse beyond the margin "
         f"(±{cmp.margin:.0%}; loss ±{cmp.loss_margin:g} pt), significant after Holm "
         f"at {cmp.level:.0%}."
         if len(failed)

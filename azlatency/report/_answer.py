@@ -230,10 +230,10 @@ def stability_claims(tables: Tables) -> pd.DataFrame:
     if broke:
         order = sorted(broke.items(), key=lambda kv: kv[1])
         when = "; ".join(f"{s} at {t}" for s, t in order)
-        text = (
-            f"**Every one of the {len(order)} connections broke** ({when}, as printed; the "
-            "time zone is not given)"
+        every = (
+            "The connection" if len(order) == 1 else f"Every one of the {len(order)} connections"
         )
+        text = f"**{every} broke** ({when}, as printed; the time zone is not given)"
         rows.append(_statement("answer", "stability", text, a="connections", stat="broke_at"))
     return _frame(rows) if rows else _empty()
 

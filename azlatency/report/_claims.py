@@ -505,7 +505,8 @@ def _also_range(base: dict, pairs: list[dict]) -> str:
     if not also:
         return ""
     return (
-        f"{len(also)} of the {len(pairs)} pairs compare scenarios that differ in more than "
+        f"{len(also)} of the {len(pairs)} pairs {'compares' if len(also) == 1 else 'compare'} "
+        "scenarios that differ in more than "
         f"{_factor_name(base['factor'])}"
     )
 

@@ -677,4 +677,4 @@ def see_forest(forest: pd.DataFrame) -> str:
         )
     if printed:
         parts.append(f"{printed} of printed values, with no interval to give one")
-    return f"{len(forest)} ratios (slower / faster): " + "; ".join(parts) + "."
+    return f"{counted(len(forest), 'ratio')} (slower / faster): " + "; ".join(parts) + "."

@@ -14,7 +14,7 @@ from scipy.stats import binomtest
 from azlatency import plots
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
-from azlatency.report import _compare, _show, _summary
+from azlatency.report import _compare, _pages, _show, _summary
 from tests.conftest import FIXTURES, ROOT
 
 
@@ -479,3 +479,11 @@ def test_a_loss_matrix_of_one_pair_and_its_counts_agree():
         "Probe loss of fping over 1 zone pair: 1→2 at 2.5 %.",
         "1 of 2 pairs has no loss (`note` says why).",
     ]
+
+
+def test_a_forest_of_one_ratio_says_one():
+    """Page 21's figure caption said '1 ratios (slower / faster)'."""
+    forest = pd.DataFrame({"direction": ["a>b"], "interval": ["confidence interval"]})
+    assert _pages.see_forest(forest) == (
+        "1 ratio (slower / faster): 1 with a direction the evidence supports."
+    )
