@@ -623,7 +623,7 @@ def export(campaign: str, data_root, fmt: str, out, untimed: str):
         runs = counted(result.untimed_runs, "run", ("has", "have"))
         err.print(f"{name}: {runs} no time: {what}", highlight=False)
     if path is not None:
-        err.print(f"{name}: {result.rows} points → {path}", highlight=False)
+        err.print(f"{name}: {counted(result.rows, 'point')} → {path}", highlight=False)
 
 
 @main.command()

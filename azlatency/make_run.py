@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import paths
 from ._console import console as _console
+from ._console import counted
 from .campaign.importer import import_many
 from .errors import AzlatencyError
 from .report.run import print_summary, run_report
@@ -65,7 +66,9 @@ def prepare() -> int:
             console.print(f"{name}: import failed: {got}", highlight=False)
             status = 1
         else:
-            console.print(f"{name}: {len(got.files)} files, store {got.store}", highlight=False)
+            console.print(
+                f"{name}: {counted(len(got.files), 'file')}, store {got.store}", highlight=False
+            )
     return status
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from .._console import console as _console
+from .._console import counted
 from ..errors import LOOKED_FOR
 
 FILE_COLUMNS = {
@@ -155,11 +156,13 @@ class ImportReport:
         how = f"{self.parsed} parsed, {self.reused} reused" + (
             f" on {self.workers} processes" if self.workers > 1 else ""
         )
+        c = self.counts
         return (
-            f"{self.campaign}: {n.get('imported', 0)} files imported, "
-            f"{n.get('not_imported', 0)} not imported; {self.counts.get('runs', 0)} runs, "
-            f"{self.counts.get('samples', 0)} samples, {self.counts.get('summaries', 0)} "
-            f"summaries; {len(self.quality)} quality notes ({how}, {self.seconds:.1f} s"
+            f"{self.campaign}: {counted(int(n.get('imported', 0)), 'file')} imported, "
+            f"{n.get('not_imported', 0)} not imported; {counted(c.get('runs', 0), 'run')}, "
+            f"{counted(c.get('samples', 0), 'sample')}, "
+            f"{c.get('summaries', 0)} {'summary' if c.get('summaries', 0) == 1 else 'summaries'}"
+            f"; {counted(len(self.quality), 'quality note')} ({how}, {self.seconds:.1f} s"
             f"{'' if self.changed else ', store unchanged'})"
         )
 

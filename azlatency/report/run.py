@@ -561,7 +561,7 @@ def print_summary(outcome: Outcome, out: Path, console, *, strict: bool = False)
         f"{n['run']} run"
         + (f" ({cached} unchanged, from the cache)" if cached else "")
         + f", {n['skipped']} skipped, {n['failed']} failed; "
-        f"{outcome.figures} figures in {out / 'figures'}",
+        f"{counted(outcome.figures, 'figure')} in {out / 'figures'}",
         highlight=False,
     )
     for problem in outcome.problems:

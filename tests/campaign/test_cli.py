@@ -10,6 +10,7 @@ from rich.console import Console
 
 from azlatency import campaign
 from azlatency.cli import main
+from tests.conftest import FIXTURES
 
 
 def _run(*args):
@@ -27,6 +28,17 @@ def test_import_prints_the_summary_and_the_not_imported_files(copy_campaign, sto
     ) in " ".join(result.output.split())
     assert "notes.txt" in result.output and "unknown_format" in result.output
     assert (stores / "seed004-echo-uksouth" / "runs" / "part-0.parquet").is_file()
+
+
+def test_a_one_file_import_says_one(tmp_path, stores):
+    """'1 files imported, 0 not imported; 1 runs, …; 1 quality notes' for a single log."""
+    raw = tmp_path / "one"
+    raw.mkdir()
+    log = "ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt"
+    (raw / log).write_bytes((FIXTURES / "ping" / log).read_bytes())
+    line = campaign.import_campaign(raw, root=stores, workers=1).summary_line()
+    # ten replies, five lost (seq 6-10): 15 samples; printed and computed statistics
+    assert line.startswith("one: 1 file imported, 0 not imported; 1 run, 15 samples, ")
 
 
 def test_the_tools_looked_for_are_listed_once(copy_campaign, stores):
