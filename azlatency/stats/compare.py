@@ -444,13 +444,9 @@ def value_rows(va, vb, *, level, stat, pooled, what, rng) -> pd.DataFrame:
     """:func:`_run_rows` of two sides' run values (``run_value_map`` looks them up)."""
     va, drop_a = rl.clean(va)
     vb, drop_b = rl.clean(vb)
-    ka, kb = len(va), len(vb)
-    note = join_notes(
-        f"per-run {stat} of {ka} vs {kb} runs",
-        f"{counted(drop_a + drop_b, 'run')} without a positive {stat} left out"
-        if drop_a + drop_b
-        else "",
-    )
+    ka, kb, dropped = len(va), len(vb), drop_a + drop_b
+    left = f"{counted(dropped, 'run')} without a positive {stat} left out" if dropped else ""
+    note = join_notes(f"per-run {stat} of {ka} vs {kb} runs", left)
     base = {
         "level": level,
         "unit_of_analysis": "run",
