@@ -126,48 +126,22 @@ def _ratio_row(obs: Observations, d, xs, top, base, level, rng, n_resamples, not
     kw = dict(level=level, method=method, unit=unit, n=n)
     need = max(min_n(top, level), min_n(base, level))
     est = sorted_quantile(xs, [top, base]) if n else np.array([np.nan, np.nan])
-    if n and est[1] <= 0:  # ethr's 0.000 ns round trips: below its clock's tick, no ratio
-        return {
-            "stat": stat,
-            **not_estimable(
-                note=join_notes(
-                    f"the {pct_label(base)} is {est[1]:g} (values below the clock's "
-                    "resolution?): no ratio",
-                    note,
-                ),
-                **kw,
-            ),
-        }
-    if obs.n_censored and not est[1] >= obs.bound:
-        return {
-            "stat": stat,
-            **not_estimable(
-                note=join_notes("the base percentile falls among censored values", note), **kw
-            ),
-        }
-    m = n
+    why = _no_ratio(obs, est, base)
+    if why:
+        return {"stat": stat, **not_estimable(note=join_notes(why, note), **kw)}
+    ratio = est[0] / est[1] if n * (1 - top) >= 1 else np.nan
     if d is not None and not d.estimable:
         return {
             "stat": stat,
-            **not_estimable(
-                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
-                note=join_notes(d.reason, note),
-                **kw,
-            ),
+            **not_estimable(estimate=ratio, note=join_notes(d.reason, note), **kw),
         }
-    if d is not None and n >= need:
-        qs = np.array([top, base])
-        if d.bounded:  # a short series: n_eff from the bound on its autocorrelation
-            m = int(max(1, n / d.tau))
-        else:
-            n_eff = dep.quantile_n_eff(obs.series, est, qs, d.n_batches).min()
-            m = int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
+    m = _resample_size(obs, d, est, (top, base), level, need)
     if m < need:
         size = f"n={n}" if d is None else f"n_eff={m}"
         return {
             "stat": stat,
             **not_estimable(
-                estimate=est[0] / est[1] if n * (1 - top) >= 1 else np.nan,
+                estimate=ratio,
                 n_eff=m,
                 note=join_notes(
                     f"{size}: the bootstrap cannot reach {pct_label(top)} "
@@ -180,6 +154,29 @@ def _ratio_row(obs: Observations, d, xs, top, base, level, rng, n_resamples, not
     reps = quantile_replicates(xs, [top, base], m, n_resamples, rng)
     lo, hi = percentile_interval(reps[:, 0] / reps[:, 1], level)
     return {"stat": stat, **row(est[0] / est[1], lo, hi, n_eff=m, note=note, **kw)}
+
+
+def _no_ratio(obs: Observations, est: np.ndarray, base: float) -> str:
+    """Why a series has no ratio over its ``base`` percentile at all ('' when it has one)."""
+    if obs.n and est[1] <= 0:  # ethr's 0.000 ns round trips: below its clock's tick, no ratio
+        return (
+            f"the {pct_label(base)} is {est[1]:g} (values below the clock's resolution?): no ratio"
+        )
+    if obs.n_censored and not est[1] >= obs.bound:
+        return "the base percentile falls among censored values"
+    return ""
+
+
+def _resample_size(obs: Observations, d, est, qs, level: float, need: int) -> int:
+    """Values a bootstrap draw takes: ``n``, or for a dependent series long enough to test,
+    its effective size (from the bound on its autocorrelation when it is short)."""
+    n = obs.n
+    if d is None or n < need:
+        return n
+    if d.bounded:
+        return int(max(1, n / d.tau))
+    n_eff = dep.quantile_n_eff(obs.series, est, np.array(qs), d.n_batches).min()
+    return int(max(1, n_eff * dep.t_shrink(d.n_batches, level)))
 
 
 def tail_ratios(
