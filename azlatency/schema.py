@@ -313,21 +313,21 @@ def _empty(table: str) -> pd.DataFrame:
 
 
 def _pandera_schema(table: str):
-    import pandera.pandas as pa
+    import pandera.pandas as pda  # not pa: that is pyarrow here
 
     checks = {
-        ("runs", "latency_basis"): pa.Check.isin(LATENCY_BASES),
-        ("summaries", "source"): pa.Check.isin(SOURCES),
-        ("summaries", "level"): pa.Check.in_range(0, 1, include_min=False, include_max=False),
-        ("samples", "status"): pa.Check.isin(SAMPLE_STATUSES),
-        ("samples", "kind"): pa.Check.isin(SAMPLE_KINDS),
-        ("runs", "loss_pct"): pa.Check.in_range(0, 100),
+        ("runs", "latency_basis"): pda.Check.isin(LATENCY_BASES),
+        ("summaries", "source"): pda.Check.isin(SOURCES),
+        ("summaries", "level"): pda.Check.in_range(0, 1, include_min=False, include_max=False),
+        ("samples", "status"): pda.Check.isin(SAMPLE_STATUSES),
+        ("samples", "kind"): pda.Check.isin(SAMPLE_KINDS),
+        ("runs", "loss_pct"): pda.Check.in_range(0, 100),
     }
     # str columns' dtype is checked in validate(): pandera 0.35 checks a string dtype value by
     # value and formats an empty table of failures for each column that passes (1 ms a
     # column, two thirds of validating a parsed log).
     columns = {
-        c.name: pa.Column(
+        c.name: pda.Column(
             None if c.dtype == "str" else c.dtype,
             checks=checks.get((table, c.name)),
             nullable=not (c.required and c.name in ("run_id", "tool", "metric", "stat", "unit")),
@@ -336,7 +336,7 @@ def _pandera_schema(table: str):
         for c in TABLES[table]
     }
     unique = ["run_id"] if table == "runs" else None
-    return pa.DataFrameSchema(columns, strict=True, unique=unique, coerce=False)
+    return pda.DataFrameSchema(columns, strict=True, unique=unique, coerce=False)
 
 
 _SCHEMAS: dict[str, Any] = {}

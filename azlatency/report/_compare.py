@@ -769,10 +769,12 @@ def _hostless_apart(pct: pd.DataFrame, by: Sequence[str]) -> tuple[pd.DataFrame,
     for k, g in pct[apart].groupby(key[apart], sort=True):
         tools = sorted(set(g["tool"]))
         where = _pair_names(g.iloc[:1].drop(columns="vms"), rest)[0]
-        runs = counted(int(g["n_runs"].max()), "run", ("names", "name"))
+        # every run of the group: one row a label and statistic, its runs on each
+        n = int(g.drop_duplicates("label")["n_runs"].sum())
+        runs = counted(n, "run", ("names", "name"))
         said.append(
             f"**{', '.join(tools)}** ({where}): not compared; {runs} no hosts where the logs "
-            f"name {int(named.get(k, 0))} pairs of VMs, so nothing says which pair "
+            f"name {counted(int(named.get(k, 0)), 'pair')} of VMs, so nothing says which pair "
             f"{'it' if len(tools) == 1 else 'they'} measured."
         )
     return pct[~apart], said

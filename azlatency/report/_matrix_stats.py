@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .._console import counted as runs_counted
+from .._console import counted
 from ..schema import Tables
 
 _QUANTILE = re.compile(r"^p(\d{1,2}(?:\.\d+)?)$")
@@ -90,18 +90,16 @@ def loss_cells(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
     loss = run_loss(tables, runs).merge(runs[["run_id", "src_zone", "dst_zone"]], on="run_id")
     rows = []
     for (src, dst), g in loss.groupby(["src_zone", "dst_zone"], sort=True):
-        counted = g[g["sent"].notna()]
+        with_counts = g[g["sent"].notna()]
         pct_only = g[g["sent"].isna()]
         note, est, n = "", np.nan, np.nan
-        if len(counted):
-            n = int(counted["sent"].sum())
-            est = 100.0 * counted["lost"].sum() / n
-            how = "/".join(sorted(set(counted["from"])))
-            note = f"total lost / total sent over {runs_counted(len(counted), 'run')} ({how})"
+        if len(with_counts):
+            n = int(with_counts["sent"].sum())
+            est = 100.0 * with_counts["lost"].sum() / n
+            how = "/".join(sorted(set(with_counts["from"])))
+            note = f"total lost / total sent over {counted(len(with_counts), 'run')} ({how})"
             if len(pct_only):
-                note += (
-                    f"; {runs_counted(len(pct_only), 'run')} printed only a percentage: left out"
-                )
+                note += f"; {counted(len(pct_only), 'run')} printed only a percentage: left out"
         elif len(pct_only) == 1:
             est = float(pct_only["loss_pct"].iloc[0])
             note = "the tool's printed percentage (no counts to pool)"
@@ -113,12 +111,12 @@ def loss_cells(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
                 "dst_zone": dst,
                 "estimate": est,
                 "n": n,
-                "n_runs": len(counted) if len(counted) else len(pct_only),
-                "range_low": 100.0 * (counted["lost"] / counted["sent"]).min()
-                if len(counted)
+                "n_runs": len(with_counts) if len(with_counts) else len(pct_only),
+                "range_low": 100.0 * (with_counts["lost"] / with_counts["sent"]).min()
+                if len(with_counts)
                 else np.nan,
-                "range_high": 100.0 * (counted["lost"] / counted["sent"]).max()
-                if len(counted)
+                "range_high": 100.0 * (with_counts["lost"] / with_counts["sent"]).max()
+                if len(with_counts)
                 else np.nan,
                 "unit_of_analysis": "probe",
                 "method": "pooled: total lost / total sent",
@@ -160,7 +158,7 @@ def jitter_cells(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
     others = sorted(set(fig["run_id"]) - set(used["run_id"]))
     other_defs = sorted(set(fig.loc[fig["run_id"].isin(others), "definition"]))
     left = (
-        f"; left out: {runs_counted(len(others), 'run')} whose jitter is {', '.join(other_defs)}"
+        f"; left out: {counted(len(others), 'run')} whose jitter is {', '.join(other_defs)}"
         if others
         else ""
     )

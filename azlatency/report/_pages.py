@@ -275,6 +275,12 @@ def _ratios_without(ratios: pd.DataFrame, have: pd.DataFrame, stat: str) -> tupl
     return f" of the {counted(len(have), 'group')} with a {stat}", have_none(every - len(have))
 
 
+def _of(k: int, n: int, noun: str) -> str:
+    """'0 of 1 cell has', '1 of 9 cells has', '2 of 9 cells have': the verb agrees with the
+    part, and with one of one."""
+    return f"{k} of {counted(n, noun)} {'has' if 1 in (k, n) else 'have'}"
+
+
 def have_none(n: int, noun: str = "group") -> str:
     """' 2 more groups have none (the table's `note` says why).', or '' for none."""
     if not n:
@@ -315,8 +321,7 @@ def zone_matrix_claims(
     if len(m):
         with_ci = int(medians["ci_low"].notna().sum())
         texts.append(
-            f"{with_ci} of {counted(len(medians), 'cell')} "
-            f"{'has' if 1 in (with_ci, len(medians)) else 'have'} a {level:.0%} interval"
+            f"{_of(with_ci, len(medians), 'cell')} a {level:.0%} interval"
             + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
             + "."
         )
@@ -375,10 +380,7 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
         )
     if len(m) < len(medians):
         none = len(medians) - len(m)
-        texts.append(
-            f"{none} of {counted(len(medians), 'pair')} "
-            f"{'has' if 1 in (none, len(medians)) else 'have'} no {stat} (`note` says why)."
-        )
+        texts.append(f"{_of(none, len(medians), 'pair')} no {stat} (`note` says why).")
     texts.append(f"No direction test: A→B against B→A compares latencies, not {stat}.")
     if held := held_out(medians):
         texts.append(held)

@@ -228,12 +228,14 @@ def test_page_40_counts_the_pairs_a_tool_has_no_ratio_on():
     )
 
 
-CAMPAIGN_WINDOWS = """\
-name: win-tools
-rules:
-  - glob: "*"
-    set: {src_zone: 1, dst_zone: 2, scenario: windows}
-"""
+def _globs(name: str, rules: dict[str, str]) -> str:
+    """campaign.yaml of ``name`` whose rules set labels by glob ({glob: 'key: value, ...'})."""
+    return f"name: {name}\nrules:\n" + "".join(
+        f'  - glob: "{glob}"\n    set: {{{labels}}}\n' for glob, labels in rules.items()
+    )
+
+
+CAMPAIGN_WINDOWS = _globs("win-tools", {"*": "src_zone: 1, dst_zone: 2, scenario: windows"})
 
 
 def test_page_40_bounds_a_pair_known_only_as_a_bound(tmp_path):
@@ -262,14 +264,13 @@ def test_page_40_bounds_a_pair_known_only_as_a_bound(tmp_path):
     ]
 
 
-CAMPAIGN_ZONES = """\
-name: win-zones
-rules:
-  - glob: "z1-z1.txt"
-    set: {src_zone: 1, dst_zone: 1, scenario: zones}
-  - glob: "z1-z2.txt"
-    set: {src_zone: 1, dst_zone: 2, scenario: zones}
-"""
+CAMPAIGN_ZONES = _globs(
+    "win-zones",
+    {
+        "z1-z1.txt": "src_zone: 1, dst_zone: 1, scenario: zones",
+        "z1-z2.txt": "src_zone: 1, dst_zone: 2, scenario: zones",
+    },
+)
 
 
 def test_a_zone_cell_known_only_as_a_bound_is_not_left_out_of_the_fastest(tmp_path):
@@ -388,16 +389,11 @@ def test_claims_keyed_by_name_keep_every_row_and_say_so(monkeypatch):
     assert rep.keyed(rows[:2]) == dict(rows[:2]) and said == []
 
 
-CAMPAIGN_TWO_PAIRS = """\
-name: two-pairs
-rules:
-  - glob: "*"
-    set: {src_zone: 1, dst_zone: 2, scenario: cross}
-  - glob: "a-*"
-    set: {src_host: vm-a1, dst_host: vm-a2}
-  - glob: "b-*"
-    set: {src_host: vm-b2, dst_host: vm-b1}
-"""
+TWO_PAIRS = {
+    "*": "src_zone: 1, dst_zone: 2, scenario: cross",
+    "a-*": "src_host: vm-a1, dst_host: vm-a2",
+    "b-*": "src_host: vm-b2, dst_host: vm-b1",
+}
 
 
 def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_path):
@@ -414,7 +410,7 @@ def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_pa
         ),
         "ping/ping--busybox-1.35.0-linux-6-c3-ipv6.txt": "c-ping.txt",
     }
-    agree = rep.cross_tool(_campaign(tmp_path, "two-pairs", files, CAMPAIGN_TWO_PAIRS))
+    agree = rep.cross_tool(_campaign(tmp_path, "two-pairs", files, _globs("two-pairs", TWO_PAIRS)))
     assert agree["pair"].unique().tolist() == ["cross · zones 1–2 · vm-a1 ↔ vm-a2"]
     ping = agree[agree["tool"] == "ping"].iloc[0]
     assert ping["ratio_to_reference"] == pytest.approx(44.0 / (2 * 9.642))
@@ -433,22 +429,20 @@ def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_pa
         "qperf/qperf--0.4.11-linux-uu-tcp.txt": "qperf.txt",
         "iperf3/iperf3--3.12-linux-J-O1-tcp-omit.json": "b-iperf3.json",
     }
-    yaml = CAMPAIGN_TWO_PAIRS.replace("two-pairs", "one-pair")
+    yaml = _globs("one-pair", TWO_PAIRS)
     agree = rep.cross_tool(_campaign(tmp_path, "one-pair", files, yaml))
     assert sorted(agree["tool"]) == ["qperf", "sockperf"] and not agree.attrs["left_out"]
     assert agree["pair"].unique().tolist() == ["cross · zones 1–2"]
     # a ping between two other VMs, its zones unknown, is not put in the sockperf pair's
     # zones (the scenario's one known zone pair is that of other hosts)
-    yaml = """\
-name: other-vms
-rules:
-  - glob: "*"
-    set: {scenario: cross, placement: cross_zone}
-  - glob: "a-*"
-    set: {src_zone: 1, dst_zone: 2, src_host: vm-a1, dst_host: vm-a2}
-  - glob: "c-*"
-    set: {src_host: vm-x, dst_host: vm-y}
-"""
+    yaml = _globs(
+        "other-vms",
+        {
+            "*": "scenario: cross, placement: cross_zone",
+            "a-*": "src_zone: 1, dst_zone: 2, src_host: vm-a1, dst_host: vm-a2",
+            "c-*": "src_host: vm-x, dst_host: vm-y",
+        },
+    )
     files = {
         "sockperf/sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt": "a-sockperf.txt",
         "ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt": "c-ping.txt",
