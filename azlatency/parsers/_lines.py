@@ -25,6 +25,14 @@ from ._base import Run, Span
 # Strict conversions: every failure becomes a located ParseError.
 
 
+def not_found(
+    tool: str, source: str | None, expected: str, line_no: int | None = None
+) -> ParseError:
+    """The error of a text that holds none of ``tool``'s output: "no <tool> output: expected
+    <expected>" (``line_no``: the line it was looked for at, if one)."""
+    return ParseError(tool, source, line_no, f"no {tool} output: expected {expected}")
+
+
 def number(text: str, *, tool: str, source: str | None, line_no: int | None, what: str) -> float:
     """``float(text)`` accepting thousands separators; a located ParseError otherwise."""
     cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")

@@ -36,6 +36,7 @@ from ._lines import (
     gapless,
     host_and_ip,
     known_lines,
+    not_found,
     samples_frame,
 )
 
@@ -268,11 +269,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     spans = locate(lines)
     if not spans:
-        raise ParseError(
+        raise not_found(
             TOOL,
             source,
-            None,
-            "no fping output: expected 'host : [0], 64 bytes, 0.05 ms (0.05 avg, 0% loss)', "
+            "'host : [0], 64 bytes, 0.05 ms (0.05 avg, 0% loss)', "
             "'host : xmt/rcv/%loss = ...' or 'host is alive' lines",
         )
     runs: list[Run] = []

@@ -48,6 +48,7 @@ from ._lines import (
     json_without_strays,
     known_lines,
     line_blocks,
+    not_found,
     packet_counts,
     samples_frame,
     stray,
@@ -231,11 +232,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         return Parsed(TOOL, _parse_json(text, lines, brace, source, strict))
     spans = locate(lines)
     if not spans:
-        raise ParseError(
+        raise not_found(
             TOOL,
             source,
-            None,
-            "no irtt output: expected '[Connecting] connecting to <host>', 'seq=N rtt=...' "
+            "'[Connecting] connecting to <host>', 'seq=N rtt=...' "
             "lines or its statistics table, or the JSON of 'irtt client -o'",
         )
     return Parsed(TOOL, [_text_run(lines, span, source, strict) for span in spans])

@@ -39,6 +39,7 @@ from ._lines import (
     known_lines,
     left_out,
     line_blocks,
+    not_found,
     packet_counts,
     samples_frame,
     stopped_by_ctrl_c,
@@ -106,13 +107,11 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     lines = text.split("\n")
     spans = locate(lines)
     if not spans:
-        raise ParseError(
+        raise not_found(
             TOOL,
             source,
-            None,
-            "no uping output: expected 'UPING host (ip): ICMPv4 "
-            "ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or '--- host uping "
-            "statistics ---'",
+            "'UPING host (ip): ICMPv4 ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or "
+            "'--- host uping statistics ---'",
         )
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 

@@ -242,21 +242,8 @@ class Builder:
         gaps[0] = 0
         tx = start + np.cumsum(gaps)
         rel = self.path(folder, src, dst, "ping.txt" if rep is None else f"ping-r{rep}.txt")
-        self.write(rel, ping.linux(src.prompt, dst.ip, tx, rtt, sc.ping_interval_s))
-        self._latency_run(
-            scenario=scenario,
-            tool="ping",
-            files=[rel],
-            samples_file=rel,
-            src=src,
-            dst=dst,
-            basis="rtt",
-            scale=scale,
-            factor=factor,
-            n_samples=n,
-            start_ns=start,
-            resolution_us=1.0,
-        )
+        text = ping.linux(src.prompt, dst.ip, tx, rtt, sc.ping_interval_s)
+        self._ping_run(rel, text, src, dst, (scale, factor, n, start), scenario, resolution_us=1.0)
 
     def ping_windows(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/ping")
@@ -264,7 +251,22 @@ class Builder:
         scale, factor, rtt = self._draw(rng, src, dst, n, extra_us=self.model.icmp_extra_us)
         start = self.advance(n, rng)
         rel = self.path(folder, src, dst, "ping.txt")
-        self.write(rel, ping.windows(src.prompt, dst.ip, rtt))
+        text = ping.windows(src.prompt, dst.ip, rtt)
+        self._ping_run(rel, text, src, dst, (scale, factor, n, start), scenario, resolution_us=1e3)
+
+    def _ping_run(
+        self,
+        rel: str,
+        text: str,
+        src: Host,
+        dst: Host,
+        drawn: tuple[float, float, int, int],
+        scenario: str,
+        resolution_us: float,
+    ) -> None:
+        """Write one ping log and record its run (``drawn``: scale, factor, replies, start)."""
+        scale, factor, n, start = drawn
+        self.write(rel, text)
         self._latency_run(
             scenario=scenario,
             tool="ping",
@@ -277,7 +279,7 @@ class Builder:
             factor=factor,
             n_samples=n,
             start_ns=start,
-            resolution_us=1000.0,
+            resolution_us=resolution_us,
         )
 
     # --- latte ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import re
 
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import STRAY_LINES, command_above, command_of, line_blocks
+from .._lines import STRAY_LINES, command_above, command_of, line_blocks, not_found
 from . import machine, report
 from .hops import TOOL, build, from_command
 
@@ -116,12 +116,11 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         traces = report.parse(lines, source, strict)
     if not traces:
         first = next(i for i, x in enumerate(lines, start=1) if x.strip())
-        raise ParseError(
+        raise not_found(
             TOOL,
             source,
+            "'HOST: <name>  Loss%  Snt ...' and hop lines ('  1.|-- <host> ...'), --json or --csv",
             first,
-            "no mtr output: expected 'HOST: <name>  Loss%  Snt ...' and hop lines "
-            "('  1.|-- <host> ...'), --json or --csv",
         )
     return Parsed(TOOL, [build(t, source=source, strict=strict) for t in traces])
 

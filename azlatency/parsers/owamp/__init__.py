@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import re
 
-from ...errors import NothingMeasured, ParseError
+from ...errors import NothingMeasured
 from .._base import Parsed, Span, ToolInfo
-from .._lines import STRAY_LINES, command_above, command_of, stray
+from .._lines import STRAY_LINES, command_above, command_of, not_found, stray
 from .grammar import grammar
 from .runs import runs_of
 from .sessions import Block, Session
@@ -151,11 +151,10 @@ def parse(text: str, tool: str, source: str | None, strict: bool) -> Parsed:
     lines = text.split("\n")
     spans = locate(lines, tool)
     if not spans:
-        raise ParseError(
+        raise not_found(
             tool,
             source,
-            None,
-            f"no {tool} output: expected '--- {tool} statistics from [...]', 'SUMMARY\\t3.00' "
+            f"'--- {tool} statistics from [...]', 'SUMMARY\\t3.00' "
             f"or its raw records, or '{tool}: ...' messages",
         )
     runs = []
