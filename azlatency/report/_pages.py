@@ -403,9 +403,15 @@ def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
         if len(g) == 1:
             texts.append(f"**{series}** (1 run): {fmt_interval(lo, 'bps')} ({_ran(lo)}).{more}")
             continue
+        low, high = fmt_interval(lo, "bps"), fmt_interval(hi, "bps")
+        if fmt(lo["estimate"], "bps") == fmt(hi["estimate"], "bps"):  # "from 3.816 to 3.816"
+            texts.append(
+                f"**{series}** ({len(g)} runs): the lowest and the highest are equal to the "
+                f"digits shown: {low} ({_ran(lo)}) and {high} ({_ran(hi)}).{more}"
+            )
+            continue
         texts.append(
-            f"**{series}** ({len(g)} runs): from {fmt_interval(lo, 'bps')} ({_ran(lo)}) "
-            f"to {fmt_interval(hi, 'bps')} ({_ran(hi)}).{more}"
+            f"**{series}** ({len(g)} runs): from {low} ({_ran(lo)}) to {high} ({_ran(hi)}).{more}"
         )
     return _rows("throughput", texts or ["No throughput figure."])
 
