@@ -531,7 +531,7 @@ def _json_run(doc, source: str | None, first: int, last: int) -> Run:
         port=port,
         msg_size_bytes=_int(params.get("length")),
         duration_s=None if _num(stats.get("duration")) is None else stats["duration"] / 1e9,
-        start_time=pd.Timestamp(stats["start_time"]) if stats.get("start_time") else None,
+        start_time=_start_time(run, stats.get("start_time"), first),
         packets_sent=_int(stats.get("packets_sent")),
         packets_received=_int(stats.get("packets_received")),
         loss_pct=_num(stats.get("packet_loss_percent")),
@@ -546,6 +546,17 @@ def _json_run(doc, source: str | None, first: int, last: int) -> Run:
     if isinstance(trips, list) and trips:
         _json_samples(run, trips, source, first)
     return run
+
+
+def _start_time(run: Run, value, first: int) -> pd.Timestamp | None:
+    """``stats.start_time`` (RFC 3339 with ns); one that is not a time is named, not read."""
+    if not value:
+        return None
+    try:
+        return pd.Timestamp(value) if isinstance(value, str) else None
+    except ValueError:
+        run.warnings.append(f"document at line {first}: start_time {value!r} is no time: not read")
+        return None
 
 
 def _num(v) -> float | None:

@@ -354,3 +354,17 @@ def test_in_a_note_with_its_command():
     run = azlatency.read(doc).validate().runs.iloc[0]
     assert (run["tool"], run["command"]) == ("iperf2", "iperf -c 10.77.40.2 -p 6400 -t 2 -i 1")
     assert (run["prompt_host"], run["heading"], run["complete"]) == ("vm1", "AZ1 to AZ2", True)
+
+
+@pytest.mark.parametrize("value", ["1e400", "1.5"])
+def test_a_count_that_is_no_whole_number_is_located(value):
+    """A damaged count in a -y C row ('0' out of order replaced by '1e400', found by a
+    mutation run) raised a bare ValueError from int(); it is the row's located error, and in
+    the default mode the row is skipped and named."""
+    text = (FX / "iperf2--2.1.8-linux-s-yC-r-u-udp-tradeoff.txt").read_text().split("\n")
+    assert text[0].endswith(",1787,0.000,0")
+    text[0] = text[0][: -len("0")] + value
+    with pytest.raises(ParseError, match=r":1: expected a whole number for outoforder"):
+        azlatency.read("\n".join(text), strict=True)
+    warnings = azlatency.read("\n".join(text)).validate().runs["warnings"].iloc[0]
+    assert warnings.startswith(f"line 1 skipped: '{text[0][:80]}' is no iperf2 output line")

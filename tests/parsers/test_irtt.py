@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import azlatency
@@ -157,3 +158,19 @@ def test_errors_are_located():
     cut = "\n".join(lines[:100])
     with pytest.raises(ParseError, match=r"invalid JSON.*cut short"):
         azlatency.read(cut, source="x", tool="irtt")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_json_start_time_that_is_no_time_is_named(strict):
+    """A damaged ``stats.start_time`` (its hour replaced by 'nan', found by a mutation run)
+    raised pandas' DateParseError out of the parser; it is now named and left out."""
+    text = (HERE / f"{V}-o-send-error-file.json").read_text()
+    bad = text.replace('"2026-11-25T16:16:12.183766046Z"', '"2026-11-25Tnan:16:12.183766046Z"')
+    assert bad != text
+    run = azlatency.read(bad, strict=strict).validate().runs.iloc[0]
+    assert pd.isna(run.start_time)
+    assert run.warnings.startswith(
+        "document at line 1: start_time '2026-11-25Tnan:16:12.183766046Z' is no time: not read; "
+    )
+    good = azlatency.read(text, strict=strict).runs.iloc[0]
+    assert good.start_time == pd.Timestamp("2026-11-25T16:16:12.183766046Z")

@@ -556,6 +556,24 @@ def test_ntttcp_528_one_table_totals(strict):
     assert t.samples["bits_per_second"].iloc[1] == pytest.approx(231692.964 * 1024 * 8)
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_ntttcp_528_tables_pasted_twice_are_read_once(strict):
+    """The 5.28 capture with its thread and totals tables pasted again under the first (found
+    by a mutation run): a second 'Throughput(MB/s)' raised UnboundLocalError, and the other
+    columns were read twice (12 summaries became 24).  Each is read once and the copy named."""
+    lines = (NT / "ntttcp--5.28-windows-s-m8-one-table-totals--jonathandotchin-blog.md").read_text()
+    lines = lines.split("\n")
+    text = "\n".join([*lines[14:32], *lines[17:32]])  # the command, output, its tables again
+    t = azlatency.read(text, strict=strict).validate()
+    assert t.runs["warnings"].iloc[0] == (
+        "line 19: the thread table again (read on line 4); not read twice; "
+        "line 32: the totals table again (read on line 17); not read twice"
+    )
+    assert len(t.samples) == 8 and len(t.summaries) == 12
+    assert _summary(t, "throughput_sender", "mean") == pytest.approx(1131.367 * 2**20 * 8)
+    assert _summary(t, "transfer_sender", "total") == round(33959.125 * 2**20)
+
+
 def test_ntttcp_540_zero_thread_row_is_no_measurement():
     """NTttcp.exe 5.40 (microsoft/ntttcp issue 24) prints its one thread as '0    0.000
     0.000   1048576.000' under totals of 136794 MB in 30.008 s: that row is no reading."""

@@ -32,6 +32,13 @@ ROW = re.compile(
 HEADER = re.compile(r"^time,srcaddress,srcport,dstaddr,dstport,transferid,istart,iend,bytes,")
 _NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|nan)")
 _REQUIRED = ("start", "end", "bytes", "bps")
+# Counts (Locale.c prints them with %d / %lld; bin0.. are a histogram's): whole numbers only,
+# so that a damaged '1e400' is a located error, not an int() of it.
+_COUNTS = {
+    "bytes", "errors", "datagrams", "outoforder", "writecnt", "writeerr", "writetimeo",
+    "tcpretry", "tcpcwnd", "tcppcwnd", "readcnt", "readtimeo", "readerrlen", "ttcnt", "ttsize",
+}  # fmt: skip
+_WHOLE = re.compile(r"-?\d+")
 _OFFSET = re.compile(r"^(?P<sign>[+-])(?P<h>\d\d)(?P<m>\d\d):(?P<t>\d{14}(?:\.\d+)?)$")
 
 
@@ -82,8 +89,11 @@ def _values(m: re.Match[str], names: list[str] | None, no: int, source: str | No
         keys = ["start", "end", "bytes", "bps", *keys[4:]]
     out = dict(zip(keys, values))
     for key, value in out.items():
-        if not _NUMBER.fullmatch(value.strip()) or (key in _REQUIRED and "nan" in value):
-            raise _bad(source, no, f"a number for {key}", m[0])
+        whole = key in _COUNTS or re.fullmatch(r"bin\d+", key)
+        if not (_WHOLE if whole else _NUMBER).fullmatch(value.strip()) or (
+            key in _REQUIRED and "nan" in value
+        ):
+            raise _bad(source, no, f"{'a whole number' if whole else 'a number'} for {key}", m[0])
     return out
 
 

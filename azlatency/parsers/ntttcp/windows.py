@@ -240,13 +240,7 @@ def parse_windows(lines: list[str], source: str | None, strict: bool) -> list[To
             and not (TOTALS.search(line) or _KNOWN.match(line) or _UNDERLINE.match(line))
         ):
             stray(TOOL, source, k + 1, line, strict, t.warnings)
-    for _line, _under, names, rows in tables:
-        if names[:1] == ["Thread"]:
-            _threads(t, names, rows, source)
-        else:
-            for no, values in rows[:1]:
-                for name, value in zip(names, values):
-                    _total(t, name, value, no, source, strict)
+    _read_tables(t, tables, source, strict)
     t.warnings.extend(f"line {no} skipped: {reason}" for no, reason in cut)
     _empty_threads(t)
     if not seen_totals or t.bits_per_second is None:
@@ -308,6 +302,39 @@ def _threads(t: Totals, names: list[str], rows, source: str | None) -> None:
         t.thread_rows.append(row)
 
 
+def _read_tables(t: Totals, tables: list, source: str | None, strict: bool) -> None:
+    """The thread table and the totals' first rows into ``t``, each column once."""
+    read_at: dict[str, int] = {}  # a column (or the thread table) → the line it was read on
+    for line_no, _under, names, rows in tables:
+        if names[:1] == ["Thread"]:
+            if not _again(t, ["Thread"], line_no, read_at):
+                _threads(t, names, rows, source)
+            continue
+        for no, values in rows[:1]:
+            again = _again(t, names, no, read_at)
+            for name, value in zip(names, values):
+                if name not in again:
+                    _total(t, name, value, no, source, strict)
+
+
+def _again(t: Totals, names: list[str], no: int, read_at: dict[str, int]) -> set[str]:
+    """The columns of ``names`` (``["Thread"]``: the thread table) read already, on another
+    line.  NTttcp prints each once, so a second one is a pasted copy or another run's: it is
+    named in one warning and not read twice."""
+    again = {n for n in names if n in read_at}
+    if again:
+        first = min(read_at[n] for n in again)
+        if again == {"Thread"}:
+            what = "the thread table"
+        elif again == set(names):
+            what = "the totals table"
+        else:
+            what = "the totals " + ", ".join(repr(n) for n in names if n in again)
+        t.warnings.append(f"line {no}: {what} again (read on line {first}); not read twice")
+    read_at.update((n, no) for n in names if n not in again)
+    return again
+
+
 def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict: bool) -> None:
     if name not in _COLUMNS and name not in _HANDLED:
         t.warnings.append(f"line {no}: unknown NTttcp column {name!r} ({value}) not read")
@@ -330,8 +357,9 @@ def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict
         t.total_bytes = n
     elif name == "realtime(s)":
         t.duration_s = float(x)
-    elif name == "Throughput(MB/s)" and t.bits_per_second is None:
-        t.bits_per_second = float(x * _MIB * 8)
+    elif name == "Throughput(MB/s)":  # Mbit/s, where a version prints it, has more digits
+        if t.bits_per_second is None:
+            t.bits_per_second = float(x * _MIB * 8)
     elif name == "Throughput(Mbit/s)":  # more digits than MB/s when a version prints it
         t.bits_per_second = float(x * 10**6)
     elif name == "Cycles/Byte":
