@@ -2,7 +2,8 @@
 valid tables or raise ParseError — never IndexError, KeyError, ValueError, SchemaError, ...
 
 Inputs: arbitrary text, and every fixture (all tools, walked at run time) and every corpus
-file, cut at a random byte, with random bytes, lines or numbers replaced, deleted or repeated
+file, cut at a random byte, with random bytes, lines or numbers replaced, deleted or repeated,
+or a block of lines pasted again
 (15 examples per tool folder, so the cost stays fixed as fixtures are added).
 Derandomized (the same examples on every run), no deadline, few examples per test: the
 suite must stay fast.  Big files are mutated within their first 96 KB so one example costs
@@ -102,6 +103,8 @@ def plans(data: bytes, lines: list[bytes], numbers: list) -> st.SearchStrategy:
             ),
             st.tuples(st.just("delete_lines"), st.lists(line, min_size=1, max_size=4)),
             st.tuples(st.just("repeat_line"), line),
+            # a block pasted again right after itself (NTttcp.exe's tables twice raised an error)
+            st.tuples(st.just("repeat_block"), line, st.integers(2, 30)),
             st.tuples(
                 st.just("replace_lines"), st.lists(st.tuples(line, junk), min_size=1, max_size=4)
             ),
@@ -128,6 +131,9 @@ def damage(plan, data: bytes, lines: list[bytes], numbers: list) -> bytes:
         return b"\n".join(line for i, line in enumerate(lines) if i not in set(arg))
     if kind == "repeat_line":
         return b"\n".join(lines[: arg + 1] + lines[arg:])
+    if kind == "repeat_block":
+        end = min(len(lines), arg + plan[2])
+        return b"\n".join(lines[:end] + lines[arg:end] + lines[end:])
     if kind == "replace_lines":
         out = list(lines)
         for i, junk in arg:
