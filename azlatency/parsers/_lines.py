@@ -33,9 +33,23 @@ def not_found(
     return ParseError(tool, source, line_no, f"no {tool} output: expected {expected}")
 
 
-def number(text: str, *, tool: str, source: str | None, line_no: int | None, what: str) -> float:
-    """``float(text)`` accepting thousands separators; a located ParseError otherwise."""
-    cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")
+# Thousands grouped by ',' or a (narrow) no-break space: '1,234,567.5', '12 345'.
+_GROUPED = re.compile(r"[-+]?\d{1,3}(?:[,\u202f\xa0]\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?")
+
+
+def number(
+    text: str,
+    *,
+    tool: str,
+    source: str | None,
+    line_no: int | None,
+    what: str,
+    grouped: bool = True,
+) -> float:
+    """``float(text)``, accepting thousands separators where they group by three
+    (``grouped``: the tool prints them); a located ParseError otherwise.  A separator
+    elsewhere is no grouping: a localized '1,5' is not read as 15."""
+    cleaned = _ungrouped(text, grouped)
     try:
         return float(cleaned)
     except ValueError:
@@ -45,10 +59,18 @@ def number(text: str, *, tool: str, source: str | None, line_no: int | None, wha
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
+def _ungrouped(text: str, grouped: bool = True) -> str:
+    """``text`` stripped, its thousands separators taken out where they group by three."""
+    cleaned = text.strip()
+    if grouped and _GROUPED.fullmatch(cleaned):
+        return cleaned.replace(",", "").replace("\u202f", "").replace("\xa0", "")
+    return cleaned
+
+
 def integer(text: str, *, tool: str, source: str | None, line_no: int | None, what: str) -> int:
     """``int(text)`` (or a whole float) within int64 — the tables store Int64 — else a located
-    ParseError."""
-    cleaned = text.strip().replace(",", "").replace("\u202f", "").replace("\xa0", "")
+    ParseError.  Thousands separators as :func:`number` takes them."""
+    cleaned = _ungrouped(text)
     try:
         value = int(cleaned)
     except ValueError:

@@ -3,6 +3,8 @@ and twping, SOURCES.md)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -176,3 +178,34 @@ def test_one_way_is_never_a_round_trip():
     assert "rtt_us" not in samples.columns and samples.one_way_us.equals(t.samples.one_way_us)
     summaries = units.to_rtt(t.summaries)
     assert summaries.equals(t.summaries)  # metric one_way stays one_way, values unscaled
+
+
+@pytest.mark.parametrize(
+    ("line", "damaged", "expected"),
+    [
+        # a count -M prints whole ('%lu'); int() raised ValueError
+        ("LOSS_TIMEOUT\t8598945433", "LOSS_TIMEOUT\t8598943.0033", "'LOSS_TIMEOUT' value "
+         "'8598943.0033' (a whole number was expected)"),
+        ("SENT\t50", "SENT\t5e1", "'SENT' value '5e1' (a whole number was expected)"),
+    ],
+)  # fmt: skip
+def test_twping_machine_count_that_is_no_whole_number_is_located(line, damaged, expected):
+    """Found by a mutation run over the fixtures."""
+    text = (TW / f"twping--{V}-c50-M-loss.txt").read_text()
+    assert line in text
+    bad = text.replace(line, damaged)
+    at = text.split("\n").index(line) + 1
+    with pytest.raises(ParseError, match=rf":{at}: unexpected {re.escape(expected)}"):
+        azlatency.read(bad, strict=True)
+    said = azlatency.read(bad).validate().runs["warnings"].iloc[0]
+    assert f"line {at} skipped: {expected}" in said
+
+
+def test_twping_loss_percent_as_printed_only():
+    """'(%.3f%%)': '35 lost (1e400%)' made loss_pct inf and the table failed its schema."""
+    text = (TW / f"twping--{V}-c200-loss.txt").read_text()
+    bad = text.replace("35 lost (17.500%)", "35 lost (1e400%)")
+    assert bad != text
+    t = azlatency.read(bad).validate()
+    assert "skipped: not twping output: '200 sent, 35 lost (1e400%)" in t.runs["warnings"].iloc[0]
+    assert azlatency.read(text).runs["loss_pct"].iloc[0] == 17.5

@@ -3,8 +3,9 @@ valid tables or raise ParseError — never IndexError, KeyError, ValueError, Sch
 
 Inputs: arbitrary text, and every fixture (all tools, walked at run time) and every corpus
 file, cut at a random byte, with random bytes, lines or numbers replaced, deleted or repeated,
-or a block of lines pasted again
-(15 examples per tool folder, so the cost stays fixed as fixtures are added).
+or a block of lines pasted again, CRLF, UTF-16, ANSI colour, tabs or decimal commas
+(10 examples per tool folder, so the cost stays fixed as fixtures are added; 400 in
+`make test-slow`).
 Derandomized (the same examples on every run), no deadline, few examples per test: the
 suite must stay fast.  Big files are mutated within their first 96 KB so one example costs
 milliseconds, not seconds.
@@ -108,6 +109,10 @@ def plans(data: bytes, lines: list[bytes], numbers: list) -> st.SearchStrategy:
             st.tuples(
                 st.just("replace_lines"), st.lists(st.tuples(line, junk), min_size=1, max_size=4)
             ),
+            # the forms the ground rules call normal input, not edge cases
+            st.tuples(st.sampled_from(["crlf", "utf16"]), st.none()),
+            st.tuples(st.sampled_from(["ansi", "tabs"]), line),
+            st.tuples(st.just("decimal_comma"), st.integers(1, 50)),
         ]
     if numbers:  # a number the tool never prints: beyond int64, nan, inf, negative, empty
         options.append(
@@ -139,6 +144,20 @@ def damage(plan, data: bytes, lines: list[bytes], numbers: list) -> bytes:
         for i, junk in arg:
             out[i] = lines[junk] if isinstance(junk, int) else junk
         return b"\n".join(out)
+    if kind == "crlf":
+        return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    if kind == "utf16":
+        return b"\xff\xfe" + data.decode("utf-8", errors="replace").encode("utf-16-le")
+    if kind in ("ansi", "tabs"):
+        out = list(lines)
+        out[arg] = (
+            b"\x1b[1;32m" + out[arg] + b"\x1b[0m"
+            if kind == "ansi"
+            else out[arg].replace(b" ", b"\t")
+        )
+        return b"\n".join(out)
+    if kind == "decimal_comma":  # a localized '0,215' for '0.215', the first ``arg`` of them
+        return re.sub(rb"(\d)\.(\d)", rb"\1,\2", data, count=arg)
     m = numbers[arg]  # "number"
     return data[: m.start()] + plan[2] + data[m.end() :]
 
@@ -176,6 +195,15 @@ def test_damaged_fixture(tool, data):
 @given(data=st.data())
 def test_damaged_corpus_file(tool, data):
     _check_damaged(CORPUS_GROUPS[tool], data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tool", sorted(FIXTURE_GROUPS))
+@settings(SETTINGS, max_examples=400)
+@given(data=st.data())
+def test_damaged_fixture_many(tool, data):
+    """``make test-slow``: 400 damaged files a tool folder (``make test`` tries 10)."""
+    _check_damaged(FIXTURE_GROUPS[tool], data)
 
 
 # ---------------------------------------------------------------------------------------------

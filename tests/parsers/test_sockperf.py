@@ -8,6 +8,7 @@ the tests here pin the decisions and the numbers that matter.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -884,3 +885,26 @@ def test_the_console_histogram_is_read_as_a_check_of_the_observations():
     cut = scaled[: scaled.index("sockperf: 40-2034")]  # the outlier bar (68 '#') gone
     (warning,) = azlatency.read(cut, tool="sockperf").runs["warnings"]
     assert "holds 9 to 144 observations, the statistics 1099" in warning
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_decimal_commas_are_never_read_as_thousands(strict):
+    """A localized copy of a 3.10 capture ('avg-latency=10,161', 'percentile 99,000 =
+    15,659', found by a mutation run): number() took the commas for thousands separators,
+    read a mean of 10161 µs and a percentile 'p99000', and the table failed its schema.
+    sockperf prints '%.3lf': its lines with a comma in a number are named, none read."""
+    text = (FIX / "sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt").read_text()
+    lines = text.split("\n")
+    local = [re.sub(r"(\d)\.(\d)", r"\1,\2", x) if "RunTime" in x or "--->" in x or "avg-" in x
+             else x for x in lines]  # fmt: skip
+    assert local[11].startswith("sockperf: \x1b[2;35m====> avg-latency=10,161 (std-dev=1,403")
+    if strict:
+        with pytest.raises(ParseError, match=r":9: expected 'RunTime=<sec>', got '1,000'"):
+            azlatency.read("\n".join(local), strict=True)
+        return
+    t = azlatency.read("\n".join(local)).validate()
+    said = t.runs["warnings"].iloc[0]
+    assert "line 12 skipped: expected 'avg-latency=<usec>', got '10,161'" in said
+    assert "line 20 skipped: expected 'percentile <q> = <usec>', got '99,000'" in said
+    s = t.summaries
+    assert not s["stat"].str.match(r"p\d{4,}").any() and not (s["value"] > 1000).any()

@@ -118,7 +118,7 @@ def grammar(tool: str) -> Grammar:
         first=re.compile(r"^\s*first:\s+(?P<t>\S+)\s*$"),
         last=re.compile(r"^\s*last:\s+(?P<t>\S+)\s*$"),
         counts=re.compile(
-            rf"^\s*(?P<sent>\d+) sent, (?P<lost>\d+) lost \((?P<pct>{NUM})%\), {dups}\s*$"
+            rf"^\s*(?P<sent>\d+) sent, (?P<lost>\d+) lost \((?P<pct>\d+(?:\.\d+)?|-?nan)%\), {dups}\s*$"
         ),
         delay=re.compile(
             rf"^\s*(?P<what>{delays}) min/median/max = (?P<min>{NUM})/(?P<p50>{NUM})/"

@@ -164,8 +164,11 @@ class Block:
         if key in cur.machine:
             self._unexpected(no, f"a second '{key}' in one SUMMARY block")
             return
-        if key not in _TEXT_KEYS and not _NUMBER.match(value):
-            self._unexpected(no, f"'{key}' value {value!r} (a number was expected)")
+        if key not in _TEXT_KEYS and not (_COUNT if _COUNT_KEYS.match(key) else _NUMBER).match(
+            value
+        ):
+            what = "a whole number" if _COUNT_KEYS.match(key) else "a number"
+            self._unexpected(no, f"'{key}' value {value!r} ({what} was expected)")
             return
         cur.machine[key] = (no, value)
         if key == "SID":
@@ -220,6 +223,13 @@ class Block:
 
 _TEXT_KEYS = {"SID", "FROM_HOST", "FROM_ADDR", "FROM_PORT", "TO_HOST", "TO_ADDR", "TO_PORT", "DSCP"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$")
+# Keys OWPStatsPrintMachine prints as integers (counts, 64-bit NTP timestamps, the loss
+# timeout in 32.32 fixed point, flags and TTLs): '8598943.0033' there is no value of its own.
+_COUNT_KEYS = re.compile(
+    r"(?:SENT|LOST|DUPS(?:_FWD|_BCK)?|(?:START|END)_TIME|LOSS_TIMEOUT|PACKET_PADDING|"
+    r"(?:SESSION|SAMPLE)_PACKET_COUNT|SESSION_FINISHED|SYNC|(?:MIN|MAX)TTL(?:_FWD|_BCK)?)$"
+)
+_COUNT = re.compile(r"^\d+$")
 
 
 def _raw_record(m: re.Match, tool: str) -> dict:

@@ -101,7 +101,9 @@ class Execution:
 
     # -- helpers ----------------------------------------------------------------------------
     def num(self, text: str, i: int, what: str) -> float:
-        return number(text, tool=TOOL, source=self.source, line_no=i + 1, what=what)
+        # sockperf prints '%.3lf' and '%d': a comma in a number is no grouping of its own
+        # ('avg-latency=10,161' of a localized copy is not 10161 µs)
+        return number(text, tool=TOOL, source=self.source, line_no=i + 1, what=what, grouped=False)
 
     def value(self, text: str, i: int, what: str) -> float:
         """A statistic's value, where a note written after it by hand (``7.946  <=== New

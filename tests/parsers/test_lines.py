@@ -1,0 +1,34 @@
+"""The parsers' shared line helpers (``azlatency.parsers._lines``): strict conversions."""
+
+from __future__ import annotations
+
+import pytest
+
+from azlatency.errors import ParseError
+from azlatency.parsers._lines import integer, number
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("1,234", 1234.0), ("1,234,567.5", 1234567.5), ("12\u202f345", 12345.0),
+     ("-1\xa0000", -1000.0), ("7.5", 7.5), ("1e3", 1000.0)],
+)  # fmt: skip
+def test_thousands_read_where_they_group_by_three(text, value):
+    assert number(text, tool="t", source="f", line_no=3, what="x") == value
+
+
+@pytest.mark.parametrize("text", ["1,5", "99,0", "10,16", "1,23,456", "1,234,5"])
+def test_a_comma_that_groups_nothing_is_a_located_error(text):
+    """A localized decimal comma ('1,5') was read as a separator and gave 15."""
+    with pytest.raises(ParseError, match=rf"^t: f:3: expected x, got '{text}'$"):
+        number(text, tool="t", source="f", line_no=3, what="x")
+    with pytest.raises(ParseError, match=rf"^t: f:3: expected x, got '{text}'$"):
+        integer(text, tool="t", source="f", line_no=3, what="x")
+
+
+def test_a_tool_that_never_groups_reads_no_comma():
+    """sockperf prints '%.3lf': its '10,161' is a localized 10.161, not 10161 (grouped=False)."""
+    assert number("10,161", tool="t", source=None, line_no=1, what="x") == 10161.0
+    with pytest.raises(ParseError, match="expected x, got '10,161'"):
+        number("10,161", tool="t", source=None, line_no=1, what="x", grouped=False)
+    assert integer("2,429,473", tool="t", source=None, line_no=1, what="x") == 2429473
