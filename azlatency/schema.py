@@ -9,6 +9,7 @@ step).  Only ``required`` columns must be present: a tool adds the sample column
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -434,6 +435,8 @@ def implausible(metric: str, stat: str, value: float, unit: str) -> str | None:
     outside [0, 100 x cores], loss over 100 %), or None when it can."""
     if value != value:  # NaN: not printed, nothing to judge
         return None
+    if value in (math.inf, -math.inf):  # 'inf' in a log, or a number beyond float64 ('1e400')
+        return "not a finite number"
     if unit in ("count", "bytes") and value < 0:
         return f"a negative {unit}"
     if unit == "pct":

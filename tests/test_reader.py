@@ -12,7 +12,7 @@ import azlatency
 from azlatency.decode import decode
 from azlatency.errors import DetectionError, NothingMeasured, ParseError
 from azlatency.parsers import modules
-from tests.conftest import SEEDS, needs_shared, seed
+from tests.conftest import FIXTURES, SEEDS, needs_shared, seed
 
 ALL_SEEDS = sorted(SEEDS.glob("*")) if SEEDS.is_dir() else []
 # Seeds 003 (fio commands, screenshots of results) and 004 (tables of numbers) hold no tool
@@ -453,3 +453,30 @@ def test_row_hashes_are_pandas_own_without_the_run_id():
     want = pd.util.hash_pandas_object(samples.drop(columns=["run_id"]), index=False)
     assert (_row_hashes(samples) == want.to_numpy()).all()
     assert len(set(_row_hashes(samples))) > 5
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("path", "printed", "damaged", "said"),
+    [
+        # an interval's rate: a sample
+        ("iperf2/iperf2--2.0.5-linux-c-i1-P2-tcp.txt", "1.13 Gbits/sec", "inf Gbits/sec",
+         "bits_per_second of 1 sample not stored: not a finite number"),
+        # the test's seconds: a run figure
+        ("netperf/netperf--2.7.1-linux-D0.5-TCP_STREAM-interim.txt", "2.02      884.30",
+         "1e400      884.30", "duration_s not stored: not a finite number"),
+        # a summary
+        ("owping/owping--5.2.3-linux-c100-clean.txt", "min/median/max = 0.0129/",
+         "min/median/max = 1e400/", "one_way min = inf us not stored: not a finite number"),
+    ],
+)  # fmt: skip
+def test_an_infinite_number_is_never_stored(path, printed, damaged, said, strict):
+    """'inf' in a log, or a number beyond float64 ('1e400'), is no measure: 20 parsers
+    stored it (a mutation run over the fixtures), and a mean or a chart took it in. It is
+    left empty and the run says so."""
+    text = (FIXTURES / path).read_text()
+    assert printed in text
+    t = azlatency.read(text.replace(printed, damaged, 1), strict=strict).validate()
+    numbers = [df.select_dtypes("number") for df in (t.runs, t.samples, t.summaries)]
+    assert not any(df.abs().eq(float("inf")).any().any() for df in numbers)
+    assert said in "; ".join(t.runs["warnings"].dropna())

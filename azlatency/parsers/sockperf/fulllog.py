@@ -115,6 +115,8 @@ def _read_piece(buf, has_value: bool, out: list[np.ndarray | None], pairs: bool 
         _dec_to_ns(batch.column(at + 1), rx[k : k + m])
         if value is not None:
             value[k : k + m] = batch.column(at + 2).to_numpy()
+            if not np.isfinite(value[k : k + m]).all():  # '%.3lf' is never nan or inf
+                raise ValueError("a latency that is no number")
         k += m
     return k
 
@@ -195,6 +197,7 @@ def _read_python(
                 v = float(m.group(4))
             except ValueError:
                 ok = False
+            ok = ok and math.isfinite(v)  # sockperf prints '%.3lf': 'nan', 'inf' are not its
         reason = f"expected {what} numbers, got {line.strip()!r}"
         if ok:
             times = m.groups()[:2] if pairs else m.groups()[1:3]
