@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -430,6 +431,23 @@ def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
 MAX_CORES = 1024
 
 
+# Figures no tool prints below zero: a negative one is damage ('-5' for '5'), never a measure
+# (a one-way delay, its halves and a delay variation may be: clocks apart, a later packet).
+NEVER_NEGATIVE = {
+    "samples": frozenset(
+        ("seq", "time_ns", "tx_time_ns", "rx_time_ns", "start_s", "end_s",
+         "rtt_us", "half_rtt_us", "censor_high_us", "count", "bytes", "bits_per_second",
+         "retransmits", "cwnd_bytes", "tcp_rtt_us", "tcp_rttvar_us", "jitter_us", "lost_packets",
+         "packets", "ttl", "payload_bytes", "connections_per_second")
+    ),
+    "runs": frozenset(
+        ("msg_size_bytes", "duration_s", "streams", "port", "packets_sent", "packets_received",
+         "duplicates", "dropped", "out_of_order", "errors")
+    ),
+}  # fmt: skip
+_SIGNED_METRICS = re.compile(r"one_way|send_delay|receive_delay|ipdv|clock|offset|skew|drift")
+
+
 def implausible(metric: str, stat: str, value: float, unit: str) -> str | None:
     """Why a summary value cannot be what its tool meant (a negative count, a percentage
     outside [0, 100 x cores], loss over 100 %), or None when it can."""
@@ -437,6 +455,8 @@ def implausible(metric: str, stat: str, value: float, unit: str) -> str | None:
         return None
     if value in (math.inf, -math.inf):  # 'inf' in a log, or a number beyond float64 ('1e400')
         return "not a finite number"
+    if value < 0 and unit not in ("count", "bytes", "pct") and not _SIGNED_METRICS.match(metric):
+        return "below zero"  # a latency, a spread, a rate or a time: '-5' for '5'
     if unit in ("count", "bytes") and value < 0:
         return f"a negative {unit}"
     if unit == "pct":

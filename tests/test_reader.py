@@ -358,6 +358,11 @@ def test_zero_throughput_beside_moved_bytes_is_not_a_rate():
     assert implausible("loss", "mean", 100.0, "pct") is None
     assert implausible("loss", "mean", 100.5, "pct") == "a percentage outside [0, 100]"
     assert implausible("loc_cpus_used", "mean", 201, "pct") is None  # two cores busy
+    assert implausible("rtt", "min", -5.0, "us") == "below zero"
+    assert implausible("throughput_receiver", "mean", -1e9, "bps") == "below zero"
+    assert implausible("one_way", "min", -5.0, "us") is None  # clocks apart: it may be
+    assert implausible("ipdv", "min", -5.0, "us") is None  # a later packet faster
+    assert implausible("rtt", "max", float("inf"), "us") == "not a finite number"
 
 
 def test_a_run_pasted_twice_is_read_twice_and_said():
@@ -468,15 +473,24 @@ def test_row_hashes_are_pandas_own_without_the_run_id():
         # a summary
         ("owping/owping--5.2.3-linux-c100-clean.txt", "min/median/max = 0.0129/",
          "min/median/max = 1e400/", "one_way min = inf us not stored: not a finite number"),
+        # below zero where no tool prints it: a round trip, a percentile, a count
+        ("echo_csv/echo_csv--csv-eff7dae-py3.11-linux-lo-5probes.csv", ",492.943", ",-492.943",
+         "rtt_us of 1 sample not stored: below zero"),
+        ("sockperf/sockperf--3.7-linux-tcp-pingpong.txt", "percentile 99.000 =    9.103",
+         "percentile 99.000 =   -9.103", "half_rtt p99 = -9.103 us not stored: below zero"),
+        ("qperf/qperf--0.4.11-linux-uu-vv-tcp-udp.txt", "send_msgs         =       17435",
+         "send_msgs         =      -17435", "packets_sent not stored: below zero"),
     ],
 )  # fmt: skip
-def test_an_infinite_number_is_never_stored(path, printed, damaged, said, strict):
-    """'inf' in a log, or a number beyond float64 ('1e400'), is no measure: 20 parsers
-    stored it (a mutation run over the fixtures), and a mean or a chart took it in. It is
-    left empty and the run says so."""
+def test_an_impossible_number_is_never_stored(path, printed, damaged, said, strict):
+    """'inf' in a log, or a number beyond float64 ('1e400'), is no measure, nor is a round
+    trip, a rate or a count below zero: 20 parsers stored one or the other (a mutation run
+    over the fixtures), and a mean or a chart took it in. It is left empty and the run says
+    so. (A one-way delay may be negative: clocks apart.)"""
     text = (FIXTURES / path).read_text()
     assert printed in text
     t = azlatency.read(text.replace(printed, damaged, 1), strict=strict).validate()
     numbers = [df.select_dtypes("number") for df in (t.runs, t.samples, t.summaries)]
     assert not any(df.abs().eq(float("inf")).any().any() for df in numbers)
+    assert not (t.samples.filter(regex="^(rtt|half_rtt)_us$") < 0).any().any()
     assert said in "; ".join(t.runs["warnings"].dropna())

@@ -296,7 +296,7 @@ def _frames(rows: list[_RunRows], samples: _Samples | None = None) -> Tables:
     runs = schema.frame("runs", run_rows) if run_rows else schema.empty("runs")
     table = (samples or _Samples(rows)).table()
     samples_frame = schema.frame("samples", table) if table is not None else schema.empty("samples")
-    _said(runs, [_infinities(samples_frame, "sample"), _infinities(runs, None)])
+    _said(runs, [_impossible(samples_frame, "samples", "sample"), _impossible(runs, "runs", None)])
     summaries = (
         schema.frame("summaries", summary_rows) if summary_rows else schema.empty("summaries")
     )
@@ -307,23 +307,35 @@ def _frames(rows: list[_RunRows], samples: _Samples | None = None) -> Tables:
 _OPEN_ENDED = re.compile(r"bin_|bound_")
 
 
-def _infinities(frame: pd.DataFrame, one: str | None) -> dict[str, list[str]]:
-    """``frame``'s infinite values ('inf' in a log, or a number beyond float64: '1e400'),
-    never a measure, left empty; what was, by run_id (``one``: what a row is, or None for
-    the runs table).  One pass over each float column: a run at a time cost a server log's
-    1,200 tests more than their parse."""
+def _impossible(frame: pd.DataFrame, table: str, one: str | None) -> dict[str, list[str]]:
+    """``frame``'s values no tool prints, left empty, and what was, by run_id (``one``: what
+    a row is, or None for the runs table): an infinity ('inf' in a log, or a number beyond
+    float64: '1e400'), and a figure below zero where none can be (``schema.NEVER_NEGATIVE``:
+    '-5' for '5').  One pass over each column: a run at a time cost a server log's 1,200
+    tests more than their parse."""
     said: dict[str, list[str]] = {}
     for col in frame.columns:
-        if frame[col].dtype.kind != "f" or not len(frame) or _OPEN_ENDED.match(col):
+        kind, signed = frame[col].dtype.kind, col not in schema.NEVER_NEGATIVE[table]
+        if (
+            not len(frame)
+            or _OPEN_ENDED.match(col)
+            or kind not in "fi"
+            or (kind, signed) == ("i", True)
+        ):
             continue
-        inf = np.isinf(frame[col].to_numpy(dtype=float, na_value=np.nan))
-        if not inf.any():
-            continue
-        frame[col] = frame[col].mask(inf)
-        ids = pd.Series(frame["run_id"].to_numpy()[inf]).value_counts(sort=False)
-        for rid, n in ids.items():
-            what = f"{col} of {counted(int(n), one)}" if one else col
-            said.setdefault(rid, []).append(f"{what} not stored: not a finite number")
+        if kind == "f":
+            values = frame[col].to_numpy(dtype=float, na_value=np.nan)
+            inf, neg = np.isinf(values), None if signed else values < 0
+        else:  # Int64: no copy of 10 million values as floats
+            inf, neg = None, frame[col].lt(0).to_numpy(dtype=bool, na_value=False)
+        for why, bad in (("not a finite number", inf), ("below zero", neg)):
+            if bad is None or not bad.any():
+                continue
+            frame[col] = frame[col].mask(bad)
+            ids = pd.Series(frame["run_id"].to_numpy()[bad]).value_counts(sort=False)
+            for rid, n in ids.items():
+                what = f"{col} of {counted(int(n), one)}" if one else col
+                said.setdefault(rid, []).append(f"{what} not stored: {why}")
     return said
 
 
