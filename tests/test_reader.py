@@ -480,6 +480,9 @@ def test_row_hashes_are_pandas_own_without_the_run_id():
          "percentile 99.000 =   -9.103", "half_rtt p99 = -9.103 us not stored: below zero"),
         ("qperf/qperf--0.4.11-linux-uu-vv-tcp-udp.txt", "send_msgs         =       17435",
          "send_msgs         =      -17435", "packets_sent not stored: below zero"),
+        # more lost than sent: a loss over 100 % (the table's schema refused it whole)
+        ("twping/twping--5.2.3-linux-c50-M-loss.txt", "LOST\t14", "LOST\t18849",
+         "loss_pct not stored: over 100"),
     ],
 )  # fmt: skip
 def test_an_impossible_number_is_never_stored(path, printed, damaged, said, strict):

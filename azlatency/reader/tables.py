@@ -311,8 +311,8 @@ def _impossible(frame: pd.DataFrame, table: str, one: str | None) -> dict[str, l
     """``frame``'s values no tool prints, left empty, and what was, by run_id (``one``: what
     a row is, or None for the runs table): an infinity ('inf' in a log, or a number beyond
     float64: '1e400'), and a figure below zero where none can be (``schema.NEVER_NEGATIVE``:
-    '-5' for '5').  One pass over each column: a run at a time cost a server log's 1,200
-    tests more than their parse."""
+    '-5' for '5'), a loss over 100 %.  One pass over each column: a run at a time cost a
+    server log's 1,200 tests more than their parse."""
     said: dict[str, list[str]] = {}
     for col in frame.columns:
         kind, signed = frame[col].dtype.kind, col not in schema.NEVER_NEGATIVE[table]
@@ -323,12 +323,15 @@ def _impossible(frame: pd.DataFrame, table: str, one: str | None) -> dict[str, l
             or (kind, signed) == ("i", True)
         ):
             continue
+        over = None
         if kind == "f":
             values = frame[col].to_numpy(dtype=float, na_value=np.nan)
             inf, neg = np.isinf(values), None if signed else values < 0
+            if col == "loss_pct":  # 14 lost of 50 sent, '14' damaged to '18849': 37698 %
+                over = values > 100
         else:  # Int64: no copy of 10 million values as floats
             inf, neg = None, frame[col].lt(0).to_numpy(dtype=bool, na_value=False)
-        for why, bad in (("not a finite number", inf), ("below zero", neg)):
+        for why, bad in (("not a finite number", inf), ("below zero", neg), ("over 100", over)):
             if bad is None or not bad.any():
                 continue
             frame[col] = frame[col].mask(bad)
