@@ -310,8 +310,8 @@ _OPEN_ENDED = re.compile(r"bin_|bound_")
 def _impossible(frame: pd.DataFrame, table: str, one: str | None) -> dict[str, list[str]]:
     """``frame``'s values no tool prints, left empty, and what was, by run_id (``one``: what
     a row is, or None for the runs table): an infinity ('inf' in a log, or a number beyond
-    float64: '1e400'), and a figure below zero where none can be (``schema.NEVER_NEGATIVE``:
-    '-5' for '5'), a loss over 100 %.  One pass over each column: a run at a time cost a
+    float64: '1e400'), a figure below zero where none can be (``schema.NEVER_NEGATIVE``: '-5'
+    for '5') and a loss over 100 %.  One pass over each column: a run at a time cost a
     server log's 1,200 tests more than their parse."""
     said: dict[str, list[str]] = {}
     for col in frame.columns:

@@ -357,7 +357,7 @@ def _total(t: Totals, name: str, value: str, no: int, source: str | None, strict
         t.total_bytes = n
     elif name == "realtime(s)":
         t.duration_s = float(x)
-    elif name == "Throughput(MB/s)":  # Mbit/s, where a version prints it, has more digits
+    elif name == "Throughput(MB/s)":  # unless a Mbit/s column came first
         if t.bits_per_second is None:
             t.bits_per_second = float(x * _MIB * 8)
     elif name == "Throughput(Mbit/s)":  # more digits than MB/s when a version prints it
