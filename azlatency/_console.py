@@ -21,10 +21,13 @@ def console(**kwargs: Any):
     return Console(width=LOG_WIDTH, **kwargs)
 
 
-def counted(n: int, word: str, verb: tuple[str, str] | None = None) -> str:
+def counted(
+    n: int, word: str, verb: tuple[str, str] | None = None, *, plural: str | None = None
+) -> str:
     """``'1 run'``, ``'2 runs'``: a count with its noun (``'1 runs from 1 files'`` was on a
     campaign page, ``'1 run(s) flagged'`` in the report's summary), and with ``verb`` (one,
     many) the verb that agrees: ``counted(1, 'pair', ('was', 'were'))`` is ``'1 pair was'``
-    ('1 pairs were measured' was on page 20)."""
-    text = f"{n} {word}{'' if n == 1 else 's'}"
+    ('1 pairs were measured' was on page 20).  ``plural``: where it is not ``word + 's'``
+    (``counted(2, 'summary', plural='summaries')``)."""
+    text = f"{n} {word if n == 1 else plural or word + 's'}"
     return text if verb is None else f"{text} {verb[n != 1]}"

@@ -161,8 +161,8 @@ class ImportReport:
             f"{self.campaign}: {counted(int(n.get('imported', 0)), 'file')} imported, "
             f"{n.get('not_imported', 0)} not imported; {counted(c.get('runs', 0), 'run')}, "
             f"{counted(c.get('samples', 0), 'sample')}, "
-            f"{c.get('summaries', 0)} {'summary' if c.get('summaries', 0) == 1 else 'summaries'}"
-            f"; {counted(len(self.quality), 'quality note')} ({how}, {self.seconds:.1f} s"
+            f"{counted(c.get('summaries', 0), 'summary', plural='summaries')}; "
+            f"{counted(len(self.quality), 'quality note')} ({how}, {self.seconds:.1f} s"
             f"{'' if self.changed else ', store unchanged'})"
         )
 

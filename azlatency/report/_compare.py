@@ -115,6 +115,12 @@ def sampled_runs(samples: pd.DataFrame) -> dict[str, set[str]]:
     return {col: sample_runs(samples, col) for col in cols}
 
 
+def _group_key(frame: pd.DataFrame, cols: Sequence[str]) -> pd.Series:
+    """Each row's values of ``cols`` as one string ('a|b|<NA>'): a key to group or look up
+    rows by, missing values equal to each other."""
+    return frame[list(cols)].astype("string").fillna("<NA>").agg("|".join, axis=1)
+
+
 def prefer_samples(runs: pd.DataFrame, sampled: dict[str, set[str]]) -> pd.DataFrame:
     """Latency runs, without the printed-only runs of a condition that also has runs with
     samples (sockperf's console summary of the packets its --full-log file holds);
@@ -122,7 +128,7 @@ def prefer_samples(runs: pd.DataFrame, sampled: dict[str, set[str]]) -> pd.DataF
     runs = latency_runs(runs)
     have = set().union(*sampled.values())
     cols = [c for c in SAME_MEASUREMENT if c in runs.columns]
-    key = runs[cols].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    key = _group_key(runs, cols)
     sampled = set(key[runs["run_id"].isin(have)])
     keep = runs["run_id"].isin(have) | ~key.isin(sampled)
     return runs[keep].reset_index(drop=True)
@@ -732,7 +738,7 @@ def _vm_pairs_apart(tables: Tables, by: Sequence[str]) -> Tables:
     pair = _host_pairs(runs)
     if not by or pair.isna().all():
         return tables
-    key = runs[list(by)].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    key = _group_key(runs, by)
     # the pairs page 40 compares: latency runs' (an iperf3 run to a third VM splits nothing)
     latency = strings(runs, "latency_basis").isin(["rtt", "half_rtt"])
     several = pair[latency].groupby(key[latency]).nunique() > 1
@@ -763,7 +769,7 @@ def _hostless_apart(pct: pd.DataFrame, by: Sequence[str]) -> tuple[pd.DataFrame,
         return pct, []
     apart = pct["vms"].eq("hosts not named").fillna(False).astype(bool)
     rest = [c for c in by if c != "vms"]
-    key = pct[rest].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    key = _group_key(pct, rest)
     named = pct.loc[~apart, "vms"].groupby(key[~apart]).nunique()
     said = []
     for k, g in pct[apart].groupby(key[apart], sort=True):
@@ -794,7 +800,7 @@ def named_zone_pairs(runs: pd.DataFrame, by: Sequence[str] = PAIR) -> pd.DataFra
     if "zone_pair" not in by or "scenario" not in runs.columns or runs["zone_pair"].notna().all():
         return runs
     rest = [c for c in by if c != "zone_pair"]
-    key = runs[rest].astype("string").fillna("<NA>").agg("|".join, axis=1)
+    key = _group_key(runs, rest)
     known = runs["zone_pair"].astype("string").groupby(key).agg(lambda z: set(z.dropna()))
     one = known[known.map(len) == 1].map(lambda z: next(iter(z)))
     fill = runs["zone_pair"].isna() & runs["scenario"].notna() & key.isin(one.index)

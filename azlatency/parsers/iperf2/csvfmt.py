@@ -89,7 +89,7 @@ def _values(m: re.Match[str], names: list[str] | None, no: int, source: str | No
         keys = ["start", "end", "bytes", "bps", *keys[4:]]
     out = dict(zip(keys, values))
     for key, value in out.items():
-        whole = key in _COUNTS or re.fullmatch(r"bin\d+", key)
+        whole = key in _COUNTS or key.startswith("bin")  # bin0..bin7: -e histogram counts
         if not (_WHOLE if whole else _NUMBER).fullmatch(value.strip()) or (
             key in _REQUIRED and "nan" in value
         ):

@@ -164,10 +164,9 @@ class Block:
         if key in cur.machine:
             self._unexpected(no, f"a second '{key}' in one SUMMARY block")
             return
-        if key not in _TEXT_KEYS and not (_COUNT if _COUNT_KEYS.match(key) else _NUMBER).match(
-            value
-        ):
-            what = "a whole number" if _COUNT_KEYS.match(key) else "a number"
+        whole = _COUNT_KEYS.match(key) is not None
+        if key not in _TEXT_KEYS and not (_COUNT if whole else _NUMBER).match(value):
+            what = "a whole number" if whole else "a number"
             self._unexpected(no, f"'{key}' value {value!r} ({what} was expected)")
             return
         cur.machine[key] = (no, value)

@@ -198,9 +198,9 @@ def _windows_zero_bounds(rtt: dict[str, str]) -> dict[str, tuple[float, float]]:
     their count, rounded down, below 1: with the censored replies each below 1 ms, the mean
     lies below 2 ms, and below the maximum (1 ms when it read 0).  Read as 0 µs, a paste
     whose replies are left out ('...') said 'mean 0 µs'."""
-    top = 1000.0 * float(rtt["max"])
-    out = {k: (0.0, 1000.0) for k in ("min", "max") if float(rtt[k]) == 0}
-    if float(rtt["avg"]) == 0:
+    top = ms_to_us(rtt["max"])
+    out = {k: (0.0, 1000.0) for k in ("min", "max") if ms_to_us(rtt[k]) == 0}
+    if ms_to_us(rtt["avg"]) == 0:
         out["mean"] = (0.0, min(2000.0, top) if top > 0 else 1000.0)
     return out
 
