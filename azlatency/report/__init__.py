@@ -71,7 +71,16 @@ from ._data import (
     synthetic,
     throughput_runs,
 )
-from ._latency import GROUP, QUANTILES, SPECTRUM, group_labels, headline, latency_percentiles
+from ._latency import (
+    GROUP,
+    QUANTILES,
+    SPECTRUM,
+    TABLED,
+    group_labels,
+    headline,
+    latency_percentiles,
+    percentile_table,
+)
 from ._longrun import (
     analyse_session,
     before_breaks,
@@ -187,6 +196,7 @@ __all__ = [
     "GROUP",
     "QUANTILES",
     "SPECTRUM",
+    "TABLED",
     "analyse_session",
     "asymmetry_table",
     "before_breaks",
@@ -229,6 +239,7 @@ __all__ = [
     "nothing_to_show",
     "one_way_markdown",
     "one_way_notes",
+    "percentile_table",
     "read_claims",
     "reported_segments",
     "rolling_wide",

@@ -24,6 +24,7 @@ from ..schema import Tables
 from ..stats.common import DEFAULT_QUANTILES, INTERVAL_COLUMNS, READ_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
 from ._memo import memo, stamped
+from ._show import fmt_cell
 
 GROUP = (
     "campaign",
@@ -510,6 +511,36 @@ def headline(
             pick = want if len(want) else g
         rows.append(pick.iloc[0])
     return pd.DataFrame(rows).reset_index(drop=True) if rows else percentiles.iloc[0:0]
+
+
+# The percentiles page 10 tabulates; the finer spectrum, to p99.999, is page 11's chart.
+TABLED = (0.5, 0.9, 0.99, 0.999)
+
+
+def percentile_table(
+    percentiles: pd.DataFrame, quantiles: Sequence[float] = TABLED, *, level: float = 0.95
+) -> pd.DataFrame:
+    """One row per latency group and basis that has percentiles: each of ``quantiles`` as
+    ``'265.5 (258.5–274.4) µs'``, the estimate and its interval at ``level``; the estimate
+    alone where there is no interval (printed by the tool, or not estimable: ``note`` says
+    why), the bound where only one is known (``'< 1 ms'``), ``'n/a'`` where the group has no
+    such percentile.  Each group's ``source`` (samples or reported) and ``n_runs`` too."""
+    # a printed 'percentile 99.900' is q 0.9990000000000001: matched to 9 places
+    key = percentiles["q"].round(9)
+    want = percentiles[key.isin([round(q, 9) for q in quantiles])]
+    heads = {round(q, 9): f"p{100 * q:g} ({level:.0%} CI)" for q in quantiles}
+    rows = []
+    for (label, basis), g in want.groupby(["label", "basis"], sort=False):
+        by_q = {round(float(r["q"]), 9): r for _, r in g.iterrows()}
+        row = {"label": label, "basis": basis, "source": ", ".join(dict.fromkeys(g["source"]))}
+        row["n_runs"] = g["n_runs"].max()
+        row |= {head: fmt_cell(by_q[q]) if q in by_q else "n/a" for q, head in heads.items()}
+        lacking = g.loc[g["ci_low"].isna() | g["ci_high"].isna(), "note"].dropna()
+        # each reason once: a short series gives the same few for every percentile
+        row["note"] = "; ".join(dict.fromkeys(p for n in lacking for p in n.split("; ") if p))
+        rows.append(row)
+    columns = ["label", "basis", "source", "n_runs", *heads.values(), "note"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _missing(group: pd.DataFrame, stat: str) -> pd.Series:

@@ -290,6 +290,30 @@ def fmt_bound(row: Any, unit: str = "us", digits: int = 4) -> str:
     return _span(lo, hi, unit, digits)
 
 
+def fmt_cell(row: Any, unit: str = "us", digits: int = 4) -> str:
+    """A value as a table cell whose header names the interval: ``'265.5 (258.5–274.4) µs'``;
+    ``'773.2 (range 760.1–790.4) µs'`` where too few runs give an interval, ``'700.6 µs'``
+    with neither (the table's note says why), a published range or a bound (``'< 1 ms'``)
+    where no estimate is known, else ``'n/a'``."""
+    est = row["estimate"]
+    if est is None or pd.isna(est):
+        return fmt_bound(row, unit, digits) or "n/a"
+    if printed_range(row) is not None:
+        return fmt_value(row, unit, digits)
+    lo, hi, what = row.get("ci_low"), row.get("ci_high"), ""
+    if not _known(lo, hi):  # too few runs for an interval: the range across them
+        lo, hi, what = row.get("range_low"), row.get("range_high"), "range "
+    if not _known(lo, hi):
+        return fmt(est, unit, digits)
+    scale, text = _scale(float(est), unit)
+    est, lo, hi = (float(v) / scale for v in (est, lo, hi))
+    return f"{est:.{digits}g} ({what}{lo:.{digits}g}–{hi:.{digits}g}) {text}".strip()
+
+
+def _known(*values: Any) -> bool:
+    return all(v is not None and not pd.isna(v) for v in values)
+
+
 def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
     """``'700.6 µs (95% CI 697.4–703.9)'``, or the value and why it has no interval."""
     est = row["estimate"]

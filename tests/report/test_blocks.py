@@ -167,6 +167,38 @@ def test_samples_give_exact_intervals_and_win_over_the_printed_summary():
     assert p50["ci_low"] < np.median(x) < p50["ci_high"] and p50["estimable"]
 
 
+def test_percentile_table_gives_each_percentile_with_its_interval_or_says_why_not(data):
+    t = rep.load_campaigns("seed000-az-vs-as", data)
+    table = rep.percentile_table(rep.latency_percentiles(t)).set_index("label")
+    row = table.loc["availability set · 1400 B · sockperf"]
+    # avset/sockperf-tcp-m1400.log: "percentile 50.000 =   53.433", "percentile 99.900 =  219.133"
+    # (0.999 as 99.9 / 100 is 0.9990000000000001: still found)
+    assert [row[f"p{p} (95% CI)"] for p in (50, 90, 99, 99.9)] == [
+        "53.43 µs",
+        "59.03 µs",
+        "67.66 µs",
+        "219.1 µs",
+    ]
+    assert row["source"] == "reported"
+    assert row["note"] == "printed by the tool: a percentile alone gives no interval"
+
+    rng = np.random.default_rng(3)
+    one = _campaign({("1", "2", 1): rng.lognormal(np.log(100), 0.05, 2000)})
+    pct = rep.latency_percentiles(one, level=0.9)
+    p50 = _row(pct, stat="p50")
+    cell = rep.percentile_table(pct, level=0.9).iloc[0]["p50 (90% CI)"]
+    assert cell == f"{p50.estimate:.4g} ({p50.ci_low:.4g}–{p50.ci_high:.4g}) µs"
+
+    two = _campaign({("1", "2", r): rng.lognormal(np.log(100), 0.05, 2000) for r in (1, 2)})
+    pct = rep.latency_percentiles(two)
+    p50 = _row(pct, stat="p50")
+    row = rep.percentile_table(pct).iloc[0]
+    assert row["p50 (95% CI)"] == (
+        f"{p50.estimate:.4g} (range {p50.range_low:.4g}–{p50.range_high:.4g}) µs"
+    )
+    assert row["n_runs"] == 2 and "needs ≥ 6 runs" in row["note"]
+
+
 def test_zone_matrix_and_asymmetry_find_the_slow_direction():
     rng = np.random.default_rng(2)
     values = {}
