@@ -513,20 +513,29 @@ def headline(
     return pd.DataFrame(rows).reset_index(drop=True) if rows else percentiles.iloc[0:0]
 
 
-# The percentiles page 10 tabulates; the finer spectrum, to p99.999, is page 11's chart.
-TABLED = (0.5, 0.9, 0.99, 0.999)
+# Page 10 tabulates the percentiles from the median to p99.9; the finer tail is page 11's.
+TABLED = (0.5, 0.999)
 
 
 def percentile_table(
-    percentiles: pd.DataFrame, quantiles: Sequence[float] = TABLED, *, level: float = 0.95
+    percentiles: pd.DataFrame,
+    quantiles: Sequence[float] | None = None,
+    *,
+    level: float = 0.95,
 ) -> pd.DataFrame:
-    """One row per latency group and basis that has percentiles: each of ``quantiles`` as
-    ``'265.5 (258.5–274.4) µs'``, the estimate and its interval at ``level``; the estimate
-    alone where there is no interval (printed by the tool, or not estimable: ``note`` says
-    why), the bound where only one is known (``'< 1 ms'``), ``'n/a'`` where the group has no
-    such percentile.  Each group's ``source`` (samples or reported) and ``n_runs`` too."""
+    """One row per latency group and basis that has percentiles: each of ``quantiles`` (by
+    default every one from p50 to p99.9 that some group has: the samples' p50, p75, p90,
+    p99, p99.9 and what the tools printed, seed 004's p95 too) as ``'265.5 (258.5–274.4)
+    µs'``, the estimate and its interval at ``level``; the range across the runs where too
+    few give an interval, the estimate alone where there is neither (printed by the tool, or
+    not estimable), the bound where only one is known (``'< 1 ms'``), ``'n/a'`` where the
+    group has no such percentile; ``note`` says why, each reason once.  Each group's
+    ``source`` (samples or reported) and ``n_runs`` too."""
     # a printed 'percentile 99.900' is q 0.9990000000000001: matched to 9 places
     key = percentiles["q"].round(9)
+    if quantiles is None:
+        low, high = TABLED
+        quantiles = sorted(q for q in key.dropna().unique() if low <= q <= high)
     want = percentiles[key.isin([round(q, 9) for q in quantiles])]
     heads = {round(q, 9): f"p{100 * q:g} ({level:.0%} CI)" for q in quantiles}
     rows = []
@@ -537,10 +546,22 @@ def percentile_table(
         row |= {head: fmt_cell(by_q[q]) if q in by_q else "n/a" for q, head in heads.items()}
         lacking = g.loc[g["ci_low"].isna() | g["ci_high"].isna(), "note"].dropna()
         # each reason once: a short series gives the same few for every percentile
-        row["note"] = "; ".join(dict.fromkeys(p for n in lacking for p in n.split("; ") if p))
+        why = dict.fromkeys(p for n in lacking for p in n.split("; ") if p)
+        absent = [f"p{100 * q:g}" for q in heads if q not in by_q]
+        if absent:  # the 'n/a' cells: seed 004's table gives p95 and p99 alone
+            said = f"the tool printed no {_or(absent)}"
+            if set(g["source"]) != {"reported"}:
+                said = f"{_or(absent)} not computed from the samples (page 11 has more)"
+            why = {said: None, **why}
+        row["note"] = "; ".join(why)
         rows.append(row)
     columns = ["label", "basis", "source", "n_runs", *heads.values(), "note"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _or(names: list[str]) -> str:
+    """``['p50', 'p90', 'p99.9']`` -> ``'p50, p90 or p99.9'``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _missing(group: pd.DataFrame, stat: str) -> pd.Series:

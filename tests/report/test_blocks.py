@@ -181,6 +181,18 @@ def test_percentile_table_gives_each_percentile_with_its_interval_or_says_why_no
     ]
     assert row["source"] == "reported"
     assert row["note"] == "printed by the tool: a percentile alone gives no interval"
+    # seed 004's author printed a p95 and a p99 a scenario: those columns, nothing more
+    t = rep.load_campaigns("seed004-echo-uksouth", data)
+    table = rep.percentile_table(rep.latency_percentiles(t)).set_index("label")
+    assert [c for c in table.columns if c.startswith("p")] == ["p95 (95% CI)", "p99 (95% CI)"]
+    # latency-by-scenario.reported.csv: "rtt,p95,975,us" and "rtt,p99,"1,050",us"
+    assert table.loc["Same AZ · echo_csv", ["p95 (95% CI)", "p99 (95% CI)"]].tolist() == [
+        "975 µs",
+        "1050 µs",
+    ]
+    # a group without a percentile the table has says so
+    mixed = rep.percentile_table(rep.latency_percentiles(t), [0.5, 0.99]).iloc[0]
+    assert mixed["p50 (95% CI)"] == "n/a" and mixed["note"].startswith("the tool printed no p50;")
 
     rng = np.random.default_rng(3)
     one = _campaign({("1", "2", 1): rng.lognormal(np.log(100), 0.05, 2000)})
