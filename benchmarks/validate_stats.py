@@ -40,6 +40,8 @@ for p in (HERE.parent, HERE):  # the project, and our helper modules
 
 import _validate_designs as d  # noqa: E402
 
+from azlatency._console import counted  # noqa: E402
+
 SEED = 20261122
 NOMINAL, COVER_TOL, FP_BAR = 0.95, 0.025, 0.06
 ERROR = "__error__"
@@ -70,7 +72,7 @@ def designs() -> list[Design]:  # noqa: C901 (a table: one loop per row of issue
             quick = 6 if (sb, k) in ((0.1, 1), (0.2, 6)) else 0
             add(
                 asym,
-                f"σ_between={sb}, {k} run(s) per direction, 500 iid packets each",
+                f"σ_between={sb}, {counted(k, 'run')} per direction, 500 iid packets each",
                 partial(d.asymmetry_null, k=k, sigma_b=sb),
                 "fp",
                 200,
@@ -88,7 +90,7 @@ def designs() -> list[Design]:  # noqa: C901 (a table: one loop per row of issue
         for k in (1, 3, 6):
             add(
                 place,
-                f"σ_between={sb}, {k} run(s) per placement, 500 packets each",
+                f"σ_between={sb}, {counted(k, 'run')} per placement, 500 packets each",
                 partial(d.placement_null, k=k, sigma_b=sb),
                 "fp",
                 200,
@@ -440,7 +442,7 @@ def main(quick: bool = False, workers: int | None = None, scale: float = 1.0) ->
         f"Seed {SEED}, {'quick' if quick else 'full'} study"
         + (f" at {scale:g}× the replicates" if scale != 1 and not quick else "")
         + f", {seconds / 60:.1f} min on "
-        f"{workers} worker(s), {time.strftime('%Y-%m-%d', time.gmtime())}.\n\n"
+        f"{counted(workers, 'worker')}, {time.strftime('%Y-%m-%d', time.gmtime())}.\n\n"
         + markdown(table)
         + "\n"
     )
