@@ -544,9 +544,11 @@ def percentile_table(
         row = {"label": label, "basis": basis, "source": ", ".join(dict.fromkeys(g["source"]))}
         row["n_runs"] = g["n_runs"].max()
         row |= {head: fmt_cell(by_q[q]) if q in by_q else "n/a" for q, head in heads.items()}
-        lacking = g.loc[g["ci_low"].isna() | g["ci_high"].isna(), "note"].dropna()
-        # each reason once: a short series gives the same few for every percentile
-        why = dict.fromkeys(p for n in lacking for p in n.split("; ") if p)
+        # each reason once (a short series gives the same few for every percentile), those
+        # of the cells with no value first: a page cuts a long note short
+        no_ci = g["ci_low"].isna() | g["ci_high"].isna()
+        lacking = pd.concat([g.loc[g["estimate"].isna(), "note"], g.loc[no_ci, "note"]])
+        why = dict.fromkeys(p for n in lacking.dropna() for p in n.split("; ") if p)
         absent = [f"p{100 * q:g}" for q in heads if q not in by_q]
         if absent:  # the 'n/a' cells: seed 004's table gives p95 and p99 alone
             said = f"the tool printed no {_or(absent)}"
