@@ -85,6 +85,11 @@ def test_10_distributions(claims, other, truth):
     # seed000 zones/sockperf-tcp-m350.log "percentile 50.000 =   84.389"; zones/ping.log
     # "rtt min/avg/max/mdev = 0.718/0.969/2.137/0.299 ms": ping prints a mean only
     assert c["medians"]["availability zones · 350 B · sockperf"] == 84.389
+    # the percentile table's values: "percentile 75.000 =   87.895", "99.900 =  229.613"
+    p = c["percentiles"]
+    assert p["availability zones · 350 B · sockperf · p75"] == 87.895
+    assert p["availability zones · 350 B · sockperf · p99.9"] == 229.613
+    assert not any(k.endswith(("p25", "p99.99")) for k in p)  # the table's columns only
     assert c["stat"]["availability zones · ping"] == "mean"
     assert c["synthetic"] is False
     o = other["10-latency-distributions"]
