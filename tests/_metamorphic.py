@@ -140,8 +140,10 @@ def _same_reading(got, base) -> bool:
     Then :func:`run_prints` of the two are equal too, found at a third of their cost; False
     says only that the prints must tell."""
     runs, runs0 = got.runs, base.runs
-    ids = dict(zip(runs["run_id"], runs0["run_id"], strict=False))
-    if len(runs) != len(runs0) or len(ids) != len(runs) or not runs.columns.equals(runs0.columns):
+    if len(runs) != len(runs0) or not runs.columns.equals(runs0.columns):
+        return False
+    ids = dict(zip(runs["run_id"], runs0["run_id"], strict=True))
+    if len(ids) != len(runs):  # a run_id twice: no one-to-one map
         return False
     keep = [c for c in runs.columns if c not in _WHERE]
     if not runs[keep].equals(runs0[keep]):

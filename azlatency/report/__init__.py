@@ -75,10 +75,10 @@ from ._latency import (
     GROUP,
     QUANTILES,
     SPECTRUM,
-    TABLED,
     group_labels,
     headline,
     latency_percentiles,
+    percentile_rows,
     percentile_table,
 )
 from ._longrun import (
@@ -196,7 +196,6 @@ __all__ = [
     "GROUP",
     "QUANTILES",
     "SPECTRUM",
-    "TABLED",
     "analyse_session",
     "asymmetry_table",
     "before_breaks",
@@ -239,6 +238,7 @@ __all__ = [
     "nothing_to_show",
     "one_way_markdown",
     "one_way_notes",
+    "percentile_rows",
     "percentile_table",
     "read_claims",
     "reported_segments",

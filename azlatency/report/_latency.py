@@ -517,6 +517,18 @@ def headline(
 TABLED = (0.5, 0.999)
 
 
+def percentile_rows(
+    percentiles: pd.DataFrame, quantiles: Sequence[float] | None = None
+) -> pd.DataFrame:
+    """The rows of ``percentiles`` :func:`percentile_table` shows: those of ``quantiles``, by
+    default every percentile from p50 to p99.9 that some group has (a printed 'percentile
+    99.900' is q 0.9990000000000001: matched to 9 places)."""
+    key = percentiles["q"].round(9)
+    if quantiles is None:
+        return percentiles[key.between(*TABLED)]
+    return percentiles[key.isin([round(q, 9) for q in quantiles])]
+
+
 def percentile_table(
     percentiles: pd.DataFrame,
     quantiles: Sequence[float] | None = None,
@@ -531,13 +543,10 @@ def percentile_table(
     not estimable), the bound where only one is known (``'< 1 ms'``), ``'n/a'`` where the
     group has no such percentile; ``note`` says why, each reason once.  Each group's
     ``source`` (samples or reported) and ``n_runs`` too."""
-    # a printed 'percentile 99.900' is q 0.9990000000000001: matched to 9 places
-    key = percentiles["q"].round(9)
-    if quantiles is None:
-        low, high = TABLED
-        quantiles = sorted(q for q in key.dropna().unique() if low <= q <= high)
-    want = percentiles[key.isin([round(q, 9) for q in quantiles])]
-    heads = {round(q, 9): f"p{100 * q:g} ({level:.0%} CI)" for q in quantiles}
+    want = percentile_rows(percentiles, quantiles)
+    shown = quantiles if quantiles is not None else sorted(want["q"].round(9).unique())
+    names = {round(q, 9): f"p{100 * q:g}" for q in shown}
+    heads = {q: f"{name} ({level:.0%} CI)" for q, name in names.items()}
     rows = []
     for (label, basis), g in want.groupby(["label", "basis"], sort=False):
         by_q = {round(float(r["q"]), 9): r for _, r in g.iterrows()}
@@ -549,7 +558,7 @@ def percentile_table(
         no_ci = g["ci_low"].isna() | g["ci_high"].isna()
         lacking = pd.concat([g.loc[g["estimate"].isna(), "note"], g.loc[no_ci, "note"]])
         why = dict.fromkeys(p for n in lacking.dropna() for p in n.split("; ") if p)
-        absent = [f"p{100 * q:g}" for q in heads if q not in by_q]
+        absent = [name for q, name in names.items() if q not in by_q]
         if absent:  # the 'n/a' cells: seed 004's table gives p95 and p99 alone
             said = f"the tool printed no {_or(absent)}"
             if set(g["source"]) != {"reported"}:

@@ -250,11 +250,16 @@ def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:
     return f"{float(value) / scale:.{digits}g} {text}".strip()
 
 
+def _known(*values: Any) -> bool:
+    """Every one of ``values`` is there: not None, not NaN or NA."""
+    return all(v is not None and not pd.isna(v) for v in values)
+
+
 def printed_range(row: Any) -> tuple[float, float] | None:
     """``(low, high)`` of a value known only as a published range (seed 002's "54 to 57
     usec": ``bound_low``, ``bound_high``; its ``estimate`` is the high end), else None."""
     lo, hi = row.get("bound_low"), row.get("bound_high")
-    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi) or float(lo) == float(hi):
+    if not _known(lo, hi) or float(lo) == float(hi):
         return None
     return float(lo), float(hi)
 
@@ -310,17 +315,13 @@ def fmt_cell(row: Any, unit: str = "us", digits: int = 4) -> str:
     return f"{est:.{digits}g} ({what}{lo:.{digits}g}–{hi:.{digits}g}) {text}".strip()
 
 
-def _known(*values: Any) -> bool:
-    return all(v is not None and not pd.isna(v) for v in values)
-
-
 def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
     """``'700.6 µs (95% CI 697.4–703.9)'``, or the value and why it has no interval."""
     est = row["estimate"]
     if est is None or pd.isna(est):
         return "n/a"
     lo, hi = row.get("ci_low"), row.get("ci_high")
-    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
+    if not _known(lo, hi):
         if printed_range(row) is not None:
             return f"{fmt_value(row, unit, digits)} (a published range, no interval)"
         why = (
