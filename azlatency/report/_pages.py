@@ -22,7 +22,7 @@ from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
 from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
-from ._zones import held_out
+from ._zones import held_out, matrix_frame, matrix_label, matrix_style
 
 
 def mark(tables: Tables) -> str:
@@ -555,6 +555,50 @@ def latency_figure(part: pd.DataFrame, basis: str, *, mark: str = ""):
     )
     ax.set_title(
         f"{mark}median (mean where only a mean was printed), {basis}; open dots: printed values",
+        fontsize="small",
+    )
+    return fig
+
+
+def matrix_figure(
+    medians: pd.DataFrame, asym: pd.DataFrame, name: str, *, stat: str = "p50", mark: str = ""
+):
+    """Pages 20 and 90: the zone matrix of ``medians`` (``zone_pair_medians``), a pair marked
+    where the direction test (``asym``, ``asymmetry_table``) finds it asymmetric, titled with
+    the campaigns (``name``), what a cell is, the tool and the message size.  Page 90 had
+    drawn its own, whose colour bar said 'median' where a cell was a printed mean."""
+    cells = matrix_frame(medians, asym)
+    n = max(cells["src_zone"].nunique(), cells["dst_zone"].nunique())
+    fig, ax = plt.subplots(figsize=(1.6 * n + 2.4, 1.3 * n + 1.2))
+    plots.zone_matrix(
+        cells,
+        value="estimate",
+        low="ci_low",
+        high="ci_high",
+        asymmetric="asymmetric" if len(asym) else None,
+        basis=medians["basis"].iloc[0],
+        **matrix_style(medians, stat),
+        ax=ax,
+    )
+    sizes = medians["msg_size_bytes"].dropna()
+    size = f", {int(sizes.iloc[0])} B" if len(sizes) else ""
+    fig.suptitle(
+        f"{mark}{name}: {matrix_label(medians, stat)} of {medians['tool'].iloc[0]}{size}, "
+        "client zone → server zone",
+        fontsize="small",
+    )
+    return fig
+
+
+def throughput_figure(tp: pd.DataFrame, *, level: float, mark: str = ""):
+    """Pages 22 and 90: each throughput series (``throughput_table``) with its interval."""
+    fig, ax = plt.subplots(figsize=(7.16, 3.8))
+    plots.throughput_bars(
+        tp, x="where", y="estimate", low="ci_low", high="ci_high", hue="series", side=None, ax=ax
+    )
+    ax.set_title(
+        f"{mark}whiskers: {level:.0%} CI over per-interval rates where they give one; none "
+        "for a printed number",
         fontsize="small",
     )
     return fig

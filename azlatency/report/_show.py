@@ -8,9 +8,12 @@ an executed notebook, so tests assert on the numbers without parsing prose.
 
 from __future__ import annotations
 
+import inspect
+import io
 import json
 import math
 import os
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -20,8 +23,11 @@ import numpy as np
 import pandas as pd
 import PIL.Image
 
+from .. import plots
 from .._console import counted  # noqa: F401  (report.counted: the notebooks write counts too)
 from ..plots import png_bytes, render
+from ..schema import Tables
+from ._memo import memo
 
 BOX = PIL.Image.Resampling.BOX
 
@@ -159,21 +165,71 @@ def figure(
     figure; ``see``: what the reader should see in it, said first), close it.  The output's metadata names the files written, so a report can keep
     them with the executed page (``report.cache``)."""
 
-    from IPython.display import display
-
-    wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg")
-    formats = tuple(f for f in ("pdf", "svg", "png") if f in wanted.split(","))
-    saved = render(fig, Path(figures_dir) / name, formats=formats or ("png",))
+    saved = render(fig, Path(figures_dir) / name, formats=_formats())
     text = caption_text if caption_text is not None else caption(fig)
-    if see:  # what to see first, then what is drawn
-        text = f"**{see}** {text}"
-    meta = {"azlatency": {"files": [str(p.resolve()) for p in saved.paths]}}
     shown = _inline(saved.image, saved.dpi / fig.dpi) if saved.image is not None else fig
-    display(shown, metadata=meta)
-    if text:
-        say(f"*Figure `{name}`.* {text}")
+    _shown(shown, saved.paths, name, text, see)
     plt.close(fig)
     return saved.paths
+
+
+def chart(
+    tables: Tables, figures_dir: str | Path, name: str, draw, *args, see: str | None = None, **kw
+) -> list[Path]:
+    """:func:`figure` of ``draw(*args, **kw)`` in the report style, drawn once for a campaign
+    store, package code and arguments (``_memo``): page 90 shows the charts of pages 10, 20
+    and 22 and drew each of them again (3 of page 90's 11 s on synthetic-westeurope).  A
+    later page asking for a chart gets the files the first one wrote, under its own
+    ``name``; ``tables`` (the campaign as loaded) only key the memo, ``draw`` gets what it
+    is given."""
+    formats = _formats()
+    if "png" not in formats:  # the page shows the figure itself: draw it
+        with plots.style("report"):
+            return figure(draw(*args, **kw), figures_dir, name, see=see)
+    given = inspect.signature(draw).bind(*args, **kw)
+    given.apply_defaults()  # by name, defaults filled: f(x, stat="p50") is f(x)
+    files, text, k = _drawn(tables, draw, given.arguments, formats)
+    paths = []
+    for fmt, data in files.items():
+        path = Path(figures_dir) / f"{name}.{fmt}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        paths.append(path)
+    with PIL.Image.open(io.BytesIO(files["png"])) as image:
+        _shown(_inline(image, k), paths, name, text, see)
+    return paths
+
+
+@memo
+def _drawn(tables: Tables, draw, arguments: dict, formats: tuple[str, ...]):
+    """The bytes of each format of ``draw(**arguments)`` rendered (the report style), its
+    caption, and how many times finer the PNG is than the figure (:func:`chart`)."""
+    with plots.style("report"):
+        fig = draw(**arguments)
+        with tempfile.TemporaryDirectory() as folder:
+            saved = render(fig, Path(folder) / "chart", formats=formats)
+            files = {p.suffix[1:]: p.read_bytes() for p in saved.paths}
+    text, k = caption(fig), saved.dpi / fig.dpi
+    plt.close(fig)
+    return files, text, k
+
+
+def _formats() -> tuple[str, ...]:
+    """The formats of ``$AZLATENCY_FIGURE_FORMATS`` (default png and svg), PNG if none."""
+    wanted = os.environ.get("AZLATENCY_FIGURE_FORMATS", "png,svg").split(",")
+    return tuple(f for f in ("pdf", "svg", "png") if f in wanted) or ("png",)
+
+
+def _shown(shown, paths: list[Path], name: str, text: str, see: str | None) -> None:
+    """Display a figure (or its pixels) with the files it was written to, then its caption
+    (``see`` first)."""
+    from IPython.display import display
+
+    if see:  # what to see first, then what is drawn
+        text = f"**{see}** {text}"
+    display(shown, metadata={"azlatency": {"files": [str(p.resolve()) for p in paths]}})
+    if text:
+        say(f"*Figure `{name}`.* {text}")
 
 
 def _inline(image: PIL.Image.Image, k: float):

@@ -144,3 +144,81 @@ def test_the_pages_quantiles_are_cut_from_one_computation(monkeypatch):
         real(t, None, 0.95, list(_latency.GROUP), (0.9, 0.5), "auto")
     )
     assert calls == [_latency._SHARED, rep.SPECTRUM, (0.9, 0.5)]  # unstamped; not sorted
+
+
+def _seed(tmp_path, name="seed004-echo-uksouth"):
+    raw = tmp_path / "raw" / name
+    shutil.copytree(ROOT / "data" / "raw" / name, raw)
+    import_campaign(raw, root=tmp_path / "processed", workers=1)
+    _memo.clear()
+    return rep.load_campaigns(name, tmp_path)
+
+
+def test_a_chart_is_drawn_once_and_written_under_each_name(tmp_path, monkeypatch):
+    """Pages 10 and 90 draw the same chart of a campaign: the second gets the files and the
+    pixels of the first (in the process, and from disk in another), under its own name; the
+    files are those :func:`report.figure` writes of the same figure."""
+    import IPython.display
+
+    from azlatency import plots
+    from azlatency.report import _show
+
+    t = _seed(tmp_path)
+    head = rep.headline(rep.latency_percentiles(t))
+    part = head[head["basis"] == "rtt"]
+    shown, drawn = [], []
+    monkeypatch.setattr(IPython.display, "display", lambda x, **kw: shown.append((x, kw)))
+    monkeypatch.setattr(
+        _show, "render", lambda *a, **kw: drawn.append(a[1]) or plots.render(*a, **kw)
+    )
+    monkeypatch.setenv("AZLATENCY_FIGURE_FORMATS", "png,svg")
+    out = tmp_path / "figures"
+    see = rep.see_latency(part)
+    first = rep.chart(t, out, "10-medians-rtt", rep.latency_figure, part, "rtt", see=see)
+    again = rep.chart(t, out, "90-x-latency-rtt", rep.latency_figure, part, basis="rtt", mark="")
+    assert len(drawn) == 1  # the defaults and the arguments by name are one call
+    assert [p.name for p in again] == ["90-x-latency-rtt.svg", "90-x-latency-rtt.png"]
+    for a, b in zip(first, again, strict=True):
+        assert a.read_bytes() == b.read_bytes() and a != b
+    images = [x for x, _ in shown if isinstance(x, IPython.display.Image)]
+    assert len(images) == 2 and images[0].data == images[1].data
+    files = [kw["metadata"]["azlatency"]["files"] for x, kw in shown if x in images]
+    assert files == [[str(p.resolve()) for p in first], [str(p.resolve()) for p in again]]
+    texts = [x.data for x, _ in shown if isinstance(x, IPython.display.Markdown)]
+    assert texts[0] == f"*Figure `10-medians-rtt`.* **{see}** " + texts[1].split(".* ", 1)[1]
+
+    _memo.clear()  # another kernel: read from disk, not drawn
+    rep.chart(
+        rep.load_campaigns("seed004-echo-uksouth", tmp_path),
+        out,
+        "c",
+        rep.latency_figure,
+        part,
+        "rtt",
+    )
+    assert len(drawn) == 1 and (out / "c.png").read_bytes() == first[1].read_bytes()
+
+    with plots.style("report"):  # as report.figure writes the figure drawn in the page
+        direct = rep.figure(rep.latency_figure(part, "rtt"), tmp_path / "direct", "d")
+    assert [p.read_bytes() for p in direct] == [p.read_bytes() for p in first]
+
+    monkeypatch.setenv("AZLATENCY_NO_MEMO", "1")
+    rep.chart(t, out, "d", rep.latency_figure, part, "rtt")
+    monkeypatch.delenv("AZLATENCY_NO_MEMO")
+    monkeypatch.setenv("AZLATENCY_FIGURE_FORMATS", "svg")  # no pixels to show: drawn in the page
+    assert [p.name for p in rep.chart(t, out, "e", rep.latency_figure, part, "rtt")] == ["e.svg"]
+    assert len(drawn) == 4
+
+
+def test_only_a_named_function_of_the_package_keys_a_kept_result():
+    import hashlib
+
+    def key(obj) -> str:
+        h = hashlib.sha256()
+        _memo._digest(h, obj)
+        return h.hexdigest()
+
+    assert key(rep.latency_figure) == key(rep.latency_figure) != key(rep.matrix_figure)
+    assert _memo._named(rep.latency_figure) and not _memo._named(lambda: 0)
+    assert not _memo._named(pd.DataFrame) and not _memo._named("azlatency.report")
+
