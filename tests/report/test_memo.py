@@ -222,3 +222,30 @@ def test_only_a_named_function_of_the_package_keys_a_kept_result():
     assert _memo._named(rep.latency_figure) and not _memo._named(lambda: 0)
     assert not _memo._named(pd.DataFrame) and not _memo._named("azlatency.report")
 
+
+def test_a_factors_claims_are_the_same_alone_and_estimated_once(tmp_path, monkeypatch):
+    """Page 21 asks for the claims of every factor, page 90's answer for the asked factor and
+    then the others: each factor's pairs are estimated once, and its claims are the same
+    rows alone as among the others (only the adjustment over a page's claims differs)."""
+    from azlatency.report import _compare
+
+    t = _seed(tmp_path, "seed002-ppg-latte")
+    calls = []
+    real = _compare.Estimator.__call__
+    monkeypatch.setattr(
+        _compare.Estimator, "__call__", lambda self, *a: calls.append(a[0]) or real(self, *a)
+    )
+    every = rep.contrast_claims(t, rng=0)
+    assert len(every) == 7 and set(calls) == {"placement", "accelerated_networking", "vm_size"}
+    n = len(calls)
+    info = rep.about("seed002-ppg-latte", tmp_path)
+    _, claims = rep.campaign_answer(t, info["question"], info["compare"], rng=0)
+    assert len(calls) == n and len(claims)
+    keep = ["claim_id", "kind", "a", "b", "evidence"]
+    numbers = ["estimate", "ci_low", "ci_high", "p_value"]
+    for f, alone in every.groupby("factor"):
+        got = rep.contrast_claims(t, factors=[f], rng=0)
+        a = got[keep + numbers].astype(dict.fromkeys(numbers, float)).sort_values("claim_id")
+        b = alone[keep + numbers].astype(dict.fromkeys(numbers, float)).sort_values("claim_id")
+        pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+    assert len(calls) == n
