@@ -162,8 +162,9 @@ def figure(
     """Save ``fig`` as ``<figures_dir>/<name>.png`` (and ``.svg``, ``.pdf``: the formats of
     ``$AZLATENCY_FIGURE_FORMATS``, which ``azlatency report --formats`` sets; default png and
     svg), show it inline with its caption (``caption_text``, else :func:`caption` of the
-    figure; ``see``: what the reader should see in it, said first), close it.  The output's metadata names the files written, so a report can keep
-    them with the executed page (``report.cache``)."""
+    figure; ``see``: what the reader should see in it, said first), close it.  The output's
+    metadata names the files written, so a report can keep them with the executed page
+    (``report.cache``)."""
 
     saved = render(fig, Path(figures_dir) / name, formats=_formats())
     text = caption_text if caption_text is not None else caption(fig)
@@ -178,17 +179,17 @@ def chart(
 ) -> list[Path]:
     """:func:`figure` of ``draw(*args, **kw)`` in the report style, drawn once for a campaign
     store, package code and arguments (``_memo``): page 90 shows the charts of pages 10, 20
-    and 22 and drew each of them again (3 of page 90's 11 s on synthetic-westeurope).  A
-    later page asking for a chart gets the files the first one wrote, under its own
-    ``name``; ``tables`` (the campaign as loaded) only key the memo, ``draw`` gets what it
-    is given."""
+    and 22 and drew each of them again (3.3 of page 90's 11 s profiled on
+    synthetic-westeurope).  A later page asking for a chart gets the files the first one
+    wrote, under its own ``name``; ``tables`` (the campaign as loaded) only key the memo,
+    ``draw`` gets what it is given."""
     formats = _formats()
     if "png" not in formats:  # the page shows the figure itself: draw it
         with plots.style("report"):
             return figure(draw(*args, **kw), figures_dir, name, see=see)
     given = inspect.signature(draw).bind(*args, **kw)
-    given.apply_defaults()  # by name, defaults filled: f(x, stat="p50") is f(x)
-    files, text, k = _drawn(tables, draw, given.arguments, formats)
+    given.apply_defaults()  # one form a call: f(x, b=1) is f(x, 1), and f(x) where b's default is 1
+    files, text, k = _drawn(tables, draw, given.args, given.kwargs, formats)
     paths = []
     for fmt, data in files.items():
         path = Path(figures_dir) / f"{name}.{fmt}"
@@ -201,11 +202,11 @@ def chart(
 
 
 @memo
-def _drawn(tables: Tables, draw, arguments: dict, formats: tuple[str, ...]):
-    """The bytes of each format of ``draw(**arguments)`` rendered (the report style), its
+def _drawn(tables: Tables, draw, args: tuple, kw: dict, formats: tuple[str, ...]):
+    """The bytes of each format of ``draw(*args, **kw)`` rendered (the report style), its
     caption, and how many times finer the PNG is than the figure (:func:`chart`)."""
     with plots.style("report"):
-        fig = draw(**arguments)
+        fig = draw(*args, **kw)
         with tempfile.TemporaryDirectory() as folder:
             saved = render(fig, Path(folder) / "chart", formats=formats)
             files = {p.suffix[1:]: p.read_bytes() for p in saved.paths}
