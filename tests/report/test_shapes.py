@@ -260,11 +260,11 @@ def test_every_page_and_image_loads_in_a_browser(first, served_shapes, browser):
     for link in links:
         browser.get(link)
         page = link.split("/site/", 1)[-1]
-        assert browser.find_element(By.CSS_SELECTOR, "h1").text, f"{page} has no title"
-        body = browser.find_element(By.CSS_SELECTOR, "article[role=main]").text
+        facts = test_site.page_facts(browser)
+        assert facts["heading"], f"{page} has no title"
+        body = facts["body"]
+        assert body is not None, f"{page} has no main article"
         assert "Traceback" not in body and "Error" not in body.split("\n")[0], page
-        images = browser.find_elements(By.CSS_SELECTOR, "article[role=main] img")
-        figures += len(images)
-        broken = test_site.broken_images(browser, images)
-        assert not broken, f"{page}: broken images {broken}"
+        figures += facts["images"]
+        assert not facts["broken"], f"{page}: broken images {facts['broken']}"
     assert figures >= 10
