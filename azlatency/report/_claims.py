@@ -413,10 +413,10 @@ def contrast_claims(
 def factor_claims(
     tables: Tables, factor: str, *, stat: str = "p50", level: float = 0.95, rng=None
 ) -> list[dict]:
-    """The claims of one factor's contrasts, not yet adjusted, each a record (kept: page 21
-    asks for every factor, page 90's answer for the asked factor and then the rest, and
-    estimated each pair twice more; a run-level ratio uses no random draw, so a factor's
-    claims are the same alone or among others)."""
+    """The claims of one factor's contrasts, not yet adjusted, each a record.  Kept: page 21
+    asks for every factor and page 90's answer for the asked factor, then the rest, and
+    each of those lists had estimated every pair again.  A run-level ratio takes no random
+    draw, so a factor's claims are the same alone as among the others."""
     est = Estimator(tables, stat=stat, level=level, rng=rng)
     observations = Observations(tables)
     out: list[dict] = []

@@ -184,8 +184,13 @@ def test_a_chart_is_drawn_once_and_written_under_each_name(tmp_path, monkeypatch
     assert len(images) == 2 and images[0].data == images[1].data
     files = [kw["metadata"]["azlatency"]["files"] for x, kw in shown if x in images]
     assert files == [[str(p.resolve()) for p in first], [str(p.resolve()) for p in again]]
+    with plots.style("report"):  # the caption is the figure's own, 'see' said first
+        text = rep.caption(rep.latency_figure(part, "rtt"))
     texts = [x.data for x, _ in shown if isinstance(x, IPython.display.Markdown)]
-    assert texts[0] == f"*Figure `10-medians-rtt`.* **{see}** " + texts[1].split(".* ", 1)[1]
+    assert text and texts == [
+        f"*Figure `10-medians-rtt`.* **{see}** {text}",
+        f"*Figure `90-x-latency-rtt`.* {text}",
+    ]
 
     _memo.clear()  # another kernel: read from disk, not drawn
     rep.chart(
