@@ -301,7 +301,7 @@ def _scale(v: float, unit: str) -> tuple[float, str]:
 def fmt(value: Any, unit: str = "us", digits: int = 4) -> str:
     """``fmt(700.618)`` → ``'700.6 µs'``; ``fmt(554000)`` → ``'554 ms'``; ``fmt(7.91e9,
     'bps')`` → ``'7.91 Gbit/s'``."""
-    if value is None or pd.isna(value):
+    if not _known(value):
         return "n/a"
     scale, text = _scale(float(value), unit)
     return f"{float(value) / scale:.{digits}g} {text}".strip()
@@ -358,7 +358,7 @@ def fmt_cell(row: Any, unit: str = "us", digits: int = 4) -> str:
     with neither (the table's note says why), a published range or a bound (``'< 1 ms'``)
     where no estimate is known, else ``'n/a'``."""
     est = row["estimate"]
-    if est is None or pd.isna(est):
+    if not _known(est):
         return fmt_bound(row, unit, digits) or "n/a"
     if printed_range(row) is not None:
         return fmt_value(row, unit, digits)
@@ -375,7 +375,7 @@ def fmt_cell(row: Any, unit: str = "us", digits: int = 4) -> str:
 def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
     """``'700.6 µs (95% CI 697.4–703.9)'``, or the value and why it has no interval."""
     est = row["estimate"]
-    if est is None or pd.isna(est):
+    if not _known(est):
         return "n/a"
     lo, hi = row.get("ci_low"), row.get("ci_high")
     if not _known(lo, hi):
@@ -387,7 +387,7 @@ def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
         return f"{fmt(est, unit, digits)} ({why})"
     scale, text = _scale(float(est), unit)
     level = row.get("level")
-    lvl = f"{float(level):.0%} CI" if level is not None and not pd.isna(level) else "CI"
+    lvl = f"{float(level):.0%} CI" if _known(level) else "CI"
     return (
         f"{float(est) / scale:.{digits}g} {text} ({lvl} {float(lo) / scale:.{digits}g}"
         f"–{float(hi) / scale:.{digits}g})"
