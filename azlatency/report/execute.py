@@ -13,8 +13,11 @@ import functools
 import json
 import logging
 import os
+import socket
+import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,19 +59,37 @@ def has_outputs(path: Path) -> bool:
 
 @functools.cache
 def _kernel_manager():
-    """jupyter_client's kernel manager, except that shutting a kernel down does not first
-    interrupt it.  The interrupt (SIGINT) is for a kernel stuck in a cell; papermill shuts a
-    kernel down only after its last cell replied, and a kernel still finishing that cell's
-    handler logged ``ERROR | KeyboardInterrupt caught in kernel.`` into ``make run``'s output
-    (2 of 127 runs of two kernels at a time).  A kernel that does not stop is still killed."""
+    """jupyter_client's kernel manager, except in two things.
+
+    * Shutting a kernel down does not first interrupt it.  The interrupt (SIGINT) is for a
+      kernel stuck in a cell; papermill shuts a kernel down only after its last cell replied,
+      and a kernel still finishing that cell's handler logged ``ERROR | KeyboardInterrupt
+      caught in kernel.`` into ``make run``'s output (2 of 127 runs of two kernels at a time).
+      A kernel that does not stop is still killed.
+    * Where the system has Unix sockets, the kernel listens on sockets of its own under the
+      temporary folder (ZeroMQ's ``ipc`` transport), not on TCP ports.  jupyter_client picks
+      five free ports, lets them go and the kernel binds them a moment later: a port another
+      process took in between (two test workers, each starting kernels) failed the kernel
+      with ``Address already in use`` and its notebook 60 s later (1 of ~40 test runs).
+    """
     from jupyter_client.manager import AsyncKernelManager
 
-    class QuietShutdown(AsyncKernelManager):
+    class Kernel(AsyncKernelManager):
+        def __init__(self, **kw) -> None:
+            if hasattr(socket, "AF_UNIX") and kw.get("transport", "ipc") == "ipc":
+                # The kernel's sockets are this path with -1 ... -5 appended: a path of its
+                # own (jupyter_client's default, a relative 'kernel-ipc', is shared by every
+                # kernel started in one folder), short enough for a socket's 107 bytes.
+                tmp = tempfile.gettempdir() if len(tempfile.gettempdir()) < 60 else "/tmp"
+                kw["transport"] = "ipc"
+                kw.setdefault("ip", os.path.join(tmp, f"azlatency-kernel-{uuid.uuid4().hex[:16]}"))
+            super().__init__(**kw)
+
         async def _async_interrupt_kernel(self) -> None:
             if not self.shutting_down:
                 await super()._async_interrupt_kernel()
 
-    return QuietShutdown
+    return Kernel
 
 
 # Run silently in a reused kernel before a notebook's first cell (``report._kernel``).
