@@ -259,7 +259,9 @@ def _inside(tables, no: int) -> bool:
     return bool(((runs["line_start"] < no) & (runs["line_end"] > no)).any())
 
 
-@functools.lru_cache(maxsize=64)
+# A group's three checks run one after another on one worker (test_metamorphic._groups):
+# room for both modes of its files (iperf2 has 91; at 64 every check read them all again).
+@functools.lru_cache(maxsize=256)
 def _base(path: Path, strict: bool):
     """The file's own reading, what its runs hold and its words, and its lines (read once per
     file and mode in a process: the three checks of a file share it), or None when the file
@@ -319,7 +321,8 @@ def truncate_trials(path: Path, *, strict: bool, k: int | None = None, seed: int
 
 
 def _cut_outcome(got, prints: list, whole: set, words0: Counter) -> tuple[str, str]:
-    for fp, (_, run) in zip(prints, got.runs.iterrows()):
+    runs = got.runs[["complete", "warnings", "tool", "parser_variant", "line_start"]]
+    for fp, run in zip(prints, runs.to_dict("records")):
         if fp in whole or run["complete"] is not True or not _missing(run["warnings"]):
             continue
         if _open_ended(run["tool"], run["parser_variant"]):

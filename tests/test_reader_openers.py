@@ -7,6 +7,7 @@ lines from the patterns); and, on every real file the project has, every output 
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 
@@ -82,20 +83,45 @@ def test_tools_may_be_skipped():
         assert not may_open(get(tool), "lorem ipsum\n\nThe round trips were short.\n")
 
 
+@functools.cache
+def _lines_of(pattern: re.Pattern) -> st.SearchStrategy[str]:
+    """Lines ``pattern`` matches (one strategy per pattern: building it again for every
+    example was most of the test's time)."""
+    return st.from_regex(pattern, fullmatch=False).filter(lambda s: "\n" not in s)
+
+
 _OTHER_LINES = st.lists(st.sampled_from(["", "  12  0", "lorem ipsum", "----", "x = 1"]))
 
 
-@pytest.mark.parametrize("tool", WITH_OPENERS)
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_every_line_an_opener_matches_is_found(tool, data):
+def _opener_line_is_found(tool: str, data) -> None:
     module = get(tool)
     pattern = data.draw(st.sampled_from(module.OPENERS))
-    line = data.draw(st.from_regex(pattern, fullmatch=False).filter(lambda s: "\n" not in s))
+    line = data.draw(_lines_of(pattern))
     assert pattern.search(line)
     above, below = data.draw(_OTHER_LINES), data.draw(_OTHER_LINES)
     text = "\n".join([*above, line, *below])
     assert may_open(module, text), (tool, pattern.pattern, line)
+
+
+# make test draws 25 lines a tool (new ones each run: hypothesis is not derandomized here);
+# make test-slow draws 300.
+_QUICK = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+_MANY = settings(_QUICK, max_examples=300)
+
+
+@pytest.mark.parametrize("tool", WITH_OPENERS)
+@_QUICK
+@given(data=st.data())
+def test_every_line_an_opener_matches_is_found(tool, data):
+    _opener_line_is_found(tool, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tool", WITH_OPENERS)
+@_MANY
+@given(data=st.data())
+def test_every_line_an_opener_matches_is_found_in_many_lines(tool, data):
+    _opener_line_is_found(tool, data)
 
 
 def _documents():
