@@ -328,8 +328,11 @@ def _impossible(frame: pd.DataFrame, table: str, one: str | None) -> dict[str, l
             inf, neg = np.isinf(values), None if col not in never else values < 0
             if col == "loss_pct":  # 14 lost of 50 sent, '14' damaged to '18849': 37698 %
                 over = values > 100
-        elif (least := column.array.min()) is pd.NA or least >= 0:
-            continue  # Int64: no mask of 10 million values made unless one is below zero
+        elif column.to_numpy(dtype=np.int64, na_value=0).min() >= 0:
+            # Int64: no mask of 10 million values made unless one is below zero; a missing
+            # value read as 0 (a view of the values where none is missing: the array's own
+            # min copied the unmasked ones first, 17 ms a column of 10 million)
+            continue
         else:
             inf, neg = None, column.lt(0).to_numpy(dtype=bool, na_value=False)
         for why, bad in (("not a finite number", inf), ("below zero", neg), ("over 100", over)):
