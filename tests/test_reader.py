@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import warnings
 
 import pandas as pd
 import pytest
@@ -497,3 +498,22 @@ def test_an_impossible_number_is_never_stored(path, printed, damaged, said, stri
     assert not any(df.abs().eq(float("inf")).any().any() for df in numbers)
     assert not (t.samples.filter(regex="^(rtt|half_rtt)_us$") < 0).any().any()
     assert said in "; ".join(t.runs["warnings"].dropna())
+
+
+def test_statistics_computed_from_probes_leave_an_impossible_one_out():
+    """A probe's round trip damaged to '1e400' (fping 5.1, probe [3] of 20): the sample is
+    not stored and the run says so; the statistics computed from the probes are those of
+    the 19 stored (the mean and max were infinite, the std NaN, the count 20), and numpy
+    warns of nothing."""
+    path = FIXTURES / "fping" / "fping--5.1-linux-c20-clean.txt"
+    text = path.read_text().replace("[3], 64 bytes, 0.050 ms", "[3], 64 bytes, 1e400 ms", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        t = azlatency.read(text)
+    rtt = t.samples["rtt_us"].dropna()
+    assert len(rtt) == 19 and len(t.samples) == 20
+    assert "rtt_us of 1 sample not stored: not a finite number" in t.runs["warnings"][0]
+    s = t.summaries[t.summaries["metric"].eq("rtt") & t.summaries["source"].eq("computed")]
+    got = dict(zip(s["stat"], s["value"]))
+    assert got["count"] == 19 and got["max"] == 55.0 and got["min"] == 38.0
+    assert got["mean"] == pytest.approx(rtt.mean()) and got["std"] == pytest.approx(rtt.std())

@@ -743,11 +743,13 @@ RTT_PERCENTILES = (
 
 
 def computed(run: Run, metric: str, values) -> None:
-    """Statistics of ``values`` (µs, NaN left out) as ``metric``: count, mean, ddof=1 std, min,
-    max and the inverted-CDF percentiles of :data:`RTT_PERCENTILES`, ``source = computed``:
-    what a probe tool's own samples give."""
+    """Statistics of ``values`` (µs) as ``metric``: count, mean, ddof=1 std, min, max and the
+    inverted-CDF percentiles of :data:`RTT_PERCENTILES`, ``source = computed``: what a probe
+    tool's own samples give.  NaN and infinities are left out: an infinity ('1e400' in a
+    damaged line) is no measurement, the reader stores none and says so, and kept here it
+    made the mean and max infinite, the std NaN and the count one more than the samples."""
     v = np.asarray(values, dtype=float)
-    v = v[~np.isnan(v)]
+    v = v[np.isfinite(v)]
     n = len(v)
     if not n:
         return
