@@ -156,6 +156,8 @@ def test_strict_fails_on_data_quality_and_reruns_are_identical(first, raw, tmp_p
         "--strict",
         "--formats",
         "svg,pdf",
+        "--jobs",
+        "1",  # two pages: one kernel starts, not two (the first report runs two)
     )
     assert code == 3, text
     assert "parse-failure: 1 file not imported (parse_error 1)" in _text(text)
@@ -206,7 +208,7 @@ def test_a_second_report_reuses_unchanged_pages_and_reruns_changed_ones(first, r
     _, _, _, data = first
     shapes = ("one-direction", "markdown-note")  # the shapes with a zone matrix
     args = [*(str(raw[s]) for s in shapes), "-o", str(tmp_path), "--data", str(data)]
-    args += ["--notebooks", "20"]
+    args += ["--notebooks", "20", "--jobs", "1"]  # two small pages: one kernel starts, not two
     code, text = _report(*args)
     assert code == 0 and "unchanged" not in text, text
     matrices = sorted((_build(tmp_path) / "notebooks").glob("*/20-zone-pair-matrix.ipynb"))
