@@ -13,7 +13,6 @@ import functools
 import json
 import logging
 import os
-import socket
 import tempfile
 import threading
 import time
@@ -66,17 +65,18 @@ def _kernel_manager():
       and a kernel still finishing that cell's handler logged ``ERROR | KeyboardInterrupt
       caught in kernel.`` into ``make run``'s output (2 of 127 runs of two kernels at a time).
       A kernel that does not stop is still killed.
-    * Where the system has Unix sockets, the kernel listens on sockets of its own under the
+    * On a POSIX system the kernel listens on sockets of its own under the
       temporary folder (ZeroMQ's ``ipc`` transport), not on TCP ports.  jupyter_client picks
       five free ports, lets them go and the kernel binds them a moment later: a port another
       process took in between (two test workers, each starting kernels) failed the kernel
-      with ``Address already in use`` and its notebook 60 s later (1 of ~40 test runs).
+      with ``Address already in use`` and its notebook 60 s later (once in a ``make test``).
+      Windows keeps TCP.
     """
     from jupyter_client.manager import AsyncKernelManager
 
     class Kernel(AsyncKernelManager):
         def __init__(self, **kw) -> None:
-            if hasattr(socket, "AF_UNIX") and kw.get("transport", "ipc") == "ipc":
+            if os.name == "posix" and kw.get("transport", "ipc") == "ipc":
                 # The kernel's sockets are this path with -1 ... -5 appended: a path of its
                 # own (jupyter_client's default, a relative 'kernel-ipc', is shared by every
                 # kernel started in one folder), short enough for a socket's 107 bytes.

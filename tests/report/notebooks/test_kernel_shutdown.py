@@ -7,8 +7,8 @@ on Unix sockets of their own, not on TCP ports another process may take first.""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
-import socket
 from pathlib import Path
 
 import pytest
@@ -41,7 +41,7 @@ def test_shutdown_does_not_interrupt_but_an_interrupt_still_does():
     assert asyncio.run(scenario()) == [signal.SIGINT]  # none more at shutdown
 
 
-@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets here")
+@pytest.mark.skipif(os.name != "posix", reason="Windows kernels keep TCP")
 def test_kernels_listen_on_sockets_of_their_own_not_on_ports():
     """Two kernels started at once run on Unix sockets, each under a path of its own, and
     leave none behind: no TCP port a test worker's other kernel could take between
