@@ -1246,3 +1246,21 @@ def test_a_short_run_pasted_twice_says_so():
     got = azlatency.read(text + "\n" + text)
     assert len(got.runs) == 2
     assert "the same figures as the run at lines 1-15: a repeated copy?" in got.runs["warnings"][1]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("printed", ["time=nan ms", "time=inf ms", "time=- ms"])
+def test_a_reply_whose_time_is_no_number_is_named(printed, strict):
+    """BusyBox 1.35's reply 'seq=1 ... time=0.061 ms' with its time damaged: the reply is
+    kept (it came back), without a round trip, and the run names the line; it was an 'ok'
+    reply with no time and no word, as iputils prints one whose payload holds no time."""
+    path = FIXTURES / "ping" / "ping--busybox-1.35.0-linux-6-c3-ipv6.txt"
+    text = path.read_text().replace("time=0.061 ms", printed, 1)
+    t = azlatency.read(text, strict=strict)
+    assert (
+        t.runs["warnings"][0]
+        == f"line 3: '{printed}' is no round trip; the reply is kept without one"
+    )
+    s = t.samples.set_index("seq")
+    assert s.loc[1, "status"] == "ok" and pd.isna(s.loc[1, "rtt_us"])
+    assert s["rtt_us"].tolist()[::2] == [36.0, 72.0]

@@ -458,6 +458,12 @@ class _Assembler:
         rest = d["rest"].strip()
         status = "duplicate" if "DUP!" in rest else "ok"
         message = rest if rest and status == "ok" else None
+        if d["ms"] is None and (unread := g.UNREAD_TIME.search(rest)):
+            # iputils prints no time for a payload too small to carry one; a time it did
+            # print and we cannot read ('time=nan ms') is named, the reply kept without it
+            acc.warnings.append(
+                f"line {e.idx + 1}: {unread[0]!r} is no round trip; the reply is kept without one"
+            )
         rtt = censor = None
         if d["ms"] is not None:
             if d["op"] == "<":
