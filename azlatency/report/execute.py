@@ -80,7 +80,8 @@ def _kernel_manager():
                 # The kernel's sockets are this path with -1 ... -5 appended: a path of its
                 # own (jupyter_client's default, a relative 'kernel-ipc', is shared by every
                 # kernel started in one folder), short enough for a socket's 107 bytes.
-                tmp = tempfile.gettempdir() if len(tempfile.gettempdir()) < 60 else "/tmp"
+                tmp = tempfile.gettempdir()
+                tmp = tmp if len(tmp) < 60 else "/tmp"
                 kw["transport"] = "ipc"
                 kw.setdefault("ip", os.path.join(tmp, f"azlatency-kernel-{uuid.uuid4().hex[:16]}"))
             super().__init__(**kw)

@@ -51,9 +51,9 @@ def data_root(tmp_path_factory) -> Path:
     from azlatency.synth.baseline import make_baseline
 
     root = tmp_path_factory.mktemp("data")
-    # In this process (workers=1): the other test worker keeps the second core busy, and a
-    # pool's server and workers, each importing azlatency, cost 29 s of CPU where this takes
-    # 18 (tests/campaign/test_importer.py imports through the pool).
+    # In this process (workers=1): the other test worker keeps the second core busy, and
+    # with a pool (its server and workers each import azlatency) this fixture took 29 s of
+    # CPU, 18 s without (tests/campaign/test_importer.py imports through the pool).
     for name in EXAMPLES:
         import_campaign(RAW / name, root=root / "processed", workers=1)
     make_campaign(root / "raw" / SYNTHETIC, size="tiny", seed=0)
