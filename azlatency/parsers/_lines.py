@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import ipaddress
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -48,12 +49,18 @@ def number(
 ) -> float:
     """``float(text)``, accepting thousands separators where they group by three
     (``grouped``: the tool prints them); a located ParseError otherwise.  A separator
-    elsewhere is no grouping: a localized '1,5' is not read as 15."""
+    elsewhere is no grouping: a localized '1,5' is not read as 15.  ``float`` also takes
+    'nan', which no tool prints where a number is read here (those that print it for "no
+    value" match it apart): refused too, or a damaged figure would be stored as a missing
+    one without a word.  ('inf' is returned: the reader leaves it out and says so.)"""
     cleaned = _ungrouped(text, grouped)
     try:
-        return float(cleaned)
+        value = float(cleaned)
     except ValueError:
-        raise ParseError(tool, source, line_no, f"expected {what}, got {text.strip()!r}") from None
+        value = math.nan
+    if math.isnan(value):
+        raise ParseError(tool, source, line_no, f"expected {what}, got {text.strip()!r}")
+    return value
 
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

@@ -54,6 +54,15 @@ _TIMESTAMP = re.compile(
     r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4})\s*$"
 )
 _ROW = re.compile(r"^(?P<dev>[A-Za-z][\w.:/-]*)\s+(?P<rest>-?\d[\d.,]*(\s+-?\d[\d.,]*)+)\s*$")
+_DEVICE = re.compile(r"^[A-Za-z][\w.:/-]*\s")
+
+
+def _as_wide(line: str, header: list[str] | None) -> bool:
+    """A device name and as many fields as the Device header has columns, not all of them
+    numbers (a damaged row, 'nan' in place of a value): iostat's line, to be named, not
+    taken for text after the output."""
+    return header is not None and bool(_DEVICE.match(line)) and len(line.split()) == len(header) + 1
+
 
 # Header column -> (metric, unit, factor to that unit). ``avgrq-sz`` counts 512-byte sectors.
 _COLUMNS: dict[str, tuple[str, str, float]] = {
@@ -100,15 +109,17 @@ def locate(lines: list[str]) -> list[Span]:
             continue
         start = i - 1 if i and command_of(lines[i - 1], ("iostat",))[0] else i
         j, last = i + 1, i + 1
+        header = lines[i].split()[1:] if _DEVICE_HEAD.match(lines[i]) else None
         while j < n:
             s = lines[j]
             if _BANNER.match(s):
                 break  # the next invocation: a span of its own
-            if (
-                _DEVICE_HEAD.match(s)
-                or _AVG_CPU.match(s)
+            if _DEVICE_HEAD.match(s):
+                header, last = s.split()[1:], j + 1
+            elif (
+                _AVG_CPU.match(s)
                 or _CPU_VALUES.match(s)
-                or (_ROW.match(s) or _TIMESTAMP.match(s.strip()))
+                or (_ROW.match(s) or _TIMESTAMP.match(s.strip()) or _as_wide(s, header))
             ):
                 last = j + 1
             elif s.strip():
@@ -178,6 +189,15 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
                 )
                 continue
             runs.append(_run(m["dev"], values, source, no, at))
+            continue
+        if _as_wide(line, at.header):
+            name, bad = next(
+                (h, v)
+                for h, v in zip(at.header, line.split()[1:])
+                if not re.fullmatch(r"-?\d[\d.,]*", v)
+            )
+            why = f"expected a number in column {name} of device {line.split()[0]}, got {bad!r}"
+            raise_or_skip(source, no, why, strict, skipped)
             continue
         stray(TOOL, source, no, line, strict, skipped)
     if not runs:

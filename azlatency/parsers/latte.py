@@ -339,7 +339,7 @@ def _counter(run: Run, v: dict, key: str, name: str, source: str | None) -> None
 
 def _finite(text: str, no: int, what: str, source: str | None) -> float:
     value = number(text, tool=TOOL, source=source, line_no=no, what=what)
-    if not math.isfinite(value):  # float() takes 'nan' and 'inf'; latte never prints them
+    if not math.isfinite(value):  # number() refuses 'nan'; latte never prints 'inf' either
         raise ParseError(TOOL, source, no, f"expected {what}, got {text.strip()!r}")
     return value
 

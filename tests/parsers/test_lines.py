@@ -32,3 +32,10 @@ def test_a_tool_that_never_groups_reads_no_comma():
     with pytest.raises(ParseError, match="expected x, got '10,161'"):
         number("10,161", tool="t", source=None, line_no=1, what="x", grouped=False)
     assert integer("2,429,473", tool="t", source=None, line_no=1, what="x") == 2429473
+
+
+@pytest.mark.parametrize("text", ["nan", "NaN", "-nan", " nan "])
+def test_nan_is_no_number(text):
+    """float() reads 'nan'; a figure printed so was stored as a missing one without a word."""
+    with pytest.raises(ParseError, match=r"^t: f:3: expected x, got '-?(nan|NaN)'$"):
+        number(text, tool="t", source="f", line_no=3, what="x")

@@ -15,6 +15,7 @@ clients is the kernel's smoothed estimate (``tcp_rtt``), not a latency measureme
 
 from __future__ import annotations
 
+import math
 import re
 
 from ...errors import NothingMeasured, ParseError, WrongTool
@@ -379,6 +380,14 @@ class _Text:
         row = Row(stream.id, float(m["start"]), float(m["end"]), m["start"], m["end"], no)
         row.bytes = transfer_bytes(m["xfer"], m["xunit"], self.source, no)
         row.bps = rate_bps(m["rate"], m["runit"], self.source, no)
+        if math.isnan(row.bps) and row.bytes:
+            # iperf 2 prints '-nan bits/sec' for a report of nothing (0 bytes in 0 s, read
+            # by _empty_reports); beside bytes it is a damaged figure, named ('inf': the
+            # reader leaves it out and says so)
+            test.warnings.append(
+                f"line {no}: the rate {m['rate']} {m['runit']} is no number; the interval "
+                "is kept without one"
+            )
         header = test.header or ""
         writes = "Write/Err" in header and not stream.awaiting_report
         try:

@@ -55,6 +55,7 @@ _PREFIX = re.compile(
 _REALTIME = re.compile(r"^\s*Real-time throughput:\s*[0-9.]+\s*[KMGT]?bps\s*$")
 _KV = re.compile(r"^\s*([A-Za-z][\w /().%-]*?)\s*:\s*(\S.*?)\s*$")
 _THREAD_ROW = re.compile(r"^\s*(\d+)\s+([0-9.]+)\s+([0-9.]+\s*[KMGT]?bps)\s*$")
+_THREAD_LIKE = re.compile(r"^\s*\d+\s+\S+\s+\S*bps\s*$")  # a row whose time or rate is damaged
 _THREAD_HEAD = re.compile(r"^\s*Thread\s+Time\(s\)\s+Throughput\s*$")
 _WINDOWS_MARK = re.compile(
     r"^\s*(?:Copyright Version \d|Thread\s+Time\(s\)\s+Throughput\(KB/s\)"
@@ -342,6 +343,9 @@ class _LinuxBlock:
         if level == "DBG":
             return  # -V's debug lines (connections, sockets, limits): no figure of the run
         if self.in_threads and not (msg.strip().startswith("=") or _THREAD_ROW.match(msg)):
+            if _THREAD_LIKE.match(msg):  # a row of the table, its time or rate no number
+                self.fail(no, f"expected 'thread  seconds  rate', got {msg.strip()!r}")
+                return
             self.in_threads = False  # the table ends at the first line that is not a row
         if level == "ERR" or level == "WAR":
             self.t.warnings.append(f"line {no}: ntttcp {p.group(1)}: {msg.strip()}")

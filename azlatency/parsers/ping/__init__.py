@@ -21,6 +21,7 @@ from .._lines import INT64_MAX, INT64_MIN, STRAY_LINES, integer
 from . import grammar as g
 from .fast import Lines, Replies, is_ascii, lines_of, read_lines, shape_of, utf8
 from .grammar import Event, Scanner
+from .l10n import unread_time
 from .runs import TOOL, Acc, fail, finish, ms_to_us, skipped_warning, ts_ns
 
 INFO = ToolInfo(
@@ -458,7 +459,7 @@ class _Assembler:
         rest = d["rest"].strip()
         status = "duplicate" if "DUP!" in rest else "ok"
         message = rest if rest and status == "ok" else None
-        if d["ms"] is None and (unread := g.UNREAD_TIME.search(rest)):
+        if d["ms"] is None and (unread := unread_time().search(rest)):
             # iputils prints no time for a payload too small to carry one; a time it did
             # print and we cannot read ('time=nan ms') is named, the reply kept without it
             acc.warnings.append(

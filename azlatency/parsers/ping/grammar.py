@@ -57,8 +57,6 @@ _CUT_FIELD = re.compile(
     r"(?:t|tt|ttl|ttl=|h|hl|hli|hlim|hlim=|i|id|ide|iden|ident|ident="
     r"|ti|tim|time|time[=<]\d*(?:\.\d*)?(?: ?m)?)"
 )
-# A time field left in a reply's rest: one UNIX_REPLY could not read ("time=nan ms").
-UNREAD_TIME = re.compile(r"\btime[=<]\S*(?: ?m?s\b)?")
 NO_ANSWER = re.compile(_TS + r"no answer yet for icmp_seq=(?P<seq>\d+)\s*")  # iputils -O
 REQUEST_TIMEOUT = re.compile(r"Request timeout for icmp_seq (?P<seq>\d+)\s*")  # macOS
 # iputils: "From 10.202.0.1 icmp_seq=1 Destination Host Unreachable" (errors read from the

@@ -578,6 +578,14 @@ def _words(part: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+@cache
+def unread_time() -> re.Pattern[str]:
+    """A time field left in a reply's rest, one the reply's pattern could not read
+    ('time=nan ms', 'Zeit=nan ms'): 'time' and its word in every translation."""
+    words = sorted({"time", *(w for w in _words("rtime") if w.isalpha())}, key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})[=<]\S*(?: ?m?s\b)?")
+
+
 def _reply(s: str) -> tuple[str, str] | None:
     if "=" not in s:
         return None
