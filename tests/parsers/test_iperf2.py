@@ -251,6 +251,28 @@ def test_the_far_ends_line_of_a_connection_is_not_a_second_stream():
     assert _stats(t, run=2)["throughput_sender.mean"] == pytest.approx(41.5 * GBIT)
 
 
+def test_the_far_end_printed_first_or_under_the_same_id_is_not_the_client():
+    # the same log, test 1: the server's "[  1] local 127.0.0.1%lo port 5001 connected with
+    # 127.0.0.1 port 56638" under the client's own id, then its "Reads=Dist" row at 42.3
+    # Gbits/sec; test 4: the server's "[  7] local ... port 5001 connected with ... port 56726"
+    # before the client's "[  1] local 127.0.0.1 port 56726 connected with 127.0.0.1 port
+    # 5001" and its "[  1] 0.00-10.01 sec 49.5 GBytes 42.5 Gbits/sec" (the server's: 42.6)
+    t = _fx("iperf2--2.1.9-c-s-interleaved-docker--cnuvem23-readme.txt", strict=False)
+    first, fourth = t.runs.iloc[0], t.runs.iloc[4]
+    assert first.streams == 1 and "line 18: the far end's line of [1]'s own connection" in (
+        first.warnings
+    )
+    assert not (t.samples["run_id"] == first.run_id).any()  # the server's row was a sample
+    assert _stats(t, run=0)["throughput_sender.mean"] == pytest.approx(42.2 * GBIT)
+    assert fourth.port == 5001 and fourth.duration_s == 10.01
+    assert _stats(t, run=4)["throughput_sender.mean"] == pytest.approx(42.5 * GBIT)
+    assert "[7] is the far end's line of [1]'s connection" in fourth.warnings
+    # the script prints each client's output again after the stream: a copy, said
+    repeats = [w for w in t.runs["warnings"].fillna("") if "a repeated copy?" in w]
+    assert len(repeats) == 3 and "127.0.0.1:56726 - 127.0.0.1:5001" in repeats[2]
+    assert "the test from line 53 again" in t.runs["warnings"][5]
+
+
 def test_server_log_of_several_tests():
     t = _fx("iperf2--2.1.8-linux-s-i1-three-tests-tcp.txt")
     assert list(t.runs["streams"]) == [1, 1, 2] and t.runs["complete"].all()

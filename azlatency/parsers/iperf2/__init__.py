@@ -209,6 +209,26 @@ def _csv_follows(lines: list[str], i: int) -> bool:
     return False
 
 
+def _printed_twice(tests: list[Test]) -> None:
+    """A test on the connection of an earlier one (both ends' addresses and ports) with the
+    same rows: the same test printed again (a script that echoes its client's output after
+    the interleaved stream, cnuvem23's Docker log).  Both are read; the later one says so."""
+    seen: dict[tuple, Test] = {}
+    for test in tests:
+        own = [k for k in test.connected if not test.streams[k].facts.get("mirror")]
+        stream = test.streams[own[0]] if own else None
+        if stream is None or "ends" not in stream.facts:
+            continue
+        rows = tuple((r.start, r.end, r.bytes) for r in stream.rows)
+        first = seen.setdefault((test.role, stream.facts["ends"], rows), test)
+        if first is not test and rows:
+            (a, p), (b, q) = stream.facts["ends"]
+            test.warnings.append(
+                f"line {test.line_start}: the connection {a}:{p} - {b}:{q} and the figures of "
+                f"the test from line {first.line_start} again: a repeated copy? (both read)"
+            )
+
+
 def _ends(line: str) -> bool:
     return bool(_FENCE.match(line) or _HEADING.match(line) or PROMPT.match(line))
 
@@ -232,6 +252,7 @@ class _Text:
             s = line.strip()
             if s and not DASHES.match(s) and not command_of(line, _COMMANDS)[0]:
                 self._line(s, i + 1)
+        _printed_twice(self.tests)
         return self.tests
 
     def _new(self, no: int) -> Test:
@@ -324,14 +345,21 @@ class _Text:
             test = self._new(no)
         sid = m["id"].lstrip("*")
         stream = test.stream(sid)
+        ends = ((m["lip"], m["lport"]), (m["rip"], m["rport"]))
+        if stream.facts.get("ends") == ends[::-1]:
+            # the far end's line of this stream's own connection, under the same id: the
+            # server's output interleaved with its client's (cnuvem23's Docker stream)
+            stream.facts["far_end"] = True
+            test.warnings.append(
+                f"line {no}: the far end's line of [{sid}]'s own connection, under the same "
+                "id (the other end's output interleaved with this one's): its report lines "
+                "are not read"
+            )
+            return
         test.connected.append(sid)
         rest = m["rest"]
         if len(test.connected) == 1:
-            local, remote = (m["lip"], int(m["lport"])), (m["rip"], int(m["rport"]))
-            src, dst = (local, remote) if test.role != "server" else (remote, local)
-            # a server's port is the one it listens on (its -r connection back is not)
-            port = test.meta.get("port", dst[1]) if test.role == "server" else dst[1]
-            test.meta.update(src_ip=src[0], dst_ip=dst[0], port=port)
+            self._endpoints(test, m)
             if t := STARTED.search(rest):
                 test.meta["start_time"] = utc_ns(t["t"])
             if p := PEER.search(rest):
@@ -350,10 +378,13 @@ class _Text:
         port = test.meta.get("port")
         back = test.role == "client" and port is not None and int(m["rport"]) != port
         stream.facts["back"] = marked or back
-        ends = ((m["lip"], m["lport"]), (m["rip"], m["rport"]))
         for other in test.streams.values():  # the far end's line of one of these connections
             if other is not stream and other.facts.get("ends") == ends[::-1]:
-                stream.facts.update(mirror=other.id, back=False)
+                if self._server_first(test, other, m):
+                    other.facts.update(mirror=stream.id, back=False)
+                    stream.facts["back"] = False
+                else:
+                    stream.facts.update(mirror=other.id, back=False)
         stream.facts["ends"] = ends
         if "(full-duplex)" in rest:
             test.meta["direction"] = "bidir"
@@ -361,6 +392,31 @@ class _Text:
             test.labels["trip_times"] = True
         if c := CONNECT_TIME.search(rest):
             stream.facts["ct_us"] = round(float(c["ms"]) * 1e3, 6)
+
+    @staticmethod
+    def _endpoints(test: Test, m) -> None:
+        """The test's addresses and port from its connection line ``m``."""
+        local, remote = (m["lip"], int(m["lport"])), (m["rip"], int(m["rport"]))
+        src, dst = (local, remote) if test.role != "server" else (remote, local)
+        # a server's port is the one it listens on (its -r connection back is not)
+        port = test.meta.get("port", dst[1]) if test.role == "server" else dst[1]
+        test.meta.update(src_ip=src[0], dst_ip=dst[0], port=port)
+
+    def _server_first(self, test: Test, far, m) -> bool:
+        """Is ``far``, a stream of a client's test whose connection ``m`` mirrors, the server's
+        line of it, printed first (its local port the one the client called)?  Then the
+        client's own line, ``m``, gives the test's addresses and port; the server's peer
+        version and TCP facts, about the client itself, are not the client's to keep."""
+        called = self.session.get("meta", {}).get("port")
+        (_, lport), (_, rport) = far.facts["ends"]
+        if test.role != "client" or called is None or int(lport) != called:
+            return False
+        if int(rport) == called or int(m["rport"]) != called:
+            return False
+        self._endpoints(test, m)
+        for key in ("peer_version", "tcp_icwnd", "tcp_mss_bytes", "tcp_irtt_us"):
+            test.labels.pop(key, None)
+        return True
 
     def _header(self, m, no: int) -> None:
         test = self._current(no)
@@ -377,6 +433,8 @@ class _Text:
         if m["id"].startswith("*"):
             test.meta["direction"] = "reverse"
         stream = test.stream(m["id"])
+        if stream.facts.get("far_end") and test.role == "client" and "Reads" in (test.header or ""):
+            return  # the far end's report under the same id (a server's Reads=Dist): said
         row = Row(stream.id, float(m["start"]), float(m["end"]), m["start"], m["end"], no)
         row.bytes = transfer_bytes(m["xfer"], m["xunit"], self.source, no)
         row.bps = rate_bps(m["rate"], m["runit"], self.source, no)
