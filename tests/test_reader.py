@@ -517,3 +517,35 @@ def test_statistics_computed_from_probes_leave_an_impossible_one_out():
     got = dict(zip(s["stat"], s["value"]))
     assert got["count"] == 19 and got["max"] == 55.0 and got["min"] == 38.0
     assert got["mean"] == pytest.approx(rtt.mean()) and got["std"] == pytest.approx(rtt.std())
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("path", "printed", "damaged", "said"),
+    [
+        # fping 5.1 killed: its first and its last reply, their time no number
+        ("fping/fping--5.1-linux-c50-killed.txt", "[0], 64 bytes, 0.065 ms",
+         "[0], 64 bytes, nan ms", "line 1 looks like this fping output's line 2 but does not read"),
+        ("fping/fping--5.1-linux-c50-killed.txt", "[10], 64 bytes, 0.050 ms",
+         "[10], 64 bytes, nan ms", "line 11 looks like this fping output's line 10"),
+        # ncps -brief: no header, its first row damaged
+        ("ncps/ncps--1.1-linux-c-r4-wt2-t6-brief.txt", "40   2225.5", "40   nan",
+         "line 1 looks like this ncps output's line 2"),
+    ],
+)  # fmt: skip
+def test_a_damaged_line_at_an_outputs_edge_is_named(path, printed, damaged, said, strict):
+    """A line of an output that its parser cannot read, at the output's first or last line,
+    fell outside the output: its reply or row was lost without a word (a study that put 'nan'
+    in place of figures of every fixture).  The run beside it names it; a foreign line there
+    ('Connection reset by peer') is no line of the output and is not named."""
+    text = (FIXTURES / path).read_text(encoding="utf-8")
+    assert printed in text
+    got = azlatency.read(text.replace(printed, damaged, 1), strict=strict)
+    assert said in "; ".join(got.runs["warnings"].dropna())
+    base = azlatency.read(text, strict=strict)
+    assert not any("looks like this" in w for w in base.runs["warnings"].dropna())
+    lines = text.split("\n")
+    for at in (0, len(lines) - 1 if lines[-1] else len(lines) - 2):
+        foreign = "\n".join(lines[:at] + ["Connection reset by peer"] + lines[at:])
+        said_there = azlatency.read(foreign, strict=False).runs["warnings"].dropna()
+        assert not any("looks like this" in w for w in said_there)

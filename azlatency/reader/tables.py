@@ -3,8 +3,11 @@ from, a repeated copy of a run named, and built into frames."""
 
 from __future__ import annotations
 
+import bisect
+import difflib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +23,7 @@ from ..errors import (
 )
 from ..parsers import get
 from ..parsers._base import Parsed, Span
-from ..parsers._lines import repeated_str
+from ..parsers._lines import command_of, repeated_str
 from ..schema import Tables
 from .outline import _command_passed_over, _commands, _context, _outline, _pick_command
 
@@ -40,9 +43,11 @@ def _tables(
     upto = max((s.start for s in spans), default=0) + 1
     headings, fenced = _outline(lines[:upto], spans) if lines is not None else ([], [])
     rows: list[_RunRows] = []
+    covered = _covered(spans)
     for block_no, (span, parsed) in enumerate(zip(spans, blocks)):
         if parsed is None:
             continue
+        first = len(rows)
         where = _Block(
             block_no,
             span,
@@ -54,12 +59,57 @@ def _tables(
             *_block_commands(lines, span, parsed.tool),
         )
         rows.extend(_run_rows(where, parsed.tool, k, run) for k, run in enumerate(parsed.runs))
+        if lines is not None and len(rows) > first:
+            _beside(lines, span, covered, parsed.tool, rows[first], rows[-1])
     samples = _Samples(rows)
     _repeats(rows, lines, samples.hashes())
     try:
         return _frames(rows, samples)
     except (SchemaError, OverflowError):
         return _without_unstorable(rows, source, strict)
+
+
+def _covered(spans: list[Span]) -> Callable[[int], bool]:
+    """Whether a line (0-based) lies in one of ``spans`` (sorted, not overlapping)."""
+    starts = [s.start for s in spans]
+
+    def inside(i: int) -> bool:
+        k = bisect.bisect_right(starts, i) - 1
+        return k >= 0 and i < spans[k].end
+
+    return inside
+
+
+_DIGITS = re.compile(r"\d+")
+_NEAR = 0.8  # of shapes alike (difflib's ratio): all fixtures and corpus files reach 0.75 once
+
+
+def _shape(line: str) -> str:
+    return _DIGITS.sub("0", line.strip())
+
+
+def _beside(lines: list[str], span: Span, covered, tool: str, first, last) -> None:
+    """The line just above or below an output, in no output, shaped like the output's own
+    line next to it (numbers aside) but not read by its parser: a damaged or cut line of the
+    output ('10.77.0.1 : [10], 64 bytes, nan ms (...)' after fping's replies) was left out of
+    its block, and so of the run, without a word.  The run beside it names it."""
+    own = [i for i in range(span.start, span.end) if lines[i].strip()]
+    if not own:
+        return
+    commands = get(tool).INFO.command_names()
+    for at, mine, run in ((span.start - 1, own[0], first), (span.end, own[-1], last)):
+        if at < 0 or at >= len(lines) or covered(at) or not lines[at].strip():
+            continue
+        a, b = _shape(lines[at]), _shape(lines[mine])
+        if min(len(a), len(b)) < 8 or command_of(lines[at], commands)[0]:
+            continue
+        if difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= _NEAR:
+            note = (
+                f"line {at + 1} looks like this {tool} output's line {mine + 1} but does not "
+                "read: a damaged or cut line? (left out)"
+            )
+            old = run.meta.get("warnings")
+            run.meta["warnings"] = f"{old}; {note}" if old else note
 
 
 @dataclass
