@@ -34,8 +34,9 @@ def not_found(
     return ParseError(tool, source, line_no, f"no {tool} output: expected {expected}")
 
 
-# Thousands grouped by ',' or a (narrow) no-break space: '1,234,567.5', '12 345'.
-_GROUPED = re.compile(r"[-+]?\d{1,3}(?:[,\u202f\xa0]\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?")
+# Thousands grouped by ',' or a (narrow) no-break space: '1,234,567.5', '12 345'.  A first
+# group of 0 groups nothing: '0,065' is a localized 0.065, never 65.
+_GROUPED = re.compile(r"[-+]?[1-9]\d{0,2}(?:[,\u202f\xa0]\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?")
 
 
 def number(

@@ -17,7 +17,7 @@ def test_thousands_read_where_they_group_by_three(text, value):
     assert number(text, tool="t", source="f", line_no=3, what="x") == value
 
 
-@pytest.mark.parametrize("text", ["1,5", "99,0", "10,16", "1,23,456", "1,234,5"])
+@pytest.mark.parametrize("text", ["1,5", "99,0", "10,16", "1,23,456", "1,234,5", "0,065", "0,010"])
 def test_a_comma_that_groups_nothing_is_a_located_error(text):
     """A localized decimal comma ('1,5') was read as a separator and gave 15."""
     with pytest.raises(ParseError, match=rf"^t: f:3: expected x, got '{text}'$"):

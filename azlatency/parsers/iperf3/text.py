@@ -106,10 +106,12 @@ class TextReader:
         return ParseError(TOOL, self.source, line_no, reason, hint=hint)
 
     def num(self, text: str, line_no: int, what: str) -> float:
-        try:  # what number() reads: it only takes ',' and no-break spaces out first
+        try:  # float() first: number() is for what it refuses (its located error)
             value = float(text)
-        except ValueError:
-            value = number(text, tool=TOOL, source=self.source, line_no=line_no, what=what)
+        except ValueError:  # iperf3 groups no thousands: '0,010' is a localized 0.010
+            value = number(
+                text, tool=TOOL, source=self.source, line_no=line_no, what=what, grouped=False
+            )
         if value != value or value in (float("inf"), float("-inf")):
             raise self.error(line_no, f"expected {what}, got {text!r}")
         return value

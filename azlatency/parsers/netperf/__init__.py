@@ -225,8 +225,10 @@ class _Reader:
                 )
             return i + 1
         if m := INTERIM.match(s):
-            value = number(m["value"], tool=TOOL, source=self.source, line_no=no, what="a rate")
-            secs = number(m["secs"], tool=TOOL, source=self.source, line_no=no, what="seconds")
+            # netperf groups no thousands: '1,811 seconds' is a localized 1.811
+            kw = {"tool": TOOL, "source": self.source, "line_no": no, "grouped": False}
+            value = number(m["value"], what="a rate", **kw)
+            secs = number(m["secs"], what="seconds", **kw)
             test.interim.append((value, m["unit"], secs, m["epoch"], no))
             return i + 1
         if m := KEYVAL.match(s):

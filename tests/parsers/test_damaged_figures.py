@@ -1,4 +1,5 @@
-"""A figure printed as 'nan' where the tool prints a number is named with its line.
+"""A figure printed as 'nan', or with a decimal comma, where the tool prints a number is
+named with its line.
 
 A study that replaced each of a few decimal figures of every fixture with 'nan' (session
 notes of 2026-11-27) found readings that changed with no word: ``float()`` reads 'nan', and
@@ -64,3 +65,25 @@ def test_a_nan_figure_is_named_with_its_line(path, printed, damaged, line, said,
     else:
         strict = azlatency.read(bad, strict=True)
         assert said in "; ".join(strict.runs["warnings"].dropna())
+
+
+# (fixture, printed, localized, line): iperf3 and netperf group no thousands, so a decimal
+# comma is no grouping; '0,006 ms' was read as 6 ms (a first group of 0 groups nothing)
+COMMAS = [
+    ("iperf3/iperf3--3.12-linux-u-udp.txt", "99.9 Mbits/sec  0.006 ms",
+     "99.9 Mbits/sec  0,006 ms", 9),
+    ("netperf/netperf--2.7.1-linux-D0.5-TCP_STREAM-interim.txt", "over 2.010 seconds",
+     "over 2,010 seconds", 2),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "printed", "localized", "line"), COMMAS)
+def test_a_decimal_comma_is_named_not_read_as_thousands(path, printed, localized, line):
+    text = (FIXTURES / path).read_text(encoding="utf-8")
+    assert printed in text
+    bad = text.replace(printed, localized, 1)
+    with pytest.raises(ParseError) as info:
+        azlatency.read(bad, strict=True)
+    assert info.value.line_no == line and localized.split()[-2] in str(info.value)
+    said = "; ".join(azlatency.read(bad, strict=False).runs["warnings"].dropna())
+    assert f"line {line} skipped" in said
