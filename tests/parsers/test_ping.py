@@ -1264,3 +1264,32 @@ def test_a_reply_whose_time_is_no_number_is_named(printed, strict):
     s = t.samples.set_index("seq")
     assert s.loc[1, "status"] == "ok" and pd.isna(s.loc[1, "rtt_us"])
     assert s["rtt_us"].tolist()[::2] == [36.0, 72.0]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("name", "first", "what"),
+    [
+        # header + first reply; title + packets line; packets line + round-trip line
+        ("ping--busybox-1.35.0-linux-c4-ok.txt", "PING 10.202.0.2", "header"),
+        ("ping--busybox-1.35.0-linux-c3-total-loss.txt", "--- 10.202.0.99 ping", "title"),
+        ("ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt", "15 packets", "packets"),
+    ],
+)
+def test_ping_lines_run_together_are_read_one_by_one(name, first, what, strict):
+    """A lost line break joins two of ping's lines ('... time 14007msrtt min/avg/max/mdev =
+    ...'): the second was lost without a word (a study joining adjacent lines of every
+    fixture).  Both are read, as from the two lines, and the run names the line."""
+    text = (PING / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    i = next(k for k, line in enumerate(lines) if line.startswith(first))
+    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
+    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
+    for frame in ("samples", "summaries"):
+        a, b = getattr(base, frame), getattr(got, frame)
+        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), (what, frame)
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert (
+        f"held several of ping's lines run together (line breaks lost), read one by one: line {i + 1}"
+        in said
+    )

@@ -286,6 +286,8 @@ class _Assembler:
             handler(e)
             if self.acc is not None and "l10n" in e.data:  # iputils translated (l10n.py)
                 self.acc.lang = self.acc.lang or e.data["l10n"]
+            if self.acc is not None and e.data.get("joined") and e.kind != "unknown":
+                self.acc.joined.add(e.idx)
         self._close()
         if self.skipped and self.runs:
             self.runs[0].warnings.append(skipped_warning(self.skipped))

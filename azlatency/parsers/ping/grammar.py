@@ -416,6 +416,14 @@ _UNIX_SIMPLE = (
 # Several replies run together on one line (a log whose line breaks were lost):
 # "...time=122 ms664 bytes from 10.0.0.2: icmp_seq=11 ..." (corpus: csc458 bb-q100).
 _GLUED = re.compile(r"(?<=ms)(\d+) bytes from ")
+# Other lines of ping's run together the same way: the header and its first reply, a reply
+# and an error line, the statistics title and its packets line, the packets line and its
+# round-trip line ("... time 3004msrtt min/avg/max/mdev = ...").
+_JOINED = re.compile(
+    r"(?<=\S)(?=(?:rtt|round-trip) min/avg/max)|(?<=\S)(?=--- \S* ?ping6? statistics ---)"
+    r"|(?<=---)(?=\d+ packets transmitted, )|(?<=bytes of data\.)(?=\S)|(?<=data bytes)(?=\d)"
+    r"|(?<=ms)(?=From \S+ icmp_seq=)"
+)
 
 
 class Scanner:
@@ -443,7 +451,22 @@ class Scanner:
             return [Event(idx, "blank")]
         if ELIDED.fullmatch(line):  # replies left out of a paste ('...')
             return [Event(idx, "elided")]
+        if _JOINED.search(line):
+            return self._joined(idx, line)
+        return self._one(idx, line)
+
+    def _one(self, idx: int, line: str) -> list[Event]:
         return self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
+
+    def _joined(self, idx: int, line: str) -> list[Event]:
+        """The events of each of ping's lines run together on one line, each marked."""
+        cuts = [m.start() for m in _JOINED.finditer(line)]
+        events = []
+        for a, b in zip([0, *cuts], [*cuts, len(line)]):
+            for e in self._one(idx, line[a:b]):
+                e.data["joined"] = True
+                events.append(e)
+        return events
 
     def _unix(self, idx: int, line: str) -> list[Event] | None:
         # Indented output (a Markdown code block, a quoted mail) is still ping's; Windows'

@@ -67,6 +67,7 @@ class Acc:
     title: dict[str, Any] | None = None
     pipe: int | None = None
     glued: set[int] = field(default_factory=set)
+    joined: set[int] = field(default_factory=set)  # lines holding several of ping's lines
     warnings: list[str] = field(default_factory=list)
     cut: bool = False  # the output ends inside the statistics block
     elided: int | None = None  # the first '...' line of a shortened paste
@@ -306,6 +307,13 @@ def finish(acc: Acc) -> Run:
             "lost); "
             "they were split at each 'bytes from', and a stray digit before the reply size "
             "was dropped"
+        )
+    if acc.joined:
+        where = ", ".join(f"line {i + 1}" for i in sorted(acc.joined)[:5])
+        more = " ..." if len(acc.joined) > 5 else ""
+        run.warnings.append(
+            f"{counted(len(acc.joined), 'line')} held several of ping's lines run together "
+            f"(line breaks lost), read one by one: {where}{more}"
         )
     if acc.pipe is not None:
         meta["labels"] = {"pipe": acc.pipe}
