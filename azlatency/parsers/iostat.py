@@ -57,11 +57,18 @@ _ROW = re.compile(r"^(?P<dev>[A-Za-z][\w.:/-]*)\s+(?P<rest>-?\d[\d.,]*(\s+-?\d[\
 _DEVICE = re.compile(r"^[A-Za-z][\w.:/-]*\s")
 
 
+_VALUE = re.compile(r"-?\d[\d.,]*")
+
+
 def _as_wide(line: str, header: list[str] | None) -> bool:
-    """A device name and as many fields as the Device header has columns, not all of them
-    numbers (a damaged row, 'nan' in place of a value): iostat's line, to be named, not
-    taken for text after the output."""
-    return header is not None and bool(_DEVICE.match(line)) and len(line.split()) == len(header) + 1
+    """A device name and as many fields as the Device header has columns, most of them
+    numbers but not all (a damaged row, 'nan' in place of a value): iostat's line, to be
+    named, not taken for text after the output (a sentence of as many words is not)."""
+    if header is None or not _DEVICE.match(line):
+        return False
+    values = line.split()[1:]
+    numbers = sum(bool(_VALUE.fullmatch(v)) for v in values)
+    return len(values) == len(header) and numbers * 2 >= len(values)
 
 
 # Header column -> (metric, unit, factor to that unit). ``avgrq-sz`` counts 512-byte sectors.
@@ -192,9 +199,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             continue
         if _as_wide(line, at.header):
             name, bad = next(
-                (h, v)
-                for h, v in zip(at.header, line.split()[1:])
-                if not re.fullmatch(r"-?\d[\d.,]*", v)
+                (h, v) for h, v in zip(at.header, line.split()[1:]) if not _VALUE.fullmatch(v)
             )
             why = f"expected a number in column {name} of device {line.split()[0]}, got {bad!r}"
             raise_or_skip(source, no, why, strict, skipped)

@@ -93,11 +93,14 @@ def _beside(lines: list[str], span: Span, covered, tool: str, first, last) -> No
     line next to it (numbers aside) but not read by its parser: a damaged or cut line of the
     output ('10.77.0.1 : [10], 64 bytes, nan ms (...)' after fping's replies) was left out of
     its block, and so of the run, without a word.  The run beside it names it."""
-    own = [i for i in range(span.start, span.end) if lines[i].strip()]
-    if not own:
+    # the output's first and last line that is not blank (a walk from each end: a block may
+    # hold ten million lines)
+    top = next((i for i in range(span.start, span.end) if lines[i].strip()), None)
+    if top is None:
         return
+    bottom = next(i for i in range(span.end - 1, top - 1, -1) if lines[i].strip())
     commands = get(tool).INFO.command_names()
-    for at, mine, run in ((span.start - 1, own[0], first), (span.end, own[-1], last)):
+    for at, mine, run in ((span.start - 1, top, first), (span.end, bottom, last)):
         if at < 0 or at >= len(lines) or covered(at) or not lines[at].strip():
             continue
         a, b = _shape(lines[at]), _shape(lines[mine])

@@ -84,3 +84,16 @@ def test_a_foreign_line_is_named_and_a_short_row_refused():
         azlatency.read(bad.encode(), tool="iostat", source="x", strict=True)
     lenient = azlatency.read(bad.encode(), tool="iostat", strict=False)
     assert len(lenient.runs) == 2 and "line 7 skipped" in lenient.runs["warnings"].iloc[0]
+
+
+def test_a_sentence_as_wide_as_a_device_row_is_not_one():
+    """A device row with a value that is no number is named (tests/parsers/
+    test_damaged_figures.py); a line of as many words after the output, most of them no
+    number, is text after it, read as before (strict too)."""
+    path = D / "iostat--12.6.1-linux-x-1-3-vda-dd-write.txt"
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    width = len(next(x for x in text.split("\n") if x.startswith("Device")).split())
+    prose = "Then " + " ".join(["we"] * (width - 2)) + " waited."
+    base, got = azlatency.read(text, strict=True), azlatency.read(text + "\n" + prose, strict=True)
+    assert len(prose.split()) == width and got.runs["warnings"].equals(base.runs["warnings"])
+    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
