@@ -908,3 +908,29 @@ def test_decimal_commas_are_never_read_as_thousands(strict):
     assert "line 20 skipped: expected 'percentile <q> = <usec>', got '99,000'" in said
     s = t.summaries
     assert not s["stat"].str.match(r"p\d{4,}").any() and not (s["value"] > 1000).any()
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        # a percentile and the <MIN> observation; the message rate and the bandwidth
+        ("sockperf--3.7-linux-tcp-m1400-fullrtt-pingpong.txt", "sockperf: ---> percentile 25.000"),
+        ("sockperf--3.7-linux-tcp-m1400-throughput.txt", "sockperf: Summary: Message Rate"),
+    ],
+)
+def test_sockperf_lines_run_together_are_read_one_by_one(name, first, strict):
+    """A lost line break joins two of sockperf's lines ('... =   14.121sockperf: ---> <MIN>
+    observation = ...'): the second was lost without a word (a study joining adjacent lines
+    of every fixture).  Both are read, and the run names the line; sockperf's own 'sockperf[
+    CLIENT] send on:sockperf: using recvfrom() ...' (printed so) is no such line."""
+    text = (FIX / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    i = next(k for k, line in enumerate(lines) if line.startswith(first))
+    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
+    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
+    assert base.summaries.drop(columns="run_id").equals(got.summaries.drop(columns="run_id"))
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"line {i + 1}: 2 of sockperf's lines run together (line breaks lost)" in said
+    own = azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-console.txt")
+    assert not any("run together" in w for w in own.runs["warnings"].dropna())

@@ -167,6 +167,14 @@ class Execution:
         """Handle line ``i``; return the index of the next line to read."""
         if not line.strip():
             return i + 1
+        if g.SP.match(line) and (cuts := [m.start() for m in g.JOINED.finditer(line)]):
+            self.cur.run.warnings.append(
+                f"line {i + 1}: {len(cuts) + 1} of sockperf's lines run together (line "
+                "breaks lost), read one by one"
+            )
+            for a, b in zip([0, *cuts], [*cuts, len(line)]):
+                self._line(i, line[a:b])
+            return i + 1
         if not self.seen_output:
             m = g.CMD.match(line)
             if m and not g.SP.match(line):

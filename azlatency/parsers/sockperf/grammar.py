@@ -22,6 +22,11 @@ CMD = re.compile(
     rf"(?:\S*/)?sockperf(?:\.exe)?(?:\s+(?:{MODES}|-\S+)(?:\s.*)?)?)`?\s*$"
 )
 SP = re.compile(r"^\s*sockperf\s*(?:\[\w+\]\s*)?:|^\s*sockperf\[")
+# Two of sockperf's lines run together where a line break was lost: the second one's
+# 'sockperf: ' right after the first one's last character ("...=   10.161sockperf: --->").
+# Not after a colon: sockperf itself prints "sockperf[CLIENT] send on:" with no line break
+# before its next message.
+JOINED = re.compile(r"(?<=[^\s:])(?=sockperf: )")
 VERSION = re.compile(r"sockperf:\s*==\s*version\s*#(?P<raw>\S+)\s*==")
 BANNER = re.compile(r"^\s*(?:VMA|XLIO)\s+(?:INFO|WARNING|DETAILS|DEBUG|ERROR|PANIC)\s*:")
 IP = re.compile(
