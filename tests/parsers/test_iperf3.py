@@ -947,3 +947,30 @@ def test_two_titled_clients_interleaved_are_two_runs():
     # s1's intervals only: 8.70, 6.33, 4.77 Gbits/sec
     s1_rows = t.samples[(t.samples.run_id == t.runs.run_id[0]) & (t.samples.kind == "interval")]
     assert list(s1_rows.bits_per_second) == [8.70e9, 6.33e9, 4.77e9]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        # the banner and the connected line; the header and the first interval
+        ("iperf3--3.12-linux-c-tcp.txt", "Connecting to host"),
+        ("iperf3--3.12-linux-c-tcp.txt", "[ ID] Interval"),
+    ],
+)
+def test_iperf3_lines_run_together_are_read_one_by_one(name, first, strict):
+    """A lost line break joins two of iperf3's lines ('Connecting to host 10.203.0.2, port
+    5201[  5] local ...'): the second was lost without a word (a study joining adjacent
+    lines of every fixture).  Both are read, and the run names the line."""
+    text = (FX / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    i = next(k for k, line in enumerate(lines) if line.startswith(first))
+    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
+    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
+    for frame in ("samples", "summaries"):
+        a, b = getattr(base, frame), getattr(got, frame)
+        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), frame
+    keep = ["src_ip", "dst_ip", "port", "streams"]
+    assert got.runs[keep].equals(base.runs[keep])
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"line {i + 1}: 2 of iperf3's lines run together (line breaks lost)" in said

@@ -59,6 +59,11 @@ from .model import (
 )
 from .settle import TextFacts, end_gaps, settle
 
+# Two of iperf3's lines run together where a line break was lost: a stream's line ('[  5]',
+# '[SUM]', '[ ID]') or 'Reverse mode, ...' right after another line's last character
+# ("Connecting to host 10.0.0.2, port 5201[  5] local ..."); a role after a stream's id
+# ('[  5][TX-C]') is no such line.
+_JOINED = re.compile(r"\S(?=\[\s*(?:\d+|SUM|ID)\]|Reverse mode, )")  # cut after the \S
 # -d's JSON (cJSON_Print): how its lines start, and the lines that end it early (it was cut).
 _JSON_LINE = ("{", "}", "]", "\t")
 _OWN = (
@@ -165,7 +170,16 @@ class TextReader:
             if not text:
                 continue  # no kind, and not a test's last line
             try:
-                self.line(body, text, line_no)
+                # ('[' or 'R' past the first character first: a search on every line of an
+                # hour's intervals cost a third of their parse)
+                if (
+                    text[0] != "{"
+                    and ("[" in text[1:] or "Reverse" in text)
+                    and (cuts := [m.end() for m in _JOINED.finditer(text)])
+                ):
+                    self.joined(text, cuts, line_no)
+                else:
+                    self.line(body, text, line_no)
             except ParseError as exc:
                 if self.strict:
                     raise
@@ -181,6 +195,17 @@ class TextReader:
             self.tests[-1].warnings.extend(f"iperf3: {e}" for e in self.leftover)
             self.leftover = []
         return self.tests
+
+    def joined(self, text: str, cuts: list[int], line_no: int) -> None:
+        """Line ``line_no`` holding several of iperf3's lines (cut at ``cuts``): each read as a
+        line, and the line named."""
+        for a, b in zip([0, *cuts], [*cuts, len(text)]):
+            self.line(text[a:b], text[a:b].strip(), line_no)
+        target = self.cur.warnings if self.cur is not None else self.notes
+        target.append(
+            f"line {line_no}: {len(cuts) + 1} of iperf3's lines run together (line breaks "
+            "lost), read one by one"
+        )
 
     def line(self, body: str, text: str, line_no: int) -> None:
         """Line ``line_no``: ``body`` as it stands, ``text`` stripped (not empty)."""
