@@ -390,3 +390,33 @@ def test_a_count_that_is_no_whole_number_is_located(value):
         azlatency.read("\n".join(text), strict=True)
     warnings = azlatency.read("\n".join(text)).validate().runs["warnings"].iloc[0]
     assert warnings.startswith(f"line 1 skipped: '{text[0][:80]}' is no iperf2 output line")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        # a banner run into its frame of dashes; a connection and the header after it
+        ("iperf2--2.1.8-linux-c-i1-tcp.txt", "-----"),
+        ("iperf2--2.1.8-linux-c-i1-tcp.txt", "[  1] local"),
+    ],
+)
+def test_iperf2_lines_run_together_are_read_one_by_one(name, first, strict):
+    """A lost line break joins two of iperf 2's lines ('----...----Client connecting to
+    127.0.0.1, TCP port 5621'): the second was lost without a word (a study joining adjacent
+    lines of every fixture).  Both are read and the run names the line; a stray character
+    before a line ('ñ[ ID] Interval', the nfqlb fixture) is no second line."""
+    text = (FX / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    i = next(k for k, line in enumerate(lines) if line.startswith(first))
+    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
+    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
+    for frame in ("samples", "summaries"):
+        a, b = getattr(base, frame), getattr(got, frame)
+        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), frame
+    keep = ["role", "protocol", "src_ip", "dst_ip", "port"]
+    assert got.runs[keep].equals(base.runs[keep])
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"line {i + 1}: 2 of iperf 2's lines run together (line breaks lost)" in said
+    nfqlb = _fx("iperf2--2.1-c-u-empty-server-report-nan-inf--nfqlb.txt", strict=False)
+    assert "run together" not in nfqlb.runs["warnings"][0]

@@ -113,6 +113,8 @@ def _kind(line: str) -> str | None:
     s = line.strip()
     if not s:
         return None
+    if s[:20] == "-" * 20 and (cut := _JOINED.search(s)):
+        s = s[cut.start() :]  # a banner run into its frame of dashes: the banner's kind
     for name, pattern in (
         ("client", CLIENT),
         ("server", SERVER),
@@ -209,6 +211,20 @@ def _csv_follows(lines: list[str], i: int) -> bool:
     return False
 
 
+# Two of iperf 2's lines run together where a line break was lost: a banner right after its
+# frame of dashes ('----...----Server listening on TCP port 5001'), a stream's line ('[  1]',
+# '[SUM]', '[ ID]') right after another line's last character.
+_JOINED = re.compile(r"(?<=-{20})(?=[^-\s])|(?<=\S)(?=\[\s*(?:\*?\d+|SUM(?:-\d+)?|ID|FD\d+)\])")
+
+
+def _joined_at(s: str) -> list[int]:
+    """Where ``s`` holds several of iperf 2's lines, the cuts between them; none where a
+    piece is no line of iperf 2's ('ñ[ ID] Interval ...': a stray character before a line)."""
+    cuts = [m.start() for m in _JOINED.finditer(s)]
+    pieces = [s[a:b] for a, b in zip([0, *cuts], [*cuts, len(s)])]
+    return cuts if all(_kind(p) for p in pieces) else []
+
+
 def _printed_twice(tests: list[Test]) -> None:
     """A test on the connection of an earlier one (both ends' addresses and ports) with the
     same rows: the same test printed again (a script that echoes its client's output after
@@ -251,9 +267,24 @@ class _Text:
         for i, line in enumerate(self.lines):
             s = line.strip()
             if s and not DASHES.match(s) and not command_of(line, _COMMANDS)[0]:
-                self._line(s, i + 1)
+                if ("[" in s[1:] or s[:20] == "-" * 20) and (cuts := _joined_at(s)):
+                    self._joined(s, cuts, i + 1)
+                else:
+                    self._line(s, i + 1)
         _printed_twice(self.tests)
         return self.tests
+
+    def _joined(self, s: str, cuts: list[int], no: int) -> None:
+        """Line ``no`` holding several of iperf 2's lines: each read as a line (a frame of
+        dashes passed over), and the line named."""
+        for a, b in zip([0, *cuts], [*cuts, len(s)]):
+            piece = s[a:b].strip()
+            if piece and not DASHES.match(piece):
+                self._line(piece, no)
+        self._current(no).warnings.append(
+            f"line {no}: {len(cuts) + 1} of iperf 2's lines run together (line breaks lost), "
+            "read one by one"
+        )
 
     def _new(self, no: int) -> Test:
         sess = self.session
