@@ -8,6 +8,7 @@ import pytest
 
 import azlatency
 from azlatency.errors import NothingMeasured, ParseError
+from tests.parsers._joined import assert_same_reading, joined
 
 FX = Path(__file__).parents[1] / "fixtures" / "iperf2"
 MBIT, GBIT, MB = 1e6, 1e9, 2**20
@@ -407,15 +408,9 @@ def test_iperf2_lines_run_together_are_read_one_by_one(name, first, strict):
     lines of every fixture).  Both are read and the run names the line; a stray character
     before a line ('ñ[ ID] Interval', the nfqlb fixture) is no second line."""
     text = (FX / name).read_text(encoding="utf-8")
-    lines = text.split("\n")
-    i = next(k for k, line in enumerate(lines) if line.startswith(first))
-    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
-    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
-    for frame in ("samples", "summaries"):
-        a, b = getattr(base, frame), getattr(got, frame)
-        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), frame
-    keep = ["role", "protocol", "src_ip", "dst_ip", "port"]
-    assert got.runs[keep].equals(base.runs[keep])
+    bad, i = joined(text, first)
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("role", "protocol", "src_ip", "dst_ip", "port"))
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of iperf 2's lines run together (line breaks lost)" in said
     nfqlb = _fx("iperf2--2.1-c-u-empty-server-report-nan-inf--nfqlb.txt", strict=False)

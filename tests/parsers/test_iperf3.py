@@ -16,6 +16,7 @@ import azlatency
 from azlatency.errors import ParseError
 from azlatency.parsers import iperf3
 from tests.conftest import FIXTURES, corpus, needs_shared, seed
+from tests.parsers._joined import assert_same_reading, joined
 
 FX = FIXTURES / "iperf3"
 GBIT, MBIT, MIB, KIB, GIB = 1e9, 1e6, 2**20, 2**10, 2**30
@@ -963,14 +964,8 @@ def test_iperf3_lines_run_together_are_read_one_by_one(name, first, strict):
     5201[  5] local ...'): the second was lost without a word (a study joining adjacent
     lines of every fixture).  Both are read, and the run names the line."""
     text = (FX / name).read_text(encoding="utf-8")
-    lines = text.split("\n")
-    i = next(k for k, line in enumerate(lines) if line.startswith(first))
-    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
-    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
-    for frame in ("samples", "summaries"):
-        a, b = getattr(base, frame), getattr(got, frame)
-        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), frame
-    keep = ["src_ip", "dst_ip", "port", "streams"]
-    assert got.runs[keep].equals(base.runs[keep])
+    bad, i = joined(text, first)
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("src_ip", "dst_ip", "port", "streams"))
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of iperf3's lines run together (line breaks lost)" in said

@@ -18,6 +18,7 @@ from azlatency.parsers import ping
 from azlatency.parsers.ping.runs import unwrap
 from tests._expected import FIXTURES, read_fixture
 from tests.conftest import CORPUS, corpus, needs_shared, seed
+from tests.parsers._joined import assert_same_reading, joined
 
 PING = FIXTURES / "ping"
 
@@ -1281,13 +1282,9 @@ def test_ping_lines_run_together_are_read_one_by_one(name, first, what, strict):
     ...'): the second was lost without a word (a study joining adjacent lines of every
     fixture).  Both are read, as from the two lines, and the run names the line."""
     text = (PING / name).read_text(encoding="utf-8")
-    lines = text.split("\n")
-    i = next(k for k, line in enumerate(lines) if line.startswith(first))
-    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
-    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
-    for frame in ("samples", "summaries"):
-        a, b = getattr(base, frame), getattr(got, frame)
-        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), (what, frame)
+    bad, i = joined(text, first)
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got)
     said = "; ".join(got.runs["warnings"].dropna())
     assert (
         f"held several of ping's lines run together (line breaks lost), read one by one: line {i + 1}"

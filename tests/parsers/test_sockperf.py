@@ -24,6 +24,7 @@ from azlatency.parsers._lines import pool_empty
 from azlatency.parsers.sockperf import fulllog
 from azlatency.parsers.sockperf.fulllog import TOLERANCE_US, stat_name
 from tests.conftest import FIXTURES, corpus, needs_shared, seed
+from tests.parsers._joined import assert_same_reading, joined
 
 FIX = FIXTURES / "sockperf"
 P = "sockperf--3.7-linux-"
@@ -925,11 +926,9 @@ def test_sockperf_lines_run_together_are_read_one_by_one(name, first, strict):
     of every fixture).  Both are read, and the run names the line; sockperf's own 'sockperf[
     CLIENT] send on:sockperf: using recvfrom() ...' (printed so) is no such line."""
     text = (FIX / name).read_text(encoding="utf-8")
-    lines = text.split("\n")
-    i = next(k for k, line in enumerate(lines) if line.startswith(first))
-    joined = "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :])
-    base, got = azlatency.read(text, strict=strict), azlatency.read(joined, strict=strict)
-    assert base.summaries.drop(columns="run_id").equals(got.summaries.drop(columns="run_id"))
+    bad, i = joined(text, first)
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got)
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of sockperf's lines run together (line breaks lost)" in said
     own = azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-console.txt")
