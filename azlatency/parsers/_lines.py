@@ -476,6 +476,18 @@ def stray(
     warnings.append(f"line {no} skipped: {reason}")
 
 
+def pieces(line: str, cuts: list[int]) -> list[str]:
+    """``line`` cut at ``cuts`` (ascending positions): the lines a lost line break ran
+    together."""
+    return [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
+
+
+def run_together(no: int, n: int, tool: str) -> str:
+    """The warning of line ``no``, ``n`` of ``tool``'s lines (as the tool is written in
+    prose: 'iperf 2') that a lost line break ran together and that were read one by one."""
+    return f"line {no}: {n} of {tool}'s lines run together (line breaks lost), read one by one"
+
+
 def unstorable(m: re.Match[str], integers: dict[str, str]) -> str | None:
     """Why a number matched on a line cannot be stored, or None: a group of ``integers``
     (group name → what it is) beyond int64, the columns' type, or a ``loss`` above 100%."""

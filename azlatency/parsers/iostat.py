@@ -53,11 +53,12 @@ _TIMESTAMP = re.compile(
     r"^(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ T]\d{1,2}:\d{2}:\d{2}(\s*[AP]M)?|"
     r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4})\s*$"
 )
-_ROW = re.compile(r"^(?P<dev>[A-Za-z][\w.:/-]*)\s+(?P<rest>-?\d[\d.,]*(\s+-?\d[\d.,]*)+)\s*$")
+_NUMBER = r"-?\d[\d.,]*"  # a value as iostat prints it (a decimal comma in some locales)
+_ROW = re.compile(rf"^(?P<dev>[A-Za-z][\w.:/-]*)\s+(?P<rest>{_NUMBER}(\s+{_NUMBER})+)\s*$")
 _DEVICE = re.compile(r"^[A-Za-z][\w.:/-]*\s")
 
 
-_VALUE = re.compile(r"-?\d[\d.,]*")
+_VALUE = re.compile(_NUMBER)
 
 
 def _as_wide(line: str, header: list[str] | None) -> bool:

@@ -113,8 +113,7 @@ def _beside(lines: list[str], span: Span, covered, tool: str, first, last) -> No
                 f"line {at + 1} looks like this {tool} output's line {mine + 1} but does not "
                 "read: a damaged or cut line? (left out)"
             )
-            old = run.meta.get("warnings")
-            run.meta["warnings"] = f"{old}; {note}" if old else note
+            _warn(run, note)
 
 
 @dataclass
@@ -301,7 +300,13 @@ def _repeats(rows: list[_RunRows], lines: list[str] | None, hashes: dict[int, np
             f"the same figures as the run at lines {first.meta['line_start']}-"
             f"{first.meta['line_end']}: a repeated copy? (both read)"
         )
-        r.meta["warnings"] = f"{old}; {note}" if old else note
+        _warn(r, note)
+
+
+def _warn(row: _RunRows, note: str) -> None:
+    """Add ``note`` to a run's warnings (its rows not yet framed)."""
+    old = row.meta.get("warnings")
+    row.meta["warnings"] = f"{old}; {note}" if old else note
 
 
 def _plausible(summaries: list) -> tuple[list, list[str]]:

@@ -20,7 +20,7 @@ import re
 
 from ...errors import NothingMeasured, ParseError, WrongTool
 from .._base import Parsed, Span, ToolInfo
-from .._lines import PROMPT, anywhere, command_of, stray
+from .._lines import PROMPT, anywhere, command_of, pieces, run_together, stray
 from . import csvfmt
 from .lines import (
     ACCEPTED,
@@ -221,8 +221,7 @@ def _joined_at(s: str) -> list[int]:
     """Where ``s`` holds several of iperf 2's lines, the cuts between them; none where a
     piece is no line of iperf 2's ('ñ[ ID] Interval ...': a stray character before a line)."""
     cuts = [m.start() for m in _JOINED.finditer(s)]
-    pieces = [s[a:b] for a, b in zip([0, *cuts], [*cuts, len(s)])]
-    return cuts if all(_kind(p) for p in pieces) else []
+    return cuts if all(_kind(p) for p in pieces(s, cuts)) else []
 
 
 def _printed_twice(tests: list[Test]) -> None:
@@ -277,14 +276,10 @@ class _Text:
     def _joined(self, s: str, cuts: list[int], no: int) -> None:
         """Line ``no`` holding several of iperf 2's lines: each read as a line (a frame of
         dashes passed over), and the line named."""
-        for a, b in zip([0, *cuts], [*cuts, len(s)]):
-            piece = s[a:b].strip()
+        for piece in map(str.strip, pieces(s, cuts)):
             if piece and not DASHES.match(piece):
                 self._line(piece, no)
-        self._current(no).warnings.append(
-            f"line {no}: {len(cuts) + 1} of iperf 2's lines run together (line breaks lost), "
-            "read one by one"
-        )
+        self._current(no).warnings.append(run_together(no, len(cuts) + 1, "iperf 2"))
 
     def _new(self, no: int) -> Test:
         sess = self.session

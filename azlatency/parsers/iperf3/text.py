@@ -17,7 +17,17 @@ from datetime import UTC, datetime
 from math import isfinite
 
 from ...errors import ParseError
-from .._lines import BIT_RATES, BYTE_RATES, BYTE_UNITS, INT64_MIN, command_of, integer, number
+from .._lines import (
+    BIT_RATES,
+    BYTE_RATES,
+    BYTE_UNITS,
+    INT64_MIN,
+    command_of,
+    integer,
+    number,
+    pieces,
+    run_together,
+)
 from .lines import (
     ACCEPTED,
     CONGESTION,
@@ -199,13 +209,10 @@ class TextReader:
     def joined(self, text: str, cuts: list[int], line_no: int) -> None:
         """Line ``line_no`` holding several of iperf3's lines (cut at ``cuts``): each read as a
         line, and the line named."""
-        for a, b in zip([0, *cuts], [*cuts, len(text)]):
-            self.line(text[a:b], text[a:b].strip(), line_no)
+        for piece in pieces(text, cuts):
+            self.line(piece, piece.strip(), line_no)
         target = self.cur.warnings if self.cur is not None else self.notes
-        target.append(
-            f"line {line_no}: {len(cuts) + 1} of iperf3's lines run together (line breaks "
-            "lost), read one by one"
-        )
+        target.append(run_together(line_no, len(cuts) + 1, "iperf3"))
 
     def line(self, body: str, text: str, line_no: int) -> None:
         """Line ``line_no``: ``body`` as it stands, ``text`` stripped (not empty)."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .._lines import ELIDED, STRAY_LINES
+from .._lines import ELIDED, STRAY_LINES, pieces
 from . import l10n
 
 # ---------------------------------------------------------------------------------------------
@@ -462,8 +462,8 @@ class Scanner:
         """The events of each of ping's lines run together on one line, each marked."""
         cuts = [m.start() for m in _JOINED.finditer(line)]
         events = []
-        for a, b in zip([0, *cuts], [*cuts, len(line)]):
-            for e in self._one(idx, line[a:b]):
+        for piece in pieces(line, cuts):
+            for e in self._one(idx, piece):
                 e.data["joined"] = True
                 events.append(e)
         return events
@@ -520,9 +520,8 @@ class Scanner:
 
     def _glued(self, idx: int, line: str) -> list[Event]:
         cuts = [m.start() for m in _GLUED.finditer(line)]
-        pieces = [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
         events = []
-        for piece in pieces:
+        for piece in pieces(line, cuts):
             m = UNIX_REPLY.fullmatch(piece)
             if m is None:
                 events.append(Event(idx, "unknown", {"text": piece}))

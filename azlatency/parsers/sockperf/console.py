@@ -13,7 +13,7 @@ import numpy as np
 
 from ...errors import ParseError
 from .._base import Run
-from .._lines import integer, number
+from .._lines import integer, number, pieces, run_together
 from . import fulllog
 from . import grammar as g
 from .grammar import TOOL, command_options
@@ -168,12 +168,9 @@ class Execution:
         if not line.strip():
             return i + 1
         if g.SP.match(line) and (cuts := [m.start() for m in g.JOINED.finditer(line)]):
-            self.cur.run.warnings.append(
-                f"line {i + 1}: {len(cuts) + 1} of sockperf's lines run together (line "
-                "breaks lost), read one by one"
-            )
-            for a, b in zip([0, *cuts], [*cuts, len(line)]):
-                self._line(i, line[a:b])
+            self.cur.run.warnings.append(run_together(i + 1, len(cuts) + 1, "sockperf"))
+            for piece in pieces(line, cuts):
+                self._line(i, piece)
             return i + 1
         if not self.seen_output:
             m = g.CMD.match(line)
