@@ -54,12 +54,7 @@ def point_intervals(
     """
     ax = ax if ax is not None else plt.gca()
     cats = list(dict.fromkeys(data[x].astype(str)))
-    if orient == "auto":
-        long = max((len(c) for c in cats), default=0) > AUTO_H_CHARS
-        orient = "h" if len(cats) > AUTO_H_CATEGORIES or long else "v"
-    if orient not in ("h", "v"):
-        raise ValueError(f"orient must be 'auto', 'h' or 'v', got {orient!r}")
-    flip = orient == "h"
+    flip = _across(cats, orient)
     pos = {c: (len(cats) - 1 - i if flip else i) for i, c in enumerate(cats)}
     hues = list(dict.fromkeys(data[hue].astype(str))) if hue else [None]
     step = 0.6 / max(len(hues), 1)
@@ -83,6 +78,26 @@ def point_intervals(
             kwargs=kwargs,
         )
     label = ylabel if ylabel is not None else latency_label(basis, unit)
+    _axes(ax, cats, flip, label, log_y)
+    if hue:
+        legend(ax, title=hue_title(hue), fontsize="small")
+    return ax
+
+
+def _across(cats: list[str], orient: str) -> bool:
+    """Whether ``point_intervals`` lists the categories down the left (``orient`` "h", or
+    "auto" with many or long categories)."""
+    if orient == "auto":
+        long = max((len(c) for c in cats), default=0) > AUTO_H_CHARS
+        orient = "h" if len(cats) > AUTO_H_CATEGORIES or long else "v"
+    if orient not in ("h", "v"):
+        raise ValueError(f"orient must be 'auto', 'h' or 'v', got {orient!r}")
+    return orient == "h"
+
+
+def _axes(ax: Axes, cats: list[str], flip: bool, label: str, log_y: bool) -> None:
+    """The category axis (down the left when ``flip``, first at the top) and the value axis
+    with its ``label``, logarithmic when ``log_y``."""
     if flip:
         ax.set_yticks(range(len(cats))[::-1], cats)
         ax.set_ylim(-0.5, len(cats) - 0.5)
@@ -95,9 +110,6 @@ def point_intervals(
         log_scale(ax, value_axis)
     set_label(label)
     ax.grid(axis=cat_grid, visible=False)
-    if hue:
-        legend(ax, title=hue_title(hue), fontsize="small")
-    return ax
 
 
 def _series(

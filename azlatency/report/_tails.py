@@ -128,6 +128,21 @@ def _printed_ratio(top: float, base: float, a: str, b: str) -> tuple[float, str]
     return top / base, "printed percentiles: no interval"
 
 
+def _no_multiple(median: pd.DataFrame) -> str:
+    """Why a group's ``median`` row (of the percentiles) has no multiples to take, or ""."""
+    m = median["estimate"]
+    if m.empty or pd.isna(m.iloc[0]):  # said, not dropped (Windows' time<1ms medians)
+        why = median["note"].dropna().astype(str)
+        return "no median to take multiples of" + (
+            f" ({why.iloc[0].split('; ')[0]})" if len(why) else ""
+        )
+    if m.iloc[0] <= 0:  # every multiple of 0 is 0: P(latency > 0) is no tail
+        return (
+            f"the median is {m.iloc[0]:g} (values below the clock's resolution?): no multiple of it"
+        )
+    return ""
+
+
 @memo
 def exceedance(
     tables: Tables,
@@ -147,28 +162,15 @@ def exceedance(
         med = percentiles[(percentiles["stat"] == "p50") & (percentiles["basis"] == basis)]
         for label, g in s.groupby("label", sort=True):
             m = med.loc[med["label"] == label, "estimate"]
-            if m.empty or pd.isna(m.iloc[0]):  # said, not dropped (Windows' time<1ms medians)
-                why = med.loc[med["label"] == label, "note"].dropna().astype(str)
+            why = _no_multiple(med[med["label"] == label])
+            if why:
                 rows.append(
                     {
                         "label": label,
                         "metric": basis,
                         "estimable": False,
                         "source": "samples",
-                        "note": "no median to take multiples of"
-                        + (f" ({why.iloc[0].split('; ')[0]})" if len(why) else ""),
-                    }
-                )
-                continue
-            if m.iloc[0] <= 0:  # every multiple of 0 is 0: P(latency > 0) is no tail
-                rows.append(
-                    {
-                        "label": label,
-                        "metric": basis,
-                        "estimable": False,
-                        "source": "samples",
-                        "note": f"the median is {m.iloc[0]:g} (values below the clock's "
-                        "resolution?): no multiple of it",
+                        "note": why,
                     }
                 )
                 continue

@@ -176,17 +176,9 @@ def packet_compare(
     m, n = len(xa), len(xb)
     base = {"level": level, "n_a": m, "n_b": n}
     if m < 2 or n < 2:
-        return [
-            {
-                **base,
-                "effect": e,
-                "estimable": False,
-                "note": "needs ≥ 2 values per side",
-                "method": "",
-                "unit_of_analysis": "packet",
-            }
-            for e in EFFECTS
-        ]
+        return _no_estimate_rows(
+            base, note="needs ≥ 2 values per side", method="", unit_of_analysis="packet"
+        )
     da, db, dependent, notes = _assess_pair(xa, xb, dependence)
     sa, sb = np.sort(xa), np.sort(xb)
     pa, pb = _placements(xa, sb), _placements(xb, sa)
@@ -223,6 +215,11 @@ def packet_compare(
         rows.append(_ratio_row(sa, sb, level, vif_a, vif_b, df, rng, n_resamples, common))
     rows.append(_delta_row(pa, pb, level, vif_a, vif_b, df, common))
     return rows
+
+
+def _no_estimate_rows(base: dict, **fields) -> list[dict]:
+    """A row per effect of ``EFFECTS``, none estimable: ``base``, then ``fields`` (the why)."""
+    return [{**base, "effect": e, "estimable": False, **fields} for e in EFFECTS]
 
 
 def _assess_pair(xa: np.ndarray, xb: np.ndarray, dependence: str):
@@ -460,19 +457,9 @@ def value_rows(va, vb, *, level, stat, pooled, what, rng) -> pd.DataFrame:
         "median_b": float(np.median(vb)) if kb else np.nan,
     }
     if not ka or not kb:
-        return pd.DataFrame(
-            [
-                {
-                    **base,
-                    "effect": e,
-                    "estimable": False,
-                    "testable": False,
-                    "method": "",
-                    "note": join_notes(note, "a side has no run value"),
-                }
-                for e in EFFECTS
-            ]
-        ).reindex(columns=COLUMNS)
+        why = join_notes(note, "a side has no run value")
+        rows = _no_estimate_rows(base, testable=False, method="", note=why)
+        return pd.DataFrame(rows).reindex(columns=COLUMNS)
     res = rl.run_test(va, vb, level, pooled, stat=stat, what=what)
     common = {
         **base,
@@ -604,11 +591,7 @@ def compare_groups(
     by = [by] if isinstance(by, str) else list(by)
     column, _ = metric_column(metric)
     check_basis(frame, metric)
-    data = _ordered(by_execution(attach(frame, runs, by), runs))
-    groups = {
-        _label(k if isinstance(k, tuple) else (k,), by): g
-        for k, g in data.groupby(by, sort=True, dropna=False)
-    }
+    groups = _labelled_groups(_ordered(by_execution(attach(frame, runs, by), runs)), by)
     if pairs is None:
         pairs = list(itertools.combinations(groups, 2))
     pooled = rl.resolve(
@@ -639,6 +622,19 @@ def compare_groups(
         )
         out["a"], out["b"], out["comparison"] = la, lb, i
         parts.append(out)
+    return _adjusted(parts, metric=metric, adjust=adjust, level=level)
+
+
+def _labelled_groups(data: pd.DataFrame, by: list[str]) -> dict[str, pd.DataFrame]:
+    """The rows of each group of ``by``, keyed by its label (``_label``)."""
+    return {
+        _label(k if isinstance(k, tuple) else (k,), by): g
+        for k, g in data.groupby(by, sort=True, dropna=False)
+    }
+
+
+def _adjusted(parts: list[pd.DataFrame], *, metric: str, adjust: str, level: float) -> pd.DataFrame:
+    """The comparisons of ``compare_groups`` in one frame, p-values adjusted across them."""
     tail = ["p_adj", "adjust", "significant", "caption", "metric"]
     if not parts:
         return pd.DataFrame(columns=["comparison", *COLUMNS, *tail])

@@ -397,37 +397,20 @@ def change_points(
         nb = len(x) // block
         if nb < 2 * min_blocks + 1:
             continue
-        y = np.log(np.clip(x[: nb * block], 1e-12, None)).reshape(nb, block)
-        q1, med, q3 = np.quantile(y, [0.25, 0.5, 0.75], axis=1)
-        signals = {"level": med, "dispersion": np.log(np.maximum(q3 - q1, 1e-9))}
+        signals = _block_signals(x, nb, block)
         for kind in kinds:
             effect = min_effect if kind == "level" else min_effect_dispersion
             found = _segment(signals[kind], penalty, min_blocks, window, alpha, np.log1p(effect))
-            edges = [0, *(f[0] for f in found), nb]
-            stat = np.median if kind == "level" else stats.iqr
-            for j, (cp, c, z, drift, w) in enumerate(found):
-                b = float(stat(x[edges[j] * block : cp * block]))
-                a = float(stat(x[cp * block : edges[j + 2] * block]))
-                sd = abs(c) / z if np.isfinite(z) and z > 0 else 0.0
-                i = cp * block
+            for change in _measure_changes(x, found, nb, block, kind, zq):
+                i = change["index"]
                 out.append(
                     {
+                        **change,
                         "run_id": run_id,
                         "kind": kind,
-                        "index": i,
                         "seq": ok["seq"].iloc[i],
                         "time_ns": ok[tcol].iloc[i] if tcol else pd.NA,
-                        "before": b,
-                        "after": a,
-                        "change": a - b,
-                        "ratio": a / b if b else np.nan,
-                        "magnitude": float(np.exp(c)),
-                        "ci_low": float(np.exp(c - zq * sd)),
-                        "ci_high": float(np.exp(c + zq * sd)),
                         "level": level,
-                        "z": z,
-                        "drift_ratio": float(np.exp(drift)),
-                        "window": w * block,
                         "statistic": "median" if kind == "level" else "iqr",
                         "unit": unit,
                         "block": block,
@@ -444,6 +427,47 @@ _CP_METHOD = (
     "when the local step net of drift passes the minimum effect and a "
     "run-wide test against the series' own noise (MAD of local steps)"
 )
+
+
+def _block_signals(x: np.ndarray, nb: int, block: int) -> dict[str, np.ndarray]:
+    """The ``level`` (median) and ``dispersion`` (log IQR) of log values in ``nb`` blocks."""
+    y = np.log(np.clip(x[: nb * block], 1e-12, None)).reshape(nb, block)
+    q1, med, q3 = np.quantile(y, [0.25, 0.5, 0.75], axis=1)
+    return {"level": med, "dispersion": np.log(np.maximum(q3 - q1, 1e-9))}
+
+
+def _measure_changes(
+    x: np.ndarray,
+    found: list[tuple[int, float, float, float, int]],
+    nb: int,
+    block: int,
+    kind: str,
+    zq: float,
+) -> list[dict]:
+    """Each change ``found`` in one signal: the whole segments either side and the step's ratio."""
+    edges = [0, *(f[0] for f in found), nb]
+    stat = np.median if kind == "level" else stats.iqr
+    out = []
+    for j, (cp, c, z, drift, w) in enumerate(found):
+        b = float(stat(x[edges[j] * block : cp * block]))
+        a = float(stat(x[cp * block : edges[j + 2] * block]))
+        sd = abs(c) / z if np.isfinite(z) and z > 0 else 0.0
+        out.append(
+            {
+                "index": cp * block,
+                "before": b,
+                "after": a,
+                "change": a - b,
+                "ratio": a / b if b else np.nan,
+                "magnitude": float(np.exp(c)),
+                "ci_low": float(np.exp(c - zq * sd)),
+                "ci_high": float(np.exp(c + zq * sd)),
+                "z": z,
+                "drift_ratio": float(np.exp(drift)),
+                "window": w * block,
+            }
+        )
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -498,28 +522,7 @@ def last_records_before_break(
                 stop = mine["start_seq"].min()
                 part = part[part["seq"] <= stop]
         whole = observations(part, column).values
-        # Dependence is measured on the run before the examined window when there is enough
-        # of it: a change just before the break (the thing studied) would inflate it.
-        earlier = whole[:-n_last]
-        vif = _run_vif(earlier if len(earlier) >= 4 * dep.MIN_N else whole)
-        x = whole[-n_last:]
-        k = len(x)
-        rows = []
-        for j in range(-(-k // segment) - 1, -1, -1):  # segments aligned on the break
-            first, last = min((j + 1) * segment, k), j * segment + 1
-            seg = x[k - first : k - last + 1]
-            label = f"Last {first} records" if last == 1 else f"Records {first}-{last}"
-            rows.append(_segment_row(run_id, seg, first, last, label, level, vif))
-        if len(rows) >= 2:
-            prev, final = (
-                x[k - rows[-2]["from_end_first"] : k - rows[-2]["from_end_last"] + 1],
-                x[k - rows[-1]["from_end_first"] :],
-            )
-            diff, lo, hi = _welch(final, prev, level, vif)
-            rows[-1].update(change_vs_previous=diff, change_ci_low=lo, change_ci_high=hi)
-        for r in rows:
-            r["vif"] = vif
-        out.extend(rows)
+        out.extend(_last_segments(run_id, whole, n_last, segment, level))
     cols = [
         "run_id",
         "segment",
@@ -542,6 +545,34 @@ def last_records_before_break(
         "variance inflation (batch means) when it is autocorrelated"
     )
     return result
+
+
+def _last_segments(
+    run_id, whole: np.ndarray, n_last: int, segment: int, level: float
+) -> list[dict]:
+    """The segment rows of one run's last ``n_last`` values, the final one with its change."""
+    # Dependence is measured on the run before the examined window when there is enough
+    # of it: a change just before the break (the thing studied) would inflate it.
+    earlier = whole[:-n_last]
+    vif = _run_vif(earlier if len(earlier) >= 4 * dep.MIN_N else whole)
+    x = whole[-n_last:]
+    k = len(x)
+    rows = []
+    for j in range(-(-k // segment) - 1, -1, -1):  # segments aligned on the break
+        first, last = min((j + 1) * segment, k), j * segment + 1
+        seg = x[k - first : k - last + 1]
+        label = f"Last {first} records" if last == 1 else f"Records {first}-{last}"
+        rows.append(_segment_row(run_id, seg, first, last, label, level, vif))
+    if len(rows) >= 2:
+        prev, final = (
+            x[k - rows[-2]["from_end_first"] : k - rows[-2]["from_end_last"] + 1],
+            x[k - rows[-1]["from_end_first"] :],
+        )
+        diff, lo, hi = _welch(final, prev, level, vif)
+        rows[-1].update(change_vs_previous=diff, change_ci_low=lo, change_ci_high=hi)
+    for r in rows:
+        r["vif"] = vif
+    return rows
 
 
 def _run_vif(x: np.ndarray) -> float:

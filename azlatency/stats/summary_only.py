@@ -70,56 +70,46 @@ def summary_only_interval(
     out = []
     for r in _wide(s, metric).to_dict("records"):
         run_id = r["run_id"]
-        n = counts.get(run_id, np.nan)
-        kw = dict(level=level, unit="packet", n=0 if np.isnan(n) else int(n))
         base = {"run_id": run_id, "metric": metric, "unit": unit, "stat": "mean", "source": source}
-        mean, std = r.get("mean", np.nan), r.get("std", np.nan)
         reported = s[(s["run_id"] == run_id) & (s["metric"] == metric)]
-        lo_r = reported.loc[reported["stat"] == "ci_low"]
-        hi_r = reported.loc[reported["stat"] == "ci_high"]
-        if len(lo_r) and len(hi_r):
-            lvl = lo_r["level"].iloc[0]
-            out.append(
-                {
-                    **base,
-                    **row(
-                        mean,
-                        lo_r["value"].iloc[0],
-                        hi_r["value"].iloc[0],
-                        method="reported by the tool",
-                        **{**kw, "level": lvl},
-                    ),
-                    "caveat": "the tool's own interval; its method is the tool's",
-                }
-            )
-            continue
-        if np.isnan(mean) or np.isnan(std) or np.isnan(n) or n < 2:
-            missing = [k for k, v in (("mean", mean), ("std", std), ("count", n)) if np.isnan(v)]
-            out.append(
-                {
-                    **base,
-                    **not_estimable(
-                        method="normal (mean ± z·std/√n)",
-                        estimate=mean,
-                        note=f"the tool did not "
-                        f"print {', '.join(missing) or 'enough observations'}",
-                        **kw,
-                    ),
-                    "caveat": CAVEAT,
-                }
-            )
-            continue
-        half = stats.norm.ppf((1 + level) / 2) * std / np.sqrt(n)
-        out.append(
-            {
-                **base,
-                **row(
-                    mean, mean - half, mean + half, method="normal (mean ± z·std/√n)", n_eff=n, **kw
-                ),
-                "caveat": CAVEAT,
-            }
-        )
+        out.append({**base, **_run_interval(r, reported, counts.get(run_id, np.nan), level)})
     return pd.DataFrame(out)
+
+
+def _run_interval(r: dict, reported: pd.DataFrame, n: float, level: float) -> dict:
+    """One run's interval columns: the tool's own interval, else mean ± z·std/√n, else why not."""
+    kw = dict(level=level, unit="packet", n=0 if np.isnan(n) else int(n))
+    mean, std = r.get("mean", np.nan), r.get("std", np.nan)
+    lo_r = reported.loc[reported["stat"] == "ci_low"]
+    hi_r = reported.loc[reported["stat"] == "ci_high"]
+    if len(lo_r) and len(hi_r):
+        lvl = lo_r["level"].iloc[0]
+        return {
+            **row(
+                mean,
+                lo_r["value"].iloc[0],
+                hi_r["value"].iloc[0],
+                method="reported by the tool",
+                **{**kw, "level": lvl},
+            ),
+            "caveat": "the tool's own interval; its method is the tool's",
+        }
+    if np.isnan(mean) or np.isnan(std) or np.isnan(n) or n < 2:
+        missing = [k for k, v in (("mean", mean), ("std", std), ("count", n)) if np.isnan(v)]
+        return {
+            **not_estimable(
+                method="normal (mean ± z·std/√n)",
+                estimate=mean,
+                note=f"the tool did not print {', '.join(missing) or 'enough observations'}",
+                **kw,
+            ),
+            "caveat": CAVEAT,
+        }
+    half = stats.norm.ppf((1 + level) / 2) * std / np.sqrt(n)
+    return {
+        **row(mean, mean - half, mean + half, method="normal (mean ± z·std/√n)", n_eff=n, **kw),
+        "caveat": CAVEAT,
+    }
 
 
 def summary_ranges(
@@ -182,58 +172,62 @@ def histogram_quantiles(
     out = []
     for keys, g in h.groupby(by, sort=True, dropna=False):
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
-        merged = g.groupby(["bin_low_us", "bin_high_us"], sort=True)["count"].sum()
-        merged = merged[merged > 0]
-        lows = merged.index.get_level_values(0).to_numpy(dtype=float)
-        highs = merged.index.get_level_values(1).to_numpy(dtype=float)
-        cum = np.cumsum(merged.to_numpy(dtype=np.int64))
-        n = int(cum[-1]) if len(cum) else 0
-        qs = np.asarray(quantiles, dtype=float)
-        lo_i, hi_i = exact_indices(n, qs, level) if n else (qs * 0 - 1, qs * 0)
-        for q, li, ui in zip(qs, lo_i, hi_i):
-            kw = dict(
-                level=level,
-                method="merged histogram; exact order statistics to bin edges",
-                unit="packet",
-                n=n,
-                n_runs=g["run_id"].nunique(),
-            )
-            base = {**keys, "stat": pct_label(q), "q": q, "unit": "us"}
-            if n == 0 or n * min(q, 1 - q) < 1 - 1e-9:
-                out.append({**base, **not_estimable(note="too few observations", **kw)})
-                continue
-            b = int(np.searchsorted(cum, np.ceil(q * n), side="left"))
-            bounds = (lows[b], highs[b])
-            if li < 0 or ui >= n:
-                out.append(
-                    {
-                        **base,
-                        **not_estimable(
-                            estimate=highs[b],
-                            bounds=bounds,
-                            note=f"a {level:.0%} interval for {pct_label(q)} needs n ≥ "
-                            f"{min_n(q, level)}",
-                            **kw,
-                        ),
-                    }
-                )
-                continue
-            bl = int(np.searchsorted(cum, li + 1, side="left"))
-            bu = int(np.searchsorted(cum, ui + 1, side="left"))
-            out.append(
-                {
-                    **base,
-                    **row(
-                        highs[b],
-                        lows[bl],
-                        highs[bu],
-                        bounds=bounds,
-                        note="value known only to its bin",
-                        **kw,
-                    ),
-                }
-            )
+        out.extend(_group_quantiles(g, keys, quantiles, level))
     return pd.DataFrame(out)
+
+
+def _group_quantiles(
+    g: pd.DataFrame, keys: dict, quantiles: Sequence[float], level: float
+) -> list[dict]:
+    """The quantile rows of one group: its runs' histograms merged by adding counts per bin."""
+    merged = g.groupby(["bin_low_us", "bin_high_us"], sort=True)["count"].sum()
+    merged = merged[merged > 0]
+    lows = merged.index.get_level_values(0).to_numpy(dtype=float)
+    highs = merged.index.get_level_values(1).to_numpy(dtype=float)
+    cum = np.cumsum(merged.to_numpy(dtype=np.int64))
+    n = int(cum[-1]) if len(cum) else 0
+    qs = np.asarray(quantiles, dtype=float)
+    lo_i, hi_i = exact_indices(n, qs, level) if n else (qs * 0 - 1, qs * 0)
+    kw = dict(
+        level=level,
+        method="merged histogram; exact order statistics to bin edges",
+        unit="packet",
+        n=n,
+        n_runs=g["run_id"].nunique(),
+    )
+    return [
+        {
+            **keys,
+            "stat": pct_label(q),
+            "q": q,
+            "unit": "us",
+            **_bin_quantile(q, li, ui, lows, highs, cum, kw),
+        }
+        for q, li, ui in zip(qs, lo_i, hi_i)
+    ]
+
+
+def _bin_quantile(
+    q: float, li: float, ui: float, lows: np.ndarray, highs: np.ndarray, cum: np.ndarray, kw: dict
+) -> dict:
+    """Quantile ``q`` as the bin that holds it, its interval (ranks ``li``, ``ui``) to bin edges."""
+    n, level = kw["n"], kw["level"]
+    if n == 0 or n * min(q, 1 - q) < 1 - 1e-9:
+        return not_estimable(note="too few observations", **kw)
+    b = int(np.searchsorted(cum, np.ceil(q * n), side="left"))
+    bounds = (lows[b], highs[b])
+    if li < 0 or ui >= n:
+        return not_estimable(
+            estimate=highs[b],
+            bounds=bounds,
+            note=f"a {level:.0%} interval for {pct_label(q)} needs n ≥ {min_n(q, level)}",
+            **kw,
+        )
+    bl = int(np.searchsorted(cum, li + 1, side="left"))
+    bu = int(np.searchsorted(cum, ui + 1, side="left"))
+    return row(
+        highs[b], lows[bl], highs[bu], bounds=bounds, note="value known only to its bin", **kw
+    )
 
 
 FIELLER_CAVEAT = (

@@ -94,6 +94,21 @@ class Truth:
 
 def _scenarios(b: Builder) -> dict[str, Any]:
     """Every execution of the campaign, in the order they ran."""
+    _zone_matrix(b)
+    _placements(b)
+    m, sc, h = b.model, b.scale, b.hosts
+    wa, wb = h[f"win-z{m.zones[0]}-a"], h[f"win-z{m.zones[1]}-a"]
+    for src, dst in ((wa, wb), (wb, wa)):
+        for rep in range(1, sc.latte_repetitions + 1):
+            b.latte("windows", src, dst, rep, scenario=SCENARIOS["windows"])
+        b.ping_windows("windows", src, dst, scenario=SCENARIOS["windows"])
+    return b.echo_session(
+        "long-run-echo", h["vm-echo-cli"], h["vm-echo-srv"], scenario=SCENARIOS["long-run-echo"]
+    )
+
+
+def _zone_matrix(b: Builder) -> None:
+    """Every tool between every pair of zones (a VM in each)."""
     m, sc, h = b.model, b.scale, b.hosts
     folder = "zone-matrix"
     for za in m.zones:
@@ -107,6 +122,12 @@ def _scenarios(b: Builder) -> dict[str, Any]:
             b.iperf3(folder, src, dst, as_json=False, scenario=label)
             b.iperf3(folder, src, dst, as_json=True, scenario=label)
             b.ntttcp(folder, src, dst, scenario=label)
+
+
+def _placements(b: Builder) -> None:
+    """sockperf in one zone: by placement, with and without accelerated networking, by
+    message size."""
+    m, sc, h = b.model, b.scale, b.hosts
     pz = m.placement_zone
     pairs = {
         "same_zone": (f"vm-z{pz}-a", f"vm-z{pz}-b"),
@@ -146,14 +167,6 @@ def _scenarios(b: Builder) -> dict[str, Any]:
                 version="3.8",
                 scenario=SCENARIOS["message-size"],
             )
-    wa, wb = h[f"win-z{m.zones[0]}-a"], h[f"win-z{m.zones[1]}-a"]
-    for src, dst in ((wa, wb), (wb, wa)):
-        for rep in range(1, sc.latte_repetitions + 1):
-            b.latte("windows", src, dst, rep, scenario=SCENARIOS["windows"])
-        b.ping_windows("windows", src, dst, scenario=SCENARIOS["windows"])
-    return b.echo_session(
-        "long-run-echo", h["vm-echo-cli"], h["vm-echo-srv"], scenario=SCENARIOS["long-run-echo"]
-    )
 
 
 def _effects(model: Model) -> dict[str, Any]:

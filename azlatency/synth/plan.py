@@ -388,14 +388,7 @@ class Builder:
             float(rng.uniform(8, 16)),
             float(rng.uniform(25, 40)),
         )
-        stem = "iperf3" if rep is None else f"iperf3-r{rep}"
-        if as_json:
-            rel = self.path(folder, src, dst, f"{stem}.json")
-            info = f"Linux {src.name} 6.5.0-1025-azure #26~22.04.1-Ubuntu SMP x86_64"
-            self.write(rel, iperf3.json_text(run, info))
-        else:
-            rel = self.path(folder, src, dst, f"{stem}.txt")
-            self.write(rel, iperf3.text(run, src.prompt))
+        rel = self._write_iperf3(folder, src, dst, run, as_json, rep)
         total = int(run.bytes.sum())
         self.record(
             scenario=scenario,
@@ -409,6 +402,20 @@ class Builder:
             start_ns=start,
             variant=kind,
         )
+
+    def _write_iperf3(
+        self, folder: str, src: Host, dst: Host, run: iperf3.Client, as_json: bool, rep: int | None
+    ) -> str:
+        """Write ``run`` as iperf3's JSON or text; the file's path in the campaign."""
+        stem = "iperf3" if rep is None else f"iperf3-r{rep}"
+        if as_json:
+            rel = self.path(folder, src, dst, f"{stem}.json")
+            info = f"Linux {src.name} 6.5.0-1025-azure #26~22.04.1-Ubuntu SMP x86_64"
+            self.write(rel, iperf3.json_text(run, info))
+        else:
+            rel = self.path(folder, src, dst, f"{stem}.txt")
+            self.write(rel, iperf3.text(run, src.prompt))
+        return rel
 
     def ntttcp(self, folder: str, src: Host, dst: Host, *, scenario: str) -> None:
         rng = self.rng(f"{folder}/{src.name}/{dst.name}/ntttcp")
