@@ -12,6 +12,7 @@ from azlatency.errors import ParseError
 from azlatency.parsers import qperf
 from azlatency.parsers.qperf.command import default_msg_size, parse_command, size_of, time_of
 from tests.conftest import FIXTURES, needs_shared, seed
+from tests.parsers._joined import assert_same_reading, joined
 
 QP = FIXTURES / "qperf"
 
@@ -345,3 +346,27 @@ def test_a_foreign_line_between_tests_keeps_the_conf_lines():
     cols = ["tool_version", "src_host", "dst_host", "os", "labels", "msg_size_bytes"]
     assert t.runs[cols].equals(whole.runs[cols])
     assert "line 79 skipped: 'Connection reset by peer'" in t.runs.warnings.iloc[0]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        ("plain-tcp-udp", "tcp_bw:"),  # a header and its first value
+        ("v-conf-tcp_lat-quit", "    rem_os"),  # two values
+        ("v-conf-tcp_lat-quit", "$ qperf"),  # the command and the first header
+        ("vv-interrupted-truncated", "    recv_msgs"),  # '31,748 ' (empty unit) and a header
+        ("n-vu-warning", "warning: -n"),  # qperf's warning and a value
+    ],
+)
+def test_qperf_lines_run_together_are_read_one_by_one(name, first, strict):
+    """A lost line break joins two of qperf's lines ('tcp_bw:    bw  =  1.75 GB/sec'): the
+    test was lost without a word, or the file was no qperf output at all (a study joining
+    adjacent lines of every fixture: 40 silent trials, 16 files not recognised).  Both lines
+    are read, and the run names the line."""
+    text = (QP / f"qperf--0.4.11-linux-{name}.txt").read_text(encoding="utf-8")
+    bad, i = joined(text, first)
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("mode", "complete", "command", "tool_version", "labels"))
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"line {i + 1}: 2 of qperf's lines run together (line breaks lost)" in said

@@ -31,7 +31,7 @@ from functools import cache
 
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
-from .._lines import command_above, command_of
+from .._lines import command_above, command_of, run_together
 from .command import Command, default_msg_size, parse_command
 
 INFO = ToolInfo(
@@ -95,6 +95,15 @@ _KV = re.compile(r"^\s+([a-z][a-z0-9_]*)\s+=\s+(.*?)\s*$")
 # name of _TEST_SHAPE, so the line holds '<test>:' or '_lat:', '_bw:', '_mr:'.
 _OWN_NAMES = sorted(t for t in TESTS if not _TEST_SHAPE.match(t))  # conf, quit, ver_rc_...
 OPENERS = (re.compile("|".join(re.escape(f"{x}:") for x in ("_lat", "_bw", "_mr", *_OWN_NAMES))),)
+
+# Lines run together (a lost line break): a test header and the line after it ('tcp_bw:' and
+# '    bw  =  1.75 GB/sec'), two value lines ('rem_os  =  Linux 6.18' and '    rem_qperf  =
+# 0.4.11'), or a line and the header after it ('latency  =  6.21 us' and 'udp_lat:').  A
+# known test's name only: a longest-first alternation, so '...usudp_lat:' cuts before 'udp'.
+_JOINED_HEAD = re.compile(r"^\s*[a-z][a-z0-9_]*:(?=\s*\S)")
+_JOINED_VALUE = re.compile(r"(?<=\S)\s+(?=[a-z][a-z0-9_]*\s+=\s)")
+_JOINED_HEADER = re.compile(r"(?:" + "|".join(sorted(TESTS, key=len, reverse=True)) + r"):\s*$")
+_JOINED_TAIL = re.compile(r"(?<=\S)" + _JOINED_HEADER.pattern)
 
 _WARNING = re.compile(r"^warning:\s*(.*?)\s*$")
 _REMOTE = re.compile(r"^(?:server|client): ")
@@ -225,13 +234,63 @@ def _is_command(line: str) -> bool:
     return command_of(line, ("qperf",))[0] is not None
 
 
+def _cut(line: str) -> int:
+    """Where ``line`` holds the end of one qperf line and the start of the next (a lost line
+    break), or 0."""
+    head = _JOINED_HEAD.match(line)
+    if head and _header(head.group()) is not None:
+        rest = line[head.end() :]
+        if _KV.match(rest) or _WARNING.match(rest.lstrip()) or _is_error(rest.lstrip()):
+            return head.end()
+    kv = _KV.match(line)
+    if (kv or _WARNING.match(line)) and (
+        value := _JOINED_VALUE.search(line, kv.start(2) if kv else 0)
+    ):
+        return value.start()
+    if not line.rstrip().endswith(":") or _header(line) is not None:
+        return 0
+    if kv:  # a count's empty unit leaves a space: '31,748 ' and 'tcp_lat:'
+        tail = _JOINED_HEADER.search(line, kv.start(2))
+    else:
+        tail = _JOINED_TAIL.search(line)
+    return tail.start() if tail else 0
+
+
+def _expand(lines: list[str]) -> tuple[list[str], list[int], list[int]]:
+    """``lines`` with each line that ran several of qperf's lines together cut into them;
+    for each piece the index of its line; the indexes of the lines cut.  ``lines`` itself
+    when none is."""
+    cuts = {i: c for i, line in enumerate(lines) if (c := _cut(line))}
+    if not cuts:
+        return lines, list(range(len(lines))), []
+    pieces: list[str] = []
+    at: list[int] = []
+    for i, line in enumerate(lines):
+        while i in cuts and (c := _cut(line)):
+            pieces.append(line[:c].rstrip())
+            at.append(i)
+            line = line[c:] if _KV.match(line[c:]) else line[c:].lstrip()
+        pieces.append(line)
+        at.append(i)
+    return pieces, at, sorted(cuts)
+
+
 # ---------------------------------------------------------------------------------------------
 # locate
 
 
 def locate(lines: list[str]) -> list[Span]:
     """qperf outputs in a document: runs of test headers with their value lines, plus the
-    ``qperf`` command line and ``server:`` error lines just above the first header."""
+    ``qperf`` command line and ``server:`` error lines just above the first header.  A line
+    that ran several of qperf's lines together is read as those lines."""
+    pieces, at, cut = _expand(lines)
+    spans = _locate(pieces)
+    if not cut:
+        return spans
+    return [Span(at[s.start], at[s.end - 1] + 1, s.tool) for s in spans]
+
+
+def _locate(lines: list[str]) -> list[Span]:
     spans: list[Span] = []
     i, n = 0, len(lines)
     while i < n:
@@ -317,12 +376,13 @@ def _continues(lines: list[str], j: int) -> bool:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines = text.split("\n")
+    lines, at, joined = _expand(text.split("\n"))
     command: Command | None = None
     tests: list[_Test] = []
     orphans: list[tuple[int, str]] = []  # error lines not right after a header
     skipped: list[str] = []
-    for no, line in enumerate(lines, 1):
+    for i, line in enumerate(lines):
+        no = at[i] + 1
         name = _header(line)
         if name is not None:
             tests.append(_Test(name, no, no))
@@ -366,6 +426,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     runs = _runs(tests, command)
     if skipped:
         runs[0].warnings.extend(skipped)
+    for k in joined:
+        n = sum(a == k for a in at)
+        run = next((r for r in runs if r.line_start <= k + 1 <= r.line_end), runs[0])
+        run.warnings.append(run_together(k + 1, n, TOOL))
     return Parsed(TOOL, runs)
 
 
