@@ -237,6 +237,8 @@ def line_blocks(
     i, n = 0, len(lines)
     while i < n:
         first = kind(lines[i])
+        if first is None and beside_known(lines, i, kind):
+            first = next((k for k in _joined_kinds(lines[i], kind) if k in opens), None)
         if first not in opens:
             i += 1
             continue
@@ -252,6 +254,11 @@ def line_blocks(
                 j += 1
                 continue
             k = kind(lines[j])
+            if k is None and (joined := _joined_kinds(lines[j], kind)):
+                if any(ends(x, seen) for x in joined):
+                    break  # the next run starts on it
+                seen.update(joined[:-1])
+                k = joined[-1]
             if k is None:
                 resume = _resumes(lines, j, n, kind)
                 if resume is None or ends(kind(lines[resume]), seen):
@@ -265,6 +272,19 @@ def line_blocks(
         spans.append(Span(start, j, tool))
         i = j
     return spans
+
+
+def beside_known(lines: list[str], i: int, kind: Callable[[str], Any]) -> bool:
+    """Whether a line of a known kind is next to ``lines[i]``, or no line is (a block of one
+    line): only such a line is tried as lines run together at an output's start (the cuts
+    of every line of prose would cost)."""
+    near = [lines[k] for k in (i - 1, i + 1) if 0 <= k < len(lines) and lines[k].strip()]
+    return not near or any(kind(line) is not None for line in near)
+
+
+def _joined_kinds(line: str, kind: Callable[[str], Any]) -> list[Any]:
+    """The kinds of the lines run together into ``line`` (:func:`unjoin`), or []."""
+    return [kind(p) for p in unjoin(line, kind)]
 
 
 # Lines of no tool looked past inside an output (a kernel message, ``Connection reset by
@@ -482,6 +502,60 @@ def pieces(line: str, cuts: list[int]) -> list[str]:
     return [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
 
 
+def unjoin(line: str, kind: Callable[[str], Any], most: int = 3) -> list[str]:
+    """The lines of known ``kind`` that a lost line break ran together into ``line`` (2 to
+    ``most`` of them), when there is one way to cut it so; [] otherwise (the line is a stray
+    one).  Cuts within one run of spaces are one way (the spaces go with the later line: its
+    indentation).  For a line that does not read: a cut is tried at every position."""
+    ways: dict[tuple[str, ...], list[str]] = {}
+    for c in range(1, len(line)):
+        head, rest = line[:c], line[c:]
+        if not head.strip() or not rest.strip() or kind(head) is None:
+            continue
+        if kind(rest) is not None:
+            found = [head, rest]
+        elif most > 2 and (more := unjoin(rest, kind, most - 1)):
+            found = [head, *more]
+        else:
+            continue
+        ways.setdefault(tuple(x.strip() for x in found), found)
+        if len(ways) > 1:
+            return []
+    return next(iter(ways.values()), [])
+
+
+def apart(
+    lines: list[str], kind: Callable[[str], Any], joined: list[tuple[int, int]]
+) -> Iterator[tuple[int, str, Any]]:
+    """(line number, line, its kind) of each line of ``lines`` (a blank one with no kind); a
+    line of no kind that ran several lines of known ``kind`` together (:func:`unjoin`) as
+    those lines, each with its number, and (number, how many) added to ``joined``."""
+    for no, line in enumerate(lines, start=1):
+        if not line.strip():
+            yield no, line, None
+            continue
+        k = kind(line)
+        parts = unjoin(line, kind) if k is None else []
+        if not parts:
+            yield no, line, k
+            continue
+        joined.append((no, len(parts)))
+        for part in parts:
+            yield no, part, kind(part)
+
+
+def name_joined(runs: list, joined: list[tuple[int, int]], tool: str) -> None:
+    """Each line of ``joined`` (:func:`apart`) named by the run whose lines hold it, else by
+    the first run (:func:`run_together`)."""
+    for no, n in joined:
+        run = next(
+            (r for r in runs if None not in (r.line_start, r.line_end)
+             and r.line_start <= no <= r.line_end),
+            runs[0],
+        )  # fmt: skip
+        run.warnings.append(run_together(no, n, tool))
+
+
 def run_together(no: int, n: int, tool: str) -> str:
     """The warning of line ``no``, ``n`` of ``tool``'s lines (as the tool is written in
     prose: 'iperf 2') that a lost line break ran together and that were read one by one."""
@@ -526,16 +600,22 @@ def known_lines(
         if kind is None:
             if command_first and no == span.start + 1 and command_of(line, (tool,))[0]:
                 continue
-            stray(tool, source, no, line, strict, warnings)
-            continue
-        m = kind.match(line)
-        reason = unstorable(m, integers)
-        if reason:
-            if strict:
-                raise ParseError(tool, source, no, reason)
-            warnings.append(f"line {no} skipped: {reason}")
-            continue
-        yield no, kind, m
+            if parts := unjoin(line, kind_of):
+                warnings.append(run_together(no, len(parts), tool))
+            else:
+                stray(tool, source, no, line, strict, warnings)
+            read = [(p, k) for p in parts if (k := kind_of(p)) is not None]
+        else:
+            read = [(line, kind)]
+        for text, pattern in read:
+            m = pattern.match(text)
+            reason = unstorable(m, integers)
+            if reason:
+                if strict:
+                    raise ParseError(tool, source, no, reason)
+                warnings.append(f"line {no} skipped: {reason}")
+                continue
+            yield no, pattern, m
 
 
 def host_and_ip(host: str | None, ip: str | None) -> tuple[str | None, str | None]:

@@ -29,6 +29,7 @@ from . import _delay
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     STRAY_LINES,
+    beside_known,
     command_above,
     computed,
     computed_rtt,
@@ -38,6 +39,7 @@ from ._lines import (
     known_lines,
     not_found,
     samples_frame,
+    unjoin,
 )
 
 TOOL = "fping"
@@ -140,6 +142,10 @@ def _kind(line: str) -> tuple[str, re.Match[str]] | tuple[None, None]:
     return None, None
 
 
+def _name(line: str) -> str | None:
+    return _kind(line)[0]
+
+
 _PATTERNS = dict(_KINDS)
 _NAMES = {pattern: name for name, pattern in _KINDS}
 
@@ -207,6 +213,8 @@ def locate(lines: list[str]) -> list[Span]:
     i, n = 0, len(lines)
     while i < n:
         kind, m = _kind(lines[i])
+        if kind is None and beside_known(lines, i, _name):  # lines run together (unjoin)?
+            kind = next((k for k in map(_name, unjoin(lines[i], _name)) if k in _OPENS), None)
         if kind not in _OPENS or (kind == "stamp" and not _summary_next(lines, i)):
             i += 1
             continue
@@ -216,6 +224,12 @@ def locate(lines: list[str]) -> list[Span]:
             line = lines[j]
             kind, m = _kind(line) if line.strip() else ("blank", None)
             if kind == "blank":
+                j += 1
+                continue
+            if kind is None and (parts := unjoin(line, _name)):
+                for part in parts:  # lines run together: the parser names it
+                    seen.note(*_kind(part))
+                last = j
                 j += 1
                 continue
             if kind is None:

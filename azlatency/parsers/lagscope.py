@@ -38,12 +38,14 @@ from ..schema import pct_label
 from ._base import Parsed, Run, Span, ToolInfo
 from ._delay import scaled
 from ._lines import (
+    apart,
     command_above,
     command_of,
     computed_rtt,
     integer,
     json_without_strays,
     line_blocks,
+    run_together,
     samples_frame,
     spans_from_starts,
     stray,
@@ -109,7 +111,13 @@ CSV_ROW = re.compile(r"^\s*(?P<i>\d+),\s*(?P<us>\d+)\s*$")
 
 
 def _kind(line: str) -> re.Pattern[str] | None:
-    return next((p for p in LINES if p.match(line)), None)
+    kind = next((p for p in LINES if p.match(line)), None)
+    if kind is LOG and _AGAIN.search(line, 9):
+        return None  # the next log line run into the message: two lines (unjoin)
+    return kind
+
+
+_AGAIN = re.compile(r"\d{2}:\d{2}:\d{2} (?:INFO|ERR |DBG ): ")
 
 
 def _opens(line: str) -> bool:
@@ -184,23 +192,25 @@ class _Console:
         self.first = self.last = None
 
     def read(self, lines: list[str]) -> Run:
-        for no, line in enumerate(lines, start=1):
+        joined: list[tuple[int, int]] = []
+        for no, line, k in apart(lines, _kind, joined):
             if not line.strip():
                 self.section = None if self.section and self._table_done() else self.section
                 continue
-            self._line(no, line)
-        return self._finish()
+            self._line(no, line, k)
+        run = self._finish()
+        run.warnings.extend(run_together(no, n, TOOL) for no, n in joined)
+        return run
 
     def _table_done(self) -> bool:
         return bool(self.percentiles) if self.section is PCT_HEAD else bool(self.hist)
 
-    def _line(self, no: int, line: str) -> None:
-        cmd = command_of(line, (TOOL,))[0]
+    def _line(self, no: int, line: str, k: re.Pattern[str] | None) -> None:
+        cmd = command_of(line, (TOOL,))[0] if k is None else None
         if cmd is not None:
             self.meta["command"] = cmd
             self._command(cmd)
             return
-        k = _kind(line)
         m = k.match(line) if k else None
         if k is None or (k in (PCT_ROW, HIST_ROW) and self.section is None):
             stray(TOOL, self.source, no, line, self.strict, self.run.warnings)

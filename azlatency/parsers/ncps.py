@@ -37,7 +37,15 @@ import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
-from ._lines import STRAY_LINES, integer, line_blocks, samples_frame, stray
+from ._lines import (
+    STRAY_LINES,
+    apart,
+    integer,
+    line_blocks,
+    run_together,
+    samples_frame,
+    stray,
+)
 
 TOOL = "ncps"
 
@@ -147,10 +155,13 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if not any(x.strip() for x in lines):
         raise ParseError(TOOL, source, None, "no ncps output: empty")
     reader = _Reader(source, strict)
-    for no, line in enumerate(lines, start=1):
+    joined: list[tuple[int, int]] = []
+    for no, line, _ in apart(lines, _kind, joined):
         if line.strip():
             reader.line(no, line)
-    return Parsed(TOOL, [reader.finish()])
+    run = reader.finish()
+    run.warnings.extend(run_together(no, n, TOOL) for no, n in joined)
+    return Parsed(TOOL, [run])
 
 
 class _Reader:

@@ -41,10 +41,12 @@ import pandas as pd
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
+    apart,
     command_above,
     command_of,
     computed_rtt,
     line_blocks,
+    name_joined,
     packet_counts,
     samples_frame,
     stray,
@@ -162,7 +164,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     tests: list[_Test] = []
     test: _Test | None = None
     command = version = top = None
-    for no, line in enumerate(lines, start=1):
+    joined: list[tuple[int, int]] = []
+    for no, line, k in apart(lines, _kind, joined):
         if not line.strip():
             if test is not None:
                 test.blank()
@@ -171,7 +174,6 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         if cmd is not None:
             command, top = cmd, no
             continue
-        k = _kind(line)
         if k is BANNER:
             version, top = k.match(line)["version"], top or no
             continue
@@ -194,7 +196,9 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
             "no PsPing test: expected 'Pinging ...', 'TCP connect to ...' or '... test "
             "connecting to ...'",
         )
-    return Parsed(TOOL, [_finish(t) for t in tests])
+    runs = [_finish(t) for t in tests]
+    name_joined(runs, joined, TOOL)
+    return Parsed(TOOL, runs)
 
 
 class _Test:

@@ -86,7 +86,13 @@ _INTEGERS = {
 
 
 def _kind(line: str) -> re.Pattern[str] | None:
-    return next((p for p in _LINES if p.match(line)), None)
+    kind = next((p for p in _LINES if p.match(line)), None)
+    if kind is _FAIL and _AGAIN.search(line, line.index("FAIL")):
+        return None  # the next probe's line run into the message: two lines (unjoin)
+    return kind
+
+
+_AGAIN = re.compile(r"seq=\d+\s")
 
 
 def _next_run(kind: re.Pattern[str], seen: set) -> bool:

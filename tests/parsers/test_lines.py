@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from azlatency.errors import ParseError
-from azlatency.parsers._lines import integer, number
+from azlatency.parsers._lines import integer, number, unjoin
 
 
 @pytest.mark.parametrize(
@@ -39,3 +41,33 @@ def test_nan_is_no_number(text):
     """float() reads 'nan'; a figure printed so was stored as a missing one without a word."""
     with pytest.raises(ParseError, match=r"^t: f:3: expected x, got '-?(nan|NaN)'$"):
         number(text, tool="t", source="f", line_no=3, what="x")
+
+
+_ROW = re.compile(r"^\s*(\d+)%\s+(\d+)\s*$")
+_HEAD = re.compile(r"^\s*Percentile\s+Latency\(us\)\s*$")
+
+
+def _kind(line: str):
+    return next((p for p in (_ROW, _HEAD) if p.match(line)), None)
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        # two rows: the spaces between go with the second (its indentation)
+        ("  50%   12  90%   15", ["  50%   12", "  90%   15"]),
+        # a header and two rows, three lines in one
+        (
+            "Percentile  Latency(us)  50%   12  90%   15",
+            ["Percentile  Latency(us)", "  50%   12", "  90%   15"],
+        ),
+        # three ways to cut ('  50%   1' + '290%   15', '  50%   12' + '90%   15', ...): read
+        # as none (a stray line, named)
+        ("  50%   1290%   15", []),
+        # not two known lines
+        ("  50%   12 and then some", []),
+        ("  50%   12", []),
+    ],
+)
+def test_unjoin_cuts_a_line_into_known_lines_only_one_way(line, want):
+    assert unjoin(line, _kind) == want

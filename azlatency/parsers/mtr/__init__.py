@@ -61,7 +61,7 @@ def locate(lines: list[str]) -> list[Span]:
         s
         for s in line_blocks(lines, TOOL, report.kind, (report.START, report.HEADER), _next_run)
         # a 'Start: ...' line of something else opens nothing: a report has its HOST: line
-        if any(report.HEADER.match(x) for x in lines[s.start : s.end])
+        if any(report.has_header(x) for x in lines[s.start : s.end])
     ]
     spans += _csv_spans(lines) + _json_spans(lines)
     out = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from .._lines import command_of, stray
+from .._lines import apart, command_of, name_joined, stray, unjoin
 from .hops import (
     BLANK,
     FIELDS,
@@ -52,8 +52,26 @@ def kind(line: str) -> re.Pattern[str] | None:
     for pattern in LINES:
         m = pattern.match(line)
         if m and (pattern is not HEADER or _titles(m) is not None):
+            # a hop line holding the next hop's ('...  0.1  2.|-- 10.77.2.2 ...'), a start
+            # line holding the header ('Start: 2026-11-25T17:05:40+0000HOST: vm  Loss% ...')
+            # are two lines run together (a lost line break), no line of one kind
+            if pattern is HOP and _ANOTHER_HOP.search(line, m.start("rest")):
+                return None
+            if pattern is START and _HOST.search(m["when"]):
+                return None
             return pattern
     return None
+
+
+def has_header(line: str) -> bool:
+    """Whether ``line`` is the ``HOST:`` line, or holds it run together with another."""
+    if HEADER.match(line):
+        return True
+    return "HOST:" in line and any(kind(p) is HEADER for p in unjoin(line, kind))
+
+
+_ANOTHER_HOP = re.compile(r"\s\d+\.\|--\s")
+_HOST = re.compile(r"HOST:\s")
 
 
 def _titles(m: re.Match[str]) -> list[str] | None:
@@ -66,7 +84,8 @@ def parse(lines: list[str], source: str | None, strict: bool) -> list[Trace]:
     cur: Trace | None = None
     command: dict | None = None
     titles: list[str] = []
-    for no, line in enumerate(lines, start=1):
+    joined: list[tuple[int, int]] = []
+    for no, line, _ in apart(lines, kind, joined):
         if not line.strip():
             continue
         cmd = command_of(line, (TOOL,))[0]
@@ -108,6 +127,8 @@ def parse(lines: list[str], source: str | None, strict: bool) -> list[Trace]:
             stray(TOOL, source, no, line, strict, cur.warnings)
         else:
             raise ParseError(TOOL, source, no, f"expected an mtr report, got {line.strip()[:80]!r}")
+    if traces:
+        name_joined(traces, joined, TOOL)
     return traces
 
 

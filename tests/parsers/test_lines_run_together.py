@@ -1,0 +1,44 @@
+"""Two of a tool's lines run together by a lost line break, in the parsers that share
+``_lines.unjoin`` (a line of no known kind cut, one way only, into lines of known kinds):
+lagscope, mtr's report, fping, ncps, psping, uping, irtt and the echo client's output.  A
+study joining adjacent lines of every fixture and corpus file (three joins a file, both
+modes) found the second line lost without a word, or the file no tool's output at all: the
+fixtures here are such joins.  Now both lines are read, and the run names the line."""
+
+from __future__ import annotations
+
+import pytest
+
+import azlatency
+from tests.conftest import FIXTURES
+from tests.parsers._joined import assert_same_reading, joined
+
+CASES = [
+    # a log line and the next ('... --> 10.77.2.2:600116:22:39 INFO: TEST COMPLETED.')
+    ("lagscope/lagscope--1.0.1-linux-n5-short.txt", "16:22:39 INFO: failed to bind"),
+    # the banner and its dashes: the file was no lagscope output
+    ("lagscope/lagscope--1.0.1-linux-n5-short.txt", "lagscope 1.0.1"),
+    # two hops ('...   0.0  2.|-- 10.77.2.2 ...'): hop 1 took hop 2's figures
+    ("mtr/mtr--0.95-linux-r-c10-n-2hops.txt", "  1.|--"),
+    # 'Start:' and 'HOST:': the file was no mtr output
+    ("mtr/mtr--0.95-linux-r-c10-n-2hops.txt", "Start:"),
+    # the first two replies, the file's first line: the first reply was lost
+    ("fping/fping--5.1-linux-c50-killed.txt", "10.77.0.1 : [0],"),
+    ("ncps/ncps--1.1-linux-c-r4-wt2-t6-brief.txt", "      40   3363.4"),
+    ("psping/psping--2.10-windows-n10-w2-h10-icmp--kelvin-blog.txt", "PsPing v2.10"),
+    # two failures: the second ran into the first's message
+    ("uping/uping--11beb11-linux-no-route-send-fail.txt", "seq=1    FAIL"),
+    ("uping/uping--11beb11-linux-veth-c20.txt", "UPING 10.206.0.2"),
+    ("irtt/irtt--0.9.0-linux-i100ms-d5s-killed.txt", "seq=0 rtt=2.5ms"),
+]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(("name", "first"), CASES)
+def test_lines_run_together_are_read_one_by_one(name, first, strict):
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    bad, i = joined(text, first)
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("tool_version", "complete", "dst_ip"))
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"line {i + 1}: 2 of {name.split('/')[0]}'s lines run together" in said
