@@ -227,7 +227,8 @@ def whole_file(head: str) -> bool:
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
     lines = text.split("\n")
-    brace = next((i for i, x in enumerate(lines[:8]) if x.strip() == "{"), None)
+    # '{' on its own line, or run together with the next ('{"version": {': JSON all the same)
+    brace = next((i for i, x in enumerate(lines[:8]) if x.lstrip().startswith("{")), None)
     if brace is not None and whole_file("\n".join(lines[brace : brace + 12])):
         return Parsed(TOOL, _parse_json(text, lines, brace, source, strict))
     spans = locate(lines)

@@ -12,6 +12,7 @@ import azlatency
 from azlatency.errors import NothingMeasured, ParseError
 from azlatency.parsers.irtt import ns_of
 from tests.conftest import FIXTURES
+from tests.parsers._joined import assert_same_reading, joined
 
 HERE = FIXTURES / "irtt"
 V = "irtt--0.9.0-linux"
@@ -174,3 +175,14 @@ def test_json_start_time_that_is_no_time_is_named(strict):
     )
     good = azlatency.read(text, strict=strict).runs.iloc[0]
     assert good.start_time == pd.Timestamp("2026-11-25T16:16:12.183766046Z")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_json_brace_run_together_with_its_next_line_reads_the_same(strict):
+    """'{' and '"version": {' run together by a lost line break is the same JSON; the file was
+    'no known tool output' (parse looked for a line that is '{' alone)."""
+    path = HERE / "irtt--0.9.0-linux-i10ms-d3s-o-loss-file.json"
+    text = path.read_text(encoding="utf-8")
+    bad, _ = joined(text, "{")
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("dst_ip", "complete", "packets_sent", "packets_received"))
