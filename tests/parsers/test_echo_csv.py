@@ -23,6 +23,7 @@ from tests.parsers.test_properties import _material, damage, plans
 HERE = FIXTURES / "echo_csv"
 V = "echo_csv--py3.11-linux-i0.1"
 CRLF = HERE / f"{V}-crlf-20probes.csv"
+HEADER = echo_csv.HEADER_LINE
 
 
 def _read(name: str, **kw):
@@ -586,3 +587,35 @@ def test_a_foreign_last_line_of_a_csv_is_not_a_cut_row():
     assert "line 22 skipped" in got.runs.warnings.iloc[0]
     _, cut = _with(name, 22, "20,2026-11-21 00:48:56.90")
     assert not cut.runs.complete.iloc[0] and "last row is cut off" in cut.runs.warnings.iloc[0]
+
+
+def _rows(n: int) -> str:
+    """``n`` probes 0.1 s apart, 100 µs each (enough for the big-file path)."""
+    t0 = 1795222134885895266
+    return "".join(
+        f"{i},{np.datetime64(t0 + i * 10**8, 'ns').astype('datetime64[us]')},"
+        f"{t0 + i * 10**8},{t0 + i * 10**8 + 100000},100.0\n".replace("T", " ")
+        for i in range(n)
+    )
+
+
+_TEXTS = {
+    "crlf": CRLF.read_bytes().decode("utf-8"),  # 20 probes, CRLF
+    "big": f"{HEADER}\n{_rows(600)}",  # past the 16 KiB from which the fast path reads
+}
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("name", sorted(_TEXTS))
+def test_a_header_run_together_with_the_first_row_is_read(name, strict):
+    """A lost line break joins the header and the first row ('...,rtt_us0,2026-11-21 ...'):
+    the file was 'no known tool output' (the whole file lost).  Every row is read, and the
+    run names the line; a big file too (its fast path would skip the header's line)."""
+    text = _TEXTS[name]
+    bad = text.replace("\r\n" if name == "crlf" else "\n", "", 1)
+    base = azlatency.read(text.encode(), strict=strict)
+    got = azlatency.read(bad.encode(), strict=strict)
+    assert len(got.samples) == len(base.samples) == (20 if name == "crlf" else 600)
+    assert got.samples.drop(columns="run_id").equals(base.samples.drop(columns="run_id"))
+    said = got.runs["warnings"].iloc[0]
+    assert "line 1: 2 of the echo CSV's lines run together (line breaks lost)" in said

@@ -37,6 +37,7 @@ from .._lines import (
     constant_str,
     in_code_span,
     int64_array,
+    run_together,
     samples_frame,
     stray,
 )
@@ -90,10 +91,21 @@ def _is_header(line: str) -> bool:
     return line.lstrip("\ufeff").strip().replace(" ", "") == HEADER_LINE
 
 
+_HEADER_START = re.compile(r"^\ufeff?\s*" + OPENERS[0].pattern)
+
+
+def _run_into(line: str) -> int:
+    """Where the first row starts in a header it ran into (a lost line break:
+    '...,rtt_us1,2026-11-24 04:35:49.406285,...'), or 0."""
+    m = _HEADER_START.match(line)
+    return m.end() if m and m.end() < len(line) and isinstance(_row(line[m.end() :]), tuple) else 0
+
+
 def whole_file(head: str) -> bool:
     """The file is one echo CSV when its first line that is not blank is the header."""
     start = _BLANK_LINES.match(head).end()
-    return _is_header(head[start:].split("\n", 1)[0].rstrip("\r"))
+    first = head[start:].split("\n", 1)[0].rstrip("\r")
+    return _is_header(first) or bool(_run_into(first))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -104,7 +116,7 @@ def locate(lines: list[str]) -> list[Span]:
     spans: list[Span] = []
     i, n = 0, len(lines)
     while i < n:
-        if _is_header(lines[i]):
+        if _is_header(lines[i]) or _run_into(lines[i]):
             j = i + 1
             while j < n and _ROWISH.match(lines[j]):
                 j += 1
@@ -165,6 +177,10 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if start == len(text):
         raise ParseError(TOOL, source, None, f"empty input: expected the header '{HEADER_LINE}'")
     first = text.count("\n", 0, start)  # 0-based line of the header
+    if joined := _run_into(head.rstrip("\r")):
+        run = _parse_csv(text.split("\n"), first, source, strict, joined=joined)
+        run.warnings.append(run_together(first + 1, 2, "the echo CSV"))
+        return Parsed(TOOL, [run])
     if _is_header(head.rstrip("\r")):
         run = None
         if end >= 0 and len(text) - end > _FAST_BYTES:
@@ -199,7 +215,8 @@ def parse_bytes(data: bytes, *, source: str | None = None, strict: bool = True) 
     BOM, LF or CRLF) when well formed; otherwise decoded and read line by line."""
     start = re.match(rb"(?:[ \t\r\f\v]*\n)*", data).end()
     end = data.find(b"\n", start)
-    if end > 0 and whole_file(data[start:end].decode("utf-8", errors="replace")):
+    # the header alone (one a row ran into goes line by line: parse)
+    if end > 0 and _is_header(data[start:end].decode("utf-8", errors="replace").rstrip("\r")):
         run = _fast_csv(data, data.count(b"\n", 0, start), end + 1)
         if run is not None:
             return Parsed(TOOL, [run])
@@ -266,12 +283,16 @@ def _cut_off(run: Run, line_no: int, line: str) -> None:
     run.meta["complete"] = False
 
 
-def _parse_csv(lines: list[str], first: int, source: str | None, strict: bool) -> Run:
+def _parse_csv(
+    lines: list[str], first: int, source: str | None, strict: bool, joined: int = 0
+) -> Run:
+    """The run of the CSV whose header is ``lines[first]``; ``joined``: where in the header's
+    line the first row starts (:func:`_run_into`), 0 when it has a line of its own."""
     run = Run(line_start=first + 1, line_end=first + 1)
     seq, stamps, tx, rx, rtt, where = [], [], [], [], [], []
     last = max(i for i, line in enumerate(lines) if line.strip())
-    for i in range(first + 1, last + 1):
-        line = lines[i].rstrip("\r")
+    for i in range(first if joined else first + 1, last + 1):
+        line = lines[i].rstrip("\r")[joined if i == first else 0 :]
         if not line.strip():
             continue
         row = _row(line)
