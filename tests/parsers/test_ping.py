@@ -1275,6 +1275,24 @@ def test_a_reply_whose_time_is_no_number_is_named(printed, strict):
         ("ping--busybox-1.35.0-linux-c4-ok.txt", "PING 10.202.0.2", "header"),
         ("ping--busybox-1.35.0-linux-c3-total-loss.txt", "--- 10.202.0.99 ping", "title"),
         ("ping--iputils-20221126-linux-D-O-c15-gap-partial-loss.txt", "15 packets", "packets"),
+        # two error lines (the first's message took the second); the packets line and -O's
+        # 'pipe 5'; two -D lines
+        (
+            "ping--iputils-20221126-linux-c5-unreachable-total-loss.txt",
+            "From 10.202.0.1 icmp_seq=3",
+            "errors",
+        ),
+        ("ping--iputils-20221126-linux-c5-unreachable-total-loss.txt", "5 packets", "pipe"),
+        ("ping--iputils-20221126-linux-D-c5-timestamps.txt", "[1795221974.394283]", "-D"),
+        # Windows: the header and a reply; two replies ('Reply from ::1: time<1msReply from
+        # ::1: time<1ms' read as one failure); the title and the packets line
+        ("ping--win10-windows-en-6-ipv6-censored-transcribed.txt", "Pinging ::1", "win header"),
+        ("ping--win10-windows-en-6-ipv6-censored-transcribed.txt", "Reply from ::1", "win replies"),
+        (
+            "ping--win10-windows-en-unreachable-timeout-transcribed.txt",
+            "Ping statistics",
+            "win title",
+        ),
     ],
 )
 def test_ping_lines_run_together_are_read_one_by_one(name, first, what, strict):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .._lines import ELIDED, STRAY_LINES, pieces
+from .._lines import ELIDED, STRAY_LINES, pieces, unjoin
 from . import l10n
 
 # ---------------------------------------------------------------------------------------------
@@ -394,6 +394,30 @@ def _win_event(idx: int, line: str) -> Event | None:
     return None
 
 
+def _win_kind(line: str) -> str | None:
+    """The kind of ``line`` when it is one of Windows ping's lines, whole."""
+    event = _win_event(0, line)
+    return None if event is None or _swallowed(event) else event.kind
+
+
+def _swallowed(event: Event) -> bool:
+    """A failure whose message holds words of Windows ping's own lines ('Reply from ::1:
+    time<1msReply from ::1: time<1ms'): maybe the next line run into it."""
+    return event.kind == "win_failure" and bool(_WIN_HINT.search(event.data.get("msg") or ""))
+
+
+def _win_apart(line: str) -> list[str]:
+    """Windows ping's lines a lost line break ran together into ``line`` (unjoin), or []."""
+    return unjoin(line, _win_kind) if _WIN_HINT.search(line) else []
+
+
+def _win_joined(idx: int, part: str) -> Event:
+    event = _win_event(idx, part)
+    assert event is not None  # unjoin cut it into lines of a kind
+    event.data["joined"] = True
+    return event
+
+
 @cache
 def _counts_cut(w: WinLang) -> re.Pattern[str]:
     """``w.packets`` up to its ``lost`` count, then the start of what Windows prints after it
@@ -417,12 +441,14 @@ _UNIX_SIMPLE = (
 # "...time=122 ms664 bytes from 10.0.0.2: icmp_seq=11 ..." (corpus: csc458 bb-q100).
 _GLUED = re.compile(r"(?<=ms)(\d+) bytes from ")
 # Other lines of ping's run together the same way: the header and its first reply, a reply
-# and an error line, the statistics title and its packets line, the packets line and its
-# round-trip line ("... time 3004msrtt min/avg/max/mdev = ...").
+# or an error line and an error line ("... Destination Host UnreachableFrom 10.202.0.1
+# icmp_seq=4 ..."), the statistics title and its packets line, the packets line and its
+# round-trip line ("... time 3004msrtt min/avg/max/mdev = ...") or -O's "pipe 6", and two
+# -D lines (each opens with its "[1795221974.394283] ").
 _JOINED = re.compile(
     r"(?<=\S)(?=(?:rtt|round-trip) min/avg/max)|(?<=\S)(?=--- \S* ?ping6? statistics ---)"
     r"|(?<=---)(?=\d+ packets transmitted, )|(?<=bytes of data\.)(?=\S)|(?<=data bytes)(?=\d)"
-    r"|(?<=ms)(?=From \S+ icmp_seq=)"
+    r"|(?<=\S)(?=From \S+ icmp_seq=\d)|(?<=ms)(?=pipe \d+\s*$)|(?<=\S)(?=\[\d+\.\d+\] )"
 )
 
 
@@ -456,7 +482,12 @@ class Scanner:
         return self._one(idx, line)
 
     def _one(self, idx: int, line: str) -> list[Event]:
-        return self._unix(idx, line) or [_win_event(idx, line) or self._other(idx, line)]
+        if found := self._unix(idx, line):
+            return found
+        event = _win_event(idx, line)
+        if (event is None or _swallowed(event)) and (parts := _win_apart(line)):
+            return [_win_joined(idx, part) for part in parts]
+        return [event or self._other(idx, line)]
 
     def _joined(self, idx: int, line: str) -> list[Event]:
         """The events of each of ping's lines run together on one line, each marked."""
