@@ -275,11 +275,18 @@ def line_blocks(
 
 
 def beside_known(lines: list[str], i: int, kind: Callable[[str], Any]) -> bool:
-    """Whether a line of a known kind is next to ``lines[i]``, or no line is (a block of one
-    line): only such a line is tried as lines run together at an output's start (the cuts
-    of every line of prose would cost)."""
-    near = [lines[k] for k in (i - 1, i + 1) if 0 <= k < len(lines) and lines[k].strip()]
-    return not near or any(kind(line) is not None for line in near)
+    """Whether a line of a known kind is next to ``lines[i]``, or it is the only line that
+    is not blank (a parser locating in a block of this one line): only such a line is tried
+    as lines run together at an output's start (the cuts of every line of prose would cost;
+    a Markdown paragraph stands alone between blank lines)."""
+    # the nearest line that is not blank either side, past one blank line (as line_blocks)
+    near = [
+        next((lines[k] for k in ks if 0 <= k < len(lines) and lines[k].strip()), "")
+        for ks in ((i - 1, i - 2), (i + 1, i + 2))
+    ]
+    if any(kind(line) is not None for line in near if line):
+        return True
+    return len(lines) <= 8 and not any(x.strip() for k, x in enumerate(lines) if k != i)
 
 
 def _joined_kinds(line: str, kind: Callable[[str], Any]) -> list[Any]:
@@ -502,11 +509,17 @@ def pieces(line: str, cuts: list[int]) -> list[str]:
     return [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
 
 
+UNJOIN_MAX = 1000
+
+
 def unjoin(line: str, kind: Callable[[str], Any], most: int = 3) -> list[str]:
     """The lines of known ``kind`` that a lost line break ran together into ``line`` (2 to
     ``most`` of them), when there is one way to cut it so; [] otherwise (the line is a stray
     one).  Cuts within one run of spaces are one way (the spaces go with the later line: its
-    indentation).  For a line that does not read: a cut is tried at every position."""
+    indentation).  For a line that does not read: a cut is tried at every position, so a
+    line longer than :data:`UNJOIN_MAX` characters is never cut (no tool's lines are)."""
+    if len(line) > UNJOIN_MAX:
+        return []
     ways: dict[tuple[str, ...], list[str]] = {}
     for c in range(1, len(line)):
         head, rest = line[:c], line[c:]

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from azlatency.errors import ParseError
-from azlatency.parsers._lines import integer, number, unjoin
+from azlatency.parsers._lines import UNJOIN_MAX, beside_known, integer, number, unjoin
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,19 @@ def _kind(line: str):
 )
 def test_unjoin_cuts_a_line_into_known_lines_only_one_way(line, want):
     assert unjoin(line, _kind) == want
+
+
+def test_unjoin_leaves_a_line_longer_than_any_tools_alone():
+    """A cut is tried at every position: a line of a pasted blob is never tried."""
+    line = "  50%   12" + " " * UNJOIN_MAX + "  90%   15"
+    assert unjoin(line, _kind) == []
+
+
+def test_only_a_line_beside_a_known_one_is_tried_at_an_outputs_start():
+    """Markdown's paragraphs stand alone between blank lines: none is cut (each would cost a
+    cut at every position); one next to a row, or past one blank line, is; so is the one line
+    of a block."""
+    doc = ["Some prose.", "", "More prose here.", "", "  50%   1290%   15", "", "  75%   14"]
+    assert not beside_known(doc, 2, _kind)
+    assert beside_known(doc, 4, _kind)
+    assert beside_known(["  50%   12  90%   15", ""], 0, _kind)
