@@ -933,3 +933,16 @@ def test_sockperf_lines_run_together_are_read_one_by_one(name, first, strict):
     assert f"line {i + 1}: 2 of sockperf's lines run together (line breaks lost)" in said
     own = azlatency.read(FIX / "sockperf--3.3-linux-udp-mps200-fulllog-console.txt")
     assert not any("run together" in w for w in own.runs["warnings"].dropna())
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_the_full_logs_dashes_run_together_with_its_parameters_read_the_same(strict):
+    """A lost line break joins the full log's dashes and its 'test was performed using the
+    following parameters:' line: the parameters (the message size) were lost without a word.
+    The dashes say nothing; the line reads as the parameters line (no warning needed: the
+    reading is the same)."""
+    text = (FIX / "sockperf--3.7-linux-udp-mps2000-fulllog-latency.csv").read_text(encoding="utf-8")
+    bad, _ = joined(text, "-----")
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("msg_size_bytes", "mode", "protocol", "complete"))
+    assert got.runs["msg_size_bytes"].tolist() == [14]

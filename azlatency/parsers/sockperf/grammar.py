@@ -34,7 +34,10 @@ IP = re.compile(
     r"\s*#\s*(?P<proto>TCP|UDP)"
 )
 IP_LINE = re.compile(r"^\s*(?:\[\s*\d+\]\s*)?IP\s*=\s*\S+\s+PORT\s*=")
-PARAMS = re.compile(r"^\s*test was performed using the following parameters:(?P<args>.*)$")
+# after the dashes above it when a lost line break ran them together (the dashes say nothing)
+PARAMS = re.compile(
+    r"^\s*(?:-{30})?test was performed using the following parameters:(?P<args>.*)$"
+)
 # "packet, txTime(sec), rxTime(sec), latency(usec)" (3.4+, client.cpp); "txTime, rxTime" before
 # (2.x-3.3: Client.cpp dumpFullLog, "%.9lf, %.9lf" rows, a lost reply's rxTime 0).
 CSV_HEAD = re.compile(
