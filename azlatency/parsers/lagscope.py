@@ -45,7 +45,7 @@ from ._lines import (
     integer,
     json_without_strays,
     line_blocks,
-    run_together,
+    name_joined,
     samples_frame,
     spans_from_starts,
     stray,
@@ -199,7 +199,7 @@ class _Console:
                 continue
             self._line(no, line, k)
         run = self._finish()
-        run.warnings.extend(run_together(no, n, TOOL) for no, n in joined)
+        name_joined([run], joined, TOOL)
         return run
 
     def _table_done(self) -> bool:

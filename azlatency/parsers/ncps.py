@@ -42,7 +42,7 @@ from ._lines import (
     apart,
     integer,
     line_blocks,
-    run_together,
+    name_joined,
     samples_frame,
     stray,
 )
@@ -160,7 +160,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         if line.strip():
             reader.line(no, line)
     run = reader.finish()
-    run.warnings.extend(run_together(no, n, TOOL) for no, n in joined)
+    name_joined([run], joined, TOOL)
     return Parsed(TOOL, [run])
 
 

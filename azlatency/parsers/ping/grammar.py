@@ -407,8 +407,36 @@ def _swallowed(event: Event) -> bool:
 
 
 def _win_apart(line: str) -> list[str]:
-    """Windows ping's lines a lost line break ran together into ``line`` (unjoin), or []."""
-    return unjoin(line, _win_kind) if _WIN_HINT.search(line) else []
+    """Windows ping's lines a lost line break ran together into ``line`` (unjoin), or [].
+    Only a line that opens as one of them is cut: unjoin tries every position against every
+    language's patterns, which a page of prose saying 'ping' would pay line by line."""
+    return unjoin(line, _win_kind) if _WIN_START.match(line) else []
+
+
+def _unnamed(pattern: re.Pattern[str]) -> str:
+    return re.sub(r"\(\?P<\w+>", "(?:", pattern.pattern)
+
+
+# Whether a line opens as one of Windows ping's lines, in any language read: every field's
+# pattern, unanchored at the end, its groups unnamed (the languages share their names).
+_WIN_START = re.compile(
+    "|".join(
+        f"(?:{_unnamed(p)})"
+        for w in _WINDOWS
+        for p in (
+            w.header,
+            w.reply,
+            w.failure,
+            w.timeout,
+            w.title,
+            w.packets,
+            w.packets_loss,
+            w.rtt_title,
+            w.rtt,
+        )
+        if p is not None
+    )  # fmt: skip
+)
 
 
 def _win_joined(idx: int, part: str) -> Event:

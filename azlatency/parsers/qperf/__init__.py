@@ -31,7 +31,7 @@ from functools import cache
 
 from ...errors import ParseError
 from .._base import Parsed, Run, Span, ToolInfo
-from .._lines import command_above, command_of, run_together
+from .._lines import command_above, command_of, name_joined
 from .command import Command, default_msg_size, parse_command
 
 INFO = ToolInfo(
@@ -256,23 +256,27 @@ def _cut(line: str) -> int:
     return tail.start() if tail else 0
 
 
-def _expand(lines: list[str]) -> tuple[list[str], list[int], list[int]]:
+def _expand(lines: list[str]) -> tuple[list[str], list[int], list[tuple[int, int]]]:
     """``lines`` with each line that ran several of qperf's lines together cut into them;
-    for each piece the index of its line; the indexes of the lines cut.  ``lines`` itself
-    when none is."""
+    for each piece the index of its line; (line number, pieces) of each line cut
+    (``_lines.name_joined``).  ``lines`` itself when none is."""
     cuts = {i: c for i, line in enumerate(lines) if (c := _cut(line))}
     if not cuts:
         return lines, list(range(len(lines))), []
     pieces: list[str] = []
     at: list[int] = []
+    joined: list[tuple[int, int]] = []
     for i, line in enumerate(lines):
+        n = len(pieces)
         while i in cuts and (c := _cut(line)):
             pieces.append(line[:c].rstrip())
             at.append(i)
             line = line[c:] if _KV.match(line[c:]) else line[c:].lstrip()
         pieces.append(line)
         at.append(i)
-    return pieces, at, sorted(cuts)
+        if i in cuts:
+            joined.append((i + 1, len(pieces) - n))
+    return pieces, at, joined
 
 
 # ---------------------------------------------------------------------------------------------
@@ -426,10 +430,7 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     runs = _runs(tests, command)
     if skipped:
         runs[0].warnings.extend(skipped)
-    for k in joined:
-        n = sum(a == k for a in at)
-        run = next((r for r in runs if r.line_start <= k + 1 <= r.line_end), runs[0])
-        run.warnings.append(run_together(k + 1, n, TOOL))
+    name_joined(runs, joined, TOOL)
     return Parsed(TOOL, runs)
 
 
