@@ -227,3 +227,23 @@ def test_throughput_bars_go_log_when_they_span_a_decade():
     ax = plt.figure().gca()
     plots.throughput_bars(tp.iloc[1:], x="where", y="estimate", low=None, high=None, ax=ax)
     assert ax.get_yscale() == "linear"
+
+
+def test_panels_split_a_column_as_a_filter_by_its_text_would():
+    """One factorize and one take a panel (panels._split) give each panel the rows a filter
+    ``data[by].astype(str) == key`` gave: values alike as text in one panel, rows without a
+    value in the last, every panel's rows in their order in the frame."""
+    from azlatency.plots.panels import _by_name, _chunks, _split
+
+    df = pd.DataFrame({"by": ["x", None, "y", "x", 1, "1", "z", np.nan], "v": range(8)})
+    at, names = _by_name(df["by"])
+    assert names == ["1", "x", "y", "z"] and at.tolist() == [1, -1, 2, 1, 0, 0, 3, -1]
+    parts = _split(df, at, [[0], [1], [2, 3], [-1]])
+    assert [p["v"].tolist() for p in parts] == [[4, 5], [0, 3], [2, 6], [1, 7]]
+    hue = pd.DataFrame({"label": [f"g{i % 9}" for i in range(27)], "v": range(27)})
+    chunks = _chunks(hue, "label", 8)  # nine values: 5 + 4
+    assert [sorted(c["label"].unique()) for c in chunks] == [
+        ["g0", "g1", "g2", "g3", "g4"],
+        ["g5", "g6", "g7", "g8"],
+    ]
+    assert chunks[0]["v"].tolist() == [v for v in range(27) if v % 9 < 5]

@@ -108,7 +108,11 @@ def test_a_campaign_converts_and_reads_its_run_values_once(monkeypatch):
     assert pct.loc[pct["stat"] == "p50", "estimate"].tolist() == [3.25]  # median of 2, 4.5
     (kept,) = [v for v in _memo._MEMORY.values() if isinstance(v, tuple) and len(v) == 4]
     assert kept[1] is not t.samples and kept[1]["rtt_us"].tolist() == [3.0, 1.0, 2.0, 5.0, 4.0]
-    assert rep.latency_samples(t, pct, basis="rtt")["rtt_us"].sum() == 15.0
+    drawn = rep.latency_samples(t, pct, basis="rtt")
+    assert drawn["rtt_us"].sum() == 15.0
+    # only what a distribution is drawn from: every panel and series takes its rows
+    assert {"label", "campaign", "rtt_us", "run_id", "status"} <= set(drawn.columns)
+    assert "kind" in t.samples.columns and "kind" not in drawn.columns
 
 
 def test_the_pages_quantiles_are_cut_from_one_computation(monkeypatch):
