@@ -400,6 +400,11 @@ def test_a_count_that_is_no_whole_number_is_located(value):
         # a banner run into its frame of dashes; a connection and the header after it
         ("iperf2--2.1.8-linux-c-i1-tcp.txt", "-----"),
         ("iperf2--2.1.8-linux-c-i1-tcp.txt", "[  1] local"),
+        # settings run together: the message size was lost without a word
+        ("iperf2--2.0.13-linux-c-i1-e-tcp.txt", "Write buffer size"),  # ...KByteTCP window
+        ("iperf2--2.0.5-linux-c-i1-u-udp.txt", "Client connecting"),  # ...6202Sending 1470
+        ("iperf2--2.2.1-linux-s-i1-e-trip-times-tcp.txt", "Server listening"),  # ...Read buffer
+        ("iperf2--2.2.1-linux-c-i1-e-u-udp.txt", "TOS defaults"),  # ...(Nagle on)Sending
     ],
 )
 def test_iperf2_lines_run_together_are_read_one_by_one(name, first, strict):
@@ -411,6 +416,7 @@ def test_iperf2_lines_run_together_are_read_one_by_one(name, first, strict):
     bad, i = joined(text, first)
     base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
     assert_same_reading(base, got, ("role", "protocol", "src_ip", "dst_ip", "port"))
+    assert got.runs["msg_size_bytes"].equals(base.runs["msg_size_bytes"])
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of iperf 2's lines run together (line breaks lost)" in said
     nfqlb = _fx("iperf2--2.1-c-u-empty-server-report-nan-inf--nfqlb.txt", strict=False)

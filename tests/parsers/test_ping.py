@@ -1293,6 +1293,28 @@ def test_a_reply_whose_time_is_no_number_is_named(printed, strict):
             "Ping statistics",
             "win title",
         ),
+        # two replies or errors of the same kind in iputils' other languages, or without
+        # times ('... ttl=6416 bytes from ...'): the first reply's rest took the second
+        (
+            "ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt",
+            "64 Bytes von 10.77.40.2: icmp_seq=2",
+            "de",
+        ),
+        (
+            "ping--iputils-20250605-33-linux-LANG-cs_CZ-c5.txt",
+            "64 bajtů",  # the first reply (a no-break space after "z")
+            "cs",
+        ),
+        (
+            "ping--iputils-20250605-33-linux-LANG-de_DE-c4-unreachable.txt",
+            "Von 10.77.40.1 icmp_seq=2",
+            "de error",
+        ),
+        (
+            "ping--iputils-20221126-linux-lo-s8-c3-no-times.txt",
+            "16 bytes from 127.0.0.1: icmp_seq=1",
+            "no times",
+        ),
     ],
 )
 def test_ping_lines_run_together_are_read_one_by_one(name, first, what, strict):

@@ -213,8 +213,19 @@ def _csv_follows(lines: list[str], i: int) -> bool:
 
 # Two of iperf 2's lines run together where a line break was lost: a banner right after its
 # frame of dashes ('----...----Server listening on TCP port 5001'), a stream's line ('[  1]',
-# '[SUM]', '[ ID]') right after another line's last character.
-_JOINED = re.compile(r"(?<=-{20})(?=[^-\s])|(?<=\S)(?=\[\s*(?:\*?\d+|SUM(?:-\d+)?|ID|FD\d+)\])")
+# '[SUM]', '[ ID]') right after another line's last character, a banner or setting right
+# after another line's ('Write buffer size:  128 KByteTCP window size: ...': the setting read
+# as the first line's lost the message size without a word).
+_STARTS = (
+    r"Client connecting to |Server listening on |TCP window size|UDP buffer size|"
+    r"(?:Sending|Receiving) \d+ byte datagrams|(?:Write|Read) buffer size|"
+    r"TOS (?:set|defaults)|TCP congestion control "
+)
+_JOINED = re.compile(
+    r"(?<=-{20})(?=[^-\s])|(?<=\S)(?=\[\s*(?:\*?\d+|SUM(?:-\d+)?|ID|FD\d+)\])|"
+    rf"(?<=\S)(?={_STARTS})"
+)
+_SETTING_AFTER = re.compile(rf"\S(?:{_STARTS})")
 
 
 def _joined_at(s: str) -> list[int]:
@@ -266,7 +277,8 @@ class _Text:
         for i, line in enumerate(self.lines):
             s = line.strip()
             if s and not DASHES.match(s) and not command_of(line, _COMMANDS)[0]:
-                if ("[" in s[1:] or s[:20] == "-" * 20) and (cuts := _joined_at(s)):
+                maybe = "[" in s[1:] or s[:20] == "-" * 20 or _SETTING_AFTER.search(s)
+                if maybe and (cuts := _joined_at(s)):
                     self._joined(s, cuts, i + 1)
                 else:
                     self._line(s, i + 1)

@@ -480,6 +480,30 @@ _JOINED = re.compile(
 )
 
 
+# A line whose opening (its first two words and the space after them: '64 Bytes ', 'Von
+# 10.77.40.1 ', '64 bajtů ') stands again right after a character that is not a space: two
+# lines of the same kind run together by a lost line break, in any language iputils speaks
+# ('... Zeit=0.059 ms64 Bytes von ...', '... ttl=6416 bytes from ...' without times).  The
+# reply read as one took the second into its rest, without a word.  English replies with
+# times are _GLUED's (a stray digit may stand before the size).
+_OPENING = re.compile(r"\S+ \S+ ")
+
+
+def _repeated(line: str) -> list[int]:
+    """Where ``line``'s opening stands again after a character that is not a space."""
+    s = line.lstrip(" \t")
+    m = _OPENING.match(s)
+    if m is None or len(m[0]) < 8 or _GLUED.search(s):
+        return []
+    opening, lead, cuts = m[0], len(line) - len(s), []
+    at = s.find(opening, 1)
+    while at > 0:
+        if not s[at - 1].isspace():
+            cuts.append(lead + at)
+        at = s.find(opening, at + 1)
+    return cuts
+
+
 class Scanner:
     """Names lines one at a time.  Holds the little context some lines need: the open
     PowerShell table, the reply size the last header announced (to split glued lines), and
@@ -507,7 +531,22 @@ class Scanner:
             return [Event(idx, "elided")]
         if _JOINED.search(line):
             return self._joined(idx, line)
+        if (cuts := _repeated(line)) and (events := self._known_pieces(idx, line, cuts)):
+            return events
         return self._one(idx, line)
+
+    def _known_pieces(self, idx: int, line: str, cuts: list[int]) -> list[Event] | None:
+        """The events of ``line`` cut at ``cuts``, each marked as joined, when every piece
+        reads as one of ping's lines; else None (the line is read whole)."""
+        events = []
+        for piece in pieces(line, cuts):
+            found = self._one(idx, piece)
+            if any(e.kind == "unknown" for e in found):
+                return None
+            events += found
+        for e in events:
+            e.data["joined"] = True
+        return events
 
     def _one(self, idx: int, line: str) -> list[Event]:
         if found := self._unix(idx, line):
