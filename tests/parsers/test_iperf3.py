@@ -957,6 +957,10 @@ def test_two_titled_clients_interleaved_are_two_runs():
         # the banner and the connected line; the header and the first interval
         ("iperf3--3.12-linux-c-tcp.txt", "Connecting to host"),
         ("iperf3--3.12-linux-c-tcp.txt", "[ ID] Interval"),
+        # -V: the MSS line and 'Time: ...' (the start time was lost); the connection and
+        # 'Starting Test: protocol: TCP, ...'
+        ("iperf3--3.12-linux-V-tcp-verbose.txt", "Control connection MSS"),
+        ("iperf3--3.12-linux-V-tcp-verbose.txt", "[  5] local"),
     ],
 )
 def test_iperf3_lines_run_together_are_read_one_by_one(name, first, strict):
@@ -966,6 +970,7 @@ def test_iperf3_lines_run_together_are_read_one_by_one(name, first, strict):
     text = (FX / name).read_text(encoding="utf-8")
     bad, i = joined(text, first)
     base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
-    assert_same_reading(base, got, ("src_ip", "dst_ip", "port", "streams"))
+    assert_same_reading(base, got, ("src_ip", "dst_ip", "port", "streams", "start_time"))
+    assert got.runs["msg_size_bytes"].equals(base.runs["msg_size_bytes"])
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of iperf3's lines run together (line breaks lost)" in said

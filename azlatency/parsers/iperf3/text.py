@@ -74,6 +74,13 @@ from .settle import TextFacts, end_gaps, settle
 # ("Connecting to host 10.0.0.2, port 5201[  5] local ..."); a role after a stream's id
 # ('[  5][TX-C]') is no such line.
 _JOINED = re.compile(r"\S(?=\[\s*(?:\d+|SUM|ID)\]|Reverse mode, )")  # cut after the \S
+# ... and the lines whose facts a line run into them took without a word (-V's 'Time: ...'
+# after 'Control connection MSS 1448', 'Starting Test: protocol: TCP, ...' after the
+# connection's line): each holds a ':' (interval lines hold none, so no search is tried).
+_JOINED_FACTS = re.compile(
+    r"\S(?=\[\s*(?:\d+|SUM|ID)\]|Reverse mode, |Time: |Starting Test: |Connecting to host |"
+    r"Accepted connection from |Server listening on |Test Complete\. )"
+)
 # -d's JSON (cJSON_Print): how its lines start, and the lines that end it early (it was cut).
 _JSON_LINE = ("{", "}", "]", "\t")
 _OWN = (
@@ -184,8 +191,8 @@ class TextReader:
                 # hour's intervals cost a third of their parse)
                 if (
                     text[0] != "{"
-                    and ("[" in text[1:] or "Reverse" in text)
-                    and (cuts := [m.end() for m in _JOINED.finditer(text)])
+                    and ("[" in text[1:] or "Reverse" in text or ":" in text)
+                    and (cuts := [m.end() for m in _JOINED_FACTS.finditer(text)])
                 ):
                     self.joined(text, cuts, line_no)
                 else:

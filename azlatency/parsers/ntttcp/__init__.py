@@ -28,7 +28,7 @@ from decimal import Decimal
 
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import STRAY_LINES, command_above, command_of, in_code_span
+from .._lines import STRAY_LINES, command_above, command_of, in_code_span, pieces, run_together
 from .._ranges import int64
 from .doc import _ROOT_OPEN, locate_xml, parse_json, parse_xml
 from .totals import NAMES, TOOL, TOTALS, Totals, build_run, command_meta, dec, rate_bps
@@ -214,12 +214,27 @@ def _split_linux(lines: list[str]) -> list[tuple[int, int]]:
     return list(zip(starts, starts[1:] + [len(lines)]))
 
 
+# Two of ntttcp's lines run together where a line break was lost: a message's 'hh:mm:ss
+# INFO:' right after another line's last letter ('...4 threads created10:02:09 INFO: 4
+# connections created ...'), a level right after a line of dashes, the banner right after the
+# command.  Read as one line, the second's fact (threads, version) was lost without a word.
+_LEVEL = r"(?:INFO|WARN(?:ING)?|ERR(?:OR)?|DBG|DEBUG)\s?:"
+_JOINED = re.compile(
+    rf"(?<=[^\s\d:])(?=\d{{1,2}}:\d{{2}}:\d{{2}}\s+{_LEVEL})|(?<=-{{10}})(?={_LEVEL})"
+    r"|(?<=\S)(?=NTTTCP for Linux\s)"
+)
+
+
 def _parse_linux(lines: list[str], source: str | None, strict: bool) -> list[Totals]:
     out = []
     for a, b in _split_linux(lines):
         block = _LinuxBlock(source, strict)
         for no in range(a, b):
-            block.feed(no + 1, lines[no])
+            cuts = [m.start() for m in _JOINED.finditer(lines[no])]
+            for piece in pieces(lines[no], cuts):
+                block.feed(no + 1, piece)
+            if cuts:
+                block.t.warnings.append(run_together(no + 1, len(cuts) + 1, TOOL))
         if block.first is not None:
             out.append(block.finish())
     return out

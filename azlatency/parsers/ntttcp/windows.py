@@ -34,7 +34,9 @@ from .._ranges import int64
 from .totals import NAMES, TOOL, TOTALS, Totals, command_meta, dec
 
 _UNDERLINE = re.compile(r"^\s*=+(?:\s+=+)*\s*$")
-_VERSION = re.compile(r"^\s*Copyright Version\s+(\S+)")
+# (the next line run into it by a lost line break is not the version's: 'Copyright Version
+# 5.33Network activity progressing...')
+_VERSION = re.compile(r"^\s*Copyright Version\s+(\S+?)(?=Network activity|\s|$)")
 _NUMERIC_ROW = re.compile(r"^\s*-?[0-9][0-9.]*(?:\s+-?[0-9][0-9.]*)*\s*$")
 _KNOWN = re.compile(r"^\s*(?:Copyright Version|Network activity progressing|Thread\s+Time\(s\))")
 _NOT_HEADER = re.compile(r"^\s*(?:Copyright Version|Network activity progressing)")
