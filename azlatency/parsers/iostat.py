@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
-from ._lines import command_of, number, stray
+from ._lines import command_of, number, run_together, stray, unjoin
 
 INFO = ToolInfo(
     tool="iostat",
@@ -70,6 +70,26 @@ def _as_wide(line: str, header: list[str] | None) -> bool:
     values = line.split()[1:]
     numbers = sum(bool(_VALUE.fullmatch(v)) for v in values)
     return len(values) == len(header) and numbers * 2 >= len(values)
+
+
+def _kind(line: str, header: list[str] | None) -> str | None:
+    """'head' for a Device header of known columns only, 'row' for a device row (as wide as
+    ``header``, when one is known), else None: the lines :func:`_apart` cuts a line into."""
+    if _DEVICE_HEAD.match(line):
+        return "head" if all(c in _COLUMNS for c in line.split()[1:]) else None
+    m = _ROW.match(line.strip())
+    if m is None:
+        return None
+    return "row" if header is None or len(m["rest"].split()) == len(header) else None
+
+
+def _apart(line: str, header: list[str] | None) -> list[str]:
+    """The Device header and rows a lost line break ran together into ``line`` ('... 0.00
+    0.00loop1  0.00 ...', '... aqu-sz  %utilvda  1.96 ...'), when there is one way to cut it
+    so; [] for a line that reads as it is (or not at all)."""
+    if _kind(line, header) is not None or _as_wide(line, header):
+        return []
+    return unjoin(line, lambda p: _kind(p, header))
 
 
 # Header column -> (metric, unit, factor to that unit). ``avgrq-sz`` counts 512-byte sectors.
@@ -130,6 +150,9 @@ def locate(lines: list[str]) -> list[Span]:
                 or (_ROW.match(s) or _TIMESTAMP.match(s.strip()) or _as_wide(s, header))
             ):
                 last = j + 1
+            elif s.strip() and (parts := _apart(s, header)):
+                header = next((p.split()[1:] for p in parts if _DEVICE_HEAD.match(p)), header)
+                last = j + 1
             elif s.strip():
                 break
             j += 1
@@ -180,32 +203,13 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     runs: list[Run] = []
     at = _Where()
     skipped: list[str] = []
-    for no, line in enumerate(lines, start=1):
-        s = line.strip()
-        if not s or at.context(no, line, s):
-            continue
-        m = _ROW.match(line)
-        if m and at.header is not None:
-            values = m["rest"].split()
-            if len(values) != len(at.header):
-                raise_or_skip(
-                    source,
-                    no,
-                    f"expected {len(at.header)} values under the Device header, got {len(values)}",
-                    strict,
-                    skipped,
-                )
-                continue
-            runs.append(_run(m["dev"], values, source, no, at))
-            continue
-        if _as_wide(line, at.header):
-            name, bad = next(
-                (h, v) for h, v in zip(at.header, line.split()[1:]) if not _VALUE.fullmatch(v)
-            )
-            why = f"expected a number in column {name} of device {line.split()[0]}, got {bad!r}"
-            raise_or_skip(source, no, why, strict, skipped)
-            continue
-        stray(TOOL, source, no, line, strict, skipped)
+    for no, whole in enumerate(lines, start=1):
+        inside = at.banner is not None or at.header is not None
+        parts = _apart(whole, at.header) if inside and whole.strip() else []
+        if parts:
+            skipped.append(run_together(no, len(parts), TOOL))
+        for line in parts or [whole]:
+            _line(no, line, at, runs, skipped, source, strict)
     if not runs:
         # located at the last line: the output ends (or was cut) before any device row
         last = max((i for i, x in enumerate(lines, start=1) if x.strip()), default=None)
@@ -220,6 +224,37 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     if skipped:
         runs[0].warnings[:0] = skipped
     return Parsed(TOOL, runs)
+
+
+def _line(
+    no: int, line: str, at: _Where, runs: list[Run], skipped: list[str], source, strict
+) -> None:
+    """Line ``no`` of the output, read: a line around the rows, a device row, or a stray."""
+    s = line.strip()
+    if not s or at.context(no, line, s):
+        return
+    m = _ROW.match(line)
+    if m and at.header is not None:
+        values = m["rest"].split()
+        if len(values) != len(at.header):
+            raise_or_skip(
+                source,
+                no,
+                f"expected {len(at.header)} values under the Device header, got {len(values)}",
+                strict,
+                skipped,
+            )
+            return
+        runs.append(_run(m["dev"], values, source, no, at))
+        return
+    if _as_wide(line, at.header):
+        name, bad = next(
+            (h, v) for h, v in zip(at.header, line.split()[1:]) if not _VALUE.fullmatch(v)
+        )
+        why = f"expected a number in column {name} of device {line.split()[0]}, got {bad!r}"
+        raise_or_skip(source, no, why, strict, skipped)
+        return
+    stray(TOOL, source, no, line, strict, skipped)
 
 
 def raise_or_skip(source, no, reason, strict, skipped) -> None:
