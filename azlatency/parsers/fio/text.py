@@ -42,6 +42,7 @@ from decimal import Decimal, InvalidOperation
 
 from ...errors import ParseError
 from .._base import Run
+from .._lines import pieces, run_together
 from .units import bucket_span_ns, percentile_stat
 
 TOOL = "fio"
@@ -186,28 +187,55 @@ class _Block:
         self.end = start
 
 
+# Lines of fio's run together where a line break was lost: the version right after the
+# banner ('... iodepth=1fio-3.33': the banner's block sizes took it, and the version was
+# lost) and 'Starting N processes' right after the version ('fio-3.33Starting 1 process').
+_JOINED = re.compile(
+    r"(?<=\S)(?=fio-\d[\w.\-]*(?:$|Starting \d))|(?<=\S)(?=Starting \d+ (?:process|thread))"
+)
+
+
+def _apart(x: str) -> list[str]:
+    """``x``, or the lines of fio's a lost line break ran together into it."""
+    if "fio-" not in x[1:] and "Starting" not in x[1:]:
+        return [x]
+    return pieces(x, [m.start() for m in _JOINED.finditer(x)])
+
+
 def _blocks(lines: list[str]) -> list[_Block]:
     blocks: list[_Block] = []
     cur = None
-    for i, x in enumerate(lines):
-        m = BANNER.match(x)
-        if cur is None or (m and (cur.reports or cur.groups)):
-            cur = _Block(i if m else 0)
-            blocks.append(cur)
-        if m:
-            cur.banners.setdefault((m["name"], int(m["g"])), (i, m))
-            if i + 1 < len(lines) and lines[i + 1].strip() == "...":
-                cur.clones.add((m["name"], int(m["g"])))
-        elif (v := VERSION.match(x.strip())) and cur.version is None:
-            cur.version = v["v"]
-        elif JOB.match(x):
-            cur.reports.append(i)
-        elif g := GROUP.match(x):
-            cur.groups.append((int(g["g"]), i))
-        elif not (cur.reports or cur.groups) and x.strip() and not _AROUND.match(x):
-            cur.notes.append(x.strip())
-        cur.end = i + 1
+    for i, whole in enumerate(lines):
+        parts = _apart(whole)
+        for x in parts:
+            cur = _read_line(blocks, cur, lines, i, x)
+        if len(parts) > 1:
+            cur.notes.append(run_together(i + 1, len(parts), "fio"))
     return blocks
+
+
+def _read_line(
+    blocks: list[_Block], cur: _Block | None, lines: list[str], i: int, x: str
+) -> _Block:
+    """Line ``i`` (or the piece ``x`` of it) taken into the block it belongs to; the block."""
+    m = BANNER.match(x)
+    if cur is None or (m and (cur.reports or cur.groups)):
+        cur = _Block(i if m else 0)
+        blocks.append(cur)
+    if m:
+        cur.banners.setdefault((m["name"], int(m["g"])), (i, m))
+        if i + 1 < len(lines) and lines[i + 1].strip() == "...":
+            cur.clones.add((m["name"], int(m["g"])))
+    elif (v := VERSION.match(x.strip())) and cur.version is None:
+        cur.version = v["v"]
+    elif JOB.match(x):
+        cur.reports.append(i)
+    elif g := GROUP.match(x):
+        cur.groups.append((int(g["g"]), i))
+    elif not (cur.reports or cur.groups) and x.strip() and not _AROUND.match(x):
+        cur.notes.append(x.strip())
+    cur.end = i + 1
+    return cur
 
 
 def parse_text(lines: list[str], source: str | None, strict: bool) -> list[Run]:
