@@ -1315,6 +1315,13 @@ def test_a_reply_whose_time_is_no_number_is_named(printed, strict):
             "16 bytes from 127.0.0.1: icmp_seq=1",
             "no times",
         ),
+        # a translated header and the first error line; a translated title and packets line
+        (
+            "ping--iputils-20250605-33-linux-LANG-de_DE-c4-unreachable.txt",
+            "PING 10.77.40.9",
+            "de header",
+        ),
+        ("ping--iputils-linux-LANG-de-c5-elided-ipv6--mtr-issue450.txt", "--- 2a00", "de title"),
     ],
 )
 def test_ping_lines_run_together_are_read_one_by_one(name, first, what, strict):
@@ -1330,3 +1337,16 @@ def test_ping_lines_run_together_are_read_one_by_one(name, first, what, strict):
         f"held several of ping's lines run together (line breaks lost), read one by one: line {i + 1}"
         in said
     )
+
+
+@needs_shared
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_reply_and_busyboxs_sendto_error_run_together(strict):
+    """'... time=17.944 msping: sendto: Network unreachable': the reply's rest took BusyBox's
+    error line without a word; both are read and the line named."""
+    text = corpus("ping", "ping--busybox-alpine-unreachable-fixture--gping.txt").read_text("utf-8")
+    bad, i = joined(text, "64 bytes from 142.250.178.14: seq=2")
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got)
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"read one by one: line {i + 1}" in said

@@ -470,12 +470,15 @@ _UNIX_SIMPLE = (
 _GLUED = re.compile(r"(?<=ms)(\d+) bytes from ")
 # Other lines of ping's run together the same way: the header and its first reply, a reply
 # or an error line and an error line ("... Destination Host UnreachableFrom 10.202.0.1
-# icmp_seq=4 ..."), the statistics title and its packets line, the packets line and its
-# round-trip line ("... time 3004msrtt min/avg/max/mdev = ...") or -O's "pipe 6", and two
-# -D lines (each opens with its "[1795221974.394283] ").
+# icmp_seq=4 ..."), a reply and BusyBox's or iputils' "ping: sendto: ..." error, the
+# statistics title (in any language: "--- h ping-Statistik ---5 Pakete ...") and its packets
+# line, the packets line and its round-trip line ("... time 3004msrtt min/avg/max/mdev =
+# ...") or -O's "pipe 6", and two -D lines (each opens with its "[1795221974.394283] ").
 _JOINED = re.compile(
     r"(?<=\S)(?=(?:rtt|round-trip) min/avg/max)|(?<=\S)(?=--- \S* ?ping6? statistics ---)"
-    r"|(?<=---)(?=\d+ packets transmitted, )|(?<=bytes of data\.)(?=\S)|(?<=data bytes)(?=\d)"
+    r"|(?<=---)(?=\d+ packets transmitted, )|(?<=\S ---)(?=\d+\D)"
+    r"|(?<=\S)(?=ping: (?:sendto|sendmsg|recvmsg|recvfrom): )"
+    r"|(?<=bytes of data\.)(?=\S)|(?<=data bytes)(?=\d)"
     r"|(?<=\S)(?=From \S+ icmp_seq=\d)|(?<=ms)(?=pipe \d+\s*$)|(?<=\S)(?=\[\d+\.\d+\] )"
 )
 
@@ -533,7 +536,12 @@ class Scanner:
             return self._joined(idx, line)
         if (cuts := _repeated(line)) and (events := self._known_pieces(idx, line, cuts)):
             return events
-        return self._one(idx, line)
+        events = self._one(idx, line)
+        if events[0].kind == "unknown" and (cut := l10n.header_end(line)):
+            # a translated header with the next line run into it ('... 56(84) Bytes an
+            # Daten.Von 10.77.40.1 icmp_seq=1 Zielhost nicht erreichbar')
+            return self._known_pieces(idx, line, [cut]) or events
+        return events
 
     def _known_pieces(self, idx: int, line: str, cuts: list[int]) -> list[Event] | None:
         """The events of ``line`` cut at ``cuts``, each marked as joined, when every piece

@@ -680,6 +680,18 @@ def _header(s: str) -> tuple[str, str] | None:
     return f"PING {m['mid']} {a}({b}) bytes of data.", lang
 
 
+def header_end(line: str) -> int | None:
+    """Where a translated header that opens ``line`` ends, when more of the line follows it
+    (the next line run into it by a lost line break); None otherwise."""
+    s = line.lstrip(" \t")
+    if "(" not in s or not s.startswith(_gates()[2]):
+        return None
+    m = _header_pattern().match(s)
+    if m is None or not s[m.end() :].strip():
+        return None
+    return len(line) - len(s) + m.end()
+
+
 def _from_error(s: str) -> tuple[str, str] | None:
     """``Von 10.0.0.1 icmp_seq=1 Zielhost nicht erreichbar``: the message stays as printed."""
     ts = _TS.match(s)
