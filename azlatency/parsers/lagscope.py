@@ -117,7 +117,9 @@ def _kind(line: str) -> re.Pattern[str] | None:
     return kind
 
 
-_AGAIN = re.compile(r"\d{2}:\d{2}:\d{2} (?:INFO|ERR |DBG ): ")
+# (or a progress line: '... --> 10.77.2.2:600110.77.2.2: 0% completed.' lost the connection's
+# port and role without a word)
+_AGAIN = re.compile(r"\d{2}:\d{2}:\d{2} (?:INFO|ERR |DBG ): |\S: \d+% completed\.\s*$")
 
 
 def _opens(line: str) -> bool:

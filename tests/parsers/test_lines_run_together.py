@@ -42,3 +42,19 @@ def test_lines_run_together_are_read_one_by_one(name, first, strict):
     assert_same_reading(base, got, ("tool_version", "complete", "dst_ip"))
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of {name.split('/')[0]}'s lines run together" in said
+
+
+def test_a_log_line_and_a_progress_line_run_together_are_named():
+    """lagscope's connection line and the first progress line ('... --> 10.77.2.2:600110.77.2.2:
+    0% completed.') lost the port and role without a word.  The cut is not one way (the
+    address fits either side: ':6001' + '10.77...', ':60011' + '0.77...'), so the line is a
+    located error (strict) or skipped and named, the figures kept."""
+    from azlatency.errors import ParseError
+
+    text = (FIXTURES / "lagscope/lagscope--1.0.1-linux-t3-P-duration.txt").read_text("utf-8")
+    bad, i = joined(text, "16:22:57 INFO: New connection")
+    with pytest.raises(ParseError, match=f":{i + 1}: expected lagscope output"):
+        azlatency.read(bad, strict=True)
+    base, got = azlatency.read(text), azlatency.read(bad, strict=False)
+    assert_same_reading(base, got)
+    assert got.runs["warnings"][0].startswith(f"line {i + 1} skipped: not lagscope output")
