@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import ParseError
 from . import tools
 from ._base import Parsed, Run, Span, ToolInfo
-from ._lines import integer, number
+from ._lines import integer, number, run_together
 
 INFO = ToolInfo(
     tool="reported_csv",
@@ -68,6 +68,7 @@ RUN_ATTRS: dict[str, str] = {
 }
 SUMMARY_ATTRS = ("metric", "stat", "value", "unit", "n", "level", "bound_low", "bound_high")
 LABEL_PREFIX = "label:"
+_KNOWN = frozenset(RUN_ATTRS) | frozenset(SUMMARY_ATTRS) | {"tool", "note", "run", "window"}
 
 # unit as written → (unit stored, factor).  Latency is stored in µs, throughput in bits/s.
 UNITS: dict[str, tuple[str, float]] = {
@@ -137,6 +138,32 @@ def _is_header(line: str) -> bool:
     return _delimiter(line) is not None
 
 
+def _known(name: str) -> bool:
+    """Whether ``name`` (lower case) is a column of the format."""
+    return name in _KNOWN or (name.startswith(LABEL_PREFIX) and len(name) > 6)
+
+
+def _header_and_row(line: str) -> tuple[str, str] | None:
+    """A header with its first row run into it by a lost line break ('...,unit,necho_csv,Same
+    AZ,...': the last column and the row's first cell are one cell): the header's line and
+    the row's, when every header cell is a known column and the row has as many cells; None
+    otherwise.  Read as a header, the table was lost without a word."""
+    delimiter = _delimiter(line)
+    if delimiter is None:
+        return None
+    cells = _row(line, delimiter)
+    names = [c.lower() for c in cells]
+    if all(_known(n) for n in names):
+        return None
+    k = next(i for i, n in enumerate(names) if not _known(n))  # the joined cell
+    head = [n for n in sorted(_KNOWN, key=len, reverse=True) if names[k].startswith(n)]
+    if not head or len(cells) - k != k + 1 or not all(_known(n) for n in names[:k]):
+        return None
+    cut = len(head[0])
+    row = [cells[k][cut:], *cells[k + 1 :]]
+    return delimiter.join([*cells[:k], cells[k][:cut]]), delimiter.join(row)
+
+
 # The comment a reported-values file opens with (docs/reported-values.md).
 _MARKER = "# azlatency reported values"
 # A file that opens with the marker is reported values even with a few stray lines (a shell's,
@@ -169,16 +196,19 @@ def locate(lines: list[str]) -> list[Span]:
             i += 1
             continue
         j = i + 1
+        header = lines[i]
+        if joined := _header_and_row(header):
+            header, j = joined[0], i + 1  # its first row is on its line
         while j < len(lines):
             if lines[j].lstrip().startswith("```"):
                 break
             if not lines[j].strip():
                 k = next((k for k in range(j, len(lines)) if lines[k].strip()), len(lines))
-                if k == len(lines) or not _fits(lines[i], lines[k]):
+                if k == len(lines) or not _fits(header, lines[k]):
                     break
                 j = k
             j += 1
-        if j > i + 1:
+        if j > i + 1 or joined:
             spans.append(Span(i, j, INFO.tool))
         i = j
     return spans
@@ -222,9 +252,8 @@ class _Reader:
     def header(self, line: str, line_no: int) -> list[str]:
         self.delimiter = _delimiter(line) or ","
         names = [c.lower() for c in _row(line, self.delimiter)]
-        known = set(RUN_ATTRS) | set(SUMMARY_ATTRS) | {"tool", "note", "run", "window"}
         for name in names:
-            if name not in known and not (name.startswith(LABEL_PREFIX) and len(name) > 6):
+            if not _known(name):
                 raise self.fail(
                     line_no,
                     f"unknown column {name!r}",
@@ -332,8 +361,12 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
                     raise err
                 reader.warnings.append(f"line {line_no} skipped: {err.reason}")
                 continue
-            names = reader.header(line, line_no)
-            continue
+            joined = _header_and_row(line)
+            names = reader.header(joined[0] if joined else line, line_no)
+            if not joined:
+                continue
+            line = joined[1]
+            reader.warnings.append(run_together(line_no, 2, INFO.tool))
         try:
             attrs, summary = _read_row(reader, line, line_no, names)
             key = tuple(sorted(attrs.items()))

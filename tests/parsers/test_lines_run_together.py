@@ -58,3 +58,20 @@ def test_a_log_line_and_a_progress_line_run_together_are_named():
     base, got = azlatency.read(text), azlatency.read(bad, strict=False)
     assert_same_reading(base, got)
     assert got.runs["warnings"][0].startswith(f"line {i + 1} skipped: not lagscope output")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("at", [8, 17])  # in a fenced block; a table alone in the prose
+def test_a_reported_values_header_and_its_first_row_run_together(at, strict):
+    """'tool,...,unit,necho_csv,Same AZ,1,1,rtt,mean,0.850,ms,': the header's last column and
+    the first row's first cell are one cell.  Read as a header of odd columns, the table was
+    lost without a word (prose) or refused (a file of its own); now the header and the row
+    are read, and the line named."""
+    name = "reported_csv/reported_csv--1-any-none-markdown-note.md"
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    bad = "\n".join(lines[: at - 1] + [lines[at - 1] + lines[at]] + lines[at + 1 :])
+    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("scenario", "src_zone", "dst_zone"))
+    said = "; ".join(got.runs["warnings"].dropna())
+    assert f"line {at}: 2 of reported_csv's lines run together" in said
