@@ -558,28 +558,3 @@ def test_a_block_pasted_twice_inside_the_json_is_named_and_skipped():
     assert "lines 247-485 repeat lines 7-245 word for word" in got.runs["warnings"][0]
     with pytest.raises(ParseError, match=r":247: lines 247-485 repeat"):
         azlatency.read(copied, strict=True)
-
-
-@pytest.mark.parametrize("strict", [True, False])
-@pytest.mark.parametrize(
-    ("name", "first"),
-    [
-        # the banner and the version: the banner's block sizes took it (version and iodepth
-        # lost); the version and 'Starting 1 process' (version lost)
-        ("fio--3.33-linux-normal-missing-file-error.txt", "ro: (g=0)"),
-        ("fio--3.33-linux-normal-write-4m-libaio-iodepth64-msec.txt", "fio-3.33"),
-    ],
-)
-def test_fio_lines_run_together_are_read_one_by_one(name, first, strict):
-    """A lost line break joins fio's banner, version and start lines: a fact was lost without
-    a word (a study joining adjacent lines of every fixture).  Both are read, and the run
-    names the line."""
-    from tests.parsers._joined import assert_same_reading, joined
-
-    text = (FIO / name).read_text(encoding="utf-8")
-    bad, i = joined(text, first)
-    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
-    assert_same_reading(base, got, ("tool_version", "labels"))
-    assert base.runs["tool_version"].tolist() == ["3.33"]
-    said = "; ".join(got.runs["warnings"].dropna())
-    assert f"line {i + 1}: 2 of fio's lines run together" in said

@@ -97,29 +97,3 @@ def test_a_sentence_as_wide_as_a_device_row_is_not_one():
     base, got = azlatency.read(text, strict=True), azlatency.read(text + "\n" + prose, strict=True)
     assert len(prose.split()) == width and got.runs["warnings"].equals(base.runs["warnings"])
     assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
-
-
-@pytest.mark.parametrize("strict", [True, False])
-@pytest.mark.parametrize(
-    ("name", "first"),
-    [
-        # two device rows ('... 0.00loop1  0.00 ...'): the rest of the report was lost
-        ("iostat--11.4.9-linux-x-d-2loop-dd-read-write.txt", "loop0"),
-        # the Device header and the first row ('... %utilvda  1.96 ...'): a report lost
-        ("iostat--12.6.1-linux-x-1-3-vda-dd-write.txt", "Device"),
-    ],
-)
-def test_iostat_lines_run_together_are_read_one_by_one(name, first, strict):
-    """A lost line break joins a Device header or row and the row after it: the report's
-    rows after it (or the whole report) were lost without a word (a study joining adjacent
-    lines of every fixture).  The line is cut into the header and rows it holds, when there
-    is one way to, and named."""
-    from tests.parsers._joined import assert_same_reading, joined
-
-    text = (D / name).read_text(encoding="utf-8")
-    bad, i = joined(text, first)
-    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
-    assert len(got.runs) == len(base.runs)
-    assert_same_reading(base, got)
-    said = "; ".join(got.runs["warnings"].dropna())
-    assert f"line {i + 1}: 2 of iostat's lines run together" in said

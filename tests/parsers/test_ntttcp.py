@@ -623,34 +623,6 @@ def test_a_foreign_line_keeps_the_run_and_its_figures(name, at):
     assert info.value.line_no == at
 
 
-@pytest.mark.parametrize("strict", [True, False])
-@pytest.mark.parametrize(
-    ("name", "first", "column"),
-    [
-        # dashes and the first message: the threads were lost
-        ("ntttcp--1.3.4-linux-r-receiver-noprefix.txt", "-----", "streams"),
-        # the command and the banner: the version was lost (the reader's command of the run
-        # still holds the banner, under the warning)
-        ("ntttcp--1.4.0-linux-r-u-total-loss.txt", "$ ntttcp", "tool_version"),
-        # two 'hh:mm:ss INFO:' messages: the second's connections were lost
-        ("ntttcp--1.4.0-linux-s-V-truncated.txt", "10:02:09 INFO: 4 threads", "streams"),
-    ],
-)
-def test_ntttcp_lines_run_together_are_read_one_by_one(name, first, column, strict):
-    """A lost line break joins two of ntttcp's lines ('...4 threads created10:02:09 INFO: 4
-    connections created ...'): the second's fact was lost without a word (a study joining
-    adjacent lines of every fixture).  Both are read and the run names the line."""
-    from tests.parsers._joined import assert_same_reading, joined
-
-    text = (FIXTURES / "ntttcp" / name).read_text(encoding="utf-8")
-    bad, i = joined(text, first)
-    base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
-    assert_same_reading(base, got, ("tool_version", "streams", "protocol"))
-    assert pd.notna(base.runs[column].iloc[0])  # the fact that was lost is read
-    said = "; ".join(got.runs["warnings"].dropna())
-    assert f"line {i + 1}: 2 of ntttcp's lines run together" in said
-
-
 def test_windows_version_with_the_next_line_run_into_it():
     """'Copyright Version 5.33Network activity progressing...': the version is 5.33."""
     text = (FIXTURES / "ntttcp" / "ntttcp--5.33-windows-r-m-receiver.txt").read_text("utf-8")
