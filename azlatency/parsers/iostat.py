@@ -86,8 +86,13 @@ def _kind(line: str, header: list[str] | None) -> str | None:
 def _apart(line: str, header: list[str] | None) -> list[str]:
     """The Device header and rows a lost line break ran together into ``line`` ('... 0.00
     0.00loop1  0.00 ...', '... aqu-sz  %utilvda  1.96 ...'), when there is one way to cut it
-    so; [] for a line that reads as it is (or not at all)."""
+    so; [] for a line that reads as it is (or not at all), and for the lines around the rows
+    (the banner, the CPU report, a timestamp: never cut)."""
     if _kind(line, header) is not None or _as_wide(line, header):
+        return []
+    if _BANNER.match(line) or _AVG_CPU.match(line) or _CPU_VALUES.match(line):
+        return []
+    if _TIMESTAMP.match(line.strip()) or command_of(line, ("iostat",))[0]:
         return []
     return unjoin(line, lambda p: _kind(p, header))
 

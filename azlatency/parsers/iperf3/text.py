@@ -70,17 +70,15 @@ from .model import (
 from .settle import TextFacts, end_gaps, settle
 
 # Two of iperf3's lines run together where a line break was lost: a stream's line ('[  5]',
-# '[SUM]', '[ ID]') or 'Reverse mode, ...' right after another line's last character
-# ("Connecting to host 10.0.0.2, port 5201[  5] local ..."); a role after a stream's id
-# ('[  5][TX-C]') is no such line.
-_JOINED = re.compile(r"\S(?=\[\s*(?:\d+|SUM|ID)\]|Reverse mode, )")  # cut after the \S
-# ... and the lines whose facts a line run into them took without a word (-V's 'Time: ...'
-# after 'Control connection MSS 1448', 'Starting Test: protocol: TCP, ...' after the
-# connection's line): each holds a ':' (interval lines hold none, so no search is tried).
-_JOINED_FACTS = re.compile(
+# '[SUM]', '[ ID]'), 'Reverse mode, ' or a line whose facts are read (-V's 'Time: ...' after
+# 'Control connection MSS 1448', 'Starting Test: protocol: TCP, ...' after the connection's
+# line) right after another line's last character ("Connecting to host 10.0.0.2, port
+# 5201[  5] local ..."); a role after a stream's id ('[  5][TX-C]') is no such line.  Only a
+# line holding '[', 'Reverse' or ':' is searched (no interval line holds a ':').
+_JOINED = re.compile(
     r"\S(?=\[\s*(?:\d+|SUM|ID)\]|Reverse mode, |Time: |Starting Test: |Connecting to host |"
     r"Accepted connection from |Server listening on |Test Complete\. )"
-)
+)  # cut after the \S
 # -d's JSON (cJSON_Print): how its lines start, and the lines that end it early (it was cut).
 _JSON_LINE = ("{", "}", "]", "\t")
 _OWN = (
@@ -192,7 +190,7 @@ class TextReader:
                 if (
                     text[0] != "{"
                     and ("[" in text[1:] or "Reverse" in text or ":" in text)
-                    and (cuts := [m.end() for m in _JOINED_FACTS.finditer(text)])
+                    and (cuts := [m.end() for m in _JOINED.finditer(text)])
                 ):
                     self.joined(text, cuts, line_no)
                 else:
