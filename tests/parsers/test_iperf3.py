@@ -961,6 +961,12 @@ def test_two_titled_clients_interleaved_are_two_runs():
         # 'Starting Test: protocol: TCP, ...'
         ("iperf3--3.12-linux-V-tcp-verbose.txt", "Control connection MSS"),
         ("iperf3--3.12-linux-V-tcp-verbose.txt", "[  5] local"),
+        # --timestamps: the second line's stamp stood between the two (it went with the first)
+        (
+            "iperf3--3.12-linux-timestamps-fmt-u-R-udp-reverse-loss.txt",
+            "2026-11-21 00:47:10 Reverse",
+        ),
+        ("iperf3--3.12-linux-timestamps-tcp.txt", "Sat Nov 21 00:47:08 2026 [ ID]"),
     ],
 )
 def test_iperf3_lines_run_together_are_read_one_by_one(name, first, strict):

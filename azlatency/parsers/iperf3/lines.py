@@ -140,12 +140,18 @@ def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
 
 
 def strip_timestamps(lines: list[str], shape: re.Pattern[str] | None) -> list[str]:
+    """``lines`` without the ``--timestamps`` prefix of ``shape``: the one a line opens with,
+    and one after another line's last character where a lost line break ran two lines
+    together ('... is sending2026-11-21 00:47:10 [  5] local ...'), so that the reader cuts
+    the line before the second ('[  5]') as it would without timestamps."""
     if shape is None:
         return lines
+    inner = re.compile(rf"(?<=\S)(?:{shape.pattern.removeprefix('^')})(?=\[|[A-Z])")
     out = []
     for line in lines:
         m = shape.match(line)
-        out.append(line[m.end() :] if m else line)
+        rest = line[m.end() :] if m else line
+        out.append(inner.sub("", rest) if m else rest)
     return out
 
 
