@@ -81,7 +81,11 @@ _UNIT_NS = {
 }
 _PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|µs|μs|us|ns)")
 
-_CONNECTING = re.compile(r"^\s*\[Connecting\] connecting to (?P<host>\S+)\s*$")
+# (a host holds no '[' but an IPv6 address's brackets: '...10.77.0.1[10.77.0.1:2112]
+# [Connected] ...' is two lines run together, not a host)
+_CONNECTING = re.compile(
+    r"^\s*\[Connecting\] connecting to (?P<host>\[[^\]\s]+\](?::\d+)?|[^\s\[]+)\s*$"
+)
 # before 0.9 the address was not in front: '[Connected] connected to 127.0.0.1:2112'
 _EVENT = re.compile(
     r"^\s*(?:\[(?P<addr>[^\]\s]+)\] )?\[(?P<code>Connected|WaitForPackets|ServerRestriction|"
@@ -191,7 +195,15 @@ def us_of(text: str) -> float:
 
 
 def _kind(line: str) -> re.Pattern[str] | None:
-    return next((p for p in _KINDS if p.match(line)), None)
+    kind = next((p for p in _KINDS if p.match(line)), None)
+    if kind is _EVENT and _A_PROBE.search(line):
+        return None  # a probe line run into the event's text: two lines (unjoin)
+    return kind
+
+
+# A probe's start inside another line ('[Connected] connection establishedseq=0 rtt=2.5ms'):
+# the event's text took the probe without a word.
+_A_PROBE = re.compile(r"\Sseq=\d+ (?:len=\d+ )?rtt=")
 
 
 def _next_run(kind: re.Pattern[str], seen: set) -> bool:

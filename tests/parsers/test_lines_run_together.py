@@ -31,6 +31,11 @@ CASES = [
     ("uping/uping--11beb11-linux-no-route-send-fail.txt", "seq=1    FAIL"),
     ("uping/uping--11beb11-linux-veth-c20.txt", "UPING 10.206.0.2"),
     ("irtt/irtt--0.9.0-linux-i100ms-d5s-killed.txt", "seq=0 rtt=2.5ms"),
+    # irtt: '[Connecting]' and '[addr] [Connected]' (the address fitted the host: two ways to
+    # cut, so the line was a stray); '[Connected] ...' and the first probe (the event's text
+    # took the probe)
+    ("irtt/irtt--0.9.0-linux-i100ms-d5s-killed.txt", "[Connecting]"),
+    ("irtt/irtt--0.9.0-linux-i100ms-d5s-killed.txt", "[10.77.0.1:2112] [Connected]"),
     # fio's banner and version (the banner's block sizes took the version and the iodepth);
     # the version and 'Starting 1 process'
     ("fio/fio--3.33-linux-normal-missing-file-error.txt", "ro: (g=0)"),
