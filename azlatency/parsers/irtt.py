@@ -83,9 +83,8 @@ _PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|µs|μs|us|ns)")
 
 # (a host holds no '[' but an IPv6 address's brackets: '...10.77.0.1[10.77.0.1:2112]
 # [Connected] ...' is two lines run together, not a host)
-_CONNECTING = re.compile(
-    r"^\s*\[Connecting\] connecting to (?P<host>\[[^\]\s]+\](?::\d+)?|[^\s\[]+)\s*$"
-)
+_HOST = r"\[[^\]\s]+\](?::\d+)?|[^\s\[]+"
+_CONNECTING = re.compile(rf"^\s*\[Connecting\] connecting to (?P<host>{_HOST})\s*$")
 # before 0.9 the address was not in front: '[Connected] connected to 127.0.0.1:2112'
 _EVENT = re.compile(
     r"^\s*(?:\[(?P<addr>[^\]\s]+)\] )?\[(?P<code>Connected|WaitForPackets|ServerRestriction|"
