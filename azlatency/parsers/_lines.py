@@ -238,7 +238,7 @@ def line_blocks(
     while i < n:
         first = kind(lines[i])
         if first is None and beside_known(lines, i, kind):
-            first = next((k for k in _joined_kinds(lines[i], kind) if k in opens), None)
+            first = next((k for k in joined_kinds(lines[i], kind) if k in opens), None)
         if first not in opens:
             i += 1
             continue
@@ -254,7 +254,7 @@ def line_blocks(
                 j += 1
                 continue
             k = kind(lines[j])
-            if k is None and (joined := _joined_kinds(lines[j], kind)):
+            if k is None and (joined := joined_kinds(lines[j], kind)):
                 if any(ends(x, seen) for x in joined):
                     break  # the next run starts on it
                 seen.update(joined[:-1])
@@ -289,8 +289,9 @@ def beside_known(lines: list[str], i: int, kind: Callable[[str], Any]) -> bool:
     return len(lines) <= 8 and not any(x.strip() for k, x in enumerate(lines) if k != i)
 
 
-def _joined_kinds(line: str, kind: Callable[[str], Any]) -> list[Any]:
-    """The kinds of the lines run together into ``line`` (:func:`unjoin`), or []."""
+def joined_kinds(line: str, kind: Callable[[str], Any]) -> list[Any]:
+    """The kinds of the lines run together into ``line`` (:func:`unjoin`), or [] (a line of
+    no known kind that is not several either)."""
     return [kind(p) for p in unjoin(line, kind)]
 
 

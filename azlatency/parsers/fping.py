@@ -36,6 +36,7 @@ from ._lines import (
     decimal_to_ns,
     gapless,
     host_and_ip,
+    joined_kinds,
     known_lines,
     not_found,
     samples_frame,
@@ -214,7 +215,7 @@ def locate(lines: list[str]) -> list[Span]:
     while i < n:
         kind, m = _kind(lines[i])
         if kind is None and beside_known(lines, i, _name):  # lines run together (unjoin)?
-            kind = next((k for k in map(_name, unjoin(lines[i], _name)) if k in _OPENS), None)
+            kind = next((k for k in joined_kinds(lines[i], _name) if k in _OPENS), None)
         if kind not in _OPENS or (kind == "stamp" and not _summary_next(lines, i)):
             i += 1
             continue

@@ -37,11 +37,12 @@ def _split(part: pd.DataFrame, at: np.ndarray, groups: list[list[int]]) -> list[
     """The rows of ``part`` whose ``at`` is one of each group's, in their order in ``part``:
     one take a group, not a filter of every row for each."""
     order = np.argsort(at, kind="stable")
-    ends = np.searchsorted(at[order], [-1, *range(at.max(initial=-1) + 1)], side="right")
-    starts = np.searchsorted(at[order], [-1, *range(at.max(initial=-1) + 1)], side="left")
-    rows = {i: order[lo:hi] for i, lo, hi in zip(range(-1, len(ends) - 1), starts, ends)}
-    empty = order[:0]
-    return [part.iloc[np.sort(np.concatenate([rows.get(i, empty) for i in g]))] for g in groups]
+    ranked = at[order]
+
+    def rows(i: int) -> np.ndarray:
+        return order[np.searchsorted(ranked, i, "left") : np.searchsorted(ranked, i, "right")]
+
+    return [part.iloc[np.sort(np.concatenate([rows(i) for i in g]))] for g in groups]
 
 
 def _chunks(part: pd.DataFrame, hue: str, size: int) -> list[pd.DataFrame]:

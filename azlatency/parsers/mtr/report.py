@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from .._lines import apart, command_of, name_joined, stray, unjoin
+from .._lines import apart, command_of, joined_kinds, name_joined, stray
 from .hops import (
     BLANK,
     FIELDS,
@@ -67,7 +67,7 @@ def has_header(line: str) -> bool:
     """Whether ``line`` is the ``HOST:`` line, or holds it run together with another."""
     if HEADER.match(line):
         return True
-    return "HOST:" in line and any(kind(p) is HEADER for p in unjoin(line, kind))
+    return "HOST:" in line and HEADER in joined_kinds(line, kind)
 
 
 _ANOTHER_HOP = re.compile(r"\s\d+\.\|--\s")

@@ -544,17 +544,10 @@ class Scanner:
         return events
 
     def _known_pieces(self, idx: int, line: str, cuts: list[int]) -> list[Event] | None:
-        """The events of ``line`` cut at ``cuts``, each marked as joined, when every piece
-        reads as one of ping's lines; else None (the line is read whole)."""
-        events = []
-        for piece in pieces(line, cuts):
-            found = self._one(idx, piece)
-            if any(e.kind == "unknown" for e in found):
-                return None
-            events += found
-        for e in events:
-            e.data["joined"] = True
-        return events
+        """:meth:`_pieces` when every piece reads as one of ping's lines; else None (the line
+        is read whole)."""
+        events = self._pieces(idx, line, cuts)
+        return None if any(e.kind == "unknown" for e in events) else events
 
     def _one(self, idx: int, line: str) -> list[Event]:
         if found := self._unix(idx, line):
@@ -566,12 +559,13 @@ class Scanner:
 
     def _joined(self, idx: int, line: str) -> list[Event]:
         """The events of each of ping's lines run together on one line, each marked."""
-        cuts = [m.start() for m in _JOINED.finditer(line)]
-        events = []
-        for piece in pieces(line, cuts):
-            for e in self._one(idx, piece):
-                e.data["joined"] = True
-                events.append(e)
+        return self._pieces(idx, line, [m.start() for m in _JOINED.finditer(line)])
+
+    def _pieces(self, idx: int, line: str, cuts: list[int]) -> list[Event]:
+        """The events of each piece of ``line`` cut at ``cuts``, each marked as joined."""
+        events = [e for piece in pieces(line, cuts) for e in self._one(idx, piece)]
+        for e in events:
+            e.data["joined"] = True
         return events
 
     def _unix(self, idx: int, line: str) -> list[Event] | None:
