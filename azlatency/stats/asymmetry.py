@@ -44,7 +44,7 @@ from .common import (
     metric_column,
 )
 from .common import ordered as _ordered
-from .compare import COLUMNS, finish, group_pair, run_values
+from .compare import COLUMNS, check_adjust, finish, group_pair, run_values
 
 ROUND_TRIP = (
     "round trip: A→B means the VM in src_zone was the client; each measurement "
@@ -148,7 +148,7 @@ def asymmetry(
     """A→B against B→A for every zone pair measured in both directions (see module doc).
     ``between_runs`` as in ``compare_groups``: ``"pooled"``, ``"none"``, a known sd of log
     run medians, or a ``runlevel.Pooled``."""
-    level = check_level(level)
+    level, adjust = check_level(level), check_adjust(adjust)
     rng = as_rng(rng)
     column, _ = metric_column(metric)
     check_basis(samples, metric)

@@ -43,7 +43,7 @@ from . import runlevel as rl
 from .common import by_execution, check_level, metric_column
 from .common import observations as _observations
 from .common import ordered as _ordered
-from .compare import adjust_pvalues
+from .compare import adjust_pvalues, check_adjust
 from .intervals import sorted_quantile
 
 SIDES = ("before", "after")
@@ -294,7 +294,7 @@ def before_after(
     test within ±``margin`` (a fraction, for ratios) or ±``abs_margin`` (in the unit, for
     differences), a ``verdict`` (worse, better, same, ~, not tested) and the ``gate``
     (fail, pass, not tested).  See the module doc."""
-    level = check_level(level)
+    level, adjust = check_level(level), check_adjust(adjust)
     if not 0 <= margin < 1:
         raise ValueError(f"margin must be a fraction in [0, 1) (0.1 for 10 %), got {margin!r}")
     keys = list(keys)

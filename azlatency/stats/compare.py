@@ -83,11 +83,17 @@ COLUMNS = [
 ADJUST = ("holm", "fdr_bh", "bonferroni", "none")
 
 
+def check_adjust(method: str) -> str:
+    """``method`` if it is one of :data:`ADJUST`, else a ValueError (before any work)."""
+    if method not in ADJUST:
+        raise ValueError(f"adjust must be one of {ADJUST}, got {method!r}")
+    return method
+
+
 def adjust_pvalues(p, method: str = "holm") -> np.ndarray:
     """Adjusted p-values: Holm step-down, Benjamini–Hochberg (``fdr_bh``), Bonferroni, none.
     NaNs stay NaN and do not count as tests."""
-    if method not in ADJUST:
-        raise ValueError(f"adjust must be one of {ADJUST}, got {method!r}")
+    check_adjust(method)
     p = np.asarray(p, dtype=float)
     out = np.full(p.shape, np.nan)
     ok = np.isfinite(p)
@@ -586,7 +592,7 @@ def compare_groups(
     ``"none"`` reports no p-value; a float is a known sd of log run values, a
     ``runlevel.Pooled`` a variance estimated elsewhere.  ``unit="packet"`` pools packets
     (never ``significant``).  Group labels are the ``by`` value, or ``"col=value, ..."``."""
-    level = check_level(level)
+    level, adjust = check_level(level), check_adjust(adjust)
     rng = as_rng(rng)
     by = [by] if isinstance(by, str) else list(by)
     column, _ = metric_column(metric)
@@ -594,6 +600,12 @@ def compare_groups(
     groups = _labelled_groups(_ordered(by_execution(attach(frame, runs, by), runs)), by)
     if pairs is None:
         pairs = list(itertools.combinations(groups, 2))
+    pairs = [(str(la), str(lb)) for la, lb in pairs]
+    # every pair checked before the first draws its random numbers (a bad last pair
+    # raised after the others had drawn theirs)
+    missing = sorted({x for pair in pairs for x in pair} - set(groups))
+    if missing:
+        raise ValueError(f"no group {missing}; groups are {sorted(groups)}")
     pooled = rl.resolve(
         between_runs,
         (run_values(g, column, stat) for g in groups.values())
@@ -603,10 +615,6 @@ def compare_groups(
     what = f"a {', '.join(by)}"
     parts = []
     for i, (la, lb) in enumerate(pairs):
-        la, lb = str(la), str(lb)
-        missing = [x for x in (la, lb) if x not in groups]
-        if missing:
-            raise ValueError(f"no group {missing}; groups are {sorted(groups)}")
         out = group_pair(
             groups[la],
             groups[lb],

@@ -511,6 +511,10 @@ def last_records_before_break(
     level = check_level(level)
     if at not in ("end", "first_break"):
         raise ValueError(f"at must be 'end' or 'first_break', got {at!r}")
+    for name, value in (("n_last", n_last), ("segment", segment)):
+        # whole[-0:] is the whole run: n_last=0 examined every record, not none
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a whole number of records, 1 or more, got {value!r}")
     column, unit = metric_column(metric)
     check_basis(samples, metric)
     found = breaks(samples, runs) if at == "first_break" else None

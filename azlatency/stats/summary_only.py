@@ -64,16 +64,25 @@ def summary_only_interval(
     level = check_level(level)
     s = summaries[summaries["source"] == source]
     counts = _count(s, metric)
-    # the values' unit, not the count's (ping prints its count first: 'count' over µs)
-    values = s[(s["metric"] == metric) & (s["stat"] != "count")]
-    unit = values["unit"].iloc[0] if len(values) else ""
     out = []
     for r in _wide(s, metric).to_dict("records"):
         run_id = r["run_id"]
-        base = {"run_id": run_id, "metric": metric, "unit": unit, "stat": "mean", "source": source}
         reported = s[(s["run_id"] == run_id) & (s["metric"] == metric)]
+        unit = _unit(reported)
+        base = {"run_id": run_id, "metric": metric, "unit": unit, "stat": "mean", "source": source}
         out.append({**base, **_run_interval(r, reported, counts.get(run_id, np.nan), level)})
     return pd.DataFrame(out)
+
+
+def _unit(reported: pd.DataFrame) -> str:
+    """The unit of a run's mean (the interval is the mean's), else of its first value that is
+    not its count (ping prints its count first: 'count' over µs); each run its own (one run's
+    unit labelled every run)."""
+    for wanted in (reported["stat"] == "mean", reported["stat"] != "count"):
+        units = reported.loc[wanted, "unit"]
+        if len(units):
+            return str(units.iloc[0])
+    return ""
 
 
 def _run_interval(r: dict, reported: pd.DataFrame, n: float, level: float) -> dict:

@@ -183,3 +183,10 @@ def test_zones_are_required():
     s, runs = _campaign(np.random.default_rng(7))
     with pytest.raises(ValueError, match="src_zone"):
         asymmetry(s, runs.drop(columns=["src_zone"]))
+
+
+def test_an_unknown_adjustment_is_refused_with_no_pair_to_adjust():
+    s, runs = _campaign(np.random.default_rng(0))
+    one_way = runs[runs.run_id == "23-0"]
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        asymmetry(s, one_way, adjust="sidak")

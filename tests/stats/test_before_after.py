@@ -113,6 +113,8 @@ def test_bad_input_is_named():
         stats.before_after(v.assign(side="before"), ["cell"], margin=10)
     with pytest.raises(ValueError, match="values need the columns"):
         stats.before_after(v, ["zone"])
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        stats.before_after(v.iloc[:0], ["cell"], adjust="sidak")  # refused with no cell too
 
 
 def test_run_statistics_one_value_per_run_and_what_a_run_cannot_give():

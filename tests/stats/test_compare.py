@@ -185,3 +185,27 @@ def test_windows_of_one_execution_are_one_run():
     )
     w = whole[whole["effect"] == "ratio"].iloc[0]
     assert (w["n_runs_a"], w["n_runs_b"]) == (2, 2) and w["p_value"] < 0.05
+
+
+def _three_placements():
+    rng = np.random.default_rng(5)
+    vals, rows = {}, []
+    for g, mu in (("as", 4.0), ("az", 4.2), ("ppg", 3.9)):
+        for i in range(3):
+            vals[f"{g}{i}"] = rng.lognormal(mu, 0.2, 300)
+            rows.append({"run_id": f"{g}{i}", "placement": g})
+    return _frames.samples(vals), _frames.runs(rows)
+
+
+def test_compare_groups_checks_its_pairs_and_adjustment_before_any_work():
+    """A group named in the last pair that does not exist is refused before the first pair
+    draws its random numbers; an unknown adjustment is refused with no pair to adjust."""
+    s, runs = _three_placements()
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match=r"no group \['an'\]"):
+        compare_groups(s, "placement", runs=runs, pairs=[("az", "as"), ("az", "an")], rng=rng)
+    assert rng.bit_generator.state == before
+    one = s[s.run_id.str.startswith("az")]
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        compare_groups(one, "placement", runs=runs, adjust="sidak")

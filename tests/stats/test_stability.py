@@ -208,3 +208,11 @@ def test_real_echo_client_log_ends_in_a_drop():
     assert out.loc["end", "note"] == "run ends in a drop"
     assert out.loc["end", "end_seq"] == 10
     assert out.loc["loss_burst", "note"] == "error"
+
+
+@pytest.mark.parametrize("kw", [{"n_last": 0}, {"n_last": -5}, {"segment": 0}, {"n_last": 2.5}])
+def test_last_records_needs_a_positive_count(kw):
+    """n_last=0 read the whole run (x[-0:] is all of x), not no record."""
+    s = _frames.samples({"r": np.arange(50.0) + 100})
+    with pytest.raises(ValueError, match="must be a whole number of records, 1 or more"):
+        last_records_before_break(s, **kw)

@@ -135,3 +135,15 @@ def test_the_interval_carries_the_means_unit_not_the_counts():
     )
     out = summary_only_interval(tables.summaries)
     assert out[["stat", "unit", "estimate"]].values.tolist() == [["mean", "us", 33.0]]
+
+
+def test_each_run_carries_its_own_unit():
+    """Two runs of a metric printed in different units: each interval says its run's (the
+    first run's unit labelled every run)."""
+    s = _seed000()
+    s = schema.frame(
+        "summaries",
+        s.assign(unit=np.where((s.run_id == "m350") & (s.stat != "count"), "ms", s.unit)),
+    )
+    out = summary_only_interval(s).set_index("run_id")
+    assert out["unit"].to_dict() == {"m1400": "us", "m350": "ms"}
