@@ -11,7 +11,7 @@ from ._labels import latency_label, throughput_label, unit_label
 from ._png import encode as png_bytes
 from ._style import PALETTE, WIDTHS, Saved, figsize, render, save, style
 from .baseline import fleet
-from .compare import forest, latency_vs_size, throughput_bars
+from .compare import forest, forest_height, latency_vs_size, throughput_bars
 from .distributions import ccdf, ecdf, nines, percentile_spectrum
 from .matrix import zone_matrix
 from .panels import panels
@@ -28,6 +28,7 @@ __all__ = [
     "figsize",
     "fleet",
     "forest",
+    "forest_height",
     "latency_label",
     "latency_vs_size",
     "legend",

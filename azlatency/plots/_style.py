@@ -104,7 +104,8 @@ def render(
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths, image = [], None
     with _laid_out(fig) as box:
-        legible = _legibility.encode(fig, drawn=True) if "png" in formats else ""
+        size = (box.width, box.height) if isinstance(box, Bbox) else None  # inches, as saved
+        legible = _legibility.encode(fig, drawn=True, size_in=size) if "png" in formats else ""
         for fmt in formats:
             path = stem.with_suffix(f".{fmt}")
             if fmt == "png":
@@ -194,4 +195,35 @@ def _box(fig, engine) -> object:
         with suppress(ValueError):  # as Figure.draw runs it (matplotlib 3.11)
             engine.execute(fig)
     pad = mpl.rcParams["savefig.pad_inches"]
-    return fig.get_tightbbox(fig.canvas.get_renderer()).padded(pad)
+    renderer = fig.canvas.get_renderer()
+    tight = fig.get_tightbbox(renderer)
+    if engine is None:
+        tight = _within_width(fig, tight, renderer)
+    return tight.padded(pad)
+
+
+def _within_width(fig, tight: Bbox, renderer) -> Bbox:
+    """The tight box of ``fig`` (no layout engine) once its axes make room for the labels
+    and legends that stood out of it, so that the box is no wider than the figure or the
+    site's column (:data:`_legibility.SITE_COLUMN_PX` at the inline dpi, 9 in), whichever is
+    wider; ``tight`` as it is when it already is.  A tight box grows around what stands out
+    instead, and the site shrinks the wider image to its column: 10 pt labels of a 7.16 in
+    figure saved 10.6 in wide were shown at 8 pt.  A layout engine for every figure did this
+    at twice their time; here the axes are narrowed, their left edges held, and the box
+    measured again (a title centred over the axes moves half as far: up to three times)."""
+    width = fig.get_size_inches()[0]
+    pad = 2 * mpl.rcParams["savefig.pad_inches"]  # the box is padded on both sides
+    room = max(width, _legibility.SITE_COLUMN_PX / _legibility.INLINE_DPI) - pad
+    for _ in range(3):
+        excess = (tight.width - room) / width  # of the figure's width
+        if excess <= 0.001 or not fig.axes:
+            break
+        boxes = [ax.get_position() for ax in fig.axes]
+        x0, x1 = min(b.x0 for b in boxes), max(b.x1 for b in boxes)
+        scale = (x1 - x0 - excess) / (x1 - x0)
+        if scale < 0.3:  # labels about as wide as the room: none to make (legibility says)
+            break
+        for ax, b in zip(fig.axes, boxes, strict=True):
+            ax.set_position([x0 + (b.x0 - x0) * scale, b.y0, b.width * scale, b.height])
+        tight = fig.get_tightbbox(renderer)
+    return tight

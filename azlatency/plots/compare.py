@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -23,23 +25,31 @@ def forest(
     reference: float = 1.0,
     xlabel: str = "Ratio of medians (B / A)",
     log_x: bool = True,
+    wrap: int | None = None,
     ax: Axes | None = None,
     **kwargs,
 ) -> Axes:
     """One row per comparison: the effect as a dot, its interval as a bar, the adjusted
     p-value at the right margin, a vertical line at ``reference`` (1 for ratios, 0 for shifts).
     Where the ``testable`` column (used when present) is false the margin says "no test" (1
-    run on a side with nothing to borrow run-to-run variation from, or printed values)."""
+    run on a side with nothing to borrow run-to-run variation from, or printed values).
+
+    ``wrap``: labels longer than that many characters are broken into lines (a row takes
+    room for its lines; :func:`forest_height` sizes the figure alike): a forest of 120-letter
+    labels on one line each was saved 22 in wide, its text shown at 4 pt on the site."""
     ax = ax if ax is not None else plt.gca()
     d = data.reset_index(drop=True)
-    y = np.arange(len(d))[::-1]
+    labels = [_wrapped(t, wrap) for t in d[label].astype(str)]
+    y = _row_centres([t.count("\n") + 1 for t in labels])
     est = d[effect].to_numpy(dtype="float64", na_value=np.nan)
     lo = d[low].to_numpy(dtype="float64", na_value=np.nan)
     hi = d[high].to_numpy(dtype="float64", na_value=np.nan)
     err = np.vstack([est - lo, hi - est])
     ax.errorbar(est, y, xerr=err, fmt="o", capsize=2, **kwargs)
     ax.axvline(reference, color="0.4", lw=0.8, ls="--")
-    ax.set_yticks(y, d[label].astype(str))
+    ax.set_yticks(y, labels, fontsize="small" if wrap else None)
+    if len(y):  # a row's margin, not 5 % of a long forest's height above and below it
+        ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
     if log_x:
         log_scale(ax, "x")
     ax.set_xlabel(xlabel)
@@ -53,6 +63,33 @@ def forest(
             ax.text(1.01, yi, txt, transform=trans, va="center", fontsize="small")
     ax.grid(axis="y", visible=False)
     return ax
+
+
+# the room a row's second and later lines take, in rows of one line
+_LINE = 0.5
+
+
+def _wrapped(text: str, width: int | None) -> str:
+    if not width or len(text) <= width:
+        return text
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
+
+
+def _row_centres(lines: list[int]) -> np.ndarray:
+    """Where each row's centre stands, the first at the top, the last at 0: one unit a row,
+    and :data:`_LINE` more for each line after its first."""
+    heights = 1 + _LINE * (np.asarray(lines, dtype=float) - 1)
+    up = heights[::-1]  # bottom row first
+    centres = np.concatenate([[0.0], np.cumsum((up[:-1] + up[1:]) / 2)]) if len(up) else up
+    return centres[::-1]
+
+
+def forest_height(labels, *, wrap: int | None = None, row_in: float = 0.32, extra_in=1.4):
+    """The height (inches) of a figure holding :func:`forest` of ``labels`` (wrapped at
+    ``wrap`` characters as it wraps them): ``row_in`` a row of one line, ``extra_in`` for the
+    title and the axis."""
+    lines = [_wrapped(str(t), wrap).count("\n") + 1 for t in labels]
+    return float(extra_in + row_in * sum(1 + _LINE * (n - 1) for n in lines))
 
 
 def throughput_bars(

@@ -239,3 +239,24 @@ def test_render_hands_back_the_pixels_it_wrote_as_matplotlib_draws_them(tmp_path
         assert np.array_equal(ours, np.asarray(ref.convert("RGB")))
     svg = plots.render(fig, tmp_path / "t", formats=("svg",))
     assert svg.image is None and svg.paths == [tmp_path / "t.svg"]
+
+
+def test_forest_wraps_long_labels_and_gives_each_row_room_for_its_lines():
+    long = "cross-zone / same zone (sockperf, 64 B, D4s_v5, AN on) · 1→2 · zone matrix"
+    df = pd.DataFrame(
+        {
+            "comparison": [long, "AZ vs AS", long],
+            "estimate": [3.0, 1.7, 2.5],
+            "ci_low": [2.9, 1.6, 2.4],
+            "ci_high": [3.1, 1.8, 2.6],
+            "p_adjusted": [1e-6, 0.5, 0.01],
+        }
+    )
+    ax = plots.forest(df, wrap=40)
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks[0] == "cross-zone / same zone (sockperf, 64 B,\nD4s_v5, AN on) · 1→2 · zone matrix"
+    assert ticks[1] == "AZ vs AS" and all(len(x) <= 40 for t in ticks for x in t.split("\n"))
+    # bottom row at 0; a row of two lines is 1.5 rows high: centres 0, 1.25, 2.5
+    assert ax.lines[0].get_xydata()[:, 1].tolist() == [2.5, 1.25, 0.0]
+    assert plots.forest_height(df["comparison"], wrap=40) == pytest.approx(1.4 + 0.32 * 4)
+    assert plots.forest_height(df["comparison"]) == pytest.approx(1.4 + 0.32 * 3)
