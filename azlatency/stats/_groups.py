@@ -46,6 +46,7 @@ class Group:
         if self._part is not None:
             parts = self._part.groupby("run_id", sort=True)
             return [observations(p, self._column) for _, p in parts]
+        assert self._cols is not None  # a group without its part has the columns
         return [observe(self._cols, p) for p in self._pos]
 
     @cached_property
@@ -53,6 +54,7 @@ class Group:
         """Every observation of the group, run after run in measurement order."""
         if self._part is not None:
             return observations(self._part, self._column)
+        assert self._cols is not None
         return observe(self._cols, np.concatenate(self._pos))
 
     @property

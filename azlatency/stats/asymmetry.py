@@ -110,7 +110,7 @@ def _stratum_pairs(
     pooled = rl.resolve(
         between_runs, [run_values(g, column, stat) for g in dirs.values()] if pool else ()
     )
-    out = []
+    out: list[pd.DataFrame] = []
     for za, zb in todo:
         res = group_pair(
             dirs[(za, zb)],
@@ -163,7 +163,7 @@ def asymmetry(
     read = [*READ_COLUMNS, column, *strata.columns]
     samples = samples[[c for c in samples.columns if c in read]]
     data = _ordered(by_execution(samples.merge(strata, on="run_id", how="inner"), runs))
-    parts = []
+    parts: list[pd.DataFrame] = []
     for keys, stratum in data.groupby(by, sort=True, dropna=False) if by else [((), data)]:
         keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
         parts += _stratum_pairs(

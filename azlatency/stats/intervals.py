@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from ..schema import pct_label
@@ -60,7 +61,7 @@ DEPENDENCE = ("auto", "iid", "batch")
 # Order statistics
 
 
-def sorted_quantile(xs: np.ndarray, qs: np.ndarray) -> np.ndarray:
+def sorted_quantile(xs: np.ndarray | dep.Counted, qs: ArrayLike) -> np.ndarray:
     """Linear-interpolation quantiles of already sorted ``xs`` (numpy's default method)."""
     n = len(xs)
     h = (n - 1) * np.asarray(qs, dtype=float)
@@ -71,7 +72,9 @@ def sorted_quantile(xs: np.ndarray, qs: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(xs[lo]) & np.isfinite(xs[hi]), out, np.nan)
 
 
-def exact_indices(n: int, qs: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+def exact_indices(
+    n: int | np.ndarray, qs: ArrayLike, level: float
+) -> tuple[np.ndarray, np.ndarray]:
     """0-based indices (l, u) of the exact interval; l < 0 or u ≥ n means unavailable."""
     a = (1 - level) / 2
     qs = np.asarray(qs, dtype=float)
@@ -118,8 +121,8 @@ def choose(obs: Observations, dependence: str) -> tuple[dep.Dependence | None, s
         d = dep.assess(obs.series) if obs.n >= dep.MIN_N else None
         if d is not None and d.detected and not d.estimable:
             return d, d.note  # measured: the memory is too long for the series
-        b = dep.bounded(obs.series, d.sort if d is not None else None)
-        return b, b.note
+        bounded = dep.bounded(obs.series, d.sort if d is not None else None)
+        return bounded, bounded.note
     if obs.n < dep.MIN_N:
         return None, f"n < {dep.MIN_N}: autocorrelation not tested"
     d = dep.assess(obs.series)
@@ -147,10 +150,10 @@ def _too_dependent(obs: Observations, d: dep.Dependence, est, level, method, not
 
 
 def quantile_rows(
-    obs: Observations, qs: Sequence[float], level: float, d: dep.Dependence | None, note: str = ""
+    obs: Observations, quantiles: ArrayLike, level: float, d: dep.Dependence | None, note: str = ""
 ) -> list[dict]:
-    """Interval rows of quantiles ``qs`` of one ordered series."""
-    qs = np.asarray(qs, dtype=float)
+    """Interval rows of ``quantiles`` of one ordered series."""
+    qs = np.asarray(quantiles, dtype=float)
     n = obs.n
     unit = "packet" if d is None else "batch"
     method = EXACT if d is None else BATCH
@@ -176,7 +179,7 @@ def _order_bounds(
     qs: np.ndarray,
     level: float,
     d: dep.Dependence | None,
-    xs: np.ndarray,
+    xs: np.ndarray | dep.Counted,
     est: np.ndarray,
     sort,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -203,7 +206,7 @@ def _order_bounds(
 def _quantile_row(
     obs: Observations,
     d: dep.Dependence | None,
-    xs: np.ndarray,
+    xs: np.ndarray | dep.Counted,
     q: float,
     est: float,
     lo: int,

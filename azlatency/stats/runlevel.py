@@ -64,7 +64,7 @@ def pool(cells) -> Pooled | None:
     """Pooled variance of log values over ``cells`` (arrays of positive run values, one per
     condition); conditions with fewer than 2 runs add nothing.  None when no condition has
     2 runs."""
-    ss = df = n_runs = n_cells = 0
+    ss, df, n_runs, n_cells = 0.0, 0, 0, 0
     for v in cells:
         v = np.asarray(v, dtype=float)
         v = v[np.isfinite(v) & (v > 0)]
@@ -211,13 +211,13 @@ def caption(r: dict, *, adjust: str | None = None) -> str:
     and what it allows one to say."""
     k = f"{fmt_count(r.get('n_runs_a'))} vs {fmt_count(r.get('n_runs_b'))} runs"
     effect = {"ratio": "ratio", "shift": "shift", "cliffs_delta": "Cliff's delta"}.get(
-        r.get("effect"), str(r.get("effect"))
+        str(r.get("effect")), str(r.get("effect"))
     )
     est = r.get("estimate")
     head = f"{r.get('a')} vs {r.get('b')}: {effect} {fmt3(est)}"
     if _finite(r.get("ci_low")) and _finite(r.get("ci_high")):
         head += f" ({r.get('level', 0.95):.0%} CI {fmt3(r['ci_low'])} to {fmt3(r['ci_high'])})"
-    unit = UNIT_WORDS.get(r.get("unit_of_analysis"), str(r.get("unit_of_analysis")))
+    unit = UNIT_WORDS.get(str(r.get("unit_of_analysis")), str(r.get("unit_of_analysis")))
     parts = [head, f"unit: {unit}, {k}"]
     if r.get("method"):
         parts.append(f"method: {r['method']}")

@@ -204,7 +204,7 @@ def _lost(run_id, seq: np.ndarray, status: np.ndarray, times) -> list[dict]:
             int(seq[i + 1] - seq[i] - 1),
             "sequence numbers missing from the log",
         )
-        for i in np.flatnonzero(np.diff(seq) > 1)
+        for i in np.flatnonzero(np.diff(seq) > 1).tolist()
     ]
     for s, e in _runs_of(np.isin(status, NOT_OK)):
         note = ", ".join(sorted(set(status[s:e])))
@@ -272,7 +272,7 @@ class _Scan:
     def __init__(self, signal: np.ndarray):
         self.s = signal
         self.cum = np.concatenate([[0.0], np.cumsum(signal)])
-        self._null: dict[int, tuple[float, float]] = {}
+        self._null: dict[tuple[int, int | None], tuple[float, float]] = {}  # by (w, at)
 
     def step(self, t: int, w: int) -> float:
         c = self.cum

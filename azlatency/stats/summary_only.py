@@ -48,7 +48,7 @@ def _wide(summaries: pd.DataFrame, metric: str) -> pd.DataFrame:
 def _count(summaries: pd.DataFrame, metric: str) -> dict:
     """Observations behind each run's mean: a ``count`` stat, else the mean row's ``n``."""
     s = summaries[summaries["metric"] == metric]
-    out = {}
+    out: dict[str, float] = {}
     for (run_id, stat), g in s.groupby(["run_id", "stat"]):
         if stat == "count":
             out.setdefault(run_id, float(g["value"].iloc[0]))
@@ -266,7 +266,13 @@ def ratio_of_printed_means(
     unbounded (the denominator's own interval reaches 0) is "not estimable" and says so."""
     level = check_level(level)
     est = mean_a / mean_b if mean_b else np.nan
-    out = {"estimate": est, "ci_low": np.nan, "ci_high": np.nan, "df": np.nan, "level": level}
+    out: dict[str, float | str | bool] = {
+        "estimate": est,
+        "ci_low": np.nan,
+        "ci_high": np.nan,
+        "df": np.nan,
+        "level": level,
+    }
     out["method"] = "Fieller interval of a ratio of printed means (Welch df)"
     values = np.array([mean_a, sd_a, n_a, mean_b, sd_b, n_b], dtype=float)
     if not np.isfinite(values).all() or min(n_a, n_b) < 2 or mean_b <= 0:

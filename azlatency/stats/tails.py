@@ -541,8 +541,8 @@ def _scan(xs: np.ndarray, bound: float, min_excess: int, unit: str) -> _Choice:
     n = len(xs)
     ks = _candidate_excesses(n, min_excess)
     us = np.unique(xs[n - ks - 1])  # lowest first; ties can merge candidates
-    us = [u for u in us if u >= bound and n - np.searchsorted(xs, u, "right") >= min_excess]
-    if not us:
+    cands = [u for u in us if u >= bound and n - np.searchsorted(xs, u, "right") >= min_excess]
+    if not cands:
         top = _top_excesses(n)
         why = (
             f"{top} excesses over the {pct_label(SCAN_FROM)}; a fit needs ≥ {min_excess}"
@@ -551,7 +551,7 @@ def _scan(xs: np.ndarray, bound: float, min_excess: int, unit: str) -> _Choice:
             "values"
         )
         return _Choice(np.nan, top, "ForwardStop", why=why)
-    tails = [_fit_over(xs, u) for u in us]
+    tails = [_fit_over(xs, u) for u in cands]
     j = forward_stop([t.p for t in tails])
     method = f"ForwardStop over {len(tails)} thresholds (Bader, Yan & Zhang 2018)"
     if j == len(tails):
@@ -632,6 +632,7 @@ def _fallback_rows(obs, d, dnote, choice: _Choice, qs, level, note, kw) -> list[
     data gets its exact order-statistic interval (``intervals.quantile_rows``), one beyond
     the data is not estimable.  Every row says why the GPD was rejected."""
     why, t, n = choice.why, choice.tail, obs.n
+    assert t is not None  # without a fit _pot_rows has returned before
     out = [not_estimable(estimate=e, note=join_notes(why, note), **kw) for e in (t.xi, t.sigma)]
     within = n * (1 - qs) >= 1 - 1e-9
     empirical = iter(
@@ -694,6 +695,7 @@ def _gpd_rows(obs, d, dnote, choice: _Choice, reps, names, qs, level, note, kw) 
     """Rows when the GPD holds: shape, scale and each quantile from the fit with a bootstrap
     interval, except quantiles well within the data, which keep their exact interval."""
     t, n = choice.tail, obs.n
+    assert t is not None  # the GPD holds: a fit was made
     gpd_note = join_notes(AUTOCORRELATED if d is not None else "", note)
     est = [t.xi, t.sigma, *gpd_quantile(t.u, t.xi, t.sigma, t.k / n, qs)]
     measured = n * (1 - qs) >= MEASURED_ABOVE - 1e-9
