@@ -47,7 +47,7 @@ def forest(
     err = np.vstack([est - lo, hi - est])
     ax.errorbar(est, y, xerr=err, fmt="o", capsize=2, **kwargs)
     ax.axvline(reference, color="0.4", lw=0.8, ls="--")
-    ax.set_yticks(y, labels, fontsize="small" if wrap else None)
+    ax.set_yticks(y, labels, **({"fontsize": "small"} if wrap else {}))
     if len(y):  # a row's margin, not 5 % of a long forest's height above and below it
         ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
     if log_x:
@@ -84,7 +84,9 @@ def _row_centres(lines: list[int]) -> np.ndarray:
     return centres[::-1]
 
 
-def forest_height(labels, *, wrap: int | None = None, row_in: float = 0.32, extra_in=1.4):
+def forest_height(
+    labels, *, wrap: int | None = None, row_in: float = 0.32, extra_in: float = 1.4
+) -> float:
     """The height (inches) of a figure holding :func:`forest` of ``labels`` (wrapped at
     ``wrap`` characters as it wraps them): ``row_in`` a row of one line, ``extra_in`` for the
     title and the axis."""
