@@ -83,7 +83,9 @@ def save(
 
     The figure is laid out once for all the formats (:func:`_laid_out`): matplotlib would lay
     it out and measure its tight box again for each file, and that, not the drawing, is most
-    of a many-panel figure's time."""
+    of a many-panel figure's time.  With a tight box (the styles' default), a figure without a
+    layout engine whose labels or legend stand out of it has its axes narrowed to make room
+    (:func:`_within_width`); they stay so after saving."""
     return render(fig, stem, formats=formats, dpi=dpi).paths
 
 
