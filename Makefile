@@ -48,7 +48,7 @@ run: $(STAMP)
 # every file, six foreign lines a file, big ones at every sampled position; every overflow
 # replacement; all coverage designs; every fixture mapped; 300 lines a tool's openers match)
 # are left to `make test-slow`; `make test` keeps a sample of each, turn by turn over the
-# files (3 min 27 s-4 min 28 s on two cores after the quick checks, 2026-11-28; 6 min 37 s-
+# files (3 min 12 s-4 min 28 s on two cores after the quick checks, 2026-11-28; 6 min 37 s-
 # 7 min 2 s on the slower 2-core machine of 2026-11-27).
 QUICK := tests/test_fixtures.py tests/test_contract.py
 PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
