@@ -198,7 +198,7 @@ def locate(lines: list[str]) -> list[Span]:
         j = i + 1
         header = lines[i]
         if joined := _header_and_row(header):
-            header, j = joined[0], i + 1  # its first row is on its line
+            header = joined[0]  # its first row is on its line
         while j < len(lines):
             if lines[j].lstrip().startswith("```"):
                 break

@@ -212,7 +212,9 @@ def _within_width(fig, tight: Bbox, renderer) -> Bbox:
     instead, and the site shrinks the wider image to its column: 10 pt labels of a 7.16 in
     figure saved 10.6 in wide were shown at 8 pt.  A layout engine for every figure did this
     at twice their time; here the axes are narrowed, their left edges held, and the box
-    measured again (a title centred over the axes moves half as far: up to three times)."""
+    measured again (a title centred over the axes moves half as far: up to three times).  A
+    round that leaves the box as wide (a figure title wider than the room, which no axes
+    carry) is undone: it squeezed the axes for nothing."""
     width = fig.get_size_inches()[0]
     pad = 2 * mpl.rcParams["savefig.pad_inches"]  # the box is padded on both sides
     room = max(width, _legibility.SITE_COLUMN_PX / _legibility.INLINE_DPI) - pad
@@ -227,5 +229,10 @@ def _within_width(fig, tight: Bbox, renderer) -> Bbox:
             break
         for ax, b in zip(fig.axes, boxes, strict=True):
             ax.set_position([x0 + (b.x0 - x0) * scale, b.y0, b.width * scale, b.height])
-        tight = fig.get_tightbbox(renderer)
+        narrowed = fig.get_tightbbox(renderer)
+        if narrowed.width > tight.width - 0.01:  # inches: nothing came in
+            for ax, b in zip(fig.axes, boxes, strict=True):
+                ax.set_position(b)
+            break
+        tight = narrowed
     return tight

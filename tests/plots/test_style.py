@@ -70,3 +70,18 @@ def test_a_saved_figure_makes_room_for_its_labels_inside_its_width(tmp_path):
         plt.close(fig)
     with Image.open(tmp_path / "f.png") as im:
         assert im.width <= 9.0 * 300
+
+
+def test_narrowing_that_brings_nothing_in_is_undone(tmp_path):
+    """A figure title wider than the room is carried by no axes: narrowing them leaves the
+    box as wide, so the axes keep their width (three rounds had squeezed them to two thirds)."""
+    import matplotlib.pyplot as plt
+
+    with plots.style("report"):
+        fig, ax = plt.subplots(figsize=(7.16, 3))
+        ax.plot([1, 2], [1, 2])
+        fig.suptitle("a figure title wider than the site's column, of many words " * 2)
+        before = ax.get_position().bounds
+        plots.save(fig, tmp_path / "f", formats=("png",))
+        assert ax.get_position().bounds == pytest.approx(before)
+        plt.close(fig)
