@@ -96,10 +96,13 @@ def _sides(t: Test, x: TextFacts, role: str | None, direction: str | None) -> No
         elif "Jitter" in header:
             local = "receiver"
     bidir = direction == "bidir"
+    untagged = (local, flow_of(role, local, bidir))  # most rows: one flow, the local side
     for r in t.rows:
-        tag = r.pop("_tag")
-        r["role"] = tag_side(tag) or local
-        r["_flow"] = flow_of(role, r["role"], bidir)
+        if tag := r.pop("_tag"):
+            r["role"] = side = tag_side(tag)
+            r["_flow"] = flow_of(role, side, bidir)
+        else:
+            r["role"], r["_flow"] = untagged
     for total in t.totals:
         tag = total.flow or None
         total.flow = flow_of(role, tag_side(tag) or local, bidir) if tag else ""

@@ -221,9 +221,11 @@ class TextReader:
 
     def line(self, body: str, text: str, line_no: int) -> None:
         """Line ``line_no``: ``body`` as it stands, ``text`` stripped (not empty)."""
-        if self.debug_line(body, text, line_no):
+        first = text[0]
+        # (a line of the output's own, '[' or '-', is a -d line only inside -d's JSON)
+        if (self.debug_json or first not in "[-") and self.debug_line(body, text, line_no):
             return
-        for match, handle, kind in _BY_FIRST.get(text[0], _ANY_FIRST):
+        for match, handle, kind in _BY_FIRST.get(first, _ANY_FIRST):
             m = match(text)
             if m:
                 if handle is not None:
