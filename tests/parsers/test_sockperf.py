@@ -936,6 +936,51 @@ def test_sockperf_lines_run_together_are_read_one_by_one(name, first, strict):
 
 
 @pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$ sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64",
+        "_sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64_",  # Markdown italic
+    ],
+)
+def test_a_command_run_together_with_the_version_line_is_read_one_by_one(command, strict):
+    """A lost line break joins the command and sockperf's version line ('$ sockperf ping-pong
+    ... -m 64sockperf: == version #3.7-no.git =='): the version was lost without a word, and
+    the command took the version line's text (or, in Markdown italic, was no command at
+    all).  Both are read, and the run names the line; a 'sockperf: ' inside the command's
+    quotes is no cut."""
+    text = (FIX / "sockperf--3.7-linux-tcp-pingpong.txt").read_text(encoding="utf-8")
+    base = azlatency.read(f"{command}\n{text}", strict=strict)
+    bad, i = joined(f"{command}\n{text}", command)
+    got = azlatency.read(bad, strict=strict)
+    assert_same_reading(base, got, ("tool_version", "command", "msg_size_bytes", "mode"))
+    run = got.runs.iloc[0]
+    assert (run["tool_version"], run["msg_size_bytes"]) == ("3.7", 64)
+    assert run["command"] == "sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64"
+    assert f"line {i + 1}: 2 of sockperf's lines run together" in run["warnings"]
+    quoted = azlatency.read(f"$ sockperf pp -i 10.201.0.1 | grep 'x-sockperf: '\n{text}")
+    assert quoted.runs["command"].iloc[0] == "sockperf pp -i 10.201.0.1 | grep 'x-sockperf: '"
+    assert quoted.runs["warnings"].isna().all()
+
+
+def test_a_command_in_markdown_emphasis_is_read():
+    """Sockperf issue 172's paste opens its command with Markdown's '_' and never closes it
+    ('_sockperf ping-pong -i 10.12.0.4 --tcp -m 350 -t 200 -p 12345  --full-rtt'): it was
+    taken for prose, and the message size lost.  It is the run's command now, as are
+    '**...**' and '*...*'."""
+    t = azlatency.read(FIX / "sockperf--3.8-tcp-pp-full-rtt-markdown-bold--sockperf-issue172.txt")
+    run = t.runs.iloc[0]
+    assert run["command"] == "sockperf ping-pong -i 10.12.0.4 --tcp -m 350 -t 200 -p 12345  --full-rtt"
+    assert (run["msg_size_bytes"], run["port"], run["line_start"]) == (350, 12345, 1)
+    text = (FIX / "sockperf--3.7-linux-tcp-pingpong.txt").read_text(encoding="utf-8")
+    for mark in ("**", "*", "__"):
+        got = azlatency.read(f"{mark}sockperf pp -i 10.201.0.1 --tcp -m 64{mark}\n{text}")
+        assert got.runs["msg_size_bytes"].tolist() == [64], mark
+    bullet = azlatency.read(f"* sockperf pp -i 10.201.0.1 --tcp -m 64\n{text}")  # a list item
+    assert bullet.runs["command"].isna().all()
+
+
+@pytest.mark.parametrize("strict", [True, False])
 def test_the_full_logs_dashes_run_together_with_its_parameters_read_the_same(strict):
     """A lost line break joins the full log's dashes and its 'test was performed using the
     following parameters:' line: the parameters (the message size) were lost without a word.

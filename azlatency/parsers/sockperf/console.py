@@ -173,9 +173,17 @@ class Execution:
                 self._line(i, piece)
             return i + 1
         if not self.seen_output:
-            m = g.CMD.match(line)
-            if m and not g.SP.match(line):
-                self._command(i, m.group("cmd").strip())
+            if (cut := g.joined_command(line)) is not None:  # the command, then sockperf's
+                rest = line[cut:]
+                more = pieces(rest, [m.start() for m in g.JOINED.finditer(rest)])
+                self.cur.run.warnings.append(run_together(i + 1, len(more) + 1, "sockperf"))
+                self._command(i, g.command_in(line[:cut]))
+                for piece in more:
+                    self._line(i, piece)
+                return i + 1
+            cmd = g.command_in(line)
+            if cmd is not None and not g.SP.match(line):
+                self._command(i, cmd)
                 return i + 1
             if g.CONTEXT.match(line):
                 return i + 1  # a fence, a heading or a shell comment around the command

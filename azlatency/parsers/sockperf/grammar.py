@@ -27,6 +27,9 @@ SP = re.compile(r"^\s*sockperf\s*(?:\[\w+\]\s*)?:|^\s*sockperf\[")
 # Not after a colon: sockperf itself prints "sockperf[CLIENT] send on:" with no line break
 # before its next message.
 JOINED = re.compile(r"(?<=[^\s:])(?=sockperf: )")
+# A command in Markdown emphasis ('_sockperf ping-pong -i 10.0.0.4 --tcp_', '**...**'), or
+# opened and never closed (sockperf issue 172's '_sockperf ping-pong ... --full-rtt').
+EMPHASIS = re.compile(r"^\s*(?P<e>\*\*|__|\*|_)(?P<body>\S.*?)(?P=e)?\s*$")
 VERSION = re.compile(r"sockperf:\s*==\s*version\s*#(?P<raw>\S+)\s*==")
 BANNER = re.compile(r"^\s*(?:VMA|XLIO)\s+(?:INFO|WARNING|DETAILS|DEBUG|ERROR|PANIC)\s*:")
 IP = re.compile(
@@ -147,9 +150,31 @@ def line_kind(line: str, in_csv: bool) -> str:
         return "params"
     if CSV_HEAD.match(line):
         return "csvhead"
-    if CMD.match(line):
+    if command_in(line) is not None or joined_command(line) is not None:
         return "cmd"
     return "other"
+
+
+def command_in(line: str) -> str | None:
+    """The sockperf command ``line`` holds, as typed or in Markdown emphasis; else None."""
+    m = CMD.match(line)
+    if m is None and (e := EMPHASIS.match(line)) is not None:
+        m = CMD.match(e["body"])
+    return m["cmd"].strip() if m is not None else None
+
+
+def joined_command(line: str) -> int | None:
+    """Where sockperf's first line starts in ``line`` when a lost line break ran it into
+    the command above it ('$ sockperf pp -i 10.0.0.4 --tcpsockperf: == version #3.7 ==',
+    '_sockperf pp ..._sockperf: ...'); else None.  A cut inside quotes is no cut (a command
+    may grep for 'sockperf: ...')."""
+    if "sockperf: " not in line or SP.match(line):
+        return None
+    for m in JOINED.finditer(line):
+        head = line[: m.start()]
+        if head.count('"') % 2 == 0 and head.count("'") % 2 == 0:
+            return m.start() if command_in(head) is not None else None
+    return None
 
 
 # Lines that are not sockperf's (a kernel message, a shell's) looked past inside an execution.
