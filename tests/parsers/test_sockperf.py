@@ -970,7 +970,9 @@ def test_a_command_in_markdown_emphasis_is_read():
     '**...**' and '*...*'."""
     t = azlatency.read(FIX / "sockperf--3.8-tcp-pp-full-rtt-markdown-bold--sockperf-issue172.txt")
     run = t.runs.iloc[0]
-    assert run["command"] == "sockperf ping-pong -i 10.12.0.4 --tcp -m 350 -t 200 -p 12345  --full-rtt"
+    assert (
+        run["command"] == "sockperf ping-pong -i 10.12.0.4 --tcp -m 350 -t 200 -p 12345  --full-rtt"
+    )
     assert (run["msg_size_bytes"], run["port"], run["line_start"]) == (350, 12345, 1)
     text = (FIX / "sockperf--3.7-linux-tcp-pingpong.txt").read_text(encoding="utf-8")
     for mark in ("**", "*", "__"):
