@@ -123,8 +123,13 @@ PROMPT = re.compile(
 _BANNER = re.compile(r"^[\w.-]+ v?\d+\.\d+(?:\.\d+)?$")
 
 
+_FENCE_OPEN = re.compile(r"^\s*(?:`{3,}|~{3,})(?=\S)")
+
+
 def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]:
-    """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host)."""
+    """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host).
+    A fence run into the command by a lost line break ('```# ntttcp -s ...') says nothing."""
+    line = _FENCE_OPEN.sub("", line, count=1)
     m = PROMPT.match(line)
     rest = line[m.end() :] if m else line.strip()
     rest = rest.strip().strip("`")

@@ -320,6 +320,25 @@ def test_red_hat_prompts_name_the_command_and_host():
     assert command_of("root@vm2:/tmp# ping 10.0.0.5", ["ping"]) == ("ping 10.0.0.5", "vm2")
 
 
+def test_a_fence_run_into_the_command_says_nothing():
+    """A lost line break ran a Markdown fence into the command below it ('```# ntttcp -s
+    $ip ...', a join study of the fixtures): the command was lost without a word.  The fence
+    is taken off, as are a prompt's and a code span's marks."""
+    from azlatency.parsers._lines import command_of
+
+    assert command_of("```# ntttcp -s $ip -W 2", ["ntttcp"]) == ("ntttcp -s $ip -W 2", None)
+    assert command_of("~~~$ ping -c 3 10.0.0.4", ["ping"]) == ("ping -c 3 10.0.0.4", None)
+    assert command_of("```", ["ping"]) == (None, None)
+    from tests._expected import FIXTURES
+
+    lines = (
+        (FIXTURES / "ntttcp" / "ntttcp--1.4.0-linux-s-cut-in-totals.txt").read_text().split("\n")
+    )
+    assert lines[:2] == ["```", "# ntttcp -s $ip -W 2 -t 10 -l 1"]
+    got = azlatency.read("\n".join([lines[0] + lines[1], *lines[2:]]))
+    assert got.runs["command"].tolist() == ["ntttcp -s $ip -W 2 -t 10 -l 1"]
+
+
 def test_values_no_tool_can_mean_are_flagged_not_stored():
     """Issue 26, case 8: a remote CPU of -6.7e19 % (as iperf3 3.12 printed once) is not kept
     as a fact.  The input is a real -J capture with that figure put in its remote_total."""
