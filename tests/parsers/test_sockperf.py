@@ -937,23 +937,29 @@ def test_sockperf_lines_run_together_are_read_one_by_one(name, first, strict):
 
 @pytest.mark.parametrize("strict", [True, False])
 @pytest.mark.parametrize(
-    "command",
+    ("command", "banner"),
     [
-        "$ sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64",
-        "_sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64_",  # Markdown italic
+        ("$ sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64", ""),
+        ("_sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64_", ""),  # Markdown italic
+        # a library's banner (as sockperf's docs show libvma's) ran into the command
+        (
+            "$ sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64",
+            " VMA INFO: VMA_VERSION: 8.6.10-0",
+        ),
     ],
 )
-def test_a_command_run_together_with_the_version_line_is_read_one_by_one(command, strict):
+def test_a_command_run_together_with_the_next_line_is_read_one_by_one(command, banner, strict):
     """A lost line break joins the command and sockperf's version line ('$ sockperf ping-pong
-    ... -m 64sockperf: == version #3.7-no.git =='): the version was lost without a word, and
-    the command took the version line's text (or, in Markdown italic, was no command at
-    all).  Both are read, and the run names the line; a 'sockperf: ' inside the command's
-    quotes is no cut."""
+    ... -m 64sockperf: == version #3.7-no.git ==') or a library's banner line: the version
+    (the banner's) was lost without a word, and the command took the line's text (or, in
+    Markdown italic, was no command at all).  Both are read, and the run names the line; a
+    'sockperf: ' inside the command's quotes is no cut."""
     text = (FIX / "sockperf--3.7-linux-tcp-pingpong.txt").read_text(encoding="utf-8")
-    base = azlatency.read(f"{command}\n{text}", strict=strict)
-    bad, i = joined(f"{command}\n{text}", command)
+    whole = f"{command}\n{banner}\n{text}" if banner else f"{command}\n{text}"
+    base = azlatency.read(whole, strict=strict)
+    bad, i = joined(whole, command)
     got = azlatency.read(bad, strict=strict)
-    assert_same_reading(base, got, ("tool_version", "command", "msg_size_bytes", "mode"))
+    assert_same_reading(base, got, ("tool_version", "command", "msg_size_bytes", "labels"))
     run = got.runs.iloc[0]
     assert (run["tool_version"], run["msg_size_bytes"]) == ("3.7", 64)
     assert run["command"] == "sockperf ping-pong -i 10.201.0.1 -p 11112 --tcp -m 64"

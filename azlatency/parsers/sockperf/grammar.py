@@ -164,17 +164,27 @@ def command_in(line: str) -> str | None:
 
 
 def joined_command(line: str) -> int | None:
-    """Where sockperf's first line starts in ``line`` when a lost line break ran it into
-    the command above it ('$ sockperf pp -i 10.0.0.4 --tcpsockperf: == version #3.7 ==',
-    '_sockperf pp ..._sockperf: ...'); else None.  A cut inside quotes is no cut (a command
-    may grep for 'sockperf: ...')."""
-    if "sockperf: " not in line or SP.match(line):
+    """Where the output's first line starts in ``line`` when a lost line break ran it into
+    the command above it: sockperf's ('$ sockperf pp -i 10.0.0.4 --tcpsockperf: == version
+    #3.7 ==', '_sockperf pp ..._sockperf: ...') or a library's banner ('... -p 5001 VMA
+    INFO: ---'); else None.  A cut inside quotes is no cut (a command may grep for
+    'sockperf: ...')."""
+    if SP.match(line):
         return None
-    for m in JOINED.finditer(line):
-        head = line[: m.start()]
+    cuts = [m.start() for m in JOINED.finditer(line)] if "sockperf: " in line else []
+    if "VMA" in line or "XLIO" in line:
+        cuts = sorted(cuts + [m.start() for m in _BANNER_IN.finditer(line)])
+    for cut in cuts:
+        head = line[:cut]
         if head.count('"') % 2 == 0 and head.count("'") % 2 == 0:
-            return m.start() if command_in(head) is not None else None
+            return cut if command_in(head) is not None else None
     return None
+
+
+# where a library's banner line starts after another line's last character
+_BANNER_IN = re.compile(
+    r"(?<=\S)(?=\s*(?:VMA|XLIO)\s+(?:INFO|WARNING|DETAILS|DEBUG|ERROR|PANIC)\s*:)"
+)
 
 
 # Lines that are not sockperf's (a kernel message, a shell's) looked past inside an execution.
