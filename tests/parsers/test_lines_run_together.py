@@ -1,7 +1,7 @@
 """Two of a tool's lines run together by a lost line break, in the parsers that share
 ``_lines.unjoin`` (a line of no known kind cut, one way only, into lines of known kinds):
 lagscope, mtr's report, fping, ncps, psping, uping, irtt and the echo client's output, and
-the cuts of their own of fio, iostat and ntttcp.  A
+the cuts of their own of fio, iostat, ntttcp and netperf.  A
 study joining adjacent lines of every fixture and corpus file (three joins a file, both
 modes) found the second line lost without a word, or the file no tool's output at all: the
 fixtures here are such joins.  Now both lines are read, and the run names the line."""
@@ -50,6 +50,8 @@ CASES = [
     ("ntttcp/ntttcp--1.3.4-linux-r-receiver-noprefix.txt", "-----"),
     ("ntttcp/ntttcp--1.4.0-linux-r-u-total-loss.txt", "$ ntttcp"),
     ("ntttcp/ntttcp--1.4.0-linux-s-V-truncated.txt", "10:02:09 INFO: 4 threads"),
+    # netperf: the banner and -D's first interim line (the banner's options took the interim)
+    ("netperf/netperf--2.7.1-linux-D1-TCP_STREAM-sigint.txt", "MIGRATED TCP STREAM TEST"),
 ]
 # The runs' columns a join lost in one case or another: each must read as from the two lines.
 RUN_COLUMNS = ("tool_version", "complete", "dst_ip", "streams", "msg_size_bytes", "labels")

@@ -20,7 +20,16 @@ import re
 
 from ...errors import NothingMeasured, ParseError
 from .._base import Parsed, Span, ToolInfo
-from .._lines import PROMPT, STRAY_LINES, anywhere, command_of, integer, number, stray
+from .._lines import (
+    PROMPT,
+    STRAY_LINES,
+    anywhere,
+    command_of,
+    integer,
+    number,
+    run_together,
+    stray,
+)
 from .lines import (
     BANNER,
     CONFIDENCE,
@@ -194,10 +203,17 @@ class _Reader:
         if not s or command_of(line, (TOOL,))[0]:
             return i + 1
         if m := BANNER.match(s):
-            facts = banner_facts(m)
+            # -D's first interim line run into the banner by a lost line break ('... AF_INET
+            # : histogram : demoInterim result: ...'): the banner's options would take it
+            cut = s.find("Interim result: ", 1)
+            joined = cut > 0 and not s[cut - 1].isspace() and INTERIM.match(s[cut:])
+            facts = banner_facts(BANNER.match(s[:cut]) if joined else m)
             facts["variant"] = "classic"
             self.tests.append(Test(facts, no, no, errors=self.pending))
             self.pending = []
+            if joined:
+                self.tests[-1].warnings.append(run_together(no, 2, "netperf"))
+                self._body(self.tests[-1], i, s[cut:])
             return i + 1
         if ERROR.match(s):
             (self.test.errors if self.test else self.pending).append((s, no))
