@@ -1208,6 +1208,21 @@ def test_powershell_table_keeps_its_rows_past_a_line_between_header_and_rule(lin
         assert list(t.samples["rtt_us"]) == list(whole.samples["rtt_us"])
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_powershell_rows_run_together_are_read_one_by_one(strict):
+    """Two rows of a Test-Connection table run together by a lost line break, each padded to
+    the rule's width ('...  32       13       5CD225N9R5    8.8.8.8 ...'): the line was no
+    row, and one reply of twelve was lost (named as a line that is not ping's).  Both rows
+    are read, and the run names the line."""
+    path = corpus("ping", "ping--powershell-test-connection-utf16le--ntig-umea.txt")
+    lines = path.read_bytes().decode("utf-16").split("\r\n")
+    assert len(lines[4]) == len(lines[2]) == 106  # a row, and the rule
+    t = azlatency.read("\r\n".join(lines[:4] + [lines[4] + lines[5]] + lines[6:]), strict=strict)
+    whole = azlatency.read(path)
+    assert list(t.samples["rtt_us"]) == list(whole.samples["rtt_us"])  # 12 replies
+    assert "read one by one: line 5" in t.runs["warnings"].iloc[0]
+
+
 def test_a_stray_line_before_iputils_closing_empty_line():
     """iputils writes an empty line under the packets line when there is no rtt line: a
     foreign line between them made the run 'cut short?' (incomplete)."""

@@ -516,6 +516,7 @@ class Scanner:
         self.table: dict[str, Any] | None = None  # open PowerShell table
         self.reply_bytes: str | None = None  # "64" after "PING x (ip) 56(84) bytes of data."
         self.after_dump_title = False
+        self.pending_rows: list[Event] = []  # the other rows of a line that held several
 
     def scan(self, idx: int, line: str) -> list[Event]:
         """Events of one line: usually one; several for glued replies; ``unknown`` when the
@@ -527,7 +528,8 @@ class Scanner:
         if self.table is not None:
             event = self._table_line(idx, line)
             if event is not None:
-                return [event]
+                more, self.pending_rows = self.pending_rows, []
+                return [event, *more]
         if not line.strip():
             return [Event(idx, "blank")]
         if ELIDED.fullmatch(line):  # replies left out of a paste ('...')
@@ -663,6 +665,7 @@ class Scanner:
                 return Event(idx, "neutral")
             if PS_RULE.fullmatch(line):
                 table["columns"] = [m.start() for m in re.finditer(r"-+", line)]
+                table["width"] = len(line)  # PowerShell pads every row to the rule's width
                 table["strays"] = 0
                 return Event(idx, "neutral")
             if not line.strip() and table.get("strays", 0) < STRAY_LINES:
@@ -681,6 +684,10 @@ class Scanner:
             if row is not None:
                 table["strays"] = 0
                 return Event(idx, "ps_row", {"kind": "ps5", **row})
+            if (rows := _ps5_rows(idx, line, table)) is not None:
+                table["strays"] = 0
+                self.pending_rows = rows[1:]
+                return rows[0]
         return self._stray_in_table(idx, line)
 
     def _stray_in_table(self, idx: int, line: str) -> Event | None:
@@ -701,6 +708,20 @@ class Scanner:
         if self.table is table:
             self.table = None
         return None  # scan() reads the line again, as ping's own
+
+
+def _ps5_rows(idx: int, line: str, table: dict[str, Any]) -> list[Event] | None:
+    """A line holding several rows of a PowerShell 5.1 table, each padded to the rule's
+    width, that lost line breaks ran together ('...  32       13       5CD225N9R5    8.8.8.8
+    ...'): the rows, each marked ``joined``; None when it is no such line."""
+    width, starts = table.get("width"), table["columns"]
+    if not width or len(line.rstrip()) <= width:
+        return None
+    parts = [line[a : a + width] for a in range(0, len(line.rstrip()), width)]
+    rows = [_ps5_row(part, starts) for part in parts]
+    if any(row is None for row in rows):
+        return None
+    return [Event(idx, "ps_row", {"kind": "ps5", "joined": True, **row}) for row in rows if row]
 
 
 def _ps5_row(line: str, starts: list[int]) -> dict[str, str] | None:
