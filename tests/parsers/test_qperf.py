@@ -80,6 +80,29 @@ def test_seed_001_latency_n_is_the_message_count_qperf_divided_by():
 # units
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_comma_that_groups_no_thousands_is_no_number(strict):
+    """qperf prints C-locale numbers, ',' grouping thousands ('64 KiB (65,536)'): a
+    '7,07 us' (a localized copy, a damaged figure) was read as 707 us without a word, a
+    hundred times the 7.07 printed.  It is a located error (strict) or skipped and named;
+    a grouped '1,234 us' is still 1234."""
+    name = "qperf--0.4.11-linux-oo-sweep-sizes-from-command.txt"
+    lines = (QP / name).read_text().split("\n")
+    assert lines[20] == "    latency  =  7.07 us"
+    bad = "\n".join(lines[:20] + ["    latency  =  7,07 us"] + lines[21:])
+    if strict:
+        with pytest.raises(ParseError, match=r":21: expected '<number> <unit>'.*'7,07 us' \(qperf"):
+            azlatency.read(bad, tool="qperf", strict=True)
+    else:
+        t = azlatency.read(bad, tool="qperf", strict=False)
+        assert not (t.summaries["value"] == 707).any()
+        assert "line 21 skipped: expected '<number> <unit>'" in "; ".join(
+            t.runs["warnings"].dropna()
+        )
+    grouped = "\n".join(lines[:20] + ["    latency  =  1,234 us"] + lines[21:])
+    assert 1234.0 in azlatency.read(grouped, tool="qperf").summaries["value"].tolist()
+
+
 def test_default_units_are_bytes_per_second_scaled_by_1000():
     t = _read("qperf--0.4.11-linux-v-tcp-udp.txt")
     # line 2 "bw              =  2.16 GB/sec", line 5 "send_cost       =   919 ms/GB"

@@ -114,8 +114,11 @@ _ERROR_WORDS = re.compile(
     re.I,
 )
 _NOT_MESSAGE = re.compile(r"^\s|^```|^~~~|^#{1,6}\s|^\|")
+# A ',' groups thousands by three (C locale): '27,6 us' is a localized 27.6 or a damaged
+# figure, not 276 — no number.
+_INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 _VALUE = re.compile(
-    r"^(?P<num>-?\d[\d,]*(?:\.\d+)?)(?:\s+(?P<unit>[^()]*?))?(?:\s*\((?P<exact>[\d,]+)\))?$"
+    rf"^(?P<num>-?{_INT}(?:\.\d+)?)(?:\s+(?P<unit>[^()]*?))?(?:\s*\((?P<exact>{_INT})\))?$"
 )
 
 # unit printed → (unit kind, factor to the kind's base unit).  Sources: qperf.c view_* tables.
@@ -441,6 +444,8 @@ def _value(key: str, raw: str, no: int, source, strict: bool, skipped: list[str]
             return _Value(raw, no)
         units = "', '".join(u for u in _UNITS if u)
         reason = f"expected '<number> <unit>' after '{key} =' (units '{units}'), got {raw!r}"
+        if re.match(r"-?\d+,\d", raw):
+            reason += " (qperf prints C-locale numbers, ',' grouping thousands by three)"
         if strict:
             raise ParseError(TOOL, source, no, reason)
         skipped.append(f"line {no} skipped: {reason}")
