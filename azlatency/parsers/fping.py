@@ -56,6 +56,9 @@ INFO = ToolInfo(
 )
 
 _NUM = r"\d+(?:\.\d+)?(?:e[+-]?\d+)?"  # sprint_tm: %.3f, %.2f, %.1f, %.0f or %.3e ms
+# A decimal comma, which fping (C locale) never prints: matched so that a localized or
+# damaged copy's line is named, not left out of the output with its run
+_NUM = rf"(?:{_NUM}|\d+,\d+)"
 _TS = r"(?:\[(?P<ts>\d+\.\d+)\]\s+)?"  # -D: the receive (or timeout) time, epoch seconds
 _HOST = r"(?P<host>[^\s\[\]]+)"
 _FROM = r"(?:\s+\[<- (?P<src>[^\]\s]+)\])?"  # a reply from another address than the target
@@ -313,6 +316,12 @@ def _invocation(lines: list[str], span: Span, source: str | None, strict: bool) 
         command_first=True,  # the command: the reader keeps it as runs.command
     ):
         kind = _NAMES[pattern]
+        if comma := _decimal_comma(m):
+            reason = f"expected a '.' decimal point (fping prints C-locale numbers), got {comma!r}"
+            if strict:
+                raise ParseError(TOOL, source, no, reason)
+            warnings.append(f"line {no} skipped: {reason}")
+            continue
         interval = seen.interval is not None and kind == "summary"
         interval = interval and m["host"] not in seen.interval
         seen.note(kind, m)
@@ -347,6 +356,15 @@ def _invocation(lines: list[str], span: Span, source: str | None, strict: bool) 
     runs.extend([_totals(block, runs) for block in totals])
     runs[0].warnings[:0] = warnings
     return runs
+
+
+def _decimal_comma(m: re.Match[str]) -> str | None:
+    """The first figure of ``m`` printed with a decimal comma, else None."""
+    for key in ("ms", "avg", "min", "max", "s", "values"):
+        value = m.groupdict().get(key)
+        if value and "," in value:
+            return value.strip()
+    return None
 
 
 def _unresolved(t: _Target) -> bool:

@@ -153,3 +153,32 @@ def test_a_target_with_only_duplicate_replies_reads():
     runs = azlatency.read(text, source="dups.txt").runs
     assert list(runs["dst_ip"]) == ["10.77.0.1"] and list(runs["duplicates"]) == [1]
     assert runs["warnings"].iloc[0] == "the summary counts 18 replies, the output shows 0"
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "comma"),
+    [
+        ("fping--5.1-linux-e-alive-unreachable.txt", "10.77.0.1 is alive (0,036 ms)", "0,036"),
+        (
+            "fping--5.1-linux-q-c20-unreachable.txt",
+            "10.77.0.1 : xmt/rcv/%loss = 20/18/10%, min/avg/max = 0,045/0.052/0.060",
+            "0,045",
+        ),
+    ],
+)
+def test_a_decimal_comma_is_named_not_lost(name, line, comma):
+    """fping prints C-locale numbers; a copy with a decimal comma ('is alive (0,036 ms)', a
+    study putting one in place of the point of every fixture's figures) was no fping line:
+    it fell out of the output, and its target's run with it, without a word.  It is a
+    located error (strict) or a skipped line named in the warnings."""
+    lines = (HERE / name).read_text().split("\n")
+    text = "\n".join([line, *lines[1:]])
+    with pytest.raises(ParseError, match=rf":1: expected a '.' decimal point .*'{comma}'"):
+        azlatency.read(text, strict=True)
+    t = azlatency.read(text, strict=False)
+    said = "; ".join(t.runs["warnings"].dropna())
+    assert (
+        f"line 1 skipped: expected a '.' decimal point (fping prints C-locale numbers), got '{comma}'"
+        in said
+    )
+    assert "10.77.0.1" not in t.runs["dst_ip"].tolist()  # not read as a run with a made-up figure

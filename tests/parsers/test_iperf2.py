@@ -421,3 +421,34 @@ def test_iperf2_lines_run_together_are_read_one_by_one(name, first, strict):
     assert f"line {i + 1}: 2 of iperf 2's lines run together (line breaks lost)" in said
     nfqlb = _fx("iperf2--2.1-c-u-empty-server-report-nan-inf--nfqlb.txt", strict=False)
     assert "run together" not in nfqlb.runs["warnings"][0]
+
+
+def test_a_decimal_comma_is_named_not_lost():
+    """iperf 2 prints '.' decimals; a copy with decimal commas (a study putting them in
+    place of the point of every fixture's figures) lost lines without a word: a server's
+    second test ('[  2] 0,0000-2,0142 sec  1,53 GBytes ...' was no iperf 2 line, so the
+    test was gone), a UDP receiver's out-of-order count, a client's connect time ('(ct=0,07
+    ms)').  The interval is a located error (strict) or a named skip; the out-of-order count
+    (its times aside) is read; the connect time is named and left out."""
+    two = (FX / "iperf2--2.1.8-linux-s-two-tests-tcp.txt").read_text()
+    assert "[  2] 0.0000-2.0142 sec  1.53 GBytes  6.50 Gbits/sec" in two
+    bad = two.replace(
+        "[  2] 0.0000-2.0142 sec  1.53 GBytes  6.50 Gbits/sec",
+        "[  2] 0,0000-2,0142 sec  1,53 GBytes  6,50 Gbits/sec",
+    )
+    with pytest.raises(ParseError, match=r":10: expected an interval time, got '0,0000'"):
+        azlatency.read(bad, strict=True)
+    assert "line 10 skipped" in azlatency.read(bad, strict=False).runs["warnings"].iloc[-1]
+
+    udp = (FX / "iperf2--2.0.5-linux-s-i1-u-udp.txt").read_text()
+    ooo = "[  3]  0.0- 2.0 sec  1 datagrams received out-of-order"
+    assert ooo in udp
+    t = azlatency.read(udp.replace(ooo, ooo.replace("0.0- 2.0", "0,0- 2,0")))
+    assert t.runs["out_of_order"].tolist() == [1]
+
+    client = (FX / "iperf2--2.1.8-linux-c-i1-e-tcp.txt").read_text()
+    assert "(ct=0.07 ms)" in client
+    t = azlatency.read(client.replace("(ct=0.07 ms)", "(ct=0,07 ms)"))
+    assert "line 7: the connect time 'ct=0,07 ms' is no number" in t.runs["warnings"].iloc[0]
+    assert t.summaries.query("metric == 'connect_time'").empty
+    assert len(t.samples) == len(azlatency.read(client).samples)

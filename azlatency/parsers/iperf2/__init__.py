@@ -429,7 +429,13 @@ class _Text:
         if "(trip-times)" in rest:
             test.labels["trip_times"] = True
         if c := CONNECT_TIME.search(rest):
-            stream.facts["ct_us"] = round(float(c["ms"]) * 1e3, 6)
+            try:
+                stream.facts["ct_us"] = round(float(c["ms"]) * 1e3, 6)
+            except ValueError:  # '0,08': a decimal comma iperf 2 never prints
+                self._current(no).warnings.append(
+                    f"line {no}: the connect time 'ct={c['ms']} ms' is no number "
+                    "(iperf 2 prints a '.' decimal point): not read"
+                )
 
     @staticmethod
     def _endpoints(test: Test, m) -> None:
@@ -473,7 +479,8 @@ class _Text:
         stream = test.stream(m["id"])
         if stream.facts.get("far_end") and test.role == "client" and "Reads" in (test.header or ""):
             return  # the far end's report under the same id (a server's Reads=Dist): said
-        row = Row(stream.id, float(m["start"]), float(m["end"]), m["start"], m["end"], no)
+        start, end = (_seconds(m[k], self.source, no) for k in ("start", "end"))
+        row = Row(stream.id, start, end, m["start"], m["end"], no)
         row.bytes = transfer_bytes(m["xfer"], m["xunit"], self.source, no)
         row.bps = rate_bps(m["rate"], m["runit"], self.source, no)
         if math.isnan(row.bps) and row.bytes:
@@ -517,6 +524,17 @@ class _Text:
             stray(TOOL, self.source, no, s, self.strict, self.test.warnings)
             return
         target.out_of_order = int(m["n"])
+
+
+def _seconds(text: str, source: str | None, no: int) -> float:
+    """An interval's start or end; a decimal comma ('0,0000', a localized copy: iperf 2
+    prints '.') is a located error, not a line that is no iperf 2's."""
+    try:
+        return float(text)
+    except ValueError:
+        raise ParseError(
+            TOOL, source, no, f"expected an interval time, got {text!r} (iperf 2 prints '.')"
+        ) from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ TOOL = "iperf2"
 SIZE_UNITS = {"Byte": 1, "KByte": 2**10, "MByte": 2**20, "GByte": 2**30}
 
 _ID = r"\[\s*(?P<id>\*?\d+|SUM(?:-\d+)?|FD\d+)\]"
-_TIMES = r"\s*(?P<start>\d+(?:\.\d+)?)\s*-\s*(?P<end>\d+(?:\.\d+)?)\s+sec"
+# (a decimal comma, which iperf 2 never prints, is matched so that the line is named, not lost)
+_TIMES = r"\s*(?P<start>\d+(?:[.,]\d+)?)\s*-\s*(?P<end>\d+(?:[.,]\d+)?)\s+sec"
 DASHES = re.compile(r"^-{20,}\s*$")
 CLIENT = re.compile(
     r"^Client connecting to (?P<host>[^\s,]+), (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)"
@@ -78,7 +79,7 @@ CONGESTION = re.compile(r"^TCP congestion control (?:using|default|set to) (?P<a
 STARTED = re.compile(r" on (?P<t>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) \(UTC\)")
 PEER = re.compile(r"\(peer (?P<v>[^)]+)\)")
 TCP_INIT = re.compile(r"\(icwnd/mss/irtt=(?P<icwnd>\d+)/(?P<mss>\d+)/(?P<irtt>\d+)\)")
-CONNECT_TIME = re.compile(r"\(ct=(?P<ms>[\d.]+) ms\)")
+CONNECT_TIME = re.compile(r"\(ct=(?P<ms>[\d.,]+) ms\)")
 
 # Column groups after the rate, tried in this order at each position (the first that matches
 # is taken).  Their names say what they are; ``model.row_figures`` gives them meaning.
