@@ -23,13 +23,14 @@ from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
 from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
-from .outline import unquote
+from .outline import BLOCK_START, dedent, unquote
 from .spans import bridge, locate
 from .strays import _across_stray, _without_strays
 from .tables import _tables, _too_big
 
 # Files whose head says they are one output in their entirety skip document scanning.
 _HEAD_BYTES = 64 * 1024
+_HEAD_LINES = 2000  # lines enough for _HEAD_BYTES of most files' heads
 
 
 def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
@@ -142,8 +143,12 @@ def read_text(
         raise DetectionError(tool or "azlatency", source, None, "empty input")
 
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
-    if not whole:
-        lines = unquote(lines)
+    quoted = lines if whole else unquote(lines)
+    # an indented block (a Markdown code block) starts after a blank line or at the top
+    shifted = dedent(quoted) if quoted is not lines or BLOCK_START.search(text) else quoted
+    if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
+        whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
+    lines = shifted
     spans = [Span(0, len(lines), whole)] if whole else bridge(lines, locate(lines))
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())

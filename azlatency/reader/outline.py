@@ -158,6 +158,47 @@ def _command_passed_over(lines: list[str], span: Span, tool_names: tuple[str, ..
     return None
 
 
+INDENTED = re.compile(r"^[ \t]+\S")  # a line that starts with white space
+BLOCK_START = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]+\S")  # one after a blank line or first
+
+
+def dedent(lines: list[str]) -> list[str]:
+    """``lines`` with each indented block moved left by the white space its lines share: a
+    Markdown code block indented four spaces (a StackOverflow post, an older README), an
+    output pasted under a list item.  A block is a run of lines that all start with white
+    space (blank lines inside it allowed), with a blank line or the file's edge before and
+    after it; the tool's own indentation inside it is kept, and an indented line right under
+    an unindented one (qperf's values under their test's name, fio's under its job) is in no
+    such block.  One line each, so line numbers stay the file's."""
+    out, n, i, moved = list(lines), len(lines), 0, False
+    while i < n:
+        if not INDENTED.match(lines[i]) or (i and lines[i - 1].strip()):
+            i += 1
+            continue
+        j, last = i, i
+        while j < n and (not lines[j].strip() or lines[j][:1] in " \t"):
+            if lines[j].strip():
+                last = j
+            j += 1
+        if j == n or not lines[j - 1].strip():  # a blank line (or the end) closes it
+            block = [x for x in lines[i : last + 1] if x.strip()]
+            cut = len(_common_lead(block))
+            for k in range(i, last + 1):
+                out[k] = lines[k][cut:] if lines[k].strip() else lines[k]
+            moved = moved or cut > 0
+        i = max(j, i + 1)
+    return out if moved else lines
+
+
+def _common_lead(block: list[str]) -> str:
+    """The leading white space every line of ``block`` starts with."""
+    lead = re.match(r"[ \t]*", block[0])[0]
+    for line in block[1:]:
+        while not line.startswith(lead):
+            lead = lead[:-1]
+    return lead
+
+
 def unquote(lines: list[str]) -> list[str]:
     """``lines`` without the quote markers of an e-mail reply or a Markdown blockquote (a
     tool's output quoted on a mailing list is still its output; one line each, so line

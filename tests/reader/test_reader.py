@@ -339,6 +339,49 @@ def test_a_fence_run_into_the_command_says_nothing():
     assert got.runs["command"].tolist() == ["ntttcp -s $ip -W 2 -t 10 -l 1"]
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fio/fio--3.33-linux-json-read-4k.json",
+        "iperf3/iperf3--3.12-linux-J-tcp.json",
+        "iostat/iostat--12.6.1-linux-x-1-3-vda-dd-write.txt",
+        "qperf/qperf--0.4.11-linux-oo-sweep-sizes-from-command.txt",
+        "owping/owping--5.2.3-linux-c100-M-clean.txt",
+        "mtr/mtr--0.95-linux-r-c40-n-path-change.txt",
+    ],
+)
+@pytest.mark.parametrize("lead", ["    ", "\t"])
+def test_an_output_in_an_indented_code_block_reads_as_the_output(name, lead):
+    """An output pasted as a Markdown code block indented four spaces (a StackOverflow post,
+    an older README) or a tab, under a paragraph: fio's and iperf3's JSON were invalid JSON,
+    iostat's reports no tool's output, qperf's values and mtr's hops refused, owping's
+    session not found (a study indenting every fixture and corpus file: 145 of 1,000
+    readings changed or refused, now 20, most a byte-order mark the indent put mid-line).
+    Each indented block is moved left by what its lines share; the tool's own indentation
+    within it stays, and an indented line right under an unindented one is no block."""
+    from tests._expected import FIXTURES
+
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    indented = "\n".join(lead + x if x.strip() else x for x in text.split("\n"))
+    doc = f"The run from zone 1:\n\n{indented}\n\nThat was all.\n"
+    base, got = azlatency.read(text), azlatency.read(doc)
+    for frame in ("samples", "summaries"):
+        a, b = getattr(base, frame), getattr(got, frame)
+        assert a.drop(columns="run_id").equals(b.drop(columns="run_id")), frame
+    assert (got.runs["line_start"] == base.runs["line_start"] + 2).all()
+
+
+def test_dedent_moves_only_indented_blocks():
+    from azlatency.reader.outline import dedent
+
+    qperf = ["tcp_lat:", "    latency  =  7.07 us", "", "tcp_bw:", "    bw  =  2 GB/sec"]
+    assert dedent(qperf) is qperf  # values under their test's name: no block
+    doc = ["Output:", "", "    tcp_lat:", "        latency  =  7.07 us", "", "done"]
+    assert dedent(doc) == ["Output:", "", "tcp_lat:", "    latency  =  7.07 us", "", "done"]
+    run_on = ["Output:", "", "    a = 1", "text right after"]  # no blank line closes it
+    assert dedent(run_on) is run_on
+
+
 def test_values_no_tool_can_mean_are_flagged_not_stored():
     """Issue 26, case 8: a remote CPU of -6.7e19 % (as iperf3 3.12 printed once) is not kept
     as a fact.  The input is a real -J capture with that figure put in its remote_total."""
