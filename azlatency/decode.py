@@ -216,7 +216,25 @@ def clean_text(text: str) -> tuple[str, str, bool, bool]:
         text = new
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\xa0" in text:
+        text = _spaces(text)
     return text, newline, ansi, prefixed
+
+
+# A web page's text copied from the browser: HTML's &nbsp; turns runs of spaces into no-break
+# spaces (U+00A0) beside plain ones, or every space into one.  A no-break space between two
+# words of a line that has plain spaces too is the tool's own (iputils' French 'temps=0.024
+# ms', Czech 'z 10.77.40.2') and stays.
+_NBSP_RUN = re.compile(r"(?<=[ \t\xa0])\xa0|\xa0(?=[ \t\xa0])|^\xa0", re.M)
+
+
+def _spaces(text: str) -> str:
+    """``text`` with the no-break spaces a copied web page put for spaces made plain."""
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if "\xa0" in line and " " not in line:  # every space of the line a no-break one
+            lines[k] = line.replace("\xa0", " ")
+    return _NBSP_RUN.sub(" ", "\n".join(lines))
 
 
 def decode(data: bytes) -> Decoded:
