@@ -124,12 +124,30 @@ _BANNER = re.compile(r"^[\w.-]+ v?\d+\.\d+(?:\.\d+)?$")
 
 
 _FENCE_OPEN = re.compile(r"^\s*(?:`{3,}|~{3,})(?=\S)")
+# An option's dashes a blog's typography made a dash of another kind: WordPress prints '--tcp'
+# as '–tcp' (an en dash), others as '—tcp' or '–-tcp'.
+_TYPO_DASH = re.compile(
+    r"(?<!\S)(?:[\u2013\u2014]-?|-[\u2013\u2014])(?=[A-Za-z])|(?<!\S)[\u2013\u2014](?=\s+[-\u2013\u2014])"
+)
+_SHORT = re.compile(r"[A-Za-z]{1,2}(?:\s|$|\d)")  # '-m 64', '-oo msg_size:...', '-s10.0.0.4'
+
+
+def plain_dashes(command: str) -> str:
+    """``command`` with its options' typographic dashes made ASCII: '–tcp', '—full-rtt' and
+    '–-bidir' are '--tcp', '--full-rtt' and '--bidir'; an option of one or two letters takes
+    one dash ('–m 64', qperf's '–oo ...'); netperf's lone '–' before its test options is
+    '--'."""
+    if "\u2013" not in command and "\u2014" not in command:
+        return command
+    return _TYPO_DASH.sub(
+        lambda m: "-" if len(m[0]) == 1 and _SHORT.match(command, m.end()) else "--", command
+    )
 
 
 def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]:
     """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host).
     A fence run into the command by a lost line break ('```# ntttcp -s ...') says nothing."""
-    line = _FENCE_OPEN.sub("", line, count=1)
+    line = plain_dashes(_FENCE_OPEN.sub("", line, count=1))
     m = PROMPT.match(line)
     rest = line[m.end() :] if m else line.strip()
     rest = rest.strip().strip("`")

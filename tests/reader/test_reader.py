@@ -382,6 +382,44 @@ def test_dedent_moves_only_indented_blocks():
     assert dedent(run_on) is run_on
 
 
+@pytest.mark.parametrize(
+    ("name", "typed", "column", "want"),
+    [
+        # WordPress prints '--' as an en dash; a one- or two-letter option keeps one dash
+        (
+            "sockperf/sockperf--3.7-linux-tcp-pingpong.txt",
+            "$ sockperf pp –i 10.201.0.1 —tcp –m 64",
+            "msg_size_bytes",
+            [64],
+        ),
+        ("qperf/qperf--0.4.11-linux-oo-sweep-sizes-from-command.txt", None, "msg_size_bytes", None),
+        ("ntttcp/ntttcp--1.4.0-linux-s-V-sender-threads.txt", None, "dst_ip", None),
+    ],
+)
+def test_typographic_dashes_in_a_command_are_its_options(name, typed, column, want):
+    """A command copied from a blog whose typography made its options' dashes en or em
+    dashes ('sockperf pp –i 10.0.0.4 —tcp –m 64', WordPress's '--' → '–') was read without
+    them: the message size fell back to sockperf's default 14 without a word, qperf's '–oo'
+    loop of sizes was lost (every run one size).  The dashes are ASCII again
+    (`_lines.plain_dashes`)."""
+    from azlatency.parsers._lines import plain_dashes
+    from tests._expected import FIXTURES
+
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if typed is not None:
+        base = azlatency.read(text)
+        got = azlatency.read("\n".join([typed, *lines]))
+        assert got.runs[column].tolist() == want
+        assert got.runs["command"].iloc[0] == "sockperf pp -i 10.201.0.1 --tcp -m 64"
+        return
+    typo = lines[0].replace(" --", " \u2013").replace(" -", " \u2013")
+    assert typo != lines[0] and plain_dashes(typo) == lines[0]
+    base, got = azlatency.read(text), azlatency.read("\n".join([typo, *lines[1:]]))
+    assert got.runs[column].tolist() == base.runs[column].tolist()
+    assert got.runs["command"].tolist() == base.runs["command"].tolist()
+
+
 def test_values_no_tool_can_mean_are_flagged_not_stored():
     """Issue 26, case 8: a remote CPU of -6.7e19 % (as iperf3 3.12 printed once) is not kept
     as a fact.  The input is a real -J capture with that figure put in its remote_total."""
