@@ -132,11 +132,16 @@ _TYPO_DASH = re.compile(
 _SHORT = re.compile(r"[A-Za-z]{1,2}(?:\s|$|\d)")  # '-m 64', '-oo msg_size:...', '-s10.0.0.4'
 
 
-def plain_dashes(command: str) -> str:
-    """``command`` with its options' typographic dashes made ASCII: '–tcp', '—full-rtt' and
-    '–-bidir' are '--tcp', '--full-rtt' and '--bidir'; an option of one or two letters takes
-    one dash ('–m 64', qperf's '–oo ...'); netperf's lone '–' before its test options is
-    '--'."""
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def plain_typography(command: str) -> str:
+    """``command`` as typed, where a blog's typography changed it: curly quotes are straight
+    again (qperf's -oo ‘msg_size:1:64K:*4’), and the options' dashes ASCII: '–tcp',
+    '—full-rtt' and '–-bidir' are '--tcp', '--full-rtt' and '--bidir'; an option of one or
+    two letters takes one dash ('–m 64', qperf's '–oo ...'); netperf's lone '–' before its
+    test options is '--'."""
+    command = command.translate(_QUOTES)
     if "\u2013" not in command and "\u2014" not in command:
         return command
     return _TYPO_DASH.sub(
@@ -147,7 +152,7 @@ def plain_dashes(command: str) -> str:
 def command_of(line: str, tools: Iterable[str]) -> tuple[str | None, str | None]:
     """If ``line`` invokes one of ``tools`` (after an optional prompt), return (command, host).
     A fence run into the command by a lost line break ('```# ntttcp -s ...') says nothing."""
-    line = plain_dashes(_FENCE_OPEN.sub("", line, count=1))
+    line = plain_typography(_FENCE_OPEN.sub("", line, count=1))
     m = PROMPT.match(line)
     rest = line[m.end() :] if m else line.strip()
     rest = rest.strip().strip("`")

@@ -398,11 +398,13 @@ def test_dedent_moves_only_indented_blocks():
 )
 def test_typographic_dashes_in_a_command_are_its_options(name, typed, column, want):
     """A command copied from a blog whose typography made its options' dashes en or em
-    dashes ('sockperf pp –i 10.0.0.4 —tcp –m 64', WordPress's '--' → '–') was read without
-    them: the message size fell back to sockperf's default 14 without a word, qperf's '–oo'
-    loop of sizes was lost (every run one size).  The dashes are ASCII again
-    (`_lines.plain_dashes`)."""
-    from azlatency.parsers._lines import plain_dashes
+    dashes ('sockperf pp –i 10.0.0.4 —tcp –m 64', WordPress's '--' → '–') or its quotes
+    curly was read without them: the message size fell back to sockperf's default 14
+    without a word, qperf's '–oo' or ‘msg_size:1:64K:*4’ loop of sizes was lost (every run
+    one size).  They are ASCII again (`_lines.plain_typography`)."""
+    import re
+
+    from azlatency.parsers._lines import plain_typography
     from tests._expected import FIXTURES
 
     text = (FIXTURES / name).read_text(encoding="utf-8")
@@ -414,7 +416,8 @@ def test_typographic_dashes_in_a_command_are_its_options(name, typed, column, wa
         assert got.runs["command"].iloc[0] == "sockperf pp -i 10.201.0.1 --tcp -m 64"
         return
     typo = lines[0].replace(" --", " \u2013").replace(" -", " \u2013")
-    assert typo != lines[0] and plain_dashes(typo) == lines[0]
+    typo = re.sub(r"'([^']*)'", "\u2018\\1\u2019", typo)  # and curly quotes
+    assert typo != lines[0] and plain_typography(typo) == lines[0]
     base, got = azlatency.read(text), azlatency.read("\n".join([typo, *lines[1:]]))
     assert got.runs[column].tolist() == base.runs[column].tolist()
     assert got.runs["command"].tolist() == base.runs["command"].tolist()

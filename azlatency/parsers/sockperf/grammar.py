@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from .._lines import plain_dashes
+from .._lines import plain_typography
 
 TOOL = "sockperf"
 DASH = "-" * 30
@@ -162,7 +162,7 @@ def command_in(line: str) -> str | None:
     m = CMD.match(line)
     if m is None and (e := EMPHASIS.match(line)) is not None:
         m = CMD.match(e["body"])
-    return plain_dashes(m["cmd"].strip()) if m is not None else None
+    return plain_typography(m["cmd"].strip()) if m is not None else None
 
 
 def joined_command(line: str) -> int | None:
