@@ -980,3 +980,20 @@ def test_iperf3_lines_run_together_are_read_one_by_one(name, first, strict):
     assert got.runs["msg_size_bytes"].equals(base.runs["msg_size_bytes"])
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of iperf3's lines run together (line breaks lost)" in said
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_json_string_wrapped_over_two_lines_is_read(strict):
+    """A -J document copied from a terminal or a mail client that wrapped its long lines
+    breaks 'system_info' over two lines: a line break inside a string is no JSON, and the
+    whole file was refused in both modes (a study wrapping long lines at 72 columns, 23
+    iperf3 files).  The document is read with the string as it stands, and the line named."""
+    text = (FX / "iperf3--3.12-linux-J-tcp.json").read_text(encoding="utf-8")
+    at = text.index("PREEMPT_DYNAMIC @0 ") + len("PREEMPT_DYNAMIC @0")
+    wrapped = text[:at] + "\n" + text[at + 1 :]
+    base, got = azlatency.read(text), azlatency.read(wrapped, strict=strict)
+    assert got.samples.drop(columns="run_id").equals(base.samples.drop(columns="run_id"))
+    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
+    assert got.runs["warnings"].tolist() == [
+        "line 11: a string broken over two lines (a wrapped copy?): read as one"
+    ]

@@ -48,6 +48,9 @@ class _Decoder:
     def __init__(self) -> None:
         self.duplicates: list[str] = []
         self.json = json.JSONDecoder(object_pairs_hook=self._pairs)
+        # a line break (or tab) inside a string: a copy wrapped at a terminal's or a mail
+        # client's width, read as it stands
+        self.wrapped = json.JSONDecoder(object_pairs_hook=self._pairs, strict=False)
 
     def _pairs(self, pairs: list[tuple[str, Any]]) -> dict:
         obj = dict(pairs)
@@ -140,6 +143,26 @@ def _tolerant_list(dec: _Decoder, s: str, i: int) -> list[Any]:
     return items
 
 
+def _decode_wrapped(dec: _Decoder, text: str, i: int, notes: list[str]):
+    """``raw_decode`` at ``text[i]``; a document whose only fault is a line break inside a
+    string (the copy wrapped a long 'system_info') is read, and the line named."""
+    try:
+        return dec.json.raw_decode(text, i)
+    except json.JSONDecodeError as exc:
+        if not exc.msg.startswith("Invalid control character"):
+            raise
+        mark = len(dec.duplicates)
+        try:
+            found = dec.wrapped.raw_decode(text, i)
+        except json.JSONDecodeError:
+            del dec.duplicates[mark:]
+            raise exc from None
+        notes.append(
+            f"line {exc.lineno}: a string broken over two lines (a wrapped copy?): read as one"
+        )
+        return found
+
+
 def _raw(dec: _Decoder, mark: int):
     """``raw_decode`` that forgets the duplicate keys of a failed attempt."""
 
@@ -189,7 +212,7 @@ def decode_documents(text: str) -> tuple[list[Doc], list[str], str, list[tuple[i
                     notes.append("repaired: " + ", ".join(fixed) + " (not valid JSON as written)")
             del dec.duplicates[mark:]
             try:
-                doc, end = dec.json.raw_decode(text, i)
+                doc, end = _decode_wrapped(dec, text, i, notes)
                 complete = True
             except json.JSONDecodeError as exc:
                 del dec.duplicates[mark:]
