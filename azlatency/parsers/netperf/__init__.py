@@ -85,9 +85,14 @@ INFO = ToolInfo(
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _OPENS = re.compile(r"^(?:netperf: |establish control: |establish_control could not )")
+# The banner's opening words: a line with them that is no banner may be one a copy wrapped.
+# ('TCP REQUEST/RESPONSE', 'TCP Connect/Request/Response', 'OMNI Send|Recv': no prose's ':')
+_BANNER_HEAD = re.compile(r"^\"?(?:MIGRATED )?[A-Z][\w/| -]*? TEST from ")
+
+
 # The reader's hook: locate() opens only at these, matched on the stripped line (a command
 # line opens an output printed without its banner).
-OPENERS = (anywhere(BANNER), anywhere(_OPENS), INVOCATION)
+OPENERS = (anywhere(BANNER), anywhere(_BANNER_HEAD), anywhere(_OPENS), INVOCATION)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,6 +117,17 @@ def _netperf_line(line: str) -> bool:
         or is_csv_header(s)
         or is_header_line(s)
     )
+
+
+def _wrapped_banner(lines: list[str], i: int) -> re.Match[str] | None:
+    """The banner, as one line, that a copy wrapped at a terminal's or mail client's width
+    over lines ``i`` and ``i + 1`` ('... port 0 AF_INET to' / '10.77.40.2 () port 0 AF_INET :
+    histogram : demo'); else None."""
+    s = lines[i].strip()
+    if i + 1 >= len(lines) or not _BANNER_HEAD.match(s) or BANNER.match(s):
+        return None
+    nxt = lines[i + 1].strip()
+    return BANNER.match(f"{s} {nxt}") or BANNER.match(s + nxt)
 
 
 def _ends(line: str) -> bool:
@@ -147,14 +163,14 @@ def locate(lines: list[str]) -> list[Span]:
     while i < n:
         s = lines[i].strip()
         headless = _headless(lines, i)
-        if not (BANNER.match(s) or _OPENS.match(s) or headless):
+        if not (BANNER.match(s) or _OPENS.match(s) or headless or _wrapped_banner(lines, i)):
             i += 1
             continue
         start = i - 1 if i and not headless and command_of(lines[i - 1], (TOOL,))[0] else i
         j = i + 1
         while j < n:
             line = lines[j]
-            if BANNER.match(line.strip()) or _ends(line):
+            if BANNER.match(line.strip()) or _ends(line) or _wrapped_banner(lines, j):
                 break
             if not line.strip():
                 nxt = next((k for k in range(j + 1, min(j + 3, n)) if lines[k].strip()), None)
@@ -202,6 +218,14 @@ class _Reader:
             return i + 1
         if not s or command_of(line, (TOOL,))[0]:
             return i + 1
+        if (wrapped := _wrapped_banner(self.lines, i)) is not None:
+            self.tests.append(Test({**banner_facts(wrapped), "variant": "classic"}, no, no + 1))
+            self.tests[-1].errors, self.pending = self.pending, []
+            self.tests[-1].warnings.append(
+                f"lines {no}-{no + 1}: the banner broken in two (a copy wrapped at its "
+                "width?), read as one line"
+            )
+            return i + 2
         if m := BANNER.match(s):
             # -D's first interim line run into the banner by a lost line break ('... AF_INET
             # : histogram : demoInterim result: ...'): the banner's options would take it
