@@ -130,3 +130,24 @@ def test_a_damaged_hop_line_is_a_located_error_or_a_named_skip():
     lenient = azlatency.read(broken.encode(), source="m.txt", strict=False)
     assert "line 3 skipped" in lenient.runs["warnings"].iloc[0]
     assert list(lenient.samples["seq"]) == [2]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(
+    "name", ["mtr--0.95-linux-r-c10-n-2hops.txt", "mtr--0.95-linux-r-o-LSDR-NBAW-JMXI-2hops.txt"]
+)
+def test_a_header_wrapped_over_two_lines_keeps_its_titles(name, strict):
+    """mtr's 'HOST:' line runs past 72 columns; a copy wrapped there puts its last titles
+    ('StDev', 'Avg  Wrst  Jttr ...') on a line of their own, and the report was refused in
+    both modes (a study wrapping long lines: 11 mtr files).  The titles are read with the
+    header, and the run names the line."""
+    text = (MTR / name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    cut = lines[1].rfind(" ", 0, 72)
+    wrapped = "\n".join([lines[0], lines[1][:cut], lines[1][cut + 1 :], *lines[2:]])
+    base, got = azlatency.read(text), azlatency.read(wrapped, strict=strict)
+    assert got.samples.drop(columns="run_id").equals(base.samples.drop(columns="run_id"))
+    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
+    assert (
+        "line 3: the 'HOST:' line's last titles on a line of their own" in got.runs["warnings"][0]
+    )

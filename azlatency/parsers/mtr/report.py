@@ -74,6 +74,22 @@ _ANOTHER_HOP = re.compile(r"\s\d+\.\|--\s")
 _HOST = re.compile(r"HOST:\s")
 
 
+def _other_line(
+    cur: Trace, titles: list[str], no: int, line: str, source: str | None, strict: bool
+) -> None:
+    """A line of no kind in a trace: the header's last titles on a line of their own ('StDev':
+    a copy wrapped at its width), taken into ``titles``; else a stray line."""
+    words = line.split()
+    if titles and not cur.hops and words and all(w in FIELDS for w in words):
+        titles.extend(words)
+        cur.warnings.append(
+            f"line {no}: the 'HOST:' line's last titles on a line of their own (a copy "
+            "wrapped at its width?): read with it"
+        )
+    else:
+        stray(TOOL, source, no, line, strict, cur.warnings)
+
+
 def _titles(m: re.Match[str]) -> list[str] | None:
     titles = m["titles"].split()
     return titles if titles and all(t in FIELDS for t in titles) else None
@@ -124,7 +140,7 @@ def parse(lines: list[str], source: str | None, strict: bool) -> list[Trace]:
                 TOOL, source, no, "expected the 'HOST: <name> Loss% Snt ...' line above the hops"
             )
         elif cur is not None:
-            stray(TOOL, source, no, line, strict, cur.warnings)
+            _other_line(cur, titles, no, line, source, strict)
         else:
             raise ParseError(TOOL, source, no, f"expected an mtr report, got {line.strip()[:80]!r}")
     if traces:
