@@ -418,6 +418,24 @@ def json_without_strays(
     return text, None, None, []
 
 
+def json_wrapped(
+    text: str, i: int, exc: json.JSONDecodeError, object_pairs_hook=None
+) -> tuple[Any, int, str] | None:
+    """``(document, end, note)`` for the document at ``text[i]`` when its only fault is a line
+    break (or tab) inside a string: a copy wrapped at a terminal's or mail client's width
+    breaks a long 'system_info' or 'os' in two.  The string is read as it stands; None when
+    the document has another fault."""
+    if not exc.msg.startswith("Invalid control character"):
+        return None
+    decoder = json.JSONDecoder(object_pairs_hook=object_pairs_hook, strict=False)
+    try:
+        doc, end = decoder.raw_decode(text, i)
+    except json.JSONDecodeError:
+        return None
+    note = f"line {exc.lineno}: a string broken over two lines (a wrapped copy?): read as one"
+    return doc, end, note
+
+
 def json_without_copy(
     raw_decode: Callable[[str, int], tuple[Any, int]],
     text: str,

@@ -629,3 +629,23 @@ def test_windows_version_with_the_next_line_run_into_it():
     bad = text.replace("5.33\nNetwork", "5.33Network", 1)
     assert bad != text
     assert azlatency.read(bad).runs["tool_version"].tolist() == ["5.33"]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_json_string_wrapped_over_two_lines_is_read(strict):
+    """ntttcp -j's 'os' string is longer than a terminal's or mail client's 72 columns; a
+    copy wrapped there breaks it in two, a line break inside a string is no JSON, and the
+    file was refused in both modes (the wrap study: 4 ntttcp files).  The document is read
+    with the string as it stands (`_lines.json_wrapped`, as iperf3 -J), and the line named."""
+    path = FIXTURES / "ntttcp" / "ntttcp--1.4.3-linux-s-j-sender.json"
+    text = path.read_text(encoding="utf-8")
+    at = text.index("PREEMPT_DYNAMIC @0 ") + len("PREEMPT_DYNAMIC @0")
+    base, got = (
+        azlatency.read(text),
+        azlatency.read(text[:at] + "\n" + text[at + 1 :], strict=strict),
+    )
+    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
+    line = text.count("\n", 0, at) + 1
+    assert got.runs["warnings"].tolist() == [
+        f"line {line}: a string broken over two lines (a wrapped copy?): read as one"
+    ]

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._lines import json_without_strays
+from .._lines import json_without_strays, json_wrapped
 
 _BAD_TOKENS = re.compile(
     r'"(?:[^"\\]|\\.)*"|(?<![\w.])(?P<nan>-?nan)\b|(?<![\w.])(?P<inf>-?inf)(?:inity)?\b'
@@ -48,9 +48,6 @@ class _Decoder:
     def __init__(self) -> None:
         self.duplicates: list[str] = []
         self.json = json.JSONDecoder(object_pairs_hook=self._pairs)
-        # a line break (or tab) inside a string: a copy wrapped at a terminal's or a mail
-        # client's width, read as it stands
-        self.wrapped = json.JSONDecoder(object_pairs_hook=self._pairs, strict=False)
 
     def _pairs(self, pairs: list[tuple[str, Any]]) -> dict:
         obj = dict(pairs)
@@ -149,18 +146,13 @@ def _decode_wrapped(dec: _Decoder, text: str, i: int, notes: list[str]):
     try:
         return dec.json.raw_decode(text, i)
     except json.JSONDecodeError as exc:
-        if not exc.msg.startswith("Invalid control character"):
-            raise
         mark = len(dec.duplicates)
-        try:
-            found = dec.wrapped.raw_decode(text, i)
-        except json.JSONDecodeError:
+        found = json_wrapped(text, i, exc, dec._pairs)
+        if found is None:
             del dec.duplicates[mark:]
-            raise exc from None
-        notes.append(
-            f"line {exc.lineno}: a string broken over two lines (a wrapped copy?): read as one"
-        )
-        return found
+            raise
+        notes.append(found[2])
+        return found[:2]
 
 
 def _raw(dec: _Decoder, mark: int):

@@ -36,7 +36,7 @@ from defusedxml.ElementTree import fromstring
 
 from ...errors import ParseError
 from .._base import Span
-from .._lines import in_code_span, json_without_strays, stray
+from .._lines import in_code_span, json_without_strays, json_wrapped, stray
 from .._ranges import int64, line_of
 from .totals import TOOL, Totals, dec
 
@@ -215,22 +215,27 @@ def _tag(key: str) -> str:
 
 def _load_json(text: str, source: str | None, strict: bool) -> tuple[Any, list[str]]:
     """The document, and a warning per stray line taken out of it (a kernel message in the
-    middle of the file); a located ParseError when it does not decode (cut, or broken)."""
+    middle of the file) or per string a wrapped copy broke over two lines; a located
+    ParseError when it does not decode (cut, or broken)."""
     body = text.replace("\ufeff", " ", 1) if text.startswith("\ufeff") else text
     start = len(body) - len(body.lstrip())
+    warnings: list[str] = []
     try:
         data, end = json.JSONDecoder().raw_decode(body, start)
     except json.JSONDecodeError as exc:
-        _, data, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, start, exc)
-        if data is None:
-            raise ParseError(
-                TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}"
-            ) from None
-        warnings: list[str] = []
-        for no, line in strays:
-            stray(TOOL, source, no, line, strict, warnings)
-        return data, warnings
-    warnings: list[str] = []
+        if (found := json_wrapped(body, start, exc)) is None:
+            _, data, end, strays = json_without_strays(
+                json.JSONDecoder().raw_decode, body, start, exc
+            )
+            if data is None:
+                raise ParseError(
+                    TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}"
+                ) from None
+            for no, line in strays:
+                stray(TOOL, source, no, line, strict, warnings)
+            return data, warnings
+        data, end, note = found
+        warnings.append(note)
     first = body.count("\n", 0, end) + 1
     for k, line in enumerate(body[end:].split("\n")):
         if line.strip():  # a shell's line after the document: named, not read
