@@ -1365,3 +1365,24 @@ def test_a_reply_and_busyboxs_sendto_error_run_together(strict):
     assert_same_reading(base, got)
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"read one by one: line {i + 1}" in said
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_packets_line_wrapped_keeps_its_time(strict):
+    """iputils' packets line with errors is 75 characters ('4 packets transmitted, 0
+    received, +4 errors, 100% packet loss, time 1532ms'); a copy wrapped at 72 puts '1532ms'
+    on a line of its own, and the run lost its duration without a word (the wrap study).
+    The two lines are read as one, and the run names them."""
+    name = "ping--iputils-20221126-linux-6-c4-unreachable.txt"
+    lines = (PING / name).read_text().split("\n")
+    assert lines[7].endswith(", time 1532ms")
+    cut = lines[7].rfind(" ")
+    t = azlatency.read(
+        "\n".join([*lines[:7], lines[7][:cut], lines[7][cut + 1 :], *lines[8:]]), strict=strict
+    )
+    run = t.runs.iloc[0]
+    assert run.duration_s == 1.532 and bool(run.complete)
+    assert (
+        run.warnings
+        == "lines 8-9: the packets line broken in two (a copy wrapped at its width?), read as one"
+    )

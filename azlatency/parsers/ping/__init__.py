@@ -545,6 +545,12 @@ class _Assembler:
         acc.counts = {**e.data, **{k: v for k, v in n.items() if v is not None}}
         acc.counts_idx = e.idx
         d = e.data
+        if d.get("wrapped") is not None:
+            acc.last = max(acc.last, d["wrapped"])
+            acc.warnings.append(
+                f"lines {e.idx + 1}-{d['wrapped'] + 1}: the packets line broken in two (a copy "
+                "wrapped at its width?), read as one"
+            )
         if not d["packets_word"] or "time_ms" in d or d.get("errors") is not None:
             acc.votes.add("iputils")
         elif "." in d["loss"]:

@@ -93,6 +93,7 @@ _PART_RECEIVED = re.compile(r"(?P<n>\d+) (?P<packets>packets )?received")
 _PART_PLUS = re.compile(r"\+?(?P<n>\d+) (?P<what>duplicates|errors|corrupted)")
 _PART_LOSS = re.compile(r"(?P<pct>\d+(?:\.\d+)?)% packet loss")
 _PART_TIME = re.compile(r"time (?P<ms>\d+)ms")
+_WRAPPED_TIME = re.compile(r"\s*(?P<ms>\d+)ms\s*")
 
 
 def packets_parts(rest: str) -> dict[str, Any] | None:
@@ -111,6 +112,8 @@ def packets_parts(rest: str) -> dict[str, Any] | None:
             out["loss"] = m["pct"]
         elif m := _PART_TIME.fullmatch(part):
             out["time_ms"] = m["ms"]
+        elif part == "time" and rest.endswith(", time"):
+            out["time_cut"] = True  # '..., time' / '1532ms': a copy wrapped at its width
         else:
             return None
     return out if "received" in out and "loss" in out else None
@@ -517,6 +520,7 @@ class Scanner:
         self.reply_bytes: str | None = None  # "64" after "PING x (ip) 56(84) bytes of data."
         self.after_dump_title = False
         self.pending_rows: list[Event] = []  # the other rows of a line that held several
+        self.time_cut: Event | None = None  # a packets line that ends in 'time' (wrapped)
 
     def scan(self, idx: int, line: str) -> list[Event]:
         """Events of one line: usually one; several for glued replies; ``unknown`` when the
@@ -532,6 +536,11 @@ class Scanner:
                 return [event, *more]
         if not line.strip():
             return [Event(idx, "blank")]
+        if self.time_cut is not None:
+            cut, self.time_cut = self.time_cut, None
+            if m := _WRAPPED_TIME.fullmatch(line):  # the packets line's time on its own line
+                cut.data.update(time_ms=m["ms"], wrapped=idx)
+                return [Event(idx, "neutral")]
         if ELIDED.fullmatch(line):  # replies left out of a paste ('...')
             return [Event(idx, "elided")]
         if _JOINED.search(line):
@@ -598,7 +607,9 @@ class Scanner:
         if m := PACKETS.fullmatch(line):
             parts = packets_parts(m["rest"])
             if parts is not None:
-                return [Event(idx, "packets", {"tx": m["tx"], **parts})]
+                event = Event(idx, "packets", {"tx": m["tx"], **parts})
+                self.time_cut = event if parts.get("time_cut") else None
+                return [event]
         for pattern, kind in _UNIX_SIMPLE:
             if m := pattern.fullmatch(line):
                 return [Event(idx, kind, m.groupdict())]
