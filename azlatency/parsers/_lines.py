@@ -419,21 +419,55 @@ def json_without_strays(
 
 
 def json_wrapped(
-    text: str, i: int, exc: json.JSONDecodeError, object_pairs_hook=None
+    text: str, i: int, exc: json.JSONDecodeError, decoder: json.JSONDecoder | None = None
 ) -> tuple[Any, int, str] | None:
     """``(document, end, note)`` for the document at ``text[i]`` when its only fault is a line
     break (or tab) inside a string: a copy wrapped at a terminal's or mail client's width
-    breaks a long 'system_info' or 'os' in two.  The string is read as it stands; None when
-    the document has another fault."""
+    breaks a long 'system_info' or 'os' in two.  The string is read as it stands (by a
+    decoder set as ``decoder`` is); None when the document has another fault."""
     if not exc.msg.startswith("Invalid control character"):
         return None
-    decoder = json.JSONDecoder(object_pairs_hook=object_pairs_hook, strict=False)
+    base = decoder or json.JSONDecoder()
+    lenient = json.JSONDecoder(
+        object_pairs_hook=base.object_pairs_hook, parse_float=base.parse_float, strict=False
+    )
     try:
-        doc, end = decoder.raw_decode(text, i)
+        doc, end = lenient.raw_decode(text, i)
     except json.JSONDecodeError:
         return None
     note = f"line {exc.lineno}: a string broken over two lines (a wrapped copy?): read as one"
     return doc, end, note
+
+
+def json_document(
+    text: str,
+    i: int,
+    *,
+    tool: str,
+    source: str | None,
+    strict: bool,
+    warnings: list[str],
+    what: str,
+    decoder: json.JSONDecoder | None = None,
+) -> tuple[str, Any, int]:
+    """``(text, document, end)`` for the JSON document at ``text[i]``, repaired where a copy
+    broke it: a string wrapped over two lines (:func:`json_wrapped`), stray lines inside
+    (:func:`json_without_strays`: blanked in the ``text`` returned, newlines kept), each named
+    in ``warnings``.  A located ParseError '<what>: <decoder's message>' when none reads it."""
+    raw = (decoder or json.JSONDecoder()).raw_decode
+    try:
+        doc, end = raw(text, i)
+        return text, doc, end
+    except json.JSONDecodeError as exc:
+        if (found := json_wrapped(text, i, exc, decoder)) is not None:
+            warnings.append(found[2])
+            return text, found[0], found[1]
+        fixed, doc, end, strays = json_without_strays(raw, text, i, exc)
+        if doc is None:
+            raise ParseError(tool, source, exc.lineno, f"{what}: {exc.msg}") from None
+        for no, line in strays:
+            stray(tool, source, no, line, strict, warnings)
+        return fixed, doc, end
 
 
 def json_without_copy(

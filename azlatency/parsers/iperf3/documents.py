@@ -147,7 +147,7 @@ def _decode_wrapped(dec: _Decoder, text: str, i: int, notes: list[str]):
         return dec.json.raw_decode(text, i)
     except json.JSONDecodeError as exc:
         mark = len(dec.duplicates)
-        found = json_wrapped(text, i, exc, dec._pairs)
+        found = json_wrapped(text, i, exc, dec.json)
         if found is None:
             del dec.duplicates[mark:]
             raise

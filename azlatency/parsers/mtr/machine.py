@@ -25,7 +25,7 @@ import re
 import pandas as pd
 
 from ...errors import ParseError
-from .._lines import json_without_strays, stray
+from .._lines import json_document, stray
 from .hops import BLANK, FIELDS, TOOL, UNKNOWN_HOST, Hop, Trace, check_value, target_meta
 
 CSV_HEADER = re.compile(r"^\s*Mtr_Version,Start_Time,Status,Host,Hop,Ip,(?P<rest>.*?)\s*$")
@@ -42,16 +42,16 @@ def parse_json(text: str, source: str | None, strict: bool) -> list[Trace]:
     warnings: list[str] = []
     i = _skip(text, 0)
     while i < len(text):
-        try:
-            doc, end = _DECODER.raw_decode(text, i)
-        except json.JSONDecodeError as exc:
-            text, doc, end, strays = json_without_strays(_DECODER.raw_decode, text, i, exc)
-            if doc is None:
-                raise ParseError(
-                    TOOL, source, exc.lineno, f"expected mtr --json output, broken at: {exc.msg}"
-                ) from None
-            for no, line in strays:
-                stray(TOOL, source, no, line, strict, warnings)
+        text, doc, end = json_document(
+            text,
+            i,
+            tool=TOOL,
+            source=source,
+            strict=strict,
+            warnings=warnings,
+            what="expected mtr --json output, broken at",
+            decoder=_DECODER,
+        )
         first = text.count("\n", 0, i) + 1
         traces.append(_json_trace(doc, text, i, end, first, source))
         traces[-1].warnings[:0] = warnings

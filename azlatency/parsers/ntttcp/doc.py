@@ -23,7 +23,6 @@ Facts that forced a branch (corpus files under ``ntttcp/``):
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -36,7 +35,7 @@ from defusedxml.ElementTree import fromstring
 
 from ...errors import ParseError
 from .._base import Span
-from .._lines import in_code_span, json_without_strays, json_wrapped, stray
+from .._lines import in_code_span, json_document, stray
 from .._ranges import int64, line_of
 from .totals import TOOL, Totals, dec
 
@@ -220,22 +219,15 @@ def _load_json(text: str, source: str | None, strict: bool) -> tuple[Any, list[s
     body = text.replace("\ufeff", " ", 1) if text.startswith("\ufeff") else text
     start = len(body) - len(body.lstrip())
     warnings: list[str] = []
-    try:
-        data, end = json.JSONDecoder().raw_decode(body, start)
-    except json.JSONDecodeError as exc:
-        if (found := json_wrapped(body, start, exc)) is None:
-            _, data, end, strays = json_without_strays(
-                json.JSONDecoder().raw_decode, body, start, exc
-            )
-            if data is None:
-                raise ParseError(
-                    TOOL, source, exc.lineno, f"malformed ntttcp JSON: {exc.msg}"
-                ) from None
-            for no, line in strays:
-                stray(TOOL, source, no, line, strict, warnings)
-            return data, warnings
-        data, end, note = found
-        warnings.append(note)
+    body, data, end = json_document(
+        body,
+        start,
+        tool=TOOL,
+        source=source,
+        strict=strict,
+        warnings=warnings,
+        what="malformed ntttcp JSON",
+    )
     first = body.count("\n", 0, end) + 1
     for k, line in enumerate(body[end:].split("\n")):
         if line.strip():  # a shell's line after the document: named, not read
