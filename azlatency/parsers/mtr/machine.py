@@ -125,11 +125,18 @@ def parse_csv(lines: list[str], source: str | None, strict: bool) -> list[Trace]
     trace: Trace | None = None
     header = 0
     pending: list[str] = []  # lines skipped before the first row
+    wrapped = 0  # the header's second line, when a copy wrapped it at its width
     for no, line in enumerate(lines, start=1):
-        if not line.strip():
+        if not line.strip() or no == wrapped:
             continue
         if m := CSV_HEADER.match(line):
-            titles, header = _csv_titles(m["rest"], source, no), no
+            rest, wrapped = _header_rest(m["rest"], lines, no)
+            titles, header = _csv_titles(rest, source, no), no
+            if wrapped:
+                pending.append(
+                    f"lines {no}-{wrapped}: the header broken in two (a copy wrapped at its "
+                    "width?), read as one line"
+                )
             trace = None
             continue
         m = CSV_ROW.match(line)
@@ -163,6 +170,22 @@ def parse_csv(lines: list[str], source: str | None, strict: bool) -> list[Trace]
     if not traces and titles is not None:
         raise ParseError(TOOL, source, header, "an mtr --csv header without a row below it")
     return traces
+
+
+def _header_rest(rest: str, lines: list[str], no: int) -> tuple[str, int]:
+    """The header's columns after 'Ip,', and the number of its second line when a copy
+    wrapped it at a space ('...,Loss%,Snt,' / ',Last,Avg,...': the space was mtr's blank
+    column), else 0."""
+    if no >= len(lines):
+        return rest, 0
+    nxt = lines[no].strip()
+    if not nxt or CSV_ROW.match(nxt) or CSV_HEADER.match(nxt):
+        return rest, 0
+    joined = f"{rest} {nxt}"
+    words = [w for w in joined.split(",") if w]
+    if all(w in FIELDS or w in (BLANK, "Asn") for w in words):
+        return joined, no + 1
+    return rest, 0
 
 
 def _csv_titles(rest: str, source, no: int) -> list[str]:
