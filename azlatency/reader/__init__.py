@@ -23,7 +23,7 @@ from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
 from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
-from .outline import BLOCK_START, dedent, unquote
+from .outline import BLOCK_START, dedent, unquote, unstamp
 from .spans import bridge, locate
 from .strays import _across_stray, _without_strays
 from .tables import _tables, _too_big
@@ -31,6 +31,7 @@ from .tables import _tables, _too_big
 # Files whose head says they are one output in their entirety skip document scanning.
 _HEAD_BYTES = 64 * 1024
 _HEAD_LINES = 2000  # lines enough for _HEAD_BYTES of most files' heads
+_STAMPED_NOTE = "a logger's time stamp before every line (a CI job's or syslog's): taken off"
 
 
 def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
@@ -142,14 +143,7 @@ def read_text(
     if not any(line.strip() for line in lines):
         raise DetectionError(tool or "azlatency", source, None, "empty input")
 
-    whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
-    quoted = lines if whole else unquote(lines)
-    # an indented block (a Markdown code block) starts after a blank line or at the top
-    shifted = dedent(quoted) if quoted is not lines or BLOCK_START.search(text) else quoted
-    if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
-        whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
-    lines = shifted
-    spans = [Span(0, len(lines), whole)] if whole else bridge(lines, locate(lines))
+    lines, spans, stamped = _outputs(text, lines, tool)
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
         raise DetectionError(
@@ -179,11 +173,44 @@ def read_text(
             problems.append(err)
             parsed = None
         parsed_blocks.append(parsed)
+    _say_stamped(parsed_blocks, stamped)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
+
+
+def _say_stamped(parsed_blocks: list[Parsed | None], stamped: bool) -> None:
+    """Every run says that the time stamps were taken off its lines (when they were)."""
+    for parsed in filter(None, parsed_blocks) if stamped else ():
+        for run in parsed.runs:
+            run.warnings.append(_STAMPED_NOTE)
+
+
+def _outputs(text: str, lines: list[str], tool: str | None) -> tuple[list[str], list[Span], bool]:
+    """The document's lines as its outputs are read, where they are, and whether a logger's
+    time stamp was taken off every line: a file that is one tool's (JSON), else quote markers
+    and the indentation of code blocks taken off; when the outputs found cover less than half
+    the lines, a time stamp before each of them (a CI job's log) if that finds more."""
+    whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
+    quoted = lines if whole else unquote(lines)
+    # an indented block (a Markdown code block) starts after a blank line or at the top
+    shifted = dedent(quoted) if quoted is not lines or BLOCK_START.search(text) else quoted
+    if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
+        whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
+    if whole:
+        return shifted, [Span(0, len(shifted), whole)], False
+    spans = bridge(shifted, locate(shifted))
+    if _covered(spans) < len(shifted) / 2 and (unstamped := unstamp(shifted)) is not shifted:
+        found = bridge(unstamped, locate(unstamped))
+        if _covered(found) > _covered(spans):
+            return unstamped, found, True
+    return shifted, spans, False
+
+
+def _covered(spans: list[Span]) -> int:
+    return sum(span.end - span.start for span in spans)
 
 
 def read(

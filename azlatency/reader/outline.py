@@ -199,6 +199,36 @@ def _common_lead(block: list[str]) -> str:
     return lead
 
 
+# A time stamp a logger put before every line: GitHub Actions' and Jenkins' ISO times
+# ('2026-11-25T16:20:36.1234567Z ', '[2026-11-25T16:20:36.123Z] '), syslog and journald's
+# ('Nov 25 16:20:36 vm1 bench.sh[1234]: '), moreutils' ts ('Nov 25 16:20:36 '), C's %c.
+_STAMPS = (
+    re.compile(
+        r"^[ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d| ?UTC)?"
+        r"\]?(?:[ \t]|$)"
+    ),
+    re.compile(
+        r"^[ \t]*[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [\w.-]+ [\w./-]+(?:\[\d+\])?:)?"
+        r"(?:[ \t]|$)"
+    ),
+    re.compile(r"^[ \t]*[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}(?:[ \t]|$)"),
+)
+_STAMPED = 0.9  # the share of non-blank lines a stamp must stand before
+
+
+def unstamp(lines: list[str]) -> list[str]:
+    """``lines`` without the time stamp a logger put before each (:data:`_STAMPS`), when one
+    shape stands before nine lines in ten or more; else ``lines``.  For a document in which no
+    output was found as it stands (the reader tries it then): a tool's own time stamps (ping
+    -D, iperf3 --timestamps, a Python log) are read by its parser.  One line each, so line
+    numbers stay the file's."""
+    filled = [line for line in lines if line.strip()]
+    for stamp in _STAMPS:
+        if filled and sum(bool(stamp.match(x)) for x in filled) >= _STAMPED * len(filled):
+            return [stamp.sub("", line, count=1) for line in lines]
+    return lines
+
+
 def unquote(lines: list[str]) -> list[str]:
     """``lines`` without the quote markers of an e-mail reply or a Markdown blockquote (a
     tool's output quoted on a mailing list is still its output; one line each, so line

@@ -423,6 +423,41 @@ def test_typographic_dashes_in_a_command_are_its_options(name, typed, column, wa
     assert got.runs["command"].tolist() == base.runs["command"].tolist()
 
 
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        "2026-11-25T16:20:{k:02d}.1234567Z ",  # GitHub Actions' raw log
+        "[2026-11-25T16:20:{k:02d}.123Z] ",  # Jenkins' timestamper
+        "Nov 25 16:20:{k:02d} vm1 bench.sh[1234]: ",  # syslog, journalctl
+        "Nov 25 16:20:{k:02d} ",  # moreutils' ts
+    ],
+)
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ping/ping--iputils-20221126-linux-6-c4-unreachable.txt",
+        "sockperf/sockperf--3.7-linux-tcp-pingpong.txt",
+        "qperf/qperf--0.4.11-linux-oo-sweep-sizes-from-command.txt",
+    ],
+)
+def test_a_loggers_time_stamp_before_every_line_is_taken_off(name, stamp):
+    """A CI job's log (GitHub Actions, Jenkins) or syslog puts a time stamp before every line
+    of the output it captured, and the file was 'no known tool output found'.  When no
+    output is found as the lines stand, a stamp of one shape before nine lines in ten is
+    taken off, and every run says so; a tool's own stamps (ping -D, iperf3 --timestamps, a
+    Python log) are its parser's, so a file with outputs as it stands is left alone."""
+    from tests._expected import FIXTURES
+
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    lines = text.rstrip("\n").split("\n")
+    logged = "\n".join(stamp.format(k=k % 60) + line for k, line in enumerate(lines))
+    base, got = azlatency.read(text), azlatency.read(logged)
+    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
+    assert got.samples.drop(columns="run_id").equals(base.samples.drop(columns="run_id"))
+    note = "a logger's time stamp before every line (a CI job's or syslog's): taken off"
+    assert all(note in w for w in got.runs["warnings"])
+
+
 def test_values_no_tool_can_mean_are_flagged_not_stored():
     """Issue 26, case 8: a remote CPU of -6.7e19 % (as iperf3 3.12 printed once) is not kept
     as a fact.  The input is a real -J capture with that figure put in its remote_total."""
