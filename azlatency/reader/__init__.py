@@ -23,7 +23,7 @@ from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
 from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
-from .outline import BLOCK_START, dedent, unquote, unstamp
+from .outline import BLOCK_START, MAYBE_STAMPS, SURE_STAMPS, dedent, unquote, unstamp
 from .spans import bridge, locate
 from .strays import _across_stray, _without_strays
 from .tables import _tables, _too_big
@@ -191,18 +191,25 @@ def _say_stamped(parsed_blocks: list[Parsed | None], stamped: bool) -> None:
 def _outputs(text: str, lines: list[str], tool: str | None) -> tuple[list[str], list[Span], bool]:
     """The document's lines as its outputs are read, where they are, and whether a logger's
     time stamp was taken off every line: a file that is one tool's (JSON), else quote markers
-    and the indentation of code blocks taken off; when the outputs found cover less than half
-    the lines, a time stamp before each of them (a CI job's log) if that finds more."""
+    and the indentation of code blocks taken off, and a CI runner's or syslog's time stamp
+    before every line; a stamp a tool may print itself only when the outputs found as the
+    lines stand cover less than half of them and taking it off finds more."""
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
     shifted = dedent(quoted) if quoted is not lines or BLOCK_START.search(text) else quoted
+    stamped = (unstamped := unstamp(shifted, SURE_STAMPS, 0.05)) is not shifted
+    if stamped:
+        shifted = dedent(unstamped)
     if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
         whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
     if whole:
-        return shifted, [Span(0, len(shifted), whole)], False
+        return shifted, [Span(0, len(shifted), whole)], stamped
     spans = bridge(shifted, locate(shifted))
-    if _covered(spans) < len(shifted) / 2 and (unstamped := unstamp(shifted)) is not shifted:
+    if stamped:
+        return shifted, spans, True
+    few = _covered(spans) < len(shifted) / 2
+    if few and (unstamped := unstamp(shifted, MAYBE_STAMPS, 0.9)) is not shifted:
         found = bridge(unstamped, locate(unstamped))
         if _covered(found) > _covered(spans):
             return unstamped, found, True

@@ -199,32 +199,41 @@ def _common_lead(block: list[str]) -> str:
     return lead
 
 
-# A time stamp a logger put before every line: GitHub Actions' and Jenkins' ISO times
-# ('2026-11-25T16:20:36.1234567Z ', '[2026-11-25T16:20:36.123Z] '), syslog and journald's
-# ('Nov 25 16:20:36 vm1 bench.sh[1234]: '), moreutils' ts ('Nov 25 16:20:36 '), C's %c.
-_STAMPS = (
+# A time stamp a logger put before every line.  No tool prints these as a line's prefix: a
+# CI runner's ISO time with its zone (GitHub Actions' '2026-11-25T16:20:36.1234567Z ',
+# Jenkins' '[2026-11-25T16:20:36.123Z] ') and syslog's with host and program ('Nov 25
+# 16:20:36 vm1 bench.sh[1234]: ', journalctl).
+SURE_STAMPS = (
     re.compile(
-        r"^[ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d| ?UTC)?"
-        r"\]?(?:[ \t]|$)"
+        r"^[ \t]*\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)\]?(?:[ \t]|$)"
     ),
+    re.compile(r"^[ \t]*\[\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\] "),
     re.compile(
-        r"^[ \t]*[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [\w.-]+ [\w./-]+(?:\[\d+\])?:)?"
+        r"^[ \t]*[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w./-]+(?:\[\d+\])?:"
         r"(?:[ \t]|$)"
     ),
+)
+# These a tool may print itself (a Python log's '2026-11-24 04:35:50,444 ', iperf3
+# --timestamps' '%c'), beside moreutils' ts ('Nov 25 16:20:36 '): taken off only where the
+# outputs found as the lines stand cover less than half of them.
+MAYBE_STAMPS = (
+    re.compile(r"^[ \t]*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?(?: ?UTC)?(?:[ \t]|$)"),
+    re.compile(r"^[ \t]*[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?:[ \t]|$)"),
     re.compile(r"^[ \t]*[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}(?:[ \t]|$)"),
 )
-_STAMPED = 0.9  # the share of non-blank lines a stamp must stand before
 
 
-def unstamp(lines: list[str]) -> list[str]:
-    """``lines`` without the time stamp a logger put before each (:data:`_STAMPS`), when one
-    shape stands before nine lines in ten or more; else ``lines``.  For a document in which no
-    output was found as it stands (the reader tries it then): a tool's own time stamps (ping
-    -D, iperf3 --timestamps, a Python log) are read by its parser.  One line each, so line
-    numbers stay the file's."""
+def unstamp(lines: list[str], stamps: tuple[re.Pattern[str], ...], share: float) -> list[str]:
+    """``lines`` without the time stamp a logger put before each, when one of ``stamps``
+    stands before ``share`` of the non-blank lines or more, and two at least (a tool's
+    carriage returns make lines of their own that the logger did not stamp: lagscope's
+    progress); else ``lines``.  The stamp and one
+    separator go, so a tool's own indentation stays; one line each, so line numbers stay
+    the file's."""
     filled = [line for line in lines if line.strip()]
-    for stamp in _STAMPS:
-        if filled and sum(bool(stamp.match(x)) for x in filled) >= _STAMPED * len(filled):
+    for stamp in stamps:
+        found = sum(bool(stamp.match(x)) for x in filled)
+        if found >= 2 and found >= share * len(filled):
             return [stamp.sub("", line, count=1) for line in lines]
     return lines
 

@@ -438,14 +438,16 @@ def test_typographic_dashes_in_a_command_are_its_options(name, typed, column, wa
         "ping/ping--iputils-20221126-linux-6-c4-unreachable.txt",
         "sockperf/sockperf--3.7-linux-tcp-pingpong.txt",
         "qperf/qperf--0.4.11-linux-oo-sweep-sizes-from-command.txt",
+        "lagscope/lagscope--1.0.1-linux-n1000.txt",  # its progress: carriage returns
     ],
 )
 def test_a_loggers_time_stamp_before_every_line_is_taken_off(name, stamp):
     """A CI job's log (GitHub Actions, Jenkins) or syslog puts a time stamp before every line
-    of the output it captured, and the file was 'no known tool output found'.  When no
-    output is found as the lines stand, a stamp of one shape before nine lines in ten is
-    taken off, and every run says so; a tool's own stamps (ping -D, iperf3 --timestamps, a
-    Python log) are its parser's, so a file with outputs as it stands is left alone."""
+    of the output it captured, and the file was 'no known tool output found' (a study
+    stamping every fixture and corpus file: about 1,000 of 1,000 readings refused or changed,
+    now 24).  A CI runner's or syslog's stamp, which no tool prints, is taken off; one a tool
+    may print (a Python log's, ts') only where the outputs found as the lines stand cover
+    less than half of them; every run says so.  A tool's own stamps stay its parser's."""
     from tests._expected import FIXTURES
 
     text = (FIXTURES / name).read_text(encoding="utf-8")
