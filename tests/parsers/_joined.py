@@ -1,5 +1,6 @@
-"""Two adjacent lines of a fixture run together (a lost line break), for the parsers' tests
-of it: the joined text and where, and whether a reading holds what the two lines gave."""
+"""Two adjacent lines of a fixture run together (a lost line break), or one broken in two (a
+wrap), for the parsers' tests of it: the damaged text (and where), and whether a reading
+holds what the lines gave."""
 
 from __future__ import annotations
 
@@ -10,6 +11,14 @@ def joined(text: str, first: str) -> tuple[str, int]:
     lines = text.split("\n")
     i = next(k for k, line in enumerate(lines) if line.startswith(first))
     return "\n".join(lines[:i] + [lines[i] + lines[i + 1]] + lines[i + 2 :]), i
+
+
+def wrapped(text: str, i: int, width: int = 72) -> str:
+    """``text`` with line ``i`` (0-based) broken at its last space before ``width``, as a
+    terminal's or mail client's wrap breaks it (the space gone)."""
+    lines = text.split("\n")
+    cut = lines[i].rfind(" ", 0, width)
+    return "\n".join([*lines[:i], lines[i][:cut], lines[i][cut + 1 :], *lines[i + 1 :]])
 
 
 def assert_same_reading(base, got, runs: tuple[str, ...] = ()) -> None:

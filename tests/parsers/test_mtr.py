@@ -9,6 +9,7 @@ import azlatency
 from azlatency.errors import ParseError
 from azlatency.report import latency_runs
 from tests._expected import FIXTURES
+from tests.parsers._joined import assert_same_reading, wrapped
 
 MTR = FIXTURES / "mtr"
 
@@ -160,12 +161,8 @@ def test_a_csv_header_wrapped_over_two_lines_is_read_as_one(strict):
     header: the file was refused in both modes (the wrap study: 4 CSV files).  The two lines
     are read as the header (the space the wrap took is mtr's blank column), and named."""
     text = (MTR / "mtr--0.95-linux-csv-c10-n-2hops.csv").read_text(encoding="utf-8")
-    lines = text.split("\n")
-    cut = lines[0].rfind(" ", 0, 72)
-    wrapped = "\n".join([lines[0][:cut], lines[0][cut + 1 :], *lines[1:]])
-    base, got = azlatency.read(text), azlatency.read(wrapped, strict=strict)
-    assert got.samples.drop(columns="run_id").equals(base.samples.drop(columns="run_id"))
-    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
+    base, got = azlatency.read(text), azlatency.read(wrapped(text, 0), strict=strict)
+    assert_same_reading(base, got)
     assert got.runs["warnings"].tolist() == [
         "lines 1-2: the header broken in two (a copy wrapped at its width?), read as one line"
     ]

@@ -9,6 +9,7 @@ import pytest
 import azlatency
 from azlatency.errors import NothingMeasured, ParseError
 from azlatency.parsers import netperf
+from tests.parsers._joined import assert_same_reading, wrapped
 
 FX = Path(__file__).parents[1] / "fixtures" / "netperf"
 
@@ -274,11 +275,6 @@ def test_a_banner_wrapped_over_two_lines_is_read_as_one(strict):
     wrapping long lines: 31 netperf files).  The two lines are read as the banner, the run
     names them; a sentence that quotes a banner (docs/tools/netperf.md) is still none."""
     text = (FX / "netperf--2.7.0-pkb-linux-TCP_MAERTS-classic.txt").read_text(encoding="utf-8")
-    lines = text.split("\n")
-    cut = lines[0].rfind(" ", 0, 72)
-    wrapped = "\n".join([lines[0][:cut], lines[0][cut + 1 :], *lines[1:]])
-    base, got = azlatency.read(text), azlatency.read(wrapped, strict=strict)
-    assert got.summaries.drop(columns="run_id").equals(base.summaries.drop(columns="run_id"))
-    for column in ("mode", "protocol", "dst_ip", "line_start"):
-        assert got.runs[column].tolist() == base.runs[column].tolist()
+    base, got = azlatency.read(text), azlatency.read(wrapped(text, 0), strict=strict)
+    assert_same_reading(base, got, ("mode", "protocol", "dst_ip", "line_start"))
     assert got.runs["warnings"].iloc[0].startswith("lines 1-2: the banner broken in two")
