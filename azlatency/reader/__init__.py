@@ -23,7 +23,7 @@ from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
 from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
-from .outline import BLOCK_START, MAYBE_STAMPS, SURE_STAMPS, dedent, unquote, unstamp
+from .outline import MAYBE_STAMPS, SURE_STAMPS, dedent, has_block, may_be_stamped, unquote, unstamp
 from .spans import bridge, locate
 from .strays import _across_stray, _without_strays
 from .tables import _tables, _too_big
@@ -197,8 +197,9 @@ def _outputs(text: str, lines: list[str], tool: str | None) -> tuple[list[str], 
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
-    shifted = dedent(quoted) if quoted is not lines or BLOCK_START.search(text) else quoted
-    stamped = (unstamped := unstamp(shifted, SURE_STAMPS, 0.05)) is not shifted
+    shifted = dedent(quoted) if quoted is not lines or has_block(text) else quoted
+    maybe = may_be_stamped(shifted)
+    stamped = maybe and (unstamped := unstamp(shifted, SURE_STAMPS, 0.05)) is not shifted
     if stamped:
         shifted = dedent(unstamped)
     if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
@@ -208,7 +209,7 @@ def _outputs(text: str, lines: list[str], tool: str | None) -> tuple[list[str], 
     spans = bridge(shifted, locate(shifted))
     if stamped:
         return shifted, spans, True
-    few = _covered(spans) < len(shifted) / 2
+    few = maybe and _covered(spans) < len(shifted) / 2
     if few and (unstamped := unstamp(shifted, MAYBE_STAMPS, 0.9)) is not shifted:
         found = bridge(unstamped, locate(unstamped))
         if _covered(found) > _covered(spans):

@@ -519,7 +519,6 @@ class Scanner:
         self.table: dict[str, Any] | None = None  # open PowerShell table
         self.reply_bytes: str | None = None  # "64" after "PING x (ip) 56(84) bytes of data."
         self.after_dump_title = False
-        self.pending_rows: list[Event] = []  # the other rows of a line that held several
         self.time_cut: Event | None = None  # a packets line that ends in 'time' (wrapped)
 
     def scan(self, idx: int, line: str) -> list[Event]:
@@ -530,10 +529,9 @@ class Scanner:
             if re.fullmatch(r"\s*[0-9a-fA-F]{1,4}(?:\s+[0-9a-fA-F.]+)+\s*", line):
                 return [Event(idx, "neutral")]
         if self.table is not None:
-            event = self._table_line(idx, line)
-            if event is not None:
-                more, self.pending_rows = self.pending_rows, []
-                return [event, *more]
+            events = self._table_line(idx, line)
+            if events is not None:
+                return events
         if not line.strip():
             return [Event(idx, "blank")]
         if self.time_cut is not None:
@@ -668,40 +666,39 @@ class Scanner:
             return Event(idx, "neutral")
         return Event(idx, "unknown", {"text": line})
 
-    def _table_line(self, idx: int, line: str) -> Event | None:
+    def _table_line(self, idx: int, line: str) -> list[Event] | None:
         table = self.table
         assert table is not None
         if table["columns"] is None:
             if table["kind"] == "ps7" and PS7_UNITS.fullmatch(line):
-                return Event(idx, "neutral")
+                return [Event(idx, "neutral")]
             if PS_RULE.fullmatch(line):
                 table["columns"] = [m.start() for m in re.finditer(r"-+", line)]
                 table["width"] = len(line)  # PowerShell pads every row to the rule's width
                 table["strays"] = 0
-                return Event(idx, "neutral")
+                return [Event(idx, "neutral")]
             if not line.strip() and table.get("strays", 0) < STRAY_LINES:
                 # a blank line (or an emptied '>' quote marker) between header and rule
                 table["strays"] = table.get("strays", 0) + 1
-                return Event(idx, "blank")
+                return [Event(idx, "blank")]
             return self._stray_in_table(idx, line)
         if not line.strip():
-            return Event(idx, "blank")  # the table stays open: PowerShell pads with blanks
+            return [Event(idx, "blank")]  # the table stays open: PowerShell pads with blanks
         if table["kind"] == "ps7":
             if m := PS7_ROW.fullmatch(line):
                 table["strays"] = 0
-                return Event(idx, "ps_row", {"kind": "ps7", **m.groupdict()})
+                return [Event(idx, "ps_row", {"kind": "ps7", **m.groupdict()})]
         else:
             row = _ps5_row(line, table["columns"])
             if row is not None:
                 table["strays"] = 0
-                return Event(idx, "ps_row", {"kind": "ps5", **row})
+                return [Event(idx, "ps_row", {"kind": "ps5", **row})]
             if (rows := _ps5_rows(idx, line, table)) is not None:
                 table["strays"] = 0
-                self.pending_rows = rows[1:]
-                return rows[0]
+                return rows
         return self._stray_in_table(idx, line)
 
-    def _stray_in_table(self, idx: int, line: str) -> Event | None:
+    def _stray_in_table(self, idx: int, line: str) -> list[Event] | None:
         """A line that is no part of the table: the table stays open over a few of them (a
         kernel message inside the output, which the parser names) unless the line is ping's
         own (a new header, the next table); past that it has ended."""
@@ -715,7 +712,7 @@ class Scanner:
         # A line that carries nothing (a warning, a bare '>' prompt: 'neutral') is no new
         # output either: between the header and its rule, or among the rows, the table goes on.
         if self.table is table and all(e.kind in ("unknown", "neutral") for e in events):
-            return events[0]
+            return events[:1]
         if self.table is table:
             self.table = None
         return None  # scan() reads the line again, as ping's own

@@ -183,10 +183,8 @@ def joined_command(line: str) -> int | None:
     return None
 
 
-# where a library's banner line starts after another line's last character
-_BANNER_IN = re.compile(
-    r"(?<=\S)(?=\s*(?:VMA|XLIO)\s+(?:INFO|WARNING|DETAILS|DEBUG|ERROR|PANIC)\s*:)"
-)
+# where a library's banner line (BANNER) starts after another line's last character
+_BANNER_IN = re.compile(rf"(?<=\S)(?={BANNER.pattern.removeprefix('^')})")
 
 
 # Lines that are not sockperf's (a kernel message, a shell's) looked past inside an execution.
