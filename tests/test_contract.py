@@ -137,7 +137,7 @@ SHARED_PRIVATE = {"azlatency._version", "azlatency._console"}
 # parsers._base is the parser contract; the reader hosts the parsers and reads it.
 ALLOWED_REACH = {
     (f"azlatency.reader{m}", f"azlatency.parsers.{part}")
-    for m in ("", ".files", ".openers", ".outline", ".spans", ".strays", ".tables")
+    for m in ("", ".files", ".joined", ".openers", ".outline", ".spans", ".strays", ".tables")
     for part in ("_base", "_lines")
 }
 

@@ -7,8 +7,9 @@ line before.  Parsers never see files.
 
 The package: this module's read functions; ``files`` (bytes read or mapped, gunzipped,
 hashed beside the parse); ``spans`` (where each output sits); ``outline`` (the document
-around it: headings, fences, the command above); ``strays`` (the lenient read's second try
-without a foreign line); ``tables`` (the runs of every block as the three tables).
+around it: headings, fences, the command above); ``joined`` (a command run into its output's
+first line, cut back into two); ``strays`` (the lenient read's second try without a foreign
+line); ``tables`` (the runs of every block as the three tables).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
 from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
+from .joined import file_line, note, renumbered, split_commands
 from .outline import MAYBE_STAMPS, SURE_STAMPS, dedent, has_block, may_be_stamped, unquote, unstamp
 from .spans import bridge, locate
 from .strays import _across_stray, _without_strays
@@ -143,7 +145,7 @@ def read_text(
     if not any(line.strip() for line in lines):
         raise DetectionError(tool or "azlatency", source, None, "empty input")
 
-    lines, spans, stamped = _outputs(text, lines, tool)
+    lines, spans, stamped, added = _outputs(text, lines, tool)
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
         raise DetectionError(
@@ -165,7 +167,7 @@ def read_text(
             if parsed is not None:
                 parsed_blocks.append(parsed)
                 continue
-            err = exc.shifted(span.start, source)
+            err = _renumber(exc.shifted(span.start, source), added)
             # A block holding only its tool's error is that block's problem, not the
             # document's: the outputs beside it are read (NothingMeasured).
             if strict and not (isinstance(err, NothingMeasured) and len(spans) > 1):
@@ -176,6 +178,8 @@ def read_text(
     _say_stamped(parsed_blocks, stamped)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
+    if added:
+        _split_said(tables, spans, added)
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
@@ -188,12 +192,15 @@ def _say_stamped(parsed_blocks: list[Parsed | None], stamped: bool) -> None:
             run.warnings.append(_STAMPED_NOTE)
 
 
-def _outputs(text: str, lines: list[str], tool: str | None) -> tuple[list[str], list[Span], bool]:
-    """The document's lines as its outputs are read, where they are, and whether a logger's
-    time stamp was taken off every line: a file that is one tool's (JSON), else quote markers
-    and the indentation of code blocks taken off, and a CI runner's or syslog's time stamp
-    before every line; a stamp a tool may print itself only when the outputs found as the
-    lines stand cover less than half of them and taking it off finds more."""
+def _outputs(
+    text: str, lines: list[str], tool: str | None
+) -> tuple[list[str], list[Span], bool, list[int]]:
+    """The document's lines as its outputs are read, where they are, whether a logger's
+    time stamp was taken off every line, and the lines added by cutting a command from its
+    output's first line (``reader.joined``): a file that is one tool's (JSON), else quote
+    markers and the indentation of code blocks taken off, and a CI runner's or syslog's time
+    stamp before every line; a stamp a tool may print itself only when the outputs found as
+    the lines stand cover less than half of them and taking it off finds more."""
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
@@ -205,20 +212,49 @@ def _outputs(text: str, lines: list[str], tool: str | None) -> tuple[list[str], 
     if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
         whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
     if whole:
-        return shifted, [Span(0, len(shifted), whole)], stamped
+        return shifted, [Span(0, len(shifted), whole)], stamped, []
     spans = bridge(shifted, locate(shifted))
+    split, added = split_commands(shifted, spans, quoted is not lines)
+    if added:
+        shifted, spans = split, bridge(split, locate(split))
     if stamped:
-        return shifted, spans, True
+        return shifted, spans, True, added
     few = maybe and _covered(spans) < len(shifted) / 2
     if few and (unstamped := unstamp(shifted, MAYBE_STAMPS, 0.9)) is not shifted:
         found = bridge(unstamped, locate(unstamped))
         if _covered(found) > _covered(spans):
-            return unstamped, found, True
-    return shifted, spans, False
+            return unstamped, found, True, added
+    return shifted, spans, False, added
 
 
 def _covered(spans: list[Span]) -> int:
     return sum(span.end - span.start for span in spans)
+
+
+def _renumber(err: ParseError, added: list[int]) -> ParseError:
+    """``err`` with its lines the file's (``reader.joined``)."""
+    if not added or not isinstance(err, ParseError):
+        return err
+    line = None if err.line_no is None else file_line(added, err.line_no)
+    return type(err)(err.tool, err.source, line, renumbered(err.reason, added), hint=err.hint)
+
+
+def _split_said(tables: Tables, spans: list[Span], added: list[int]) -> None:
+    """The runs' lines made the file's where a command was cut from its output's first line
+    (``reader.joined``), and the run each cut opens told so."""
+    runs = tables.runs
+    for a, said in note(added).items():
+        below = runs.index[runs["line_end"] >= a + 1]
+        if len(below):
+            at = below[runs.loc[below, "line_start"].argmin()]
+            old = runs.at[at, "warnings"]
+            runs.at[at, "warnings"] = f"{old}; {said}" if isinstance(old, str) else said
+    for col in ("line_start", "line_end"):
+        runs[col] = runs[col].map(lambda n: n if n is None or n != n else file_line(added, n))
+    runs["warnings"] = runs["warnings"].map(
+        lambda w: renumbered(w, added) if isinstance(w, str) else w
+    )
+    tables.problems[:] = [_renumber(p, added) for p in tables.problems]
 
 
 def read(

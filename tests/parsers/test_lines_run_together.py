@@ -44,11 +44,9 @@ CASES = [
     # the Device header and the first row ('... %utilvda  1.96 ...': a report lost)
     ("iostat/iostat--11.4.9-linux-x-d-2loop-dd-read-write.txt", "loop0"),
     ("iostat/iostat--12.6.1-linux-x-1-3-vda-dd-write.txt", "Device"),
-    # ntttcp: dashes and the first message (the threads lost); the command and the banner
-    # (the version lost; the reader's command of the run still holds the banner, under the
-    # warning); two 'hh:mm:ss INFO:' messages (the connections lost)
+    # ntttcp: dashes and the first message (the threads lost); two 'hh:mm:ss INFO:' messages
+    # (the connections lost).  A command and the banner: tests/reader/test_joined.py
     ("ntttcp/ntttcp--1.3.4-linux-r-receiver-noprefix.txt", "-----"),
-    ("ntttcp/ntttcp--1.4.0-linux-r-u-total-loss.txt", "$ ntttcp"),
     ("ntttcp/ntttcp--1.4.0-linux-s-V-truncated.txt", "10:02:09 INFO: 4 threads"),
     # netperf: the banner and -D's first interim line (the banner's options took the interim)
     ("netperf/netperf--2.7.1-linux-D1-TCP_STREAM-sigint.txt", "MIGRATED TCP STREAM TEST"),
