@@ -179,7 +179,7 @@ def read_text(
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
     if added:
-        _split_said(tables, spans, added)
+        _split_said(tables, added)
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
@@ -239,7 +239,7 @@ def _renumber(err: ParseError, added: list[int]) -> ParseError:
     return type(err)(err.tool, err.source, line, renumbered(err.reason, added), hint=err.hint)
 
 
-def _split_said(tables: Tables, spans: list[Span], added: list[int]) -> None:
+def _split_said(tables: Tables, added: list[int]) -> None:
     """The runs' lines made the file's where a command was cut from its output's first line
     (``reader.joined``), and the run each cut opens told so."""
     runs = tables.runs
@@ -250,7 +250,9 @@ def _split_said(tables: Tables, spans: list[Span], added: list[int]) -> None:
             old = runs.at[at, "warnings"]
             runs.at[at, "warnings"] = f"{old}; {said}" if isinstance(old, str) else said
     for col in ("line_start", "line_end"):
-        runs[col] = runs[col].map(lambda n: n if n is None or n != n else file_line(added, n))
+        runs[col] = (
+            runs[col].map(lambda n: file_line(added, n), na_action="ignore").astype(runs[col].dtype)
+        )
     runs["warnings"] = runs["warnings"].map(
         lambda w: renumbered(w, added) if isinstance(w, str) else w
     )

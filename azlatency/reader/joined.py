@@ -20,9 +20,12 @@ from ..parsers import modules
 from ..parsers._base import Span, hook
 from ..parsers._lines import _BANNER, command_of
 
-# The cut: after a character that is not a space (the break that was lost) and not a quote
-# or a pipe's end (a command may grep for a tool's words: `... | find "TTL="`).
+# The cut: after a character that is not a space (the break that was lost), outside quotes and
+# not right after one (a command may grep for a tool's words: `... | find "TTL="Reply from`).
 _QUOTES = "\"'`"
+# A command and a line of output are short; a longer line is no such pair (and each place in
+# it is tried).
+_LONGEST = 1000
 
 
 @cache
@@ -48,24 +51,30 @@ _MARKER = re.compile(r">(?:[ \t]?>)*[ \t]?")
 def _cut(
     line: str, names: tuple[str, ...], openers: tuple[re.Pattern[str], ...], at: int, quoted: bool
 ) -> tuple[int, int]:
-    """Where in ``line`` (a command of a tool, its name at ``at``) a line one of the tool's
-    ``openers`` opens on starts right after a character that is not a space, and where that
-    line's text starts (after a quote marker, in a ``quoted`` document); (0, 0) if none."""
-    if command_of(line, names)[0] is None:
+    """Where in ``line`` (a command of a tool, its name ending at ``at``) a line one of the
+    tool's ``openers`` opens on starts right after a character that is not a space, and where
+    that line's text starts (after a quote marker, in a ``quoted`` document); (0, 0) if none,
+    or if more than one place would do: an opener that opens on any word (fio's job name,
+    fping's host) cannot say where the command's last word ended and the line began."""
+    if len(line) > _LONGEST or command_of(line, names)[0] is None:
         return 0, 0
+    cuts = set()
+    open_quotes = {q: line.count(q, 0, at) % 2 for q in _QUOTES}
     for p in range(at + 1, len(line)):
-        if line[p - 1].isspace() or line[p - 1] in _QUOTES or line[p].isspace():
+        if line[p - 1] in _QUOTES:
+            open_quotes[line[p - 1]] ^= 1
             continue
-        if any(line[:p].count(q) % 2 for q in _QUOTES):
-            continue  # inside quotes: an argument
+        if line[p - 1].isspace() or line[p].isspace() or any(open_quotes.values()):
+            continue  # no break lost there, or inside quotes: an argument
         if _BANNER.match(line[:p].strip()):
             return 0, 0  # a banner naming the tool's version ('lagscope 1.0.1'), no command
         m = _MARKER.match(line, p) if quoted and line[p] == ">" else None
         start = m.end() if m else p
         tail = line[start:]
-        if _RULE.fullmatch(tail) or any(_opens(o, tail) for o in openers):
-            return p, start
-    return 0, 0
+        rule = line[p - 1] not in "-=" and _RULE.fullmatch(tail)
+        if rule or any(_opens(o, tail) for o in openers):
+            cuts.add((p, start))
+    return cuts.pop() if len(cuts) == 1 else (0, 0)
 
 
 # A rule of dashes or equals signs (iperf's, sockperf's, a report's) under the command.
@@ -73,14 +82,9 @@ _RULE = re.compile(r"[-=]{10,}\s*")
 
 
 def _opens(opener: re.Pattern[str], tail: str) -> bool:
-    """Does ``opener`` match ``tail`` from its first character, and there only: an opener that
-    also matches one character later (a job's name, '\\S+: (groupid=') cannot say where
-    the line began (the command's last word or the line's first)."""
+    """Does ``opener`` match ``tail`` from its first character."""
     found = opener.search(tail)
-    if found is None or found.start() != 0 or len(tail) < 8:
-        return False
-    later = opener.search(tail[1:])
-    return later is None or later.start() != 0
+    return found is not None and found.start() == 0 and len(tail) >= 8
 
 
 # How far from the first line of an output found its command may stand, run into a line: the

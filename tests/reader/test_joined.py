@@ -8,7 +8,7 @@ import re
 import pytest
 
 import azlatency
-from azlatency.reader.joined import _opens, file_line, split_commands
+from azlatency.reader.joined import file_line, split_commands
 from tests.conftest import FIXTURES
 from tests.parsers._joined import assert_same_reading, joined
 
@@ -59,7 +59,7 @@ def test_a_command_run_into_its_output_reads_as_the_two_lines(name, first, want,
     text = (FIXTURES / name).read_text(encoding="utf-8")
     base = azlatency.read(text, strict=strict)
     damaged, i = joined(text, first)
-    got = azlatency.read(damaged, strict=strict)
+    got = azlatency.read(damaged, strict=strict).validate()  # the line numbers stay Int64
     assert_same_reading(base, got)
     run = got.runs.iloc[0]
     for col, value in want.items():
@@ -87,13 +87,27 @@ def test_a_windows_ping_header_run_into_its_command():
     assert "after line 7 (cut short?)" in run.warnings
 
 
-def test_a_cut_needs_an_opener_there_only():
-    # fio's job line opens on any word: the job's name could start anywhere in '10.0.0.4raid0'
-    job = re.compile(r"^(?P<name>\S+): \(g=\d+\)")
-    assert not _opens(job, "4raid0: (g=0): rw=randread")
-    assert _opens(re.compile(r"^PING \S+ \("), "PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.")
-    lines = ["$ fio --name=raid0 job.fioraid0: (g=0): rw=randread, bs=(R) 4096B-4096B"]
-    assert split_commands(lines, []) == (lines, [])
+@pytest.mark.parametrize(
+    "line",
+    [
+        # fio's job line opens on any word: the job's name could start anywhere in 'fioraid0'
+        "$ fio --name=raid0 job.fioraid0: (g=0): rw=randread, bs=(R) 4096B-4096B",
+        # fping's reply opens on its host: '10.0.0.410.0.0.4 : [0]' cuts more than one way
+        "$ fping -c 3 10.0.0.410.0.0.4 : [0], 64 bytes, 0.04 ms (0.04 avg, 0% loss)",
+    ],
+)
+def test_no_cut_where_the_line_could_begin_in_more_than_one_place(line):
+    assert split_commands([line], []) == ([line], [])
+
+
+def test_a_cut_where_only_one_place_opens_the_line():
+    line = "$ ping -c 2 10.0.0.1PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data."
+    assert split_commands(["x", line], []) == (
+        ["x", "$ ping -c 2 10.0.0.1", "PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data."],
+        [2],
+    )
+    rule = "$ iperf -c 10.0.0.4" + "-" * 60
+    assert split_commands([rule], [])[0] == ["$ iperf -c 10.0.0.4", "-" * 60]
 
 
 def test_no_cut_inside_quotes_or_after_one():
