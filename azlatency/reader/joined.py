@@ -55,7 +55,9 @@ def _cut(
     tool's ``openers`` opens on starts right after a character that is not a space, and where
     that line's text starts (after a quote marker, in a ``quoted`` document); (0, 0) if none,
     or if more than one place would do: an opener that opens on any word (fio's job name,
-    fping's host) cannot say where the command's last word ended and the line began."""
+    fping's host) cannot say where the command's last word ended and the line began, unless
+    one place alone is a capital after a digit or a small letter (netperf's 'MIGRATED TCP
+    STREAM TEST' opens at any letter of its first word, and at the '-H' before it)."""
     if len(line) > _LONGEST or command_of(line, names)[0] is None:
         return 0, 0
     cuts = set()
@@ -74,6 +76,12 @@ def _cut(
         rule = line[p - 1] not in "-=" and _RULE.fullmatch(tail)
         if rule or any(_opens(o, tail) for o in openers):
             cuts.add((p, start))
+    if len(cuts) > 1:  # one where a capital follows a digit or small letter ('4MIGRATED')
+        cuts = {
+            (p, s)
+            for p, s in cuts
+            if line[s].isupper() and line[p - 1].isalnum() and not line[p - 1].isupper()
+        }
     return cuts.pop() if len(cuts) == 1 else (0, 0)
 
 

@@ -106,6 +106,12 @@ def test_a_cut_where_only_one_place_opens_the_line():
         ["x", "$ ping -c 2 10.0.0.1", "PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data."],
         [2],
     )
+    # netperf's banner opens at any letter of 'MIGRATED' and at '-H': the capital after a digit
+    banner = "MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 10.0.0.4 () port 0"
+    assert split_commands(["$ netperf -H 10.0.0.4" + banner], [])[0] == [
+        "$ netperf -H 10.0.0.4",
+        banner,
+    ]
     rule = "$ iperf -c 10.0.0.4" + "-" * 60
     assert split_commands([rule], [])[0] == ["$ iperf -c 10.0.0.4", "-" * 60]
 
