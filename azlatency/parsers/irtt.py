@@ -502,8 +502,17 @@ def _parse_json(
             doc, end = decoder.raw_decode(body, pos)
             strays: list[tuple[int, str]] = []
         except json.JSONDecodeError as exc:
+            if runs and body[pos] != "{":  # no document: lines pasted below the last
+                _after_document(body, pos, offset, source, strict, runs[-1].warnings)
+                break
             body, doc, end, strays = json_without_strays(decoder.raw_decode, body, pos, exc)
             if doc is None:
+                if runs and not strict:  # the runs read are kept; the one cut short is named
+                    runs[-1].warnings.append(
+                        f"line {offset + exc.lineno}: the JSON document from line {start + 1} "
+                        f"does not read ({exc.msg}: cut short?); left out"
+                    )
+                    break
                 raise invalid_json(TOOL, source, offset + exc.lineno, exc, body) from None
         run = _json_run(doc, source, start + 1, offset + body.count("\n", 0, end) + 1)
         for no, line in strays:
@@ -514,6 +523,17 @@ def _parse_json(
         raise ParseError(TOOL, source, brace + 1, "expected irtt's JSON document")
     runs[0].warnings[:0] = notes
     return runs
+
+
+def _after_document(
+    body: str, pos: int, offset: int, source: str | None, strict: bool, warnings: list[str]
+) -> None:
+    """The lines after the last document that are no JSON (a shell's line, a prompt pasted
+    below): each a stray line of the run above (named; a located error when ``strict``)."""
+    first = offset + body.count("\n", 0, pos) + 1
+    for k, line in enumerate(body[pos:].split("\n")):
+        if line.strip():
+            stray(TOOL, source, first + k, line, strict, warnings)
 
 
 def _json_run(doc, source: str | None, first: int, last: int) -> Run:

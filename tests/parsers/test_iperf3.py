@@ -325,6 +325,23 @@ def test_timestamps_prefixes_are_learnt():
     assert (s.lost_packets[1], s.packets[1], s.jitter_us[1]) == (491, 8634, 6.0)
 
 
+@pytest.mark.parametrize("at", [1, 20])  # before every stamped line; among them
+def test_a_foreign_line_teaches_no_timestamps(at):
+    """A syslog line inside an output ('Nov 28 08:00:01 vm1 systemd[1]: ...', its '[1]' like
+    iperf3's '[  5]') was taken for a --timestamps prefix: the runs were labelled timestamped
+    without a word.  A prefix is learnt only where half the lines open with it."""
+    foreign = "Nov 28 08:00:01 vm1 systemd[1]: Started Session 42 of user azureuser."
+    for name, stamped in [
+        ("iperf3--3.12-linux-s-server-u-udp-blackout-loss.txt", False),
+        ("iperf3--3.12-linux-timestamps-tcp.txt", True),
+    ]:
+        lines = (FIXTURES / "iperf3" / name).read_text("utf-8").split("\n")
+        t = azlatency.read("\n".join([*lines[:at], foreign, *lines[at:]]), strict=False)
+        labels = [json.loads(x) if isinstance(x, str) else {} for x in t.runs.labels]
+        assert [x.get("timestamps", False) for x in labels] == [stamped] * len(t.runs), name
+        assert t.runs.complete.all()
+
+
 def test_verbose_text_version_time_cpu():
     t = _fx("iperf3--3.12-linux-V-tcp-verbose.txt")
     run = t.runs.iloc[0]

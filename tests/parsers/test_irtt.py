@@ -186,3 +186,23 @@ def test_a_json_brace_run_together_with_its_next_line_reads_the_same(strict):
     bad, _ = joined(text, "{")
     base, got = azlatency.read(text, strict=strict), azlatency.read(bad, strict=strict)
     assert_same_reading(base, got, ("dst_ip", "complete", "packets_sent", "packets_received"))
+
+
+def test_lines_after_the_json_document_are_named_not_fatal():
+    """A shell's line pasted below irtt's JSON ('[sudo] password for ...', a prompt) made the
+    file invalid JSON in both modes: the run was lost.  It is a stray line now (named by
+    default, a located error when strict); a second document cut short is named and left out
+    by default, the first kept."""
+    name = "irtt--0.9.0-linux-o-send-error-file.json"
+    text = (FIXTURES / "irtt" / name).read_text("utf-8").rstrip("\n")
+    base = azlatency.read(text, strict=False)
+    n = text.count("\n") + 2  # the line added below the document
+    for tail, said in [
+        ("[sudo] password for azureuser:", f"line {n} skipped: not irtt output: '[sudo]"),
+        ('{"version": {"irtt": "0.9.0"', f"the JSON document from line {n} does not read"),
+    ]:
+        got = azlatency.read(text + "\n" + tail + "\n", strict=False)
+        assert_same_reading(base, got, ("complete", "dst_ip"))
+        assert said in got.runs.warnings[0]
+        with pytest.raises(ParseError, match=f":{n}: "):
+            azlatency.read(text + "\n" + tail + "\n", strict=True)

@@ -110,10 +110,12 @@ ANCHOR = re.compile(
 
 
 def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
-    """The ``--timestamps`` prefix of this output as a pattern, learnt from its first line: a
-    date-like text (digits and ``:``) before an iperf3 line.  The format is any strftime
-    string (``%c`` by default, ``'%Y-%m-%d %H:%M:%S '`` in the zeandon log), so it is learnt
-    rather than listed: digit runs become ``\\d+``, letter runs ``[^\\W\\d_]+``, spaces `` +``."""
+    """The ``--timestamps`` prefix of this output as a pattern, learnt from the first line
+    with a date-like text (digits and ``:``) before an iperf3 line whose shape half the lines
+    (of the first 200 not blank) open with: iperf3 stamps every line, a foreign line only
+    itself.  The format is any strftime string (``%c`` by default, ``'%Y-%m-%d %H:%M:%S '``
+    in the zeandon log), so it is learnt rather than listed: digit runs become ``\\d+``,
+    letter runs ``[^\\W\\d_]+``, spaces `` +``."""
     for line in lines[:200]:
         m = ANCHOR.search(line)
         if m is None or m.start() == 0:
@@ -135,7 +137,11 @@ def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
                 if t.isalpha()
                 else re.escape(t)
             )
-        return re.compile("^" + "".join(parts))
+        shape = re.compile("^" + "".join(parts))
+        # not a foreign line's ('Nov 28 08:00:01 vm1 systemd[1]: ...', its '[1]' an anchor)
+        filled = [x for x in lines[:200] if x.strip()]
+        if 2 * sum(bool(shape.match(x)) for x in filled) >= len(filled):
+            return shape
     return None
 
 
