@@ -57,7 +57,9 @@ def _cut(
     or if more than one place would do: an opener that opens on any word (fio's job name,
     fping's host) cannot say where the command's last word ended and the line began, unless
     one place alone is a capital after a digit or a small letter (netperf's 'MIGRATED TCP
-    STREAM TEST' opens at any letter of its first word, and at the '-H' before it)."""
+    STREAM TEST' opens at any letter of its first word, and at the '-H' before it), or
+    opens with the word the command ends with (fping's target: 'fping -c 3 10.0.0.4'
+    + '10.0.0.4 : [0], ...')."""
     if len(line) > _LONGEST or command_of(line, names)[0] is None:
         return 0, 0
     cuts = set()
@@ -77,12 +79,19 @@ def _cut(
         if rule or any(_opens(o, tail) for o in openers):
             cuts.add((p, start))
     if len(cuts) > 1:  # one where a capital follows a digit or small letter ('4MIGRATED')
-        cuts = {
+        capital = {
             (p, s)
             for p, s in cuts
             if line[s].isupper() and line[p - 1].isalnum() and not line[p - 1].isupper()
         }
+        # or one whose first word the command ends with ('fping 10.0.0.4' + '10.0.0.4 : [0]')
+        cuts = capital or {(p, s) for p, s in cuts if line[:p].endswith(" " + _word(line[s:]))}
     return cuts.pop() if len(cuts) == 1 else (0, 0)
+
+
+def _word(text: str) -> str:
+    """``text``'s first word, up to a space or a colon."""
+    return re.split(r"[\s:]", text, maxsplit=1)[0]
 
 
 # A rule of dashes or equals signs (iperf's, sockperf's, a report's) under the command.

@@ -92,8 +92,8 @@ def test_a_windows_ping_header_run_into_its_command():
     [
         # fio's job line opens on any word: the job's name could start anywhere in 'fioraid0'
         "$ fio --name=raid0 job.fioraid0: (g=0): rw=randread, bs=(R) 4096B-4096B",
-        # fping's reply opens on its host: '10.0.0.410.0.0.4 : [0]' cuts more than one way
-        "$ fping -c 3 10.0.0.410.0.0.4 : [0], 64 bytes, 0.04 ms (0.04 avg, 0% loss)",
+        # fping's reply opens on its host: '10.0.0.410.0.0.5 : [0]' cuts more than one way
+        "$ fping -c 3 10.0.0.410.0.0.5 : [0], 64 bytes, 0.04 ms (0.04 avg, 0% loss)",
     ],
 )
 def test_no_cut_where_the_line_could_begin_in_more_than_one_place(line):
@@ -111,6 +111,12 @@ def test_a_cut_where_only_one_place_opens_the_line():
     assert split_commands(["$ netperf -H 10.0.0.4" + banner], [])[0] == [
         "$ netperf -H 10.0.0.4",
         banner,
+    ]
+    # fping's reply opens on its host, the word the command ends with
+    reply = "10.0.0.4 : [0], 64 bytes, 0.04 ms (0.04 avg, 0% loss)"
+    assert split_commands(["$ fping -c 3 10.0.0.4" + reply], [])[0] == [
+        "$ fping -c 3 10.0.0.4",
+        reply,
     ]
     rule = "$ iperf -c 10.0.0.4" + "-" * 60
     assert split_commands([rule], [])[0] == ["$ iperf -c 10.0.0.4", "-" * 60]
