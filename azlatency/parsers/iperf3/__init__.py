@@ -33,6 +33,7 @@ from .lines import (
     DASHES,
     DEBUG,
     DEBUG_BLOCK,
+    DEBUG_JSON,
     DONE,
     ERROR,
     HEADER,
@@ -111,8 +112,6 @@ _TEXT_MORE = _TEXT_START + (
     re.compile(r"^Test Complete"),
     re.compile(r"^(?:TCP window size|UDP buffer size): "),
 )  # iperf 2
-# The JSON that -d prints after "send_results" and the like (cJSON_Print: tabs inside).
-_DEBUG_JSON = re.compile(r"^(?:[{}\]]|\t)")
 # iperf3 prints interval times with two decimals; iperf 2.1 with four, 2.0 with one.
 _TIMES = re.compile(r"^\[[^\]]*\](?:\[[^\]]*\])?\s*\d+\.(\d+)\s*-")
 _IPERF3_ONLY = re.compile(
@@ -374,10 +373,10 @@ def segments(
             debug = bool(DEBUG_BLOCK.match(body[i].strip()))  # inside -d's JSON
             while j < n and not _json_opens(lines, j) and not _STREAM_LINE.match(lines[j]):
                 if debug and (
-                    _DEBUG_JSON.match(body[j])
+                    DEBUG_JSON.match(body[j])
                     or (  # a stray line stays inside
                         j + 1 < n
-                        and _DEBUG_JSON.match(body[j + 1])
+                        and DEBUG_JSON.match(body[j + 1])
                         and not _FENCE.match(lines[j])
                         and not _is(_TEXT_MORE, body[j])
                     )

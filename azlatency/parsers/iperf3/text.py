@@ -38,6 +38,7 @@ from .lines import (
     DASHES,
     DEBUG,
     DEBUG_BLOCK,
+    DEBUG_JSON,
     DONE,
     ERROR,
     HEADER,
@@ -79,8 +80,7 @@ _JOINED = re.compile(
     r"\S(?=\[\s*(?:\d+|SUM|ID)\]|Reverse mode, |Time: |Starting Test: |Connecting to host |"
     r"Accepted connection from |Server listening on |Test Complete\. )"
 )  # cut after the \S
-# -d's JSON (cJSON_Print): how its lines start, and the lines that end it early (it was cut).
-_JSON_LINE = ("{", "}", "]", "\t")
+# -d's JSON (DEBUG_JSON) ends early (it was cut) at one of these lines.
 _OWN = (
     INTERVAL,
     HEADER,
@@ -243,9 +243,9 @@ class TextReader:
         if self.debug_json:
             body = body.rstrip()
             nxt = line_no - self.offset  # index of the next line
-            after = self.lines[nxt][:1] if nxt < len(self.lines) else ""
-            if body[:1] in _JSON_LINE or (
-                after in _JSON_LINE and after and not any(p.match(text) for p in _OWN)
+            after = self.lines[nxt] if nxt < len(self.lines) else ""
+            if DEBUG_JSON.match(body) or (
+                DEBUG_JSON.match(after) and not any(p.match(text) for p in _OWN)
             ):  # a stray line inside the JSON stays inside
                 self.debug.append(line_no)
                 self.debug_json = body != "}"

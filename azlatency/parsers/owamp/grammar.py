@@ -147,8 +147,9 @@ def grammar(tool: str) -> Grammar:
         offset=re.compile(
             r"^\s*Directional delays may be inaccurate due to out of sync clocks!\s*$"
         ),
-        machine=re.compile(rf"^(?P<key>{MACHINE_KEYS})\t(?P<value>\S*)\s*$"),
+        # tab-separated as printed; spaces where a copy expanded the tabs (a terminal, a page)
+        machine=re.compile(rf"^(?P<key>{MACHINE_KEYS})[ \t]+(?P<value>\S*)\s*$"),
         tag=re.compile(rf"^\s*<(?P<end>/)?(?P<tag>{'|'.join(TAGS)})>\s*$"),
-        bucket=re.compile(r"^\t(?P<values>-?\d+(?:\t\d+){1,3})\s*$"),
+        bucket=re.compile(r"^[ \t]+(?P<values>-?\d+(?:[ \t]+\d+){1,3})\s*$"),
         raw=re.compile(_TW_RAW if two else _OW_RAW),
     )

@@ -193,7 +193,7 @@ class Block:
     def _bucket(self, m: re.Match, no: int) -> None:
         cur = self.cur
         if cur is not None and self.tag == "BUCKETS":
-            cur.buckets.append(tuple(int(v) for v in m["values"].split("\t")))
+            cur.buckets.append(tuple(int(v) for v in m["values"].split()))
 
     # -- -R ------------------------------------------------------------------------------------
 
