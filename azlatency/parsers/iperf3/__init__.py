@@ -16,6 +16,7 @@ with ``complete = False`` and the message in ``warnings``.
 from __future__ import annotations
 
 import heapq
+import json
 import re
 
 from ...errors import ParseError
@@ -220,6 +221,10 @@ def _json_end(lines: list[str], i: int, joined: _Joined | None = None) -> int:
     joined = joined or _Joined(lines)
     text = joined.text
     j, at = i, joined.offset(i)
+    if (end := _unindented_end(lines, i, text, at)) is not None:
+        j = i + text.count("\n", at, end)
+        joined.at(j, end)
+        return j + 1
     for stop in _stops(text, at):
         j += text.count("\n", at, stop)
         at = stop
@@ -234,6 +239,25 @@ def _json_end(lines: list[str], i: int, joined: _Joined | None = None) -> int:
             joined.at(j, at)
             return j
     return len(lines)
+
+
+def _unindented_end(lines: list[str], i: int, text: str, at: int) -> int | None:
+    """Where the document opening at line ``i`` (offset ``at``) ends, when its keys stand at
+    column 0: a copy took iperf3's indentation off (a web page, ``sed 's/^\\s*//'``), and a
+    column-0 ``}`` no longer ends it.  None when they do not, or it does not decode to the
+    end of a line (cut short: the column-0 rule finds where it stops)."""
+    key = next((x for x in lines[i + 1 : i + 6] if x.strip()), "")
+    brace = lines[i].find("{")
+    if key[:1] != '"' or brace < 0:
+        return None
+    try:
+        _, end = json.JSONDecoder().raw_decode(text, at + brace)
+    except json.JSONDecodeError:
+        return None
+    rest = text.find("\n", end)
+    if text[end : rest if rest >= 0 else len(text)].strip():
+        return None  # the closing brace does not end its line ('}x'): as the column-0 rule
+    return end - 1  # the closing brace
 
 
 def _stream_resumes(lines: list[str], j: int) -> bool:

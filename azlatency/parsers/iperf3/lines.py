@@ -83,8 +83,9 @@ DEBUG = re.compile(
 # -d: "send_results" and the like, then the JSON exchanged (cJSON_Print: "{" ... "}").
 DEBUG_BLOCK = re.compile(r"^(?:send_parameters:|get_parameters:|send_results|get_results)$")
 # The JSON -d prints after those (cJSON_Print): a line opens with a brace, a bracket or tabs;
-# with spaces before a key or a brace where a copy expanded the tabs (a terminal, a page).
-DEBUG_JSON = re.compile(r'^(?:[{}\]]|\t| +["{}\[\]])')
+# with spaces before a key or a brace where a copy expanded the tabs (a terminal, a page), a
+# key where it took them off.  No line of iperf3's text opens with a quote.
+DEBUG_JSON = re.compile(r'^(?:[{}\]"]|\t| +["{}\[\]])')
 # iperf 2 (the `iperf` package): another tool, whose output looks like iperf3's in places.
 IPERF2 = re.compile(
     r"^(?:Client connecting to \S+, (?:TCP|UDP|SCTP) port \d+|"

@@ -734,11 +734,18 @@ def _ps5_rows(idx: int, line: str, table: dict[str, Any]) -> list[Event] | None:
 
 def _ps5_row(line: str, starts: list[int]) -> dict[str, str] | None:
     """Cut a Windows PowerShell 5.1 ``Test-Connection`` row at the column starts of its
-    dashed rule.  Source, Destination, IPV4Address, IPV6Address, Bytes, Time(ms)."""
+    dashed rule.  Source, Destination, IPV4Address, IPV6Address, Bytes, Time(ms).  A table
+    whose runs of spaces a web page made one ('5CD225N9R5 8.8.8.8 8.8.8.8 32 14') has no
+    columns left: its row is split at spaces, the one address standing for the empty one's
+    column (no name in the table holds a space)."""
     if len(starts) != 6:
         return None
     cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
     src, dest, v4, v6, size, ms = cells
     if not (src and dest and size.isdecimal() and ms.isdecimal()):
-        return None
+        words = line.split()
+        if len(words) not in (5, 6) or not (words[-2].isdecimal() and words[-1].isdecimal()):
+            return None
+        (src, dest, *addresses, size, ms), v6 = words, ""
+        v4 = addresses[0] if len(addresses) == 1 else addresses[0] or addresses[1]
     return {"src": src, "host": dest, "ip": v4 or v6, "bytes": size, "ms": ms}

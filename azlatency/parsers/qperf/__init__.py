@@ -90,7 +90,8 @@ TESTS = frozenset(
 )
 _HEADER = re.compile(r"^\s*([a-z][a-z0-9_]*):\s*$")
 _TEST_SHAPE = re.compile(r"^[a-z]+(?:_[a-z]+)*_(?:lat|bw|mr)$")
-_KV = re.compile(r"^\s+([a-z][a-z0-9_]*)\s+=\s+(.*?)\s*$")
+# indented as qperf prints it; at column 0 where a copy took the indentation off (a web page)
+_KV = re.compile(r"^\s*([a-z][a-z0-9_]*)\s+=\s+(.*?)\s*$")
 # The reader's hook: locate() opens only at a test header (_header), a known test's name or a
 # name of _TEST_SHAPE, so the line holds '<test>:' or '_lat:', '_bw:', '_mr:'.
 _OWN_NAMES = sorted(t for t in TESTS if not _TEST_SHAPE.match(t))  # conf, quit, ver_rc_...
