@@ -60,6 +60,10 @@ def test_a_real_powershell_paste_with_its_columns_collapsed():
         "qperf/qperf--0.4.11-linux-vv-m1M-udp_lat-total-loss.txt",
         # iperf3 -d: the JSON it prints, its keys at column 0
         "iperf3/iperf3--3.12-linux-d-tcp-debug.txt",
+        # NTttcp.exe's tables: titles of several words cut apart by the underline's runs, and
+        # a last row shorter than its underline taken for a row cut short
+        "ntttcp/ntttcp--5.28-windows-s-m8-one-table-totals--jonathandotchin-blog.md",
+        "ntttcp/ntttcp--5.33-windows-r-m-receiver.txt",
     ],
 )
 def test_outputs_without_their_indentation_read_the_same(name, strict):

@@ -127,13 +127,46 @@ def extend_windows(lines: list[str], i: int) -> int:
     return k
 
 
+# The titles NTttcp.exe prints over its tables (5.28-5.40), to read a header whose columns a
+# copy collapsed (a web page outside <pre>: 'Bytes(MEG) realtime(s) Avg Frame Size ...').
+_TITLES = (
+    "Thread", "Time(s)", "Throughput(KB/s)", "Avg B / Compl", "Bytes(MEG)", "realtime(s)",
+    "Avg Frame Size", "Throughput(MB/s)", "Throughput(Buffers/s)", "Cycles/Byte", "Buffers",
+    "DPCs(count/s)", "Pkts(num/DPC)", "Intr(count/s)", "Pkts(num/intr)", "Packets Sent",
+    "Packets Received", "Retransmits", "Errors", "Avg. CPU %",
+)  # fmt: skip
+
+
 def _columns(header: str, underline: str) -> list[str]:
     """Column names: the header cut where each ``=`` run starts (headers are right-aligned
-    over their underline, so a name never starts before its run)."""
+    over their underline, so a name never starts before its run); where that cuts a title
+    apart and the header is a run of NTttcp's titles, one a run, those titles."""
     starts = [m.start() for m in re.finditer(r"=+", underline)]
     bounds = starts[1:] + [max(len(header), len(underline))]
     names = [header[a:b].strip() for a, b in zip([0] + starts[1:], bounds)]
-    return names
+    if all(n in _TITLES for n in names):
+        return names
+    titled = _titled(header)
+    return titled if titled is not None and len(titled) == len(starts) else names
+
+
+def _titled(header: str) -> list[str] | None:
+    """``header`` read as NTttcp's titles one after another (the longest first), or None."""
+    words, out = header.split(), []
+    while words:
+        title = next(
+            (
+                t
+                for t in sorted(_TITLES, key=len, reverse=True)
+                if words[: len(t.split())] == t.split()
+            ),
+            None,
+        )
+        if title is None:
+            return None
+        out.append(title)
+        words = words[len(title.split()) :]
+    return out
 
 
 def _tables(
@@ -180,7 +213,8 @@ def _tables(
                     continue
                 break
             values = lines[j].split()
-            if j == last and len(lines[j].rstrip()) < len(lines[under].rstrip()):
+            aligned = "  " in lines[j].strip()  # right-aligned as printed, not collapsed by a copy
+            if j == last and aligned and len(lines[j].rstrip()) < len(lines[under].rstrip()):
                 reason = (
                     f"cut short? the row stops at column {len(lines[j].rstrip())}, its table "
                     f"({' | '.join(names)}) at {len(lines[under].rstrip())}: not read"
