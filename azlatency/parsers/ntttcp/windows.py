@@ -150,6 +150,18 @@ def _columns(header: str, underline: str) -> list[str]:
     return titled if titled is not None and len(titled) == len(starts) else names
 
 
+def _cut_row(row: str, underline: str, names: list[str]) -> str | None:
+    """Why the last ``row`` of a table was cut inside (it stops before its underline: values
+    are right-aligned under their runs), or None.  A row whose runs of spaces a copy made
+    one has no alignment left to tell by."""
+    if "  " not in row.strip() or len(row.rstrip()) >= len(underline.rstrip()):
+        return None
+    return (
+        f"cut short? the row stops at column {len(row.rstrip())}, its table "
+        f"({' | '.join(names)}) at {len(underline.rstrip())}: not read"
+    )
+
+
 def _titled(header: str) -> list[str] | None:
     """``header`` read as NTttcp's titles one after another (the longest first), or None."""
     words, out = header.split(), []
@@ -213,12 +225,7 @@ def _tables(
                     continue
                 break
             values = lines[j].split()
-            aligned = "  " in lines[j].strip()  # right-aligned as printed, not collapsed by a copy
-            if j == last and aligned and len(lines[j].rstrip()) < len(lines[under].rstrip()):
-                reason = (
-                    f"cut short? the row stops at column {len(lines[j].rstrip())}, its table "
-                    f"({' | '.join(names)}) at {len(lines[under].rstrip())}: not read"
-                )
+            if j == last and (reason := _cut_row(lines[j], lines[under], names)):
                 if strict:
                     raise ParseError(TOOL, source, j + 1, reason)
                 if cut is not None:
