@@ -584,6 +584,24 @@ def stray(
     warnings.append(f"line {no} skipped: {reason}")
 
 
+def strays_after(
+    tool: str,
+    source: str | None,
+    text: str,
+    at: int,
+    strict: bool,
+    warnings: list[str],
+    offset: int = 0,
+) -> None:
+    """Every line of ``text`` from ``at`` on that is not blank, a :func:`stray` line (a
+    shell's line, a prompt pasted below a JSON document); ``offset``: the lines before
+    ``text``'s first."""
+    first = offset + text.count("\n", 0, at) + 1
+    for k, line in enumerate(text[at:].split("\n")):
+        if line.strip():
+            stray(tool, source, first + k, line, strict, warnings)
+
+
 def pieces(line: str, cuts: list[int]) -> list[str]:
     """``line`` cut at ``cuts`` (ascending positions): the lines a lost line break ran
     together."""

@@ -52,6 +52,7 @@ from ._lines import (
     packet_counts,
     samples_frame,
     stray,
+    strays_after,
 )
 
 TOOL = "irtt"
@@ -503,7 +504,7 @@ def _parse_json(
             strays: list[tuple[int, str]] = []
         except json.JSONDecodeError as exc:
             if runs and body[pos] != "{":  # no document: lines pasted below the last
-                _after_document(body, pos, offset, source, strict, runs[-1].warnings)
+                strays_after(TOOL, source, body, pos, strict, runs[-1].warnings, offset)
                 break
             body, doc, end, strays = json_without_strays(decoder.raw_decode, body, pos, exc)
             if doc is None:
@@ -523,17 +524,6 @@ def _parse_json(
         raise ParseError(TOOL, source, brace + 1, "expected irtt's JSON document")
     runs[0].warnings[:0] = notes
     return runs
-
-
-def _after_document(
-    body: str, pos: int, offset: int, source: str | None, strict: bool, warnings: list[str]
-) -> None:
-    """The lines after the last document that are no JSON (a shell's line, a prompt pasted
-    below): each a stray line of the run above (named; a located error when ``strict``)."""
-    first = offset + body.count("\n", 0, pos) + 1
-    for k, line in enumerate(body[pos:].split("\n")):
-        if line.strip():
-            stray(TOOL, source, first + k, line, strict, warnings)
 
 
 def _json_run(doc, source: str | None, first: int, last: int) -> Run:

@@ -120,6 +120,7 @@ def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
     itself.  The format is any strftime string (``%c`` by default, ``'%Y-%m-%d %H:%M:%S '``
     in the zeandon log), so it is learnt rather than listed: digit runs become ``\\d+``,
     letter runs ``[^\\W\\d_]+``, spaces `` +``."""
+    filled = [x for x in lines[:200] if x.strip()]
     for line in lines[:200]:
         m = ANCHOR.search(line)
         if m is None or m.start() == 0:
@@ -143,7 +144,6 @@ def timestamp_shape(lines: list[str]) -> re.Pattern[str] | None:
             )
         shape = re.compile("^" + "".join(parts))
         # not a foreign line's ('Nov 28 08:00:01 vm1 systemd[1]: ...', its '[1]' an anchor)
-        filled = [x for x in lines[:200] if x.strip()]
         if 2 * sum(bool(shape.match(x)) for x in filled) >= len(filled):
             return shape
     return None

@@ -35,7 +35,7 @@ from defusedxml.ElementTree import fromstring
 
 from ...errors import ParseError
 from .._base import Span
-from .._lines import in_code_span, json_document, stray
+from .._lines import in_code_span, json_document, strays_after
 from .._ranges import int64, line_of
 from .totals import TOOL, Totals, dec
 
@@ -228,10 +228,7 @@ def _load_json(text: str, source: str | None, strict: bool) -> tuple[Any, list[s
         warnings=warnings,
         what="malformed ntttcp JSON",
     )
-    first = body.count("\n", 0, end) + 1
-    for k, line in enumerate(body[end:].split("\n")):
-        if line.strip():  # a shell's line after the document: named, not read
-            stray(TOOL, source, first + k, line, strict, warnings)
+    strays_after(TOOL, source, body, end, strict, warnings)  # a shell's line after it
     return data, warnings
 
 

@@ -162,22 +162,19 @@ def _cut_row(row: str, underline: str, names: list[str]) -> str | None:
     )
 
 
+# the titles as words, the longest first ('Avg Frame Size' before a title of one word)
+_TITLE_WORDS = sorted((t.split() for t in _TITLES), key=len, reverse=True)
+
+
 def _titled(header: str) -> list[str] | None:
     """``header`` read as NTttcp's titles one after another (the longest first), or None."""
     words, out = header.split(), []
     while words:
-        title = next(
-            (
-                t
-                for t in sorted(_TITLES, key=len, reverse=True)
-                if words[: len(t.split())] == t.split()
-            ),
-            None,
-        )
+        title = next((t for t in _TITLE_WORDS if words[: len(t)] == t), None)
         if title is None:
             return None
-        out.append(title)
-        words = words[len(title.split()) :]
+        out.append(" ".join(title))
+        words = words[len(title) :]
     return out
 
 
