@@ -35,6 +35,7 @@ class Decoded:
     newline: str  # "LF", "CRLF", "CR", "mixed" or "none"
     ansi_stripped: bool
     prefixes_stripped: bool
+    entities_read: bool = False  # '&lt;' and its kind read as '<' (_ENTITY)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -198,8 +199,10 @@ def _newline_style(text: str) -> str:
     return kinds[0] if len(kinds) == 1 else "mixed"
 
 
-def clean_text(text: str) -> tuple[str, str, bool, bool]:
-    """Normalise line ends, strip ANSI escapes and harness prefixes from decoded text."""
+def clean_text(text: str, encoding: str = "str") -> Decoded:
+    """Normalise line ends, strip ANSI escapes and harness prefixes from decoded text, make
+    a copied page's no-break spaces and escaped characters plain; ``encoding``: what the text
+    was decoded with."""
     newline = "none"
     if "\r" in text:
         newline = _newline_style(text)
@@ -218,7 +221,27 @@ def clean_text(text: str) -> tuple[str, str, bool, bool]:
         text = text[1:]
     if "\xa0" in text:
         text = _spaces(text)
-    return text, newline, ansi, prefixed
+    entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None
+    if entities:
+        text = _ENTITY.sub(lambda m: _ENTITIES[m[0]], text)
+    return Decoded(text, encoding, newline, ansi, prefixed, entities)
+
+
+# A page that shows its text escaped (a blog's code block escaped twice, an HTML or XML
+# export read as text): '&lt;' for '<' (Windows ping's 'time&lt;1ms', sockperf's
+# '&lt;MAX&gt;'), '&gt;', '&amp;', '&quot;' (every key of a JSON document).  No tool prints
+# one; read as the character, in a text with no '<' of its own: a markup document (ntttcp's
+# XML) keeps its entities for its parser.
+_ENTITIES = {
+    "&lt;": "<",
+    "&gt;": ">",
+    "&amp;": "&",
+    "&quot;": '"',
+    "&apos;": "'",
+    "&#39;": "'",
+    "&#x27;": "'",
+}
+_ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 
 
 # A web page's text copied from the browser: HTML's &nbsp; turns runs of spaces into no-break
@@ -242,6 +265,4 @@ def decode(data: bytes) -> Decoded:
     if not isinstance(data, bytes):  # a mapped file, memoryview or bytearray
         data = bytes(data)
     codec, label = _detect(data)
-    text = data.decode(codec, errors="replace")
-    text, newline, ansi, prefixed = clean_text(text)
-    return Decoded(text, label, newline, ansi, prefixed)
+    return clean_text(data.decode(codec, errors="replace"), label)

@@ -34,6 +34,10 @@ from .tables import _tables, _too_big
 _HEAD_BYTES = 64 * 1024
 _HEAD_LINES = 2000  # lines enough for _HEAD_BYTES of most files' heads
 _STAMPED_NOTE = "a logger's time stamp before every line (a CI job's or syslog's): taken off"
+_ENTITIES_NOTE = (
+    "the text was HTML-escaped (a page that showed it escaped): '&lt;', '&gt;', '&amp;' "
+    "and '&quot;' read as '<', '>', '&' and '\"'"
+)
 
 
 def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
@@ -81,8 +85,12 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     # Fast path: a big, plain single-tool file parsed from bytes without a text copy.
     raw_head = data[:_HEAD_BYTES]
     plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
-    plain = plain and b"\r" not in raw_head and b"\x1b" not in raw_head
+    plain = plain and not any(c in raw_head for c in (b"\r", b"\x1b", b"&"))
     head_info = decode(raw_head) if not plain else None
+    if head_info is not None and head_info.entities_read:  # escaped: the text path reads it
+        return read_text(
+            decode(data), source=source, tool=tool, strict=strict, sha=sha_job.result()
+        )
     head = head_info.text if head_info else raw_head.decode("utf-8", errors="replace")
     whole = (
         _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
@@ -132,10 +140,7 @@ def read_text(
     sha: str | None = None,
 ) -> Tables:
     if isinstance(decoded, str):
-        text = decoded
-
-        cleaned, newline, ansi, prefixed = clean_text(text)
-        decoded = Decoded(cleaned, "str", newline, ansi, prefixed)
+        decoded = clean_text(decoded)
     text = decoded.text
     if sha is None:
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -175,7 +180,8 @@ def read_text(
             problems.append(err)
             parsed = None
         parsed_blocks.append(parsed)
-    _say_stamped(parsed_blocks, stamped)
+    for said, done in ((_STAMPED_NOTE, stamped), (_ENTITIES_NOTE, decoded.entities_read)):
+        _say(parsed_blocks, said if done else None)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
     if added:
@@ -185,11 +191,11 @@ def read_text(
     return tables
 
 
-def _say_stamped(parsed_blocks: list[Parsed | None], stamped: bool) -> None:
-    """Every run says that the time stamps were taken off its lines (when they were)."""
-    for parsed in filter(None, parsed_blocks) if stamped else ():
+def _say(parsed_blocks: list[Parsed | None], note: str | None) -> None:
+    """Every run says what was done to the whole text before it was read (``note``)."""
+    for parsed in filter(None, parsed_blocks) if note else ():
         for run in parsed.runs:
-            run.warnings.append(_STAMPED_NOTE)
+            run.warnings.append(note)
 
 
 def _outputs(
