@@ -2,7 +2,8 @@
 
 Benchmark logs arrive as UTF-8 (with or without BOM), UTF-16 from PowerShell's ``>``,
 Windows code pages from ``cmd.exe`` in other languages, with CRLF line ends, ANSI colour
-escapes (sockperf prints ``ESC[2;35m``) and harness prefixes (``[STDOUT]``).  Parsers see
+escapes (sockperf prints ``ESC[2;35m``) and harness prefixes (``[STDOUT]``); copied through a
+web page (no-break spaces, ``&lt;``) or a wrong guess of their encoding (mojibake).  Parsers see
 clean ``\\n``-separated text; what was found is returned beside it so it can go into ``runs``.
 Line numbers are preserved: nothing here adds or removes a line.
 """
@@ -36,6 +37,7 @@ class Decoded:
     ansi_stripped: bool
     prefixes_stripped: bool
     entities_read: bool = False  # '&lt;' and its kind read as '<' (_ENTITY)
+    mojibake_fixed: bool = False  # 'Ã¼' read as the 'ü' it was (_MOJIBAKE)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -217,6 +219,9 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
         new = _HARNESS.sub("", text)
         prefixed = new != text
         text = new
+    mojibake = not text.isascii() and _MOJIBAKE.search(text) is not None
+    if mojibake:  # before the BOM: a mojibake BOM is 'ï»¿'
+        text, mojibake = _unmojibake(text)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\xa0" in text:
@@ -224,7 +229,33 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
     entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None
     if entities:
         text = _ENTITY.sub(lambda m: _ENTITIES[m[0]], text)
-    return Decoded(text, encoding, newline, ansi, prefixed, entities)
+    return Decoded(text, encoding, newline, ansi, prefixed, entities, mojibake)
+
+
+# UTF-8 read as Windows-1252 and saved again (PowerShell 5.1's Get-Content without
+# -Encoding, an editor's or a mail client's wrong guess): 'Zeit\u00c3\u00bcberschreitung'
+# for 'Zeitüberschreitung', '46.2\u00c2\u00b5s' for irtt's '46.2µs', '\u00c2' before a no-break
+# space.  A UTF-8 lead byte read as its cp1252 letter ('Â' to 'ô') before a continuation
+# byte's character is what every such line holds; ftfy repairs the lines that hold one and
+# leaves a line alone where the repair does not decode (a real 'é»').
+_CONTINUATION = "".join(
+    bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(0x80, 0xC0)
+)
+_MOJIBAKE = re.compile(f"[\u00c2-\u00f4][{re.escape(_CONTINUATION)}]")
+
+
+def _unmojibake(text: str) -> tuple[str, bool]:
+    """``text`` with its mojibake lines repaired, and whether one was."""
+    import ftfy
+
+    lines = text.split("\n")
+    fixed = False
+    for k, line in enumerate(lines):
+        if not line.isascii() and _MOJIBAKE.search(line):
+            new = ftfy.fix_encoding(line)
+            fixed = fixed or new != line
+            lines[k] = new
+    return "\n".join(lines), fixed
 
 
 # A page that shows its text escaped (a blog's code block escaped twice, an HTML or XML
