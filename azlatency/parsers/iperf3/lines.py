@@ -157,10 +157,12 @@ def strip_timestamps(lines: list[str], shape: re.Pattern[str] | None) -> list[st
     if shape is None:
         return lines
     inner = re.compile(rf"(?<=\S)(?:{shape.pattern.removeprefix('^')})(?=\[|[A-Z])")
+    # the stamp of an empty line, its trailing space taken off by a copy (an editor's trim)
+    alone = re.compile(shape.pattern.removesuffix(" +") + r"\s*$")
     out = []
     for line in lines:
         m = shape.match(line)
-        rest = line[m.end() :] if m else line
+        rest = line[m.end() :] if m else "" if alone.match(line) else line
         out.append(inner.sub("", rest) if m else rest)
     return out
 

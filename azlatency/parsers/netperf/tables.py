@@ -246,7 +246,9 @@ def columns(c: Cursor, fields: Fields) -> bool:
     """``-O``: header lines (whitespace-only ones too), then the values line whose tokens
     start where the columns do.  True when the values line was there."""
     header: list[tuple[str, int]] = []
-    while c.i < len(c.lines) and (is_header_line(c.line()) or _spaces(c.line())):
+    while c.i < len(c.lines) and (
+        is_header_line(c.line()) or _spaces(c.line()) or _stripped_pad(c, header)
+    ):
         header.append((c.line(), c.no))
         c.i += 1
     if c.i >= len(c.lines) or not c.line().strip():
@@ -290,6 +292,17 @@ def _unaligned(lines: list[str], spans: list[tuple]) -> list[str] | None:
             name = f"{name} {rest.pop(0)}"
         names.append(name)
     return names if not rest and all(n in BY_DISPLAY for n in names) else None
+
+
+def _stripped_pad(c: Cursor, header: list[tuple[str, int]]) -> bool:
+    """An empty line where netperf padded a header line with spaces, and a copy took trailing
+    spaces off (an editor's 'trim trailing whitespace'): the values line follows, each value
+    where a header word starts."""
+    if c.line() or not header or len(header) >= 4 or c.i + 1 >= len(c.lines):
+        return False
+    starts = {m.start() for h, _ in header for m in re.finditer(r"\S+", h)}
+    values = [m.start() for m in re.finditer(r"\S+", c.line(1))]
+    return bool(values) and set(values) <= starts and not is_header_line(c.line(1))
 
 
 def _spaces(line: str) -> bool:
