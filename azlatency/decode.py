@@ -37,7 +37,7 @@ class Decoded:
     ansi_stripped: bool
     prefixes_stripped: bool
     entities_read: bool = False  # '&lt;' and its kind read as '<' (_ENTITY)
-    mojibake_fixed: bool = False  # 'Ã¼' read as the 'ü' it was (_MOJIBAKE)
+    mojibake_fixed: bool = False  # 'Ã¼' read as the 'ü' it was (_mojibake_page)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -219,9 +219,9 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
         new = _HARNESS.sub("", text)
         prefixed = new != text
         text = new
-    mojibake = not text.isascii() and _MOJIBAKE.search(text) is not None
-    if mojibake:  # before the BOM: a mojibake BOM is 'ï»¿'
-        text, mojibake = _unmojibake(text)
+    page = None if text.isascii() else _mojibake_page(text)
+    if page is not None:  # before the BOM: a mojibake BOM is 'ï»¿'
+        text = _unmojibake(text, page)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\xa0" in text:
@@ -229,33 +229,52 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
     entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None
     if entities:
         text = _ENTITY.sub(lambda m: _ENTITIES[m[0]], text)
-    return Decoded(text, encoding, newline, ansi, prefixed, entities, mojibake)
+    return Decoded(text, encoding, newline, ansi, prefixed, entities, page is not None)
 
 
-# UTF-8 read as Windows-1252 and saved again (PowerShell 5.1's Get-Content without
-# -Encoding, an editor's or a mail client's wrong guess): 'Zeit\u00c3\u00bcberschreitung'
-# for 'Zeitüberschreitung', '46.2\u00c2\u00b5s' for irtt's '46.2µs', '\u00c2' before a no-break
-# space.  A UTF-8 lead byte read as its cp1252 letter ('Â' to 'ô') before a continuation
-# byte's character is what every such line holds; ftfy repairs the lines that hold one and
-# leaves a line alone where the repair does not decode (a real 'é»').
-_CONTINUATION = "".join(
-    bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(0x80, 0xC0)
-)
-_MOJIBAKE = re.compile(f"[\u00c2-\u00f4][{re.escape(_CONTINUATION)}]")
+# UTF-8 read as another code page and saved again (PowerShell 5.1's Get-Content without
+# -Encoding reads it as Windows-1252 or, on a Russian Windows, 1251; a console's cp437 or
+# cp850; an editor's or a mail client's wrong guess): 'Zeit\u00c3\u00bcberschreitung' for
+# 'Zeitüberschreitung', '46.2\u00c2\u00b5s' for irtt's '46.2µs', '\u00ef\u00bb\u00bf' for a BOM.
+# Such a file is damaged all through, and the damage undoes itself: its lines written back
+# in that page are UTF-8 again.  A real text's are not (a legacy page's 'ü' is one byte no
+# UTF-8 character starts and ends with; a real 'é»' is no sequence), so the page is the one
+# in which half of the non-ASCII lines of the first 64 KiB come back as other text, and every
+# line that comes back in it is repaired.  ftfy's codecs write back what Windows read in
+# place of a page's unassigned bytes.
+_PAGES = ("sloppy-windows-1252", "latin-1", "sloppy-windows-1251", "cp437", "cp850")
+_SAMPLE = 64 * 1024
 
 
-def _unmojibake(text: str) -> tuple[str, bool]:
-    """``text`` with its mojibake lines repaired, and whether one was."""
-    import ftfy
+def _back(line: str, page: str) -> str | None:
+    """``line`` written back in ``page`` and read as UTF-8, or None where it is not."""
+    try:
+        return line.encode(page).decode("utf-8")
+    except UnicodeError:
+        return None
 
+
+def _mojibake_page(text: str) -> str | None:
+    """The code page ``text`` (not ASCII) was read in, as :data:`_PAGES` says; else None."""
+    import ftfy.bad_codecs  # noqa: F401  (registers the sloppy-windows-* codecs)
+
+    sample = text[:_SAMPLE]
+    lines = sample.split("\n")[:-1] if len(text) > _SAMPLE else sample.split("\n")
+    odd = [x for x in lines if not x.isascii()]
+    for page in _PAGES if odd else ():
+        back = sum(_back(x, page) not in (None, x) for x in odd)
+        if 2 * back >= len(odd):
+            return page
+    return None
+
+
+def _unmojibake(text: str, page: str) -> str:
+    """``text`` with every line that comes back from ``page`` as UTF-8 repaired."""
     lines = text.split("\n")
-    fixed = False
     for k, line in enumerate(lines):
-        if not line.isascii() and _MOJIBAKE.search(line):
-            new = ftfy.fix_encoding(line)
-            fixed = fixed or new != line
+        if not line.isascii() and (new := _back(line, page)) is not None:
             lines[k] = new
-    return "\n".join(lines), fixed
+    return "\n".join(lines)
 
 
 # A page that shows its text escaped (a blog's code block escaped twice, an HTML or XML

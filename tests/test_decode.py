@@ -174,7 +174,7 @@ def test_mojibake_reads_as_the_text_it_was(name, utf16):
     )
     data = damaged.encode("utf-16") if utf16 else damaged.encode("utf-8")
     base, got = azlatency.read(text), azlatency.read(data)
-    said = got.runs["warnings"].str.contains("UTF-8 read as Windows-1252", regex=False)
+    said = got.runs["warnings"].str.contains("UTF-8 read as another code page", regex=False)
     assert len(got.runs) == len(base.runs) > 0 and said.all()
     got.runs["warnings"] = base.runs["warnings"]
     for frame in ("runs", "samples", "summaries"):
@@ -184,10 +184,33 @@ def test_mojibake_reads_as_the_text_it_was(name, utf16):
         assert a.equals(b), frame
 
 
+@pytest.mark.parametrize("page", ["cp1251", "cp437"])
+def test_mojibake_of_other_code_pages_is_repaired(page):
+    """A Russian Windows reads UTF-8 as cp1251 ('РћС‚РІРµС‚' for 'Ответ'), a console as cp437
+    ('Zeit├╝berschreitung')."""
+    import azlatency
+    from tests.conftest import FIXTURES
+
+    name = "ping/ping--win10-windows-ru-cp866-timeout-unreachable-transcribed.txt"
+    text = decode((FIXTURES / name).read_bytes()).text
+    damaged = text.encode("utf-8").decode(page, errors="replace")
+    base, got = azlatency.read(text), azlatency.read(damaged.encode("utf-8"))
+    assert got.runs["warnings"].str.contains("(mojibake", regex=False).all()
+    assert base.samples.drop(columns="run_id").equals(got.samples.drop(columns="run_id"))
+    assert decode(damaged.encode("utf-8")).text == text
+
+
 def test_text_that_is_no_mojibake_stays():
     """Latin text whose letters stand where mojibake's would ('é»') is left as it is: the
     repair must decode to be made."""
-    for text in ("Zeitüberschreitung der Anforderung.", "« café» ô¿", "Ответ от 10.0.0.4"):
+    real = (
+        "Zeitüberschreitung der Anforderung.",
+        "« café» ô¿",
+        "Ответ от 10.0.0.4: число байт=32 время=1мс TTL=64",
+        "来自 10.0.0.4 的回复: 字节=32 时间<1ms TTL=64",
+        "64 bytes from 10.77.40.2: icmp_seq=1 ttl=64 čas=0,024 ms",
+    )
+    for text in real:
         d = decode(text.encode("utf-8"))
         assert (d.text, d.mojibake_fixed) == (text, False)
     d = decode("ZeitÃ¼berschreitung der Anforderung.\n".encode())

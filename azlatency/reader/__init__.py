@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from pathlib import Path
 
 from ..decode import Decoded, clean_text, decode
@@ -35,11 +34,8 @@ from .tables import _tables, _too_big
 _HEAD_BYTES = 64 * 1024
 _HEAD_LINES = 2000  # lines enough for _HEAD_BYTES of most files' heads
 _STAMPED_NOTE = "a logger's time stamp before every line (a CI job's or syslog's): taken off"
-# decode._MOJIBAKE's letters in UTF-8 ('Â' to 'ô', then the first byte of a cp1252
-# continuation's character): a big file's head that may show mojibake is decoded to see.
-_MOJIBAKE_BYTES = re.compile(rb"\xc3[\x82-\xb4][\xc2\xc5\xc6\xcb\xe2]")
 _MOJIBAKE_NOTE = (
-    "the text was UTF-8 read as Windows-1252 and saved again (mojibake: 'Ã¼' for 'ü', "
+    "the text was UTF-8 read as another code page and saved again (mojibake: 'Ã¼' for 'ü', "
     "'Âµs' for 'µs'): its lines repaired"
 )
 _ENTITIES_NOTE = (
@@ -94,7 +90,12 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     raw_head = data[:_HEAD_BYTES]
     plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
     plain = plain and not any(c in raw_head for c in (b"\r", b"\x1b", b"&"))
-    head_info = decode(raw_head) if not plain or _MOJIBAKE_BYTES.search(raw_head) else None
+    if not plain:
+        head_info = decode(raw_head)
+    elif not raw_head.isascii():  # mojibake? whole lines of the head tell (decode.clean_text)
+        head_info = decode(raw_head[: raw_head.rfind(b"\n") + 1] or raw_head)
+    else:
+        head_info = None
     if head_info is not None and (head_info.entities_read or head_info.mojibake_fixed):
         # escaped or mojibake: the text path repairs it
         return read_text(
