@@ -11,6 +11,7 @@ Line numbers are preserved: nothing here adds or removes a line.
 from __future__ import annotations
 
 import codecs
+import html
 import re
 from dataclasses import dataclass
 
@@ -38,6 +39,7 @@ class Decoded:
     prefixes_stripped: bool
     entities_read: bool = False  # '&lt;' and its kind read as '<' (_ENTITY)
     mojibake_fixed: bool = False  # 'Ã¼' read as the 'ü' it was (_mojibake_page)
+    html_read: bool = False  # an HTML page's tags taken off, its entities read (_HTML)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -224,12 +226,15 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
         text = _unmojibake(text, page)
     if text.startswith("\ufeff"):
         text = text[1:]
+    markup = "<" in text and _HTML.search(text) is not None
+    if markup:
+        text = _from_html(text)
     if "\xa0" in text:
         text = _spaces(text)
     entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None
     if entities:
         text = _ENTITY.sub(lambda m: _ENTITIES[m[0]], text)
-    return Decoded(text, encoding, newline, ansi, prefixed, entities, page is not None)
+    return Decoded(text, encoding, newline, ansi, prefixed, entities, page is not None, markup)
 
 
 # UTF-8 read as another code page and saved again (PowerShell 5.1's Get-Content without
@@ -275,6 +280,27 @@ def _unmojibake(text: str, page: str) -> str:
         if not line.isascii() and (new := _back(line, page)) is not None:
             lines[k] = new
     return "\n".join(lines)
+
+
+# An HTML page saved from the browser (a blog post, Jenkins' console page) or Markdown holding
+# HTML (a README's '<pre>' block): its outputs stand in '<pre>' and '<code>' elements, escaped
+# ('time&lt;1ms').  What marks HTML: a doctype, or one of the elements a page shows text in.
+# HTML's own tags are taken off each line (not a tool's '<MAX>', which a page escapes), and
+# every entity is read (html.unescape: '&nbsp;' too); no line is added or removed.
+_HTML = re.compile(r"<(?:!doctype\s+html|html|body|pre|code|br)\b", re.I)
+_TAGS = (
+    "a|b|i|u|s|em|strong|small|big|sub|sup|pre|code|kbd|samp|tt|var|br|wbr|hr|p|div|span|font|"
+    "html|head|body|title|meta|link|base|script|style|noscript|img|table|thead|tbody|tfoot|tr|"
+    "td|th|caption|col|colgroup|ul|ol|li|dl|dt|dd|h[1-6]|blockquote|q|cite|abbr|mark|del|ins|"
+    "section|article|header|footer|main|nav|aside|figure|figcaption|details|summary|label|"
+    "button|form|input|select|option|textarea|svg|path|time|iframe"
+)
+_TAG = re.compile(rf"<!--.*?-->|<!doctype[^<>\n]*>|</?(?:{_TAGS})\b[^<>\n]*>", re.I)
+
+
+def _from_html(text: str) -> str:
+    """``text`` with HTML's tags taken off and its entities read, line for line."""
+    return html.unescape(_TAG.sub("", text))
 
 
 # A page that shows its text escaped (a blog's code block escaped twice, an HTML or XML

@@ -38,6 +38,10 @@ _MOJIBAKE_NOTE = (
     "the text was UTF-8 read as another code page and saved again (mojibake: 'Ã¼' for 'ü', "
     "'Âµs' for 'µs'): its lines repaired"
 )
+_HTML_NOTE = (
+    "HTML: the page's tags ('<pre>', '<br>', ...) taken off and its entities ('&lt;', "
+    "'&nbsp;', ...) read as the characters they stand for"
+)
 _ENTITIES_NOTE = (
     "the text was HTML-escaped (a page that showed it escaped): '&lt;', '&gt;', '&amp;' "
     "and '&quot;' read as '<', '>', '&' and '\"'"
@@ -89,14 +93,17 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     # Fast path: a big, plain single-tool file parsed from bytes without a text copy.
     raw_head = data[:_HEAD_BYTES]
     plain = not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
-    plain = plain and not any(c in raw_head for c in (b"\r", b"\x1b", b"&"))
+    plain = plain and b"\r" not in raw_head and b"\x1b" not in raw_head
     if not plain:
         head_info = decode(raw_head)
-    elif not raw_head.isascii():  # mojibake? whole lines of the head tell (decode.clean_text)
+    elif not raw_head.isascii() or b"&" in raw_head or b"<" in raw_head:
+        # mojibake, HTML or escaped text? whole lines of the head tell (decode.clean_text)
         head_info = decode(raw_head[: raw_head.rfind(b"\n") + 1] or raw_head)
     else:
         head_info = None
-    if head_info is not None and (head_info.entities_read or head_info.mojibake_fixed):
+    if head_info is not None and (
+        head_info.entities_read or head_info.mojibake_fixed or head_info.html_read
+    ):
         # escaped or mojibake: the text path repairs it
         return read_text(
             decode(data), source=source, tool=tool, strict=strict, sha=sha_job.result()
@@ -194,6 +201,7 @@ def read_text(
         (_MOJIBAKE_NOTE, decoded.mojibake_fixed),
         (_STAMPED_NOTE, stamped),
         (_ENTITIES_NOTE, decoded.entities_read),
+        (_HTML_NOTE, decoded.html_read),
     ):
         _say(parsed_blocks, said if done else None)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
