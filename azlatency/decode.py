@@ -224,8 +224,8 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
     page = None if text.isascii() else _mojibake_page(text)
     if page is not None:  # before the BOM: a mojibake BOM is 'ï»¿'
         text = _unmojibake(text, page)
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    if "\ufeff" in text or "\u200b" in text or "\u2060" in text:
+        text = _ZERO_WIDTH.sub("", text)
     markup = "<" in text and _HTML.search(text) is not None
     if markup:
         text = _from_html(text)
@@ -318,6 +318,12 @@ _ENTITIES = {
     "&#x27;": "'",
 }
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
+
+
+# Characters of no width: a byte-order mark, where files that each begin with one were put
+# together (PowerShell 5.1's 'Out-File -Encoding utf8', then 'cat a b'); a zero-width space
+# or word joiner a chat client or wiki puts into copied text.  Taken out wherever they stand.
+_ZERO_WIDTH = re.compile("[\ufeff\u200b\u2060]")
 
 
 # A web page's text copied from the browser: HTML's &nbsp; turns runs of spaces into no-break
