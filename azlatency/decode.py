@@ -204,9 +204,10 @@ def _newline_style(text: str) -> str:
 
 
 def clean_text(text: str, encoding: str = "str") -> Decoded:
-    """Normalise line ends, strip ANSI escapes and harness prefixes from decoded text, make
-    a copied page's no-break spaces and escaped characters plain; ``encoding``: what the text
-    was decoded with."""
+    """Normalise line ends, strip ANSI escapes and harness prefixes from decoded text, repair
+    mojibake, read an HTML page's text, take out characters of no width, make a copied page's
+    no-break spaces and escaped characters plain; ``encoding``: what the text was decoded
+    with.  Each step looks for what it repairs first: plain text passes them all unchanged."""
     newline = "none"
     if "\r" in text:
         newline = _newline_style(text)
@@ -224,11 +225,11 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
     page = None if text.isascii() else _mojibake_page(text)
     if page is not None:  # before the BOM: a mojibake BOM is 'ï»¿'
         text = _unmojibake(text, page)
-    if "\ufeff" in text or "\u200b" in text or "\u2060" in text:
-        text = _ZERO_WIDTH.sub("", text)
     markup = "<" in text and _HTML.search(text) is not None
     if markup:
         text = _from_html(text)
+    if "\ufeff" in text or "\u200b" in text or "\u2060" in text:
+        text = _ZERO_WIDTH.sub("", text)
     if "\xa0" in text:
         text = _spaces(text)
     entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None

@@ -104,7 +104,7 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     if head_info is not None and (
         head_info.entities_read or head_info.mojibake_fixed or head_info.html_read
     ):
-        # escaped or mojibake: the text path repairs it
+        # mojibake, HTML or escaped text: the text path repairs it
         return read_text(
             decode(data), source=source, tool=tool, strict=strict, sha=sha_job.result()
         )
