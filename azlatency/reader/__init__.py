@@ -24,8 +24,17 @@ from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
 from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
-from .joined import file_line, note, renumbered, split_commands
-from .outline import MAYBE_STAMPS, SURE_STAMPS, dedent, has_block, may_be_stamped, unquote, unstamp
+from .joined import LineMap, note, split_commands
+from .outline import (
+    MAYBE_STAMPS,
+    SURE_STAMPS,
+    dedent,
+    has_block,
+    may_be_stamped,
+    undouble,
+    unquote,
+    unstamp,
+)
 from .spans import bridge, locate
 from .strays import _across_stray, _without_strays
 from .tables import _tables, _too_big
@@ -41,6 +50,10 @@ _MOJIBAKE_NOTE = (
 _HTML_NOTE = (
     "HTML: the page's tags ('<pre>', '<br>', ...) taken off and its entities ('&lt;', "
     "'&nbsp;', ...) read as the characters they stand for"
+)
+_DOUBLED_NOTE = (
+    "an empty line after every line (a copy that set each line apart: a mail, a page, a "
+    "converted document): every second line, an empty one, taken out"
 )
 _ENTITIES_NOTE = (
     "the text was HTML-escaped (a page that showed it escaped): '&lt;', '&gt;', '&amp;' "
@@ -167,7 +180,7 @@ def read_text(
     if not any(line.strip() for line in lines):
         raise DetectionError(tool or "azlatency", source, None, "empty input")
 
-    lines, spans, stamped, added = _outputs(text, lines, tool)
+    lines, spans, stamped, where = _outputs(text, lines, tool)
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
         raise DetectionError(
@@ -189,7 +202,7 @@ def read_text(
             if parsed is not None:
                 parsed_blocks.append(parsed)
                 continue
-            err = _renumber(exc.shifted(span.start, source), added)
+            err = _renumber(exc.shifted(span.start, source), where)
             # A block holding only its tool's error is that block's problem, not the
             # document's: the outputs beside it are read (NothingMeasured).
             if strict and not (isinstance(err, NothingMeasured) and len(spans) > 1):
@@ -202,12 +215,13 @@ def read_text(
         (_STAMPED_NOTE, stamped),
         (_ENTITIES_NOTE, decoded.entities_read),
         (_HTML_NOTE, decoded.html_read),
+        (_DOUBLED_NOTE, where.step == 2),
     ):
         _say(parsed_blocks, said if done else None)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
-    if added:
-        _split_said(tables, added)
+    if where:
+        _file_lines(tables, where)
     if not len(tables.runs) and problems:
         raise problems[0]
     return tables
@@ -222,14 +236,20 @@ def _say(parsed_blocks: list[Parsed | None], note: str | None) -> None:
 
 def _outputs(
     text: str, lines: list[str], tool: str | None
-) -> tuple[list[str], list[Span], bool, list[int]]:
+) -> tuple[list[str], list[Span], bool, LineMap]:
     """The document's lines as its outputs are read, where they are, whether a logger's
-    time stamp was taken off every line, and the lines added by cutting a command from its
-    output's first line (``reader.joined``): a file that is one tool's (JSON), else quote
-    markers and the indentation of code blocks taken off, and a CI runner's or syslog's time
-    stamp before every line; a stamp a tool may print itself only when the outputs found as
-    the lines stand cover less than half of them and taking it off finds more."""
+    time stamp was taken off every line, and the file's line of each line read (an empty
+    line after every line taken out, ``outline.undouble``; lines added by cutting a command
+    from its output's first line, ``reader.joined``): a file that is one tool's (JSON), else
+    quote markers and the indentation of code blocks taken off, and a CI runner's or
+    syslog's time stamp before every line; a stamp a tool may print itself only when the
+    outputs found as the lines stand cover less than half of them and taking it off finds
+    more."""
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
+    halved = undouble(lines)
+    step, first = (1, 0) if halved is None else (2, halved[1])
+    if halved is not None:
+        lines, text = halved[0], "\n".join(halved[0])
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
     shifted = dedent(quoted) if quoted is not lines or has_block(text) else quoted
@@ -240,51 +260,50 @@ def _outputs(
     if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
         whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
     if whole:
-        return shifted, [Span(0, len(shifted), whole)], stamped, []
+        return shifted, [Span(0, len(shifted), whole)], stamped, LineMap([], step, first)
     spans = bridge(shifted, locate(shifted))
     split, added = split_commands(shifted, spans, quoted is not lines)
+    where = LineMap(added, step, first)
     if added:
         shifted, spans = split, bridge(split, locate(split))
     if stamped:
-        return shifted, spans, True, added
+        return shifted, spans, True, where
     few = maybe and _covered(spans) < len(shifted) / 2
     if few and (unstamped := unstamp(shifted, MAYBE_STAMPS, 0.9)) is not shifted:
         found = bridge(unstamped, locate(unstamped))
         if _covered(found) > _covered(spans):
-            return unstamped, found, True, added
-    return shifted, spans, False, added
+            return unstamped, found, True, where
+    return shifted, spans, False, where
 
 
 def _covered(spans: list[Span]) -> int:
     return sum(span.end - span.start for span in spans)
 
 
-def _renumber(err: ParseError, added: list[int]) -> ParseError:
-    """``err`` with its lines the file's (``reader.joined``)."""
-    if not added or not isinstance(err, ParseError):
+def _renumber(err: ParseError, where: LineMap) -> ParseError:
+    """``err`` with its lines the file's (``where``)."""
+    if not where or not isinstance(err, ParseError):
         return err
-    line = None if err.line_no is None else file_line(added, err.line_no)
-    return type(err)(err.tool, err.source, line, renumbered(err.reason, added), hint=err.hint)
+    line = None if err.line_no is None else where(err.line_no)
+    return type(err)(err.tool, err.source, line, where.renumbered(err.reason), hint=err.hint)
 
 
-def _split_said(tables: Tables, added: list[int]) -> None:
-    """The runs' lines made the file's where a command was cut from its output's first line
-    (``reader.joined``), and the run each cut opens told so."""
+def _file_lines(tables: Tables, where: LineMap) -> None:
+    """The runs' lines made the file's (``where``), and the run each cut of a command from
+    its output's first line opens told so (``reader.joined``)."""
     runs = tables.runs
-    for a, said in note(added).items():
+    for a, said in note(where.added).items():
         below = runs.index[runs["line_end"] >= a + 1]
         if len(below):
             at = below[runs.loc[below, "line_start"].argmin()]
             old = runs.at[at, "warnings"]
             runs.at[at, "warnings"] = f"{old}; {said}" if isinstance(old, str) else said
     for col in ("line_start", "line_end"):
-        runs[col] = (
-            runs[col].map(lambda n: file_line(added, n), na_action="ignore").astype(runs[col].dtype)
-        )
+        runs[col] = runs[col].map(where, na_action="ignore").astype(runs[col].dtype)
     runs["warnings"] = runs["warnings"].map(
-        lambda w: renumbered(w, added) if isinstance(w, str) else w
+        lambda w: where.renumbered(w) if isinstance(w, str) else w
     )
-    tables.problems[:] = [_renumber(p, added) for p in tables.problems]
+    tables.problems[:] = [_renumber(p, where) for p in tables.problems]
 
 
 def read(

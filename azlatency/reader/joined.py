@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass, field
 from functools import cache
 
 from ..errors import map_lines
@@ -162,9 +163,26 @@ def file_line(added: list[int], n: int) -> int:
     return n - bisect.bisect_left(added, n)
 
 
-def renumbered(text: str, added: list[int]) -> str:
-    """``text`` with every ``line N`` made the file's."""
-    return map_lines(text, lambda n: file_line(added, n))
+@dataclass(frozen=True)
+class LineMap:
+    """The file's line of each line the reader read: ``added`` the second halves
+    :func:`split_commands` made; ``step`` 2 where every second line of the file, an empty
+    one, was taken out (``outline.undouble``), ``first`` the file's line before the first
+    kept (0 or 1)."""
+
+    added: list[int] = field(default_factory=list)
+    step: int = 1
+    first: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.added) or self.step != 1
+
+    def __call__(self, n: int) -> int:
+        return self.first + self.step * (file_line(self.added, n) - 1) + 1
+
+    def renumbered(self, text: str) -> str:
+        """``text`` with every ``line N`` made the file's."""
+        return map_lines(text, self)
 
 
 def note(added: list[int]) -> dict[int, str]:

@@ -269,3 +269,23 @@ def unquote(lines: list[str]) -> list[str]:
         _QUOTED.sub("", line, count=1) if line.lstrip(" \t").startswith(">") else line
         for line in lines
     ]
+
+
+_DOUBLED_LINES = 3  # lines of text, each with an empty line after it, that say a copy did it
+
+
+def undouble(lines: list[str]) -> tuple[list[str], int] | None:
+    """``lines`` with every second one, an empty line, taken out, and which line the kept
+    ones start at (0 or 1): a copy that set each line apart (a mail or a page that holds each
+    line in a paragraph of its own, a document converted by pandoc) put an empty line after
+    every line, and an empty line the text had became two.  None when some line of text
+    stands where an empty one would (a text whose lines follow each other, as every tool
+    prints them)."""
+    if len(lines) < 2 * _DOUBLED_LINES:
+        return None
+    for first in (0, 1):
+        if not any(x.strip() for x in lines[1 - first :: 2]):
+            kept = lines[first::2]
+            if sum(bool(x.strip()) for x in kept) >= _DOUBLED_LINES:
+                return kept, first
+    return None
