@@ -40,6 +40,7 @@ class Decoded:
     entities_read: bool = False  # '&lt;' and its kind read as '<' (_ENTITY)
     mojibake_fixed: bool = False  # 'Ã¼' read as the 'ü' it was (_mojibake_page)
     html_read: bool = False  # an HTML page's tags taken off, its entities read (_HTML)
+    markdown_unescaped: bool = False  # Markdown's '\_' read as '_' (_MD_ESCAPE)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -204,8 +205,8 @@ def _newline_style(text: str) -> str:
 
 
 def clean_text(text: str, encoding: str = "str") -> Decoded:
-    """Normalise line ends, strip ANSI escapes and harness prefixes from decoded text, repair
-    mojibake, read an HTML page's text, take out characters of no width, make a copied page's
+    """Normalise line ends, read Markdown's escapes outside code, strip ANSI escapes and
+    harness prefixes from decoded text, repair mojibake, read an HTML page's text, take out characters of no width, make a copied page's
     no-break spaces and escaped characters plain; ``encoding``: what the text was decoded
     with.  Each step looks for what it repairs first: plain text passes them all unchanged."""
     newline = "none"
@@ -214,6 +215,9 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     elif "\n" in text:
         newline = "LF"
+    escaped = "\\" in text and _MD_ESCAPE.search(text) is not None
+    if escaped:
+        text, escaped = _unescape_markdown(text)
     ansi = "\x1b" in text
     if ansi:
         text = _ANSI.sub("", text)
@@ -235,7 +239,9 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
     entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None
     if entities:
         text = _ENTITY.sub(lambda m: _ENTITIES[m[0]], text)
-    return Decoded(text, encoding, newline, ansi, prefixed, entities, page is not None, markup)
+    return Decoded(
+        text, encoding, newline, ansi, prefixed, entities, page is not None, markup, escaped
+    )
 
 
 # UTF-8 read as another code page and saved again (PowerShell 5.1's Get-Content without
@@ -281,6 +287,30 @@ def _unmojibake(text: str, page: str) -> str:
         if not line.isascii() and (new := _back(line, page)) is not None:
             lines[k] = new
     return "\n".join(lines)
+
+
+# Markdown written by a converter or an editor's export (pandoc from a Word report, Notion,
+# Typora) escapes the punctuation Markdown gives a meaning to in text that is not code:
+# 'icmp\_seq=1', '\[  5\]', '\*\*\*'.  No tool prints a backslash before '_', '*', '[' or ']';
+# where one does, every CommonMark escape (a backslash before ASCII punctuation) outside a
+# fenced block is read as the character, line for line.
+_MD_ESCAPE = re.compile(r"\\[_*\[\]]")
+_MD_ANY = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MD_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def _unescape_markdown(text: str) -> tuple[str, bool]:
+    """``text`` with Markdown's escapes outside fenced blocks read, and whether one was."""
+    lines = text.split("\n")
+    fenced = done = False
+    for k, line in enumerate(lines):
+        if _MD_FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and "\\" in line:
+            new = _MD_ANY.sub(r"\1", line)
+            done = done or new != line
+            lines[k] = new
+    return "\n".join(lines), done
 
 
 # An HTML page saved from the browser (a blog post, Jenkins' console page) or Markdown holding

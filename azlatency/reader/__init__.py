@@ -51,6 +51,10 @@ _HTML_NOTE = (
     "HTML: the page's tags ('<pre>', '<br>', ...) taken off and its entities ('&lt;', "
     "'&nbsp;', ...) read as the characters they stand for"
 )
+_MARKDOWN_NOTE = (
+    "Markdown's escapes outside code ('icmp\\_seq', '\\[  5\\]': a converter's or an "
+    "editor's export) read as the characters they escape"
+)
 _DOUBLED_NOTE = (
     "an empty line after every line (a copy that set each line apart: a mail, a page, a "
     "converted document): every second line, an empty one, taken out"
@@ -109,13 +113,16 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
     plain = plain and b"\r" not in raw_head and b"\x1b" not in raw_head
     if not plain:
         head_info = decode(raw_head)
-    elif not raw_head.isascii() or b"&" in raw_head or b"<" in raw_head:
+    elif not raw_head.isascii() or any(c in raw_head for c in (b"&", b"<", b"\\")):
         # mojibake, HTML or escaped text? whole lines of the head tell (decode.clean_text)
         head_info = decode(raw_head[: raw_head.rfind(b"\n") + 1] or raw_head)
     else:
         head_info = None
     if head_info is not None and (
-        head_info.entities_read or head_info.mojibake_fixed or head_info.html_read
+        head_info.entities_read
+        or head_info.mojibake_fixed
+        or head_info.html_read
+        or head_info.markdown_unescaped
     ):
         # mojibake, HTML or escaped text: the text path repairs it
         return read_text(
@@ -215,6 +222,7 @@ def read_text(
         (_STAMPED_NOTE, stamped),
         (_ENTITIES_NOTE, decoded.entities_read),
         (_HTML_NOTE, decoded.html_read),
+        (_MARKDOWN_NOTE, decoded.markdown_unescaped),
         (_DOUBLED_NOTE, where.step == 2),
     ):
         _say(parsed_blocks, said if done else None)
