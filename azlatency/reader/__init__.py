@@ -32,6 +32,7 @@ from .outline import (
     has_block,
     may_be_stamped,
     undouble,
+    unnumber,
     unquote,
     unstamp,
 )
@@ -55,6 +56,7 @@ _MARKDOWN_NOTE = (
     "Markdown's escapes outside code ('icmp\\_seq', '\\[  5\\]': a converter's or an "
     "editor's export) read as the characters they escape"
 )
+_NUMBERED_NOTE = "a line number before every line (cat -n, an editor's): taken off"
 _DOUBLED_NOTE = (
     "an empty line after every line (a copy that set each line apart: a mail, a page, a "
     "converted document): every second line, an empty one, taken out"
@@ -187,7 +189,7 @@ def read_text(
     if not any(line.strip() for line in lines):
         raise DetectionError(tool or "azlatency", source, None, "empty input")
 
-    lines, spans, stamped, where = _outputs(text, lines, tool)
+    lines, spans, said, where = _outputs(text, lines, tool)
     if not spans:
         looked = "; ".join(f"{m.INFO.tool} ({m.INFO.description})" for m in modules())
         raise DetectionError(
@@ -217,15 +219,14 @@ def read_text(
             problems.append(err)
             parsed = None
         parsed_blocks.append(parsed)
-    for said, done in (
+    repaired = (
         (_MOJIBAKE_NOTE, decoded.mojibake_fixed),
-        (_STAMPED_NOTE, stamped),
         (_ENTITIES_NOTE, decoded.entities_read),
         (_HTML_NOTE, decoded.html_read),
         (_MARKDOWN_NOTE, decoded.markdown_unescaped),
-        (_DOUBLED_NOTE, where.step == 2),
-    ):
-        _say(parsed_blocks, said if done else None)
+    )
+    for repair in [r for r, done in repaired if done] + said:
+        _say(parsed_blocks, repair)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
     if where:
@@ -244,20 +245,26 @@ def _say(parsed_blocks: list[Parsed | None], note: str | None) -> None:
 
 def _outputs(
     text: str, lines: list[str], tool: str | None
-) -> tuple[list[str], list[Span], bool, LineMap]:
-    """The document's lines as its outputs are read, where they are, whether a logger's
-    time stamp was taken off every line, and the file's line of each line read (an empty
-    line after every line taken out, ``outline.undouble``; lines added by cutting a command
-    from its output's first line, ``reader.joined``): a file that is one tool's (JSON), else
-    quote markers and the indentation of code blocks taken off, and a CI runner's or
-    syslog's time stamp before every line; a stamp a tool may print itself only when the
-    outputs found as the lines stand cover less than half of them and taking it off finds
-    more."""
+) -> tuple[list[str], list[Span], list[str], LineMap]:
+    """The document's lines as its outputs are read, where they are, what was done to every
+    line (a number before each taken off, ``outline.unnumber``; every second line, an empty
+    one, ``outline.undouble``; a logger's time stamp), and the file's line of each line read
+    (lines added by cutting a command from its output's first line, ``reader.joined``): a
+    file that is one tool's (JSON), else quote markers and the indentation of code blocks
+    taken off, and a CI runner's or syslog's time stamp before every line; a stamp a tool may
+    print itself only when the outputs found as the lines stand cover less than half of them
+    and taking it off finds more."""
+    said = []
+    numbered = unnumber(lines)
+    if numbered is not None:
+        lines, text = numbered, "\n".join(numbered)
+        said.append(_NUMBERED_NOTE)
     whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
     halved = undouble(lines)
     step, first = (1, 0) if halved is None else (2, halved[1])
     if halved is not None:
         lines, text = halved[0], "\n".join(halved[0])
+        said.append(_DOUBLED_NOTE)
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
     shifted = dedent(quoted) if quoted is not lines or has_block(text) else quoted
@@ -268,20 +275,21 @@ def _outputs(
     if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
         whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
     if whole:
-        return shifted, [Span(0, len(shifted), whole)], stamped, LineMap([], step, first)
+        said += [_STAMPED_NOTE] if stamped else []
+        return shifted, [Span(0, len(shifted), whole)], said, LineMap([], step, first)
     spans = bridge(shifted, locate(shifted))
     split, added = split_commands(shifted, spans, quoted is not lines)
     where = LineMap(added, step, first)
     if added:
         shifted, spans = split, bridge(split, locate(split))
     if stamped:
-        return shifted, spans, True, where
+        return shifted, spans, [*said, _STAMPED_NOTE], where
     few = maybe and _covered(spans) < len(shifted) / 2
     if few and (unstamped := unstamp(shifted, MAYBE_STAMPS, 0.9)) is not shifted:
         found = bridge(unstamped, locate(unstamped))
         if _covered(found) > _covered(spans):
-            return unstamped, found, True, where
-    return shifted, spans, False, where
+            return unstamped, found, [*said, _STAMPED_NOTE], where
+    return shifted, spans, said, where
 
 
 def _covered(spans: list[Span]) -> int:

@@ -289,3 +289,24 @@ def undouble(lines: list[str]) -> tuple[list[str], int] | None:
             if sum(bool(x.strip()) for x in kept) >= _DOUBLED_LINES:
                 return kept, first
     return None
+
+
+# 'cat -n', 'less -N', an editor's line numbers copied from the terminal ('     7\tPING ...',
+# '  7 PING ...'): a number before every line, then a tab or a space.
+_NUMBERED = re.compile(r"^[ \t]*(\d+)(?:\t| |$)")
+
+
+def unnumber(lines: list[str]) -> list[str] | None:
+    """``lines`` without the number before each, where every line of the text (an empty
+    last one aside) opens with the number one more than the line before it's; else None.  No
+    tool numbers every line it prints, its header and summary too."""
+    body = lines[:-1] if lines and not lines[-1] else lines
+    if len(body) < 3:
+        return None
+    out: list[str] = []
+    for k, line in enumerate(body):
+        m = _NUMBERED.match(line)
+        if m is None or int(m[1]) != int(_NUMBERED.match(body[0])[1]) + k:
+            return None
+        out.append(line[m.end() :])
+    return out + lines[len(body) :]
