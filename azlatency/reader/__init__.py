@@ -256,15 +256,18 @@ def _outputs(
     and taking it off finds more."""
     said = []
     numbered = unnumber(lines)
-    if numbered is not None:
-        lines, text = numbered, "\n".join(numbered)
-        said.append(_NUMBERED_NOTE)
-    whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
+    lines = lines if numbered is None else numbered
     halved = undouble(lines)
     step, first = (1, 0) if halved is None else (2, halved[1])
     if halved is not None:
-        lines, text = halved[0], "\n".join(halved[0])
-        said.append(_DOUBLED_NOTE)
+        lines = halved[0]
+        if numbered is None:  # numbers before every line of the text that was set apart?
+            numbered = unnumber(lines)
+            lines = lines if numbered is None else numbered
+    said += [_NUMBERED_NOTE] if numbered is not None else []
+    said += [_DOUBLED_NOTE] if halved is not None else []
+    text = "\n".join(lines) if said else text
+    whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
     shifted = dedent(quoted) if quoted is not lines or has_block(text) else quoted

@@ -297,16 +297,19 @@ _NUMBERED = re.compile(r"^[ \t]*(\d+)(?:\t| |$)")
 
 
 def unnumber(lines: list[str]) -> list[str] | None:
-    """``lines`` without the number before each, where every line of the text (an empty
-    last one aside) opens with the number one more than the line before it's; else None.  No
-    tool numbers every line it prints, its header and summary too."""
-    body = lines[:-1] if lines and not lines[-1] else lines
-    if len(body) < 3:
+    """``lines`` without the number before each, where every line of the text (empty lines
+    before and after it aside: an HTML page's tags) opens with the number one more than the
+    line before it's; else None.  No tool numbers every line it prints, its header and
+    summary too."""
+    filled = [k for k, line in enumerate(lines) if line.strip()]
+    if len(filled) < 3:
         return None
-    out: list[str] = []
-    for k, line in enumerate(body):
-        m = _NUMBERED.match(line)
-        if m is None or int(m[1]) != int(_NUMBERED.match(body[0])[1]) + k:
+    a, b = filled[0], filled[-1] + 1
+    out = list(lines)
+    first = _NUMBERED.match(lines[a])
+    for k in range(a, b):
+        m = _NUMBERED.match(lines[k])
+        if m is None or first is None or int(m[1]) != int(first[1]) + k - a:
             return None
-        out.append(line[m.end() :])
-    return out + lines[len(body) :]
+        out[k] = lines[k][m.end() :]
+    return out

@@ -106,3 +106,26 @@ def test_numbers_that_do_not_count_every_line_stay():
         "64 bytes",
         "",
     ]
+
+
+def test_the_repairs_compose():
+    """A numbered, double-spaced text in an HTML page that was then read as Windows-1252:
+    each repair undoes its own part, in any order the copies were made, and the lines are the
+    file's (the page's first line, then every second one)."""
+    import html
+
+    from azlatency.decode import decode
+
+    name = "ping/ping--win10-windows-de-cp850-timeout-unreachable-transcribed.txt"
+    text = decode((FIXTURES / name).read_bytes()).text
+    lines = text.split("\n")
+    numbered = [f"{k:>6}\t{x}" for k, x in enumerate(lines, 1)]
+    doubled = "\n".join(y for x in numbered for y in (x, ""))
+    page = "<!DOCTYPE html>\n<html><body><pre>" + html.escape(doubled, quote=False) + "</pre>\n"
+    moj = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in page.encode())
+    base, got = azlatency.read(text), azlatency.read(moj.encode("utf-8"))
+    assert base.samples.drop(columns="run_id").equals(got.samples.drop(columns="run_id"))
+    assert (got.runs["line_start"] == 2 * base.runs["line_start"]).all()
+    said = got.runs["warnings"].iloc[0]
+    for repair in ("mojibake", "HTML", "a line number", "an empty line after every line"):
+        assert repair in said
