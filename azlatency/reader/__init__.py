@@ -219,14 +219,7 @@ def read_text(
             problems.append(err)
             parsed = None
         parsed_blocks.append(parsed)
-    repaired = (
-        (_MOJIBAKE_NOTE, decoded.mojibake_fixed),
-        (_ENTITIES_NOTE, decoded.entities_read),
-        (_HTML_NOTE, decoded.html_read),
-        (_MARKDOWN_NOTE, decoded.markdown_unescaped),
-    )
-    for repair in [r for r, done in repaired if done] + said:
-        _say(parsed_blocks, repair)
+    _say(parsed_blocks, _repairs(decoded) + said)
     tables = _tables(spans, parsed_blocks, decoded, sha, source, lines=lines, strict=strict)
     tables.problems[:0] = problems
     if where:
@@ -236,11 +229,22 @@ def read_text(
     return tables
 
 
-def _say(parsed_blocks: list[Parsed | None], note: str | None) -> None:
-    """Every run says what was done to the whole text before it was read (``note``)."""
-    for parsed in filter(None, parsed_blocks) if note else ():
+def _repairs(decoded: Decoded) -> list[str]:
+    """What decoding repaired in the whole text, said as each run says it."""
+    done = (
+        (_MOJIBAKE_NOTE, decoded.mojibake_fixed),
+        (_ENTITIES_NOTE, decoded.entities_read),
+        (_HTML_NOTE, decoded.html_read),
+        (_MARKDOWN_NOTE, decoded.markdown_unescaped),
+    )
+    return [said for said, did in done if did]
+
+
+def _say(parsed_blocks: list[Parsed | None], notes: list[str]) -> None:
+    """Every run says what was done to the whole text before it was read (``notes``)."""
+    for parsed in filter(None, parsed_blocks) if notes else ():
         for run in parsed.runs:
-            run.warnings.append(note)
+            run.warnings.extend(notes)
 
 
 def _outputs(
