@@ -3,14 +3,16 @@ ones kept (``resolve``), and outputs read on across a few foreign lines (``bridg
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import itertools
 import json
 
 from ..errors import (
     ParseError,
 )
 from ..parsers import get, modules
-from ..parsers._base import Span
+from ..parsers._base import Span, hook
 from .openers import may_open
 from .outline import _FENCE, _HEADING
 
@@ -41,7 +43,44 @@ def locate(lines: list[str]) -> list[Span]:
     for module in modules():
         if may_open(module, text):
             spans.extend(module.locate(lines))
+    if "{" in text:
+        spans.extend(_json_documents(lines, text, spans))
     return resolve(spans)
+
+
+_HEAD = 4096  # of a document: what a tool's whole_file is shown
+
+
+def _json_documents(lines: list[str], text: str, spans: list[Span]) -> list[Span]:
+    """Pretty-printed JSON documents in a text that no tool's ``locate`` found: a tool whose
+    JSON output is a file of its own (ntttcp's ``-j``, lagscope's frequency table) claims
+    such a document as its ``whole_file``, pasted into a README's fence or a note.  A
+    document opens with a line that is '{' alone and ends where it decodes to, at a line's
+    end."""
+    starts = [k for k, x in enumerate(lines) if x.strip() == "{"]
+    if not starts:
+        return []
+    offsets = list(itertools.accumulate((len(x) + 1 for x in lines), initial=0))
+    decoder = json.JSONDecoder()
+    out: list[Span] = []
+    past = 0
+    for k in starts:
+        if k < past or any(s.start <= k < s.end for s in spans):
+            continue
+        try:
+            _, end = decoder.raw_decode(text, offsets[k] + lines[k].index("{"))
+        except ValueError:
+            continue
+        last = bisect.bisect_right(offsets, end - 1) - 1  # the line of the closing brace
+        if text[end : offsets[last + 1] - 1].strip():
+            continue
+        doc = text[offsets[k] : end][:_HEAD]
+        claims = (m.INFO.tool for m in modules() if (c := hook(m, "whole_file")) and c(doc))
+        tool = next(claims, None)
+        if tool is not None:
+            out.append(Span(k, last + 1, tool))
+            past = last + 1
+    return out
 
 
 # Lines that are no tool's (a kernel message, ``Connection reset by peer``, a shell line, a
