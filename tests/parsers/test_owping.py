@@ -201,6 +201,36 @@ def test_twping_machine_count_that_is_no_whole_number_is_located(line, damaged, 
     assert f"line {at} skipped: {expected}" in said
 
 
+@pytest.mark.parametrize(
+    ("name", "line", "damaged", "expected"),
+    [
+        # -M's %g seconds with an exponent past Decimal's: decimal.InvalidOperation escaped
+        (f"twping--{V}-c100-M-clean.txt", "MIN\t", "1e99999999999999999999999",
+         "value '1e99999999999999999999999' (a number was expected)"),
+        # -M's START_TIME past 2262: pandas' OutOfBoundsDatetime escaped
+        (f"twping--{V}-c100-M-clean.txt", "START_TIME\t", "99999999999999999999999",
+         "value '99999999999999999999999' (a whole number was expected)"),
+        # the text summary's '(err=... ms)' likewise
+        (f"twping--{V}-c100-clean.txt", "(err=", "1e99999999999999999999999",
+         "line with '1e99999999999999999999999' (a finite number was expected)"),
+    ],
+)  # fmt: skip
+def test_a_number_no_table_can_hold_is_located(name, line, damaged, expected):
+    """Found by the slow property test (hypothesis): a number replaced by one too big for
+    Decimal or a timestamp was an uncaught exception, not a located error."""
+    text = (TW / name).read_text()
+    lines = text.split("\n")
+    at = next(k for k, x in enumerate(lines) if line in x)
+    head, _, tail = lines[at].partition(line)
+    number = re.match(r"[-+.\de]+", tail)[0]
+    lines[at] = head + line + damaged + tail[len(number) :]
+    bad = "\n".join(lines)
+    with pytest.raises(ParseError, match=rf":{at + 1}: unexpected .*{re.escape(expected)}"):
+        azlatency.read(bad, strict=True)
+    said = azlatency.read(bad).validate().runs["warnings"].str.cat(sep="; ")
+    assert f"line {at + 1} skipped:" in said
+
+
 def test_twping_loss_percent_as_printed_only():
     """'(%.3f%%)': '35 lost (1e400%)' made loss_pct inf and the table failed its schema."""
     text = (TW / f"twping--{V}-c200-loss.txt").read_text()

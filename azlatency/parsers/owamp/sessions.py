@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import pandas as pd
 
 from ...errors import ParseError
+from .grammar import ntp_ns
 
 
 @dataclass
@@ -52,6 +57,10 @@ class Block:
         return self.sessions[-1] if self.sessions else None
 
     def take(self, kind: str, m: re.Match, no: int) -> None:
+        bad = next((g for g in _NUMERIC if g in m.re.groupindex and not _finite(m[g])), None)
+        if bad is not None:  # a damaged exponent: Decimal cannot hold it, float is inf
+            self._unexpected(no, f"{kind} line with {m[bad]!r} (a finite number was expected)")
+            return
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
             handler(m, no)
@@ -165,7 +174,11 @@ class Block:
             self._unexpected(no, f"a second '{key}' in one SUMMARY block")
             return
         whole = _COUNT_KEYS.match(key) is not None
-        if key not in _TEXT_KEYS and not (_COUNT if whole else _NUMBER).match(value):
+        if key not in _TEXT_KEYS and not (
+            (_COUNT if whole else _NUMBER).match(value)
+            and (whole or _finite(value))
+            and (key not in ("START_TIME", "END_TIME") or _a_time(int(value)))
+        ):
             what = "a whole number" if whole else "a number"
             self._unexpected(no, f"'{key}' value {value!r} ({what} was expected)")
             return
@@ -229,6 +242,27 @@ _COUNT_KEYS = re.compile(
     r"(?:SESSION|SAMPLE)_PACKET_COUNT|SESSION_FINISHED|SYNC|(?:MIN|MAX)TTL(?:_FWD|_BCK)?)$"
 )
 _COUNT = re.compile(r"^\d+$")
+
+
+_MIN_NS, _MAX_NS = int(pd.Timestamp.min.value), int(pd.Timestamp.max.value)
+# The groups of the line patterns that hold a delay (grammar.NUM), read with Decimal.
+_NUMERIC = ("min", "p50", "max", "err", "v", "d", "fwd", "bck", "proc")
+
+
+def _finite(text: str | None) -> bool:
+    """A number Decimal and float both hold (owping's 'nan', its "no value", is one)."""
+    if text is None or text.strip() == "nan":
+        return True
+    try:
+        Decimal(text)
+    except InvalidOperation:
+        return False
+    return math.isfinite(float(text))
+
+
+def _a_time(ntp: int) -> bool:
+    """An OWAMP timestamp the tables can hold (int64 ns since 1970: years 1677-2262)."""
+    return _MIN_NS <= ntp_ns(ntp) <= _MAX_NS
 
 
 def _raw_record(m: re.Match, tool: str) -> dict:
