@@ -210,9 +210,12 @@ def test_twping_machine_count_that_is_no_whole_number_is_located(line, damaged, 
         # -M's START_TIME past 2262: pandas' OutOfBoundsDatetime escaped
         (f"twping--{V}-c100-M-clean.txt", "START_TIME\t", "99999999999999999999999",
          "value '99999999999999999999999' (a whole number was expected)"),
+        # -M's BUCKET_WIDTH beyond a float: every bucket NaN, int() raised ValueError
+        (f"twping--{V}-c50-M-loss.txt", "BUCKET_WIDTH\t", "1e400",
+         "value '1e400' (a number was expected)"),
         # the text summary's '(err=... ms)' likewise
         (f"twping--{V}-c100-clean.txt", "(err=", "1e99999999999999999999999",
-         "line with '1e99999999999999999999999' (a finite number was expected)"),
+         "line with '1e99999999999999999999999' (a number was expected)"),
     ],
 )  # fmt: skip
 def test_a_number_no_table_can_hold_is_located(name, line, damaged, expected):

@@ -57,9 +57,9 @@ class Block:
         return self.sessions[-1] if self.sessions else None
 
     def take(self, kind: str, m: re.Match, no: int) -> None:
-        bad = next((g for g in _NUMERIC if g in m.re.groupindex and not _finite(m[g])), None)
-        if bad is not None:  # a damaged exponent: Decimal cannot hold it, float is inf
-            self._unexpected(no, f"{kind} line with {m[bad]!r} (a finite number was expected)")
+        bad = next((g for g in _NUMERIC if g in m.re.groupindex and not _held(m[g])), None)
+        if bad is not None:  # a damaged exponent of a million digits or more
+            self._unexpected(no, f"{kind} line with {m[bad]!r} (a number was expected)")
             return
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
@@ -176,8 +176,9 @@ class Block:
         whole = _COUNT_KEYS.match(key) is not None
         if key not in _TEXT_KEYS and not (
             (_COUNT if whole else _NUMBER).match(value)
-            and (whole or _finite(value))
+            and (whole or _held(value))
             and (key not in ("START_TIME", "END_TIME") or _a_time(int(value)))
+            and (key != "BUCKET_WIDTH" or 0 < float(value) < math.inf)
         ):
             what = "a whole number" if whole else "a number"
             self._unexpected(no, f"'{key}' value {value!r} ({what} was expected)")
@@ -249,15 +250,16 @@ _MIN_NS, _MAX_NS = int(pd.Timestamp.min.value), int(pd.Timestamp.max.value)
 _NUMERIC = ("min", "p50", "max", "err", "v", "d", "fwd", "bck", "proc")
 
 
-def _finite(text: str | None) -> bool:
-    """A number Decimal and float both hold (owping's 'nan', its "no value", is one)."""
-    if text is None or text.strip() == "nan":
+def _held(text: str | None) -> bool:
+    """A number Decimal holds (its exponent within a million); one beyond a float's range
+    ('1e400') is read, and its summary value left out by the run (not a finite number)."""
+    if text is None or text.strip() == "nan":  # owping's "no value"
         return True
     try:
         Decimal(text)
     except InvalidOperation:
         return False
-    return math.isfinite(float(text))
+    return True
 
 
 def _a_time(ntp: int) -> bool:
