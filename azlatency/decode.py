@@ -206,9 +206,10 @@ def _newline_style(text: str) -> str:
 
 def clean_text(text: str, encoding: str = "str") -> Decoded:
     """Normalise line ends, read Markdown's escapes outside code, strip ANSI escapes and
-    harness prefixes from decoded text, repair mojibake, read an HTML page's text, take out characters of no width, make a copied page's
-    no-break spaces and escaped characters plain; ``encoding``: what the text was decoded
-    with.  Each step looks for what it repairs first: plain text passes them all unchanged."""
+    harness prefixes from decoded text, repair mojibake, read an HTML page's text, take out
+    characters of no width, make a copied page's no-break spaces and escaped characters
+    plain; ``encoding``: what the text was decoded with.  Each step looks for what it
+    repairs first: plain text passes them all unchanged."""
     newline = "none"
     if "\r" in text:
         newline = _newline_style(text)
@@ -238,7 +239,7 @@ def clean_text(text: str, encoding: str = "str") -> Decoded:
         text = _spaces(text)
     entities = "&" in text and "<" not in text and _ENTITY.search(text) is not None
     if entities:
-        text = _ENTITY.sub(lambda m: _ENTITIES[m[0]], text)
+        text = _ENTITY.sub(lambda m: html.unescape(m[0]), text)
     return Decoded(
         text, encoding, newline, ansi, prefixed, entities, page is not None, markup, escaped
     )
@@ -339,16 +340,7 @@ def _from_html(text: str) -> str:
 # '&lt;MAX&gt;'), '&gt;', '&amp;', '&quot;' (every key of a JSON document).  No tool prints
 # one; read as the character, in a text with no '<' of its own: a markup document (ntttcp's
 # XML) keeps its entities for its parser.
-_ENTITIES = {
-    "&lt;": "<",
-    "&gt;": ">",
-    "&amp;": "&",
-    "&quot;": '"',
-    "&apos;": "'",
-    "&#39;": "'",
-    "&#x27;": "'",
-}
-_ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39|#x27);")
 
 
 # Characters of no width: a byte-order mark, where files that each begin with one were put

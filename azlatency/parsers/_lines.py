@@ -65,6 +65,8 @@ def number(
 
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# A time the tables hold: int64 ns since 1970, as pandas has it (years 1677-2262).
+NS_MIN, NS_MAX = int(pd.Timestamp.min.value), int(pd.Timestamp.max.value)
 
 
 def _ungrouped(text: str, grouped: bool = True) -> str:

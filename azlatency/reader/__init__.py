@@ -36,7 +36,7 @@ from .outline import (
     unquote,
     unstamp,
 )
-from .spans import bridge, locate
+from .spans import bridge, locate, whole_file_tool
 from .strays import _across_stray, _without_strays
 from .tables import _tables, _too_big
 
@@ -65,16 +65,6 @@ _ENTITIES_NOTE = (
     "the text was HTML-escaped (a page that showed it escaped): '&lt;', '&gt;', '&amp;' "
     "and '&quot;' read as '<', '>', '&' and '\"'"
 )
-
-
-def _whole_file_tool(text_head: str, tool: str | None) -> str | None:
-    if tool:
-        return tool
-    for module in modules():
-        claim = hook(module, "whole_file")
-        if claim is not None and claim(text_head):
-            return module.INFO.tool
-    return None
 
 
 def read_bytes(
@@ -120,20 +110,12 @@ def _read_big(data: bytes, sha_job, *, source, tool, strict) -> Tables:
         head_info = decode(raw_head[: raw_head.rfind(b"\n") + 1] or raw_head)
     else:
         head_info = None
-    if head_info is not None and (
-        head_info.entities_read
-        or head_info.mojibake_fixed
-        or head_info.html_read
-        or head_info.markdown_unescaped
-    ):
-        # mojibake, HTML or escaped text: the text path repairs it
+    if head_info is not None and _repairs(head_info):  # the text path repairs it
         return read_text(
             decode(data), source=source, tool=tool, strict=strict, sha=sha_job.result()
         )
     head = head_info.text if head_info else raw_head.decode("utf-8", errors="replace")
-    whole = (
-        _whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
-    )
+    whole = whole_file_tool(head, tool) if plain or head_info.encoding.startswith("utf-8") else None
     module = get(whole) if whole else None
     # A module with ``PARSE_BYTES_CLEANS = True`` decodes its own input (sockperf 3.7
     # colours the summary of every --full-log file), so it takes this path for any file;
@@ -271,7 +253,7 @@ def _outputs(
     said += [_NUMBERED_NOTE] if numbered is not None else []
     said += [_DOUBLED_NOTE] if halved is not None else []
     text = "\n".join(lines) if said else text
-    whole = _whole_file_tool(text[:_HEAD_BYTES], tool)
+    whole = whole_file_tool(text[:_HEAD_BYTES], tool)
     quoted = lines if whole else unquote(lines)
     # an indented block (a Markdown code block) starts after a blank line or at the top
     shifted = dedent(quoted) if quoted is not lines or has_block(text) else quoted
@@ -280,7 +262,7 @@ def _outputs(
     if stamped:
         shifted = dedent(unstamped)
     if shifted is not quoted and not whole:  # the whole file one tool's (JSON) as well?
-        whole = _whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
+        whole = whole_file_tool("\n".join(shifted[:_HEAD_LINES])[:_HEAD_BYTES], None)
     if whole:
         said += [_STAMPED_NOTE] if stamped else []
         return shifted, [Span(0, len(shifted), whole)], said, LineMap([], step, first)

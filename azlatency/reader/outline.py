@@ -305,11 +305,13 @@ def unnumber(lines: list[str]) -> list[str] | None:
     if len(filled) < 3:
         return None
     a, b = filled[0], filled[-1] + 1
-    out = list(lines)
     first = _NUMBERED.match(lines[a])
+    if first is None:
+        return None
+    out = list(lines)
     for k in range(a, b):
         m = _NUMBERED.match(lines[k])
-        if m is None or first is None or int(m[1]) != int(first[1]) + k - a:
+        if m is None or int(m[1]) != int(first[1]) + k - a:
             return None
         out[k] = lines[k][m.end() :]
     return out

@@ -48,6 +48,18 @@ def locate(lines: list[str]) -> list[Span]:
     return resolve(spans)
 
 
+def whole_file_tool(text_head: str, tool: str | None) -> str | None:
+    """``tool``, else the tool whose ``whole_file`` claims a text that opens with
+    ``text_head`` (a JSON document, a CSV with its header), else None."""
+    if tool:
+        return tool
+    for module in modules():
+        claim = hook(module, "whole_file")
+        if claim is not None and claim(text_head):
+            return module.INFO.tool
+    return None
+
+
 _HEAD = 4096  # of a document: what a tool's whole_file is shown
 
 
@@ -77,9 +89,7 @@ def _json_documents(lines: list[str], text: str, spans: list[Span]) -> list[Span
         last = bisect.bisect_right(offsets, end - 1) - 1  # the line of the closing brace
         if text[end : offsets[last + 1] - 1].strip():
             continue
-        doc = text[offsets[k] : end][:_HEAD]
-        claims = (m.INFO.tool for m in modules() if (c := hook(m, "whole_file")) and c(doc))
-        tool = next(claims, None)
+        tool = whole_file_tool(text[offsets[k] : min(end, offsets[k] + _HEAD)], None)
         if tool is not None:
             out.append(Span(k, last + 1, tool))
             past = last + 1

@@ -19,10 +19,10 @@ from azlatency.decode import decode
 from azlatency.parsers import fping, get, tools
 from azlatency.parsers._base import hook
 from azlatency.parsers._lines import anywhere
-from azlatency.reader import _HEAD_BYTES, _whole_file_tool
+from azlatency.reader import _HEAD_BYTES
 from azlatency.reader.openers import _marks, _searchable, may_open, needs
 from azlatency.reader.outline import unquote
-from azlatency.reader.spans import locate
+from azlatency.reader.spans import locate, whole_file_tool
 from tests._equivalence import files
 
 WITH_OPENERS = [t for t in tools() if hook(get(t), "OPENERS")]
@@ -140,7 +140,7 @@ def _read_documents():
             text = decode(data).text
         except Exception:  # noqa: BLE001 - a file that does not decode is not located either
             continue
-        if _whole_file_tool(text[:_HEAD_BYTES], None):
+        if whole_file_tool(text[:_HEAD_BYTES], None):
             continue
         lines = text.split("\n")
         yield path, unquote(lines[:-1] if lines and lines[-1] == "" else lines)

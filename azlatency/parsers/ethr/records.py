@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-import pandas as pd
-
 from ...errors import ParseError
+from .._lines import NS_MAX, NS_MIN
 
 TOOL = "ethr"
 # ethr's Go struct fixes the key order: Time, Title, Type, then the payload.
@@ -79,9 +78,6 @@ def duration_us(text: str) -> float | None:
     return value if value is None or math.isfinite(value) else None
 
 
-_MIN_NS, _MAX_NS = int(pd.Timestamp.min.value), int(pd.Timestamp.max.value)
-
-
 @lru_cache(maxsize=4096)  # one stamp per second: most records repeat the one before
 def _time_ns(text: str) -> int | None:
     try:
@@ -93,7 +89,7 @@ def _time_ns(text: str) -> int | None:
     ns = calendar.timegm(dt.utctimetuple()) * 10**9 + dt.microsecond * 1000
     # the tables hold times as int64 ns since 1970 (years 1677-2262): beyond is not a time
     # ethr wrote (a damaged digit), and the line says so rather than pandas
-    return ns if _MIN_NS <= ns <= _MAX_NS else None
+    return ns if NS_MIN <= ns <= NS_MAX else None
 
 
 # ---------------------------------------------------------------------------------------------

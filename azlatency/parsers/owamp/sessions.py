@@ -8,9 +8,8 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-import pandas as pd
-
 from ...errors import ParseError
+from .._lines import NS_MAX, NS_MIN
 from .grammar import ntp_ns
 
 
@@ -245,7 +244,6 @@ _COUNT_KEYS = re.compile(
 _COUNT = re.compile(r"^\d+$")
 
 
-_MIN_NS, _MAX_NS = int(pd.Timestamp.min.value), int(pd.Timestamp.max.value)
 # The groups of the line patterns that hold a delay (grammar.NUM), read with Decimal.
 _NUMERIC = ("min", "p50", "max", "err", "v", "d", "fwd", "bck", "proc")
 
@@ -264,7 +262,7 @@ def _held(text: str | None) -> bool:
 
 def _a_time(ntp: int) -> bool:
     """An OWAMP timestamp the tables can hold (int64 ns since 1970: years 1677-2262)."""
-    return _MIN_NS <= ntp_ns(ntp) <= _MAX_NS
+    return NS_MIN <= ntp_ns(ntp) <= NS_MAX
 
 
 def _raw_record(m: re.Match, tool: str) -> dict:

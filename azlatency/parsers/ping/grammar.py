@@ -746,6 +746,5 @@ def _ps5_row(line: str, starts: list[int]) -> dict[str, str] | None:
         words = line.split()
         if len(words) not in (5, 6) or not (words[-2].isdecimal() and words[-1].isdecimal()):
             return None
-        (src, dest, *addresses, size, ms), v6 = words, ""
-        v4 = addresses[0] if len(addresses) == 1 else addresses[0] or addresses[1]
+        (src, dest, v4, *_, size, ms), v6 = words, ""  # the first address the row shows
     return {"src": src, "host": dest, "ip": v4 or v6, "bytes": size, "ms": ms}
