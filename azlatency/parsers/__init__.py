@@ -32,6 +32,7 @@ REGISTRY: dict[str, str] = {
     "netperf": "netperf",
     "ntttcp": "ntttcp",
     "owping": "owping",
+    "paping": "paping",
     "ping": "ping",
     "psping": "psping",
     "qperf": "qperf",

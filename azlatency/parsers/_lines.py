@@ -122,7 +122,8 @@ PROMPT = re.compile(
 )
 
 
-_BANNER = re.compile(r"^[\w.-]+ v?\d+\.\d+(?:\.\d+)?$")
+# 'lagscope 1.0.1', 'paping v1.5.5 - Copyright (c) 2011 Mike Lovell': a tool's banner
+_BANNER = re.compile(r"^[\w.-]+ v?\d+\.\d+(?:\.\d+)?(?: - .*)?$")
 
 
 _FENCE_OPEN = re.compile(r"^\s*(?:`{3,}|~{3,})(?=\S)")
