@@ -753,7 +753,8 @@ def _is_ip(text: str) -> bool:
 # Ping-style outputs (uping, the echo client's): µs as the tools print it (the micro sign or
 # Greek mu; 'us' after re-encoding), a note's "and so on" line, a terminal's echo of Ctrl+C.
 MICRO = r"(?:µs|μs|us)"
-ELIDED = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
+# ('...', or a longer run of dots: Azure's Chinese guide shortens its pastes with twenty)
+ELIDED = re.compile(r"^\s*(?:\.{3,}|…+)\s*$")
 CTRL_C = re.compile(r"^\s*\^C\s*$")
 
 # iperf's units, the same in iperf 2 (src/Locale.c, stdio.c) and iperf3 (src/units.c): byte

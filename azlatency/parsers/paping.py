@@ -37,6 +37,7 @@ from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     CTRL_C,
+    ELIDED,
     check_complete,
     check_shown,
     computed_rtt,
@@ -83,8 +84,6 @@ _FIGURES = re.compile(
     r"^\s*Minimum = (?P<min>\d+(?:\.\d+)?)ms, Maximum = (?P<max>\d+(?:\.\d+)?)ms, "
     r"Average = (?P<mean>\d+(?:\.\d+)?)ms\s*$"
 )
-# a note's "and so on": '...' or a longer run of dots (Azure's Chinese guide prints twenty)
-_ELIDED = re.compile(r"^\s*(?:\.{3,}|…)\s*$")
 _LINES = (
     _BANNER,
     _CONNECTING,
@@ -95,7 +94,7 @@ _LINES = (
     _COUNTS,
     _TIMES,
     _FIGURES,
-    _ELIDED,
+    ELIDED,
     CTRL_C,
 )
 # 'Connection timed out' alone opens nothing: other programs print that line too
@@ -178,7 +177,7 @@ class _Read:
             self.counts, self.counts_no = m, no
         elif kind is _FIGURES:
             self.figures, self.figures_no = m, no
-        elif kind is _ELIDED:
+        elif kind is ELIDED:
             self.elided = self.elided or no
         elif kind is CTRL_C:
             self.ctrl_c = no

@@ -41,10 +41,12 @@ import pandas as pd
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
+    ELIDED,
     apart,
     command_above,
     command_of,
     computed_rtt,
+    left_out,
     line_blocks,
     name_joined,
     packet_counts,
@@ -110,7 +112,7 @@ HIST_HEAD = re.compile(r"^\s*(?P<what>Latency|Bandwidth)\s+Count\s*$")
 HIST_ROW = re.compile(r"^\s*(?P<value>\d+(?:\.\d+)?)\s+(?P<count>\d+)\s*$")
 LINES = (
     BANNER, COPYRIGHT, ICMP_HEAD, TCP_HEAD, LAT_HEAD, WARMUP_SET, ITERATIONS, CONNECTED, REPLY,
-    CONNECT, STATS, COUNTS, SIZES, FIGURES, HIST_HEAD, HIST_ROW,
+    CONNECT, STATS, COUNTS, SIZES, FIGURES, HIST_HEAD, HIST_ROW, ELIDED,
 )  # fmt: skip
 _HEADS = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, WARMUP_SET)
 _SETUP = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, ITERATIONS)  # lines read by _Test._setup
@@ -213,6 +215,7 @@ class _Test:
         self.counts = self.sizes = self.figures = self.stats = None
         self.warmup = None
         self.in_hist = False
+        self.elided: int | None = None  # a paste's '...' line: the probes shown are a subset
         self.buckets = _buckets(command)  # rows -h asked for: None when not asked or unknown
 
     def blank(self) -> None:
@@ -249,6 +252,8 @@ class _Test:
             self.hist_kind, self.in_hist = m["what"], True
         elif k is HIST_ROW:
             self.hist.append((float(m["value"]), int(m["count"]), no))
+        elif k is ELIDED:
+            self.elided = self.elided or no
 
     def _setup(self, k: re.Pattern[str], m: re.Match) -> None:
         """A test's title or its iterations line: what is measured, to where, how."""
@@ -353,6 +358,9 @@ def _figures(run: Run, t: _Test) -> None:
 
 def _probes(run: Run, t: _Test) -> None:
     if not t.probes:
+        return
+    if t.elided:
+        run.warnings.append(left_out(t.elided, len(t.probes), "probes", "probe"))
         return
     status = [p[0] for p in t.probes]
     if run.meta["parser_variant"] == "icmp" and t.warmup:

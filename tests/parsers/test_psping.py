@@ -103,3 +103,22 @@ def test_h_rows_missing_after_a_command_that_asked_for_them():
     cut = text[: text.index("42.04   0")]
     run = azlatency.read(cut.encode(), source="x.txt").runs.iloc[0]
     assert not run.complete and "-h asked for 10 histogram rows, the output has 8" in run.warnings
+
+
+@pytest.mark.parametrize("dots", ["...", "." * 20])
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_paste_shortened_with_dots_keeps_only_the_statistics(dots, strict):
+    # Azure's Chinese guide to PsPing and PaPing shortens its 500-connect paste with a line of
+    # twenty dots: the connects shown are a subset, the statistics cover them all.  Here the
+    # kelvin blog's TCP connect test with four of its connects taken out so (lines 13-16).
+    path = FIXTURES / "psping" / "psping--2.10-windows-n10-w2-h10-tcp-connect--kelvin-blog.txt"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    t = azlatency.read("\n".join([*lines[:12], dots, *lines[16:]]).encode(), strict=strict)
+    run = t.runs.iloc[0]
+    assert "line 13: probes left out ('...'): the 8 shown are not kept" in run.warnings
+    assert (t.samples.kind == "histogram").all()  # -h's rows count every connect
+    assert (run.packets_sent, run.packets_received) == (10, 10)
+    s = t.summaries
+    # line 24: Minimum = 38.30ms, Maximum = 43.91ms, Average = 41.42ms
+    assert s[(s.stat == "mean") & (s.source == "reported")].value.item() == pytest.approx(41420.0)
+    assert (s.source == "computed").sum() == 0
