@@ -21,6 +21,7 @@ REGISTRY: dict[str, str] = {
     "ethr": "ethr",
     "fio": "fio",
     "fping": "fping",
+    "hping3": "hping3",
     "iostat": "iostat",
     "iperf2": "iperf2",
     "iperf3": "iperf3",
