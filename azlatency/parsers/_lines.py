@@ -34,6 +34,22 @@ def not_found(
     return ParseError(tool, source, line_no, f"no {tool} output: expected {expected}")
 
 
+def located(
+    text: str,
+    tool: str,
+    locate: Callable[[list[str]], list[Span]],
+    source: str | None,
+    expected: str,
+) -> tuple[list[str], list[Span]]:
+    """The lines of ``text`` and the outputs ``locate`` finds in them, a parser's first step;
+    :func:`not_found` (``expected``) where it finds none."""
+    lines = text.split("\n")
+    spans = locate(lines)
+    if not spans:
+        raise not_found(tool, source, expected)
+    return lines, spans
+
+
 # Thousands grouped by ',' or a (narrow) no-break space: '1,234,567.5', '12 345'.  A first
 # group of 0 groups nothing: '0,065' is a localized 0.065, never 65.
 _GROUPED = re.compile(r"[-+]?[1-9]\d{0,2}(?:[,\u202f\xa0]\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?")
@@ -956,6 +972,40 @@ RTT_PERCENTILES = (
     ("p99.9", 0.999),
     ("p99.99", 0.9999),
 )
+
+
+def probe_samples(
+    run: Run,
+    seq: list[int],
+    status: list[str],
+    rtt_us: list[float],
+    *,
+    kind: str,
+    counts: re.Match[str] | None,
+    elided: int | None,
+    message: list[str | None] | None = None,
+) -> None:
+    """A ping-style run's probes as its samples (``kind``, each with its ``seq``, ``status``
+    and ``rtt_us``), checked against the printed ``counts`` (:func:`check_shown`), and the
+    computed statistics of those ``ok``; in a paste shortened at line ``elided`` ('...') the
+    probes shown are no samples (:func:`left_out`)."""
+    if elided and seq:
+        run.warnings.append(left_out(elided, len(seq), "probes", "probe"))
+        return
+    if not seq:
+        return
+    replies = [r for s, r in zip(status, rtt_us, strict=True) if s == "ok"]
+    check_shown(run, seq, counts, len(replies))
+    frame: dict[str, Any] = {
+        "seq": pd.array(seq, dtype="Int64"),
+        "kind": kind,
+        "status": status,
+        "rtt_us": np.array(rtt_us, dtype=float),
+    }
+    if message is not None:
+        frame["message"] = message
+    run.samples = samples_frame(frame)
+    computed_rtt(run, replies)
 
 
 def computed(run: Run, metric: str, values) -> None:

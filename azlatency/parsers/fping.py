@@ -38,7 +38,7 @@ from ._lines import (
     host_and_ip,
     joined_kinds,
     known_lines,
-    not_found,
+    located,
     samples_frame,
     unjoin,
 )
@@ -284,15 +284,14 @@ class _Target:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines = text.split("\n")
-    spans = locate(lines)
-    if not spans:
-        raise not_found(
-            TOOL,
-            source,
-            "'host : [0], 64 bytes, 0.05 ms (0.05 avg, 0% loss)', "
-            "'host : xmt/rcv/%loss = ...' or 'host is alive' lines",
-        )
+    lines, spans = located(
+        text,
+        TOOL,
+        locate,
+        source,
+        "'host : [0], 64 bytes, 0.05 ms (0.05 avg, 0% loss)', "
+        "'host : xmt/rcv/%loss = ...' or 'host is alive' lines",
+    )
     runs: list[Run] = []
     for span in spans:
         runs.extend(_invocation(lines, span, source, strict))

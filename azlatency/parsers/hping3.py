@@ -24,24 +24,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
-import pandas as pd
-
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     CTRL_C,
     ELIDED,
     check_complete,
-    check_shown,
-    computed_rtt,
     host_and_ip,
     known_lines,
-    left_out,
     line_blocks,
-    not_found,
+    located,
     packet_counts,
-    samples_frame,
+    probe_samples,
     stopped_by_ctrl_c,
 )
 
@@ -152,15 +146,14 @@ def locate(lines: list[str]) -> list[Span]:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines = text.split("\n")
-    spans = locate(lines)
-    if not spans:
-        raise not_found(
-            TOOL,
-            source,
-            "'HPING host (eth0 ip): S set, 40 headers + 0 data bytes', "
-            "'len=44 ip=... seq=0 ... rtt=0.5 ms' lines or '--- host hping statistic ---'",
-        )
+    lines, spans = located(
+        text,
+        TOOL,
+        locate,
+        source,
+        "'HPING host (eth0 ip): S set, 40 headers + 0 data bytes', "
+        "'len=44 ip=... seq=0 ... rtt=0.5 ms' lines or '--- host hping statistic ---'",
+    )
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
@@ -319,19 +312,12 @@ def _statistics(run: Run, read: _Read) -> None:
 
 def _samples(run: Run, read: _Read) -> None:
     replies = read.replies
-    if read.elided and replies:
-        run.warnings.append(left_out(read.elided, len(replies), "replies", "probe"))
-        return
-    if not replies:
-        return
-    seq = [r[0] for r in replies]
-    check_shown(run, seq, read.counts, len(replies))
-    run.samples = samples_frame(
-        {
-            "seq": pd.array(seq, dtype="Int64"),
-            "kind": "reply",
-            "status": "ok",
-            "rtt_us": np.array([r[1] for r in replies], dtype=float),
-        }
+    probe_samples(
+        run,
+        [r[0] for r in replies],
+        ["ok"] * len(replies),
+        [r[1] for r in replies],
+        kind="reply",
+        counts=read.counts,
+        elided=read.elided,
     )
-    computed_rtt(run, [r[1] for r in replies])

@@ -31,7 +31,6 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
@@ -39,15 +38,12 @@ from ._lines import (
     CTRL_C,
     ELIDED,
     check_complete,
-    check_shown,
-    computed_rtt,
     host_and_ip,
     known_lines,
-    left_out,
     line_blocks,
-    not_found,
+    located,
     packet_counts,
-    samples_frame,
+    probe_samples,
     stopped_by_ctrl_c,
 )
 
@@ -128,16 +124,15 @@ def locate(lines: list[str]) -> list[Span]:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines = text.split("\n")
-    spans = locate(lines)
-    if not spans:
-        raise not_found(
-            TOOL,
-            source,
-            "'paping v1.5.5 - Copyright ...', 'Connecting to host on TCP 443:', "
-            "'Connected to ip: time=0.33ms protocol=TCP port=443' lines or "
-            "'Connection statistics:'",
-        )
+    lines, spans = located(
+        text,
+        TOOL,
+        locate,
+        source,
+        "'paping v1.5.5 - Copyright ...', 'Connecting to host on TCP 443:', "
+        "'Connected to ip: time=0.33ms protocol=TCP port=443' lines or "
+        "'Connection statistics:'",
+    )
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
@@ -272,26 +267,18 @@ def _statistics(run: Run, read: _Read) -> None:
 
 
 def _samples(run: Run, read: _Read) -> None:
-    probes = read.probes
-    if read.elided and probes:
-        run.warnings.append(left_out(read.elided, len(probes), "probes", "attempt"))
-        return
-    if not probes:
-        return
-    seq = list(range(1, len(probes) + 1))  # paping numbers no probe: in the order printed
-    replies = [p[1] for p in probes if p[0] == "ok"]
-    check_shown(run, seq, read.counts, len(replies))
-    if read.counts is not None and int(read.counts["sent"]) != len(probes):
+    probes, counts = read.probes, read.counts
+    if counts is not None and probes and not read.elided and int(counts["sent"]) != len(probes):
         run.warnings.append(
-            f"the statistics count {read.counts['sent']} attempts, the output shows {len(probes)}"
+            f"the statistics count {counts['sent']} attempts, the output shows {len(probes)}"
         )
-    run.samples = samples_frame(
-        {
-            "seq": pd.array(seq, dtype="Int64"),
-            "kind": "probe",
-            "status": [p[0] for p in probes],
-            "rtt_us": np.array([p[1] for p in probes], dtype=float),
-            "message": [p[2] for p in probes],
-        }
+    probe_samples(
+        run,
+        list(range(1, len(probes) + 1)),  # paping numbers no probe: in the order printed
+        [p[0] for p in probes],
+        [p[1] for p in probes],
+        kind="probe",
+        counts=counts,
+        elided=read.elided,
+        message=[p[2] for p in probes],
     )
-    computed_rtt(run, replies)

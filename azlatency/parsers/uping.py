@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from ..errors import ParseError
 from ._base import Parsed, Run, Span, ToolInfo
@@ -33,15 +32,12 @@ from ._lines import (
     ELIDED,
     MICRO,
     check_complete,
-    check_shown,
-    computed_rtt,
     host_and_ip,
     known_lines,
-    left_out,
     line_blocks,
-    not_found,
+    located,
     packet_counts,
-    samples_frame,
+    probe_samples,
     stopped_by_ctrl_c,
 )
 
@@ -110,15 +106,14 @@ def locate(lines: list[str]) -> list[Span]:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines = text.split("\n")
-    spans = locate(lines)
-    if not spans:
-        raise not_found(
-            TOOL,
-            source,
-            "'UPING host (ip): ICMPv4 ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or "
-            "'--- host uping statistics ---'",
-        )
+    lines, spans = located(
+        text,
+        TOOL,
+        locate,
+        source,
+        "'UPING host (ip): ICMPv4 ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or "
+        "'--- host uping statistics ---'",
+    )
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
@@ -238,24 +233,16 @@ def _statistics(run: Run, counts: re.Match | None, figures: re.Match | None) -> 
 
 
 def _samples(run: Run, probes: list, counts: re.Match | None, elided: int | None) -> None:
-    if elided and probes:
-        run.warnings.append(left_out(elided, len(probes), "probes", "probe"))
-        return
-    if not probes:
-        return
-    seq = [p[0] for p in probes]
-    replies = [p[2] for p in probes if p[1] == "ok"]
-    check_shown(run, seq, counts, len(replies))
     failed = sum(p[1] == "error" for p in probes)
-    if failed:
+    if failed and not elided:
         run.meta["errors"] = failed  # 'FAIL  send: Network is unreachable'
-    run.samples = samples_frame(
-        {
-            "seq": pd.array(seq, dtype="Int64"),
-            "kind": "reply",
-            "status": [p[1] for p in probes],
-            "rtt_us": np.array([p[2] for p in probes], dtype=float),
-            "message": [p[3] for p in probes],
-        }
+    probe_samples(
+        run,
+        [p[0] for p in probes],
+        [p[1] for p in probes],
+        [p[2] for p in probes],
+        kind="reply",
+        counts=counts,
+        elided=elided,
+        message=[p[3] for p in probes],
     )
-    computed_rtt(run, replies)
