@@ -63,13 +63,16 @@ def campaign_answer(
     *,
     conclusion: str | None = None,
     baseline: pd.DataFrame | None = None,
+    against: str | None = None,
     level: float = 0.95,
     rng=None,
 ) -> tuple[str, pd.DataFrame]:
     """(Markdown: the question, our answer as claims, the author's conclusion; the claims).
 
     ``baseline``: the fleet verdicts (``report.baseline``) when the campaign states
-    expectations."""
+    expectations.  ``against``: the findings of its comparison with the campaign its
+    ``campaign.yaml`` names as ``baseline:`` (``report.compare_findings``, page 60's answer),
+    which answer a question about what changed."""
     asked = _names(compare)
     has_baseline = baseline is not None and len(baseline) > 0
     inferred = not asked
@@ -90,6 +93,20 @@ def campaign_answer(
         lines.append(title)
         lines.append(C.markdown(claims) if len(claims) else _nothing(name))
         done.add(COMPARE_FACTOR.get(name))
+    if against:
+        lines.append("**Answer, against the baseline campaign** (page 60 gives every comparison):")
+        lines.append(against)
+        said = against.strip().replace("**", "")  # every comparison, as the page says it
+        parts.append(_frame([_statement("answer", "baseline campaign", said, evidence="mixed")]))
+    elif not asked:  # no compare:, no expectations, no two runs differ in one condition alone
+        what = ", ".join(FACTOR_NAMES[f] for f in FACTORS)
+        text = (
+            f"Nothing to compare: no two latency runs differ in one condition alone ({what}, "
+            "as the logs and campaign.yaml say them), and no baseline campaign is compared; "
+            "what each measured is below."
+        )
+        lines.append(f"**Answer:** {text}")
+        parts.append(_frame([_statement("answer", "", text, evidence="the runs' conditions")]))
     rest = [f for f in FACTORS if f not in done]
     others = C.contrast_claims(tables, factors=rest, level=level, rng=rng) if rest else None
     if others is not None and len(others):

@@ -202,3 +202,26 @@ def test_campaign_yaml_baseline_forms():
     assert np.isclose(
         parse_campaign("baseline: {campaign: x, margin: 10 %}\n").baseline.margin, 0.1
     )
+
+
+def test_the_campaign_page_answers_what_changed_against_its_baseline(pair):
+    # the pair's question is 'What changed against the baseline campaign, and is it real?':
+    # page 90 answered it with its title alone (no factor varies inside either campaign)
+    from azlatency import report as rep
+
+    ab, why = rep.baseline_comparison(AFTER, pair)
+    assert why == ""
+    md, claims = rep.campaign_answer(
+        rep.load_campaigns(AFTER, pair),
+        "What changed against the baseline campaign, and is it real?",
+        against=rep.compare_findings(ab),
+    )
+    assert "**Answer, against the baseline campaign** (page 60 gives every comparison):" in md
+    # the known change of synth.abpair: sockperf on 1→2 and 2→1 worse (truth.json)
+    assert "**1→2 · sockperf, p50: worse**" in md and "**2→1 · sockperf, p50: worse**" in md
+    assert claims["factor"].tolist() == ["baseline campaign"]
+    assert f"{AFTER} against {BEFORE}: 22 comparisons" in claims["text"].iloc[0]
+    before, why = rep.baseline_comparison(BEFORE, pair)
+    assert before is None and "names no `baseline:`" in why
+    md, claims = rep.campaign_answer(rep.load_campaigns(BEFORE, pair), "What changed?")
+    assert "**Answer:** Nothing to compare" in md and "no baseline campaign is compared" in md

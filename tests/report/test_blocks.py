@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import azlatency
 from azlatency import report as rep
 from azlatency import schema
 from azlatency.campaign import import_campaign
@@ -636,6 +637,19 @@ def test_a_tested_answer_gives_the_interval_and_unit(tmp_path):
     tested = claims[claims["evidence"] == "tested across runs"]
     assert len(tested) >= 1
     assert "95% CI of the ratio" in md and "tested across runs," in md
+
+
+def test_a_campaign_where_nothing_varies_answers_so():
+    # a folder of one tool's runs to one service (the paping captures): no condition differs,
+    # so the page's question gets an answer that says so, as a claim, not a title alone
+    from tests.conftest import FIXTURES
+
+    t = azlatency.read(FIXTURES / "paping" / "paping--1.5.5-linux-veth-c20-nocolor-hostname.txt")
+    md, claims = rep.campaign_answer(t)
+    assert md.startswith("**Question** (not stated in campaign.yaml)")
+    assert "**Answer:** Nothing to compare: no two latency runs differ in one condition alone" in md
+    assert claims["kind"].tolist() == ["statement"]
+    assert claims["evidence"].tolist() == ["the runs' conditions"]
 
 
 def test_author_tables_are_shown_as_published(data):
