@@ -37,6 +37,7 @@ from ._lines import (
     packet_counts,
     probe_samples,
     stopped_by_ctrl_c,
+    stray,
 )
 
 TOOL = "hping3"
@@ -187,8 +188,6 @@ class _Read:
             self.reply(m, no, run)
         elif kind is _CUT:
             self.cut = (no, m.group(0))
-        elif kind is _REST:
-            self.rest(m.group(0), no, run)
         elif kind is _STATS:
             self.title = m
             self.stats_first = self.header is None
@@ -208,18 +207,19 @@ class _Read:
         elif kind is CTRL_C:
             self.ctrl_c = no
 
-    def rest(self, line: str, no: int, run: Run) -> None:
-        """The rest of a reply line whose first part stood above (``cut``)."""
+    def rest(self, line: str, no: int, run: Run) -> bool:
+        """The rest of a reply line whose first part stood above (``cut``); False when the
+        line is no such rest."""
         whole = _REPLY.match(self.cut[1] + line) if self.cut is not None else None
         if whole is None:
-            run.warnings.append(f"line {no} skipped: not hping3 output: {line.strip()[:80]!r}")
-            return
+            return False
         run.warnings.append(
             f"line {self.cut[0]}: a reply cut in two by the statistics (hping3 writes them to "
             f"stderr while its replies wait in stdout's buffer); read with its rest, line {no}"
         )
         self.reply(whole, self.cut[0], run)
         self.cut = None
+        return True
 
 
 def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
@@ -237,6 +237,10 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
                 f"hping3 did not start: Unable to resolve {m['host']!r}",
                 hint="the target's name did not resolve",
             )
+        if kind is _REST:
+            if not read.rest(m.group(0), no, run):  # a line ending in 'ms' that is not hping3's
+                stray(TOOL, source, no, m.group(0), strict, run.warnings)
+            continue
         read.take(kind, m, no, run)
     if read.cut is not None:
         no, part = read.cut
