@@ -642,7 +642,8 @@ def _caption(r: dict, adjust: str) -> str:
 PAIR = tuple(
     c
     for c in GROUP
-    if c not in ("msg_size_bytes", "src_zone", "dst_zone", "src_host", "dst_host", "dst_ip")
+    if c
+    not in ("msg_size_bytes", "src_zone", "dst_zone", "src_host", "dst_host", "dst_ip", "protocol")
 )
 
 

@@ -41,6 +41,10 @@ GROUP = (
     "src_host",
     "dst_host",
     "dst_ip",
+    # a tool's TCP and UDP (or ICMP) round trips to the same host are two groups: sockperf
+    # with and without --tcp, hping3 -S and -1, psping's TCP connect and ICMP (only where a
+    # tool names two: _mixed_protocols)
+    "protocol",
 )
 QUANTILES = DEFAULT_QUANTILES
 # The spectrum of the tail pages (page 11): from the median to p99.999.
@@ -243,6 +247,8 @@ def _part(col: str, value) -> str:
         return f"from {value}"
     if col in ("dst_host", "dst_ip"):
         return f"to {value}"
+    if col == "protocol":
+        return str(value).upper().replace("V6", "v6")
     return str(value)
 
 
@@ -273,10 +279,18 @@ def _varying(out: pd.DataFrame, key: pd.Series, candidates: list[str]) -> dict:
     varies = {}
     for k in key.unique():
         rows = out[key == k]
-        varies[k] = [c for c in candidates if rows[c].astype("string").nunique(dropna=False) > 1]
+        varies[k] = [c for c in candidates if _differs(rows, c)]
         if "src_zone" in varies[k] and "dst_zone" not in varies[k]:
             varies[k].append("dst_zone")  # the arrow is drawn with dst_zone: 1→1 and 2→1
     return varies
+
+
+def _differs(rows: pd.DataFrame, col: str) -> bool:
+    """Whether ``col`` tells ``rows`` apart; a protocol only where one tool measured with
+    several (ping's is ICMP and sockperf's TCP: no label needs to say so)."""
+    if col == "protocol":
+        return bool((rows.groupby("tool")[col].nunique(dropna=False) > 1).any())
+    return rows[col].astype("string").nunique(dropna=False) > 1
 
 
 def _row_label(r: pd.Series, by: list[str], varies: list[str], many: bool) -> str:
@@ -440,6 +454,17 @@ def _shared_percentiles(
     return _percentiles(tables, basis, level, list(by), _SHARED, unit)
 
 
+def _mixed_protocols(runs: pd.DataFrame) -> bool:
+    """Whether one tool's runs name two protocols (sockperf with and without ``--tcp``; ICMP
+    over IPv4 and IPv6 are one): only then does the protocol make groups, and a run that names none is a group of its own
+    rather than pooled with either."""
+    if "protocol" not in runs.columns:
+        return False
+    known = runs.dropna(subset=["protocol"])
+    family = known["protocol"].astype(str).str.removesuffix("v6")  # ICMP over IPv4 or IPv6
+    return bool((family.groupby(known["tool"]).nunique() > 1).any())
+
+
 def _percentiles(
     tables: Tables,
     basis: str | None,
@@ -448,7 +473,8 @@ def _percentiles(
     quantiles: Sequence[float],
     unit: str,
 ) -> pd.DataFrame:
-    by = [c for c in by if c in tables.runs.columns]
+    mixed = _mixed_protocols(tables.runs)
+    by = [c for c in by if c in tables.runs.columns and (c != "protocol" or mixed)]
     t, printed = _convert(tables, basis)
     keys = _keys(t.runs, [*by, "tool", "converted_from"])
     parts = []

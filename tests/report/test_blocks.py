@@ -714,3 +714,24 @@ def test_key_findings_set_like_numbers_side_by_side(data):
     assert not any(line.startswith("- **Latency (rtt):**") for line in lines)
     # both iperf3 runs print 3.81 Gbits/sec: one figure, not a range from it to itself
     assert "- **Throughput (iperf3):** 3.816 Gbit/s in each of 2 runs." in lines
+
+
+def test_one_tools_tcp_and_icmp_round_trips_are_two_groups(tmp_path):
+    # hping3 -S (a SYN ping) and hping3 -1 (ICMP) to the same host were one group, their
+    # medians pooled; a tool that names two protocols has a group for each, and says which
+    import shutil
+
+    from tests.conftest import FIXTURES
+
+    raw = tmp_path / "raw" / "syn-vs-icmp"
+    raw.mkdir(parents=True)
+    for name in ("veth-S-p443-c10-file", "veth-S-c50-i20ms", "veth-icmp-c5"):
+        src = FIXTURES / "hping3" / f"hping3--3.0.0a2-linux-{name}.txt"
+        shutil.copy(src, raw / src.name)
+    import_campaign(raw, root=tmp_path / "processed", workers=1)
+    p = rep.latency_percentiles(rep.load_campaigns("syn-vs-icmp", tmp_path))
+    p50 = p[p["stat"] == "p50"].set_index("label")
+    # icmp-c5: 0.8 0.6 0.5 0.4 0.2 ms; the two SYN runs: the median of their medians
+    assert sorted(p50.index) == ["ICMP · hping3", "TCP · hping3"]
+    assert p50.loc["ICMP · hping3", "estimate"] == 500.0
+    assert p50.loc["TCP · hping3", "n_runs"] == 2
