@@ -110,6 +110,10 @@ class _Text:
                 self.codec = decode(data).encoding
         text = data.decode(self.codec)
         self.nl = "\r\n" if "\r\n" in text[:65536] else "\n"
+        if self.nl == "\r\n" and "\n" in text.replace("\r\n", ""):
+            # mixed line ends (script(1): its own first line LF, the terminal's lines CRLF):
+            # split on LF, a CRLF line keeps its CR, so the lines are the file's lines
+            self.nl = "\n"
         self.lines = text.split(self.nl)
 
     def join(self, lines: list[str]) -> bytes:
