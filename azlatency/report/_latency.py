@@ -456,8 +456,8 @@ def _shared_percentiles(
 
 def _mixed_protocols(runs: pd.DataFrame) -> bool:
     """Whether one tool's runs name two protocols (sockperf with and without ``--tcp``; ICMP
-    over IPv4 and IPv6 are one): only then does the protocol make groups, and a run that names none is a group of its own
-    rather than pooled with either."""
+    over IPv4 and IPv6 are one): only then does the protocol make groups, and a run that
+    names none is a group of its own rather than pooled with either."""
     if "protocol" not in runs.columns:
         return False
     known = runs.dropna(subset=["protocol"])
