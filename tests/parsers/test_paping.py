@@ -3,6 +3,7 @@ forms published pastes take (a line of dots, ``^C``, a tab's indentation, CRLF) 
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import azlatency
@@ -43,7 +44,7 @@ def test_connect_times_are_round_trips_and_the_statistics_agree():
         "rtt",
         True,
     )
-    assert pd_none(run.command)  # the banner is no command line
+    assert pd.isna(run.command)  # the banner is no command line
     # Attempted = 20, Connected = 20, Failed = 0 (0.00%)
     assert (run.packets_sent, run.packets_received, run.loss_pct) == (20, 20, 0.0)
     s = t.samples
@@ -54,10 +55,6 @@ def test_connect_times_are_round_trips_and_the_statistics_agree():
     assert [_stat(t, k, "reported") for k in ("min", "max", "mean")] == [90.0, 2330.0, 350.0]
     assert _stat(t, "mean", "computed") == pytest.approx(350.0, abs=5)
     assert not isinstance(run.warnings, str)
-
-
-def pd_none(value) -> bool:
-    return value is None or value != value
 
 
 def test_the_average_over_every_attempt_is_made_the_mean_of_the_connects():
