@@ -984,18 +984,22 @@ def probe_samples(
     counts: re.Match[str] | None,
     elided: int | None,
     message: list[str | None] | None = None,
+    duplicates_counted: bool = False,
 ) -> None:
     """A ping-style run's probes as its samples (``kind``, each with its ``seq``, ``status``
-    and ``rtt_us``), checked against the printed ``counts`` (:func:`check_shown`), and the
-    computed statistics of those ``ok``; in a paste shortened at line ``elided`` ('...') the
-    probes shown are no samples (:func:`left_out`)."""
+    and ``rtt_us``), checked against the printed ``counts`` (:func:`check_shown`: the
+    ``duplicate`` rows among its received where ``duplicates_counted``), and the computed
+    statistics of those ``ok``; in a paste shortened at line ``elided`` ('...') the probes
+    shown are no samples (:func:`left_out`)."""
     if elided and seq:
         run.warnings.append(left_out(elided, len(seq), "probes", "probe"))
         return
     if not seq:
         return
     replies = [r for s, r in zip(status, rtt_us, strict=True) if s == "ok"]
-    check_shown(run, seq, counts, len(replies))
+    once = [q for q, s in zip(seq, status, strict=True) if s != "duplicate"]
+    counted = len(replies) + (len(seq) - len(once) if duplicates_counted else 0)
+    check_shown(run, once, counts, counted)
     frame: dict[str, Any] = {
         "seq": pd.array(seq, dtype="Int64"),
         "kind": kind,

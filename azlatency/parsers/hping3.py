@@ -16,6 +16,8 @@ hping3 prints its replies to stdout and its statistics to stderr: in a file
 (``hping3 ... > out 2>&1``) the statistics come *first* (stdout waits in its buffer until
 exit), and a reply line the buffer cut in two stands on both sides of them (4 KiB in, ``...
 flags=SA`` / statistics / `` seq=48 win=64240 rtt=0.1 ms``): read as one, and said.
+A second reply to a probe (``DUP! len=...``) is a ``duplicate`` sample; hping3 counts it as
+received (its loss goes below 0: '-66% packet loss') and the run's counts do not.
 See ``docs/tools/hping3.md``.
 """
 
@@ -46,7 +48,10 @@ INFO = ToolInfo(
     tool=TOOL,
     description="hping3 TCP/UDP/ICMP pings ('len=44 ip=... flags=SA seq=0 win=64240 rtt=1.1 ms')",
     variants=("tcp", "icmp", "udp", "raw-ip"),
-    versions="hping3 3.0.0-alpha-2 (Debian 12's 3.a2.ds2-10, captured); hping2's lines are the same",
+    versions=(
+        "hping3 3.0.0-alpha-2 (Debian 12's 3.a2.ds2-10) and upstream's 3.0.0-alpha-1 "
+        "(antirez/hping 3547c76, 'packets tramitted'), captured; hping2's lines are the same"
+    ),
     produces=("runs", "samples", "summaries"),
     flags="-S -p <port> -c <count> (a SYN ping); -1 (ICMP), -2 (UDP)",
     latency_basis="rtt",
@@ -62,44 +67,70 @@ _REPLY = re.compile(
 )
 # a run's first reply (seq=0): after a run's statistics, the next run's
 _FIRST = re.compile(_REPLY.pattern.replace("(?P<fields>.*?)", r"(?P<fields>.*?\bseq=0\b.*?)"))
+# a second reply to one probe: hping3 counts and times it as received (module doc)
+_DUP = re.compile(r"^\s*DUP! " + _REPLY.pattern.removeprefix("^\\s*"))
 # a reply line stdout's buffer cut (its first part; the rest stands below the statistics)
-_CUT = re.compile(r"^\s*len=\d+(?: ip=\S*(?: .*)?)?$")
-_REST = re.compile(r"^(?!\s*(?:len=|round-trip|---|HPING|\d+ packets))\S?.*?\bms\s*$")
+_CUT = re.compile(r"^\s*(?:DUP! )?len=\d+(?: ip=\S*(?: .*)?)?$")
+_REST = re.compile(r"^(?!\s*(?:len=|DUP! |round-trip|---|HPING|\d+ packets))\S?.*?\bms\s*$")
 _STATS = re.compile(r"^\s*--- (?P<host>\S+) hping statistic ---\s*$")
 _COUNTS = re.compile(
-    r"^\s*(?P<sent>\d+) packets transmitted, (?P<received>\d+) packets received, "
-    r"(?P<loss>\d+(?:\.\d+)?)% packet loss\s*$"
+    # 'tramitted' is upstream's spelling (antirez/hping statistics.c); Debian's package mends it
+    r"^\s*(?P<sent>\d+) packets tra(?:ns)?mitted, (?P<received>\d+) packets received, "
+    r"(?P<loss>-?\d+(?:\.\d+)?)% packet loss\s*$"  # below 0 with duplicates (module doc)
 )
 _RTT = re.compile(
     r"^\s*round-trip min/avg/max = (?P<min>\d+(?:\.\d+)?)/(?P<mean>\d+(?:\.\d+)?)/"
     r"(?P<max>\d+(?:\.\d+)?) ms\s*$"
 )
+# --flood (stderr: in a file above the statistics, so it may open a run)
+_FLOOD = re.compile(r"^\s*hping in flood mode, no replies will be shown\s*$")
+_OUT_OF_SEQ = re.compile(r"^\s*(?P<n>\d+) out of sequence packets received\s*$")  # -r's ids
 _UNRESOLVED = re.compile(r"^\s*Unable to resolve '(?P<host>[^']*)'\s*$")
+# -V: the interface's line above the HPING line, each reply's IP part on a line of its own
+# ('len=44 ip=... id=0 tos=0 iplen=44', then 'sport=443 flags=SA seq=0 ... rtt=0.2 ms') and,
+# for TCP, the reply's own sequence numbers on a third ('seq=3781279105 ack=... urp=0')
+_USING = re.compile(r"^\s*using (?P<iface>\S+), addr: (?P<ip>\S+), MTU: (?P<mtu>\d+)\s*$")
+_VERBOSE = re.compile(r"^\s*(?:DUP! )?len=\d+ ip=\S+ .*\btos=[0-9a-fA-F]+ iplen=\d+\s*$")
+_TCP_DETAIL = re.compile(r"^\s*seq=\d+ ack=\d+ sum=[0-9a-fA-F]+ urp=\d+\s*$")
+# --icmp-ts / --icmp-addr: what the reply carries, under its reply line
+_ICMP_DETAIL = re.compile(
+    r"^\s*ICMP (?:timestamp: Originate=\d+ Receive=\d+ Transmit=\d+|timestamp RTT tsrtt=\d+"
+    r"|address mask: icmpam=[\d.]+)\s*$"
+)
 # hping3's own messages: '[open_sockraw] socket(): Operation not permitted', 'ICMP Port
 # Unreachable from ip=10.0.0.2 name=UNKNOWN', 'Warning: Unable to guess the output interface'
-_NOTE = re.compile(
-    r"^\s*(?P<message>\[\w+\] \S.*|ICMP \S.* from ip=\S+.*|Warning: \S.*|DUP! \S.*)$"
-)
+_NOTE = re.compile(r"^\s*(?P<message>\[\w+\] \S.*|ICMP \S.* from ip=\S+.*|Warning: \S.*)$")
 # the rest of an 'ICMP ... from ip=' line: the name looked up, 'status=0 port=2422 seq=0'
 _ICMP_REST = re.compile(r"^[\s\x08]*(?:name=\S+|status=\d+ port=\d+ seq=\d+)\s*$")
 _LINES = (
     _ICMP_REST,
+    _ICMP_DETAIL,
+    _TCP_DETAIL,
+    _USING,
     _HEADER,
     _FIRST,
     _REPLY,
+    _DUP,
     _STATS,
     _COUNTS,
+    _OUT_OF_SEQ,
     _RTT,
     _UNRESOLVED,
+    _FLOOD,
     _NOTE,
+    _VERBOSE,
     _CUT,
     _REST,
     ELIDED,
     CTRL_C,
 )
-_OPENS = (_HEADER, _FIRST, _REPLY, _STATS, _UNRESOLVED)
+_OPENS = (_HEADER, _FIRST, _REPLY, _STATS, _UNRESOLVED, _FLOOD)
 OPENERS = _OPENS  # the reader's hook: locate() opens on these lines alone
-_INTEGERS = {"sent": "a count of packets sent", "received": "a count of packets received"}
+_INTEGERS = {
+    "sent": "a count of packets sent",
+    "received": "a count of packets received",
+    "n": "a count of packets out of sequence",
+}
 # 'get hostname...' and the backspaces and spaces hping3 writes over it
 _BACKSPACED = re.compile(r"get hostname\.\.\.|[^\x08]?\x08| +(?=\x08)")
 _SEQ = re.compile(r"\b(?:icmp_)?seq=(?P<seq>\d+)\b")
@@ -133,6 +164,8 @@ def _next_run(kind: re.Pattern[str], seen: set) -> bool:
         return _HEADER in seen or replied
     if kind is _FIRST:
         return replied
+    if kind is _FLOOD:  # stderr's, as the statistics: at a terminal under the HPING line
+        return _FLOOD in seen or _STATS in seen
     return False
 
 
@@ -162,64 +195,85 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
 class _Read:
     """What the lines of one run say, as read."""
 
-    replies: list[tuple[int, float, str]] = field(default_factory=list)  # seq, µs, fields
+    # seq, µs, fields, status ('ok', or 'duplicate': a DUP! line)
+    replies: list[tuple[int, float, str, str]] = field(default_factory=list)
     header: re.Match | None = None
     title: re.Match | None = None
     counts: re.Match | None = None
     counts_no: int = 0
     figures: re.Match | None = None
     cut: tuple[int, str] | None = None  # a reply's first part waiting for its rest
+    details: int = 0  # --icmp-ts's or --icmp-addr's lines under their replies, not read
+    using: re.Match | None = None  # -V's 'using eth0, addr: ip, MTU: 1500'
+    out_of_seq: int | None = None  # '-r': 'N out of sequence packets received'
+    flood: bool = False  # '--flood': hping3 reads no reply
     icmp_errors: int = 0  # replies that are ICMP errors ('ICMP Port Unreachable from ip=')
     stats_first: bool = False  # the statistics above the HPING line: a file (module doc)
     elided: int | None = None
     ctrl_c: int | None = None
 
-    def reply(self, m: re.Match, no: int, run: Run) -> None:
+    def reply(self, m: re.Match, no: int, run: Run, status: str = "ok") -> None:
         seq = _SEQ.search(m["fields"])
         if seq is None:
             run.warnings.append(f"line {no}: a reply without its seq= not read")
             return
-        self.replies.append((int(seq["seq"]), float(m["ms"]) * 1000.0, m["fields"]))
+        self.replies.append((int(seq["seq"]), float(m["ms"]) * 1000.0, m["fields"], status))
 
     def take(self, kind: re.Pattern[str], m: re.Match, no: int, run: Run) -> None:
-        if kind is _HEADER:
-            self.header = m
-        elif kind is _REPLY or kind is _FIRST:
-            self.reply(m, no, run)
-        elif kind is _CUT:
+        if kind in _KEPT:
+            setattr(self, _KEPT[kind], m)
+        elif kind is _REPLY or kind is _FIRST or kind is _DUP:
+            self.reply(m, no, run, "duplicate" if kind is _DUP else "ok")
+        elif kind is _CUT or kind is _VERBOSE:
             self.cut = (no, m.group(0))
+        elif kind is _ICMP_DETAIL:
+            self.details += 1
+        elif kind is _OUT_OF_SEQ:
+            self.out_of_seq = int(m["n"])
+        elif kind is _FLOOD:
+            self.flood = True
         elif kind is _STATS:
             self.title = m
             self.stats_first = self.header is None
         elif kind is _COUNTS:
             self.counts, self.counts_no = m, no
-        elif kind is _RTT:
-            self.figures = m
         elif kind is _NOTE:
-            message = _BACKSPACED.sub("", m["message"]).strip()
-            if message.startswith("ICMP "):
-                self.icmp_errors += 1
-                if self.icmp_errors > 1:
-                    return  # one line says what they are; the count says how many
-            run.warnings.append(f"line {no}: hping3: {message}")
+            self.note(m, no, run)
         elif kind is ELIDED:
             self.elided = self.elided or no
         elif kind is CTRL_C:
             self.ctrl_c = no
 
+    def note(self, m: re.Match, no: int, run: Run) -> None:
+        message = _BACKSPACED.sub("", m["message"]).strip()
+        if message.startswith("ICMP "):
+            self.icmp_errors += 1
+            if self.icmp_errors > 1:
+                return  # one line says what they are; the count says how many
+        run.warnings.append(f"line {no}: hping3: {message}")
+
     def rest(self, line: str, no: int, run: Run) -> bool:
         """The rest of a reply line whose first part stood above (``cut``); False when the
         line is no such rest."""
-        whole = _REPLY.match(self.cut[1] + line) if self.cut is not None else None
+        if self.cut is None:
+            return False
+        split = _VERBOSE.match(self.cut[1]) is not None  # -V's, not stdout's buffer's
+        joined = self.cut[1] + " " + line.lstrip() if split else self.cut[1] + line
+        whole = _REPLY.match(joined) or _DUP.match(joined)
         if whole is None:
             return False
-        run.warnings.append(
-            f"line {self.cut[0]}: a reply cut in two by the statistics (hping3 writes them to "
-            f"stderr while its replies wait in stdout's buffer); read with its rest, line {no}"
-        )
-        self.reply(whole, self.cut[0], run)
+        if not split:
+            run.warnings.append(
+                f"line {self.cut[0]}: a reply cut in two by the statistics (hping3 writes them to "
+                f"stderr while its replies wait in stdout's buffer); read with its rest, line {no}"
+            )
+        self.reply(whole, self.cut[0], run, "duplicate" if whole.re is _DUP else "ok")
         self.cut = None
         return True
+
+
+# the lines whose match is kept as it is (_Read's attribute)
+_KEPT = {_HEADER: "header", _RTT: "figures", _USING: "using"}
 
 
 def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
@@ -288,16 +342,25 @@ def _target(run: Run, read: _Read) -> None:
         meta["msg_size_bytes"] = int(h["data"]) or None
         if protocol == "tcp":
             meta.setdefault("labels", {})["tcp_flags"] = h["mode"]
-    ports = {p["port"] for _, _, f in read.replies if (p := _SPORT.search(f))}
+    ports = {p["port"] for _, _, f, _ in read.replies if (p := _SPORT.search(f))}
     if len(ports) == 1:
         meta["port"] = int(ports.pop())
+    if read.using is not None:  # -V: the interface hping3 sends from
+        meta["src_ip"] = read.using["ip"]
+    if read.out_of_seq is not None:
+        meta["out_of_order"] = read.out_of_seq
+    if read.details:
+        run.warnings.append(
+            f"{read.details} lines of what ICMP timestamp or address mask replies carry "
+            "(--icmp-ts, --icmp-addr) not read: each reply's round trip is its line above them"
+        )
     if read.icmp_errors:
         meta["errors"] = read.icmp_errors
         run.warnings.append(
             f"{read.icmp_errors} replies are ICMP errors: hping3 counts them as received and "
             "times them, so its round trips are to the host's stack, no service answered"
         )
-    flags = {f["flags"] for _, _, x in read.replies if (f := _FLAGS.search(x))}
+    flags = {f["flags"] for _, _, x, _ in read.replies if (f := _FLAGS.search(x))}
     if flags and flags <= {"RA", "R"}:
         run.warnings.append(
             "every reply is a RST (flags=RA): the port is closed; the round trips are the "
@@ -309,9 +372,38 @@ def _statistics(run: Run, read: _Read) -> None:
     counts, figures = read.counts, read.figures
     if counts is not None:
         packet_counts(run, counts)
+        sent = int(counts["sent"])
+        if sent:  # hping3 prints 100 - received * 100 / sent in whole numbers: 67% for 1 of 3
+            run.meta["loss_pct"] = 100.0 * (sent - int(counts["received"])) / sent
+        _duplicates(run, read)
+        if read.flood:  # hping3 sends and reads nothing: its '100% packet loss' is none
+            run.meta.update(packets_received=None, loss_pct=None)
+            run.warnings.append(
+                "--flood: hping3 reads no reply, so its 'received' and 'loss' are no "
+                "measurement (left out); only the packets sent are counted"
+            )
     if figures is not None and counts is not None and int(counts["received"]):
         for stat in ("min", "mean", "max"):
             run.add("rtt", stat, float(figures[stat]) * 1000.0, "us")
+
+
+def _duplicates(run: Run, read: _Read) -> None:
+    """hping3 counts a second reply to a probe (``DUP!``) as received, and its round trip in
+    ``min/avg/max``: more received than sent makes its loss below 0 ('-66% packet loss').  The
+    run's counts are of the probes answered, as ping's are; hping3's figures stand, said."""
+    sent, received = int(read.counts["sent"]), int(read.counts["received"])
+    extra = max(sum(r[3] == "duplicate" for r in read.replies), received - sent)
+    if extra <= 0:
+        return
+    answered = max(received - extra, 0)
+    loss = 100.0 * (sent - answered) / sent if sent else None
+    run.meta.update(packets_received=answered, loss_pct=loss, duplicates=extra)
+    run.warnings.append(
+        f"{extra} replies are duplicates (DUP!): hping3 counts them as received and times them "
+        f"in its round-trip min/avg/max ('{received} packets received, {read.counts['loss']}% "
+        f"packet loss' of {sent} sent); the run's received is {answered}, its loss "
+        f"{loss if loss is None else f'{loss:g}%'}"
+    )
 
 
 def _samples(run: Run, read: _Read) -> None:
@@ -319,9 +411,10 @@ def _samples(run: Run, read: _Read) -> None:
     probe_samples(
         run,
         [r[0] for r in replies],
-        ["ok"] * len(replies),
+        [r[3] for r in replies],
         [r[1] for r in replies],
         kind="reply",
         counts=read.counts,
         elided=read.elided,
+        duplicates_counted=True,
     )
