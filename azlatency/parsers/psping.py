@@ -17,7 +17,9 @@ Modes and what becomes of them (one run per test):
   warm-up replies are printed unmarked, first: the ``(warmup N)`` count says how many
   (``omitted`` samples; the statistics leave them out, and the ``-h`` counts confirm it).
 * TCP connect (``TCP connect to``): one ``probe`` per ``Connecting to ...`` line, ``(warmup)``
-  ones ``omitted``; the time is the connect (SYN to SYN-ACK) as PsPing times it.
+  ones ``omitted``; the time is the connect (SYN to SYN-ACK) as PsPing times it.  A connect
+  that failed prints Windows' message (``timeout`` or ``error`` probes); PsPing 2.01 prints no
+  `` from <address>:``.
 * TCP/UDP latency (``-l``/``-n``): ``roundtrip latency statistics (post warmup)`` (its
   ``Maxiumum`` spelt so by PsPing 2.10); no per-probe lines.
 * Bandwidth (``-b``): ``sender``/``receiver bandwidth statistics`` in KB/s (1024 bytes: the
@@ -61,7 +63,7 @@ INFO = ToolInfo(
     tool=TOOL,
     description="PsPing ICMP, TCP connect, TCP/UDP latency and bandwidth tests, -h histograms",
     variants=("icmp", "tcp-connect", "latency", "bandwidth"),
-    versions="PsPing 2.10 (outputs published in docs and blogs)",
+    versions="PsPing 2.10 and 2.01 (outputs published in docs and blogs)",
     produces=("runs", "samples", "summaries"),
     flags="-n <count> -h (histogram); -l <size> for latency, -b for bandwidth",
     latency_basis="rtt",
@@ -84,15 +86,22 @@ LAT_HEAD = re.compile(
 WARMUP_SET = re.compile(r"^\s*Setting warmup count to match number of outstanding I/Os: \d+\s*$")
 ITERATIONS = re.compile(
     r"^\s*(?P<n>\d+|Infinite) iterations \((?:warmup (?P<w1>\d+)|(?P<w2>\d+) warmup)\) "
-    r"(?:ping test|sending (?P<size>\d+) bytes (?P<proto>TCP|UDP) (?:latency|bandwidth) test):"
+    r"(?:ping test|connecting test|sending (?P<size>\d+) bytes (?P<proto>TCP|UDP) (?:latency|bandwidth) test):"
     r"(?:\s*\d+%)?\s*$"
 )
 CONNECTED = re.compile(r"^\s*Connected\s*$")
 REPLY = re.compile(r"^\s*Reply from (?P<ip>\S+): (?P<ms>\d+(?:\.\d+)?)ms\s*$")
+# PsPing 2.01 prints no ' from <address>:', and its failures as Windows' message for the error
 CONNECT = re.compile(
-    r"^\s*Connecting to (?P<target>\S+?)(?P<warmup> \(warmup\))?: from (?P<src>\S+): "
+    r"^\s*Connecting to (?P<target>\S+?)(?P<warmup> \(warmup\))?:(?: from (?P<src>\S+):)? "
     r"(?P<ms>\d+(?:\.\d+)?)ms\s*$"
 )
+FAILED = re.compile(
+    r"^\s*Connecting to (?P<target>\S+?)(?P<warmup> \(warmup\))?:(?: from (?P<src>\S+?):)? "
+    r"(?P<error>[A-Z][^:]*\.)\s*$"
+)  # 'This operation returned because the timeout period expired.'
+# the connect Ctrl+C stopped: its line has no result (and the statistics do not count it)
+CUT = re.compile(r"^\s*Connecting to (?P<target>\S+?)(?P<warmup> \(warmup\))?:(?: from \S+?:)?\s*$")
 STATS = re.compile(
     r"^\s*(?:(?:Ping|TCP connect) statistics for (?P<target>\S+?)"
     r"|(?P<proto>TCP|UDP) roundtrip latency statistics \(post warmup\)"
@@ -112,7 +121,7 @@ HIST_HEAD = re.compile(r"^\s*(?P<what>Latency|Bandwidth)\s+Count\s*$")
 HIST_ROW = re.compile(r"^\s*(?P<value>\d+(?:\.\d+)?)\s+(?P<count>\d+)\s*$")
 LINES = (
     BANNER, COPYRIGHT, ICMP_HEAD, TCP_HEAD, LAT_HEAD, WARMUP_SET, ITERATIONS, CONNECTED, REPLY,
-    CONNECT, STATS, COUNTS, SIZES, FIGURES, HIST_HEAD, HIST_ROW, ELIDED,
+    CONNECT, FAILED, CUT, STATS, COUNTS, SIZES, FIGURES, HIST_HEAD, HIST_ROW, ELIDED,
 )  # fmt: skip
 _HEADS = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, WARMUP_SET)
 _SETUP = (ICMP_HEAD, TCP_HEAD, LAT_HEAD, ITERATIONS)  # lines read by _Test._setup
@@ -209,7 +218,9 @@ class _Test:
         self.run = Run(line_start=no, line_end=no)
         self.run.meta.update(tool=TOOL, tool_version=version, command=command, warmup_excluded=True)
         self.started = False
-        self.probes: list[tuple[str, float, str | None]] = []  # status, ms, source address
+        # status, ms, source address, the error's message
+        self.probes: list[tuple[str, float, str | None, str | None]] = []
+        self.cut: int | None = None  # the connect Ctrl+C stopped (CUT)
         self.hist: list[tuple[float, int, int]] = []
         self.hist_kind = None
         self.counts = self.sizes = self.figures = self.stats = None
@@ -233,9 +244,15 @@ class _Test:
         if k in _SETUP:
             self._setup(k, m)
         elif k is REPLY:
-            self.probes.append(("ok", float(m["ms"]), None))
-        elif k is CONNECT:
-            self.probes.append(("omitted" if m["warmup"] else "ok", float(m["ms"]), m["src"]))
+            self.probes.append(("ok", float(m["ms"]), None, None))
+        elif k is CONNECT or k is FAILED:
+            failed = ("timeout" if "timeout" in m["error"] else "error") if k is FAILED else None
+            ms = float("nan") if failed else float(m["ms"])
+            status = "omitted" if m["warmup"] else failed or "ok"
+            self.probes.append((status, ms, m["src"], m["error"] if failed else None))
+            _target(meta, m["target"])
+        elif k is CUT:
+            self.cut = no
             _target(meta, m["target"])
         elif k is STATS:
             self.stats = no
@@ -305,6 +322,11 @@ def _finish(t: _Test) -> Run:
     run = t.run
     meta = run.meta
     meta.setdefault("parser_variant", "tcp-connect" if any(p[2] for p in t.probes) else "icmp")
+    if t.cut is not None:
+        run.warnings.append(
+            f"line {t.cut}: a connect Ctrl+C stopped, with no result (not counted, as PsPing's "
+            "statistics do not count it)"
+        )
     variant = meta["parser_variant"]
     meta["latency_basis"] = None if variant == "bandwidth" else "rtt"
     _counts(run, t)
@@ -352,6 +374,8 @@ def _figures(run: Run, t: _Test) -> None:
         for stat in ("min", "max", "mean"):
             run.add(f"throughput_{side}", stat, float(f[stat]) * KB * 8, "bps", n=n)
         return
+    if n == 0:  # nothing came back: PsPing prints 0.00ms for each
+        return
     for stat in ("min", "max", "mean"):
         run.add("rtt", stat, float(f[stat]) * 1000, "us", n=n)
 
@@ -367,14 +391,15 @@ def _probes(run: Run, t: _Test) -> None:
         # ICMP replies are not marked: the first 'warmup' ones are the warm-up
         status = ["omitted"] * min(t.warmup, len(status)) + status[t.warmup :]
     ms = np.array([p[1] for p in t.probes], dtype=float)
-    run.samples = samples_frame(
-        {
-            "seq": pd.array(range(len(ms)), dtype="Int64"),
-            "kind": "reply" if run.meta["parser_variant"] == "icmp" else "probe",
-            "status": status,
-            "rtt_us": ms * 1000,
-        }
-    )
+    frame = {
+        "seq": pd.array(range(len(ms)), dtype="Int64"),
+        "kind": "reply" if run.meta["parser_variant"] == "icmp" else "probe",
+        "status": status,
+        "rtt_us": ms * 1000,
+    }
+    if any(p[3] for p in t.probes):
+        frame["message"] = [p[3] for p in t.probes]
+    run.samples = samples_frame(frame)
     kept = ms[[s == "ok" for s in status]] * 1000
     if t.counts is not None and int(t.counts["received"]) != len(kept):
         run.warnings.append(

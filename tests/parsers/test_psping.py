@@ -122,3 +122,37 @@ def test_a_paste_shortened_with_dots_keeps_only_the_statistics(dots, strict):
     # line 24: Minimum = 38.30ms, Maximum = 43.91ms, Average = 41.42ms
     assert s[(s.stat == "mean") & (s.source == "reported")].value.item() == pytest.approx(41420.0)
     assert (s.source == "computed").sum() == 0
+
+
+V201 = "psping--2.01-windows-t-tcp-connect"
+DOC = "azure-architecture-center-troubleshoot-vpn.txt"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_psping_2_01_connects_and_their_timeouts(strict):
+    # Azure's VPN troubleshooting guide: PsPing 2.01 prints 'Infinite iterations (warmup 1)
+    # connecting test:' and no ' from <address>:'; the whole test was refused (strict) or its
+    # connects all skipped
+    t = azlatency.read(PS / f"{V201}--{DOC}", strict=strict)
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.parser_variant, run.dst_ip, run.port) == (
+        "2.01",
+        "tcp-connect",
+        "10.20.0.5",
+        80,
+    )
+    assert t.samples.status.tolist() == ["omitted", "ok", "ok", "ok"]
+    assert t.samples.rtt_us.tolist() == [6210.0, 3790.0, 3440.0, 4810.0]
+    assert value(t, "rtt", "mean") == 4010.0 and run.packets_received == 3
+    assert value(t, "rtt", "mean", "computed") == pytest.approx((3790 + 3440 + 4810) / 3)
+    # the timeouts: each a 'timeout' probe with Windows' message; the connect Ctrl+C stopped
+    # ('Connecting to 10.20.1.6:80:' alone) is none, as PsPing's 'Sent = 3' says
+    u = azlatency.read(PS / f"{V201}-timeouts--{DOC}", strict=strict)
+    run = u.runs.iloc[0]
+    assert u.samples.status.tolist() == ["omitted", "timeout", "timeout", "timeout"]
+    assert u.samples.rtt_us.isna().all()
+    assert u.samples.message.iloc[1] == "This operation returned because the timeout period expired."
+    assert (run.packets_sent, run.packets_received, run.loss_pct) == (3, 0, 100.0)
+    assert "line 13: a connect Ctrl+C stopped, with no result" in run.warnings
+    # 'Minimum = 0.00ms, Maximum = 0.00ms, Average = 0.00ms' with nothing back: no time
+    assert u.summaries.stat.tolist() == ["count"]
