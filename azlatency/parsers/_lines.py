@@ -132,8 +132,13 @@ def decimal_to_ns(text: str) -> int:
 # host name when there is one.
 PROMPT = re.compile(
     r"^\s*(?:(?P<open>\[)?(?P<user>[\w.-]+)@(?P<host>[\w.-]+)"
-    r"(?(open)(?: [^\]]*)?\]|(?::[^\s#$]*)?)\s*[#$%]\s*"
+    # 'user@host:~$ ', '[user@host dir]# ', zsh's 'user@host ~ % '
+    r"(?(open)(?: [^\]]*)?\]|(?::[^\s#$]*|\s+[^\s#$%@]+)?)\s*[#$%]\s*"
     r"|(?:PS\s+)?[A-Za-z]:\\[^>]*>\s*"
+    r"|[~/][^\s#$%]*\s+[#$%]\s+"  # a container's sh: '/ # ', '~ $ '
+    # an arrow theme's: '~ ➤ ', oh-my-zsh's '➜  ~ ' or '➜  repo git:(main) ✗ ', '❯ '
+    r"|(?:[~/]\S*\s+)?[\u279c\u27a4\u276f]\s+"
+    r"(?:[~/]\S*\s+|[\w.-]+\s+git:\([^)]*\)\s+(?:\u2717\s+)?)?"
     r"|[#$>]\s+)"
 )
 

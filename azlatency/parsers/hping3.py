@@ -378,6 +378,7 @@ def _statistics(run: Run, read: _Read) -> None:
         _duplicates(run, read)
         if read.flood:  # hping3 sends and reads nothing: its '100% packet loss' is none
             run.meta.update(packets_received=None, loss_pct=None)
+            run.summaries = [x for x in run.summaries if x.metric != "rtt"]  # its count, 0
             run.warnings.append(
                 "--flood: hping3 reads no reply, so its 'received' and 'loss' are no "
                 "measurement (left out); only the packets sent are counted"

@@ -191,6 +191,7 @@ def test_icmp_timestamps_and_flood_mode(strict):
     # '91633 packets tramitted, 0 packets received, 100% packet loss': --flood reads no reply
     assert run.packets_sent == 91633 and run.line_start == 1
     assert pd.isna(run.packets_received) and pd.isna(run.loss_pct) and len(f.samples) == 0
+    assert len(f.summaries) == 0  # not even its 'received' count, 0
     assert "--flood: hping3 reads no reply" in run.warnings
 
 

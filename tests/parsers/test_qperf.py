@@ -393,3 +393,23 @@ def test_qperf_lines_run_together_are_read_one_by_one(name, first, strict):
     assert_same_reading(base, got, ("mode", "complete", "command", "tool_version", "labels"))
     said = "; ".join(got.runs["warnings"].dropna())
     assert f"line {i + 1}: 2 of qperf's lines run together (line breaks lost)" in said
+
+
+@pytest.mark.parametrize("prompt", ["~ \u27a4 ", "\u279c  ~ ", "me@mbp ~ % ", "/ # "])
+def test_an_arrow_themes_prompt_between_two_outputs_is_a_command(prompt):
+    # two runs pasted one after another, each under its command as an oh-my-zsh, fish-like,
+    # macOS zsh or busybox prompt shows it (a WireGuard benchmark's post: '~ ➤ qperf ...'):
+    # the second command was refused (strict) or skipped and the run above it lost its own
+    lines = (QP / "qperf--0.4.11-linux-plain-tcp-udp.txt").read_text().split("\n")
+    text = "\n".join(
+        [
+            f"{prompt}qperf 10.0.0.4 tcp_lat",
+            *lines[2:4],
+            f"{prompt}qperf 10.0.0.4 udp_lat",
+            *lines[7:9],
+        ]
+    )
+    t = azlatency.read(text.encode(), strict=True)
+    assert t.runs.command.tolist() == ["qperf 10.0.0.4 tcp_lat", "qperf 10.0.0.4 udp_lat"]
+    assert t.runs.warnings.isna().all()
+    assert t.summaries.value.tolist() == [8.01, 6.21]

@@ -320,6 +320,28 @@ def test_red_hat_prompts_name_the_command_and_host():
     assert command_of("root@vm2:/tmp# ping 10.0.0.5", ["ping"]) == ("ping 10.0.0.5", "vm2")
 
 
+@pytest.mark.parametrize(
+    ("line", "command", "host"),
+    [
+        # macOS's zsh ('%n@%m %1~ %#'), as a hping3 write-up shows it
+        ("me@mbp ~ % sudo hping3 --icmp -c 3 10.0.0.4", "sudo hping3 --icmp -c 3 10.0.0.4", "mbp"),
+        ("/ # hping3 --flood -S nginx -p 80", "hping3 --flood -S nginx -p 80", None),  # busybox
+        ("~ \u27a4 qperf 192.168.66.1 tcp_lat", "qperf 192.168.66.1 tcp_lat", None),
+        ("\u279c  ~ qperf 10.0.0.4 tcp_lat", "qperf 10.0.0.4 tcp_lat", None),  # oh-my-zsh
+        ("\u279c  repo git:(main) \u2717 qperf 10.0.0.4 tcp_lat", "qperf 10.0.0.4 tcp_lat", None),
+        ("\u276f qperf 10.0.0.4 tcp_lat", "qperf 10.0.0.4 tcp_lat", None),
+    ],
+)
+def test_prompts_of_other_shells(line, command, host):
+    """A command under zsh's, a container's or an arrow theme's prompt was no command: a
+    strict read refused the line between two outputs, the default skipped it and the output
+    below lost its command."""
+    from azlatency.parsers._lines import command_of
+
+    assert command_of(line, ["hping3", "qperf"]) == (command, host)
+    assert command_of("/ # ", ["hping3"]) == (None, None)
+
+
 def test_a_fence_run_into_the_command_says_nothing():
     """A lost line break ran a Markdown fence into the command below it ('```# ntttcp -s
     $ip ...', a join study of the fixtures): the command was lost without a word.  The fence
