@@ -242,3 +242,26 @@ def test_twping_loss_percent_as_printed_only():
     t = azlatency.read(bad).validate()
     assert "skipped: not twping output: '200 sent, 35 lost (1e400%)" in t.runs["warnings"].iloc[0]
     assert azlatency.read(text).runs["loss_pct"].iloc[0] == 17.5
+
+
+def test_one_way_delays_below_zero_say_the_clocks_differ():
+    # A published pair of sessions (a lab's notes, owping -c 10 -a 98 -a 99 between two hosts)
+    # prints 'one-way delay min/median/max = -12.5/-12.5/-12.4 ms, (err=9.01 ms)' one way and
+    # '12.8/12.9/12.8 ms' back: one clock 12.6 ms behind the other.  Our captures share one
+    # clock; the clean capture's and the -v capture's delays moved by the same 12.6 ms stand in.
+    text = (OW / f"owping--{V}-c100-clean.txt").read_text()
+    moved = text.replace("= 0.03/0.1/12.2 ms, (unsync)", "= -12.57/-12.5/-0.4 ms, (err=9.01 ms)")
+    t = _read(moved.encode())
+    fwd, rev = t.runs.warnings.tolist()
+    assert "one-way delays below 0 (min -12.57 ms, owping's error estimate 9.01 ms)" in fwd
+    assert "below 0" not in rev  # the way back stays above 0
+    assert _sum(t, 0, "one_way", "min").value == -12570.0  # kept as printed
+    v = (OW / f"owping--{V}-c50-v-loss.txt").read_text()
+    shifted = re.sub(
+        r"delay=(\d+\.\d+) ms", lambda m: f"delay={float(m[1]) - 12.6:.4f} ms", v, count=3
+    )
+    u = _read(shifted.encode())
+    assert "one-way delays below 0 (min -12.5" in u.runs.warnings.iloc[0]
+    assert (u.samples.one_way_us < 0).sum() == 3
+    # the captures themselves: no such warning
+    assert not _read(OW / f"owping--{V}-c100-clean.txt").runs.warnings.str.contains("below 0").any()
