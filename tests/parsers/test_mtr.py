@@ -166,3 +166,68 @@ def test_a_csv_header_wrapped_over_two_lines_is_read_as_one(strict):
     assert got.runs["warnings"].tolist() == [
         "lines 1-2: the header broken in two (a copy wrapped at its width?), read as one line"
     ]
+
+
+S = "mtr--0.95-linux-screen-"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_copy_of_the_live_screen_is_a_trace(strict):
+    # 'mtr host' at a terminal: no report, its curses screen copied (tmux capture-pane).  It
+    # was 'no known tool output found'.
+    t = read(f"{S}names-120x24.txt", strict=strict)
+    run = t.runs.iloc[0]
+    assert (run.parser_variant, run.tool_version, run.src_host, run.src_ip) == (
+        "screen",
+        "0.95",
+        "vm",
+        "10.78.1.2",
+    )
+    # 'vm (10.78.1.2) -> svc-b.azl.internal (10.78.2.2)': the target, reached at hop 2
+    assert (run.dst_host, run.dst_ip) == ("svc-b.azl.internal", "10.78.2.2")
+    assert (
+        '"reached": true' in run.labels
+        and '"screen_time": "2026-11-28T16:41:32+0000"' in run.labels
+    )
+    assert (run.packets_sent, run.loss_pct) == (7, 0.0)  # hop 2's Snt, as drawn then
+    assert list(t.samples.host) == ["router.azl.internal", "svc-b.azl.internal"]
+    assert hop(t, 1, "packets_sent", "total") == 8.0 and hop(t, 2, "rtt", "mean") == 100.0
+    assert pd.isna(run.latency_basis) and pd.isna(run.warnings)
+    z = read(f"{S}b-z-120x24.txt", strict=strict)
+    assert list(z.samples.host) == [
+        "router.azl.internal (10.78.1.1)",
+        "svc-b.azl.internal (10.78.2.2)",
+    ]
+    assert list(z.samples.message) == ["AS???", "AS???"]
+    o = read(f"{S}n-o-LSDR-NBAW-JMXI-140x24.txt", strict=strict)
+    assert (
+        hop(o, 1, "packets_received", "total") == 8.0 and hop(o, 1, "jitter", "mtr-jint") == 100.0
+    )
+
+
+def test_a_hop_that_did_not_answer_says_why():
+    w = read(f"{S}waiting-for-reply-100x24.txt")
+    assert (
+        list(w.samples.status) == ["lost", "ok"]
+        and w.samples.message.iloc[0] == "waiting for reply"
+    )
+    assert '"reached": true' in w.runs.labels.item()
+    n = read(f"{S}n-no-route-100x24.txt")
+    run = n.runs.iloc[0]
+    assert n.samples.message.iloc[1] == "no route to host" and hop(n, 1, "loss", "total") == 18.2
+    assert (
+        "the target 10.78.2.9 did not answer" in run.warnings and '"reached": false' in run.labels
+    )
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_narrow_screen_cuts_names_and_tells_nothing_of_the_target(strict):
+    # 64 columns: the keys line wrapped, the time drawn against the target's address, the
+    # names cut where the values start; the target was given as an address, the hops are names
+    t = read(f"{S}u-names-cut-64x24.txt", strict=strict)
+    run = t.runs.iloc[0]
+    assert list(t.samples.host) == ["router.azl.inter", "svc-b.azl.intern"]
+    assert "line 6: the host 'router.azl.inter' fills its column up to the values" in run.warnings
+    assert "no telling whether it is the target" in run.warnings
+    assert "did not answer" not in run.warnings and pd.isna(run.packets_sent)
+    assert hop(t, 1, "rtt", "max") == 800.0  # " 1. router.azl.inter  0.0%  8  0.1  0.2  0.1  0.8"

@@ -14,14 +14,14 @@ import re
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
 from .._lines import STRAY_LINES, command_above, command_of, line_blocks, not_found
-from . import machine, report
+from . import machine, report, screen
 from .hops import TOOL, build, from_command
 
 INFO = ToolInfo(
     tool=TOOL,
-    description="mtr --report/-w/-o, --json and --csv: per-hop loss and round trips",
-    variants=("report", "json", "json-0.93", "csv"),
-    versions="mtr 0.87-0.95 (0.93 and 0.95 captured)",
+    description="mtr --report/-w/-o, its live screen, --json and --csv: per-hop loss and round trips",
+    variants=("report", "screen", "json", "json-0.93", "csv"),
+    versions="mtr 0.85-0.96 (0.93 and 0.95 captured; the screen of 0.95 copied from tmux)",
     produces=("runs", "samples", "summaries"),
     flags="-r -c <n> (or --json / --csv); -o 'LSDR NBAW JMXI' adds counts and jitter",
     latency_basis="rtt",  # every time it prints is an ICMP/UDP/TCP round trip, of one hop
@@ -34,7 +34,7 @@ _JSON_OPEN = re.compile(r'^\s*\{\s*(?:"report"\s*:\s*\{\s*)?$')
 _JSON_REPORT = re.compile(r'^\s*"report"\s*:\s*\{\s*$|^\s*\{\s*"report"\s*:')
 # The reader's hook: a report keeps only spans with a HOST: line, the CSV opens on its header,
 # a JSON document needs its "report" line.
-OPENERS = (report.HEADER, machine.CSV_HEADER, _JSON_REPORT)
+OPENERS = (report.HEADER, machine.CSV_HEADER, _JSON_REPORT, screen.TITLE, screen.HEAD)
 
 
 def whole_file(head: str) -> bool:
@@ -63,12 +63,28 @@ def locate(lines: list[str]) -> list[Span]:
         # a 'Start: ...' line of something else opens nothing: a report has its HOST: line
         if any(report.has_header(x) for x in lines[s.start : s.end])
     ]
-    spans += _csv_spans(lines) + _json_spans(lines)
+    spans += _csv_spans(lines) + _json_spans(lines) + _screen_spans(lines)
     out = []
     for s in sorted(spans, key=lambda s: s.start):
         start = command_above(lines, s.start, out[-1].end if out else 0, (TOOL,))
         out.append(Span(start, s.end, TOOL))
     return out
+
+
+def _screen_next(k, seen: set) -> bool:
+    if k is screen.TITLE:
+        return bool(seen)
+    return k is screen.HEAD and screen.ROW in seen
+
+
+def _screen_spans(lines: list[str]) -> list[Span]:
+    """The screen from its title (or, copied without it, its ' Host  Loss% ...' line) through
+    its hops; a screen has its ' Host' line."""
+    return [
+        s
+        for s in line_blocks(lines, TOOL, screen.kind, (screen.TITLE, screen.HEAD), _screen_next)
+        if any(screen.kind(x) is screen.HEAD for x in lines[s.start : s.end])
+    ]
 
 
 def _csv_kind(line: str):
@@ -112,6 +128,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     elif any(x.lstrip().startswith("{") for x in body[:3]):
         traces = machine.parse_json(_from_json(lines), source, strict)
         _add_command(traces, lines)
+    elif any(screen.kind(x) in (screen.TITLE, screen.HEAD) for x in body):
+        traces = screen.parse(lines, source, strict)
     else:
         traces = report.parse(lines, source, strict)
     if not traces:

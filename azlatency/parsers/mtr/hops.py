@@ -9,6 +9,7 @@ from the last hop, and only when that hop is the target.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -240,14 +241,27 @@ def _summaries(run: Run, hop: Hop) -> None:
 
 
 def _end_to_end(run: Run, trace: Trace) -> None:
-    """The run's counts and loss are the target's, when the last hop is known to be it."""
+    """The run's counts and loss are the target's, when the last hop is known to be it.  It
+    did not answer when the last hop is '???' or another address; a name against an address,
+    or another name (a reverse lookup's), tells nothing either way."""
     last = trace.hops[-1]
     target = trace.meta.get("dst_ip") or trace.meta.get("dst_host")
     names = {trace.meta.get("dst_ip"), trace.meta.get("dst_host")} - {None}
     if target is None:
         return  # a report alone does not name its target (the command line would)
-    if last.host is None or not (names & {last.host, *_names(last.host)}):
+    shown = set() if last.host is None else {last.host, *_names(last.host)}
+    if CUT in last.notes:  # a name the screen's width cut: the target's, if it begins so
+        shown |= {n for n in names if n.startswith(last.host)}
+    if not names & shown:
         said = "'???' (nothing answered)" if last.host is None else repr(last.host)
+        ips = {x for x in shown if _is_address(x)}
+        if last.host is not None and not (ips and trace.meta.get("dst_ip")):
+            run.warnings.append(
+                f"the last hop ({last.number}) is {said} and the target {target}: no telling "
+                "whether it is the target (a name against an address, or a reverse lookup's "
+                "name); the run has no end-to-end counts"
+            )
+            return
         run.warnings.append(
             f"the target {target} did not answer: the last hop ({last.number}) is {said}; the "
             "run has no end-to-end counts"
@@ -262,6 +276,18 @@ def _end_to_end(run: Run, trace: Trace) -> None:
         run.meta["packets_received"] = int(values["Rcv"])
     if "Loss%" in values:
         run.meta["loss_pct"] = float(values["Loss%"])
+
+
+# a hop's note: its host name was cut by the width of the screen it was copied from
+CUT = "name cut by the screen's width"
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 _NAME_IP = re.compile(r"^(?P<name>\S+) \((?P<ip>[^)\s]+)\)$")
