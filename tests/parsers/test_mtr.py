@@ -205,6 +205,20 @@ def test_a_copy_of_the_live_screen_is_a_trace(strict):
     )
 
 
+def test_the_2026_screen_names_its_protocol():
+    # traviscross/mtr 7b01773 (0.96): 'My traceroute on vm  [v0.96] UDP', 'Loss%' as '0.00%'
+    t = read("mtr--0.96-linux-screen-u-n-100x24.txt")
+    run = t.runs.iloc[0]
+    assert (run.tool_version, run.protocol, run.src_host, run.dst_ip) == (
+        "0.96",
+        "udp",
+        "vm",
+        "10.78.2.2",
+    )
+    assert (run.packets_sent, run.loss_pct) == (7, 0.0) and hop(t, 1, "loss", "total") == 0.0
+    assert read("mtr--0.96-linux-screen-names-100x24.txt").runs.protocol.item() == "icmp"
+
+
 def test_a_hop_that_did_not_answer_says_why():
     w = read(f"{S}waiting-for-reply-100x24.txt")
     assert (
