@@ -151,7 +151,9 @@ def test_psping_2_01_connects_and_their_timeouts(strict):
     run = u.runs.iloc[0]
     assert u.samples.status.tolist() == ["omitted", "timeout", "timeout", "timeout"]
     assert u.samples.rtt_us.isna().all()
-    assert u.samples.message.iloc[1] == "This operation returned because the timeout period expired."
+    assert (
+        u.samples.message.iloc[1] == "This operation returned because the timeout period expired."
+    )
     assert (run.packets_sent, run.packets_received, run.loss_pct) == (3, 0, 100.0)
     assert "line 13: a connect Ctrl+C stopped, with no result" in run.warnings
     # 'Minimum = 0.00ms, Maximum = 0.00ms, Average = 0.00ms' with nothing back: no time
