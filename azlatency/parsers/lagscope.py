@@ -140,7 +140,9 @@ def _kinds(line: str):
 
 
 def _next_run(kind, seen: set) -> bool:
-    return kind is BANNER and bool(seen)
+    # a second table of one kind is another output's (two histograms pasted 'before' and
+    # 'after', each alone), not the first one's rows run on
+    return (kind is BANNER and bool(seen)) or (kind in (PCT_HEAD, HIST_HEAD) and kind in seen)
 
 
 def whole_file(head: str) -> bool:
@@ -192,6 +194,7 @@ class _Console:
         self.errors: list[str] = []
         self.progress = None
         self.first = self.last = None
+        self.own = False  # a line only lagscope prints (a histogram alone could be latte's)
 
     def read(self, lines: list[str]) -> Run:
         joined: list[tuple[int, int]] = []
@@ -211,6 +214,7 @@ class _Console:
         cmd = command_of(line, (TOOL,))[0] if k is None else None
         if cmd is not None:
             self.meta["command"] = cmd
+            self.own = True
             self._command(cmd)
             return
         m = k.match(line) if k else None
@@ -219,6 +223,7 @@ class _Console:
             return
         self.first = self.first or no
         self.last = no
+        self.own = self.own or k in (BANNER, FLAG, LOG, PROGRESS, PCT_HEAD)
         if k is BANNER:
             self.meta["tool_version"] = m["version"]
         elif k is FLAG:
@@ -319,6 +324,11 @@ class _Console:
         self._percentiles()
         self._histogram()
         self._replies()
+        if self.hist and not self.own:
+            run.warnings.append(
+                "an 'Interval(usec)  Frequency' histogram alone: latte prints the same table "
+                "(-hist), so the tool is not known; read as lagscope's"
+            )
         meta["parser_variant"] = (
             "text" + ("-P" if self.percentiles else "") + ("-H" if self.hist else "")
         )

@@ -103,3 +103,24 @@ def test_nothing_measured(name, said):
     with pytest.raises(NothingMeasured) as info:
         read(name)
     assert said in str(info.value)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_two_histograms_alone_are_two_outputs_of_a_tool_not_known(strict):
+    # A KVM patch's cover letter pastes latte's histogram alone, 'Before' and 'After': one
+    # block that ran the second table into the first (strict refused 'After'), and no word
+    # that latte prints the very same table.  Made from our capture's histogram.
+    lines = (LAG / (L + "n2000-H-a40-l10-c12-histogram.txt")).read_text().split("\n")
+    head = next(i for i, x in enumerate(lines) if x.startswith("Interval(usec)"))
+    table = [x for x in lines[head:] if x.strip()]
+    text = "\n".join(["Before", "------", "", *table, "", "After", "-----", "", *table[:3], ""])
+    t = azlatency.read(text.encode(), strict=strict)
+    assert len(t.runs) == 2 and list(t.runs.line_start) == [4, 8 + len(table)]
+    for w in t.runs.warnings:
+        assert "histogram alone: latte prints the same table (-hist), so the tool is not known" in w
+    counts = t.samples.groupby("run_id", sort=False)["count"].sum().tolist()
+    assert counts[1] == sum(int(x.split()[1]) for x in table[1:3])
+    # with lagscope's own lines above it, no such word
+    assert "histogram alone" not in str(
+        read("n2000-H-a40-l10-c12-histogram.txt").runs.warnings.item()
+    )
