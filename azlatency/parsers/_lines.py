@@ -756,14 +756,15 @@ def known_lines(
 
 def host_and_ip(host: str | None, ip: str | None) -> tuple[str | None, str | None]:
     """(dst_host, dst_ip): the name only when it is not the address itself."""
-    if ip is None and host is not None and _is_ip(host):
+    if ip is None and host is not None and is_ip(host):
         host, ip = None, host
     if host is not None and host == ip:
         host = None
     return host, ip
 
 
-def _is_ip(text: str) -> bool:
+def is_ip(text: str) -> bool:
+    """Whether ``text`` is an IPv4 or IPv6 address (an IPv6 zone, ``%eth0``, allowed)."""
     try:
         ipaddress.ip_address(text.split("%")[0])
     except ValueError:

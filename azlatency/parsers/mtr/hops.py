@@ -9,7 +9,6 @@ from the last hop, and only when that hop is the target.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ import pandas as pd
 
 from ...errors import ParseError
 from .._base import Run
-from .._lines import host_and_ip, samples_frame
+from .._lines import host_and_ip, is_ip, samples_frame
 
 TOOL = "mtr"
 
@@ -102,6 +101,34 @@ def check_value(title: str, text: str, *, source: str | None, line: int) -> str:
             f"expected a count under {title!r}, got {text!r}: out of range for int64",
         )
     return raw
+
+
+def hop_values(
+    tokens: list[str], titles: list[str], whole: str, no: int, source, strict, warnings
+) -> tuple[str, dict[str, str]] | None:
+    """A hop line's host and its values under ``titles`` (the last ``len(titles)`` of its
+    ``tokens``; ``whole``: the line).  None when the line has too few values or one that is no
+    number of its kind: said in ``warnings``, or raised when ``strict``."""
+    if len(tokens) < len(titles) + 1:
+        reason = (
+            f"expected a host and {len(titles)} values ({' '.join(titles)}), got "
+            f"{whole.strip()[:80]!r}"
+        )
+        if strict:
+            raise ParseError(TOOL, source, no, reason)
+        warnings.append(f"line {no} skipped: {reason}")
+        return None
+    try:
+        values = {
+            t: check_value(t, v, source=source, line=no)
+            for t, v in zip(titles, tokens[-len(titles) :])
+        }
+    except ParseError as exc:
+        if strict:
+            raise
+        warnings.append(f"line {no} skipped: {exc.reason}")
+        return None
+    return " ".join(tokens[: -len(titles)]), values
 
 
 def start_time(text: str) -> pd.Timestamp | None:
@@ -254,7 +281,7 @@ def _end_to_end(run: Run, trace: Trace) -> None:
         shown |= {n for n in names if n.startswith(last.host)}
     if not names & shown:
         said = "'???' (nothing answered)" if last.host is None else repr(last.host)
-        ips = {x for x in shown if _is_address(x)}
+        ips = {x for x in shown if is_ip(x)}
         if last.host is not None and not (ips and trace.meta.get("dst_ip")):
             run.warnings.append(
                 f"the last hop ({last.number}) is {said} and the target {target}: no telling "
@@ -280,14 +307,6 @@ def _end_to_end(run: Run, trace: Trace) -> None:
 
 # a hop's note: its host name was cut by the width of the screen it was copied from
 CUT = "name cut by the screen's width"
-
-
-def _is_address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
 
 
 _NAME_IP = re.compile(r"^(?P<name>\S+) \((?P<ip>[^)\s]+)\)$")

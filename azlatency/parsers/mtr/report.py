@@ -28,8 +28,8 @@ from .hops import (
     UNKNOWN_HOST,
     Hop,
     Trace,
-    check_value,
     from_command,
+    hop_values,
     start_time,
     target_meta,
 )
@@ -158,26 +158,10 @@ def _open(no: int, command: dict | None) -> Trace:
 
 
 def _hop(m, titles, no, source, strict, warnings) -> Hop | None:
-    tokens = m["rest"].split()
-    if len(tokens) < len(titles) + 1:
-        reason = (
-            f"expected a host and {len(titles)} values ({' '.join(titles)}), got "
-            f"{m.group().strip()[:80]!r}"
-        )
-        if strict:
-            raise ParseError(TOOL, source, no, reason)
-        warnings.append(f"line {no} skipped: {reason}")
+    read = hop_values(m["rest"].split(), titles, m.group(), no, source, strict, warnings)
+    if read is None:
         return None
-    host = " ".join(tokens[: -len(titles)])
-    values: dict[str, str] = {}
-    try:
-        for title, text in zip(titles, tokens[-len(titles) :]):
-            values[title] = check_value(title, text, source=source, line=no)
-    except ParseError as exc:
-        if strict:
-            raise
-        warnings.append(f"line {no} skipped: {exc.reason}")
-        return None
+    host, values = read
     cut = [t for t, v in values.items() if v.endswith(".") and FIELDS[t][2] == "us"]
     if cut:
         warnings.append(

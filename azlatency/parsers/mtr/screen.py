@@ -25,7 +25,7 @@ import re
 
 from ...errors import ParseError
 from .._lines import command_of, stray
-from .hops import CUT, FIELDS, TOOL, Hop, Trace, check_value, from_command, target_meta
+from .hops import CUT, FIELDS, TOOL, Hop, Trace, from_command, hop_values, target_meta
 
 TITLE = re.compile(
     r"^\s*My traceroute(?: on (?P<local>\S+))?\s+\[v(?P<version>[^\]\s]+)\]"
@@ -166,27 +166,10 @@ def _hop(m, titles, start, no, source, strict, warnings) -> Hop | None:
     notes = [m["asn"]] if m["asn"] else []
     if why := NO_REPLY.match(rest):
         return Hop(int(m["hop"]), None, {}, no, notes=[*notes, why["why"]])
-    tokens = rest.split()
-    if len(tokens) < len(titles) + 1:
-        reason = (
-            f"expected a host and {len(titles)} values ({' '.join(titles)}), got "
-            f"{m.group().strip()[:80]!r}"
-        )
-        if strict:
-            raise ParseError(TOOL, source, no, reason)
-        warnings.append(f"line {no} skipped: {reason}")
+    read = hop_values(rest.split(), titles, m.group(), no, source, strict, warnings)
+    if read is None:
         return None
-    host = " ".join(tokens[: -len(titles)])
-    try:
-        values = {
-            t: check_value(t, v, source=source, line=no)
-            for t, v in zip(titles, tokens[-len(titles) :])
-        }
-    except ParseError as exc:
-        if strict:
-            raise
-        warnings.append(f"line {no} skipped: {exc.reason}")
-        return None
+    host, values = read
     if m.string.find(host, m.start("rest")) + len(host) >= start > 0:
         notes.append(CUT)
         warnings.append(
