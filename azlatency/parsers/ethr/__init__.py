@@ -21,19 +21,22 @@ from __future__ import annotations
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
 from .._ranges import check_int64
-from .records import _RECORD, TOOL, group, read_records
+from . import console
+from .records import _CLIENT_BANNER, _DONE, _RECORD, TOOL, group, read_records
 from .runs import build, int64_problem
 
 INFO = ToolInfo(
     tool="ethr",
-    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records)",
-    variants=("jsonl-client", "jsonl-server"),
-    versions="ethr 0.2 - 1.0 (2021-2024 logs; ethr prints no version)",
+    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records) and a client's console",
+    variants=("jsonl-client", "jsonl-server", "console-client"),
+    versions="ethr 0.2 - 1.0 (2021-2024 logs; v1.0.0 built and captured, console and log)",
     produces=("runs", "samples", "summaries"),
     flags="-o <file> (the JSON-lines log)",
     latency_basis="rtt",
     open_ended=("jsonl-client", "jsonl-server"),
 )
+# The reader's hook: a log's record, or the console's banner, test line or tables.
+OPENERS = (_RECORD, *console.OPENERS)
 
 # ---------------------------------------------------------------------------------------------
 # Detection and location
@@ -45,7 +48,44 @@ def whole_file(head: str) -> bool:
 
 
 def locate(lines: list[str]) -> list[Span]:
-    """Runs of consecutive ethr records (a log pasted into a note)."""
+    """Runs of consecutive ethr records (a log pasted into a note), and console outputs."""
+    return sorted(_record_spans(lines) + _console_spans(lines), key=lambda s: s.start)
+
+
+def _console_spans(lines: list[str]) -> list[Span]:
+    """From the banner (or, pasted without it, 'Using destination: ...') through 'Ethr done,
+    ...' and its 'Hint:' line, or to the next output's banner."""
+    spans, i = [], 0
+    while i < len(lines):
+        if not (console.BANNER.match(lines[i]) or _CLIENT_BANNER.match(lines[i].strip())):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not console.BANNER.match(lines[j]):
+            if lines[j].strip().startswith(_DONE):
+                j += 1
+                while j < len(lines) and not lines[j].strip():
+                    j += 1
+                j += j < len(lines) and lines[j].strip().startswith("Hint:")
+                break
+            if _CLIENT_BANNER.match(lines[j].strip()) and _CLIENT_BANNER.match(
+                next(
+                    (
+                        x.strip()
+                        for x in lines[i:j]
+                        if x.strip() and not console.BANNER.match(x) and "Maintainer:" not in x
+                    ),
+                    "",
+                )
+            ):
+                break  # a second test without a banner of its own
+            j += 1
+        spans.append(Span(i, j, TOOL))
+        i = j
+    return spans
+
+
+def _record_spans(lines: list[str]) -> list[Span]:
     spans, i = [], 0
     while i < len(lines):
         if not _RECORD.match(lines[i]):
@@ -63,6 +103,9 @@ def locate(lines: list[str]) -> list[Span]:
 
 
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
+    lines = text.split("\n")
+    if not any(_RECORD.match(x) for x in lines) and console.is_console(lines):
+        return _parse_console(lines, source, strict)
     warnings: list[str] = []
     recs = []
     for rec in read_records(text, source, strict, warnings):
@@ -88,4 +131,17 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
         runs.extend(check_int64(run, TOOL, source) for run in build(test, source, strict))
     if warnings and runs:
         runs[0].warnings[:0] = warnings
+    return Parsed(TOOL, runs)
+
+
+def _parse_console(lines: list[str], source: str | None, strict: bool) -> Parsed:
+    version = console.version(lines)
+    runs = []
+    for test in group(console.records(lines)):
+        test.form = "console"
+        for run in build(test, source, strict):
+            run.meta["tool_version"] = version
+            runs.append(check_int64(run, TOOL, source))
+    if not runs:
+        raise ParseError(TOOL, source, 1, "no ethr test in its console output")
     return Parsed(TOOL, runs)

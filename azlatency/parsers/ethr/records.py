@@ -33,7 +33,7 @@ _US = {"ns": 1e-3, "us": 1.0, "µs": 1.0, "ms": 1e3, "s": 1e6}
 @dataclass
 class Record:
     line: int  # 1-based within the parsed text
-    time_ns: int
+    time_ns: int | None  # None: read from the console, which prints no time
     type: str
     data: dict
 
@@ -53,6 +53,7 @@ class Test:
     port: int | None = None  # server: "Listening on port 8888"
     done: bool = False
     warnings: list[str] = field(default_factory=list)
+    form: str = "jsonl"  # or "console": read from what ethr printed (console.py)
 
 
 # ---------------------------------------------------------------------------------------------

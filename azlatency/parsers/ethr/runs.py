@@ -46,6 +46,12 @@ _MTR_ROW = re.compile(
     r"^\s*(?P<hop>\d+)\.\|--(?P<host>\S+)\s+(?P<sent>\d+)\s+(?P<recv>\d+)\s+"
     r"(?P<last>\S+)\s+(?P<avg>\S+)\s+(?P<best>\S+)\s+(?P<worst>\S+)\s*$"
 )
+# ethr -t tr: one probe a hop, ' 1.|--10.78.1.1 [router.azl.internal]      141.134us', or
+# ' 3.|--???' (client.go tcpDiscoverHops; -t mtr prints these lines without a time first)
+_TR_ROW = re.compile(
+    r"^\s*(?P<hop>\d+)\.\|--(?:(?P<host>[^\s?]\S*)(?: \[[^\]]*\])?\s+"
+    r"(?P<last>\d+(?:\.\d+)?(?:ns|us|µs|ms|s))|\?\?\?)\s*$"
+)
 # INFO messages whose digits become int64 values (ports, counts, hops, interval bounds that
 # give packet counts): pattern, groups, what was expected.  ethr.parse checks every record
 # against them at its line, so the int() calls below cannot meet a number beyond int64.
@@ -78,18 +84,24 @@ def int64_problem(rec: Record) -> str | None:
 
 
 # LatencyResult field -> summary stat (ethr's P999 is the 99.9th percentile).
+# A LatencyResult's keys hold other statistics than they name: ethr (every version, 80c99bd of
+# 2018 to 86e0704 of 2025) calls logLatency(remote, proto, avg, min, max, p50, ..., p9999) on a
+# function declared logLatency(remoteIP, proto, avg, min, p50, p90, ..., p9999, max) (log.go;
+# clientui.go and serverui.go), so "P50" holds the maximum, "P90" the median, ... "Max" the
+# 99.99th percentile.  The console's table prints them in their right order (our captures of
+# ethr v1.0.0 wrote both: tests/fixtures/ethr/SOURCES.md).
 LATENCY_FIELDS = {
     "Avg": "mean",
     "Min": "min",
-    "P50": "p50",
-    "P90": "p90",
-    "P95": "p95",
-    "P99": "p99",
-    "P999": "p99.9",
-    "P9999": "p99.99",
-    "Max": "max",
+    "P50": "max",
+    "P90": "p50",
+    "P95": "p90",
+    "P99": "p95",
+    "P999": "p99",
+    "P9999": "p99.9",
+    "Max": "p99.99",
 }
-_ORDER = ("Min", "P50", "P90", "P95", "P99", "P999", "P9999", "Max")
+_ORDER = ("Min", "P90", "P95", "P99", "P999", "P9999", "Max", "P50")  # min ... p99.99, max
 
 
 def build(test: Test, source: str | None, strict: bool) -> list[Run]:
@@ -135,10 +147,10 @@ def _run(test: Test, kind: str) -> Run:
     meta = run.meta
     meta.update(
         tool=TOOL,
-        parser_variant=f"jsonl-{test.role}",
+        parser_variant=f"{test.form}-{test.role}",
         role=test.role,
         mode=None if kind == "unknown" else kind,
-        start_time=pd.Timestamp(recs[0].time_ns, unit="ns", tz="UTC"),
+        start_time=_when(recs[0]),
         labels={"ethr_test": test.index},
     )
     if test.banner:
@@ -171,6 +183,11 @@ def _run(test: Test, kind: str) -> Run:
             run.warnings.append(f"line {r.line}: record of unknown type {r.type!r} not read")
     meta["complete"] = not errors and not interrupted
     return run
+
+
+def _when(rec: Record) -> pd.Timestamp | None:
+    """The record's time (None from a console, which prints none)."""
+    return None if rec.time_ns is None else pd.Timestamp(rec.time_ns, unit="ns", tz="UTC")
 
 
 def _copy(base: Run) -> Run:
@@ -366,7 +383,7 @@ def _latency(test: Test, kind: str, source, strict) -> list[Run]:
             latency_basis="rtt",
             msg_size_bytes=size,
             duration_s=None,
-            start_time=pd.Timestamp(rec.time_ns, unit="ns", tz="UTC"),
+            start_time=_when(rec),
         )
         run.meta["labels"].update(batch=i, batches=len(batches))
         run.meta["complete"] = True  # each batch is a finished measurement
@@ -397,6 +414,46 @@ def _latency_stats(run: Run, rec: Record, metric: str, n, source, strict) -> Non
             f"line {rec.line}: percentiles out of order ({'; '.join(bad)}): an ethr quirk, "
             "kept as printed"
         )
+
+
+def _trace_once(test: Test, run: Run, source, strict) -> Run:
+    """ethr -t tr: each hop probed once, its round trip on its line; the last hop's is the
+    target's when it answered."""
+    rows, last = [], None
+    for rec in test.records:
+        m = _TR_ROW.match(rec.message) if rec.type == "INFO" else None
+        if not m:
+            continue
+        row = {"seq": len(rows), "kind": "probe", "stream": m["hop"], "time_ns": rec.time_ns}
+        if m["host"] is None:
+            row["status"] = "timeout"
+        elif (rtt := duration_us(m["last"])) is None:
+            _bad(run, rec, source, strict, f"a duration, got {m['last']!r}")
+            continue
+        else:
+            row.update(status="ok", rtt_us=rtt)
+        rows.append(row)
+        last = m
+    if not rows:
+        run.meta["complete"] = False
+        run.warnings.append("no hop table: the trace produced no result")
+        return run
+    run.samples = _frame(rows)
+    _zeros(run, rows)
+    run.meta["labels"]["hops"] = len(rows)
+    target = run.meta.get("dst_ip")
+    if last["host"] is None:
+        run.warnings.append(f"the last hop ({last['hop']}) did not answer: no round trip")
+    elif target is not None and last["host"] != target:
+        run.meta["complete"] = False  # ethr stops at the target: the trace was cut before it
+        run.warnings.append(
+            f"the last hop shown ({last['hop']}, {last['host']}) is not the target {target} "
+            "(cut short?): no end-to-end round trip"
+        )
+    else:
+        run.meta.update(dst_ip=last["host"], packets_sent=1, packets_received=1, loss_pct=0.0)
+        run.add("rtt", "mean", rows[-1]["rtt_us"], "us", n=1)
+    return run
 
 
 # ---------------------------------------------------------------------------------------------
@@ -434,7 +491,7 @@ def _connect(test: Test, kind: str, source, strict) -> list[Run]:
         if len(batches) > 1:
             run.meta.update(
                 duration_s=None,
-                start_time=pd.Timestamp(batch["recs"][0].time_ns, unit="ns", tz="UTC"),
+                start_time=_when(batch["recs"][0]),
             )
             run.meta["labels"].update(batch=i, batches=len(batches))
         if "stats" in batch:
@@ -524,6 +581,8 @@ def _traceroute(test: Test, kind: str, source, strict) -> list[Run]:
         received[hop] = recv
         final[hop] = m
         rows.append(row)
+    if not rows:
+        return [_trace_once(test, run, source, strict)]
     if rows:
         run.samples = _frame(rows)
         _zeros(run, rows)

@@ -1,0 +1,113 @@
+"""ethr's console output: what an ethr client prints without ``-o`` (and at a terminal)::
+
+    Ethr: Comprehensive Network Performance Measurement Tool (Version: v1.0.0)
+    Using destination: 10.78.2.2, ip: 10.78.2.2, port: 8888
+    Running latency test: 1000, 1
+    -----------------------------------------------------------------------------------------
+          Avg       Min       50%       90%       95%       99%     99.9%    99.99%       Max
+     55.893us  29.504us  50.315us  90.740us 103.904us 135.051us 180.267us 180.267us 190.934us
+    Ethr done, duration: 3s.
+
+Its log (``-o``) wraps these very lines in INFO records and adds, per second, a TestResult
+and, per latency batch, a LatencyResult (ethr ``clientui.go``: each console line is printed
+and logged by one call).  The console is read by making those records from it: each line an
+INFO record, each row of an interval table a TestResult (its ``[  SUM]`` row, or its one
+stream's row, or the row of a table without stream ids: ``Conn/s``, ``Pkts/s``), each row
+under ``Avg  Min  50% ...`` a LatencyResult; then ``records.group`` and ``runs.build`` as for a
+log.  A console has no time stamps: ``start_time`` and the samples' ``time_ns`` stay empty.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .records import _CLIENT_BANNER, Record
+
+BANNER = re.compile(
+    r"^\s*Ethr: Comprehensive Network Performance Measurement Tool \(Version: (?P<v>[^)]*)\)\s*$"
+)
+_MAINTAINER = re.compile(r"^\s*Maintainer: Pankaj Garg\b")
+LATENCY_HEAD = re.compile(r"^\s*Avg\s+Min\s+50%\s+90%\s+95%\s+99%\s+99\.9%\s+99\.99%\s+Max\s*$")
+_DURATION = r"\d+(?:\.\d+)?(?:ns|us|µs|ms|s)"
+_LATENCY_ROW = re.compile(rf"^\s*{_DURATION}(?:\s+{_DURATION}){{8}}\s*$")
+TABLE_HEAD = re.compile(r"^\s*(?:\[\s*ID\s*\]\s+)?Protocol\s+Interval\s+(?P<cols>\S.*?)\s*$")
+_TABLE_ROW = re.compile(
+    r"^\s*(?:\[\s*(?P<id>\w+)\s*\]\s+)?(?P<proto>TCP|UDP|ICMP)\s+\d+-\d+\s+sec\s+(?P<values>\S.*?)\s*$"
+)
+_CONNECTED = re.compile(r"^\s*\[\s*\w+\s*\] local \S+ port \d+ connected to ")
+# The keys ethr's log writes a batch's figures under (runs.LATENCY_FIELDS: its median under
+# "P90", ..., its maximum under "P50"), in the order the console prints them (avg, min, 50%,
+# ..., 99.99%, max)
+_LOGGED = ("Avg", "Min", "P90", "P95", "P99", "P999", "P9999", "Max", "P50")
+_COLUMN_KEY = {
+    "Bits/s": "BitsPerSecond",
+    "Pkts/s": "PacketsPerSecond",
+    "Conn/s": "ConnectionsPerSecond",
+}
+# messages ethr prints as errors (and logs as ERROR records): 'Error dialing connection: ...',
+# 'Failed in handshake with the server. Error: ...'
+_ERROR = re.compile(r"^\s*(?:Error\b|Failed\b|\S.*\bError: )")
+# the lines every console output has: one of them makes a text ethr's console
+OPENERS = (BANNER, _CLIENT_BANNER, LATENCY_HEAD, TABLE_HEAD)
+
+
+def is_console(lines: list[str]) -> bool:
+    """Whether the text is ethr's console (its banner or 'Using destination: ...' line and no
+    JSON record)."""
+    return any(BANNER.match(x) or _CLIENT_BANNER.match(x.strip()) for x in lines)
+
+
+def version(lines: list[str]) -> str | None:
+    m = next((m for x in lines if (m := BANNER.match(x))), None)
+    v = m["v"].strip() if m else None
+    return None if v in (None, "", "UNKNOWN") else v.removeprefix("v")
+
+
+def records(lines: list[str]) -> list[Record]:
+    """The records ethr's log would hold for these console lines (no times)."""
+    out: list[Record] = []
+    columns: list[str] = []
+    streams = 0  # connections opened since the banner ('[  7] local ... connected to ...')
+    latency = False
+    target = None
+    for no, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        if not line.strip() or BANNER.match(line) or _MAINTAINER.match(line):
+            continue
+        text = line.strip() if _CLIENT_BANNER.match(line.strip()) else line
+        kind = "ERROR" if _ERROR.match(text) else "INFO"  # ui.printErr: an ERROR in the log
+        out.append(Record(no, None, kind, {"Message": text.strip() if kind == "ERROR" else text}))
+        if m := _CLIENT_BANNER.match(text):
+            target, streams, latency, columns = m["ip"], 0, False, []
+        elif _CONNECTED.match(line):
+            streams += 1
+        elif LATENCY_HEAD.match(line):
+            latency = True
+            out.pop()  # printed, not logged (clientui.go emitLatencyHdr)
+        elif latency and _LATENCY_ROW.match(line):
+            out[-1] = Record(no, None, "LatencyResult", _batch(line, target))
+        elif m := TABLE_HEAD.match(line):
+            columns = m["cols"].split()
+        elif (m := _TABLE_ROW.match(line)) and columns and _per_second(m["id"], streams):
+            out.append(Record(no, None, "TestResult", _result(m, columns, target)))
+    return out
+
+
+def _per_second(sid: str | None, streams: int) -> bool:
+    """Whether a table row is the second's total: the SUM row, the one stream's row, or a row
+    of a table without stream ids (connections or packets per second)."""
+    return sid is None or sid == "SUM" or streams <= 1
+
+
+def _batch(line: str, target: str | None) -> dict:
+    data = {"RemoteAddr": target, "Protocol": "TCP"}
+    data.update(zip(_LOGGED, line.split()))
+    return data
+
+
+def _result(m: re.Match[str], columns: list[str], target: str | None) -> dict:
+    data = {"RemoteAddr": target, "Protocol": m["proto"]}
+    for column, value in zip(columns, m["values"].split()):
+        if column in _COLUMN_KEY:
+            data[_COLUMN_KEY[column]] = value
+    return data
