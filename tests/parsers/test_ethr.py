@@ -446,3 +446,19 @@ def test_the_console_names_an_error_and_a_trace_cut_in_its_log():
     assert (
         "the last hop shown (1, 10.78.1.1) is not the target 10.78.2.2 (cut short?)" in run.warnings
     )
+
+
+def test_a_console_cut_short_or_with_a_stray_line_says_so():
+    name = "ethr--1.0.0-linux-c-t-b-n2-d2s-console.txt"
+    lines = (CAP / name).read_text().split("\n")
+    done = next(i for i, x in enumerate(lines) if x.startswith("Ethr done"))
+    cut = azlatency.read("\n".join(lines[: done - 3]).encode(), strict=True)
+    run = cut.runs.iloc[0]
+    assert not run.complete and "no 'Ethr done, ...' line after line" in run.warnings
+    # a kernel message pasted among the rows: named (default) or refused (strict)
+    stray = "\n".join([*lines[:12], "[  101.5] eth0: Link up", *lines[12:]]).encode()
+    t = azlatency.read(stray, strict=False)
+    assert "line 13" in t.runs.warnings.item() and _figures(t) == _figures(_pair("t-b-n2-d2s")[0])
+    with pytest.raises(ParseError) as e:
+        azlatency.read(stray, strict=True)
+    assert e.value.line_no == 13

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ...errors import ParseError
 from .._base import Parsed, Span, ToolInfo
+from .._lines import stray
 from .._ranges import check_int64
 from . import console
 from .records import _CLIENT_BANNER, _DONE, _RECORD, TOOL, group, read_records
@@ -136,12 +137,27 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
 
 def _parse_console(lines: list[str], source: str | None, strict: bool) -> Parsed:
     version = console.version(lines)
+    strays: list[tuple[int, str]] = []
+    recs = console.records(lines, strays)
+    said: list[str] = []
+    for no, line in strays:
+        stray(TOOL, source, no, line, strict, said)  # raises when strict
     runs = []
-    for test in group(console.records(lines)):
+    for test in group(recs):
         test.form = "console"
         for run in build(test, source, strict):
             run.meta["tool_version"] = version
+            if not test.done:  # a console ends 'Ethr done, ...': this one was cut before it
+                run.warnings.append(
+                    f"no 'Ethr done, ...' line after line {test.records[-1].line}: the "
+                    "output was cut short"
+                )
+                if run.meta.get("mode") != "latency":  # a latency batch is whole on its line
+                    run.meta["complete"] = False
             runs.append(check_int64(run, TOOL, source))
     if not runs:
         raise ParseError(TOOL, source, 1, "no ethr test in its console output")
+    for (no, _), warning in zip(strays, said):  # each said in the run around it (or above)
+        run = next((r for r in reversed(runs) if r.line_start <= no), runs[0])
+        run.warnings.append(warning)
     return Parsed(TOOL, runs)

@@ -47,6 +47,27 @@ _COLUMN_KEY = {
 # messages ethr prints as errors (and logs as ERROR records): 'Error dialing connection: ...',
 # 'Failed in handshake with the server. Error: ...'
 _ERROR = re.compile(r"^\s*(?:Error\b|Failed\b|\S.*\bError: )")
+# Every line an ethr client prints (client.go, clientui.go, ui.go): any other line is no ethr
+# line (a stray line: said, or refused when strict), and no record
+_KNOWN = tuple(
+    re.compile(p)
+    for p in (
+        r"^\s*Running latency test: \d+, \d+\s*$",
+        r"^\s*-{3,}\s*$",
+        r"^\s*(?:- )+-?\s*$",
+        r"^\s*\[(?:tcp|udp|icmp)\] (?:\[warmup\] )?Connection (?:from \S+ to \S+: \S+|to \S+: \S.*)$",
+        r"^\s*TCP connect statistics for \S+:\s*$",
+        r"^\s*Sent = \d+, Received = \d+, Lost = \d+\s*$",
+        r"^\s*Tracing route to \S+ over \d+ hops:\s*$",
+        r"^\s*\d+\.\|--\S.*$",
+        r"^\s*Host: \S+\s+Sent\s+Recv\s+Last\s+Avg\s+Best\s+Wrst\s*$",
+        r"^\s*Ethr done, (?:duration: \d+(?:\.\d+)?s|measurement complete|connection "
+        r"terminated|received interrupt signal)\.\s*$",
+        r"^\s*Hint: \S.*$",
+        r"^\s*Warning: \S.*$",
+    )
+)
+_DASHES = re.compile(r"^\s*(?:-{3,}|(?:- )+-?)\s*$")
 # the lines every console output has: one of them makes a text ethr's console
 OPENERS = (BANNER, _CLIENT_BANNER, LATENCY_HEAD, TABLE_HEAD)
 
@@ -63,8 +84,31 @@ def version(lines: list[str]) -> str | None:
     return None if v in (None, "", "UNKNOWN") else v.removeprefix("v")
 
 
-def records(lines: list[str]) -> list[Record]:
-    """The records ethr's log would hold for these console lines (no times)."""
+def known(line: str) -> bool:
+    """Whether ``line`` is one an ethr client prints."""
+    return any(
+        p.match(line)
+        for p in (
+            *_KNOWN,
+            _CLIENT_BANNER_LINE,
+            _ERROR,
+            BANNER,
+            _MAINTAINER,
+            LATENCY_HEAD,
+            _LATENCY_ROW,
+            TABLE_HEAD,
+            _TABLE_ROW,
+            _CONNECTED,
+        )
+    )
+
+
+_CLIENT_BANNER_LINE = re.compile(r"^\s*" + _CLIENT_BANNER.pattern.lstrip("^"))
+
+
+def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> list[Record]:
+    """The records ethr's log would hold for these console lines (no times); the lines that
+    are no ethr line go to ``strays`` instead."""
     out: list[Record] = []
     columns: list[str] = []
     streams = 0  # connections opened since the banner ('[  7] local ... connected to ...')
@@ -74,6 +118,12 @@ def records(lines: list[str]) -> list[Record]:
         line = raw.rstrip()
         if not line.strip() or BANNER.match(line) or _MAINTAINER.match(line):
             continue
+        if not known(line):
+            if strays is not None:
+                strays.append((no, line))
+            continue
+        if _DASHES.match(line):
+            continue  # a rule between tables: it says nothing (and would open a test alone)
         text = line.strip() if _CLIENT_BANNER.match(line.strip()) else line
         kind = "ERROR" if _ERROR.match(text) else "INFO"  # ui.printErr: an ERROR in the log
         out.append(Record(no, None, kind, {"Message": text.strip() if kind == "ERROR" else text}))
