@@ -5,6 +5,7 @@ own group — never pooled with another target's runs."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -171,18 +172,42 @@ def test_runs_alike_in_every_attribute_are_told_apart_by_their_line():
     assert got.tolist() == ["x (line 3)", "x (line 3)", "x (line 40)"]
 
 
-def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
-    """ethr's LatencyResult prints a P50 above its P90 (corpus, adriansev: 'P50 1.940ms',
-    'P90 124.105us', 'P99 141.989us'): p99/p50 would read 0.073, a tail lighter than the
-    median. Every such ratio is left out, each with its reason, and page 11 says how many."""
+def test_ethrs_batches_give_tail_ratios_as_ethr_wrote_them(tmp_path):
+    """ethr's LatencyResult logs its median under "P90" and its maximum under "P50"
+    (parsers/ethr/runs.py): read so, the corpus's batches (adriansev) are whole distributions
+    and page 11's ratios are theirs (line 37: p99 220.468 us over p50 124.105 us)."""
     src = corpus("ethr", "ethr--client-jsonl-tcp-bw-and-latency--adriansev.txt")
     tables = _imported(tmp_path, "e", src)
+    spectrum = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
+    ratios = rep.tail_ratios(tables, spectrum, rng=0)
+    assert len(ratios) == 32 and ratios["estimate"].notna().all()
+    first = ratios.iloc[0]
+    assert (first["label"], first["stat"]) == ("ethr (batch 0)", "p99/p50")
+    assert first["estimate"] == pytest.approx(220.468 / 124.105)
+
+
+def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
+    """A printed p50 above its p90 (the same corpus log with each batch's median replaced by
+    its maximum, as ethr's keys read literally once gave): p99/p50 would read below 1, a tail
+    lighter than the median. Every such ratio is left out, each with its reason, and page 11
+    says how many."""
+    src = corpus("ethr", "ethr--client-jsonl-tcp-bw-and-latency--adriansev.txt")
+    damaged = tmp_path / "src" / src.name
+    damaged.parent.mkdir()
+    lines = []
+    for line in src.read_text().split("\n"):
+        if '"LatencyResult"' in line:
+            top = re.search(r'"P50":"([^"]*)"', line)[1]  # the batch's maximum
+            line = re.sub(r'"P90":"[^"]*"', f'"P90":"{top}"', line)
+        lines.append(line)
+    damaged.write_text("\n".join(lines))
+    tables = _imported(tmp_path, "e", damaged)
     spectrum = rep.latency_percentiles(tables, quantiles=rep.SPECTRUM)
     ratios = rep.tail_ratios(tables, spectrum, rng=0)
     assert len(ratios) == 32 and ratios["estimate"].isna().all()
     first = ratios.iloc[0]
     assert first["note"] == (
-        "p50 printed 1940 us, out of order with the run's other percentiles (p90 124.105 us): "
+        "p50 printed 1940 us, out of order with the run's other percentiles (p90 131.008 us): "
         "not used; no ratio"
     )
     exceed = rep.exceedance(tables, spectrum, multiples=[2.0])

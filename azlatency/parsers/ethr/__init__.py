@@ -9,7 +9,8 @@ Every line is one record ``{"Time": "...Z", "Title": "", "Type": ..., ...}``:
   ``ConnectionsPerSecond``, ``PacketsPerSecond`` (``249.25K``), ``AverageLatency`` — numbers as
   strings with a 1000-based suffix, ``""`` or ``"--  "`` when that measurement is off;
 * ``LatencyResult`` records carry one latency batch: ``Avg``, ``Min``, ``P50`` … ``P9999``,
-  ``Max`` as durations (``127.014us``, ``1.940ms``, ``0.000ns``).
+  ``Max`` as durations (``127.014us``, ``1.940ms``, ``0.000ns``), under keys that name other
+  statistics than they hold (``"P50"`` is the maximum: ``runs.LATENCY_FIELDS``).
 
 ethr prints no version and no end-of-test summary; statistics over a test's intervals are
 therefore ``computed``.  How records are grouped into tests (and tests into runs) is documented
