@@ -62,25 +62,19 @@ def _console_spans(lines: list[str]) -> list[Span]:
         if not (console.BANNER.match(lines[i]) or _CLIENT_BANNER.match(lines[i].strip())):
             i += 1
             continue
-        j = i + 1
+        j, tested = i + 1, bool(_CLIENT_BANNER.match(lines[i].strip()))
         while j < len(lines) and not console.BANNER.match(lines[j]):
-            if lines[j].strip().startswith(_DONE):
+            line = lines[j].strip()
+            if line.startswith(_DONE):
                 j += 1
                 while j < len(lines) and not lines[j].strip():
                     j += 1
                 j += j < len(lines) and lines[j].strip().startswith("Hint:")
                 break
-            if _CLIENT_BANNER.match(lines[j].strip()) and _CLIENT_BANNER.match(
-                next(
-                    (
-                        x.strip()
-                        for x in lines[i:j]
-                        if x.strip() and not console.BANNER.match(x) and "Maintainer:" not in x
-                    ),
-                    "",
-                )
-            ):
-                break  # a second test without a banner of its own
+            if _CLIENT_BANNER.match(line):
+                if tested:
+                    break  # a second test without a banner of its own
+                tested = True
             j += 1
         spans.append(Span(i, j, TOOL))
         i = j

@@ -67,6 +67,7 @@ _KNOWN = tuple(
         r"^\s*Warning: \S.*$",
     )
 )
+_CLIENT_BANNER_LINE = re.compile(r"^\s*" + _CLIENT_BANNER.pattern.lstrip("^"))
 _DASHES = re.compile(r"^\s*(?:-{3,}|(?:- )+-?)\s*$")
 # the lines every console output has: one of them makes a text ethr's console
 OPENERS = (BANNER, _CLIENT_BANNER, LATENCY_HEAD, TABLE_HEAD)
@@ -103,9 +104,6 @@ def known(line: str) -> bool:
     )
 
 
-_CLIENT_BANNER_LINE = re.compile(r"^\s*" + _CLIENT_BANNER.pattern.lstrip("^"))
-
-
 def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> list[Record]:
     """The records ethr's log would hold for these console lines (no times); the lines that
     are no ethr line go to ``strays`` instead."""
@@ -124,6 +122,9 @@ def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> li
             continue
         if _DASHES.match(line):
             continue  # a rule between tables: it says nothing (and would open a test alone)
+        if LATENCY_HEAD.match(line):
+            latency = True  # printed, not logged (clientui.go emitLatencyHdr)
+            continue
         text = line.strip() if _CLIENT_BANNER.match(line.strip()) else line
         kind = "ERROR" if _ERROR.match(text) else "INFO"  # ui.printErr: an ERROR in the log
         out.append(Record(no, None, kind, {"Message": text.strip() if kind == "ERROR" else text}))
@@ -131,9 +132,6 @@ def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> li
             target, streams, latency, columns = m["ip"], 0, False, []
         elif _CONNECTED.match(line):
             streams += 1
-        elif LATENCY_HEAD.match(line):
-            latency = True
-            out.pop()  # printed, not logged (clientui.go emitLatencyHdr)
         elif latency and _LATENCY_ROW.match(line):
             out[-1] = Record(no, None, "LatencyResult", _batch(line, target))
         elif m := TABLE_HEAD.match(line):
