@@ -215,6 +215,7 @@ class _Console:
         if cmd is not None:
             self.meta["command"] = cmd
             self.own = True
+            self.first = self.first or no  # the run's lines begin with the command it read
             self._command(cmd)
             return
         m = k.match(line) if k else None
