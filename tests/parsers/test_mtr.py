@@ -245,3 +245,14 @@ def test_a_narrow_screen_cuts_names_and_tells_nothing_of_the_target(strict):
     assert "no telling whether it is the target" in run.warnings
     assert "did not answer" not in run.warnings and pd.isna(run.packets_sent)
     assert hop(t, 1, "rtt", "max") == 800.0  # " 1. router.azl.inter  0.0%  8  0.1  0.2  0.1  0.8"
+
+
+def test_a_second_screen_copied_without_its_title_is_a_trace_of_its_own():
+    # two screens pasted one under the other, the second from its ends line on: its target
+    # was written into the first screen's run, and the second screen had no hop of its own
+    a = (MTR / f"{S}names-120x24.txt").read_text().split("\n")
+    b = (MTR / f"{S}n-80x24.txt").read_text().split("\n")
+    t = azlatency.read("\n".join(a[:7] + b[1:7]).encode(), strict=True)
+    assert t.runs.line_start.tolist() == [1, 8]
+    assert t.runs.dst_host.tolist()[0] == "svc-b.azl.internal" and pd.isna(t.runs.dst_host[1])
+    assert t.samples.groupby("run_id", sort=False).size().tolist() == [2, 2]

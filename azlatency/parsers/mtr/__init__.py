@@ -74,7 +74,7 @@ def locate(lines: list[str]) -> list[Span]:
 def _screen_next(k, seen: set) -> bool:
     if k is screen.TITLE:
         return bool(seen)
-    return k is screen.HEAD and screen.ROW in seen
+    return k in (screen.HEAD, screen.ENDS) and screen.ROW in seen
 
 
 def _screen_spans(lines: list[str]) -> list[Span]:

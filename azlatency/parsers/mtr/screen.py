@@ -77,13 +77,9 @@ def parse(lines: list[str], source: str | None, strict: bool) -> list[Trace]:
         k = kind(line)
         if k is OTHER and (cur is None or not cur.trace.hops) and ENDS.match(line):
             k = ENDS  # 'vm (10.0.0.4)' indented: no further host before any hop
-        # a new screen: its title, or its ' Host' line (or, for want of both, its ends line)
-        # after the hops of the last; an ends line under hops is a stray line of that screen
-        if (
-            k is TITLE
-            or (k is HEAD and (cur is None or cur.trace.hops))
-            or (k is ENDS and cur is None)
-        ):
+        # a new screen: its title, or its ends or ' Host' line first or after the hops of the
+        # last (a second screen copied without its title)
+        if k is TITLE or (k in (HEAD, ENDS) and (cur is None or cur.trace.hops)):
             cur = _Screen(_open(no, command))
             screens.append(cur)
             command = None
