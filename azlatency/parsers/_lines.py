@@ -953,10 +953,13 @@ def check_complete(
     who: str,
     rtt_line: str,
     errors: bool = False,
+    ctrl_c: int | None = None,
 ) -> None:
     """``complete``: a ping-style output got to its statistics (its counts, and its
     ``rtt_line`` whenever a reply came back) without ``errors``; a warning for what is
-    missing (``who``: what stopped printing)."""
+    missing (``who``: what stopped printing), after one for the ``^C`` at line ``ctrl_c``."""
+    if ctrl_c:
+        run.warnings.append(stopped_by_ctrl_c(ctrl_c))
     run.meta["complete"] = counts is not None and not errors
     if counts is None:
         run.warnings.append(f"no statistics: the output was cut before {who} stopped")

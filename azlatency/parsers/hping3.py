@@ -38,7 +38,6 @@ from ._lines import (
     located,
     packet_counts,
     probe_samples,
-    stopped_by_ctrl_c,
     stray,
 )
 
@@ -302,14 +301,13 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     _target(run, read)
     _statistics(run, read)
     _samples(run, read)
-    if read.ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
     check_complete(
         run,
         read.counts,
         read.figures,
         read.counts_no,
         who="hping3",
+        ctrl_c=read.ctrl_c,
         rtt_line="round-trip min/avg/max",
     )
     if read.header is None:

@@ -44,7 +44,6 @@ from ._lines import (
     located,
     packet_counts,
     probe_samples,
-    stopped_by_ctrl_c,
 )
 
 TOOL = "paping"
@@ -200,14 +199,13 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     _target(meta, read)
     _statistics(run, read)
     _samples(run, read)
-    if read.ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
     check_complete(
         run,
         read.counts,
         read.figures,
         read.counts_no,
         who="paping",
+        ctrl_c=read.ctrl_c,
         rtt_line="Minimum = ..., Maximum = ..., Average = ...",
     )
     if read.target is None:

@@ -38,7 +38,6 @@ from ._lines import (
     located,
     packet_counts,
     probe_samples,
-    stopped_by_ctrl_c,
 )
 
 TOOL = "uping"
@@ -175,8 +174,6 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     _target(meta, read.header, read.title, read.socket)
     _statistics(run, read.counts, read.figures)
     _samples(run, read.probes, read.counts, read.elided)
-    if read.ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
     _complete(run, read)
     if read.header is None and read.probes:
         # uping prints its 'UPING host (ip): ...' line first: a run without it lost its top
@@ -203,7 +200,13 @@ def _complete(run: Run, read: _Read) -> None:
     """Whether the run got to its statistics, and why not."""
     # uping prints 'rtt min/avg/max' whenever a reply came back (none: total loss)
     check_complete(
-        run, read.counts, read.figures, read.counts_no, who="uping", rtt_line="rtt min/avg/max"
+        run,
+        read.counts,
+        read.figures,
+        read.counts_no,
+        who="uping",
+        rtt_line="rtt min/avg/max",
+        ctrl_c=read.ctrl_c,
     )
 
 

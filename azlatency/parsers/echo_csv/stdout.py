@@ -42,7 +42,6 @@ from .._lines import (
     line_blocks,
     packet_counts,
     samples_frame,
-    stopped_by_ctrl_c,
 )
 
 _OPEN = re.compile(r"^\s*ECHO (?P<host>\S+):(?P<port>\d+) \((?P<size>\d+) bytes of data\)\s*$")
@@ -128,8 +127,6 @@ def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: 
     _target(run, read.where["host"], int(read.where["port"]))
     _statistics(run, read.counts, read.figures)
     _samples(run, read.seq, read.rtt, read.errors, read.counts, read.elided)
-    if read.ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
     _complete(run, read)
     return run
 
@@ -165,6 +162,7 @@ def _complete(run: Run, read: _Read) -> None:
         who="the client",
         rtt_line="rtt min/avg/max/stddev",
         errors=bool(read.errors),
+        ctrl_c=read.ctrl_c,
     )
 
 
