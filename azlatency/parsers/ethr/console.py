@@ -69,6 +69,18 @@ _KNOWN = tuple(
 )
 _CLIENT_BANNER_LINE = re.compile(r"^\s*" + _CLIENT_BANNER.pattern.lstrip("^"))
 _DASHES = re.compile(r"^\s*(?:-{3,}|(?:- )+-?)\s*$")
+_ALL = (
+    *_KNOWN,
+    _CLIENT_BANNER_LINE,
+    _ERROR,
+    BANNER,
+    _MAINTAINER,
+    LATENCY_HEAD,
+    _LATENCY_ROW,
+    TABLE_HEAD,
+    _TABLE_ROW,
+    _CONNECTED,
+)
 # the lines every console output has: one of them makes a text ethr's console
 OPENERS = (BANNER, _CLIENT_BANNER, LATENCY_HEAD, TABLE_HEAD)
 
@@ -87,21 +99,7 @@ def version(lines: list[str]) -> str | None:
 
 def known(line: str) -> bool:
     """Whether ``line`` is one an ethr client prints."""
-    return any(
-        p.match(line)
-        for p in (
-            *_KNOWN,
-            _CLIENT_BANNER_LINE,
-            _ERROR,
-            BANNER,
-            _MAINTAINER,
-            LATENCY_HEAD,
-            _LATENCY_ROW,
-            TABLE_HEAD,
-            _TABLE_ROW,
-            _CONNECTED,
-        )
-    )
+    return any(p.match(line) for p in _ALL)
 
 
 def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> list[Record]:
