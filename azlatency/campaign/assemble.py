@@ -133,6 +133,21 @@ class Assembled:
     quality: list[dict[str, Any]]
 
 
+def _samples_of(kept: list[dict[str, Any]]) -> quality.SamplesOf:
+    """Reads the samples of the runs asked for from the files' cache parts."""
+
+    def read(run_ids: list[str]) -> pd.DataFrame:
+        wanted = set(run_ids)
+        frames = [
+            pq.read_table(i["samples"], filters=[("run_id", "in", sorted(here))]).to_pandas()
+            for i in kept
+            if (here := wanted.intersection(i["runs"].column("run_id").to_pylist()))
+        ]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    return read
+
+
 def tables(parts: Parts, cfg: Campaign, name: str) -> Assembled:
     """Labelled runs, summaries, the samples parts to stream and the quality rows."""
     while True:  # pandera once on the whole campaign, not on every file
@@ -149,8 +164,10 @@ def tables(parts: Parts, cfg: Campaign, name: str) -> Assembled:
                 raise
     kept = [i for i in parts.kept if i["samples"] is not None]
     censored = {rid: n for i in kept for rid, n in i["censored"].items()}
-    bounds = summaries.select(["run_id", "bound_low", "bound_high"]).to_pandas()
-    notes = quality.assess(runs, censored, bounds, parts.problems() + label_issues)
+    figures = summaries.select(list(quality.FIGURES)).to_pandas()
+    notes = quality.assess(
+        runs, censored, figures, parts.problems() + label_issues, _samples_of(kept)
+    )
     return Assembled(
         runs=runs,
         summaries=summaries,

@@ -71,6 +71,7 @@ ISSUES = {
     "zone_direction": "a rule's source and destination zones contradict the addresses",
     "zone_conflict": "the campaign puts one host in two zones",
     "label_conflict": "campaign.yaml or the inventory disagrees with the log",
+    "repeated_run": "every figure the same as another run's: one run read twice?",
     "reader_problem": "a block was not read (the reason in detail)",
     "parser_warning": "lines skipped or oddities noted by the parser",
 }

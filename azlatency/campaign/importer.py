@@ -52,7 +52,6 @@ PARALLEL_MIN_BYTES = 16 << 20
 
 def cache_stamp() -> str:
     """Identity of the code that produced cached per-file results."""
-    h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
     pkg = Path(__file__).resolve().parent.parent
     code = (
         sorted(pkg.glob("parsers/**/*.py"))
@@ -68,6 +67,19 @@ def cache_stamp() -> str:
             )  # the cache's samples
         ]
     )  # are written as dataset files
+    return _code_stamp(code)
+
+
+def assembly_stamp() -> str:
+    """Identity of the code that makes a store of the cached per-file results: labels, the
+    quality list, the import report (a store imported before it changed is made again)."""
+    here = Path(__file__).resolve().parent
+    names = ("assemble", "config", "import_report", "importer", "labels", "quality", "zones")
+    return _code_stamp([here / f"{n}.py" for n in names])
+
+
+def _code_stamp(code: list[Path]) -> str:
+    h = hashlib.sha256(f"{schema.FORMAT_VERSION}|{__version__}".encode())
     for path in code:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
@@ -482,6 +494,7 @@ class _Job:
             "format_version": schema.FORMAT_VERSION,
             "azlatency_version": __version__,
             "cache_stamp": self.stamp,
+            "assembly_stamp": assembly_stamp(),
             "campaign": self.name,
             "raw": _raw_label(self.raw),
             "inputs": {e.path: e.sha256 for e in entries if e.sha256},

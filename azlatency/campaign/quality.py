@@ -7,6 +7,8 @@ Nothing here changes the tables; analyses decide what to do with, say, an incomp
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -22,6 +24,131 @@ _COUNTS = (  # run column → issue, when the count is above zero
 _ORDER = {issue: i for i, issue in enumerate(ISSUES)}
 
 
+# What makes two runs' figures the same: every summary row but its run_id.
+FIGURES = ("run_id", "metric", "stat", "value", "unit", "source", "level", "n", "hop")
+FIGURES += ("bound_low", "bound_high")
+# How unlikely two runs alike are to show the same figures, in bits, before one run read
+# twice is what the note says: 'Minimum = 1ms, Maximum = 2ms, Average = 1ms' over three
+# replies of 1, 1 and 2 ms tells 2.5 bits (a campaign of Windows pings repeats it), a paced
+# UDP iperf3's two intervals of ~100 Mbit/s 2 bits; nine ethr percentiles printed to the
+# nanosecond ~120, ten pings of a zone pair ~30, samples with their own times no end.
+_TELLING_BITS = 24.0
+_VALUES = ("rtt_us", "half_rtt_us", "one_way_us", "bits_per_second", "count", "bytes")
+_TIMES = ("time_ns", "tx_time_ns", "rx_time_ns")
+# Known on both runs and different: two runs, whatever their figures.
+# (The client's and the server's report of one transfer are two runs: their roles differ.)
+_APART = ("start_time", "src_ip", "dst_ip", "src_host", "dst_host", "role", "mode", "protocol")
+
+SamplesOf = Callable[[list[str]], pd.DataFrame]
+
+
+def repeated(
+    runs: pd.DataFrame, summaries: pd.DataFrame, samples_of: SamplesOf | None = None
+) -> list[dict[str, Any]]:
+    """A ``repeated_run`` row for every run that is a run before it again: one output saved
+    twice (a copy under another name, with other line ends or a prompt above it), pasted
+    twice into a file, or its console beside its log.  Both stay in the tables; the note
+    says pooled statistics count the one run twice.
+
+    The same run shows every figure of the other (its summaries: the tool's own and those
+    computed from its samples) and, with samples, the same samples in the same order; and
+    its figures tell enough (:data:`_TELLING_BITS`) that two runs would not show them by
+    chance.  ``samples_of`` gives the samples of the runs named (only runs whose figures
+    match another's are asked for)."""
+    if not len(summaries) or len(runs) < 2:
+        return []
+    s = summaries.loc[:, list(FIGURES)].sort_values(list(FIGURES), kind="stable")
+    row_hash = pd.util.hash_pandas_object(s.drop(columns="run_id"), index=False)
+    keys = row_hash.groupby(s["run_id"].to_numpy()).agg(lambda h: hash(tuple(h)))
+    alike = keys[keys.duplicated(keep=False)]
+    if not len(alike):
+        return []
+    figures = s[s["run_id"].isin(alike.index)]
+    bits = _reported_bits(figures).reindex(alike.index, fill_value=0.0)
+    sampled = pd.DataFrame(columns=["digest", "bits", "n"])
+    if samples_of is not None:
+        sampled = _sample_evidence(samples_of(list(alike.index)))
+        bits = bits.combine(sampled["bits"].reindex(alike.index, fill_value=0.0), max)
+    key = {rid: (k, sampled["digest"].get(rid)) for rid, k in alike.items()}
+    info = runs.set_index("run_id")
+    first: dict[tuple, list[str]] = {}
+    out = []
+    for rid in runs["run_id"]:  # file order: the first of a kind is the one named
+        if rid not in key or bits[rid] < _TELLING_BITS:
+            continue
+        before = first.setdefault((info.at[rid, "tool"], key[rid]), [])
+        same = next((o for o in before if not _apart(info.loc[o], info.loc[rid])), None)
+        if same is None:
+            before.append(rid)
+            continue
+        shown = f"{int(figures['run_id'].eq(rid).sum())} statistics"
+        if rid in sampled.index:
+            shown += f", {int(sampled.at[rid, 'n'])} samples in order"
+        where = f"{info.at[same, 'source_path']} (line {info.at[same, 'line_start']})"
+        out.append(
+            {
+                "run_id": rid,
+                "issue": "repeated_run",
+                "detail": f"every figure ({shown}) is run {same}'s of {where}: one run read "
+                "twice (a copy, or its console and its log)? Both are kept; pooled "
+                "statistics count it twice",
+            }
+        )
+    return out
+
+
+def _apart(a: pd.Series, b: pd.Series) -> bool:
+    return any(
+        not pd.isna(a[c]) and not pd.isna(b[c]) and a[c] != b[c] for c in _APART if c in a.index
+    )
+
+
+def _reported_bits(s: pd.DataFrame) -> pd.Series:
+    """Per run, what its printed figures tell: 3.3 bits a significant digit past the first
+    two (runs of one path share their leading digits), counts and percentages left out."""
+    printed = s[(s["source"] == "reported") & ~s["unit"].isin(("count", "pct"))]
+    digits = printed["value"].map(_significant)
+    return (3.32 * (digits - 2).clip(lower=0)).groupby(printed["run_id"]).sum()
+
+
+def _told(values: pd.Series) -> float:
+    """What a run of these values tells: their count times their collision entropy."""
+    known = values.dropna()
+    if not len(known):
+        return 0.0
+    p = known.value_counts(normalize=True)
+    return len(known) * -math.log2(float((p**2).sum()))
+
+
+def _significant(value: float) -> int:
+    """Significant digits of ``value`` as the tool printed it: the fewest of the value and
+    the value in binary units ('1.10 GBytes' is stored as 1,181,116,006.4 bytes)."""
+    if pd.isna(value) or value == 0:
+        return 0
+    return min(
+        len(f"{abs(value) / 1024**k:.9e}".split("e")[0].replace(".", "").rstrip("0"))
+        for k in range(5)
+    )
+
+
+def _sample_evidence(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per run: a digest of its samples in order, what they tell (what its values and its
+    statuses tell: a count times a collision entropy; samples with their own times tell
+    without end) and how many there are."""
+    rows = {}
+    for rid, g in samples.groupby("run_id", sort=False) if len(samples) else ():
+        g = g.drop(columns="run_id").reset_index(drop=True)
+        digest = hash(pd.util.hash_pandas_object(g, index=False).to_numpy().tobytes())
+        value = next((g[c] for c in _VALUES if c in g and g[c].notna().any()), None)
+        if any(c in g and g[c].notna().sum() >= 2 for c in _TIMES):
+            bits = math.inf
+        else:
+            bits = _told(g["status"]) if "status" in g else 0.0
+            bits += _told(value) if value is not None else 0.0
+        rows[rid] = {"digest": digest, "bits": bits, "n": len(g)}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["digest", "bits", "n"])
+
+
 def _false(value: Any) -> bool:
     return value is not None and not pd.isna(value) and not bool(value)
 
@@ -35,12 +162,15 @@ def assess(
     censored: dict[str, int],
     summaries: pd.DataFrame,
     extra: list[dict[str, Any]],
+    samples_of: SamplesOf | None = None,
 ) -> list[dict[str, Any]]:
     """Quality rows for ``runs``; ``censored`` counts censored samples per run (taken when
-    each file was parsed); ``extra`` adds rows found elsewhere (labels, reader)."""
+    each file was parsed); ``summaries`` are the campaign's (every column :data:`FIGURES`
+    names); ``extra`` adds rows found elsewhere (labels, reader); ``samples_of`` reads the
+    samples of the runs it is given (:func:`repeated`)."""
     bounded = summaries[summaries["bound_low"].notna() | summaries["bound_high"].notna()]
     intervals = bounded.groupby("run_id").size().to_dict() if len(bounded) else {}
-    rows: list[dict[str, Any]] = list(extra)
+    rows: list[dict[str, Any]] = list(extra) + repeated(runs, summaries, samples_of)
     for run in runs.itertuples(index=False):
         found: list[tuple[str, str]] = []
         if _false(run.complete):

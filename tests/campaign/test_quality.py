@@ -1,13 +1,17 @@
-"""The quality list on real logs from ../shared/corpus, and where the data root is."""
+"""The quality list on real logs from ../shared/corpus and tests/fixtures (one run read twice
+among them), and where the data root is."""
 
 from __future__ import annotations
 
 import shutil
 
+import pandas as pd
+
 from azlatency import campaign, paths
+from azlatency.campaign.quality import FIGURES, repeated
 from tests.campaign.conftest import RAW
 from tests.conftest import CORPUS as CORPUS_DIR
-from tests.conftest import corpus, needs_shared
+from tests.conftest import FIXTURES, corpus, needs_shared
 
 CORPUS = [
     ("ping", "ping--linux-iputils-loss-interleaved-stats-pipe--csc458-a2.txt"),
@@ -86,3 +90,82 @@ def test_every_corpus_file_imports(tmp_path):
     s = tables.samples[tables.samples.run_id.isin(busybox.run_id)]
     assert s.status.tolist() == ["ok", "ok", "ok", "error"]
     assert s.seq.isna().tolist() == [False, False, False, True]
+
+
+PING_GAP = FIXTURES / "ping" / "ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"
+
+
+def _repeats(report) -> dict[str, str]:
+    q = report.quality
+    return dict(zip(q[q.issue == "repeated_run"].source_path, q[q.issue == "repeated_run"].detail))
+
+
+def test_a_run_saved_twice_is_named_once_it_tells_enough(tmp_path):
+    """One capture (15 pings, 5 lost, to the microsecond) as is, with CRLF line ends and
+    with a prompt and its command above: the copies are in the tables and each is named
+    as the first one again; three Windows pings of 1, 1 and 2 ms in two other files are two
+    runs alike (they tell 2.5 bits, not the 24 the note needs)."""
+    raw = tmp_path / "raw" / "twice"
+    raw.mkdir(parents=True)
+    text = PING_GAP.read_bytes()
+    (raw / "a.txt").write_bytes(text)
+    (raw / "b-crlf.txt").write_bytes(text.replace(b"\n", b"\r\n"))
+    (raw / "c-prompt.txt").write_bytes(b"azureuser@vm1:~$ ping -c 15 -i 0.2 10.202.0.2\n" + text)
+    for name in ("en-t-ctrl-c", "de-cp850-timeout-unreachable"):
+        f = FIXTURES / "ping" / f"ping--win10-windows-{name}-transcribed.txt"
+        shutil.copyfile(f, raw / f.name)
+    report = campaign.import_campaign(raw, root=tmp_path / "processed", workers=1)
+    assert report.counts["runs"] == 6  # nothing left out (the German file holds two runs)
+    found = _repeats(report)
+    assert sorted(found) == ["b-crlf.txt", "c-prompt.txt"]
+    first = report.quality[report.quality.source_path == "a.txt"]
+    assert "repeated_run" not in set(first.issue)
+    assert found["b-crlf.txt"].startswith(
+        "every figure (15 statistics, 15 samples in order) is run "
+    )
+    assert "'s of a.txt (line 1): one run read twice" in found["b-crlf.txt"]
+
+
+def test_an_ethr_console_beside_its_log(tmp_path):
+    """ethr's console and its -o log of one latency test (ethr v1.0.0, captured): each of the
+    log's four batches is the console's again (nine percentiles to the nanosecond); of a
+    bandwidth test the three figures to three digits tell too little to say."""
+    raw = tmp_path / "raw" / "ethr"
+    raw.mkdir(parents=True)
+    for test in ("l-d3s", "b-d3s"):
+        for form in ("console.txt", "log.jsonl"):
+            name = f"ethr--1.0.0-linux-c-t-{test}-{form}"
+            shutil.copyfile(FIXTURES / "ethr" / name, raw / name)
+    report = campaign.import_campaign(raw, root=tmp_path / "processed", workers=1)
+    q = report.quality[report.quality.issue == "repeated_run"]
+    assert list(q.source_path) == ["ethr--1.0.0-linux-c-t-l-d3s-log.jsonl"] * 4
+    assert [d.split(" (line ")[1].split(")")[0] for d in q.detail] == ["5", "10", "11", "12"]
+    assert all("of ethr--1.0.0-linux-c-t-l-d3s-console.txt" in d for d in q.detail)
+
+
+def test_runs_known_apart_are_not_one_run():
+    """The same figures at another start, or the server's report of the client's transfer."""
+    runs = pd.DataFrame(
+        {
+            "run_id": ["r1", "r2", "r3"],
+            "tool": ["ethr"] * 3,
+            "source_path": ["a", "b", "c"],
+            "line_start": [1, 1, 1],
+            "start_time": pd.to_datetime(["2026-01-01", "2026-01-02", None], utc=True),
+            "role": ["client", "client", "server"],
+        }
+    )
+    figures = pd.DataFrame(
+        {
+            "metric": "rtt",
+            "stat": ["mean", "p50", "p99"] * 3,
+            "value": [127.014, 124.105, 221.447] * 3,
+            "unit": "us",
+            "source": "reported",
+            "run_id": [r for r in ("r1", "r2", "r3") for _ in range(3)],
+        }
+    ).reindex(columns=list(FIGURES))
+    assert repeated(runs, figures) == []
+    runs["start_time"] = pd.NaT
+    runs["role"] = "client"
+    assert [r["run_id"] for r in repeated(runs, figures)] == ["r2", "r3"]
