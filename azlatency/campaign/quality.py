@@ -47,8 +47,9 @@ def repeated(
 ) -> list[dict[str, Any]]:
     """A ``repeated_run`` row for every run that is a run before it again: one output saved
     twice (a copy under another name, with other line ends or a prompt above it), pasted
-    twice into a file, or its console beside its log.  Both stay in the tables; the note
-    says pooled statistics count the one run twice.
+    twice into a file, or its console beside its log.  Both stay in the tables; a report
+    leaves the one named out (``report._data.load_campaigns``), so that no statistic counts
+    one run twice.
 
     The same run shows every figure of the other (its summaries: the tool's own and those
     computed from its samples) and, with samples, the same samples in the same order; and
@@ -90,8 +91,8 @@ def repeated(
                 "run_id": rid,
                 "issue": "repeated_run",
                 "detail": f"every figure ({shown}) is run {same}'s of {where}: one run read "
-                "twice (a copy, or its console and its log)? Both are kept; pooled "
-                "statistics count it twice",
+                "twice (a copy, or its console and its log)? Both are in the store; a "
+                "report leaves this one out of its statistics",
             }
         )
     return out

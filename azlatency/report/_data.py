@@ -54,7 +54,10 @@ def load_campaigns(
 ) -> Tables:
     """The tables of one or several imported campaigns, concatenated (``runs.campaign`` says
     which campaign a run belongs to).  A campaign that was never imported is an error that
-    says how to import it: a report must not quietly leave a campaign out."""
+    says how to import it: a report must not quietly leave a campaign out.  A run the
+    import named as one read twice (``repeated_run``: a copy, or a console beside its log) is
+    left out, so no statistic counts one run twice; the store keeps it and the page's
+    caveats say so (:func:`repeats`)."""
 
     root = paths.processed_dir(data_root)
     wanted = names(campaigns)
@@ -62,7 +65,7 @@ def load_campaigns(
     if print_ is not None and print_ in _LOADED:
         _LOADED[print_] = _LOADED.pop(print_)  # the most recently used last
         return _memo.stamp(_shallow(_LOADED[print_]), print_, _derived(wanted, root))
-    parts = [load(name, root, samples=samples) for name in wanted]
+    parts = [_once(load(name, root, samples=samples), repeats(name, root)) for name in wanted]
     tables = Tables.concat(_distinct_ids(parts) if len(parts) > 1 else parts)
     if print_ is None:
         return tables
@@ -115,6 +118,22 @@ def _derived(wanted: list[str], root: Path | None) -> Path | None:
         return None
 
     return paths.derived_dir(store_path(wanted[0], root).name, root)
+
+
+def repeats(name: str, root: Path | None) -> list[str]:
+    """The runs of campaign ``name`` its import named as one read twice (``repeated_run``):
+    each is a run before it again."""
+    m = read_manifest(store_path(name, root)) or {}
+    quality = (m.get("report") or {}).get("quality") or []
+    return sorted({q["run_id"] for q in quality if q.get("issue") == "repeated_run"})
+
+
+def _once(t: Tables, repeated: list[str]) -> Tables:
+    if not repeated:
+        return t
+    return Tables(
+        *(df[~df["run_id"].isin(repeated)].reset_index(drop=True) if len(df) else df for df in t)
+    )
 
 
 def _distinct_ids(parts: list[Tables]) -> list[Tables]:

@@ -59,7 +59,15 @@ def campaign_findings(
     if len(q):
         caveats.append(
             "quality notes: "
-            + ", ".join(f"{r.issue} ({counted(r.runs, 'run')})" for r in q.itertuples())
+            + ", ".join(
+                f"{r.issue} ({counted(r.runs, 'run')}"
+                + (
+                    ", left out of every statistic: each is a run before it again)"
+                    if r.issue == "repeated_run"
+                    else ")"
+                )
+                for r in q.itertuples()
+            )
         )
     if caveats:
         lines.append("- **Careful:** " + "; ".join(caveats) + ".")

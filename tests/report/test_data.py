@@ -7,6 +7,7 @@ import shutil
 import pandas as pd
 import pytest
 
+from azlatency import report as rep
 from azlatency.campaign import import_campaign
 from azlatency.campaign.load import load
 from azlatency.report import _data
@@ -62,3 +63,30 @@ def test_a_process_keeps_the_campaigns_it_loaded(tmp_path, monkeypatch):
     for name in order:
         _data.load_campaigns(name, tmp_path)
     assert reads == order and len(_data._LOADED) == 1
+
+
+def test_a_run_read_twice_counts_once_in_a_report(tmp_path):
+    """The same 15 pings (5 lost) saved as they are and with CRLF line ends: the store keeps
+    both runs, a report's tables the first, and its findings say the other was left out."""
+    ping = ROOT / "tests/fixtures/ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"
+    raw = tmp_path / "raw" / "twice"
+    raw.mkdir(parents=True)
+    (raw / "a.txt").write_bytes(ping.read_bytes())
+    (raw / "b.txt").write_bytes(ping.read_bytes().replace(b"\n", b"\r\n"))
+    import_campaign(raw, root=tmp_path / "processed", workers=1)
+    stored = load("twice", tmp_path / "processed")
+    assert len(stored.runs) == 2 and len(stored.samples) == 30
+    tables = _data.load_campaigns("twice", tmp_path)
+    assert list(tables.runs["source_path"]) == ["a.txt"]
+    assert len(tables.samples) == 15
+    assert set(tables.summaries["run_id"]) == set(tables.runs["run_id"])
+    assert _data.repeats("twice", tmp_path / "processed") == list(
+        stored.runs.loc[stored.runs.source_path == "b.txt", "run_id"]
+    )
+    overview = rep.import_overview(["twice"], tmp_path)
+    head = rep.headline(rep.latency_percentiles(tables))
+    medians, tp = rep.zone_pair_medians(tables), rep.throughput_table(tables)
+    text = rep.campaign_findings(overview, head, medians, rep.asymmetry_table(tables), tp)
+    assert (
+        "repeated_run (1 run, left out of every statistic: each is a run before it again)" in text
+    )
