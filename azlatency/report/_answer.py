@@ -181,14 +181,18 @@ def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     lo, hi = m.iloc[0], m.iloc[-1]
     tool, basis = str(m["tool"].iloc[0]), str(m["basis"].iloc[0])
     stat = "median" if (m["stat"] == "p50").all() else "median (mean where only a mean printed)"
-    unit = "runs" if (m["n_runs"].fillna(1) > 1).any() else "printed values of one run each"
+    unit, evidence = _zone_evidence(m)
     each = ", ".join(f"{r.src_zone}→{r.dst_zone} {fmt(r.estimate)}" for r in m.itertuples())
     text = (
         f"**The slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
         f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}** "
         f"({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
-        "client → server where the addresses prove it; the matrix gives every pair with "
-        "its interval."
+        "client → server where the addresses prove it; the matrix gives every pair "
+        + (
+            "with its interval."
+            if m[["ci_low", "ci_high"]].notna().any(axis=None)
+            else "and why none has an interval."
+        )
     )
     if held := held_out(m):
         text += " " + held
@@ -205,8 +209,26 @@ def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         value_b=float(lo.estimate),
         estimate=float(hi.estimate / lo.estimate),
         groups_a=[f"{r.src_zone}→{r.dst_zone}" for r in m.itertuples()],
+        evidence=evidence,
     )
     return _frame([row])
+
+
+def _zone_evidence(m: pd.DataFrame) -> tuple[str, str]:
+    """What the zone pairs' figures are (the sentence's words, the claim's ``evidence``):
+    several runs a pair, or one run each whose figure the tool printed or azlatency took from
+    its samples; and, where no pair has one, that there is no interval."""
+    if (m["n_runs"].fillna(1) > 1).any():
+        unit, evidence = "runs", "intervals across runs"
+    elif (m["source"] == "reported").all():
+        unit, evidence = "printed values of one run each", "printed values"
+    elif (m["source"] == "samples").all():
+        unit, evidence = "one run each, from its samples", "samples, one run a side"
+    else:
+        unit, evidence = "one run each, printed or from its samples", "mixed"
+    if m[["ci_low", "ci_high"]].isna().all(axis=None):
+        unit += ", none with an interval"
+    return unit, evidence
 
 
 # ---------------------------------------------------------------------------------------------

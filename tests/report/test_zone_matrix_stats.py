@@ -171,3 +171,28 @@ def test_a_matrix_holding_nothing_back_says_nothing_of_it(tables):
     assert m.attrs["held_out"] == []
     texts = rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"]
     assert not texts.str.contains("Not in the matrix").any()
+
+
+def test_the_zone_answer_says_what_its_figures_are(tmp_path):
+    """Three hping3 SYN pings (Debian's 3.a2 and upstream's 3.0.0-alpha-1, captured) filed by
+    zone pair: hping3 prints min/avg/max only, so each pair's median is one run's samples
+    (50, 5 and 10 replies at 0.1 ms resolution), too few for an interval.  The answer said
+    'printed values of one run each' and that the matrix gave each pair its interval."""
+    hping = "hping3/hping3--3.0.0a{}-linux-veth-S-{}.txt"
+    files = {
+        hping.format(2, "c50-i20ms"): "1-2/hping.txt",
+        hping.format("1-upstream", "p443-c5-file"): "1-3/hping.txt",
+        hping.format(2, "p443-c10-file"): "2-3/hping.txt",
+    }
+    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
+    tables = import_fixtures(tmp_path, "hping-zones", files, yaml)
+    from azlatency.report._answer import zone_claims
+
+    claim = zone_claims(tables).iloc[0]
+    assert claim["text"] == (
+        "**The slowest zone pair, 1→2, is 1.30× the fastest, 1→3** (hping3, median rtt; "
+        "1→3 500 µs, 2→3 600 µs, 1→2 650 µs; one run each, from its samples, none with an "
+        "interval). The arrows are client → server where the addresses prove it; the matrix "
+        "gives every pair and why none has an interval."
+    )
+    assert claim["evidence"] == "samples, one run a side"
