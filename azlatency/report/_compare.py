@@ -733,10 +733,20 @@ def _vm_pairs_apart(tables: Tables, by: Sequence[str]) -> Tables:
     of such a group that names no hosts is 'hosts not named', apart from both.  The same
     object when no group holds more than one pair."""
     runs = tables.runs
-    pair = _host_pairs(runs)
-    if not by or pair.isna().all():
+    if not by:
         return tables
     key = _group_key(runs, by)
+    pair = _host_pairs(runs)
+    # A group whose logs name no pair of hosts, and which a zone pair or a placement names
+    # but no scenario: its runs' far ends.  (PsPing to 10.20.0.5 and to 10.6.1.4 filed under
+    # one zone pair were one pair of VMs, their medians pooled and set against an hping3 run
+    # to a third host; a scenario of campaign.yaml names one pair of VMs, whatever addresses
+    # its logs print, and runs that nothing names are told apart by _unnamed_pairs.)
+    scenario = strings(runs, "scenario").notna() if "scenario" in runs else False
+    hostless = key.map(pair.notna().groupby(key).any()).eq(False) & _named(runs) & ~scenario
+    pair = pair.mask(hostless, _far_ends(runs))
+    if pair.isna().all():
+        return tables
     # the pairs page 40 compares: latency runs' (an iperf3 run to a third VM splits nothing)
     latency = strings(runs, "latency_basis").isin(["rtt", "half_rtt"])
     several = pair[latency].groupby(key[latency]).nunique() > 1
@@ -745,6 +755,14 @@ def _vm_pairs_apart(tables: Tables, by: Sequence[str]) -> Tables:
         return tables
     vms = pair.where(split).mask(split & pair.isna(), "hosts not named")
     return Tables(runs.assign(vms=vms), tables.samples, tables.summaries, tables.problems)
+
+
+def _far_ends(runs: pd.DataFrame) -> pd.Series:
+    """Each run's server end as the logs name it ('to 10.20.0.5'): its address where they
+    print one (ping's 'PING vm2 (10.0.0.5)' and sockperf's 'IP = 10.0.0.5' are one end),
+    else its name; NA where they name none."""
+    far = strings(runs, "dst_ip").fillna(strings(runs, "dst_host")).str.strip().str.lower()
+    return ("to " + far).astype("string")
 
 
 def _host_pairs(runs: pd.DataFrame) -> pd.Series:

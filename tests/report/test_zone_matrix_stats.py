@@ -196,3 +196,30 @@ def test_the_zone_answer_says_what_its_figures_are(tmp_path):
         "gives every pair and why none has an interval."
     )
     assert claim["evidence"] == "samples, one run a side"
+
+
+def test_tools_to_other_far_ends_of_one_zone_pair_are_not_one_pair_of_vms(tmp_path):
+    """An hping3 SYN ping to 10.207.0.2 and PsPing's TCP connects to 10.20.0.5 and to
+    10.6.1.4 (Azure's VPN and private-endpoint guides) filed under one zone pair, no scenario:
+    no log names both hosts, so page 40 took the zone pair for one pair of VMs, pooled
+    PsPing's two far ends into one median (2,747.5 µs) and set it against hping3's (ratio
+    4.23).  Each far end is its own pair now, and no tool measured one beside another."""
+    psping = "psping/psping--{}--azure-{}.txt"
+    files = {
+        "hping3/hping3--3.0.0a2-linux-veth-S-c50-i20ms.txt": "1-2/hping.txt",
+        psping.format(
+            "2.01-windows-t-tcp-connect", "architecture-center-troubleshoot-vpn"
+        ): "2-1/vpn.txt",
+        psping.format(
+            "2.10-windows-tcp-connect-no-statistics", "docs-sql-private-endpoint"
+        ): "2-1/endpoint.txt",
+    }
+    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
+    tables = import_fixtures(tmp_path, "far-ends", files, yaml)
+    agree = rep.cross_tool(tables)
+    assert agree.empty
+    assert agree.attrs["alone"] == ["hping3", "psping"]
+    assert list(rep.cross_tool_claims(agree)["text"]) == [
+        "**hping3, psping**: no other tool measured their pairs of VMs, so they are not set "
+        "against one."
+    ]
