@@ -343,8 +343,8 @@ def zone_matrix_claims(
         )
     else:
         texts.append(
-            f"No pair was measured both ways with samples ({both_ways} have both directions "
-            "in the matrix): no direction can be tested."
+            f"No zone pair was measured both ways by {tool} with samples ({both_ways} have "
+            "both directions in the matrix): no direction can be tested."
         )
     if held := held_out(medians):
         texts.append(held)

@@ -196,6 +196,12 @@ def test_the_zone_answer_says_what_its_figures_are(tmp_path):
         "gives every pair and why none has an interval."
     )
     assert claim["evidence"] == "samples, one run a side"
+    m = rep.zone_pair_medians(tables)
+    said = rep.zone_matrix_claims(m, rep.asymmetry_table(tables), level=0.95, both_ways=0)
+    assert said["text"].iloc[-1] == (
+        "No zone pair was measured both ways by hping3 with samples (0 have both directions "
+        "in the matrix): no direction can be tested."
+    )
 
 
 def test_tools_to_other_far_ends_of_one_zone_pair_are_not_one_pair_of_vms(tmp_path):
