@@ -511,9 +511,31 @@ def _percentiles(
     ]
     if not parts:
         return pd.DataFrame(columns=cols)
-    out = pd.concat(parts, ignore_index=True).rename(columns={"metric": "basis"})
+    out = _untimed(pd.concat(parts, ignore_index=True).rename(columns={"metric": "basis"}))
     out["label"] = _labels(out, by, t.runs)
     return out.reindex(columns=cols).reset_index(drop=True)
+
+
+_UNTIMED = ("printed as 0 µs", "0 µs from the samples")
+
+
+def _untimed(out: pd.DataFrame) -> pd.DataFrame:
+    """Latencies of 0 µs are no value: no packet crosses a network in no time, so a tool that
+    prints 0 (ethr's '0.000ns' connects on Windows, its server's batches of mostly 0) or whose
+    every sample is 0 timed below its resolution.  Set against one, a group was 'inf× apart'
+    on a page; here its statistic has no value and ``note`` says why."""
+    stat = out["stat"].astype(str)
+    timed = stat.isin(("mean", "min", "max")) | stat.str.fullmatch(r"p[\d.]+")
+    zero = out["estimate"].eq(0) & timed
+    if not zero.any():
+        return out
+    out = out.copy()
+    what = out["source"].map({"reported": _UNTIMED[0]}).fillna(_UNTIMED[1])
+    said = what + ": below what the tool can time, no value"
+    out.loc[zero, ["estimate", "ci_low", "ci_high"]] = np.nan
+    before = out.loc[zero, "note"].astype("string").replace("", pd.NA)
+    out.loc[zero, "note"] = said[zero].where(before.isna(), said[zero] + "; " + before)
+    return out
 
 
 def headline(
@@ -530,6 +552,13 @@ def headline(
             pick = want
         elif fallback and mean["estimate"].notna().any():
             pick = mean
+            untimed = want["note"].astype("string").str.startswith(_UNTIMED[0], na=False)
+            if untimed.any():  # a median printed as 0: the mean stands in, and says why
+                row = mean.iloc[0].copy()
+                said = str(want["note"][untimed].iloc[0]).split("; ")[0]
+                row["note"] = f"the {stat} {said}; the mean instead"
+                rows.append(row)
+                continue
         elif not fallback and want.empty:
             rows.append(_missing(g, stat))
             continue

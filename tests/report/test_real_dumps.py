@@ -89,6 +89,10 @@ def test_every_page_reads_any_mix_of_real_logs(tmp_path_factory, picks, with_yam
     for page, claims in pages.items():
         if page != "head":
             assert claims["text"].notna().all(), page  # every claim has its words
+            # and no number a page cannot mean ('inf× apart' over a printed 0 µs)
+            assert not claims["text"].str.contains(r"\b(?:inf|nan)\b", case=False).any(), page
+    for basis, part in pages["head"].groupby("basis"):
+        assert not re.search(r"\b(?:inf|nan)\b", rep.see_latency(part), re.I), basis
     # a label names one group: two targets' runs never share one (a page groups by label)
     head = pages["head"]
     assert not head["label"].duplicated().any(), list(head["label"])
@@ -184,6 +188,40 @@ def test_ethrs_batches_give_tail_ratios_as_ethr_wrote_them(tmp_path):
     first = ratios.iloc[0]
     assert (first["label"], first["stat"]) == ("ethr (batch 0)", "p99/p50")
     assert first["estimate"] == pytest.approx(220.468 / 124.105)
+
+
+@needs_shared
+def test_a_latency_printed_as_0_is_no_value(tmp_path):
+    """ethr on Windows to localhost (corpus, zluthdaka's netan log): line 158's batch prints
+    'Avg 30.131us', its median (under "P90") and its p90 to p99 '0.000ns', its maximum 1.508
+    ms.  In the corpus as one campaign page 90 said 'ethr p50: from 0 µs' and its chart's
+    caption 'fastest ... (0 µs), inf× apart'.  A latency of 0 is below what the tool can
+    time: the median has no value, the mean stands in and the note says why; the chart of
+    the file's 316 groups draws the 30 fastest and the 30 slowest and says so."""
+    src = corpus("ethr", "ethr--client-jsonl-mixed-tests-mtr-connect--zluthdaka-netan.txt")
+    tables = _imported(tmp_path, "e", src)
+    pct = rep.latency_percentiles(tables)
+    label = "1 B · TCP · ethr (ethr_test 7, batch 0, batches 11)"
+    p50 = pct[(pct["label"] == label) & (pct["stat"] == "p50")].iloc[0]
+    assert np.isnan(p50["estimate"])
+    assert p50["note"].startswith("printed as 0 µs: below what the tool can time, no value")
+    head = rep.headline(pct)
+    row = head[head["label"] == label].iloc[0]
+    assert (row["stat"], row["estimate"]) == ("mean", 30.131)
+    assert row["note"] == (
+        "the p50 printed as 0 µs: below what the tool can time, no value; the mean instead"
+    )
+    rtt = head[head["basis"] == "rtt"]
+    assert rtt["estimate"].gt(0).all()
+    seen = rep.see_latency(rtt)
+    assert "inf" not in seen and seen.startswith("Slowest: ")
+    fig = rep.latency_figure(rtt, "rtt")
+    assert (
+        fig.axes[0]
+        .get_title()
+        .endswith("the 30 fastest and 30 slowest of 316 groups; the table gives every one")
+    )
+    assert len(fig.axes[0].get_yticklabels()) == 60
 
 
 def test_printed_percentiles_out_of_order_give_no_tail_ratio(tmp_path):
