@@ -462,3 +462,66 @@ def test_a_console_cut_short_or_with_a_stray_line_says_so():
     with pytest.raises(ParseError) as e:
         azlatency.read(stray, strict=True)
     assert e.value.line_no == 13
+
+
+# The server's side: ethr -s's console and its -o log of one run each (SOURCES.md).
+
+
+def _served(case: str, strict: bool = True):
+    name = f"ethr--1.0.0-linux-s-{case}"
+    return (
+        azlatency.read(CAP / f"{name}-console.txt", strict=strict).validate(),
+        azlatency.read(CAP / f"{name}-log.jsonl", strict=strict).validate(),
+    )
+
+
+def _means(t) -> list:
+    s = t.summaries[t.summaries.stat == "mean"]
+    return [
+        (r.mode, r.protocol, r.src_ip, tuple(s[s.run_id == r.run_id].value.round(1)))
+        for r in t.runs.itertuples()
+    ]
+
+
+def test_a_servers_console_reads_as_its_log():
+    # five client tests one after another: ethr -s printed a table head for each and a row a
+    # second (was: 'no ethr test in its console output', a parse error)
+    console, log = _served("b-bu-l-c-pi")
+    assert set(console.runs.parser_variant) == {"console-server"}
+    assert set(console.runs.role) == {"server"} and console.runs.complete.all()
+    assert set(console.runs.tool_version) == {"1.0.0"} and console.runs.start_time.isna().all()
+    got = _means(console)
+    assert got == [
+        ("bandwidth", "tcp", "10.79.0.2", (10753333333.3,)),  # 11.37G, 11.02G, 9.87G
+        ("bandwidth", "udp", "10.79.0.2", (159948000.0, 1248.8)),  # and packets/s
+        ("latency", "tcp", "10.79.0.2", (132.1,)),  # each second's average: 132.147us
+        ("latency", "tcp", "10.79.0.2", (113.5,)),
+        ("latency", "tcp", "10.79.0.2", (123.6,)),
+        ("cps", "tcp", "10.79.0.2", (6403.3,)),  # 8.03K, 9.03K, 2.15K
+        ("cps", "tcp", "10.79.0.2", (1.0,)),  # -t pi: a connection a second
+    ]
+    # the log holds the same, and one latency batch more (logged after the last row)
+    assert _means(log) == [*got[:5], ("latency", "tcp", "10.79.0.2", (151.3,)), *got[5:]]
+    assert _stats(console, console.runs.iloc[2]) == {("rtt", "mean"): 132.147}
+
+
+def test_clients_served_at_once_are_a_run_each():
+    # -t b from 10.79.1.2 and -t l from 10.79.0.2 at once: their rows interleave second by
+    # second under a [SUM] row.  The log was read as 17 one-second runs, the bandwidth test as
+    # four and each [SUM] row as a run from the address '[SUM]'.
+    console, log = _served("two-clients-b-l")
+    for t in (console, log):
+        bandwidth = t.runs[t.runs["mode"] == "bandwidth"]
+        assert bandwidth.src_ip.tolist() == ["10.79.1.2"]  # one run: 9G, 6.19G, 6.20G, 7.24G
+        assert _stats(t, bandwidth.iloc[0])["throughput_receiver", "mean"] == 7.1575e9
+        assert "[SUM]" not in set(t.runs.src_ip)
+        assert set(t.runs.src_ip) == {"10.79.0.2", "10.79.1.2"}
+        said = "4 [SUM] rows of ethr's (line {} to line {}) not read: the server's total"
+        assert said.format(*((15, 27) if t is console else (6, 18))) in t.runs.warnings.iloc[0]
+    assert [m[3] for m in _means(console) if m[0] == "latency"] == [
+        (356.6,),
+        (282.2,),
+        (334.6,),
+        (163.3,),
+    ]
+    assert len(log.runs[log.runs["mode"] == "latency"]) == 5  # and the batch after the last row

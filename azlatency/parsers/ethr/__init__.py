@@ -29,13 +29,13 @@ from .runs import build, int64_problem
 
 INFO = ToolInfo(
     tool="ethr",
-    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records) and a client's console",
-    variants=("jsonl-client", "jsonl-server", "console-client"),
+    description="ethr -o JSON-lines logs (TestResult, LatencyResult, INFO/ERROR records) and its console (client and server)",
+    variants=("jsonl-client", "jsonl-server", "console-client", "console-server"),
     versions="ethr 0.2 - 1.0 (2021-2024 logs; v1.0.0 built and captured, console and log)",
     produces=("runs", "samples", "summaries"),
     flags="-o <file> (the JSON-lines log)",
     latency_basis="rtt",
-    open_ended=("jsonl-client", "jsonl-server"),
+    open_ended=("jsonl-client", "jsonl-server", "console-server"),
 )
 # The reader's hook: a log's record, or the console's banner, test line or tables.
 OPENERS = (_RECORD, *console.OPENERS)
@@ -142,7 +142,8 @@ def _parse_console(lines: list[str], source: str | None, strict: bool) -> Parsed
         test.form = "console"
         for run in build(test, source, strict):
             run.meta["tool_version"] = version
-            if not test.done:  # a console ends 'Ethr done, ...': this one was cut before it
+            if not test.done and test.role == "client":  # a client's console ends 'Ethr
+                # done, ...': this one was cut before it (a server's runs until stopped)
                 run.warnings.append(
                     f"no 'Ethr done, ...' line after line {test.records[-1].line}: the "
                     "output was cut short"

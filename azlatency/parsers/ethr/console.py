@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .records import _CLIENT_BANNER, Record
+from .records import _CLIENT_BANNER, _SERVER_HEAD, Record
 
 BANNER = re.compile(
     r"^\s*Ethr: Comprehensive Network Performance Measurement Tool \(Version: (?P<v>[^)]*)\)\s*$"
@@ -35,6 +35,18 @@ _TABLE_ROW = re.compile(
     r"^\s*(?:\[\s*(?P<id>\w+)\s*\]\s+)?(?P<proto>TCP|UDP|ICMP)\s+\d+-\d+\s+sec\s+(?P<values>\S.*?)\s*$"
 )
 _CONNECTED = re.compile(r"^\s*\[\s*\w+\s*\] local \S+ port \d+ connected to ")
+# A server's console (ethr -s without -ui: serverui.go serverCli): its start-up lines, then a
+# table head for each new test and a row a second for each client it serves ('[ 10.79.0.2]
+# TCP 9.04G 1 -- --'; with several at once, a '- - -' rule each second and a '[SUM]' row).
+# Its address (an IPv6 one cut to its last 13 characters) has a dot or a colon: a client's
+# stream id ('[  5]  TCP  000-001 sec') has neither.
+_SERVER_START = re.compile(
+    r"^\s*(?:Accepting IP version: \S.*|Listening on port \d+ for \S.*|Listening on \S+)\s*$"
+)
+_SERVER_ROW = re.compile(
+    r"^\s*\[\s*(?P<remote>\[SUM\]|[^\]\s]*[.:][^\]\s]*)\s*\]\s+(?P<proto>TCP|UDP|ICMP)\s+"
+    r"(?P<bits>\S+)\s+(?P<conn>\S+)\s+(?P<pkts>\S+)(?:\s+(?P<latency>\S+))?\s*$"
+)
 # The keys ethr's log writes a batch's figures under (runs.LATENCY_FIELDS: its median under
 # "P90", ..., its maximum under "P50"), in the order the console prints them (avg, min, 50%,
 # ..., 99.99%, max)
@@ -80,6 +92,9 @@ _ALL = (
     TABLE_HEAD,
     _TABLE_ROW,
     _CONNECTED,
+    _SERVER_START,
+    _SERVER_HEAD,
+    _SERVER_ROW,
 )
 # the lines every console output has: one of them makes a text ethr's console
 OPENERS = (BANNER, _CLIENT_BANNER, LATENCY_HEAD, TABLE_HEAD)
@@ -136,7 +151,31 @@ def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> li
             columns = m["cols"].split()
         elif (m := _TABLE_ROW.match(line)) and columns and _per_second(m["id"], streams):
             out.append(Record(no, None, "TestResult", _result(m, columns, target)))
+        elif m := _SERVER_ROW.match(line):
+            out[-1] = _served(no, m)
     return out
+
+
+def _served(no: int, m: re.Match[str]) -> Record:
+    """A server console's row as the TestResult ethr logs for it (logResults); a row of a
+    latency test as a batch of its average alone (the server logs the batch's percentiles
+    but prints only that)."""
+    if m["latency"] and m["latency"].strip("-"):
+        batch = {"RemoteAddr": m["remote"], "Protocol": m["proto"], "Avg": m["latency"]}
+        return Record(no, None, "LatencyResult", batch)
+    return Record(
+        no,
+        None,
+        "TestResult",
+        {
+            "RemoteAddr": m["remote"],
+            "Protocol": m["proto"],
+            "BitsPerSecond": m["bits"],
+            "ConnectionsPerSecond": m["conn"],
+            "PacketsPerSecond": m["pkts"],
+            "AverageLatency": m["latency"] or "",
+        },
+    )
 
 
 def _per_second(sid: str | None, streams: int) -> bool:

@@ -21,6 +21,11 @@ _CLIENT_BANNER = re.compile(
     r"^Using destination: (?P<host>[^,]*), ip: (?P<ip>[^,]*), port: (?P<port>\d+)"
 )
 _SERVER_BANNER = re.compile(r"^(?:Listening on port (?P<port>\d+)|Accepting IP version)")
+# The head of a server's console table, printed for each new test (serverui.go emitTestHdr;
+# 'Pkts/s' in its -ui)
+_SERVER_HEAD = re.compile(
+    r"^\s*\[\s*RemoteAddress\s*\]\s+Proto\s+Bits/s\s+Conn/s\s+Pkts?/s\s+Latency\s*$"
+)
 _DONE = "Ethr done"
 # A server-side test ends when the per-second records stop for longer than this.
 SERVER_GAP_S = 2
@@ -142,9 +147,15 @@ def server_kind(rec: Record) -> str:
 def group(recs: list[Record]) -> list[Test]:
     """Client tests open at ``Using destination``; an ERROR or result after ``Ethr done``
     (other than its ``Hint:``) opens a new one.  Server records are split by remote and
-    protocol, by a pause longer than SERVER_GAP_S, and by a change of what is measured."""
+    protocol (the tests of clients served at once are apart, their rows interleaved second by
+    second), by a pause longer than SERVER_GAP_S, by a change of what is measured, and on a
+    console by the table head ethr prints for a new test; the ``[SUM]`` rows it adds for
+    several clients are no client's and are said in the tests beside them."""
     tests: list[Test] = []
     cur: Test | None = None
+    serving: dict[tuple, Test] = {}  # (remote, protocol) -> its open server test
+    heads = 0  # console table heads not yet met by a new test
+    summed: list[int] = []  # lines of [SUM] rows
     server_port: int | None = None
     listening = False  # a server banner was the last thing seen
     for rec in recs:
@@ -158,24 +169,55 @@ def group(recs: list[Record]) -> list[Test]:
             m = _SERVER_BANNER.match(msg)
             if m:  # server start-up lines belong to no test; they give the port
                 server_port = int(m.group("port")) if m.group("port") else server_port
-                cur, listening = None, True
+                cur, listening, serving = None, True, {}
+                continue
+            if _SERVER_HEAD.match(msg):
+                heads += 1
                 continue
         result = rec.type in ("TestResult", "LatencyResult")
-        if cur is not None and cur.role == "server":
-            if result and _server_split(cur, rec):
-                cur = Test("server", port=server_port)
-                tests.append(cur)
-        elif cur is None or (cur.done and not msg.startswith("Hint:")):
+        server = cur is not None and cur.role == "server"
+        if result and (server or (cur is None and (listening or _server_formatted(rec)))):
+            if str(rec.data.get("RemoteAddr", "")).strip() == "[SUM]":
+                summed.append(rec.line)
+                continue
+            key = (rec.data.get("RemoteAddr"), rec.data.get("Protocol"))
+            open_ = serving.get(key)
+            if open_ is None and server and not _results(cur):
+                open_ = serving[key] = cur  # its messages came first (an ERROR, a warning)
+            elif open_ is None or heads or _server_split(open_, rec):
+                heads = max(heads - 1, 0)
+                open_ = serving[key] = Test("server", port=server_port)
+                tests.append(open_)
+            cur = open_
+        elif not server and (cur is None or (cur.done and not msg.startswith("Hint:"))):
             server = listening or (cur is None and _server_formatted(rec))
             cur = Test("server" if server else "client", port=server_port if server else None)
             tests.append(cur)
         cur.records.append(rec)
         if rec.type == "INFO" and msg.startswith(_DONE):
             cur.done = True
-    tests = [part for t in tests for part in _split_latency_tail(t)]
+    tests = [part for t in tests for part in _split_latency_tail(t) if t.records]
     for k, t in enumerate(tests):
         t.index = k
+        if summed and t.role == "server" and (said := _sums(summed, t)):
+            t.warnings.append(said)
     return tests
+
+
+def _results(test: Test) -> list[Record]:
+    return [r for r in test.records if r.type in ("TestResult", "LatencyResult")]
+
+
+def _sums(lines: list[int], test: Test) -> str:
+    """What a server test served beside others says of ethr's [SUM] rows (all of them: a
+    row sums the second of every test it is printed among)."""
+    first, last = test.records[0].line, test.records[-1].line
+    if last < lines[0] or first > lines[-1]:
+        return ""
+    return (
+        f"{len(lines)} [SUM] rows of ethr's (line {lines[0]} to line {lines[-1]}) not read: "
+        "the server's total over the clients it served at once, the sum of their runs"
+    )
 
 
 def _split_latency_tail(test: Test) -> list[Test]:
@@ -206,7 +248,7 @@ def _new_connection(last: Record, rec: Record) -> bool:
 
 
 def _server_split(cur: Test, rec: Record) -> bool:
-    results = [r for r in cur.records if r.type in ("TestResult", "LatencyResult")]
+    results = _results(cur)
     if not results:
         return False
     last = results[-1]
@@ -215,8 +257,8 @@ def _server_split(cur: Test, rec: Record) -> bool:
         last.data.get("Protocol"),
     ):
         return True
-    if rec.time_ns - last.time_ns > SERVER_GAP_S * 10**9:
-        return True
+    if None not in (rec.time_ns, last.time_ns) and rec.time_ns - last.time_ns > SERVER_GAP_S * 1e9:
+        return True  # (a console prints no time: its table heads split its tests)
     kind, before = server_kind(rec), {server_kind(r) for r in results}
     if kind == "bandwidth" and kind in before and _new_connection(last, rec):
         return True  # back-to-back bandwidth tests: the next one opens its connection(s)
