@@ -525,3 +525,34 @@ def test_clients_served_at_once_are_a_run_each():
         (163.3,),
     ]
     assert len(log.runs[log.runs["mode"] == "latency"]) == 5  # and the batch after the last row
+
+
+def test_a_servers_rows_pasted_twice_are_a_test_of_their_own():
+    # the TCP bandwidth test's three rows (lines 10-12) pasted again below them: the console
+    # has no time, the repeated block tells; the log's copy goes back in time.  Before, the
+    # copy's seconds were read as three more seconds of the test (console: without a word)
+    name = CAP / "ethr--1.0.0-linux-s-b-bu-l-c-pi-console.txt"
+    lines = name.read_text().split("\n")
+    t = azlatency.read("\n".join(lines[:12] + lines[9:12] + lines[12:]).encode(), strict=True)
+    bandwidth = t.runs[(t.runs["mode"] == "bandwidth") & (t.runs.protocol == "tcp")]
+    assert bandwidth[["line_start", "line_end"]].values.tolist() == [[10, 12], [13, 15]]
+    assert _figures(_one(t, bandwidth.iloc[0])) == _figures(_one(t, bandwidth.iloc[1]))
+    assert bandwidth.warnings.iloc[1].startswith(
+        "line 13 to line 15 repeat line 10 to line 12: a copy? Read as a test of its own"
+    )
+    log = (CAP / "ethr--1.0.0-linux-s-b-bu-l-c-pi-log.jsonl").read_text().split("\n")
+    t = azlatency.read("\n".join(log[:5] + log[2:5] + log[5:]).encode(), strict=True)
+    bandwidth = t.runs[(t.runs["mode"] == "bandwidth") & (t.runs.protocol == "tcp")]
+    assert bandwidth[["line_start", "line_end"]].values.tolist() == [[3, 5], [6, 8]]
+    assert bandwidth.warnings.iloc[1].startswith(
+        "line 6: its time 2026-11-28T19:14:24Z is before line 5's: a copy of the lines above? "
+        "Read as a test of its own"
+    )
+
+
+def _one(t, run):
+    return type(t)(
+        t.runs[t.runs.run_id == run.run_id],
+        t.samples[t.samples.run_id == run.run_id],
+        t.summaries[t.summaries.run_id == run.run_id],
+    )

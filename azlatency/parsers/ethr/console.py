@@ -121,6 +121,7 @@ def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> li
     """The records ethr's log would hold for these console lines (no times); the lines that
     are no ethr line go to ``strays`` instead."""
     out: list[Record] = []
+    served: dict[tuple, list[Record]] = {}  # a server's rows, per client and protocol
     columns: list[str] = []
     streams = 0  # connections opened since the banner ('[  7] local ... connected to ...')
     latency = False
@@ -153,7 +154,36 @@ def records(lines: list[str], strays: list[tuple[int, str]] | None = None) -> li
             out.append(Record(no, None, "TestResult", _result(m, columns, target)))
         elif m := _SERVER_ROW.match(line):
             out[-1] = _served(no, m)
+            if m["remote"] != "[SUM]":
+                _repeated(served.setdefault((m["remote"], m["proto"]), []), out[-1], line)
+        elif _SERVER_HEAD.match(line):
+            served = {}  # a new test: its rows are no copy of the last one's
     return out
+
+
+# How many rows back a server's console is searched for the block a copy repeats.
+_COPY_ROWS = 64
+
+
+def _repeated(rows: list[Record], rec: Record, line: str) -> None:
+    """Mark ``rec`` ('_copy': why) where it ends a block of a client's rows that repeats the
+    block just before it (pasted twice: a console prints no time to tell).  A block of one
+    row counts where it is a latency average (to the nanosecond), others must hold two
+    distinct rows: a paced UDP test prints '200M  1.56K' second after second."""
+    rec.data["_text"] = " ".join(line.split())
+    rows.append(rec)
+    texts = [r.data["_text"] for r in rows[-2 * _COPY_ROWS :]]
+    for m in range(1, len(texts) // 2 + 1):
+        block, before = texts[-m:], texts[-2 * m : -m]
+        if block != before or (len(set(block)) < 2 and rows[-1].type != "LatencyResult"):
+            continue
+        first = rows[-m]
+        first.data["_copy"] = (
+            f"line {first.line} to line {rec.line} repeat line {rows[-2 * m].line} to line "
+            f"{rows[-m - 1].line}: a copy? Read as a test of its own"
+        )
+        del rows[-2 * m :]  # a copy found is not searched again
+        return
 
 
 def _served(no: int, m: re.Match[str]) -> Record:

@@ -7,6 +7,7 @@ import calendar
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -149,14 +150,12 @@ def group(recs: list[Record]) -> list[Test]:
     (other than its ``Hint:``) opens a new one.  Server records are split by remote and
     protocol (the tests of clients served at once are apart, their rows interleaved second by
     second), by a pause longer than SERVER_GAP_S, by a change of what is measured, and on a
-    console by the table head ethr prints for a new test; the ``[SUM]`` rows it adds for
-    several clients are no client's and are said in the tests beside them."""
+    console by the table head ethr prints for a new test (:class:`_Served`); the ``[SUM]``
+    rows it adds for several clients are no client's and are said in the tests beside them."""
     tests: list[Test] = []
     cur: Test | None = None
-    serving: dict[tuple, Test] = {}  # (remote, protocol) -> its open server test
-    heads = 0  # console table heads not yet met by a new test
     summed: list[int] = []  # lines of [SUM] rows
-    server_port: int | None = None
+    served = _Served(tests, summed)
     listening = False  # a server banner was the last thing seen
     for rec in recs:
         msg = rec.message
@@ -168,30 +167,21 @@ def group(recs: list[Record]) -> list[Test]:
                 continue
             m = _SERVER_BANNER.match(msg)
             if m:  # server start-up lines belong to no test; they give the port
-                server_port = int(m.group("port")) if m.group("port") else server_port
-                cur, listening, serving = None, True, {}
+                served = _Served(tests, summed, int(m["port"]) if m["port"] else served.port)
+                cur, listening = None, True
                 continue
             if _SERVER_HEAD.match(msg):
-                heads += 1
+                served.heads += 1
                 continue
         result = rec.type in ("TestResult", "LatencyResult")
         server = cur is not None and cur.role == "server"
         if result and (server or (cur is None and (listening or _server_formatted(rec)))):
-            if str(rec.data.get("RemoteAddr", "")).strip() == "[SUM]":
-                summed.append(rec.line)
-                continue
-            key = (rec.data.get("RemoteAddr"), rec.data.get("Protocol"))
-            open_ = serving.get(key)
-            if open_ is None and server and not _results(cur):
-                open_ = serving[key] = cur  # its messages came first (an ERROR, a warning)
-            elif open_ is None or heads or _server_split(open_, rec):
-                heads = max(heads - 1, 0)
-                open_ = serving[key] = Test("server", port=server_port)
-                tests.append(open_)
-            cur = open_
+            cur = served.test_of(rec, cur if server else None)
+            if cur is None:
+                continue  # a [SUM] row
         elif not server and (cur is None or (cur.done and not msg.startswith("Hint:"))):
             server = listening or (cur is None and _server_formatted(rec))
-            cur = Test("server" if server else "client", port=server_port if server else None)
+            cur = Test("server" if server else "client", port=served.port if server else None)
             tests.append(cur)
         cur.records.append(rec)
         if rec.type == "INFO" and msg.startswith(_DONE):
@@ -204,8 +194,74 @@ def group(recs: list[Record]) -> list[Test]:
     return tests
 
 
+def _copied(test: Test, rec: Record) -> str:
+    """Why ``rec`` is no next second of ``test`` but a copy of its records (a block pasted
+    twice): its time is before the last one's, or it is that record again; '' if neither."""
+    results = _results(test)
+    if not results:
+        return ""
+    last = results[-1]
+    if rec.time_ns is None or last.time_ns is None:
+        return ""  # a console prints no time
+    if rec.time_ns < last.time_ns:
+        why = f"its time {rec.data.get('Time')} is before line {last.line}'s"
+    else:  # the same record again, in the same second
+        same = next((r for r in _same_second(results) if r.data == rec.data), None)
+        if same is None:
+            return ""
+        why = f"it is line {same.line} again"
+    return f"line {rec.line}: {why}: a copy of the lines above? Read as a test of its own"
+
+
+def _same_second(results: list[Record]) -> Iterator[Record]:
+    """The last of ``results`` and those before it of the same time."""
+    for r in reversed(results):
+        if r.time_ns != results[-1].time_ns:
+            return
+        yield r
+
+
 def _results(test: Test) -> list[Record]:
     return [r for r in test.records if r.type in ("TestResult", "LatencyResult")]
+
+
+class _Served:
+    """The server tests open since the last start-up line: one per client and protocol."""
+
+    def __init__(self, tests: list[Test], summed: list[int], port: int | None = None) -> None:
+        self.tests, self.summed, self.port = tests, summed, port
+        self.open: dict[tuple, Test] = {}  # (remote, protocol) -> its open test
+        self.copied: dict[tuple, Test] = {}  # (remote, protocol) -> the test a copy interrupts
+        self.heads = 0  # console table heads not yet met by a new test
+
+    def test_of(self, rec: Record, cur: Test | None) -> Test | None:
+        """The test ``rec`` is a record of (a new one where it starts one); None for a [SUM]
+        row.  ``cur``: the server test of the messages just before it, if any."""
+        if str(rec.data.get("RemoteAddr", "")).strip() == "[SUM]":
+            self.summed.append(rec.line)
+            return None
+        key = (rec.data.get("RemoteAddr"), rec.data.get("Protocol"))
+        test = self.open.get(key)
+        copy = rec.data.pop("_copy", "") or (_copied(test, rec) if test is not None else "")
+        rec.data.pop("_text", None)
+        back = self.copied.get(key)
+        if (
+            back
+            and rec.time_ns is not None
+            and not (_copied(back, rec) or _server_split(back, rec))
+        ):
+            # past a copy, the test it copied goes on (a block pasted into a log; a console
+            # has no time to tell where the copy ends)
+            test = self.open[key] = self.copied.pop(key)
+        elif test is None and cur is not None and not _results(cur):
+            test = self.open[key] = cur  # its messages came first (an ERROR, a warning)
+        elif test is None or self.heads or copy or _server_split(test, rec):
+            self.heads = max(self.heads - 1, 0)
+            if copy:
+                self.copied[key] = test
+            test = self.open[key] = Test("server", port=self.port, warnings=[copy] if copy else [])
+            self.tests.append(test)
+        return test
 
 
 def _sums(lines: list[int], test: Test) -> str:
