@@ -383,8 +383,9 @@ CASES = (
 )
 
 
-def _pair(case: str, strict: bool = True):
-    name = f"ethr--1.0.0-linux-c-{case}"
+def _pair(case: str, strict: bool = True, side: str = "c"):
+    """The console and the log of one capture: a client's (``c``) or a server's (``s``)."""
+    name = f"ethr--1.0.0-linux-{side}-{case}"
     return (
         azlatency.read(CAP / f"{name}-console.txt", strict=strict).validate(),
         azlatency.read(CAP / f"{name}-log.jsonl", strict=strict).validate(),
@@ -467,12 +468,8 @@ def test_a_console_cut_short_or_with_a_stray_line_says_so():
 # The server's side: ethr -s's console and its -o log of one run each (SOURCES.md).
 
 
-def _served(case: str, strict: bool = True):
-    name = f"ethr--1.0.0-linux-s-{case}"
-    return (
-        azlatency.read(CAP / f"{name}-console.txt", strict=strict).validate(),
-        azlatency.read(CAP / f"{name}-log.jsonl", strict=strict).validate(),
-    )
+def _served(case: str):
+    return _pair(case, side="s")
 
 
 def _means(t) -> list:
