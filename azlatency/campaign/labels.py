@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import parsers, schema
 from . import zones
-from .config import ASSIGNABLE, Campaign, Host, Rule, parse_bool, template_regex
+from .config import ASSIGNABLE, REGIONAL, Campaign, Host, Rule, parse_bool, template_regex
 
 Issue = tuple[str, str]  # (issue, detail) for the quality list
 # Roles of a run logged on the measured pair's server side (ntttcp -r is the "receiver").
@@ -125,6 +125,7 @@ class _Labeller:
         # 2. rules.  The zones a rule names are a claim about the pair, solved over the whole
         # campaign with the addresses (campaign.zones), not filled here.
         values, rule_labels = rule_values(self.campaign.rules, run)
+        run["_regional"] = _regional_ends(values)
         run["_claim"] = claim = _zone_claim(values, run)
         for key, value in values.items():
             if key not in ("zone_a", "zone_b") and (claim is None or key not in ZONE_KEYS):
@@ -170,6 +171,18 @@ class _Labeller:
 
 
 ZONE_KEYS = ("src_zone", "dst_zone", "zone_a", "zone_b")
+
+
+def _regional_ends(values: dict[str, Any]) -> set[str]:
+    """The ends a rule says have no zone (``src_zone: none``, ``zone_a: none, zone_b: none``;
+    or ``regional``, as a host's ``zone:``), taken out of ``values``: the zone stays empty and
+    is not missing.  Read as a zone named 'none', an availability set's runs were a zone pair
+    'none-none', and a host they shared with a zonal run was put in zone 'none'."""
+    no = {k for k in ZONE_KEYS if str(values.get(k, "")).strip().lower() in REGIONAL}
+    for key in no | ({"zone_a", "zone_b"} if no & {"zone_a", "zone_b"} else set()):
+        values.pop(key, None)  # one end of an unordered pair without a zone: no claim
+    ends = {k.removesuffix("_zone") for k in no & {"src_zone", "dst_zone"}}
+    return ends | ({"src", "dst"} if {"zone_a", "zone_b"} <= no else set())
 
 
 def _zone_claim(values: dict[str, Any], run: dict[str, Any]) -> tuple | None:
@@ -231,8 +244,9 @@ def _local(tool: Any) -> bool:
 
 def _zone_issues(run: dict[str, Any], labeller: _Labeller) -> list[Issue]:
     missing = []
+    regional = run.pop("_regional", set())
     for s in ("src",) if _local(run.get("tool")) else ("src", "dst"):
-        if _empty(run.get(f"{s}_zone")) and not labeller.regional(run, s):
+        if _empty(run.get(f"{s}_zone")) and not labeller.regional(run, s) and s not in regional:
             missing.append(f"{s}_zone")
     if not missing:
         return []

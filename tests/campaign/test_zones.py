@@ -78,3 +78,33 @@ def test_pair_labels_sort_zones_as_numbers():
     assert pair_label("3", "1") == "1-3"
     assert pair_label("10", "2") == "2-10"
     assert pair_label("b", "a") == "a-b"
+
+
+NO_ZONE = """
+rules:
+  - heading: 'availability set'
+    set: {placement: availability_set, zone_a: none, zone_b: none}
+  - heading: 'zone 1 to zone 3'
+    set: {src_zone: "1", dst_zone: "3"}
+  - heading: 'regional client'
+    set: {src_zone: regional, dst_zone: "2"}
+"""
+
+
+def test_a_rule_may_say_an_end_has_no_zone():
+    # As a host's 'zone: none' (or 'regional'): the zone stays empty and is not missing.  Read
+    # as a zone named 'none', the availability set's ping was the zone pair 'none-none', its
+    # target (10.202.0.2, also the cross-zone ping's) was put in zone 'none', and the
+    # cross-zone run lost its client's zone and gained 'dst_zone none'.
+    runs, issues = _by_heading(
+        NO_ZONE,
+        {"heading": "availability set", "dst_ip": "10.202.0.2"},
+        {"heading": "zone 1 to zone 3", "dst_ip": "10.202.0.2"},
+        {"heading": "regional client", "dst_ip": "10.9.0.2"},
+    )
+    got = runs[["src_zone", "dst_zone", "zone_pair", "placement"]].astype(object)
+    assert got.loc["r0"].isna()[["src_zone", "dst_zone", "zone_pair"]].all()
+    assert got.loc["r0", "placement"] == "availability_set"
+    assert got.loc["r1"].tolist() == ["1", "3", "1-3", "cross_zone"]
+    assert got.loc["r2"].isna()["src_zone"] and got.loc["r2", "dst_zone"] == "2"
+    assert issues == []
