@@ -45,6 +45,7 @@ from ._compare import (
     PRETTY_PLACEMENT,
     Estimator,
     _show,
+    apart_pairs,
     context_texts,
     contrast_pairs,
     mixed_protocols,
@@ -447,6 +448,23 @@ def factor_claims(
                 runs_b=sorted(r.pop("_r")["run_id"]),
             )
         out += _claims_of(base, sides, rows, alone, nameless=nameless)
+    for tool, ref, other, how in apart_pairs(est.runs, factor):
+        out.append(
+            {
+                "section": "answer",
+                "factor": factor,
+                "context": tool,
+                "tool": tool,
+                "stat": stat,
+                "level": level,
+                "kind": "not_compared",
+                "a": side_name(factor, other),
+                "b": side_name(factor, ref),
+                "caveat": "every run of one side differs from every run of the other in more "
+                f"than {FACTOR_NAMES.get(factor, factor)}"
+                + (f" ({'; '.join(how)})" if how else ""),
+            }
+        )
     return out
 
 

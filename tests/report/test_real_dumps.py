@@ -24,6 +24,7 @@ from azlatency.report._tails import _printed_ratio
 from azlatency.report._throughput import _names as _names_of
 from tests._expected import fixture_files
 from tests.conftest import CORPUS, ROOT, corpus, needs_shared, seed
+from tests.report._fixture_campaign import import_fixtures
 
 SMALL = 64 * 1024  # the mixes stay quick: real files of every tool, none of the big ones
 FILES = [f for f in fixture_files() if f.stat().st_size <= SMALL]
@@ -856,3 +857,28 @@ def test_page_40_runs_where_the_one_shared_pair_is_known_by_one_tools_zones(tmp_
     assert missing("40-cross-tool-agreement", tables) is None
     agree = rep.cross_tool(tables)
     assert set(agree["zone_pair"]) == {"2-2"} and set(agree["tool"]) == {"qperf", "sockperf"}
+
+
+def test_a_tool_that_measured_both_sides_only_apart_says_so(tmp_path):
+    """sockperf in an availability set with --full-rtt (round trips) and across zones without
+    (half round trips), ping in both: the placement answer set ping's sides against each
+    other and said nothing of sockperf's, which measured both placements but never alike."""
+    files = {
+        "ping/ping--busybox-1.35.0-linux-c15-gap-partial-loss.txt": "avset/ping.txt",
+        "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt": "zones/ping.txt",
+        "sockperf/sockperf--3.7-linux-tcp-m1400-fullrtt-pingpong.txt": "avset/sockperf.txt",
+        "sockperf/sockperf--3.7-linux-tcp-pingpong.txt": "zones/sockperf.txt",
+    }
+    yaml = (
+        "rules:\n  - glob: 'avset/*'\n    set: {placement: availability_set}\n"
+        "  - glob: 'zones/*'\n    set: {src_zone: '1', dst_zone: '3'}\n"
+    )
+    tables = import_fixtures(tmp_path, "placed", files, yaml)
+    claims = rep.contrast_claims(tables, rng=0)
+    placement = claims[claims["factor"] == "placement"]
+    assert placement["text"].tolist() == [
+        "**availability set is 1.37× cross-zone** (ping, 56 B; median round trip; 44 µs vs "
+        "32 µs; one run a side: no test across runs).",
+        "**availability set vs cross-zone: not compared** (sockperf): every run of one side "
+        "differs from every run of the other in more than placement (basis rtt vs half_rtt).",
+    ]
