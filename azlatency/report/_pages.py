@@ -575,6 +575,10 @@ def _ends(part: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     valued = part.dropna(subset=["estimate"]).sort_values("estimate", kind="stable")
     labels = list(dict.fromkeys(valued["label"]))
     half = DRAWN_GROUPS // 2
+    if len(labels) <= DRAWN_GROUPS:  # the rest have no value: drawn as 'no value' rows
+        return part[part["label"].isin(labels)], (
+            f"\nthe {len(labels)} of {n} groups with a value; the table gives every one"
+        )
     keep = set(labels[:half] + labels[-half:])
     return (
         part[part["label"].isin(keep)],

@@ -481,3 +481,17 @@ def test_a_forest_of_one_ratio_says_one():
     assert _pages.see_forest(forest) == (
         "1 ratio (slower / faster): 1 with a direction the evidence supports."
     )
+
+
+def test_a_chart_of_many_groups_draws_their_ends_or_those_with_a_value():
+    """Over 60 groups a latency chart draws the 30 fastest and 30 slowest; where at most 60
+    have a value (the rest printed 0 µs, or nothing), those, and the title says which."""
+    many = pd.DataFrame({"label": [f"g{i:02d}" for i in range(80)], "estimate": range(80)})
+    drawn, said = _pages._ends(many)
+    assert sorted(drawn["label"]) == [f"g{i:02d}" for i in (*range(30), *range(50, 80))]
+    assert said == "\nthe 30 fastest and 30 slowest of 80 groups; the table gives every one"
+    few = many.assign(estimate=[float("nan")] * 75 + [1.0, 2.0, 3.0, 4.0, 5.0])
+    drawn, said = _pages._ends(few)
+    assert (
+        len(drawn) == 5 and said == "\nthe 5 of 80 groups with a value; the table gives every one"
+    )
