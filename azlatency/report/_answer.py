@@ -214,18 +214,28 @@ def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     return _frame([row])
 
 
+# Where a zone pair's figure came from, in the answer's words and as a claim's evidence.
+_ZONE_SOURCES = {
+    "reported": ("printed", "printed values"),
+    "samples": ("from its samples", "samples, one run a side"),
+    "histogram": ("from its histogram", "histogram bins, one run a side"),
+}
+
+
 def _zone_evidence(m: pd.DataFrame) -> tuple[str, str]:
     """What the zone pairs' figures are (the sentence's words, the claim's ``evidence``):
     several runs a pair, or one run each whose figure the tool printed or azlatency took from
-    its samples; and, where no pair has one, that there is no interval."""
+    its samples or its histogram; and, where no pair has one, that there is no interval."""
+    kinds = list(dict.fromkeys(m["source"].astype(str)))
     if (m["n_runs"].fillna(1) > 1).any():
         unit, evidence = "runs", "intervals across runs"
-    elif (m["source"] == "reported").all():
+    elif kinds == ["reported"]:
         unit, evidence = "printed values of one run each", "printed values"
-    elif (m["source"] == "samples").all():
-        unit, evidence = "one run each, from its samples", "samples, one run a side"
+    elif len(kinds) == 1 and kinds[0] in _ZONE_SOURCES:
+        unit, evidence = f"one run each, {_ZONE_SOURCES[kinds[0]][0]}", _ZONE_SOURCES[kinds[0]][1]
     else:
-        unit, evidence = "one run each, printed or from its samples", "mixed"
+        said = [_ZONE_SOURCES.get(k, (k,))[0] for k in kinds]
+        unit, evidence = f"one run each, {' or '.join(said)}", "mixed"
     if m[["ci_low", "ci_high"]].isna().all(axis=None):
         unit += ", none with an interval"
     return unit, evidence

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
+from azlatency.report._answer import _zone_evidence, zone_claims
 from tests.conftest import ROOT
 from tests.report._fixture_campaign import FX, import_fixtures
 
@@ -159,8 +161,6 @@ def test_the_matrix_says_which_runs_it_left_out_to_hold_the_rest_fixed(seed001):
     assert ("2", "2") not in set(zip(m["src_zone"], m["dst_zone"]))
     said = "Not in the matrix, to hold all but the zones fixed: sockperf's 1 run on one node (2→2)."
     assert rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"].iloc[-1] == said
-    from azlatency.report._answer import zone_claims
-
     assert zone_claims(seed001)["text"].iloc[0].endswith(" " + said)
     loss = rep.zone_pair_medians(seed001, stat="loss")
     assert loss.attrs["held_out"] == ["1 run on one node (2→2)"]
@@ -186,8 +186,6 @@ def test_the_zone_answer_says_what_its_figures_are(tmp_path):
     }
     yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
     tables = import_fixtures(tmp_path, "hping-zones", files, yaml)
-    from azlatency.report._answer import zone_claims
-
     claim = zone_claims(tables).iloc[0]
     assert claim["text"] == (
         "**The slowest zone pair, 1→2, is 1.30× the fastest, 1→3** (hping3, median rtt; "
@@ -229,3 +227,24 @@ def test_tools_to_other_far_ends_of_one_zone_pair_are_not_one_pair_of_vms(tmp_pa
         "**hping3, psping**: no other tool measured their pairs of VMs, so they are not set "
         "against one."
     ]
+
+
+@pytest.mark.parametrize(
+    ("sources", "words", "evidence"),
+    [
+        (["reported", "reported"], "printed values of one run each", "printed values"),
+        (["samples", "samples"], "one run each, from its samples", "samples, one run a side"),
+        (["histogram"] * 2, "one run each, from its histogram", "histogram bins, one run a side"),
+        (["reported", "histogram"], "one run each, printed or from its histogram", "mixed"),
+    ],
+)
+def test_the_zone_answer_names_each_source_of_its_figures(sources, words, evidence):
+    # PsPing's -h histogram gives a median known to a bin: 'printed or from its samples' was
+    # said of it before (kelvin's blog: 42.62-43.65 ms)
+    m = pd.DataFrame(
+        {"source": sources, "n_runs": 1, "ci_low": [42620.0, None], "ci_high": [43650.0, None]}
+    )
+    assert _zone_evidence(m) == (words, evidence)
+    assert _zone_evidence(m.assign(ci_low=None, ci_high=None))[0] == (
+        f"{words}, none with an interval"
+    )
