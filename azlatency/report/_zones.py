@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import stats
+from .. import stats, units
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
 from ._claims import side_name
@@ -26,9 +26,13 @@ ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 
 
 def zoned_runs(runs: pd.DataFrame) -> pd.DataFrame:
-    """Latency runs whose source and destination zones are both known."""
+    """Latency runs whose source and destination zones are both known, in a basis a zone
+    matrix shows (a round trip or half of one: one-way delays are page 40's, beside their
+    clocks).  owping's runs, two zone pairs where irtt's had one, were taken for the matrix's
+    tool and then gave it no cell: 'no zone pair' above irtt's 1→2 and 2→1."""
     r = latency_runs(runs)
-    return r[r["src_zone"].notna() & r["dst_zone"].notna()].reset_index(drop=True)
+    keep = r["src_zone"].notna() & r["dst_zone"].notna() & r["latency_basis"].isin(units.BASES)
+    return r[keep].reset_index(drop=True)
 
 
 # On a tie, tools whose latency is a median of many packets before those printing a mean.

@@ -248,3 +248,21 @@ def test_the_zone_answer_names_each_source_of_its_figures(sources, words, eviden
     assert _zone_evidence(m.assign(ci_low=None, ci_high=None))[0] == (
         f"{words}, none with an interval"
     )
+
+
+def test_one_way_delays_are_no_zone_matrix_tool(tmp_path):
+    """owping (one-way delays) and irtt filed by direction, 1→2 and 2→1: owping's four runs
+    were taken for the matrix's tool (two pairs, most runs), then gave it no cell: page 20
+    said 'no zone pair' above irtt's 188 µs and 132 µs.  One-way delays are page 40's."""
+    files = {
+        "owping/owping--5.2.3-linux-c100-clean.txt": "1-2/owping.txt",
+        "irtt/irtt--0.9.0-linux-i20ms-d2s-clean.txt": "1-2/irtt.txt",
+        "owping/owping--5.2.3-linux-c200-loss.txt": "2-1/owping.txt",
+        "irtt/irtt--0.9.0-linux-q-i10ms-d2s-loss.txt": "2-1/irtt.txt",
+    }
+    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
+    tables = import_fixtures(tmp_path, "one-way", files, yaml)
+    assert rep.main_tool(tables.runs) == "irtt"
+    m = rep.zone_pair_medians(tables)
+    got = list(zip(m["src_zone"], m["dst_zone"], m["estimate"], m["source"]))
+    assert got == [("1", "2", 188.0, "samples"), ("2", "1", 132.0, "reported")]
