@@ -19,7 +19,9 @@ evidence proves them, or where ``campaign.yaml`` states them as source and desti
 nothing contradicts it; ``zone_pair`` (``"1-2"``) holds the two zones whether or not the
 direction is known.  A rule whose stated direction the addresses contradict gives a
 ``zone_direction`` quality note and the addresses win; a host found in two zones gives a
-``zone_conflict`` note and is left unsolved.
+``zone_conflict`` note and is left unsolved; an address that rules stating client and server
+zones put in two, with nothing else to place it, a ``zone_conflict`` note too, the rules'
+zones kept.
 """
 
 from __future__ import annotations
@@ -112,11 +114,41 @@ def solve(rows: list[dict[str, Any]], inventory: dict[str, str]) -> list[Issue]:
                     hosts.settle(k, inventory[k], f"the host inventory ({k})")
         nodes.append(ends)
     _propagate(rows, nodes, hosts)
-    issues: list[Issue] = []
+    issues: list[Issue] = _rule_clashes(rows, nodes, hosts)
     bad = {root: text for root, text in hosts.clash.items()}
     for i, (row, ends) in enumerate(zip(rows, nodes, strict=True)):
         issues += _settle_row(i, row, ends, hosts, bad)
     return issues
+
+
+def _rule_clashes(
+    rows: list[dict[str, Any]], nodes: list[dict[str, str | None]], hosts: _Hosts
+) -> list[Issue]:
+    """Hosts that campaign.yaml's rules, stating a client's and a server's zone, put in two
+    zones where no evidence places them: hping3 to 10.207.0.2 filed under '1-2/' and under
+    '2-3/'.  One host is in one zone; an address may be two VMs' (one redeployed), so the
+    rules' zones are kept and each run says so (``zone_conflict``)."""
+    said: dict[str, dict[str, list[tuple[int, str]]]] = {}  # root -> zone -> (row, where)
+    for i, (row, ends) in enumerate(zip(rows, nodes, strict=True)):
+        claim = row.get("_claim")
+        if claim is None or not claim[2] or claim[0] == claim[1]:
+            continue  # no ordered claim (a same-zone one is evidence, settled above)
+        for side, zone in zip(SIDES, claim[:2], strict=True):
+            node = ends[side]
+            root = hosts.find(node) if node is not None else None
+            if root is not None and hosts.zone.get(root) is None:
+                said.setdefault(node, {}).setdefault(zone, []).append((i, _where(row)))
+    out: list[Issue] = []
+    for node, zones in said.items():
+        if len(zones) < 2:
+            continue
+        each = " and ".join(f"zone {z} ({w[0][1]})" for z, w in sorted(zones.items()))
+        text = (
+            f"{node}: campaign.yaml's rules put it in {each}: one host in two zones, or one "
+            "address of two VMs (one redeployed)? The rules' zones are kept"
+        )
+        out += [(i, "zone_conflict", text) for rows_ in zones.values() for i, _ in rows_]
+    return out
 
 
 def _propagate(rows: list[dict[str, Any]], nodes: list[dict[str, str | None]], hosts: _Hosts):

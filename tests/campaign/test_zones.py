@@ -108,3 +108,25 @@ def test_a_rule_may_say_an_end_has_no_zone():
     assert got.loc["r1"].tolist() == ["1", "3", "1-3", "cross_zone"]
     assert got.loc["r2"].isna()["src_zone"] and got.loc["r2", "dst_zone"] == "2"
     assert issues == []
+
+
+def test_rules_that_put_one_address_in_two_zones_say_so():
+    # hping3 to 10.207.0.2 filed under '1-2/' and under '2-3/' (their rules state client and
+    # server zones; nothing else places the address): the zones are kept, as the rules say,
+    # and both runs name the conflict.  Before, nothing did.
+    runs, issues = _by_heading(
+        HEADING_ORDERED,
+        {"heading": "AZ1 - AZ2", "dst_ip": "10.207.0.2"},
+        {"heading": "AZ2 - AZ3", "dst_ip": "10.207.0.2"},
+        {"heading": "AZ1 - AZ3", "dst_ip": "10.207.0.9"},
+    )
+    assert runs[["src_zone", "dst_zone"]].values.tolist() == [["1", "2"], ["2", "3"], ["1", "3"]]
+    said = (
+        "10.207.0.2: campaign.yaml's rules put it in zone 2 (f0.log:1) and zone 3 (f1.log:1): "
+        "one host in two zones, or one address of two VMs (one redeployed)? The rules' zones "
+        "are kept"
+    )
+    assert [(i["run_id"], i["issue"], i["detail"]) for i in issues] == [
+        ("r0", "zone_conflict", said),
+        ("r1", "zone_conflict", said),
+    ]
