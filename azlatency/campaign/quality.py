@@ -25,8 +25,19 @@ _ORDER = {issue: i for i, issue in enumerate(ISSUES)}
 
 
 # What makes two runs' figures the same: every summary row but its run_id.
-FIGURES = ("run_id", "metric", "stat", "value", "unit", "source", "level", "n", "hop")
-FIGURES += ("bound_low", "bound_high")
+FIGURES = (
+    "run_id",
+    "metric",
+    "stat",
+    "value",
+    "unit",
+    "source",
+    "level",
+    "n",
+    "hop",
+    "bound_low",
+    "bound_high",
+)
 # How unlikely two runs alike are to show the same figures, in bits, before one run read
 # twice is what the note says: 'Minimum = 1ms, Maximum = 2ms, Average = 1ms' over three
 # replies of 1, 1 and 2 ms tells 2.5 bits (a campaign of Windows pings repeats it), a paced

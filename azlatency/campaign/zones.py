@@ -129,6 +129,7 @@ def _rule_clashes(
     '2-3/'.  One host is in one zone; an address may be two VMs' (one redeployed), so the
     rules' zones are kept and each run says so (``zone_conflict``)."""
     said: dict[str, dict[str, list[tuple[int, str]]]] = {}  # root -> zone -> (row, where)
+    named: dict[str, str] = {}  # root -> the name or address it was first met by
     for i, (row, ends) in enumerate(zip(rows, nodes, strict=True)):
         claim = row.get("_claim")
         if claim is None or not claim[2] or claim[0] == claim[1]:
@@ -137,14 +138,15 @@ def _rule_clashes(
             node = ends[side]
             root = hosts.find(node) if node is not None else None
             if root is not None and hosts.zone.get(root) is None:
-                said.setdefault(node, {}).setdefault(zone, []).append((i, _where(row)))
+                said.setdefault(root, {}).setdefault(zone, []).append((i, _where(row)))
+                named.setdefault(root, node)
     out: list[Issue] = []
-    for node, zones in said.items():
+    for root, zones in said.items():
         if len(zones) < 2:
             continue
         each = " and ".join(f"zone {z} ({w[0][1]})" for z, w in sorted(zones.items()))
         text = (
-            f"{node}: campaign.yaml's rules put it in {each}: one host in two zones, or one "
+            f"{named[root]}: campaign.yaml's rules put it in {each}: one host in two zones, or one "
             "address of two VMs (one redeployed)? The rules' zones are kept"
         )
         out += [(i, "zone_conflict", text) for rows_ in zones.values() for i, _ in rows_]

@@ -448,7 +448,7 @@ def factor_claims(
                 runs_b=sorted(r.pop("_r")["run_id"]),
             )
         out += _claims_of(base, sides, rows, alone, nameless=nameless)
-    for tool, ref, other, how in apart_pairs(est.runs, factor):
+    for tool, ref, other, how in apart_pairs(est.runs, factor, pairs):
         out.append(
             {
                 "section": "answer",

@@ -191,31 +191,18 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
                     yield f, ref, other, context, a, b
 
 
-# What a run's conditions are called where two sides differ in them (:func:`apart_pairs`).
-CONDITION_NAMES = {
-    "latency_basis": "basis",
-    "protocol": "protocol",
-    "region": "region",
-    "role": "side",
-    "placement": "placement",
-    "accelerated_networking": "accelerated networking",
-    "vm_size": "VM size",
-    "msg_size_bytes": "message size",
-}
-
-
-def apart_pairs(runs: pd.DataFrame, factor: str):
+def apart_pairs(runs: pd.DataFrame, factor: str, pairs: list[tuple]):
     """(tool, reference value, other value, how they differ): a tool's runs at two values of
-    ``factor`` (not a sweep) that no contrast of :func:`contrast_pairs` sets side by side,
-    because every run of one value differs from every run of the other in more than the
-    factor (sockperf's availability-set runs print round trips, its cross-zone runs half
-    ones); ``how``, each held condition whose values the two sides do not share, the other
-    value's first (as a contrast names its sides)."""
+    ``factor`` (not a sweep) that none of ``pairs`` (:func:`contrast_pairs` of ``factor``)
+    sets side by side, because every run of one value differs from every run of the other
+    in more than the factor (sockperf's availability-set runs print round trips, its
+    cross-zone runs half ones); ``how``, each held condition whose values the two sides do
+    not share, the other value's first (as a contrast names its sides)."""
     if factor in SWEEPS:
         return
     runs = latency_runs(runs)
     runs = runs[runs["latency_basis"].isin(units.BASES) & runs[factor].notna()]
-    paired = {(c.get("tool"), r, o) for _, r, o, c, _, _ in contrast_pairs(runs, [factor])}
+    paired = {(c.get("tool"), r, o) for _, r, o, c, _, _ in pairs}
     held = [c for c in (*CONTEXT, *FACTORS) if c not in (factor, "tool") and c in runs.columns]
     for tool, g in runs.groupby("tool", sort=True):
         values = _order(factor, list(dict.fromkeys(g[factor].tolist())))
@@ -225,26 +212,19 @@ def apart_pairs(runs: pd.DataFrame, factor: str):
             a, b = g[g[factor] == ref], g[g[factor] == other]
             how = []
             for c in held:
-                va, vb = (sorted(set(x[c].dropna().map(_condition(c)))) for x in (b, a))
+                va, vb = (sorted(set(x[c].dropna().map(_said))) for x in (b, a))
                 if va != vb:
                     name = CONDITION_NAMES.get(c, c.replace("_", " "))
-                    how.append(f"{name} {_listed(va)} vs {_listed(vb)}")
+                    how.append(
+                        f"{name} {'/'.join(va) or 'not stated'} vs {'/'.join(vb) or 'not stated'}"
+                    )
             yield tool, ref, other, how
 
 
-def _condition(column: str):
-    """How a condition's value is said: '4 B', 'same zone', 'off', 'half_rtt'."""
-    if column == "msg_size_bytes":
-        return lambda v: f"{int(v)} B"
-    if column == "placement":
-        return lambda v: PRETTY_PLACEMENT.get(str(v), str(v))
-    if column == "accelerated_networking":
-        return lambda v: "on" if bool(v) else "off"
-    return str
-
-
-def _listed(values: list[str]) -> str:
-    return "/".join(values) or "not stated"
+def _said(value) -> str:
+    """A condition's value as a page says it: '4 B', 'off', 'cross-zone', 'half_rtt'."""
+    shown = _show(value)
+    return PRETTY_PLACEMENT.get(shown, shown)
 
 
 def _sweep_lowest(g: pd.DataFrame, f: str) -> pd.Series:
@@ -262,6 +242,9 @@ FACTOR_NAMES = {
     "vm_size": "VM size",
     "msg_size_bytes": "message size",
 }
+# What a held condition is called where two sides differ in it (:func:`apart_pairs`; others
+# by their column's name: protocol, region).
+CONDITION_NAMES = {**FACTOR_NAMES, "latency_basis": "basis", "role": "side"}
 
 
 PRETTY_PLACEMENT = {

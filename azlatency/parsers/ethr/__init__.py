@@ -142,8 +142,9 @@ def _parse_console(lines: list[str], source: str | None, strict: bool) -> Parsed
         test.form = "console"
         for run in build(test, source, strict):
             run.meta["tool_version"] = version
-            if not test.done and test.role == "client":  # a client's console ends 'Ethr
-                # done, ...': this one was cut before it (a server's runs until stopped)
+            # a client's console ends 'Ethr done, ...': this one was cut before it (a
+            # server's runs until stopped)
+            if not test.done and test.role == "client":
                 run.warnings.append(
                     f"no 'Ethr done, ...' line after line {test.records[-1].line}: the "
                     "output was cut short"
