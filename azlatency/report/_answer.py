@@ -101,7 +101,8 @@ def campaign_answer(
     elif not asked:  # no compare:, no expectations, no two runs differ in one condition alone
         what = ", ".join(FACTOR_NAMES[f] for f in FACTORS)
         text = (
-            f"Nothing to compare: no two latency runs differ in one condition alone ({what}, "
+            "Nothing to compare: no two latency or throughput runs differ in one condition "
+            f"alone ({what}, "
             "as the logs and campaign.yaml say them), and no baseline campaign is compared; "
             "what each measured is below."
         )
@@ -129,7 +130,7 @@ def _nothing(name: str) -> str:
         "baseline": "Nothing to say: campaign.yaml states no `expectations:`.",
         "zone pair": "Nothing to say: fewer than two zone pairs have a latency run whose "
         "direction is known.",
-    }.get(name, f"Nothing to compare: no two latency runs differ in {what} alone.")
+    }.get(name, f"Nothing to compare: no two latency or throughput runs differ in {what} alone.")
 
 
 def _answer_to(tables, name: str, baseline, level: float, rng) -> pd.DataFrame:

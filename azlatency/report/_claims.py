@@ -44,6 +44,7 @@ from ._compare import (
     FACTORS,
     PRETTY_PLACEMENT,
     Estimator,
+    _context_text,
     _show,
     apart_pairs,
     context_texts,
@@ -52,7 +53,8 @@ from ._compare import (
 )
 from ._data import host_pair
 from ._memo import memo
-from ._show import fmt
+from ._show import counted, fmt
+from ._throughput import HELD, ThroughputEstimator, throughput_table
 
 COLUMNS = [
     "claim_id",
@@ -316,10 +318,11 @@ def _also_differ(rows: list[dict], f: str) -> None:
     name = _factor_name(f)
     for r, d in zip(rows, diffs):
         if d is not None and not d[0] <= factor:
-            r["also"] = (
+            differ = (
                 f"the two scenarios differ in more than {name} (‘{alike[0][1]}’ and "
                 f"‘{alike[0][2]}’ in it alone)"
             )
+            r["also"] = "; ".join(x for x in (r.get("also"), differ) if x)
 
 
 def _estimate(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bool) -> dict:
@@ -407,6 +410,7 @@ def contrast_claims(
     are, a ``not_compared`` claim where no pair is like with like.  Adjusted over all of
     them (``finish_claims``)."""
     out = [c for f in factors for c in factor_claims(tables, f, stat=stat, level=level, rng=rng)]
+    out += [c for f in factors for c in throughput_claims(tables, f, level=level)]
     return finish_claims(pd.DataFrame(out), level, adjust)
 
 
@@ -419,12 +423,67 @@ def factor_claims(
     each of those lists had estimated every pair again.  A run-level ratio takes no random
     draw, so a factor's claims are the same alone as among the others."""
     est = Estimator(tables, stat=stat, level=level, rng=rng)
-    observations = Observations(tables)
-    out: list[dict] = []
     pairs = list(contrast_pairs(est.runs, [factor]))
     texts = context_texts(pairs, mixed_protocols(est.runs))
-    for (f, ref, other, context, ref_runs, other_runs), shared in zip(pairs, texts, strict=True):
-        basis = str(context.get("latency_basis"))
+    bases = [str(p[3].get("latency_basis")) for p in pairs]
+    out = claims_of_pairs(est, pairs, texts, bases, stat, level, Observations(tables))
+    return out + apart_claims(apart_pairs(est.runs, factor, pairs), factor, stat, level)
+
+
+@memo
+def throughput_claims(tables: Tables, factor: str, *, level: float = 0.95) -> list[dict]:
+    """The claims of one factor's throughput contrasts, not yet adjusted: runs of one tool,
+    side of the test, stream count and end of the figure (:data:`_throughput.HELD`) at two
+    values of ``factor``, the other factors alike, set side by side as latency runs are
+    (:func:`factor_claims`), each run by its figure (``_throughput.ThroughputEstimator``).
+    A campaign asked 'is throughput across zones lower?' was answered 'no two latency runs
+    differ in placement alone'."""
+    tp = throughput_table(tables, level=level)
+    if tp.empty:
+        return []
+    have = set(tp.columns)
+    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS, "labels") if c not in have]
+    runs = tp.merge(tables.runs.reindex(columns=["run_id", *extra]), on="run_id", how="left")
+    pairs = list(contrast_pairs(runs, [factor], held=HELD))
+    protocols = runs.groupby("tool")["protocol"].nunique()  # say it where a tool used several
+    texts = context_texts(pairs, frozenset(protocols.index[protocols > 1]), _throughput_context)
+    est = ThroughputEstimator(level)
+    out = claims_of_pairs(
+        est, pairs, texts, ["throughput"] * len(pairs), "mean", level, _intervals_of
+    )
+    apart = apart_pairs(runs, factor, pairs, held=HELD)
+    return out + apart_claims(apart, factor, "mean", level, what="throughput")
+
+
+def _throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:
+    """``'iperf3, server log, 2 streams, the receiver's figure'``: what the two sides of a
+    throughput contrast share (:func:`_compare._context_text`'s, and these)."""
+    parts = [_context_text(context, factor, mixed)]
+    if context.get("role") == "server":
+        parts.append("server log")
+    if pd.notna(streams := context.get("streams")):
+        parts.append(counted(int(streams), "stream"))
+    if context.get("side"):
+        parts.append(f"the {context['side']}'s figure")
+    return ", ".join(parts)
+
+
+def _intervals_of(runs: pd.DataFrame, _basis: str) -> int:
+    """The interval rates behind a side of a throughput contrast (0 for printed figures)."""
+    return int(pd.to_numeric(runs["n"], errors="coerce").fillna(0).sum())
+
+
+def claims_of_pairs(
+    est, pairs: list[tuple], texts: list[str], bases: list[str], stat: str, level: float, count
+) -> list[dict]:
+    """The claims of ``pairs`` (:func:`contrast_pairs`' tuples), each said as its ``texts``
+    and of its ``bases`` (a latency basis, or ``'throughput'``), estimated pair of groups by
+    pair of groups by ``est`` (an :class:`Estimator`'s call); ``count(runs, basis)``: the
+    observations behind a side."""
+    out: list[dict] = []
+    for (f, ref, other, context, ref_runs, other_runs), shared, basis in zip(
+        pairs, texts, bases, strict=True
+    ):
         base = {
             "section": "answer",
             "factor": f,
@@ -442,30 +501,57 @@ def factor_claims(
         rows, alone = _pair_rows(est, f, ref_groups, other_groups)
         for r in rows:
             r.update(
-                n_obs_a=observations(r["_o"], basis),
-                n_obs_b=observations(r["_r"], basis),
+                n_obs_a=count(r["_o"], basis),
+                n_obs_b=count(r["_r"], basis),
                 runs_a=sorted(r.pop("_o")["run_id"]),
                 runs_b=sorted(r.pop("_r")["run_id"]),
             )
         out += _claims_of(base, sides, rows, alone, nameless=nameless)
-    for tool, ref, other, how in apart_pairs(est.runs, factor, pairs):
-        out.append(
-            {
-                "section": "answer",
-                "factor": factor,
-                "context": tool,
-                "tool": tool,
-                "stat": stat,
-                "level": level,
-                "kind": "not_compared",
-                "a": side_name(factor, other),
-                "b": side_name(factor, ref),
-                "caveat": "every run of one side differs from every run of the other in more "
-                f"than {FACTOR_NAMES.get(factor, factor)}"
-                + (f" ({'; '.join(how)})" if how else ""),
-            }
-        )
     return out
+
+
+def apart_claims(apart, factor: str, stat: str, level: float, what: str = "") -> list[dict]:
+    """A ``not_compared`` claim for each of ``apart`` (:func:`apart_pairs`): a tool whose
+    runs of two values no contrast sets side by side, or the runs of one side a tool's
+    contrasts left out, named; ``what``: the measure, where it is not latency
+    ('throughput')."""
+    name = FACTOR_NAMES.get(factor, factor)
+    out = []
+    for tool, ref, other, how, left in apart:
+        why = f" in more than {name}" + (f" ({'; '.join(how)})" if how else "")
+        claim = {
+            "section": "answer",
+            "factor": factor,
+            "context": f"{tool} {what}".strip(),
+            "tool": tool,
+            "stat": stat,
+            "level": level,
+            "kind": "not_compared",
+            "a": side_name(factor, other),
+            "b": side_name(factor, ref),
+            "caveat": "every run of one side differs from every run of the other" + why,
+        }
+        if left is not None:
+            names = _run_names(left)
+            claim.update(
+                runs_a=sorted(left["run_id"]),
+                n_runs_a=len(left),
+                caveat=f"{names} {'differs' if len(left) == 1 else 'differ'} from every "
+                f"{side_name(factor, ref)} run" + why,
+            )
+        out.append(claim)
+    return out
+
+
+def _run_names(runs: pd.DataFrame, most: int = 3) -> str:
+    """'`ping-a.log`, `ping-b.log:12` and 2 more': the files of ``runs`` (with the line
+    where a file holds several of them), as Markdown code (a page would print '--' as '–')."""
+    files = runs["source_path"].astype(str).str.rsplit("/", n=1).str[-1]
+    line = runs["line_start"].astype("string").fillna("") if "line_start" in runs else ""
+    many = files.duplicated(keep=False)
+    named = [f"`{x}`" for x in dict.fromkeys(files.where(~many, files + ":" + line))]
+    more = f" and {len(named) - most} more" if len(named) > most else ""
+    return ", ".join(named[:most]) + more
 
 
 def _claims_of(
@@ -647,15 +733,16 @@ def _oriented(c: dict) -> dict:
 
 def rank(claims: pd.DataFrame) -> pd.DataFrame:
     """Strongest evidence first: tested across runs, then the claims over the most runs, then
-    those resting on the most observations (the smaller side's), then by evidence; pairs
-    stay under their range."""
+    those resting on the most observations (the smaller side's), then by evidence; what was
+    not compared last (its runs are those left out); pairs stay under their range."""
     c = claims.copy()
     c["_ev"] = c["evidence"].map(EVIDENCE_RANK).fillna(9)
     num = {k: pd.to_numeric(c[k], errors="coerce").fillna(0) for k in COLUMNS if k[:2] == "n_"}
     c["_runs"] = -(num["n_runs_a"] + num["n_runs_b"])
     c["_obs"] = -np.minimum(num["n_obs_a"], num["n_obs_b"])
     c["_tested"] = c["_ev"].ne(0)
-    keys = ["_tested", "_runs", "_obs", "_ev"]
+    c["_apart"] = c["kind"].eq("not_compared")
+    keys = ["_apart", "_tested", "_runs", "_obs", "_ev"]
     heads = c[c["parent"].isna()].sort_values(keys, kind="stable")
     order = []
     for i, h in heads.iterrows():
@@ -673,7 +760,12 @@ def _num(x: float) -> str:
 
 
 def _what(c: dict) -> str:
-    basis = {"half_rtt": "half round trip", "rtt": "round trip", "one_way": "one way"}
+    basis = {
+        "half_rtt": "half round trip",
+        "rtt": "round trip",
+        "one_way": "one way",
+        "throughput": "throughput",
+    }
     stat = {"p50": "median", "mean": "mean"}.get(str(c["stat"]), str(c["stat"]))
     return f"{c['context']}; {stat} {basis.get(str(c['basis']), c['basis'])}"
 
@@ -711,9 +803,18 @@ def _interval(c: dict) -> str:
 
 def _value(c: dict, side: str) -> str:
     v, lo = c.get(f"value_{side}"), c.get(f"value_{side}_low")
+    unit = "bps" if c.get("basis") == "throughput" else "us"
     if lo is not None and pd.notna(lo) and lo != v:
-        return f"{fmt(lo).split()[0]}–{fmt(v)}"
-    return fmt(v)
+        return f"{fmt(lo, unit).split()[0]}–{fmt(v, unit)}"
+    return fmt(v, unit)
+
+
+def _sides(c: dict) -> tuple[str, str]:
+    """The two sides as a ratio's sentence names them: a throughput's ratio is of the
+    throughputs ('same zone's throughput is 4.29× cross-zone's'), a latency's of the sides."""
+    if c.get("basis") == "throughput":
+        return f"{c['a']}'s throughput", f"{c['b']}'s"
+    return c["a"], c["b"]
 
 
 def _values(c: dict) -> str:
@@ -736,15 +837,18 @@ def render(c: dict) -> str:
     if kind == "statement":  # a sentence its builder wrote (stability, baseline, zone pairs)
         return str(c["text"])
     if kind == "not_compared":
-        return f"**{c['a']} vs {c['b']}: not compared** ({c['context']}): {c['caveat']}."
+        n = _n(c.get("n_runs_a"))  # runs of side a left out by the contrasts that were made
+        head = f"{counted(n, 'run')} of {c['a']} not compared" if n else "not compared"
+        return f"**{c['a']} vs {c['b']}: {head}** ({c['context']}): {c['caveat']}."
     finite = [c.get(k) for k in ("estimate", "estimate_low", "estimate_high")]
     if not any(v is not None and pd.notna(v) and np.isfinite(v) for v in finite):
         why = str(c.get("caveat") or "no statistic both sides printed").split("; ")[0]
         return f"**{c['a']} vs {c['b']}: not compared** ({c['context']}): {why}."
     what, ev = _what(c), _evidence_words(c)
+    a, b = _sides(c)
     if kind == "range":
         head = (
-            f"**{c['a']} is {c['estimate_low']:.2f}× to {c['estimate_high']:.2f}× {c['b']}, "
+            f"**{a} is {c['estimate_low']:.2f}× to {c['estimate_high']:.2f}× {b}, "
             "depending on the pair"
         )
         if c["direction"] == "mixed":  # said once: not '..., depending on the pair' again
@@ -779,8 +883,8 @@ def render(c: dict) -> str:
     if c["evidence"] == "bounds from published ranges":
         interval = f"{c['bound_low']:.2f}× to {c['bound_high']:.2f}×"
         detail = "; ".join(x for x in (values, ev) if x)
-        return f"**{c['a']} is {interval} {c['b']}** ({what}; {detail})."
-    return f"**{c['a']} is {c['estimate']:.2f}× {c['b']}** ({what}; {detail})."
+        return f"**{a} is {interval} {b}** ({what}; {detail})."
+    return f"**{a} is {c['estimate']:.2f}× {b}** ({what}; {detail})."
 
 
 def markdown(claims: pd.DataFrame) -> str:

@@ -160,21 +160,30 @@ def mixed_protocols(runs: pd.DataFrame) -> frozenset:
     return frozenset(n.index[n > 1])
 
 
-def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
+def _shown_latency(runs: pd.DataFrame) -> pd.DataFrame:
+    """Latency runs of round trips and half round trips, as the latency pages show them;
+    one-way delays are page 40's, beside the evidence of the clocks they rest on."""
+    runs = latency_runs(runs)
+    return runs[runs["latency_basis"].isin(units.BASES)]
+
+
+def contrast_pairs(
+    runs: pd.DataFrame, factors: Sequence[str] = FACTORS, *, held: Sequence[str] | None = None
+):
     """(factor, reference value, other value, context dict, reference runs, other runs).
 
     Every pair of a factor's values, but for a sweep (:data:`SWEEPS`): there each pair of
     endpoints measured at two or more values has its smallest as the reference of the others;
     the runs of endpoints measured at one value are in every pair of theirs (where a page
-    says they have no partner)."""
-    runs = latency_runs(runs)
-    # round trips and half round trips, as the latency pages show them; one-way delays are
-    # page 40's, beside the evidence of the clocks they rest on
-    runs = runs[runs["latency_basis"].isin(units.BASES)]
+    says they have no partner).  ``held``: the conditions a contrast holds besides the other
+    factors, for ``runs`` as given (throughput runs); by default :data:`CONTEXT`, of the
+    latency runs among ``runs``."""
+    if held is None:
+        runs, held = _shown_latency(runs), CONTEXT
     for f in factors:
         # every other factor is held fixed, asked about or not (350 B and 1400 B runs are no
         # replicates of a placement)
-        ctx = [c for c in (*CONTEXT, *FACTORS) if c != f and c in runs.columns]
+        ctx = [c for c in (*held, *FACTORS) if c != f and c in runs.columns]
         for key, g in runs.groupby(ctx, dropna=False, sort=True):
             g = g[g[f].notna()]
             values = _order(f, list(dict.fromkeys(g[f].tolist())))
@@ -191,38 +200,59 @@ def contrast_pairs(runs: pd.DataFrame, factors: Sequence[str] = FACTORS):
                     yield f, ref, other, context, a, b
 
 
-def apart_pairs(runs: pd.DataFrame, factor: str, pairs: list[tuple]):
-    """(tool, reference value, other value, how they differ): a tool's runs at two values of
-    ``factor`` (not a sweep) that none of ``pairs`` (:func:`contrast_pairs` of ``factor``)
-    sets side by side, because every run of one value differs from every run of the other
-    in more than the factor (sockperf's availability-set runs print round trips, its
+def apart_pairs(
+    runs: pd.DataFrame, factor: str, pairs: list[tuple], *, held: Sequence[str] | None = None
+):
+    """(tool, reference value, other value, how they differ, runs left): a tool's runs at two
+    values of ``factor`` (not a sweep) that none of ``pairs`` (:func:`contrast_pairs` of
+    ``factor``) sets side by side, because every run of one value differs from every run of
+    the other in more than the factor (sockperf's availability-set runs print round trips, its
     cross-zone runs half ones); ``how``, each held condition whose values the two sides do
-    not share, the other value's first (as a contrast names its sides)."""
+    not share, the other value's first (as a contrast names its sides).  Where ``pairs`` do
+    set the tool's runs of the two values side by side but leave some out (an iperf3 JSON
+    run that states its message size beside text runs that do not), one item for each side
+    with runs left: (tool, the left runs' value, the other value, how, the runs left).
+    ``held``: as :func:`contrast_pairs` was given it."""
     if factor in SWEEPS:
         return
-    runs = latency_runs(runs)
-    runs = runs[runs["latency_basis"].isin(units.BASES) & runs[factor].notna()]
-    paired = {(c.get("tool"), r, o) for _, r, o, c, _, _ in pairs}
-    held = [c for c in (*CONTEXT, *FACTORS) if c not in (factor, "tool") and c in runs.columns]
+    if held is None:
+        runs, held = _shown_latency(runs), CONTEXT
+    runs = runs[runs[factor].notna()]
+    paired: dict[tuple, set] = {}
+    for _, r, o, c, a, b in pairs:
+        ids = paired.setdefault((c.get("tool"), r, o), set())
+        ids.update(a["run_id"], b["run_id"])
+    held = [c for c in (*held, *FACTORS) if c not in (factor, "tool") and c in runs.columns]
     for tool, g in runs.groupby("tool", sort=True):
         values = _order(factor, list(dict.fromkeys(g[factor].tolist())))
         for ref, other in itertools.combinations(values, 2):
-            if (tool, ref, other) in paired:
-                continue
             a, b = g[g[factor] == ref], g[g[factor] == other]
-            how = []
-            for c in held:
-                va, vb = (sorted(set(x[c].dropna().map(_said))) for x in (b, a))
-                if va != vb:
-                    name = CONDITION_NAMES.get(c, c.replace("_", " "))
-                    how.append(
-                        f"{name} {'/'.join(va) or 'not stated'} vs {'/'.join(vb) or 'not stated'}"
-                    )
-            yield tool, ref, other, how
+            ids = paired.get((tool, ref, other))
+            if ids is None:
+                yield tool, ref, other, _how(b, a, held), None
+                continue
+            for mine, value, theirs, them in ((b, other, a, ref), (a, ref, b, other)):
+                left = mine[~mine["run_id"].isin(ids)]
+                if len(left):
+                    yield tool, them, value, _how(left, theirs, held), left
 
 
-def _said(value) -> str:
-    """A condition's value as a page says it: '4 B', 'off', 'cross-zone', 'half_rtt'."""
+def _how(one: pd.DataFrame, other: pd.DataFrame, held: list[str]) -> list[str]:
+    """Each of ``held`` whose values ``one`` and ``other`` do not share, in words."""
+    how = []
+    for c in held:
+        va, vb = (sorted(set(x[c].dropna().map(lambda v, c=c: _said(v, c)))) for x in (one, other))
+        if va != vb:
+            name = CONDITION_NAMES.get(c, c.replace("_", " "))
+            how.append(f"{name} {'/'.join(va) or 'not stated'} vs {'/'.join(vb) or 'not stated'}")
+    return how
+
+
+def _said(value, column: str = "") -> str:
+    """A condition's value as a page says it: '4 B', 'off', 'cross-zone', 'half_rtt'; a
+    count of streams as its number."""
+    if column == "streams":
+        return str(int(value))
     shown = _show(value)
     return PRETTY_PLACEMENT.get(shown, shown)
 
@@ -244,7 +274,12 @@ FACTOR_NAMES = {
 }
 # What a held condition is called where two sides differ in it (:func:`apart_pairs`; others
 # by their column's name: protocol, region).
-CONDITION_NAMES = {**FACTOR_NAMES, "latency_basis": "basis", "role": "side"}
+CONDITION_NAMES = {
+    **FACTOR_NAMES,
+    "latency_basis": "basis",
+    "role": "side",
+    "side": "figure from",  # a throughput run's: the receiver's or the sender's
+}
 
 
 PRETTY_PLACEMENT = {
@@ -275,13 +310,14 @@ def _context_text(context: dict, factor: str, mixed: frozenset = frozenset()) ->
     return ", ".join(parts)
 
 
-def context_texts(pairs: list[tuple], mixed: frozenset = frozenset()) -> list[str]:
-    """:func:`_context_text` of each of ``pairs`` (:func:`contrast_pairs`' tuples).  Two
+def context_texts(pairs: list[tuple], mixed: frozenset = frozenset(), text=None) -> list[str]:
+    """``text`` (by default :func:`_context_text`) of each of ``pairs``
+    (:func:`contrast_pairs`' tuples).  Two
     contrasts of one factor, values and basis that would read alike differ in what the text
     leaves out (a region, a role, a protocol; or one file states it and the other does not):
     that is added to both ('echo_csv, region uksouth' and 'echo_csv, region not stated'), so
     no two sentences of a page are the same to the letter."""
-    texts = [_context_text(ctx, f, mixed) for f, _, _, ctx, *_ in pairs]
+    texts = [(text or _context_text)(ctx, f, mixed) for f, _, _, ctx, *_ in pairs]
     alike: dict[tuple, list[int]] = {}
     for i, (f, ref, other, ctx, *_) in enumerate(pairs):
         key = (f, str(ref), str(other), str(ctx.get("latency_basis")), texts[i])

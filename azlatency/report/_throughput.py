@@ -7,9 +7,11 @@ import pandas as pd
 
 from .. import stats
 from ..schema import Tables
+from ..stats import runlevel
 from ..stats.common import INTERVAL_CORE
-from ._data import host_pair, strings, throughput_runs
+from ._data import host_pair, labels, strings, throughput_runs
 from ._memo import memo
+from ._show import counted, fmt
 
 # The figure a tool prints for a run, in order of preference: (metric, stat, side).
 _FIGURES = (
@@ -189,3 +191,76 @@ def _runs_apart(out: pd.DataFrame, names: list[pd.Series]) -> pd.Series:
         run[left] = name[left].fillna("")
         left &= out.assign(run=run).duplicated(["where", "series", "run"], keep=False)
     return run.astype(str)
+
+
+# What two throughput runs must share to be set side by side (with the factors but the one
+# compared): one tool, protocol, region and side of the test (client or server log), as many
+# streams, and a figure of the same end (what arrived, or what was sent).
+HELD = ("campaign", "tool", "protocol", "region", "role", "streams", "side")
+
+
+class ThroughputEstimator:
+    """A throughput contrast, ``other`` runs against ``ref`` runs (rows of
+    :func:`throughput_table`, each with its figure as ``estimate``): the ratio of their
+    figures (of their geometric means, a side of several runs; shown by its median run), with
+    a Welch interval on the logs across runs where each side has two or more runs; one run on
+    a side, no test (one number per run, or a mean of one run's intervals, cannot tell a
+    factor from run-to-run variation)."""
+
+    def __init__(self, level: float) -> None:
+        self.level = level
+
+    def __call__(self, factor: str, ref: pd.DataFrame, other: pd.DataFrame) -> dict:
+        va, vb = (runlevel.clean(x["estimate"].to_numpy(dtype=float))[0] for x in (other, ref))
+        if not len(va) or not len(vb):
+            return {"source": "reported", "method": "", "note": "a side has no throughput figure"}
+        res = runlevel.run_test(va, vb, self.level, None, stat="mean", what=f"a {factor}")
+        est, lo, hi = res["ratio"]
+        sampled = other["source"].eq("samples").all() and ref["source"].eq("samples").all()
+        paced = _paced(pd.concat([other, ref]))
+        unit = "run" if res["testable"] else "sampled run" if sampled else "printed value"
+        return {
+            "stat": "mean",
+            "value_a": float(np.median(va)),
+            "value_b": float(np.median(vb)),
+            "estimate": est,
+            "ci_low": lo,
+            "ci_high": hi,
+            "level": self.level,
+            "p_value": res["p_value"],
+            "method": f"ratio of run figures: {res['method']}",
+            "source": "samples" if sampled else "reported",
+            "note": res["note"],
+            "unit_of_analysis": unit,
+            "n_runs_a": len(va),
+            "n_runs_b": len(vb),
+            "testable": res["testable"],
+            "assumption": res["assumption"],
+            **({"also": paced} if paced else {}),
+        }
+
+
+def _paced(runs: pd.DataFrame) -> str:
+    """Why ``runs``' figures may be the rate their sender was asked for, not what the path
+    carries: UDP is sent at a set rate (iperf's ``-b``: 1 Mbit/s by default), and a run that
+    states its target rate (iperf3's JSON) and reached it was held to it.  The text fixtures
+    of iperf3, paced with ``-b 100M``, reached 100.3 Mbit/s within a zone and across zones."""
+    if "protocol" in runs and runs["protocol"].astype("string").str.lower().eq("udp").any():
+        return (
+            "UDP is sent at the rate its sender is asked for (iperf's -b; 1 Mbit/s by "
+            "default): a figure near that rate is the pace, not what the path carries"
+        )
+    lab = labels(runs) if "labels" in runs else pd.DataFrame()
+    if "target_bitrate_bps" not in lab:
+        return ""
+    target = pd.to_numeric(lab["target_bitrate_bps"], errors="coerce")
+    streams = pd.to_numeric(runs["streams"], errors="coerce").fillna(1).to_numpy()
+    reached = runs["estimate"].to_numpy(dtype=float) >= 0.95 * target.to_numpy() * streams
+    if not reached.any():
+        return ""
+    rate, n = fmt(float(target[reached].iloc[0]), "bps"), int(reached.sum())
+    its = "its figure is" if n == 1 else "their figures are"
+    return (
+        f"{counted(n, 'run')} asked for {rate} a stream (-b) and reached it: {its} the "
+        "pace asked, not what the path carries"
+    )

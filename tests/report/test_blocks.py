@@ -568,8 +568,9 @@ def test_seed000_answer_leads_with_sockperf_and_ping_has_its_interval(data):
     md, claims = _answer(data, "seed000-az-vs-as")
     answer = claims[claims["section"] == "answer"].reset_index(drop=True)
     # sockperf percentile 50.000: zones 84.389 / 93.556 µs, availability set 44.215 / 53.433,
-    # each over ~10^6 packets; ping's 20-packet means 969 and 1902 µs come last
-    assert list(answer["tool"]) == ["sockperf", "sockperf", "ping"]
+    # each over ~10^6 packets; ping's 20-packet means 969 and 1902 µs; then iperf3's throughput,
+    # which the question does not ask about but placement is its factor too
+    assert list(answer["tool"]) == ["sockperf", "sockperf", "ping", "iperf3"]
     assert "**cross-zone is 1.91× availability set** (sockperf, 350 B" in md
     assert "**cross-zone is 1.75× availability set** (sockperf, 1400 B" in md
     # ping's printed mean, mdev and count (avg 1.902 ms, mdev 2.507; 0.969, 0.299; 20 each)
@@ -578,6 +579,15 @@ def test_seed000_answer_leads_with_sockperf_and_ping_has_its_interval(data):
     assert ping["direction"] == "none" and ping["evidence"] == "printed mean, std and count"
     assert ping["ci_low"] == pytest.approx(0.7494, abs=1e-4)
     assert ping["ci_high"] == pytest.approx(3.2595, abs=1e-4)
+    # both iperf3 logs print 3.81 Gbits/sec for sender and receiver (a D4as_v4's cap?): the
+    # means of their ten 1-s intervals, one run a side, are not told apart
+    tp = answer.iloc[3]
+    assert tp["basis"] == "throughput" and tp["direction"] == "none"
+    assert tp["evidence"] == "samples, one run a side" and (tp["n_obs_a"], tp["n_obs_b"]) == (
+        10,
+        10,
+    )
+    assert "3.816 Gbit/s vs 3.816 Gbit/s" in tp["text"]
     assert "**availability set and cross-zone are not told apart** (ping" in md
     assert "The write-up concluded" in md and "no dramatical differences" in md
 
@@ -647,7 +657,10 @@ def test_a_campaign_where_nothing_varies_answers_so():
     t = azlatency.read(FIXTURES / "paping" / "paping--1.5.5-linux-veth-c20-nocolor-hostname.txt")
     md, claims = rep.campaign_answer(t)
     assert md.startswith("**Question** (not stated in campaign.yaml)")
-    assert "**Answer:** Nothing to compare: no two latency runs differ in one condition alone" in md
+    assert (
+        "**Answer:** Nothing to compare: no two latency or throughput runs differ in one "
+        "condition alone" in md
+    )
     assert claims["kind"].tolist() == ["statement"]
     assert claims["evidence"].tolist() == ["the runs' conditions"]
 

@@ -137,7 +137,7 @@ def _claims(page: dict, **where) -> list[dict]:
 def test_21_placement(claims, other, truth):
     c = claims["21-placement-and-networking"]
     # seed 002's published ranges: same zone 55..61.09 against PPG 54..57 µs, no direction
-    (ppg,) = _claims(c, a="same zone", b="proximity placement group")
+    (ppg,) = _claims(c, a="same zone", b="proximity placement group", kind="ratio")
     assert (ppg["bound_low"], ppg["bound_high"]) == (
         pytest.approx(55 / 57),
         pytest.approx(61.09 / 54),

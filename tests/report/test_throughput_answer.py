@@ -1,0 +1,92 @@
+"""A campaign asking about throughput gets its answer from throughput runs (real fixtures,
+filed by placement as a user would), and every throughput run is in a claim or named as
+not compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from azlatency import report as rep
+from azlatency.report._throughput import throughput_table
+from tests.report._fixture_campaign import import_fixtures
+
+YAML = """
+name: tp
+question: Is TCP throughput between two VMs in one zone higher than across zones?
+compare: placement
+rules:
+  - glob: "same-zone/*"
+    set: {placement: same_zone, src_zone: 1, dst_zone: 1}
+  - glob: "cross-zone/*"
+    set: {placement: cross_zone, src_zone: 1, dst_zone: 2}
+"""
+FILES = {
+    "iperf3/iperf3--3.12-linux-J-tcp.json": "same-zone/iperf3.json",
+    "iperf3/iperf3--3.12-linux-J-u-udp.json": "same-zone/iperf3-udp.json",
+    "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json": "same-zone/ntttcp-sender.json",
+    "ntttcp/ntttcp--1.4.3-linux-r-j-receiver.json": "same-zone/ntttcp-receiver.json",
+    "iperf2/iperf2--2.1.8-linux-c-i1-tcp.txt": "same-zone/iperf2.txt",
+    "iperf3/iperf3--3.12-linux-J-R-tcp-reverse.json": "cross-zone/iperf3-R.json",
+    "iperf3/iperf3--3.18-linux-J-u-udp.json": "cross-zone/iperf3-udp.json",
+    "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json": "cross-zone/ntttcp-sender.json",
+    "iperf2/iperf2--2.1.8-linux-c-i1-P2-tcp.txt": "cross-zone/iperf2-P2.txt",
+}
+
+
+@pytest.fixture(scope="module")
+def answered(tmp_path_factory):
+    t = import_fixtures(tmp_path_factory.mktemp("tp"), "tp", FILES, YAML)
+    md, claims = rep.campaign_answer(t, "Is TCP throughput ...?", "placement", rng=0)
+    return t, md, claims
+
+
+def _one(claims, **where):
+    hit = claims
+    for k, v in where.items():
+        hit = hit[hit[k].astype(str) == v]
+    assert len(hit) == 1, hit[["kind", "tool", "context", "text"]]
+    return hit.iloc[0]
+
+
+def test_a_throughput_question_is_answered_by_throughput_runs(answered):
+    # before: 'Nothing to compare: no two latency runs differ in placement alone'
+    _, md, claims = answered
+    assert "Nothing to compare" not in md and set(claims["basis"].dropna()) == {"throughput"}
+    # ntttcp's sender totals: 1.4.3 'throughput_in_gbps' 10.15..., 1.4.0 2.33... (one run each)
+    c = _one(claims, tool="ntttcp", kind="ratio")
+    assert c["text"].startswith(
+        "**same zone's throughput is 4.35× cross-zone's** (ntttcp, 2 streams, the sender's "
+        "figure; mean throughput; 10.15 Gbit/s vs 2.332 Gbit/s; printed values, one run each"
+    )
+    assert c["value_a"] == pytest.approx(10.153854545824e9)
+    assert c["value_b"] == pytest.approx(2.33223999948e9)
+
+
+def test_paced_runs_say_their_figure_is_the_pace(answered):
+    # the iperf3 captures ran with -b 100M (SOURCES.md): TCP, its JSON states the target
+    # (target_bitrate 100000000) and both runs reached it; UDP is always paced
+    _, _, claims = answered
+    tcp = _one(claims, tool="iperf3", kind="ratio", context="iperf3, tcp, 131072 B, 1 stream, "
+               "the receiver's figure")  # fmt: skip
+    assert tcp["estimate"] == pytest.approx(1.0, abs=0.01)
+    assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in tcp["text"]
+    udp = _one(claims, tool="iperf3", kind="ratio", context="iperf3, udp, 1448 B, 1 stream, "
+               "the receiver's figure")  # fmt: skip
+    assert "UDP is sent at the rate its sender is asked for" in udp["text"]
+
+
+def test_every_throughput_run_is_in_a_claim_or_named_as_left_out(answered):
+    t, _, claims = answered
+    runs = set(throughput_table(t)["run_id"])
+    assert len(runs) == 9
+    said = {r for col in ("runs_a", "runs_b") for x in claims[col].dropna() for r in x}
+    # the iperf2 runs: one stream here, two there (-P 2), never alike but for placement
+    iperf2 = _one(claims, tool="iperf2")
+    assert iperf2["kind"] == "not_compared" and "(streams 1 vs 2)" in iperf2["text"]
+    left = runs - said
+    assert left == set(t.runs.loc[t.runs["tool"] == "iperf2", "run_id"])
+    # the ntttcp receiver's log has no cross-zone counterpart: named, not dropped
+    rx = _one(claims, tool="ntttcp", kind="not_compared")
+    assert (
+        rx["n_runs_a"] == 1 and "`ntttcp-receiver.json` differs from every cross-zone" in rx["text"]
+    )
