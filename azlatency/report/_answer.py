@@ -21,11 +21,13 @@ import pandas as pd
 from ..schema import Tables
 from . import _claims as C
 from ._baseline import _fmt
+from ._claims import _throughput_context
 from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs
 from ._data import labels
 from ._longrun import reported_segments
 from ._memo import memo
 from ._show import fmt
+from ._throughput import HELD, _paced, throughput_table
 from ._zones import held_out, zone_pair_medians
 
 PathLike = str | os.PathLike[str]
@@ -129,7 +131,7 @@ def _nothing(name: str) -> str:
         "the records before a break.",
         "baseline": "Nothing to say: campaign.yaml states no `expectations:`.",
         "zone pair": "Nothing to say: fewer than two zone pairs have a latency run whose "
-        "direction is known.",
+        "direction is known, or a throughput run of one tool and condition.",
     }.get(name, f"Nothing to compare: no two latency or throughput runs differ in {what} alone.")
 
 
@@ -173,6 +175,72 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 
 
 def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
+    """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
+    by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`)."""
+    parts = [latency_zone_claims(tables, level=level), throughput_zone_claims(tables, level)]
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else _empty()
+
+
+def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
+    """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
+    networking), the zone pairs by their runs' throughput figures, lowest first, where two or
+    more pairs have one: 'By throughput, zones 1→2 carry 0.23× 1→1 (ntttcp, ...)'.  A
+    campaign asking which zone pair has the lowest throughput was answered 'fewer than two
+    zone pairs have a latency run'."""
+    tp = throughput_table(tables, level=level)
+    tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] > 0)]
+    if tp.empty:
+        return _empty()
+    extra = ["msg_size_bytes", "vm_size", "accelerated_networking", *HELD]
+    tp = tp.merge(
+        tables.runs.reindex(
+            columns=["run_id", "labels", *(c for c in extra if c not in tp.columns)]
+        ),
+        on="run_id",
+    )
+    tp["pair"] = tp["src_zone"].astype(str) + "→" + tp["dst_zone"].astype(str)
+    rows = []
+    for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):
+        pairs = g.groupby("pair", sort=False)["estimate"].agg(["median", "size"])
+        if len(pairs) < 2:
+            continue
+        pairs = pairs.sort_values("median")
+        lo, hi = pairs.index[0], pairs.index[-1]
+        each = ", ".join(
+            f"{p} {fmt(r['median'], 'bps')}"
+            + (f" (median of {int(r['size'])} runs)" if r["size"] > 1 else "")
+            for p, r in pairs.iterrows()
+        )
+        kinds = set(g["source"].astype(str))
+        how = (
+            "means of each run's interval rates"
+            if kinds == {"samples"}
+            else "printed by the tool"
+            if kinds == {"reported"}
+            else "printed or from interval rates"
+        )
+        sizes = sorted({int(n) for n in pairs["size"]})
+        unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
+        context = _throughput_context(dict(g.iloc[0][[c for c in extra if c in g]].dropna()), "")
+        low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
+        paced = _paced(g)
+        text = (
+            f"**By throughput, {lo} carries {low / high:.2f}× {hi}** ({context}; {each}; "
+            f"{unit}, {how}, no test across runs{'; ' + paced if paced else ''})"
+        )
+        rows.append(
+            _statement(
+                "answer", "zone pair", text, a=lo, b=hi, tool=str(g["tool"].iloc[0]),
+                basis="throughput", stat="mean", value_a=float(low), value_b=float(high),
+                estimate=float(low / high), groups_a=list(pairs.index),
+                evidence="printed values" if kinds == {"reported"} else "mixed",
+            )
+        )  # fmt: skip
+    return _frame(rows) if rows else _empty()
+
+
+def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     """The zone pairs from fastest to slowest (the arrow only where the logs prove it), with
     how the figures were made; a statement per pair and one for the spread."""
     m = zone_pair_medians(tables, level=level).dropna(subset=["estimate"])

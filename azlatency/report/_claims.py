@@ -872,6 +872,8 @@ def render(c: dict) -> str:
             else "not significant after adjustment over the page's tests"
             if pd.notna(c.get("p_adj")) and pd.notna(c.get("ci_low")) and not c["ci_low"] <= 1
             else "interval includes 1"
+            if pd.notna(c.get("ci_low"))
+            else "the two figures are equal"  # no interval: a ratio of exactly 1
         )
         if sub:
             return f"{_pair_words(c)}: no direction ({why}); {detail}."

@@ -90,3 +90,38 @@ def test_every_throughput_run_is_in_a_claim_or_named_as_left_out(answered):
     assert (
         rx["n_runs_a"] == 1 and "`ntttcp-receiver.json` differs from every cross-zone" in rx["text"]
     )
+
+
+ZONES = """
+name: tz
+question: Which zone pair has the lowest TCP throughput?
+compare: zone pair
+rules:
+  - path: "{src_zone}-{dst_zone}/*"
+"""
+
+
+def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
+    # before: 'Nothing to say: fewer than two zone pairs have a latency run whose direction
+    # is known', above the throughput of two zone pairs
+    files = {
+        "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json": "1-1/ntttcp.json",
+        "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json": "1-2/ntttcp.json",
+        "iperf3/iperf3--3.12-linux-J-tcp.json": "1-1/iperf3.json",
+        "iperf3/iperf3--3.12-linux-J-R-tcp-reverse.json": "1-3/iperf3.json",
+    }
+    t = import_fixtures(tmp_path, "tz", files, ZONES)
+    md, claims = rep.campaign_answer(t, "Which zone pair ...?", "zone pair")
+    assert "Nothing to say" not in md
+    ntttcp = _one(claims, tool="ntttcp", section="answer", kind="statement")
+    assert ntttcp["text"] == (
+        "**By throughput, 1→2 carries 0.23× 1→1** (ntttcp, 2 streams, the sender's figure; "
+        "1→2 2.332 Gbit/s, 1→1 10.15 Gbit/s; one run each, printed by the tool, no test "
+        "across runs)"
+    )
+    assert ntttcp["estimate"] == pytest.approx(2.33223999948 / 10.153854545824)
+    iperf3 = _one(claims, tool="iperf3", section="answer", kind="statement")
+    assert sorted(iperf3["groups_a"]) == ["1→1", "1→3"] and iperf3["estimate"] == pytest.approx(
+        1, abs=0.01
+    )
+    assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in iperf3["text"]
