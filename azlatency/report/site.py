@@ -25,6 +25,8 @@ html_title = "azlatency reports"
 html_static_path = ["_static"]
 html_css_files = ["azlatency.css"]
 myst_enable_extensions = ["dollarmath"]
+# as written: docutils' smart quotes made the flag '--full-log' read '–full-log' (an en dash)
+smartquotes = False
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 
