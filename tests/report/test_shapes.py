@@ -112,7 +112,7 @@ def test_pages_say_what_the_data_could_not_answer(first):
     assert "Nothing to show: latency" not in report and "Throughput" in report
     # a pasted table of printed values is shown as published, numbers and all
     note = _html(out, "markdown-note/90-campaign-report")
-    table = note.split("The author’s table", 1)[1].split("</table>", 1)[0]
+    table = note.split("The author's table", 1)[1].split("</table>", 1)[0]
     assert "<table" in table and "Cross AZ" in table and "1950" in table
     # the file that failed to parse is on the import page with its reason
     imp = read_claims(_build(out) / "notebooks" / "01-import-and-quality.ipynb")
