@@ -126,11 +126,27 @@ def prefer_samples(runs: pd.DataFrame, sampled: dict[str, set[str]]) -> pd.DataF
     samples (sockperf's console summary of the packets its --full-log file holds);
     ``sampled``: ``sampled_runs``."""
     runs = latency_runs(runs)
-    have = set().union(*sampled.values())
+    have = runs["run_id"].isin(set().union(*sampled.values()))
     cols = [c for c in SAME_MEASUREMENT if c in runs.columns]
     key = _group_key(runs, cols)
-    sampled = set(key[runs["run_id"].isin(have)])
-    keep = runs["run_id"].isin(have) | ~key.isin(sampled)
+    # ... and of the same ends where both print them: a ping pasted without its replies to
+    # 10.107.3.5 is no summary of another's to 10.77.40.2 (one of two runs left out, unsaid)
+    ends = [c for c in ("src_ip", "dst_ip") if c in runs.columns]
+    addresses = runs[ends].astype("string")
+    seen: dict[str, list] = {}
+    for k, row in zip(key[have], addresses[have].itertuples(index=False)):
+        seen.setdefault(k, []).append(row)
+
+    def summarised(k: str, row) -> bool:
+        return any(
+            all(pd.isna(a) or pd.isna(b) or a == b for a, b in zip(row, other))
+            for other in seen.get(k, ())
+        )
+
+    keep = have | ~pd.Series(
+        [summarised(k, r) for k, r in zip(key, addresses.itertuples(index=False))],
+        index=runs.index,
+    )
     return runs[keep].reset_index(drop=True)
 
 

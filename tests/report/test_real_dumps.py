@@ -882,3 +882,27 @@ def test_a_tool_that_measured_both_sides_only_apart_says_so(tmp_path):
         "**availability set vs cross-zone: not compared** (sockperf): every run of one side "
         "differs from every run of the other in more than placement (basis rtt vs half_rtt).",
     ]
+
+
+def test_a_printed_only_run_to_another_host_is_no_summary_of_a_sampled_one(tmp_path):
+    """A ping pasted without its replies (printed statistics only) is left out where a run of
+    the same condition has samples, as sockperf's console summary of its --full-log: but a
+    paste to 10.107.3.5 beside pings with replies to 10.77.40.2 is no such summary. The
+    VM-size answer said 'D4s_v5 is 1.78× D2s_v5 (... 1 vs 2 runs)' of the two D4 runs."""
+    files = {
+        "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt": "d2/a.txt",
+        "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt": "d2/b.txt",
+        "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "d4/a.txt",
+        "ping/ping--iputils-linux-c30-elided-paste--richardimaoka-blog.txt": "d4/b.txt",
+    }
+    yaml = (
+        "rules:\n  - glob: 'd2/*'\n    set: {vm_size: Standard_D2s_v5}\n"
+        "  - glob: 'd4/*'\n    set: {vm_size: Standard_D4s_v5}\n"
+    )
+    tables = import_fixtures(tmp_path, "sized", files, yaml)
+    claims = rep.contrast_claims(tables, factors=["vm_size"], rng=0)
+    said = {r for col in ("runs_a", "runs_b") for x in claims[col].dropna() for r in x}
+    assert said == set(tables.runs["run_id"])
+    # the blog's 30 pings to 10.107.3.5: 'rtt min/avg/max/mdev = 1.449/1.465/1.509/0.051 ms'
+    (far,) = claims[claims["groups_a"].map(lambda g: g == ["?→10.107.3.5"])].itertuples()
+    assert far.value_a == 1465 and far.kind == "pair"
