@@ -27,7 +27,7 @@ from ._data import labels
 from ._longrun import reported_segments
 from ._memo import memo
 from ._show import fmt
-from ._throughput import HELD, _paced, throughput_table
+from ._throughput import HELD, paced_note, throughput_table
 from ._zones import held_out, zone_pair_medians
 
 PathLike = str | os.PathLike[str]
@@ -194,9 +194,7 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         return _empty()
     extra = ["msg_size_bytes", "vm_size", "accelerated_networking", *HELD]
     tp = tp.merge(
-        tables.runs.reindex(
-            columns=["run_id", "labels", *(c for c in extra if c not in tp.columns)]
-        ),
+        tables.runs.reindex(columns=["run_id", *(c for c in extra if c not in tp.columns)]),
         on="run_id",
     )
     tp["pair"] = tp["src_zone"].astype(str) + "→" + tp["dst_zone"].astype(str)
@@ -224,7 +222,7 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
         context = _throughput_context(dict(g.iloc[0][[c for c in extra if c in g]].dropna()), "")
         low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
-        paced = _paced(g)
+        paced = paced_note(g)
         text = (
             f"**By throughput, {lo} carries {low / high:.2f}× {hi}** ({context}; {each}; "
             f"{unit}, {how}, no test across runs{'; ' + paced if paced else ''})"

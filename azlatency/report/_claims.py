@@ -245,6 +245,11 @@ def _endpoints(g: pd.DataFrame) -> tuple[str, ...]:
     )
 
 
+def _os(g: pd.DataFrame) -> str:
+    """The system the group's first run's output came from ('' where not known)."""
+    return str(g["os"].iloc[0]) if "os" in g and pd.notna(g["os"].iloc[0]) else ""
+
+
 def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict], list[str]]:
     """Every matched (other group, reference groups) pair, estimated; and the groups left
     without a partner.  The side with more groups is walked; each of its groups is set
@@ -256,9 +261,15 @@ def _pair_rows(est: Estimator, f, ref_groups, other_groups) -> tuple[list[dict],
     rows, alone = [], []
     for label, g, zones in mine:
         if f in SAME_ENDPOINTS:
-            # a group whose logs name no end may be any VMs: it has no partner
-            mine_ends = _endpoints(g)
-            partners = [p for p in theirs if any(mine_ends) and _endpoints(p[1]) == mine_ends]
+            # a group whose logs name no end may be any VMs: it has no partner; nor has one
+            # whose client ran another system (ping's output names the far end only: a
+            # Windows and a Linux ping of google.com are two clients, not two sizes of one)
+            mine_ends = (*_endpoints(g), _os(g))
+            partners = [
+                p
+                for p in theirs
+                if any(mine_ends[:-1]) and (*_endpoints(p[1]), _os(p[1])) == mine_ends
+            ]
             note = ""
         else:
             partners, note = _partners(zones, theirs)
@@ -410,7 +421,7 @@ def contrast_claims(
     are, a ``not_compared`` claim where no pair is like with like.  Adjusted over all of
     them (``finish_claims``)."""
     out = [c for f in factors for c in factor_claims(tables, f, stat=stat, level=level, rng=rng)]
-    out += [c for f in factors for c in throughput_claims(tables, f, level=level)]
+    out += [c for f in factors for c in throughput_factor_claims(tables, f, level=level)]
     return finish_claims(pd.DataFrame(out), level, adjust)
 
 
@@ -431,7 +442,7 @@ def factor_claims(
 
 
 @memo
-def throughput_claims(tables: Tables, factor: str, *, level: float = 0.95) -> list[dict]:
+def throughput_factor_claims(tables: Tables, factor: str, *, level: float = 0.95) -> list[dict]:
     """The claims of one factor's throughput contrasts, not yet adjusted: runs of one tool,
     side of the test, stream count and end of the figure (:data:`_throughput.HELD`) at two
     values of ``factor``, the other factors alike, set side by side as latency runs are
@@ -442,7 +453,7 @@ def throughput_claims(tables: Tables, factor: str, *, level: float = 0.95) -> li
     if tp.empty:
         return []
     have = set(tp.columns)
-    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS, "labels") if c not in have]
+    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS) if c not in have]
     runs = tp.merge(tables.runs.reindex(columns=["run_id", *extra]), on="run_id", how="left")
     pairs = list(contrast_pairs(runs, [factor], held=HELD))
     protocols = runs.groupby("tool")["protocol"].nunique()  # say it where a tool used several

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -9,7 +11,7 @@ from .. import stats
 from ..schema import Tables
 from ..stats import runlevel
 from ..stats.common import INTERVAL_CORE
-from ._data import host_pair, labels, strings, throughput_runs
+from ._data import host_pair, strings, throughput_runs
 from ._memo import memo
 from ._show import counted, fmt
 
@@ -35,6 +37,8 @@ COLUMNS = [
     "source_path",
     "line_start",
     "streams",
+    "protocol",
+    "paced_bps",  # the rate the run asked for and reached (its figure is that pace), or NaN
     "label",
     "where",
     "series",
@@ -137,8 +141,21 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
                 n=np.nan,
                 note=_WHY_NONE["none" if source == "reported" and np.isnan(figure) else source],
             )
+        base["paced_bps"] = _held_to(r, base["estimate"])
         rows.append(base)
     return _names(pd.DataFrame(rows, columns=COLUMNS))
+
+
+def _held_to(run: dict, figure: float) -> float:
+    """The rate ``run`` asked for (iperf3 JSON's ``target_bitrate`` a stream, times its
+    streams) where its figure reached it (within 5 %), else NaN."""
+    text = run.get("labels")
+    target = json.loads(text).get("target_bitrate_bps") if isinstance(text, str) and text else None
+    try:
+        rate = float(target) * (run.get("streams") if pd.notna(run.get("streams")) else 1)
+    except (TypeError, ValueError):
+        return np.nan
+    return rate if rate > 0 and figure >= 0.95 * rate else np.nan
 
 
 def _names(out: pd.DataFrame) -> pd.DataFrame:
@@ -217,7 +234,7 @@ class ThroughputEstimator:
         res = runlevel.run_test(va, vb, self.level, None, stat="mean", what=f"a {factor}")
         est, lo, hi = res["ratio"]
         sampled = other["source"].eq("samples").all() and ref["source"].eq("samples").all()
-        paced = _paced(pd.concat([other, ref]))
+        paced = paced_note(pd.concat([other, ref]))
         unit = "run" if res["testable"] else "sampled run" if sampled else "printed value"
         return {
             "stat": "mean",
@@ -240,27 +257,28 @@ class ThroughputEstimator:
         }
 
 
-def _paced(runs: pd.DataFrame) -> str:
-    """Why ``runs``' figures may be the rate their sender was asked for, not what the path
-    carries: UDP is sent at a set rate (iperf's ``-b``: 1 Mbit/s by default), and a run that
-    states its target rate (iperf3's JSON) and reached it was held to it.  The text fixtures
-    of iperf3, paced with ``-b 100M``, reached 100.3 Mbit/s within a zone and across zones."""
-    if "protocol" in runs and runs["protocol"].astype("string").str.lower().eq("udp").any():
-        return (
-            "UDP is sent at the rate its sender is asked for (iperf's -b; 1 Mbit/s by "
+def paced_note(runs: pd.DataFrame) -> str:
+    """Why ``runs``' figures (rows of :func:`throughput_table`) may be the rate their sender
+    was asked for, not what the path carries: UDP is sent at a set rate (iperf's ``-b``:
+    1 Mbit/s by default), and a run that states its target rate (iperf3's JSON) and reached
+    it was held to it (``paced_bps``).  The text fixtures of iperf3, paced with ``-b 100M``,
+    reached 100.3 Mbit/s within a zone and across zones."""
+    udp = runs["protocol"].astype("string").str.lower().eq("udp").fillna(False)
+    parts = []
+    if udp.any():
+        n = int(udp.sum())
+        which = "" if n == len(runs) else f"{n} of the {len(runs)} runs are UDP: "
+        parts.append(
+            f"{which}UDP is sent at the rate its sender is asked for (iperf's -b; 1 Mbit/s by "
             "default): a figure near that rate is the pace, not what the path carries"
         )
-    lab = labels(runs) if "labels" in runs else pd.DataFrame()
-    if "target_bitrate_bps" not in lab:
-        return ""
-    target = pd.to_numeric(lab["target_bitrate_bps"], errors="coerce")
-    streams = pd.to_numeric(runs["streams"], errors="coerce").fillna(1).to_numpy()
-    reached = runs["estimate"].to_numpy(dtype=float) >= 0.95 * target.to_numpy() * streams
-    if not reached.any():
-        return ""
-    rate, n = fmt(float(target[reached].iloc[0]), "bps"), int(reached.sum())
-    its = "its figure is" if n == 1 else "their figures are"
-    return (
-        f"{counted(n, 'run')} asked for {rate} a stream (-b) and reached it: {its} the "
-        "pace asked, not what the path carries"
-    )
+    held = runs.loc[~udp, "paced_bps"].dropna()
+    if len(held):
+        streams = pd.to_numeric(runs.loc[held.index, "streams"], errors="coerce").fillna(1)
+        rate, n = fmt(float((held / streams).iloc[0]), "bps"), len(held)
+        its = "its figure is" if n == 1 else "their figures are"
+        parts.append(
+            f"{counted(n, 'run')} asked for {rate} a stream (-b) and reached it: {its} the "
+            "pace asked, not what the path carries"
+        )
+    return "; ".join(parts)

@@ -125,3 +125,18 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
         1, abs=0.01
     )
     assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in iperf3["text"]
+
+
+def test_page_22_and_the_key_findings_say_a_series_is_paced(answered):
+    # iperf3's JSON series here: a TCP run asked for -b 100M and reached it (its
+    # target_bitrate), the -R run likewise, and two UDP runs (3.12 and 3.18)
+    t, _, _ = answered
+    tp = throughput_table(t)
+    assert tp["paced_bps"].notna().sum() == 4  # each of the four JSON runs states 100 Mbit/s
+    (line,) = [x for x in rep.throughput_claims(tp)["text"] if x.startswith("**iperf3**")]
+    assert line.endswith(
+        "2 of the 4 runs are UDP: UDP is sent at the rate its sender is asked for (iperf's -b; "
+        "1 Mbit/s by default): a figure near that rate is the pace, not what the path carries; "
+        "2 runs asked for 100 Mbit/s a stream (-b) and reached it: their figures are the pace "
+        "asked, not what the path carries."
+    )
