@@ -121,7 +121,9 @@ def findings(cmp: Comparison) -> str:
     if cmp.synthetic:
         lines.insert(0, f"**Synthetic data:** {', '.join(cmp.synthetic)} (azlatency synth).\n")
     if "scenario" in t.columns and t["scenario"].nunique(dropna=False) == 1:
-        lines.append(f"- Scenario: {t['scenario'].iloc[0]} (every condition below).")
+        # a campaign without scenarios printed '- Scenario: nan'
+        if pd.notna(scenario := t["scenario"].iloc[0]) and str(scenario) not in ("", "nan"):
+            lines.append(f"- Scenario: {scenario} (every condition below).")
     for what, (b, a) in cmp.differences.items():
         lines.append(f"- Changed between the campaigns: {what} {b} → {a}.")
     for r in t[t["significant"]].to_dict("records"):

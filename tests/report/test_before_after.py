@@ -225,3 +225,29 @@ def test_the_campaign_page_answers_what_changed_against_its_baseline(pair):
     assert before is None and "names no `baseline:`" in why
     md, claims = rep.campaign_answer(rep.load_campaigns(BEFORE, pair), "What changed?")
     assert "**Answer:** Nothing to compare" in md and "no baseline campaign is compared" in md
+
+
+def test_campaigns_without_scenarios_are_compared_without_a_nan(tmp_path):
+    """Two folders of real logs (iperf3, ntttcp, ping), no campaign.yaml: the findings said
+    '- Scenario: nan (every condition below).'"""
+    fx = Path(__file__).resolve().parents[1] / "fixtures"
+    sides = {
+        "before": ("iperf3/iperf3--3.12-linux-c-tcp.txt", "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json",
+                   "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt"),
+        "after": ("iperf3/iperf3--3.18-linux-c-tcp.txt", "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json",
+                  "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"),
+    }  # fmt: skip
+    for side, files in sides.items():
+        folder = tmp_path / "raw" / side
+        folder.mkdir(parents=True)
+        for f in files:
+            (folder / Path(f).name).write_bytes((fx / f).read_bytes())
+    md = tmp_path / "cmp.md"
+    res = CliRunner().invoke(
+        main, ["compare", "before", "after", "--data", str(tmp_path), "--markdown", str(md)]
+    )
+    assert res.exit_code == 0, res.output
+    text = md.read_text()
+    assert "nan" not in text.lower() and "Scenario:" not in text
+    # ntttcp's sender totals, one run a side: 10.15 then 2.332 Gbit/s, not tested
+    assert "| ntttcp | 10.15 Gbit/s | 2.332 Gbit/s | 1 / 1 |" in text
