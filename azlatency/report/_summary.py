@@ -54,7 +54,8 @@ def campaign_findings(
     printed = int((headline["source"] == "reported").sum())
     if printed:
         caveats.append(
-            f"{printed} of {len(headline)} latency groups are printed values without an interval"
+            f"{printed} of {len(headline)} latency groups "
+            f"{'is a printed value' if printed == 1 else 'are printed values'} without an interval"
         )
     q = overview["quality"]
     if len(q):
