@@ -120,10 +120,10 @@ def findings(cmp: Comparison) -> str:
     ]
     if cmp.synthetic:
         lines.insert(0, f"**Synthetic data:** {', '.join(cmp.synthetic)} (azlatency synth).\n")
-    if "scenario" in t.columns and t["scenario"].nunique(dropna=False) == 1:
-        # a campaign without scenarios printed '- Scenario: nan'
-        if pd.notna(scenario := t["scenario"].iloc[0]) and str(scenario) not in ("", "nan"):
-            lines.append(f"- Scenario: {scenario} (every condition below).")
+    # one scenario, named (campaigns without scenarios printed '- Scenario: nan')
+    one = "scenario" in t.columns and t["scenario"].nunique(dropna=False) == 1
+    if one and str(scenario := t["scenario"].iloc[0]) not in ("", "nan", "<NA>", "None"):
+        lines.append(f"- Scenario: {scenario} (every condition below).")
     for what, (b, a) in cmp.differences.items():
         lines.append(f"- Changed between the campaigns: {what} {b} → {a}.")
     for r in t[t["significant"]].to_dict("records"):

@@ -257,13 +257,19 @@ class ThroughputEstimator:
         }
 
 
+# Tools that send UDP at a set rate (-b; 1 Mbit/s by default): qperf's udp_bw sends as fast
+# as it can, and its UDP figures were said to be a pace.
+PACED_UDP = ("iperf3", "iperf2")
+
+
 def paced_note(runs: pd.DataFrame) -> str:
     """Why ``runs``' figures (rows of :func:`throughput_table`) may be the rate their sender
-    was asked for, not what the path carries: UDP is sent at a set rate (iperf's ``-b``:
-    1 Mbit/s by default), and a run that states its target rate (iperf3's JSON) and reached
+    was asked for, not what the path carries: iperf sends UDP at a set rate (``-b``: 1 Mbit/s
+    by default; :data:`PACED_UDP`), and a run that states its target rate (iperf3's JSON) and reached
     it was held to it (``paced_bps``).  The text fixtures of iperf3, paced with ``-b 100M``,
     reached 100.3 Mbit/s within a zone and across zones."""
     udp = runs["protocol"].astype("string").str.lower().eq("udp").fillna(False)
+    udp &= runs["tool"].isin(PACED_UDP)
     parts = []
     if udp.any():
         n = int(udp.sum())

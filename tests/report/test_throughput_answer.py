@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from azlatency import report as rep
-from azlatency.report._throughput import throughput_table
+from azlatency.report._throughput import paced_note, throughput_table
 from tests.report._fixture_campaign import import_fixtures
 
 YAML = """
@@ -140,3 +140,14 @@ def test_page_22_and_the_key_findings_say_a_series_is_paced(answered):
         "2 runs asked for 100 Mbit/s a stream (-b) and reached it: their figures are the pace "
         "asked, not what the path carries."
     )
+
+
+def test_qperf_udp_is_not_called_paced():
+    # qperf's udp_bw sends as fast as it can (no -b): 'send_bw = 6.26 GB/sec' is no pace
+    import azlatency
+    from tests.conftest import FIXTURES
+
+    t = azlatency.read(FIXTURES / "qperf" / "qperf--0.4.11-linux-plain-tcp-udp.txt")
+    tp = throughput_table(t)
+    assert set(tp["protocol"]) == {"tcp", "udp"}
+    assert paced_note(tp) == ""
