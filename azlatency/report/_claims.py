@@ -415,13 +415,16 @@ def contrast_claims(
     level: float = 0.95,
     adjust: str = "holm",
     rng=None,
+    throughput: bool = True,
 ) -> pd.DataFrame:
     """The claims of every one-factor contrast (see the module doc): a ``ratio`` claim where
     one pair of groups is compared, a ``range`` claim over its ``pair`` claims where several
     are, a ``not_compared`` claim where no pair is like with like.  Adjusted over all of
-    them (``finish_claims``)."""
+    them (``finish_claims``).  ``throughput``: the contrasts of throughput runs too (page
+    90's answer; page 21 asks about latency, and its chart is of latency ratios)."""
     out = [c for f in factors for c in factor_claims(tables, f, stat=stat, level=level, rng=rng)]
-    out += [c for f in factors for c in throughput_factor_claims(tables, f, level=level)]
+    if throughput:
+        out += [c for f in factors for c in throughput_factor_claims(tables, f, level=level)]
     return finish_claims(pd.DataFrame(out), level, adjust)
 
 
