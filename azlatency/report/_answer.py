@@ -46,9 +46,11 @@ def _names(compare: str | Sequence[str] | None) -> list[str]:
 
 
 def _inferred(tables: Tables, has_baseline: bool) -> list[str]:
-    """No ``compare:``: the factor most contrasts vary (and the baseline when stated)."""
+    """No ``compare:``: the factor most contrasts of latency or throughput vary (and the
+    baseline when stated)."""
     counts: dict[str, int] = {}
-    for f, *_ in contrast_pairs(tables.runs):
+    throughput = C.throughput_contrast_runs(tables)
+    for f, *_ in (*contrast_pairs(tables.runs), *contrast_pairs(throughput, held=HELD)):
         counts[f] = counts.get(f, 0) + 1
     out = ["baseline"] if has_baseline else []
     if counts:

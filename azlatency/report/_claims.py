@@ -452,12 +452,9 @@ def throughput_factor_claims(tables: Tables, factor: str, *, level: float = 0.95
     (:func:`factor_claims`), each run by its figure (``_throughput.ThroughputEstimator``).
     A campaign asked 'is throughput across zones lower?' was answered 'no two latency runs
     differ in placement alone'."""
-    tp = throughput_table(tables, level=level)
-    if tp.empty:
+    runs = throughput_contrast_runs(tables, level)
+    if runs.empty:
         return []
-    have = set(tp.columns)
-    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS) if c not in have]
-    runs = tp.merge(tables.runs.reindex(columns=["run_id", *extra]), on="run_id", how="left")
     pairs = list(contrast_pairs(runs, [factor], held=HELD))
     protocols = runs.groupby("tool")["protocol"].nunique()  # say it where a tool used several
     texts = context_texts(pairs, frozenset(protocols.index[protocols > 1]), _throughput_context)
@@ -467,6 +464,14 @@ def throughput_factor_claims(tables: Tables, factor: str, *, level: float = 0.95
     )
     apart = apart_pairs(runs, factor, pairs, held=HELD)
     return out + apart_claims(apart, factor, "mean", level, what="throughput")
+
+
+def throughput_contrast_runs(tables: Tables, level: float = 0.95) -> pd.DataFrame:
+    """The rows of ``throughput_table`` with what a contrast holds or groups by (the runs'
+    factors, ``HELD``, their ends): what :func:`contrast_pairs` is given, with ``held=HELD``."""
+    tp = throughput_table(tables, level=level)
+    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS) if c not in tp.columns]
+    return tp.merge(tables.runs.reindex(columns=["run_id", *extra]), on="run_id", how="left")
 
 
 def _throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:

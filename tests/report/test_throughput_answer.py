@@ -151,3 +151,13 @@ def test_qperf_udp_is_not_called_paced():
     tp = throughput_table(t)
     assert set(tp["protocol"]) == {"tcp", "udp"}
     assert paced_note(tp) == ""
+
+
+def test_no_compare_takes_the_factor_throughput_runs_vary(answered):
+    # without compare:, the factor came from latency contrasts alone: 'Nothing to compare: no
+    # two latency or throughput runs differ in one condition alone', above the throughput
+    # contrasts of placement under 'Also measured'
+    t, _, _ = answered
+    md, _ = rep.campaign_answer(t, rng=0)
+    assert "Nothing to compare" not in md
+    assert "**Answer, by placement (campaign.yaml's `compare:` does not say" in md
