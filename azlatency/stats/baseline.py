@@ -391,6 +391,8 @@ def _verdict(e: dict, target: Target, vm, part: pd.DataFrame, est: dict, level: 
     note = est.get("note", "")
     x, lo, hi = est["estimate"], est.get("ci_low", np.nan), est.get("ci_high", np.nan)
     inside = lo_t <= x <= hi_t
+    if x < lo_t and (paced := _paced(part, e, lo_t, unit)):
+        return {**row, "verdict": "inconclusive", "why": join(paced, note)}
     if est["evidence"] == "printed" and est["n_runs"] == 1:
         return {**row, "verdict": "meets" if inside else "fails", "why": note}
     if not est.get("estimable", True) or not (np.isfinite(lo) and np.isfinite(hi)):
@@ -405,6 +407,37 @@ def _verdict(e: dict, target: Target, vm, part: pd.DataFrame, est: dict, level: 
     bound = lo_t if lo < lo_t <= hi else hi_t
     why = join(f"the {pct} interval straddles the target's bound {bound:.4g} {unit}", note)
     return {**row, "verdict": "inconclusive", "why": why}
+
+
+# iperf sends UDP at a set rate (-b; 1 Mbit/s by default), and its JSON states a rate asked
+PACED_UDP = ("iperf3", "iperf2")
+
+
+def _paced(part: pd.DataFrame, e: dict, low: float, unit: str) -> str:
+    """Why a throughput below the target's ``low`` (in ``unit``) says nothing of the VM: the
+    runs were sent at a set rate below it (a run whose log states the rate it asked for,
+    iperf3's JSON ``target_bitrate``; iperf's UDP, 1 Mbit/s unless ``-b`` says otherwise).
+    A VM measured with ``iperf3 -u`` and no ``-b`` 'failed' a 5 Gbit/s target at 1 Mbit/s."""
+    if not str(e["metric"]).startswith("throughput"):
+        return ""
+    rates = []
+    streams = part["streams"] if "streams" in part else pd.Series(1, index=part.index)
+    for text, n in zip(part.get("labels", pd.Series("", index=part.index)), streams):
+        stated = json.loads(text) if isinstance(text, str) and text else {}
+        if asked := stated.get("target_bitrate_bps"):
+            rates.append(float(asked) * (int(n) if pd.notna(n) else 1))
+    if rates and all(convert(r, "bps", unit) < low for r in rates):
+        return (
+            f"the runs asked for {max(rates) / 1e6:.4g} Mbit/s (iperf3 -b), below the target: "
+            "they measured the pace asked, not the VM"
+        )
+    udp = part["protocol"].astype("string").str.lower().eq("udp") if "protocol" in part else None
+    if udp is not None and (udp & part["tool"].isin(PACED_UDP)).fillna(False).all() and not rates:
+        return (
+            "iperf sends UDP at the rate it is asked for (-b; 1 Mbit/s by default), which the "
+            "log does not state: a figure below the target may be that pace, not the VM"
+        )
+    return ""
 
 
 def fleet(

@@ -244,3 +244,37 @@ def test_the_baseline_campaign_page_answers_which_vm_to_redeploy(baseline_root):
     assert len(fails) == 2
     iops = fails[fails["text"].str.contains("4 KiB random read IOPS")].iloc[0]
     assert iops["evidence"] == "tested across runs" and iops["ci_high"] < 18000  # < 20k -10 %
+
+
+def test_a_paced_run_below_the_target_is_inconclusive_not_failed():
+    """iperf3 -u without -b sends 1 Mbit/s; the fixtures ran -b 100M. Against '>= 5 Gbit/s'
+    each 'failed' a VM that was never asked for more than the pace."""
+    import azlatency
+    from azlatency.schema import Tables
+    from tests.conftest import FIXTURES
+
+    parts = [
+        azlatency.read(FIXTURES / "iperf3" / name)
+        for name in ("iperf3--3.12-linux-J-u-udp.json", "iperf3--3.12-linux-u-udp.txt",
+                     "iperf3--3.12-linux-J-tcp.json")
+    ]  # fmt: skip
+    for i, t in enumerate(parts):
+        t.runs["src_host"] = f"vm{i}"
+    t = Tables.concat(parts)
+    e = {
+        "check": "tput",
+        "tool": "iperf3",
+        "metric": "throughput_receiver",
+        "target": ">= 5 Gbit/s",
+    }
+    v = stats.verdicts(t.runs, t.samples, t.summaries, [e]).set_index("vm")
+    # JSON states target_bitrate 100000000: UDP and TCP alike
+    for vm in ("vm0", "vm2"):
+        assert v.loc[vm, "verdict"] == "inconclusive"
+        assert v.loc[vm, "why"].startswith("the runs asked for 100 Mbit/s (iperf3 -b)")
+    # text UDP states no rate: iperf's UDP pace is said
+    assert v.loc["vm1", "verdict"] == "inconclusive"
+    assert v.loc["vm1", "why"].startswith("iperf sends UDP at the rate it is asked for")
+    # the same runs against a target they reach are judged as before
+    ok = {**e, "target": ">= 50 Mbit/s"}
+    assert set(stats.verdicts(t.runs, t.samples, t.summaries, [ok])["verdict"]) == {"meets"}
