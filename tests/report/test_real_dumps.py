@@ -872,9 +872,8 @@ def test_a_tool_that_measured_both_sides_only_apart_says_so(tmp_path):
         "sockperf/sockperf--3.7-linux-tcp-m1400-fullrtt-pingpong.txt": "avset/sockperf.txt",
         "sockperf/sockperf--3.7-linux-tcp-pingpong.txt": "zones/sockperf.txt",
     }
-    yaml = (
-        "rules:\n  - glob: 'avset/*'\n    set: {placement: availability_set}\n"
-        "  - glob: 'zones/*'\n    set: {src_zone: '1', dst_zone: '3'}\n"
+    yaml = _rules(
+        {"avset/*": "{placement: availability_set}", "zones/*": "{src_zone: '1', dst_zone: '3'}"}
     )
     tables = import_fixtures(tmp_path, "placed", files, yaml)
     claims = rep.contrast_claims(tables, rng=0)
@@ -898,10 +897,7 @@ def test_a_printed_only_run_to_another_host_is_no_summary_of_a_sampled_one(tmp_p
         "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "d4/a.txt",
         "ping/ping--iputils-linux-c30-elided-paste--richardimaoka-blog.txt": "d4/b.txt",
     }
-    yaml = (
-        "rules:\n  - glob: 'd2/*'\n    set: {vm_size: Standard_D2s_v5}\n"
-        "  - glob: 'd4/*'\n    set: {vm_size: Standard_D4s_v5}\n"
-    )
+    yaml = _rules({"d2/*": "{vm_size: Standard_D2s_v5}", "d4/*": "{vm_size: Standard_D4s_v5}"})
     tables = import_fixtures(tmp_path, "sized", files, yaml)
     claims = rep.contrast_claims(tables, factors=["vm_size"], rng=0)
     said = {r for col in ("runs_a", "runs_b") for x in claims[col].dropna() for r in x}
@@ -909,3 +905,8 @@ def test_a_printed_only_run_to_another_host_is_no_summary_of_a_sampled_one(tmp_p
     # the blog's 30 pings to 10.107.3.5: 'rtt min/avg/max/mdev = 1.449/1.465/1.509/0.051 ms'
     (far,) = claims[claims["groups_a"].map(lambda g: g == ["?→10.107.3.5"])].itertuples()
     assert far.value_a == 1465 and far.kind == "pair"
+
+
+def _rules(sets: dict[str, str]) -> str:
+    """A campaign.yaml of path rules: glob -> the YAML mapping it sets."""
+    return "rules:\n" + "".join(f"  - glob: '{g}'\n    set: {v}\n" for g, v in sets.items())
