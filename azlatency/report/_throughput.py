@@ -10,6 +10,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats import runlevel
+from ..stats.baseline import PACED_UDP
 from ..stats.common import INTERVAL_CORE
 from ._data import host_pair, strings, throughput_runs
 from ._memo import memo
@@ -257,17 +258,13 @@ class ThroughputEstimator:
         }
 
 
-# Tools that send UDP at a set rate (-b; 1 Mbit/s by default): qperf's udp_bw sends as fast
-# as it can, and its UDP figures were said to be a pace.
-PACED_UDP = ("iperf3", "iperf2")
-
-
 def paced_note(runs: pd.DataFrame) -> str:
     """Why ``runs``' figures (rows of :func:`throughput_table`) may be the rate their sender
-    was asked for, not what the path carries: iperf sends UDP at a set rate (``-b``: 1 Mbit/s
-    by default; :data:`PACED_UDP`), and a run that states its target rate (iperf3's JSON) and reached
-    it was held to it (``paced_bps``).  The text fixtures of iperf3, paced with ``-b 100M``,
-    reached 100.3 Mbit/s within a zone and across zones."""
+    was asked for, not what the path carries: iperf sends UDP at a set rate (``-b``, 1 Mbit/s
+    by default; ``stats.baseline.PACED_UDP``: qperf's udp_bw sends as fast as it can), and a
+    run that states its target rate (iperf3's JSON) and reached it was held to it
+    (``paced_bps``).  The iperf3 fixtures, paced with ``-b 100M``, reached 100.1 Mbit/s within
+    a zone and across zones."""
     udp = runs["protocol"].astype("string").str.lower().eq("udp").fillna(False)
     udp &= runs["tool"].isin(PACED_UDP)
     parts = []
@@ -281,7 +278,10 @@ def paced_note(runs: pd.DataFrame) -> str:
     held = runs.loc[~udp, "paced_bps"].dropna()
     if len(held):
         streams = pd.to_numeric(runs.loc[held.index, "streams"], errors="coerce").fillna(1)
-        rate, n = fmt(float((held / streams).iloc[0]), "bps"), len(held)
+        each = held / streams
+        rate, n = fmt(float(each.min()), "bps"), len(held)
+        if each.max() > each.min():
+            rate += f" to {fmt(float(each.max()), 'bps')}"
         its = "its figure is" if n == 1 else "their figures are"
         parts.append(
             f"{counted(n, 'run')} asked for {rate} a stream (-b) and reached it: {its} the "

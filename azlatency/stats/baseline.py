@@ -409,7 +409,8 @@ def _verdict(e: dict, target: Target, vm, part: pd.DataFrame, est: dict, level: 
     return {**row, "verdict": "inconclusive", "why": why}
 
 
-# iperf sends UDP at a set rate (-b; 1 Mbit/s by default), and its JSON states a rate asked
+# Tools that send UDP at a set rate (-b; 1 Mbit/s by default; iperf3's JSON states the rate
+# asked): qperf's udp_bw sends as fast as it can, so its UDP figures are no pace.
 PACED_UDP = ("iperf3", "iperf2")
 
 
