@@ -470,7 +470,7 @@ def throughput_contrast_runs(tables: Tables, level: float = 0.95) -> pd.DataFram
     """The rows of ``throughput_table`` with what a contrast holds or groups by (the runs'
     factors, ``HELD``, their ends): what :func:`contrast_pairs` is given, with ``held=HELD``."""
     tp = throughput_table(tables, level=level)
-    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS) if c not in tp.columns]
+    extra = [c for c in (*HELD, *FACTORS, *ENDPOINTS, "os") if c not in tp.columns]
     return tp.merge(tables.runs.reindex(columns=["run_id", *extra]), on="run_id", how="left")
 
 
