@@ -21,7 +21,7 @@ import pandas as pd
 from ..schema import Tables
 from . import _claims as C
 from ._baseline import _fmt
-from ._claims import _throughput_context
+from ._claims import throughput_context
 from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs
 from ._data import labels
 from ._longrun import reported_segments
@@ -222,7 +222,7 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         )
         sizes = sorted({int(n) for n in pairs["size"]})
         unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
-        context = _throughput_context(dict(g.iloc[0][[c for c in extra if c in g]].dropna()), "")
+        context = throughput_context(dict(g.iloc[0][[c for c in extra if c in g]].dropna()), "")
         low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
         paced = paced_note(g)
         text = (
@@ -234,10 +234,18 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
                 "answer", "zone pair", text, a=lo, b=hi, tool=str(g["tool"].iloc[0]),
                 basis="throughput", stat="mean", value_a=float(low), value_b=float(high),
                 estimate=float(low / high), groups_a=list(pairs.index),
-                evidence="printed values" if kinds == {"reported"} else "mixed",
+                evidence=_throughput_evidence(kinds, sizes),
             )
         )  # fmt: skip
     return _frame(rows) if rows else _empty()
+
+
+def _throughput_evidence(kinds: set[str], sizes: list[int]) -> str:
+    """A throughput zone statement's evidence (docs/claims.md's words): printed figures, the
+    interval rates of one run a pair, or figures of several kinds or runs."""
+    if kinds == {"reported"}:
+        return "printed values"
+    return "samples, one run a side" if kinds == {"samples"} and sizes == [1] else "mixed"
 
 
 def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:

@@ -457,7 +457,7 @@ def throughput_factor_claims(tables: Tables, factor: str, *, level: float = 0.95
         return []
     pairs = list(contrast_pairs(runs, [factor], held=HELD))
     protocols = runs.groupby("tool")["protocol"].nunique()  # say it where a tool used several
-    texts = context_texts(pairs, frozenset(protocols.index[protocols > 1]), _throughput_context)
+    texts = context_texts(pairs, frozenset(protocols.index[protocols > 1]), throughput_context)
     est = ThroughputEstimator(level)
     out = claims_of_pairs(
         est, pairs, texts, ["throughput"] * len(pairs), "mean", level, _intervals_of
@@ -474,7 +474,7 @@ def throughput_contrast_runs(tables: Tables, level: float = 0.95) -> pd.DataFram
     return tp.merge(tables.runs.reindex(columns=["run_id", *extra]), on="run_id", how="left")
 
 
-def _throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:
+def throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:
     """``'iperf3, server log, 2 streams, the receiver's figure'``: what the two sides of a
     throughput contrast share (:func:`_compare._context_text`'s, and these)."""
     parts = [_context_text(context, factor, mixed)]
