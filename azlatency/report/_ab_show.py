@@ -122,7 +122,7 @@ def findings(cmp: Comparison) -> str:
         lines.insert(0, f"**Synthetic data:** {', '.join(cmp.synthetic)} (azlatency synth).\n")
     # one scenario, named (campaigns without scenarios printed '- Scenario: nan')
     one = "scenario" in t.columns and t["scenario"].nunique(dropna=False) == 1
-    if one and str(scenario := t["scenario"].iloc[0]) not in ("", "nan", "<NA>", "None"):
+    if one and pd.notna(scenario := t["scenario"].iloc[0]) and str(scenario):
         lines.append(f"- Scenario: {scenario} (every condition below).")
     for what, (b, a) in cmp.differences.items():
         lines.append(f"- Changed between the campaigns: {what} {b} → {a}.")

@@ -27,7 +27,7 @@ from ._data import labels
 from ._longrun import reported_segments
 from ._memo import memo
 from ._show import fmt
-from ._throughput import HELD, paced_note, throughput_table
+from ._throughput import HELD, paced_note
 from ._zones import held_out, zone_pair_medians
 
 PathLike = str | os.PathLike[str]
@@ -190,15 +190,11 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
     more pairs have one: 'By throughput, zones 1→2 carry 0.23× 1→1 (ntttcp, ...)'.  A
     campaign asking which zone pair has the lowest throughput was answered 'fewer than two
     zone pairs have a latency run'."""
-    tp = throughput_table(tables, level=level)
-    tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] > 0)]
+    tp = C.throughput_contrast_runs(tables, level)
+    tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] > 0)].copy()
     if tp.empty:
         return _empty()
     extra = ["msg_size_bytes", "vm_size", "accelerated_networking", *HELD]
-    tp = tp.merge(
-        tables.runs.reindex(columns=["run_id", *(c for c in extra if c not in tp.columns)]),
-        on="run_id",
-    )
     tp["pair"] = tp["src_zone"].astype(str) + "→" + tp["dst_zone"].astype(str)
     rows = []
     for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):

@@ -22,7 +22,7 @@ from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
 from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
-from ._throughput import paced_note
+from ._throughput import paced_sentence
 from ._zones import held_out, matrix_frame, matrix_label, matrix_style
 
 
@@ -394,8 +394,7 @@ def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
     for series, every in tp.groupby("series", sort=True):
         g = every.dropna(subset=["estimate"])
         more = have_none(len(every) - len(g), "run")
-        if paced := paced_note(g):
-            more += f" {paced[0].upper()}{paced[1:]}."
+        more += paced_sentence(g)
         if g.empty:
             texts.append(
                 f"**{series}**: none of its {counted(len(every), 'run')} has a figure (the "

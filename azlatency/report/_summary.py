@@ -6,7 +6,7 @@ import pandas as pd
 
 from ._pages import _extremes, cells_without_value, have_none, without_value
 from ._show import counted, fmt, fmt_interval, fmt_value
-from ._throughput import paced_note
+from ._throughput import paced_sentence
 from ._zones import held_out, spread
 
 
@@ -121,7 +121,7 @@ def _throughput_lines(throughput: pd.DataFrame) -> list[str]:
                 else f"{low} to {high} over {len(g)} runs."
             )
             + have_none(len(every) - len(g), "run").replace("the table's", "page 22's")
-            + (f" {paced[0].upper()}{paced[1:]}." if (paced := paced_note(g)) else "")
+            + paced_sentence(g)
         )
     return lines
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
 from .. import stats
 from ..schema import Tables
 from ..stats import runlevel
-from ..stats.baseline import PACED_UDP
+from ..stats.baseline import PACED_UDP, asked_bps
 from ..stats.common import INTERVAL_CORE
 from ._data import host_pair, strings, throughput_runs
 from ._memo import memo
@@ -148,14 +146,9 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
 
 
 def _held_to(run: dict, figure: float) -> float:
-    """The rate ``run`` asked for (iperf3 JSON's ``target_bitrate`` a stream, times its
-    streams) where its figure reached it (within 5 %), else NaN."""
-    text = run.get("labels")
-    target = json.loads(text).get("target_bitrate_bps") if isinstance(text, str) and text else None
-    try:
-        rate = float(target) * (run.get("streams") if pd.notna(run.get("streams")) else 1)
-    except (TypeError, ValueError):
-        return np.nan
+    """The rate ``run`` asked for (``stats.baseline.asked_bps``) where its figure reached it
+    (within 5 %), else NaN."""
+    rate = asked_bps(run.get("labels"), run.get("streams"))
     return rate if rate > 0 and figure >= 0.95 * rate else np.nan
 
 
@@ -256,6 +249,12 @@ class ThroughputEstimator:
             "assumption": res["assumption"],
             **({"also": paced} if paced else {}),
         }
+
+
+def paced_sentence(runs: pd.DataFrame) -> str:
+    """:func:`paced_note` as a sentence after another (' 2 runs asked for ...'), or ''."""
+    note = paced_note(runs)
+    return f" {note[0].upper()}{note[1:]}." if note else ""
 
 
 def paced_note(runs: pd.DataFrame) -> str:

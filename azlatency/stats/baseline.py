@@ -414,6 +414,17 @@ def _verdict(e: dict, target: Target, vm, part: pd.DataFrame, est: dict, level: 
 PACED_UDP = ("iperf3", "iperf2")
 
 
+def asked_bps(labels: str | None, streams: float | None) -> float:
+    """The rate a run's log says it asked for, in bit/s: iperf3 JSON's ``target_bitrate`` a
+    stream (its ``target_bitrate_bps`` label) times the run's streams; NaN where none."""
+    stated = json.loads(labels) if isinstance(labels, str) and labels else {}
+    try:
+        rate = float(stated.get("target_bitrate_bps") or "nan")
+    except (TypeError, ValueError):
+        return np.nan
+    return rate * (float(streams) if streams is not None and pd.notna(streams) else 1.0)
+
+
 def _paced(part: pd.DataFrame, e: dict, low: float, unit: str) -> str:
     """Why a throughput below the target's ``low`` (in ``unit``) says nothing of the VM: the
     runs were sent at a set rate below it (a run whose log states the rate it asked for,
@@ -421,12 +432,10 @@ def _paced(part: pd.DataFrame, e: dict, low: float, unit: str) -> str:
     A VM measured with ``iperf3 -u`` and no ``-b`` 'failed' a 5 Gbit/s target at 1 Mbit/s."""
     if not str(e["metric"]).startswith("throughput"):
         return ""
-    rates = []
     streams = part["streams"] if "streams" in part else pd.Series(1, index=part.index)
-    for text, n in zip(part.get("labels", pd.Series("", index=part.index)), streams):
-        stated = json.loads(text) if isinstance(text, str) and text else {}
-        if asked := stated.get("target_bitrate_bps"):
-            rates.append(float(asked) * (int(n) if pd.notna(n) else 1))
+    labels = part["labels"] if "labels" in part else pd.Series("", index=part.index)
+    asked = (asked_bps(text, n) for text, n in zip(labels, streams))
+    rates = [r for r in asked if r > 0]
     if rates and all(convert(r, "bps", unit) < low for r in rates):
         return (
             f"the runs asked for {max(rates) / 1e6:.4g} Mbit/s (iperf3 -b), below the target: "
