@@ -670,7 +670,7 @@ def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
         "n_runs_b": len({r for p in pairs for r in p["runs_b"]}),
         "n_obs_a": min(int(p["n_obs_a"] or 0) for p in pairs),
         "n_obs_b": min(int(p["n_obs_b"] or 0) for p in pairs),
-        "stat": pairs[0]["stat"],
+        "stat": _one_stat(pairs),
         "estimate_low": low,
         "estimate_high": high,
         "direction": _range_direction(list(dirs)),
@@ -680,6 +680,13 @@ def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
     }
     claim["claim_id"] = _claim_id(claim)
     return claim
+
+
+def _one_stat(pairs: list[dict]) -> str:
+    """A range's statistic: its pairs' one, or ``mixed`` (a pair of medians beside a pair of
+    printed means: each pair then names its own)."""
+    found = list(dict.fromkeys(str(p["stat"]) for p in pairs))
+    return found[0] if len(found) == 1 else "mixed"
 
 
 def _range_direction(dirs: list[str]) -> str:
@@ -717,7 +724,8 @@ def finish_claims(out: pd.DataFrame, level: float, adjust: str) -> pd.DataFrame:
             out.at[i, "direction"] = _range_direction(dirs)
     out = pd.DataFrame([_oriented(r) for r in out.to_dict("records")], columns=COLUMNS)
     out = rank(out)
-    out["text"] = [render(r) for r in out.to_dict("records")]
+    mixed = set(out.loc[out["stat"].eq("mixed"), "claim_id"])
+    out["text"] = [render(r, r["parent"] in mixed) for r in out.to_dict("records")]
     return out
 
 
@@ -785,8 +793,12 @@ def _what(c: dict) -> str:
         "one_way": "one way",
         "throughput": "throughput",
     }
-    stat = {"p50": "median", "mean": "mean"}.get(str(c["stat"]), str(c["stat"]))
-    return f"{c['context']}; {stat} {basis.get(str(c['basis']), c['basis'])}"
+    stat = STAT_WORDS.get(str(c["stat"]), str(c["stat"]))
+    what = f"{c['context']}; {stat} {basis.get(str(c['basis']), c['basis'])}"
+    return what + (", each pair says which" if c["stat"] == "mixed" else "")
+
+
+STAT_WORDS = {"p50": "median", "mean": "mean", "mixed": "median or mean"}
 
 
 def _n(x) -> int:
@@ -836,10 +848,11 @@ def _sides(c: dict) -> tuple[str, str]:
     return c["a"], c["b"]
 
 
-def _values(c: dict) -> str:
+def _values(c: dict, stat_said: bool = False) -> str:
     if pd.isna(c.get("value_a")) or pd.isna(c.get("value_b")):
         return ""
-    return f"{_value(c, 'a')} vs {_value(c, 'b')}"
+    stat = f"{STAT_WORDS.get(str(c['stat']), c['stat'])} " if stat_said else ""
+    return f"{stat}{_value(c, 'a')} vs {_value(c, 'b')}"
 
 
 def _pair_words(c: dict) -> str:
@@ -850,8 +863,9 @@ def _pair_words(c: dict) -> str:
     return f"{c['estimate']:.2f}× ({ga} vs {gb})"
 
 
-def render(c: dict) -> str:
-    """A claim in words — the only place a claim becomes a sentence."""
+def render(c: dict, stat_said: bool = False) -> str:
+    """A claim in words — the only place a claim becomes a sentence (``stat_said``: a pair
+    names its statistic, under a range of mixed ones)."""
     kind = c["kind"]
     if kind == "statement":  # a sentence its builder wrote (stability, baseline, zone pairs)
         return str(c["text"])
@@ -881,7 +895,7 @@ def render(c: dict) -> str:
             ev += f"; {c['also']}"
         return f"{head}** ({what}; {ev}):"
     sub = kind == "pair"
-    values = _values(c)
+    values = _values(c, stat_said)
     interval = _interval(c)
     detail = "; ".join(x for x in (values, interval, ev, c.get("also")) if x)
     if c["direction"] == "none":

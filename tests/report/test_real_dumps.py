@@ -324,6 +324,34 @@ def test_a_range_whose_pairs_point_both_ways_says_so_once():
     assert one_way.startswith("**350 B messages is 1.11× to 1.58× 1400 B messages, depending on")
 
 
+def test_a_range_of_medians_and_means_names_each_pairs_statistic(tmp_path):
+    """Pings filed by placement: zone 1's with their replies (medians 31 and 56 µs), zone 3's
+    summaries only (printed means 24 µs and pingparsing's 99.731 ms). The range said 'median
+    round trip' of a pair of printed means."""
+    files = {
+        "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt": "same-zone/z1/a.txt",
+        "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "cross-zone/z1/b.txt",
+        "ping/ping--iputils-20221126-linux-q-c5-summary-only.txt": "same-zone/z3/c.txt",
+        str(corpus("ping", "ping--linux-summary-only--pingparsing.txt")): "cross-zone/z3/d.txt",
+    }
+    rules = [
+        f'  - glob: "{p}/z{z}/*"\n    set: {{placement: {p.replace("-", "_")}, '
+        f"src_zone: {z}, dst_zone: {d}}}"
+        for p, z, d in [
+            ("same-zone", 1, 1),
+            ("cross-zone", 1, 2),
+            ("same-zone", 3, 3),
+            ("cross-zone", 3, 2),
+        ]
+    ]
+    tables = import_fixtures(tmp_path, "mx", files, "rules:\n" + "\n".join(rules) + "\n")
+    claims = rep.contrast_claims(tables, factors=("placement",), rng=0)
+    head, one, two = claims["text"]
+    assert "(ping, 56 B; median or mean round trip, each pair says which;" in head
+    assert one.startswith("1.81× (1→2 vs 1→1): median 56 µs vs 31 µs;")
+    assert two.startswith("4155.46× (3→2 vs 3→3): mean 99.73 ms vs 24 µs;")
+
+
 @needs_shared
 def test_message_sizes_are_compared_between_the_same_endpoints(tmp_path):
     """Seed 000 without its campaign.yaml: sockperf from malzonka02 to 10.0.1.4 and from
