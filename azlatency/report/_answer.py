@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..schema import Tables
+from ..stats.asymmetry import directed
 from . import _claims as C
 from ._baseline import _fmt
 from ._claims import throughput_context
@@ -195,7 +196,11 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
     if tp.empty:
         return _empty()
     extra = ["msg_size_bytes", "vm_size", "accelerated_networking", *HELD]
-    tp["pair"] = tp["src_zone"].astype(str) + "→" + tp["dst_zone"].astype(str)
+    flow = directed(tables.runs[tables.runs["run_id"].isin(tp["run_id"])], throughput=True)
+    flow = flow.set_index("run_id")
+    tp["pair"] = tp["run_id"].map(flow["src_zone"] + "→" + flow["dst_zone"])  # the data's way
+    reverse = tables.runs.set_index("run_id")["direction"].eq("reverse")
+    mixed = frozenset(t for t, g in tp.groupby("tool") if g["protocol"].nunique() > 1)
     rows = []
     for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):
         pairs = g.groupby("pair", sort=False)["estimate"].agg(["median", "size"])
@@ -218,12 +223,16 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         )
         sizes = sorted({int(n) for n in pairs["size"]})
         unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
-        context = throughput_context(dict(g.iloc[0][[c for c in extra if c in g]].dropna()), "")
+        held = dict(g.iloc[0][[c for c in extra if c in g]].dropna())
+        context = throughput_context(held, "", mixed)
         low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
-        paced = paced_note(g)
+        notes = [paced_note(g)]
+        if reverse.loc[g["run_id"]].any():
+            notes.append("a reverse-mode run (-R) by the way its data went, server to client")
+        notes = "".join(f"; {x}" for x in notes if x)
         text = (
             f"**By throughput, {lo} carries {low / high:.2f}× {hi}** ({context}; {each}; "
-            f"{unit}, {how}, no test across runs{'; ' + paced if paced else ''})"
+            f"{unit}, {how}, no test across runs{notes})"
         )
         rows.append(
             _statement(

@@ -54,8 +54,10 @@ DATA_FLOW = "data flow from src_zone to dst_zone (reverse-mode runs turned round
 DEFAULT_BY = ("tool", "protocol", "msg_size_bytes")
 
 
-def _directed(runs: pd.DataFrame, throughput: bool) -> pd.DataFrame:
-    """run_id → (src_zone, dst_zone) as the direction of the comparison."""
+def directed(runs: pd.DataFrame, throughput: bool) -> pd.DataFrame:
+    """run_id → (src_zone, dst_zone) as the direction of the comparison: a throughput run's
+    data flow (``direction`` reverse, iperf's -R, turned round), a latency run's client
+    first; runs without both zones left out."""
     out = runs[["run_id", "src_zone", "dst_zone"]].copy()
     if throughput and "direction" in runs.columns:
         rev = runs["direction"].astype("string").eq("reverse").fillna(False).to_numpy()
@@ -157,7 +159,7 @@ def asymmetry(
     if missing:
         raise ValueError(f"runs need {missing} for an asymmetry table (campaign metadata)")
     by = [c for c in (DEFAULT_BY if by is None else by) if c in runs.columns]
-    strata = runs[["run_id", *by]].merge(_directed(runs, throughput), on="run_id")
+    strata = runs[["run_id", *by]].merge(directed(runs, throughput), on="run_id")
     # only the columns the comparisons read (and any the merge would suffix): merging and
     # sorting every column of a campaign's samples was most of the table's time
     read = [*READ_COLUMNS, column, *strata.columns]

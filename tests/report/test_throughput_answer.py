@@ -120,11 +120,16 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
         "across runs)"
     )
     assert ntttcp["estimate"] == pytest.approx(2.33223999948 / 10.153854545824)
+    # the -R run filed under 1-3/ sent its data from the server (zone 3) to the client: 3→1,
+    # as page 20's asymmetry turns it (it said '1→3 100.1 Mbit/s')
     iperf3 = _one(claims, tool="iperf3", section="answer", kind="statement")
-    assert sorted(iperf3["groups_a"]) == ["1→1", "1→3"] and iperf3["estimate"] == pytest.approx(
+    assert sorted(iperf3["groups_a"]) == ["1→1", "3→1"] and iperf3["estimate"] == pytest.approx(
         1, abs=0.01
     )
     assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in iperf3["text"]
+    assert iperf3["text"].endswith(
+        "; a reverse-mode run (-R) by the way its data went, server to client)"
+    )
 
 
 def test_page_22_and_the_key_findings_say_a_series_is_paced(answered):
@@ -161,3 +166,15 @@ def test_no_compare_takes_the_factor_throughput_runs_vary(answered):
     md, _ = rep.campaign_answer(t, rng=0)
     assert "Nothing to compare" not in md
     assert "**Answer, by placement (campaign.yaml's `compare:` does not say" in md
+
+
+def test_zone_statements_of_one_tool_name_their_protocol(answered):
+    # the placement folders' zones (1→1, 1→2): iperf3's UDP and TCP statements read alike
+    # but for their message size ('iperf3, 1448 B, ...'); each names its protocol now
+    t, _, _ = answered
+    _, claims = rep.campaign_answer(t, "Which zone pair ...?", "zone pair")
+    said = claims.loc[claims["tool"].eq("iperf3") & claims["section"].eq("answer"), "text"]
+    assert sorted(x.split("** (")[1].split(";")[0] for x in said) == [
+        "iperf3, tcp, 131072 B, 1 stream, the receiver's figure",
+        "iperf3, udp, 1448 B, 1 stream, the receiver's figure",
+    ]
