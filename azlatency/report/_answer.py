@@ -4,7 +4,8 @@
 compares (``compare:``: one or several of placement, zone pair, message size, VM size,
 accelerated networking, stability, baseline — answered in that order) and what the write-up
 concluded (``conclusion:``, quoted beside our answer).  Without ``compare`` the page takes
-the factor most of the campaign's contrasts vary, and the fleet baseline when the campaign
+the factors the question names (``QUESTION_WORDS``), else the factor most of the
+campaign's contrasts vary, and the fleet baseline when the campaign
 states expectations.  Each answer is a list of claims, the strongest evidence first; other
 contrasts the campaign allows follow under "Also measured".
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -46,9 +48,34 @@ def _names(compare: str | Sequence[str] | None) -> list[str]:
     return [compare] if isinstance(compare, str) else list(compare)
 
 
+# What a question names, for a campaign.yaml without compare: ('Which zone pair has the
+# lowest throughput?' was answered by placement, the factor most contrasts vary).
+QUESTION_WORDS = {
+    name: re.compile(words, re.IGNORECASE)
+    for name, words in {
+        "zone pair": r"\bzone[- ]?pairs?\b|\bpairs? of (?:availability )?zones\b|\bwhich "
+        r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b|\bzones? \d+ "
+        r"?(?:→|->|to|and) ?(?:zones? )?\d+\b|\baz ?\d ?(?:→|->|to) ?az ?\d\b",
+        "placement": r"\bplacement\b|\bavailability sets?\b|\bsame (?:availability )?zone\b|"
+        r"\bwithin (?:a|one|the same) (?:availability )?zone\b|\bacross (?:availability )?"
+        r"zones\b|\bcross[- ]zone\b|\bsame node\b|\bone node\b",
+        "message size": r"\b(?:message|payload|packet|msg) ?sizes?\b",
+        "VM size": r"\bVM[- ]sizes?\b|\bSKUs?\b|\binstance (?:types?|sizes?)\b",
+        "accelerated networking": r"\baccelerated[- ]networking\b|\baccel[- ]?net\b|\bSR-IOV\b",
+        "stability": r"\bstab(?:le|ility)\b|\bover time\b|\bdrifts?\b|\blong[- ]runs?\b",
+    }.items()
+}
+
+
+def _named(question: str | None) -> list[str]:
+    """The factors ``question`` names, in its order."""
+    found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
+    return sorted(found, key=found.__getitem__)
+
+
 def _inferred(tables: Tables, has_baseline: bool) -> list[str]:
-    """No ``compare:``: the factor most contrasts of latency or throughput vary (and the
-    baseline when stated)."""
+    """No ``compare:`` and a question that names no factor: the factor most contrasts of
+    latency or throughput vary (and the baseline when stated)."""
     counts: dict[str, int] = {}
     throughput = C.throughput_contrast_runs(tables)
     for f, *_ in (*contrast_pairs(tables.runs), *contrast_pairs(throughput, held=HELD)):
@@ -80,8 +107,11 @@ def campaign_answer(
     which answer a question about what changed."""
     asked = _names(compare)
     has_baseline = baseline is not None and len(baseline) > 0
-    inferred = not asked
-    if inferred:
+    named = [] if asked else _named(question)
+    inferred = not asked and not named
+    if named:
+        asked = ["baseline"] * has_baseline + named
+    elif inferred:
         asked = _inferred(tables, has_baseline)
     lines = [
         f"**Question.** {question.strip()}"
@@ -93,8 +123,14 @@ def campaign_answer(
     for name in asked:
         claims = _answer_to(tables, name, baseline, level, rng)
         parts.append(claims)
-        how = " (campaign.yaml's `compare:` does not say; the factor most contrasts vary)"
-        title = f"**Answer, by {name}{how if inferred and name in COMPARE_FACTOR else ''}:**"
+        how = (
+            " (campaign.yaml's `compare:` does not say; the question names it)"
+            if named and name != "baseline"
+            else " (campaign.yaml's `compare:` does not say; the factor most contrasts vary)"
+            if inferred and name in COMPARE_FACTOR
+            else ""
+        )
+        title = f"**Answer, by {name}{how}:**"
         lines.append(title)
         lines.append(C.markdown(claims) if len(claims) else _nothing(name))
         done.add(COMPARE_FACTOR.get(name))

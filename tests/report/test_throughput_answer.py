@@ -5,9 +5,12 @@ not compared."""
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from azlatency import report as rep
+from azlatency.report._answer import _named
 from azlatency.report._throughput import paced_note, throughput_table
+from tests.conftest import ROOT
 from tests.report._fixture_campaign import import_fixtures
 
 YAML = """
@@ -178,3 +181,40 @@ def test_zone_statements_of_one_tool_name_their_protocol(answered):
         "iperf3, tcp, 131072 B, 1 stream, the receiver's figure",
         "iperf3, udp, 1448 B, 1 stream, the receiver's figure",
     ]
+
+
+def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
+    # no compare:, 'Which zone pair has the lowest TCP throughput?': answered by placement,
+    # the factor most contrasts vary, and the zone pairs never said
+    t, _, _ = answered
+    md, claims = rep.campaign_answer(t, "Which zone pair has the lowest TCP throughput?", rng=0)
+    assert "**Answer, by zone pair (campaign.yaml's `compare:` does not say; the question " in md
+    first = claims[claims["section"] == "answer"]
+    assert set(first["factor"]) == {"zone pair"} and len(first) == 3
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Is zone 1 → zone 3 really ten times slower, and how sure are we?", ["zone pair"]),
+        ("Is az1 -> az3 slower than az1 -> az2?", ["zone pair"]),
+        ("How does latency differ between zones 1 and 2?", ["zone pair"]),
+        ("What changed against the baseline campaign, and is it real?", []),
+        ("Does every VM measure what a Standard_DS14_v2 promises?", []),
+    ],
+)
+def test_what_a_question_names(question, named):
+    assert _named(question) == named
+
+
+def test_the_bundled_questions_name_what_their_compare_says():
+    # each bundled campaign.yaml with a compare: asks a question naming those factors (seed
+    # 000's also names its message sizes: 'per message size')
+    seen = 0
+    for f in sorted((ROOT / "data" / "raw").glob("*/campaign.yaml")):
+        y = yaml.safe_load(f.read_text())
+        if "compare" in y and y["compare"] != "baseline":
+            want = [y["compare"]] if isinstance(y["compare"], str) else y["compare"]
+            assert _named(y["question"])[: len(want)] == want, f
+            seen += 1
+    assert seen == 4
