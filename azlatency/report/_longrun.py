@@ -10,6 +10,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables, pct_label
 from ._data import labels, latency_runs, subset, synthetic
+from ._show import counted, fmt
 
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
 _LAST = re.compile(r"last\s+(\d+)", re.I)
@@ -192,6 +193,24 @@ def analyse_session(
         "rolling": rolling,
         "synthetic": bool(synthetic(runs)),
     }
+
+
+def session_words(r: dict) -> str:
+    """'2 breaks; level change +12.3 µs at 10:40 UTC': a session's breaks and change points
+    (:func:`analyse_session`'s ``r``), as page 30 and a stability answer say them."""
+    changes = ", ".join(
+        f"{c.kind} change {'+' if c.change >= 0 else '−'}{fmt(abs(c.change))} at "
+        f"{pd.Timestamp(int(c.time_ns), unit='ns', tz='UTC'):%H:%M} UTC"
+        for c in r["changes"].itertuples()
+    )
+    return f"{counted(len(r['breaks']), 'break')}; {changes or 'no change point'}"
+
+
+def span_words(hours: float) -> str:
+    """'10 s', '25 min', '3.5 h': how long a run's timed samples span."""
+    if hours >= 1:
+        return f"{hours:.3g} h"
+    return f"{hours * 60:.3g} min" if hours >= 1 / 60 else f"{hours * 3600:.3g} s"
 
 
 def before_breaks(

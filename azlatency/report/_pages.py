@@ -21,6 +21,7 @@ from .. import plots
 from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
+from ._longrun import session_words
 from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
 from ._throughput import paced_sentence
 from ._zones import held_out, matrix_frame, matrix_label, matrix_style
@@ -499,15 +500,7 @@ def longrun_claims(
                 "allow no interval."
             )
     for r in results:
-        changes = ", ".join(
-            f"{c.kind} change {'+' if c.change >= 0 else '−'}{fmt(abs(c.change))} at "
-            f"{pd.Timestamp(int(c.time_ns), unit='ns', tz='UTC'):%H:%M} UTC"
-            for c in r["changes"].itertuples()
-        )
-        texts.append(
-            f"**{r['name']}**: {counted(len(r['breaks']), 'break')}; "
-            f"{changes or 'no change point'}."
-        )
+        texts.append(f"**{r['name']}**: {session_words(r)}.")
     final = computed.dropna(subset=["change_vs_previous"]) if len(computed) else computed
     for f in final.itertuples():
         texts.append(
