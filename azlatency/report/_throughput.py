@@ -37,6 +37,7 @@ COLUMNS = [
     "line_start",
     "streams",
     "protocol",
+    "direction",  # reverse: iperf's -R, the server sent (``where`` names the data's way)
     "paced_bps",  # the rate the run asked for and reached (its figure is that pace), or NaN
     "label",
     "where",
@@ -153,7 +154,8 @@ def _held_to(run: dict, figure: float) -> float:
 
 
 def _names(out: pd.DataFrame) -> pd.DataFrame:
-    """``where``: the scenario, with the zones when they vary within it; without either, the
+    """``where``: the scenario, with the zones when they vary within it (the data's way: a
+    reverse-mode run's server first); without either, the
     heading of the write-up, else the hosts the log names, else the file and line (seed 001
     without its yaml said 'from 7.91 Gbit/s ((no scenario)) to 25.72 Gbit/s ((no
     scenario))'); the hosts too where they vary within it; ``series``: the tool, with its
@@ -162,8 +164,12 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
     if out.empty:
         return out
 
-    zones = strings(out, "src_zone") + "→" + strings(out, "dst_zone")
+    rev = strings(out, "direction").eq("reverse").fillna(False)
+    src = strings(out, "src_zone").where(~rev, strings(out, "dst_zone"))
+    dst = strings(out, "dst_zone").where(~rev, strings(out, "src_zone"))
+    zones = src + "→" + dst  # the way the data went, as page 20 and the zone answer say it
     hosts = out.apply(host_pair, axis=1).astype("string").replace("", pd.NA)
+    hosts = hosts.where(~rev, hosts.str.split("→").str[::-1].str.join("→"))
     line = strings(out, "line_start").fillna("")
     file = strings(out, "source_path").str.rsplit("/", n=1).str[-1] + line.where(
         line == "", ":" + line

@@ -346,8 +346,8 @@ def test_repeated_throughput_runs_of_one_place_are_told_apart(tmp_path):
     """Runs of one tool at one place were all named alike ('1→1 · iperf3' for the seed 003
     baseline's 36 runs): page 22 named its lowest and highest run alike, its claims kept one
     of them (a dict keyed by label) and its chart drew every run on one bar. Three real
-    iperf3 -J captures placed in one zone pair."""
-    names = ("J-tcp", "J-O1-tcp-omit", "J-R-tcp-reverse")
+    iperf3 -J captures placed in one zone pair (a -R capture is not: its data went 2→1)."""
+    names = ("J-tcp", "J-O1-tcp-omit", "J-P4-tcp-parallel-dupkeys")
     files = {f"iperf3/iperf3--3.12-linux-{n}.json": f"az1-az2/{n}.json" for n in names}
     yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
     tp = rep.throughput_table(_campaign(tmp_path, "rep", files, yaml))

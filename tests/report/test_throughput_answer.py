@@ -218,3 +218,13 @@ def test_the_bundled_questions_name_what_their_compare_says():
             assert _named(y["question"])[: len(want)] == want, f
             seen += 1
     assert seen == 4
+
+
+def test_page_22_names_a_reverse_runs_place_by_the_way_its_data_went(answered):
+    # the -R run filed cross-zone (client in zone 1, server in zone 2) sent 2→1; page 22 said
+    # '1→2 · iperf3' where the zone answer and page 20 say 2→1
+    t, _, _ = answered
+    tp = throughput_table(t)
+    where = dict(zip(tp["source_path"].str.split("/").str[-2:].str.join("/"), tp["where"]))
+    assert where["cross-zone/iperf3-R.json"] == "2→1"
+    assert where["cross-zone/iperf3-udp.json"].startswith("1→2")
