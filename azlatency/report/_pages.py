@@ -438,6 +438,14 @@ def _ran(row: pd.Series) -> str:
     return f"{row['where']} · {row['run']}" if row.get("run") else str(row["where"])
 
 
+def _sizes(rows: pd.DataFrame) -> str:
+    """' at 350 B': the message sizes of a tool's rows on page 40 (a tool may be its own
+    reference at another size: seed 000's sockperf at 1400 B against sockperf at 350 B)."""
+    got = rows["msg_size_bytes"] if "msg_size_bytes" in rows else pd.Series([], dtype=float)
+    sizes = sorted({int(x) for x in got.dropna()})
+    return f" at {', '.join(f'{x} B' for x in sizes)}" if sizes else ""
+
+
 def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     """Page 40: each tool against the reference tool of its pair of VMs."""
     texts = []
@@ -445,7 +453,15 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
         icmp = " (ICMP, paced: not TCP ping-pong)" if tool == "ping" else ""
         ratios = _as_ratios(every)
         g = ratios.dropna(subset=["estimate"])
-        head = f"**{tool}** against the reference tool of its pair"
+        ref = agree[agree["label"].isin(every["reference"])]
+        refs = sorted(f"{t}{_sizes(g)}" for t, g in ref.groupby("tool"))
+        name = f"**{tool}**" + (_sizes(every) if tool in set(ref["tool"]) else "")
+        head = (
+            f"{name} against {refs[0]}, the reference tool of its "
+            + ("pair" if every["reference"].nunique() == 1 else "pairs")
+            if len(refs) == 1
+            else f"{name} against the reference tool of each pair ({', '.join(refs)})"
+        )
         if g.empty:  # synthetic-westeurope's Windows ping beside latte: said, not dropped
             of = ", ".join(sorted(set(ratios["ratio_of"].dropna())))
             texts.append(
@@ -719,16 +735,17 @@ def see_matrix(cells: pd.DataFrame) -> str:
     if m.empty:
         return ""
     lo, hi = _extremes(m)
-    flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in m.itertuples() if r.asymmetric]
-    asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
     stat = str(m["stat"].iloc[0]) if "stat" in m.columns else "p50"
+    show = (lambda v: f"{float(v):.3g} %") if stat == "loss" else fmt
+    if len(m) == 1:  # 'Slowest pair 1→2 (9.651 µs), fastest 1→2 (9.651 µs)' of one cell
+        return f"One pair: {hi['src_zone']}→{hi['dst_zone']} ({show(hi['estimate'])})."
     if stat in ("loss", "jitter"):  # no latency: highest and lowest, in the cells' unit
-        unit = "%" if stat == "loss" else "us"
-        show = (lambda v: f"{float(v):.3g} %") if unit == "%" else fmt
         return (
             f"Highest {stat} {hi['src_zone']}→{hi['dst_zone']} ({show(hi['estimate'])}), "
             f"lowest {lo['src_zone']}→{lo['dst_zone']} ({show(lo['estimate'])})."
         )
+    flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in m.itertuples() if r.asymmetric]
+    asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
     return (
         f"Slowest pair {hi['src_zone']}→{hi['dst_zone']} ({fmt(hi['estimate'])}), fastest "
         f"{lo['src_zone']}→{lo['dst_zone']} ({fmt(lo['estimate'])}){asym}."

@@ -217,13 +217,13 @@ def test_page_40_counts_the_pairs_a_tool_has_no_ratio_on():
     )
     (said,) = rep.cross_tool_claims(agree)["text"]
     assert said == (
-        "**ping** against the reference tool of its pair: ratio of p50 from 1.45 to 14.3 over "
+        "**ping** against the reference tool of each pair (latte, sockperf): ratio of p50 from 1.45 to 14.3 over "
         "2 pairs (ICMP, paced: not TCP ping-pong). 1 more pair with no value (the table's "
         "`note` says why)."
     )
     (said,) = rep.cross_tool_claims(agree[agree["label"].isin(["l2", "p3"])])["text"]
     assert said == (
-        "**ping** against the reference tool of its pair (ratio of mean): 1 pair with no value "
+        "**ping** against latte, the reference tool of its pair (ratio of mean): 1 pair with no value "
         "(the table's `note` says why)."
     )
 
@@ -259,7 +259,7 @@ def test_page_40_bounds_a_pair_known_only_as_a_bound(tmp_path):
     assert ping["caption"].startswith("windows · 32 B · ping: p50 < 1000 µs (round trip); ")
     assert ", 2 runs; " in ping["caption"]
     assert rep.cross_tool_claims(agree)["text"].tolist() == [
-        "**ping** against the reference tool of its pair (ratio of mean): 1 pair known only "
+        "**ping** against latte at 4 B, the reference tool of its pair (ratio of mean): 1 pair known only "
         "as a bound: *windows · zones 1–2* (0.0822–0.493)."
     ]
 
@@ -415,7 +415,7 @@ def test_page_40_sets_a_tool_against_the_reference_of_its_own_pair_of_vms(tmp_pa
     ping = agree[agree["tool"] == "ping"].iloc[0]
     assert ping["ratio_to_reference"] == pytest.approx(44.0 / (2 * 9.642))
     assert rep.cross_tool_claims(agree)["text"].tolist() == [
-        "**ping** against the reference tool of its pair: ratio of p50 2.28 on its one pair "
+        "**ping** against sockperf, the reference tool of its pair: ratio of p50 2.28 on its one pair "
         "(ICMP, paced: not TCP ping-pong).",
         "**sockperf**: 1 of its 2 pairs of VMs had no other tool beside it, so it is not set "
         "against one.",
@@ -495,3 +495,17 @@ def test_a_chart_of_many_groups_draws_their_ends_or_those_with_a_value():
     assert (
         len(drawn) == 5 and said == "\nthe 5 of 80 groups with a value; the table gives every one"
     )
+
+
+def test_a_matrix_of_one_cell_says_one_pair():
+    # a folder of four tools on one pair (1→2): 'Slowest pair 1→2 (9.651 µs), fastest 1→2
+    # (9.651 µs)'
+    cells = pd.DataFrame(
+        {"src_zone": ["1"], "dst_zone": ["2"], "estimate": [9.651], "stat": ["p50"],
+         "asymmetric": [False]}
+    )  # fmt: skip
+    assert rep.see_matrix(cells) == "One pair: 1→2 (9.651 µs)."
+    loss = cells.assign(estimate=[2.5], stat=["loss"])
+    assert rep.see_matrix(loss) == "One pair: 1→2 (2.5 %)."
+    two = pd.concat([cells, cells.assign(src_zone=["2"], dst_zone=["1"], estimate=[12.0])])
+    assert rep.see_matrix(two) == "Slowest pair 2→1 (12 µs), fastest 1→2 (9.651 µs)."
