@@ -198,10 +198,11 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
     _, more = _ratios_without(ratios, r99, "p99/p50")
     if len(r99) == 1:
         texts.append(f"p99/p50 is {r99['estimate'].iloc[0]:.3g} (*{r99['label'].iloc[0]}*).{more}")
-    elif len(r99):
+    elif len(r99):  # the ends named: 'from 1.62 to 2.33 across 2 groups' said of which?
+        lo, hi = _extremes(r99)
         texts.append(
-            f"p99/p50 ranges from {r99['estimate'].min():.3g} to {r99['estimate'].max():.3g} "
-            f"across {len(r99)} groups.{more}"
+            f"p99/p50 ranges from {lo['estimate']:.3g} (*{lo['label']}*) to "
+            f"{hi['estimate']:.3g} (*{hi['label']}*) across {len(r99)} groups.{more}"
         )
     # _printed_ratio's and stats.tail_ratios' notes say so where a group has no ratio at all
     none = ratios["estimate"].isna() & ratios["note"].fillna("").str.contains("no ratio")

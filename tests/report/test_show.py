@@ -509,3 +509,16 @@ def test_a_matrix_of_one_cell_says_one_pair():
     assert rep.see_matrix(loss) == "One pair: 1→2 (2.5 %)."
     two = pd.concat([cells, cells.assign(src_zone=["2"], dst_zone=["1"], estimate=[12.0])])
     assert rep.see_matrix(two) == "Slowest pair 2→1 (12 µs), fastest 1→2 (9.651 µs)."
+
+
+def test_a_range_of_tail_ratios_names_its_ends():
+    # 'p99/p50 ranges from 1.62 to 2.33 across 2 groups' said of which groups?
+    ratios = pd.DataFrame(
+        {"label": ["64 B · sockperf", "60 B · irtt", "56 B · ping"],
+         "stat": ["p99/p50"] * 3, "estimate": [1.62, 2.33, 1.9], "note": [""] * 3}
+    )  # fmt: skip
+    exceed = pd.DataFrame(columns=["label", "multiple", "estimate", "ci_low", "ci_high", "note"])
+    texts = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()
+    assert texts[0] == (
+        "p99/p50 ranges from 1.62 (*64 B · sockperf*) to 2.33 (*60 B · irtt*) across 3 groups."
+    )
