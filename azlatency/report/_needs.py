@@ -120,7 +120,10 @@ NEEDS: dict[str, Need] = {
         per_campaign=True,
     ),
     "22": Need(
-        "throughput runs (iperf3, ntttcp, qperf *_bw, ethr)", _throughput, per_campaign=True
+        "throughput runs (iperf3, iperf 2, NTttcp, netperf *_STREAM, qperf *_bw, ethr, "
+        "sockperf throughput, PsPing -b)",
+        _throughput,
+        per_campaign=True,
     ),
     "30": Need(
         "a long run: timed samples spanning min_hours or more, or printed tables of the "
