@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import plots
 from ..stats.before_after import change_text, margin_text
-from ._before_after import BASE, STATS, Comparison, condition_label
+from ._before_after import STATS, Comparison, condition_label
 from ._show import counted, fmt
 
 # ---------------------------------------------------------------------------------------------
@@ -135,11 +135,24 @@ def findings(cmp: Comparison) -> str:
         )
     if (v == "not tested").any():
         lines.append(f"- Not tested: {int((v == 'not tested').sum())} (too few runs a side).")
-    for side, frame in (("before", cmp.only_before), ("after", cmp.only_after)):
-        if len(frame):
-            names = "; ".join(condition_label(frame, [*BASE]).tolist())
-            lines.append(f"- Only in {getattr(cmp, side)}: {names}.")
+    for side, names in only_labels(cmp).items():
+        if names:
+            lines.append(f"- Only in {getattr(cmp, side)}: {'; '.join(names)}.")
     return "\n".join(lines)
+
+
+def only_labels(cmp: Comparison) -> dict[str, list[str]]:
+    """The conditions on one side only, labelled over both sides together: an iperf3 TCP run
+    before and a UDP one after were 'Only in before: iperf3' and 'Only in after: iperf3';
+    now 'iperf3 · protocol=tcp · msg_size_bytes=131072' and '... protocol=udp ...'."""
+    sides = [("before", cmp.only_before), ("after", cmp.only_after)]
+    parts = [f.assign(_side=s) for s, f in sides if len(f)]
+    if not parts:
+        return {"before": [], "after": []}
+    both = pd.concat(parts, ignore_index=True)
+    keys = [k for k in cmp.keys if k in both.columns and k not in ("metric", "stat")]
+    both["_label"] = condition_label(both, keys)
+    return {s: both.loc[both["_side"] == s, "_label"].tolist() for s, _ in sides}
 
 
 def comparison_markdown(cmp: Comparison, *, heading: str = "##") -> str:
@@ -151,11 +164,10 @@ def comparison_markdown(cmp: Comparison, *, heading: str = "##") -> str:
         parts.append(f"Scenarios paired by name, and {mapped}.")
     for title, df in sections(cmp):
         parts += [f"{heading} {title}", _md_table(df)]
+    labels = only_labels(cmp)
     for side, frame in (("before", cmp.only_before), ("after", cmp.only_after)):
         if len(frame):
-            shown = frame.assign(condition=condition_label(frame, [*BASE]))[
-                ["condition", "runs", "stats"]
-            ]
+            shown = frame.assign(condition=labels[side])[["condition", "runs", "stats"]]
             parts += [f"{heading} Only in {getattr(cmp, side)}", _md_table(shown)]
     if len(cmp.not_comparable):
         nc = cmp.not_comparable.assign(condition=condition_label(cmp.not_comparable, cmp.keys))

@@ -251,3 +251,24 @@ def test_campaigns_without_scenarios_are_compared_without_a_nan(tmp_path):
     assert "nan" not in text.lower() and "Scenario:" not in text
     # ntttcp's sender totals, one run a side: 10.15 then 2.332 Gbit/s, not tested
     assert "| ntttcp | 10.15 Gbit/s | 2.332 Gbit/s | 1 / 1 |" in text
+
+
+def test_conditions_on_one_side_only_say_how_they_differ(tmp_path):
+    """An iperf3 TCP run before, a UDP one after: 'Only in before: iperf3' and 'Only in after:
+    iperf3' read as one condition lost and found; each names its protocol and size now."""
+    fx = Path(__file__).resolve().parents[1] / "fixtures"
+    sides = {"before": "iperf3/iperf3--3.12-linux-J-tcp.json",
+             "after": "iperf3/iperf3--3.18-linux-J-u-udp.json"}  # fmt: skip
+    for side, f in sides.items():
+        folder = tmp_path / "raw" / side
+        folder.mkdir(parents=True)
+        (folder / Path(f).name).write_bytes((fx / f).read_bytes())
+    md = tmp_path / "cmp.md"
+    res = CliRunner().invoke(
+        main, ["compare", "before", "after", "--data", str(tmp_path), "--markdown", str(md)]
+    )
+    assert res.exit_code == 0, res.output
+    text = md.read_text()
+    assert "- Only in before: iperf3 · protocol=tcp · msg_size_bytes=131072." in text
+    assert "- Only in after: iperf3 · protocol=udp · msg_size_bytes=1448." in text
+    assert "| iperf3 · protocol=udp · msg_size_bytes=1448 |" in text
