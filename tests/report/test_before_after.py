@@ -227,16 +227,10 @@ def test_the_campaign_page_answers_what_changed_against_its_baseline(pair):
     assert "**Answer:** Nothing to compare" in md and "no baseline campaign is compared" in md
 
 
-def test_campaigns_without_scenarios_are_compared_without_a_nan(tmp_path):
-    """Two folders of real logs (iperf3, ntttcp, ping), no campaign.yaml: the findings said
-    '- Scenario: nan (every condition below).'"""
+def _compared(tmp_path, sides: dict[str, tuple[str, ...]]) -> str:
+    """Folders ``before`` and ``after`` of real fixture logs (no campaign.yaml), compared with
+    ``azlatency compare``: its Markdown."""
     fx = Path(__file__).resolve().parents[1] / "fixtures"
-    sides = {
-        "before": ("iperf3/iperf3--3.12-linux-c-tcp.txt", "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json",
-                   "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt"),
-        "after": ("iperf3/iperf3--3.18-linux-c-tcp.txt", "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json",
-                  "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"),
-    }  # fmt: skip
     for side, files in sides.items():
         folder = tmp_path / "raw" / side
         folder.mkdir(parents=True)
@@ -247,7 +241,18 @@ def test_campaigns_without_scenarios_are_compared_without_a_nan(tmp_path):
         main, ["compare", "before", "after", "--data", str(tmp_path), "--markdown", str(md)]
     )
     assert res.exit_code == 0, res.output
-    text = md.read_text()
+    return md.read_text()
+
+
+def test_campaigns_without_scenarios_are_compared_without_a_nan(tmp_path):
+    """Two folders of real logs (iperf3, ntttcp, ping), no campaign.yaml: the findings said
+    '- Scenario: nan (every condition below).'"""
+    text = _compared(tmp_path, {
+        "before": ("iperf3/iperf3--3.12-linux-c-tcp.txt", "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json",
+                   "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt"),
+        "after": ("iperf3/iperf3--3.18-linux-c-tcp.txt", "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json",
+                  "ping/ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"),
+    })  # fmt: skip
     assert "nan" not in text.lower() and "Scenario:" not in text
     # ntttcp's sender totals, one run a side: 10.15 then 2.332 Gbit/s, not tested
     assert "| ntttcp | 10.15 Gbit/s | 2.332 Gbit/s | 1 / 1 |" in text
@@ -256,19 +261,8 @@ def test_campaigns_without_scenarios_are_compared_without_a_nan(tmp_path):
 def test_conditions_on_one_side_only_say_how_they_differ(tmp_path):
     """An iperf3 TCP run before, a UDP one after: 'Only in before: iperf3' and 'Only in after:
     iperf3' read as one condition lost and found; each names its protocol and size now."""
-    fx = Path(__file__).resolve().parents[1] / "fixtures"
-    sides = {"before": "iperf3/iperf3--3.12-linux-J-tcp.json",
-             "after": "iperf3/iperf3--3.18-linux-J-u-udp.json"}  # fmt: skip
-    for side, f in sides.items():
-        folder = tmp_path / "raw" / side
-        folder.mkdir(parents=True)
-        (folder / Path(f).name).write_bytes((fx / f).read_bytes())
-    md = tmp_path / "cmp.md"
-    res = CliRunner().invoke(
-        main, ["compare", "before", "after", "--data", str(tmp_path), "--markdown", str(md)]
-    )
-    assert res.exit_code == 0, res.output
-    text = md.read_text()
+    text = _compared(tmp_path, {"before": ("iperf3/iperf3--3.12-linux-J-tcp.json",),
+                                "after": ("iperf3/iperf3--3.18-linux-J-u-udp.json",)})  # fmt: skip
     assert "- Only in before: iperf3 · protocol=tcp · msg_size_bytes=131072." in text
     assert "- Only in after: iperf3 · protocol=udp · msg_size_bytes=1448." in text
     assert "| iperf3 · protocol=udp · msg_size_bytes=1448 |" in text
