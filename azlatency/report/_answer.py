@@ -307,16 +307,24 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     tool, basis = str(m["tool"].iloc[0]), str(m["basis"].iloc[0])
     stat = "median" if (m["stat"] == "p50").all() else "median (mean where only a mean printed)"
     unit, evidence = _zone_evidence(m)
-    each = ", ".join(f"{r.src_zone}→{r.dst_zone} {fmt(r.estimate)}" for r in m.itertuples())
+    mixed = m["stat"].nunique() > 1  # a pair's printed mean beside others' medians: said
+    each = ", ".join(
+        f"{r.src_zone}→{r.dst_zone} {fmt(r.estimate)}"
+        + (" (mean)" if mixed and r.stat == "mean" else "")
+        for r in m.itertuples()
+    )
+    has = int((m["ci_low"].notna() & m["ci_high"].notna()).sum())
     text = (
         f"**The slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
         f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}** "
         f"({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
-        "client → server where the addresses prove it; the matrix gives every pair "
+        "client → server where the addresses prove it; the matrix gives "
         + (
-            "with its interval."
-            if m[["ci_low", "ci_high"]].notna().any(axis=None)
-            else "and why none has an interval."
+            "every pair with its interval."
+            if has == len(m)
+            else f"each pair's interval where it has one ({has} of {len(m)})."
+            if has
+            else "every pair and why none has an interval."
         )
     )
     if held := held_out(m):

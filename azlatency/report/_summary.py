@@ -50,6 +50,7 @@ def campaign_findings(
             + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
         )
     lines += _throughput_lines(throughput)
+    lines += _elsewhere_lines(per_tool, headline, throughput)
     caveats = []
     printed = int((headline["source"] == "reported").sum())
     if printed:
@@ -76,16 +77,37 @@ def campaign_findings(
     return "\n".join(lines)
 
 
+# What a tool's runs are when they are neither a latency group nor a throughput run.
+ELSEWHERE = {
+    "mtr": "traces: a round trip per hop",
+    "fio": "storage I/O",
+    "iostat": "storage I/O",
+}
+
+
+def _elsewhere_lines(per_tool: pd.Series, headline: pd.DataFrame, throughput) -> list[str]:
+    """The tools whose runs no bullet above holds, named with what they are: a folder of
+    mtr, lagscope and netperf runs counted '3 mtr' and said nothing more of them."""
+    shown = set(headline.get("tool", pd.Series(dtype=str)).astype(str))
+    shown |= set(throughput.get("tool", pd.Series(dtype=str)).astype(str))
+    other = "no latency or throughput figure these pages read"
+    rest = [
+        f"{counted(int(n), f'{tool} run')} ({ELSEWHERE.get(str(tool), other)})"
+        for tool, n in per_tool.items()
+        if str(tool) not in shown
+    ]
+    return [f"- **Not in the figures above:** {', '.join(rest)}."] if rest else []
+
+
 def _zone_lines(medians: pd.DataFrame) -> list[str]:
     """The zone matrix's fastest and slowest pair, with its cells known only as a bound and
     the runs it holds out."""
     sp = spread(medians)
     if not sp or len(medians) <= 1:
         return []
-    what = (
-        f"- **Zone pairs** ({medians['tool'].iloc[0]}, {medians['stat'].iloc[0]} "
-        f"{medians['basis'].iloc[0]}): "
-    )
+    stats = set(medians["stat"].dropna().astype(str))
+    stat = stats.pop() if len(stats) == 1 else "median (mean where only a mean printed)"
+    what = f"- **Zone pairs** ({medians['tool'].iloc[0]}, {stat} {medians['basis'].iloc[0]}): "
     lo, hi = (pd.Series({"estimate": sp[k]}) for k in ("fastest_us", "slowest_us"))
     return [
         (

@@ -939,3 +939,31 @@ def test_a_printed_only_run_to_another_host_is_no_summary_of_a_sampled_one(tmp_p
 def _rules(sets: dict[str, str]) -> str:
     """A campaign.yaml of path rules: glob -> the YAML mapping it sets."""
     return "rules:\n" + "".join(f"  - glob: '{g}'\n    set: {v}\n" for g, v in sets.items())
+
+
+def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
+    """lagscope filed by zone pair (and mtr beside it): 1→2's run prints its average only
+    (105.2 µs), 1→3's its percentiles (30 µs), 2→3's a histogram (40 µs). The zone answer
+    said '3.51× ...; 1→3 30 µs, 2→3 40 µs, 1→2 105.2 µs' and 'the matrix gives every pair
+    with its interval' (one has one); the key findings said 'mean rtt' of them all and
+    nothing of the mtr traces."""
+    files = {
+        "lagscope/lagscope--1.0.1-linux-n1000.txt": "az1-az2/lagscope.txt",
+        "mtr/mtr--0.95-linux-r-c10-n-2hops.txt": "az1-az2/mtr.txt",
+        "lagscope/lagscope--1.0.1-linux-n5000-P-percentiles.txt": "az1-az3/lagscope.txt",
+        "lagscope/lagscope--1.0.1-linux-n2000-H-a40-l10-c12-histogram.txt": "az2-az3/lagscope.txt",
+    }
+    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
+    tables = import_fixtures(tmp_path, "zp", files, yaml)
+    _, claims = rep.campaign_answer(tables, "Which zone pair is slowest?", level=0.95, rng=0)
+    (said,) = claims.loc[claims["section"] == "answer", "text"]
+    assert "(lagscope, median (mean where only a mean printed) rtt; 1→3 30 µs, 2→3 40 µs, " \
+        "1→2 105.2 µs (mean);" in said  # fmt: skip
+    assert said.endswith("the matrix gives each pair's interval where it has one (1 of 3).")
+    medians = rep.zone_pair_medians(tables, level=0.95)
+    md = rep.campaign_findings(
+        rep.import_overview("zp", tmp_path), rep.headline(rep.latency_percentiles(tables)),
+        medians, rep.asymmetry_table(tables, rng=0), rep.throughput_table(tables),
+    )  # fmt: skip
+    assert "- **Zone pairs** (lagscope, median (mean where only a mean printed) rtt):" in md
+    assert "- **Not in the figures above:** 1 mtr run (traces: a round trip per hop)." in md
