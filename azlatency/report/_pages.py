@@ -315,10 +315,15 @@ def zone_matrix_claims(
         )
     elif len(m):
         lo, hi = _extremes(m)
+        mixed = m["stat"].nunique() > 1  # which end is a printed mean, said
+
+        def said(r) -> str:
+            return fmt(r["estimate"]) + (" (mean)" if mixed and r["stat"] == "mean" else "")
+
         texts.append(
             f"{word.capitalize()} {basis} of {tool} over {len(m)} zone pairs: fastest "
-            f"{lo['src_zone']}→{lo['dst_zone']} at {fmt(lo['estimate'])}, slowest "
-            f"{hi['src_zone']}→{hi['dst_zone']} at {fmt(hi['estimate'])} "
+            f"{lo['src_zone']}→{lo['dst_zone']} at {said(lo)}, slowest "
+            f"{hi['src_zone']}→{hi['dst_zone']} at {said(hi)} "
             f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
         )
     if len(m):

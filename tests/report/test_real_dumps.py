@@ -967,3 +967,9 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     )  # fmt: skip
     assert "- **Zone pairs** (lagscope, median (mean where only a mean printed) rtt):" in md
     assert "- **Not in the figures above:** 1 mtr run (traces: a round trip per hop)." in md
+    page20 = rep.zone_matrix_claims(medians, rep.asymmetry_table(tables, rng=0), level=0.95,
+                                    both_ways=rep.both_ways(medians))["text"]  # fmt: skip
+    assert page20.iloc[0] == (
+        "Median (mean where printed) rtt of lagscope over 3 zone pairs: fastest 1→3 at 30 µs, "
+        "slowest 1→2 at 105.2 µs (mean) (3.51× the fastest)."
+    )
