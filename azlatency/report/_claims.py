@@ -482,8 +482,11 @@ def throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:
         parts.append("server log")
     if pd.notna(streams := context.get("streams")):
         parts.append(counted(int(streams), "stream"))
+    if context.get("both_ways") is True:
+        parts.append("both ways at once (--bidir)")
     if context.get("side"):
-        parts.append(f"the {context['side']}'s figure")
+        flow = " of the client-to-server flow" if context.get("both_ways") is True else ""
+        parts.append(f"the {context['side']}'s figure{flow}")
     return ", ".join(parts)
 
 

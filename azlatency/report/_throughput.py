@@ -38,6 +38,7 @@ COLUMNS = [
     "streams",
     "protocol",
     "direction",  # reverse: iperf's -R, the server sent (``where`` names the data's way)
+    "both_ways",  # iperf3 --bidir: both flows at once; the figure is the forward flow's
     "paced_bps",  # the rate the run asked for and reached (its figure is that pace), or NaN
     "label",
     "where",
@@ -76,9 +77,12 @@ def _figure(summaries: pd.DataFrame, run_id: str) -> tuple[float, str, str]:
     return np.nan, "", "reported"
 
 
-def _intervals(samples: pd.DataFrame, run_id: str) -> pd.Series:
-    """Per-interval rates of the whole run: the SUM stream when there are several streams,
-    the receiver's rows when both sides are logged; omitted (warm-up) intervals left out."""
+def _intervals(samples: pd.DataFrame, run_id: str, forward: str = "receiver") -> pd.Series:
+    """Per-interval rates of the whole run: the SUM stream when there are several streams;
+    where both flows are logged (iperf3 --bidir), the ``forward`` role's rows (the flow from
+    client to server: a client's sender rows, a server's receiver rows; a client's figure
+    was its reverse flow's, beside the forward flow's printed total and arrow); omitted
+    (warm-up) intervals left out."""
     s = samples[
         (samples["run_id"] == run_id)
         & (samples["kind"] == "interval")
@@ -91,7 +95,7 @@ def _intervals(samples: pd.DataFrame, run_id: str) -> pd.Series:
     elif "stream" in s.columns and s["stream"].nunique() > 1:
         return pd.Series([], dtype=float)  # per-stream rows without a sum: not one series
     if "role" in s.columns and s["role"].nunique() > 1:
-        s = s[s["role"] == "receiver"]
+        s = s[s["role"] == forward]
     return s.sort_values("seq")["bits_per_second"].astype(float).dropna()
 
 
@@ -115,7 +119,8 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             side=side,
             label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
         )
-        x = _intervals(samples, r["run_id"])
+        base["both_ways"] = r.get("direction") == "bidir"
+        x = _intervals(samples, r["run_id"], "sender" if r.get("role") == "client" else "receiver")
         if len(x) >= 2:
             ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
             base.update(
@@ -213,7 +218,7 @@ def _runs_apart(out: pd.DataFrame, names: list[pd.Series]) -> pd.Series:
 # What two throughput runs must share to be set side by side (with the factors but the one
 # compared): one tool, protocol, region and side of the test (client or server log), as many
 # streams, and a figure of the same end (what arrived, or what was sent).
-HELD = ("campaign", "tool", "protocol", "region", "role", "streams", "side")
+HELD = ("campaign", "tool", "protocol", "region", "role", "streams", "side", "both_ways")
 
 
 class ThroughputEstimator:

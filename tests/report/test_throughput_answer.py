@@ -9,6 +9,7 @@ import yaml
 
 from azlatency import report as rep
 from azlatency.report._answer import _named
+from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import paced_note, throughput_table
 from tests.conftest import ROOT
 from tests.report._fixture_campaign import import_fixtures
@@ -228,3 +229,20 @@ def test_page_22_names_a_reverse_runs_place_by_the_way_its_data_went(answered):
     where = dict(zip(tp["source_path"].str.split("/").str[-2:].str.join("/"), tp["where"]))
     assert where["cross-zone/iperf3-R.json"] == "2→1"
     assert where["cross-zone/iperf3-udp.json"].startswith("1→2")
+
+
+def test_a_bidir_runs_figure_is_its_forward_flows():
+    # iperf3 --bidir (3.18, --json-stream, UDP at 50 Mbit/s each way): the client's interval
+    # SUMs of the flow it sent average 49,988,515 bit/s, of the flow it received 50,000,096;
+    # the figure was the received (reverse) flow's beside the forward flow's arrow and total
+    import azlatency
+    from tests.conftest import FIXTURES
+
+    t = azlatency.read(FIXTURES / "iperf3" / "iperf3--3.18-linux-json-stream-u-bidir-udp.jsonl")
+    (row,) = throughput_table(t).to_dict("records")
+    assert row["both_ways"] and row["estimate"] == pytest.approx(49988515.41979611)
+    ctx = throughput_context({k: row[k] for k in ("tool", "streams", "side", "both_ways")}, "")
+    assert ctx == (
+        "iperf3, 1 stream, both ways at once (--bidir), the receiver's figure of the "
+        "client-to-server flow"
+    )
