@@ -23,7 +23,7 @@ from . import _claims as C
 from ._data import synthetic
 from ._longrun import session_words
 from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
-from ._throughput import paced_sentence
+from ._throughput import kinds, paced_sentence
 from ._zones import held_out, matrix_frame, matrix_label, matrix_style
 
 
@@ -398,7 +398,7 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
 def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:
     """Page 22: per tool series, the lowest and highest run, each with its interval."""
     texts = []
-    for series, every in tp.groupby("series", sort=True):
+    for series, every in tp.groupby(kinds(tp), sort=True):
         g = every.dropna(subset=["estimate"])
         more = have_none(len(every) - len(g), "run")
         more += paced_sentence(g)

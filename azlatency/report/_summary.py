@@ -6,7 +6,7 @@ import pandas as pd
 
 from ._pages import _extremes, cells_without_value, have_none, without_value
 from ._show import counted, fmt, fmt_interval, fmt_value
-from ._throughput import paced_sentence
+from ._throughput import kinds, paced_sentence
 from ._zones import held_out, spread
 
 
@@ -124,7 +124,7 @@ def _zone_lines(medians: pd.DataFrame) -> list[str]:
 def _throughput_lines(throughput: pd.DataFrame) -> list[str]:
     """A bullet per tool series: its range of runs, and how many runs have no figure."""
     lines = []
-    for series, every in throughput.groupby("series", sort=True):
+    for series, every in throughput.groupby(kinds(throughput), sort=True):
         g = every.dropna(subset=["estimate"])
         if g.empty:
             lines.append(

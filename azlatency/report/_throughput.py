@@ -262,6 +262,17 @@ class ThroughputEstimator:
         }
 
 
+def kinds(tp: pd.DataFrame) -> pd.Series:
+    """Each run's series, with its protocol where one series holds two ('iperf3, tcp' and
+    'iperf3, udp'): a range of a tool's runs went from a UDP run's paced 1 Mbit/s to a TCP
+    run's 9 Gbit/s, one figure of each kind."""
+    if "protocol" not in tp or tp.empty:
+        return tp["series"] if "series" in tp else pd.Series(dtype=object)
+    proto = tp["protocol"].astype("string")
+    two = proto.groupby(tp["series"]).transform(lambda p: p.nunique() > 1).astype(bool)
+    return tp["series"].where(~two, tp["series"] + ", " + proto.fillna("protocol not stated"))
+
+
 def paced_sentence(runs: pd.DataFrame) -> str:
     """:func:`paced_note` as a sentence after another (' 2 runs asked for ...'), or ''."""
     note = paced_note(runs)
