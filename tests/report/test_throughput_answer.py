@@ -4,6 +4,7 @@ not compared."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -11,6 +12,7 @@ from azlatency import report as rep
 from azlatency.report._answer import _named
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import paced_note, throughput_table
+from azlatency.stats.asymmetry import directed
 from tests.conftest import ROOT
 from tests.report._fixture_campaign import import_fixtures
 
@@ -67,16 +69,24 @@ def test_a_throughput_question_is_answered_by_throughput_runs(answered):
 
 
 def test_paced_runs_say_their_figure_is_the_pace(answered):
-    # the iperf3 captures ran with -b 100M (SOURCES.md): TCP, its JSON states the target
-    # (target_bitrate 100000000) and both runs reached it; UDP is always paced
+    # the iperf3 captures ran with -b 100M (SOURCES.md); UDP is always paced
     _, _, claims = answered
-    tcp = _one(claims, tool="iperf3", kind="ratio", context="iperf3, tcp, 131072 B, 1 stream, "
-               "the receiver's figure")  # fmt: skip
-    assert tcp["estimate"] == pytest.approx(1.0, abs=0.01)
-    assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in tcp["text"]
     udp = _one(claims, tool="iperf3", kind="ratio", context="iperf3, udp, 1448 B, 1 stream, "
-               "the receiver's figure")  # fmt: skip
+               "the sender's figure")  # fmt: skip
+    assert udp["estimate"] == pytest.approx(1.0, abs=0.01)
     assert "UDP is sent at the rate its sender is asked for" in udp["text"]
+
+
+def test_a_figure_says_whose_interval_reports_it_is(answered):
+    # an iperf3 client's interval reports are its sender's: seed 000's 3.816 Gbit/s was said
+    # as 'the receiver's figure' beside its printed receiver line of 3.81 Gbits/sec. The
+    # forward TCP run (the client sent) and the -R run (the client received) are then two
+    # ends' figures, not set side by side, and said so
+    _, _, claims = answered
+    apart = claims[claims["tool"].eq("iperf3") & claims["kind"].eq("not_compared")]
+    assert len(apart) == 2
+    assert all("figure from sender vs receiver" in x or "figure from receiver vs sender" in x
+               for x in apart["text"])  # fmt: skip
 
 
 def test_every_throughput_run_is_in_a_claim_or_named_as_left_out(answered):
@@ -112,7 +122,7 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
         "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json": "1-1/ntttcp.json",
         "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json": "1-2/ntttcp.json",
         "iperf3/iperf3--3.12-linux-J-tcp.json": "1-1/iperf3.json",
-        "iperf3/iperf3--3.12-linux-J-R-tcp-reverse.json": "1-3/iperf3.json",
+        "iperf3/iperf3--3.12-linux-J-O1-tcp-omit.json": "1-3/iperf3.json",
     }
     t = import_fixtures(tmp_path, "tz", files, ZONES)
     md, claims = rep.campaign_answer(t, "Which zone pair ...?", "zone pair")
@@ -124,16 +134,21 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
         "across runs)"
     )
     assert ntttcp["estimate"] == pytest.approx(2.33223999948 / 10.153854545824)
-    # the -R run filed under 1-3/ sent its data from the server (zone 3) to the client: 3→1,
-    # as page 20's asymmetry turns it (it said '1→3 100.1 Mbit/s')
     iperf3 = _one(claims, tool="iperf3", section="answer", kind="statement")
-    assert sorted(iperf3["groups_a"]) == ["1→1", "3→1"] and iperf3["estimate"] == pytest.approx(
+    assert sorted(iperf3["groups_a"]) == ["1→1", "1→3"] and iperf3["estimate"] == pytest.approx(
         1, abs=0.01
     )
     assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in iperf3["text"]
-    assert iperf3["text"].endswith(
-        "; a reverse-mode run (-R) by the way its data went, server to client)"
-    )
+
+
+def test_a_reverse_runs_zone_pair_is_the_way_its_data_went():
+    # an -R run filed under 1-3/ sent its data from the server (zone 3) to the client: 3→1,
+    # as page 20's asymmetry and the zone answer read it (the answer said '1→3')
+    runs = pd.DataFrame({"run_id": ["f", "r"], "src_zone": ["1", "1"], "dst_zone": ["3", "3"],
+                         "direction": ["forward", "reverse"]})  # fmt: skip
+    flow = directed(runs, throughput=True).set_index("run_id")
+    assert flow.loc["f", ["src_zone", "dst_zone"]].tolist() == ["1", "3"]
+    assert flow.loc["r", ["src_zone", "dst_zone"]].tolist() == ["3", "1"]
 
 
 def test_page_22_and_the_key_findings_say_a_series_is_paced(answered):
@@ -183,9 +198,10 @@ def test_zone_statements_of_one_tool_name_their_protocol(answered):
     t, _, _ = answered
     _, claims = rep.campaign_answer(t, "Which zone pair ...?", "zone pair")
     said = claims.loc[claims["tool"].eq("iperf3") & claims["section"].eq("answer"), "text"]
-    assert sorted(x.split("** (")[1].split(";")[0] for x in said) == [
-        "iperf3, tcp, 131072 B, 1 stream, the receiver's figure",
-        "iperf3, udp, 1448 B, 1 stream, the receiver's figure",
+    # (its TCP runs, a forward run's sender figure and an -R run's receiver figure, are two
+    # ends' figures: no statement sets them side by side)
+    assert [x.split("** (")[1].split(";")[0] for x in said] == [
+        "iperf3, udp, 1448 B, 1 stream, the sender's figure"
     ]
 
 
@@ -196,7 +212,7 @@ def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
     md, claims = rep.campaign_answer(t, "Which zone pair has the lowest TCP throughput?", rng=0)
     assert "**Answer, by zone pair (campaign.yaml's `compare:` does not say; the question " in md
     first = claims[claims["section"] == "answer"]
-    assert set(first["factor"]) == {"zone pair"} and len(first) == 3
+    assert set(first["factor"]) == {"zone pair"} and len(first) == 2  # iperf3 UDP, NTttcp
 
 
 @pytest.mark.parametrize(
@@ -248,6 +264,6 @@ def test_a_bidir_runs_figure_is_its_forward_flows():
     assert row["both_ways"] and row["estimate"] == pytest.approx(49988515.41979611)
     ctx = throughput_context({k: row[k] for k in ("tool", "streams", "side", "both_ways")}, "")
     assert ctx == (
-        "iperf3, 1 stream, both ways at once (--bidir), the receiver's figure of the "
+        "iperf3, 1 stream, both ways at once (--bidir), the sender's figure of the "
         "client-to-server flow"
     )
