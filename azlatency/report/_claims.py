@@ -847,8 +847,13 @@ def _sides(c: dict) -> tuple[str, str]:
     """The two sides as a ratio's sentence names them: a throughput's ratio is of the
     throughputs ('same zone's throughput is 4.29× cross-zone's'), a latency's of the sides."""
     if c.get("basis") == "throughput":
-        return f"{c['a']}'s throughput", f"{c['b']}'s"
+        return f"{_whose(c['a'])} throughput", _whose(c["b"])
     return c["a"], c["b"]
+
+
+def _whose(side: str) -> str:
+    """'same zone's', '1400 B messages'' (not 'messages's')."""
+    return f"{side}'" if str(side).endswith("messages") else f"{side}'s"
 
 
 def _values(c: dict, stat_said: bool = False) -> str:

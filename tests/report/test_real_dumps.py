@@ -973,3 +973,15 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
         "Median (mean where printed) rtt of lagscope over 3 zone pairs: fastest 1→3 at 30 µs, "
         "slowest 1→2 at 105.2 µs (mean) (3.51× the fastest)."
     )
+
+
+def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
+    # the fixtures as one campaign: '131072 B messages's throughput is 1.01× 1470 B messages's'
+    claim = {
+        "kind": "ratio", "a": "131072 B messages", "b": "1470 B messages", "estimate": 1.01,
+        "direction": "a>b", "context": "iperf2, udp", "stat": "mean", "basis": "throughput",
+        "evidence": "printed values", "n_runs_a": 1, "n_runs_b": 1,
+    }  # fmt: skip
+    assert render(claim).startswith(
+        "**131072 B messages' throughput is 1.01× 1470 B messages'** (iperf2, udp; mean throughput;"
+    )
