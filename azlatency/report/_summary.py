@@ -80,6 +80,7 @@ def campaign_findings(
 # What a tool's runs are when they are neither a latency group nor a throughput run.
 ELSEWHERE = {
     "mtr": "traces: a round trip per hop",
+    "owping": "one-way delays: page 40 sets them beside the round trip",
     "fio": "storage I/O",
     "iostat": "storage I/O",
 }
