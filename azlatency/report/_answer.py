@@ -63,9 +63,9 @@ QUESTION_WORDS = {
         "zone pair": r"\bzone[- ]?pairs?\b|\bpairs? of (?:availability )?zones\b|\bwhich "
         r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b|\bzones? \d+ "
         r"?(?:→|->|to|and) ?(?:zones? )?\d+\b|\baz ?\d ?(?:→|->|to) ?az ?\d\b",
-        "placement": r"\bplacement\b|\bavailability sets?\b|\bsame (?:availability )?zone\b|"
-        r"\bwithin (?:a|one|the same) (?:availability )?zone\b|\bacross (?:availability )?"
-        r"zones\b|\bcross[- ]zone\b|\bsame node\b|\bone node\b",
+        # a placement compared ('across zones'), not one a question holds ('within a zone')
+        "placement": r"\bplacement\b|\bavailability sets?\b|\bacross (?:availability )?"
+        r"zones\b|\bcross[- ]zone\b",
         "message size": r"\b(?:message|payload|packet|msg) ?sizes?\b",
         "VM size": r"\bVM[- ]sizes?\b|\bSKUs?\b|\binstance (?:types?|sizes?)\b",
         "accelerated networking": r"\baccelerated[- ]networking\b|\baccel[- ]?net\b|\bSR-IOV\b",

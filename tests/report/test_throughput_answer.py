@@ -222,6 +222,8 @@ def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
         ("Is az1 -> az3 slower than az1 -> az2?", ["zone pair"]),
         ("How does latency differ between zones 1 and 2?", ["zone pair"]),
         ("What changed against the baseline campaign, and is it real?", []),
+        # a placement a question holds is no placement it compares
+        ("How does the message size change latency within a zone?", ["message size"]),
         ("Does every VM measure what a Standard_DS14_v2 promises?", []),
     ],
 )
