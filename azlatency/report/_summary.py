@@ -18,9 +18,11 @@ def campaign_findings(
     throughput: pd.DataFrame,
     *,
     synthetic: bool = False,
+    runs: pd.DataFrame | None = None,
 ) -> str:
     """One bullet each: what was measured, latency per basis (lowest and highest group),
-    zone pairs, direction, throughput per tool, and what to be careful about."""
+    zone pairs, direction, throughput per tool, and what to be careful about (``runs``: the
+    campaign's runs, for folders that name what no rule read)."""
     c = overview["campaigns"][["runs", "files_imported", "files_not_imported"]].sum()
     per_tool = overview["tools"].groupby("tool", sort=True)["runs"].sum()
     tools = ", ".join(f"{n} {tool}" for tool, n in per_tool.items())
@@ -58,6 +60,8 @@ def campaign_findings(
             f"{printed} of {len(headline)} latency groups "
             f"{'is a printed value' if printed == 1 else 'are printed values'} without an interval"
         )
+    if runs is not None and (folders := _unread_folders(runs)):
+        caveats.append(folders)
     q = overview["quality"]
     if len(q):
         caveats.append(
@@ -98,6 +102,25 @@ def _elsewhere_lines(per_tool: pd.Series, headline: pd.DataFrame, throughput) ->
         if str(tool) not in shown
     ]
     return [f"- **Not in the figures above:** {', '.join(rest)}."] if rest else []
+
+
+def _unread_folders(runs: pd.DataFrame) -> str:
+    """Folders the runs sit in where nothing gave a run a scenario, placement or zone: a
+    dump filed as same-zone/ and cross-zone/ without a campaign.yaml was labelled by its
+    far ends alone, and the page said nothing of the folders' names."""
+    said = [c for c in ("scenario", "placement", "src_zone", "dst_zone") if c in runs]
+    if not len(runs) or runs[said].notna().any(axis=None):
+        return ""
+    parts = runs["source_path"].astype(str).str.split("/")
+    folders = sorted({p[0] for p in parts if len(p) > 1})
+    if len(folders) < 2:
+        return ""
+    shown = ", ".join(f"`{f}/`" for f in folders[:4]) + (" …" if len(folders) > 4 else "")
+    return (
+        f"the runs sit in {len(folders)} folders ({shown}) that no campaign.yaml rule reads, "
+        'so no run has a scenario, placement or zone (a rule such as `glob: "same-zone/*"` '
+        "with `set: {placement: same_zone}` names each)"
+    )
 
 
 def _zone_lines(medians: pd.DataFrame) -> list[str]:

@@ -985,3 +985,27 @@ def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
     assert render(claim).startswith(
         "**131072 B messages' throughput is 1.01× 1470 B messages'** (iperf2, udp; mean throughput;"
     )
+
+
+def test_folders_no_rule_reads_are_named_in_the_caveats(tmp_path):
+    # a dump filed as same-zone/ and cross-zone/ without a campaign.yaml: its groups were
+    # named by their far ends and the page said nothing of the folders
+    files = {
+        "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt": "same-zone/ping.txt",
+        "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "cross-zone/ping.txt",
+    }
+    tables = import_fixtures(tmp_path, "ny", files)
+
+    def careful(tables, name, root):
+        md = rep.campaign_findings(
+            rep.import_overview(name, root), rep.headline(rep.latency_percentiles(tables)),
+            rep.zone_pair_medians(tables), rep.asymmetry_table(tables, rng=0),
+            rep.throughput_table(tables), runs=tables.runs,
+        )  # fmt: skip
+        return next(x for x in md.splitlines() if x.startswith("- **Careful:**"))
+
+    assert "the runs sit in 2 folders (`cross-zone/`, `same-zone/`) that no campaign.yaml " \
+        "rule reads" in careful(tables, "ny", tmp_path)  # fmt: skip
+    yaml = 'rules:\n  - glob: "same-zone/*"\n    set: {placement: same_zone}\n'
+    labelled = import_fixtures(tmp_path / "y", "ny", files, yaml)
+    assert "folders" not in careful(labelled, "ny", tmp_path / "y")
