@@ -512,7 +512,8 @@ def baseline_claims(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     counts = table["verdict"].astype(str).value_counts()
     summary = ", ".join(f"{n} {v}" for v, n in counts.items())
-    text = f"**{table['vm'].nunique()} VMs × {table['check'].nunique()} checks:** {summary}"
+    vms, checks = table["vm"].nunique(), table["check"].nunique()
+    text = f"**{counted(vms, 'VM')} × {counted(checks, 'check')}:** {summary}"
     rows.append(_statement("answer", "baseline", text, evidence="mixed"))
     for r in table[table["verdict"].astype(str) == "fails"].itertuples(index=False):
         value = _fmt(r.estimate, str(r.unit))

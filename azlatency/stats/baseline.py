@@ -172,12 +172,15 @@ def verdicts(
     for e in expectations:
         target = parse_target(e["target"], e.get("tolerance", 0.1))
         vm_col = e.get("vm", "src_host")
-        chosen = _runs_of(runs, e)
+        every = _runs_of(runs, e)
+        chosen = every[every[vm_col].notna()]
         seen = set()
         for vm, part in chosen.groupby(vm_col, sort=True):
             seen.add(vm)
             est = _estimate(part, samples, summaries, e, level)
             rows.append(_verdict(e, target, vm, part, est, level))
+        if len(unnamed := every[every[vm_col].isna()]):
+            rows.append(_unnamed(e, target, unnamed, samples, summaries, level))
         sizes = set(chosen["vm_size"].astype("string").fillna("")) if len(chosen) else set()
         peers = {vm for vm, size in vm_sizes.items() if (size or "") in sizes or not sizes}
         for vm in sorted(peers - seen):
@@ -211,7 +214,25 @@ def _runs_of(runs: pd.DataFrame, e: dict) -> pd.DataFrame:
     vm_col = e.get("vm", "src_host")
     if vm_col not in keep.columns:
         raise ValueError(f"check {e.get('check')!r}: runs have no column {vm_col!r}")
-    return keep[keep[vm_col].notna()]
+    return keep
+
+
+UNNAMED = "(VM not named)"
+
+
+def _unnamed(e: dict, target: Target, part, samples, summaries, level: float) -> dict:
+    """The runs of a check that name no VM under test (no ``src_host`` in the log or
+    campaign.yaml's hosts), judged together and said so: they were left out without a
+    word, and ``azlatency check`` of a one-VM folder said 'campaign.yaml states no
+    expectations'."""
+    est = _estimate(part, samples, summaries, e, level)
+    row = _verdict(e, target, UNNAMED, part, est, level)
+    vm_col = e.get("vm", "src_host")
+    said = (
+        f"{len(part)} run{'s' if len(part) != 1 else ''} name no VM ({vm_col}), judged "
+        "together (one VM or several: campaign.yaml's hosts can name them)"
+    )
+    return {**row, "why": join(said, row.get("why") or "")}
 
 
 def _listed(value) -> list[str]:
@@ -469,7 +490,7 @@ def fleet(
     size = out["vm_size"].astype("string").fillna("")
     for _, idx in out.groupby([out["check"], size], sort=False).groups.items():
         part = out.loc[idx]
-        ok = part["estimate"].notna()
+        ok = part["estimate"].notna() & part["vm"].ne(UNNAMED)  # no VM to set against peers
         x = part.loc[ok, "estimate"].astype(float)
         if len(x) < min_peers:
             continue

@@ -278,3 +278,25 @@ def test_a_paced_run_below_the_target_is_inconclusive_not_failed():
     # the same runs against a target they reach are judged as before
     ok = {**e, "target": ">= 50 Mbit/s"}
     assert set(stats.verdicts(t.runs, t.samples, t.summaries, [ok])["verdict"]) == {"meets"}
+
+
+def test_runs_that_name_no_vm_are_judged_and_said(tmp_path):
+    """A folder of two pings (no host in their logs, no hosts: in campaign.yaml) with a
+    latency expectation: `azlatency check` said 'campaign.yaml states no expectations and
+    names no baseline' (every run without a src_host was dropped) and exited 2."""
+    from tests.conftest import FIXTURES
+
+    raw = tmp_path / "raw" / "ck"
+    raw.mkdir(parents=True)
+    for name in ("ping--iputils-20221126-linux-D-c5-timestamps.txt",
+                 "ping--iputils-20221126-linux-c15-i0.2-gap-partial-loss.txt"):  # fmt: skip
+        (raw / name).write_bytes((FIXTURES / "ping" / name).read_bytes())
+    (raw / "campaign.yaml").write_text(
+        "expectations:\n  - check: ping latency\n    tool: ping\n    metric: latency\n"
+        "    basis: rtt\n    target: '<= 40 us'\n"
+    )
+    res = CliRunner().invoke(main, ["check", "ck", "--data", str(tmp_path)])
+    assert res.exit_code == 0, res.output  # inconclusive: no failure
+    said = " ".join(res.output.split())
+    assert "(VM not named): ping latency: INCONCLUSIVE" in said
+    assert "2 runs name no VM (src_host), judged together" in said
