@@ -196,14 +196,16 @@ def analyse_session(
 
 
 def session_words(r: dict) -> str:
-    """'2 breaks; level change +12.3 µs at 10:40 UTC': a session's breaks and change points
+    """'1 break (at 17:15 UTC); level change +12.3 µs at 10:40 UTC': a session's breaks and change points
     (:func:`analyse_session`'s ``r``), as page 30 and a stability answer say them."""
     changes = ", ".join(
         f"{c.kind} change {'+' if c.change >= 0 else '−'}{fmt(abs(c.change))} at "
         f"{pd.Timestamp(int(c.time_ns), unit='ns', tz='UTC'):%H:%M} UTC"
         for c in r["changes"].itertuples()
     )
-    return f"{counted(len(r['breaks']), 'break')}; {changes or 'no change point'}"
+    at = ", ".join(f"{pd.Timestamp(int(b), unit='ns', tz='UTC'):%H:%M}" for b in r["breaks"])
+    breaks = counted(len(r["breaks"]), "break") + (f" (at {at} UTC)" if at else "")
+    return f"{breaks}; {changes or 'no change point'}"
 
 
 def span_words(hours: float) -> str:

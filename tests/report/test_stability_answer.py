@@ -22,12 +22,14 @@ def test_a_long_sessions_breaks_and_change_are_the_known_ones(synth):
     raw, _, tables = synth
     truth = json.loads((raw / "truth.json").read_text())["echo"]
     (row,) = _session_rows(tables, min_hours=0.25)
-    m = re.match(r"\*\*long run \(echo\) · echo_csv \(vm-echo-cli → vm-echo-srv\): 1 break; "
-                 r"level change −([\d.]+) µs at (\d\d:\d\d) UTC\*\* \(over 30 min of timed "
+    m = re.match(r"\*\*long run \(echo\) · echo_csv \(vm-echo-cli → vm-echo-srv\): 1 break "
+                 r"\(at (\d\d:\d\d) UTC\); level change −([\d.]+) µs at (\d\d:\d\d) UTC\*\* "
+                 r"\(over 30 min of timed "
                  r"samples, 1,785 of them; rtt;", row["text"])  # fmt: skip
     assert m, row["text"]
-    assert float(m[1]) == pytest.approx(-truth["change_shift_us"], rel=0.1)
-    assert m[2] == f"{pd.Timestamp(truth['change_ns'], unit='ns'):%H:%M}"
+    assert m[1] == f"{pd.Timestamp(truth['break_ns'], unit='ns'):%H:%M}"
+    assert float(m[2]) == pytest.approx(-truth["change_shift_us"], rel=0.1)
+    assert m[3] == f"{pd.Timestamp(truth['change_ns'], unit='ns'):%H:%M}"
 
 
 def test_without_a_long_run_the_answer_says_how_long_the_longest_is(synth):
