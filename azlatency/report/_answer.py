@@ -429,7 +429,8 @@ def _session_rows(tables: Tables, min_hours: float = 1.0) -> list[dict]:
     rows = []
     for name, runs in found:
         r = analyse_session(tables, name, runs)
-        span = (r["samples"]["time_ns"].max() - r["samples"]["time_ns"].min()) / 3.6e12
+        t = r["samples"].get("time_ns", r["samples"].get("tx_time_ns", pd.Series(dtype=float)))
+        span = float(t.max() - t.min()) / 3.6e12 if t.notna().any() else 0.0
         text = (
             f"**{name}: {session_words(r)}** (over {span_words(span)} of timed samples, "
             f"{len(r['samples']):,} of them; {r['basis']}; change points by PELT on block "

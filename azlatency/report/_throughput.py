@@ -77,29 +77,30 @@ def _figure(summaries: pd.DataFrame, run_id: str) -> tuple[float, str, str]:
     return np.nan, "", "reported"
 
 
-def _intervals(samples: pd.DataFrame, run_id: str, forward: str = "receiver") -> pd.Series:
+def _intervals(
+    samples: pd.DataFrame, run_id: str, forward: str = "receiver"
+) -> tuple[pd.Series, str]:
     """Per-interval rates of the whole run: the SUM stream when there are several streams;
     where both flows are logged (iperf3 --bidir), the ``forward`` role's rows (the flow from
     client to server: a client's sender rows, a server's receiver rows; a client's figure
     was its reverse flow's, beside the forward flow's printed total and arrow); omitted
-    (warm-up) intervals left out."""
+    (warm-up) intervals left out.  With the end whose reports they are ('' if not said)."""
     s = samples[
         (samples["run_id"] == run_id)
         & (samples["kind"] == "interval")
         & (samples["status"] == "ok")
     ]
     if s.empty or "bits_per_second" not in s.columns:
-        return pd.Series([], dtype=float)
+        return pd.Series([], dtype=float), ""
     if "stream" in s.columns and s["stream"].eq("SUM").any():
         s = s[s["stream"] == "SUM"]
     elif "stream" in s.columns and s["stream"].nunique() > 1:
-        return pd.Series([], dtype=float)  # per-stream rows without a sum: not one series
+        return pd.Series([], dtype=float), ""  # per-stream rows without a sum: not one series
     if "role" in s.columns and s["role"].nunique() > 1:
         s = s[s["role"] == forward]
-    x = s.sort_values("seq")["bits_per_second"].astype(float).dropna()
     roles = set(s["role"].dropna().astype(str)) if "role" in s.columns else set()
-    x.attrs["side"] = roles.pop() if len(roles) == 1 else ""  # whose interval reports
-    return x
+    side = roles.pop() if len(roles) == 1 else ""
+    return s.sort_values("seq")["bits_per_second"].astype(float).dropna(), side
 
 
 @memo
@@ -123,7 +124,9 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
         )
         base["both_ways"] = r.get("direction") == "bidir"
-        x = _intervals(samples, r["run_id"], "sender" if r.get("role") == "client" else "receiver")
+        x, reports = _intervals(
+            samples, r["run_id"], "sender" if r.get("role") == "client" else "receiver"
+        )
         if len(x) >= 2:
             ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
             base.update(
@@ -139,7 +142,7 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             # the end whose interval reports these are: an iperf3 client's are the sender's
             # (seed 000's 3.816 Gbit/s, said as 'the receiver's figure' beside its printed
             # receiver line of 3.81 Gbits/sec)
-            base["side"] = x.attrs["side"] or side or "sender"
+            base["side"] = reports or side or "sender"
         else:
             base.update(
                 estimate=figure,

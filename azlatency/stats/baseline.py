@@ -229,8 +229,9 @@ def _unnamed(e: dict, target: Target, part, samples, summaries, level: float) ->
     row = _verdict(e, target, UNNAMED, part, est, level)
     vm_col = e.get("vm", "src_host")
     said = (
-        f"{len(part)} run{'s' if len(part) != 1 else ''} name no VM ({vm_col}), judged "
-        "together (one VM or several: campaign.yaml's hosts can name them)"
+        ("1 run names" if len(part) == 1 else f"{len(part)} runs name")
+        + f" no VM ({vm_col}), judged together (one VM or several: campaign.yaml's hosts can "
+        "name them)"
     )
     return {**row, "why": join(said, row.get("why") or "")}
 
