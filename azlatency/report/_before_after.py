@@ -166,7 +166,7 @@ def run_values(tables: Tables, wanted: Sequence[str] = STATS) -> pd.DataFrame:
         parts.append(_loss_values(tables))
     values = pd.concat([p for p in parts if len(p)], ignore_index=True) if parts else None
     runs = _units(tables.runs)
-    cols = [c for c in (*BASE, *MEASUREMENT, *DESCRIBED) if c in runs.columns]
+    cols = [c for c in (*BASE, *MEASUREMENT, *DESCRIBED, "dst_ip") if c in runs.columns]
     if values is None or values.empty:
         return pd.DataFrame(columns=["run_id", *cols, "metric", "stat", "unit", "value"])
     attrs = runs[["_unit", "run_id", *cols]]
@@ -309,13 +309,42 @@ def compare_tables(
         only_after=only_a,
         not_comparable=_not_comparable(gone, keys),
         keys=keys,
-        differences=diffs,
+        differences={**diffs, **_far_ends(shared)},
         scenarios=dict(scenarios or {}),
         level=level,
         margin=margin,
         loss_margin=loss_margin,
         synthetic=synthetic(pd.concat([before.runs, after.runs], ignore_index=True)),
     )
+
+
+LOOPBACK = ("127.", "::1", "localhost")
+
+
+def _far_ends(shared: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """Per tool compared, the far ends its runs name on each side where the two differ: a
+    run to 10.201.0.1 before and one to 127.0.0.1 (this host: no network crossed) after were
+    one condition without a word.  VMs redeployed take new addresses, so this is said, not
+    refused."""
+    if "dst_ip" not in shared.columns or shared.empty:
+        return {}
+    out = {}
+    for tool, g in shared.groupby("tool", sort=True):
+        ends = {
+            side: sorted(set(g.loc[g["side"] == side, "dst_ip"].dropna().astype(str)))
+            for side in ("before", "after")
+        }
+        b, a = ends["before"], ends["after"]
+        if not b or not a or b == a:
+            continue
+
+        def shown(ips: list[str]) -> str:
+            text = ", ".join(ips[:3]) + (f" and {len(ips) - 3} more" if len(ips) > 3 else "")
+            here = all(ip.startswith(LOOPBACK) for ip in ips)
+            return text + (" (this host: no network crossed)" if here else "")
+
+        out[f"far end of {tool}"] = (shown(b), shown(a))
+    return out
 
 
 def _shared(values, cond, only_b, only_a) -> pd.DataFrame:

@@ -266,3 +266,16 @@ def test_conditions_on_one_side_only_say_how_they_differ(tmp_path):
     assert "- Only in before: iperf3 · protocol=tcp · msg_size_bytes=131072." in text
     assert "- Only in after: iperf3 · protocol=udp · msg_size_bytes=1448." in text
     assert "| iperf3 · protocol=udp · msg_size_bytes=1448 |" in text
+
+
+def test_far_ends_that_differ_between_the_campaigns_are_said(tmp_path):
+    """sockperf to 10.201.0.1 before, to 127.0.0.1 after: one condition '+37.4 %' without a
+    word that the second run crossed no network."""
+    text = _compared(tmp_path, {
+        "before": ("sockperf/sockperf--3.7-linux-tcp-pingpong.txt",),
+        "after": ("sockperf/sockperf--3.10-linux-tcp-m64-mps200-histogram-console.txt",),
+    })  # fmt: skip
+    assert (
+        "- Changed between the campaigns: far end of sockperf 10.201.0.1 → 127.0.0.1 (this "
+        "host: no network crossed)." in text
+    )
