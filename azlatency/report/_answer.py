@@ -139,7 +139,7 @@ def campaign_answer(
         )
         title = f"**Answer, by {name}{how}:**"
         lines.append(title)
-        lines.append(C.markdown(claims) if len(claims) else _nothing(name))
+        lines.append(C.markdown(claims) if len(claims) else _nothing(name, tables))
         done.add(COMPARE_FACTOR.get(name))
     if against:
         lines.append("**Answer, against the baseline campaign** (page 60 gives every comparison):")
@@ -170,8 +170,16 @@ def campaign_answer(
     return "\n\n".join(lines), claims.reindex(columns=C.COLUMNS)
 
 
-def _nothing(name: str) -> str:
+def _nothing(name: str, tables: Tables | None = None) -> str:
     what = FACTOR_NAMES.get(COMPARE_FACTOR.get(name, ""), name)
+    col = COMPARE_FACTOR.get(name)
+    runs = tables.runs if tables is not None else None
+    if col and runs is not None and len(runs) and (col not in runs or runs[col].isna().all()):
+        # the reason is that no run's value is known, not that runs differ in more
+        return (
+            f"Nothing to compare: no run's {what} is known (the logs do not say it; "
+            "campaign.yaml's rules or hosts can)."
+        )
     return {
         "stability": "Nothing to say: no long run with timed samples and no printed table of "
         "the records before a break.",

@@ -269,3 +269,18 @@ def test_a_bidir_runs_figure_is_its_forward_flows():
         "iperf3, 1 stream, both ways at once (--bidir), the sender's figure of the "
         "client-to-server flow"
     )
+
+
+def test_a_factor_no_run_knows_is_said_as_unknown(tmp_path):
+    # seed 000's question without its rules: 'no two latency or throughput runs differ in
+    # placement alone', where no run's placement was known at all
+    files = {
+        "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt": "a/ping.txt",
+        "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "b/ping.txt",
+    }
+    t = import_fixtures(tmp_path, "np", files)
+    md, _ = rep.campaign_answer(t, "Is an availability set faster than across zones?", rng=0)
+    assert (
+        "Nothing to compare: no run's placement is known (the logs do not say it; "
+        "campaign.yaml's rules or hosts can)." in md
+    )
