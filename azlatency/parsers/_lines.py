@@ -1048,3 +1048,43 @@ def computed(run: Run, metric: str, values) -> None:
 def computed_rtt(run: Run, rtt) -> None:
     """:func:`computed` of the probes' round trips."""
     computed(run, "rtt", rtt)
+
+
+def json_closed(text: str, i: int = 0) -> tuple[Any, int] | None:
+    """``(document, cut)`` for a JSON document at ``text[i]`` cut short (a copy that stops
+    mid-way, ``head -n``): the members it holds whole, closed where the last one ends, and
+    the offset of that end (whole lines after it: the document breaks there, say a block
+    pasted twice, and the caller names them); None when nothing whole is left.  A member cut
+    in the middle is dropped, never guessed."""
+    stack: list[str] = []
+    ends: list[tuple[int, str]] = []  # after each whole member: (offset, closers needed)
+    in_str = esc = False
+    for k in range(i, len(text)):
+        ch = text[k]
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not stack:
+                return None
+            stack.pop()
+            if not stack:
+                return None  # the document is whole: not cut
+            ends.append((k + 1, "".join(reversed(stack))))
+        elif ch == "," and stack:
+            ends.append((k, "".join(reversed(stack))))
+    for end, closers in reversed(ends[-64:]):
+        try:
+            return json.loads(text[i:end] + closers), end
+        except json.JSONDecodeError:
+            continue
+    return None

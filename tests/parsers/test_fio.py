@@ -151,10 +151,17 @@ def test_client_server_mode():
     assert run.msg_size_bytes == 4096  # from "global options"
 
 
-def test_cut_json_is_a_located_error():
+def test_cut_json_is_a_located_error_strict_and_a_run_by_default():
     with pytest.raises(ParseError) as info:
-        _read("fio--3.33-linux-json-read-4k-cut-at-line-60.txt")
+        _read("fio--3.33-linux-json-read-4k-cut-at-line-60.txt", strict=True)
     assert info.value.line_no == 60 and info.value.hint == "the output looks cut short"
+    # by default the copy keeps what it holds whole (it was 'not imported': the job's
+    # bandwidth, IOPS and latency percentiles to p99.9 lost with the file)
+    t = _read("fio--3.33-linux-json-read-4k-cut-at-line-60.txt")
+    assert len(t.runs) == 1 and not bool(t.runs["complete"].iloc[0])
+    assert "the JSON is cut short at line 60" in str(t.runs["warnings"].iloc[0])
+    assert _value(t, "iops_read", "mean")["value"] == pytest.approx(342436.127745)
+    assert _value(t, "clat_read", "p99.9")["value"] == pytest.approx(1155.072)
 
 
 def test_fio_2_2_json_without_io_kbytes_reads_kib():

@@ -37,6 +37,7 @@ from .._base import Parsed, Run, Span, ToolInfo
 from .._lines import (
     STRAY_LINES,
     invalid_json,
+    json_closed,
     json_without_copy,
     json_without_strays,
     samples_frame,
@@ -157,10 +158,16 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     body = "\n".join(lines[start:])
     try:
         doc, end = json.JSONDecoder().raw_decode(body)
-        strays, copy_notes = [], []
+        strays, copy_notes, cut = [], [], False
     except json.JSONDecodeError as exc:
         body, doc, end, strays, copy_notes = _repair(body, exc, start, source, strict)
         lines = lines[:start] + body.split("\n")
+        cut = (
+            end == len(body)
+            and not body[end:].strip()
+            and bool(copy_notes)
+            and copy_notes[-1].startswith("the JSON is cut short")
+        )
     notes = [x.strip() for x in lines[:start] if x.strip() and not _BANNER.match(x.strip())]
     notes += copy_notes
     for no, line in strays:
@@ -178,6 +185,8 @@ def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parse
     runs, skipped = _job_runs(doc, jobs, job_lines, lines, start, source, strict)
     for run in runs:
         run.warnings[:0] = notes + skipped
+        if cut:
+            run.meta["complete"] = False  # its figures are fio's, but not all of them
     return Parsed(TOOL, runs)
 
 
@@ -186,7 +195,9 @@ def _repair(body: str, exc: json.JSONDecodeError, start: int, source: str | None
     read again without stray lines or a pasted copy: (body, document, where it ends in the
     body, the stray lines, a note on the copy); a ParseError when that does not load."""
     copy_notes: list[str] = []
-    body, doc, end, strays = json_without_strays(json.JSONDecoder().raw_decode, body, 0, exc)
+    body, doc, end, strays = json_without_strays(
+        json.JSONDecoder().raw_decode, body, 0, exc, cut_ok=not strict
+    )
     if doc is None:
         body, doc, end, copied = json_without_copy(
             json.JSONDecoder().raw_decode, body, 0, exc, offset=start
@@ -195,6 +206,22 @@ def _repair(body: str, exc: json.JSONDecodeError, start: int, source: str | None
             if strict:
                 raise ParseError(TOOL, source, start + exc.lineno, copied) from None
             copy_notes.append(copied)
+    if doc is None and not strict and (closed := json_closed(body)) is not None:
+        # a copy cut short keeps what it holds whole: the run, its cut named
+        doc, cut = closed
+        last = start + body.count("\n", 0, cut) + 1
+        end_line = start + body.rstrip().count("\n") + 1
+        copy_notes.append(
+            f"the JSON is cut short at line {end_line}: read to line {last}, its last whole "
+            "member; what fio wrote after it is missing"
+            + (
+                f" (lines {last + 1}-{end_line} not read: the document breaks after line "
+                f"{last}, a block pasted twice or a copy broken there)"
+                if end_line - last > 1
+                else ""
+            )
+        )
+        return body, doc, len(body), strays, copy_notes
     if doc is None:
         raise invalid_json(TOOL, source, start + exc.lineno, exc, body) from None
     return body, doc, end, strays, copy_notes
