@@ -13,6 +13,11 @@ from azlatency.cli import main
 from azlatency.schema import Tables
 
 FX = Path(__file__).resolve().parents[1] / "fixtures"
+# Two pings with their replies to two far ends (10.202.0.2, 10.77.40.2): a folder of each.
+TWO_PINGS = (
+    "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt",
+    "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt",
+)
 
 
 def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | None = None) -> Tables:

@@ -24,7 +24,7 @@ from azlatency.report._tails import _printed_ratio
 from azlatency.report._throughput import _names as _names_of
 from tests._expected import fixture_files
 from tests.conftest import CORPUS, ROOT, corpus, needs_shared, seed
-from tests.report._fixture_campaign import import_fixtures
+from tests.report._fixture_campaign import TWO_PINGS, import_fixtures
 
 SMALL = 64 * 1024  # the mixes stay quick: real files of every tool, none of the big ones
 FILES = [f for f in fixture_files() if f.stat().st_size <= SMALL]
@@ -990,10 +990,7 @@ def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
 def test_folders_no_rule_reads_are_named_in_the_caveats(tmp_path):
     # a dump filed as same-zone/ and cross-zone/ without a campaign.yaml: its groups were
     # named by their far ends and the page said nothing of the folders
-    files = {
-        "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt": "same-zone/ping.txt",
-        "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "cross-zone/ping.txt",
-    }
+    files = dict(zip(TWO_PINGS, ("same-zone/ping.txt", "cross-zone/ping.txt"), strict=True))
     tables = import_fixtures(tmp_path, "ny", files)
 
     def careful(tables, name, root):

@@ -14,7 +14,7 @@ from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
 from tests.conftest import ROOT
-from tests.report._fixture_campaign import import_fixtures
+from tests.report._fixture_campaign import TWO_PINGS, import_fixtures
 
 YAML = """
 name: tp
@@ -274,11 +274,9 @@ def test_a_bidir_runs_figure_is_its_forward_flows():
 def test_a_factor_no_run_knows_is_said_as_unknown(tmp_path):
     # seed 000's question without its rules: 'no two latency or throughput runs differ in
     # placement alone', where no run's placement was known at all
-    files = {
-        "ping/ping--iputils-20221126-linux-D-c5-timestamps.txt": "a/ping.txt",
-        "ping/ping--iputils-20250605-33-linux-LANG-de_DE-c5.txt": "b/ping.txt",
-    }
-    t = import_fixtures(tmp_path, "np", files)
+    t = import_fixtures(
+        tmp_path, "np", dict(zip(TWO_PINGS, ("a/ping.txt", "b/ping.txt"), strict=True))
+    )
     md, _ = rep.campaign_answer(t, "Is an availability set faster than across zones?", rng=0)
     assert (
         "Nothing to compare: no run's placement is known (the logs do not say it; "
