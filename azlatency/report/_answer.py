@@ -25,7 +25,7 @@ from ..stats.asymmetry import directed
 from . import _claims as C
 from ._baseline import _fmt
 from ._claims import throughput_context
-from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs
+from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs, mixed_protocols
 from ._data import labels
 from ._longrun import (
     analyse_session,
@@ -247,11 +247,9 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
     if tp.empty:
         return _empty()
     extra = ["msg_size_bytes", "vm_size", "accelerated_networking", *HELD]
-    flow = directed(tables.runs[tables.runs["run_id"].isin(tp["run_id"])], throughput=True)
-    flow = flow.set_index("run_id")
+    flow = directed(tp, throughput=True).set_index("run_id")
     tp["pair"] = tp["run_id"].map(flow["src_zone"] + "→" + flow["dst_zone"])  # the data's way
-    reverse = tables.runs.set_index("run_id")["direction"].eq("reverse")
-    mixed = frozenset(t for t, g in tp.groupby("tool") if g["protocol"].nunique() > 1)
+    mixed = mixed_protocols(tp, latency=False)
     rows = []
     for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):
         pairs = g.groupby("pair", sort=False)["estimate"].agg(["median", "size"])
@@ -278,7 +276,7 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         context = throughput_context(held, "", mixed)
         low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
         notes = [paced_note(g)]
-        if reverse.loc[g["run_id"]].any():
+        if g["direction"].astype("string").eq("reverse").any():
             notes.append("a reverse-mode run (-R) by the way its data went, server to client")
         notes = "".join(f"; {x}" for x in notes if x)
         text = (
@@ -446,7 +444,7 @@ def _session_rows(tables: Tables, min_hours: float = 1.0) -> list[dict]:
             "ending in a drop; page 30 draws them)"
         )
         rows.append(_statement("answer", "stability", text, a=name, basis=str(r["basis"]),
-                               evidence="samples, one run a side"))  # fmt: skip
+                               evidence="a session's timed samples"))  # fmt: skip
     longest = long_runs(tables, min_hours=0.0)
     if not found and len(longest):
         top = longest.iloc[0]

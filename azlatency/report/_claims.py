@@ -456,8 +456,8 @@ def throughput_factor_claims(tables: Tables, factor: str, *, level: float = 0.95
     if runs.empty:
         return []
     pairs = list(contrast_pairs(runs, [factor], held=HELD))
-    protocols = runs.groupby("tool")["protocol"].nunique()  # say it where a tool used several
-    texts = context_texts(pairs, frozenset(protocols.index[protocols > 1]), throughput_context)
+    # the protocol said where a tool used several
+    texts = context_texts(pairs, mixed_protocols(runs, latency=False), throughput_context)
     est = ThroughputEstimator(level)
     out = claims_of_pairs(
         est, pairs, texts, ["throughput"] * len(pairs), "mean", level, _intervals_of

@@ -167,9 +167,10 @@ ENDPOINTS = (
 SWEEPS = ("msg_size_bytes",)
 
 
-def mixed_protocols(runs: pd.DataFrame) -> frozenset:
-    """The tools whose latency runs came in more than one protocol."""
-    runs = latency_runs(runs)
+def mixed_protocols(runs: pd.DataFrame, *, latency: bool = True) -> frozenset:
+    """The tools whose latency runs (``latency=False``: whose rows, throughput runs) came in
+    more than one protocol."""
+    runs = latency_runs(runs) if latency else runs
     if "protocol" not in runs:
         return frozenset()
     n = runs.groupby("tool")["protocol"].nunique()

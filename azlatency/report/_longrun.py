@@ -196,8 +196,9 @@ def analyse_session(
 
 
 def session_words(r: dict) -> str:
-    """'1 break (at 17:15 UTC); level change +12.3 µs at 10:40 UTC': a session's breaks and change points
-    (:func:`analyse_session`'s ``r``), as page 30 and a stability answer say them."""
+    """'1 break (at 17:15 UTC); level change +12.3 µs at 10:40 UTC': a session's breaks and
+    change points (:func:`analyse_session`'s ``r``), as page 30 and a stability answer say
+    them."""
     changes = ", ".join(
         f"{c.kind} change {'+' if c.change >= 0 else '−'}{fmt(abs(c.change))} at "
         f"{pd.Timestamp(int(c.time_ns), unit='ns', tz='UTC'):%H:%M} UTC"
