@@ -243,7 +243,8 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
     campaign asking which zone pair has the lowest throughput was answered 'fewer than two
     zone pairs have a latency run'."""
     tp = C.throughput_contrast_runs(tables, level)
-    tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] > 0)].copy()
+    # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
+    tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
     if tp.empty:
         return _empty()
     extra = ["msg_size_bytes", "vm_size", "accelerated_networking", *HELD]
@@ -279,15 +280,18 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         if g["direction"].astype("string").eq("reverse").any():
             notes.append("a reverse-mode run (-R) by the way its data went, server to client")
         notes = "".join(f"; {x}" for x in notes if x)
+        ratio = low / high if high > 0 else np.nan
+        said = f"{lo} carries {ratio:.2f}× {hi}" if low > 0 else f"{lo} carries nothing"
+        said += f" against {hi}" if low == 0 < high else " nor any pair" if high == 0 else ""
         text = (
-            f"**By throughput, {lo} carries {low / high:.2f}× {hi}** ({context}; {each}; "
+            f"**By throughput, {said}** ({context}; {each}; "
             f"{unit}, {how}, no test across runs{notes})"
         )
         rows.append(
             _statement(
                 "answer", "zone pair", text, a=lo, b=hi, tool=str(g["tool"].iloc[0]),
                 basis="throughput", stat="mean", value_a=float(low), value_b=float(high),
-                estimate=float(low / high), groups_a=list(pairs.index),
+                estimate=float(ratio), groups_a=list(pairs.index),
                 evidence=_throughput_evidence(kinds, sizes),
             )
         )  # fmt: skip

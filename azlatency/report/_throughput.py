@@ -40,6 +40,7 @@ COLUMNS = [
     "direction",  # reverse: iperf's -R, the server sent (``where`` names the data's way)
     "both_ways",  # iperf3 --bidir: both flows at once; the figure is the forward flow's
     "paced_bps",  # the rate the run asked for and reached (its figure is that pace), or NaN
+    "loss_pct",  # a UDP run's datagrams lost (its receiver's count), or NaN
     "label",
     "where",
     "series",
@@ -92,12 +93,12 @@ def _intervals(
     ]
     if s.empty or "bits_per_second" not in s.columns:
         return pd.Series([], dtype=float), ""
+    if "role" in s.columns and s["role"].nunique() > 1:
+        s = s[s["role"] == forward]  # first: text --bidir prints a stream a flow, no SUM
     if "stream" in s.columns and s["stream"].eq("SUM").any():
         s = s[s["stream"] == "SUM"]
     elif "stream" in s.columns and s["stream"].nunique() > 1:
         return pd.Series([], dtype=float), ""  # per-stream rows without a sum: not one series
-    if "role" in s.columns and s["role"].nunique() > 1:
-        s = s[s["role"] == forward]
     roles = set(s["role"].dropna().astype(str)) if "role" in s.columns else set()
     side = roles.pop() if len(roles) == 1 else ""
     return s.sort_values("seq")["bits_per_second"].astype(float).dropna(), side
@@ -127,6 +128,9 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         x, reports = _intervals(
             samples, r["run_id"], "sender" if r.get("role") == "client" else "receiver"
         )
+        lost = _sent_not_arrived(r, reports, side, source, figure)
+        if lost:
+            x = x.iloc[:0]  # a UDP sender's rates count no loss: what arrived is the figure
         if len(x) >= 2:
             ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
             base.update(
@@ -152,11 +156,31 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
                 method="printed by the tool" if source == "reported" else "computed from the log",
                 source=source,
                 n=np.nan,
-                note=_WHY_NONE["none" if source == "reported" and np.isnan(figure) else source],
+                note=lost
+                or _WHY_NONE["none" if source == "reported" and np.isnan(figure) else source],
             )
         base["paced_bps"] = _held_to(r, base["estimate"])
         rows.append(base)
     return _names(pd.DataFrame(rows, columns=COLUMNS))
+
+
+def _sent_not_arrived(run: dict, reports: str, side: str, source: str, figure: float) -> str:
+    """Why a UDP run's figure is the receiver's printed total, not the mean of its interval
+    rates, or '': those rates are the sender's (an iperf client's), which count no loss, and
+    the receiver's total was printed.  iperf3 -u -b 50M through a blackout lost 22.4 % of its
+    datagrams: its sender's intervals averaged 49.98 Mbit/s, the receiver got 38.77; a run
+    that lost every datagram was '1.05 Mbit/s' beside one that lost none."""
+    udp = str(run.get("protocol") or "").lower() == "udp"
+    if not (udp and reports == "sender" and side == "receiver" and source == "reported"):
+        return ""
+    if np.isnan(figure):
+        return ""
+    loss = pd.to_numeric(pd.Series([run.get("loss_pct")]), errors="coerce").iloc[0]
+    lost = f"{loss:.3g} % of its datagrams lost" if pd.notna(loss) else "its loss not printed"
+    return (
+        f"UDP: what arrived, the receiver's printed total ({lost}); the sender's interval "
+        "rates count no loss: one number per run, no interval"
+    )
 
 
 def _held_to(run: dict, figure: float) -> float:
@@ -242,6 +266,13 @@ class ThroughputEstimator:
 
     def __call__(self, factor: str, ref: pd.DataFrame, other: pd.DataFrame) -> dict:
         va, vb = (runlevel.clean(x["estimate"].to_numpy(dtype=float))[0] for x in (other, ref))
+        if any(x["estimate"].eq(0).any() for x in (other, ref)):
+            # a ratio of logs cannot hold it, and leaving the run out would hide the loss
+            return {
+                "source": "reported",
+                "method": "",
+                "note": "a run's figure is 0 bit/s (nothing arrived): no ratio",
+            }
         if not len(va) or not len(vb):
             return {"source": "reported", "method": "", "note": "a side has no throughput figure"}
         res = runlevel.run_test(va, vb, self.level, None, stat="mean", what=f"a {factor}")
@@ -304,6 +335,7 @@ def paced_note(runs: pd.DataFrame) -> str:
             f"{which}UDP is sent at the rate its sender is asked for (iperf's -b; 1 Mbit/s by "
             "default): a figure near that rate is the pace, not what the path carries"
         )
+        parts.append(_lost(runs[udp]))
     held = runs.loc[~udp, "paced_bps"].dropna()
     if len(held):
         streams = pd.to_numeric(runs.loc[held.index, "streams"], errors="coerce").fillna(1)
@@ -316,4 +348,18 @@ def paced_note(runs: pd.DataFrame) -> str:
             f"{counted(n, 'run')} asked for {rate} a stream (-b) and reached it: {its} the "
             "pace asked, not what the path carries"
         )
-    return "; ".join(parts)
+    return "; ".join(p for p in parts if p)
+
+
+def _lost(udp: pd.DataFrame) -> str:
+    """Which of the UDP ``udp`` runs lost datagrams, or '': their figures are what arrived
+    (the receiver's), below the pace by what was lost."""
+    loss = pd.to_numeric(udp.get("loss_pct"), errors="coerce") if "loss_pct" in udp else None
+    if loss is None or not (loss > 0).any():
+        return ""
+    lossy = udp[loss > 0]
+    each = ", ".join(f"{w} {v:.3g} %" for w, v in zip(lossy["where"], loss[loss > 0], strict=True))
+    return (
+        f"{counted(len(lossy), 'run')} lost datagrams ({each}): each figure is what arrived, "
+        "below the pace by what was lost"
+    )

@@ -72,7 +72,7 @@ def test_paced_runs_say_their_figure_is_the_pace(answered):
     # the iperf3 captures ran with -b 100M (SOURCES.md); UDP is always paced
     _, _, claims = answered
     udp = _one(claims, tool="iperf3", kind="ratio", context="iperf3, udp, 1448 B, 1 stream, "
-               "the sender's figure")  # fmt: skip
+               "the receiver's figure")  # fmt: skip
     assert udp["estimate"] == pytest.approx(1.0, abs=0.01)
     assert "UDP is sent at the rate its sender is asked for" in udp["text"]
 
@@ -85,8 +85,10 @@ def test_a_figure_says_whose_interval_reports_it_is(answered):
     _, _, claims = answered
     apart = claims[claims["tool"].eq("iperf3") & claims["kind"].eq("not_compared")]
     assert len(apart) == 2
-    assert all("figure from sender vs receiver" in x or "figure from receiver vs sender" in x
-               for x in apart["text"])  # fmt: skip
+    # (the same-zone UDP run's figure is its receiver's: what arrived)
+    texts = sorted(apart["text"])
+    assert "figure from receiver vs receiver/sender" in texts[0]
+    assert "figure from sender vs receiver;" in texts[1]
 
 
 def test_every_throughput_run_is_in_a_claim_or_named_as_left_out(answered):
@@ -139,6 +141,39 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
         1, abs=0.01
     )
     assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in iperf3["text"]
+
+
+def test_a_udp_runs_figure_is_what_arrived(tmp_path):
+    # iperf3 -u clients: their interval reports are the sender's, which count no loss. The
+    # run through a blackout (-b 50M, 22.4 % of 17,262 datagrams lost) was '49.98 Mbit/s'
+    # against its receiver's printed 38.77; the run that lost all 272 datagrams was
+    # '1.05 Mbit/s' (the default pace), and as a zone pair of 0 bit/s it was then dropped
+    # from the answer to 'which zone pair has the lowest UDP throughput?'
+    files = {
+        "iperf3/iperf3--3.12-linux-J-u-udp-blackout-loss.json": "1-2/a.json",
+        "iperf3/iperf3--3.12-linux-J-u-udp.json": "1-3/a.json",
+        "iperf3/iperf3--3.12-linux-u-udp-blackout-loss.txt": "1-2/b.txt",
+        "iperf3/iperf3--3.12-linux-u-udp.txt": "1-3/b.txt",
+        "iperf3/iperf3--3.12-linux-u-udp-total-loss-receiver-zero.txt": "2-3/b.txt",
+    }
+    t = import_fixtures(tmp_path, "tu", files, ZONES.replace("TCP", "UDP"))
+    tp = throughput_table(t).set_index("where")
+    json_ = tp[tp["parser_variant"] == "json"]
+    assert json_.loc["1→2", "estimate"] == pytest.approx(38769195.8483626)
+    assert json_.loc["1→2", "side"] == "receiver" and json_.loc["1→2", "source"] == "reported"
+    assert "22.4 % of its datagrams lost" in json_.loc["1→2", "note"]
+    text = tp[tp["parser_variant"] == "text"]
+    assert text.loc["2→3", "estimate"] == 0 and text.loc["2→3", "loss_pct"] == 100
+    _, claims = rep.campaign_answer(t, "Which zone pair has the lowest UDP throughput?", rng=0)
+    said = claims.loc[claims["section"] == "answer", "text"].tolist()
+    assert len(said) == 2
+    assert said[1].startswith(
+        "**By throughput, 2→3 carries nothing against 1→3** (iperf3, 1 stream, the receiver's "
+        "figure; 2→3 0 bit/s, 1→2 38.5 Mbit/s, 1→3 99.9 Mbit/s; one run each, printed by the "
+        "tool"
+    )
+    assert "2 runs lost datagrams (1→2 23 %, 2→3 100 %): each figure is what arrived" in said[1]
+    assert "1→2 38.77 Mbit/s, 1→3 99.95 Mbit/s" in said[0]
 
 
 def test_a_reverse_runs_zone_pair_is_the_way_its_data_went():
@@ -201,7 +236,7 @@ def test_zone_statements_of_one_tool_name_their_protocol(answered):
     # (its TCP runs, a forward run's sender figure and an -R run's receiver figure, are two
     # ends' figures: no statement sets them side by side)
     assert [x.split("** (")[1].split(";")[0] for x in said] == [
-        "iperf3, udp, 1448 B, 1 stream, the sender's figure"
+        "iperf3, udp, 1448 B, 1 stream, the receiver's figure"
     ]
 
 
@@ -257,18 +292,26 @@ def test_page_22_names_a_reverse_runs_place_by_the_way_its_data_went(answered):
 def test_a_bidir_runs_figure_is_its_forward_flows():
     # iperf3 --bidir (3.18, --json-stream, UDP at 50 Mbit/s each way): the client's interval
     # SUMs of the flow it sent average 49,988,515 bit/s, of the flow it received 50,000,096;
-    # the figure was the received (reverse) flow's beside the forward flow's arrow and total
+    # the figure was the received (reverse) flow's beside the forward flow's arrow and total.
+    # UDP: the figure is what the forward flow delivered (its receiver's sum_received,
+    # 49,986,109 bit/s), not what its sender sent
     import azlatency
     from tests.conftest import FIXTURES
 
     t = azlatency.read(FIXTURES / "iperf3" / "iperf3--3.18-linux-json-stream-u-bidir-udp.jsonl")
     (row,) = throughput_table(t).to_dict("records")
-    assert row["both_ways"] and row["estimate"] == pytest.approx(49988515.41979611)
+    assert row["both_ways"] and row["estimate"] == pytest.approx(49986109.1189331)
     ctx = throughput_context({k: row[k] for k in ("tool", "streams", "side", "both_ways")}, "")
     assert ctx == (
-        "iperf3, 1 stream, both ways at once (--bidir), the sender's figure of the "
+        "iperf3, 1 stream, both ways at once (--bidir), the receiver's figure of the "
         "client-to-server flow"
     )
+    # TCP --bidir in text prints one stream a flow and no [SUM]: [5][TX-C] 101 and 99.6
+    # Mbits/sec, [7][RX-C] the same; the two streams were 'not one series' and the figure
+    # fell back to the printed receiver line of the forward flow, unlike the JSON's
+    t = azlatency.read(FIXTURES / "iperf3" / "iperf3--3.12-linux-bidir-tcp.txt")
+    (row,) = throughput_table(t).to_dict("records")
+    assert row["estimate"] == pytest.approx(100.3e6) and (row["side"], row["n"]) == ("sender", 2)
 
 
 def test_a_factor_no_run_knows_is_said_as_unknown(tmp_path):
