@@ -29,7 +29,7 @@ from ..stats.common import INTERVAL_CORE, as_rng
 from ..stats.compare import run_value_map, value_rows
 from ..stats.summary_only import FIELLER_CAVEAT
 from ._data import latency_runs, sample_runs, strings
-from ._latency import GROUP, latency_percentiles
+from ._latency import GROUP, label_part, latency_percentiles
 from ._memo import memo
 from ._show import counted, fmt_bound
 
@@ -574,13 +574,23 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
             "(windows) of one execution, not replicates, so no test is possible"
         )
     elif len(other) > 1 or len(ref) > 1:
-        note += f"; {len(other)} vs {len(ref)} runs, the first of each shown"
+        note += f"; {len(other)} vs {len(ref)} runs, each side the median of its runs' values"
         first_shown = True
+    # a side of several runs is the median of the values its runs printed (it was its first
+    # run's), and a run that printed none of them is named: AN off's two sockperf runs were
+    # '33.78 µs' (one run's median; the other, cut short, printed a mean only)
+    value_a = float(np.median(va)) if first_shown and len(va) > 1 else a["value"]
+    value_b = float(np.median(vb)) if first_shown and len(vb) > 1 else b["value"]
+    also = _not_printed(t, pd.concat([other, ref]), basis, sa)
+    if first_shown and max(len(va), len(vb)) > 1:
+        word = _STAT_WORD.get(sa, sa)
+        also = "; ".join(x for x in (f"a side of several runs: the median of their {word}s",
+                                     also) if x)  # fmt: skip
     out = {
         "stat": sa,
-        "value_a": a["value"],
-        "value_b": b["value"],
-        "estimate": a["value"] / b["value"],
+        "value_a": value_a,
+        "value_b": value_b,
+        "estimate": value_a / value_b,
         "method": "ratio of printed values",
         "source": "reported",
         "note": note,
@@ -589,6 +599,7 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
         "n_runs_b": kb,
         "testable": False,
         "first_shown": first_shown,
+        **({"also": also} if also else {}),
     }
     lo_a, hi_a = a.get("bound_low"), a.get("bound_high")
     lo_b, hi_b = b.get("bound_low"), b.get("bound_high")
@@ -604,6 +615,29 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
             note=note + "; bounds from printed ranges, not a confidence interval",
         )
     return out
+
+
+_STAT_WORD = {"p50": "median", "mean": "mean"}
+
+
+def _not_printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> str:
+    """The files of ``runs`` that printed no ``stat`` of ``basis`` (so no value of theirs is in
+    the ratio), as a clause, or ''."""
+    s = t.summaries
+    has = s.loc[
+        (s["metric"] == basis) & (s["source"] == "reported") & (s["stat"] == stat), "run_id"
+    ]
+    ex = pd.Series(schema.execution_ids(runs).to_numpy(), index=runs.index)
+    printed = set(ex[runs["run_id"].isin(has)])
+    left = runs[~ex.isin(printed)]
+    if left.empty:
+        return ""
+    base = strings(t.runs, "source_path").dropna().drop_duplicates().str.rsplit("/", n=1).str[-1]
+    path = strings(left, "source_path").fillna("?")
+    name = path.str.rsplit("/", n=1).str[-1]
+    names = sorted(set(path.where(name.isin(base[base.duplicated()]), name)))  # sp2.txt twice
+    word = _STAT_WORD.get(stat, stat)
+    return f"{', '.join(f'`{n}`' for n in names)} printed no {word}: not in its side's figure"
 
 
 @memo
@@ -961,6 +995,13 @@ def _unnamed_pairs(pct: pd.DataFrame, by: Sequence[str]):
         said |= set(g["tool"])
         ends = sorted(set(far[g.index].dropna()))
         tools = f"**{', '.join(sorted(set(g['tool'])))}**" + (f" under ‘{head}’" if head else "")
+        # the group's own values ('AN on'): each group said the same sentence
+        named = [
+            label_part(c, v)
+            for c, v in zip(by, values, strict=True)
+            if c not in ("campaign", "vms") and _set(v)
+        ]
+        tools += f" ({' · '.join(named)})" if named else ""
         many = next(
             (
                 (side, names)
@@ -991,6 +1032,10 @@ def _unnamed_pairs(pct: pd.DataFrame, by: Sequence[str]):
         }
         found.append((group, g))
     return found, why, said
+
+
+def _set(v) -> bool:
+    return not (v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)) or v == "")
 
 
 _CROSS_COLUMNS = (

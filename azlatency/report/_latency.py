@@ -232,7 +232,8 @@ def _longest_rising(values: np.ndarray) -> list[bool]:
     return keep
 
 
-def _part(col: str, value) -> str:
+def label_part(col: str, value) -> str:
+    """How a label says ``col``'s ``value``: 'AN on', 'D4as_v4', '350 B', 'to 10.0.0.5'."""
     if col == "src_zone":
         return ""  # shown with dst_zone
     if col == "dst_zone":
@@ -308,7 +309,7 @@ def _row_label(r: pd.Series, by: list[str], varies: list[str], many: bool) -> st
             continue
         if c == "placement" and zoned and v in ("same_zone", "cross_zone"):
             continue  # the zones shown already say it
-        text = _part(c, v)
+        text = label_part(c, v)
         parts.append(text.format(r.get("src_zone"), v) if c == "dst_zone" else text)
     parts.append(str(r["tool"]))
     text = " · ".join(parts)
@@ -394,7 +395,7 @@ def _with_hosts(label: pd.Series, out: pd.DataFrame, hosts: list[str]) -> pd.Ser
         if "dst_host" in differ and "dst_ip" in differ:
             differ.remove("dst_ip")  # the host names it
         extra = names.loc[rows, differ].apply(
-            lambda r: " · ".join(_part(c, v) for c, v in r.items() if v), axis=1
+            lambda r: " · ".join(label_part(c, v) for c, v in r.items() if v), axis=1
         )
         parts = label[rows].str.rsplit(" · ", n=1)
         label[rows] = [

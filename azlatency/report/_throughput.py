@@ -11,6 +11,7 @@ from ..stats import runlevel
 from ..stats.baseline import PACED_UDP, asked_bps
 from ..stats.common import INTERVAL_CORE
 from ._data import host_pair, strings, throughput_runs
+from ._latency import label_part
 from ._memo import memo
 from ._show import counted, fmt
 
@@ -29,6 +30,8 @@ COLUMNS = [
     "src_zone",
     "dst_zone",
     "placement",
+    "accelerated_networking",
+    "vm_size",
     "heading",
     "src_host",
     "dst_host",
@@ -211,9 +214,11 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
     file = strings(out, "source_path").str.rsplit("/", n=1).str[-1] + line.where(
         line == "", ":" + line
     )
+    factors = _factors(out)
     scen = (
         strings(out, "scenario")
         .fillna(zones)
+        .fillna(factors)
         .fillna("‘" + strings(out, "heading") + "’")
         .fillna(hosts)
         .fillna(file)
@@ -221,6 +226,8 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
     )
     varies = zones.groupby(scen).transform(lambda z: z.nunique(dropna=False) > 1)
     where = scen.where(~varies | zones.isna(), scen + " · " + zones)
+    varies = factors.groupby(where).transform(lambda f: f.nunique(dropna=False) > 1)
+    where = where.where(~varies | factors.isna(), where + " · " + factors)
     varies = hosts.groupby(where).transform(lambda h: h.nunique() > 1)
     out["where"] = where.where(~varies | hosts.isna(), where + " · " + hosts)
     many = out.groupby("tool")["parser_variant"].transform("nunique") > 1
@@ -232,6 +239,21 @@ def _names(out: pd.DataFrame) -> pd.DataFrame:
         out["run"] == "", out["where"] + " · " + out["series"] + " · " + out["run"]
     )
     return out
+
+
+def _factors(out: pd.DataFrame) -> pd.Series:
+    """The placement, accelerated networking and VM size of each run where the campaign's
+    runs differ in them ('AN on'), else NA: qperf runs filed under an-on/ and an-off/ were
+    'qp.txt:5' and 'qp.txt:15' on page 22, which page 10 calls 'AN on' and 'AN off'."""
+    cols = [
+        c
+        for c in ("placement", "accelerated_networking", "vm_size")
+        if c in out and out[c].astype("string").nunique(dropna=False) > 1
+    ]
+    words = out[cols].apply(
+        lambda r: " · ".join(label_part(c, v) for c, v in r.items() if pd.notna(v)), axis=1
+    ) if cols else pd.Series("", index=out.index)  # fmt: skip
+    return words.astype("string").replace("", pd.NA)
 
 
 def _runs_apart(out: pd.DataFrame, names: list[pd.Series]) -> pd.Series:
