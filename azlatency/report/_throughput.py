@@ -83,28 +83,38 @@ def _figure(summaries: pd.DataFrame, run_id: str) -> tuple[float, str, str]:
 
 def _intervals(
     samples: pd.DataFrame, run_id: str, forward: str = "receiver"
-) -> tuple[pd.Series, str]:
+) -> tuple[pd.Series, str, list[float]]:
     """Per-interval rates of the whole run: the SUM stream when there are several streams;
     where both flows are logged (iperf3 --bidir), the ``forward`` role's rows (the flow from
     client to server: a client's sender rows, a server's receiver rows; a client's figure
     was its reverse flow's, beside the forward flow's printed total and arrow); omitted
-    (warm-up) intervals left out.  With the end whose reports they are ('' if not said)."""
+    (warm-up) and partial intervals left out.  With the end whose reports they are ('' if
+    not said) and the lengths of the partial intervals left out (seconds)."""
     s = samples[
         (samples["run_id"] == run_id)
         & (samples["kind"] == "interval")
         & (samples["status"] == "ok")
     ]
     if s.empty or "bits_per_second" not in s.columns:
-        return pd.Series([], dtype=float), ""
+        return pd.Series([], dtype=float), "", []
     if "role" in s.columns and s["role"].nunique() > 1:
         s = s[s["role"] == forward]  # first: text --bidir prints a stream a flow, no SUM
     if "stream" in s.columns and s["stream"].eq("SUM").any():
         s = s[s["stream"] == "SUM"]
     elif "stream" in s.columns and s["stream"].nunique() > 1:
-        return pd.Series([], dtype=float), ""  # per-stream rows without a sum: not one series
+        return pd.Series([], dtype=float), "", []  # per-stream rows without a sum
     roles = set(s["role"].dropna().astype(str)) if "role" in s.columns else set()
     side = roles.pop() if len(roles) == 1 else ""
-    return s.sort_values("seq")["bits_per_second"].astype(float).dropna(), side
+    s = s.sort_values("seq")
+    rates = s["bits_per_second"].astype(float)
+    if {"start_s", "end_s"} <= set(s.columns):
+        # a partial interval (an iperf3 receiver's last 0.017 s, after the sender stopped) is
+        # the drain of a queue, not the path's rate: a server's figure of 98.9 Mbit/s (its
+        # printed receiver total) was 79.6, the mean of 99.1, 99.8 and that tail's 39.8
+        length = (s["end_s"] - s["start_s"]).astype(float)
+        full = length.isna() | (length >= 0.5 * length.median())
+        return rates[full.to_numpy()].dropna(), side, length[~full].tolist()
+    return rates.dropna(), side, []
 
 
 @memo
@@ -128,7 +138,7 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
         )
         base["both_ways"] = r.get("direction") == "bidir"
-        x, reports = _intervals(
+        x, reports, part = _intervals(
             samples, r["run_id"], "sender" if r.get("role") == "client" else "receiver"
         )
         lost = _sent_not_arrived(r, reports, side, source, figure)
@@ -136,12 +146,18 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             x = x.iloc[:0]  # a UDP sender's rates count no loss: what arrived is the figure
         if len(x) >= 2:
             ci = stats.mean_ci(x.to_numpy(), level).iloc[0]
+            left = (
+                f" ({counted(len(part), 'partial interval')} of "
+                f"{', '.join(f'{v:.3g}' for v in part)} s left out)"
+                if part
+                else ""
+            )
             base.update(
                 estimate=ci["estimate"],
                 ci_low=ci["ci_low"],
                 ci_high=ci["ci_high"],
                 level=level,
-                method=f"mean of {len(x)} interval rates, {ci['method']}",
+                method=f"mean of {len(x)} interval rates{left}, {ci['method']}",
                 source="samples",
                 n=len(x),
                 note=ci["note"] or "intervals of one run are not independent draws; see method",

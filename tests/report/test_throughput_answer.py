@@ -176,6 +176,22 @@ def test_a_udp_runs_figure_is_what_arrived(tmp_path):
     assert "1→2 38.77 Mbit/s, 1→3 99.95 Mbit/s" in said[0]
 
 
+def test_a_partial_interval_is_left_out_of_a_runs_mean():
+    # iperf3 --get-server-output, UDP at -b 100M: the server's intervals are 99.12 and 99.76
+    # Mbit/s, then 0.017 s of 39.85 (the queue draining after the sender stopped); their
+    # plain mean, 79.58 Mbit/s, was the run's figure beside its printed 98.93
+    import azlatency
+    from tests.conftest import FIXTURES
+
+    fx = FIXTURES / "iperf3" / "iperf3--3.12-linux-get-server-output-u-udp-server-json.txt"
+    server = throughput_table(azlatency.read(fx)).iloc[1]
+    assert server["side"] == "receiver" and server["n"] == 2
+    assert server["estimate"] == pytest.approx((99115568.1636094 + 99764320) / 2, rel=1e-6)
+    assert server["method"].startswith(
+        "mean of 2 interval rates (1 partial interval of 0.0172 s left out)"
+    )
+
+
 def test_a_reverse_runs_zone_pair_is_the_way_its_data_went():
     # an -R run filed under 1-3/ sent its data from the server (zone 3) to the client: 3→1,
     # as page 20's asymmetry and the zone answer read it (the answer said '1→3')
