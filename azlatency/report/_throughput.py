@@ -8,7 +8,7 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ..stats import runlevel
-from ..stats.baseline import PACED_UDP, asked_bps
+from ..stats.baseline import PACED_UDP, asked_bps, pace_flags
 from ..stats.common import INTERVAL_CORE
 from ._data import host_pair, strings, throughput_runs
 from ._latency import label_part
@@ -382,9 +382,10 @@ def paced_note(runs: pd.DataFrame) -> str:
         if each.max() > each.min():
             rate += f" to {fmt(float(each.max()), 'bps')}"
         its = "its figure is" if n == 1 else "their figures are"
+        flags = pace_flags(runs.loc[held.index, "tool"], named=False)
         parts.append(
-            f"{counted(n, 'run')} asked for {rate} a stream (-b) and reached it: {its} the "
-            "pace asked, not what the path carries"
+            f"{counted(n, 'run')} asked for {rate} a stream ({flags}) and reached it: {its} "
+            "the pace asked, not what the path carries"
         )
     return "; ".join(p for p in parts if p)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -436,9 +436,23 @@ def _verdict(e: dict, target: Target, vm, part: pd.DataFrame, est: dict, level: 
 PACED_UDP = ("iperf3", "iperf2")
 
 
+# The option that sets a sender's pace, by tool: iperf's -b, sockperf's --mps (messages a
+# second, which its NOTE line repeats: 'using msg-size=1000, mps=20000').
+PACE_FLAG = {"sockperf": "--mps"}
+
+
+def pace_flags(tools: Iterable[str], *, named: bool = True) -> str:
+    """'iperf3 -b', 'iperf3 -b, sockperf --mps' (``named``: with the tool), or '-b'."""
+    tools = sorted({str(t) for t in tools})
+    if not named:
+        return ", ".join(dict.fromkeys(PACE_FLAG.get(t, "-b") for t in tools))
+    return ", ".join(f"{t} {PACE_FLAG.get(t, '-b')}" for t in tools)
+
+
 def asked_bps(labels: str | None, streams: float | None) -> float:
     """The rate a run's log says it asked for, in bit/s: iperf3 JSON's ``target_bitrate`` a
-    stream (its ``target_bitrate_bps`` label) times the run's streams; NaN where none."""
+    stream, sockperf's ``--mps`` times its message size (their ``target_bitrate_bps``
+    label) times the run's streams; NaN where none."""
     stated = json.loads(labels) if isinstance(labels, str) and labels else {}
     try:
         rate = float(stated.get("target_bitrate_bps") or "nan")
@@ -460,8 +474,8 @@ def _paced(part: pd.DataFrame, e: dict, low: float, unit: str) -> str:
     rates = [r for r in asked if r > 0]
     if rates and all(convert(r, "bps", unit) < low for r in rates):
         return (
-            f"the runs asked for {max(rates) / 1e6:.4g} Mbit/s (iperf3 -b), below the target: "
-            "they measured the pace asked, not the VM"
+            f"the runs asked for {max(rates) / 1e6:.4g} Mbit/s ({pace_flags(part['tool'])}), "
+            "below the target: they measured the pace asked, not the VM"
         )
     udp = part["protocol"].astype("string").str.lower().eq("udp") if "protocol" in part else None
     if udp is not None and (udp & part["tool"].isin(PACED_UDP)).fillna(False).all() and not rates:

@@ -192,6 +192,22 @@ def test_a_partial_interval_is_left_out_of_a_runs_mean():
     )
 
 
+def test_a_sockperf_throughput_test_at_a_set_message_rate_is_paced():
+    # 'NOTE: test was performed, using msg-size=1000, mps=20000': 20,000 messages of 1000 B a
+    # second, 160 Mbit/s of payload; its figure (164.3 Mbit/s, sockperf's binary 'Gbps') was
+    # set against a --mps=max run at 1400 B as '6.50x' with no word of the pace
+    import azlatency
+    from tests.conftest import FIXTURES
+
+    fx = FIXTURES / "sockperf" / "sockperf--3.7-linux-udp-m1000-mps20000-gigasize-throughput.txt"
+    tp = throughput_table(azlatency.read(fx))
+    assert tp["paced_bps"].tolist() == [160e6]
+    assert paced_note(tp) == (
+        "1 run asked for 160 Mbit/s a stream (--mps) and reached it: its figure is the pace "
+        "asked, not what the path carries"
+    )
+
+
 def test_a_reverse_runs_zone_pair_is_the_way_its_data_went():
     # an -R run filed under 1-3/ sent its data from the server (zone 3) to the client: 3→1,
     # as page 20's asymmetry and the zone answer read it (the answer said '1→3')

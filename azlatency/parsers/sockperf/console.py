@@ -52,6 +52,7 @@ class _Section:
         self.has_stats = self.has_min = self.no_valid = self.total_loss = False
         self.throughput = self.bandwidth = False
         self.tp_msg_size: int | None = None
+        self.tp_mps: str | None = None  # the NOTE's 'mps=20000' (or 'max')
         self.rows: fulllog.Rows | None = None
         self.rows_closed = True
         self.csv_col: str | None = None
@@ -474,6 +475,7 @@ def _tp_sent(ex: Execution, i: int, m: re.Match[str]) -> None:
 
 def _tp_size(ex: Execution, i: int, m: re.Match[str]) -> None:
     ex.cur.tp_msg_size = ex.int_(m.group("m"), i, "'msg-size=<bytes>'")
+    ex.cur.tp_mps = m.group("mps")
 
 
 def _tp_rate(ex: Execution, i: int, m: re.Match[str]) -> None:

@@ -94,7 +94,7 @@ NOTE_LINE = re.compile(r"sockperf:\s*(?P<msg>(?:Info|Warning|WARNING|NOTE)\b.*?)
 TP_SENT = re.compile(
     r"Total of (?P<n>\d+) messages sent in (?P<s>\S+) sec(?: \((?P<skip>\d+) messages skipped\))?"
 )
-TP_SIZE = re.compile(r"NOTE:.*?using (?:average )?msg-size=(?P<m>\d+)")
+TP_SIZE = re.compile(r"NOTE:.*?using (?:average )?msg-size=(?P<m>\d+)(?:,\s*mps=(?P<mps>\w+))?")
 TP_RATE = re.compile(
     r"Message Rate is (?P<r>\d+) \[msg/sec\](?:, Packet Rate is about (?P<p>\d+) \[pkt/sec\])?"
 )

@@ -145,8 +145,11 @@ def build_run(ex: Execution, sec: _Section) -> Run:
     )
     if ex.command:
         meta["command"] = ex.command
-    if ex.labels:
-        meta["labels"] = dict(ex.labels)
+    labels = dict(ex.labels)
+    if sec.throughput:
+        labels.update(_paced(ex, sec, meta["msg_size_bytes"]))
+    if labels:
+        meta["labels"] = labels
     if role == "client" and basis and (sec.has_stats or sec.rows is not None):
         meta["warmup_excluded"] = True  # [Valid Duration] leaves the warm-up out
     if role == "server" and ex.srv_received is not None:
@@ -158,6 +161,20 @@ def build_run(ex: Execution, sec: _Section) -> Run:
     run.line_start = (ex.start if sec is ex.sections[0] else sec.first) + 1
     run.line_end = sec.last + 1
     return run
+
+
+def _paced(ex: Execution, sec: _Section, size: int | None) -> dict[str, int]:
+    """The message rate a throughput test was asked for (``--mps``, which sockperf's NOTE
+    repeats: 'using msg-size=1000, mps=20000'), and the payload rate it makes: sockperf paces
+    its sender at that rate, so a figure near it is the pace, not the path.  None for
+    ``--mps=max``."""
+    mps = _digits(sec.tp_mps) if sec.tp_mps else _digits(ex.opts.get("--mps"))
+    if mps is None:
+        return {}
+    out = {"messages_per_second_asked": mps}
+    if size:
+        out["target_bitrate_bps"] = mps * size * 8
+    return out
 
 
 def _warnings(ex: Execution, sec: _Section, run: Run) -> None:
