@@ -110,9 +110,10 @@ def _intervals(
     if {"start_s", "end_s"} <= set(s.columns):
         # a partial interval (an iperf3 receiver's last 0.017 s, after the sender stopped) is
         # the drain of a queue, not the path's rate: a server's figure of 98.9 Mbit/s (its
-        # printed receiver total) was 79.6, the mean of 99.1, 99.8 and that tail's 39.8
+        # printed receiver total) was 79.6, the mean of 99.1, 99.8 and that tail's 39.8. A
+        # run's own last part (-t 2.5: half a second) is kept
         length = (s["end_s"] - s["start_s"]).astype(float)
-        full = length.isna() | (length >= 0.5 * length.median())
+        full = length.isna() | (length >= 0.25 * length.median())
         return rates[full.to_numpy()].dropna(), side, length[~full].tolist()
     return rates.dropna(), side, []
 
