@@ -1068,3 +1068,25 @@ def test_page_40_says_which_group_it_could_not_compare(by_an):
     assert [w.split(":")[0] for w in said] == [
         "**qperf, sockperf** (AN off)", "**qperf, sockperf** (AN on)"
     ]  # fmt: skip
+
+
+def test_a_message_size_question_is_answered_by_the_sizes_in_order(tmp_path):
+    # qperf -oo 'msg_size:1:64K:*4' tcp_lat, and tcp_bw with udp_lat: 'How does latency grow
+    # with message size?' was fifteen ratios against 1 B messages, and never said that
+    # tcp_lat fell from 46.9 µs at 16 B to 13.8 µs at 64 B
+    files = {
+        "qperf/qperf--0.4.11-linux-oo-vu-sweep-tcp_lat.txt": "sweep.txt",
+        "qperf/qperf--0.4.11-linux-oo-sweep-sizes-from-command.txt": "sweep2.txt",
+    }
+    t = import_fixtures(tmp_path, "ms", files)
+    _, claims = rep.campaign_answer(t, "How does latency grow with message size?", rng=0)
+    said = claims.loc[claims["kind"].eq("statement"), "text"].tolist()
+    assert said[0] == (
+        "**By message size (qperf, tcp; mean half round trip): from 13.8 µs at 64 B to 81.7 µs "
+        "at 16384 B, not rising steadily with size** (1 B 19.6 µs, 4 B 39.6 µs, 16 B 46.9 µs, "
+        "64 B 13.8 µs, 256 B 13.9 µs, 1024 B 14 µs, 4096 B 57.5 µs, 16384 B 81.7 µs, 65536 B "
+        "22.9 µs; printed values, one run a size: no test)"
+    )
+    # udp_lat at 64 KiB printed '0 ns' (nothing sent): named, not left out unsaid
+    assert said[1].endswith("; 65536 B not compared (below))")
+    assert "from 5.032 Mbit/s at 1 B to 16.56 Gbit/s at 65536 B, rising with size" in said[2]
