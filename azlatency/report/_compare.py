@@ -296,6 +296,7 @@ CONDITION_NAMES = {
     "latency_basis": "basis",
     "role": "side",
     "side": "figure from",  # a throughput run's: the receiver's or the sender's
+    "mode": "test",  # a throughput run's: ethr's bandwidth or pps test
 }
 
 

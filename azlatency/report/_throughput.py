@@ -40,6 +40,7 @@ COLUMNS = [
     "line_start",
     "streams",
     "protocol",
+    "mode",  # the tool's test: ethr's bandwidth and pps (1-byte packets) are two measures
     "direction",  # reverse: iperf's -R, the server sent (``where`` names the data's way)
     "both_ways",  # iperf3 --bidir: both flows at once; the figure is the forward flow's
     "paced_bps",  # the rate the run asked for and reached (its figure is that pace), or NaN
@@ -289,7 +290,7 @@ def _runs_apart(out: pd.DataFrame, names: list[pd.Series]) -> pd.Series:
 # What two throughput runs must share to be set side by side (with the factors but the one
 # compared): one tool, protocol, region and side of the test (client or server log), as many
 # streams, and a figure of the same end (what arrived, or what was sent).
-HELD = ("campaign", "tool", "protocol", "region", "role", "streams", "side", "both_ways")
+HELD = ("campaign", "tool", "protocol", "mode", "region", "role", "streams", "side", "both_ways")
 
 
 class ThroughputEstimator:
@@ -342,13 +343,21 @@ class ThroughputEstimator:
 
 def kinds(tp: pd.DataFrame) -> pd.Series:
     """Each run's series, with its protocol where one series holds two ('iperf3, tcp' and
-    'iperf3, udp'): a range of a tool's runs went from a UDP run's paced 1 Mbit/s to a TCP
-    run's 9 Gbit/s, one figure of each kind."""
+    'iperf3, udp'), and its test where one holds two ('ethr, udp, pps test'): a range of a
+    tool's runs went from a UDP run's paced 1 Mbit/s to a TCP run's 9 Gbit/s, one figure of
+    each kind."""
     if "protocol" not in tp or tp.empty:
         return tp["series"] if "series" in tp else pd.Series(dtype=object)
     proto = tp["protocol"].astype("string")
     two = proto.groupby(tp["series"]).transform(lambda p: p.nunique() > 1).astype(bool)
-    return tp["series"].where(~two, tp["series"] + ", " + proto.fillna("protocol not stated"))
+    out = tp["series"].where(~two, tp["series"] + ", " + proto.fillna("protocol not stated"))
+    if "mode" not in tp:
+        return out
+    # and its test where one holds two: ethr's pps test (1-byte packets, 1.135 Mbit/s) was
+    # the low end of a range whose high end was its bandwidth test at 100 Mbit/s
+    mode = tp["mode"].astype("string")
+    two = mode.groupby(out).transform(lambda m: m.nunique() > 1).astype(bool)
+    return out.where(~two, out + ", " + mode.fillna("test not stated") + " test")
 
 
 def paced_sentence(runs: pd.DataFrame) -> str:

@@ -11,7 +11,7 @@ import yaml
 from azlatency import report as rep
 from azlatency.report._answer import _named
 from azlatency.report._claims import throughput_context
-from azlatency.report._throughput import paced_note, throughput_table
+from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
 from tests.conftest import ROOT
 from tests.report._fixture_campaign import TWO_PINGS, import_fixtures
@@ -357,3 +357,19 @@ def test_a_factor_no_run_knows_is_said_as_unknown(tmp_path):
         "Nothing to compare: no run's placement is known (the logs do not say it; "
         "campaign.yaml's rules or hosts can)." in md
     )
+
+
+def test_a_tools_two_tests_are_two_series_and_not_compared(tmp_path):
+    # ethr -p udp: '-t b -b 100M' sends at 100 Mbit/s, '-t p' sends 1-byte packets to count
+    # them (141,350 a second, 1.135 Mbit/s); page 22 gave one range 'from 1.135 Mbit/s to
+    # 100 Mbit/s', and a placement contrast set the two tests side by side
+    files = {
+        "ethr/ethr--1.0.0-linux-c-t-b-udp-b100M-d2s-console.txt": "same-zone/ethr-b.txt",
+        "ethr/ethr--1.0.0-linux-c-t-p-udp-d2s-console.txt": "cross-zone/ethr-p.txt",
+    }
+    t = import_fixtures(tmp_path, "et", files, YAML)
+    tp = throughput_table(t)
+    assert sorted(kinds(tp)) == ["ethr, bandwidth test", "ethr, pps test"]
+    claims = rep.contrast_claims(t, factors=["placement"], rng=0)
+    (apart,) = claims.loc[claims["tool"].eq("ethr"), "text"]
+    assert "not compared" in apart and "(test bandwidth vs pps;" in apart
