@@ -34,7 +34,12 @@ from ._memo import memo
 from ._show import counted, fmt_bound
 
 FACTORS = ("placement", "accelerated_networking", "vm_size", "msg_size_bytes")
-CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "region", "role")
+CONTEXT = ("campaign", "tool", "latency_basis", "protocol", "measure", "region", "role")
+# Tests whose latency is another measure than one message's round trip, by ``mode``: never
+# set beside a ping-pong of the same tool (netperf's TCP_CRR opens, answers and closes a
+# connection per transaction; sockperf's under-load keeps many messages in flight; a TCP
+# connect time is a handshake).  The ``measure`` a contrast holds, said in its context.
+MEASURES = {"crr": "connect-request-response", "under-load": "under load", "connect": "connect"}
 # The first value found in these lists is the reference (the denominator of a ratio).
 BASELINES = {
     "placement": (
@@ -181,7 +186,10 @@ def _shown_latency(runs: pd.DataFrame) -> pd.DataFrame:
     """Latency runs of round trips and half round trips, as the latency pages show them;
     one-way delays are page 40's, beside the evidence of the clocks they rest on."""
     runs = latency_runs(runs)
-    return runs[runs["latency_basis"].isin(units.BASES)]
+    runs = runs[runs["latency_basis"].isin(units.BASES)]
+    if "mode" not in runs:
+        return runs
+    return runs.assign(measure=runs["mode"].map(MEASURES).astype(object))
 
 
 def contrast_pairs(
@@ -261,7 +269,8 @@ def _how(one: pd.DataFrame, other: pd.DataFrame, held: list[str]) -> list[str]:
         va, vb = (sorted(set(x[c].dropna().map(lambda v, c=c: _said(v, c)))) for x in (one, other))
         if va != vb:
             name = CONDITION_NAMES.get(c, c.replace("_", " "))
-            how.append(f"{name} {'/'.join(va) or 'not stated'} vs {'/'.join(vb) or 'not stated'}")
+            none = "a message at a time" if c == "measure" else "not stated"  # MEASURES' others
+            how.append(f"{name} {'/'.join(va) or none} vs {'/'.join(vb) or none}")
     return how
 
 
@@ -317,6 +326,8 @@ def _context_text(context: dict, factor: str, mixed: frozenset = frozenset()) ->
     parts = [str(context["tool"])] if "tool" in context else []
     if context.get("tool") in mixed and "protocol" in context:
         parts.append(str(context["protocol"]))
+    if "measure" in context:
+        parts.append(str(context["measure"]))
     if "msg_size_bytes" in context:
         parts.append(_show(context["msg_size_bytes"]))
     if "vm_size" in context:
