@@ -87,6 +87,9 @@ ELSEWHERE = {
     "owping": "one-way delays: page 40 sets them beside the round trip",
     "fio": "storage I/O",
     "iostat": "storage I/O",
+    # a TCP_RR table prints a transaction rate only; a latency is read where netperf prints
+    # one (-j with its latency selectors, -v 2's histogram)
+    "netperf": "transaction rates: a latency only where netperf prints one, -j or -v 2",
 }
 
 

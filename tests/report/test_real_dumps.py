@@ -1100,3 +1100,23 @@ def test_a_message_size_question_is_answered_by_the_sizes_in_order(tmp_path):
     # udp_lat at 64 KiB printed '0 ns' (nothing sent): named, not left out unsaid
     assert said[1].endswith("; 65536 B not compared (below))")
     assert "from 5.032 Mbit/s at 1 B to 16.56 Gbit/s at 65536 B, rising with size" in said[2]
+
+
+def test_netperfs_transaction_rate_alone_is_said_for_what_it_is(tmp_path):
+    # a classic TCP_RR table prints a transaction rate (24,491.26 a second) and no latency:
+    # the key findings said '1 netperf run (no latency or throughput figure these pages
+    # read)', not what it holds nor how netperf prints a latency
+    files = {
+        "netperf/netperf--2.7.0-pkb-linux-TCP_RR-r64x1024-classic.txt": "np.txt",
+        TWO_PINGS[0]: "ping.txt",
+    }
+    tables = import_fixtures(tmp_path, "np", files)
+    md = rep.campaign_findings(
+        rep.import_overview("np", tmp_path), rep.headline(rep.latency_percentiles(tables)),
+        rep.zone_pair_medians(tables), rep.asymmetry_table(tables, rng=0),
+        rep.throughput_table(tables),
+    )  # fmt: skip
+    assert (
+        "- **Not in the figures above:** 1 netperf run (transaction rates: a latency only where "
+        "netperf prints one, -j or -v 2)." in md
+    )
