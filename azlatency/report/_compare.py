@@ -635,7 +635,7 @@ _STAT_WORD = {"p50": "median", "mean": "mean"}
 def _not_printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> str:
     """The files of ``runs`` that printed no ``stat`` of ``basis`` (so no value of theirs is in
     the ratio), as a clause, or ''."""
-    s = t.summaries
+    s = t.summaries[t.summaries["run_id"].isin(runs["run_id"])]
     has = s.loc[
         (s["metric"] == basis) & (s["source"] == "reported") & (s["stat"] == stat), "run_id"
     ]
