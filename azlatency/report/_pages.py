@@ -161,7 +161,6 @@ def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> 
             texts.append(f"{head_}{without_value(every)}")
             continue
         lo, hi = _extremes(g)
-        with_ci = int(g["ci_low"].notna().sum())
         printed = int(g["source"].eq("reported").sum())
         where = (
             f"{fmt_interval(lo)} (*{lo['label']}*)"
@@ -170,12 +169,26 @@ def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> 
             f"(*{hi['label']}*), {len(g)} groups"
         )
         texts.append(
-            f"{head_} {where}; {with_ci} of {len(g)} with a {level:.0%} interval, {printed} "
+            f"{head_} {where}; {_with_interval(g, level)}, {printed} "
             f"printed by the tool.{without_value(every, lo, hi)}"
         )
     if converted:
         texts.append(f"Converted explicitly to {converted} (rtt = 2 × half_rtt).")
     return _rows("distributions", texts or ["Nothing to summarise: no latency group."])
+
+
+def _with_interval(g: pd.DataFrame, level: float) -> str:
+    """'2 of 5 with a 95% interval', and the intervals at another level (a tool's own: sockperf
+    3.8 prints a 99% one) counted apart: '0 of 1 with a 95% interval (1 with the tool's
+    printed 99%)', where it said '1 of 1 with a 95% interval' beside '99% CI'."""
+    has = g["ci_low"].notna()
+    at = pd.to_numeric(g["level"], errors="coerce") if "level" in g else pd.Series(np.nan, g.index)
+    other = has & at.notna() & ~np.isclose(at.fillna(level), level)
+    said = f"{int((has & ~other).sum())} of {len(g)} with a {level:.0%} interval"
+    if other.any():
+        levels = ", ".join(sorted({f"{v:.0%}" for v in at[other]}))
+        said += f" ({int(other.sum())} with the tool's printed {levels})"
+    return said
 
 
 def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> pd.DataFrame:

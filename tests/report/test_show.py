@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 from scipy.stats import binomtest
 
+import azlatency
 from azlatency import plots
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
@@ -521,4 +522,17 @@ def test_a_range_of_tail_ratios_names_its_ends():
     texts = rep.tail_claims(ratios, exceed, level=0.95)["text"].tolist()
     assert texts[0] == (
         "p99/p50 ranges from 1.62 (*64 B · sockperf*) to 2.33 (*60 B · irtt*) across 3 groups."
+    )
+
+
+def test_an_interval_printed_at_another_level_is_counted_apart():
+    # sockperf 3.8 prints '99.0% ci=[1889.246, 1895.954]' beside its mean: page 10 said
+    # '1893 µs (99% CI 1889–1896) ...; 1 of 1 with a 95% interval'
+    t = azlatency.read(
+        FIXTURES / "sockperf" / "sockperf--3.8-tcp-pp-full-rtt-markdown-bold--sockperf-issue172.txt"
+    )
+    (text,) = rep.distribution_claims(rep.headline(rep.latency_percentiles(t)), level=0.95)["text"]
+    assert text == (
+        "**sockperf mean, rtt:** 1893 µs (99% CI 1889–1896) (*sockperf*); 0 of 1 with a 95% "
+        "interval (1 with the tool's printed 99%), 1 printed by the tool."
     )
