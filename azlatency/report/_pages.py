@@ -181,14 +181,21 @@ def _with_interval(g: pd.DataFrame, level: float) -> str:
     """'2 of 5 with a 95% interval', and the intervals at another level (a tool's own: sockperf
     3.8 prints a 99% one) counted apart: '0 of 1 with a 95% interval (1 with the tool's
     printed 99%)', where it said '1 of 1 with a 95% interval' beside '99% CI'."""
+    at_level, _, others = _levels(g, level)
+    return f"{at_level} of {len(g)} with a {level:.0%} interval{others}"
+
+
+def _levels(g: pd.DataFrame, level: float) -> tuple[int, int, str]:
+    """How many of ``g``'s rows have an interval at ``level``, how many at another, and
+    those as a clause (' (1 with the tool's printed 99%)') or ''."""
     has = g["ci_low"].notna()
     at = pd.to_numeric(g["level"], errors="coerce") if "level" in g else pd.Series(np.nan, g.index)
     other = has & at.notna() & ~np.isclose(at.fillna(level), level)
-    said = f"{int((has & ~other).sum())} of {len(g)} with a {level:.0%} interval"
-    if other.any():
-        levels = ", ".join(sorted({f"{v:.0%}" for v in at[other]}))
-        said += f" ({int(other.sum())} with the tool's printed {levels})"
-    return said
+    if not other.any():
+        return int(has.sum()), 0, ""
+    levels = ", ".join(sorted({f"{v:.0%}" for v in at[other]}))
+    n = int(other.sum())
+    return int((has & ~other).sum()), n, f" ({n} with the tool's printed {levels})"
 
 
 def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> pd.DataFrame:
@@ -340,10 +347,11 @@ def zone_matrix_claims(
             f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
         )
     if len(m):
-        with_ci = int(medians["ci_low"].notna().sum())
+        with_ci, n_other, others = _levels(medians, level)
+        whole = with_ci + n_other == len(medians)
         texts.append(
-            f"{_of(with_ci, len(medians), 'cell')} a {level:.0%} interval"
-            + ("" if with_ci == len(medians) else " (`note` says why the others have none)")
+            f"{_of(with_ci, len(medians), 'cell')} a {level:.0%} interval{others}"
+            + ("" if whole else " (`note` says why the others have none)")
             + "."
         )
     if len(m) < len(medians):  # named with their bounds, and where they may stand

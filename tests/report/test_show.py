@@ -536,3 +536,13 @@ def test_an_interval_printed_at_another_level_is_counted_apart():
         "**sockperf mean, rtt:** 1893 µs (99% CI 1889–1896) (*sockperf*); 0 of 1 with a 95% "
         "interval (1 with the tool's printed 99%), 1 printed by the tool."
     )
+
+
+def test_a_zone_cell_with_a_printed_99_percent_interval_is_counted_apart(tmp_path):
+    files = {
+        "sockperf/sockperf--3.8-tcp-pp-full-rtt-markdown-bold--sockperf-issue172.txt": "1-2/a.txt"
+    }
+    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/{_}"\n'
+    medians = rep.zone_pair_medians(_campaign(tmp_path, "z99", files, yaml))
+    said = rep.zone_matrix_claims(medians, medians.iloc[0:0], level=0.95, both_ways=0)["text"]
+    assert said.iloc[1] == "0 of 1 cell has a 95% interval (1 with the tool's printed 99%)."
