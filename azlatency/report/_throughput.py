@@ -196,8 +196,9 @@ def _sent_not_arrived(run: dict, reports: str, side: str, source: str, figure: f
         return ""
     if np.isnan(figure):
         return ""
-    loss = pd.to_numeric(pd.Series([run.get("loss_pct")]), errors="coerce").iloc[0]
-    lost = f"{loss:.3g} % of its datagrams lost" if pd.notna(loss) else "its loss not printed"
+    loss = run.get("loss_pct")
+    known = isinstance(loss, (int, float)) and not np.isnan(loss)
+    lost = f"{loss:.3g} % of its datagrams lost" if known else "its loss not printed"
     return (
         f"UDP: what arrived, the receiver's printed total ({lost}); the sender's interval "
         "rates count no loss: one number per run, no interval"
@@ -403,8 +404,10 @@ def paced_note(runs: pd.DataFrame) -> str:
 def _lost(udp: pd.DataFrame) -> str:
     """Which of the UDP ``udp`` runs lost datagrams, or '': their figures are what arrived
     (the receiver's), below the pace by what was lost."""
-    loss = pd.to_numeric(udp.get("loss_pct"), errors="coerce") if "loss_pct" in udp else None
-    if loss is None or not (loss > 0).any():
+    if "loss_pct" not in udp:
+        return ""
+    loss = pd.to_numeric(udp["loss_pct"], errors="coerce")
+    if not (loss > 0).any():
         return ""
     lossy = udp[loss > 0]
     each = ", ".join(f"{w} {v:.3g} %" for w, v in zip(lossy["where"], loss[loss > 0], strict=True))
