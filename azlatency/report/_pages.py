@@ -185,6 +185,17 @@ def _with_interval(g: pd.DataFrame, level: float) -> str:
     return f"{at_level} of {len(g)} with a {level:.0%} interval{others}"
 
 
+def _cells_with_interval(medians: pd.DataFrame, level: float) -> str:
+    """'3 of 4 cells have a 95% interval (`note` says why the others have none).'"""
+    with_ci, n_other, others = _levels(medians, level)
+    whole = with_ci + n_other == len(medians)
+    return (
+        f"{_of(with_ci, len(medians), 'cell')} a {level:.0%} interval{others}"
+        + ("" if whole else " (`note` says why the others have none)")
+        + "."
+    )
+
+
 def _levels(g: pd.DataFrame, level: float) -> tuple[int, int, str]:
     """How many of ``g``'s rows have an interval at ``level``, how many at another, and
     those as a clause (' (1 with the tool's printed 99%)') or ''."""
@@ -347,13 +358,7 @@ def zone_matrix_claims(
             f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
         )
     if len(m):
-        with_ci, n_other, others = _levels(medians, level)
-        whole = with_ci + n_other == len(medians)
-        texts.append(
-            f"{_of(with_ci, len(medians), 'cell')} a {level:.0%} interval{others}"
-            + ("" if whole else " (`note` says why the others have none)")
-            + "."
-        )
+        texts.append(_cells_with_interval(medians, level))
     if len(m) < len(medians):  # named with their bounds, and where they may stand
         texts.append(cells_without_value(medians, lo, hi).strip())
     if len(tested):
