@@ -205,7 +205,7 @@ def _answer_to(tables, name: str, baseline, level: float, rng) -> pd.DataFrame:
     raise ValueError(f"compare: {name!r} is not one of {', '.join(COMPARE_FACTOR)}, ...")
 
 
-_SIZE = re.compile(r"(\d+) B messages")
+_SIZE = re.compile(r"(\d+) B messages")  # a side as _claims.side_name says a message size
 
 
 def size_claims(claims: pd.DataFrame) -> pd.DataFrame:
@@ -257,8 +257,7 @@ def _size_statement(
         if (step < 0).all()
         else "not rising steadily with size"
     )
-    what = {"throughput": "throughput", "half_rtt": "half round trip", "rtt": "round trip"}
-    said = f"{C.STAT_WORDS.get(stat, stat)} {what.get(basis, basis)}"
+    said = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
     each = ", ".join(f"{k} B {fmt(values[k], unit)}" for k in sizes)
     kinds = set(g["evidence"].astype(str))
     evidence = kinds.pop() if len(kinds) == 1 else "mixed"

@@ -39,10 +39,12 @@ import pandas as pd
 from .. import stats
 from ..schema import Tables
 from ._compare import (
+    BASIS_WORDS,
     ENDPOINTS,
     FACTOR_NAMES,
     FACTORS,
     PRETTY_PLACEMENT,
+    STAT_WORDS,
     Estimator,
     _context_text,
     _show,
@@ -790,18 +792,9 @@ def _num(x: float) -> str:
 
 
 def _what(c: dict) -> str:
-    basis = {
-        "half_rtt": "half round trip",
-        "rtt": "round trip",
-        "one_way": "one way",
-        "throughput": "throughput",
-    }
     stat = STAT_WORDS.get(str(c["stat"]), str(c["stat"]))
-    what = f"{c['context']}; {stat} {basis.get(str(c['basis']), c['basis'])}"
+    what = f"{c['context']}; {stat} {BASIS_WORDS.get(str(c['basis']), c['basis'])}"
     return what + (", each pair says which" if c["stat"] == "mixed" else "")
-
-
-STAT_WORDS = {"p50": "median", "mean": "mean", "mixed": "median or mean"}
 
 
 def _n(x) -> int:

@@ -298,6 +298,14 @@ FACTOR_NAMES = {
     "vm_size": "VM size",
     "msg_size_bytes": "message size",
 }
+# A statistic and a latency basis as a sentence says them.
+STAT_WORDS = {"p50": "median", "mean": "mean", "mixed": "median or mean"}
+BASIS_WORDS = {
+    "half_rtt": "half round trip",
+    "rtt": "round trip",
+    "one_way": "one way",
+    "throughput": "throughput",
+}
 # What a held condition is called where two sides differ in it (:func:`apart_pairs`; others
 # by their column's name: protocol, region).
 CONDITION_NAMES = {
@@ -595,7 +603,7 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     value_b = float(np.median(vb)) if first_shown and len(vb) > 1 else b["value"]
     also = _not_printed(t, pd.concat([other, ref]), basis, sa)
     if first_shown and max(len(va), len(vb)) > 1:
-        word = _STAT_WORD.get(sa, sa)
+        word = STAT_WORDS.get(sa, sa)
         also = "; ".join(x for x in (f"a side of several runs: the median of their {word}s",
                                      also) if x)  # fmt: skip
     out = {
@@ -629,9 +637,6 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     return out
 
 
-_STAT_WORD = {"p50": "median", "mean": "mean"}
-
-
 def _not_printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> str:
     """The files of ``runs`` that printed no ``stat`` of ``basis`` (so no value of theirs is in
     the ratio), as a clause, or ''."""
@@ -648,7 +653,7 @@ def _not_printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> str:
     path = strings(left, "source_path").fillna("?")
     name = path.str.rsplit("/", n=1).str[-1]
     names = sorted(set(path.where(name.isin(base[base.duplicated()]), name)))  # sp2.txt twice
-    word = _STAT_WORD.get(stat, stat)
+    word = STAT_WORDS.get(stat, stat)
     return f"{', '.join(f'`{n}`' for n in names)} printed no {word}: not in its side's figure"
 
 

@@ -192,9 +192,8 @@ def _sent_not_arrived(run: dict, reports: str, side: str, source: str, figure: f
     datagrams: its sender's intervals averaged 49.98 Mbit/s, the receiver got 38.77; a run
     that lost every datagram was '1.05 Mbit/s' beside one that lost none."""
     udp = str(run.get("protocol") or "").lower() == "udp"
-    if not (udp and reports == "sender" and side == "receiver" and source == "reported"):
-        return ""
-    if np.isnan(figure):
+    printed = source == "reported" and not np.isnan(figure)
+    if not (udp and reports == "sender" and side == "receiver" and printed):
         return ""
     loss = run.get("loss_pct")
     known = isinstance(loss, (int, float)) and not np.isnan(loss)
