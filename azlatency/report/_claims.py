@@ -51,6 +51,7 @@ from ._compare import (
     apart_pairs,
     context_texts,
     contrast_pairs,
+    file_names,
     mixed_protocols,
 )
 from ._data import host_pair
@@ -443,7 +444,8 @@ def factor_claims(
     texts = context_texts(pairs, mixed_protocols(est.runs))
     bases = [str(p[3].get("latency_basis")) for p in pairs]
     out = claims_of_pairs(est, pairs, texts, bases, stat, level, Observations(tables))
-    return out + apart_claims(apart_pairs(est.runs, factor, pairs), factor, stat, level)
+    apart = apart_pairs(est.runs, factor, pairs)
+    return out + apart_claims(apart, tables.runs, factor, stat, level)
 
 
 @memo
@@ -465,7 +467,7 @@ def throughput_factor_claims(tables: Tables, factor: str, *, level: float = 0.95
         est, pairs, texts, ["throughput"] * len(pairs), "mean", level, _intervals_of
     )
     apart = apart_pairs(runs, factor, pairs, held=HELD)
-    return out + apart_claims(apart, factor, "mean", level, what="throughput")
+    return out + apart_claims(apart, tables.runs, factor, "mean", level, what="throughput")
 
 
 def throughput_contrast_runs(tables: Tables, level: float = 0.95) -> pd.DataFrame:
@@ -534,11 +536,13 @@ def claims_of_pairs(
     return out
 
 
-def apart_claims(apart, factor: str, stat: str, level: float, what: str = "") -> list[dict]:
+def apart_claims(
+    apart, every: pd.DataFrame, factor: str, stat: str, level: float, what: str = ""
+) -> list[dict]:
     """A ``not_compared`` claim for each of ``apart`` (:func:`apart_pairs`): a tool whose
     runs of two values no contrast sets side by side, or the runs of one side a tool's
-    contrasts left out, named; ``what``: the measure, where it is not latency
-    ('throughput')."""
+    contrasts left out, named (as their files, ``every`` the campaign's runs); ``what``: the
+    measure, where it is not latency ('throughput')."""
     name = FACTOR_NAMES.get(factor, factor)
     out = []
     for tool, ref, other, how, left in apart:
@@ -556,7 +560,7 @@ def apart_claims(apart, factor: str, stat: str, level: float, what: str = "") ->
             "caveat": "every run of one side differs from every run of the other" + why,
         }
         if left is not None:
-            names = _run_names(left)
+            names = _run_names(left, every)
             claim.update(
                 runs_a=sorted(left["run_id"]),
                 n_runs_a=len(left),
@@ -567,10 +571,11 @@ def apart_claims(apart, factor: str, stat: str, level: float, what: str = "") ->
     return out
 
 
-def _run_names(runs: pd.DataFrame, most: int = 3) -> str:
+def _run_names(runs: pd.DataFrame, every: pd.DataFrame, most: int = 3) -> str:
     """'`ping-a.log`, `ping-b.log:12` and 2 more': the files of ``runs`` (with the line
-    where a file holds several of them), as Markdown code (a page would print '--' as '–')."""
-    files = runs["source_path"].astype(str).str.rsplit("/", n=1).str[-1]
+    where a file holds several of them; with its folder where ``every``, the campaign's runs,
+    has two of that name), as Markdown code (a page would print '--' as '–')."""
+    files = file_names(every, runs)
     line = runs["line_start"].astype("string").fillna("") if "line_start" in runs else ""
     many = files.duplicated(keep=False)
     named = [f"`{x}`" for x in dict.fromkeys(files.where(~many, files + ":" + line))]

@@ -637,6 +637,16 @@ def _reported_row(t: Tables, ref, other, basis, stat, level) -> dict:
     return out
 
 
+def file_names(every: pd.DataFrame, runs: pd.DataFrame) -> pd.Series:
+    """The file of each of ``runs`` as a page names it: its name, or its path in the campaign
+    where two files of ``every`` (the campaign's runs) share that name ('an-on/sp2.txt' and
+    'an-off/sp2.txt': '`sp2.txt` differs' named either)."""
+    base = strings(every, "source_path").dropna().drop_duplicates().str.rsplit("/", n=1).str[-1]
+    path = strings(runs, "source_path").fillna("?")
+    name = path.str.rsplit("/", n=1).str[-1]
+    return path.where(name.isin(base[base.duplicated()]), name)
+
+
 def _not_printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> str:
     """The files of ``runs`` that printed no ``stat`` of ``basis`` (so no value of theirs is in
     the ratio), as a clause, or ''."""
@@ -649,10 +659,7 @@ def _not_printed(t: Tables, runs: pd.DataFrame, basis: str, stat: str) -> str:
     left = runs[~ex.isin(printed)]
     if left.empty:
         return ""
-    base = strings(t.runs, "source_path").dropna().drop_duplicates().str.rsplit("/", n=1).str[-1]
-    path = strings(left, "source_path").fillna("?")
-    name = path.str.rsplit("/", n=1).str[-1]
-    names = sorted(set(path.where(name.isin(base[base.duplicated()]), name)))  # sp2.txt twice
+    names = sorted(set(file_names(t.runs, left)))
     word = STAT_WORDS.get(stat, stat)
     return f"{', '.join(f'`{n}`' for n in names)} printed no {word}: not in its side's figure"
 

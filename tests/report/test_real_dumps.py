@@ -1060,6 +1060,25 @@ def test_a_side_of_several_printed_medians_is_their_median(tmp_path):
     )
 
 
+def test_a_run_left_out_is_named_by_its_folder_where_two_files_share_its_name(tmp_path):
+    # an-on/sp2.txt (a 64 B ping-pong, full rtt) and an-off/sp2.txt (under load): each is
+    # the one run of its side no contrast takes, and both were named '`sp2.txt` differs'
+    files = {
+        "sockperf/sockperf--3.7-linux-udp-pingpong.txt": "an-on/sp1.txt",
+        "sockperf/sockperf--3.7-linux-udp-m64-fullrtt-pingpong.txt": "an-on/sp2.txt",
+        "sockperf/sockperf--3.7-linux-udp-mps20-short.txt": "an-off/sp1.txt",
+        "sockperf/sockperf--3.7-linux-udp-mps5000-underload.txt": "an-off/sp2.txt",
+    }
+    t = import_fixtures(tmp_path, "an", files, AN_YAML)
+    c = rep.contrast_claims(t, factors=["accelerated_networking"], level=0.95, rng=0)
+    apart = c.loc[c["kind"].eq("not_compared"), "text"].tolist()
+    assert len(apart) == 2
+    assert "`an-on/sp2.txt` differs from every accelerated networking off run" in apart[0]
+    assert "(basis rtt vs half_rtt; measure a message at a time vs under load)" in apart[0]
+    assert "`an-off/sp2.txt` differs from every accelerated networking on run" in apart[1]
+    assert not any("`sp2.txt`" in x for x in apart)
+
+
 def test_page_22_names_the_factor_a_folder_sets(by_an):
     # qperf's runs filed under an-on/ and an-off/: page 22 called them 'qp.txt:5' and
     # 'qp.txt:15', where page 10 says 'AN on' and 'AN off'
