@@ -36,7 +36,8 @@ from ._longrun import (
     span_words,
 )
 from ._memo import memo
-from ._show import counted, fmt
+from ._pages import cells_without_value
+from ._show import counted, fmt, fmt_bound
 from ._throughput import HELD, paced_note
 from ._zones import held_out, zone_pair_medians
 
@@ -387,15 +388,23 @@ def _throughput_evidence(kinds: set[str], sizes: list[int]) -> str:
 
 def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     """The zone pairs from fastest to slowest (the arrow only where the logs prove it), with
-    how the figures were made; a statement per pair and one for the spread."""
-    m = zone_pair_medians(tables, level=level).dropna(subset=["estimate"])
-    if len(m) < 2:
+    how the figures were made; a statement per pair and one for the spread.  Pairs whose
+    figure is known only as a bound (a median among Windows ping's ``time<1ms`` replies) are
+    named with it, as page 20 names them; where fewer than two pairs have a figure of their
+    own, the statement says so (it was 'fewer than two zone pairs have a latency run whose
+    direction is known' of four Windows ping pairs filed by zone)."""
+    every = zone_pair_medians(tables, level=level)
+    m = every.dropna(subset=["estimate"])
+    bounded = int((every.apply(fmt_bound, axis=1) != "").sum()) if len(m) < len(every) else 0
+    if len(m) + bounded < 2:
         return _empty()
     m = m.sort_values("estimate")
+    tool, basis = str(every["tool"].iloc[0]), str(every["basis"].iloc[0])
+    stat = "median" if (every["stat"] == "p50").all() else "median (mean where only a mean printed)"
+    unit, evidence = _zone_evidence(m if len(m) else every)
+    if len(m) < 2:
+        return _frame([_bounded_zone_row(every, m, tool, basis, stat, unit, evidence)])
     lo, hi = m.iloc[0], m.iloc[-1]
-    tool, basis = str(m["tool"].iloc[0]), str(m["basis"].iloc[0])
-    stat = "median" if (m["stat"] == "p50").all() else "median (mean where only a mean printed)"
-    unit, evidence = _zone_evidence(m)
     mixed = m["stat"].nunique() > 1  # a pair's printed mean beside others' medians: said
     each = ", ".join(
         f"{r.src_zone}→{r.dst_zone} {fmt(r.estimate)}"
@@ -416,6 +425,8 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             else "every pair and why none has an interval."
         )
     )
+    if len(m) < len(every):
+        text += cells_without_value(every, lo, hi)
     if held := held_out(m):
         text += " " + held
     row = _statement(
@@ -434,6 +445,26 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         evidence=evidence,
     )
     return _frame([row])
+
+
+def _bounded_zone_row(every, m, tool: str, basis: str, stat: str, unit: str, evidence: str):
+    """The zone statement where fewer than two pairs have a figure of their own and the rest
+    are known only as a bound: the pair that has one, then each bound and where the fastest
+    may be (:func:`_pages.cells_without_value`)."""
+    what = f"{stat} {basis.replace('_', ' ')}"
+    if len(m):
+        one = m.iloc[0]
+        head = f"Only {one.src_zone}→{one.dst_zone} has a {what} of its own: {fmt(one.estimate)}"
+    else:
+        one, head = None, f"No zone pair has a {what} of its own"
+    text = f"**{head}** ({tool}; {unit}).{cells_without_value(every, one, one)}"
+    if held := held_out(every):
+        text += " " + held
+    pairs = [f"{r.src_zone}→{r.dst_zone}" for r in every.itertuples()]
+    return _statement(
+        "answer", "zone pair", text, tool=tool, basis=basis, stat=str(every["stat"].iloc[0]),
+        groups_a=pairs, evidence=evidence,
+    )  # fmt: skip
 
 
 # Where a zone pair's figure came from, in the answer's words and as a claim's evidence.

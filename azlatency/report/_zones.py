@@ -81,17 +81,38 @@ def _choose(
         return r, tool, basis, msg_size
     if msg_size is None:
         msg_size = _most(r, "msg_size_bytes")
+    held: list[str] = []  # what is left out, said (a pair measured at 56 B only was dropped)
     if msg_size is not None:
         # a probe that never came back may leave the size unprinted (fping's timeouts)
-        same = r["msg_size_bytes"] == msg_size
-        r = r[same if latency else same | r["msg_size_bytes"].isna()]
+        keep = r["msg_size_bytes"] == msg_size
+        keep = (keep if latency else keep | r["msg_size_bytes"].isna()).fillna(False)
+        # (a run that printed no size, a dead host's fping, is no run of another size)
+        for size, gone in r[~keep].groupby("msg_size_bytes", sort=True):
+            held.append(_gone(gone, f"of {int(size)} B"))
+        r = r[keep]
     basis = basis or _most(r, "latency_basis")
     if latency:  # a loss or a jitter has no basis: the runs are not split by it
-        r = r[r["latency_basis"] == basis]
-    r, held = _held_fixed(r)
+        keep = (r["latency_basis"] == basis).fillna(False)
+        for b, gone in r[~keep].groupby("latency_basis", sort=True):
+            held.append(_gone(gone, _OF_BASIS.get(b, f"of {b}")))
+        r = r[keep]
+    r, fixed = _held_fixed(r)
     r = r.reset_index(drop=True)
-    r.attrs["held_out"] = held
+    r.attrs["held_out"] = held + fixed
     return r, tool, basis, None if msg_size is None else int(msg_size)
+
+
+_OF_BASIS = {
+    "rtt": "of round trips",
+    "half_rtt": "of half round trips",
+    "one_way": "of one-way delays",
+}
+
+
+def _gone(gone: pd.DataFrame, what: str) -> str:
+    """'3 runs of 56 B (1→2, 2→1)': runs a matrix left out, what they are and their pairs."""
+    pairs = sorted(dict.fromkeys(f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"])))
+    return f"{counted(len(gone), 'run')} {what} ({', '.join(pairs)})"
 
 
 # Placements of a pair of VMs that zones do not define, in words.
@@ -116,9 +137,6 @@ def _held_fixed(r: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         else:
             continue
         for value, gone in r[~keep].groupby(col, sort=True):
-            pairs = sorted(
-                dict.fromkeys(f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"]))
-            )
             what = (
                 f"on {side_name(col, value)}"
                 if col == "vm_size"
@@ -126,7 +144,7 @@ def _held_fixed(r: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                 if col == "placement"
                 else f"with {side_name(col, value)}"
             )
-            held.append(f"{counted(len(gone), 'run')} {what} ({', '.join(pairs)})")
+            held.append(_gone(gone, what))
         r = r[keep]
     return r, held
 

@@ -975,6 +975,40 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     )
 
 
+WIN = "ping/ping--win10-windows-"
+WINDOWS_ZONES = {
+    WIN + "en-6-ipv6-censored-transcribed.txt": "az1-az1/p.txt",
+    WIN + "es-cp850-timeout-censored-transcribed.txt": "az1-az2/p.txt",
+    WIN + "ja-cp932-timeout-censored-transcribed.txt": "az1-az3/p.txt",
+    WIN + "zh-cp936-timeout-censored-transcribed.txt": "az2-az3/p.txt",
+    WIN + "de-cp850-timeout-unreachable-transcribed.txt": "az3-az1/p.txt",
+}
+
+
+def test_zone_pairs_known_only_as_a_bound_answer_the_zone_question(tmp_path):
+    """Windows pings filed by zone pair, most replies 'time<1ms': four pairs' medians fall
+    among them (< 1000 µs), 3→1's is 1000 µs.  The answer said 'Nothing to say: fewer than
+    two zone pairs have a latency run whose direction is known' (page 20 named the bounds);
+    a Linux ping of 56 B filed under 2→1 left the matrix (32 B) without a word."""
+    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
+    files = {**WINDOWS_ZONES, TWO_PINGS[0]: "az2-az1/p.txt"}
+    tables = import_fixtures(tmp_path, "win", files, yaml)
+    q = "Which zone pair has the lowest latency?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    (said,) = claims.loc[claims["section"] == "answer", "text"]
+    assert said == (
+        "**Only 3→1 has a median rtt of its own: 1000 µs** (ping; one run each, from its "
+        "samples, none with an interval). 4 more pairs known only as a bound: 1→1 (< 1000 µs), "
+        "1→2 (< 1000 µs), 1→3 (< 1000 µs) and 1 more; the fastest is among them. Not in the "
+        "matrix, to hold all but the zones fixed: ping's 1 run of 56 B (2→1)."
+    )
+    medians = rep.zone_pair_medians(tables, level=0.95)
+    page20 = rep.zone_matrix_claims(medians, rep.asymmetry_table(tables, rng=0), level=0.95,
+                                    both_ways=rep.both_ways(medians))["text"]  # fmt: skip
+    assert page20.iloc[-1] == "Not in the matrix, to hold all but the zones fixed: ping's 1 " \
+        "run of 56 B (2→1)."  # fmt: skip
+
+
 def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
     # the fixtures as one campaign: '131072 B messages's throughput is 1.01× 1470 B messages's'
     claim = {
