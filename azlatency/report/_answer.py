@@ -39,7 +39,7 @@ from ._memo import memo
 from ._pages import cells_without_value
 from ._show import counted, fmt, fmt_bound
 from ._throughput import HELD, paced_note
-from ._zones import held_out, zone_pair_medians
+from ._zones import held_out, zone_pair_medians, zoned_runs
 
 PathLike = str | os.PathLike[str]
 COMPARE_FACTOR = {
@@ -392,18 +392,43 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     figure is known only as a bound (a median among Windows ping's ``time<1ms`` replies) are
     named with it, as page 20 names them; where fewer than two pairs have a figure of their
     own, the statement says so (it was 'fewer than two zone pairs have a latency run whose
-    direction is known' of four Windows ping pairs filed by zone)."""
+    direction is known' of four Windows ping pairs filed by zone).  Then the zone pairs of
+    each other tool, a statement each (a matrix is of one tool: fping's two pairs were 'the
+    slowest zone pair' of a campaign whose hping3 and paping runs measured two more)."""
     every = zone_pair_medians(tables, level=level)
+    chosen = every["tool"].iloc[0] if len(every) else None
+    others = sorted(set(zoned_runs(tables.runs)["tool"]) - {chosen})
+    rows = [_latency_zone_row(every, first=True, by_tool=bool(others))]
+    for tool in others:
+        rows.append(_latency_zone_row(zone_pair_medians(tables, tool=tool, level=level)))
+    rows = [r for r in rows if r is not None]
+    return _frame(rows) if rows else _empty()
+
+
+def _latency_zone_row(
+    every: pd.DataFrame, *, first: bool = False, by_tool: bool = False
+) -> dict | None:
+    """:func:`latency_zone_claims`' statement of one tool's zone matrix ``every`` (None where
+    it has no pair; the ``first``, the page's own matrix, only where two or more have a
+    figure or a bound: one pair is no answer to which is the fastest).  ``by_tool``: other
+    tools' statements follow, so the slowest and fastest are said to be the tool's."""
     m = every.dropna(subset=["estimate"])
     bounded = int((every.apply(fmt_bound, axis=1) != "").sum()) if len(m) < len(every) else 0
-    if len(m) + bounded < 2:
-        return _empty()
+    if len(m) + bounded < (2 if first else 1):
+        return None
     m = m.sort_values("estimate")
     tool, basis = str(every["tool"].iloc[0]), str(every["basis"].iloc[0])
-    stat = "median" if (every["stat"] == "p50").all() else "median (mean where only a mean printed)"
+    stats = set(every["stat"])
+    stat = (
+        "median"
+        if stats == {"p50"}
+        else "mean"  # qperf's one pair: no median stood in for
+        if stats == {"mean"}
+        else "median (mean where only a mean printed)"
+    )
     unit, evidence = _zone_evidence(m if len(m) else every)
     if len(m) < 2:
-        return _frame([_bounded_zone_row(every, m, tool, basis, stat, unit, evidence)])
+        return _bounded_zone_row(every, m, tool, basis, stat, unit, evidence)
     lo, hi = m.iloc[0], m.iloc[-1]
     mixed = m["stat"].nunique() > 1  # a pair's printed mean beside others' medians: said
     each = ", ".join(
@@ -413,7 +438,8 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     )
     has = int((m["ci_low"].notna() & m["ci_high"].notna()).sum())
     text = (
-        f"**The slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
+        f"**{f'By {tool}, the' if by_tool else 'The'} slowest zone pair, "
+        f"{hi.src_zone}→{hi.dst_zone}, is "
         f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}** "
         f"({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
         "client → server where the addresses prove it; the matrix gives "
@@ -427,7 +453,7 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     )
     if len(m) < len(every):
         text += cells_without_value(every, lo, hi)
-    if held := held_out(m):
+    if held := held_out(m, others=False):  # the others' statements follow
         text += " " + held
     row = _statement(
         "answer",
@@ -444,7 +470,7 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         groups_a=[f"{r.src_zone}→{r.dst_zone}" for r in m.itertuples()],
         evidence=evidence,
     )
-    return _frame([row])
+    return row
 
 
 def _bounded_zone_row(every, m, tool: str, basis: str, stat: str, unit: str, evidence: str):
@@ -452,13 +478,19 @@ def _bounded_zone_row(every, m, tool: str, basis: str, stat: str, unit: str, evi
     are known only as a bound: the pair that has one, then each bound and where the fastest
     may be (:func:`_pages.cells_without_value`)."""
     what = f"{stat} {basis.replace('_', ' ')}"
-    if len(m):
-        one = m.iloc[0]
-        head = f"Only {one.src_zone}→{one.dst_zone} has a {what} of its own: {fmt(one.estimate)}"
+    one = m.iloc[0] if len(m) else None
+    if one is not None and len(every) == 1:  # another tool's one pair
+        pair = f"{one.src_zone}→{one.dst_zone}"
+        head = f"{tool} measured one zone pair: {pair} at {fmt(one.estimate)}"
+        said = f"{what}; {unit.replace('one run each', 'one run')}"
+    elif one is not None:
+        pair = f"{one.src_zone}→{one.dst_zone}"
+        head = f"Only {pair} has a {what} of its own: {fmt(one.estimate)}"
+        said = f"{tool}; {unit}"
     else:
-        one, head = None, f"No zone pair has a {what} of its own"
-    text = f"**{head}** ({tool}; {unit}).{cells_without_value(every, one, one)}"
-    if held := held_out(every):
+        head, said = f"No zone pair of {tool}'s has a {what} of its own", unit
+    text = f"**{head}** ({said}).{cells_without_value(every, one, one)}"
+    if held := held_out(every, others=False):
         text += " " + held
     pairs = [f"{r.src_zone}→{r.dst_zone}" for r in every.itertuples()]
     return _statement(

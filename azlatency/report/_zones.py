@@ -76,7 +76,10 @@ def _choose(
     run with both zones known, latency basis or not (iperf's UDP tests have none)."""
     r = zoned_runs(runs) if latency else runs[runs["src_zone"].notna() & runs["dst_zone"].notna()]
     tool = tool or _widest(r)
+    other = r[r["tool"] != tool] if latency else r.iloc[:0]  # a loss matrix: no latency tools
+    others = [_gone(g, "", tool=t) for t, g in other.groupby("tool", sort=True)]
     r = r[r["tool"] == tool]
+    r.attrs["other_tools"] = others
     if r.empty:
         return r, tool, basis, msg_size
     if msg_size is None:
@@ -98,7 +101,7 @@ def _choose(
         r = r[keep]
     r, fixed = _held_fixed(r)
     r = r.reset_index(drop=True)
-    r.attrs["held_out"] = held + fixed
+    r.attrs["held_out"], r.attrs["other_tools"] = held + fixed, others
     return r, tool, basis, None if msg_size is None else int(msg_size)
 
 
@@ -109,10 +112,13 @@ _OF_BASIS = {
 }
 
 
-def _gone(gone: pd.DataFrame, what: str) -> str:
-    """'3 runs of 56 B (1→2, 2→1)': runs a matrix left out, what they are and their pairs."""
+def _gone(gone: pd.DataFrame, what: str, *, tool: str = "") -> str:
+    """'3 runs of 56 B (1→2, 2→1)': runs a matrix left out, what they are and their pairs;
+    'hping3's 1 run (1→3)' with ``tool``."""
     pairs = sorted(dict.fromkeys(f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"])))
-    return f"{counted(len(gone), 'run')} {what} ({', '.join(pairs)})"
+    runs = " ".join(x for x in (counted(len(gone), "run"), what) if x)
+    whose = tool + "'s " if tool else ""
+    return f"{whose}{runs} ({', '.join(pairs)})"
 
 
 # Placements of a pair of VMs that zones do not define, in words.
@@ -149,15 +155,22 @@ def _held_fixed(r: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return r, held
 
 
-def held_out(cells: pd.DataFrame) -> str:
+def held_out(cells: pd.DataFrame, *, others: bool = True) -> str:
     """What a zone matrix left out to hold all but the zones fixed, as a sentence ('' when
-    nothing): its runs of the matrix's tool, message size and basis in another VM size,
-    accelerated networking or placement."""
+    nothing): its runs of the matrix's tool in another message size, basis, VM size,
+    accelerated networking or placement; with ``others``, the zoned runs of other tools."""
     held = cells.attrs.get("held_out") or []
-    if not held:
-        return ""
     tool = cells["tool"].iloc[0] if len(cells) else "the tool"
-    return f"Not in the matrix, to hold all but the zones fixed: {tool}'s " + "; ".join(held) + "."
+    said = (
+        f"Not in the matrix, to hold all but the zones fixed: {tool}'s " + "; ".join(held) + "."
+        if held
+        else ""
+    )
+    if others and (other := cells.attrs.get("other_tools")):
+        # a matrix is of one tool: fping's two pairs were 'the slowest zone pair' of a
+        # campaign whose hping3 and paping runs measured two more, never named
+        said += f" Zone pairs other tools measured (a matrix is of one tool): {'; '.join(other)}."
+    return said.strip()
 
 
 MATRIX_COLUMNS = [
@@ -222,6 +235,7 @@ def zone_pair_medians(
     out["tool"], out["basis"], out["unit"] = tool, basis, "us"
     out = out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
     out.attrs["held_out"] = runs.attrs.get("held_out", [])
+    out.attrs["other_tools"] = runs.attrs.get("other_tools", [])
     return out
 
 
@@ -254,6 +268,7 @@ def _other_cells(
     )
     cells = cells.reindex(columns=MATRIX_COLUMNS).reset_index(drop=True)
     cells.attrs["held_out"] = runs.attrs.get("held_out", [])
+    cells.attrs["other_tools"] = runs.attrs.get("other_tools", [])
     return cells
 
 

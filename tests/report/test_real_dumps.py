@@ -1009,6 +1009,38 @@ def test_zone_pairs_known_only_as_a_bound_answer_the_zone_question(tmp_path):
         "run of 56 B (2→1)."  # fmt: skip
 
 
+def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
+    """fping at 1→2 and 2→1, hping3 -S at 1→3, paping at 2→3: 'which zone pair has the lowest
+    latency?' was answered by fping's two pairs alone ('The slowest zone pair, 1→2, ...'),
+    the matrix being of one tool, and the other two pairs were never named."""
+    files = {
+        "fping/fping--5.1-linux-c20-clean.txt": "az1-az2/f.txt",
+        "fping/fping--5.1-linux-D-c10-loss.txt": "az2-az1/f.txt",
+        "hping3/hping3--3.0.0a1-upstream-linux-veth-S-p443-c5-file.txt": "az1-az3/h.txt",
+        "paping/paping--1.5.5-linux-veth-c20-nocolor-hostname.txt": "az2-az3/p.txt",
+    }
+    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
+    tables = import_fixtures(tmp_path, "mix", files, yaml)
+    q = "Which zone pair has the lowest latency?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    said = claims.loc[claims["section"] == "answer", "text"].tolist()
+    assert said[0].startswith(
+        "**By fping, the slowest zone pair, 1→2, is 1.11× the fastest, 2→1** (fping, median "
+        "rtt; 2→1 41.5 µs, 1→2 46 µs;"
+    )
+    assert said[1:] == [
+        "**hping3 measured one zone pair: 1→3 at 500 µs** (median rtt; one run, from its "
+        "samples, none with an interval).",
+        "**paping measured one zone pair: 2→3 at 195 µs** (median rtt; one run, from its "
+        "samples, none with an interval).",
+    ]
+    medians = rep.zone_pair_medians(tables, level=0.95)
+    page20 = rep.zone_matrix_claims(medians, rep.asymmetry_table(tables, rng=0), level=0.95,
+                                    both_ways=rep.both_ways(medians))["text"]  # fmt: skip
+    assert page20.iloc[-1] == "Zone pairs other tools measured (a matrix is of one tool): " \
+        "hping3's 1 run (1→3); paping's 1 run (2→3)."  # fmt: skip
+
+
 def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
     # the fixtures as one campaign: '131072 B messages's throughput is 1.01× 1470 B messages's'
     claim = {

@@ -160,8 +160,14 @@ def test_the_matrix_says_which_runs_it_left_out_to_hold_the_rest_fixed(seed001):
     m = rep.zone_pair_medians(seed001)
     assert ("2", "2") not in set(zip(m["src_zone"], m["dst_zone"]))
     said = "Not in the matrix, to hold all but the zones fixed: sockperf's 1 run on one node (2→2)."
-    assert rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"].iloc[-1] == said
-    assert zone_claims(seed001)["text"].iloc[0].endswith(" " + said)
+    # and, a matrix being of one tool, the pairs other tools measured (qperf's 1→1)
+    other = " Zone pairs other tools measured (a matrix is of one tool): qperf's 1 run (1→1)."
+    page20 = rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"]
+    assert page20.iloc[-1] == said + other
+    answer = zone_claims(seed001)["text"]
+    assert answer.iloc[0].startswith("**By sockperf, the slowest zone pair")
+    assert answer.iloc[0].endswith(" " + said)  # the other tools' statements follow
+    assert answer.iloc[1].startswith("**qperf measured one zone pair: 1→1 at ")
     loss = rep.zone_pair_medians(seed001, stat="loss")
     assert loss.attrs["held_out"] == ["1 run on one node (2→2)"]
 
