@@ -37,7 +37,7 @@ from ._longrun import (
 )
 from ._memo import memo
 from ._pages import cells_without_value
-from ._show import counted, fmt, fmt_bound
+from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
 from ._zones import held_out, zone_pair_medians, zoned_runs
 
@@ -129,7 +129,7 @@ def campaign_answer(
     ]
     parts, done = [], set()
     for name in asked:
-        claims = _answer_to(tables, name, baseline, level, rng)
+        claims = _answer_to(tables, name, baseline, level, rng, question)
         parts.append(claims)
         how = (
             " (campaign.yaml's `compare:` does not say; the question names it)"
@@ -190,7 +190,7 @@ def _nothing(name: str, tables: Tables | None = None) -> str:
     }.get(name, f"Nothing to compare: no two latency or throughput runs differ in {what} alone.")
 
 
-def _answer_to(tables, name: str, baseline, level: float, rng) -> pd.DataFrame:
+def _answer_to(tables, name: str, baseline, level: float, rng, question=None) -> pd.DataFrame:
     if name == "message size":
         claims = C.contrast_claims(tables, factors=["msg_size_bytes"], level=level, rng=rng)
         sizes = size_claims(claims)
@@ -198,7 +198,7 @@ def _answer_to(tables, name: str, baseline, level: float, rng) -> pd.DataFrame:
     if name in COMPARE_FACTOR:
         return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
     if name == "zone pair":
-        return zone_claims(tables, level=level)
+        return zone_claims(tables, level=level, pairs=named_pairs(question))
     if name == "stability":
         return stability_claims(tables)
     if name == "baseline":
@@ -308,12 +308,88 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 # Zone pairs
 
 
-def zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
+def zone_claims(tables: Tables, *, level: float = 0.95, pairs: Sequence[str] = ()) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
-    by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`)."""
-    parts = [latency_zone_claims(tables, level=level), throughput_zone_claims(tables, level)]
+    by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
+    first, where the question names two pairs ('is zone 1 → zone 3 slower than zone 1 →
+    zone 2?'), the one against the other (:func:`named_pair_claims`)."""
+    parts = [
+        named_pair_claims(tables, pairs, level=level),
+        latency_zone_claims(tables, level=level),
+        throughput_zone_claims(tables, level),
+    ]
     parts = [p for p in parts if len(p)]
     return pd.concat(parts, ignore_index=True) if parts else _empty()
+
+
+# 'zone 1 → zone 3', 'zone 1 to zone 3', 'az1->az3', 'zones 1 and 3' is no direction
+_PAIR_NAMED = re.compile(
+    r"\b(?:zones? ?|az ?)(\d+) ?(?:→|->|to) ?(?:zones? ?|az ?)?(\d+)\b", re.IGNORECASE
+)
+
+
+def named_pairs(question: str | None) -> list[str]:
+    """The zone pairs ``question`` names with a direction, in its order ('1→3', '1→2')."""
+    return list(dict.fromkeys(f"{a}→{b}" for a, b in _PAIR_NAMED.findall(question or "")))
+
+
+def named_pair_claims(tables: Tables, pairs: Sequence[str], *, level: float = 0.95):
+    """The first two pairs a question names, one against the other: by each tool that measured
+    both, the ratio of their figures (each with its interval, or why none); where no tool
+    did, which tool measured which (two tools' figures are not set side by side: hping3 -S
+    times a TCP handshake, fping an ICMP echo).  'Is zone 1 → zone 3 slower than zone 1 →
+    zone 2?' was answered by the fastest and slowest pair of one tool."""
+    if len(pairs) < 2:
+        return _empty()
+    a, b = pairs[:2]
+    cells = {}
+    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
+        m = zone_pair_medians(tables, tool=tool, level=level)
+        key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
+        for pair in (a, b):
+            if (key == pair).any():
+                cells.setdefault(tool, {})[pair] = m[key == pair].iloc[0]
+    both = {t: c for t, c in cells.items() if len(c) == 2}
+    rows = [_pair_against(tool, c[a], c[b], a, b) for tool, c in both.items()]
+    if not both:
+        where = {
+            p: "; ".join(f"{p} by {t} ({_cell(c[p])})" for t, c in cells.items() if p in c)
+            for p in (a, b)
+        }
+        missing = [p for p, w in where.items() if not w]
+        why = (
+            f"no run measured {' or '.join(missing)}"
+            if missing
+            else "no tool measured both; two tools' figures are not set side by side"
+        )
+        text = f"**{a} against {b}: not compared** ({'; '.join([*filter(None, where.values()), why])})."
+        rows.append(_statement("answer", "zone pair", text, a=a, b=b, evidence="the runs' zones"))
+    return _frame(rows)
+
+
+def _cell(r: pd.Series) -> str:
+    """A zone pair's figure with its interval, or its bound, or 'no value'."""
+    return fmt_interval(r) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
+
+
+def _pair_against(tool: str, ra: pd.Series, rb: pd.Series, a: str, b: str) -> dict:
+    """One tool's figure of pair ``a`` against its figure of pair ``b``."""
+    stat, basis = str(ra["stat"]), str(ra["basis"])
+    what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
+    va, vb = ra["estimate"], rb["estimate"]
+    shown = f"{_cell(ra)} vs {_cell(rb)}"
+    if pd.notna(va) and pd.notna(vb) and vb > 0:
+        ratio = va / vb
+        word = "slower than" if ratio > 1 else "faster than" if ratio < 1 else "as fast as"
+        head = f"By {tool}, {a} is {ratio:.2f}× {b}"
+        text = f"**{head}** ({what}; {shown}: {a} {word} {b} in these runs; no test across runs)."
+        return _statement(
+            "answer", "zone pair", text, a=a, b=b, tool=tool, basis=str(ra["basis"]),
+            stat=stat, value_a=float(va), value_b=float(vb), estimate=float(ratio),
+            evidence="mixed",
+        )  # fmt: skip
+    text = f"**By {tool}, {a} against {b}: no ratio** ({what}; {shown})."
+    return _statement("answer", "zone pair", text, a=a, b=b, tool=tool, evidence="mixed")
 
 
 def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:

@@ -1040,6 +1040,24 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
     assert page20.iloc[-1] == "Zone pairs other tools measured (a matrix is of one tool): " \
         "hping3's 1 run (1→3); paping's 1 run (2→3)."  # fmt: skip
 
+    # a question naming two pairs is answered by them first: one tool's ratio, or why none
+    def first(q):
+        _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+        return claims.loc[claims["section"] == "answer", "text"].iloc[0]
+
+    assert first("Is zone 1 → zone 3 slower than zone 1 → zone 2?") == (
+        "**1→3 against 1→2: not compared** (1→3 by hping3 (500 µs (no interval)); 1→2 by fping "
+        "(46 µs (no interval)); no tool measured both; two tools' figures are not set side by "
+        "side)."
+    )
+    assert first("Is az2->az1 slower than zone 1 to zone 2?") == (
+        "**By fping, 2→1 is 0.90× 1→2** (median round trip; 41.5 µs (no interval) vs 46 µs (no "
+        "interval): 2→1 faster than 1→2 in these runs; no test across runs)."
+    )
+    assert first("Is zone 3 → zone 1 slower than zone 1 → zone 2?").endswith(
+        "(1→2 by fping (46 µs (no interval)); no run measured 3→1)."
+    )
+
 
 def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
     # the fixtures as one campaign: '131072 B messages's throughput is 1.01× 1470 B messages's'
