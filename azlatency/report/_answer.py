@@ -25,7 +25,7 @@ from ..stats.asymmetry import directed
 from . import _claims as C
 from ._baseline import _fmt
 from ._claims import throughput_context
-from ._compare import FACTOR_NAMES, FACTORS, contrast_pairs, mixed_protocols
+from ._compare import FACTOR_NAMES, FACTORS, Estimator, contrast_pairs, mixed_protocols
 from ._data import labels
 from ._longrun import (
     analyse_session,
@@ -37,7 +37,7 @@ from ._longrun import (
 )
 from ._memo import memo
 from ._pages import cells_without_value
-from ._show import counted, fmt, fmt_bound, fmt_interval
+from ._show import counted, fmt, fmt_bound
 from ._throughput import HELD, paced_note
 from ._zones import held_out, zone_pair_medians, zoned_runs
 
@@ -333,16 +333,20 @@ def named_pairs(question: str | None) -> list[str]:
     return list(dict.fromkeys(f"{a}→{b}" for a, b in _PAIR_NAMED.findall(question or "")))
 
 
-def named_pair_claims(tables: Tables, pairs: Sequence[str], *, level: float = 0.95):
+def named_pair_claims(
+    tables: Tables, pairs: Sequence[str], *, level: float = 0.95, rng=None
+) -> pd.DataFrame:
     """The first two pairs a question names, one against the other: by each tool that measured
-    both, the ratio of their figures (each with its interval, or why none); where no tool
-    did, which tool measured which (two tools' figures are not set side by side: hping3 -S
-    times a TCP handshake, fping an ICMP echo).  'Is zone 1 → zone 3 slower than zone 1 →
-    zone 2?' was answered by the fastest and slowest pair of one tool."""
+    both, the runs of the one against the runs of the other as a contrast is estimated (run
+    level from samples, with its interval and test where each side has the runs for one;
+    else the printed values), its tool's message size and basis as in its zone matrix; where
+    no tool did, which tool measured which (two tools' figures are not set side by side:
+    hping3 -S times a TCP handshake, fping an ICMP echo).  'Is zone 1 → zone 3 slower than
+    zone 1 → zone 2?' was answered by the fastest and slowest pair of one tool."""
     if len(pairs) < 2:
         return _empty()
     a, b = pairs[:2]
-    cells = {}
+    cells: dict[str, dict[str, pd.Series]] = {}
     for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
         m = zone_pair_medians(tables, tool=tool, level=level)
         key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
@@ -350,46 +354,56 @@ def named_pair_claims(tables: Tables, pairs: Sequence[str], *, level: float = 0.
             if (key == pair).any():
                 cells.setdefault(tool, {})[pair] = m[key == pair].iloc[0]
     both = {t: c for t, c in cells.items() if len(c) == 2}
-    rows = [_pair_against(tool, c[a], c[b], a, b) for tool, c in both.items()]
-    if not both:
-        where = {
-            p: "; ".join(f"{p} by {t} ({_cell(c[p])})" for t, c in cells.items() if p in c)
-            for p in (a, b)
-        }
-        missing = [p for p, w in where.items() if not w]
-        why = (
-            f"no run measured {' or '.join(missing)}"
-            if missing
-            else "no tool measured both; two tools' figures are not set side by side"
-        )
-        text = f"**{a} against {b}: not compared** ({'; '.join([*filter(None, where.values()), why])})."
-        rows.append(_statement("answer", "zone pair", text, a=a, b=b, evidence="the runs' zones"))
-    return _frame(rows)
+    if both:
+        est = Estimator(tables, stat="p50", level=level, rng=rng)
+        valued = {t: c for t, c in both.items() if c[a]["estimate"] > 0 < c[b]["estimate"]}
+        claims = [_pair_contrast(est, tool, c[a], a, b, level) for tool, c in valued.items()]
+        out = C.finish_claims(pd.DataFrame([x for x in claims if x]), level, "holm")
+        bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
+            _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
+                       f"{_cell(c[a])}, {b} {_cell(c[b])}: a figure known only as a bound, or "
+                       "none).", a=a, b=b, tool=tool, evidence="bounds")
+            for tool, c in both.items() if tool not in valued
+        ]  # fmt: skip
+        return pd.concat([out, _frame(bounded)], ignore_index=True) if bounded else out
+    where = {
+        p: "; ".join(f"{p} by {t} ({_cell(c[p])})" for t, c in cells.items() if p in c)
+        for p in (a, b)
+    }
+    missing = [p for p, w in where.items() if not w]
+    why = (
+        f"no run measured {' or '.join(missing)}"
+        if missing
+        else "no tool measured both; two tools' figures are not set side by side"
+    )
+    text = f"**{a} against {b}: not compared** ({'; '.join([*filter(None, where.values()), why])})."
+    return _frame([_statement("answer", "zone pair", text, a=a, b=b, evidence="the runs' zones")])
 
 
 def _cell(r: pd.Series) -> str:
-    """A zone pair's figure with its interval, or its bound, or 'no value'."""
-    return fmt_interval(r) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
+    """A zone pair's figure, or its bound, or 'no value'."""
+    return fmt(r["estimate"]) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
 
 
-def _pair_against(tool: str, ra: pd.Series, rb: pd.Series, a: str, b: str) -> dict:
-    """One tool's figure of pair ``a`` against its figure of pair ``b``."""
-    stat, basis = str(ra["stat"]), str(ra["basis"])
-    what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
-    va, vb = ra["estimate"], rb["estimate"]
-    shown = f"{_cell(ra)} vs {_cell(rb)}"
-    if pd.notna(va) and pd.notna(vb) and vb > 0:
-        ratio = va / vb
-        word = "slower than" if ratio > 1 else "faster than" if ratio < 1 else "as fast as"
-        head = f"By {tool}, {a} is {ratio:.2f}× {b}"
-        text = f"**{head}** ({what}; {shown}: {a} {word} {b} in these runs; no test across runs)."
-        return _statement(
-            "answer", "zone pair", text, a=a, b=b, tool=tool, basis=str(ra["basis"]),
-            stat=stat, value_a=float(va), value_b=float(vb), estimate=float(ratio),
-            evidence="mixed",
-        )  # fmt: skip
-    text = f"**By {tool}, {a} against {b}: no ratio** ({what}; {shown})."
-    return _statement("answer", "zone pair", text, a=a, b=b, tool=tool, evidence="mixed")
+def _pair_contrast(est: Estimator, tool: str, cell: pd.Series, a: str, b: str, level: float):
+    """Tool ``tool``'s runs of zone pair ``a`` against its runs of ``b`` (the message size and
+    basis of its matrix, ``cell``), a ratio claim as a contrast's; None without runs."""
+    r = est.runs
+    size, basis = cell["msg_size_bytes"], str(cell["basis"])
+    same = r["tool"].eq(tool) & r["latency_basis"].eq(basis).fillna(False)
+    if pd.notna(size):
+        same &= r["msg_size_bytes"].eq(size).fillna(False)
+    pair = r["src_zone"].astype(str) + "→" + r["dst_zone"].astype(str)
+    runs_a, runs_b = r[same & pair.eq(a)], r[same & pair.eq(b)]
+    if runs_a.empty or runs_b.empty:
+        return None
+    out = est("zone pair", runs_b, runs_a)
+    context = tool + (f", {int(size)} B" if pd.notna(size) else "")
+    base = {"section": "answer", "factor": "zone pair", "context": context, "tool": tool,
+            "stat": "p50", "basis": basis, "level": level}  # fmt: skip
+    claim = C._pair_claim(base, a, b, {**out, "groups_a": [a], "groups_b": [b]})
+    return {**claim, "kind": "ratio", "runs_a": sorted(runs_a["run_id"]),
+            "runs_b": sorted(runs_b["run_id"])}  # fmt: skip
 
 
 def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:

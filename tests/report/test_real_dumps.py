@@ -5,6 +5,7 @@ own group — never pooled with another target's runs."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -1046,17 +1047,35 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
         return claims.loc[claims["section"] == "answer", "text"].iloc[0]
 
     assert first("Is zone 1 → zone 3 slower than zone 1 → zone 2?") == (
-        "**1→3 against 1→2: not compared** (1→3 by hping3 (500 µs (no interval)); 1→2 by fping "
-        "(46 µs (no interval)); no tool measured both; two tools' figures are not set side by "
-        "side)."
+        "**1→3 against 1→2: not compared** (1→3 by hping3 (500 µs); 1→2 by fping (46 µs); no "
+        "tool measured both; two tools' figures are not set side by side)."
     )
     assert first("Is az2->az1 slower than zone 1 to zone 2?") == (
-        "**By fping, 2→1 is 0.90× 1→2** (median round trip; 41.5 µs (no interval) vs 46 µs (no "
-        "interval): 2→1 faster than 1→2 in these runs; no test across runs)."
+        "**1→2 is 1.11× 2→1** (fping, 56 B; median round trip; 46 µs vs 41.5 µs; one run a "
+        "side: no test across runs)."
     )
     assert first("Is zone 3 → zone 1 slower than zone 1 → zone 2?").endswith(
-        "(1→2 by fping (46 µs (no interval)); no run measured 3→1)."
+        "(1→2 by fping (46 µs); no run measured 3→1)."
     )
+
+
+def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(synth):
+    """The tiny synthetic campaign puts 1→2 at 1.2× 2→1 (truth.json's asymmetry); asked 'Is
+    zone 1 → zone 2 slower than zone 2 → zone 1?', the answer sets sockperf's runs of one
+    against the other (the interval covers 1.2), and Windows ping's, whose medians fall
+    among 'time<1ms' replies, gets no ratio."""
+    raw, _, tables = synth
+    truth = json.loads((raw / "truth.json").read_text())["effects"]["asymmetry"]["1-2"]
+    q = "Is zone 1 → zone 2 slower than zone 2 → zone 1?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    answer = claims[claims["section"] == "answer"]
+    sp = answer[answer["tool"].eq("sockperf") & answer["kind"].eq("ratio")].iloc[0]
+    assert (sp["a"], sp["b"], sp["evidence"]) == ("1→2", "2→1", "tested across runs")
+    assert sp["ci_low"] < truth["ratio_a_to_b_over_b_to_a"] < sp["ci_high"]
+    assert sp["text"].startswith("**1→2 is 1.20× 2→1** (sockperf, 64 B; median round trip;")
+    ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
+    assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
+        "figure known only as a bound, or none)."  # fmt: skip
 
 
 def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
