@@ -942,6 +942,17 @@ def _rules(sets: dict[str, str]) -> str:
     return "rules:\n" + "".join(f"  - glob: '{g}'\n    set: {v}\n" for g, v in sets.items())
 
 
+# a dump filed by zone pair, one folder each: az1-az2/, az2-az1/, ...
+AZ_FOLDERS = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
+
+
+def _answered(tmp_path, files: dict[str, str], question: str):
+    """The campaign ``zp`` of ``files`` (fixture -> place) filed by :data:`AZ_FOLDERS`: its
+    tables and the claims of page 90's answer to ``question``."""
+    tables = import_fixtures(tmp_path, "zp", files, AZ_FOLDERS)
+    return tables, rep.campaign_answer(tables, question, level=0.95, rng=0)[1]
+
+
 def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     """lagscope filed by zone pair (and mtr beside it): 1→2's run prints its average only
     (105.2 µs), 1→3's its percentiles (30 µs), 2→3's a histogram (40 µs). The zone answer
@@ -954,9 +965,7 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
         "lagscope/lagscope--1.0.1-linux-n5000-P-percentiles.txt": "az1-az3/lagscope.txt",
         "lagscope/lagscope--1.0.1-linux-n2000-H-a40-l10-c12-histogram.txt": "az2-az3/lagscope.txt",
     }
-    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
-    tables = import_fixtures(tmp_path, "zp", files, yaml)
-    _, claims = rep.campaign_answer(tables, "Which zone pair is slowest?", level=0.95, rng=0)
+    tables, claims = _answered(tmp_path, files, "Which zone pair is slowest?")
     (said,) = claims.loc[claims["section"] == "answer", "text"]
     assert "(lagscope, median (mean where only a mean printed) rtt; 1→3 30 µs, 2→3 40 µs, " \
         "1→2 105.2 µs (mean);" in said  # fmt: skip
@@ -976,6 +985,15 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     )
 
 
+def _page20(tables) -> pd.Series:
+    """Page 20's sentences of a campaign's zone matrix, as its notebook asks for them."""
+    medians = rep.zone_pair_medians(tables, level=0.95)
+    asym = rep.asymmetry_table(tables, rng=0)
+    return rep.zone_matrix_claims(medians, asym, level=0.95, both_ways=rep.both_ways(medians))[
+        "text"
+    ]
+
+
 WIN = "ping/ping--win10-windows-"
 WINDOWS_ZONES = {
     WIN + "en-6-ipv6-censored-transcribed.txt": "az1-az1/p.txt",
@@ -991,11 +1009,8 @@ def test_zone_pairs_known_only_as_a_bound_answer_the_zone_question(tmp_path):
     among them (< 1000 µs), 3→1's is 1000 µs.  The answer said 'Nothing to say: fewer than
     two zone pairs have a latency run whose direction is known' (page 20 named the bounds);
     a Linux ping of 56 B filed under 2→1 left the matrix (32 B) without a word."""
-    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
     files = {**WINDOWS_ZONES, TWO_PINGS[0]: "az2-az1/p.txt"}
-    tables = import_fixtures(tmp_path, "win", files, yaml)
-    q = "Which zone pair has the lowest latency?"
-    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    tables, claims = _answered(tmp_path, files, "Which zone pair has the lowest latency?")
     (said,) = claims.loc[claims["section"] == "answer", "text"]
     assert said == (
         "**Only 3→1 has a median rtt of its own: 1000 µs** (ping; one run each, from its "
@@ -1003,11 +1018,8 @@ def test_zone_pairs_known_only_as_a_bound_answer_the_zone_question(tmp_path):
         "1→2 (< 1000 µs), 1→3 (< 1000 µs) and 1 more; the fastest is among them. Not in the "
         "matrix, to hold all but the zones fixed: ping's 1 run of 56 B (2→1)."
     )
-    medians = rep.zone_pair_medians(tables, level=0.95)
-    page20 = rep.zone_matrix_claims(medians, rep.asymmetry_table(tables, rng=0), level=0.95,
-                                    both_ways=rep.both_ways(medians))["text"]  # fmt: skip
-    assert page20.iloc[-1] == "Not in the matrix, to hold all but the zones fixed: ping's 1 " \
-        "run of 56 B (2→1)."  # fmt: skip
+    assert _page20(tables).iloc[-1] == "Not in the matrix, to hold all but the zones fixed: " \
+        "ping's 1 run of 56 B (2→1)."  # fmt: skip
 
 
 def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
@@ -1020,10 +1032,7 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
         "hping3/hping3--3.0.0a1-upstream-linux-veth-S-p443-c5-file.txt": "az1-az3/h.txt",
         "paping/paping--1.5.5-linux-veth-c20-nocolor-hostname.txt": "az2-az3/p.txt",
     }
-    yaml = 'rules:\n  - path: "az{src_zone}-az{dst_zone}/{_}"\n'
-    tables = import_fixtures(tmp_path, "mix", files, yaml)
-    q = "Which zone pair has the lowest latency?"
-    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    tables, claims = _answered(tmp_path, files, "Which zone pair has the lowest latency?")
     said = claims.loc[claims["section"] == "answer", "text"].tolist()
     assert said[0].startswith(
         "**By fping, the slowest zone pair, 1→2, is 1.11× the fastest, 2→1** (fping, median "
@@ -1035,11 +1044,8 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
         "**paping measured one zone pair: 2→3 at 195 µs** (median rtt; one run, from its "
         "samples, none with an interval).",
     ]
-    medians = rep.zone_pair_medians(tables, level=0.95)
-    page20 = rep.zone_matrix_claims(medians, rep.asymmetry_table(tables, rng=0), level=0.95,
-                                    both_ways=rep.both_ways(medians))["text"]  # fmt: skip
-    assert page20.iloc[-1] == "Zone pairs other tools measured (a matrix is of one tool): " \
-        "hping3's 1 run (1→3); paping's 1 run (2→3)."  # fmt: skip
+    assert _page20(tables).iloc[-1] == "Zone pairs other tools measured (a matrix is of one " \
+        "tool): hping3's 1 run (1→3); paping's 1 run (2→3)."  # fmt: skip
 
     # a question naming two pairs is answered by them first: one tool's ratio, or why none
     def first(q):
