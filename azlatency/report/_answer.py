@@ -198,7 +198,7 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     if name in COMPARE_FACTOR:
         return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
     if name == "zone pair":
-        return zone_claims(tables, level=level, pairs=named_pairs(question))
+        return zone_claims(tables, level=level, pairs=named_pairs(question), rng=rng)
     if name == "stability":
         return stability_claims(tables)
     if name == "baseline":
@@ -308,13 +308,15 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 # Zone pairs
 
 
-def zone_claims(tables: Tables, *, level: float = 0.95, pairs: Sequence[str] = ()) -> pd.DataFrame:
+def zone_claims(
+    tables: Tables, *, level: float = 0.95, pairs: Sequence[str] = (), rng=None
+) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
     first, where the question names two pairs ('is zone 1 → zone 3 slower than zone 1 →
     zone 2?'), the one against the other (:func:`named_pair_claims`)."""
     parts = [
-        named_pair_claims(tables, pairs, level=level),
+        named_pair_claims(tables, pairs, level=level, rng=rng),
         latency_zone_claims(tables, level=level),
         throughput_zone_claims(tables, level),
     ]
