@@ -355,6 +355,8 @@ def named_pair_claims(
         for pair in (a, b):
             if (key == pair).any():
                 cells.setdefault(tool, {})[pair] = m[key == pair].iloc[0]
+    if not cells:  # no latency run of either (a throughput campaign's are said below)
+        return _empty()
     both = {t: c for t, c in cells.items() if len(c) == 2}
     if both:
         est = Estimator(tables, stat="p50", level=level, rng=rng)
@@ -374,7 +376,7 @@ def named_pair_claims(
     }
     missing = [p for p, w in where.items() if not w]
     why = (
-        f"no run measured {' or '.join(missing)}"
+        f"no latency run measured {' or '.join(missing)}"
         if missing
         else "no tool measured both; two tools' figures are not set side by side"
     )

@@ -1061,7 +1061,7 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
         "side: no test across runs)."
     )
     assert first("Is zone 3 → zone 1 slower than zone 1 → zone 2?").endswith(
-        "(1→2 by fping (46 µs); no run measured 3→1)."
+        "(1→2 by fping (46 µs); no latency run measured 3→1)."
     )
 
 

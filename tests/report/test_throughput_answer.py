@@ -136,6 +136,11 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
         "across runs)"
     )
     assert ntttcp["estimate"] == pytest.approx(2.33223999948 / 10.153854545824)
+    # two pairs named, no latency run of either: the throughput statements answer, nothing
+    # says 'no run measured' of pairs the throughput runs measured
+    q = "Is zone 1 → zone 2 slower than zone 1 → zone 1?"
+    md2, named = rep.campaign_answer(t, q, "zone pair")
+    assert "run measured" not in md2 and named["text"].tolist() == claims["text"].tolist()
     iperf3 = _one(claims, tool="iperf3", section="answer", kind="statement")
     assert sorted(iperf3["groups_a"]) == ["1→1", "1→3"] and iperf3["estimate"] == pytest.approx(
         1, abs=0.01
