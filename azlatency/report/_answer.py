@@ -37,7 +37,7 @@ from ._longrun import (
 )
 from ._memo import memo
 from ._pages import cells_without_value
-from ._show import counted, fmt, fmt_bound
+from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
 from ._zones import held_out, zone_pair_medians, zoned_runs
 
@@ -345,6 +345,8 @@ def named_pair_claims(
     no tool did, which tool measured which (two tools' figures are not set side by side:
     hping3 -S times a TCP handshake, fping an ICMP echo).  'Is zone 1 → zone 3 slower than
     zone 1 → zone 2?' was answered by the fastest and slowest pair of one tool."""
+    if len(pairs) == 1:
+        return _one_pair_claims(tables, pairs[0], level)
     if len(pairs) < 2:
         return _empty()
     a, b = pairs[:2]
@@ -382,6 +384,42 @@ def named_pair_claims(
     )
     text = f"**{a} against {b}: not compared** ({'; '.join([*filter(None, where.values()), why])})."
     return _frame([_statement("answer", "zone pair", text, a=a, b=b, evidence="the runs' zones")])
+
+
+def _one_pair_claims(tables: Tables, pair: str, level: float) -> pd.DataFrame:
+    """A question naming one pair ('how slow is zone 1 → zone 3?'): by each tool that measured
+    it, its figure with its interval, and where it stands among that tool's pairs."""
+    rows = []
+    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
+        m = zone_pair_medians(tables, tool=tool, level=level)
+        key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
+        if not key.eq(pair).any():
+            continue
+        r = m[key.eq(pair)].iloc[0]
+        stat, basis = str(r["stat"]), str(r["basis"])
+        what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
+        known = m.dropna(subset=["estimate"])
+        figure = fmt_interval(r) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
+        stand = ""
+        if pd.notna(r["estimate"]) and len(known) > 1:
+            rank = int((known["estimate"] < r["estimate"]).sum())
+            low = known.loc[known["estimate"].idxmin()]
+            place = (
+                "the fastest"
+                if rank == 0
+                else "the slowest"
+                if rank == len(known) - 1
+                else f"faster than {counted(len(known) - 1 - rank, 'other')}"
+            )
+            stand = (
+                f": {place} of its {len(known)} pairs with a figure"
+                + (f", {r['estimate'] / low['estimate']:.2f}× the fastest, "
+                   f"{low['src_zone']}→{low['dst_zone']}" if rank else "")
+            )  # fmt: skip
+        text = f"**By {tool}, {pair} is {figure}**{stand} ({what})."
+        rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, basis=basis,
+                               stat=stat, evidence="mixed"))  # fmt: skip
+    return _frame(rows) if rows else _empty()
 
 
 def _cell(r: pd.Series) -> str:
@@ -494,7 +532,9 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     others = sorted(set(zoned_runs(tables.runs)["tool"]) - {chosen})
     rows = [_latency_zone_row(every, first=True, by_tool=bool(others))]
     for tool in others:
-        rows.append(_latency_zone_row(zone_pair_medians(tables, tool=tool, level=level)))
+        rows.append(
+            _latency_zone_row(zone_pair_medians(tables, tool=tool, level=level), by_tool=True)
+        )
     rows = [r for r in rows if r is not None]
     return _frame(rows) if rows else _empty()
 

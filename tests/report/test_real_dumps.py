@@ -1063,6 +1063,14 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
     assert first("Is zone 3 → zone 1 slower than zone 1 → zone 2?").endswith(
         "(1→2 by fping (46 µs); no latency run measured 3→1)."
     )
+    # one pair named: by each tool that measured it, its figure and where it stands
+    assert first("How slow is az2->az1?") == (
+        "**By fping, 2→1 is 41.5 µs (no interval)**: the fastest of its 2 pairs with a figure "
+        "(median round trip)."
+    )
+    assert first("How slow is zone 1 → zone 3?") == (
+        "**By hping3, 1→3 is 500 µs (no interval)** (median round trip)."
+    )
 
 
 def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(synth):
