@@ -350,13 +350,7 @@ def named_pair_claims(
     if len(pairs) < 2:
         return _empty()
     a, b = pairs[:2]
-    cells: dict[str, dict[str, pd.Series]] = {}
-    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
-        m = zone_pair_medians(tables, tool=tool, level=level)
-        key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
-        for pair in (a, b):
-            if (key == pair).any():
-                cells.setdefault(tool, {})[pair] = m[key == pair].iloc[0]
+    cells = {tool: c for tool, (_, c) in _pair_cells(tables, (a, b), level).items()}
     if not cells:  # no latency run of either (a throughput campaign's are said below)
         return _empty()
     both = {t: c for t, c in cells.items() if len(c) == 2}
@@ -368,7 +362,7 @@ def named_pair_claims(
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
             _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
                        f"{_cell(c[a])}, {b} {_cell(c[b])}: a figure known only as a bound, or "
-                       "none).", a=a, b=b, tool=tool, evidence="bounds")
+                       "none).", a=a, b=b, tool=tool, evidence=_cells_evidence(c.values()))
             for tool, c in both.items() if tool not in valued
         ]  # fmt: skip
         return pd.concat([out, _frame(bounded)], ignore_index=True) if bounded else out
@@ -383,19 +377,36 @@ def named_pair_claims(
         else "no tool measured both; two tools' figures are not set side by side"
     )
     text = f"**{a} against {b}: not compared** ({'; '.join([*filter(None, where.values()), why])})."
-    return _frame([_statement("answer", "zone pair", text, a=a, b=b, evidence="the runs' zones")])
+    shown = [r for c in cells.values() for r in c.values()]
+    return _frame(
+        [_statement("answer", "zone pair", text, a=a, b=b, evidence=_cells_evidence(shown))]
+    )
+
+
+def _pair_cells(tables: Tables, pairs: Sequence[str], level: float) -> dict[str, tuple]:
+    """Per tool with zoned latency runs that measured any of ``pairs`` ('1→3'): its zone
+    matrix and the matrix's row of each of those pairs it has."""
+    out = {}
+    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
+        m = zone_pair_medians(tables, tool=tool, level=level)
+        key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
+        rows = {p: m[key.eq(p)].iloc[0] for p in pairs if key.eq(p).any()}
+        if rows:
+            out[tool] = (m, rows)
+    return out
+
+
+def _cells_evidence(cells) -> str:
+    """A statement's evidence (docs/claims.md's words) from the zone-matrix rows it shows."""
+    return _zone_evidence(pd.DataFrame(list(cells)))[1]
 
 
 def _one_pair_claims(tables: Tables, pair: str, level: float) -> pd.DataFrame:
     """A question naming one pair ('how slow is zone 1 → zone 3?'): by each tool that measured
     it, its figure with its interval, and where it stands among that tool's pairs."""
     rows = []
-    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
-        m = zone_pair_medians(tables, tool=tool, level=level)
-        key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
-        if not key.eq(pair).any():
-            continue
-        r = m[key.eq(pair)].iloc[0]
+    for tool, (m, cell) in _pair_cells(tables, [pair], level).items():
+        r = cell[pair]
         stat, basis = str(r["stat"]), str(r["basis"])
         what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
         known = m.dropna(subset=["estimate"])
@@ -418,7 +429,7 @@ def _one_pair_claims(tables: Tables, pair: str, level: float) -> pd.DataFrame:
             )  # fmt: skip
         text = f"**By {tool}, {pair} is {figure}**{stand} ({what})."
         rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, basis=basis,
-                               stat=stat, evidence="mixed"))  # fmt: skip
+                               stat=stat, evidence=_cells_evidence([r])))  # fmt: skip
     return _frame(rows) if rows else _empty()
 
 
