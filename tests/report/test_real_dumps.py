@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
 from azlatency.report._claims import _apart, _endpoints, render
+from azlatency.report._compare import campaign_run_values
 from azlatency.report._latency import _out_of_order, _runs_apart
 from azlatency.report._tails import _printed_ratio
 from azlatency.report._throughput import _names as _names_of
@@ -1087,9 +1088,34 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
     assert (sp["a"], sp["b"], sp["evidence"]) == ("1→2", "2→1", "tested across runs")
     assert sp["ci_low"] < truth["ratio_a_to_b_over_b_to_a"] < sp["ci_high"]
     assert sp["text"].startswith("**1→2 is 1.20× 2→1** (sockperf, 64 B; median round trip;")
+    # the ratio is of the runs' geometric means; the figures shown, medians over the runs
+    rtt = campaign_run_values(tables, "rtt_us", "p50")
+    a, b = (np.array([rtt[r] for r in sp[k]]) for k in ("runs_a", "runs_b"))
+    assert sp["estimate"] == pytest.approx(np.exp(np.log(a).mean() - np.log(b).mean()))
+    assert (sp["value_a"], sp["value_b"]) == (np.median(a), np.median(b))
+    said = "medians over the runs; the ratio is of their geometric means" in sp["text"]
+    assert said == (f"{np.median(a) / np.median(b):.2f}" != f"{sp['estimate']:.2f}")
     ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
     assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
         "figure known only as a bound, or none)."  # fmt: skip
+
+
+def test_figures_that_do_not_divide_to_the_ratio_say_why():
+    # synthetic-westeurope's 1→3 against 1→2 (6 vs 6 sockperf runs): 1428 / 142.2 is 10.04
+    claim = {
+        "kind": "ratio", "a": "1→3", "b": "1→2", "estimate": 9.91, "ci_low": 9.64,
+        "ci_high": 10.2, "level": 0.95, "direction": "a>b", "context": "sockperf, 64 B",
+        "stat": "p50", "basis": "rtt", "evidence": "tested across runs", "n_runs_a": 6,
+        "n_runs_b": 6, "p_adj": 8.9e-19, "value_a": 1428.0, "value_b": 142.2,
+    }  # fmt: skip
+    assert render(claim) == (
+        "**1→3 is 9.91× 1→2** (sockperf, 64 B; median round trip; 1428 µs vs 142.2 µs, "
+        "medians over the runs; the ratio is of their geometric means; 95% CI of the ratio "
+        "9.64 to 10.20; tested across runs, 6 vs 6 runs, adjusted p = 8.9e-19)."
+    )
+    # where they divide to it, or the ratio is of the two figures, nothing more is said
+    for other in ({"estimate": 10.04}, {"evidence": "printed values", "p_adj": None}):
+        assert "geometric" not in render({**claim, **other})
 
 
 def test_a_throughput_of_message_sizes_is_said_in_plain_possessive():
