@@ -318,7 +318,7 @@ def zone_claims(
     parts = [
         named_pair_claims(tables, pairs, level=level, rng=rng),
         latency_zone_claims(tables, level=level),
-        throughput_zone_claims(tables, level),
+        throughput_zone_claims(tables, level, named=pairs),
     ]
     parts = [p for p in parts if len(p)]
     return pd.concat(parts, ignore_index=True) if parts else _empty()
@@ -459,12 +459,16 @@ def _pair_contrast(est: Estimator, tool: str, cell: pd.Series, a: str, b: str, l
             "runs_b": sorted(runs_b["run_id"])}  # fmt: skip
 
 
-def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
+def throughput_zone_claims(
+    tables: Tables, level: float = 0.95, named: Sequence[str] = ()
+) -> pd.DataFrame:
     """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
     networking), the zone pairs by their runs' throughput figures, lowest first, where two or
     more pairs have one: 'By throughput, zones 1→2 carry 0.23× 1→1 (ntttcp, ...)'.  A
     campaign asking which zone pair has the lowest throughput was answered 'fewer than two
-    zone pairs have a latency run'."""
+    zone pairs have a latency run'.  Where the question names two pairs (``named``) and a
+    condition measured both among others, the one against the other comes first
+    (:func:`_named_throughput`)."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
     tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
@@ -480,45 +484,68 @@ def throughput_zone_claims(tables: Tables, level: float = 0.95) -> pd.DataFrame:
         if len(pairs) < 2:
             continue
         pairs = pairs.sort_values("median")
-        lo, hi = pairs.index[0], pairs.index[-1]
-        each = ", ".join(
-            f"{p} {fmt(r['median'], 'bps')}"
-            + (f" (median of {int(r['size'])} runs)" if r["size"] > 1 else "")
-            for p, r in pairs.iterrows()
-        )
-        kinds = set(g["source"].astype(str))
-        how = (
-            "means of each run's interval rates"
-            if kinds == {"samples"}
-            else "printed by the tool"
-            if kinds == {"reported"}
-            else "printed or from interval rates"
-        )
-        sizes = sorted({int(n) for n in pairs["size"]})
-        unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
         held = dict(g.iloc[0][[c for c in extra if c in g]].dropna())
         context = throughput_context(held, "", mixed)
-        low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
-        notes = [paced_note(g)]
-        if g["direction"].astype("string").eq("reverse").any():
-            notes.append("a reverse-mode run (-R) by the way its data went, server to client")
-        notes = "".join(f"; {x}" for x in notes if x)
-        ratio = low / high if high > 0 else np.nan
-        said = f"{lo} carries {ratio:.2f}× {hi}" if low > 0 else f"{lo} carries nothing"
-        said += f" against {hi}" if low == 0 < high else " nor any pair" if high == 0 else ""
-        text = (
-            f"**By throughput, {said}** ({context}; {each}; "
-            f"{unit}, {how}, no test across runs{notes})"
-        )
-        rows.append(
-            _statement(
-                "answer", "zone pair", text, a=lo, b=hi, tool=str(g["tool"].iloc[0]),
-                basis="throughput", stat="mean", value_a=float(low), value_b=float(high),
-                estimate=float(ratio), groups_a=list(pairs.index),
-                evidence=_throughput_evidence(kinds, sizes),
-            )
-        )  # fmt: skip
+        # the two pairs the question names, where this condition measured them and they are
+        # not its lowest and highest (its own statement then sets them side by side)
+        ends = {pairs.index[0], pairs.index[-1]}
+        if len(named) > 1 and set(named[:2]) <= set(pairs.index) and set(named[:2]) != ends:
+            a, b = named[:2]
+            two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
+            rows.append(two)
+        rows.append(_throughput_row(g, pairs, context))
     return _frame(rows) if rows else _empty()
+
+
+def _throughput_row(
+    g: pd.DataFrame, pairs: pd.DataFrame, context: str, named: bool = False
+) -> dict:
+    """One condition's zone pairs by throughput (``g``: its runs; ``pairs``: each pair's median
+    figure and run count), the first against the last: all its pairs, lowest first ('1→3
+    carries 0.63× 3→3'), or the two a question names (``named``), in its order ('1→3 carries
+    0.68× 1→2')."""
+    lo, hi = pairs.index[0], pairs.index[-1]
+    each = (" vs " if named else ", ").join(
+        f"{p} {fmt(r['median'], 'bps')}"
+        + (f" (median of {int(r['size'])} runs)" if r["size"] > 1 else "")
+        for p, r in pairs.iterrows()
+    )
+    kinds = set(g["source"].astype(str))
+    how = (
+        "means of each run's interval rates"
+        if kinds == {"samples"}
+        else "printed by the tool"
+        if kinds == {"reported"}
+        else "printed or from interval rates"
+    )
+    sizes = sorted({int(n) for n in pairs["size"]})
+    unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
+    low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
+    notes = [paced_note(g)]
+    if g["direction"].astype("string").eq("reverse").any():
+        notes.append("a reverse-mode run (-R) by the way its data went, server to client")
+    notes = "".join(f"; {x}" for x in notes if x)
+    ratio = low / high if high > 0 else np.nan
+    said = (
+        f"{lo} carries {ratio:.2f}× {hi}"
+        if low > 0 < high
+        else f"{lo} carries nothing against {hi}"
+        if low == 0 < high
+        else f"{hi} carries nothing against {lo}"
+        if high == 0 < low
+        else f"neither {lo} nor {hi} carries anything"
+        if named
+        else f"{lo} carries nothing nor any pair"
+    )
+    text = (
+        f"**By throughput, {said}** ({context}; {each}; {unit}, {how}, no test across runs{notes})"
+    )
+    return _statement(
+        "answer", "zone pair", text, a=lo, b=hi, tool=str(g["tool"].iloc[0]),
+        basis="throughput", stat="mean", value_a=float(low), value_b=float(high),
+        estimate=float(ratio), groups_a=list(pairs.index),
+        evidence=_throughput_evidence(kinds, sizes),
+    )  # fmt: skip
 
 
 def _throughput_evidence(kinds: set[str], sizes: list[int]) -> str:

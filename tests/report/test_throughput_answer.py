@@ -148,6 +148,35 @@ def test_a_zone_pair_question_is_answered_by_throughput(tmp_path):
     assert "2 runs asked for 100 Mbit/s a stream (-b) and reached it" in iperf3["text"]
 
 
+def test_two_named_zone_pairs_are_set_against_each_other_by_throughput(tmp_path):
+    # one condition (iperf3 -b 100M, one stream) at three pairs; asked of 1→3 and 1→1, the
+    # answer gave its lowest and highest pair (1→2 against 1→3), never 1→3 against 1→1
+    files = {
+        "iperf3/iperf3--3.12-linux-J-tcp.json": "1-1/iperf3.json",
+        "iperf3/iperf3--3.12-linux-J-O1-tcp-omit.json": "1-3/iperf3.json",
+        "iperf3/iperf3--3.12-linux-J-sigint-tcp-interrupted.json": "1-2/iperf3.json",
+    }
+    t = import_fixtures(tmp_path, "tn", files, ZONES)
+    _, claims = rep.campaign_answer(t, "Is zone 1 → zone 3 slower than zone 1 → zone 1?")
+    said = claims.loc[claims["section"].eq("answer"), "text"].tolist()
+    assert said[0] == (
+        "**By throughput, 1→3 carries 1.00× 1→1** (iperf3, 131072 B, 1 stream, the sender's "
+        "figure; 1→3 100.1 Mbit/s vs 1→1 100.1 Mbit/s; one run each, means of each run's "
+        "interval rates, no test across runs; 2 runs asked for 100 Mbit/s a stream (-b) and "
+        "reached it: their figures are the pace asked, not what the path carries)"
+    )
+    assert said[1].startswith("**By throughput, 1→2 carries 1.00× 1→3** (iperf3, 131072 B, ")
+    first = claims[claims["section"].eq("answer")].iloc[0]
+    assert (first["a"], first["b"]) == ("1→3", "1→1")
+    assert first["estimate"] == pytest.approx(first["value_a"] / first["value_b"])
+    # no pair named, a pair no run measured, or the lowest and highest pair (the condition's
+    # own statement sets those side by side): no such line
+    for q in ("Which zone pair is slowest?", "Is zone 1 → zone 3 slower than zone 2 → zone 3?",
+              "Is zone 1 → zone 2 slower than zone 1 → zone 3?"):  # fmt: skip
+        _, other = rep.campaign_answer(t, q)
+        assert other.loc[other["section"].eq("answer"), "text"].tolist() == said[1:]
+
+
 def test_a_udp_runs_figure_is_what_arrived(tmp_path):
     # iperf3 -u clients: their interval reports are the sender's, which count no loss. The
     # run through a blackout (-b 50M, 22.4 % of 17,262 datagrams lost) was '49.98 Mbit/s'
