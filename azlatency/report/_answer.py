@@ -350,9 +350,10 @@ def named_pair_claims(
     if len(pairs) < 2:
         return _empty()
     a, b = pairs[:2]
-    cells = {tool: c for tool, (_, c) in _pair_cells(tables, (a, b), level).items()}
-    if not cells:  # no latency run of either (a throughput campaign's are said below)
-        return _empty()
+    found, seen = _pair_cells(tables, (a, b), level)
+    cells = {tool: c for tool, (_, c) in found.items()}
+    if not cells:
+        return _unmeasured((a, b), seen)
     both = {t: c for t, c in cells.items() if len(c) == 2}
     if both:
         est = Estimator(tables, stat="p50", level=level, rng=rng)
@@ -383,17 +384,41 @@ def named_pair_claims(
     )
 
 
-def _pair_cells(tables: Tables, pairs: Sequence[str], level: float) -> dict[str, tuple]:
+def _pair_cells(
+    tables: Tables, pairs: Sequence[str], level: float
+) -> tuple[dict[str, tuple], list[str]]:
     """Per tool with zoned latency runs that measured any of ``pairs`` ('1→3'): its zone
-    matrix and the matrix's row of each of those pairs it has."""
-    out = {}
+    matrix and the matrix's row of each of those pairs it has; and every pair the tools'
+    matrices hold."""
+    out, seen = {}, set()
     for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
         m = zone_pair_medians(tables, tool=tool, level=level)
         key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
+        seen |= set(key)
         rows = {p: m[key.eq(p)].iloc[0] for p in pairs if key.eq(p).any()}
         if rows:
             out[tool] = (m, rows)
-    return out
+    return out, sorted(seen)
+
+
+def _unmeasured(pairs: Sequence[str], seen: Sequence[str]) -> pd.DataFrame:
+    """The pairs a question names, none of which a latency run measured, said so with the
+    pairs the runs did measure (seed 004, asked of 1→3 and 1→2, answered by its 1→1 and 2→1
+    alone, as if it had been asked which pair is slowest); nothing where no latency run's
+    zones are known (a throughput campaign: its statements answer)."""
+    if not seen:
+        return _empty()
+    head = (
+        f"{pairs[0]} against {pairs[1]}: not compared"
+        if len(pairs) > 1
+        else f"{pairs[0]}: no figure"
+    )
+    text = (
+        f"**{head}** (no latency run measured {' or '.join(pairs)}; the latency runs' zone "
+        f"pairs are {', '.join(seen)})."
+    )
+    row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
+    return _frame([row])
 
 
 def _cells_evidence(cells) -> str:
@@ -405,7 +430,10 @@ def _one_pair_claims(tables: Tables, pair: str, level: float) -> pd.DataFrame:
     """A question naming one pair ('how slow is zone 1 → zone 3?'): by each tool that measured
     it, its figure with its interval, and where it stands among that tool's pairs."""
     rows = []
-    for tool, (m, cell) in _pair_cells(tables, [pair], level).items():
+    found, seen = _pair_cells(tables, [pair], level)
+    if not found:
+        return _unmeasured([pair], seen)
+    for tool, (m, cell) in found.items():
         r = cell[pair]
         stat, basis = str(r["stat"]), str(r["basis"])
         what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"

@@ -1072,6 +1072,16 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
     assert first("How slow is zone 1 → zone 3?") == (
         "**By hping3, 1→3 is 500 µs (no interval)** (median round trip)."
     )
+    # pairs no latency run measured: said, with the pairs the runs did measure (the answer
+    # gave the matrices' fastest and slowest pairs as if asked which pair is slowest)
+    assert first("Is zone 3 → zone 1 slower than zone 3 → zone 2?") == (
+        "**3→1 against 3→2: not compared** (no latency run measured 3→1 or 3→2; the latency "
+        "runs' zone pairs are 1→2, 1→3, 2→1, 2→3)."
+    )
+    assert first("How slow is zone 3 → zone 2?") == (
+        "**3→2: no figure** (no latency run measured 3→2; the latency runs' zone pairs are 1→2, "
+        "1→3, 2→1, 2→3)."
+    )
 
 
 def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(synth):
