@@ -25,7 +25,14 @@ from ..stats.asymmetry import directed
 from . import _claims as C
 from ._baseline import _fmt
 from ._claims import throughput_context
-from ._compare import FACTOR_NAMES, FACTORS, Estimator, contrast_pairs, mixed_protocols
+from ._compare import (
+    FACTOR_NAMES,
+    FACTORS,
+    Estimator,
+    context_text,
+    contrast_pairs,
+    mixed_protocols,
+)
 from ._data import labels
 from ._longrun import (
     analyse_session,
@@ -39,7 +46,7 @@ from ._memo import memo
 from ._pages import cells_without_value
 from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
-from ._zones import held_out, zone_pair_medians, zoned_runs
+from ._zones import held_out, matrix_runs, zone_pair_medians, zoned_runs
 
 PathLike = str | os.PathLike[str]
 COMPARE_FACTOR = {
@@ -471,20 +478,28 @@ def _pair_contrast(est: Estimator, tool: str, cell: pd.Series, a: str, b: str, l
     basis of its matrix, ``cell``), a ratio claim as a contrast's; None without runs."""
     r = est.runs
     size, basis = cell["msg_size_bytes"], str(cell["basis"])
-    same = r["tool"].eq(tool) & r["latency_basis"].eq(basis).fillna(False)
-    if pd.notna(size):
-        same &= r["msg_size_bytes"].eq(size).fillna(False)
+    # the runs its matrix holds: all but the zones fixed (1→1's runs with AN off or in a
+    # proximity placement group were pooled with the rest, 30 runs against 2→2's 6)
+    size_ = None if pd.isna(size) else int(size)
+    kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b))
     pair = r["src_zone"].astype(str) + "→" + r["dst_zone"].astype(str)
-    runs_a, runs_b = r[same & pair.eq(a)], r[same & pair.eq(b)]
+    mine = r["run_id"].isin(kept["run_id"])
+    runs_a, runs_b = r[mine & pair.eq(a)], r[mine & pair.eq(b)]
     if runs_a.empty or runs_b.empty:
         return None
     out = est("zone pair", runs_b, runs_a)
-    context = tool + (f", {int(size)} B" if pd.notna(size) else "")
+    held = {c: kept[c].dropna().unique() for c in ("vm_size", "accelerated_networking")}
+    context = context_text(
+        {"tool": tool, **({"msg_size_bytes": size} if pd.notna(size) else {}),
+         **{c: v[0] for c, v in held.items() if len(v) == 1}}, "zone pair"
+    )  # fmt: skip
     base = {"section": "answer", "factor": "zone pair", "context": context, "tool": tool,
             "stat": "p50", "basis": basis, "level": level}  # fmt: skip
     claim = C._pair_claim(base, a, b, {**out, "groups_a": [a], "groups_b": [b]})
+    left = kept.attrs.get("held_out") or []
+    also = f"not in it, to hold all but the zones fixed: {'; '.join(left)}" if left else ""
     return {**claim, "kind": "ratio", "runs_a": sorted(runs_a["run_id"]),
-            "runs_b": sorted(runs_b["run_id"])}  # fmt: skip
+            "runs_b": sorted(runs_b["run_id"]), "also": also}  # fmt: skip
 
 
 def throughput_zone_claims(

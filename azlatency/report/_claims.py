@@ -46,9 +46,9 @@ from ._compare import (
     PRETTY_PLACEMENT,
     STAT_WORDS,
     Estimator,
-    _context_text,
     _show,
     apart_pairs,
+    context_text,
     context_texts,
     contrast_pairs,
     file_names,
@@ -480,8 +480,8 @@ def throughput_contrast_runs(tables: Tables, level: float = 0.95) -> pd.DataFram
 
 def throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:
     """``'iperf3, server log, 2 streams, the receiver's figure'``: what the two sides of a
-    throughput contrast share (:func:`_compare._context_text`'s, and these)."""
-    parts = [_context_text(context, factor, mixed)]
+    throughput contrast share (:func:`_compare.context_text`'s, and these)."""
+    parts = [context_text(context, factor, mixed)]
     if context.get("role") == "server":
         parts.append("server log")
     if pd.notna(streams := context.get("streams")):

@@ -327,7 +327,7 @@ PRETTY_PLACEMENT = {
 }
 
 
-def _context_text(context: dict, factor: str, mixed: frozenset = frozenset()) -> str:
+def context_text(context: dict, factor: str, mixed: frozenset = frozenset()) -> str:
     """``'sockperf, 350 B, D4as_v4, AN on'``: what the two sides of a contrast share; the
     protocol too for a tool of ``mixed`` (:func:`mixed_protocols`: ping's ICMP and ICMPv6
     runs made two sentences alike to the letter)."""
@@ -348,13 +348,13 @@ def _context_text(context: dict, factor: str, mixed: frozenset = frozenset()) ->
 
 
 def context_texts(pairs: list[tuple], mixed: frozenset = frozenset(), text=None) -> list[str]:
-    """``text`` (by default :func:`_context_text`) of each of ``pairs``
+    """``text`` (by default :func:`context_text`) of each of ``pairs``
     (:func:`contrast_pairs`' tuples).  Two
     contrasts of one factor, values and basis that would read alike differ in what the text
     leaves out (a region, a role, a protocol; or one file states it and the other does not):
     that is added to both ('echo_csv, region uksouth' and 'echo_csv, region not stated'), so
     no two sentences of a page are the same to the letter."""
-    texts = [(text or _context_text)(ctx, f, mixed) for f, _, _, ctx, *_ in pairs]
+    texts = [(text or context_text)(ctx, f, mixed) for f, _, _, ctx, *_ in pairs]
     alike: dict[tuple, list[int]] = {}
     for i, (f, ref, other, ctx, *_) in enumerate(pairs):
         key = (f, str(ref), str(other), str(ctx.get("latency_basis")), texts[i])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -61,19 +63,22 @@ def _most(r: pd.DataFrame, col: str):
     return v.value_counts().idxmax() if len(v) else None
 
 
-def _choose(
+def matrix_runs(
     runs: pd.DataFrame,
     tool: str | None,
     basis: str | None,
     msg_size: int | None,
     *,
     latency: bool = True,
+    only: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, str | None, str | None, object]:
     """The runs a zone matrix compares: one tool, one message size, one basis (as printed:
     never mixed), and everything but the zones held fixed — the most common VM size and
     accelerated networking, and only placements that zones define (a PPG or an availability
     set in a zone is another pair of VMs).  ``latency=False`` (loss, jitter) takes every
-    run with both zones known, latency basis or not (iperf's UDP tests have none)."""
+    run with both zones known, latency basis or not (iperf's UDP tests have none).  What is
+    left out is said in ``attrs["held_out"]``: of the runs of the pairs ``only`` ('1→3')
+    where given."""
     r = zoned_runs(runs) if latency else runs[runs["src_zone"].notna() & runs["dst_zone"].notna()]
     tool = tool or _widest(r)
     other = r[r["tool"] != tool] if latency else r.iloc[:0]  # a loss matrix: no latency tools
@@ -91,17 +96,17 @@ def _choose(
         keep = (keep if latency else keep | r["msg_size_bytes"].isna()).fillna(False)
         # (a run that printed no size, a dead host's fping, is no run of another size)
         for size, gone in r[~keep].groupby("msg_size_bytes", sort=True):
-            held.append(_gone(gone, f"of {int(size)} B"))
+            held.append(_gone(gone, f"of {int(size)} B", only=only))
         r = r[keep]
     basis = basis or _most(r, "latency_basis")
     if latency:  # a loss or a jitter has no basis: the runs are not split by it
         keep = (r["latency_basis"] == basis).fillna(False)
         for b, gone in r[~keep].groupby("latency_basis", sort=True):
-            held.append(_gone(gone, _OF_BASIS.get(b, f"of {b}")))
+            held.append(_gone(gone, _OF_BASIS.get(b, f"of {b}"), only=only))
         r = r[keep]
-    r, fixed = _held_fixed(r)
+    r, fixed = _held_fixed(r, only)
     r = r.reset_index(drop=True)
-    r.attrs["held_out"], r.attrs["other_tools"] = held + fixed, others
+    r.attrs["held_out"], r.attrs["other_tools"] = [h for h in held + fixed if h], others
     return r, tool, basis, None if msg_size is None else int(msg_size)
 
 
@@ -112,11 +117,17 @@ _OF_BASIS = {
 }
 
 
-def _gone(gone: pd.DataFrame, what: str, *, tool: str = "") -> str:
+def _gone(gone: pd.DataFrame, what: str, *, tool: str = "", only: Sequence[str] = ()) -> str:
     """'3 runs of 56 B (1→2, 2→1)': runs a matrix left out, what they are and their pairs;
-    'hping3's 1 run (1→3)' with ``tool``."""
-    pairs = sorted(dict.fromkeys(f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"])))
-    runs = " ".join(x for x in (counted(len(gone), "run"), what) if x)
+    'hping3's 1 run (1→3)' with ``tool``; only those of the pairs ``only`` where given ('' if
+    none is)."""
+    each = [f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"])]
+    if only:
+        each = [p for p in each if p in only]
+        if not each:
+            return ""
+    pairs = sorted(dict.fromkeys(each))
+    runs = " ".join(x for x in (counted(len(each), "run"), what) if x)
     whose = tool + "'s " if tool else ""
     return f"{whose}{runs} ({', '.join(pairs)})"
 
@@ -130,7 +141,7 @@ _PLACED = {
 }
 
 
-def _held_fixed(r: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+def _held_fixed(r: pd.DataFrame, only: Sequence[str] = ()) -> tuple[pd.DataFrame, list[str]]:
     """``r`` with all but the zones held fixed (the most common VM size and accelerated
     networking, the placements zones define), and what that left out, one entry a value:
     ``'12 runs with accelerated networking off (1→1)'``."""
@@ -150,7 +161,7 @@ def _held_fixed(r: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                 if col == "placement"
                 else f"with {side_name(col, value)}"
             )
-            held.append(_gone(gone, what))
+            held.append(_gone(gone, what, only=only))
         r = r[keep]
     return r, held
 
@@ -220,7 +231,7 @@ def zone_pair_medians(
     kind = stat_kind(stat)
     if kind in ("loss", "jitter"):
         return _other_cells(tables, kind, tool=tool, basis=basis, msg_size=msg_size)
-    runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
+    runs, tool, basis, msg_size = matrix_runs(tables.runs, tool, basis, msg_size)
     cols = MATRIX_COLUMNS
     if runs.empty:
         return pd.DataFrame(columns=cols)
@@ -252,7 +263,7 @@ def _other_cells(
     else:
         jit = tables.summaries["metric"].isin(["jitter", "ipdv"])
         has = runs["run_id"].isin(tables.summaries.loc[jit, "run_id"])
-    runs, tool, basis, msg_size = _choose(runs[has], tool, basis, msg_size, latency=False)
+    runs, tool, basis, msg_size = matrix_runs(runs[has], tool, basis, msg_size, latency=False)
     if runs.empty:
         return pd.DataFrame(columns=MATRIX_COLUMNS)
     t = subset(tables, runs)
@@ -329,7 +340,7 @@ def asymmetry_table(
     each row in plain words: unit, runs per side, method.  Empty when no pair was measured in
     both directions (printed statistics cannot be compared this way), and for a ``stat``
     that is no latency (loss, jitter: :func:`latency_stat`)."""
-    runs, tool, basis, msg_size = _choose(tables.runs, tool, basis, msg_size)
+    runs, tool, basis, msg_size = matrix_runs(tables.runs, tool, basis, msg_size)
     cols = ASYMMETRY_COLUMNS
     if runs.empty or basis is None or not latency_stat(stat):
         return pd.DataFrame(columns=cols)

@@ -767,7 +767,7 @@ def test_the_page_one_way_runs_are_sent_to_runs(tmp_path):
 def test_contrasts_of_a_tool_in_two_protocols_say_which():
     """ping's fixtures: ICMP and ICMPv6 runs made two sentences alike to the letter ('56 B
     messages vs 32 B messages: not compared (ping): ...')."""
-    from azlatency.report._compare import _context_text, mixed_protocols
+    from azlatency.report._compare import context_text, mixed_protocols
 
     runs = pd.DataFrame(
         {"tool": ["ping", "ping", "sockperf"], "latency_basis": "rtt"}
@@ -775,10 +775,10 @@ def test_contrasts_of_a_tool_in_two_protocols_say_which():
     )
     mixed = mixed_protocols(runs)
     assert mixed == {"ping"}
-    assert _context_text({"tool": "ping", "protocol": "icmpv6"}, "msg_size_bytes", mixed) == (
+    assert context_text({"tool": "ping", "protocol": "icmpv6"}, "msg_size_bytes", mixed) == (
         "ping, icmpv6"
     )
-    assert _context_text({"tool": "sockperf", "protocol": "udp"}, "msg_size_bytes", mixed) == (
+    assert context_text({"tool": "sockperf", "protocol": "udp"}, "msg_size_bytes", mixed) == (
         "sockperf"
     )
 
@@ -1097,7 +1097,7 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
     sp = answer[answer["tool"].eq("sockperf") & answer["kind"].eq("ratio")].iloc[0]
     assert (sp["a"], sp["b"], sp["evidence"]) == ("1→2", "2→1", "tested across runs")
     assert sp["ci_low"] < truth["ratio_a_to_b_over_b_to_a"] < sp["ci_high"]
-    assert sp["text"].startswith("**1→2 is 1.20× 2→1** (sockperf, 64 B; median round trip;")
+    assert sp["text"].startswith("**1→2 is 1.20× 2→1** (sockperf, 64 B, D4s_v5, AN on; median ")
     # the ratio is of the runs' geometric means; the figures shown, medians over the runs
     rtt = campaign_run_values(tables, "rtt_us", "p50")
     a, b = (np.array([rtt[r] for r in sp[k]]) for k in ("runs_a", "runs_b"))
@@ -1105,6 +1105,23 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
     assert (sp["value_a"], sp["value_b"]) == (np.median(a), np.median(b))
     said = "medians over the runs; the ratio is of their geometric means" in sp["text"]
     assert said == (f"{np.median(a) / np.median(b):.2f}" != f"{sp['estimate']:.2f}")
+
+    # 1→1 holds runs with accelerated networking off (5× slower) and in a proximity placement
+    # group (0.8×): its side is the matrix's runs, all but the zones held fixed (they were
+    # pooled, 1→1's runs 20 against 1→2's 5), and what is left out is said
+    paths = json.loads((raw / "truth.json").read_text())["effects"]["directed_path_rtt_us"]
+    q = "Is zone 1 → zone 2 slower than zone 1 → zone 1?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    sp = claims[claims["tool"].eq("sockperf") & claims["kind"].eq("ratio")].iloc[0]
+    cell = rep.zone_pair_medians(tables, tool="sockperf").iloc[0]  # 1→1
+    assert (sp["b"], sp["n_runs_b"]) == ("1→1", cell["n_runs"])
+    assert sp["ci_low"] < paths["1>2"] / paths["1>1"] < sp["ci_high"]
+    assert sp["text"].startswith("**1→2 is 2.70× 1→1** (sockperf, 64 B, D4s_v5, AN on;")
+    assert sp["text"].endswith(
+        "; not in it, to hold all but the zones fixed: 3 runs of 1400 B (1→1); 3 runs of half "
+        "round trips (1→1); 6 runs with accelerated networking off (1→1); 6 runs in a "
+        "proximity placement group (1→1))."
+    )
     ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
     assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
         "figure known only as a bound, or none)."  # fmt: skip
