@@ -70,7 +70,8 @@ QUESTION_WORDS = {
     for name, words in {
         "zone pair": r"\bzone[- ]?pairs?\b|\bpairs? of (?:availability )?zones\b|\bwhich "
         r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b|\bzones? \d+ "
-        r"?(?:→|->|to|and) ?(?:zones? )?\d+\b|\baz ?\d ?(?:→|->|to) ?az ?\d\b",
+        r"?(?:<->|↔|→|->|to|and|&) ?(?:zones? )?\d+\b|\baz ?\d ?(?:<->|↔|→|->|to|and|&) ?az ?\d\b"
+        r"|(?<![\w.])[1-9] ?(?:<->|↔|→|->) ?[1-9]\b",
         # a placement compared ('across zones'), not one a question holds ('within a zone')
         "placement": r"\bplacement\b|\bavailability sets?\b|\bacross (?:availability )?"
         r"zones\b|\bcross[- ]zone\b",
@@ -205,7 +206,7 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     if name in COMPARE_FACTOR:
         return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
     if name == "zone pair":
-        return zone_claims(tables, level=level, pairs=named_pairs(question), rng=rng)
+        return zone_claims(tables, level=level, asked=named_pairs(question), rng=rng)
     if name == "stability":
         return stability_claims(tables)
     if name == "baseline":
@@ -316,30 +317,49 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 
 
 def zone_claims(
-    tables: Tables, *, level: float = 0.95, pairs: Sequence[str] = (), rng=None
+    tables: Tables, *, level: float = 0.95, asked: Sequence[tuple[str, ...]] = (), rng=None
 ) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
-    first, where the question names two pairs ('is zone 1 → zone 3 slower than zone 1 →
-    zone 2?'), the one against the other (:func:`named_pair_claims`)."""
+    first, what the question asks of the pairs it names (:func:`named_pairs`: 'is zone 1 →
+    zone 3 slower than zone 1 → zone 2?'), the one against the other
+    (:func:`named_pair_claims`)."""
     parts = [
-        named_pair_claims(tables, pairs, level=level, rng=rng),
+        *(named_pair_claims(tables, pairs, level=level, rng=rng) for pairs in asked),
         latency_zone_claims(tables, level=level),
-        throughput_zone_claims(tables, level, named=pairs),
+        throughput_zone_claims(tables, level, named=[p for p in asked if len(p) == 2]),
     ]
     parts = [p for p in parts if len(p)]
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
-# 'zone 1 → zone 3', 'zone 1 to zone 3', 'az1->az3', 'zones 1 and 3' is no direction
+# 'zone 1 → zone 3', 'zone 1 to zone 3', 'az1->az3', '1→3' (as the pages write them), and
+# without a direction 'between zone 1 and zone 3', 'zones 1 and 3', 'az1<->az3', '1↔3'
 _PAIR_NAMED = re.compile(
-    r"\b(?:zones? ?|az ?)(\d+) ?(?:→|->|to) ?(?:zones? ?|az ?)?(\d+)\b", re.IGNORECASE
+    r"\b(?:zones? ?|az ?)(\d+) ?(<->|↔|→|->|to|and|&) ?(?:zones? ?|az ?)?(\d+)\b"
+    r"|(?<![\w.])([1-9]) ?(<->|↔|→|->) ?([1-9])\b",
+    re.IGNORECASE,
 )
+_BOTH_WAYS = ("<->", "↔", "and", "&")
 
 
-def named_pairs(question: str | None) -> list[str]:
-    """The zone pairs ``question`` names with a direction, in its order ('1→3', '1→2')."""
-    return list(dict.fromkeys(f"{a}→{b}" for a, b in _PAIR_NAMED.findall(question or "")))
+def named_pairs(question: str | None) -> list[tuple[str, ...]]:
+    """What ``question`` asks of the zone pairs it names: one pair against another ('is zone 1
+    → zone 3 slower than zone 1 → zone 2?': ``[('1→3', '1→2')]``), or one pair ('how slow is
+    1→3?': ``[('1→3',)]``).  A pair named without a direction is both ways: 'between zone 1
+    and zone 3' against 'between zone 1 and zone 2' is 1→3 against 1→2 and 3→1 against 2→1."""
+    named: list[tuple[str, ...]] = []
+    for m in _PAIR_NAMED.finditer(question or ""):
+        a, how, b = m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6)
+        ways = (f"{a}→{b}", f"{b}→{a}") if how.lower() in _BOTH_WAYS else (f"{a}→{b}",)
+        ways = tuple(dict.fromkeys(ways))  # 'zone 1 and zone 1': one way
+        if ways not in named:
+            named.append(ways)
+    if len(named) < 2:
+        return [(p,) for ways in named for p in ways]
+    one, two = named[:2]
+    n = max(len(one), len(two))
+    return list(dict.fromkeys((one[k % len(one)], two[k % len(two)]) for k in range(n)))
 
 
 def named_pair_claims(
@@ -503,14 +523,15 @@ def _pair_contrast(est: Estimator, tool: str, cell: pd.Series, a: str, b: str, l
 
 
 def throughput_zone_claims(
-    tables: Tables, level: float = 0.95, named: Sequence[str] = ()
+    tables: Tables, level: float = 0.95, named: Sequence[tuple[str, str]] = ()
 ) -> pd.DataFrame:
     """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
     networking), the zone pairs by their runs' throughput figures, lowest first, where two or
     more pairs have one: 'By throughput, zones 1→2 carry 0.23× 1→1 (ntttcp, ...)'.  A
     campaign asking which zone pair has the lowest throughput was answered 'fewer than two
-    zone pairs have a latency run'.  Where the question names two pairs (``named``) and a
-    condition measured both among others, the one against the other comes first
+    zone pairs have a latency run'.  Where the question sets a pair against another
+    (``named``) and a condition measured both among others, the one against the other comes
+    first
     (:func:`_named_throughput`)."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
@@ -532,10 +553,10 @@ def throughput_zone_claims(
         # the two pairs the question names, where this condition measured them and they are
         # not its lowest and highest (its own statement then sets them side by side)
         ends = {pairs.index[0], pairs.index[-1]}
-        if len(named) > 1 and set(named[:2]) <= set(pairs.index) and set(named[:2]) != ends:
-            a, b = named[:2]
-            two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
-            rows.append(two)
+        for a, b in named:
+            if {a, b} <= set(pairs.index) and {a, b} != ends:
+                two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
+                rows.append(two)
         rows.append(_throughput_row(g, pairs, context))
     return _frame(rows) if rows else _empty()
 

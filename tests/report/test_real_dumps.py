@@ -1122,6 +1122,13 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
         "round trips (1→1); 6 runs with accelerated networking off (1→1); 6 runs in a "
         "proximity placement group (1→1))."
     )
+    # a pair named without a direction is both ways
+    _, claims = rep.campaign_answer(tables, "How slow is it between zones 1 and 2?", rng=0)
+    said = claims.loc[claims["tool"].eq("sockperf") & claims["section"].eq("answer"), "text"]
+    assert [x.split(" (")[0] for x in said.iloc[:2]] == [
+        "**By sockperf, 1→2 is 141.9 µs",
+        "**By sockperf, 2→1 is 118.6 µs",
+    ]
     ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
     assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
         "figure known only as a bound, or none)."  # fmt: skip

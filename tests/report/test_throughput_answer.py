@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from azlatency import report as rep
-from azlatency.report._answer import _named
+from azlatency.report._answer import _named, named_pairs
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
@@ -330,6 +330,31 @@ def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
 )
 def test_what_a_question_names(question, named):
     assert _named(question) == named
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Is zone 1 → zone 3 ten times slower than zone 1 → zone 2?", [("1→3", "1→2")]),
+        ("Is az1->az3 slower than zone 1 to zone 2?", [("1→3", "1→2")]),
+        ("Is 1→3 slower than 1→2?", [("1→3", "1→2")]),  # as the pages write a pair
+        ("How slow is zone 1 → zone 3?", [("1→3",)]),
+        # no direction: both ways, each way against the other's same way
+        (
+            "Is latency between zone 1 and zone 3 higher than between zones 1 and 2?",
+            [("1→3", "1→2"), ("3→1", "2→1")],
+        ),
+        ("Is az1<->az3 slower than az1<->az2?", [("1→3", "1→2"), ("3→1", "2→1")]),
+        ("How slow is it between zones 1 and 3?", [("1→3",), ("3→1",)]),
+        ("Is zone 2 and zone 2 fast?", [("2→2",)]),
+        # not zone pairs: sizes, versions
+        ("Does latency grow from 64 -> 1400 B?", []),
+        ("Did sockperf 3.1->3.2 change it?", []),
+    ],
+)
+def test_what_a_question_asks_of_the_zone_pairs_it_names(question, asked):
+    assert named_pairs(question) == asked
+    assert _named(question) == (["zone pair"] if asked else [])
 
 
 def test_the_bundled_questions_name_what_their_compare_says():
