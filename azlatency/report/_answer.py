@@ -32,6 +32,7 @@ from ._compare import (
     context_text,
     contrast_pairs,
     mixed_protocols,
+    summarising_runs,
 )
 from ._data import labels
 from ._longrun import (
@@ -501,7 +502,8 @@ def _pair_contrast(est: Estimator, tool: str, cell: pd.Series, a: str, b: str, l
     # the runs its matrix holds: all but the zones fixed (1→1's runs with AN off or in a
     # proximity placement group were pooled with the rest, 30 runs against 2→2's 6)
     size_ = None if pd.isna(size) else int(size)
-    kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b))
+    summaries = summarising_runs(est.tables)
+    kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b), summaries=summaries)
     pair = r["src_zone"].astype(str) + "→" + r["dst_zone"].astype(str)
     mine = r["run_id"].isin(kept["run_id"])
     runs_a, runs_b = r[mine & pair.eq(a)], r[mine & pair.eq(b)]

@@ -733,6 +733,15 @@ def _sampled_latency_runs(tables: Tables) -> tuple[dict[str, set[str]], pd.DataF
     return sampled, prefer_samples(named_zone_pairs(tables.runs), sampled)
 
 
+def summarising_runs(tables: Tables) -> set[str]:
+    """Printed-only runs that summarise the packets of a run with samples (sockperf's console
+    beside its --full-log file: one execution, two files), as :func:`prefer_samples` leaves
+    them out: a count of runs beside the contrasts' counts does not count them."""
+    _, kept = _sampled_latency_runs(tables)
+    every = latency_runs(tables.runs)["run_id"]
+    return set(every.astype(str)) - set(kept["run_id"].astype(str))
+
+
 @memo
 def _campaign_pools(tables: Tables, stat: str) -> dict:
     """``between_run_pools`` of a campaign, kept (0.7 s of each of page 90's two contrast

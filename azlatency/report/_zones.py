@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Collection, Sequence
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,7 @@ from .. import stats, units
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
 from ._claims import side_name
+from ._compare import summarising_runs
 from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 from ._matrix_stats import (
@@ -71,6 +73,7 @@ def matrix_runs(
     *,
     latency: bool = True,
     only: Sequence[str] = (),
+    summaries: Collection[str] = frozenset(),
 ) -> tuple[pd.DataFrame, str | None, str | None, object]:
     """The runs a zone matrix compares: one tool, one message size, one basis (as printed:
     never mixed), and everything but the zones held fixed — the most common VM size and
@@ -78,11 +81,13 @@ def matrix_runs(
     set in a zone is another pair of VMs).  ``latency=False`` (loss, jitter) takes every
     run with both zones known, latency basis or not (iperf's UDP tests have none).  What is
     left out is said in ``attrs["held_out"]``: of the runs of the pairs ``only`` ('1→3')
-    where given."""
+    where given, not counting ``summaries`` (:func:`_compare.summarising_runs`: a console
+    beside its full log is one run, as the matrix and the contrasts count it)."""
+    say = functools.partial(_gone, only=only, summaries=summaries)
     r = zoned_runs(runs) if latency else runs[runs["src_zone"].notna() & runs["dst_zone"].notna()]
     tool = tool or _widest(r)
     other = r[r["tool"] != tool] if latency else r.iloc[:0]  # a loss matrix: no latency tools
-    others = [_gone(g, "", tool=t) for t, g in other.groupby("tool", sort=True)]
+    others = [say(g, "", tool=t) for t, g in other.groupby("tool", sort=True)]
     r = r[r["tool"] == tool]
     r.attrs["other_tools"] = others
     if r.empty:
@@ -96,17 +101,18 @@ def matrix_runs(
         keep = (keep if latency else keep | r["msg_size_bytes"].isna()).fillna(False)
         # (a run that printed no size, a dead host's fping, is no run of another size)
         for size, gone in r[~keep].groupby("msg_size_bytes", sort=True):
-            held.append(_gone(gone, f"of {int(size)} B", only=only))
+            held.append(say(gone, f"of {int(size)} B"))
         r = r[keep]
     basis = basis or _most(r, "latency_basis")
     if latency:  # a loss or a jitter has no basis: the runs are not split by it
         keep = (r["latency_basis"] == basis).fillna(False)
         for b, gone in r[~keep].groupby("latency_basis", sort=True):
-            held.append(_gone(gone, _OF_BASIS.get(b, f"of {b}"), only=only))
+            held.append(say(gone, _OF_BASIS.get(b, f"of {b}")))
         r = r[keep]
-    r, fixed = _held_fixed(r, only)
+    r, fixed = _held_fixed(r, say)
     r = r.reset_index(drop=True)
-    r.attrs["held_out"], r.attrs["other_tools"] = [h for h in held + fixed if h], others
+    r.attrs["held_out"] = [h for h in held + fixed if h]
+    r.attrs["other_tools"] = [o for o in others if o]
     return r, tool, basis, None if msg_size is None else int(msg_size)
 
 
@@ -117,15 +123,25 @@ _OF_BASIS = {
 }
 
 
-def _gone(gone: pd.DataFrame, what: str, *, tool: str = "", only: Sequence[str] = ()) -> str:
+def _gone(
+    gone: pd.DataFrame,
+    what: str,
+    *,
+    tool: str = "",
+    only: Sequence[str] = (),
+    summaries: Collection[str] = frozenset(),
+) -> str:
     """'3 runs of 56 B (1→2, 2→1)': runs a matrix left out, what they are and their pairs;
-    'hping3's 1 run (1→3)' with ``tool``; only those of the pairs ``only`` where given ('' if
-    none is)."""
-    each = [f"{a}→{b}" for a, b in zip(gone["src_zone"], gone["dst_zone"])]
-    if only:
-        each = [p for p in each if p in only]
-        if not each:
-            return ""
+    'hping3's 1 run (1→3)' with ``tool``; only those of the pairs ``only`` where given, and
+    not the ``summaries`` of another run's samples ('' if none is left)."""
+    each = [
+        f"{a}→{b}"
+        for a, b, run in zip(gone["src_zone"], gone["dst_zone"], gone["run_id"].astype(str))
+        if run not in summaries
+    ]
+    each = [p for p in each if p in only] if only else each
+    if not each:
+        return ""
     pairs = sorted(dict.fromkeys(each))
     runs = " ".join(x for x in (counted(len(each), "run"), what) if x)
     whose = tool + "'s " if tool else ""
@@ -141,7 +157,7 @@ _PLACED = {
 }
 
 
-def _held_fixed(r: pd.DataFrame, only: Sequence[str] = ()) -> tuple[pd.DataFrame, list[str]]:
+def _held_fixed(r: pd.DataFrame, say=_gone) -> tuple[pd.DataFrame, list[str]]:
     """``r`` with all but the zones held fixed (the most common VM size and accelerated
     networking, the placements zones define), and what that left out, one entry a value:
     ``'12 runs with accelerated networking off (1→1)'``."""
@@ -161,7 +177,7 @@ def _held_fixed(r: pd.DataFrame, only: Sequence[str] = ()) -> tuple[pd.DataFrame
                 if col == "placement"
                 else f"with {side_name(col, value)}"
             )
-            held.append(_gone(gone, what, only=only))
+            held.append(say(gone, what))
         r = r[keep]
     return r, held
 
@@ -231,7 +247,10 @@ def zone_pair_medians(
     kind = stat_kind(stat)
     if kind in ("loss", "jitter"):
         return _other_cells(tables, kind, tool=tool, basis=basis, msg_size=msg_size)
-    runs, tool, basis, msg_size = matrix_runs(tables.runs, tool, basis, msg_size)
+    summaries = summarising_runs(tables)
+    runs, tool, basis, msg_size = matrix_runs(
+        tables.runs, tool, basis, msg_size, summaries=summaries
+    )
     cols = MATRIX_COLUMNS
     if runs.empty:
         return pd.DataFrame(columns=cols)

@@ -1117,11 +1117,15 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
     assert (sp["b"], sp["n_runs_b"]) == ("1→1", cell["n_runs"])
     assert sp["ci_low"] < paths["1>2"] / paths["1>1"] < sp["ci_high"]
     assert sp["text"].startswith("**1→2 is 2.70× 1→1** (sockperf, 64 B, D4s_v5, AN on;")
+    # a run is an execution, as the contrasts count it: r1's console summary beside its full
+    # log is not a run of its own ('6 runs with accelerated networking off' of five)
+    off = len(list((raw / "accelerated-networking").glob("vm-noan-a/*/sockperf-*.fulllog.csv")))
     assert sp["text"].endswith(
-        "; not in it, to hold all but the zones fixed: 3 runs of 1400 B (1→1); 3 runs of half "
-        "round trips (1→1); 6 runs with accelerated networking off (1→1); 6 runs in a "
+        "; not in it, to hold all but the zones fixed: 2 runs of 1400 B (1→1); 2 runs of half "
+        f"round trips (1→1); {off} runs with accelerated networking off (1→1); 5 runs in a "
         "proximity placement group (1→1))."
     )
+    assert off == 5
     # a pair named without a direction is both ways
     _, claims = rep.campaign_answer(tables, "How slow is it between zones 1 and 2?", rng=0)
     said = claims.loc[claims["tool"].eq("sockperf") & claims["section"].eq("answer"), "text"]
