@@ -1133,6 +1133,17 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
         "**By sockperf, 1→2 is 141.9 µs",
         "**By sockperf, 2→1 is 118.6 µs",
     ]
+    # five runs give no 95% interval of their median: it says so, with their range (it said
+    # '141.9 µs (no interval)')
+    runs = tables.runs
+    five = runs[runs["run_id"].isin(rtt) & runs["tool"].eq("sockperf") & runs["src_zone"].eq("1")
+                & runs["dst_zone"].eq("2") & runs["msg_size_bytes"].eq(64)]  # fmt: skip
+    medians = sorted(rtt[r] for r in five["run_id"])
+    assert len(medians) == 5
+    assert said.iloc[0].startswith(
+        f"**By sockperf, 1→2 is 141.9 µs (5 runs, too few for a 95% interval; they range "
+        f"{medians[0]:.4g}–{medians[-1]:.4g} µs)**"
+    )
     ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
     assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
         "figure known only as a bound, or none)."  # fmt: skip
