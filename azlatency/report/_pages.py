@@ -776,7 +776,12 @@ def see_matrix(cells: pd.DataFrame) -> str:
             f"Highest {stat} {hi['src_zone']}→{hi['dst_zone']} ({show(hi['estimate'])}), "
             f"lowest {lo['src_zone']}→{lo['dst_zone']} ({show(lo['estimate'])})."
         )
-    flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in m.itertuples() if r.asymmetric]
+    # a pair's two cells are both marked: said once ('asymmetric: 1↔2, 2↔1' was one pair)
+    flagged = list(
+        dict.fromkeys(
+            "↔".join(sorted((r.src_zone, r.dst_zone))) for r in m.itertuples() if r.asymmetric
+        )
+    )
     asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
     return (
         f"Slowest pair {hi['src_zone']}→{hi['dst_zone']} ({fmt(hi['estimate'])}), fastest "

@@ -385,17 +385,19 @@ def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
             "printed by the tool, no interval" if row.get("source") == "reported" else "no interval"
         )
         n, low, high = (row.get(k) for k in ("n_runs", "range_low", "range_high"))
-        few = "interval of the median across runs needs" in str(row.get("note") or "")
-        if why == "no interval" and few and _known(n, low, high):
+        note, level = str(row.get("note") or ""), row.get("level")
+        lvl = f"a {float(level):.0%} interval" if _known(level) else "an interval"
+        if why == "no interval" and "median across runs needs" in note and _known(n, low, high):
             # a median across too few runs for its interval: the runs' range, as the matrix
             # gives it ('141.9 µs (no interval)' of five runs from 138.8 to 147.4 µs)
             scale, text = _scale(float(est), unit)
-            level = row.get("level")
-            lvl = f"a {float(level):.0%} interval" if _known(level) else "an interval"
             why = (
                 f"{int(n)} runs, too few for {lvl}; they range "
                 f"{float(low) / scale:.{digits}g}–{float(high) / scale:.{digits}g} {text}"
             )
+        elif why == "no interval" and "fit, an interval needs" in note and _known(row.get("n")):
+            # one run's samples, too autocorrelated for the batches an interval needs
+            why = f"{int(row['n'])} autocorrelated samples, too few for {lvl}"
         return f"{fmt(est, unit, digits)} ({why})"
     scale, text = _scale(float(est), unit)
     level = row.get("level")

@@ -88,6 +88,26 @@ def test_values_without_a_range_read_as_before(seed002):
     assert _show.fmt_interval(point) == "1546 µs (printed by the tool, no interval)"
 
 
+def test_a_value_without_an_interval_says_why():
+    # rows of synthetic-westeurope's headline table (page 10 said '(no interval)' of each)
+    runs = {"estimate": 25.47, "ci_low": None, "ci_high": None, "level": 0.95,
+            "source": "samples", "n_runs": 2, "n": 4000, "range_low": 24.88,
+            "range_high": 26.06, "note": "a 95% interval of the median across runs needs ≥ 6 "
+            "runs; the range across the 2 runs is given; 2 runs; the run is the unit"}  # fmt: skip
+    assert _show.fmt_interval(runs) == (
+        "25.47 µs (2 runs, too few for a 95% interval; they range 24.88–26.06 µs)"
+    )
+    ping = {"estimate": 700.0, "ci_low": None, "ci_high": None, "level": 0.95,
+            "source": "samples", "n_runs": 1, "n": 100, "note": "n_eff ≈ n/τ = 51 (100 points, "
+            "autocorrelation time τ≈1.94): 5 batches of 20 fit, an interval needs ≥ 20 (n ≥ "
+            "400); autocorrelated (Ljung-Box on ranks, p=5.6e-06, lag-1 r=0.53)"}  # fmt: skip
+    assert _show.fmt_interval(ping) == (
+        "700 µs (100 autocorrelated samples, too few for a 95% interval)"
+    )
+    # any other reason: as before
+    assert _show.fmt_interval({**ping, "note": "1 run"}) == "700 µs (no interval)"
+
+
 def test_a_throughput_chart_says_why_its_bars_lack_whiskers(tmp_path):
     """Seed 001: ntttcp and qperf print one number a run, iperf3's 10 one-second intervals are
     too few to rule out their correlation. The chart's title said whiskers are missing only
@@ -510,6 +530,12 @@ def test_a_matrix_of_one_cell_says_one_pair():
     assert rep.see_matrix(loss) == "One pair: 1→2 (2.5 %)."
     two = pd.concat([cells, cells.assign(src_zone=["2"], dst_zone=["1"], estimate=[12.0])])
     assert rep.see_matrix(two) == "Slowest pair 2→1 (12 µs), fastest 1→2 (9.651 µs)."
+    # both cells of an asymmetric pair are marked: the pair is said once (synthetic-westeurope's
+    # caption read 'asymmetric: 1↔2, 2↔1')
+    two["asymmetric"] = True
+    assert rep.see_matrix(two) == (
+        "Slowest pair 2→1 (12 µs), fastest 1→2 (9.651 µs); asymmetric: 1↔2."
+    )
 
 
 def test_a_range_of_tail_ratios_names_its_ends():
