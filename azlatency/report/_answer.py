@@ -207,7 +207,8 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     if name in COMPARE_FACTOR:
         return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
     if name == "zone pair":
-        return zone_claims(tables, level=level, asked=named_pairs(question), rng=rng)
+        asked, times = named_pairs(question), asked_times(question)
+        return zone_claims(tables, level=level, asked=asked, rng=rng, times=times)
     if name == "stability":
         return stability_claims(tables)
     if name == "baseline":
@@ -318,15 +319,21 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 
 
 def zone_claims(
-    tables: Tables, *, level: float = 0.95, asked: Sequence[tuple[str, ...]] = (), rng=None
+    tables: Tables,
+    *,
+    level: float = 0.95,
+    asked: Sequence[tuple[str, ...]] = (),
+    rng=None,
+    times: tuple[float, str] | None = None,
 ) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
     first, what the question asks of the pairs it names (:func:`named_pairs`: 'is zone 1 →
     zone 3 slower than zone 1 → zone 2?'), the one against the other
-    (:func:`named_pair_claims`)."""
+    (:func:`named_pair_claims`), held against the factor it asks about (``times``:
+    :func:`asked_times`)."""
     parts = [
-        *(named_pair_claims(tables, pairs, level=level, rng=rng) for pairs in asked),
+        *(named_pair_claims(tables, p, level=level, rng=rng, times=times) for p in asked),
         latency_zone_claims(tables, level=level),
         throughput_zone_claims(tables, level, named=[p for p in asked if len(p) == 2]),
     ]
@@ -363,8 +370,73 @@ def named_pairs(question: str | None) -> list[tuple[str, ...]]:
     return list(dict.fromkeys((one[k % len(one)], two[k % len(two)]) for k in range(n)))
 
 
+# 'ten times slower', '10x', '10×', 'twice', 'tenfold': a factor the question asks about
+_NUMBER_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100,
+}  # fmt: skip
+_TIMES = re.compile(
+    r"\b(?:(twice)|(\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")(?:[ -]?(?:times|fold)\b|"
+    r" ?[x×](?!\w)))(?: (faster|lower|less|shorter|quicker|smaller|slower|higher|more|longer|"
+    r"larger|greater)\b)?",
+    re.IGNORECASE,
+)
+_LESS = ("faster", "lower", "less", "shorter", "quicker", "smaller")
+
+
+def asked_times(question: str | None) -> tuple[float, str] | None:
+    """The factor a question asks about, as the first pair's figure over the second's, and
+    its words: 'ten times slower' → ``(10.0, 'ten times slower')``, 'ten times faster' →
+    ``(0.1, ...)``; None where it names none."""
+    m = _TIMES.search(question or "")
+    if m is None:
+        return None
+    factor = 2.0 if m[1] else float(_NUMBER_WORDS.get(m[2].lower(), m[2]))
+    if factor <= 0:
+        return None
+    if (m[3] or "").lower() in _LESS:
+        factor = 1 / factor
+    return factor, m[0]
+
+
+def _times_claims(out: pd.DataFrame, a: str, b: str, times: tuple[float, str]) -> list[dict]:
+    """Each tool's ratio of ``a`` to ``b`` held against the factor the question asks about:
+    'Is zone 1 → zone 3 ten times slower than zone 1 → zone 2?' was given 9.91× (95% CI
+    9.64 to 10.20) and left the reader to see that ten times is inside it."""
+    target, words = times
+    rows = []
+    for r in out.to_dict("records"):
+        est, lo, hi = (r.get(k) for k in ("estimate", "ci_low", "ci_high"))
+        if r.get("kind") != "ratio" or not (pd.notna(est) and est > 0):
+            continue
+        ci = pd.notna(lo) and pd.notna(hi) and lo > 0
+        if r["a"] != a:  # the claim put the slower side first: turned back to the question's
+            est, lo, hi = 1 / est, (1 / hi if ci else lo), (1 / lo if ci else hi)
+        said = f"By {r['tool']}, {a} is {est:.2f}× {b}"
+        t = f"{target:.3g}×"
+        if not ci:
+            verdict = f"{said}: no interval to hold {t} against** ({r['evidence']})."
+        elif lo <= target <= hi:
+            verdict = (
+                f"{said}, and {t} is within its {r['level']:.0%} interval** ({lo:.2f} to {hi:.2f})."
+            )
+        else:
+            side = "more" if lo > target else "less"
+            verdict = f"{said}, {side} than {t}** ({r['level']:.0%} CI {lo:.2f} to {hi:.2f})."
+        text = f"**{words[0].upper()}{words[1:]}? {verdict}"
+        rows.append(_statement("answer", "zone pair", text, a=a, b=b, tool=r["tool"],
+                               estimate=est, ci_low=lo, ci_high=hi, level=r.get("level"),
+                               evidence=r["evidence"]))  # fmt: skip
+    return rows
+
+
 def named_pair_claims(
-    tables: Tables, pairs: Sequence[str], *, level: float = 0.95, rng=None
+    tables: Tables,
+    pairs: Sequence[str],
+    *,
+    level: float = 0.95,
+    rng=None,
+    times: tuple[float, str] | None = None,
 ) -> pd.DataFrame:
     """The first two pairs a question names, one against the other: by each tool that measured
     both, the runs of the one against the runs of the other as a contrast is estimated (run
@@ -388,6 +460,8 @@ def named_pair_claims(
         valued = {t: c for t, c in both.items() if c[a]["estimate"] > 0 < c[b]["estimate"]}
         claims = [_pair_contrast(est, tool, c[a], a, b, level) for tool, c in valued.items()]
         out = C.finish_claims(pd.DataFrame([x for x in claims if x]), level, "holm")
+        if times is not None and len(out):  # the question's own factor answered first
+            out = pd.concat([_frame(_times_claims(out, a, b, times)), out], ignore_index=True)
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
             _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
                        f"{_cell(c[a])}, {b} {_cell(c[b])}: a figure known only as a bound, or "

@@ -1144,6 +1144,24 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
         f"**By sockperf, 1→2 is 141.9 µs (5 runs, too few for a 95% interval; they range "
         f"{medians[0]:.4g}–{medians[-1]:.4g} µs)**"
     )
+
+    # a factor the question asks about is held against each tool's ratio, first
+    def first(q):
+        _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+        return claims.loc[claims["section"].eq("answer"), "text"].iloc[0]
+
+    asked = truth["ratio_a_to_b_over_b_to_a"]
+    assert first(f"Is zone 1 → zone 2 {asked:g} times slower than zone 2 → zone 1?") == (
+        f"**{asked:g} times slower? By sockperf, 1→2 is 1.20× 2→1, and {asked:g}× is within "
+        "its 95% interval** (1.17 to 1.24)."
+    )
+    assert first("Is zone 1 → zone 2 twice as slow as zone 2 → zone 1?") == (
+        "**Twice? By sockperf, 1→2 is 1.20× 2→1, less than 2×** (95% CI 1.17 to 1.24)."
+    )
+    assert first("Is zone 2 → zone 1 1.2 times faster than zone 1 → zone 2?") == (
+        "**1.2 times faster? By sockperf, 2→1 is 0.83× 1→2, and 0.833× is within its 95% "
+        "interval** (0.81 to 0.85)."
+    )
     ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
     assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
         "figure known only as a bound, or none)."  # fmt: skip

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from azlatency import report as rep
-from azlatency.report._answer import _named, named_pairs
+from azlatency.report._answer import _named, asked_times, named_pairs
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
@@ -330,6 +330,27 @@ def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
 )
 def test_what_a_question_names(question, named):
     assert _named(question) == named
+
+
+@pytest.mark.parametrize(
+    ("question", "times"),
+    [
+        ("Is zone 1 → zone 3 ten times slower than zone 1 → zone 2?", (10, "ten times slower")),
+        ("Is 1→3 10x slower than 1→2?", (10, "10x slower")),
+        ("Is 1→3 10× 1→2?", (10, "10×")),
+        ("Is 1→3 twice as slow as 1→2?", (2, "twice")),
+        ("Is 1→3 ten times faster than 1→2?", (0.1, "ten times faster")),  # 1→2 is 10× 1→3
+        ("Is it 3-fold higher?", (3, "3-fold higher")),
+        ("Does 1400 B take longer than 64 B?", None),
+        (
+            "Is zone 1 → zone 3 really ten times slower, and how sure are we?",
+            (10, "ten times slower"),
+        ),
+    ],
+)
+def test_the_factor_a_question_asks_about(question, times):
+    want = (pytest.approx(times[0]), times[1]) if times else None
+    assert asked_times(question) == want
 
 
 @pytest.mark.parametrize(
