@@ -85,6 +85,20 @@ def test_loss_pools_the_pairs_runs_as_lost_over_sent(tables):
     assert rep.asymmetry_table(tables, tool="fping", stat="loss").empty
 
 
+def test_a_console_beside_its_full_log_is_one_run_of_probes(synth):
+    # the tiny synthetic campaign's 1→2: five sockperf full logs, r1's console beside its
+    # own; the loss cell pooled both, 6 runs of 462 probes (r1's 77 twice)
+    raw, _, tables = synth
+    logs = sorted((raw / "zone-matrix" / "vm-z1-a" / "to-vm-z2-b").glob("sockperf-*"))
+    full = [f for f in logs if f.name.endswith(".fulllog.csv")]
+    rows = sum(bool(re.match(r"\d+, ", x)) for f in full for x in f.read_text().splitlines())
+    assert (len(full), len(logs), rows) == (5, 6, 385)
+    loss, p50 = (_cell(rep.zone_pair_medians(tables, stat=s, tool="sockperf"), "1", "2")
+                 for s in ("loss", "p50"))  # fmt: skip
+    assert (loss["n_runs"], loss["n"], loss["estimate"]) == (5, rows, 0.0)
+    assert (p50["n_runs"], p50["n"]) == (5, rows)
+
+
 def test_jitter_is_the_printed_rfc3550_figure_and_names_it(tables):
     m = rep.zone_pair_medians(tables, stat="jitter", tool="iperf2")
     assert set(m["definition"]) == {"jitter/rfc3550"} and set(m["unit"]) == {"us"}
