@@ -55,6 +55,7 @@ from ._compare import (
     cross_tool,
     forest_frame,
     size_series,
+    summarising_runs,
 )
 from ._data import (
     empty_tables,
@@ -255,6 +256,7 @@ __all__ = [
     "segments",
     "sessions",
     "size_series",
+    "summarising_runs",
     "spread",
     "subset",
     "synthetic",

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import pandas as pd
 
 from ._pages import _extremes, cells_without_value, have_none, without_value
 from ._show import counted, fmt, fmt_interval, fmt_value
 from ._throughput import kinds, paced_sentence
 from ._zones import held_out, spread
+
+
+def _summarising(runs: pd.DataFrame | None, summaries: Collection[str], total: int) -> str:
+    """', 93 of them consoles summarising another run's probes (1 echo_csv, 92 sockperf),
+    ...': a console beside the file of its own probes is a run of the store, counted
+    once where figures are (synthetic-westeurope's 184 sockperf runs are 92 executions)."""
+    if runs is None or not len(summaries):
+        return ""
+    mine = runs[runs["run_id"].astype(str).isin(set(summaries))]
+    if mine.empty:
+        return ""
+    each = ", ".join(f"{n} {tool}" for tool, n in mine["tool"].value_counts().sort_index().items())
+    one = len(mine) == 1
+    return (
+        f", {len(mine)} of them {'a console' if one else 'consoles'} summarising another run's "
+        f"probes ({each}), which the figures count once: {counted(total - len(mine), 'run')}"
+    )
 
 
 def campaign_findings(
@@ -19,10 +38,12 @@ def campaign_findings(
     *,
     synthetic: bool = False,
     runs: pd.DataFrame | None = None,
+    summaries: Collection[str] = (),
 ) -> str:
     """One bullet each: what was measured, latency per basis (lowest and highest group),
     zone pairs, direction, throughput per tool, and what to be careful about (``runs``: the
-    campaign's runs, for folders that name what no rule read)."""
+    campaign's runs, for folders that name what no rule read; ``summaries``: those that
+    summarise another run's samples, ``summarising_runs``)."""
     c = overview["campaigns"][["runs", "files_imported", "files_not_imported"]].sum()
     per_tool = overview["tools"].groupby("tool", sort=True)["runs"].sum()
     tools = ", ".join(f"{n} {tool}" for tool, n in per_tool.items())
@@ -37,7 +58,10 @@ def campaign_findings(
     )
     lines.append(
         f"- **What was measured:** {counted(c['runs'], 'run')} from "
-        f"{counted(c['files_imported'], 'file')}" + (f" ({tools})" if tools else "") + "; "
+        f"{counted(c['files_imported'], 'file')}"
+        + (f" ({tools})" if tools else "")
+        + _summarising(runs, summaries, int(c["runs"]))
+        + "; "
         f"{counted(c['files_not_imported'], 'file')} not imported"
         + (f" ({', '.join(reasons)})" if reasons else "")
         + "."

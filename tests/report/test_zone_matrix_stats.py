@@ -14,6 +14,7 @@ import pytest
 
 from azlatency import report as rep
 from azlatency.campaign import import_campaign
+from azlatency.report import _summary
 from azlatency.report._answer import _zone_evidence, zone_claims
 from tests.conftest import ROOT
 from tests.report._fixture_campaign import FX, import_fixtures
@@ -97,6 +98,23 @@ def test_a_console_beside_its_full_log_is_one_run_of_probes(synth):
                  for s in ("loss", "p50"))  # fmt: skip
     assert (loss["n_runs"], loss["n"], loss["estimate"]) == (5, rows, 0.0)
     assert (p50["n_runs"], p50["n"]) == (5, rows)
+
+
+def test_the_runs_that_summarise_another_runs_probes_are_named(synth):
+    # every console the synthetic campaign writes (*.log) sits beside the file of its probes:
+    # 'What was measured' counted each as a run of its own (184 sockperf runs of 92)
+    raw, _, tables = synth
+    consoles = {p.relative_to(raw).as_posix() for p in raw.rglob("*.log")}
+    summaries = rep.summarising_runs(tables)
+    runs = tables.runs
+    assert set(runs.loc[runs["run_id"].isin(summaries), "source_path"]) == consoles
+    said = _summary._summarising(runs, summaries, len(runs))
+    n = len(consoles)
+    assert said == (
+        f", {n} of them consoles summarising another run's probes (1 echo_csv, {n - 1} "
+        f"sockperf), which the figures count once: {len(runs) - n} runs"
+    )
+    assert n == 10 and _summary._summarising(runs, set(), len(runs)) == ""
 
 
 def test_jitter_is_the_printed_rfc3550_figure_and_names_it(tables):
