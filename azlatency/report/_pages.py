@@ -695,10 +695,14 @@ def see_latency(part: pd.DataFrame) -> str:
     )
     near, far = f"{c / b:.3g}×", f"{d / a:.3g}×"  # published ranges: the ratio's two ends
     notes = "".join(_overlapped(p, r, which) for r, which in ((hi, "slowest"), (lo, "fastest")))
+    # two tools' figures are no one measure (ping's ICMP against sockperf's UDP): the chart's
+    # span is said as that, not as one group being so many times another
+    tools = [str(r.get("tool")) for r in (hi, lo)]
+    two = f" (two tools: {tools[0]} and {tools[1]})" if len({*tools} - {"None", "nan"}) == 2 else ""
     return (
         f"Slowest: {hi['label']} ({fmt_value(hi)}); fastest: {lo['label']} ({fmt_value(lo)}), "
-        f"{near if near == far else f'{near} to {far}'} apart; {with_ci} of {len(p)} with an "
-        f"interval.{notes}{unvalued}"
+        f"{near if near == far else f'{near} to {far}'} apart{two}; {with_ci} of {len(p)} with "
+        f"an interval.{notes}{unvalued}"
     )
 
 

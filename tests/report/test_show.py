@@ -88,6 +88,20 @@ def test_values_without_a_range_read_as_before(seed002):
     assert _show.fmt_interval(point) == "1546 µs (printed by the tool, no interval)"
 
 
+def test_a_latency_chart_spanning_two_tools_says_so():
+    # synthetic-westeurope's round trips: ping's 3→1 (ICMP, 56 B) against sockperf's PPG
+    # (UDP, 64 B) read '50.7× apart' as if one measure
+    part = pd.DataFrame({
+        "label": ["zone matrix · zone 3→1 · 56 B · ping", "placement · zone 1→1 · ppg · sockperf"],
+        "tool": ["ping", "sockperf"], "estimate": [2070.0, 40.83], "ci_low": [None, 40.32],
+        "ci_high": [None, 41.42], "source": ["samples", "samples"],
+    })  # fmt: skip
+    said = rep.see_latency(part)
+    assert "50.7× apart (two tools: ping and sockperf); 1 of 2 with an interval." in said
+    one = part.assign(tool="sockperf")
+    assert "50.7× apart; 1 of 2" in rep.see_latency(one)
+
+
 def test_a_value_without_an_interval_says_why():
     # rows of synthetic-westeurope's headline table (page 10 said '(no interval)' of each)
     runs = {"estimate": 25.47, "ci_low": None, "ci_high": None, "level": 0.95,
