@@ -606,9 +606,8 @@ def throughput_zone_claims(
     more pairs have one: 'By throughput, zones 1→2 carry 0.23× 1→1 (ntttcp, ...)'.  A
     campaign asking which zone pair has the lowest throughput was answered 'fewer than two
     zone pairs have a latency run'.  Where the question sets a pair against another
-    (``named``) and a condition measured both among others, the one against the other comes
-    first
-    (:func:`_named_throughput`)."""
+    (``named``) and a condition measured both, not as its lowest and highest, the one against
+    the other comes first (:func:`_throughput_row` makes both statements)."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
     tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
