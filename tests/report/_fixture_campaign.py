@@ -40,3 +40,12 @@ def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | Non
     status.pop("campaign.yaml", None)
     assert set(status.values()) == {"imported"} and len(status) == len(files), status
     return load(name, tmp / "processed")
+
+
+def answer_texts(tables: Tables, question: str, **kw) -> list[str]:
+    """The sentences of page 90's answer to ``question`` (``report.campaign_answer``'s claims
+    of the answer section, in order)."""
+    from azlatency import report as rep
+
+    _, claims = rep.campaign_answer(tables, question, **kw)
+    return claims.loc[claims["section"].eq("answer"), "text"].tolist()

@@ -26,7 +26,7 @@ from azlatency.report._tails import _printed_ratio
 from azlatency.report._throughput import _names as _names_of
 from tests._expected import fixture_files
 from tests.conftest import CORPUS, ROOT, corpus, needs_shared, seed
-from tests.report._fixture_campaign import TWO_PINGS, import_fixtures
+from tests.report._fixture_campaign import TWO_PINGS, answer_texts, import_fixtures
 
 SMALL = 64 * 1024  # the mixes stay quick: real files of every tool, none of the big ones
 FILES = [f for f in fixture_files() if f.stat().st_size <= SMALL]
@@ -1147,8 +1147,7 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
 
     # a factor the question asks about is held against each tool's ratio, first
     def first(q):
-        _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
-        return claims.loc[claims["section"].eq("answer"), "text"].iloc[0]
+        return answer_texts(tables, q, level=0.95, rng=0)[0]
 
     asked = truth["ratio_a_to_b_over_b_to_a"]
     assert first(f"Is zone 1 → zone 2 {asked:g} times slower than zone 2 → zone 1?") == (
