@@ -446,7 +446,7 @@ def named_pair_claims(
     hping3 -S times a TCP handshake, fping an ICMP echo).  'Is zone 1 → zone 3 slower than
     zone 1 → zone 2?' was answered by the fastest and slowest pair of one tool."""
     if len(pairs) == 1:
-        return _one_pair_claims(tables, pairs[0], level)
+        return _one_pair_claims(tables, pairs[0], level, times=times, rng=rng)
     if len(pairs) < 2:
         return _empty()
     a, b = pairs[:2]
@@ -528,13 +528,22 @@ def _cells_evidence(cells) -> str:
     return _zone_evidence(pd.DataFrame(list(cells)))[1]
 
 
-def _one_pair_claims(tables: Tables, pair: str, level: float) -> pd.DataFrame:
+def _one_pair_claims(
+    tables: Tables, pair: str, level: float, *, times: tuple[float, str] | None = None, rng=None
+) -> pd.DataFrame:
     """A question naming one pair ('how slow is zone 1 → zone 3?'): by each tool that measured
-    it, its figure with its interval, and where it stands among that tool's pairs."""
+    it, its figure with its interval, and where it stands among that tool's pairs; with a
+    factor (``times``), which of the tool's other pairs it is that factor of first."""
     rows = []
     found, seen = _pair_cells(tables, [pair], level)
     if not found:
         return _unmeasured([pair], seen)
+    if times is not None:
+        est = Estimator(tables, stat="p50", level=level, rng=rng)
+        made = [_factor_of_pairs(est, tool, m, c[pair], pair, times, level)
+                for tool, (m, c) in found.items()]  # fmt: skip
+        # the tools whose runs give intervals first
+        rows += [row for _, row in sorted((x for x in made if x), key=lambda x: x[0])]
     for tool, (m, cell) in found.items():
         r = cell[pair]
         stat, basis = str(r["stat"]), str(r["basis"])
@@ -561,6 +570,44 @@ def _one_pair_claims(tables: Tables, pair: str, level: float) -> pd.DataFrame:
         rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, basis=basis,
                                stat=stat, evidence=_cells_evidence([r])))  # fmt: skip
     return _frame(rows) if rows else _empty()
+
+
+def _factor_of_pairs(
+    est: Estimator, tool: str, m: pd.DataFrame, cell: pd.Series, pair: str, times, level: float
+) -> tuple[bool, dict] | None:
+    """'Is zone 1 → zone 3 really ten times slower?' names one pair and a factor, not what it
+    is that factor of: by ``tool``, ``pair`` against each of its other pairs (as
+    :func:`_pair_contrast` sets them), grouped by whether the factor lies within the ratio's
+    interval, below it or above it; and whether no ratio had an interval."""
+    target, words = times
+    t = f"{target:.3g}×"
+    groups: dict[str, list[str]] = {"within": [], "more": [], "less": [], "untested": []}
+    for _, other in m.dropna(subset=["estimate"]).iterrows():
+        q = f"{other['src_zone']}→{other['dst_zone']}"
+        c = _pair_contrast(est, tool, cell, pair, q, level) if q != pair else None
+        if c is None or not (pd.notna(c["estimate"]) and c["estimate"] > 0):
+            continue
+        lo, hi = c.get("ci_low"), c.get("ci_high")
+        if not (pd.notna(lo) and pd.notna(hi)):
+            groups["untested"].append(f"{q} ({c['estimate']:.2f}×)")
+            continue
+        side = "within" if lo <= target <= hi else "more" if lo > target else "less"
+        groups[side].append(f"{q} ({c['estimate']:.2f}×, {lo:.2f} to {hi:.2f})")
+    said = {
+        "within": f"is {t}, within the {level:.0%} interval, of {', '.join(groups['within'])}",
+        "more": f"is more than {t} {', '.join(groups['more'])}",
+        "less": f"is less than {t} {', '.join(groups['less'])}",
+        "untested": f"against {', '.join(groups['untested'])}: no interval to hold {t} against",
+    }
+    parts = [said[k] for k in said if groups[k]]
+    if not parts:
+        return None
+    text = f"**{words[0].upper()}{words[1:]}? By {tool}, {pair} {parts[0]}**" + "".join(
+        f"; {x.removeprefix('is ')}" for x in parts[1:]
+    )
+    row = _statement("answer", "zone pair", f"{text}.", a=pair, tool=tool,
+                     evidence=_cells_evidence([cell]))  # fmt: skip
+    return parts[0].startswith("against"), row
 
 
 def _cell(r: pd.Series) -> str:

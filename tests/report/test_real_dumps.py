@@ -1157,6 +1157,12 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
     assert first("Is zone 1 → zone 2 twice as slow as zone 2 → zone 1?") == (
         "**Twice? By sockperf, 1→2 is 1.20× 2→1, less than 2×** (95% CI 1.17 to 1.24)."
     )
+    # one pair and a factor: which of the tool's other pairs it is that factor of
+    said = answer_texts(tables, "Is zone 1 → zone 2 really 1.2 times slower, and how sure?", rng=0)
+    assert [x for x in said if x.startswith("**1.2 times slower? By sockperf")] == [
+        "**1.2 times slower? By sockperf, 1→2 is 1.2×, within the 95% interval, of 2→1 (1.20×, "
+        "1.17 to 1.24)**; more than 1.2× 1→1 (2.70×, 2.63 to 2.78)."
+    ]  # the truth: 1.2 and 141.6 / 52.0 = 2.72
     assert first("Is zone 2 → zone 1 1.2 times faster than zone 1 → zone 2?") == (
         "**1.2 times faster? By sockperf, 2→1 is 0.83× 1→2, and 0.833× is within its 95% "
         "interval** (0.81 to 0.85)."
