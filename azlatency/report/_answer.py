@@ -458,7 +458,8 @@ def named_pair_claims(
     if both:
         est = Estimator(tables, stat="p50", level=level, rng=rng)
         valued = {t: c for t, c in both.items() if c[a]["estimate"] > 0 < c[b]["estimate"]}
-        claims = [_pair_contrast(est, tool, c[a], a, b, level) for tool, c in valued.items()]
+        fold = summarising_runs(tables)  # once: a pass over every sample without the memo
+        claims = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
         out = C.finish_claims(pd.DataFrame([x for x in claims if x]), level, "holm")
         if times is not None and len(out):  # the question's own factor answered first
             out = pd.concat([_frame(_times_claims(out, a, b, times)), out], ignore_index=True)
@@ -540,7 +541,8 @@ def _one_pair_claims(
         return _unmeasured([pair], seen)
     if times is not None:
         est = Estimator(tables, stat="p50", level=level, rng=rng)
-        made = [_factor_of_pairs(est, tool, m, c[pair], pair, times, level)
+        fold = summarising_runs(tables)  # once: a pass over every sample without the memo
+        made = [_factor_of_pairs(est, tool, m, c[pair], pair, times, level, fold)
                 for tool, (m, c) in found.items()]  # fmt: skip
         # the tools whose runs give intervals first
         rows += [row for _, row in sorted((x for x in made if x), key=lambda x: x[0])]
@@ -573,7 +575,14 @@ def _one_pair_claims(
 
 
 def _factor_of_pairs(
-    est: Estimator, tool: str, m: pd.DataFrame, cell: pd.Series, pair: str, times, level: float
+    est: Estimator,
+    tool: str,
+    m: pd.DataFrame,
+    cell: pd.Series,
+    pair: str,
+    times,
+    level: float,
+    fold: set[str],
 ) -> tuple[bool, dict] | None:
     """'Is zone 1 → zone 3 really ten times slower?' names one pair and a factor, not what it
     is that factor of: by ``tool``, ``pair`` against each of its other pairs (as
@@ -584,7 +593,7 @@ def _factor_of_pairs(
     groups: dict[str, list[str]] = {"within": [], "more": [], "less": [], "untested": []}
     for _, other in m.dropna(subset=["estimate"]).iterrows():
         q = f"{other['src_zone']}→{other['dst_zone']}"
-        c = _pair_contrast(est, tool, cell, pair, q, level) if q != pair else None
+        c = _pair_contrast(est, tool, cell, pair, q, level, fold) if q != pair else None
         if c is None or not (pd.notna(c["estimate"]) and c["estimate"] > 0):
             continue
         lo, hi = c.get("ci_low"), c.get("ci_high")
@@ -615,16 +624,18 @@ def _cell(r: pd.Series) -> str:
     return fmt(r["estimate"]) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
 
 
-def _pair_contrast(est: Estimator, tool: str, cell: pd.Series, a: str, b: str, level: float):
+def _pair_contrast(
+    est: Estimator, tool: str, cell: pd.Series, a: str, b: str, level: float, fold: set[str]
+):
     """Tool ``tool``'s runs of zone pair ``a`` against its runs of ``b`` (the message size and
-    basis of its matrix, ``cell``), a ratio claim as a contrast's; None without runs."""
+    basis of its matrix, ``cell``), a ratio claim as a contrast's; None without runs.
+    ``fold``: :func:`summarising_runs`, not counted among the runs it leaves out."""
     r = est.runs
     size, basis = cell["msg_size_bytes"], str(cell["basis"])
     # the runs its matrix holds: all but the zones fixed (1→1's runs with AN off or in a
     # proximity placement group were pooled with the rest, 30 runs against 2→2's 6)
     size_ = None if pd.isna(size) else int(size)
-    summaries = summarising_runs(est.tables)
-    kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b), summaries=summaries)
+    kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b), summaries=fold)
     pair = r["src_zone"].astype(str) + "→" + r["dst_zone"].astype(str)
     mine = r["run_id"].isin(kept["run_id"])
     runs_a, runs_b = r[mine & pair.eq(a)], r[mine & pair.eq(b)]

@@ -12,10 +12,12 @@ from ._throughput import kinds, paced_sentence
 from ._zones import held_out, spread
 
 
-def _summarising(runs: pd.DataFrame | None, summaries: Collection[str], total: int) -> str:
+def _summarising(runs: pd.DataFrame | None, summaries: Collection[str]) -> str:
     """', 93 of them consoles summarising another run's probes (1 echo_csv, 92 sockperf),
     ...': a console beside the file of its own probes is a run of the store, counted
-    once where figures are (synthetic-westeurope's 184 sockperf runs are 92 executions)."""
+    once where figures are (synthetic-westeurope's 184 sockperf runs are 92 executions).
+    The count left is of ``runs``, the loaded tables' (without the runs the import found read
+    twice, which the store's count keeps)."""
     if runs is None or not len(summaries):
         return ""
     mine = runs[runs["run_id"].astype(str).isin(set(summaries))]
@@ -25,7 +27,7 @@ def _summarising(runs: pd.DataFrame | None, summaries: Collection[str], total: i
     one = len(mine) == 1
     return (
         f", {len(mine)} of them {'a console' if one else 'consoles'} summarising another run's "
-        f"probes ({each}), which the figures count once: {counted(total - len(mine), 'run')}"
+        f"probes ({each}), which the figures count once: {counted(len(runs) - len(mine), 'run')}"
     )
 
 
@@ -60,7 +62,7 @@ def campaign_findings(
         f"- **What was measured:** {counted(c['runs'], 'run')} from "
         f"{counted(c['files_imported'], 'file')}"
         + (f" ({tools})" if tools else "")
-        + _summarising(runs, summaries, int(c["runs"]))
+        + _summarising(runs, summaries)
         + "; "
         f"{counted(c['files_not_imported'], 'file')} not imported"
         + (f" ({', '.join(reasons)})" if reasons else "")

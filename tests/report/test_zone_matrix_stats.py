@@ -108,13 +108,13 @@ def test_the_runs_that_summarise_another_runs_probes_are_named(synth):
     summaries = rep.summarising_runs(tables)
     runs = tables.runs
     assert set(runs.loc[runs["run_id"].isin(summaries), "source_path"]) == consoles
-    said = _summary._summarising(runs, summaries, len(runs))
+    said = _summary._summarising(runs, summaries)
     n = len(consoles)
     assert said == (
         f", {n} of them consoles summarising another run's probes (1 echo_csv, {n - 1} "
         f"sockperf), which the figures count once: {len(runs) - n} runs"
     )
-    assert n == 10 and _summary._summarising(runs, set(), len(runs)) == ""
+    assert n == 10 and _summary._summarising(runs, set()) == ""
 
 
 def test_jitter_is_the_printed_rfc3550_figure_and_names_it(tables):
