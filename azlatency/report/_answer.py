@@ -207,8 +207,11 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     if name in COMPARE_FACTOR:
         return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
     if name == "zone pair":
-        asked, times = named_pairs(question), asked_times(question)
-        return zone_claims(tables, level=level, asked=asked, rng=rng, times=times)
+        of_throughput = asks_throughput(question)
+        asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
+        return zone_claims(
+            tables, level=level, asked=asked, rng=rng, times=times, throughput=of_throughput
+        )
     if name == "stability":
         return stability_claims(tables)
     if name == "baseline":
@@ -325,18 +328,27 @@ def zone_claims(
     asked: Sequence[tuple[str, ...]] = (),
     rng=None,
     times: tuple[float, str] | None = None,
+    throughput: bool = False,
 ) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
     first, what the question asks of the pairs it names (:func:`named_pairs`: 'is zone 1 →
     zone 3 slower than zone 1 → zone 2?'), the one against the other
     (:func:`named_pair_claims`), held against the factor it asks about (``times``:
-    :func:`asked_times`)."""
-    parts = [
-        *(named_pair_claims(tables, p, level=level, rng=rng, times=times) for p in asked),
+    :func:`asked_times`).  A question of ``throughput`` (:func:`asks_throughput`) is answered
+    by throughput first, its factor held against the throughput figures alone."""
+    two = [p for p in asked if len(p) == 2]
+    by_latency = [
+        *(
+            named_pair_claims(tables, p, level=level, rng=rng, times=None if throughput else times)
+            for p in asked
+        ),
         latency_zone_claims(tables, level=level),
-        throughput_zone_claims(tables, level, named=[p for p in asked if len(p) == 2]),
     ]
+    by_throughput = throughput_zone_claims(
+        tables, level, named=two, times=times if throughput else None
+    )
+    parts = [by_throughput, *by_latency] if throughput else [*by_latency, by_throughput]
     parts = [p for p in parts if len(p)]
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
@@ -382,21 +394,52 @@ _TIMES = re.compile(
     re.IGNORECASE,
 )
 _LESS = ("faster", "lower", "less", "shorter", "quicker", "smaller")
+# of throughput a slower pair carries less: 'ten times slower' is a tenth
+_LESS_THROUGHPUT = ("slower", "lower", "less", "smaller", "fewer")
+# 'half the throughput', 'a third of', 'half as fast' (not 'half round trip': a basis)
+_FRACTION = re.compile(
+    r"\b(?:(?:one|a) )?(half|third|quarter|tenth)(?= (?:the|that|as|of|what)\b)", re.IGNORECASE
+)
+_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "tenth": 10}
 
 
-def asked_times(question: str | None) -> tuple[float, str] | None:
+def asked_times(question: str | None, *, throughput: bool = False) -> tuple[float, str] | None:
     """The factor a question asks about, as the first pair's figure over the second's, and
     its words: 'ten times slower' → ``(10.0, 'ten times slower')``, 'ten times faster' →
-    ``(0.1, ...)``; None where it names none."""
+    ``(0.1, ...)``, 'half that of' → ``(0.5, 'half')``; of ``throughput`` (:func:`asks_throughput`)
+    'ten times lower' and 'ten times slower' are a tenth, 'twice as fast' twice; None where
+    it names none."""
     m = _TIMES.search(question or "")
+    f = _FRACTION.search(question or "")
+    if f is not None and (m is None or f.start() < m.start()):
+        return 1 / _FRACTIONS[f[1].lower()], f[0]
     if m is None:
         return None
     factor = 2.0 if m[1] else float(_NUMBER_WORDS.get(m[2].lower(), m[2]))
     if factor <= 0:
         return None
-    if (m[3] or "").lower() in _LESS:
+    if (m[3] or "").lower() in (_LESS_THROUGHPUT if throughput else _LESS):
         factor = 1 / factor
     return factor, m[0]
+
+
+# A question of throughput ('Is zone 1 → zone 3 throughput 1.5 times lower ...?') holds its
+# factor against the throughput figures, first: it was held against sockperf's latency ratio
+# ('1.5 times lower? By sockperf, 1→3 is 9.91× 1→2, more than 0.667×') and the throughput
+# statements came after every latency one.
+_THROUGHPUT_WORDS = re.compile(
+    r"\b(?:throughputs?|bandwidths?|goodput|bit ?rates?|[gmk]bit(?:s|/s)?|[gmk]bps|carr(?:y|ies))\b",
+    re.IGNORECASE,
+)
+_LATENCY_WORDS = re.compile(
+    r"\b(?:latency|latencies|rtts?|round[- ]trips?|delays?|ping)\b", re.IGNORECASE
+)
+
+
+def asks_throughput(question: str | None) -> bool:
+    """Whether ``question`` asks of throughput and not of latency."""
+    q = question or ""
+    return bool(_THROUGHPUT_WORDS.search(q)) and not _LATENCY_WORDS.search(q)
 
 
 def _times_claims(out: pd.DataFrame, a: str, b: str, times: tuple[float, str]) -> list[dict]:
@@ -657,7 +700,10 @@ def _pair_contrast(
 
 
 def throughput_zone_claims(
-    tables: Tables, level: float = 0.95, named: Sequence[tuple[str, str]] = ()
+    tables: Tables,
+    level: float = 0.95,
+    named: Sequence[tuple[str, str]] = (),
+    times: tuple[float, str] | None = None,
 ) -> pd.DataFrame:
     """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
     networking), the zone pairs by their runs' throughput figures, lowest first, where two or
@@ -665,7 +711,9 @@ def throughput_zone_claims(
     campaign asking which zone pair has the lowest throughput was answered 'fewer than two
     zone pairs have a latency run'.  Where the question sets a pair against another
     (``named``) and a condition measured both, not as its lowest and highest, the one against
-    the other comes first (:func:`_throughput_row` makes both statements)."""
+    the other comes first (:func:`_throughput_row` makes both statements), and before it the
+    ratio of the one to the other held against the factor the question asks about
+    (``times``, :func:`_throughput_times`)."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
     tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
@@ -675,7 +723,7 @@ def throughput_zone_claims(
     flow = directed(tp, throughput=True).set_index("run_id")
     tp["pair"] = tp["run_id"].map(flow["src_zone"] + "→" + flow["dst_zone"])  # the data's way
     mixed = mixed_protocols(tp, latency=False)
-    rows = []
+    verdicts, pairwise, rows = [], [], []
     for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):
         pairs = g.groupby("pair", sort=False)["estimate"].agg(["median", "size"])
         if len(pairs) < 2:
@@ -687,11 +735,34 @@ def throughput_zone_claims(
         # not its lowest and highest (its own statement then sets them side by side)
         ends = {pairs.index[0], pairs.index[-1]}
         for a, b in named:
-            if {a, b} <= set(pairs.index) and {a, b} != ends:
-                two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
-                rows.append(two)
+            if not {a, b} <= set(pairs.index):
+                continue
+            two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
+            if times is not None:
+                verdicts.append(_throughput_times(two, times))
+            if {a, b} != ends:
+                pairwise.append(two)
         rows.append(_throughput_row(g, pairs, context))
+    rows = verdicts + pairwise + rows
     return _frame(rows) if rows else _empty()
+
+
+def _throughput_times(row: dict, times: tuple[float, str]) -> dict:
+    """A named pair's throughput against the other's (``row``: :func:`_throughput_row` of the
+    two, in the question's order) held against the question's factor: a throughput figure
+    is one run's, or a median of printed figures, never tested across runs, so no interval
+    holds it ('Half? By iperf3, 1→3 carries 0.65× 1→2: no interval to hold 0.5× against')."""
+    target, words = times
+    est, (a, b) = row["estimate"], (row["a"], row["b"])
+    carries = f"{est:.2f}× {b}" if pd.notna(est) else f"nothing against {b}"
+    text = (
+        f"**{words[0].upper()}{words[1:]}? By throughput, {a} carries {carries}: no interval "
+        f"to hold {target:.3g}× against** ({row['how']}, no test across runs)."
+    )
+    return _statement(
+        "answer", "zone pair", text, a=a, b=b, tool=row["tool"], basis="throughput",
+        stat="mean", estimate=est, evidence=row["evidence"],
+    )  # fmt: skip
 
 
 def _throughput_row(
@@ -741,7 +812,7 @@ def _throughput_row(
         "answer", "zone pair", text, a=lo, b=hi, tool=str(g["tool"].iloc[0]),
         basis="throughput", stat="mean", value_a=float(low), value_b=float(high),
         estimate=float(ratio), groups_a=list(pairs.index),
-        evidence=_throughput_evidence(kinds, sizes),
+        evidence=_throughput_evidence(kinds, sizes), how=f"{context}; {unit}, {how}",
     )  # fmt: skip
 
 

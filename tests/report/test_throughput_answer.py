@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from azlatency import report as rep
-from azlatency.report._answer import _named, asked_times, named_pairs
+from azlatency.report._answer import _named, asked_times, asks_throughput, named_pairs
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
@@ -174,6 +174,53 @@ def test_two_named_zone_pairs_are_set_against_each_other_by_throughput(tmp_path)
     for q in ("Which zone pair is slowest?", "Is zone 1 → zone 3 slower than zone 2 → zone 3?",
               "Is zone 1 → zone 2 slower than zone 1 → zone 3?"):  # fmt: skip
         assert answer_texts(t, q) == said[1:]
+
+
+def test_a_throughput_question_holds_its_factor_against_throughput_first(tmp_path):
+    # 'Is zone 1 → zone 2 throughput 1.5 times lower ...?' was held against the latency
+    # ratio ('1.5 times lower? By sockperf, 1→3 is 9.91× 1→2, more than 0.667×'), and the
+    # throughput statements came after every latency one. ntttcp at 1→2 printed 2.332 Gbit/s,
+    # at 1→1 10.15 Gbit/s (0.23×); two pings' runs at the same pairs
+    files = {
+        "ntttcp/ntttcp--1.4.3-linux-s-j-sender.json": "1-1/ntttcp.json",
+        "ntttcp/ntttcp--1.4.0-linux-s-j-sender.json": "1-2/ntttcp.json",
+        TWO_PINGS[0]: "1-1/ping.txt",
+        TWO_PINGS[1]: "1-2/ping.txt",
+    }
+    t = import_fixtures(tmp_path, "tf", files, ZONES)
+    said = answer_texts(t, "Is zone 1 → zone 2 throughput half that of zone 1 → zone 1?")
+    assert said[0] == (
+        "**Half? By throughput, 1→2 carries 0.23× 1→1: no interval to hold 0.5× against** "
+        "(ntttcp, 2 streams, the sender's figure; one run each, printed by the tool, no test "
+        "across runs)."
+    )
+    assert said[1].startswith("**By throughput, 1→2 carries 0.23× 1→1** (ntttcp")
+    # the latency of the pairs follows, and no factor is held against it
+    assert said[2].startswith("**1→2 is ") and "(ping" in said[2]
+    assert not any("Half?" in x for x in said[1:])
+    lower = answer_texts(t, "Is zone 1 → zone 2 throughput 4 times lower than zone 1 → zone 1?")
+    assert lower[0].startswith("**4 times lower? By throughput, 1→2 carries 0.23× 1→1: no "
+                               "interval to hold 0.25× against**")  # fmt: skip
+    assert lower[1:] == said[1:]
+    # a question of latency: its factor is held against the latency ratio, throughput last
+    slow = answer_texts(t, "Is zone 1 → zone 2 four times slower than zone 1 → zone 1?")
+    assert slow[0].startswith("**Four times slower? By ping, 1→2 is ")
+    assert slow[-1] == said[1] and not any("? By throughput" in x for x in slow)
+
+
+@pytest.mark.parametrize(
+    ("question", "throughput"),
+    [
+        ("Is throughput from zone 1 to zone 3 half that of zone 1 to zone 2?", True),
+        ("Does 1→3 carry less than 1→2?", True),
+        ("Is the bandwidth between zones 1 and 3 lower?", True),
+        ("Is 1→3 under 5 Gbit/s?", True),
+        ("Is zone 1 → zone 3 ten times slower?", False),
+        ("Is latency or throughput worse from 1→3?", False),  # both: latency first, as before
+    ],
+)
+def test_whether_a_question_asks_of_throughput(question, throughput):
+    assert asks_throughput(question) is throughput
 
 
 def test_a_udp_runs_figure_is_what_arrived(tmp_path):
@@ -345,11 +392,30 @@ def test_what_a_question_names(question, named):
             "Is zone 1 → zone 3 really ten times slower, and how sure are we?",
             (10, "ten times slower"),
         ),
+        ("Is 1→3's throughput half that of 1→2?", (0.5, "half")),
+        ("Does 1→3 carry a third of what 1→2 carries?", (1 / 3, "a third")),
+        # a basis, not a factor
+        ("Is the half round trip of 1→3 ten times longer?", (10, "ten times longer")),
     ],
 )
 def test_the_factor_a_question_asks_about(question, times):
     want = (pytest.approx(times[0]), times[1]) if times else None
     assert asked_times(question) == want
+
+
+@pytest.mark.parametrize(
+    ("question", "factor"),
+    [
+        # of throughput a lower or slower pair carries less; a faster one more
+        ("Is 1→3 throughput 1.5 times lower than 1→2?", 1 / 1.5),
+        ("Is 1→3 ten times slower than 1→2 by iperf3?", 0.1),
+        ("Is 1→3 twice as fast?", 2),
+        ("Is 1→3 3x faster than 1→2?", 3),
+        ("Does 1→3 carry half what 1→2 does?", 0.5),
+    ],
+)
+def test_the_factor_a_throughput_question_asks_about(question, factor):
+    assert asked_times(question, throughput=True)[0] == pytest.approx(factor)
 
 
 @pytest.mark.parametrize(
