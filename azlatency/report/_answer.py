@@ -339,10 +339,7 @@ def zone_claims(
     by throughput first, its factor held against the throughput figures alone."""
     two = [p for p in asked if len(p) == 2]
     by_latency = [
-        *(
-            named_pair_claims(tables, p, level=level, rng=rng, times=None if throughput else times)
-            for p in asked
-        ),
+        named_pair_claims(tables, asked, level=level, rng=rng, times=None if throughput else times),
         latency_zone_claims(tables, level=level),
     ]
     by_throughput = throughput_zone_claims(
@@ -475,44 +472,67 @@ def _times_claims(out: pd.DataFrame, a: str, b: str, times: tuple[float, str]) -
 
 def named_pair_claims(
     tables: Tables,
-    pairs: Sequence[str],
+    asked: Sequence[tuple[str, ...]],
     *,
     level: float = 0.95,
     rng=None,
     times: tuple[float, str] | None = None,
 ) -> pd.DataFrame:
-    """The first two pairs a question names, one against the other: by each tool that measured
-    both, the runs of the one against the runs of the other as a contrast is estimated (run
-    level from samples, with its interval and test where each side has the runs for one;
-    else the printed values), its tool's message size and basis as in its zone matrix; where
-    no tool did, which tool measured which (two tools' figures are not set side by side:
-    hping3 -S times a TCP handshake, fping an ICMP echo).  'Is zone 1 → zone 3 slower than
-    zone 1 → zone 2?' was answered by the fastest and slowest pair of one tool."""
-    if len(pairs) == 1:
-        return _one_pair_claims(tables, pairs[0], level, times=times, rng=rng)
-    if len(pairs) < 2:
-        return _empty()
-    a, b = pairs[:2]
-    found, seen = _pair_cells(tables, (a, b), level)
-    cells = {tool: c for tool, (_, c) in found.items()}
-    if not cells:
-        return _unmeasured((a, b), seen)
-    both = {t: c for t, c in cells.items() if len(c) == 2}
-    if both:
-        est = Estimator(tables, stat="p50", level=level, rng=rng)
+    """What the question asks of each pair or two it names (:func:`named_pairs`), in its
+    order: one pair's figures (:func:`_one_pair_claims`), or the first of two against the
+    second: by each tool that measured both, the runs of the one against the runs of the
+    other as a contrast is estimated (run level from samples, with its interval and test where
+    each side has the runs for one; else the printed values), its tool's message size and
+    basis as in its zone matrix; where no tool did, which tool measured which (two tools'
+    figures are not set side by side: hping3 -S times a TCP handshake, fping an ICMP echo).
+    'Is zone 1 → zone 3 slower than zone 1 → zone 2?' was answered by the fastest and slowest
+    pair of one tool.  The tests of every contrast the question asks are one family (Holm):
+    'between zone 1 and zone 3 against between zone 1 and zone 2' asks two, 1→3 against 1→2
+    and 3→1 against 2→1, each adjusted once over its own tools alone."""
+    parts: list = []
+    contrasts: list[dict] = []
+    est = Estimator(tables, stat="p50", level=level, rng=rng)
+    fold: set[str] | None = None  # summarising_runs: once, a pass over every sample
+    for pairs in asked:
+        if len(pairs) == 1:
+            parts.append(_one_pair_claims(tables, pairs[0], level, times=times, rng=rng))
+            continue
+        a, b = pairs[:2]
+        found, seen = _pair_cells(tables, (a, b), level)
+        cells = {tool: c for tool, (_, c) in found.items()}
+        both = {t: c for t, c in cells.items() if len(c) == 2}
+        if not both:
+            parts.append(_not_compared(a, b, cells) if cells else _unmeasured((a, b), seen))
+            continue
         valued = {t: c for t, c in both.items() if c[a]["estimate"] > 0 < c[b]["estimate"]}
-        fold = summarising_runs(tables)  # once: a pass over every sample without the memo
-        claims = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
-        out = C.finish_claims(pd.DataFrame([x for x in claims if x]), level, "holm")
-        if times is not None and len(out):  # the question's own factor answered first
-            out = pd.concat([_frame(_times_claims(out, a, b, times)), out], ignore_index=True)
+        fold = summarising_runs(tables) if fold is None else fold
+        made = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
+        contrasts += [x for x in made if x]
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
             _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
                        f"{_cell(c[a])}, {b} {_cell(c[b])}: a figure known only as a bound, or "
                        "none).", a=a, b=b, tool=tool, evidence=_cells_evidence(c.values()))
             for tool, c in both.items() if tool not in valued
         ]  # fmt: skip
-        return pd.concat([out, _frame(bounded)], ignore_index=True) if bounded else out
+        parts.append((a, b, _frame(bounded) if bounded else _empty()))
+    out = C.finish_claims(pd.DataFrame(contrasts), level, "holm")
+    frames = []
+    for part in parts:
+        if isinstance(part, pd.DataFrame):
+            frames.append(part)
+            continue
+        a, b, bounded = part
+        mine = out[[{x, y} == {a, b} for x, y in zip(out["a"], out["b"])]]
+        if times is not None and len(mine):  # the question's own factor answered first
+            frames.append(_frame(_times_claims(mine, a, b, times)))
+        frames += [mine, bounded]
+    frames = [f for f in frames if len(f)]
+    return pd.concat(frames, ignore_index=True) if frames else _empty()
+
+
+def _not_compared(a: str, b: str, cells: dict) -> pd.DataFrame:
+    """Two named pairs no tool measured both of: which tool measured which, or which pair no
+    latency run measured."""
     where = {
         p: "; ".join(f"{p} by {t} ({_cell(c[p])})" for t, c in cells.items() if p in c)
         for p in (a, b)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from azlatency import report as rep
+from azlatency import stats
 from azlatency.campaign import import_campaign
 from azlatency.report._claims import _apart, _endpoints, render
 from azlatency.report._compare import campaign_run_values
@@ -1170,6 +1171,20 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
     ping = answer.loc[answer["tool"].eq("ping"), "text"].iloc[0]
     assert ping == "**1→2 against 2→1: no ratio** (ping; 1→2 < 1000 µs, 2→1 < 1000 µs: a " \
         "figure known only as a bound, or none)."  # fmt: skip
+
+
+def test_the_contrasts_one_question_asks_are_one_family(synth):
+    """'between zones 1 and 2 against between zones 1 and 1' asks two contrasts, 1→2 against
+    1→1 and 2→1 against 1→1; each was adjusted (Holm) over its own tools alone, two families
+    of one test each where the question makes one of two."""
+    _, _, tables = synth
+    q = "Is latency between zones 1 and 2 higher than between zones 1 and 1?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    tested = claims[claims["section"].eq("answer") & claims["evidence"].eq("tested across runs")]
+    assert [(a, b) for a, b in zip(tested["a"], tested["b"])] == [("1→2", "1→1"), ("2→1", "1→1")]
+    holm = stats.adjust_pvalues(tested["p_value"].to_numpy(dtype=float), "holm")
+    assert tested["p_adj"].tolist() == pytest.approx(list(holm))
+    assert tested["p_adj"].min() == pytest.approx(2 * tested["p_value"].min())
 
 
 def test_figures_that_do_not_divide_to_the_ratio_say_why():
