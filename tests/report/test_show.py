@@ -377,6 +377,24 @@ def test_page_11_gives_the_largest_exceedance_with_its_interval():
     assert " 1 of the 3 has no interval (the table's `note` says why)." in text
 
 
+def test_a_throughput_caption_of_two_like_figures_says_they_are_alike(tmp_path):
+    """Seed 000's two iperf3 runs average their ten interval rates (3.87, 3.81 ×6 or ×7,
+    3.82, 3.80 Gbit/s) to one figure each; the caption named one the highest and the other
+    the lowest, each '(3.816 Gbit/s)'."""
+    import_campaign(ROOT / "data" / "raw" / "seed000-az-vs-as", root=tmp_path / "processed")
+    tp = rep.throughput_table(rep.load_campaigns("seed000-az-vs-as", tmp_path))
+    assert tp["estimate"].tolist() == pytest.approx([3.816e9, 3.816e9])
+    assert rep.see_throughput(tp) == (
+        "Highest and lowest alike: availability zones · iperf3 and availability set · iperf3, "
+        "each 3.816 Gbit/s."
+    )
+    near = tp.assign(estimate=[3.816e9, 3.8161e9])  # alike only as shown
+    assert rep.see_throughput(near).startswith(
+        "Highest and lowest alike: availability zones · iperf3 and availability set · iperf3, "
+        "each 3.816 Gbit/s at the digits shown (0.0026 % apart)."
+    )
+
+
 def test_repeated_throughput_runs_of_one_place_are_told_apart(tmp_path):
     """Runs of one tool at one place were all named alike ('1→1 · iperf3' for the seed 003
     baseline's 36 runs): page 22 named its lowest and highest run alike, its claims kept one
