@@ -73,6 +73,20 @@ def synth(tmp_path_factory):
     return raw, root, load(SYNTH, root=root)
 
 
+@pytest.fixture(scope="session")
+def synth_loaded(synth, tmp_path_factory):
+    """(raw folder, tables) of :func:`synth`'s campaign as a page loads it
+    (``report.load_campaigns``), its statistics kept as a report keeps them: a test asking it
+    a dozen questions computed them again for each (26 s)."""
+    from azlatency import report
+
+    raw, root, _ = synth
+    data = tmp_path_factory.mktemp("synth-data")
+    (data / "processed").mkdir()
+    (data / "processed" / SYNTH).symlink_to(root / SYNTH)
+    return raw, report.load_campaigns(SYNTH, data)
+
+
 def _module_scoped(item) -> bool:
     """Does the test use a module-scoped fixture of its own module?"""
     info = getattr(item, "_fixtureinfo", None)

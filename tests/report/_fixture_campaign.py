@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from azlatency.campaign import load
 from azlatency.cli import main
+from azlatency.report import load_campaigns
 from azlatency.schema import Tables
 
 FX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -23,7 +23,7 @@ TWO_PINGS = (
 def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | None = None) -> Tables:
     """Copy ``files`` (fixture path under tests/fixtures → path in the campaign) into
     ``tmp/raw/name`` with ``yaml`` as its campaign.yaml, import it, check every file was
-    imported, and load the tables."""
+    imported, and load the tables as a page does (``report.load_campaigns``)."""
     raw = tmp / "raw" / name
     for src, dst in files.items():
         (raw / dst).parent.mkdir(parents=True, exist_ok=True)
@@ -39,7 +39,9 @@ def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | Non
     status = {f["path"]: f["status"] for f in json.loads(res.output)["files"]}
     status.pop("campaign.yaml", None)
     assert set(status.values()) == {"imported"} and len(status) == len(files), status
-    return load(name, tmp / "processed")
+    # as a page loads it: its statistics kept, as a report keeps them (a test asking several
+    # questions computed them again for each)
+    return load_campaigns(name, tmp)
 
 
 def answer_texts(tables: Tables, question: str, **kw) -> list[str]:

@@ -636,13 +636,8 @@ def test_seed002_published_ranges_give_bounds_and_no_direction(data):
     assert "**Answer, by accelerated networking:**" in md and "**Answer, by VM size:**" in md
 
 
-def test_a_tested_answer_gives_the_interval_and_unit(tmp_path):
-    from azlatency.campaign import import_campaign
-    from azlatency.synth import make_campaign
-
-    make_campaign(tmp_path / "raw" / "s", size="tiny", seed=0)
-    import_campaign(tmp_path / "raw" / "s", root=tmp_path / "processed", workers=1)
-    md, claims = rep.campaign_answer(rep.load_campaigns("s", tmp_path), None, "placement")
+def test_a_tested_answer_gives_the_interval_and_unit(synth_loaded):
+    md, claims = rep.campaign_answer(synth_loaded[1], None, "placement")
     assert md.startswith("**Question** (not stated in campaign.yaml)")
     tested = claims[claims["evidence"] == "tested across runs"]
     assert len(tested) >= 1

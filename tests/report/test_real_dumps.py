@@ -1085,12 +1085,12 @@ def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
     )
 
 
-def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(synth):
+def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(synth_loaded):
     """The tiny synthetic campaign puts 1→2 at 1.2× 2→1 (truth.json's asymmetry); asked 'Is
     zone 1 → zone 2 slower than zone 2 → zone 1?', the answer sets sockperf's runs of one
     against the other (the interval covers 1.2), and Windows ping's, whose medians fall
     among 'time<1ms' replies, gets no ratio."""
-    raw, _, tables = synth
+    raw, tables = synth_loaded
     truth = json.loads((raw / "truth.json").read_text())["effects"]["asymmetry"]["1-2"]
     q = "Is zone 1 → zone 2 slower than zone 2 → zone 1?"
     _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
@@ -1173,11 +1173,11 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
         "figure known only as a bound, or none)."  # fmt: skip
 
 
-def test_the_contrasts_one_question_asks_are_one_family(synth):
+def test_the_contrasts_one_question_asks_are_one_family(synth_loaded):
     """'between zones 1 and 2 against between zones 1 and 1' asks two contrasts, 1→2 against
     1→1 and 2→1 against 1→1; each was adjusted (Holm) over its own tools alone, two families
     of one test each where the question makes one of two."""
-    _, _, tables = synth
+    _, tables = synth_loaded
     q = "Is latency between zones 1 and 2 higher than between zones 1 and 1?"
     _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
     tested = claims[claims["section"].eq("answer") & claims["evidence"].eq("tested across runs")]

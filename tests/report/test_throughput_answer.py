@@ -187,25 +187,28 @@ def test_a_throughput_question_holds_its_factor_against_throughput_first(tmp_pat
         TWO_PINGS[0]: "1-1/ping.txt",
         TWO_PINGS[1]: "1-2/ping.txt",
     }
-    t = import_fixtures(tmp_path, "tf", files, ZONES)
-    said = answer_texts(t, "Is zone 1 → zone 2 throughput half that of zone 1 → zone 1?")
-    assert said[0] == (
+    asked = {
+        "half": "Is zone 1 → zone 2 throughput half that of zone 1 → zone 1?",
+        "lower": "Is zone 1 → zone 2 throughput 4 times lower than zone 1 → zone 1?",
+        "slower": "Is zone 1 → zone 2 four times slower than zone 1 → zone 1?",  # of latency
+    }
+    tables = import_fixtures(tmp_path, "tf", files, ZONES)
+    half, lower, slow = (answer_texts(tables, q) for q in asked.values())
+    assert half[0] == (
         "**Half? By throughput, 1→2 carries 0.23× 1→1: no interval to hold 0.5× against** "
         "(ntttcp, 2 streams, the sender's figure; one run each, printed by the tool, no test "
         "across runs)."
     )
-    assert said[1].startswith("**By throughput, 1→2 carries 0.23× 1→1** (ntttcp")
+    assert half[1].startswith("**By throughput, 1→2 carries 0.23× 1→1** (ntttcp")
     # the latency of the pairs follows, and no factor is held against it
-    assert said[2].startswith("**1→2 is ") and "(ping" in said[2]
-    assert not any("Half?" in x for x in said[1:])
-    lower = answer_texts(t, "Is zone 1 → zone 2 throughput 4 times lower than zone 1 → zone 1?")
+    assert half[2].startswith("**1→2 is ") and "(ping" in half[2]
+    assert not any("Half?" in x for x in half[1:])
     assert lower[0].startswith("**4 times lower? By throughput, 1→2 carries 0.23× 1→1: no "
                                "interval to hold 0.25× against**")  # fmt: skip
-    assert lower[1:] == said[1:]
+    assert lower[1:] == half[1:]
     # a question of latency: its factor is held against the latency ratio, throughput last
-    slow = answer_texts(t, "Is zone 1 → zone 2 four times slower than zone 1 → zone 1?")
     assert slow[0].startswith("**Four times slower? By ping, 1→2 is ")
-    assert slow[-1] == said[1] and not any("? By throughput" in x for x in slow)
+    assert slow[-1] == half[1] and not any("? By throughput" in x for x in slow)
 
 
 @pytest.mark.parametrize(
