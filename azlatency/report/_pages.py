@@ -487,7 +487,11 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
         g = ratios.dropna(subset=["estimate"])
         ref = agree[agree["label"].isin(every["reference"])]
         refs = sorted(f"{t}{_sizes(g)}" for t, g in ref.groupby("tool"))
-        name = f"**{tool}**" + (_sizes(every) if tool in set(ref["tool"]) else "")
+        # its own sizes where they are not the reference's: synthetic-westeurope's 'qperf
+        # against sockperf at 64 B' set qperf's 1 B messages against them, unsaid
+        own, theirs = _sizes(every), _sizes(ref)
+        named = tool in set(ref["tool"]) or (own and theirs and own != theirs)
+        name = f"**{tool}**" + (own if named else "")
         head = (
             f"{name} against {refs[0]}, the reference tool of its "
             + ("pair" if every["reference"].nunique() == 1 else "pairs")

@@ -594,8 +594,8 @@ def test_tools_are_compared_on_the_pair_a_write_up_names(tmp_path):
     assert set(agree["pair"]) >= {"‘Inside single node’ · to 10.2.0.58"}
     text = rep.cross_tool_claims(agree)["text"].tolist()
     assert text == [
-        "**qperf** against sockperf at 14 B, the reference tool of its pairs: ratio of mean from 0.999 "
-        "to 1.03 over 5 pairs."
+        "**qperf** at 1 B against sockperf at 14 B, the reference tool of its pairs: ratio of mean "
+        "from 0.999 to 1.03 over 5 pairs."
     ]
     assert agree.attrs["alone"] == []
 
@@ -654,8 +654,8 @@ def test_a_pair_whose_zones_one_tool_could_not_know_is_still_one_pair(tmp_path):
     assert one["zone_pair"].tolist() == ["2-2", "2-2"]
     assert one.loc["qperf", "ratio_to_reference"] == pytest.approx(16.9 / 16.791, rel=1e-4)
     assert rep.cross_tool_claims(agree)["text"].tolist() == [
-        "**qperf** against sockperf at 14 B, the reference tool of its pairs: ratio of mean from 0.999 to 1.03 "
-        "over 5 pairs."
+        "**qperf** at 1 B against sockperf at 14 B, the reference tool of its pairs: ratio of mean "
+        "from 0.999 to 1.03 over 5 pairs."
     ]
 
 

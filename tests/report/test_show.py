@@ -294,8 +294,8 @@ def test_page_40_bounds_a_pair_known_only_as_a_bound(tmp_path):
     assert ping["caption"].startswith("windows · 32 B · ping: p50 < 1000 µs (round trip); ")
     assert ", 2 runs; " in ping["caption"]
     assert rep.cross_tool_claims(agree)["text"].tolist() == [
-        "**ping** against latte at 4 B, the reference tool of its pair (ratio of mean): 1 pair known only "
-        "as a bound: *windows · zones 1–2* (0.0822–0.493)."
+        "**ping** at 32 B against latte at 4 B, the reference tool of its pair (ratio of mean): 1 pair "
+        "known only as a bound: *windows · zones 1–2* (0.0822–0.493)."
     ]
 
 
