@@ -343,7 +343,7 @@ def zone_claims(
         latency_zone_claims(tables, level=level),
     ]
     by_throughput = throughput_zone_claims(
-        tables, level, named=two, times=times if throughput else None
+        tables, level, named=asked if throughput else two, times=times if throughput else None
     )
     parts = [by_throughput, *by_latency] if throughput else [*by_latency, by_throughput]
     parts = [p for p in parts if len(p)]
@@ -722,7 +722,7 @@ def _pair_contrast(
 def throughput_zone_claims(
     tables: Tables,
     level: float = 0.95,
-    named: Sequence[tuple[str, str]] = (),
+    named: Sequence[tuple[str, ...]] = (),
     times: tuple[float, str] | None = None,
 ) -> pd.DataFrame:
     """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
@@ -733,7 +733,8 @@ def throughput_zone_claims(
     (``named``) and a condition measured both, not as its lowest and highest, the one against
     the other comes first (:func:`_throughput_row` makes both statements), and before it the
     ratio of the one to the other held against the factor the question asks about
-    (``times``, :func:`_throughput_times`)."""
+    (``times``, :func:`_throughput_times`); of one pair named with a factor ('Does zone 1 →
+    zone 3 carry half?'), its ratio to each other pair of the condition."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
     tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
@@ -754,27 +755,47 @@ def throughput_zone_claims(
         # the two pairs the question names, where this condition measured them and they are
         # not its lowest and highest (its own statement then sets them side by side)
         ends = {pairs.index[0], pairs.index[-1]}
-        for a, b in named:
-            if not {a, b} <= set(pairs.index):
+        every = _throughput_row(g, pairs, context)
+        for asked in named:
+            if not set(asked) <= set(pairs.index):
                 continue
+            if len(asked) == 1:  # one pair and a factor: against each other pair
+                if times is not None:
+                    verdicts.append(_throughput_times(every, times, pairs, asked[0]))
+                continue
+            a, b = asked
             two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
             if times is not None:
                 verdicts.append(_throughput_times(two, times))
             if {a, b} != ends:
                 pairwise.append(two)
-        rows.append(_throughput_row(g, pairs, context))
+        rows.append(every)
     rows = verdicts + pairwise + rows
     return _frame(rows) if rows else _empty()
 
 
-def _throughput_times(row: dict, times: tuple[float, str]) -> dict:
+def _throughput_times(
+    row: dict, times: tuple[float, str], pairs: pd.DataFrame | None = None, one: str = ""
+) -> dict:
     """A named pair's throughput against the other's (``row``: :func:`_throughput_row` of the
     two, in the question's order) held against the question's factor: a throughput figure
     is one run's, or a median of printed figures, never tested across runs, so no interval
-    holds it ('Half? By iperf3, 1→3 carries 0.65× 1→2: no interval to hold 0.5× against')."""
+    holds it ('Half? By iperf3, 1→3 carries 0.65× 1→2: no interval to hold 0.5× against').
+    One pair named (``one``; ``row``: the condition's statement, ``pairs`` its medians):
+    its ratio to each other pair, as a question naming one pair and a factor does not say
+    what it is that factor of."""
     target, words = times
-    est, (a, b) = row["estimate"], (row["a"], row["b"])
-    carries = f"{est:.2f}× {b}" if pd.notna(est) else f"nothing against {b}"
+    if one:
+        mine = pairs.loc[one, "median"]
+        each = [
+            f"{mine / v:.2f}× {q}" if v > 0 else f"{q} carries nothing"
+            for q, v in pairs["median"].items()
+            if q != one
+        ]
+        est, a, b, carries = np.nan, one, "", ", ".join(each)
+    else:
+        est, (a, b) = row["estimate"], (row["a"], row["b"])
+        carries = f"{est:.2f}× {b}" if pd.notna(est) else f"nothing against {b}"
     text = (
         f"**{words[0].upper()}{words[1:]}? By throughput, {a} carries {carries}: no interval "
         f"to hold {target:.3g}× against** ({row['how']}, no test across runs)."

@@ -191,9 +191,10 @@ def test_a_throughput_question_holds_its_factor_against_throughput_first(tmp_pat
         "half": "Is zone 1 → zone 2 throughput half that of zone 1 → zone 1?",
         "lower": "Is zone 1 → zone 2 throughput 4 times lower than zone 1 → zone 1?",
         "slower": "Is zone 1 → zone 2 four times slower than zone 1 → zone 1?",  # of latency
+        "one": "Does zone 1 → zone 2 really carry half the throughput?",  # of what: each pair
     }
     tables = import_fixtures(tmp_path, "tf", files, ZONES)
-    half, lower, slow = (answer_texts(tables, q) for q in asked.values())
+    half, lower, slow, one = (answer_texts(tables, q) for q in asked.values())
     assert half[0] == (
         "**Half? By throughput, 1→2 carries 0.23× 1→1: no interval to hold 0.5× against** "
         "(ntttcp, 2 streams, the sender's figure; one run each, printed by the tool, no test "
@@ -209,6 +210,15 @@ def test_a_throughput_question_holds_its_factor_against_throughput_first(tmp_pat
     # a question of latency: its factor is held against the latency ratio, throughput last
     assert slow[0].startswith("**Four times slower? By ping, 1→2 is ")
     assert slow[-1] == half[1] and not any("? By throughput" in x for x in slow)
+    # one pair and a factor: the pair against each other pair of the condition, then the
+    # condition's own statement; the pair's latency with no factor held against it
+    assert one[:2] == [
+        "**Half? By throughput, 1→2 carries 0.23× 1→1: no interval to hold 0.5× against** "
+        "(ntttcp, 2 streams, the sender's figure; one run each, printed by the tool, no test "
+        "across runs).",
+        half[1],
+    ]
+    assert one[2].startswith("**By ping, 1→2 is ") and not any("Half?" in x for x in one[1:])
 
 
 @pytest.mark.parametrize(
