@@ -50,6 +50,7 @@ from ._claims import to_records as claim_records
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
+    console_counts,
     contrast_pairs,
     contrasts,
     cross_tool,
@@ -184,6 +185,7 @@ __all__ = [
     "baseline_of",
     "compare_campaigns",
     "compare_findings",
+    "console_counts",
     "compare_sections",
     "compare_tables",
     "comparison_markdown",

@@ -22,13 +22,14 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import schema, stats, units
+from .. import paths, schema, stats, units
+from ..campaign.load import load
 from ..schema import Tables
 from ..stats import runlevel
 from ..stats.common import INTERVAL_CORE, as_rng
 from ..stats.compare import run_value_map, value_rows
 from ..stats.summary_only import FIELLER_CAVEAT
-from ._data import latency_runs, sample_runs, strings
+from ._data import latency_runs, names, sample_runs, strings
 from ._latency import GROUP, label_part, latency_percentiles
 from ._memo import memo
 from ._show import counted, fmt_bound
@@ -740,6 +741,26 @@ def summarising_runs(tables: Tables) -> set[str]:
     _, kept = _sampled_latency_runs(tables)
     every = latency_runs(tables.runs)["run_id"]
     return set(every.astype(str)) - set(kept["run_id"].astype(str))
+
+
+# what summarising_runs reads of the samples: which runs hold an observation in a basis
+_OBSERVED = ("status", "censor_high_us", *(units.basis_column(b) for b in schema.LATENCY_BASES))
+
+
+def console_counts(campaigns: str | Sequence[str], data_root=None) -> pd.DataFrame:
+    """Per campaign and tool, how many of the store's runs are consoles summarising another
+    run's probes (:func:`summarising_runs`), from its runs and the columns of its samples
+    that say which runs hold an observation: page 01 counted synthetic-westeurope's 249 runs
+    where page 90 says 93 of them are consoles beside their full logs, which the figures
+    count once."""
+    root = paths.processed_dir(data_root)
+    rows = []
+    for name in names(campaigns):
+        t = load(name, root, columns=list(_OBSERVED))
+        gone = t.runs[t.runs["run_id"].astype(str).isin(summarising_runs(t))]
+        for tool, n in gone["tool"].value_counts().sort_index().items():
+            rows.append({"campaign": name, "tool": str(tool), "consoles": int(n)})
+    return pd.DataFrame(rows, columns=["campaign", "tool", "consoles"])
 
 
 @memo

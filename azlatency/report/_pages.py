@@ -562,15 +562,21 @@ def longrun_claims(
     return _rows("long runs", texts or ["Nothing to summarise: no long run, no printed table."])
 
 
-def import_claims(overview: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Page 01: runs and files per campaign, files left out and why, the commonest note."""
+def import_claims(
+    overview: dict[str, pd.DataFrame], consoles: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Page 01: runs and files per campaign, files left out and why, the commonest note;
+    with ``consoles`` (:func:`report.console_counts`), how many runs are consoles beside
+    the file of their own probes, which the other pages' figures count once."""
     c, skipped, quality = overview["campaigns"], overview["not_imported"], overview["quality"]
     reasons = skipped["reason"].value_counts()
     issues = quality.groupby("issue")["runs"].sum().sort_values(ascending=False)
     texts = [
         f"Imported: **{counted(int(c['runs'].sum()), 'run')}** from "
         f"**{counted(int(c['files_imported'].sum()), 'file')}** in {counted(len(c), 'campaign')} "
-        f"({', '.join(f'{r.campaign}: {r.runs}' for r in c.itertuples())}).",
+        f"({', '.join(f'{r.campaign}: {r.runs}' for r in c.itertuples())})"
+        + _consoles(consoles)
+        + ".",
         (
             f"{counted(len(skipped), 'file', ('was', 'were'))} not imported: "
             + ", ".join(f"{n} {reason}" for reason, n in reasons.items())
@@ -584,6 +590,23 @@ def import_claims(overview: dict[str, pd.DataFrame]) -> pd.DataFrame:
         else "No run needs a second look.",
     ]
     return _rows("import", texts)
+
+
+def _consoles(consoles: pd.DataFrame | None) -> str:
+    """'; 93 of them consoles summarising another run's probes (synthetic-westeurope: 1
+    echo_csv, 92 sockperf), which the other pages' figures count once', or ''."""
+    if consoles is None or consoles.empty or not consoles["consoles"].sum():
+        return ""
+    n = int(consoles["consoles"].sum())
+    each = "; ".join(
+        f"{campaign}: " + ", ".join(f"{r.consoles} {r.tool}" for r in g.itertuples())
+        for campaign, g in consoles.groupby("campaign", sort=False)
+    )
+    what = "a console" if n == 1 else "consoles"
+    return (
+        f"; {n} of them {what} summarising another run's probes ({each}), which the other "
+        "pages' figures count once"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

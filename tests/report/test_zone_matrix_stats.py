@@ -16,7 +16,7 @@ from azlatency import report as rep
 from azlatency.campaign import import_campaign
 from azlatency.report import _summary
 from azlatency.report._answer import _zone_evidence, zone_claims
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SYNTH
 from tests.report._fixture_campaign import FX, import_fixtures
 
 FPING_C20 = "fping/fping--5.1-linux-C20-loss-multi.txt"
@@ -100,7 +100,7 @@ def test_a_console_beside_its_full_log_is_one_run_of_probes(synth):
     assert (p50["n_runs"], p50["n"]) == (5, rows)
 
 
-def test_the_runs_that_summarise_another_runs_probes_are_named(synth):
+def test_the_runs_that_summarise_another_runs_probes_are_named(synth, tmp_path):
     # every console the synthetic campaign writes (*.log) sits beside the file of its probes:
     # 'What was measured' counted each as a run of its own (184 sockperf runs of 92)
     raw, _, tables = synth
@@ -115,6 +115,15 @@ def test_the_runs_that_summarise_another_runs_probes_are_named(synth):
         f"sockperf), which the figures count once: {len(runs) - n} runs"
     )
     assert n == 10 and _summary._summarising(runs, set()) == ""
+    # page 01, which reads no samples, counted them as runs alike: it names them now, from
+    # the store's runs and the columns of its samples that hold observations
+    (tmp_path / "processed").mkdir()
+    (tmp_path / "processed" / SYNTH).symlink_to(synth[1] / SYNTH)
+    counts = rep.console_counts(SYNTH, tmp_path)
+    assert counts.to_dict("records") == [
+        {"campaign": SYNTH, "tool": "echo_csv", "consoles": 1},
+        {"campaign": SYNTH, "tool": "sockperf", "consoles": n - 1},
+    ]
 
 
 def test_jitter_is_the_printed_rfc3550_figure_and_names_it(tables):
