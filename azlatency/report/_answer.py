@@ -84,6 +84,13 @@ QUESTION_WORDS = {
 }
 
 
+# A question about what changed against another campaign (answered by page 60's findings).
+_CHANGE = re.compile(
+    r"\bwhat changed\b|\bbaseline campaign\b|\bbefore and after\b|\bregress(?:ed|ions?)?\b",
+    re.IGNORECASE,
+)
+
+
 def _named(question: str | None) -> list[str]:
     """The factors ``question`` names, in its order."""
     found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
@@ -113,6 +120,7 @@ def campaign_answer(
     conclusion: str | None = None,
     baseline: pd.DataFrame | None = None,
     against: str | None = None,
+    no_comparison: str | None = None,
     level: float = 0.95,
     rng=None,
 ) -> tuple[str, pd.DataFrame]:
@@ -121,7 +129,8 @@ def campaign_answer(
     ``baseline``: the fleet verdicts (``report.baseline``) when the campaign states
     expectations.  ``against``: the findings of its comparison with the campaign its
     ``campaign.yaml`` names as ``baseline:`` (``report.compare_findings``, page 60's answer),
-    which answer a question about what changed."""
+    which answer a question about what changed; where there is none, ``no_comparison`` says
+    why (``report.baseline_comparison``'s reason), said to a question about what changed."""
     asked = _names(compare)
     has_baseline = baseline is not None and len(baseline) > 0
     named = [] if asked else _named(question)
@@ -156,6 +165,13 @@ def campaign_answer(
         lines.append(against)
         said = against.strip().replace("**", "")  # every comparison, as the page says it
         parts.append(_frame([_statement("answer", "baseline campaign", said, evidence="mixed")]))
+    elif no_comparison and _CHANGE.search(question or ""):
+        # synthetic-ab-before, the baseline of two others, asked 'What changed against the
+        # baseline campaign?' was answered 'no two latency or throughput runs differ in one
+        # condition alone ... and no baseline campaign is compared'
+        text = f"Not compared: {no_comparison}"
+        lines.append(f"**Answer, against the baseline campaign:** {text}")
+        parts.append(_frame([_statement("answer", "baseline campaign", text, evidence="none")]))
     elif not asked:  # no compare:, no expectations, no two runs differ in one condition alone
         what = ", ".join(FACTOR_NAMES[f] for f in FACTORS)
         text = (

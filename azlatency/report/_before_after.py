@@ -26,6 +26,7 @@ import pandas as pd
 from .. import paths, schema, stats, units
 from ..campaign import baseline
 from ..campaign.load import store_path
+from ..campaign.store import MANIFEST
 from ..schema import Tables
 from ..stats.before_after import COLUMNS as AB_COLUMNS
 from ._compare import prefer_samples, sampled_runs
@@ -412,6 +413,20 @@ def compare_campaigns(
 # The page (notebook 60)
 
 
+def _baseline_for(campaign: str, data_root: PathLike | None = None) -> list[str]:
+    """The imported campaigns whose ``campaign.yaml`` names ``campaign`` as their
+    ``baseline:`` (synthetic-ab-before is synthetic-ab-after's and synthetic-ab-rerun's)."""
+    root = paths.processed_dir(data_root)
+    stores = sorted(root.iterdir()) if root.is_dir() else []
+    return [
+        s.name
+        for s in stores
+        if s.name != campaign
+        and (s / MANIFEST).is_file()
+        and (baseline(s.name, root) or {}).get("campaign") == campaign
+    ]
+
+
 def has_baseline(tables: Tables, data_root: PathLike | None = None) -> bool:
     """The campaign names a ``baseline:`` whose store is imported (notebook 60's need)."""
 
@@ -436,7 +451,15 @@ def baseline_comparison(
 
     base = baseline or (baseline_of(campaign, data_root) or {}).get("campaign")
     if not base:
-        return None, f"{campaign}'s campaign.yaml names no `baseline:`."
+        theirs = _baseline_for(campaign, data_root)
+        also = (
+            f"; {' and '.join(theirs)} {'names' if len(theirs) == 1 else 'name'} it as "
+            f"{'its' if len(theirs) == 1 else 'their'} baseline: "
+            f"{'its page compares' if len(theirs) == 1 else 'their pages compare'} against it"
+            if theirs
+            else ""
+        )
+        return None, f"{campaign}'s campaign.yaml names no `baseline:`{also}."
     if not store_path(base, paths.processed_dir(data_root)).is_dir():
         return None, f"the baseline {base} is not imported (azlatency import {base})."
     return compare_campaigns(base, campaign, data_root, level=level, margin=margin), ""

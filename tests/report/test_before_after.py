@@ -222,8 +222,20 @@ def test_the_campaign_page_answers_what_changed_against_its_baseline(pair):
     assert claims["factor"].tolist() == ["baseline campaign"]
     assert f"{AFTER} against {BEFORE}: 22 comparisons" in claims["text"].iloc[0]
     before, why = rep.baseline_comparison(BEFORE, pair)
-    assert before is None and "names no `baseline:`" in why
-    md, claims = rep.campaign_answer(rep.load_campaigns(BEFORE, pair), "What changed?")
+    assert before is None and why == (
+        f"{BEFORE}'s campaign.yaml names no `baseline:`; {AFTER} and {RERUN} name it as their "
+        "baseline: their pages compare against it."
+    )
+    # the baseline's own page, asked what changed, said 'Nothing to compare: no two latency
+    # or throughput runs differ in one condition alone ... and no baseline campaign is
+    # compared': it says why there is no comparison, and where the comparisons are
+    tables = rep.load_campaigns(BEFORE, pair)
+    md, claims = rep.campaign_answer(tables, "What changed?", no_comparison=why)
+    assert f"**Answer, against the baseline campaign:** Not compared: {why}" in md
+    assert claims[["factor", "evidence"]].values.tolist() == [["baseline campaign", "none"]]
+    md, claims = rep.campaign_answer(tables, "Which zone pair is slowest?", no_comparison=why)
+    assert "Not compared" not in md  # a question about something else: its own answer
+    md, claims = rep.campaign_answer(tables, "What changed?")
     assert "**Answer:** Nothing to compare" in md and "no baseline campaign is compared" in md
 
 
