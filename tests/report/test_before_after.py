@@ -114,6 +114,10 @@ def test_check_gate_fails_the_change_and_passes_the_rerun(pair, tmp_path, monkey
     text = summary.read_text()
     assert "**FAIL**: 7 of 22 comparisons are worse beyond the margin" in text
     assert "<details><summary>Every comparison</summary>" in text
+    assert " ".join(res.output.split()).endswith(  # (the console wraps it at its width)
+        f"{AFTER} against {BEFORE}: 22 comparisons: pass 15 (8 the same within its margin, "
+        "6 inconclusive: no change shown, 1 worse within its margin), fail 7"
+    ), res.output  # 'pass 15, fail 7': 6 of the passes showed no sameness either
     res = runner.invoke(main, ["check", RERUN, "--data", str(pair)])
     assert res.exit_code == 0, res.output
     assert "**PASS**: no comparison is significantly worse" in summary.read_text()
