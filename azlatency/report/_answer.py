@@ -64,15 +64,23 @@ def _names(compare: str | Sequence[str] | None) -> list[str]:
     return [compare] if isinstance(compare, str) else list(compare)
 
 
+# A zone pair as a question writes it: 'zone 1 → zone 3', 'zone-1 to zone-3', 'Zone1→Zone3',
+# 'az1->az3', 'z1->z3', '1→3' (as the pages write them), and without a direction 'between zone
+# 1 and zone 3', 'zones 1 and 3', 'az1<->az3', '1↔3'.  ('zone-1 to zone-3' and 'z1->z3' were
+# no pair: the answer gave each tool's fastest and slowest pair.)
+_ZONE = r"(?:zones?[- ]?|az[- ]?|z)"
+_PAIR = (
+    rf"\b{_ZONE}(\d+) ?(<->|↔|→|->|to|and|&) ?{_ZONE}?(\d+)\b"
+    r"|(?<![\w.])([1-9]) ?(<->|↔|→|->) ?([1-9])\b"
+)
+
 # What a question names, for a campaign.yaml without compare: ('Which zone pair has the
 # lowest throughput?' was answered by placement, the factor most contrasts vary).
 QUESTION_WORDS = {
     name: re.compile(words, re.IGNORECASE)
     for name, words in {
         "zone pair": r"\bzone[- ]?pairs?\b|\bpairs? of (?:availability )?zones\b|\bwhich "
-        r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b|\bzones? \d+ "
-        r"?(?:<->|↔|→|->|to|and|&) ?(?:zones? )?\d+\b|\baz ?\d ?(?:<->|↔|→|->|to|and|&) ?az ?\d\b"
-        r"|(?<![\w.])[1-9] ?(?:<->|↔|→|->) ?[1-9]\b",
+        r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b|" + _PAIR,
         # a placement compared ('across zones'), not one a question holds ('within a zone')
         "placement": r"\bplacement\b|\bavailability sets?\b|\bacross (?:availability )?"
         r"zones\b|\bcross[- ]zone\b",
@@ -366,13 +374,7 @@ def zone_claims(
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
-# 'zone 1 → zone 3', 'zone 1 to zone 3', 'az1->az3', '1→3' (as the pages write them), and
-# without a direction 'between zone 1 and zone 3', 'zones 1 and 3', 'az1<->az3', '1↔3'
-_PAIR_NAMED = re.compile(
-    r"\b(?:zones? ?|az ?)(\d+) ?(<->|↔|→|->|to|and|&) ?(?:zones? ?|az ?)?(\d+)\b"
-    r"|(?<![\w.])([1-9]) ?(<->|↔|→|->) ?([1-9])\b",
-    re.IGNORECASE,
-)
+_PAIR_NAMED = re.compile(_PAIR, re.IGNORECASE)
 _BOTH_WAYS = ("<->", "↔", "and", "&")
 
 
@@ -401,11 +403,13 @@ _NUMBER_WORDS = {
     "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100,
 }  # fmt: skip
 _TIMES = re.compile(
-    r"\b(?:(twice)|(\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")(?:[ -]?(?:times|fold)\b|"
-    r" ?[x×](?!\w)))(?: (faster|lower|less|shorter|quicker|smaller|slower|higher|more|longer|"
-    r"larger|greater)\b)?",
+    r"\b(?:(twice)|(an?|one|two|three) orders? of magnitude|(\d+(?:\.\d+)?|"
+    + "|".join(_NUMBER_WORDS)
+    + r")(?:[ -]?(?:times|fold)\b| ?[x×](?!\w)))(?: (faster|lower|less|shorter|quicker|smaller|"
+    r"slower|higher|more|longer|larger|greater)\b)?",
     re.IGNORECASE,
 )
+_MAGNITUDES = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}  # 'an order of magnitude': 10
 _LESS = ("faster", "lower", "less", "shorter", "quicker", "smaller")
 # of throughput a slower pair carries less: 'ten times slower' is a tenth
 _LESS_THROUGHPUT = ("slower", "lower", "less", "smaller", "fewer")
@@ -419,7 +423,8 @@ _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "tenth": 10}
 def asked_times(question: str | None, *, throughput: bool = False) -> tuple[float, str] | None:
     """The factor a question asks about, as the first pair's figure over the second's, and
     its words: 'ten times slower' → ``(10.0, 'ten times slower')``, 'ten times faster' →
-    ``(0.1, ...)``, 'half that of' → ``(0.5, 'half')``; of ``throughput`` (:func:`asks_throughput`)
+    ``(0.1, ...)``, 'half that of' → ``(0.5, 'half')``, 'an order of magnitude higher' → ``(10.0,
+    ...)``; of ``throughput`` (:func:`asks_throughput`)
     'ten times lower' and 'ten times slower' are a tenth, 'twice as fast' twice; None where
     it names none."""
     m = _TIMES.search(question or "")
@@ -428,10 +433,16 @@ def asked_times(question: str | None, *, throughput: bool = False) -> tuple[floa
         return 1 / _FRACTIONS[f[1].lower()], f[0]
     if m is None:
         return None
-    factor = 2.0 if m[1] else float(_NUMBER_WORDS.get(m[2].lower(), m[2]))
+    factor = (
+        2.0
+        if m[1]
+        else 10.0 ** _MAGNITUDES[m[2].lower()]
+        if m[2]
+        else float(_NUMBER_WORDS.get(m[3].lower(), m[3]))
+    )
     if factor <= 0:
         return None
-    if (m[3] or "").lower() in (_LESS_THROUGHPUT if throughput else _LESS):
+    if (m[4] or "").lower() in (_LESS_THROUGHPUT if throughput else _LESS):
         factor = 1 / factor
     return factor, m[0]
 

@@ -406,6 +406,11 @@ def test_what_a_question_names(question, named):
             (10, "ten times slower"),
         ),
         ("Is 1→3's throughput half that of 1→2?", (0.5, "half")),
+        (
+            "Is latency from zone 1 to zone 3 an order of magnitude higher?",
+            (10, "an order of magnitude higher"),
+        ),
+        ("Is 1→3 two orders of magnitude faster?", (0.01, "two orders of magnitude faster")),
         ("Does 1→3 carry a third of what 1→2 carries?", (1 / 3, "a third")),
         # a basis, not a factor
         ("Is the half round trip of 1→3 ten times longer?", (10, "ten times longer")),
@@ -446,9 +451,15 @@ def test_the_factor_a_throughput_question_asks_about(question, factor):
         ("Is az1<->az3 slower than az1<->az2?", [("1→3", "1→2"), ("3→1", "2→1")]),
         ("How slow is it between zones 1 and 3?", [("1→3",), ("3→1",)]),
         ("Is zone 2 and zone 2 fast?", [("2→2",)]),
+        # as people write zones: hyphenated, run together, abbreviated (no pair was read)
+        ("Is zone-1 to zone-3 slower than zone-1 to zone-2?", [("1→3", "1→2")]),
+        ("Is Zone1→Zone3 slower than Zone1→Zone2?", [("1→3", "1→2")]),
+        ("Is z1->z3 slower than z1->z2?", [("1→3", "1→2")]),
+        ("How slow is az-1 to az-3?", [("1→3",)]),
         # not zone pairs: sizes, versions
         ("Does latency grow from 64 -> 1400 B?", []),
         ("Did sockperf 3.1->3.2 change it?", []),
+        ("Does the z-score grow from 1 to 3?", []),
     ],
 )
 def test_what_a_question_asks_of_the_zone_pairs_it_names(question, asked):
