@@ -112,11 +112,17 @@ def findings(cmp: Comparison) -> str:
     the same within the margin, what could not be tested, what is on one side only."""
     t = cmp.table
     v = t["verdict"]
+    # '6 ~' was not said, nor that an interval excluding no change may stand beside a '~'
+    # (+38.9 %, 95% CI +4.7 to +84.4 %, Holm-adjusted p 0.34): each is its row's own
+    counts = ", ".join(
+        f"{n} " + ("inconclusive, marked ~" if k == "~" else str(k))
+        for k, n in v.value_counts().items()
+    )
     lines = [
         f"**{cmp.after} against {cmp.before}:** {counted(len(t), 'comparison')} "
-        f"({', '.join(f'{n} {k}' for k, n in v.value_counts().items())}); the run is the "
-        f"unit, p-values Holm-adjusted over the table, equivalence within ±{cmp.margin:.0%}"
-        f" (loss ±{cmp.loss_margin:g} points)."
+        f"({counts}); the run is the unit, p-values Holm-adjusted over the table "
+        f"(each {cmp.level:.0%} interval is its row's own, not adjusted), equivalence within "
+        f"±{cmp.margin:.0%} (loss ±{cmp.loss_margin:g} points)."
     ]
     if cmp.synthetic:
         lines.insert(0, f"**Synthetic data:** {', '.join(cmp.synthetic)} (azlatency synth).\n")
