@@ -423,10 +423,9 @@ _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "tenth": 10}
 def asked_times(question: str | None, *, throughput: bool = False) -> tuple[float, str] | None:
     """The factor a question asks about, as the first pair's figure over the second's, and
     its words: 'ten times slower' → ``(10.0, 'ten times slower')``, 'ten times faster' →
-    ``(0.1, ...)``, 'half that of' → ``(0.5, 'half')``, 'an order of magnitude higher' → ``(10.0,
-    ...)``; of ``throughput`` (:func:`asks_throughput`)
-    'ten times lower' and 'ten times slower' are a tenth, 'twice as fast' twice; None where
-    it names none."""
+    ``(0.1, ...)``, 'half that of' → ``(0.5, 'half')``, 'an order of magnitude higher' →
+    ``(10.0, ...)``; of ``throughput`` (:func:`asks_throughput`) 'ten times lower' and 'ten
+    times slower' are a tenth, 'twice as fast' twice; None where it names none."""
     m = _TIMES.search(question or "")
     f = _FRACTION.search(question or "")
     if f is not None and (m is None or f.start() < m.start()):
@@ -515,10 +514,10 @@ def named_pair_claims(
     'Is zone 1 → zone 3 slower than zone 1 → zone 2?' was answered by the fastest and slowest
     pair of one tool.  The tests of every contrast the question asks are one family (Holm):
     'between zone 1 and zone 3 against between zone 1 and zone 2' asks two, 1→3 against 1→2
-    and 3→1 against 2→1, each adjusted once over its own tools alone."""
+    and 3→1 against 2→1 (each was adjusted over its own tools alone)."""
     parts: list = []
     contrasts: list[dict] = []
-    est = Estimator(tables, stat="p50", level=level, rng=rng)
+    est: Estimator | None = None  # made once, where a tool measured both pairs of a two
     fold: set[str] | None = None  # summarising_runs: once, a pass over every sample
     for pairs in asked:
         if len(pairs) == 1:
@@ -532,7 +531,9 @@ def named_pair_claims(
             parts.append(_not_compared(a, b, cells) if cells else _unmeasured((a, b), seen))
             continue
         valued = {t: c for t, c in both.items() if c[a]["estimate"] > 0 < c[b]["estimate"]}
-        fold = summarising_runs(tables) if fold is None else fold
+        if est is None or fold is None:
+            est = Estimator(tables, stat="p50", level=level, rng=rng)
+            fold = summarising_runs(tables)
         made = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
         contrasts += [x for x in made if x]
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
@@ -822,7 +823,13 @@ def _throughput_times(
         est, a, b, carries = np.nan, one, "", ", ".join(each)
     else:
         est, (a, b) = row["estimate"], (row["a"], row["b"])
-        carries = f"{est:.2f}× {b}" if pd.notna(est) else f"nothing against {b}"
+        carries = (  # a ratio is empty where b carried nothing (a UDP run that lost all)
+            f"{est:.2f}× {b}"
+            if pd.notna(est)
+            else f"{fmt(row['value_a'], 'bps')} where {b} carries nothing"
+            if row["value_a"] > 0
+            else f"nothing, nor does {b}"
+        )
     text = (
         f"**{words[0].upper()}{words[1:]}? By throughput, {a} carries {carries}: no interval "
         f"to hold {target:.3g}× against** ({row['how']}, no test across runs)."

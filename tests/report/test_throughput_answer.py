@@ -9,7 +9,13 @@ import pytest
 import yaml
 
 from azlatency import report as rep
-from azlatency.report._answer import _named, asked_times, asks_throughput, named_pairs
+from azlatency.report._answer import (
+    _named,
+    _throughput_times,
+    asked_times,
+    asks_throughput,
+    named_pairs,
+)
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
@@ -219,6 +225,18 @@ def test_a_throughput_question_holds_its_factor_against_throughput_first(tmp_pat
         half[1],
     ]
     assert one[2].startswith("**By ping, 1→2 is ") and not any("Half?" in x for x in one[1:])
+
+
+def test_a_factor_against_a_pair_that_carried_nothing_says_so():
+    # the ratio is empty where the second pair carried nothing (a UDP run that lost every
+    # datagram): it was 'carries nothing against 1→2' of a pair that carried 5 Gbit/s
+    row = {"estimate": float("nan"), "a": "1→3", "b": "1→2", "value_a": 5e9, "value_b": 0.0,
+           "how": "iperf3, udp; one run each", "tool": "iperf3", "evidence": "mixed"}  # fmt: skip
+    said = _throughput_times(row, (0.5, "half"))["text"]
+    assert said.startswith("**Half? By throughput, 1→3 carries 5 Gbit/s where 1→2 carries "
+                           "nothing: no interval to hold 0.5× against**")  # fmt: skip
+    said = _throughput_times({**row, "value_a": 0.0}, (0.5, "half"))["text"]
+    assert "1→3 carries nothing, nor does 1→2:" in said
 
 
 @pytest.mark.parametrize(
