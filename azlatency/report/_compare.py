@@ -29,7 +29,7 @@ from ..stats import runlevel
 from ..stats.common import INTERVAL_CORE, as_rng
 from ..stats.compare import run_value_map, value_rows
 from ..stats.summary_only import FIELLER_CAVEAT
-from ._data import latency_runs, names, sample_runs, strings
+from ._data import PathLike, latency_runs, names, sample_runs, strings
 from ._latency import GROUP, label_part, latency_percentiles
 from ._memo import memo
 from ._show import counted, fmt_bound
@@ -747,7 +747,9 @@ def summarising_runs(tables: Tables) -> set[str]:
 _OBSERVED = ("status", "censor_high_us", *(units.basis_column(b) for b in schema.LATENCY_BASES))
 
 
-def console_counts(campaigns: str | Sequence[str], data_root=None) -> pd.DataFrame:
+def console_counts(
+    campaigns: str | Sequence[str], data_root: PathLike | None = None
+) -> pd.DataFrame:
     """Per campaign and tool, how many of the store's runs are consoles summarising another
     run's probes (:func:`summarising_runs`), from its runs and the columns of its samples
     that say which runs hold an observation: page 01 counted synthetic-westeurope's 249 runs
