@@ -229,7 +229,8 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         sizes = size_claims(claims)
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name in COMPARE_FACTOR:
-        return C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
+        claims = C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
+        return _named_first(claims, named_placements(question)) if name == "placement" else claims
     if name == "zone pair":
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
@@ -241,6 +242,45 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     if name == "baseline":
         return baseline_claims(baseline) if baseline is not None else _empty()
     raise ValueError(f"compare: {name!r} is not one of {', '.join(COMPARE_FACTOR)}, ...")
+
+
+# Placements as a question names them, as a claim names its sides (_claims.side_name).
+_PLACEMENT_WORDS = {
+    "proximity placement group": r"\bproximity placement groups?\b|\bppgs?\b",
+    "availability set": r"\bavailability sets?\b",
+    "cross-zone": r"\bcross[- ]zones?\b|\b(?:across|different) (?:availability )?zones\b",
+    "same zone": r"\bsame[- ]zones?\b|\bwithin (?:a|one) zone\b|\bone zone\b",
+    "cross-region": r"\bcross[- ]regions?\b|\bacross regions\b",
+    "same node": r"\bsame[- ]node\b|\bone node\b|\bsingle node\b",
+}
+
+
+def named_placements(question: str | None) -> list[str]:
+    """The placements ``question`` names, in its order ('Is a proximity placement group faster
+    than an availability set?': ``['proximity placement group', 'availability set']``)."""
+    found = {
+        side: m.start()
+        for side, words in _PLACEMENT_WORDS.items()
+        if (m := re.search(words, question or "", re.IGNORECASE))
+    }
+    return sorted(found, key=found.__getitem__)
+
+
+def _named_first(claims: pd.DataFrame, sides: Sequence[str]) -> pd.DataFrame:
+    """``claims`` with the contrasts between sides a question names first (a range with its
+    pairs): 'Is a proximity placement group faster than an availability set?' was
+    answered by five placement contrasts before 'availability set is 1.16× proximity
+    placement group'."""
+    if len(sides) < 2 or claims.empty:
+        return claims
+    want = set(sides)
+    top = claims["parent"].isna() | claims["parent"].astype(str).eq("")
+    group = top.cumsum()  # a range's pairs follow it
+    first = {g for g, a, b in zip(group[top], claims["a"][top], claims["b"][top]) if {a, b} <= want}
+    if not first:
+        return claims
+    key = (~group.isin(first)).astype(int)
+    return claims.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
 
 
 _SIZE = re.compile(r"(\d+) B messages")  # a side as _claims.side_name says a message size
@@ -304,6 +344,13 @@ def _size_statement(
         "printed values": f"printed values{', one run a size' if one else ''}: no test",
         "tested across runs": "each against its partner, tested across runs (below)",
     }.get(evidence, "as the contrasts below give them")
+    tested = g[g["evidence"].eq("tested across runs")]
+    if len(tested) and tested["direction"].astype(str).eq("none").all():
+        # synthetic-westeurope's sockperf sweep, 'rising with size' above three contrasts
+        # that each say 'not told apart' (2 runs a size): the trend is of the figures shown
+        how += (
+            "; none is told apart from its partner at this level: the trend is of the figures shown"
+        )
     if left:
         how += f"; {', '.join(f'{k} B' for k in sorted(left))} not compared (below)"
     text = (

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from azlatency import report as rep
 from azlatency import stats
 from azlatency.campaign import import_campaign
+from azlatency.report._answer import named_placements
 from azlatency.report._claims import _apart, _endpoints, render
 from azlatency.report._compare import campaign_run_values
 from azlatency.report._latency import _out_of_order, _runs_apart
@@ -1173,6 +1174,29 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
         "figure known only as a bound, or none)."  # fmt: skip
 
 
+def test_the_placements_a_question_names_are_answered_first(synth_loaded):
+    """'Is a proximity placement group faster than an availability set?' was answered by
+    every placement contrast in turn, the one asked fifth or sixth; the truth puts an
+    availability set at 0.92 and a PPG at 0.8 of the same zone's latency."""
+    raw, tables = synth_loaded
+    truth = json.loads((raw / "truth.json").read_text())["effects"]
+    placed = truth["placement_ratio_vs_same_zone"]
+    q = "Is a proximity placement group faster than an availability set?"
+    assert named_placements(q) == ["proximity placement group", "availability set"]
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    first = claims[claims["section"].eq("answer")].iloc[0]
+    assert (first["a"], first["b"]) == ("availability set", "proximity placement group")
+    assert first["ci_low"] < placed["availability_set"] / placed["ppg"] < first["ci_high"]
+    # a question naming none keeps the contrasts' own order
+    _, plain = rep.campaign_answer(tables, "Which placement is fastest?", level=0.95, rng=0)
+    assert plain.loc[plain["section"].eq("answer"), "a"].iloc[0] == "cross-zone"
+    assert named_placements("latency across zones and across regions, within one zone") == [
+        "cross-zone",
+        "cross-region",
+        "same zone",
+    ]
+
+
 def test_the_contrasts_one_question_asks_are_one_family(synth_loaded):
     """'between zones 1 and 2 against between zones 1 and 1' asks two contrasts, 1→2 against
     1→1 and 2→1 against 1→1; each was adjusted (Holm) over its own tools alone, two families
@@ -1349,6 +1373,32 @@ def test_a_message_size_question_is_answered_by_the_sizes_in_order(tmp_path):
     # udp_lat at 64 KiB printed '0 ns' (nothing sent): named, not left out unsaid
     assert said[1].endswith("; 65536 B not compared (below))")
     assert "from 5.032 Mbit/s at 1 B to 16.56 Gbit/s at 65536 B, rising with size" in said[2]
+
+
+@pytest.mark.parametrize("told", [False, True])
+def test_a_size_trend_no_contrast_tells_apart_says_it_is_of_the_figures(told):
+    # synthetic-westeurope's sockperf sweep, two runs a size: 'from 25.47 µs at 14 B to
+    # 32.09 µs at 1400 B, rising with size' above three contrasts that each said 'not told
+    # apart' (95% CI of 1400 B against 14 B: 0.99 to 1.60)
+    from azlatency.report._answer import size_claims
+
+    values = {64: 26.08, 350: 27.25, 1400: 32.09}
+    claims = pd.DataFrame(
+        {
+            "kind": "ratio", "factor": "msg_size_bytes", "context": "sockperf, same zone",
+            "basis": "half_rtt", "stat": "p50", "tool": "sockperf",
+            "a": [f"{k} B messages" for k in values], "b": "14 B messages",
+            "value_a": list(values.values()), "value_b": 25.47, "evidence": "tested across runs",
+            "direction": ["none", "none", "a>b" if told else "none"], "n_runs_a": 2, "n_runs_b": 2,
+        }
+    )  # fmt: skip
+    (text,) = size_claims(claims)["text"]
+    assert text.startswith(
+        "**By message size (sockperf, same zone; median half round trip): from 25.47 µs at 14 "
+        "B to 32.09 µs at 1400 B, rising with size**"
+    )
+    clause = "; none is told apart from its partner at this level: the trend is of the figures"
+    assert (clause in text) is not told
 
 
 def test_netperfs_transaction_rate_alone_is_said_for_what_it_is(tmp_path):
