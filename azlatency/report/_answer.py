@@ -100,8 +100,12 @@ _CHANGE = re.compile(
 
 
 def _named(question: str | None) -> list[str]:
-    """The factors ``question`` names, in its order."""
+    """The factors ``question`` names, in its order; two VM sizes named are a question of VM
+    size ('Is a D4s_v3 faster than a D2s_v3?' was answered by placement)."""
     found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
+    sizes = list(_VM_SIZE.finditer(question or ""))
+    if len({m[1] or m[2] for m in sizes}) >= 2:
+        found.setdefault("VM size", sizes[0].start())
     return sorted(found, key=found.__getitem__)
 
 
@@ -230,7 +234,8 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name in COMPARE_FACTOR:
         claims = C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
-        return _named_first(claims, named_placements(question)) if name == "placement" else claims
+        sides = {"placement": named_placements, "VM size": named_vm_sizes}.get(name)
+        return _named_first(claims, sides(question)) if sides else claims
     if name == "zone pair":
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
@@ -264,6 +269,19 @@ def named_placements(question: str | None) -> list[str]:
         if (m := re.search(words, question or "", re.IGNORECASE))
     }
     return sorted(found, key=found.__getitem__)
+
+
+# 'Standard_D4s_v5', 'D2s_v3', 'DS14_v2', 'B1s', as a claim names a VM size (without
+# 'Standard_'); not a percentile's 'P99'
+_VM_SIZE = re.compile(
+    r"\bStandard_([A-Z]{1,3}\d+[a-z]*(?:_v\d+)?)\b|\b([A-Z]{1,3}\d+(?:[a-z]*_v\d+|[a-z]+))\b"
+)
+
+
+def named_vm_sizes(question: str | None) -> list[str]:
+    """The VM sizes ``question`` names, in its order, as a claim names them ('Is a
+    Standard_D4s_v3 faster than a D2s_v3?': ``['D4s_v3', 'D2s_v3']``)."""
+    return list(dict.fromkeys(m[1] or m[2] for m in _VM_SIZE.finditer(question or "")))
 
 
 def _named_first(claims: pd.DataFrame, sides: Sequence[str]) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from azlatency import report as rep
 from azlatency import stats
 from azlatency.campaign import import_campaign
-from azlatency.report._answer import named_placements
+from azlatency.report._answer import _named, named_placements, named_vm_sizes
 from azlatency.report._claims import _apart, _endpoints, render
 from azlatency.report._compare import campaign_run_values
 from azlatency.report._latency import _out_of_order, _runs_apart
@@ -1195,6 +1195,24 @@ def test_the_placements_a_question_names_are_answered_first(synth_loaded):
         "cross-region",
         "same zone",
     ]
+
+
+def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
+    # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
+    # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and
+    # D2s_v3 at 1546 µs across zones with AN off
+    import_campaign(ROOT / "data" / "raw" / "seed002-ppg-latte", root=tmp_path / "processed")
+    tables = rep.load_campaigns("seed002-ppg-latte", tmp_path)
+    md, claims = rep.campaign_answer(tables, "Is a D2s_v3 faster than a B1s?", rng=0)
+    assert "**Answer, by VM size (campaign.yaml's `compare:` does not say; the question " in md
+    first = claims[claims["section"].eq("answer")].iloc[0]
+    assert (first["kind"], first["a"], first["b"]) == ("not_compared", "D2s_v3", "B1s")
+    _, claims = rep.campaign_answer(tables, "Is a Standard_D4s_v3 faster than a D2s_v3?", rng=0)
+    first = claims[claims["section"].eq("answer")].iloc[0]
+    assert (first["a"], first["b"]) == ("D4s_v3", "D2s_v3")
+    assert first["estimate"] == pytest.approx(1840 / 1546, rel=1e-3)
+    assert named_vm_sizes("Does a Standard_DS14_v2 beat an E8s_v5 at p99?") == ["DS14_v2", "E8s_v5"]
+    assert _named("Is the P99 of a D4s_v3 higher?") == []  # one size; a percentile is none
 
 
 def test_the_contrasts_one_question_asks_are_one_family(synth_loaded):
