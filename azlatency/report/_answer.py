@@ -240,8 +240,9 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
         return zone_claims(
-            tables, level=level, asked=asked, rng=rng, times=times, throughput=of_throughput
-        )
+            tables, level=level, asked=asked, rng=rng, times=times, throughput=of_throughput,
+            stat=asked_stat(question),
+        )  # fmt: skip
     if name == "stability":
         return stability_claims(tables)
     if name == "baseline":
@@ -418,6 +419,7 @@ def zone_claims(
     rng=None,
     times: tuple[float, str] | None = None,
     throughput: bool = False,
+    stat: str = "p50",
 ) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
@@ -425,10 +427,13 @@ def zone_claims(
     zone 3 slower than zone 1 → zone 2?'), the one against the other
     (:func:`named_pair_claims`), held against the factor it asks about (``times``:
     :func:`asked_times`).  A question of ``throughput`` (:func:`asks_throughput`) is answered
-    by throughput first, its factor held against the throughput figures alone."""
+    by throughput first, its factor held against the throughput figures alone.  ``stat``: the
+    statistic the named pairs are set against each other by (:func:`asked_stat`)."""
     two = [p for p in asked if len(p) == 2]
     by_latency = [
-        named_pair_claims(tables, asked, level=level, rng=rng, times=None if throughput else times),
+        named_pair_claims(
+            tables, asked, level=level, rng=rng, times=None if throughput else times, stat=stat
+        ),
         latency_zone_claims(tables, level=level),
     ]
     by_throughput = throughput_zone_claims(
@@ -511,6 +516,24 @@ def asked_times(question: str | None, *, throughput: bool = False) -> tuple[floa
     return factor, m[0]
 
 
+# The statistic a question asks of the pairs it names: 'the p99', 'the 99.9th percentile',
+# 'the mean' ('What is the p99 between zone 1 and zone 2?' got each tool's median)
+_STAT = re.compile(
+    r"\bp(\d{1,2}(?:\.\d+)?)\b|\b(\d{1,2}(?:\.\d+)?)(?:th|st|nd|rd) percentile\b|\b(mean|average)\b"
+    r"|\b(median)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_stat(question: str | None) -> str:
+    """The statistic ``question`` asks of its zone pairs: ``'p99'``, ``'p99.9'``, ``'mean'``;
+    the median (``'p50'``) where it names none."""
+    m = _STAT.search(question or "")
+    if m is None or m[4]:
+        return "p50"
+    return "mean" if m[3] else f"p{m[1] or m[2]}"
+
+
 # A question of throughput ('Is zone 1 → zone 3 throughput 1.5 times lower ...?') holds its
 # factor against the throughput figures, first: it was held against sockperf's latency ratio
 # ('1.5 times lower? By sockperf, 1→3 is 9.91× 1→2, more than 0.667×') and the throughput
@@ -568,6 +591,7 @@ def named_pair_claims(
     level: float = 0.95,
     rng=None,
     times: tuple[float, str] | None = None,
+    stat: str = "p50",
 ) -> pd.DataFrame:
     """What the question asks of each pair or two it names (:func:`named_pairs`), in its
     order: one pair's figures (:func:`_one_pair_claims`), or the first of two against the
@@ -586,10 +610,10 @@ def named_pair_claims(
     fold: set[str] | None = None  # summarising_runs: once, a pass over every sample
     for pairs in asked:
         if len(pairs) == 1:
-            parts.append(_one_pair_claims(tables, pairs[0], level, times=times, rng=rng))
+            parts.append(_one_pair_claims(tables, pairs[0], level, times=times, rng=rng, stat=stat))
             continue
         a, b = pairs[:2]
-        found, seen = _pair_cells(tables, (a, b), level)
+        found, seen = _pair_cells(tables, (a, b), level, stat)
         cells = {tool: c for tool, (_, c) in found.items()}
         both = {t: c for t, c in cells.items() if len(c) == 2}
         if not both:
@@ -597,7 +621,7 @@ def named_pair_claims(
             continue
         valued = {t: c for t, c in both.items() if c[a]["estimate"] > 0 < c[b]["estimate"]}
         if est is None or fold is None:
-            est = Estimator(tables, stat="p50", level=level, rng=rng)
+            est = Estimator(tables, stat=stat, level=level, rng=rng)
             fold = summarising_runs(tables)
         made = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
         contrasts += [x for x in made if x]
@@ -644,14 +668,14 @@ def _not_compared(a: str, b: str, cells: dict) -> pd.DataFrame:
 
 
 def _pair_cells(
-    tables: Tables, pairs: Sequence[str], level: float
+    tables: Tables, pairs: Sequence[str], level: float, stat: str = "p50"
 ) -> tuple[dict[str, tuple], list[str]]:
     """Per tool with zoned latency runs that measured any of ``pairs`` ('1→3'): its zone
     matrix and the matrix's row of each of those pairs it has; and every pair the tools'
     matrices hold."""
     out, seen = {}, set()
     for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
-        m = zone_pair_medians(tables, tool=tool, level=level)
+        m = zone_pair_medians(tables, tool=tool, level=level, stat=stat)
         key = m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
         seen |= set(key)
         rows = {p: m[key.eq(p)].iloc[0] for p in pairs if key.eq(p).any()}
@@ -686,17 +710,23 @@ def _cells_evidence(cells) -> str:
 
 
 def _one_pair_claims(
-    tables: Tables, pair: str, level: float, *, times: tuple[float, str] | None = None, rng=None
+    tables: Tables,
+    pair: str,
+    level: float,
+    *,
+    times: tuple[float, str] | None = None,
+    rng=None,
+    stat: str = "p50",
 ) -> pd.DataFrame:
     """A question naming one pair ('how slow is zone 1 → zone 3?'): by each tool that measured
-    it, its figure with its interval, and where it stands among that tool's pairs; with a
-    factor (``times``), which of the tool's other pairs it is that factor of first."""
+    it, its figure (``stat``) with its interval, and where it stands among that tool's pairs;
+    with a factor (``times``), which of the tool's other pairs it is that factor of first."""
     rows = []
-    found, seen = _pair_cells(tables, [pair], level)
+    found, seen = _pair_cells(tables, [pair], level, stat)
     if not found:
         return _unmeasured([pair], seen)
     if times is not None:
-        est = Estimator(tables, stat="p50", level=level, rng=rng)
+        est = Estimator(tables, stat=stat, level=level, rng=rng)
         fold = summarising_runs(tables)  # once: a pass over every sample without the memo
         made = [_factor_of_pairs(est, tool, m, c[pair], pair, times, level, fold)
                 for tool, (m, c) in found.items()]  # fmt: skip
@@ -707,7 +737,7 @@ def _one_pair_claims(
         stat, basis = str(r["stat"]), str(r["basis"])
         what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
         known = m.dropna(subset=["estimate"])
-        figure = fmt_interval(r) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
+        figure = fmt_interval(r) if pd.notna(r["estimate"]) else fmt_bound(r) or _no_value(r)
         stand = ""
         if pd.notna(r["estimate"]) and len(known) > 1:
             rank = int((known["estimate"] < r["estimate"]).sum())
@@ -776,8 +806,17 @@ def _factor_of_pairs(
 
 
 def _cell(r: pd.Series) -> str:
-    """A zone pair's figure, or its bound, or 'no value'."""
-    return fmt(r["estimate"]) if pd.notna(r["estimate"]) else fmt_bound(r) or "no value"
+    """A zone pair's figure, or its bound, or 'no value' and why."""
+    return fmt(r["estimate"]) if pd.notna(r["estimate"]) else fmt_bound(r) or _no_value(r)
+
+
+def _no_value(r: pd.Series) -> str:
+    """'no value (no p99: the tool printed only mean)', 'no value (5 of 5 runs cannot give
+    p99 (too short or censored))': the first clause of the cell's note (a p99 asked of qperf,
+    or of runs of 77 probes, was 'no value')."""
+    note = r.get("note")
+    why = note.split("; ")[0] if isinstance(note, str) and note.strip() else ""
+    return f"no value ({why})" if why else "no value"
 
 
 def _pair_contrast(
@@ -804,7 +843,7 @@ def _pair_contrast(
          **{c: v[0] for c, v in held.items() if len(v) == 1}}, "zone pair"
     )  # fmt: skip
     base = {"section": "answer", "factor": "zone pair", "context": context, "tool": tool,
-            "stat": "p50", "basis": basis, "level": level}  # fmt: skip
+            "stat": est.stat, "basis": basis, "level": level}  # fmt: skip
     claim = C._pair_claim(base, a, b, {**out, "groups_a": [a], "groups_b": [b]})
     left = kept.attrs.get("held_out") or []
     also = f"not in it, to hold all but the zones fixed: {'; '.join(left)}" if left else ""

@@ -1215,6 +1215,27 @@ def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_pat
     assert _named("Is the P99 of a D4s_v3 higher?") == []  # one size; a percentile is none
 
 
+def test_the_statistic_a_question_names_sets_the_pairs_against_each_other(synth_loaded):
+    """'Is the p90 from zone 1 to zone 2 higher than from zone 2 to zone 1?' was answered by
+    the medians. The synthetic model scales every percentile of a condition alike, so the
+    p90s stand as the truth's 1.2 too; a p99 its runs of 77 probes cannot give is said so."""
+    raw, tables = synth_loaded
+    truth = json.loads((raw / "truth.json").read_text())["effects"]["asymmetry"]["1-2"]
+    q = "Is the p90 from zone 1 to zone 2 higher than from zone 2 to zone 1?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    answer = claims[claims["section"].eq("answer") & claims["kind"].eq("ratio")]
+    sp = answer[answer["tool"].eq("sockperf")].iloc[0]
+    assert (sp["stat"], sp["a"], sp["b"]) == ("p90", "1→2", "2→1")
+    assert sp["ci_low"] < truth["ratio_a_to_b_over_b_to_a"] < sp["ci_high"]
+    assert "; p90 round trip; " in sp["text"]
+    said = answer_texts(tables, q.replace("p90", "p99"), rng=0)
+    assert "**1→2 against 2→1: no ratio** (sockperf; 1→2 no value (5 of 5 runs cannot give p99 " \
+        "(too short or censored)), 2→1 no value (5 of 5 runs " in " ".join(said)  # fmt: skip
+    median = rep.campaign_answer(tables, q.replace("the p90", "the latency"), rng=0)[1]
+    asked = median["section"].eq("answer") & median["kind"].eq("ratio")
+    assert median.loc[asked & median["tool"].eq("sockperf"), "stat"].tolist() == ["p50"]
+
+
 def test_the_contrasts_one_question_asks_are_one_family(synth_loaded):
     """'between zones 1 and 2 against between zones 1 and 1' asks two contrasts, 1→2 against
     1→1 and 2→1 against 1→1; each was adjusted (Holm) over its own tools alone, two families

@@ -12,6 +12,7 @@ from azlatency import report as rep
 from azlatency.report._answer import (
     _named,
     _throughput_times,
+    asked_stat,
     asked_times,
     asks_throughput,
     named_pairs,
@@ -237,6 +238,20 @@ def test_a_factor_against_a_pair_that_carried_nothing_says_so():
                            "nothing: no interval to hold 0.5× against**")  # fmt: skip
     said = _throughput_times({**row, "value_a": 0.0}, (0.5, "half"))["text"]
     assert "1→3 carries nothing, nor does 1→2:" in said
+
+
+@pytest.mark.parametrize(
+    ("question", "stat"),
+    [
+        ("What is the p99 between zone 1 and zone 2?", "p99"),
+        ("Is the 99.9th percentile of 1→3 ten times 1→2's?", "p99.9"),
+        ("Is the average latency from 1→3 higher?", "mean"),
+        ("Is the median from 1→3 higher than its p99?", "p50"),  # the first named
+        ("How slow is zone 1 → zone 3?", "p50"),
+    ],
+)
+def test_the_statistic_a_question_asks_of_its_pairs(question, stat):
+    assert asked_stat(question) == stat
 
 
 @pytest.mark.parametrize(
