@@ -72,6 +72,7 @@ _ZONE = r"(?:zones?[- ]?|az[- ]?|z)"
 _PAIR = (
     rf"\b{_ZONE}(\d+) ?(<->|↔|→|->|to|and|&) ?{_ZONE}?(\d+)\b"
     r"|(?<![\w.])([1-9]) ?(<->|↔|→|->) ?([1-9])\b"
+    r"|\b(?:within|inside) (?:zone|az)[- ]?(\d+)\b"  # 'within zone 1': 1→1
 )
 
 # What a question names, for a campaign.yaml without compare: ('Which zone pair has the
@@ -100,12 +101,21 @@ _CHANGE = re.compile(
 
 
 def _named(question: str | None) -> list[str]:
-    """The factors ``question`` names, in its order; two VM sizes named are a question of VM
-    size ('Is a D4s_v3 faster than a D2s_v3?' was answered by placement)."""
+    """The factors ``question`` names, in its order; two VM sizes or two placements named are
+    a question of them ('Is a D4s_v3 faster than a D2s_v3?' was answered by placement)."""
     found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
     sizes = list(_VM_SIZE.finditer(question or ""))
     if len({m[1] or m[2] for m in sizes}) >= 2:
         found.setdefault("VM size", sizes[0].start())
+    # two placements named are a question of placement ('How much slower is cross-region
+    # than same zone?' was answered by placement as 'the factor most contrasts vary')
+    places = [
+        m.start()
+        for words in _PLACEMENT_WORDS.values()
+        if (m := re.search(words, question or "", re.IGNORECASE))
+    ]
+    if len(places) >= 2:
+        found.setdefault("placement", min(places))
     return sorted(found, key=found.__getitem__)
 
 
@@ -452,10 +462,17 @@ def named_pairs(question: str | None) -> list[tuple[str, ...]]:
     """What ``question`` asks of the zone pairs it names: one pair against another ('is zone 1
     → zone 3 slower than zone 1 → zone 2?': ``[('1→3', '1→2')]``), or one pair ('how slow is
     1→3?': ``[('1→3',)]``).  A pair named without a direction is both ways: 'between zone 1
-    and zone 3' against 'between zone 1 and zone 2' is 1→3 against 1→2 and 3→1 against 2→1."""
+    and zone 3' against 'between zone 1 and zone 2' is 1→3 against 1→2 and 3→1 against 2→1;
+    'within zone 1' is 1→1."""
     named: list[tuple[str, ...]] = []
     for m in _PAIR_NAMED.finditer(question or ""):
-        a, how, b = m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6)
+        a, how, b = (
+            m.group(1, 2, 3)
+            if m.group(1)
+            else m.group(4, 5, 6)
+            if m.group(4)
+            else (m[7], "→", m[7])
+        )
         ways = (f"{a}→{b}", f"{b}→{a}") if how.lower() in _BOTH_WAYS else (f"{a}→{b}",)
         ways = tuple(dict.fromkeys(ways))  # 'zone 1 and zone 1': one way
         if ways not in named:

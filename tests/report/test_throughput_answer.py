@@ -418,6 +418,9 @@ def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
         # a placement a question holds is no placement it compares
         ("How does the message size change latency within a zone?", ["message size"]),
         ("Does every VM measure what a Standard_DS14_v2 promises?", []),
+        # two placements or VM sizes named are a question of them
+        ("How much slower is cross-region than same zone?", ["placement"]),
+        ("Is a D4s_v3 faster than a D2s_v3?", ["VM size"]),
     ],
 )
 def test_what_a_question_names(question, named):
@@ -489,6 +492,11 @@ def test_the_factor_a_throughput_question_asks_about(question, factor):
         ("Is Zone1→Zone3 slower than Zone1→Zone2?", [("1→3", "1→2")]),
         ("Is z1->z3 slower than z1->z2?", [("1→3", "1→2")]),
         ("How slow is az-1 to az-3?", [("1→3",)]),
+        # within one zone, numbered: its own pair
+        (
+            "Is latency between zones 1 and 3 ten times latency within zone 1?",
+            [("1→3", "1→1"), ("3→1", "1→1")],
+        ),
         # not zone pairs: sizes, versions
         ("Does latency grow from 64 -> 1400 B?", []),
         ("Did sockperf 3.1->3.2 change it?", []),
