@@ -233,12 +233,17 @@ def _latency_lines(headline: pd.DataFrame) -> list[str]:
 
 
 def front_numbers(
-    overview: dict[str, pd.DataFrame], percentiles: pd.DataFrame, medians: pd.DataFrame
+    overview: dict[str, pd.DataFrame],
+    percentiles: pd.DataFrame,
+    medians: pd.DataFrame,
+    *,
+    summaries: Collection[str] = (),
 ) -> dict[str, object]:
     """The headline numbers a multi-campaign front page shows for a campaign: runs, files
-    imported and not (campaign.yaml's ignored files counted apart), the median per zone pair
-    (tool, statistic and basis of the matrix) and the worst p99 per basis (never across bases:
-    a half round trip is not comparable with a round trip)."""
+    imported and not (campaign.yaml's ignored files counted apart), the runs that are
+    consoles beside their own full logs (``summaries``: :func:`_compare.summarising_runs`),
+    the median per zone pair (tool, statistic and basis of the matrix) and the worst p99 per
+    basis (never across bases: a half round trip is not comparable with a round trip)."""
     c = overview["campaigns"]
     reasons = overview["not_imported"]["reason"].astype(str)
     worst: dict[str, dict[str, object]] = {}
@@ -253,6 +258,7 @@ def front_numbers(
     first = medians.iloc[0] if len(medians) else None
     return {
         "runs": int(c["runs"].sum()),
+        "consoles": len(summaries),
         "files_imported": int(c["files_imported"].sum()),
         "files_not_imported": int((reasons != "ignored").sum()),
         "files_ignored": int((reasons == "ignored").sum()),

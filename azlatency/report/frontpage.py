@@ -41,9 +41,17 @@ def _campaign(name: str, pages: Sequence, notebooks_dir: Path, titles: dict[str,
     front = said.get("front") or {}
     if front:
         ignored = f", {front['files_ignored']} ignored" if front.get("files_ignored") else ""
+        # '249 runs' of synthetic-westeurope, 93 of them consoles its pages count once
+        n = front.get("consoles") or 0
+        consoles = (
+            f"{n} of them {'a console' if n == 1 else 'consoles'} summarising another run's "
+            "probes, counted once on its pages; "
+            if n
+            else ""
+        )
         lines += [
             f"{counted(front['runs'], 'run')} from {counted(front['files_imported'], 'file')} "
-            f"({front['files_not_imported']} not imported{ignored}).",
+            f"({consoles}{front['files_not_imported']} not imported{ignored}).",
             "",
         ]
     ran = [p for p in mine if p.status == "run"]

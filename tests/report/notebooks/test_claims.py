@@ -266,10 +266,31 @@ def test_90_campaign_report(claims, other, truth, data_root):
     assert c["zone_medians"]["3->1"] == AZ1_AZ3_P50 and c["zone_basis"] == "half_rtt"
     # what the front page of a multi-campaign report shows for it
     front = c["front"]
-    assert front["runs"] == 25 and front["files_not_imported"] == 0
+    assert front["runs"] == 25 and front["files_not_imported"] == 0 and front["consoles"] == 0
     assert front["zone_medians_us"]["3->1"] == AZ1_AZ3_P50
     assert front["zone_what"] == "p50 half_rtt of sockperf"
     o = other["90-campaign-report"]
     assert o["synthetic"] is True and o["level"] == 0.9
+    # the front page counted the synthetic campaign's consoles (every *.log beside the file of
+    # its own probes) as runs, where its pages count them once: it names them
+    logs = len(list((data_root / "raw" / SYNTHETIC).rglob("*.log")))
+    assert o["front"]["consoles"] == logs > 0
     assert o["runs"] == len(load(SYNTHETIC, data_root / "processed", samples=False).runs)
     assert sorted(o["asymmetric"]) == truth["effects"]["asymmetric_pairs"]
+
+
+def test_the_front_page_names_a_campaigns_consoles(executed_other, data_root):
+    from azlatency.report import frontpage
+    from azlatency.report.run import Page
+
+    path = executed_other["90-campaign-report"]
+    page = Page(path.stem, [SYNTHETIC], folder=path.parent.name, status="run")
+    said = "\n".join(frontpage._campaign(SYNTHETIC, [page], path.parent.parent, {}))
+    runs = len(load(SYNTHETIC, data_root / "processed", samples=False).runs)
+    logs = len(list((data_root / "raw" / SYNTHETIC).rglob("*.log")))
+    assert (
+        f"{runs} runs from " in said
+        and f"({logs} of them consoles summarising another run's probes, counted once on its "
+        "pages; 0 not imported"
+        in said
+    ), said
