@@ -24,7 +24,7 @@ from ..schema import Tables
 from ..stats.asymmetry import directed
 from . import _claims as C
 from ._baseline import _fmt
-from ._claims import throughput_context
+from ._claims import side_name, throughput_context
 from ._compare import (
     FACTOR_NAMES,
     FACTORS,
@@ -104,18 +104,12 @@ def _named(question: str | None) -> list[str]:
     """The factors ``question`` names, in its order; two VM sizes or two placements named are
     a question of them ('Is a D4s_v3 faster than a D2s_v3?' was answered by placement)."""
     found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
-    sizes = list(_VM_SIZE.finditer(question or ""))
-    if len({m[1] or m[2] for m in sizes}) >= 2:
-        found.setdefault("VM size", sizes[0].start())
-    # two placements named are a question of placement ('How much slower is cross-region
-    # than same zone?' was answered by placement as 'the factor most contrasts vary')
-    places = [
-        m.start()
-        for words in _PLACEMENT_WORDS.values()
-        if (m := re.search(words, question or "", re.IGNORECASE))
-    ]
-    if len(places) >= 2:
-        found.setdefault("placement", min(places))
+    # ('How much slower is cross-region than same zone?' was answered by placement as 'the
+    # factor most contrasts vary')
+    for name, sides in (("VM size", _vm_sizes_at), ("placement", _placements_at)):
+        at = sides(question)
+        if len(at) >= 2:
+            found.setdefault(name, min(at.values()))
     return sorted(found, key=found.__getitem__)
 
 
@@ -260,26 +254,35 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     raise ValueError(f"compare: {name!r} is not one of {', '.join(COMPARE_FACTOR)}, ...")
 
 
-# Placements as a question names them, as a claim names its sides (_claims.side_name).
+# Placements as a question names them, by the store's value (a claim's side is its
+# _claims.side_name: 'proximity placement group', 'cross-zone').
 _PLACEMENT_WORDS = {
-    "proximity placement group": r"\bproximity placement groups?\b|\bppgs?\b",
-    "availability set": r"\bavailability sets?\b",
-    "cross-zone": r"\bcross[- ]zones?\b|\b(?:across|different) (?:availability )?zones\b",
-    "same zone": r"\bsame[- ]zones?\b|\bwithin (?:a|one) zone\b|\bone zone\b",
-    "cross-region": r"\bcross[- ]regions?\b|\bacross regions\b",
-    "same node": r"\bsame[- ]node\b|\bone node\b|\bsingle node\b",
+    value: re.compile(words, re.IGNORECASE)
+    for value, words in {
+        "ppg": r"\bproximity placement groups?\b|\bppgs?\b",
+        "availability_set": r"\bavailability sets?\b",
+        "cross_zone": r"\bcross[- ]zones?\b|\b(?:across|different) (?:availability )?zones\b",
+        "same_zone": r"\bsame[- ]zones?\b|\bwithin (?:a|one) zone\b|\bone zone\b",
+        "cross_region": r"\bcross[- ]regions?\b|\bacross regions\b",
+        "same_node": r"\bsame[- ]node\b|\bone node\b|\bsingle node\b",
+    }.items()
 }
+
+
+def _placements_at(question: str | None) -> dict[str, int]:
+    """Each placement ``question`` names, as a claim names it, and where it first does."""
+    return {
+        side_name("placement", value): m.start()
+        for value, words in _PLACEMENT_WORDS.items()
+        if (m := words.search(question or ""))
+    }
 
 
 def named_placements(question: str | None) -> list[str]:
     """The placements ``question`` names, in its order ('Is a proximity placement group faster
     than an availability set?': ``['proximity placement group', 'availability set']``)."""
-    found = {
-        side: m.start()
-        for side, words in _PLACEMENT_WORDS.items()
-        if (m := re.search(words, question or "", re.IGNORECASE))
-    }
-    return sorted(found, key=found.__getitem__)
+    at = _placements_at(question)
+    return sorted(at, key=at.__getitem__)
 
 
 # 'Standard_D4s_v5', 'D2s_v3', 'DS14_v2', 'B1s', as a claim names a VM size (without
@@ -289,10 +292,18 @@ _VM_SIZE = re.compile(
 )
 
 
+def _vm_sizes_at(question: str | None) -> dict[str, int]:
+    """Each VM size ``question`` names, as a claim names it, and where it first does."""
+    at: dict[str, int] = {}
+    for m in _VM_SIZE.finditer(question or ""):
+        at.setdefault(m[1] or m[2], m.start())
+    return at
+
+
 def named_vm_sizes(question: str | None) -> list[str]:
     """The VM sizes ``question`` names, in its order, as a claim names them ('Is a
     Standard_D4s_v3 faster than a D2s_v3?': ``['D4s_v3', 'D2s_v3']``)."""
-    return list(dict.fromkeys(m[1] or m[2] for m in _VM_SIZE.finditer(question or "")))
+    return list(_vm_sizes_at(question))
 
 
 def _named_first(claims: pd.DataFrame, sides: Sequence[str]) -> pd.DataFrame:
