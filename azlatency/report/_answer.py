@@ -176,18 +176,34 @@ def campaign_answer(
         lines.append(title)
         lines.append(C.markdown(claims) if len(claims) else _nothing(name, tables))
         done.add(COMPARE_FACTOR.get(name))
+    for line, part in _closing(tables, asked, done, question, against, no_comparison, level, rng):
+        lines.append(line)
+        if part is not None:
+            parts.append(part)
+    if conclusion:
+        quoted = "\n".join(f"> {x}" for x in conclusion.strip().splitlines())
+        lines.append(f"**The write-up concluded:**\n\n{quoted}")
+    claims = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=C.COLUMNS)
+    return "\n\n".join(lines), claims.reindex(columns=C.COLUMNS)
+
+
+def _closing(tables, asked, done, question, against, no_comparison, level, rng):
+    """(line, claims or None) of the answer's closing sections: the baseline campaign's
+    comparison (or why there is none, to a question about what changed), 'Nothing to
+    compare' where nothing was asked, and the contrasts the question does not ask about."""
     if against:
-        lines.append("**Answer, against the baseline campaign** (page 60 gives every comparison):")
-        lines.append(against)
+        yield "**Answer, against the baseline campaign** (page 60 gives every comparison):", None
         said = against.strip().replace("**", "")  # every comparison, as the page says it
-        parts.append(_frame([_statement("answer", "baseline campaign", said, evidence="mixed")]))
+        yield against, _frame([_statement("answer", "baseline campaign", said, evidence="mixed")])
     elif no_comparison and _CHANGE.search(question or ""):
         # synthetic-ab-before, the baseline of two others, asked 'What changed against the
         # baseline campaign?' was answered 'no two latency or throughput runs differ in one
         # condition alone ... and no baseline campaign is compared'
         text = f"Not compared: {no_comparison}"
-        lines.append(f"**Answer, against the baseline campaign:** {text}")
-        parts.append(_frame([_statement("answer", "baseline campaign", text, evidence="none")]))
+        yield (
+            f"**Answer, against the baseline campaign:** {text}",
+            _frame([_statement("answer", "baseline campaign", text, evidence="none")]),
+        )
     elif not asked:  # no compare:, no expectations, no two runs differ in one condition alone
         what = ", ".join(FACTOR_NAMES[f] for f in FACTORS)
         text = (
@@ -196,20 +212,16 @@ def campaign_answer(
             "as the logs and campaign.yaml say them), and no baseline campaign is compared; "
             "what each measured is below."
         )
-        lines.append(f"**Answer:** {text}")
-        parts.append(_frame([_statement("answer", "", text, evidence="the runs' conditions")]))
+        yield (
+            f"**Answer:** {text}",
+            _frame([_statement("answer", "", text, evidence="the runs' conditions")]),
+        )
     rest = [f for f in FACTORS if f not in done]
     others = C.contrast_claims(tables, factors=rest, level=level, rng=rng) if rest else None
     if others is not None and len(others):
         others = others.assign(section="also")
-        parts.append(others)
-        lines.append("**Also measured** (contrasts the question does not ask about):")
-        lines.append(C.markdown(others))
-    if conclusion:
-        quoted = "\n".join(f"> {x}" for x in conclusion.strip().splitlines())
-        lines.append(f"**The write-up concluded:**\n\n{quoted}")
-    claims = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=C.COLUMNS)
-    return "\n\n".join(lines), claims.reindex(columns=C.COLUMNS)
+        yield "**Also measured** (contrasts the question does not ask about):", others
+        yield C.markdown(others), None
 
 
 def _nothing(name: str, tables: Tables | None = None) -> str:
@@ -238,8 +250,11 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name in COMPARE_FACTOR:
         claims = C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
-        sides = {"placement": named_placements, "VM size": named_vm_sizes}.get(name)
-        return _named_first(claims, sides(question)) if sides else claims
+        named = {"placement": named_placements, "VM size": named_vm_sizes}.get(name)
+        if named is None:
+            return claims
+        sides = named(question)
+        return _sides_times(_named_first(claims, sides), name, sides, question)
     if name == "zone pair":
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
@@ -504,18 +519,39 @@ _TIMES = re.compile(
     r"\b(?:(twice)|(an?|one|two|three) orders? of magnitude|(\d+(?:\.\d+)?|"
     + "|".join(_NUMBER_WORDS)
     + r")(?:[ -]?(?:times|fold)\b| ?[x×](?!\w)))(?: (faster|lower|less|shorter|quicker|smaller|"
-    r"slower|higher|more|longer|larger|greater)\b)?",
+    r"slower|higher|more|longer|larger|greater)\b| as (fast|quick|low|short|small|slow|high"
+    r"|long|large|great|big)\b)?",
     re.IGNORECASE,
 )
 _MAGNITUDES = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}  # 'an order of magnitude': 10
 _LESS = ("faster", "lower", "less", "shorter", "quicker", "smaller")
 # of throughput a slower pair carries less: 'ten times slower' is a tenth
 _LESS_THROUGHPUT = ("slower", "lower", "less", "smaller", "fewer")
+# 'twice as fast', 'ten times as slow': of latency a pair twice as fast takes half the time
+# ('Is 1→3 ten times as fast as 1→2?' was held against 10×, and 9.91× was 'within')
+_AS_LESS = ("fast", "quick", "low", "short", "small")
+_AS_LESS_THROUGHPUT = ("slow", "low", "small")
 # 'half the throughput', 'a third of', 'half as fast' (not 'half round trip': a basis)
 _FRACTION = re.compile(
     r"\b(?:(?:one|a) )?(half|third|quarter|tenth)(?= (?:the|that|as|of|what)\b)", re.IGNORECASE
 )
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "tenth": 10}
+# '50% slower', '30 percent lower': no factor was read, and the answer said nothing of it
+_PERCENT = re.compile(
+    r"\b(\d+(?:\.\d+)?) ?(?:%|per ?cent\b) (faster|quicker|lower|less|shorter|smaller|fewer"
+    r"|slower|higher|more|longer|larger|greater|bigger)\b",
+    re.IGNORECASE,
+)
+
+
+def _percent(m: re.Match, throughput: bool) -> float:
+    """'50% slower' of latency 1.5×, '30% lower' 0.7×, '30% faster' 1/1.3× (the speed 1.3
+    times: the time over 1.3); of throughput '30% faster' 1.3×, '30% slower' 0.7×."""
+    n, word = float(m[1]) / 100, m[2].lower()
+    if word in ("faster", "quicker"):
+        return 1 + n if throughput else 1 / (1 + n)
+    less = word in (_LESS_THROUGHPUT if throughput else _LESS)
+    return max(1 - n, 0.0) if less else 1 + n
 
 
 def asked_times(question: str | None, *, throughput: bool = False) -> tuple[float, str] | None:
@@ -523,11 +559,19 @@ def asked_times(question: str | None, *, throughput: bool = False) -> tuple[floa
     its words: 'ten times slower' → ``(10.0, 'ten times slower')``, 'ten times faster' →
     ``(0.1, ...)``, 'half that of' → ``(0.5, 'half')``, 'an order of magnitude higher' →
     ``(10.0, ...)``; of ``throughput`` (:func:`asks_throughput`) 'ten times lower' and 'ten
-    times slower' are a tenth, 'twice as fast' twice; None where it names none."""
+    times slower' are a tenth, 'twice as fast' twice (of latency a half); '50% slower'
+    1.5 (:func:`_percent`); None where it names none."""
     m = _TIMES.search(question or "")
     f = _FRACTION.search(question or "")
+    p = _PERCENT.search(question or "")
+    if p is not None and all(x is None or p.start() < x.start() for x in (m, f)):
+        x = _percent(p, throughput)
+        return (x, p[0]) if x > 0 else None  # '100% lower': no ratio to hold
     if f is not None and (m is None or f.start() < m.start()):
-        return 1 / _FRACTIONS[f[1].lower()], f[0]
+        # 'half as fast' of latency: twice the time
+        fast = not throughput and re.match(r" as (?:fast|quick)\b", question[f.end() :], re.I)
+        n = _FRACTIONS[f[1].lower()]
+        return (float(n) if fast else 1 / n), f[0]
     if m is None:
         return None
     factor = (
@@ -539,7 +583,9 @@ def asked_times(question: str | None, *, throughput: bool = False) -> tuple[floa
     )
     if factor <= 0:
         return None
-    if (m[4] or "").lower() in (_LESS_THROUGHPUT if throughput else _LESS):
+    if (m[4] or "").lower() in (_LESS_THROUGHPUT if throughput else _LESS) or (
+        m[5] or ""
+    ).lower() in (_AS_LESS_THROUGHPUT if throughput else _AS_LESS):
         factor = 1 / factor
     return factor, m[0]
 
@@ -581,20 +627,27 @@ def asks_throughput(question: str | None) -> bool:
     return bool(_THROUGHPUT_WORDS.search(q)) and not _LATENCY_WORDS.search(q)
 
 
-def _times_claims(out: pd.DataFrame, a: str, b: str, times: tuple[float, str]) -> list[dict]:
+def _times_claims(
+    out: pd.DataFrame, a: str, b: str, times: tuple[float, str], factor: str = "zone pair"
+) -> list[dict]:
     """Each tool's ratio of ``a`` to ``b`` held against the factor the question asks about:
     'Is zone 1 → zone 3 ten times slower than zone 1 → zone 2?' was given 9.91× (95% CI
-    9.64 to 10.20) and left the reader to see that ten times is inside it."""
+    9.64 to 10.20) and left the reader to see that ten times is inside it.  A contrast of
+    placements or VM sizes whose sides hold several groups is held pair by pair, each named."""
     target, words = times
     rows = []
     for r in out.to_dict("records"):
         est, lo, hi = (r.get(k) for k in ("estimate", "ci_low", "ci_high"))
-        if r.get("kind") != "ratio" or not (pd.notna(est) and est > 0):
+        if r.get("kind") not in ("ratio", "pair") or not (pd.notna(est) and est > 0):
             continue
         ci = pd.notna(lo) and pd.notna(hi) and lo > 0
+        ga, gb = r.get("groups_a"), r.get("groups_b")
         if r["a"] != a:  # the claim put the slower side first: turned back to the question's
             est, lo, hi = 1 / est, (1 / hi if ci else lo), (1 / lo if ci else hi)
+            ga, gb = gb, ga
         said = f"By {r['tool']}, {a} is {est:.2f}× {b}"
+        if r.get("kind") == "pair":  # 'cross-zone (1→2 · zone matrix) is 2.48× same zone ...'
+            said = f"By {r['tool']}, {a} ({', '.join(ga)}) is {est:.2f}× {b} ({', '.join(gb)})"
         t = f"{target:.3g}×"
         if not ci:
             verdict = f"{said}: no interval to hold {t} against** ({r['evidence']})."
@@ -606,10 +659,24 @@ def _times_claims(out: pd.DataFrame, a: str, b: str, times: tuple[float, str]) -
             side = "more" if lo > target else "less"
             verdict = f"{said}, {side} than {t}** ({r['level']:.0%} CI {lo:.2f} to {hi:.2f})."
         text = f"**{words[0].upper()}{words[1:]}? {verdict}"
-        rows.append(_statement("answer", "zone pair", text, a=a, b=b, tool=r["tool"],
+        rows.append(_statement("answer", factor, text, a=a, b=b, tool=r["tool"],
                                estimate=est, ci_low=lo, ci_high=hi, level=r.get("level"),
                                evidence=r["evidence"]))  # fmt: skip
     return rows
+
+
+def _sides_times(claims: pd.DataFrame, name: str, sides: Sequence[str], question) -> pd.DataFrame:
+    """The factor a question asks of the two placements or VM sizes it names, held against
+    each tool's contrast of them, first: 'Is a proximity placement group twice as fast as an
+    availability set?' got 'availability set is 1.13× proximity placement group' and no word
+    on twice."""
+    times = asked_times(question)
+    if times is None or len(sides) < 2 or claims.empty:
+        return claims
+    a, b = sides[:2]
+    mine = claims[[{x, y} == {a, b} for x, y in zip(claims["a"], claims["b"])]]
+    held = _times_claims(mine, a, b, times, factor=name)
+    return pd.concat([_frame(held), claims], ignore_index=True) if held else claims
 
 
 def named_pair_claims(

@@ -1157,7 +1157,11 @@ def test_two_named_zone_pairs_are_one_against_the_other_as_the_truth_has_them(sy
         "its 95% interval** (1.17 to 1.24)."
     )
     assert first("Is zone 1 → zone 2 twice as slow as zone 2 → zone 1?") == (
-        "**Twice? By sockperf, 1→2 is 1.20× 2→1, less than 2×** (95% CI 1.17 to 1.24)."
+        "**Twice as slow? By sockperf, 1→2 is 1.20× 2→1, less than 2×** (95% CI 1.17 to 1.24)."
+    )
+    # 'twice as fast' of latency is half the time: it was held against 2×
+    assert first("Is zone 1 → zone 2 twice as fast as zone 2 → zone 1?") == (
+        "**Twice as fast? By sockperf, 1→2 is 1.20× 2→1, more than 0.5×** (95% CI 1.17 to 1.24)."
     )
     # one pair and a factor: which of the tool's other pairs it is that factor of
     said = answer_texts(tables, "Is zone 1 → zone 2 really 1.2 times slower, and how sure?", rng=0)
@@ -1195,6 +1199,31 @@ def test_the_placements_a_question_names_are_answered_first(synth_loaded):
         "cross-region",
         "same zone",
     ]
+
+
+def test_a_factor_asked_of_two_placements_is_held_against_their_contrast(synth_loaded):
+    """'Is a proximity placement group twice as fast as an availability set?' got
+    'availability set is 1.13× proximity placement group' and no word on twice; the truth
+    puts a PPG at 0.8 and an availability set at 0.92 of the same zone's latency."""
+    raw, tables = synth_loaded
+    placed = json.loads((raw / "truth.json").read_text())["effects"]
+    placed = placed["placement_ratio_vs_same_zone"]
+    q = "Is a proximity placement group twice as fast as an availability set?"
+    _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+    first = claims[claims["section"].eq("answer")].iloc[0]
+    assert (first["kind"], first["a"], first["b"]) == (
+        "statement",
+        "proximity placement group",
+        "availability set",
+    )
+    assert first["ci_low"] < placed["ppg"] / placed["availability_set"] < first["ci_high"]
+    assert first["text"].startswith("**Twice as fast? By sockperf, proximity placement group is ")
+    assert ", more than 0.5×** (95% CI " in first["text"]  # twice as fast: half the time
+    # a side of several groups is held pair by pair, each pair named
+    _, claims = rep.campaign_answer(tables, "Is cross-zone more than twice same zone?", rng=0)
+    held = claims[claims["kind"].eq("statement") & claims["section"].eq("answer")]
+    assert len(held) == 2 and held["text"].str.contains(r"more than 2×\*\*").all()
+    assert "cross-zone (1→2 · zone matrix, 2→1 · zone matrix) is " in held["text"].iloc[0]
 
 
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):

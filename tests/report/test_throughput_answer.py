@@ -433,7 +433,16 @@ def test_what_a_question_names(question, named):
         ("Is zone 1 → zone 3 ten times slower than zone 1 → zone 2?", (10, "ten times slower")),
         ("Is 1→3 10x slower than 1→2?", (10, "10x slower")),
         ("Is 1→3 10× 1→2?", (10, "10×")),
-        ("Is 1→3 twice as slow as 1→2?", (2, "twice")),
+        ("Is 1→3 twice as slow as 1→2?", (2, "twice as slow")),
+        # of latency a pair 'ten times as fast' takes a tenth of the time: it was held
+        # against 10× and 9.91× was 'within' it
+        ("Is 1→3 ten times as fast as 1→2?", (0.1, "ten times as fast")),
+        ("Is 1→3 half as fast as 1→2?", (2, "half")),
+        # a percentage was no factor, and the answer said nothing of it
+        ("Is 1→3 50% slower than 1→2?", (1.5, "50% slower")),
+        ("Is latency 30 percent lower on 1→3?", (0.7, "30 percent lower")),
+        ("Is 1→3 30% faster than 1→2?", (1 / 1.3, "30% faster")),  # the speed 1.3 times
+        ("Is 1→3 100% lower?", None),
         ("Is 1→3 ten times faster than 1→2?", (0.1, "ten times faster")),  # 1→2 is 10× 1→3
         ("Is it 3-fold higher?", (3, "3-fold higher")),
         ("Does 1400 B take longer than 64 B?", None),
@@ -464,6 +473,10 @@ def test_the_factor_a_question_asks_about(question, times):
         ("Is 1→3 throughput 1.5 times lower than 1→2?", 1 / 1.5),
         ("Is 1→3 ten times slower than 1→2 by iperf3?", 0.1),
         ("Is 1→3 twice as fast?", 2),
+        ("Is 1→3 twice as slow as 1→2?", 0.5),
+        ("Is 1→3 half as fast as 1→2?", 0.5),
+        ("Is 1→3 throughput 30% lower than 1→2?", 0.7),
+        ("Is 1→3 30% faster than 1→2?", 1.3),
         ("Is 1→3 3x faster than 1→2?", 3),
         ("Does 1→3 carry half what 1→2 does?", 0.5),
     ],
