@@ -106,7 +106,11 @@ def _named(question: str | None) -> list[str]:
     found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
     # ('How much slower is cross-region than same zone?' was answered by placement as 'the
     # factor most contrasts vary')
-    for name, sides in (("VM size", _vm_sizes_at), ("placement", _placements_at)):
+    for name, sides in (
+        ("VM size", _vm_sizes_at),
+        ("placement", _placements_at),
+        ("message size", _sizes_at),  # 'Is 1400 B twice as slow as 64 B?': was by placement
+    ):
         at = sides(question)
         if len(at) >= 2:
             found.setdefault(name, min(at.values()))
@@ -244,17 +248,12 @@ def _nothing(name: str, tables: Tables | None = None) -> str:
 
 
 def _answer_to(tables, name: str, baseline, level: float, rng, question=None) -> pd.DataFrame:
-    if name == "message size":
-        claims = C.contrast_claims(tables, factors=["msg_size_bytes"], level=level, rng=rng)
-        sizes = size_claims(claims)
-        return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name in COMPARE_FACTOR:
         claims = C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
-        named = {"placement": named_placements, "VM size": named_vm_sizes}.get(name)
-        if named is None:
-            return claims
-        sides = named(question)
-        return _sides_times(_named_first(claims, sides), name, sides, question)
+        sides = _SIDES[name](question) if name in _SIDES else []
+        claims = _sides_times(_named_first(claims, sides), name, sides, question)
+        sizes = size_claims(claims) if name == "message size" else _empty()
+        return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name == "zone pair":
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
@@ -319,6 +318,48 @@ def named_vm_sizes(question: str | None) -> list[str]:
     """The VM sizes ``question`` names, in its order, as a claim names them ('Is a
     Standard_D4s_v3 faster than a D2s_v3?': ``['D4s_v3', 'D2s_v3']``)."""
     return list(_vm_sizes_at(question))
+
+
+# '1400 B', '64 bytes', '64 KiB' (65536 B), as a claim names a message size
+_MSG_SIZE = re.compile(r"\b(\d+) ?(?:(B|bytes?)|(KiB|KB|K))\b(?! ?/ ?s\b)", re.IGNORECASE)
+
+
+def _sizes_at(question: str | None) -> dict[str, int]:
+    """Each message size ``question`` names, as a claim names it, and where it first does."""
+    at: dict[str, int] = {}
+    for m in _MSG_SIZE.finditer(question or ""):
+        size = int(m[1]) * (1024 if m[3] else 1)
+        at.setdefault(side_name("msg_size_bytes", size), m.start())
+    return at
+
+
+def named_sizes(question: str | None) -> list[str]:
+    """The message sizes ``question`` names, in its order ('Is 1400 B twice as slow as 64 B?':
+    ``['1400 B messages', '64 B messages']``)."""
+    return list(_sizes_at(question))
+
+
+# 'with accelerated networking' is on against off; 'without' (or 'off', 'disabled') off first
+_AN_OFF = re.compile(
+    r"\b(?:without|no|disabled?|off)\b[\w\s]{0,12}\b(?:accelerated[- ]networking|accel[- ]?net|"
+    r"SR-IOV)\b|\b(?:accelerated[- ]networking|accel[- ]?net|SR-IOV) (?:off|disabled)\b",
+    re.IGNORECASE,
+)
+
+
+def named_networking(question: str | None) -> list[str]:
+    """Accelerated networking's two sides in the order ``question`` puts them: 'Does
+    accelerated networking make latency twice as fast?' on against off."""
+    on, off = (side_name("accelerated_networking", v) for v in (True, False))
+    return [off, on] if _AN_OFF.search(question or "") else [on, off]
+
+
+_SIDES = {
+    "placement": named_placements,
+    "VM size": named_vm_sizes,
+    "message size": named_sizes,
+    "accelerated networking": named_networking,
+}
 
 
 def _named_first(claims: pd.DataFrame, sides: Sequence[str]) -> pd.DataFrame:

@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 from azlatency import report as rep
 from azlatency import stats
 from azlatency.campaign import import_campaign
-from azlatency.report._answer import _named, named_placements, named_vm_sizes
+from azlatency.report._answer import (
+    _named,
+    named_networking,
+    named_placements,
+    named_sizes,
+    named_vm_sizes,
+)
 from azlatency.report._claims import _apart, _endpoints, render
 from azlatency.report._compare import campaign_run_values
 from azlatency.report._latency import _out_of_order, _runs_apart
@@ -1224,6 +1230,44 @@ def test_a_factor_asked_of_two_placements_is_held_against_their_contrast(synth_l
     held = claims[claims["kind"].eq("statement") & claims["section"].eq("answer")]
     assert len(held) == 2 and held["text"].str.contains(r"more than 2×\*\*").all()
     assert "cross-zone (1→2 · zone matrix, 2→1 · zone matrix) is " in held["text"].iloc[0]
+
+
+def test_a_factor_asked_of_networking_or_of_two_sizes_is_held_against_it(synth_loaded):
+    """'Is 1400 B twice as slow as 64 B?' was answered by placement, 'the factor most
+    contrasts vary'; 'Does accelerated networking make latency twice as fast?' got the
+    contrast and no word on twice.  The truth: AN off at 5× AN on; a round trip growing
+    0.0085 µs a byte from 52 µs (1→1), a half round trip 26 µs at 64 B and 31.68 at 1400 B."""
+    raw, tables = synth_loaded
+    truth = json.loads((raw / "truth.json").read_text())["effects"]
+    off = truth["accelerated_networking_off_ratio"]
+
+    def held(q):
+        _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+        answer = claims[claims["section"].eq("answer")]
+        return answer[answer["kind"].eq("statement")]
+
+    fast = held("Does accelerated networking make latency twice as fast?")
+    assert len(fast) == 2 and fast["a"].eq("accelerated networking on").all()
+    assert ((fast["ci_low"] < 1 / off) & (1 / off < fast["ci_high"])).all()
+    assert fast["text"].str.contains(r", less than 0\.5×\*\*").all()
+    high = held("Is latency without accelerated networking five times higher?")
+    assert high["a"].eq("accelerated networking off").all()
+    assert high["text"].str.contains(r"and 5× is within its 95% interval\*\*").all()
+    sizes = held("Is 1400 B twice as slow as 64 B?")
+    assert sizes.iloc[0]["text"].startswith(
+        "**Twice as slow? By sockperf, 1400 B messages is 1.24× 64 B messages, less than 2×**"
+    )
+    grown = (26 + 1336 * truth["msg_slope_us_per_byte"] / 2) / 26
+    assert sizes.iloc[0]["ci_low"] < grown < sizes.iloc[0]["ci_high"]
+    assert named_sizes("Is 1400 B slower than 64 bytes or 64 KiB, at 10 KB/s?") == [
+        "1400 B messages",
+        "64 B messages",
+        "65536 B messages",
+    ]
+    assert named_networking("Is it slower with AN off, without accelerated networking?") == [
+        "accelerated networking off",
+        "accelerated networking on",
+    ]
 
 
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
