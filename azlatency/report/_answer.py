@@ -249,7 +249,11 @@ def _nothing(name: str, tables: Tables | None = None) -> str:
 
 def _answer_to(tables, name: str, baseline, level: float, rng, question=None) -> pd.DataFrame:
     if name in COMPARE_FACTOR:
-        claims = C.contrast_claims(tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng)
+        # the statistic the question names: 'What is the p99.9 latency across zones?' was
+        # answered by medians
+        claims = C.contrast_claims(
+            tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng, stat=asked_stat(question)
+        )
         sides = _SIDES[name](question) if name in _SIDES else []
         claims = _sides_times(_named_first(claims, sides), name, sides, question)
         sizes = size_claims(claims) if name == "message size" else _empty()
@@ -321,7 +325,7 @@ def named_vm_sizes(question: str | None) -> list[str]:
 
 
 # '1400 B', '64 bytes', '64 KiB' (65536 B), as a claim names a message size
-_MSG_SIZE = re.compile(r"\b(\d+) ?(?:(B|bytes?)|(KiB|KB|K))\b(?! ?/ ?s\b)", re.IGNORECASE)
+_MSG_SIZE = re.compile(r"\b(\d+)[ -]?(?:(B|bytes?)|(KiB|KB|K))\b(?! ?/ ?s\b)", re.IGNORECASE)
 
 
 def _sizes_at(question: str | None) -> dict[str, int]:
@@ -514,7 +518,11 @@ def zone_claims(
         latency_zone_claims(tables, level=level),
     ]
     by_throughput = throughput_zone_claims(
-        tables, level, named=asked if throughput else two, times=times if throughput else None
+        tables,
+        level,
+        named=asked if throughput else two,
+        times=times if throughput else None,
+        say_unmeasured=throughput,
     )
     parts = [by_throughput, *by_latency] if throughput else [*by_latency, by_throughput]
     parts = [p for p in parts if len(p)]
@@ -525,12 +533,22 @@ _PAIR_NAMED = re.compile(_PAIR, re.IGNORECASE)
 _BOTH_WAYS = ("<->", "↔", "and", "&")
 
 
+# A question of one pair's two ways ('Is latency symmetric between zones 1 and 2?' got each
+# way's figure alone, the one never set against the other)
+_SYMMETRY = re.compile(
+    r"\b(?:a?symmetr\w*|the same (?:both|either|each) ways?|both ways|either way|each way"
+    r"|both directions|(?:one|either|each|the other) direction)\b",
+    re.IGNORECASE,
+)
+
+
 def named_pairs(question: str | None) -> list[tuple[str, ...]]:
     """What ``question`` asks of the zone pairs it names: one pair against another ('is zone 1
     → zone 3 slower than zone 1 → zone 2?': ``[('1→3', '1→2')]``), or one pair ('how slow is
     1→3?': ``[('1→3',)]``).  A pair named without a direction is both ways: 'between zone 1
     and zone 3' against 'between zone 1 and zone 2' is 1→3 against 1→2 and 3→1 against 2→1;
-    'within zone 1' is 1→1."""
+    'within zone 1' is 1→1; one such pair asked whether it is symmetric ('the same both
+    ways') is its one way against the other."""
     named: list[tuple[str, ...]] = []
     for m in _PAIR_NAMED.finditer(question or ""):
         a, how, b = (
@@ -544,6 +562,8 @@ def named_pairs(question: str | None) -> list[tuple[str, ...]]:
         ways = tuple(dict.fromkeys(ways))  # 'zone 1 and zone 1': one way
         if ways not in named:
             named.append(ways)
+    if len(named) == 1 and len(named[0]) == 2 and _SYMMETRY.search(question or ""):
+        return [named[0]]  # 'symmetric between zones 1 and 2': 1→2 against 2→1
     if len(named) < 2:
         return [(p,) for ways in named for p in ways]
     one, two = named[:2]
@@ -716,7 +736,7 @@ def _sides_times(claims: pd.DataFrame, name: str, sides: Sequence[str], question
         return claims
     a, b = sides[:2]
     mine = claims[[{x, y} == {a, b} for x, y in zip(claims["a"], claims["b"])]]
-    held = _times_claims(mine, a, b, times, factor=name)
+    held = _times_claims(mine, a, b, times, factor=COMPARE_FACTOR[name])
     return pd.concat([_frame(held), claims], ignore_index=True) if held else claims
 
 
@@ -820,11 +840,11 @@ def _pair_cells(
     return out, sorted(seen)
 
 
-def _unmeasured(pairs: Sequence[str], seen: Sequence[str]) -> pd.DataFrame:
-    """The pairs a question names, none of which a latency run measured, said so with the
-    pairs the runs did measure (seed 004, asked of 1→3 and 1→2, answered by its 1→1 and 2→1
-    alone, as if it had been asked which pair is slowest); nothing where no latency run's
-    zones are known (a throughput campaign: its statements answer)."""
+def _unmeasured(pairs: Sequence[str], seen: Sequence[str], what="latency") -> pd.DataFrame:
+    """The pairs a question names, none of which a ``what`` (latency, throughput) run
+    measured, said so with the pairs the runs did measure (seed 004, asked of 1→3 and 1→2,
+    answered by its 1→1 and 2→1 alone, as if it had been asked which pair is slowest);
+    nothing where no such run's zones are known (its other statements answer)."""
     if not seen:
         return _empty()
     head = (
@@ -832,9 +852,10 @@ def _unmeasured(pairs: Sequence[str], seen: Sequence[str]) -> pd.DataFrame:
         if len(pairs) > 1
         else f"{pairs[0]}: no figure"
     )
+    gone = [p for p in pairs if p not in seen] if what == "throughput" else pairs
     text = (
-        f"**{head}** (no latency run measured {' or '.join(pairs)}; the latency runs' zone "
-        f"pairs are {', '.join(seen)})."
+        f"**{head}** (no {what} run measured {' or '.join(gone or pairs)}; the {what} runs' "
+        f"zone pairs are {', '.join(seen)})."
     )
     row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
     return _frame([row])
@@ -992,6 +1013,7 @@ def throughput_zone_claims(
     level: float = 0.95,
     named: Sequence[tuple[str, ...]] = (),
     times: tuple[float, str] | None = None,
+    say_unmeasured: bool = False,
 ) -> pd.DataFrame:
     """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
     networking), the zone pairs by their runs' throughput figures, lowest first, where two or
@@ -1002,7 +1024,9 @@ def throughput_zone_claims(
     the other comes first (:func:`_throughput_row` makes both statements), and before it the
     ratio of the one to the other held against the factor the question asks about
     (``times``, :func:`_throughput_times`); of one pair named with a factor ('Does zone 1 →
-    zone 3 carry half?'), its ratio to each other pair of the condition."""
+    zone 3 carry half?'), its ratio to each other pair of the condition.  With
+    ``say_unmeasured`` (a question of throughput), a named pair no throughput run measured
+    is said so first, with the pairs they did measure."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
     tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
@@ -1012,7 +1036,7 @@ def throughput_zone_claims(
     flow = directed(tp, throughput=True).set_index("run_id")
     tp["pair"] = tp["run_id"].map(flow["src_zone"] + "→" + flow["dst_zone"])  # the data's way
     mixed = mixed_protocols(tp, latency=False)
-    verdicts, pairwise, rows = [], [], []
+    verdicts, pairwise, rows, covered = [], [], [], set()
     for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):
         pairs = g.groupby("pair", sort=False)["estimate"].agg(["median", "size"])
         if len(pairs) < 2:
@@ -1027,6 +1051,7 @@ def throughput_zone_claims(
         for asked in named:
             if not set(asked) <= set(pairs.index):
                 continue
+            covered.add(asked)
             if len(asked) == 1:  # one pair and a factor: against each other pair
                 if times is not None:
                     verdicts.append(_throughput_times(every, times, pairs, asked[0]))
@@ -1039,7 +1064,27 @@ def throughput_zone_claims(
                 pairwise.append(two)
         rows.append(every)
     rows = verdicts + pairwise + rows
-    return _frame(rows) if rows else _empty()
+    out = _frame(rows) if rows else _empty()
+    if not say_unmeasured:
+        return out
+    # 'Is throughput from zone 1 to zone 3 lower than within zone 1?' of runs that measured
+    # 1→2 and 2→1 alone was answered '1→2 carries 0.99× 2→1', first
+    seen = sorted(set(tp["pair"].dropna()))
+    said = [_throughput_unmeasured(p, seen) for p in named if p not in covered]
+    return pd.concat([*said, out], ignore_index=True) if said else out
+
+
+def _throughput_unmeasured(pairs: tuple[str, ...], seen: list[str]) -> pd.DataFrame:
+    """Named pairs no one throughput condition measured: which no run measured, or that no
+    one tool and condition measured both."""
+    if not set(pairs) <= set(seen):
+        return _unmeasured(pairs, seen, "throughput")
+    text = (
+        f"**{pairs[0]} against {pairs[1]}: not compared** (no one tool and condition measured "
+        "both: the statements below give each where it was measured)."
+    )
+    row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
+    return _frame([row])
 
 
 def _throughput_times(

@@ -1270,6 +1270,41 @@ def test_a_factor_asked_of_networking_or_of_two_sizes_is_held_against_it(synth_l
     ]
 
 
+def test_what_a_question_names_is_what_its_answer_is_of(synth_loaded):
+    """Four questions of the tiny synthetic campaign answered of something else: a throughput
+    question naming pairs no throughput run measured (its runs measured 1→2 and 2→1) got '1→2
+    carries 0.99× 2→1' first; 'symmetric between zones 1 and 2' got each way's figure alone;
+    '64-byte' against '1400-byte' was answered by placement; 'the p99.9 ... across zones'
+    by medians.  The truth: 1→2 at 1.2× 2→1."""
+    raw, tables = synth_loaded
+    truth = json.loads((raw / "truth.json").read_text())["effects"]
+
+    def first(q):
+        _, claims = rep.campaign_answer(tables, q, level=0.95, rng=0)
+        return claims[claims["section"].eq("answer")].iloc[0]
+
+    q = "Is throughput from zone 1 to zone 3 lower than from zone 1 to zone 2?"
+    assert first(q)["text"] == (
+        "**1→3 against 1→2: not compared** (no throughput run measured 1→3; the throughput "
+        "runs' zone pairs are 1→2, 2→1)."
+    )
+    assert first("How much throughput does zone 1 to zone 3 get?")["text"].startswith(
+        "**1→3: no figure** (no throughput run measured 1→3; "
+    )
+    both = first("Is latency symmetric between zones 1 and 2?")
+    assert (both["a"], both["b"], both["tool"]) == ("1→2", "2→1", "sockperf")
+    assert both["ci_low"] < truth["asymmetry"]["1-2"]["ratio_a_to_b_over_b_to_a"] < both["ci_high"]
+    sizes = first("Is 64-byte latency lower than 1400-byte latency?")
+    assert (sizes["factor"], sizes["a"], sizes["b"]) == (
+        "msg_size_bytes",
+        "1400 B messages",
+        "64 B messages",
+    )
+    tail = first("What is the p99.9 latency across zones?")
+    assert (tail["factor"], tail["stat"]) == ("placement", "p99.9")
+    assert "; p99.9 round trip; " in tail["text"]
+
+
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
     # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
     # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and

@@ -499,6 +499,9 @@ def test_the_factor_a_throughput_question_asks_about(question, factor):
         ),
         ("Is az1<->az3 slower than az1<->az2?", [("1→3", "1→2"), ("3→1", "2→1")]),
         ("How slow is it between zones 1 and 3?", [("1→3",), ("3→1",)]),
+        # a symmetry question: one way against the other (each way's figure came alone)
+        ("Is latency symmetric between zones 1 and 2?", [("1→2", "2→1")]),
+        ("Is it the same both ways between zone 1 and zone 3?", [("1→3", "3→1")]),
         ("Is zone 2 and zone 2 fast?", [("2→2",)]),
         # as people write zones: hyphenated, run together, abbreviated (no pair was read)
         ("Is zone-1 to zone-3 slower than zone-1 to zone-2?", [("1→3", "1→2")]),
