@@ -263,7 +263,7 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
         return zone_claims(
             tables, level=level, asked=asked, rng=rng, times=times, throughput=of_throughput,
-            stat=asked_stat(question),
+            stat=asked_stat(question), threshold=asked_threshold(question),
         )  # fmt: skip
     if name == "stability":
         return stability_claims(tables)
@@ -501,6 +501,7 @@ def zone_claims(
     times: tuple[float, str] | None = None,
     throughput: bool = False,
     stat: str = "p50",
+    threshold: tuple[float, str, str] | None = None,
 ) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
@@ -509,12 +510,19 @@ def zone_claims(
     (:func:`named_pair_claims`), held against the factor it asks about (``times``:
     :func:`asked_times`).  A question of ``throughput`` (:func:`asks_throughput`) is answered
     by throughput first, its factor held against the throughput figures alone.  ``stat``: the
-    statistic the named pairs are set against each other by (:func:`asked_stat`)."""
+    statistic the named pairs are set against each other by (:func:`asked_stat`);
+    ``threshold`` the bound one named pair's figures are held against (:func:`asked_threshold`)."""
     two = [p for p in asked if len(p) == 2]
     by_latency = [
         named_pair_claims(
-            tables, asked, level=level, rng=rng, times=None if throughput else times, stat=stat
-        ),
+            tables,
+            asked,
+            level=level,
+            rng=rng,
+            times=None if throughput else times,
+            stat=stat,
+            threshold=threshold,
+        ),  # fmt: skip
         latency_zone_claims(tables, level=level),
     ]
     by_throughput = throughput_zone_claims(
@@ -651,6 +659,74 @@ def asked_times(question: str | None, *, throughput: bool = False) -> tuple[floa
     return factor, m[0]
 
 
+# A bound a question asks a pair's latency against: 'Is latency from zone 1 to zone 2 above
+# 100 µs?', 'under 1 ms' (it got each tool's figure, the bound unsaid)
+_THRESHOLD = re.compile(
+    r"\b(above|over|more than|higher than|greater than|exceed(?:s|ing)?|beyond|below|under"
+    r"|less than|lower than|within|at most|at least)\s+(?:a |an |one )?(\d+(?:\.\d+)?)?\s*"
+    r"(µs|us|usec|microseconds?|ms|msec|milliseconds?)\b",
+    re.IGNORECASE,
+)
+_ABOVE = ("above", "over", "more than", "higher than", "greater than", "exceed", "exceeds",
+          "exceeding", "beyond", "at least")  # fmt: skip
+
+
+def asked_threshold(question: str | None) -> tuple[float, str, str] | None:
+    """The bound ``question`` asks a pair's latency against, in µs, whether it asks above or
+    below, and its words: 'above 100 µs' → ``(100.0, 'above', 'above 100 µs')``, 'under a
+    millisecond' → ``(1000.0, 'below', ...)``; None where it names none."""
+    m = _THRESHOLD.search(question or "")
+    if m is None:
+        return None
+    value = float(m[2]) if m[2] else 1.0
+    if m[3].lower() in ("ms", "msec", "millisecond", "milliseconds"):
+        value *= 1000.0
+    side = "above" if m[1].lower() in _ABOVE else "below"
+    return value, side, m[0]
+
+
+def _threshold_claims(found: dict, pair: str, threshold: tuple[float, str, str]) -> list[dict]:
+    """Each tool's figure of ``pair`` held against the bound the question asks about: its
+    interval above or below it, or the bound inside it; a figure without an interval by
+    its value alone; a figure known only as a bound where that bound decides."""
+    bound, _, words = threshold
+    rows = []
+    for tool, (_, cell) in found.items():
+        r = cell[pair]
+        stat, basis = str(r["stat"]), str(r["basis"])
+        what = f"{C.STAT_WORDS.get(stat, stat)} {C.BASIS_WORDS.get(basis, basis)}"
+        est, lo, hi = (r.get(k) for k in ("estimate", "ci_low", "ci_high"))
+        b_lo, b_hi = r.get("bound_low"), r.get("bound_high")
+        shown = f"{fmt(bound)}"
+        if pd.notna(est) and pd.notna(lo) and pd.notna(hi):
+            verdict = (
+                f"above {shown}" if lo > bound else f"below {shown}" if hi < bound
+                else f"not told from {shown}: it is within the {r['level']:.0%} interval"
+            )  # fmt: skip
+            figure = fmt_interval(r)
+        elif pd.notna(est):
+            verdict = (
+                f"{'above' if est > bound else 'below'} {shown} by the figure alone (no interval)"
+                if est != bound
+                else f"{shown} itself (no interval)"
+            )
+            figure = fmt_interval(r)
+        elif pd.notna(b_hi) and b_hi <= bound or pd.notna(b_lo) and b_lo >= bound:
+            verdict = f"{'below' if pd.notna(b_hi) and b_hi <= bound else 'above'} {shown}"
+            figure = fmt_bound(r)
+        elif pd.notna(b_hi) or pd.notna(b_lo):
+            verdict, figure = f"its bound cannot tell it from {shown}", fmt_bound(r)
+        else:
+            continue
+        text = (
+            f"**{words[0].upper()}{words[1:]}? By {tool}, {pair}'s {what} is {figure}: {verdict}**."
+        )
+        rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, basis=basis,
+                               stat=stat, estimate=est, ci_low=lo, ci_high=hi,
+                               evidence=_cells_evidence([r])))  # fmt: skip
+    return rows
+
+
 # The statistic a question asks of the pairs it names: 'the p99', 'the 99.9th percentile',
 # 'the mean' ('What is the p99 between zone 1 and zone 2?' got each tool's median)
 _STAT = re.compile(
@@ -748,6 +824,7 @@ def named_pair_claims(
     rng=None,
     times: tuple[float, str] | None = None,
     stat: str = "p50",
+    threshold: tuple[float, str, str] | None = None,
 ) -> pd.DataFrame:
     """What the question asks of each pair or two it names (:func:`named_pairs`), in its
     order: one pair's figures (:func:`_one_pair_claims`), or the first of two against the
@@ -766,7 +843,8 @@ def named_pair_claims(
     fold: set[str] | None = None  # summarising_runs: once, a pass over every sample
     for pairs in asked:
         if len(pairs) == 1:
-            parts.append(_one_pair_claims(tables, pairs[0], level, times=times, rng=rng, stat=stat))
+            parts.append(_one_pair_claims(tables, pairs[0], level, times=times, rng=rng,
+                                          stat=stat, threshold=threshold))  # fmt: skip
             continue
         a, b = pairs[:2]
         found, seen = _pair_cells(tables, (a, b), level, stat)
@@ -874,14 +952,18 @@ def _one_pair_claims(
     times: tuple[float, str] | None = None,
     rng=None,
     stat: str = "p50",
+    threshold: tuple[float, str, str] | None = None,
 ) -> pd.DataFrame:
     """A question naming one pair ('how slow is zone 1 → zone 3?'): by each tool that measured
     it, its figure (``stat``) with its interval, and where it stands among that tool's pairs;
-    with a factor (``times``), which of the tool's other pairs it is that factor of first."""
+    with a factor (``times``), which of the tool's other pairs it is that factor of first;
+    with a bound (``threshold``, :func:`asked_threshold`), each figure held against it first."""
     rows = []
     found, seen = _pair_cells(tables, [pair], level, stat)
     if not found:
         return _unmeasured([pair], seen)
+    if threshold is not None:
+        rows += _threshold_claims(found, pair, threshold)
     if times is not None:
         est = Estimator(tables, stat=stat, level=level, rng=rng)
         fold = summarising_runs(tables)  # once: a pass over every sample without the memo

@@ -22,6 +22,7 @@ from azlatency import stats
 from azlatency.campaign import import_campaign
 from azlatency.report._answer import (
     _named,
+    asked_threshold,
     named_networking,
     named_placements,
     named_sizes,
@@ -1303,6 +1304,36 @@ def test_what_a_question_names_is_what_its_answer_is_of(synth_loaded):
     tail = first("What is the p99.9 latency across zones?")
     assert (tail["factor"], tail["stat"]) == ("placement", "p99.9")
     assert "; p99.9 round trip; " in tail["text"]
+
+
+def test_a_bound_a_question_asks_is_held_against_each_figure(synth_loaded):
+    """'Is latency from zone 1 to zone 2 above 100 µs?' got each tool's figure and no word on
+    100 µs.  The truth puts 1→2's round trip at 141.6 µs (sockperf, latte's 4 B at ~154)."""
+    raw, tables = synth_loaded
+    truth = json.loads((raw / "truth.json").read_text())["effects"]["directed_path_rtt_us"]
+    assert truth["1>2"] > 100
+    said = answer_texts(tables, "Is latency from zone 1 to zone 2 above 100 µs?", rng=0)
+    sockperf = [x for x in said if x.startswith("**Above 100 µs? By sockperf")]
+    assert sockperf == [
+        "**Above 100 µs? By sockperf, 1→2's median round trip is 141.9 µs (5 runs, too few for "
+        "a 95% interval; they range 138.8–147.4 µs): above 100 µs by the figure alone (no "
+        "interval)**."
+    ]
+    assert "**Above 100 µs? By latte, 1→2's median round trip is 154 µs (95% CI 152–154): " \
+        "above 100 µs**." in said  # fmt: skip
+    # ping's Windows replies are known only as '< 1000 µs'
+    assert "**Above 100 µs? By ping, 1→2's median round trip is < 1000 µs: its bound cannot " \
+        "tell it from 100 µs**." in said  # fmt: skip
+    said = answer_texts(tables, "Is zone 2 to zone 1 under 1 ms?", rng=0)
+    assert "**Under 1 ms? By ping, 2→1's median round trip is < 1000 µs: below 1000 µs**." in said
+    assert asked_threshold("Is it below 150 microseconds?") == (
+        150,
+        "below",
+        "below 150 microseconds",
+    )
+    assert asked_threshold("Is it under a millisecond?")[:2] == (1000, "below")
+    assert asked_threshold("Is it at least 2.5 ms?")[:2] == (2500, "above")
+    assert asked_threshold("Does 1→3 carry more than 5 Gbit/s?") is None
 
 
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
