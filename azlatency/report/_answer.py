@@ -259,6 +259,8 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         sizes = size_claims(claims) if name == "message size" else _empty()
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name == "zone pair":
+        if other := asked_other_stat(question):
+            return other_stat_claims(tables, named_pairs(question), other, level)
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
         return zone_claims(
@@ -743,6 +745,87 @@ def asked_stat(question: str | None) -> str:
     if m is None or m[4]:
         return "p50"
     return "mean" if m[3] else f"p{m[1] or m[2]}"
+
+
+# A question of probe loss or jitter: 'Is there packet loss between zone 1 and zone 2?' was
+# answered by each tool's median round trip of 1→2
+_OTHER_STAT = re.compile(
+    r"\b(?:(?:packet|probe|datagram)s? (?:loss|drops?)|loss(?:es)?|(?:dropped|lost) (?:packets|"
+    r"probes|datagrams))\b|\b(jitter)\b",  # not "Does latency drop ...?"
+    re.IGNORECASE,
+)
+
+
+def asked_other_stat(question: str | None) -> str | None:
+    """``'loss'`` or ``'jitter'`` where ``question`` asks of probe loss or jitter (as page
+    20's matrix of either), else None."""
+    m = _OTHER_STAT.search(question or "")
+    return None if m is None else "jitter" if m[1] else "loss"
+
+
+def other_stat_claims(
+    tables: Tables, asked: Sequence[tuple[str, ...]], stat: str, level: float = 0.95
+) -> pd.DataFrame:
+    """Per tool with zoned runs, its probe loss (total lost over total sent) or jitter of each
+    pair the question names, as page 20's matrix of ``stat`` gives it; where it names none,
+    each tool's lowest and highest pair; a named pair no run measured, said so first."""
+    named = list(dict.fromkeys(p for pairs in asked for p in pairs))
+    rows, seen = [], set()
+    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
+        m = zone_pair_medians(tables, tool=tool, level=level, stat=stat)
+        m = m.dropna(subset=["estimate"])
+        if m.empty:
+            continue
+        m = m.assign(pair=m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str))
+        seen |= set(m["pair"])
+        if named:  # each named pair the tool measured, in the question's order
+            mine = m.set_index("pair")
+            for pair in [p for p in named if p in mine.index]:
+                r = mine.loc[pair]
+                text = f"**By {tool}, {pair} {_other_figure(r, stat)}** ({r['note'] or 'page 20'})."
+                rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, stat=stat,
+                                       estimate=r["estimate"], evidence="printed values"))  # fmt: skip
+            continue
+        rows.append(_other_span(m, tool, stat))
+    if missing := [p for p in named if p not in seen]:
+        word = {"loss": "probe loss", "jitter": "jitter"}[stat]
+        text = f"**{', '.join(missing)}: no figure of {word}** (no run with zones known " + (
+            f"measured it; the pairs with one are {', '.join(sorted(seen))})."
+            if seen
+            else "measured it)."
+        )
+        rows.insert(0, _statement("answer", "zone pair", text, a=missing[0], evidence="none"))
+    return _frame(rows) if rows else _empty()
+
+
+def _other_span(m: pd.DataFrame, tool: str, stat: str) -> dict:
+    """A tool's lowest and highest pair of loss or jitter (each pair, where all are alike)."""
+    lo, hi = m.loc[m["estimate"].idxmin()], m.loc[m["estimate"].idxmax()]
+    span = (
+        f"{lo['pair']} {_other_figure(lo, stat)}"
+        if len(m) == 1
+        else f"each of {len(m)} zone pairs ({', '.join(m['pair'])}) "
+        + ("lost " if stat == "loss" else "at ")
+        + _other_value(lo, stat)
+        if lo["estimate"] == hi["estimate"]  # not 'lowest 1→2 (0 %), highest 1→2 (0 %)'
+        else f"lowest {lo['pair']} ({_other_figure(lo, stat)}), highest {hi['pair']} "
+        f"({_other_figure(hi, stat)}), over {len(m)} zone pairs"
+    )
+    text = f"**By {tool}, {span}** (page 20 gives each pair)."
+    return _statement("answer", "zone pair", text, tool=tool, stat=stat, evidence="printed values")
+
+
+def _other_value(r, stat: str) -> str:
+    return f"{float(r['estimate']):.3g} %" if stat == "loss" else fmt(r["estimate"])
+
+
+def _other_figure(r, stat: str) -> str:
+    """'lost 0.019 % of 109416 probes' or 'has a jitter of 12.3 µs (rfc3550 ...)'."""
+    if stat == "loss":
+        n = f" of {int(r['n'])} probes" if pd.notna(r.get("n")) else ""
+        return f"lost {float(r['estimate']):.3g} %{n}"
+    how = f" ({r['definition']})" if pd.notna(r.get("definition")) else ""
+    return f"has a jitter of {fmt(r['estimate'])}{how}"
 
 
 # A question of throughput ('Is zone 1 → zone 3 throughput 1.5 times lower ...?') holds its

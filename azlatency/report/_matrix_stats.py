@@ -25,6 +25,12 @@ ACCEPTED = "a percentile 'pNN' or 'pNN.N' (e.g. 'p50', 'p99', 'p99.9'), 'mean', 
 SENT = ("ok", "timeout", "lost", "error", "censored")
 LOST = ("timeout", "lost")
 PROBE_KINDS = ("packet", "reply", "probe")
+# Tools whose counts over TCP are messages of one connection counted to the end: sent and
+# received differ by what was in flight when the test stopped, not by loss (TCP delivers
+# what it accepted).  qperf tcp_bw's 'send_msgs = 109,416', 'recv_msgs = 109,395' was
+# '0.0192 % lost'.  (sockperf counts the replies of its valid duration, and prints its own
+# '# dropped messages': its counts stay.)
+TCP_MESSAGES = ("qperf",)
 
 # Jitter definitions (metric/stat, docs/vocabulary.md), in the order a tie prefers them.
 JITTER_NAMES = {
@@ -64,7 +70,8 @@ def per_hop_runs(summaries: pd.DataFrame) -> set[str]:
 def run_loss(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
     """Per run: probes ``sent`` and ``lost`` from the run's counts (``packets_sent``,
     ``packets_received``), else from its probe samples' statuses, else only its printed
-    ``loss_pct`` (which cannot be pooled)."""
+    ``loss_pct`` (which cannot be pooled); none of a TCP connection's messages
+    (:data:`TCP_MESSAGES`)."""
     s = tables.samples
     s = s[s["run_id"].isin(runs["run_id"]) & s["kind"].isin(PROBE_KINDS)]
     by_samples = s.groupby("run_id")["status"].agg(
@@ -73,6 +80,8 @@ def run_loss(tables: Tables, runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in runs.itertuples(index=False):
         sent, rcvd = r.packets_sent, r.packets_received
+        if r.tool in TCP_MESSAGES and str(getattr(r, "protocol", "")).lower() == "tcp":
+            continue  # messages in flight, not lost (TCP_MESSAGES)
         if pd.notna(sent) and pd.notna(rcvd) and sent > 0:
             rows.append((r.run_id, int(sent), max(int(sent) - int(rcvd), 0), np.nan, "counts"))
         elif r.run_id in by_samples.index and by_samples.loc[r.run_id, "sent"] > 0:

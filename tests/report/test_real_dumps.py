@@ -22,6 +22,7 @@ from azlatency import stats
 from azlatency.campaign import import_campaign
 from azlatency.report._answer import (
     _named,
+    asked_other_stat,
     asked_threshold,
     named_networking,
     named_placements,
@@ -1334,6 +1335,33 @@ def test_a_bound_a_question_asks_is_held_against_each_figure(synth_loaded):
     assert asked_threshold("Is it under a millisecond?")[:2] == (1000, "below")
     assert asked_threshold("Is it at least 2.5 ms?")[:2] == (2500, "above")
     assert asked_threshold("Does 1→3 carry more than 5 Gbit/s?") is None
+
+
+def test_a_question_of_loss_or_jitter_is_answered_by_it(synth_loaded):
+    """'Is there packet loss between zone 1 and zone 2?' was answered by each tool's median
+    round trip.  The tiny campaign loses no probe; its qperf tcp_bw prints 'send_msgs =
+    109,416', 'recv_msgs = 109,395' (messages in flight when it stopped, not lost), which
+    page 20's loss matrix had as '0.0192 % lost'."""
+    _, tables = synth_loaded
+    said = answer_texts(tables, "Is there packet loss between zone 1 and zone 2?", rng=0)
+    lost = [x for x in said if " lost " in x]
+    assert lost[:3] == [
+        "**By echo_csv, 2→1 lost 0 % of 1785 probes** (total lost / total sent over 2 runs "
+        "(samples)).",
+        "**By ping, 1→2 lost 0 % of 30 probes** (total lost / total sent over 1 run (counts)).",
+        "**By ping, 2→1 lost 0 % of 30 probes** (total lost / total sent over 1 run (counts)).",
+    ]
+    assert not [x for x in said if x.startswith("**By qperf")]  # TCP messages lose nothing
+    assert not [x for x in said if "median round trip" in x]
+    said = answer_texts(tables, "Is packet loss from zone 1 to zone 3 higher than 1→2?", rng=0)
+    assert said[0] == (
+        "**1→3: no figure of probe loss** (no run with zones known measured it; the pairs "
+        "with one are 1→1, 1→2, 2→1)."
+    )
+    said = answer_texts(tables, "What is the jitter from zone 1 to zone 2?", rng=0)
+    assert said[0] == "**1→2: no figure of jitter** (no run with zones known measured it)."
+    assert asked_other_stat("Does latency drop from zone 1 to zone 3?") is None
+    assert asked_other_stat("Any dropped packets from 1→2?") == "loss"
 
 
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
