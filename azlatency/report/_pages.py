@@ -535,6 +535,49 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     return _rows("cross-tool", texts or ["No pair was measured by two tools."])
 
 
+def tool_pair_claims(agree: pd.DataFrame, a: str, b: str, ran: set | None = None) -> pd.DataFrame:
+    """Two tools a question names, ``a`` against ``b``, on the pairs of VMs both measured:
+    ``agree`` is :func:`cross_tool` with ``b`` first among the references, so each of those
+    pairs has ``b`` as its reference.  'Is ping slower than sockperf?' was answered by
+    placement."""
+    tool_of = dict(zip(agree["label"], agree["tool"]))
+    mine = agree[agree["tool"].eq(a) & agree["reference"].map(tool_of).eq(b)]
+    head = f"**{a}{_sizes(mine)} against {b}{_sizes(agree[agree['label'].isin(mine['reference'])])}"
+    if mine.empty:
+        where = {t: int(agree.loc[agree["tool"].eq(t), "pair"].nunique()) for t in (a, b)}
+        said = "; ".join(
+            f"{t} measured {counted(n, 'pair')} of VMs"
+            if n
+            else f"{t} ran, with no latency figure page 40 compares"
+            if ran is None or t in ran
+            else f"no {t} run"
+            for t, n in where.items()
+        )
+        return _rows("cross-tool", [f"**{a} against {b}: not compared** (no pair of VMs was "
+                                    f"measured by both; {said})."])  # fmt: skip
+    ratios = _as_ratios(mine)
+    g = ratios.dropna(subset=["estimate"])
+    icmp = " (ICMP, paced: not TCP ping-pong)" if a == "ping" else ""
+    of = ", ".join(sorted(set(mine["ratio_of"].dropna())))
+    if g.empty:
+        return _rows(
+            "cross-tool",
+            [f"{head}** (ratio of {of}):{without_value(ratios, noun='pair', unit='', digits=3)}"],
+        )
+    x = g["estimate"]
+    each = "; ".join(f"{r.pair}: {r.estimate:.3g}×" for r in g.itertuples())
+    lo, hi = g.loc[x.idxmin()], g.loc[x.idxmax()]
+    low, high = f"{x.min():.3g}×", f"{x.max():.3g}×"
+    figure = low if low == high else f"{low} to {high}"  # not '1.03× to 1.03×'
+    every = f" on each of {len(g)} pairs" if len(g) > 1 and low == high else ""
+    text = (
+        f"{head}: {a} is {figure} {b}{every}** (ratio of {of}, as round trips{icmp}; "
+        f"{counted(len(g), 'pair')} of VMs both measured: {each}; the ratio of the two tools' "
+        "figures, no test)." + without_value(ratios, lo, hi, noun="pair", unit="", digits=3)
+    )
+    return _rows("cross-tool", [text])
+
+
 def longrun_claims(
     printed: pd.DataFrame, results: list[dict], computed: pd.DataFrame, *, level: float
 ) -> pd.DataFrame:

@@ -20,13 +20,14 @@ from hypothesis import strategies as st
 from azlatency import report as rep
 from azlatency import stats
 from azlatency.campaign import import_campaign
-from azlatency.report._answer import (
+from azlatency.report._asked import (
     _named,
     asked_other_stat,
     asked_threshold,
     named_networking,
     named_placements,
     named_sizes,
+    named_tools,
     named_vm_sizes,
 )
 from azlatency.report._claims import _apart, _endpoints, render
@@ -1362,6 +1363,33 @@ def test_a_question_of_loss_or_jitter_is_answered_by_it(synth_loaded):
     assert said[0] == "**1→2: no figure of jitter** (no run with zones known measured it)."
     assert asked_other_stat("Does latency drop from zone 1 to zone 3?") is None
     assert asked_other_stat("Any dropped packets from 1→2?") == "loss"
+
+
+def test_two_tools_a_question_names_are_set_against_each_other(synth_loaded):
+    """'Is ping slower than sockperf?' was answered by placement, 'the factor most contrasts
+    vary'.  It is a question of tools: page 40's ratio on the pairs of VMs both measured,
+    the same figures page 40 states ('from 5.84 to 6.39 over 2 pairs')."""
+    _, tables = synth_loaded
+    assert named_tools("Is ping slower than sockperf, by TCP ping-pong?") == ["ping", "sockperf"]
+    assert _named("How stable is TCP ping-pong latency?") == ["stability"]
+    md, claims = rep.campaign_answer(tables, "Is ping slower than sockperf?", rng=0)
+    assert "**Answer, by tool (campaign.yaml's `compare:` does not say; the question " in md
+    first = claims[claims["section"].eq("answer")].iloc[0]
+    assert (first["factor"], first["a"], first["b"]) == ("tool", "ping", "sockperf")
+    assert first["text"].startswith(
+        "**ping at 56 B against sockperf at 64 B: ping is 5.84× to 6.39× sockperf** (ratio of "
+        "p50, as round trips (ICMP, paced: not TCP ping-pong); 2 pairs of VMs both measured: "
+    )
+    page40 = rep.cross_tool_claims(rep.cross_tool(tables))["text"]
+    assert page40.str.contains("ratio of p50 from 5.84 to 6.39 over 2 pairs").any()
+    said = answer_texts(tables, "Do qperf and sockperf agree?", rng=0)
+    assert said[0].startswith("**qperf at 1 B against sockperf at 64 B: qperf is 1.03× sockperf "
+                              "on each of 2 pairs** (ratio of mean, ")  # fmt: skip
+    said = answer_texts(tables, "Is iperf3 faster than hping3?", rng=0)
+    assert said[0] == (
+        "**iperf3 against hping3: not compared** (no pair of VMs was measured by both; iperf3 "
+        "ran, with no latency figure page 40 compares; no hping3 run)."
+    )
 
 
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):

@@ -9,14 +9,8 @@ import pytest
 import yaml
 
 from azlatency import report as rep
-from azlatency.report._answer import (
-    _named,
-    _throughput_times,
-    asked_stat,
-    asked_times,
-    asks_throughput,
-    named_pairs,
-)
+from azlatency.report._answer import _throughput_times
+from azlatency.report._asked import _named, asked_stat, asked_times, asks_throughput, named_pairs
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
