@@ -36,7 +36,7 @@ from ._asked import (
     named_tools,
 )
 from ._baseline import _fmt
-from ._claims import throughput_context
+from ._claims import side_name, throughput_context
 from ._compare import (
     CROSS_REFERENCE,
     FACTOR_NAMES,
@@ -227,7 +227,12 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
             tables, factors=[COMPARE_FACTOR[name]], level=level, rng=rng, stat=asked_stat(question)
         )
         sides = _SIDES[name](question) if name in _SIDES else []
-        claims = _sides_times(_named_first(claims, sides), name, sides, question)
+        claims = _named_first(claims, sides)
+        if tp := asks_throughput(question):  # 'Is throughput across zones lower ...?' got
+            claims = _first(claims, lambda a, b, basis: basis == "throughput")  # latency first
+            if not claims["basis"].eq("throughput").any():
+                claims = pd.concat([_no_throughput(tables, name), claims], ignore_index=True)
+        claims = _sides_times(claims, name, sides, question, tp)
         sizes = size_claims(claims) if name == "message size" else _empty()
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name == "zone pair":
@@ -253,12 +258,22 @@ def _named_first(claims: pd.DataFrame, sides: Sequence[str]) -> pd.DataFrame:
     pairs): 'Is a proximity placement group faster than an availability set?' was
     answered by five placement contrasts before 'availability set is 1.16× proximity
     placement group'."""
-    if len(sides) < 2 or claims.empty:
-        return claims
     want = set(sides)
+    return _first(claims, lambda a, b, _: {a, b} <= want) if len(sides) >= 2 else claims
+
+
+def _first(claims: pd.DataFrame, wanted) -> pd.DataFrame:
+    """``claims`` with the contrasts (a range with its pairs) whose ``wanted(a, b, basis)``
+    holds first, in their order."""
+    if claims.empty:
+        return claims
     top = claims["parent"].isna() | claims["parent"].astype(str).eq("")
     group = top.cumsum()  # a range's pairs follow it
-    first = {g for g, a, b in zip(group[top], claims["a"][top], claims["b"][top]) if {a, b} <= want}
+    heads = claims[top]
+    first = {
+        g for g, a, b, basis in zip(group[top], heads["a"], heads["b"], heads["basis"])
+        if wanted(a, b, basis)
+    }  # fmt: skip
     if not first:
         return claims
     key = (~group.isin(first)).astype(int)
@@ -564,16 +579,38 @@ def _times_claims(
     return rows
 
 
-def _sides_times(claims: pd.DataFrame, name: str, sides: Sequence[str], question) -> pd.DataFrame:
+def _no_throughput(tables: Tables, name: str) -> pd.DataFrame:
+    """A question of throughput by a factor no two throughput runs differ in alone, said so
+    above the latency contrasts that follow (the tiny synthetic campaign's throughput runs
+    are all cross-zone)."""
+    col, what = COMPARE_FACTOR[name], FACTOR_NAMES.get(COMPARE_FACTOR[name], name)
+    runs = C.throughput_contrast_runs(tables)
+    seen = sorted({side_name(col, v) for v in runs[col].dropna()}) if col in runs else []
+    held = (
+        f"the throughput runs' {what}: {', '.join(seen)}"
+        if seen
+        else f"no throughput run's {what} is known"
+    )
+    text = (
+        f"**By throughput: no two runs differ in {what} alone** ({held}); the contrasts below "
+        "are of latency."
+    )
+    return _frame([_statement("answer", col, text, evidence="the runs' conditions")])
+
+
+def _sides_times(
+    claims: pd.DataFrame, name: str, sides: Sequence[str], question, throughput: bool = False
+) -> pd.DataFrame:
     """The factor a question asks of the two placements or VM sizes it names, held against
     each tool's contrast of them, first: 'Is a proximity placement group twice as fast as an
     availability set?' got 'availability set is 1.13× proximity placement group' and no word
-    on twice."""
-    times = asked_times(question)
+    on twice.  A question of ``throughput``: its throughput contrasts alone."""
+    times = asked_times(question, throughput=throughput)
     if times is None or len(sides) < 2 or claims.empty:
         return claims
     a, b = sides[:2]
     mine = claims[[{x, y} == {a, b} for x, y in zip(claims["a"], claims["b"])]]
+    mine = mine[mine["basis"].eq("throughput") == throughput]
     held = _times_claims(mine, a, b, times, factor=COMPARE_FACTOR[name])
     return pd.concat([_frame(held), claims], ignore_index=True) if held else claims
 

@@ -229,6 +229,9 @@ _FRACTION = re.compile(
     r"\b(?:(?:one|a) )?(half|third|quarter|tenth)(?= (?:the|that|as|of|what)\b)", re.IGNORECASE
 )
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "tenth": 10}
+# 'Does accelerated networking halve latency?' was no factor; 'double' twice
+_VERB = re.compile(r"\b(halve|double|triple)[sd]?\b", re.IGNORECASE)
+_VERBS = {"halve": 0.5, "double": 2.0, "triple": 3.0}
 # '50% slower', '30 percent lower': no factor was read, and the answer said nothing of it
 _PERCENT = re.compile(
     r"\b(\d+(?:\.\d+)?) ?(?:%|per ?cent\b) (faster|quicker|lower|less|shorter|smaller|fewer"
@@ -257,6 +260,9 @@ def asked_times(question: str | None, *, throughput: bool = False) -> tuple[floa
     m = _TIMES.search(question or "")
     f = _FRACTION.search(question or "")
     p = _PERCENT.search(question or "")
+    v = _VERB.search(question or "")
+    if v is not None and all(x is None or v.start() < x.start() for x in (m, f, p)):
+        return _VERBS[v[1].lower()], v[0]  # the first side's figure over the second's
     if p is not None and all(x is None or p.start() < x.start() for x in (m, f)):
         x = _percent(p, throughput)
         return (x, p[0]) if x > 0 else None  # '100% lower': no ratio to hold
@@ -313,18 +319,19 @@ def asked_threshold(question: str | None) -> tuple[float, str, str] | None:
 # 'the mean' ('What is the p99 between zone 1 and zone 2?' got each tool's median)
 _STAT = re.compile(
     r"\bp(\d{1,2}(?:\.\d+)?)\b|\b(\d{1,2}(?:\.\d+)?)(?:th|st|nd|rd) percentile\b|\b(mean|average)\b"
-    r"|\b(median)\b",
+    r"|\b(median)\b|\b(tails?)\b",
     re.IGNORECASE,
 )
 
 
 def asked_stat(question: str | None) -> str:
-    """The statistic ``question`` asks of its zone pairs: ``'p99'``, ``'p99.9'``, ``'mean'``;
-    the median (``'p50'``) where it names none."""
+    """The statistic ``question`` asks of its zone pairs: ``'p99'``, ``'p99.9'``, ``'mean'``,
+    of 'the tail' the p99 ('Is the tail worse across zones?' was answered by medians); the
+    median (``'p50'``) where it names none."""
     m = _STAT.search(question or "")
     if m is None or m[4]:
         return "p50"
-    return "mean" if m[3] else f"p{m[1] or m[2]}"
+    return "p99" if m[5] else "mean" if m[3] else f"p{m[1] or m[2]}"
 
 
 # A question of probe loss or jitter: 'Is there packet loss between zone 1 and zone 2?' was

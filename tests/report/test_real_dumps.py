@@ -1392,6 +1392,33 @@ def test_two_tools_a_question_names_are_set_against_each_other(synth_loaded):
     )
 
 
+def test_a_throughput_question_of_a_factor_is_answered_by_throughput_first(synth_loaded, tmp_path):
+    """'Is throughput across zones lower than within a zone?' was answered by latency
+    contrasts of placement, the tiny synthetic campaign's throughput runs being all
+    cross-zone, without a word on throughput; of seed 001 every latency contrast came before
+    the throughput ones, and a factor ('half that') is held against the throughput
+    contrasts alone (its notes: iperf3 7.91 Gbit/s 3→1 against 11.83 Gbit/s within zone 1)."""
+    _, tables = synth_loaded
+    q = "Is throughput across zones lower than within a zone?"
+    said = answer_texts(tables, q, rng=0)
+    assert said[0] == (
+        "**By throughput: no two runs differ in placement alone** (the throughput runs' "
+        "placement: cross-zone); the contrasts below are of latency."
+    )
+    import_campaign(ROOT / "data" / "raw" / "seed001-aks-azure-cni", root=tmp_path / "processed")
+    seed1 = rep.load_campaigns("seed001-aks-azure-cni", tmp_path)
+    _, claims = rep.campaign_answer(seed1, q, level=0.95, rng=0)
+    assert claims.loc[claims["section"].eq("answer"), "basis"].iloc[0] == "throughput"
+    q = "Is throughput across zones half that within one zone?"
+    _, claims = rep.campaign_answer(seed1, q, level=0.95, rng=0)
+    held = claims[claims["section"].eq("answer") & claims["kind"].eq("statement")]
+    assert set(held["tool"]) == {"iperf3", "ntttcp", "qperf"}  # no latency tool's
+    assert held["text"].iloc[1] == (
+        "**Half? By iperf3, cross-zone (3→1 · Azure CNI (AZ1 - AZ3)) is 0.67× same zone (1→1 · "
+        "Azure CNI (AZ1 - AZ1)): no interval to hold 0.5× against** (samples, one run a side)."
+    )
+
+
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
     # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
     # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and

@@ -242,6 +242,7 @@ def test_a_factor_against_a_pair_that_carried_nothing_says_so():
         ("Is the average latency from 1→3 higher?", "mean"),
         ("Is the median from 1→3 higher than its p99?", "p50"),  # the first named
         ("How slow is zone 1 → zone 3?", "p50"),
+        ("Is the tail worse across zones?", "p99"),  # it was answered by medians
     ],
 )
 def test_the_statistic_a_question_asks_of_its_pairs(question, stat):
@@ -437,6 +438,9 @@ def test_what_a_question_names(question, named):
         ("Is latency 30 percent lower on 1→3?", (0.7, "30 percent lower")),
         ("Is 1→3 30% faster than 1→2?", (1 / 1.3, "30% faster")),  # the speed 1.3 times
         ("Is 1→3 100% lower?", None),
+        # a verb: 'Does accelerated networking halve latency?' was no factor
+        ("Does accelerated networking halve latency?", (0.5, "halve")),
+        ("Does turning it off double latency?", (2, "double")),
         ("Is 1→3 ten times faster than 1→2?", (0.1, "ten times faster")),  # 1→2 is 10× 1→3
         ("Is it 3-fold higher?", (3, "3-fold higher")),
         ("Does 1400 B take longer than 64 B?", None),
