@@ -233,6 +233,9 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
             if not claims["basis"].eq("throughput").any():
                 claims = pd.concat([_no_throughput(tables, name), claims], ignore_index=True)
         claims = _sides_times(claims, name, sides, question, tp)
+        if (bound := asked_threshold(question)) and sides and not tp:
+            held = _side_threshold(claims, sides, bound, COMPARE_FACTOR[name])
+            claims = pd.concat([held, claims], ignore_index=True) if len(held) else claims
         sizes = size_claims(claims) if name == "message size" else _empty()
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name == "zone pair":
@@ -577,6 +580,44 @@ def _times_claims(
                                estimate=est, ci_low=lo, ci_high=hi, level=r.get("level"),
                                evidence=r["evidence"]))  # fmt: skip
     return rows
+
+
+def _side_threshold(claims: pd.DataFrame, sides: Sequence[str], bound, factor: str):
+    """Each named side's latency figure, as its contrasts give it (a value, or a published
+    range), held against the bound the question asks about: 'Is latte's latency with a PPG
+    under 50 µs?' got the placement contrasts and no word on 50 µs.  A side's figure here has
+    no interval of its own (a contrast's interval is of its ratio)."""
+    value, _, words = bound
+    rows, seen = [], set()
+    for r in claims.to_dict("records"):
+        if r.get("kind") not in ("ratio", "pair") or r.get("basis") == "throughput":
+            continue
+        for side, k in ((r["a"], "a"), (r["b"], "b")):
+            est, low = r.get(f"value_{k}"), r.get(f"value_{k}_low")
+            low = low if pd.notna(low) and low != est else None
+            groups = r.get(f"groups_{k}")
+            groups = ", ".join(groups) if isinstance(groups, list | tuple | np.ndarray) else ""
+            key = (side, r["tool"], r.get("context"), est, low, groups)
+            if side not in sides or key in seen or not pd.notna(est):
+                continue
+            seen.add(key)
+            shown = f"{fmt(low).removesuffix(' µs')}–{fmt(est)}" if low is not None else fmt(est)
+            lo = low if low is not None else est
+            verdict = (
+                f"above {fmt(value)}" if lo > value else f"below {fmt(value)}" if est < value
+                else f"its range spans {fmt(value)}" if low is not None else f"{fmt(value)} itself"
+            )  # fmt: skip
+            how = "a published range" if low is not None else "by the figure alone, no interval"
+            what = f"{C.STAT_WORDS.get(r['stat'], r['stat'])} {C.BASIS_WORDS.get(r['basis'], r['basis'])}"
+            text = (
+                f"**{words[0].upper()}{words[1:]}? By {r['tool']}, {side}'s {what}"
+                + (f" ({groups})" if groups else "")
+                + f" is {shown}: "
+                f"{verdict}** ({r.get('context')}; {how})."
+            )
+            rows.append(_statement("answer", factor, text, a=side, tool=r["tool"], stat=r["stat"],
+                                   basis=r["basis"], estimate=est, evidence=r.get("evidence")))  # fmt: skip
+    return _frame(rows) if rows else _empty()
 
 
 def _no_throughput(tables: Tables, name: str) -> pd.DataFrame:

@@ -1419,6 +1419,28 @@ def test_a_throughput_question_of_a_factor_is_answered_by_throughput_first(synth
     )
 
 
+def test_a_bound_asked_of_a_placement_is_held_against_its_figures(tmp_path):
+    """Seed 002 (latte): 'Is latte's latency with a PPG under 50 µs?' got the placement
+    contrasts and no word on 50 µs; the post published 54–57 µs for the PPG (AN on), 55–61
+    µs within one zone and 308.55 µs there with AN off."""
+    import_campaign(ROOT / "data" / "raw" / "seed002-ppg-latte", root=tmp_path / "processed")
+    tables = rep.load_campaigns("seed002-ppg-latte", tmp_path)
+    said = answer_texts(tables, "Is latte's latency with a PPG under 50 µs?", rng=0)
+    assert said[0] == (
+        "**Under 50 µs? By latte, proximity placement group's mean round trip (D4s_v3 same zone "
+        "with accelerated networking and PPG) is 54–57 µs: above 50 µs** (latte, D4s_v3, AN "
+        "on; a published range)."
+    )
+    said = answer_texts(tables, "Is latency within one zone under 100 µs?", rng=0)
+    assert said[:2] == [
+        "**Under 100 µs? By latte, same zone's mean round trip (D4s_v3 same zone with "
+        "accelerated networking) is 55–61.09 µs: below 100 µs** (latte, D4s_v3, AN on; a "
+        "published range).",
+        "**Under 100 µs? By latte, same zone's mean round trip (D4s_v3 same zone) is 308.6 µs: "
+        "above 100 µs** (latte, D4s_v3, AN off; by the figure alone, no interval).",
+    ]
+
+
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
     # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
     # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and
