@@ -57,6 +57,7 @@ from ._longrun import (
     sessions,
     span_words,
 )
+from ._matrix_stats import run_loss
 from ._memo import memo
 from ._pages import cells_without_value, tool_pair_claims
 from ._show import counted, fmt, fmt_bound, fmt_interval
@@ -200,6 +201,9 @@ def tool_claims(tables: Tables, tools: Sequence[str], level: float = 0.95) -> pd
     return out.reindex(columns=C.COLUMNS)
 
 
+_BREAK = re.compile(r"\bbr(?:eak|eaks|oke|oken)\b|\bdisconnect\w*", re.IGNORECASE)
+
+
 def _nothing(name: str, tables: Tables | None = None) -> str:
     what = FACTOR_NAMES.get(COMPARE_FACTOR.get(name, ""), name)
     col = COMPARE_FACTOR.get(name)
@@ -228,6 +232,8 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         )
         sides = _SIDES[name](question) if name in _SIDES else []
         claims = _named_first(claims, sides)
+        if other := asked_other_stat(question):
+            claims = pd.concat([_other_by(tables, name, other), claims], ignore_index=True)
         if tp := asks_throughput(question):  # 'Is throughput across zones lower ...?' got
             claims = _first(claims, lambda a, b, basis: basis == "throughput")  # latency first
             if not claims["basis"].eq("throughput").any():
@@ -250,7 +256,11 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
     if name == "tool":
         return tool_claims(tables, named_tools(question), level)
     if name == "stability":
-        return stability_claims(tables)
+        claims = stability_claims(tables)
+        if _BREAK.search(question or "") and len(claims):  # the breaks first, as asked
+            broke = claims["text"].str.contains(r"\bbroke\b", regex=True)
+            claims = claims.iloc[np.argsort((~broke).to_numpy(), kind="stable")]
+        return claims.reset_index(drop=True)
     if name == "baseline":
         return baseline_claims(baseline) if baseline is not None else _empty()
     raise ValueError(f"compare: {name!r} is not one of {', '.join(COMPARE_FACTOR)}, ...")
@@ -618,6 +628,40 @@ def _side_threshold(claims: pd.DataFrame, sides: Sequence[str], bound, factor: s
             rows.append(_statement("answer", factor, text, a=side, tool=r["tool"], stat=r["stat"],
                                    basis=r["basis"], estimate=est, evidence=r.get("evidence")))  # fmt: skip
     return _frame(rows) if rows else _empty()
+
+
+def _other_by(tables: Tables, name: str, stat: str) -> pd.DataFrame:
+    """Per tool, each side of a factor's probe loss, its runs pooled (total lost over total
+    sent, as page 20's matrix pools a zone pair's): 'Is there packet loss across regions?'
+    (seed 004) got the placement contrasts of latency.  Where no run counts its probes, or
+    of jitter, said so above the latency contrasts."""
+    col = COMPARE_FACTOR[name]
+    what = FACTOR_NAMES.get(col, name)
+    runs = tables.runs
+    runs = runs[runs["mode"].ne("throughput")] if "mode" in runs else runs
+    loss = run_loss(tables, runs).merge(runs[["run_id", "tool", col]], on="run_id")
+    loss = loss[loss["sent"].notna() & loss[col].notna()]
+    if stat != "loss" or loss.empty:
+        why = (
+            "page 20 gives jitter per zone pair"
+            if stat == "jitter"
+            else f"no run whose {what} is known counts the probes it sent and lost"
+        )
+        word = "probe loss" if stat == "loss" else stat
+        text = f"**No figure of {word} by {what}** ({why}); the contrasts below are of latency."
+        return _frame([_statement("answer", col, text, stat=stat, evidence="none")])
+    rows = []
+    for tool, g in loss.groupby("tool", sort=True):
+        each = [
+            f"{side_name(col, v)} {100 * x['lost'].sum() / x['sent'].sum():.3g} % of "
+            f"{int(x['sent'].sum())} probes ({counted(len(x), 'run')})"
+            for v, x in g.groupby(col, sort=True)
+        ]
+        text = f"**By {tool}, probes lost: {'; '.join(each)}** (total lost / total sent; no test)."
+        rows.append(
+            _statement("answer", col, text, tool=tool, stat="loss", evidence="printed values")
+        )
+    return _frame(rows)
 
 
 def _no_throughput(tables: Tables, name: str) -> pd.DataFrame:

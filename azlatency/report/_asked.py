@@ -37,7 +37,9 @@ QUESTION_WORDS = {
         "message size": r"\b(?:message|payload|packet|msg) ?sizes?\b",
         "VM size": r"\bVM[- ]sizes?\b|\bSKUs?\b|\binstance (?:types?|sizes?)\b",
         "accelerated networking": r"\baccelerated[- ]networking\b|\baccel[- ]?net\b|\bSR-IOV\b",
-        "stability": r"\bstab(?:le|ility)\b|\bover time\b|\bdrifts?\b|\blong[- ]runs?\b",
+        # 'When did the connections break?' (seed 004) was answered by placement
+        "stability": r"\bstab(?:le|ility)\b|\bover time\b|\bdrifts?\b|\blong[- ]runs?\b"
+        r"|\bbr(?:eak|eaks|oke|oken)\b|\bdisconnect\w*|\bconnections? (?:drop|reset)",
     }.items()
 }
 

@@ -1441,6 +1441,31 @@ def test_a_bound_asked_of_a_placement_is_held_against_its_figures(tmp_path):
     ]
 
 
+def test_loss_asked_of_a_factor_and_a_break_asked_of_are_answered(synth_loaded, tmp_path):
+    """'Is there packet loss across zones?' got the placement contrasts of latency; seed 004's
+    'When did the connections break?' was answered by placement (the post's three TCP
+    connections broke; its echo CSVs count no probes lost, only latencies)."""
+    _, tables = synth_loaded
+    said = answer_texts(tables, "Is there packet loss across zones?", rng=0)
+    assert said[:2] == [
+        "**By echo_csv, probes lost: cross-zone 0 % of 1786 probes (3 runs)** (total lost / "
+        "total sent; no test).",
+        "**By ping, probes lost: cross-zone 0 % of 100 probes (4 runs)** (total lost / total "
+        "sent; no test).",
+    ]
+    import_campaign(ROOT / "data" / "raw" / "seed004-echo-uksouth", root=tmp_path / "processed")
+    seed4 = rep.load_campaigns("seed004-echo-uksouth", tmp_path)
+    said = answer_texts(seed4, "Is there packet loss across regions?", rng=0)
+    assert said[0] == (
+        "**No figure of probe loss by placement** (no run whose placement is known counts the "
+        "probes it sent and lost); the contrasts below are of latency."
+    )
+    md, _ = rep.campaign_answer(seed4, "When did the connections break?", rng=0)
+    assert "**Answer, by stability (campaign.yaml's `compare:` does not say; the question" in md
+    said = answer_texts(seed4, "When did the connections break?", rng=0)
+    assert said[0].startswith("**Every one of the 3 connections broke** (Same AZ at 2025-03-20 ")
+
+
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
     # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
     # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and
