@@ -432,7 +432,7 @@ def zone_claims(
             times=None if throughput else times,
             stat=stat,
             threshold=threshold,
-        ),  # fmt: skip
+        ),
         latency_zone_claims(tables, level=level),
     ]
     by_throughput = throughput_zone_claims(

@@ -548,7 +548,7 @@ def tool_pair_claims(agree: pd.DataFrame, a: str, b: str, ran: set | None = None
         said = "; ".join(
             f"{t} measured {counted(n, 'pair')} of VMs"
             if n
-            else f"{t} ran, with no latency figure page 40 compares"
+            else f"{t} ran, on no pair of VMs page 40 sets beside another tool"
             if ran is None or t in ran
             else f"no {t} run"
             for t, n in where.items()

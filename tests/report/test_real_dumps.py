@@ -1388,7 +1388,7 @@ def test_two_tools_a_question_names_are_set_against_each_other(synth_loaded):
     said = answer_texts(tables, "Is iperf3 faster than hping3?", rng=0)
     assert said[0] == (
         "**iperf3 against hping3: not compared** (no pair of VMs was measured by both; iperf3 "
-        "ran, with no latency figure page 40 compares; no hping3 run)."
+        "ran, on no pair of VMs page 40 sets beside another tool; no hping3 run)."
     )
 
 
