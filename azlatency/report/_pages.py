@@ -405,6 +405,11 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
             f"{what} of {tool} over 1 zone pair: {one['src_zone']}→{one['dst_zone']} at "
             f"{show(one['estimate'])}."
         )
+    elif len(m) and show(m["estimate"].min()) == show(m["estimate"].max()):
+        # 'lowest 1→1 at 0 %, highest 2→1 at 0 %' of three pairs alike
+        texts.append(
+            f"{what} of {tool} over {len(m)} zone pairs: each at {show(m['estimate'].iloc[0])}."
+        )
     elif len(m):
         lo, hi = _extremes(m)
         texts.append(
@@ -415,6 +420,14 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
     if len(m) < len(medians):
         none = len(medians) - len(m)
         texts.append(f"{_of(none, len(medians), 'pair')} no {stat} (`note` says why).")
+    bases = medians.attrs.get("bases", [])
+    if stat == "loss" and len(bases) > 1:  # the tiny synthetic campaign's 1→1: 12 runs, not 10
+        words = " and ".join(C.BASIS_WORDS.get(b, b) for b in bases)
+        texts.append(
+            f"Loss pools {tool}'s runs whatever basis they printed latency in ({words}): a probe "
+            "lost is lost either way, so a pair may hold more runs here than in the latency "
+            "matrix, which is of one basis."
+        )
     texts.append(f"No direction test: A→B against B→A compares latencies, not {stat}.")
     if held := held_out(medians):
         texts.append(held)

@@ -301,6 +301,8 @@ def _other_cells(
     cells = cells.reindex(columns=MATRIX_COLUMNS).reset_index(drop=True)
     cells.attrs["held_out"] = runs.attrs.get("held_out", [])
     cells.attrs["other_tools"] = runs.attrs.get("other_tools", [])
+    # the bases the pooled runs printed their latency in (loss has none: page 20 says so)
+    cells.attrs["bases"] = sorted(set(runs["latency_basis"].dropna().astype(str)))
     return cells
 
 

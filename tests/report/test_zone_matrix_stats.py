@@ -313,3 +313,23 @@ def test_one_way_delays_are_no_zone_matrix_tool(tmp_path):
     m = rep.zone_pair_medians(tables)
     got = list(zip(m["src_zone"], m["dst_zone"], m["estimate"], m["source"]))
     assert got == [("1", "2", 188.0, "samples"), ("2", "1", 132.0, "reported")]
+
+
+def test_a_loss_matrix_says_it_pools_every_basis_and_pairs_alike_once(synth_loaded):
+    """The tiny synthetic campaign's sockperf loss matrix holds 12 runs at 1→1 where its
+    latency matrix (round trips) holds 10: the two 64 B runs of its message-size sweep print
+    half round trips.  Loss has no basis, and page 20 said nothing of the 12; its three pairs
+    all at 0 % were 'lowest 1→1 at 0 %, highest 2→1 at 0 %'."""
+    _, tables = synth_loaded
+    loss = rep.zone_pair_medians(tables, tool="sockperf", stat="loss")
+    latency = rep.zone_pair_medians(tables, tool="sockperf")
+    one = {m: f.set_index(["src_zone", "dst_zone"]).loc[("1", "1"), "n_runs"] for m, f in
+           (("loss", loss), ("latency", latency))}  # fmt: skip
+    assert one == {"loss": 12, "latency": 10}
+    said = rep.zone_matrix_claims(loss, loss.iloc[:0], level=0.95, both_ways=0)["text"].tolist()
+    assert said[:2] == [
+        "Probe loss of sockperf over 3 zone pairs: each at 0 %.",
+        "Loss pools sockperf's runs whatever basis they printed latency in (half round trip and "
+        "round trip): a probe lost is lost either way, so a pair may hold more runs here than in "
+        "the latency matrix, which is of one basis.",
+    ]
