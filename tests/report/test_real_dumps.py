@@ -1210,7 +1210,7 @@ def test_the_placements_a_question_names_are_answered_first(synth_loaded):
     ]
 
 
-def _imported(name: str, tmp_path):
+def _bundled(name: str, tmp_path):
     """A bundled campaign imported under ``tmp_path`` and loaded as a page loads it."""
     import_campaign(ROOT / "data" / "raw" / name, root=tmp_path / "processed")
     return rep.load_campaigns(name, tmp_path)
@@ -1411,7 +1411,7 @@ def test_a_throughput_question_of_a_factor_is_answered_by_throughput_first(synth
         "**By throughput: no two runs differ in placement alone** (the throughput runs' "
         "placement: cross-zone); the contrasts below are of latency."
     )
-    seed1 = _imported("seed001-aks-azure-cni", tmp_path)
+    seed1 = _bundled("seed001-aks-azure-cni", tmp_path)
     _, claims = rep.campaign_answer(seed1, q, level=0.95, rng=0)
     assert claims.loc[claims["section"].eq("answer"), "basis"].iloc[0] == "throughput"
     q = "Is throughput across zones half that within one zone?"
@@ -1428,7 +1428,7 @@ def test_a_bound_asked_of_a_placement_is_held_against_its_figures(tmp_path):
     """Seed 002 (latte): 'Is latte's latency with a PPG under 50 µs?' got the placement
     contrasts and no word on 50 µs; the post published 54–57 µs for the PPG (AN on), 55–61
     µs within one zone and 308.55 µs there with AN off."""
-    tables = _imported("seed002-ppg-latte", tmp_path)
+    tables = _bundled("seed002-ppg-latte", tmp_path)
     said = answer_texts(tables, "Is latte's latency with a PPG under 50 µs?", rng=0)
     assert said[0] == (
         "**Under 50 µs? By latte, proximity placement group's mean round trip (D4s_v3 same zone "
@@ -1457,7 +1457,7 @@ def test_loss_asked_of_a_factor_and_a_break_asked_of_are_answered(synth_loaded, 
         "**By ping, probes lost: cross-zone 0 % of 100 probes (4 runs)** (total lost / total "
         "sent; no test).",
     ]
-    seed4 = _imported("seed004-echo-uksouth", tmp_path)
+    seed4 = _bundled("seed004-echo-uksouth", tmp_path)
     said = answer_texts(seed4, "Is there packet loss across regions?", rng=0)
     assert said[0] == (
         "**No figure of probe loss by placement** (no run whose placement is known counts the "
