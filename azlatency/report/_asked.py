@@ -22,6 +22,11 @@ _PAIR = (
     rf"\b{_ZONE}(\d+) ?(<->|↔|→|->|to|and|&) ?{_ZONE}?(\d+)\b"
     r"|(?<![\w.])([1-9]) ?(<->|↔|→|->) ?([1-9])\b"
     r"|\b(?:within|inside) (?:zone|az)[- ]?(\d+)\b"  # 'within zone 1': 1→1
+    # 'from a VM in zone 1 to a VM in zone 3' (no pair was read)
+    r"|\bfrom (?:an? |the )?(?:[\w-]+ ){0,2}in (?:zone|az)[- ]?(\d+) to (?:an? |the )?"
+    r"(?:[\w-]+ ){0,2}in (?:zone|az)[- ]?(\d+)\b"
+    # 'in zone 1 ... than in zone 2': each its own zone's pair, where two are named
+    r"|\bin (?:zone|az)[- ]?(\d+)\b"
 )
 
 # What a question names, for a campaign.yaml without compare: ('Which zone pair has the
@@ -30,7 +35,7 @@ QUESTION_WORDS = {
     name: re.compile(words, re.IGNORECASE)
     for name, words in {
         "zone pair": r"\bzone[- ]?pairs?\b|\bpairs? of (?:availability )?zones\b|\bwhich "
-        r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b|" + _PAIR,
+        r"(?:availability )?zones?\b|\b(?:each|every) (?:availability )?zone\b",  # (+ pairs)
         # a placement compared ('across zones'), not one a question holds ('within a zone')
         "placement": r"\bplacement\b|\bavailability sets?\b|\bacross (?:availability )?"
         r"zones\b|\bcross[- ]zone\b",
@@ -55,6 +60,8 @@ def _named(question: str | None) -> list[str]:
     """The factors ``question`` names, in its order; two VM sizes or two placements named are
     a question of them ('Is a D4s_v3 faster than a D2s_v3?' was answered by placement)."""
     found = {n: m.start() for n, w in QUESTION_WORDS.items() if (m := w.search(question or ""))}
+    if pairs := _pair_matches(question):  # a zone pair named, as named_pairs reads it
+        found["zone pair"] = min(found.get("zone pair", pairs[0][0]), pairs[0][0])
     # ('How much slower is cross-region than same zone?' was answered by placement as 'the
     # factor most contrasts vary')
     if len(at := _tools_at(question)) >= 2:  # 'Is ping slower than sockperf?': by placement
@@ -176,6 +183,26 @@ _SYMMETRY = re.compile(
 )
 
 
+def _pair_matches(question: str | None) -> list[tuple[int, str, str, str]]:
+    """(where, zone, how, zone) of each zone pair ``question`` writes (:data:`_PAIR`); 'in
+    zone N' only where it names two, or one beside 'within zone M' ('Is latency in zone 1
+    lower than in zone 2?': 1→1 and 2→2; 'Does it help for VMs in zone 1?' names no pair)."""
+    out, alone = [], []
+    for m in _PAIR_NAMED.finditer(question or ""):
+        if m[1]:
+            out.append((m.start(), *m.group(1, 2, 3)))
+        elif m[4]:
+            out.append((m.start(), *m.group(4, 5, 6)))
+        elif m[7]:
+            out.append((m.start(), m[7], "→", m[7]))
+        elif m[8]:
+            out.append((m.start(), m[8], "→", m[9]))
+        else:
+            alone.append((m.start(), m[10], "→", m[10]))
+    within = any(a == b for _, a, _, b in out)  # 'within zone 1 ... than in zone 2'
+    return sorted(out + (alone if len(alone) >= 2 or (alone and within) else []))
+
+
 def named_pairs(question: str | None) -> list[tuple[str, ...]]:
     """What ``question`` asks of the zone pairs it names: one pair against another ('is zone 1
     → zone 3 slower than zone 1 → zone 2?': ``[('1→3', '1→2')]``), or one pair ('how slow is
@@ -184,14 +211,7 @@ def named_pairs(question: str | None) -> list[tuple[str, ...]]:
     'within zone 1' is 1→1; one such pair asked whether it is symmetric ('the same both
     ways') is its one way against the other."""
     named: list[tuple[str, ...]] = []
-    for m in _PAIR_NAMED.finditer(question or ""):
-        a, how, b = (
-            m.group(1, 2, 3)
-            if m.group(1)
-            else m.group(4, 5, 6)
-            if m.group(4)
-            else (m[7], "→", m[7])
-        )
+    for _, a, how, b in _pair_matches(question):
         ways = (f"{a}→{b}", f"{b}→{a}") if how.lower() in _BOTH_WAYS else (f"{a}→{b}",)
         ways = tuple(dict.fromkeys(ways))  # 'zone 1 and zone 1': one way
         if ways not in named:

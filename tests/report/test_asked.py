@@ -135,6 +135,12 @@ def test_the_factor_a_throughput_question_asks_about(question, factor):
         ),
         ("Is az1<->az3 slower than az1<->az2?", [("1→3", "1→2"), ("3→1", "2→1")]),
         ("How slow is it between zones 1 and 3?", [("1→3",), ("3→1",)]),
+        # a VM in a zone, and 'in zone N' where two are named ('Is latency in zone 1 lower
+        # than in zone 2?' read no pair; one alone names none)
+        ("Is latency from a VM in zone 1 to a VM in zone 3 ten times higher?", [("1→3",)]),
+        ("Is latency in zone 1 lower than in zone 2?", [("1→1", "2→2")]),
+        ("Is latency within zone 1 lower than in zone 2?", [("1→1", "2→2")]),
+        ("Is latency good for the VMs in zone 1?", []),
         # a symmetry question: one way against the other (each way's figure came alone)
         ("Is latency symmetric between zones 1 and 2?", [("1→2", "2→1")]),
         ("Is it the same both ways between zone 1 and zone 3?", [("1→3", "3→1")]),
