@@ -742,7 +742,7 @@ def named_pair_claims(
             est = Estimator(tables, stat=stat, level=level, rng=rng)
             fold = summarising_runs(tables)
         made = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
-        contrasts += [x for x in made if x]
+        contrasts += [_stat_said(x, stat) for x in made if x]
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
             _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
                        f"{_cell(c[a])}, {b} {_cell(c[b])}: a figure known only as a bound, or "
@@ -763,6 +763,21 @@ def named_pair_claims(
         frames += [mine, bounded]
     frames = [f for f in frames if len(f)]
     return pd.concat(frames, ignore_index=True) if frames else _empty()
+
+
+def _stat_said(claim: dict, asked: str) -> dict:
+    """A contrast of another statistic than the one asked says so: 'Is 1→2 slower than 2→1 at
+    the p99?' got latte's '1→2 is 1.19× 2→1 (...; mean round trip; ...)' (its runs' test is
+    of their printed means; its p99 is of the pooled histogram), the mean unexplained."""
+    used = str(claim.get("stat"))
+    if used == asked:
+        return claim
+    word = C.STAT_WORDS.get(asked, asked)
+    why = (
+        f"the {word} was asked; this contrast of {claim['tool']}'s runs is of their "
+        f"{C.STAT_WORDS.get(used, used)}s"
+    )
+    return {**claim, "also": "; ".join(x for x in (claim.get("also"), why) if x)}
 
 
 def _not_compared(a: str, b: str, cells: dict) -> pd.DataFrame:

@@ -1469,6 +1469,17 @@ def test_loss_asked_of_a_factor_and_a_break_asked_of_are_answered(synth_loaded, 
     assert said[0].startswith("**Every one of the 3 connections broke** (Same AZ at 2025-03-20 ")
 
 
+def test_a_contrast_of_another_statistic_than_asked_says_so(synth_loaded):
+    """'Is 1→2 slower than 2→1 at the p99?' got latte's '1→2 is 1.19× 2→1 (...; mean round
+    trip; ...)' first, the mean unexplained beside the p99 asked."""
+    _, tables = synth_loaded
+    said = answer_texts(tables, "Is 1→2 slower than 2→1 at the p99?", rng=0)
+    assert said[0].startswith("**1→2 is 1.19× 2→1** (latte, 4 B, D4s_v3, AN on; mean round trip;")
+    assert said[0].endswith(
+        "; the p99 was asked; this contrast of latte's runs is of their means)."
+    )
+
+
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
     # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
     # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and
