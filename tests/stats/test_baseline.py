@@ -300,3 +300,22 @@ def test_runs_that_name_no_vm_are_judged_and_said(tmp_path):
     said = " ".join(res.output.split())
     assert "(VM not named): ping latency: INCONCLUSIVE" in said
     assert "2 runs name no VM (src_host), judged together" in said
+
+
+def test_two_vms_a_question_names_are_set_against_each_other(baseline_root):
+    """'Is cass-4 slower than cass-1?' got the fleet's verdicts alone; the truth puts the
+    degraded VM's data disks at 62 % of the healthy IOPS."""
+    from azlatency import report as rep
+
+    truth = json.loads((baseline_root / "raw" / NAME / "truth.json").read_text())
+    assert truth["degraded"].startswith("62% of the healthy IOPS")
+    tables = rep.load_campaigns(NAME, baseline_root)
+    fleet = rep.baseline(tables, NAME, baseline_root)
+    q = f"Is {DEGRADED} slower than cass-1?"
+    _, claims = rep.campaign_answer(tables, q, ["baseline"], baseline=fleet)
+    pair = claims[claims["text"].str.startswith(f"**{DEGRADED} is ")]
+    assert len(pair) == 9  # each check both have a figure of
+    iops = pair[pair["text"].str.contains("4 KiB random read IOPS")].iloc[0]
+    assert iops["estimate"] == pytest.approx(0.62, abs=0.02)
+    assert f"{DEGRADED} fails, cass-1 meets;" in iops["text"]
+    assert claims["text"].iloc[0].startswith(f"**{DEGRADED} is ")  # before the verdicts
