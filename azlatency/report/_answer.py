@@ -25,6 +25,7 @@ from ..stats.asymmetry import directed
 from . import _claims as C
 from ._asked import (
     _CHANGE,
+    _CHANGED,
     _SIDES,
     _named,
     asked_other_stat,
@@ -128,6 +129,11 @@ def campaign_answer(
         "conditions this campaign measured?"
     ]
     parts, done = [], set()
+    if change_first := bool(against and _CHANGED.search(question or "")):
+        # 'Did sockperf latency from zone 1 to zone 2 get worse than in the baseline
+        # campaign?' was answered by this campaign's 1→2 first, the change after it
+        lines += [_AGAINST, against]
+        parts.append(_against_claims(against))
     for name in asked:
         claims = _answer_to(tables, name, baseline, level, rng, question)
         parts.append(claims)
@@ -142,7 +148,9 @@ def campaign_answer(
         lines.append(title)
         lines.append(C.markdown(claims) if len(claims) else _nothing(name, tables))
         done.add(COMPARE_FACTOR.get(name))
-    for line, part in _closing(tables, asked, done, question, against, no_comparison, level, rng):
+    closing = _closing(tables, asked, done, question, against, no_comparison, level, rng,
+                       said=change_first)  # fmt: skip
+    for line, part in closing:
         lines.append(line)
         if part is not None:
             parts.append(part)
@@ -153,14 +161,24 @@ def campaign_answer(
     return "\n\n".join(lines), claims.reindex(columns=C.COLUMNS)
 
 
-def _closing(tables, asked, done, question, against, no_comparison, level, rng):
+_AGAINST = "**Answer, against the baseline campaign** (page 60 gives every comparison):"
+
+
+def _against_claims(against: str) -> pd.DataFrame:
+    said = against.strip().replace("**", "")  # every comparison, as the page says it
+    return _frame([_statement("answer", "baseline campaign", said, evidence="mixed")])
+
+
+def _closing(tables, asked, done, question, against, no_comparison, level, rng, said=False):
     """(line, claims or None) of the answer's closing sections: the baseline campaign's
     comparison (or why there is none, to a question about what changed), 'Nothing to
-    compare' where nothing was asked, and the contrasts the question does not ask about."""
-    if against:
-        yield "**Answer, against the baseline campaign** (page 60 gives every comparison):", None
-        said = against.strip().replace("**", "")  # every comparison, as the page says it
-        yield against, _frame([_statement("answer", "baseline campaign", said, evidence="mixed")])
+    compare' where nothing was asked, and the contrasts the question does not ask about;
+    ``said``: the comparison came first, as the question asked what changed."""
+    if said:
+        pass  # the comparison answered first: no 'Nothing to compare' after it
+    elif against:
+        yield _AGAINST, None
+        yield against, _against_claims(against)
     elif no_comparison and _CHANGE.search(question or ""):
         # synthetic-ab-before, the baseline of two others, asked 'What changed against the
         # baseline campaign?' was answered 'no two latency or throughput runs differ in one

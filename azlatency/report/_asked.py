@@ -54,6 +54,9 @@ _CHANGE = re.compile(
     r"\bwhat changed\b|\bbaseline campaign\b|\bbefore and after\b|\bregress(?:ed|ions?)?\b",
     re.IGNORECASE,
 )
+# Of a campaign compared with its baseline, any change asked of ('Is the change in 1→2
+# latency more than 20%?'); of one without, 'Does latency change with size?' is no such one.
+_CHANGED = re.compile(_CHANGE.pattern + r"|\bchang(?:e|ed|es)\b", re.IGNORECASE)
 
 
 def _named(question: str | None) -> list[str]:

@@ -295,3 +295,23 @@ def test_far_ends_that_differ_between_the_campaigns_are_said(tmp_path):
         "- Changed between the campaigns: far end of sockperf 10.201.0.1 → 127.0.0.1 (this "
         "host: no network crossed)." in text
     )
+
+
+def test_a_change_question_naming_a_pair_is_answered_by_the_change_first(pair):
+    """'Did sockperf latency from zone 1 to zone 2 get worse than in the baseline campaign?'
+    was answered by this campaign's 1→2 figures first, the comparison after them (truth: 1→2
+    sockperf +25 %); 'Is the change in 1→2 latency more than 20%?' is a change question."""
+    from azlatency import report as rep
+
+    ab, _ = rep.baseline_comparison(AFTER, pair)
+    tables = rep.load_campaigns(AFTER, pair)
+    for q in (
+        "Did sockperf latency from zone 1 to zone 2 get worse than in the baseline campaign?",
+        "Is the change in 1→2 latency more than 20%?",
+    ):
+        md, _ = rep.campaign_answer(tables, q, against=rep.compare_findings(ab), rng=0)
+        heads = [x for x in md.split("\n\n") if x.startswith("**Answer")]
+        assert heads[0].startswith("**Answer, against the baseline campaign**"), q
+        assert heads[1].startswith("**Answer, by zone pair"), q
+        assert "**1→2 · sockperf, p50: worse**, +24.8 %" in md
+        assert "Nothing to compare" not in md
