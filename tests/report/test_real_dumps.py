@@ -1480,6 +1480,15 @@ def test_a_contrast_of_another_statistic_than_asked_says_so(synth_loaded):
     )
 
 
+def test_one_pair_is_given_by_the_tools_with_an_interval_first(synth_loaded):
+    """'How slow is zone 2 → zone 1?' opened with echo_csv's 746.9 µs of two runs (no
+    interval), the tools in name order; latte's 129 µs (95% CI 128–129) came second."""
+    _, tables = synth_loaded
+    said = answer_texts(tables, "How slow is zone 2 → zone 1?", rng=0)
+    assert said[0].startswith("**By latte, 2→1 is 129 µs (95% CI 128–129)**")
+    assert said[1].startswith("**By echo_csv, 2→1 is 746.9 µs (2 runs, too few for a 95% ")
+
+
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
     # seed 002 (latte): 'Is a D4s_v3 faster than a D2s_v3?' was answered by placement, the
     # factor most of its contrasts vary; the write-up's table has D4s_v3 at 1840 µs and
