@@ -29,6 +29,7 @@ from ._asked import (
     _SIDES,
     _named,
     asked_other_stat,
+    asked_rate,
     asked_stat,
     asked_threshold,
     asked_times,
@@ -270,6 +271,7 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         return zone_claims(
             tables, level=level, asked=asked, rng=rng, times=times, throughput=of_throughput,
             stat=asked_stat(question), threshold=asked_threshold(question),
+            rate=asked_rate(question),
         )  # fmt: skip
     if name == "tool":
         return tool_claims(tables, named_tools(question), level)
@@ -434,6 +436,7 @@ def zone_claims(
     throughput: bool = False,
     stat: str = "p50",
     threshold: tuple[float, str, str] | None = None,
+    rate: tuple[float, str, str] | None = None,
 ) -> pd.DataFrame:
     """The zone pairs from fastest to slowest by latency (:func:`latency_zone_claims`), then
     by throughput, a statement for each tool and condition (:func:`throughput_zone_claims`);
@@ -443,7 +446,8 @@ def zone_claims(
     :func:`asked_times`).  A question of ``throughput`` (:func:`asks_throughput`) is answered
     by throughput first, its factor held against the throughput figures alone.  ``stat``: the
     statistic the named pairs are set against each other by (:func:`asked_stat`);
-    ``threshold`` the bound one named pair's figures are held against (:func:`asked_threshold`)."""
+    ``threshold`` the bound one named pair's figures are held against (:func:`asked_threshold`),
+    ``rate`` a throughput bound (:func:`asked_rate`)."""
     two = [p for p in asked if len(p) == 2]
     by_latency = [
         named_pair_claims(
@@ -463,6 +467,7 @@ def zone_claims(
         named=asked if throughput else two,
         times=times if throughput else None,
         say_unmeasured=throughput,
+        rate=rate if throughput else None,
     )
     parts = [by_throughput, *by_latency] if throughput else [*by_latency, by_throughput]
     parts = [p for p in parts if len(p)]
@@ -1025,6 +1030,7 @@ def throughput_zone_claims(
     named: Sequence[tuple[str, ...]] = (),
     times: tuple[float, str] | None = None,
     say_unmeasured: bool = False,
+    rate: tuple[float, str, str] | None = None,
 ) -> pd.DataFrame:
     """Per tool and condition (``_throughput.HELD``, message size, VM size, accelerated
     networking), the zone pairs by their runs' throughput figures, lowest first, where two or
@@ -1037,7 +1043,8 @@ def throughput_zone_claims(
     (``times``, :func:`_throughput_times`); of one pair named with a factor ('Does zone 1 →
     zone 3 carry half?'), its ratio to each other pair of the condition.  With
     ``say_unmeasured`` (a question of throughput), a named pair no throughput run measured
-    is said so first, with the pairs they did measure."""
+    is said so first, with the pairs they did measure; with ``rate`` (:func:`asked_rate`), a
+    named pair's figure held against it first."""
     tp = C.throughput_contrast_runs(tables, level)
     # a figure of 0 bit/s is one (a UDP run whose every datagram was lost): the slowest pair
     tp = tp[tp["src_zone"].notna() & tp["dst_zone"].notna() & (tp["estimate"] >= 0)].copy()
@@ -1066,6 +1073,8 @@ def throughput_zone_claims(
             if len(asked) == 1:  # one pair and a factor: against each other pair
                 if times is not None:
                     verdicts.append(_throughput_times(every, times, pairs, asked[0]))
+                if rate is not None:
+                    verdicts.append(_rate_claim(pairs.loc[asked[0]], asked[0], rate, every))
                 continue
             a, b = asked
             two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
@@ -1083,6 +1092,24 @@ def throughput_zone_claims(
     seen = sorted(set(tp["pair"].dropna()))
     said = [_throughput_unmeasured(p, seen) for p in named if p not in covered]
     return pd.concat([*said, out], ignore_index=True) if said else out
+
+
+def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row: dict) -> dict:
+    """A named pair's throughput (``figure``: the median of its runs and how many) held
+    against the bound the question asks: 'More than 5 Gbit/s? By throughput, 1→3 carries 7.48
+    Gbit/s: above 5 Gbit/s (qperf, ...)'.  No interval: a throughput figure is one run's, or a
+    median of runs."""
+    bound, _, words = rate
+    value, n = float(figure["median"]), int(figure["size"])
+    verdict = "above" if value > bound else "below" if value < bound else "at"
+    runs = "one run" if n == 1 else f"the median of {n} runs"
+    text = (
+        f"**{words[0].upper()}{words[1:]}? By throughput, {pair} carries {_fmt(value, 'bps')}: "
+        f"{verdict} {_fmt(bound, 'bps')}** ({row.get('how') or row.get('context')}; {pair}: "
+        f"{runs}, no interval)."
+    )
+    return _statement("answer", "zone pair", text, a=pair, tool=row.get("tool"),
+                      estimate=value, evidence=row.get("evidence"))  # fmt: skip
 
 
 def _throughput_unmeasured(pairs: tuple[str, ...], seen: list[str]) -> pd.DataFrame:

@@ -340,6 +340,26 @@ def asked_threshold(question: str | None) -> tuple[float, str, str] | None:
     return value, side, m[0]
 
 
+# A throughput bound: 'Does zone 1 → zone 3 get more than 5 Gbit/s?' (it got every pair's
+# figures, the bound unsaid)
+_RATE = re.compile(
+    r"\b(above|over|more than|higher than|greater than|exceed(?:s|ing)?|beyond|below|under"
+    r"|less than|lower than|at most|at least)\s+(\d+(?:\.\d+)?)\s*([gmk])(?:bits?/s|bps|b/s"
+    r"|bits? per second)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_rate(question: str | None) -> tuple[float, str, str] | None:
+    """The throughput bound ``question`` asks, in bit/s, above or below, and its words:
+    'more than 5 Gbit/s' → ``(5e9, 'above', 'more than 5 Gbit/s')``; None where none."""
+    m = _RATE.search(question or "")
+    if m is None:
+        return None
+    value = float(m[2]) * {"g": 1e9, "m": 1e6, "k": 1e3}[m[3].lower()]
+    return value, ("above" if m[1].lower() in _ABOVE else "below"), m[0]
+
+
 # The statistic a question asks of the pairs it names: 'the p99', 'the 99.9th percentile',
 # 'the mean' ('What is the p99 between zone 1 and zone 2?' got each tool's median)
 _STAT = re.compile(

@@ -23,6 +23,7 @@ from azlatency.campaign import import_campaign
 from azlatency.report._asked import (
     _named,
     asked_other_stat,
+    asked_rate,
     asked_threshold,
     named_networking,
     named_placements,
@@ -1487,6 +1488,21 @@ def test_one_pair_is_given_by_the_tools_with_an_interval_first(synth_loaded):
     said = answer_texts(tables, "How slow is zone 2 → zone 1?", rng=0)
     assert said[0].startswith("**By latte, 2→1 is 129 µs (95% CI 128–129)**")
     assert said[1].startswith("**By echo_csv, 2→1 is 746.9 µs (2 runs, too few for a 95% ")
+
+
+def test_a_throughput_bound_is_held_against_the_named_pairs_figure(synth_loaded):
+    """'Does zone 1 → zone 2 carry more than 5 Gbit/s?' got every pair's throughput and no
+    word on 5 Gbit/s; the truth puts 1→2 at 11.8 Gbit/s."""
+    raw, tables = synth_loaded
+    truth = json.loads((raw / "truth.json").read_text())["effects"]["throughput_gbps"]
+    assert truth["1-2"] > 5
+    said = answer_texts(tables, "Does zone 1 → zone 2 carry more than 5 Gbit/s?", rng=0)
+    held = [x for x in said if x.startswith("**More than 5 Gbit/s? By throughput, 1→2 carries ")]
+    assert len(held) >= 2 and all(": above 5 Gbit/s** (" in x for x in held)
+    assert said[: len(held)] == held  # first
+    assert held[0].endswith("; 1→2: one run, no interval).")
+    assert asked_rate("Is it under 800 Mbit/s?") == (800e6, "below", "under 800 Mbit/s")
+    assert asked_rate("Is it under 800 µs?") is None
 
 
 def test_the_vm_sizes_a_question_names_are_its_factor_and_answered_first(tmp_path):
