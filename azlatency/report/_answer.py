@@ -61,7 +61,7 @@ from ._longrun import (
 )
 from ._matrix_stats import run_loss
 from ._memo import memo
-from ._pages import cells_without_value, tool_pair_claims
+from ._pages import cell_value, cells_without_value, tool_pair_claims, tool_pair_rows
 from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
 from ._zones import held_out, matrix_runs, zone_pair_medians, zoned_runs
@@ -216,7 +216,8 @@ def tool_claims(tables: Tables, tools: Sequence[str], level: float = 0.95) -> pd
     agree = cross_tool(tables, reference=(b, *CROSS_REFERENCE), level=level)
     ran = set(tables.runs["tool"].dropna())
     out = tool_pair_claims(agree, a, b, ran).assign(section="answer", factor="tool", a=a, b=b)
-    out["evidence"] = "printed values"
+    used = pd.concat(tool_pair_rows(agree, a, b))  # its figures: samples, histogram, printed
+    out["evidence"] = _zone_evidence(used)[1] if len(used) else "none"
     return out.reindex(columns=C.COLUMNS)
 
 
@@ -474,6 +475,12 @@ def zone_claims(
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
+def _side_of(low: float, high: float, bound: float) -> str | None:
+    """'above' where ``low`` is over ``bound``, 'below' where ``high`` is under it, else None
+    (the bound within the interval or range, or the figure itself)."""
+    return "above" if low > bound else "below" if high < bound else None
+
+
 def _threshold_claims(found: dict, pair: str, threshold: tuple[float, str, str]) -> list[dict]:
     """Each tool's figure of ``pair`` held against the bound the question asks about: its
     interval above or below it, or the bound inside it; a figure without an interval by
@@ -488,18 +495,13 @@ def _threshold_claims(found: dict, pair: str, threshold: tuple[float, str, str])
         b_lo, b_hi = r.get("bound_low"), r.get("bound_high")
         shown = f"{fmt(bound)}"
         if pd.notna(est) and pd.notna(lo) and pd.notna(hi):
-            verdict = (
-                f"above {shown}" if lo > bound else f"below {shown}" if hi < bound
-                else f"not told from {shown}: it is within the {r['level']:.0%} interval"
-            )  # fmt: skip
-            figure = fmt_interval(r)
+            side = _side_of(lo, hi, bound)
+            within = f"not told from {shown}: it is within the {r['level']:.0%} interval"
+            verdict, figure = f"{side} {shown}" if side else within, fmt_interval(r)
         elif pd.notna(est):
-            verdict = (
-                f"{'above' if est > bound else 'below'} {shown} by the figure alone (no interval)"
-                if est != bound
-                else f"{shown} itself (no interval)"
-            )
-            figure = fmt_interval(r)
+            side = _side_of(est, est, bound)
+            alone = f"{side} {shown} by the figure alone" if side else f"{shown} itself"
+            verdict, figure = f"{alone} (no interval)", fmt_interval(r)
         elif pd.notna(b_hi) and b_hi <= bound or pd.notna(b_lo) and b_lo >= bound:
             verdict = f"{'below' if pd.notna(b_hi) and b_hi <= bound else 'above'} {shown}"
             figure = fmt_bound(r)
@@ -537,7 +539,7 @@ def other_stat_claims(
                 r = mine.loc[pair]
                 text = f"**By {tool}, {pair} {_other_figure(r, stat)}** ({r['note'] or 'page 20'})."
                 rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, stat=stat,
-                                       estimate=r["estimate"], evidence="printed values"))  # fmt: skip
+                                       estimate=r["estimate"], evidence=_cells_evidence([r])))  # fmt: skip
             continue
         rows.append(_other_span(m, tool, stat))
     if missing := [p for p in named if p not in seen]:
@@ -559,24 +561,21 @@ def _other_span(m: pd.DataFrame, tool: str, stat: str) -> dict:
         if len(m) == 1
         else f"each of {len(m)} zone pairs ({', '.join(m['pair'])}) "
         + ("lost " if stat == "loss" else "at ")
-        + _other_value(lo, stat)
+        + cell_value(lo["estimate"], stat)
         if lo["estimate"] == hi["estimate"]  # not 'lowest 1→2 (0 %), highest 1→2 (0 %)'
         else f"lowest {lo['pair']} ({_other_figure(lo, stat)}), highest {hi['pair']} "
         f"({_other_figure(hi, stat)}), over {len(m)} zone pairs"
     )
     text = f"**By {tool}, {span}** (page 20 gives each pair)."
-    return _statement("answer", "zone pair", text, tool=tool, stat=stat, evidence="printed values")
-
-
-def _other_value(r, stat: str) -> str:
-    return f"{float(r['estimate']):.3g} %" if stat == "loss" else fmt(r["estimate"])
+    return _statement("answer", "zone pair", text, tool=tool, stat=stat,
+                      evidence=_zone_evidence(m)[1])  # fmt: skip
 
 
 def _other_figure(r, stat: str) -> str:
     """'lost 0.019 % of 109416 probes' or 'has a jitter of 12.3 µs (rfc3550 ...)'."""
     if stat == "loss":
         n = f" of {int(r['n'])} probes" if pd.notna(r.get("n")) else ""
-        return f"lost {float(r['estimate']):.3g} %{n}"
+        return f"lost {cell_value(r['estimate'], stat)}{n}"
     how = f" ({r['definition']})" if pd.notna(r.get("definition")) else ""
     return f"has a jitter of {fmt(r['estimate'])}{how}"
 
@@ -639,9 +638,9 @@ def _side_threshold(claims: pd.DataFrame, sides: Sequence[str], bound, factor: s
                 continue
             seen.add(key)
             shown = f"{fmt(low).removesuffix(' µs')}–{fmt(est)}" if low is not None else fmt(est)
-            lo = low if low is not None else est
+            where = _side_of(low if low is not None else est, est, value)
             verdict = (
-                f"above {fmt(value)}" if lo > value else f"below {fmt(value)}" if est < value
+                f"{where} {fmt(value)}" if where
                 else f"its range spans {fmt(value)}" if low is not None else f"{fmt(value)} itself"
             )  # fmt: skip
             how = "a published range" if low is not None else "by the figure alone, no interval"
@@ -844,11 +843,14 @@ def _pair_cells(
     return out, sorted(seen)
 
 
-def _unmeasured(pairs: Sequence[str], seen: Sequence[str], what="latency") -> pd.DataFrame:
+def _unmeasured(
+    pairs: Sequence[str], seen: Sequence[str], what="latency", gone: Sequence[str] = ()
+) -> pd.DataFrame:
     """The pairs a question names, none of which a ``what`` (latency, throughput) run
-    measured, said so with the pairs the runs did measure (seed 004, asked of 1→3 and 1→2,
-    answered by its 1→1 and 2→1 alone, as if it had been asked which pair is slowest);
-    nothing where no such run's zones are known (its other statements answer)."""
+    measured (or, given, those of them in ``gone``), said so with the pairs the runs did
+    measure (seed 004, asked of 1→3 and 1→2, answered by its 1→1 and 2→1 alone, as if it had
+    been asked which pair is slowest); nothing where no such run's zones are known (its other
+    statements answer)."""
     if not seen:
         return _empty()
     head = (
@@ -856,7 +858,6 @@ def _unmeasured(pairs: Sequence[str], seen: Sequence[str], what="latency") -> pd
         if len(pairs) > 1
         else f"{pairs[0]}: no figure"
     )
-    gone = [p for p in pairs if p not in seen] if what == "throughput" else pairs
     text = (
         f"**{head}** (no {what} run measured {' or '.join(gone or pairs)}; the {what} runs' "
         f"zone pairs are {', '.join(seen)})."
@@ -1101,7 +1102,7 @@ def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row:
     median of runs."""
     bound, _, words = rate
     value, n = float(figure["median"]), int(figure["size"])
-    verdict = "above" if value > bound else "below" if value < bound else "at"
+    verdict = _side_of(value, value, bound) or "at"
     runs = "one run" if n == 1 else f"the median of {n} runs"
     text = (
         f"**{words[0].upper()}{words[1:]}? By throughput, {pair} carries {_fmt(value, 'bps')}: "
@@ -1115,8 +1116,8 @@ def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row:
 def _throughput_unmeasured(pairs: tuple[str, ...], seen: list[str]) -> pd.DataFrame:
     """Named pairs no one throughput condition measured: which no run measured, or that no
     one tool and condition measured both."""
-    if not set(pairs) <= set(seen):
-        return _unmeasured(pairs, seen, "throughput")
+    if gone := [p for p in pairs if p not in seen]:
+        return _unmeasured(pairs, seen, "throughput", gone)
     text = (
         f"**{pairs[0]} against {pairs[1]}: not compared** (no one tool and condition measured "
         "both: the statements below give each where it was measured)."
@@ -1558,8 +1559,11 @@ def _vm_pair_claims(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
             f"{rb.verdict}; each VM's figure with its own interval on page 50, the two not "
             "tested against each other)"
         )
+        per_run = {ra.unit_of_analysis, rb.unit_of_analysis} == {"run"}
+        printed = {ra.evidence, rb.evidence} == {"printed"} and ra.n_runs == rb.n_runs == 1
+        evidence = "intervals across runs" if per_run else "printed values" if printed else "mixed"
         rows.append(_statement("answer", "baseline", text, a=a, b=b, stat=str(ra.stat),
-                               estimate=ra.estimate / rb.estimate, evidence="printed values"))  # fmt: skip
+                               estimate=ra.estimate / rb.estimate, evidence=evidence))  # fmt: skip
     return _frame(rows) if rows else _empty()
 
 

@@ -385,6 +385,11 @@ def zone_matrix_claims(
     return _rows("zone matrix", texts)
 
 
+def cell_value(v, stat: str) -> str:
+    """A matrix cell's value as the pages write it: '0.019 %' of loss, else '12.3 µs'."""
+    return f"{float(v):.3g} %" if stat == "loss" else fmt(v)
+
+
 def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.DataFrame:
     """Page 20 for a matrix of loss or jitter: its lowest and highest cell and how many
     pairs have none; the direction test compares latencies only."""
@@ -396,7 +401,7 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
         what += f" ({defs.iloc[0]})"
 
     def show(v) -> str:
-        return f"{float(v):.3g} %" if stat == "loss" else fmt(v)
+        return cell_value(v, stat)
 
     texts = []
     if len(m) == 1:  # 'over 1 zone pairs: lowest 1→2 at 0 %, highest 1→2 at 0 %'
@@ -548,14 +553,21 @@ def cross_tool_claims(agree: pd.DataFrame) -> pd.DataFrame:
     return _rows("cross-tool", texts or ["No pair was measured by two tools."])
 
 
+def tool_pair_rows(agree: pd.DataFrame, a: str, b: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Page 40's rows of tool ``a`` whose reference is tool ``b`` (``agree``: :func:`cross_tool`
+    with ``b`` first among the references), and those references' rows."""
+    tool_of = dict(zip(agree["label"], agree["tool"]))
+    mine = agree[agree["tool"].eq(a) & agree["reference"].map(tool_of).eq(b)]
+    return mine, agree[agree["label"].isin(mine["reference"])]
+
+
 def tool_pair_claims(agree: pd.DataFrame, a: str, b: str, ran: set | None = None) -> pd.DataFrame:
     """Two tools a question names, ``a`` against ``b``, on the pairs of VMs both measured:
     ``agree`` is :func:`cross_tool` with ``b`` first among the references, so each of those
     pairs has ``b`` as its reference.  'Is ping slower than sockperf?' was answered by
     placement."""
-    tool_of = dict(zip(agree["label"], agree["tool"]))
-    mine = agree[agree["tool"].eq(a) & agree["reference"].map(tool_of).eq(b)]
-    head = f"**{a}{_sizes(mine)} against {b}{_sizes(agree[agree['label'].isin(mine['reference'])])}"
+    mine, refs = tool_pair_rows(agree, a, b)
+    head = f"**{a}{_sizes(mine)} against {b}{_sizes(refs)}"
     if mine.empty:
         where = {t: int(agree.loc[agree["tool"].eq(t), "pair"].nunique()) for t in (a, b)}
         said = "; ".join(
@@ -862,7 +874,10 @@ def see_matrix(cells: pd.DataFrame) -> str:
         return ""
     lo, hi = _extremes(m)
     stat = str(m["stat"].iloc[0]) if "stat" in m.columns else "p50"
-    show = (lambda v: f"{float(v):.3g} %") if stat == "loss" else fmt
+
+    def show(v) -> str:
+        return cell_value(v, stat)
+
     if len(m) == 1:  # 'Slowest pair 1→2 (9.651 µs), fastest 1→2 (9.651 µs)' of one cell
         return f"One pair: {hi['src_zone']}→{hi['dst_zone']} ({show(hi['estimate'])})."
     if stat in ("loss", "jitter"):  # no latency: highest and lowest, in the cells' unit
