@@ -64,7 +64,7 @@ from ._memo import memo
 from ._pages import cell_value, cells_without_value, tool_pair_claims, tool_pair_rows
 from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
-from ._zones import held_out, matrix_runs, zone_pair_medians, zoned_runs
+from ._zones import end_to_end_runs, held_out, matrix_runs, zone_pair_medians, zoned_runs
 
 PathLike = str | os.PathLike[str]
 COMPARE_FACTOR = {
@@ -663,10 +663,12 @@ def _other_by(tables: Tables, name: str, stat: str) -> pd.DataFrame:
     of jitter, said so above the latency contrasts."""
     col = COMPARE_FACTOR[name]
     what = FACTOR_NAMES.get(col, name)
-    runs = tables.runs
+    runs = end_to_end_runs(tables)  # as page 20's matrix counts them: each probe once
     runs = runs[runs["mode"].ne("throughput")] if "mode" in runs else runs
     loss = run_loss(tables, runs).merge(runs[["run_id", "tool", col]], on="run_id")
-    loss = loss[loss["sent"].notna() & loss[col].notna()]
+    loss = loss[loss[col].notna()]
+    printed_only = loss[loss["sent"].isna()]  # a percentage alone pools with nothing
+    loss = loss[loss["sent"].notna()]
     if stat != "loss" or loss.empty:
         why = (
             "page 20 gives jitter per zone pair"
@@ -679,14 +681,23 @@ def _other_by(tables: Tables, name: str, stat: str) -> pd.DataFrame:
     rows = []
     for tool, g in loss.groupby("tool", sort=True):
         each = [
-            f"{side_name(col, v)} {100 * x['lost'].sum() / x['sent'].sum():.3g} % of "
-            f"{int(x['sent'].sum())} probes ({counted(len(x), 'run')})"
+            f"{side_name(col, v)} {cell_value(100 * x['lost'].sum() / x['sent'].sum(), 'loss')} "
+            f"of {int(x['sent'].sum())} probes ({counted(len(x), 'run')})"
             for v, x in g.groupby(col, sort=True)
         ]
-        text = f"**By {tool}, probes lost: {'; '.join(each)}** (total lost / total sent; no test)."
-        rows.append(
-            _statement("answer", col, text, tool=tool, stat="loss", evidence="printed values")
+        left = (printed_only["tool"] == tool).sum()
+        left = f"; {counted(int(left), 'run')} printed only a percentage: left out" if left else ""
+        text = (
+            f"**By {tool}, probes lost: {'; '.join(each)}** (total lost / total sent{left}; no "
+            "test)."
         )
+        counts = set(g["from"]) == {"counts"}  # printed counts, else counted from samples
+        one = g.groupby(col)["run_id"].size().max() == 1
+        evidence = (
+            "intervals across runs" if not one
+            else "printed values" if counts else "samples, one run a side"
+        )  # fmt: skip
+        rows.append(_statement("answer", col, text, tool=tool, stat="loss", evidence=evidence))
     return _frame(rows)
 
 

@@ -269,14 +269,19 @@ def zone_pair_medians(
     return out
 
 
+def end_to_end_runs(tables: Tables) -> pd.DataFrame:
+    """The runs whose loss or jitter is of their two ends, each counted once: not a traced
+    path's hops, and not a console summarising its own full log, whose probes were counted
+    twice (synthetic-westeurope's 1→2: 12 runs of 114,604 probes where 6 runs sent 57,302)."""
+    gone = per_hop_runs(tables.summaries) | summarising_runs(tables)
+    return executions_only(tables.runs[~tables.runs["run_id"].isin(gone)])
+
+
 def _other_cells(
     tables: Tables, kind: str, *, tool: str | None, basis: str | None, msg_size: int | None
 ) -> pd.DataFrame:
     """Loss or jitter cells of the runs that have one (never a traced path's hops)."""
-    # a console summarising its own full log is one run with it: its probes were counted twice
-    # (synthetic-westeurope's 1→2: 12 runs of 114,604 probes where 6 runs sent 57,302)
-    gone = per_hop_runs(tables.summaries) | summarising_runs(tables)
-    runs = executions_only(tables.runs[~tables.runs["run_id"].isin(gone)])
+    runs = end_to_end_runs(tables)
     if kind == "loss":
         has = runs["packets_sent"].notna() | runs["loss_pct"].notna()
         has |= runs["run_id"].isin(tables.samples.loc[tables.samples["status"] != "ok", "run_id"])
