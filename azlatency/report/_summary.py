@@ -113,9 +113,9 @@ ELSEWHERE = {
     "owping": "one-way delays: page 40 sets them beside the round trip",
     "fio": "storage I/O",
     "iostat": "storage I/O",
-    # a TCP_RR table prints a transaction rate only; a latency is read where netperf prints
-    # one (-j with its latency selectors, -v 2's histogram)
-    "netperf": "transaction rates: a latency only where netperf prints one, -j or -v 2",
+    # a mean round trip is netperf's RT_LATENCY, printed (-v 2, -o) or from a classic table's
+    # rate (10⁶ / rate × (1 + first burst)); an omni table never says the burst
+    "netperf": "transaction rates without the burst they ran at: no mean round trip",
 }
 
 

@@ -99,9 +99,15 @@ def matrix_runs(
         # a probe that never came back may leave the size unprinted (fping's timeouts)
         keep = r["msg_size_bytes"] == msg_size
         keep = (keep if latency else keep | r["msg_size_bytes"].isna()).fillna(False)
-        # (a run that printed no size, a dead host's fping, is no run of another size)
-        for size, gone in r[~keep].groupby("msg_size_bytes", sort=True):
-            held.append(say(gone, f"of {int(size)} B"))
+        # (a run that printed no size, a dead host's fping, is no run of another size); of
+        # latency it is left out, and said: a netperf -o run that printed no request size was
+        # 1→3's only figure, dropped from the matrix unsaid (groupby drops a missing key)
+        for size, gone in r[~keep].groupby("msg_size_bytes", sort=True, dropna=False):
+            if pd.isna(size):  # but a run that got no reply back has no latency to leave out
+                gone = gone[~(gone["loss_pct"] >= 100).fillna(False)]
+            held.append(
+                say(gone, "of no printed message size" if pd.isna(size) else f"of {int(size)} B")
+            )
         r = r[keep]
     basis = basis or _most(r, "latency_basis")
     if latency:  # a loss or a jitter has no basis: the runs are not split by it

@@ -29,7 +29,8 @@ def test_classic_rr_table_and_its_second_row():
     # "16384  131072 1        1       2.00     4004.19" then "16384  131072"
     assert (run["mode"], run["protocol"], run["latency_basis"]) == ("rr", "tcp", "rtt")
     assert (run["msg_size_bytes"], run["duration_s"], run["dst_ip"]) == (1, 2.0, "10.77.40.2")
-    assert _stats(t) == {"transaction_rate.mean": 4004.19}
+    # netperf's RT_LATENCY (nettest_omni.c): 10⁶ / rate × (1 + first burst), banner's burst 0
+    assert _stats(t) == {"transaction_rate.mean": 4004.19, "rtt.mean": pytest.approx(249.7384)}
     assert '"remote_send_socket_bytes": 16384' in run["labels"] and run["complete"]
     # cut after the first row: the remote socket sizes are missing, so the run is not whole
     lines = (FX / "netperf--2.7.1-linux-TCP_RR-classic.txt").read_text().split("\n")
@@ -167,6 +168,20 @@ def test_verbose_rr_table():
     assert stats["transaction_time.mean"] == 192.701
     assert stats["transaction_rate.mean"] == 5189.398
     assert stats["payload_rate_outbound.mean"] == 0.042e6
+    assert stats["rtt.mean"] == 192.701  # printed: netperf's mean round trip, not our division
+
+
+def test_mean_round_trip_from_a_classic_rate_follows_netperfs_formula():
+    # TCP_CRR: a connect, a request, a response per transaction, one in flight: 10⁶ / 908.52
+    crr = _stats(_fx("netperf--2.7.1-linux-TCP_CRR-classic.txt"))
+    assert crr["rtt.mean"] == pytest.approx(1e6 / 908.52)
+    text = (FX / "netperf--2.7.1-linux-TCP_RR-classic.txt").read_text()
+    # the same table from a build that bursts (-b 3: four in flight) and one that can pace
+    # (': interval', -w/-b: the printed rate includes the waits, which netperf takes out)
+    burst = azlatency.read(text.replace("first burst 0", "first burst 3"), tool="netperf")
+    assert _stats(burst)["rtt.mean"] == pytest.approx(4e6 / 4004.19)
+    paced = azlatency.read(text.replace(": demo", ": interval : demo"), tool="netperf")
+    assert _stats(paced) == {"transaction_rate.mean": 4004.19}
 
 
 def test_interim_results():

@@ -152,6 +152,10 @@ def banner_facts(m: re.Match[str]) -> dict:
     burst = re.search(r"first burst (\d+)", opts)
     if burst:
         facts["first_burst"] = int(burst[1])
+    # a classic request/response banner prints ': first burst N' where the build can burst;
+    # ': interval' where it can pace (-w/-b), whose waits a printed rate includes
+    facts["classic_rr"] = "REQUEST/RESPONSE" in upper
+    facts["intervals"] = re.search(r": (?:spin )?interval\b", opts) is not None
     conf = re.search(r"\+/-(\S+)% @ (\d+)% conf\.", opts)
     if conf:
         facts["confidence"] = (conf[2], conf[1])

@@ -180,9 +180,26 @@ def _latency(test: Test, run: Run, mode: str | None, source: str | None) -> None
             continue  # netperf prints -1 for a statistic it did not keep (no -j)
         else:
             run.add(metric, stat, value, "us", n=n)
-    # RT_LATENCY / -v 2 "RoundTrip Latency usec/Tran": elapsed time over transactions, the
-    # mean round trip only when one transaction is in flight (first burst 0).
-    run.add("transaction_time", "mean", number_of(test.fields, "RT_LATENCY", source), "us")
+    # RT_LATENCY / -v 2 "RoundTrip Latency usec/Tran": elapsed time over transactions, times
+    # (1 + first burst) (nettest_omni.c), less the paced waits: netperf's mean round trip
+    printed = number_of(test.fields, "RT_LATENCY", source)
+    run.add("transaction_time", "mean", printed, "us")
+    if metric == "rtt" and not any(s.metric == "rtt" and s.stat == "mean" for s in run.summaries):
+        run.add("rtt", "mean", _mean_round_trip(test, run, mode) if printed is None else printed,
+                "us")  # fmt: skip
+
+
+def _mean_round_trip(test: Test, run: Run, mode: str | None) -> float | None:
+    """netperf's own RT_LATENCY from a classic table that printed the transaction rate alone:
+    10⁶ / rate × (1 + first burst) µs (a TCP_CRR: one transaction in flight, no burst).  Not
+    from an omni banner (it never says the burst), nor a build that can pace (': interval' in
+    the banner: a paced run's rate includes its waits, which netperf takes out)."""
+    facts = test.facts
+    rate = next((s.value for s in run.summaries if s.metric == "transaction_rate"), None)
+    if not rate or not facts.get("classic_rr") or facts.get("intervals"):
+        return None
+    burst = 0 if mode == "crr" else facts.get("first_burst", 0)
+    return 1e6 / rate * (1 + burst)
 
 
 def _counts(test: Test, run: Run, source: str | None) -> None:

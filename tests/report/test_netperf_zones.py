@@ -1,0 +1,53 @@
+"""Page 90's zone-pair answers over netperf runs: classic tables print a transaction rate (its
+mean round trip, netperf's RT_LATENCY), ``-o`` outputs may print no request size, and a
+histogram gives a median where a classic table gives a mean (tests/fixtures/netperf, filed
+by zone pair with a path rule)."""
+
+from __future__ import annotations
+
+from tests.report._fixture_campaign import answer_texts, import_fixtures
+
+NP = "netperf/netperf--"
+YAML = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
+ONE_TWO = {  # 1 B, TCP: a classic table (249.74 µs mean) and a -v 2 histogram (median 30 µs)
+    f"{NP}2.7.1-linux-TCP_RR-classic.txt": "1-2/classic.txt",
+    f"{NP}2.7.1-linux-TCP_RR-v2-histogram.txt": "1-2/v2.txt",
+}
+
+
+def test_a_pair_measured_only_outside_the_matrix_is_said_so(tmp_path):
+    # 1→3 by PKB's -o run (no request size printed: its p50 20 µs of 13,203 transactions)
+    # and a classic r64x1024 table (64 B): 'no latency run measured 1→3' was said, page 10
+    # showing 1→3's netperf median; the matrix at 1 B had dropped the sizeless run unsaid
+    files = {
+        **ONE_TWO,
+        f"{NP}2.7.1-linux-j-v2-OMNI-T-TCP-d-RR-o-pkb.txt": "1-3/pkb.txt",
+        f"{NP}2.7.0-pkb-linux-TCP_RR-r64x1024-classic.txt": "1-3/r64.txt",
+    }
+    t = import_fixtures(tmp_path, "np", files, YAML)
+    said = answer_texts(t, "Is zone 1 to zone 3 slower than zone 1 to zone 2?")
+    assert not any("no latency run measured" in s for s in said)
+    assert (
+        "1→3 measured only in runs a zone matrix leaves out, to hold all but the zones fixed: "
+        "netperf's 1 run of 64 B (1→3); netperf's 1 run of no printed message size (1→3))."
+    ) in said[0]
+    # one pair named: its matrix at the size that holds it, 64 B (10⁶ / 24,491.26 trans/s)
+    one = answer_texts(t, "How slow is zone 1 to zone 3?")
+    assert one[0].startswith("**By netperf, 1→3 is 40.83 µs (printed by the tool")
+
+
+def test_a_mean_and_a_median_are_no_ratio(tmp_path):
+    # 1→3 by a classic UDP_RR table alone (1 B: 10⁶ / 4,469.75 = 223.7 µs, a mean), 1→2's
+    # median of its histogram 30 µs: 'The slowest zone pair, 1→3, is 7.46× the fastest'
+    files = {**ONE_TWO, f"{NP}2.7.1-linux-UDP_RR-classic.txt": "1-3/udp.txt"}
+    t = import_fixtures(tmp_path, "np", files, YAML)
+    said = answer_texts(t, "Which zone pair is slowest?")
+    row = next(s for s in said if "highest figure" in s)
+    assert row.startswith(
+        "**The highest figure, 1→3's, is a mean, the lowest, 1→2's, a median: no ratio, and "
+        "neither is the slowest or the fastest told** (netperf, median (mean where only a "
+        "mean printed) rtt; 1→2 30 µs, 1→3 223.7 µs (mean);"
+    )
+    assert not any("× the fastest" in s for s in said)
+    one = answer_texts(t, "How slow is zone 1 to zone 3?")
+    assert "**By netperf, 1→3 is 223.7 µs (printed by the tool, no interval)** (mean" in one[0]
