@@ -115,6 +115,9 @@ def matrix_runs(
         for b, gone in r[~keep].groupby("latency_basis", sort=True):
             held.append(say(gone, _OF_BASIS.get(b, f"of {b}")))
         r = r[keep]
+    if latency:
+        r, alike = _held_alike(r, say)
+        held += alike
     r, fixed = _held_fixed(r, say)
     r = r.reset_index(drop=True)
     r.attrs["held_out"] = [h for h in held + fixed if h]
@@ -152,6 +155,30 @@ def _gone(
     runs = " ".join(x for x in (counted(len(each), "run"), what) if x)
     whose = tool + "'s " if tool else ""
     return f"{whose}{runs} ({', '.join(pairs)})"
+
+
+# Latency of another measure than a message at a time (as report._compare.MEASURES).
+_MEASURE = {"crr": "connect-request-response", "under-load": "under load", "connect": "connect"}
+
+
+def _held_alike(r: pd.DataFrame, say=_gone) -> tuple[pd.DataFrame, list[str]]:
+    """``r`` at its most common protocol and measure, and what that left out: a netperf
+    campaign's UDP_RR at 1→3 was set against TCP_RR at 1→2 as one matrix ('1→3 is 1.01×
+    1→2'); a run that names no protocol is kept."""
+    held: list[str] = []
+    for col in ("protocol", "mode"):
+        if col not in r:
+            continue
+        values = r[col] if col == "protocol" else r[col].map(lambda m: _MEASURE.get(m, ""))
+        if (v := _most(r.assign(_v=values), "_v")) is None:
+            continue
+        keep = values.isna() | (values == v)
+        for value, gone in r[~keep].groupby(values[~keep], sort=True):
+            name = str(value).upper().replace("V6", "v6")  # ICMPv6
+            what = f"over {name}" if col == "protocol" else f"timing {value}"
+            held.append(say(gone, what))
+        r = r[keep]
+    return r, held
 
 
 # Placements of a pair of VMs that zones do not define, in words.

@@ -36,18 +36,32 @@ def test_a_pair_measured_only_outside_the_matrix_is_said_so(tmp_path):
     assert one[0].startswith("**By netperf, 1→3 is 40.83 µs (printed by the tool")
 
 
-def test_a_mean_and_a_median_are_no_ratio(tmp_path):
-    # 1→3 by a classic UDP_RR table alone (1 B: 10⁶ / 4,469.75 = 223.7 µs, a mean), 1→2's
-    # median of its histogram 30 µs: 'The slowest zone pair, 1→3, is 7.46× the fastest'
-    files = {**ONE_TWO, f"{NP}2.7.1-linux-UDP_RR-classic.txt": "1-3/udp.txt"}
+def test_a_mean_and_a_median_are_no_ratio_and_protocols_are_apart(tmp_path):
+    # 1→3 by a classic TCP_RR table with -c -C (1 B: 10⁶ / 6,182.32 = 161.8 µs, a mean), a
+    # UDP_RR and a TCP_CRR one; 1→2's median of its histogram 30 µs. It said 'The slowest
+    # zone pair, 1→3, is 7.46× the fastest' of UDP_RR's mean against the median, and set
+    # UDP_RR against TCP_RR as one matrix ('1→3 is 1.01× 1→2')
+    files = {
+        **ONE_TWO,
+        f"{NP}2.7.1-linux-TCP_RR-c-C-cpu.txt": "1-3/cpu.txt",
+        f"{NP}2.7.1-linux-UDP_RR-classic.txt": "1-3/udp.txt",
+        f"{NP}2.7.1-linux-TCP_CRR-classic.txt": "1-3/crr.txt",
+    }
     t = import_fixtures(tmp_path, "np", files, YAML)
     said = answer_texts(t, "Which zone pair is slowest?")
     row = next(s for s in said if "highest figure" in s)
     assert row.startswith(
         "**The highest figure, 1→3's, is a mean, the lowest, 1→2's, a median: no ratio, and "
         "neither is the slowest or the fastest told** (netperf, median (mean where only a "
-        "mean printed) rtt; 1→2 30 µs, 1→3 223.7 µs (mean);"
+        "mean printed) rtt; 1→2 30 µs, 1→3 161.8 µs (mean);"
+    )
+    assert row.endswith(
+        "Not in the matrix, to hold all but the zones fixed: netperf's 1 run over UDP (1→3); "
+        "1 run timing connect-request-response (1→3)."
     )
     assert not any("× the fastest" in s for s in said)
     one = answer_texts(t, "How slow is zone 1 to zone 3?")
-    assert "**By netperf, 1→3 is 223.7 µs (printed by the tool, no interval)** (mean" in one[0]
+    assert (
+        one[0]
+        == "**By netperf, 1→3 is 161.8 µs (printed by the tool, no interval)** (mean round trip)."
+    )
