@@ -164,18 +164,21 @@ _MEASURE = {"crr": "connect-request-response", "under-load": "under load", "conn
 def _held_alike(r: pd.DataFrame, say=_gone) -> tuple[pd.DataFrame, list[str]]:
     """``r`` at its most common protocol and measure, and what that left out: a netperf
     campaign's UDP_RR at 1→3 was set against TCP_RR at 1→2 as one matrix ('1→3 is 1.01×
-    1→2'); a run that names no protocol is kept."""
+    1→2'); a run that names no protocol is kept, and ICMP over IPv6 is ICMP."""
     held: list[str] = []
     for col in ("protocol", "mode"):
         if col not in r:
             continue
-        values = r[col] if col == "protocol" else r[col].map(lambda m: _MEASURE.get(m, ""))
+        values = (  # an ICMP echo over IPv6 is the same measure as over IPv4: one matrix
+            r[col].str.removesuffix("v6")
+            if col == "protocol"
+            else r[col].map(lambda m: _MEASURE.get(m, ""))
+        )
         if (v := _most(r.assign(_v=values), "_v")) is None:
             continue
         keep = values.isna() | (values == v)
         for value, gone in r[~keep].groupby(values[~keep], sort=True):
-            name = str(value).upper().replace("V6", "v6")  # ICMPv6
-            what = f"over {name}" if col == "protocol" else f"timing {value}"
+            what = f"over {str(value).upper()}" if col == "protocol" else f"timing {value}"
             held.append(say(gone, what))
         r = r[keep]
     return r, held

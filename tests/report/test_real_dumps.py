@@ -1021,19 +1021,18 @@ def test_zone_pairs_known_only_as_a_bound_answer_the_zone_question(tmp_path):
     """Windows pings filed by zone pair, most replies 'time<1ms': four pairs' medians fall
     among them (< 1000 µs), 3→1's is 1000 µs.  The answer said 'Nothing to say: fewer than
     two zone pairs have a latency run whose direction is known' (page 20 named the bounds);
-    a Linux ping of 56 B filed under 2→1 left the matrix (32 B) without a word.  The IPv6
-    ping at 1→1 is held apart as another protocol, as a contrast holds it, and named."""
+    a Linux ping of 56 B filed under 2→1 left the matrix (32 B) without a word."""
     files = {**WINDOWS_ZONES, TWO_PINGS[0]: "az2-az1/p.txt"}
     tables, claims = _answered(tmp_path, files, "Which zone pair has the lowest latency?")
     (said,) = claims.loc[claims["section"] == "answer", "text"]
     assert said == (
         "**Only 3→1 has a median rtt of its own: 1000 µs** (ping; one run each, from its "
-        "samples, none with an interval). 3 more pairs known only as a bound: 1→2 (< 1000 µs), "
-        "1→3 (< 1000 µs), 2→3 (< 1000 µs); the fastest is among them. Not in the matrix, to "
-        "hold all but the zones fixed: ping's 1 run of 56 B (2→1); 1 run over ICMPv6 (1→1)."
+        "samples, none with an interval). 4 more pairs known only as a bound: 1→1 (< 1000 µs), "
+        "1→2 (< 1000 µs), 1→3 (< 1000 µs) and 1 more; the fastest is among them. Not in the "
+        "matrix, to hold all but the zones fixed: ping's 1 run of 56 B (2→1)."
     )
     assert _page20(tables).iloc[-1] == "Not in the matrix, to hold all but the zones fixed: " \
-        "ping's 1 run of 56 B (2→1); 1 run over ICMPv6 (1→1)."  # fmt: skip
+        "ping's 1 run of 56 B (2→1)."  # fmt: skip
 
 
 def test_zone_pairs_of_other_tools_are_in_the_zone_answer(tmp_path):
