@@ -48,6 +48,11 @@ class ToolInfo:
     # Names the tool's command goes by besides ``tool`` (and ``tool`` with ``-`` for ``_``):
     # a command line naming one of them, above an output, is that output's command.
     commands: tuple[str, ...] = ()
+    # Each output holds the samples it has (netperf's -v 2 histogram under its own table): a
+    # run without samples is an execution of its own, never a console that summarises another
+    # file's samples (sockperf's beside its --full-log); a figure of samples that leaves it
+    # out says so.
+    own_samples: bool = False
 
     def command_names(self) -> tuple[str, ...]:
         """Every name a command line of this tool starts with."""

@@ -61,7 +61,14 @@ from ._longrun import (
 )
 from ._matrix_stats import run_loss
 from ._memo import memo
-from ._pages import cell_value, cells_without_value, tool_pair_claims, tool_pair_rows
+from ._pages import (
+    apart,
+    cell_value,
+    cells_without_value,
+    of_one_stat,
+    tool_pair_claims,
+    tool_pair_rows,
+)
 from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
 from ._zones import end_to_end_runs, held_out, matrix_runs, zone_pair_medians, zoned_runs
@@ -1004,6 +1011,7 @@ def _one_pair_claims(
                 + (f", {r['estimate'] / low['estimate']:.2f}× the fastest, "
                    f"{low['src_zone']}→{low['dst_zone']}" if rank else "")
             )  # fmt: skip
+        what += f"; its figure {said}" if (said := apart(r)) else ""
         text = f"**By {tool}, {pair} is {figure}**{stand} ({what})."
         rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, basis=basis,
                                stat=stat, evidence=_cells_evidence([r])))  # fmt: skip
@@ -1348,7 +1356,8 @@ def _latency_zone_row(
     unit, evidence = _zone_evidence(m if len(m) else every)
     if len(m) < 2:
         return _bounded_zone_row(every, m, tool, basis, stat, unit, evidence)
-    lo, hi = m.iloc[0], m.iloc[-1]
+    same, rest = of_one_stat(m)  # a printed mean beside histogram medians: not set against
+    lo, hi = same.iloc[0], same.iloc[-1]
     mixed = m["stat"].nunique() > 1  # a pair's printed mean beside others' medians: said
     each = ", ".join(
         f"{r.src_zone}→{r.dst_zone} {fmt(r.estimate)}"
@@ -1356,16 +1365,27 @@ def _latency_zone_row(
         for r in m.itertuples()
     )
     has = int((m["ci_low"].notna() & m["ci_high"].notna()).sum())
-    the = f"By {tool}, the" if by_tool else "The"
-    word = {x: C.STAT_WORDS.get(x, x) for x in (hi.stat, lo.stat)}
-    head = (
-        f"{the} slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
-        f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}"
-        if hi.stat == lo.stat
-        else f"{the} highest figure, {hi.src_zone}→{hi.dst_zone}'s, is a {word[hi.stat]}, "
-        f"the lowest, {lo.src_zone}→{lo.dst_zone}'s, a {word[lo.stat]}: no ratio, and "
-        "neither is the slowest or the fastest told"
-    )  # a printed mean against a histogram's median (netperf: 223.7 µs 'is 7.46×' 30 µs)
+    word = C.STAT_WORDS.get(lo.stat, lo.stat)
+    others = ", ".join(f"{r.src_zone}→{r.dst_zone}" for r in rest.itertuples())
+    by = f"By {tool}, " if by_tool else ""
+    if rest.empty:
+        head = (
+            f"{by}{'the' if by else 'The'} slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
+            f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}"
+        )
+    elif len(same) > 1:  # a printed mean (105.2 µs) was '3.51× the fastest', a median
+        head = (
+            f"{by}{'of' if by else 'Of'} the {len(same)} pairs with a {word}, the slowest, "
+            f"{hi.src_zone}→{hi.dst_zone}, is {hi.estimate / lo.estimate:.2f}× the fastest, "
+            f"{lo.src_zone}→{lo.dst_zone}; {others}'s figure"
+            + ("s are" if len(rest) > 1 else " is")
+            + " of another statistic, not set against them"
+        )
+    else:  # netperf's classic mean (223.7 µs) was '7.46×' a histogram's median (30 µs)
+        head = (
+            f"{by}{lo.src_zone}→{lo.dst_zone}'s figure is a {word}, {others}'s of another "
+            "statistic: not set against each other"
+        )
     text = (
         f"**{head}** ({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
         "client → server where the addresses prove it; the matrix gives "
@@ -1449,6 +1469,9 @@ def _zone_evidence(m: pd.DataFrame) -> tuple[str, str]:
         unit, evidence = f"one run each, {' or '.join(said)}", "mixed"
     if m[["ci_low", "ci_high"]].isna().all(axis=None):
         unit += ", none with an interval"
+    for _, r in m.iterrows():  # netperf's classic table beside its -v 2 histogram: 'one run'
+        if said := apart(r):
+            unit += f"; {r['src_zone']}→{r['dst_zone']}'s {said}"
     return unit, evidence
 
 

@@ -13,18 +13,19 @@ summary of the very packets its ``--full-log`` file holds, so the two are one me
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from .. import stats, units
+from .. import parsers, stats, units
 from ..schema import Tables
 from ..stats.common import DEFAULT_QUANTILES, INTERVAL_COLUMNS, READ_COLUMNS
 from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
 from ._memo import memo, stamped
-from ._show import fmt_cell
+from ._show import counted, fmt_cell
 
 GROUP = (
     "campaign",
@@ -478,7 +479,8 @@ def _percentiles(
     by = [c for c in by if c in tables.runs.columns and (c != "protocol" or mixed)]
     t, printed = _convert(tables, basis)
     keys = _keys(t.runs, [*by, "tool", "converted_from"])
-    parts = []
+    tool_of = dict(zip(t.runs["run_id"], t.runs["tool"].astype(str)))
+    parts, apart = [], set()
     for b in ("rtt", "half_rtt"):
         ids = {rid for rid, pb in printed.items() if (basis or pb) == b}
         if not ids:
@@ -494,6 +496,9 @@ def _percentiles(
         with_samples |= hist
         sampled = {keys[r] for r in with_samples}
         printed_only = {r for r in ids - with_samples if keys[r] not in sampled}
+        # a run of a tool whose outputs hold their own samples is no console summarising
+        # another's: its group's figure leaves it out (a mean is not pooled with samples), said
+        apart |= {r for r in ids - with_samples if keys[r] in sampled and _own_samples(tool_of[r])}
         reported = _reported_rows(t, printed_only, b, by, level)
         if len(reported):
             parts.append(reported)
@@ -514,7 +519,40 @@ def _percentiles(
         return pd.DataFrame(columns=cols)
     out = _untimed(pd.concat(parts, ignore_index=True).rename(columns={"metric": "basis"}))
     out["label"] = _labels(out, by, t.runs)
+    out = _printed_apart(out, apart, keys, [*by, "tool", "converted_from"])
     return out.reindex(columns=cols).reset_index(drop=True)
+
+
+@functools.cache
+def _own_samples(tool: str) -> bool:
+    return tool in parsers.tools() and parsers.get(tool).INFO.own_samples
+
+
+def _printed_apart(out: pd.DataFrame, apart: set, keys: dict, cols: list[str]) -> pd.DataFrame:
+    """The rows of each group from samples that leave out runs of the group which printed
+    summary statistics only, their note saying so: netperf's classic TCP_RR table (a mean
+    round trip) beside a -v 2 histogram of the same pair, whose median said 'one run' of
+    the pair's two."""
+    if not apart:
+        return out
+    n: dict[tuple, int] = {}
+    for r in apart:
+        n[keys[r]] = n.get(keys[r], 0) + 1
+    k = out.reindex(columns=cols).astype("string").fillna("<NA>")
+    more = pd.Series([n.get(x, 0) for x in k.itertuples(index=False, name=None)], index=out.index)
+    hit = more.gt(0) & out["source"].ne("reported")
+    if not hit.any():
+        return out
+    said = more[hit].map(
+        lambda m: (
+            f"{counted(m, 'more run')} of the group printed summary statistics only, "
+            "not pooled with these samples"
+        )
+    )
+    before = out.loc[hit, "note"].astype("string").replace("", pd.NA)
+    out = out.copy()
+    out.loc[hit, "note"] = said.where(before.isna(), before + "; " + said)
+    return out
 
 
 _UNTIMED = ("printed as 0 µs", "0 µs from the samples")

@@ -13,6 +13,8 @@ and only that.
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -70,6 +72,16 @@ def _extremes(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     largest, so that two groups of one value are named both ('from 2026 µs (latte (to
     10.0.0.5)) to 2026 µs (latte)', not the first group twice)."""
     return _pick(frame, "estimate", "min"), _pick(frame.iloc[::-1], "estimate", "max")
+
+
+def of_one_stat(m: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A zone matrix's cells with a figure, split: those of its most common statistic (a
+    median before a mean on a tie), whose fastest and slowest may be set side by side, and
+    the rest (a printed mean beside histogram medians), which are not."""
+    n = m["stat"].value_counts()
+    top = sorted(n.index, key=lambda x: (-n[x], x != "p50"))[0] if len(n) else None
+    same = m["stat"].eq(top)
+    return m[same], m[~same]
 
 
 def without_value(
@@ -168,13 +180,22 @@ def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> 
             else f"from {fmt_interval(lo)} (*{lo['label']}*) to {fmt_interval(hi)} "
             f"(*{hi['label']}*), {len(g)} groups"
         )
+        left = [f"*{r['label']}*'s {said}" for _, r in g.iterrows() if (said := apart(r))]
         texts.append(
-            f"{head_} {where}; {_with_interval(g, level)}, {printed} "
-            f"printed by the tool.{without_value(every, lo, hi)}"
+            f"{head_} {where}; {_with_interval(g, level)}, {printed} printed by the tool"
+            + "".join(f"; {x}" for x in left)  # netperf's classic table beside a histogram
+            + f".{without_value(every, lo, hi)}"
         )
     if converted:
         texts.append(f"Converted explicitly to {converted} (rtt = 2 × half_rtt).")
     return _rows("distributions", texts or ["Nothing to summarise: no latency group."])
+
+
+def apart(r: pd.Series) -> str:
+    """'leaves out 1 run that printed a summary only' of a figure from samples whose group
+    holds runs that printed statistics alone (``_latency._printed_apart``), else ''."""
+    k = re.search(r"(\d+) more runs? of the group printed", str(r.get("note") or ""))
+    return f"leaves out {counted(int(k[1]), 'run')} that printed a summary only" if k else ""
 
 
 def _with_interval(g: pd.DataFrame, level: float) -> str:
@@ -256,7 +277,7 @@ def tail_claims(ratios: pd.DataFrame, exceed: pd.DataFrame, *, level: float) -> 
         groups = counted(exceed["label"].nunique(), "group")
         texts.append(f"No exceedance probability ({groups}: the table's `note` says why).")
     else:
-        texts.append("No exceedance probability: no group has samples.")
+        texts.append("No exceedance probability: no group has per-probe samples.")
     return _rows("tails", texts)
 
 
@@ -351,12 +372,16 @@ def zone_matrix_claims(
         def said(r) -> str:
             return fmt(r["estimate"]) + (" (mean)" if mixed and r["stat"] == "mean" else "")
 
-        texts.append(
-            f"{word.capitalize()} {basis} of {tool} over {len(m)} zone pairs: fastest "
-            f"{lo['src_zone']}→{lo['dst_zone']} at {said(lo)}, slowest "
-            f"{hi['src_zone']}→{hi['dst_zone']} at {said(hi)} "
-            f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
-        )
+        same, rest = of_one_stat(m)
+        if rest.empty:
+            texts.append(
+                f"{word.capitalize()} {basis} of {tool} over {len(m)} zone pairs: fastest "
+                f"{lo['src_zone']}→{lo['dst_zone']} at {said(lo)}, slowest "
+                f"{hi['src_zone']}→{hi['dst_zone']} at {said(hi)} "
+                f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
+            )
+        else:  # a printed mean (105.2 µs) was '3.51× the fastest', a percentile median
+            texts.append(_of_two_stats(same, rest, word, basis, tool, said))
     if len(m):
         texts.append(_cells_with_interval(medians, level))
     if len(m) < len(medians):  # named with their bounds, and where they may stand
@@ -437,6 +462,25 @@ def _other_matrix_claims(medians: pd.DataFrame, tool: str, basis: str) -> pd.Dat
     if held := held_out(medians):
         texts.append(held)
     return _rows("zone matrix", texts)
+
+
+def _of_two_stats(same, rest, word: str, basis: str, tool: str, said) -> str:
+    """Page 20's first sentence of a matrix whose cells are of two statistics: the fastest
+    and slowest of the most common one set side by side, the others named apart."""
+    w = C.STAT_WORDS.get(str(same["stat"].iloc[0]), str(same["stat"].iloc[0]))
+    head = f"{word.capitalize()} {basis} of {tool} over {len(same) + len(rest)} zone pairs"
+    if len(same) > 1:
+        lo, hi = _extremes(same)
+        head += (
+            f"; of the {len(same)} with a {w}, fastest {lo['src_zone']}→{lo['dst_zone']} at "
+            f"{said(lo)}, slowest {hi['src_zone']}→{hi['dst_zone']} at {said(hi)} "
+            f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)"
+        )
+    else:
+        head += f": {same['src_zone'].iloc[0]}→{same['dst_zone'].iloc[0]} at {said(same.iloc[0])}"
+    others = ", ".join(f"{r['src_zone']}→{r['dst_zone']} at {said(r)}" for _, r in rest.iterrows())
+    them = "them" if len(same) > 1 else "it"
+    return f"{head}; {others}: of another statistic, not set against {them}."
 
 
 def throughput_claims(tp: pd.DataFrame) -> pd.DataFrame:

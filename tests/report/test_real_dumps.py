@@ -971,7 +971,8 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     (105.2 µs), 1→3's its percentiles (30 µs), 2→3's a histogram (40 µs). The zone answer
     said '3.51× ...; 1→3 30 µs, 2→3 40 µs, 1→2 105.2 µs' and 'the matrix gives every pair
     with its interval' (one has one); the key findings said 'mean rtt' of them all and
-    nothing of the mtr traces."""
+    nothing of the mtr traces.  Page 20 said '3.51× the fastest' of 1→2's mean against 1→3's
+    median: the two medians are set side by side, the mean apart."""
     files = {
         "lagscope/lagscope--1.0.1-linux-n1000.txt": "az1-az2/lagscope.txt",
         "mtr/mtr--0.95-linux-r-c10-n-2hops.txt": "az1-az2/mtr.txt",
@@ -983,6 +984,10 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     assert "(lagscope, median (mean where only a mean printed) rtt; 1→3 30 µs, 2→3 40 µs, " \
         "1→2 105.2 µs (mean);" in said  # fmt: skip
     assert said.endswith("the matrix gives each pair's interval where it has one (1 of 3).")
+    assert said.startswith(
+        "**Of the 2 pairs with a median, the slowest, 2→3, is 1.33× the fastest, 1→3; 1→2's "
+        "figure is of another statistic, not set against them** "
+    )
     medians = rep.zone_pair_medians(tables, level=0.95)
     md = rep.campaign_findings(
         rep.import_overview("zp", tmp_path), rep.headline(rep.latency_percentiles(tables)),
@@ -993,8 +998,9 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     page20 = rep.zone_matrix_claims(medians, rep.asymmetry_table(tables, rng=0), level=0.95,
                                     both_ways=rep.both_ways(medians))["text"]  # fmt: skip
     assert page20.iloc[0] == (
-        "Median (mean where printed) rtt of lagscope over 3 zone pairs: fastest 1→3 at 30 µs, "
-        "slowest 1→2 at 105.2 µs (mean) (3.51× the fastest)."
+        "Median (mean where printed) rtt of lagscope over 3 zone pairs; of the 2 with a "
+        "median, fastest 1→3 at 30 µs, slowest 2→3 at 40 µs (1.33× the fastest); 1→2 at "
+        "105.2 µs (mean): of another statistic, not set against them."
     )
 
 

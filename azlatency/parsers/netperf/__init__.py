@@ -58,6 +58,7 @@ from .tables import Cursor, classic, columns, csv, is_csv_header, is_header_line
 
 INFO = ToolInfo(
     tool=TOOL,
+    own_samples=True,  # a classic table beside a -v 2 histogram is two executions
     description="netperf classic tables (TCP_RR, UDP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, "
     "UDP_STREAM), omni -o/-O/-k output selectors, -D interim results, -v 2 histograms",
     # "-verbose": a -v 2 table or histogram followed the result
