@@ -33,7 +33,9 @@ from ._asked import (
     asked_stat,
     asked_threshold,
     asked_times,
+    asks_latency_too,
     asks_throughput,
+    loss_and_speed,
     named_pairs,
     named_tools,
 )
@@ -272,15 +274,20 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
         sizes = size_claims(claims) if name == "message size" else _empty()
         return pd.concat([sizes, claims], ignore_index=True) if len(sizes) else claims
     if name == "zone pair":
+        lost = _empty()
         if other := asked_other_stat(question):
-            return other_stat_claims(tables, named_pairs(question), other, level)
+            of_loss, question = loss_and_speed(question)
+            lost = other_stat_claims(tables, named_pairs(of_loss), other, level)
+            if not asks_latency_too(question):  # '..., and is 1→3 slower than 1→2?' too
+                return lost
         of_throughput = asks_throughput(question)
         asked, times = named_pairs(question), asked_times(question, throughput=of_throughput)
-        return zone_claims(
+        claims = zone_claims(
             tables, level=level, asked=asked, rng=rng, times=times, throughput=of_throughput,
             stat=asked_stat(question), threshold=asked_threshold(question),
             rate=asked_rate(question),
         )  # fmt: skip
+        return pd.concat([lost, claims], ignore_index=True) if len(lost) else claims
     if name == "tool":
         return tool_claims(tables, named_tools(question), level)
     if name == "stability":

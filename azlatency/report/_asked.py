@@ -408,6 +408,35 @@ _LATENCY_WORDS = re.compile(
 )
 
 
+# A question of loss or jitter that asks of latency too: 'Is there packet loss from zone 3 to
+# zone 1, and is zone 1 to zone 3 slower than zone 1 to zone 2?' got the loss alone.
+_SPEED_WORDS = re.compile(
+    r"\b(?:slow|slower|slowest|fast|faster|fastest|latency|latencies|rtts?|round[- ]trips?)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_latency_too(question: str | None) -> bool:
+    """Whether a question of loss or jitter also asks how fast (its latency words outside
+    the loss or jitter phrase: 'latency jitter' asks jitter alone)."""
+    q = re.sub(r"\b(?:latency|rtt|delay)\s+(?=jitter|variation)", " ", question or "", flags=re.I)
+    return bool(_SPEED_WORDS.search(_OTHER_STAT.sub(" ", q)))
+
+
+def loss_and_speed(question: str | None) -> tuple[str, str]:
+    """A question of loss or jitter and of latency as its two parts, each the clauses that
+    ask it ('..., and ...', '; ', a second sentence), so each reads its own pairs: the loss
+    of 3→1 and whether 1→3 is slower than 1→2 were one reading of three pairs ('1→3 is
+    1.42× 3→1'). One clause asking both is both parts."""
+    q = question or ""
+    parts = [c for c in re.split(r",\s*(?:and|but)\s+|;\s*|[?.!]\s+", q) if c.strip()]
+    lost = [c for c in parts if _OTHER_STAT.search(c)]
+    rest = [c for c in parts if not _OTHER_STAT.search(c)]
+    if not lost or not rest:
+        return q, q
+    return " ".join(lost), " ".join(rest)
+
+
 def asks_throughput(question: str | None) -> bool:
     """Whether ``question`` asks of throughput and not of latency."""
     q = question or ""

@@ -124,10 +124,35 @@ def _histogram_rows(
     """Percentiles of merged histograms (exact: counts add), each known to its bin."""
     samples = t.samples[t.samples["run_id"].isin(ids)]
     runs = t.runs[t.runs["run_id"].isin(ids)]
-    out = stats.histogram_quantiles(
-        samples, runs, by=[*by, "tool", "converted_from"], quantiles=quantiles, level=level
-    )
+    cols = [*by, "tool", "converted_from"]
+    out = stats.histogram_quantiles(samples, runs, by=cols, quantiles=quantiles, level=level)
     out["metric"], out["source"], out["run_id"] = basis, "histogram", pd.NA
+    return _printed_in_bin(out, t, runs, basis, cols)
+
+
+def _printed_in_bin(
+    out: pd.DataFrame, t: Tables, runs: pd.DataFrame, basis: str, cols: list[str]
+) -> pd.DataFrame:
+    """A one-run group's histogram quantile whose run printed that quantile inside its bin
+    takes the printed value (exact: of every transaction), its interval staying the bins':
+    lagscope's 100 µs bins put 2→1's median at '100 µs (95% CI 0–100)' (the bin's top
+    edge) beside 1→2's printed 30 µs, where lagscope printed '50% 22'."""
+    one = out["n_runs"].eq(1) & out["stat"].astype(str).str.startswith("p") if len(out) else None
+    if one is None or not one.any():
+        return out
+    s = t.summaries
+    s = s[s["run_id"].isin(runs["run_id"]) & s["metric"].eq(basis) & s["source"].eq("reported")]
+    printed = {(r, st): v for r, st, v in zip(s["run_id"], s["stat"].astype(str), s["value"])}
+    of_key = {k: r for r, k in _keys(runs, cols).items()}  # one run a group: the row's run
+    k = out.reindex(columns=cols).astype("string").fillna("<NA>")
+    out = out.copy()
+    for i, key in zip(out.index[one], k[one].itertuples(index=False, name=None)):
+        v = printed.get((of_key.get(key), str(out.at[i, "stat"])))
+        lo, hi = out.at[i, "bound_low"], out.at[i, "bound_high"]
+        if v is not None and pd.notna(lo) and lo <= v <= hi:
+            out.at[i, "estimate"] = v  # exact: no longer known only to its bin
+            out.loc[i, ["bound_low", "bound_high"]] = np.nan
+            out.at[i, "note"] = "printed by the tool, inside its bin (the interval is the bins')"
     return out
 
 

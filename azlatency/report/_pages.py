@@ -832,7 +832,8 @@ def see_latency(part: pd.DataFrame) -> str:
         printed_range(lo) or (lo["estimate"],) * 2,
         printed_range(hi) or (hi["estimate"],) * 2,
     )
-    near, far = f"{c / b:.3g}×", f"{d / a:.3g}×"  # published ranges: the ratio's two ends
+    near = f"{c / b:.3g}×" if b > 0 else "unboundedly"  # published ranges or bins: the
+    far = f"{d / a:.3g}×" if a > 0 else "unboundedly"  # ratio's two ends (a bin from 0: none)
     notes = "".join(_overlapped(p, r, which) for r, which in ((hi, "slowest"), (lo, "fastest")))
     # two tools' figures are no one measure (ping's ICMP against sockperf's UDP): the chart's
     # span is said as that, not as one group being so many times another

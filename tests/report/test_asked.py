@@ -7,7 +7,15 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from azlatency.report._asked import _named, asked_stat, asked_times, asks_throughput, named_pairs
+from azlatency.report._asked import (
+    _named,
+    asked_stat,
+    asked_times,
+    asks_latency_too,
+    asks_throughput,
+    loss_and_speed,
+    named_pairs,
+)
 from tests.conftest import ROOT
 
 
@@ -177,3 +185,21 @@ def test_the_bundled_questions_name_what_their_compare_says():
             assert _named(y["question"])[: len(want)] == want, f
             seen += 1
     assert seen == 4
+
+
+def test_a_question_of_loss_and_of_speed_is_read_in_its_two_parts():
+    # the loss of 3→1 and whether 1→3 is slower than 1→2 were one reading of three pairs,
+    # answered '1→3 is 1.42× 3→1' and the loss alone
+    q = "Is there packet loss from zone 3 to zone 1, and is zone 1 to zone 3 slower than zone 1 to zone 2?"
+    lost, speed = loss_and_speed(q)
+    assert named_pairs(lost) == [("3→1",)]
+    assert named_pairs(speed) == [("1→3", "1→2")]
+    assert asks_latency_too(speed)
+    both = "Is there packet loss and high latency between zone 1 and zone 3?"
+    assert loss_and_speed(both) == (both, both) and asks_latency_too(both)
+    for alone in (
+        "Is there packet loss between zone 1 and zone 2?",
+        "What is the latency jitter from zone 1 to zone 3?",
+        "How many packets were dropped from zone 1 to zone 2?",
+    ):
+        assert not asks_latency_too(alone), alone

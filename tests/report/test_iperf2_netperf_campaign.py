@@ -79,8 +79,10 @@ def test_netperf_rr_latency_in_latency_percentiles(tables):
     assert (printed["p50"], printed["p99"], printed["mean"]) == (20, 4666, 202.12)
     hist = netperf[(netperf["source"] == "histogram") & (netperf["stat"] == "p50")].iloc[0]
     # 13203 transactions; TEN_USEC holds 6235 in [10, 20) and 5386 in [20, 30): the median's
-    # bin is [20, 30)
-    assert (hist["bound_low"], hist["bound_high"]) == (20.0, 30.0)
+    # bin is [20, 30), whose top edge it was; the run printed '50th Percentile Latency
+    # Microseconds' 20, inside it: the figure, exact, the interval the bins'
+    assert (hist["estimate"], hist["ci_low"], hist["ci_high"]) == (20.0, 20.0, 30.0)
+    assert hist["note"].startswith("printed by the tool, inside its bin")
     assert not (lat["tool"] == "iperf2").any()  # one-way interval means are not rtt
 
 
