@@ -1186,7 +1186,8 @@ def throughput_zone_claims(
     # 'Is throughput from zone 1 to zone 3 lower than within zone 1?' of runs that measured
     # 1→2 and 2→1 alone was answered '1→2 carries 0.99× 2→1', first
     seen = sorted(set(tp["pair"].dropna()))
-    said = [_throughput_unmeasured(p, seen) for p in named if p not in covered]
+    by = [c for c in extra if c in tp.columns]
+    said = [_throughput_unmeasured(p, seen, tp, by, mixed) for p in named if p not in covered]
     return pd.concat([*said, out], ignore_index=True) if said else out
 
 
@@ -1208,14 +1209,25 @@ def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row:
                       estimate=value, evidence=row.get("evidence"))  # fmt: skip
 
 
-def _throughput_unmeasured(pairs: tuple[str, ...], seen: list[str]) -> pd.DataFrame:
+def _throughput_unmeasured(
+    pairs: tuple[str, ...], seen: list[str], tp: pd.DataFrame, by: list[str], mixed
+) -> pd.DataFrame:
     """Named pairs no one throughput condition measured: which no run measured, or that no
-    one tool and condition measured both."""
+    one tool and condition measured both, with each one's figures by condition (``tp``'s
+    rows grouped ``by``): 'the statements below give each where it was measured' promised
+    1→3's netperf figure, which no statement gave (a condition of one pair has none)."""
     if gone := [p for p in pairs if p not in seen]:
         return _unmeasured(pairs, seen, "throughput", gone)
+    each = []
+    for p in pairs:
+        for _, g in tp[tp["pair"] == p].groupby(by, dropna=False, sort=True):
+            held = dict(g.iloc[0][by].dropna())
+            runs = "one run" if len(g) == 1 else f"the median of {len(g)} runs"
+            figure = fmt(float(g["estimate"].median()), "bps")
+            each.append(f"{p} by {throughput_context(held, '', mixed)}: {figure} ({runs})")
     text = (
-        f"**{pairs[0]} against {pairs[1]}: not compared** (no one tool and condition measured "
-        "both: the statements below give each where it was measured)."
+        f"**{pairs[0]} against {pairs[1]}: not compared** ({'; '.join(each)}; no one tool and "
+        "condition measured both, and two conditions' figures are not set side by side)."
     )
     row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
     return _frame([row])

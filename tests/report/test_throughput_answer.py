@@ -432,3 +432,25 @@ def test_a_tools_two_tests_are_two_series_and_not_compared(tmp_path):
     claims = rep.contrast_claims(t, factors=["placement"], rng=0)
     (apart,) = claims.loc[claims["tool"].eq("ethr"), "text"]
     assert "not compared" in apart and "(test bandwidth vs pps;" in apart
+
+
+def test_pairs_no_one_condition_measured_both_are_each_given(tmp_path):
+    # netperf TCP_STREAM at 1→3, iperf2 at 1→2 with one and two streams, and at 3→1 with two:
+    # '1→3 against 1→2: not compared (no one tool and condition measured both: the
+    # statements below give each where it was measured)', and none gave 1→3's 1.497 Gbit/s
+    files = {
+        "netperf/netperf--2.7.1-linux-TCP_STREAM-classic.txt": "1-3/np.txt",
+        "iperf2/iperf2--2.0.5-linux-c-i1-tcp.txt": "1-2/iperf.txt",
+        "iperf2/iperf2--2.0.13-linux-c-i1-P2-tcp.txt": "1-2/iperf-p2.txt",
+        "iperf2/iperf2--2.0.5-linux-c-i1-P2-tcp.txt": "3-1/iperf-p2.txt",
+    }
+    rules = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
+    t = import_fixtures(tmp_path, "tp", files, rules)
+    said = answer_texts(t, "Does zone 1 to zone 3 carry less throughput than zone 1 to zone 2?")
+    assert said[0] == (
+        "**1→3 against 1→2: not compared** (1→3 by netperf, 16384 B, 1 stream, the sender's "
+        "figure: 1.497 Gbit/s (one run); 1→2 by iperf2, 1 stream, the sender's figure: 1.19 "
+        "Gbit/s (one run); 1→2 by iperf2, 2 streams, the sender's figure: 3.435 Gbit/s (one "
+        "run); no one tool and condition measured both, and two conditions' figures are not "
+        "set side by side)."
+    )
