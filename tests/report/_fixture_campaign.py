@@ -20,6 +20,10 @@ TWO_PINGS = (
 )
 
 
+# campaign.yaml's rule that files a fixture by zone pair: "1-3/irtt.txt" is 1→3.
+BY_PATH = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
+
+
 def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | None = None) -> Tables:
     """Copy ``files`` (fixture path under tests/fixtures → path in the campaign) into
     ``tmp/raw/name`` with ``yaml`` as its campaign.yaml, import it, check every file was

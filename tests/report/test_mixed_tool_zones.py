@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from azlatency import report as rep
-from tests.report._fixture_campaign import answer_texts, import_fixtures
+from tests.report._fixture_campaign import BY_PATH, answer_texts, import_fixtures
 
-YAML = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
 FILES = {
     "irtt/irtt--0.9.0-linux-i20ms-d2s-clean.txt": "1-3/irtt.txt",
     "irtt/irtt--0.9.0-linux-q-i10ms-d2s-loss.txt": "3-1/irtt.txt",
@@ -21,7 +20,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
-    return import_fixtures(tmp_path_factory.mktemp("mixed"), "mixed", FILES, YAML)
+    return import_fixtures(tmp_path_factory.mktemp("mixed"), "mixed", FILES, BY_PATH)
 
 
 def test_a_printed_percentile_inside_its_bin_is_the_figure(tables):

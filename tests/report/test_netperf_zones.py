@@ -6,10 +6,9 @@ by zone pair with a path rule)."""
 from __future__ import annotations
 
 from azlatency import report as rep
-from tests.report._fixture_campaign import answer_texts, import_fixtures
+from tests.report._fixture_campaign import BY_PATH, answer_texts, import_fixtures
 
 NP = "netperf/netperf--"
-YAML = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
 ONE_TWO = {  # 1 B, TCP: a classic table (249.74 µs mean) and a -v 2 histogram (median 30 µs)
     f"{NP}2.7.1-linux-TCP_RR-classic.txt": "1-2/classic.txt",
     f"{NP}2.7.1-linux-TCP_RR-v2-histogram.txt": "1-2/v2.txt",
@@ -25,7 +24,7 @@ def test_a_pair_measured_only_outside_the_matrix_is_said_so(tmp_path):
         f"{NP}2.7.1-linux-j-v2-OMNI-T-TCP-d-RR-o-pkb.txt": "1-3/pkb.txt",
         f"{NP}2.7.0-pkb-linux-TCP_RR-r64x1024-classic.txt": "1-3/r64.txt",
     }
-    t = import_fixtures(tmp_path, "np", files, YAML)
+    t = import_fixtures(tmp_path, "np", files, BY_PATH)
     said = answer_texts(t, "Is zone 1 to zone 3 slower than zone 1 to zone 2?")
     assert not any("no latency run measured" in s for s in said)
     assert (
@@ -48,7 +47,7 @@ def test_a_mean_and_a_median_are_no_ratio_and_protocols_are_apart(tmp_path):
         f"{NP}2.7.1-linux-UDP_RR-classic.txt": "1-3/udp.txt",
         f"{NP}2.7.1-linux-TCP_CRR-classic.txt": "1-3/crr.txt",
     }
-    t = import_fixtures(tmp_path, "np", files, YAML)
+    t = import_fixtures(tmp_path, "np", files, BY_PATH)
     said = answer_texts(t, "Which zone pair is slowest?")
     row = next(s for s in said if "not set against" in s)
     assert row.startswith(

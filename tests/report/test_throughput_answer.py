@@ -12,7 +12,7 @@ from azlatency.report._answer import _throughput_times
 from azlatency.report._claims import throughput_context
 from azlatency.report._throughput import kinds, paced_note, throughput_table
 from azlatency.stats.asymmetry import directed
-from tests.report._fixture_campaign import TWO_PINGS, answer_texts, import_fixtures
+from tests.report._fixture_campaign import BY_PATH, TWO_PINGS, answer_texts, import_fixtures
 
 YAML = """
 name: tp
@@ -444,8 +444,7 @@ def test_pairs_no_one_condition_measured_both_are_each_given(tmp_path):
         "iperf2/iperf2--2.0.13-linux-c-i1-P2-tcp.txt": "1-2/iperf-p2.txt",
         "iperf2/iperf2--2.0.5-linux-c-i1-P2-tcp.txt": "3-1/iperf-p2.txt",
     }
-    rules = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
-    t = import_fixtures(tmp_path, "tp", files, rules)
+    t = import_fixtures(tmp_path, "tp", files, BY_PATH)
     said = answer_texts(t, "Does zone 1 to zone 3 carry less throughput than zone 1 to zone 2?")
     assert said[0] == (
         "**1→3 against 1→2: not compared** (1→3 by netperf, 16384 B, 1 stream, the sender's "

@@ -17,7 +17,7 @@ from azlatency.campaign import import_campaign
 from azlatency.report import _summary
 from azlatency.report._answer import _zone_evidence, zone_claims
 from tests.conftest import ROOT, SYNTH
-from tests.report._fixture_campaign import FX, import_fixtures
+from tests.report._fixture_campaign import BY_PATH, FX, import_fixtures
 
 FPING_C20 = "fping/fping--5.1-linux-C20-loss-multi.txt"
 FPING_S = "fping/fping--5.1-linux-s-c10-loss.txt"
@@ -231,8 +231,7 @@ def test_the_zone_answer_says_what_its_figures_are(tmp_path):
         hping.format("1-upstream", "p443-c5-file"): "1-3/hping.txt",
         hping.format(2, "p443-c10-file"): "2-3/hping.txt",
     }
-    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
-    tables = import_fixtures(tmp_path, "hping-zones", files, yaml)
+    tables = import_fixtures(tmp_path, "hping-zones", files, BY_PATH)
     claim = zone_claims(tables).iloc[0]
     assert claim["text"] == (
         "**The slowest zone pair, 1→2, is 1.30× the fastest, 1→3** (hping3, median rtt; "
@@ -265,8 +264,7 @@ def test_tools_to_other_far_ends_of_one_zone_pair_are_not_one_pair_of_vms(tmp_pa
             "2.10-windows-tcp-connect-no-statistics", "docs-sql-private-endpoint"
         ): "2-1/endpoint.txt",
     }
-    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
-    tables = import_fixtures(tmp_path, "far-ends", files, yaml)
+    tables = import_fixtures(tmp_path, "far-ends", files, BY_PATH)
     agree = rep.cross_tool(tables)
     assert agree.empty
     assert agree.attrs["alone"] == ["hping3", "psping"]
@@ -307,8 +305,7 @@ def test_one_way_delays_are_no_zone_matrix_tool(tmp_path):
         "owping/owping--5.2.3-linux-c200-loss.txt": "2-1/owping.txt",
         "irtt/irtt--0.9.0-linux-q-i10ms-d2s-loss.txt": "2-1/irtt.txt",
     }
-    yaml = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
-    tables = import_fixtures(tmp_path, "one-way", files, yaml)
+    tables = import_fixtures(tmp_path, "one-way", files, BY_PATH)
     assert rep.main_tool(tables.runs) == "irtt"
     m = rep.zone_pair_medians(tables)
     got = list(zip(m["src_zone"], m["dst_zone"], m["estimate"], m["source"]))
