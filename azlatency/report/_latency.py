@@ -142,16 +142,21 @@ def _printed_in_bin(
         return out
     s = t.summaries
     s = s[s["run_id"].isin(runs["run_id"]) & s["metric"].eq(basis) & s["source"].eq("reported")]
-    printed = {(r, st): v for r, st, v in zip(s["run_id"], s["stat"].astype(str), s["value"])}
+    printed = {  # a value and the range it was printed to (lagscope's '22': 22–23 µs)
+        (r, st): (v, lo, hi)
+        for r, st, v, lo, hi in zip(
+            s["run_id"], s["stat"].astype(str), s["value"], s["bound_low"], s["bound_high"]
+        )
+    }
     of_key = {k: r for r, k in _keys(runs, cols).items()}  # one run a group: the row's run
     k = out.reindex(columns=cols).astype("string").fillna("<NA>")
     out = out.copy()
     for i, key in zip(out.index[one], k[one].itertuples(index=False, name=None)):
-        v = printed.get((of_key.get(key), str(out.at[i, "stat"])))
+        v, v_lo, v_hi = printed.get((of_key.get(key), str(out.at[i, "stat"])), (None,) * 3)
         lo, hi = out.at[i, "bound_low"], out.at[i, "bound_high"]
         if v is not None and pd.notna(lo) and lo <= v <= hi:
-            out.at[i, "estimate"] = v  # exact: no longer known only to its bin
-            out.loc[i, ["bound_low", "bound_high"]] = np.nan
+            out.at[i, "estimate"] = v  # no longer known only to its bin: to what it printed
+            out.loc[i, ["bound_low", "bound_high"]] = [v_lo, v_hi]
             out.at[i, "note"] = "printed by the tool, inside its bin (the interval is the bins')"
     return out
 

@@ -402,8 +402,9 @@ def zone_matrix_claims(
         )
     else:
         texts.append(
-            f"No zone pair was measured both ways by {tool} with samples ({both_ways} have "
-            "both directions in the matrix): no direction can be tested."
+            f"No zone pair was measured both ways by {tool} with samples ({both_ways} "
+            f"{'has' if both_ways == 1 else 'have'} both directions in the matrix): no direction "
+            "can be tested."
         )
     if held := held_out(medians):
         texts.append(held)

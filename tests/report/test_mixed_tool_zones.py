@@ -29,6 +29,7 @@ def test_a_printed_percentile_inside_its_bin_is_the_figure(tables):
     head = rep.headline(rep.latency_percentiles(tables)).set_index("label")
     row = head.loc["zone 2→1 · lagscope"]
     assert (row["estimate"], row["ci_low"], row["ci_high"]) == (22, 0, 100)
+    assert (row["bound_low"], row["bound_high"]) == (22, 23)  # as printed: whole µs
     assert row["note"].startswith("printed by the tool, inside its bin")
     said = rep.distribution_claims(head.reset_index(), level=0.95)["text"]
     assert said.str.startswith("**lagscope median, rtt:** from 22 µs (95% CI 0–100)").any()
