@@ -871,7 +871,7 @@ def _pair_cells(
         rows = _rows_of(m, pairs)
         if len(rows) < len(pairs):
             size = _shared_size(zoned[zoned["tool"] == tool], pairs)
-            if size is not None and size != m["msg_size_bytes"].iloc[0]:
+            if size is not None and (m.empty or size != m["msg_size_bytes"].iloc[0]):
                 m = zone_pair_medians(tables, tool=tool, msg_size=size, level=level, stat=stat)
                 rows = _rows_of(m, pairs)
         seen |= set(_keys(m))
