@@ -1384,27 +1384,7 @@ def _latency_zone_row(
         for r in m.itertuples()
     )
     has = int((m["ci_low"].notna() & m["ci_high"].notna()).sum())
-    word = C.STAT_WORDS.get(lo.stat, lo.stat)
-    others = ", ".join(f"{r.src_zone}→{r.dst_zone}" for r in rest.itertuples())
-    by = f"By {tool}, " if by_tool else ""
-    if rest.empty:
-        head = (
-            f"{by}{'the' if by else 'The'} slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
-            f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}"
-        )
-    elif len(same) > 1:  # a printed mean (105.2 µs) was '3.51× the fastest', a median
-        head = (
-            f"{by}{'of' if by else 'Of'} the {len(same)} pairs with a {word}, the slowest, "
-            f"{hi.src_zone}→{hi.dst_zone}, is {hi.estimate / lo.estimate:.2f}× the fastest, "
-            f"{lo.src_zone}→{lo.dst_zone}; {others}'s figure"
-            + ("s are" if len(rest) > 1 else " is")
-            + " of another statistic, not set against them"
-        )
-    else:  # netperf's classic mean (223.7 µs) was '7.46×' a histogram's median (30 µs)
-        head = (
-            f"{by}{lo.src_zone}→{lo.dst_zone}'s figure is a {word}, {others}'s of another "
-            "statistic: not set against each other"
-        )
+    head = _zone_head(same, rest, f"By {tool}, " if by_tool else "")
     text = (
         f"**{head}** ({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
         "client → server where the addresses prove it; the matrix gives "
@@ -1431,11 +1411,39 @@ def _latency_zone_row(
         stat=str(lo["stat"]),
         value_a=float(hi.estimate),
         value_b=float(lo.estimate),
-        estimate=float(hi.estimate / lo.estimate),
+        estimate=float(hi.estimate / lo.estimate) if len(same) > 1 else None,  # one a stat
         groups_a=[f"{r.src_zone}→{r.dst_zone}" for r in m.itertuples()],
         evidence=evidence,
     )
     return row
+
+
+def _zone_head(same: pd.DataFrame, rest: pd.DataFrame, by: str) -> str:
+    """The zone-pair statement's bold head: the slowest pair against the fastest of the
+    statistic most cells have (``same``, sorted), the cells of another statistic (``rest``)
+    named apart; ``by``: 'By latte, ' where other tools' statements follow."""
+    lo, hi = same.iloc[0], same.iloc[-1]
+    word = C.STAT_WORDS.get(lo.stat, lo.stat)
+    others = ", ".join(f"{r.src_zone}→{r.dst_zone}" for r in rest.itertuples())
+    if rest.empty:
+        head = (
+            f"{by}{'the' if by else 'The'} slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
+            f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}"
+        )
+    elif len(same) > 1:  # a printed mean (105.2 µs) was '3.51× the fastest', a median
+        head = (
+            f"{by}{'of' if by else 'Of'} the {len(same)} pairs with a {word}, the slowest, "
+            f"{hi.src_zone}→{hi.dst_zone}, is {hi.estimate / lo.estimate:.2f}× the fastest, "
+            f"{lo.src_zone}→{lo.dst_zone}; {others}'s figure"
+            + ("s are" if len(rest) > 1 else " is")
+            + " of another statistic, not set against them"
+        )
+    else:  # netperf's classic mean (223.7 µs) was '7.46×' a histogram's median (30 µs)
+        head = (
+            f"{by}{lo.src_zone}→{lo.dst_zone}'s figure is a {word}, {others}'s of another "
+            "statistic: not set against each other"
+        )
+    return head
 
 
 def _bounded_zone_row(every, m, tool: str, basis: str, stat: str, unit: str, evidence: str):
