@@ -53,6 +53,7 @@ from ._compare import (
     summarising_runs,
 )
 from ._data import labels
+from ._latency import apart
 from ._longrun import (
     analyse_session,
     long_runs,
@@ -64,7 +65,6 @@ from ._longrun import (
 from ._matrix_stats import run_loss
 from ._memo import memo
 from ._pages import (
-    apart,
     cell_value,
     cells_without_value,
     of_one_stat,
@@ -545,7 +545,7 @@ def other_stat_claims(
         m = m.dropna(subset=["estimate"])
         if m.empty:
             continue
-        m = m.assign(pair=m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str))
+        m = m.assign(pair=_pairs_of(m))
         seen |= set(m["pair"])
         if named:  # each named pair the tool measured, in the question's order
             mine = m.set_index("pair")
@@ -874,25 +874,26 @@ def _pair_cells(
             if size is not None and (m.empty or size != m["msg_size_bytes"].iloc[0]):
                 m = zone_pair_medians(tables, tool=tool, msg_size=size, level=level, stat=stat)
                 rows = _rows_of(m, pairs)
-        seen |= set(_keys(m))
+        seen |= set(_pairs_of(m))
         if rows:
             out[tool] = (m, rows)
     return out, sorted(seen)
 
 
-def _keys(m: pd.DataFrame) -> pd.Series:
+def _pairs_of(m: pd.DataFrame) -> pd.Series:
+    """'1→3' of each row's zones."""
     return m["src_zone"].astype(str) + "→" + m["dst_zone"].astype(str)
 
 
 def _rows_of(m: pd.DataFrame, pairs: Sequence[str]) -> dict[str, pd.Series]:
-    key = _keys(m)
+    key = _pairs_of(m)
     return {p: m[key.eq(p)].iloc[0] for p in pairs if key.eq(p).any()}
 
 
 def _shared_size(runs: pd.DataFrame, pairs: Sequence[str]) -> int | None:
     """The message size at which one tool's ``runs`` measured every pair of ``pairs`` (the
     one with the most runs of them), or None."""
-    key = _keys(runs)
+    key = _pairs_of(runs)
     mine = runs[key.isin(pairs)].assign(_pair=key)
     sizes = [
         (len(g), int(size))
@@ -1100,7 +1101,7 @@ def _pair_contrast(
     # proximity placement group were pooled with the rest, 30 runs against 2→2's 6)
     size_ = None if pd.isna(size) else int(size)
     kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b), summaries=fold)
-    pair = r["src_zone"].astype(str) + "→" + r["dst_zone"].astype(str)
+    pair = _pairs_of(r)
     mine = r["run_id"].isin(kept["run_id"])
     runs_a, runs_b = r[mine & pair.eq(a)], r[mine & pair.eq(b)]
     if runs_a.empty or runs_b.empty:

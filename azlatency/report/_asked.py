@@ -403,17 +403,13 @@ _THROUGHPUT_WORDS = re.compile(
     r"\b(?:throughputs?|bandwidths?|goodput|bit ?rates?|[gmk]bit(?:s|/s)?|[gmk]bps|carr(?:y|ies))\b",
     re.IGNORECASE,
 )
-_LATENCY_WORDS = re.compile(
-    r"\b(?:latency|latencies|rtts?|round[- ]trips?|delays?|ping)\b", re.IGNORECASE
-)
+_LATENCY = r"latency|latencies|rtts?|round[- ]trips?"
+_LATENCY_WORDS = re.compile(rf"\b(?:{_LATENCY}|delays?|ping)\b", re.IGNORECASE)
 
 
 # A question of loss or jitter that asks of latency too: 'Is there packet loss from zone 3 to
 # zone 1, and is zone 1 to zone 3 slower than zone 1 to zone 2?' got the loss alone.
-_SPEED_WORDS = re.compile(
-    r"\b(?:slow|slower|slowest|fast|faster|fastest|latency|latencies|rtts?|round[- ]trips?)\b",
-    re.IGNORECASE,
-)
+_SPEED_WORDS = re.compile(rf"\b(?:slow|slower|slowest|fast|faster|fastest|{_LATENCY})\b", re.I)
 
 
 def asks_latency_too(question: str | None) -> bool:

@@ -137,8 +137,10 @@ def _printed_in_bin(
     takes the printed value (exact: of every transaction), its interval staying the bins':
     lagscope's 100 µs bins put 2→1's median at '100 µs (95% CI 0–100)' (the bin's top
     edge) beside 1→2's printed 30 µs, where lagscope printed '50% 22'."""
-    one = out["n_runs"].eq(1) & out["stat"].astype(str).str.startswith("p") if len(out) else None
-    if one is None or not one.any():
+    if out.empty:
+        return out
+    one = out["n_runs"].eq(1) & out["stat"].astype(str).str.startswith("p")
+    if not one.any():
         return out
     s = t.summaries
     s = s[s["run_id"].isin(runs["run_id"]) & s["metric"].eq(basis) & s["source"].eq("reported")]
@@ -553,6 +555,19 @@ def _percentiles(
     return out.reindex(columns=cols).reset_index(drop=True)
 
 
+# A sample figure's note of the group's runs it leaves out (:func:`_printed_apart`), which
+# :func:`apart` reads back for the pages' sentences.
+_APART = "of the group printed summary statistics only, not pooled with these samples"
+_APART_COUNT = re.compile(r"(\d+) more runs? " + re.escape(_APART))
+
+
+def apart(r: pd.Series) -> str:
+    """'leaves out 1 run that printed a summary only' of a figure from samples whose group
+    holds runs that printed statistics alone (:func:`_printed_apart`), else ''."""
+    k = _APART_COUNT.search(str(r.get("note") or ""))
+    return f"leaves out {counted(int(k[1]), 'run')} that printed a summary only" if k else ""
+
+
 @functools.cache
 def _own_samples(tool: str) -> bool:
     return tool in parsers.tools() and parsers.get(tool).INFO.own_samples
@@ -573,12 +588,7 @@ def _printed_apart(out: pd.DataFrame, apart: set, keys: dict, cols: list[str]) -
     hit = more.gt(0) & out["source"].ne("reported")
     if not hit.any():
         return out
-    said = more[hit].map(
-        lambda m: (
-            f"{counted(m, 'more run')} of the group printed summary statistics only, "
-            "not pooled with these samples"
-        )
-    )
+    said = more[hit].map(lambda m: f"{counted(m, 'more run')} {_APART}")
     before = out.loc[hit, "note"].astype("string").replace("", pd.NA)
     out = out.copy()
     out.loc[hit, "note"] = said.where(before.isna(), before + "; " + said)

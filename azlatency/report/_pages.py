@@ -13,8 +13,6 @@ and only that.
 
 from __future__ import annotations
 
-import re
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -23,6 +21,7 @@ from .. import plots
 from ..schema import Tables
 from . import _claims as C
 from ._data import synthetic
+from ._latency import apart
 from ._longrun import session_words
 from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
 from ._throughput import kinds, paced_sentence
@@ -189,13 +188,6 @@ def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> 
     if converted:
         texts.append(f"Converted explicitly to {converted} (rtt = 2 × half_rtt).")
     return _rows("distributions", texts or ["Nothing to summarise: no latency group."])
-
-
-def apart(r: pd.Series) -> str:
-    """'leaves out 1 run that printed a summary only' of a figure from samples whose group
-    holds runs that printed statistics alone (``_latency._printed_apart``), else ''."""
-    k = re.search(r"(\d+) more runs? of the group printed", str(r.get("note") or ""))
-    return f"leaves out {counted(int(k[1]), 'run')} that printed a summary only" if k else ""
 
 
 def _with_interval(g: pd.DataFrame, level: float) -> str:

@@ -12,7 +12,7 @@ from .. import stats, units
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
 from ._claims import side_name
-from ._compare import summarising_runs
+from ._compare import MEASURES, summarising_runs
 from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 from ._matrix_stats import (
@@ -157,10 +157,6 @@ def _gone(
     return f"{whose}{runs} ({', '.join(pairs)})"
 
 
-# Latency of another measure than a message at a time (as report._compare.MEASURES).
-_MEASURE = {"crr": "connect-request-response", "under-load": "under load", "connect": "connect"}
-
-
 def _held_alike(r: pd.DataFrame, say=_gone) -> tuple[pd.DataFrame, list[str]]:
     """``r`` at its most common protocol and measure, and what that left out: a netperf
     campaign's UDP_RR at 1→3 was set against TCP_RR at 1→2 as one matrix ('1→3 is 1.01×
@@ -172,7 +168,7 @@ def _held_alike(r: pd.DataFrame, say=_gone) -> tuple[pd.DataFrame, list[str]]:
         values = (  # an ICMP echo over IPv6 is the same measure as over IPv4: one matrix
             r[col].str.removesuffix("v6")
             if col == "protocol"
-            else r[col].map(lambda m: _MEASURE.get(m, ""))
+            else r[col].map(lambda m: MEASURES.get(m, ""))
         )
         if (v := _most(r.assign(_v=values), "_v")) is None:
             continue
