@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import io
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -195,3 +197,80 @@ def test_the_contract_module_holds_the_contract_only():
     tree = ast.parse((PKG / "parsers" / "_base.py").read_text())
     defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     assert defined == {"ToolInfo", "Parser", "hook", "Span", "Summary", "Run", "Parsed"}
+
+
+LONGEST = 60  # lines of code a function may have (issue 42) without a comment saying why
+_NOT_CODE = {
+    tokenize.COMMENT,
+    tokenize.NL,
+    tokenize.NEWLINE,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.ENDMARKER,
+}
+
+
+def _code_lines(text: str) -> set[int]:
+    """The lines holding code: not blank, not only a comment."""
+    lines = set()
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type not in _NOT_CODE:
+            lines.update(range(tok.start[0], tok.end[0] + 1))
+    return lines
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    lines = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            lines.update(range(body[0].lineno, body[0].end_lineno + 1))
+    return lines
+
+
+def long_functions(text: str) -> dict[str, int]:
+    """Each function's lines of code, from its ``def`` to its end (no blank line, comment or
+    docstring; decorators not counted), where over :data:`LONGEST` and the comment lines
+    right above it (or its decorators) do not say 'Over 60 lines' and why."""
+    tree = ast.parse(text)
+    lines = text.split("\n")
+    code = _code_lines(text) - _docstrings(tree)
+    found = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        n = sum(1 for k in range(node.lineno, node.end_lineno + 1) if k in code)
+        top = min([d.lineno for d in node.decorator_list] + [node.lineno]) - 1
+        above = []
+        while top >= 1 and lines[top - 1].lstrip().startswith("#"):
+            above.append(lines[top - 1])
+            top -= 1
+        if n > LONGEST and not any("Over 60 lines" in a for a in above):
+            found[f"{node.name}:{node.lineno}"] = n
+    return found
+
+
+def test_long_functions_are_counted_as_lines_of_code():
+    head = "def f():\n    '''doc\n    more'''\n    # a comment\n\n"
+    text = head + "    x = 1\n" * 61
+    assert long_functions(text) == {"f:1": 62}
+    assert long_functions(head + "    x = 1\n" * 59) == {}  # 60 lines with the def
+    why = "# Over 60 lines on purpose: one sequence, read top to bottom.\n@decorated\n"
+    assert long_functions(why + text) == {}
+
+
+def test_no_function_is_over_60_lines_of_code_unexplained():
+    """Issue 42: a function over 60 lines of code holds several things; split it, or say
+    above it why not ('# Over 60 lines on purpose: ...')."""
+    found = {
+        f"{path.relative_to(PKG)}:{name}": n
+        for path in sorted(PKG.rglob("*.py"))
+        for name, n in long_functions(path.read_text(encoding="utf-8")).items()
+    }
+    assert not found, found

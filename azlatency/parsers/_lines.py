@@ -13,7 +13,8 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -944,29 +945,53 @@ def check_shown(run: Run, seq: list[int], counts: re.Match[str] | None, replies:
         )
 
 
+@dataclass
+class PingEnd:
+    """What a ping-style run's lines say of its end, as read: its counts and rtt figures
+    (the tool's own ``COUNTS`` and ``FIGURES`` patterns, set by each ``_Read`` subclassing
+    this), a line of elided output and a ``^C``.  hping3, paping, uping and the echo client
+    keep them alike, and :func:`check_complete` judges them."""
+
+    COUNTS: ClassVar[re.Pattern[str] | None] = None
+    FIGURES: ClassVar[re.Pattern[str] | None] = None
+    counts: re.Match[str] | None = None
+    counts_no: int = 0
+    figures: re.Match[str] | None = None
+    figures_no: int = 0
+    elided: int | None = None
+    ctrl_c: int | None = None
+
+    def end(self, kind: re.Pattern[str], m: re.Match[str], no: int) -> bool:
+        """Keep line ``no`` where it is one of these (True), else leave it to the tool."""
+        if kind is self.COUNTS:
+            self.counts, self.counts_no = m, no
+        elif kind is self.FIGURES:
+            self.figures, self.figures_no = m, no
+        elif kind is ELIDED:
+            self.elided = self.elided or no
+        elif kind is CTRL_C:
+            self.ctrl_c = no
+        else:
+            return False
+        return True
+
+
 def check_complete(
-    run: Run,
-    counts: re.Match[str] | None,
-    figures: re.Match[str] | None,
-    counts_no: int,
-    *,
-    who: str,
-    rtt_line: str,
-    errors: bool = False,
-    ctrl_c: int | None = None,
+    run: Run, read: PingEnd, *, who: str, rtt_line: str, errors: bool = False
 ) -> None:
     """``complete``: a ping-style output got to its statistics (its counts, and its
     ``rtt_line`` whenever a reply came back) without ``errors``; a warning for what is
-    missing (``who``: what stopped printing), after one for the ``^C`` at line ``ctrl_c``."""
-    if ctrl_c:
-        run.warnings.append(stopped_by_ctrl_c(ctrl_c))
-    run.meta["complete"] = counts is not None and not errors
-    if counts is None:
+    missing (``who``: what stopped printing), after one for the ``^C`` ``read`` saw."""
+    if read.ctrl_c:
+        run.warnings.append(stopped_by_ctrl_c(read.ctrl_c))
+    run.meta["complete"] = read.counts is not None and not errors
+    if read.counts is None:
         run.warnings.append(f"no statistics: the output was cut before {who} stopped")
-    elif figures is None and int(counts["received"]):
+    elif read.figures is None and int(read.counts["received"]):
         run.meta["complete"] = False
         run.warnings.append(
-            f"no '{rtt_line}' line after line {counts_no} (cut short?): the reported rtt is missing"
+            f"no '{rtt_line}' line after line {read.counts_no} (cut short?): the reported rtt "
+            "is missing"
         )
 
 

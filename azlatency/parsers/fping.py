@@ -283,15 +283,15 @@ class _Target:
     again: list[str] = field(default_factory=list)  # a target's one-off line seen twice
 
 
+# what parse looks for, said when it finds none
+_EXPECTED = (
+    "'host : [0], 64 bytes, 0.05 ms (0.05 avg, 0% loss)', "
+    "'host : xmt/rcv/%loss = ...' or 'host is alive' lines"
+)
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines, spans = located(
-        text,
-        TOOL,
-        locate,
-        source,
-        "'host : [0], 64 bytes, 0.05 ms (0.05 avg, 0% loss)', "
-        "'host : xmt/rcv/%loss = ...' or 'host is alive' lines",
-    )
+    lines, spans = located(text, TOOL, locate, source, _EXPECTED)
     runs: list[Run] = []
     for span in spans:
         runs.extend(_invocation(lines, span, source, strict))

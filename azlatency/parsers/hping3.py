@@ -31,6 +31,7 @@ from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     CTRL_C,
     ELIDED,
+    PingEnd,
     check_complete,
     host_and_ip,
     known_lines,
@@ -178,29 +179,28 @@ def locate(lines: list[str]) -> list[Span]:
     return line_blocks(lines, TOOL, _kind, _OPENS, _next_run)
 
 
+# what parse looks for, said when it finds none
+_EXPECTED = (
+    "'HPING host (eth0 ip): S set, 40 headers + 0 data bytes', "
+    "'len=44 ip=... seq=0 ... rtt=0.5 ms' lines or '--- host hping statistic ---'"
+)
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines, spans = located(
-        text,
-        TOOL,
-        locate,
-        source,
-        "'HPING host (eth0 ip): S set, 40 headers + 0 data bytes', "
-        "'len=44 ip=... seq=0 ... rtt=0.5 ms' lines or '--- host hping statistic ---'",
-    )
+    lines, spans = located(text, TOOL, locate, source, _EXPECTED)
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
 @dataclass
-class _Read:
+class _Read(PingEnd):
     """What the lines of one run say, as read."""
+
+    COUNTS, FIGURES = _COUNTS, _RTT
 
     # seq, µs, fields, status ('ok', or 'duplicate': a DUP! line)
     replies: list[tuple[int, float, str, str]] = field(default_factory=list)
     header: re.Match | None = None
     title: re.Match | None = None
-    counts: re.Match | None = None
-    counts_no: int = 0
-    figures: re.Match | None = None
     cut: tuple[int, str] | None = None  # a reply's first part waiting for its rest
     details: int = 0  # --icmp-ts's or --icmp-addr's lines under their replies, not read
     using: re.Match | None = None  # -V's 'using eth0, addr: ip, MTU: 1500'
@@ -208,8 +208,6 @@ class _Read:
     flood: bool = False  # '--flood': hping3 reads no reply
     icmp_errors: int = 0  # replies that are ICMP errors ('ICMP Port Unreachable from ip=')
     stats_first: bool = False  # the statistics above the HPING line: a file (module doc)
-    elided: int | None = None
-    ctrl_c: int | None = None
 
     def reply(self, m: re.Match, no: int, run: Run, status: str = "ok") -> None:
         seq = _SEQ.search(m["fields"])
@@ -219,6 +217,8 @@ class _Read:
         self.replies.append((int(seq["seq"]), float(m["ms"]) * 1000.0, m["fields"], status))
 
     def take(self, kind: re.Pattern[str], m: re.Match, no: int, run: Run) -> None:
+        if self.end(kind, m, no):
+            return
         if kind in _KEPT:
             setattr(self, _KEPT[kind], m)
         elif kind is _REPLY or kind is _FIRST or kind is _DUP:
@@ -234,14 +234,8 @@ class _Read:
         elif kind is _STATS:
             self.title = m
             self.stats_first = self.header is None
-        elif kind is _COUNTS:
-            self.counts, self.counts_no = m, no
         elif kind is _NOTE:
             self.note(m, no, run)
-        elif kind is ELIDED:
-            self.elided = self.elided or no
-        elif kind is CTRL_C:
-            self.ctrl_c = no
 
     def note(self, m: re.Match, no: int, run: Run) -> None:
         message = _BACKSPACED.sub("", m["message"]).strip()
@@ -272,7 +266,7 @@ class _Read:
 
 
 # the lines whose match is kept as it is (_Read's attribute)
-_KEPT = {_HEADER: "header", _RTT: "figures", _USING: "using"}
+_KEPT = {_HEADER: "header", _USING: "using"}
 
 
 def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
@@ -301,15 +295,7 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     _target(run, read)
     _statistics(run, read)
     _samples(run, read)
-    check_complete(
-        run,
-        read.counts,
-        read.figures,
-        read.counts_no,
-        who="hping3",
-        ctrl_c=read.ctrl_c,
-        rtt_line="round-trip min/avg/max",
-    )
+    check_complete(run, read, who="hping3", rtt_line="round-trip min/avg/max")
     if read.header is None:
         # hping3 prints it first, and into a file right under the statistics: a run without it
         # lost its top or, statistics first, everything after them

@@ -37,6 +37,7 @@ from ._base import Parsed, Run, Span, ToolInfo
 from ._lines import (
     CTRL_C,
     ELIDED,
+    PingEnd,
     check_complete,
     host_and_ip,
     known_lines,
@@ -122,22 +123,24 @@ def locate(lines: list[str]) -> list[Span]:
     return line_blocks(lines, TOOL, _kind, _OPENS, _next_run)
 
 
+# what parse looks for, said when it finds none
+_EXPECTED = (
+    "'paping v1.5.5 - Copyright ...', 'Connecting to host on TCP 443:', "
+    "'Connected to ip: time=0.33ms protocol=TCP port=443' lines or "
+    "'Connection statistics:'"
+)
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines, spans = located(
-        text,
-        TOOL,
-        locate,
-        source,
-        "'paping v1.5.5 - Copyright ...', 'Connecting to host on TCP 443:', "
-        "'Connected to ip: time=0.33ms protocol=TCP port=443' lines or "
-        "'Connection statistics:'",
-    )
+    lines, spans = located(text, TOOL, locate, source, _EXPECTED)
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
 @dataclass
-class _Read:
+class _Read(PingEnd):
     """What the lines of one run say, as read."""
+
+    COUNTS, FIGURES = _COUNTS, _FIGURES
 
     # status, rtt_us, message
     probes: list[tuple[str, float, str | None]] = field(default_factory=list)
@@ -145,15 +148,11 @@ class _Read:
     target: re.Match | None = None
     port: int | None = None
     ip: str | None = None  # the address the probes name
-    counts: re.Match | None = None
-    counts_no: int = 0
-    figures: re.Match | None = None
-    figures_no: int = 0
     unresolved: int | None = None
-    elided: int | None = None
-    ctrl_c: int | None = None
 
     def take(self, kind: re.Pattern[str], m: re.Match, no: int) -> None:
+        if self.end(kind, m, no):
+            return
         if kind is _BANNER:
             self.banner = m
         elif kind is _CONNECTING:
@@ -167,14 +166,6 @@ class _Read:
             self.probes.append((status, np.nan, m["message"]))
         elif kind is _UNRESOLVED:
             self.unresolved = no
-        elif kind is _COUNTS:
-            self.counts, self.counts_no = m, no
-        elif kind is _FIGURES:
-            self.figures, self.figures_no = m, no
-        elif kind is ELIDED:
-            self.elided = self.elided or no
-        elif kind is CTRL_C:
-            self.ctrl_c = no
 
 
 def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
@@ -199,15 +190,7 @@ def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
     _target(meta, read)
     _statistics(run, read)
     _samples(run, read)
-    check_complete(
-        run,
-        read.counts,
-        read.figures,
-        read.counts_no,
-        who="paping",
-        ctrl_c=read.ctrl_c,
-        rtt_line="Minimum = ..., Maximum = ..., Average = ...",
-    )
+    check_complete(run, read, who="paping", rtt_line="Minimum = ..., Maximum = ..., Average = ...")
     if read.target is None:
         run.warnings.append(
             f"no 'Connecting to ...' line above line {span.start + 1} (cut at the top?): "

@@ -31,6 +31,7 @@ from ._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
+    PingEnd,
     check_complete,
     host_and_ip,
     known_lines,
@@ -104,34 +105,33 @@ def locate(lines: list[str]) -> list[Span]:
     return line_blocks(lines, TOOL, _kind, _OPENS, _next_run)
 
 
+# what parse looks for, said when it finds none
+_EXPECTED = (
+    "'UPING host (ip): ICMPv4 ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or "
+    "'--- host uping statistics ---'"
+)
+
+
 def parse(text: str, *, source: str | None = None, strict: bool = True) -> Parsed:
-    lines, spans = located(
-        text,
-        TOOL,
-        locate,
-        source,
-        "'UPING host (ip): ICMPv4 ICMP, timeout 2.0s', 'seq=N 40µs from ip' lines or "
-        "'--- host uping statistics ---'",
-    )
+    lines, spans = located(text, TOOL, locate, source, _EXPECTED)
     return Parsed(TOOL, [_run(lines, span, source, strict) for span in spans])
 
 
 @dataclass
-class _Read:
+class _Read(PingEnd):
     """What the lines of one run say, as read."""
+
+    COUNTS, FIGURES = _COUNTS, _RTT
 
     # seq, status, rtt_us, message
     probes: list[tuple[int, str, float, str | None]] = field(default_factory=list)
     header: re.Match | None = None
     title: re.Match | None = None
-    counts: re.Match | None = None
-    counts_no: int = 0
-    figures: re.Match | None = None
     socket: str | None = None
-    elided: int | None = None
-    ctrl_c: int | None = None
 
     def take(self, kind: re.Pattern[str], m: re.Match, no: int, run: Run) -> None:
+        if self.end(kind, m, no):
+            return
         if kind is _HEADER:
             self.header = m
         elif kind is _REPLY:
@@ -142,18 +142,10 @@ class _Read:
             self.probes.append((int(m["seq"]), "error", np.nan, m["message"]))
         elif kind is _STATS:
             self.title = m
-        elif kind is _COUNTS:
-            self.counts, self.counts_no = m, no
-        elif kind is _RTT:
-            self.figures = m
         elif kind is _NOTE:
             run.warnings.append(f"line {no}: uping: {m['message']}")
             if "DGRAM socket" in m["message"]:
                 self.socket = "dgram"  # the kernel's ICMP socket: less exact timing
-        elif kind is ELIDED:
-            self.elided = self.elided or no
-        elif kind is CTRL_C:
-            self.ctrl_c = no
 
 
 def _run(lines: list[str], span: Span, source: str | None, strict: bool) -> Run:
@@ -199,15 +191,7 @@ def _read(lines: list[str], span: Span, run: Run, source: str | None, strict: bo
 def _complete(run: Run, read: _Read) -> None:
     """Whether the run got to its statistics, and why not."""
     # uping prints 'rtt min/avg/max' whenever a reply came back (none: total loss)
-    check_complete(
-        run,
-        read.counts,
-        read.figures,
-        read.counts_no,
-        who="uping",
-        rtt_line="rtt min/avg/max",
-        ctrl_c=read.ctrl_c,
-    )
+    check_complete(run, read, who="uping", rtt_line="rtt min/avg/max")
 
 
 def _target(

@@ -1384,18 +1384,10 @@ def _latency_zone_row(
         + (" (mean)" if mixed and r.stat == "mean" else "")
         for r in m.itertuples()
     )
-    has = int((m["ci_low"].notna() & m["ci_high"].notna()).sum())
     head = _zone_head(same, rest, f"By {tool}, " if by_tool else "")
     text = (
         f"**{head}** ({tool}, {stat} {basis.replace('_', ' ')}; {each}; {unit}). The arrows are "
-        "client → server where the addresses prove it; the matrix gives "
-        + (
-            "every pair with its interval."
-            if has == len(m)
-            else f"each pair's interval where it has one ({has} of {len(m)})."
-            if has
-            else "every pair and why none has an interval."
-        )
+        f"client → server where the addresses prove it; the matrix gives {_intervals_given(m)}"
     )
     if len(m) < len(every):
         text += cells_without_value(every, lo, hi)
@@ -1417,6 +1409,17 @@ def _latency_zone_row(
         evidence=evidence,
     )
     return row
+
+
+def _intervals_given(m: pd.DataFrame) -> str:
+    """What the zone matrix gives of the pairs ``m`` with a figure: 'every pair with its
+    interval.', 'each pair's interval where it has one (2 of 3).' or why none has one."""
+    has = int((m["ci_low"].notna() & m["ci_high"].notna()).sum())
+    if has == len(m):
+        return "every pair with its interval."
+    if has:
+        return f"each pair's interval where it has one ({has} of {len(m)})."
+    return "every pair and why none has an interval."
 
 
 def _zone_head(same: pd.DataFrame, rest: pd.DataFrame, by: str) -> str:

@@ -378,29 +378,31 @@ def zone_matrix_claims(
         texts.append(_cells_with_interval(medians, level))
     if len(m) < len(medians):  # named with their bounds, and where they may stand
         texts.append(cells_without_value(medians, lo, hi).strip())
+    texts.append(_direction_claim(tested, tool, level=level, both_ways=both_ways))
+    if held := held_out(medians):
+        texts.append(held)
+    return _rows("zone matrix", texts)
+
+
+def _direction_claim(tested: pd.DataFrame, tool: str, *, level: float, both_ways: int) -> str:
+    """Page 20's direction sentence: the pairs tested both ways and which are asymmetric, or
+    why none could be tested."""
     if len(tested):
         flagged = [
             f"{r.src_zone}↔{r.dst_zone} (ratio {r.estimate:.3g}, adjusted p = {r.p_adj:.2g})"
             for r in tested.itertuples()
             if r.asymmetric
         ]
-        texts.append(
-            f"{counted(len(tested), 'pair', ('was', 'were'))} measured both ways; "
-            + (
-                f"asymmetric at adjusted p < {1 - level:.2g}: {', '.join(flagged)}."
-                if flagged
-                else f"none is asymmetric at adjusted p < {1 - level:.2g}."
-            )
+        return f"{counted(len(tested), 'pair', ('was', 'were'))} measured both ways; " + (
+            f"asymmetric at adjusted p < {1 - level:.2g}: {', '.join(flagged)}."
+            if flagged
+            else f"none is asymmetric at adjusted p < {1 - level:.2g}."
         )
-    else:
-        texts.append(
-            f"No zone pair was measured both ways by {tool} with samples ({both_ways} "
-            f"{'has' if both_ways == 1 else 'have'} both directions in the matrix): no direction "
-            "can be tested."
-        )
-    if held := held_out(medians):
-        texts.append(held)
-    return _rows("zone matrix", texts)
+    return (
+        f"No zone pair was measured both ways by {tool} with samples ({both_ways} "
+        f"{'has' if both_ways == 1 else 'have'} both directions in the matrix): no direction "
+        "can be tested."
+    )
 
 
 def cell_value(v, stat: str) -> str:

@@ -46,10 +46,7 @@ def campaign_findings(
     zone pairs, direction, throughput per tool, and what to be careful about (``runs``: the
     campaign's runs, for folders that name what no rule read; ``summaries``: those that
     summarise another run's samples, ``summarising_runs``)."""
-    c = overview["campaigns"][["runs", "files_imported", "files_not_imported"]].sum()
     per_tool = overview["tools"].groupby("tool", sort=True)["runs"].sum()
-    tools = ", ".join(f"{n} {tool}" for tool, n in per_tool.items())
-    reasons = sorted(set(overview["not_imported"]["reason"]))
     lines = (
         [
             "**This campaign is SYNTHETIC** (`azlatency synth`): the numbers show what the "
@@ -58,7 +55,27 @@ def campaign_findings(
         if synthetic
         else []
     )
-    lines.append(
+    lines.append(_measured_line(overview, per_tool, runs, summaries))
+    lines += _latency_lines(headline)
+    lines += _zone_lines(medians)
+    lines += _direction_lines(asymmetry)
+    lines += _throughput_lines(throughput)
+    lines += _elsewhere_lines(per_tool, headline, throughput)
+    lines += _careful_lines(overview, headline, runs)
+    return "\n".join(lines)
+
+
+def _measured_line(
+    overview: dict[str, pd.DataFrame],
+    per_tool: pd.Series,
+    runs: pd.DataFrame | None,
+    summaries: Collection[str],
+) -> str:
+    """'What was measured': runs, files, tools, consoles summarising others, files left out."""
+    c = overview["campaigns"][["runs", "files_imported", "files_not_imported"]].sum()
+    tools = ", ".join(f"{n} {tool}" for tool, n in per_tool.items())
+    reasons = sorted(set(overview["not_imported"]["reason"]))
+    return (
         f"- **What was measured:** {counted(c['runs'], 'run')} from "
         f"{counted(c['files_imported'], 'file')}"
         + (f" ({tools})" if tools else "")
@@ -68,17 +85,24 @@ def campaign_findings(
         + (f" ({', '.join(reasons)})" if reasons else "")
         + "."
     )
-    lines += _latency_lines(headline)
-    lines += _zone_lines(medians)
+
+
+def _direction_lines(asymmetry: pd.DataFrame) -> list[str]:
+    """'Direction': the pairs tested both ways (a mirrored row is no test) and which differ."""
     tested = asymmetry[~asymmetry["mirrored"].astype(bool)] if len(asymmetry) else asymmetry
-    if len(tested):
-        flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in tested.itertuples() if r.asymmetric]
-        lines.append(
-            f"- **Direction:** {counted(len(tested), 'pair')} measured both ways; "
-            + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
-        )
-    lines += _throughput_lines(throughput)
-    lines += _elsewhere_lines(per_tool, headline, throughput)
+    if not len(tested):
+        return []
+    flagged = [f"{r.src_zone}↔{r.dst_zone}" for r in tested.itertuples() if r.asymmetric]
+    return [
+        f"- **Direction:** {counted(len(tested), 'pair')} measured both ways; "
+        + (f"asymmetric: {', '.join(flagged)}." if flagged else "none differs at this level.")
+    ]
+
+
+def _careful_lines(
+    overview: dict[str, pd.DataFrame], headline: pd.DataFrame, runs: pd.DataFrame | None
+) -> list[str]:
+    """'Careful': printed values without an interval, folders no rule read, quality notes."""
     caveats = []
     printed = int((headline["source"] == "reported").sum())
     if printed:
@@ -102,9 +126,7 @@ def campaign_findings(
                 for r in q.itertuples()
             )
         )
-    if caveats:
-        lines.append("- **Careful:** " + "; ".join(caveats) + ".")
-    return "\n".join(lines)
+    return ["- **Careful:** " + "; ".join(caveats) + "."] if caveats else []
 
 
 # What a tool's runs are when they are neither a latency group nor a throughput run.

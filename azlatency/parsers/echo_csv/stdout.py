@@ -33,6 +33,7 @@ from .._lines import (
     CTRL_C,
     ELIDED,
     MICRO,
+    PingEnd,
     check_complete,
     check_shown,
     computed_rtt,
@@ -80,33 +81,24 @@ def _next_run(kind: re.Pattern[str], seen: set) -> bool:
 
 
 @dataclass
-class _Read:
+class _Read(PingEnd):
     """What the lines of one run say, as read."""
+
+    COUNTS, FIGURES = _COUNTS, _RTT
 
     seq: list[int] = field(default_factory=list)
     rtt: list[float] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
-    elided: int | None = None
-    ctrl_c: int | None = None
-    counts: re.Match | None = None
-    counts_no: int = 0
-    figures: re.Match | None = None
     where: re.Match | None = None  # the first line naming the target
 
     def take(self, kind: re.Pattern[str], m: re.Match, no: int) -> None:
+        if self.end(kind, m, no):
+            return
         if kind is _PROBE:
             self.seq.append(int(m["seq"]))
             self.rtt.append(float(m["rtt"]))
         elif kind is _ERROR:
             self.errors.append((no, m["message"]))
-        elif kind is _COUNTS:
-            self.counts, self.counts_no = m, no
-        elif kind is _RTT:
-            self.figures = m
-        elif kind is ELIDED:
-            self.elided = self.elided or no
-        elif kind is CTRL_C:
-            self.ctrl_c = no
 
 
 def parse(lines: list[str], span: Span, meta: dict, source: str | None, strict: bool) -> Run:
@@ -155,14 +147,7 @@ def _complete(run: Run, read: _Read) -> None:
     """Whether the run got to its statistics without an error, and why not."""
     # print_stats() writes 'rtt min/avg/max/stddev' whenever a reply came back
     check_complete(
-        run,
-        read.counts,
-        read.figures,
-        read.counts_no,
-        who="the client",
-        rtt_line="rtt min/avg/max/stddev",
-        errors=bool(read.errors),
-        ctrl_c=read.ctrl_c,
+        run, read, who="the client", rtt_line="rtt min/avg/max/stddev", errors=bool(read.errors)
     )
 
 
