@@ -73,7 +73,14 @@ from ._pages import (
 )
 from ._show import counted, fmt, fmt_bound, fmt_interval
 from ._throughput import HELD, paced_note
-from ._zones import end_to_end_runs, held_out, matrix_runs, zone_pair_medians, zoned_runs
+from ._zones import (
+    NO_SIZE,
+    end_to_end_runs,
+    held_out,
+    matrix_runs,
+    zone_pair_medians,
+    zoned_runs,
+)
 
 PathLike = str | os.PathLike[str]
 COMPARE_FACTOR = {
@@ -872,12 +879,25 @@ def _pair_cells(
         if len(rows) < len(pairs):
             size = _shared_size(zoned[zoned["tool"] == tool], pairs)
             if size is not None and (m.empty or size != m["msg_size_bytes"].iloc[0]):
+                usual = None if m.empty else m["msg_size_bytes"].iloc[0]
                 m = zone_pair_medians(tables, tool=tool, msg_size=size, level=level, stat=stat)
+                m.attrs["from_size"] = (size, usual)
                 rows = _rows_of(m, pairs)
         seen |= set(_pairs_of(m))
         if rows:
             out[tool] = (m, rows)
     return out, sorted(seen)
+
+
+def _from_size(size: int | str, usual, n_runs) -> str:
+    """Where a pair's figure of a matrix asked at another size than the tool's usual one
+    (``usual``) came from: 'from its 1 run at 64 B: the zone matrix's are at 1 B'."""
+    n = 1 if pd.isna(n_runs) else int(n_runs)
+    runs = f"{n} run{'s' if n > 1 else ''}"
+    runs += " that printed no message size" if size == NO_SIZE else f" at {size} B"
+    return f"from its {runs}" + (
+        f": the zone matrix's are at {int(usual)} B" if pd.notna(usual) else ""
+    )
 
 
 def _pairs_of(m: pd.DataFrame) -> pd.Series:
@@ -890,17 +910,20 @@ def _rows_of(m: pd.DataFrame, pairs: Sequence[str]) -> dict[str, pd.Series]:
     return {p: m[key.eq(p)].iloc[0] for p in pairs if key.eq(p).any()}
 
 
-def _shared_size(runs: pd.DataFrame, pairs: Sequence[str]) -> int | None:
+def _shared_size(runs: pd.DataFrame, pairs: Sequence[str]) -> int | str | None:
     """The message size at which one tool's ``runs`` measured every pair of ``pairs`` (the
-    one with the most runs of them), or None."""
+    one with the most runs of them, a printed one before :data:`NO_SIZE`), or None."""
     key = _pairs_of(runs)
     mine = runs[key.isin(pairs)].assign(_pair=key)
     sizes = [
-        (len(g), int(size))
-        for size, g in mine.groupby("msg_size_bytes", sort=True)
+        (len(g), pd.notna(size), -1 if pd.isna(size) else int(size))
+        for size, g in mine.groupby("msg_size_bytes", sort=True, dropna=False)
         if set(g["_pair"]) >= set(pairs)
     ]
-    return max(sizes)[1] if sizes else None
+    if not sizes:
+        return None
+    _, printed, size = max(sizes)
+    return size if printed else NO_SIZE
 
 
 def _elsewhere(tables: Tables, pairs: Sequence[str], cells: dict) -> list[str]:
@@ -1020,6 +1043,9 @@ def _one_pair_claims(
                    f"{low['src_zone']}→{low['dst_zone']}" if rank else "")
             )  # fmt: skip
         what += f"; its figure {said}" if (said := apart(r)) else ""
+        what += (
+            f"; {_from_size(*m.attrs['from_size'], r['n_runs'])}" if "from_size" in m.attrs else ""
+        )
         text = f"**By {tool}, {pair} is {figure}**{stand} ({what})."
         rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, basis=basis,
                                stat=stat, evidence=_cells_evidence([r])))  # fmt: skip
@@ -1099,7 +1125,7 @@ def _pair_contrast(
     size, basis = cell["msg_size_bytes"], str(cell["basis"])
     # the runs its matrix holds: all but the zones fixed (1→1's runs with AN off or in a
     # proximity placement group were pooled with the rest, 30 runs against 2→2's 6)
-    size_ = None if pd.isna(size) else int(size)
+    size_ = NO_SIZE if pd.isna(size) else int(size)
     kept, *_ = matrix_runs(est.tables.runs, tool, basis, size_, only=(a, b), summaries=fold)
     pair = _pairs_of(r)
     mine = r["run_id"].isin(kept["run_id"])
@@ -1342,23 +1368,35 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
     slowest zone pair' of a campaign whose hping3 and paping runs measured two more)."""
     every = zone_pair_medians(tables, level=level)
     chosen = every["tool"].iloc[0] if len(every) else None
-    others = sorted(set(zoned_runs(tables.runs)["tool"]) - {chosen})
-    rows = [_latency_zone_row(every, first=True, by_tool=bool(others))]
+    zoned = zoned_runs(tables.runs)
+    others = sorted(set(zoned["tool"]) - {chosen})
+
+    def alone(m: pd.DataFrame) -> bool:
+        # one pair in the matrix and the tool's others in runs it leaves out: 'fewer than two
+        # zone pairs have a latency run' was said of netperf's 1→2 at 1 B beside its 1→3
+        # that printed no message size, and 'measured one zone pair' of another tool's
+        tool = m["tool"].iloc[0] if len(m) else None
+        return len(m) == 1 and _pairs_of(zoned[zoned["tool"] == tool]).nunique() > 1
+
+    first = _latency_zone_row(every, first=True, by_tool=bool(others))
+    if first is None and alone(every):
+        first = _latency_zone_row(every, by_tool=bool(others), alone=True)
+    rows = [first]
     for tool in others:
-        rows.append(
-            _latency_zone_row(zone_pair_medians(tables, tool=tool, level=level), by_tool=True)
-        )
+        m = zone_pair_medians(tables, tool=tool, level=level)
+        rows.append(_latency_zone_row(m, by_tool=True, alone=alone(m)))
     rows = [r for r in rows if r is not None]
     return _frame(rows) if rows else _empty()
 
 
 def _latency_zone_row(
-    every: pd.DataFrame, *, first: bool = False, by_tool: bool = False
+    every: pd.DataFrame, *, first: bool = False, by_tool: bool = False, alone: bool = False
 ) -> dict | None:
     """:func:`latency_zone_claims`' statement of one tool's zone matrix ``every`` (None where
     it has no pair; the ``first``, the page's own matrix, only where two or more have a
     figure or a bound: one pair is no answer to which is the fastest).  ``by_tool``: other
-    tools' statements follow, so the slowest and fastest are said to be the tool's."""
+    tools' statements follow, so the slowest and fastest are said to be the tool's; ``alone``:
+    the matrix's one pair is not all the tool measured."""
     m = every.dropna(subset=["estimate"])
     bounded = int((every.apply(fmt_bound, axis=1) != "").sum()) if len(m) < len(every) else 0
     if len(m) + bounded < (2 if first else 1):
@@ -1375,7 +1413,7 @@ def _latency_zone_row(
     )
     unit, evidence = _zone_evidence(m if len(m) else every)
     if len(m) < 2:
-        return _bounded_zone_row(every, m, tool, basis, stat, unit, evidence)
+        return _bounded_zone_row(every, m, tool, basis, stat, unit, evidence, alone=alone)
     same, rest = of_one_stat(m)  # a printed mean beside histogram medians: not set against
     lo, hi = same.iloc[0], same.iloc[-1]
     mixed = m["stat"].nunique() > 1  # a pair's printed mean beside others' medians: said
@@ -1450,15 +1488,23 @@ def _zone_head(same: pd.DataFrame, rest: pd.DataFrame, by: str) -> str:
     return head
 
 
-def _bounded_zone_row(every, m, tool: str, basis: str, stat: str, unit: str, evidence: str):
+def _bounded_zone_row(
+    every, m, tool: str, basis: str, stat: str, unit: str, evidence: str, *, alone: bool = False
+):
     """The zone statement where fewer than two pairs have a figure of their own and the rest
     are known only as a bound: the pair that has one, then each bound and where the fastest
-    may be (:func:`_pages.cells_without_value`)."""
+    may be (:func:`_pages.cells_without_value`); ``alone``: one pair in a matrix that left
+    the tool's others out."""
     what = f"{stat} {basis.replace('_', ' ')}"
     one = m.iloc[0] if len(m) else None
-    if one is not None and len(every) == 1:  # another tool's one pair
+    if one is not None and len(every) == 1:  # another tool's one pair, or the matrix's
         pair = f"{one.src_zone}→{one.dst_zone}"
-        head = f"{tool} measured one zone pair: {pair} at {fmt(one.estimate)}"
+        head = (
+            f"Only {pair} is in {tool}'s zone matrix, at {fmt(one.estimate)}: no pair to set it "
+            "against"
+            if alone
+            else f"{tool} measured one zone pair: {pair} at {fmt(one.estimate)}"
+        )
         said = f"{what}; {unit.replace('one run each', 'one run')}"
     elif one is not None:
         pair = f"{one.src_zone}→{one.dst_zone}"

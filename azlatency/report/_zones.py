@@ -27,6 +27,9 @@ from ._memo import memo
 from ._show import counted, fmt_bound
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
+# The message size of a matrix of the runs that printed none (a netperf -o run that names no
+# request size): asked for by name where they alone measured a pair, never the most common.
+NO_SIZE = "none"
 
 
 def zoned_runs(runs: pd.DataFrame) -> pd.DataFrame:
@@ -69,7 +72,7 @@ def matrix_runs(
     runs: pd.DataFrame,
     tool: str | None,
     basis: str | None,
-    msg_size: int | None,
+    msg_size: int | str | None,
     *,
     latency: bool = True,
     only: Sequence[str] = (),
@@ -97,7 +100,8 @@ def matrix_runs(
     held: list[str] = []  # what is left out, said (a pair measured at 56 B only was dropped)
     if msg_size is not None:
         # a probe that never came back may leave the size unprinted (fping's timeouts)
-        keep = r["msg_size_bytes"] == msg_size
+        sizes = r["msg_size_bytes"]
+        keep = sizes.isna() if msg_size == NO_SIZE else sizes == msg_size
         keep = (keep if latency else keep | r["msg_size_bytes"].isna()).fillna(False)
         # (a run that printed no size, a dead host's fping, is no run of another size); of
         # latency it is left out, and said: a netperf -o run that printed no request size was
@@ -122,7 +126,7 @@ def matrix_runs(
     r = r.reset_index(drop=True)
     r.attrs["held_out"] = [h for h in held + fixed if h]
     r.attrs["other_tools"] = [o for o in others if o]
-    return r, tool, basis, None if msg_size is None else int(msg_size)
+    return r, tool, basis, msg_size if msg_size in (None, NO_SIZE) else int(msg_size)
 
 
 _OF_BASIS = {
@@ -261,7 +265,7 @@ def zone_pair_medians(
     *,
     tool: str | None = None,
     basis: str | None = None,
-    msg_size: int | None = None,
+    msg_size: int | str | None = None,
     level: float = 0.95,
     stat: str = "p50",
     unit: str = "auto",
@@ -272,7 +276,8 @@ def zone_pair_medians(
     pooled as total lost / total sent) or ``"jitter"`` (one definition per matrix, the most
     common, named in ``definition``); anything else is a ``ValueError``.  ``tool=None`` takes
     the tool that covers the most pairs (for loss and jitter: among runs that have one),
-    ``msg_size=None`` its most common message size, ``basis=None`` the basis most of those
+    ``msg_size=None`` its most common message size (:data:`NO_SIZE`: its runs that printed
+    none), ``basis=None`` the basis most of those
     runs printed (the others are left out, not converted); the chosen tool, basis and size
     are columns of the result, ``unit`` the cells' (``us`` or ``%``).  The ``unit`` argument
     is the unit of analysis, as in ``stats.summarize``."""

@@ -33,7 +33,10 @@ def test_a_pair_measured_only_outside_the_matrix_is_said_so(tmp_path):
     ) in said[0]
     # one pair named: its matrix at the size that holds it, 64 B (10⁶ / 24,491.26 trans/s)
     one = answer_texts(t, "How slow is zone 1 to zone 3?")
-    assert one[0].startswith("**By netperf, 1→3 is 40.83 µs (printed by the tool")
+    assert one[0] == (
+        "**By netperf, 1→3 is 40.83 µs (printed by the tool, no interval)** (mean round trip; "
+        "from its 1 run at 64 B: the zone matrix's are at 1 B)."
+    )
 
 
 def test_a_mean_and_a_median_are_no_ratio_and_protocols_are_apart(tmp_path):
@@ -87,3 +90,49 @@ def test_a_mean_and_a_median_are_no_ratio_and_protocols_are_apart(tmp_path):
         one[0]
         == "**By netperf, 1→3 is 161.8 µs (printed by the tool, no interval)** (mean round trip)."
     )
+
+
+def test_a_pair_measured_only_by_a_run_of_no_printed_size_has_its_figure(tmp_path):
+    # 1→3 by PKB's -o run alone (no request size printed; its p50 20 µs, printed inside its
+    # [20, 30) bin): 'How slow is zone 1 to zone 3?' said 'no figure ... measured only in
+    # runs a zone matrix leaves out' while page 10 gave that run's median
+    files = {**ONE_TWO, f"{NP}2.7.1-linux-j-v2-OMNI-T-TCP-d-RR-o-pkb.txt": "1-3/pkb.txt"}
+    t = import_fixtures(tmp_path, "np", files, BY_PATH)
+    one = answer_texts(t, "How slow is zone 1 to zone 3?")
+    assert one[0] == (
+        "**By netperf, 1→3 is 20 µs (95% CI 20–30)** (median round trip; from its 1 run that "
+        "printed no message size: the zone matrix's are at 1 B)."
+    )
+    # two pairs of which one has a size and one has none: no matrix holds both
+    said = answer_texts(t, "Is zone 1 to zone 3 slower than zone 1 to zone 2?")
+    assert "netperf's 1 run of no printed message size (1→3)" in said[0]
+    # which is slowest: 'Nothing to say: fewer than two zone pairs have a latency run whose
+    # direction is known' was said of two pairs measured
+    slowest = answer_texts(t, "Which zone pair is slowest?")
+    assert slowest == [
+        "**Only 1→2 is in netperf's zone matrix, at 30 µs: no pair to set it against** (median "
+        "rtt; one run, from its histogram; 1→2's leaves out 1 run that printed a summary only). "
+        "Not in the matrix, to hold all but the zones fixed: netperf's 1 run of no printed "
+        "message size (1→3)."
+    ]
+
+
+def test_another_tools_one_pair_in_its_matrix_is_not_all_it_measured(tmp_path):
+    # lagscope's three pairs make the page's matrix; netperf's 1→2 (1 B, -v 2) and 1→3 (no
+    # request size printed) were 'netperf measured one zone pair: 1→2 at 30 µs'
+    files = {
+        f"{NP}2.7.1-linux-TCP_RR-v2-histogram.txt": "1-2/v2.txt",
+        f"{NP}2.7.1-linux-j-v2-OMNI-T-TCP-d-RR-o-pkb.txt": "1-3/pkb.txt",
+        "lagscope/lagscope--1.0.1-linux-n5000-P-percentiles.txt": "1-2/lag.txt",
+        "lagscope/lagscope--1.0.1-linux-n3000-P-H.txt": "2-1/lag.txt",
+        "lagscope/lagscope--1.0.1-linux-n1000.txt": "2-3/lag.txt",
+    }
+    t = import_fixtures(tmp_path, "mixed", files, BY_PATH)
+    said = answer_texts(t, "Which zone pair is slowest?")
+    assert said[0].startswith("**By lagscope, of the 2 pairs with a median, the slowest, 1→2,")
+    assert said[1] == (
+        "**Only 1→2 is in netperf's zone matrix, at 30 µs: no pair to set it against** (median "
+        "rtt; one run, from its histogram). Not in the matrix, to hold all but the zones "
+        "fixed: netperf's 1 run of no printed message size (1→3)."
+    )
+    assert not any("measured one zone pair" in s for s in said)
