@@ -65,6 +65,8 @@ from ._longrun import (
 from ._matrix_stats import run_loss
 from ._memo import memo
 from ._pages import (
+    bin_ratio,
+    bins_apart,
     cell_value,
     cells_without_value,
     of_one_stat,
@@ -1040,7 +1042,7 @@ def _one_pair_claims(
             stand = (
                 f": {place} of its {len(known)} pairs with a {kind}"
                 + (f", {r['estimate'] / low['estimate']:.2f}× the fastest, "
-                   f"{low['src_zone']}→{low['dst_zone']}" if rank else "")
+                   f"{low['src_zone']}→{low['dst_zone']}{bins_apart(r, low)}" if rank else "")
             )  # fmt: skip
         what += f"; its figure {said}" if (said := apart(r)) else ""
         what += (
@@ -1142,7 +1144,10 @@ def _pair_contrast(
             "stat": est.stat, "basis": basis, "level": level}  # fmt: skip
     claim = C._pair_claim(base, a, b, {**out, "groups_a": [a], "groups_b": [b]})
     left = kept.attrs.get("held_out") or []
-    also = f"not in it, to hold all but the zones fixed: {'; '.join(left)}" if left else ""
+    held = f"not in it, to hold all but the zones fixed: {'; '.join(left)}" if left else ""
+    # the contrast's own (a run that printed no median: 'not in its side's figure') was
+    # overwritten, so 2→1's second lagscope run was left out of '1→2 is 1.30× 2→1' unsaid
+    also = "; ".join(x for x in (claim.get("also") or "", held) if x)
     return {**claim, "kind": "ratio", "runs_a": sorted(runs_a["run_id"]),
             "runs_b": sorted(runs_b["run_id"]), "also": also}  # fmt: skip
 
@@ -1443,10 +1448,17 @@ def _latency_zone_row(
         value_a=float(hi.estimate),
         value_b=float(lo.estimate),
         estimate=float(hi.estimate / lo.estimate) if len(same) > 1 else None,  # one a stat
+        **_bin_span(hi, lo) if len(same) > 1 else {},
         groups_a=[f"{r.src_zone}→{r.dst_zone}" for r in m.itertuples()],
         evidence=evidence,
     )
     return row
+
+
+def _bin_span(hi: pd.Series, lo: pd.Series) -> dict:
+    """The claim's ``estimate_low``/``estimate_high`` where a figure is known only to its bin."""
+    span = bin_ratio(hi, lo)
+    return {} if span is None else {"estimate_low": span[0], "estimate_high": span[1]}
 
 
 def _intervals_given(m: pd.DataFrame) -> str:
@@ -1471,12 +1483,13 @@ def _zone_head(same: pd.DataFrame, rest: pd.DataFrame, by: str) -> str:
         head = (
             f"{by}{'the' if by else 'The'} slowest zone pair, {hi.src_zone}→{hi.dst_zone}, is "
             f"{hi.estimate / lo.estimate:.2f}× the fastest, {lo.src_zone}→{lo.dst_zone}"
+            f"{bins_apart(hi, lo)}"
         )
     elif len(same) > 1:  # a printed mean (105.2 µs) was '3.51× the fastest', a median
         head = (
             f"{by}{'of' if by else 'Of'} the {len(same)} pairs with a {word}, the slowest, "
             f"{hi.src_zone}→{hi.dst_zone}, is {hi.estimate / lo.estimate:.2f}× the fastest, "
-            f"{lo.src_zone}→{lo.dst_zone}; {others}'s figure"
+            f"{lo.src_zone}→{lo.dst_zone}{bins_apart(hi, lo)}; {others}'s figure"
             + ("s are" if len(rest) > 1 else " is")
             + " of another statistic, not set against them"
         )

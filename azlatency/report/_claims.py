@@ -938,7 +938,9 @@ def render(c: dict, stat_said: bool = False) -> str:
         return f"{_pair_words(c)}: {detail}."
     if c["evidence"] == "bounds from published ranges":
         interval = f"{c['bound_low']:.2f}× to {c['bound_high']:.2f}×"
-        detail = "; ".join(x for x in (values, ev) if x)
+        # what the ratio leaves out is said here too: a run that printed no median was left
+        # out of '1→2 is 1.30× to 1.41× 2→1' unsaid
+        detail = "; ".join(x for x in (values, ev, c.get("also")) if x)
         return f"**{a} is {interval} {b}** ({what}; {detail})."
     return f"**{a} is {c['estimate']:.2f}× {b}** ({what}; {detail})."
 

@@ -23,7 +23,7 @@ from . import _claims as C
 from ._data import synthetic
 from ._latency import apart
 from ._longrun import session_words
-from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_value, printed_range
+from ._show import counted, fmt, fmt_bound, fmt_interval, fmt_range, fmt_value, printed_range
 from ._throughput import kinds, paced_sentence
 from ._zones import held_out, matrix_frame, matrix_label, matrix_style
 
@@ -71,6 +71,49 @@ def _extremes(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     largest, so that two groups of one value are named both ('from 2026 µs (latte (to
     10.0.0.5)) to 2026 µs (latte)', not the first group twice)."""
     return _pick(frame, "estimate", "min"), _pick(frame.iloc[::-1], "estimate", "max")
+
+
+def _bin_of(r: pd.Series) -> tuple[float, float] | None:
+    """The histogram bin a cell's figure is known only to lie in (its ``estimate`` the bin's
+    top edge), or None: a figure of samples, printed, or printed inside its bin."""
+    if r.get("source") != "histogram" or str(r.get("note") or "").startswith("printed"):
+        return None
+    lo, hi = r.get("bound_low"), r.get("bound_high")
+    return (float(lo), float(hi)) if pd.notna(lo) and pd.notna(hi) else None
+
+
+def bin_ratio(hi: pd.Series, lo: pd.Series) -> tuple[float, float] | None:
+    """What the ratio of ``hi``'s figure to ``lo``'s is known to lie in where either is known
+    only to its histogram bin (the figure its top edge), or None: neither is, or the bins hold
+    the ratio within 5 %."""
+    bins = [_bin_of(r) or (float(r["estimate"]),) * 2 for r in (hi, lo)]
+    if not (_bin_of(hi) or _bin_of(lo)):
+        return None
+    (hl, hh), (ll, lh) = bins
+    low, high = hl / lh if lh > 0 else 0.0, hh / ll if ll > 0 else np.inf
+    ratio = float(hi["estimate"]) / float(lo["estimate"])
+    return None if low >= 0.95 * ratio and high <= 1.05 * ratio else (low, high)
+
+
+def bins_apart(hi: pd.Series, lo: pd.Series) -> str:
+    """:func:`bin_ratio` in words: '; but known only to bins (2→1's median lies in 0–100 µs):
+    up to 3.33× 1→2, so not told apart' (the ratio of bin tops was '3.33× the fastest' of two
+    lagscope runs of 100 µs bins whose one printed '50% 22'), or ''."""
+    span = bin_ratio(hi, lo)
+    if span is None:
+        return ""
+    low, high = span
+    word = C.STAT_WORDS.get(str(hi["stat"]), str(hi["stat"]))
+    where = "; ".join(
+        f"{r['src_zone']}→{r['dst_zone']}'s {word} lies in {fmt_range(*b)}"
+        for r in (hi, lo)
+        if (b := _bin_of(r))
+    )
+    far = f"{high:.3g}×" if np.isfinite(high) else "unboundedly"
+    span_said = f"up to {far}" if low == 0 else f"{low:.3g}× to {far}"
+    return f"; but known only to bins ({where}): {span_said} {lo['src_zone']}→{lo['dst_zone']}" + (
+        ", so not told apart" if low <= 1 else ""
+    )
 
 
 def of_one_stat(m: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -370,7 +413,7 @@ def zone_matrix_claims(
                 f"{word.capitalize()} {basis} of {tool} over {len(m)} zone pairs: fastest "
                 f"{lo['src_zone']}→{lo['dst_zone']} at {said(lo)}, slowest "
                 f"{hi['src_zone']}→{hi['dst_zone']} at {said(hi)} "
-                f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)."
+                f"({hi['estimate'] / lo['estimate']:.3g}× the fastest{bins_apart(hi, lo)})."
             )
         else:  # a printed mean (105.2 µs) was '3.51× the fastest', a percentile median
             texts.append(_of_two_stats(same, rest, word, basis, tool, said))
@@ -469,7 +512,7 @@ def _of_two_stats(same, rest, word: str, basis: str, tool: str, said) -> str:
         head += (
             f"; of the {len(same)} with a {w}, fastest {lo['src_zone']}→{lo['dst_zone']} at "
             f"{said(lo)}, slowest {hi['src_zone']}→{hi['dst_zone']} at {said(hi)} "
-            f"({hi['estimate'] / lo['estimate']:.3g}× the fastest)"
+            f"({hi['estimate'] / lo['estimate']:.3g}× the fastest{bins_apart(hi, lo)})"
         )
     else:
         head += f": {same['src_zone'].iloc[0]}→{same['dst_zone'].iloc[0]} at {said(same.iloc[0])}"

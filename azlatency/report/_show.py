@@ -328,6 +328,11 @@ def fmt_value(row: Any, unit: str = "us", digits: int = 4) -> str:
     return fmt(row["estimate"], unit, digits) if bounds is None else _span(*bounds, unit, digits)
 
 
+def fmt_range(lo: float, hi: float, unit: str = "us", digits: int = 4) -> str:
+    """``'0–100 µs'``: a range the value lies in (a histogram bin), both ends in one unit."""
+    return _span(lo, hi, unit, digits)
+
+
 def _span(lo: float, hi: float, unit: str, digits: int) -> str:
     """``'54–57 µs'``: both ends in the unit of the high one."""
     scale, text = _scale(hi, unit)

@@ -49,3 +49,34 @@ def test_a_question_of_loss_and_of_latency_answers_both(tables):
         "**1→3 against 1→2: not compared** (1→3 by irtt (188 µs); 1→2 by lagscope (30 µs); no "
         "tool measured both; two tools' figures are not set side by side)."
     )
+
+
+def test_a_ratio_of_bin_tops_says_what_the_bins_allow(tmp_path):
+    # 2→1 by two lagscope runs whose 100 µs bins merge (one printed '50% 22', the other, -H
+    # with 10 µs bins from 40, printed no percentile): its median is known only to 0–100 µs,
+    # and 'The slowest zone pair, 2→1, is 3.33× the fastest, 1→2' (30 µs) was said of the
+    # bin's top edge; '1→2 is 1.30× to 1.41× 2→1' left the second run out unsaid
+    files = {
+        "lagscope/lagscope--1.0.1-linux-n3000-P-H.txt": "2-1/a.txt",
+        "lagscope/lagscope--1.0.1-linux-n2000-H-a40-l10-c12-histogram.txt": "2-1/b.txt",
+        "lagscope/lagscope--1.0.1-linux-n5000-P-percentiles.txt": "1-2/lag.txt",
+    }
+    t = import_fixtures(tmp_path, "bins", files, BY_PATH)
+    m = rep.zone_pair_medians(t)
+    assert rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"][0] == (
+        "Median rtt of lagscope over 2 zone pairs: fastest 1→2 at 30 µs, slowest 2→1 at 100 µs "
+        "(3.33× the fastest; but known only to bins (2→1's median lies in 0–100 µs): up to "
+        "3.33× 1→2, so not told apart)."
+    )
+    slowest = rep.campaign_answer(t, "Which zone pair is slowest?", level=0.95, rng=0)[1]
+    assert slowest["text"][0].startswith(
+        "**The slowest zone pair, 2→1, is 3.33× the fastest, 1→2; but known only to bins "
+        "(2→1's median lies in 0–100 µs): up to 3.33× 1→2, so not told apart**"
+    )
+    assert (slowest["estimate_low"][0], slowest["estimate_high"][0]) == (0, 100 / 30)
+    said = answer_texts(t, "Is zone 2 to zone 1 slower than zone 1 to zone 2?")
+    assert said[0] == (
+        "**1→2 is 1.30× to 1.41× 2→1** (lagscope; median round trip; 30 µs vs 22 µs; bounds "
+        "from published ranges, not an interval; `b.txt` printed no median: not in its side's "
+        "figure)."
+    )

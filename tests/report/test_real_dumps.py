@@ -984,8 +984,11 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
     assert "(lagscope, median (mean where only a mean printed) rtt; 1→3 30 µs, 2→3 40 µs, " \
         "1→2 105.2 µs (mean);" in said  # fmt: skip
     assert said.endswith("the matrix gives each pair's interval where it has one (1 of 3).")
+    # 2→3's median lies in the -a40 histogram's first bin, below 40 µs: not told from 1→3's
+    # printed 30 µs, where it was '1.33× the fastest' of the bin's top edge
     assert said.startswith(
-        "**Of the 2 pairs with a median, the slowest, 2→3, is 1.33× the fastest, 1→3; 1→2's "
+        "**Of the 2 pairs with a median, the slowest, 2→3, is 1.33× the fastest, 1→3; but known "
+        "only to bins (2→3's median lies in 0–40 µs): up to 1.33× 1→3, so not told apart; 1→2's "
         "figure is of another statistic, not set against them** "
     )
     medians = rep.zone_pair_medians(tables, level=0.95)
@@ -999,7 +1002,8 @@ def test_a_zone_matrix_of_medians_and_a_mean_says_which_is_which(tmp_path):
                                     both_ways=rep.both_ways(medians))["text"]  # fmt: skip
     assert page20.iloc[0] == (
         "Median (mean where printed) rtt of lagscope over 3 zone pairs; of the 2 with a "
-        "median, fastest 1→3 at 30 µs, slowest 2→3 at 40 µs (1.33× the fastest); 1→2 at "
+        "median, fastest 1→3 at 30 µs, slowest 2→3 at 40 µs (1.33× the fastest; but known only "
+        "to bins (2→3's median lies in 0–40 µs): up to 1.33× 1→3, so not told apart); 1→2 at "
         "105.2 µs (mean): of another statistic, not set against them."
     )
 
