@@ -52,7 +52,7 @@ from ._compare import (
     mixed_protocols,
     summarising_runs,
 )
-from ._data import labels
+from ._data import labels, latency_runs
 from ._latency import apart
 from ._longrun import (
     analyse_session,
@@ -78,6 +78,7 @@ from ._throughput import HELD, paced_note
 from ._zones import (
     NO_SIZE,
     end_to_end_runs,
+    flow,
     held_out,
     matrix_runs,
     zone_pair_medians,
@@ -549,7 +550,12 @@ def other_stat_claims(
     each tool's lowest and highest pair; a named pair no run measured, said so first."""
     named = list(dict.fromkeys(p for pairs in asked for p in pairs))
     rows, seen = [], set()
-    for tool in sorted(set(zoned_runs(tables.runs)["tool"])):
+    # every tool with both zones of a run known, not only those of a latency matrix: owping's
+    # one-way sessions lost 19.5 % at 3→1, and the answer said 'no run with zones known
+    # measured it'
+    ends = end_to_end_runs(tables)
+    zoned = ends[ends["src_zone"].notna() & ends["dst_zone"].notna()]
+    for tool in sorted(set(zoned["tool"])):
         m = zone_pair_medians(tables, tool=tool, level=level, stat=stat)
         m = m.dropna(subset=["estimate"])
         if m.empty:
@@ -938,18 +944,43 @@ def _elsewhere(tables: Tables, pairs: Sequence[str], cells: dict) -> list[str]:
     for tool in sorted(set(zoned["tool"])) if missing else ():
         kept, *_ = matrix_runs(tables.runs, tool, None, None, only=missing, summaries=fold)
         out += [f"{tool}'s {h}" for h in kept.attrs.get("held_out") or []]
-    return out
+    return out + _one_way_runs(tables, missing)
+
+
+# How :func:`_elsewhere` names the one-way runs of a pair, which no zone matrix holds.
+_ONE_WAY = "of one-way delay"
+
+
+def _one_way_runs(tables: Tables, missing: Sequence[str]) -> list[str]:
+    """Per tool, its one-way runs of the ``missing`` pairs, each session by the way it flowed
+    ('owping's 1 run of one-way delay (2→1)'): 'no latency run measured 2→1' was said of a
+    campaign whose owping sessions measured it."""
+    r = latency_runs(tables.runs)
+    r = flow(r[r["latency_basis"].eq("one_way").fillna(False)])
+    r = r[r["src_zone"].notna() & r["dst_zone"].notna()]
+    r = r[_pairs_of(r).isin(missing)] if len(r) else r
+    return [
+        f"{tool}'s {counted(len(g), 'run')} {_ONE_WAY} ({', '.join(sorted(set(_pairs_of(g))))})"
+        for tool, g in r.groupby("tool", sort=True)
+    ]
 
 
 def _outside(missing: Sequence[str], elsewhere: Sequence[str]) -> str:
     """Why the ``missing`` pairs have no figure: no latency run, or only runs a matrix
-    leaves out (``elsewhere``)."""
+    leaves out (``elsewhere``), or one-way delays, which no matrix holds."""
     if not elsewhere:
         return f"no latency run measured {' or '.join(missing)}"
-    return (
-        f"{' and '.join(missing)} measured only in runs a zone matrix leaves out, to hold all "
-        f"but the zones fixed: {'; '.join(elsewhere)}"
-    )
+    held = [e for e in elsewhere if _ONE_WAY not in e]
+    ways = [e for e in elsewhere if _ONE_WAY in e]
+    said = [
+        f"in runs a zone matrix leaves out, to hold all but the zones fixed: {'; '.join(held)}"
+    ] if held else []  # fmt: skip
+    if ways:
+        said.append(
+            "as one-way delays, which a zone matrix of round trips does not hold (page 40 sets "
+            f"them beside the round trip): {'; '.join(ways)}"
+        )
+    return f"{' and '.join(missing)} measured only " + "; and ".join(said)
 
 
 def _unmeasured(

@@ -383,7 +383,8 @@ def asked_stat(question: str | None) -> str:
 # answered by each tool's median round trip of 1→2
 _OTHER_STAT = re.compile(
     r"\b(?:(?:packet|probe|datagram)s? (?:loss|drops?)|loss(?:es)?|(?:dropped|lost) (?:packets|"
-    r"probes|datagrams))\b|\b(jitter)\b",  # not "Does latency drop ...?"
+    r"probes|datagrams)|(?:los(?:e|es|ing)|drop(?:s|ping)?) (?:\w+ ){0,2}?(?:packets|probes|"
+    r"datagrams))\b|\b(jitter)\b",  # not "Does latency drop ...?"; 'loses the most packets'
     re.IGNORECASE,
 )
 

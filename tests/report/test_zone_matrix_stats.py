@@ -82,6 +82,9 @@ def test_loss_pools_the_pairs_runs_as_lost_over_sent(tables):
     assert said == [
         "Probe loss of fping over 2 zone pairs: lowest 1→2 at 23.3 %, highest 1→3 at 100 %.",
         "No direction test: A→B against B→A compares latencies, not loss.",
+        # the other tools that counted datagrams or probes of a pair, unsaid before
+        "Zone pairs other tools measured (a matrix is of one tool): iperf2's 2 runs (1→2, "
+        "2→1); iperf3's 1 run (1→2); twping's 1 run (1→2).",
     ]
     assert rep.asymmetry_table(tables, tool="fping", stat="loss").empty
 

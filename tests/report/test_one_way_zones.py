@@ -1,0 +1,72 @@
+"""Page 20 and page 90 over one-way and probe tools filed by zone pair (tests/fixtures: owping,
+twping, fping, ncps, mtr, a path rule): an owping file holds two sessions, one each way, and
+its one-way delays are in no zone matrix of round trips."""
+
+from __future__ import annotations
+
+import pytest
+
+from azlatency import report as rep
+from azlatency.report._asked import asked_other_stat
+from tests.report._fixture_campaign import BY_PATH, answer_texts, import_fixtures
+
+FILES = {
+    "fping/fping--5.1-linux-c20-clean.txt": "1-2/fping.txt",
+    "fping/fping--5.1-linux-D-c10-loss.txt": "1-3/fping.txt",
+    "mtr/mtr--0.95-linux-r-c10-n-2hops.txt": "2-3/mtr.txt",
+    # two sessions each: client -> server (2→1, 3→1), and back (reverse: 1→2, 1→3)
+    "owping/owping--5.2.3-linux-c100-clean.txt": "2-1/owping.txt",
+    "owping/owping--5.2.3-linux-c200-loss.txt": "3-1/owping.txt",
+    "twping/twping--5.2.3-linux-c100-M-clean.txt": "3-2/twping.txt",
+    "ncps/ncps--1.1-linux-c-r2-N20-t5-client.txt": "1-2/ncps.txt",
+}
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    return import_fixtures(tmp_path_factory.mktemp("oneway"), "oneway", FILES, BY_PATH)
+
+
+def test_a_reverse_session_loses_its_probes_on_its_own_way(tables):
+    # owping -c200: 'to' session 39 of 200 lost (19.5 %), 'from' session 26 of 200 (13 %); the
+    # loss matrix pooled both as 3→1, '16.25 % of 400 probes'
+    m = rep.zone_pair_medians(tables, stat="loss").set_index(["src_zone", "dst_zone"])
+    assert m.loc[("3", "1"), ["estimate", "n"]].tolist() == [19.5, 200]
+    assert m.loc[("1", "3"), ["estimate", "n"]].tolist() == [13.0, 200]
+    page20 = rep.zone_matrix_claims(m.reset_index(), m.iloc[:0], level=0.95, both_ways=0)["text"]
+    assert page20[0] == (
+        "Probe loss of owping over 4 zone pairs: lowest 1→2 at 0 %, highest 3→1 at 19.5 %."
+    )
+    # fping's loss, another tool's, was left unsaid beside owping's matrix
+    assert page20.iloc[-1].startswith(
+        "Zone pairs other tools measured (a matrix is of one tool): fping's 2 runs (1→2, 1→3);"
+    )
+
+
+def test_a_loss_question_reads_every_tool_with_zones(tables):
+    # 'no run with zones known measured it' was said of 3→1, whose owping session lost 19.5 %
+    said = answer_texts(tables, "Is there packet loss between zone 1 and zone 3?")
+    assert said == [
+        "**By fping, 1→3 lost 20 % of 10 probes** (total lost / total sent over 1 run (counts)).",
+        "**By owping, 1→3 lost 13 % of 200 probes** (total lost / total sent over 1 run (counts)).",
+        "**By owping, 3→1 lost 19.5 % of 200 probes** (total lost / total sent over 1 run "
+        "(counts)).",
+    ]
+    # 'loses the most packets' was answered by the zone pairs' latency
+    assert asked_other_stat("Which zone pair loses the most packets?") == "loss"
+    assert asked_other_stat("Does latency drop with accelerated networking?") is None
+    most = answer_texts(tables, "Which zone pair loses the most packets?")
+    assert most[1] == (
+        "**By owping, lowest 1→2 (lost 0 % of 100 probes), highest 3→1 (lost 19.5 % of 200 "
+        "probes), over 4 zone pairs** (page 20 gives each pair)."
+    )
+
+
+def test_a_pair_measured_one_way_only_is_said_so(tables):
+    # 'no latency run measured 2→1' of a campaign whose owping session measured it
+    said = answer_texts(tables, "How slow is zone 2 to zone 1?")
+    assert said[0] == (
+        "**2→1: no figure** (2→1 measured only as one-way delays, which a zone matrix of round "
+        "trips does not hold (page 40 sets them beside the round trip): owping's 1 run of "
+        "one-way delay (2→1))."
+    )
