@@ -62,7 +62,7 @@ from ._longrun import (
     sessions,
     span_words,
 )
-from ._matrix_stats import run_loss
+from ._matrix_stats import per_hop_runs, run_loss
 from ._memo import memo
 from ._pages import (
     bin_ratio,
@@ -573,10 +573,16 @@ def other_stat_claims(
         rows.append(_other_span(m, tool, stat))
     if missing := [p for p in named if p not in seen]:
         word = {"loss": "probe loss", "jitter": "jitter"}[stat]
-        text = f"**{', '.join(missing)}: no figure of {word}** (no run with zones known " + (
-            f"measured it; the pairs with one are {', '.join(sorted(seen))})."
-            if seen
-            else "measured it)."
+        traced = [e for e in unmatrixed(tables, missing) if _TRACED in e]
+        how = " end to end" if traced else ""
+        text = (
+            f"**{', '.join(missing)}: no figure of {word}** (no run with zones known "
+            + (
+                f"measured it{how}; the pairs with one are {', '.join(sorted(seen))}"
+                if seen
+                else f"measured it{how}"
+            )
+            + (f"; {'; '.join(traced)}: a {word} per hop, not the pair's)." if traced else ").")
         )
         rows.insert(0, _statement("answer", "zone pair", text, a=missing[0], evidence="none"))
     return _frame(rows) if rows else _empty()
@@ -944,24 +950,36 @@ def _elsewhere(tables: Tables, pairs: Sequence[str], cells: dict) -> list[str]:
     for tool in sorted(set(zoned["tool"])) if missing else ():
         kept, *_ = matrix_runs(tables.runs, tool, None, None, only=missing, summaries=fold)
         out += [f"{tool}'s {h}" for h in kept.attrs.get("held_out") or []]
-    return out + _one_way_runs(tables, missing)
+    return out + unmatrixed(tables, missing)
 
 
-# How :func:`_elsewhere` names the one-way runs of a pair, which no zone matrix holds.
-_ONE_WAY = "of one-way delay"
+# How :func:`unmatrixed` names the runs of a pair no zone matrix holds, by why not.
+_ONE_WAY, _TRACED = "of one-way delay", "tracing each hop"
+_WHY_NOT = {
+    _ONE_WAY: "as one-way delays, which a zone matrix of round trips does not hold (page 40 sets "
+    "them beside the round trip)",
+    _TRACED: "by traces, a round trip and a loss per hop, which no zone matrix holds",
+}
 
 
-def _one_way_runs(tables: Tables, missing: Sequence[str]) -> list[str]:
-    """Per tool, its one-way runs of the ``missing`` pairs, each session by the way it flowed
-    ('owping's 1 run of one-way delay (2→1)'): 'no latency run measured 2→1' was said of a
-    campaign whose owping sessions measured it."""
-    r = latency_runs(tables.runs)
-    r = flow(r[r["latency_basis"].eq("one_way").fillna(False)])
-    r = r[r["src_zone"].notna() & r["dst_zone"].notna()]
+def unmatrixed(tables: Tables, missing: Sequence[str]) -> list[str]:
+    """Per tool, its runs of the ``missing`` pairs that no zone matrix holds: one-way sessions,
+    each by the way it flowed ('owping's 1 run of one-way delay (2→1)'), and traced paths
+    ('mtr's 1 run tracing each hop (2→3)'): 'no latency run measured 2→1' was said of a
+    campaign whose owping sessions measured it, and 'no run with zones known measured' the
+    loss of a pair mtr traced."""
+    traced = per_hop_runs(tables.summaries)
+    r = flow(tables.runs[tables.runs["src_zone"].notna() & tables.runs["dst_zone"].notna()])
     r = r[_pairs_of(r).isin(missing)] if len(r) else r
+    ways = latency_runs(r)
+    kinds = {
+        _ONE_WAY: ways[ways["latency_basis"].eq("one_way").fillna(False)],
+        _TRACED: r[r["run_id"].isin(traced)],
+    }
     return [
-        f"{tool}'s {counted(len(g), 'run')} {_ONE_WAY} ({', '.join(sorted(set(_pairs_of(g))))})"
-        for tool, g in r.groupby("tool", sort=True)
+        f"{tool}'s {counted(len(g), 'run')} {why} ({', '.join(sorted(set(_pairs_of(g))))})"
+        for why, runs in kinds.items()
+        for tool, g in runs.groupby("tool", sort=True)
     ]
 
 
@@ -970,16 +988,13 @@ def _outside(missing: Sequence[str], elsewhere: Sequence[str]) -> str:
     leaves out (``elsewhere``), or one-way delays, which no matrix holds."""
     if not elsewhere:
         return f"no latency run measured {' or '.join(missing)}"
-    held = [e for e in elsewhere if _ONE_WAY not in e]
-    ways = [e for e in elsewhere if _ONE_WAY in e]
+    held = [e for e in elsewhere if not any(w in e for w in _WHY_NOT)]
     said = [
         f"in runs a zone matrix leaves out, to hold all but the zones fixed: {'; '.join(held)}"
     ] if held else []  # fmt: skip
-    if ways:
-        said.append(
-            "as one-way delays, which a zone matrix of round trips does not hold (page 40 sets "
-            f"them beside the round trip): {'; '.join(ways)}"
-        )
+    for w, why in _WHY_NOT.items():
+        if mine := [e for e in elsewhere if w in e]:
+            said.append(f"{why}: {'; '.join(mine)}")
     return f"{' and '.join(missing)} measured only " + "; and ".join(said)
 
 

@@ -70,3 +70,19 @@ def test_a_pair_measured_one_way_only_is_said_so(tables):
         "trips does not hold (page 40 sets them beside the round trip): owping's 1 run of "
         "one-way delay (2→1))."
     )
+
+
+def test_a_pair_traced_only_is_said_so(tables):
+    # mtr's trace of 2→3: 'no latency run measured 2→3', and of its loss 'no run with zones
+    # known measured it'
+    said = answer_texts(tables, "How slow is zone 2 to zone 3?")
+    assert said[0] == (
+        "**2→3: no figure** (2→3 measured only by traces, a round trip and a loss per hop, which "
+        "no zone matrix holds: mtr's 1 run tracing each hop (2→3))."
+    )
+    lost = answer_texts(tables, "Is there packet loss from zone 2 to zone 3?")
+    assert lost[0] == (
+        "**2→3: no figure of probe loss** (no run with zones known measured it end to end; the "
+        "pairs with one are 1→2, 1→3, 2→1, 3→1, 3→2; mtr's 1 run tracing each hop (2→3): a "
+        "probe loss per hop, not the pair's)."
+    )
