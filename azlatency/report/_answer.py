@@ -1265,8 +1265,34 @@ def throughput_zone_claims(
     # 1→2 and 2→1 alone was answered '1→2 carries 0.99× 2→1', first
     seen = sorted(set(tp["pair"].dropna()))
     by = [c for c in extra if c in tp.columns]
-    said = [_throughput_unmeasured(p, seen, tp, by, mixed) for p in named if p not in covered]
+    back = _bidir_reverse(tables, tp)
+    said = [_throughput_unmeasured(p, seen, tp, by, mixed, back) for p in named if p not in covered]
     return pd.concat([*said, out], ignore_index=True) if said else out
+
+
+def _bidir_reverse(tables: Tables, tp: pd.DataFrame) -> dict[str, list[str]]:
+    """Per zone pair, the --bidir runs whose reverse flow (server to client) went that way, as
+    the throughput figures give a --bidir run by its forward flow: 'iperf3's 1 --bidir run of
+    2→3, its reverse flow 100 Mbit/s received (printed)'.  'What is the throughput from zone
+    3 to zone 2?' was 'no throughput run measured 3→2' of a --bidir run of 2→3."""
+    both = tp[tp["both_ways"].eq(True).fillna(False)] if "both_ways" in tp else tp.iloc[:0]
+    s = tables.summaries
+    s = s[s["run_id"].isin(both["run_id"]) & s["source"].eq("reported") & s["stat"].eq("mean")]
+    out: dict[str, list[str]] = {}
+    for r in both.itertuples():
+        mine = s[s["run_id"] == r.run_id].set_index("metric")["value"]
+        got = next(
+            (f"{fmt(float(mine[m]), 'bps')} {w} (printed)" for m, w in _REVERSE if m in mine),
+            "no figure printed",
+        )
+        out.setdefault(f"{r.dst_zone}→{r.src_zone}", []).append(
+            f"{r.tool}'s --bidir run of {r.src_zone}→{r.dst_zone}, its reverse flow {got}"
+        )
+    return out
+
+
+# A --bidir run's reverse flow's printed figure, as _throughput._FIGURES orders the forward's.
+_REVERSE = (("throughput_receiver_reverse", "received"), ("throughput_sender_reverse", "sent"))
 
 
 def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row: dict) -> dict:
@@ -1288,13 +1314,32 @@ def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row:
 
 
 def _throughput_unmeasured(
-    pairs: tuple[str, ...], seen: list[str], tp: pd.DataFrame, by: list[str], mixed
+    pairs: tuple[str, ...],
+    seen: list[str],
+    tp: pd.DataFrame,
+    by: list[str],
+    mixed,
+    back: dict[str, list[str]] | None = None,
 ) -> pd.DataFrame:
     """Named pairs no one throughput condition measured: which no run measured, or that no
     one tool and condition measured both, with each one's figures by condition (``tp``'s
     rows grouped ``by``): 'the statements below give each where it was measured' promised
-    1→3's netperf figure, which no statement gave (a condition of one pair has none)."""
-    if gone := [p for p in pairs if p not in seen]:
+    1→3's netperf figure, which no statement gave (a condition of one pair has none); a pair
+    measured only as a --bidir run's reverse flow (``back``, :func:`_bidir_reverse`) says so."""
+    gone = [p for p in pairs if p not in seen]
+    if gone and any(p in (back or {}) for p in gone):
+        head = f"{pairs[0]} against {pairs[1]}: not compared" if len(pairs) > 1 else ""
+        why = [
+            f"{p} measured only as the reverse flow of a --bidir run, which the throughput "
+            f"figures give by its forward flow: {'; '.join(back[p])}"
+            if p in back
+            else f"no throughput run measured {p}"
+            for p in gone
+        ]
+        text = f"**{head or gone[0] + ': not among the throughput figures'}** ({'; '.join(why)})."
+        row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
+        return _frame([row])
+    if gone:
         return _unmeasured(pairs, seen, "throughput", gone)
     each = []
     for p in pairs:

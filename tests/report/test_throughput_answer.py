@@ -453,3 +453,18 @@ def test_pairs_no_one_condition_measured_both_are_each_given(tmp_path):
         "run); no one tool and condition measured both, and two conditions' figures are not "
         "set side by side)."
     )
+
+
+def test_a_bidir_runs_reverse_flow_is_named_not_unmeasured(tmp_path):
+    # iperf3 -J --bidir filed 2→3: the pages give its forward flow (2→3); 'What is the
+    # throughput from zone 3 to zone 2?' said 'no throughput run measured 3→2' of its reverse
+    # flow, printed at 100 Mbit/s received
+    i3 = "iperf3/iperf3--3.12-linux-"
+    files = {f"{i3}J-tcp.json": "1-2/tcp.json", f"{i3}J-bidir-tcp.json": "2-3/bidir.json"}
+    t = import_fixtures(tmp_path, "bidir", files, BY_PATH)
+    said = answer_texts(t, "What is the throughput from zone 3 to zone 2?")
+    assert said[0] == (
+        "**3→2: not among the throughput figures** (3→2 measured only as the reverse flow of a "
+        "--bidir run, which the throughput figures give by its forward flow: iperf3's --bidir "
+        "run of 2→3, its reverse flow 100 Mbit/s received (printed))."
+    )
