@@ -65,7 +65,8 @@ def settle(t: Test, x: TextFacts) -> None:
     headers = x.header + " " + x.summary_header
     if "protocol" not in meta:
         udp = "Datagrams" in headers or any(r.get("jitter_us") is not None for r in t.rows)
-        udp = udp or any(tt.jitter_us is not None for tt in t.totals + [u for u, _ in x.unlabelled])
+        udp = udp or any(tt.jitter_us is not None for tt in t.totals)
+        udp = udp or any(u.jitter_us is not None for u, _ in x.unlabelled)
         meta["protocol"] = "udp" if udp or flags.get("udp") else "tcp"
     _addresses(t, x, role)
     streams = _streams(t, x, direction)
@@ -238,7 +239,7 @@ def end_gaps(t: Test, x: TextFacts) -> str | None:
     if not x.summary:
         return None  # no summary at all: finish() says so
     role = t.meta.get("role")
-    last = max(line for *_, line in x.summary)
+    last = x.summary[-1][3]  # appended as read: the last is the latest
     labelled = [s for s in x.summary if s[2]]
     missing = _missing_lines(x, role, labelled) if labelled else []
     if missing:
@@ -266,20 +267,25 @@ def _missing_lines(
             groups.setdefault(tag, set()).add(stream)
     have: dict[tuple[str, str | None], set[str | None]] = {}
     for stream, tag, label, _ in x.summary:
-        groups.setdefault(tag, set())
+        streams = groups.get(tag)
+        if streams is None:
+            streams = groups[tag] = set()
         if stream != "SUM":
-            groups[tag].add(stream)
-        have.setdefault((stream, tag), set()).add(label)
+            streams.add(stream)
+        if (labels := have.get((stream, tag))) is None:
+            labels = have[stream, tag] = set()
+        labels.add(label)
     missing: list[str] = []
     for tag, streams in groups.items():
-        ids = sorted(streams, key=_id_key) + (["SUM"] if len(streams) > 1 else [])
+        # (most tests have one stream: a key for it, and a sort, cost more than the rest)
+        ids = [*sorted(streams, key=_id_key), "SUM"] if len(streams) > 1 else list(streams)
         if role == "server":
             # its own side only: the labels it printed for this tag, else any line at all
             want = sorted({s[2] for s in labelled if s[1] == tag}) or [None]
         else:
             want = ["sender", "receiver"]
         for sid in ids:
-            got = have.get((sid, tag), set())
+            got = have.get((sid, tag), ())
             for label in want:
                 if (label is None and not got) or (label is not None and label not in got):
                     name = f"[{sid}]" + (f"[{tag}]" if tag else "")
