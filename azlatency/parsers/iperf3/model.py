@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._base import Run
+from .._base import Run, Summary
 
 TOOL = "iperf3"
 INT64_MAX = 2**63 - 1
@@ -210,9 +210,16 @@ def _tcp_figures(run: Run, totals: list[Total], flow: str) -> None:
         run.add(f"cwnd{sfx}", "max", max(cwnds), "bytes")
 
 
-def _flow_summaries(test: Test, run: Run, flow: str) -> dict[str, Total | None]:
+def _picks(totals: list[Total], flow: str) -> dict[str, Total | None]:
+    """The total of each side of ``flow``, as printed (:func:`_pick`)."""
+    return {"sender": _pick(totals, "sender", flow), "receiver": _pick(totals, "receiver", flow)}
+
+
+def _flow_summaries(
+    test: Test, run: Run, flow: str, picked: dict[str, Total | None]
+) -> dict[str, Total | None]:
+    """``picked``: :func:`_picks` of the flow, which this may change (a side not reported)."""
     sfx = _suffix(flow)
-    picked = {side: _pick(test.totals, side, flow) for side in ("sender", "receiver")}
     snd, rcv = picked["sender"], picked["receiver"]
     # A client that ended its test got the other end's results: a 0 there is measured (a
     # UDP receiver that got no datagram: 3.12 prints '0.00 Bytes  0.00 bits/sec ... 0/0').
@@ -335,11 +342,14 @@ def _computed(run: Run, groups: _Groups) -> None:
             values = next(iter(streams.values()))
         metric = f"throughput_{side}{_suffix(flow)}" if side else f"throughput{_suffix(flow)}"
         n = len(values)
-        kw: dict[str, Any] = {"source": "computed", "n": n}
-        run.add(metric, "mean", math.fsum(values) / n, "bps", **kw)
-        run.add(metric, "min", min(values), "bps", **kw)
-        run.add(metric, "p50", statistics.median(values), "bps", **kw)
-        run.add(metric, "max", max(values), "bps", **kw)
+        # (as run.add makes them, none of the four None: made directly, not by way of its
+        # keywords, four times a test)
+        run.summaries += (
+            Summary(metric, "mean", float(math.fsum(values) / n), "bps", "computed", n=n),
+            Summary(metric, "min", float(min(values)), "bps", "computed", n=n),
+            Summary(metric, "p50", float(statistics.median(values)), "bps", "computed", n=n),
+            Summary(metric, "max", float(max(values)), "bps", "computed", n=n),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,24 +451,20 @@ def finish(test: Test) -> Run:
     )
     bidir = meta.get("direction") == "bidir"
     flows = ("", "reverse") if bidir else ("",)
+    main = _picks(test.totals, "")  # the main flow's, as printed: for its duration too
     for flow in flows:
-        picked = _flow_summaries(test, run, flow)
+        picked = _flow_summaries(
+            test, run, flow, dict(main) if flow == "" else _picks(test.totals, flow)
+        )
         if flow == "" and meta.get("protocol") == "udp":
             _udp_counts(meta, picked, run.warnings)
-    cpu = dict(test.cpu)
-    if not any(cpu.get(f"remote_{k}") for k in ("total", "user", "system")):
-        # A server never learns the client's CPU (-V: "sender statistics not available"), nor
-        # an interrupted client the server's: iperf3 writes zeros there, in text and JSON.
-        for k in ("total", "user", "system"):
-            cpu.pop(f"remote_{k}", None)
-    for key in CPU_KEYS:
-        if key in cpu:
-            where, stat = key.split("_")
-            run.add(f"cpu_{where}", stat, cpu[key], "pct")
+    if test.cpu:  # (most text tests have none)
+        _cpu(run, test.cpu)
     _computed(run, _row_groups(test.rows) if test.columns is None else _column_groups(test.columns))
     if "duration_s" not in meta:
-        meta["duration_s"] = _duration(test)
-    run.warnings.extend(f"iperf3: {e}" for e in test.errors)
+        meta["duration_s"] = _duration(test, main)
+    if test.errors:
+        run.warnings.extend(f"iperf3: {e}" for e in test.errors)
     run.warnings.extend(test.cut)
     meta["complete"] = test.has_end and not test.errors and not test.cut
     if not test.has_end:
@@ -468,9 +474,23 @@ def finish(test: Test) -> Run:
     return run
 
 
-def _duration(test: Test) -> float | None:
+def _cpu(run: Run, figures: dict[str, float]) -> None:
+    cpu = dict(figures)
+    if not any(cpu.get(f"remote_{k}") for k in ("total", "user", "system")):
+        # A server never learns the client's CPU (-V: "sender statistics not available"), nor
+        # an interrupted client the server's: iperf3 writes zeros there, in text and JSON.
+        for k in ("total", "user", "system"):
+            cpu.pop(f"remote_{k}", None)
+    for key in CPU_KEYS:
+        if key in cpu:
+            where, stat = key.split("_")
+            run.add(f"cpu_{where}", stat, cpu[key], "pct")
+
+
+def _duration(test: Test, main: dict[str, Total | None]) -> float | None:
+    """``main``: :func:`_picks` of the main flow."""
     for side in ("sender", "receiver"):
-        t = _pick(test.totals, side, "")
+        t = main[side]
         if t is not None and not t.empty:
             if t.seconds is not None:
                 return t.seconds
