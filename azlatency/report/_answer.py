@@ -1267,6 +1267,15 @@ def throughput_zone_claims(
     by = [c for c in extra if c in tp.columns]
     back = _bidir_reverse(tables, tp)
     said = [_throughput_unmeasured(p, seen, tp, by, mixed, back) for p in named if p not in covered]
+    if out.empty and not said and len(seen) > 1:
+        # 'Which zone pair has the lowest throughput?' of two pairs measured in two conditions
+        # (ethr over TCP at 2→1, over UDP at 3→1) was answered by latency alone, unsaid
+        text = (
+            f"**By throughput, no one tool and condition measured two zone pairs** "
+            f"({'; '.join(_by_condition(tp, seen, by, mixed))}: two conditions' figures are not "
+            "set side by side)."
+        )
+        said = [_frame([_statement("answer", "zone pair", text, evidence="none")])]
     return pd.concat([*said, out], ignore_index=True) if said else out
 
 
@@ -1341,6 +1350,18 @@ def _throughput_unmeasured(
         return _frame([row])
     if gone:
         return _unmeasured(pairs, seen, "throughput", gone)
+    each = _by_condition(tp, pairs, by, mixed)
+    text = (
+        f"**{pairs[0]} against {pairs[1]}: not compared** ({'; '.join(each)}; no one tool and "
+        "condition measured both, and two conditions' figures are not set side by side)."
+    )
+    row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
+    return _frame([row])
+
+
+def _by_condition(tp: pd.DataFrame, pairs: Sequence[str], by: list[str], mixed) -> list[str]:
+    """Each of ``pairs``' throughput figures by condition (``tp``'s rows grouped ``by``):
+    '1→3 by netperf, 16384 B, 1 stream, ...: 1.497 Gbit/s (one run)'."""
     each = []
     for p in pairs:
         for _, g in tp[tp["pair"] == p].groupby(by, dropna=False, sort=True):
@@ -1348,12 +1369,7 @@ def _throughput_unmeasured(
             runs = "one run" if len(g) == 1 else f"the median of {len(g)} runs"
             figure = fmt(float(g["estimate"].median()), "bps")
             each.append(f"{p} by {throughput_context(held, '', mixed)}: {figure} ({runs})")
-    text = (
-        f"**{pairs[0]} against {pairs[1]}: not compared** ({'; '.join(each)}; no one tool and "
-        "condition measured both, and two conditions' figures are not set side by side)."
-    )
-    row = _statement("answer", "zone pair", text, a=pairs[0], b=pairs[-1], evidence="none")
-    return _frame([row])
+    return each
 
 
 def _throughput_times(

@@ -12,7 +12,7 @@ from .. import stats, units
 from ..schema import Tables
 from ..stats.common import INTERVAL_CORE
 from ._claims import side_name
-from ._compare import MEASURES, summarising_runs
+from ._compare import MEASURES, STAT_WORDS, summarising_runs
 from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 from ._matrix_stats import (
@@ -24,7 +24,7 @@ from ._matrix_stats import (
     stat_label,
 )
 from ._memo import memo
-from ._show import counted, fmt_bound
+from ._show import counted, fmt_bound, fmt_range
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 # The message size of a matrix of the runs that printed none (a netperf -o run that names no
@@ -299,13 +299,45 @@ def zone_pair_medians(
     # The mean stands in for a missing median where the tool printed none (qperf); ``stat``
     # says which.  Any other statistic is shown only where it is known: a p99 cell is never
     # a mean.  Several printed runs of one pair cannot be pooled (a median of medians is no
-    # median): they stay apart, the matrix shows the first and the table lists every one.
-    out = headline(pct, stat, fallback=stat == "p50").reindex(columns=cols).copy()
+    # median): the cell is the median of their values, as a contrast's side, and says so.
+    out = headline(pct, stat, fallback=stat == "p50").reindex(columns=cols)
+    out = _one_cell_a_pair(out)
     out["tool"], out["basis"], out["unit"] = tool, basis, "us"
     out = out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
     out.attrs["held_out"] = runs.attrs.get("held_out", [])
     out.attrs["other_tools"] = runs.attrs.get("other_tools", [])
     return out
+
+
+def _one_cell_a_pair(cells: pd.DataFrame) -> pd.DataFrame:
+    """One cell a zone pair: where several runs printed the pair's figure apart (ethr's
+    latency console, a block a second), the median of their values, the range across them
+    and how many; the matrix held four cells of 1→2 and page 20 said 'over 4 zone pairs:
+    fastest 1→2 at 40.31 µs, slowest 1→2 at 50.31 µs'."""
+    key = ["src_zone", "dst_zone"]
+    if cells.empty or not cells.duplicated(key).any():
+        return cells.copy()
+    rows = []
+    for _, g in cells.groupby(key, sort=False, dropna=False):
+        g = g[g["stat"] == g["stat"].mode().iloc[0]] if g["stat"].nunique() > 1 else g
+        if len(g) == 1 or g["estimate"].notna().sum() < 2:
+            rows.append(g.iloc[0])
+            continue
+        v = g["estimate"].dropna()
+        one = g.iloc[0].copy()
+        word = STAT_WORDS.get(str(one["stat"]), str(one["stat"]))
+        one["estimate"], one["range_low"], one["range_high"] = v.median(), v.min(), v.max()
+        one[["ci_low", "ci_high", "level"]] = np.nan
+        one["n_runs"] = int(g["n_runs"].fillna(1).sum())
+        one["n"] = g["n"].sum(min_count=1)
+        one["unit_of_analysis"] = "printed value"
+        one["method"] = f"median of {len(v)} runs' printed {word}s"
+        one["note"] = (
+            f"the median of {len(v)} runs' printed {word}s (range {fmt_range(v.min(), v.max())}"
+            "): printed values are not pooled, no interval"
+        )
+        rows.append(one)
+    return pd.DataFrame(rows).reset_index(drop=True)
 
 
 def end_to_end_runs(tables: Tables) -> pd.DataFrame:

@@ -1,0 +1,54 @@
+"""Page 20 and page 90 over ethr runs filed by zone pair (tests/fixtures/ethr, a path rule):
+its latency console prints a block a second, each a run, and its bandwidth tests over TCP
+and UDP are two conditions."""
+
+from __future__ import annotations
+
+import pytest
+
+from azlatency import report as rep
+from tests.report._fixture_campaign import BY_PATH, answer_texts, import_fixtures
+
+E = "ethr/ethr--1.0.0-linux-"
+FILES = {
+    f"{E}c-t-l-d3s-console.txt": "1-2/lat.txt",  # four blocks: p50 50.315, 45.097, 40.31, 42.183
+    f"{E}c-t-pi-n5-log.jsonl": "1-3/pi.jsonl",
+    f"{E}c-t-b-d3s-log.jsonl": "2-1/bw.jsonl",
+    f"{E}c-t-b-udp-b100M-d2s-console.txt": "3-1/udp.txt",
+}
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    return import_fixtures(tmp_path_factory.mktemp("ethr"), "ethr", FILES, BY_PATH)
+
+
+def test_several_printed_runs_of_a_pair_are_one_cell(tables):
+    # the matrix held four cells of 1→2 and page 20 said 'Median rtt of ethr over 4 zone
+    # pairs: fastest 1→2 at 40.31 µs, slowest 1→2 at 50.31 µs (1.25× the fastest)'
+    m = rep.zone_pair_medians(tables)
+    assert len(m) == 1
+    cell = m.iloc[0]
+    assert (cell["estimate"], cell["range_low"], cell["range_high"], cell["n_runs"]) == (
+        (45.097 + 42.183) / 2,
+        40.31,
+        50.315,
+        4,
+    )
+    assert cell["note"] == (
+        "the median of 4 runs' printed medians (range 40.31–50.31 µs): printed values are not "
+        "pooled, no interval"
+    )
+    page20 = rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"]
+    assert page20[0] == "Median rtt of ethr over 1 zone pair: 1→2 at 43.64 µs."
+
+
+def test_throughput_of_two_conditions_is_said_apart(tables):
+    # 'Which zone pair has the lowest throughput?' got the latency statements alone
+    said = answer_texts(tables, "Which zone pair has the lowest throughput?")
+    assert said[0] == (
+        "**By throughput, no one tool and condition measured two zone pairs** (2→1 by ethr, "
+        "tcp, 1 stream, the sender's figure: 11.66 Gbit/s (one run); 3→1 by ethr, udp, 1 "
+        "stream, the sender's figure: 100 Mbit/s (one run): two conditions' figures are not set "
+        "side by side)."
+    )
