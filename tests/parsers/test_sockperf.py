@@ -8,6 +8,7 @@ the tests here pin the decisions and the numbers that matter.
 from __future__ import annotations
 
 import math
+import mmap
 import re
 
 import numpy as np
@@ -20,7 +21,7 @@ from azlatency.decode import decode
 from azlatency.errors import ParseError
 from azlatency.parsers import _lines as lines_module
 from azlatency.parsers import sockperf
-from azlatency.parsers._lines import pool_empty
+from azlatency.parsers._lines import mapped_empty, pool_empty
 from azlatency.parsers.sockperf import fulllog
 from azlatency.parsers.sockperf.fulllog import TOLERANCE_US, stat_name
 from tests.conftest import FIXTURES, corpus, needs_shared, seed
@@ -354,19 +355,27 @@ def test_histogram_after_the_rows_is_found_from_the_front(monkeypatch):
     assert seen == [True] and len(run.samples) == 110
 
 
-def test_rows_land_in_writable_arrays_of_pyarrows_pool(monkeypatch):
-    big = pool_empty(1 << 18, np.int64)  # 2 MB: from pyarrow's pool
+def test_rows_land_in_writable_arrays_mapped_for_them(monkeypatch):
+    big = pool_empty(1 << 18, np.int64)  # 2 MB: from pyarrow's pool (the echo CSV's columns)
     assert isinstance(big.base, pa.Buffer) and big.flags.writeable and len(big) == 1 << 18
     big[:] = 7
     assert int(big.sum()) == 7 << 18
     assert pool_empty(10, np.float64).base is None  # small: numpy's own
-    monkeypatch.setattr(lines_module, "POOL_BYTES", 0)  # every column from the pool
+    mapped = mapped_empty(1 << 18, np.int64)  # a mapping of its own where MAP_POPULATE is
+    assert mapped.flags.writeable and len(mapped) == 1 << 18
+    mapped[:] = 7
+    assert int(mapped.sum()) == 7 << 18
+    assert mapped_empty(10, np.float64).base is None
+    monkeypatch.setattr(lines_module, "POOL_BYTES", 0)  # every column mapped
     t = azlatency.read(FIX / f"{P}tcp-m1400-mps2000-fullrtt-fulllog-rtt.csv")
     s = t.samples
     root = s["tx_time_ns"].array._data
     while isinstance(root, np.ndarray):  # the frame holds a view of the parser's array
         root = root.base
-    assert isinstance(root, pa.Buffer)
+    if hasattr(mmap, "MAP_POPULATE"):
+        assert isinstance(root, memoryview) and isinstance(root.obj, mmap.mmap)
+    else:
+        assert isinstance(root, pa.Buffer)
     s.loc[0, "seq"] = 5  # a sample corrected in place, as with numpy's arrays
     s.loc[1, "rtt_us"] = 1.5
     assert (s["seq"].iloc[0], s["rtt_us"].iloc[1]) == (5, 1.5)

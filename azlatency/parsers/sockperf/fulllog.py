@@ -41,6 +41,7 @@ from .._lines import (
     count_newlines,
     decimal_to_ns,
     int64_array,
+    mapped_empty,
     pool_empty,
 )
 
@@ -153,8 +154,8 @@ def _read_arrow(data: bytes, start: int, stop: int, has_value: bool, pairs: bool
     counts = _map(lambda ab: count_newlines(data, *ab), pieces)
     sizes = [c + (1 if data[b - 1 : b] != b"\n" else 0) for (a, b), c in zip(pieces, counts)]
     total = sum(sizes)
-    cols = [pool_empty(total, np.int64) for _ in range(3)]
-    cols.append(pool_empty(total, np.float64) if has_value else None)
+    cols = [mapped_empty(total, np.int64) for _ in range(3)]
+    cols.append(mapped_empty(total, np.float64) if has_value else None)
     at = np.concatenate(([0], np.cumsum(sizes))).tolist()
     whole = pa.py_buffer(data)
 
