@@ -23,7 +23,7 @@ from ..errors import LOOKED_FOR, DetectionError, NothingMeasured, ParseError
 from ..parsers import get, modules
 from ..parsers._base import Parsed, Span, hook
 from ..schema import Tables
-from .files import _GZIP, _Background, _gunzip, _Known, file_bytes
+from .files import _GZIP, _gunzip, _Hashing, _Known, file_bytes
 from .joined import LineMap, note, split_commands
 from .outline import (
     MAYBE_STAMPS,
@@ -93,8 +93,8 @@ def read_bytes(
             sha=sha256 or hashlib.sha256(data).hexdigest(),
         )
     # Hashing lets go of the GIL: on a big file it runs beside the parser, in a thread at idle
-    # priority, so that it takes the cores the parser leaves free.
-    sha = _Known(sha256) if sha256 else _Background(lambda: hashlib.sha256(data).hexdigest())
+    # priority, so that it takes the cores the parser leaves free (_Hashing).
+    sha = _Known(sha256) if sha256 else _Hashing(data)
     return _read_big(data, sha, source=source, tool=tool, strict=strict)
 
 

@@ -68,7 +68,7 @@ def read_body(data: bytes, offset: int, iso_ns: Callable[[str], int | None]) -> 
     # pyarrow's own thread pool cost more than it gave in a fresh process (0.46 to 0.76 s
     # against 0.40 s for the whole read of 1M probes): a big body is cut in two at a line
     # break instead, each half read on a thread of its own, while this one counts the lines
-    # (the file is hashed meanwhile where a core is idle: reader.files._Background).
+    # (the file is hashed meanwhile where a core is idle: reader.files._Hashing).
     whole = pa.py_buffer(data)
     cut = data.find(b"\n", (offset + end) // 2) + 1 if end - offset >= _HALVES_FROM else 0
     pieces = [(offset, cut), (cut, len(data))] if offset < cut < end else [(offset, len(data))]
