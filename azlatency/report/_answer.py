@@ -1351,6 +1351,14 @@ def _throughput_unmeasured(
     if gone:
         return _unmeasured(pairs, seen, "throughput", gone)
     each = _by_condition(tp, pairs, by, mixed)
+    if len(pairs) == 1:  # 'What is the throughput from zone 2 to zone 1?' raised IndexError
+        text = (
+            f"**{pairs[0]}'s throughput, by condition:** {'; '.join(each)} (no condition that "
+            "measured it measured another zone pair, and two conditions' figures are not set "
+            "side by side)."
+        )
+        row = _statement("answer", "zone pair", text, a=pairs[0], evidence="none")
+        return _frame([row])
     text = (
         f"**{pairs[0]} against {pairs[1]}: not compared** ({'; '.join(each)}; no one tool and "
         "condition measured both, and two conditions' figures are not set side by side)."
@@ -1655,7 +1663,13 @@ def _zone_evidence(m: pd.DataFrame) -> tuple[str, str]:
     several runs a pair, or one run each whose figure the tool printed or azlatency took from
     its samples or its histogram; and, where no pair has one, that there is no interval."""
     kinds = list(dict.fromkeys(m["source"].astype(str)))
-    if (m["n_runs"].fillna(1) > 1).any():
+    several = m["n_runs"].fillna(1) > 1
+    if several.any() and kinds == ["reported"]:  # ethr's blocks: no interval across them
+        unit, evidence = (
+            "printed values, a pair of several runs the median of theirs",
+            ("printed values"),
+        )
+    elif several.any():
         unit, evidence = "runs", "intervals across runs"
     elif kinds == ["reported"]:
         unit, evidence = "printed values of one run each", "printed values"

@@ -52,3 +52,16 @@ def test_throughput_of_two_conditions_is_said_apart(tables):
         "stream, the sender's figure: 100 Mbit/s (one run): two conditions' figures are not set "
         "side by side)."
     )
+
+
+def test_a_cell_of_several_printed_runs_is_no_interval_across_runs(tables):
+    # the zone answer said '(median rtt; runs, ...)' and its claim 'intervals across runs'
+    # of a cell that is the median of four printed values
+    claims = rep.campaign_answer(tables, "Which zone pair is slowest?", level=0.95, rng=0)[1]
+    row = claims.iloc[0]
+    assert row["text"].startswith(
+        "**Only 1→2 is in ethr's zone matrix, at 43.64 µs: no pair to set it against** (median "
+        "rtt; printed values, a pair of several runs the median of theirs, none with an "
+        "interval)."
+    )
+    assert row["evidence"] == "printed values"

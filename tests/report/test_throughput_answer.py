@@ -468,3 +468,22 @@ def test_a_bidir_runs_reverse_flow_is_named_not_unmeasured(tmp_path):
         "--bidir run, which the throughput figures give by its forward flow: iperf3's --bidir "
         "run of 2→3, its reverse flow 100 Mbit/s received (printed))."
     )
+
+
+def test_one_pair_measured_in_conditions_of_one_pair_each(tmp_path):
+    # 3→1 by netperf UDP_STREAM (filed 3-1) and by an iperf 2 -R run (filed 1-3, its data
+    # flowing 3→1), each condition of that pair alone: 'What is the throughput from zone 3
+    # to zone 1?' raised IndexError (page 90 failed)
+    files = {
+        "netperf/netperf--2.7.1-linux-UDP_STREAM-m1400-classic-loss.txt": "3-1/nu.txt",
+        "iperf2/iperf2--2.1.8-linux-c-i1-e-R-tcp-reverse.txt": "1-3/rev.txt",
+        "netperf/netperf--2.7.1-linux-TCP_STREAM-classic.txt": "2-1/ns.txt",
+    }
+    t = import_fixtures(tmp_path, "one", files, BY_PATH)
+    said = answer_texts(t, "What is the throughput from zone 3 to zone 1?")
+    assert said[0] == (
+        "**3→1's throughput, by condition:** 3→1 by netperf, udp, 1400 B, 1 stream, the "
+        "receiver's figure: 104.3 Mbit/s (one run); 3→1 by iperf2, 131072 B, 1 stream, the "
+        "receiver's figure: 1.55 Gbit/s (one run) (no condition that measured it measured "
+        "another zone pair, and two conditions' figures are not set side by side)."
+    )
