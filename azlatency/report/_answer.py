@@ -985,7 +985,8 @@ def unmatrixed(tables: Tables, missing: Sequence[str]) -> list[str]:
 
 def _outside(missing: Sequence[str], elsewhere: Sequence[str]) -> str:
     """Why the ``missing`` pairs have no figure: no latency run, or only runs a matrix
-    leaves out (``elsewhere``), or one-way delays, which no matrix holds."""
+    leaves out (``elsewhere``), or one-way delays and traces, which no matrix holds
+    (:func:`unmatrixed`)."""
     if not elsewhere:
         return f"no latency run measured {' or '.join(missing)}"
     held = [e for e in elsewhere if not any(w in e for w in _WHY_NOT)]
@@ -1281,7 +1282,7 @@ def throughput_zone_claims(
 
 def _bidir_reverse(tables: Tables, tp: pd.DataFrame) -> dict[str, list[str]]:
     """Per zone pair, the --bidir runs whose reverse flow (server to client) went that way, as
-    the throughput figures give a --bidir run by its forward flow: 'iperf3's 1 --bidir run of
+    the throughput figures give a --bidir run by its forward flow: 'iperf3's --bidir run of
     2→3, its reverse flow 100 Mbit/s received (printed)'.  'What is the throughput from zone
     3 to zone 2?' was 'no throughput run measured 3→2' of a --bidir run of 2→3."""
     both = tp[tp["both_ways"].eq(True).fillna(False)] if "both_ways" in tp else tp.iloc[:0]
@@ -1665,10 +1666,8 @@ def _zone_evidence(m: pd.DataFrame) -> tuple[str, str]:
     kinds = list(dict.fromkeys(m["source"].astype(str)))
     several = m["n_runs"].fillna(1) > 1
     if several.any() and kinds == ["reported"]:  # ethr's blocks: no interval across them
-        unit, evidence = (
-            "printed values, a pair of several runs the median of theirs",
-            ("printed values"),
-        )
+        unit = "printed values, a pair of several runs the median of theirs"
+        evidence = "printed values"
     elif several.any():
         unit, evidence = "runs", "intervals across runs"
     elif kinds == ["reported"]:
