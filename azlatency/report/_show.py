@@ -392,7 +392,16 @@ def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
         n, low, high = (row.get(k) for k in ("n_runs", "range_low", "range_high"))
         note, level = str(row.get("note") or ""), row.get("level")
         lvl = f"a {float(level):.0%} interval" if _known(level) else "an interval"
-        if why == "no interval" and "median across runs needs" in note and _known(n, low, high):
+        if row.get("source") == "reported" and _known(n, low, high) and n > 1:
+            # a zone cell of several runs' printed values ('20.1 µs (printed by the tool)' was
+            # the median of ethr's or sockperf's 6.419 and 33.78 µs, which none printed)
+            scale, text = _scale(float(est), unit)
+            why = (
+                f"the median of {int(n)} runs' printed values, "
+                f"{float(low) / scale:.{digits}g}–{float(high) / scale:.{digits}g} {text}; "
+                "no interval"
+            )
+        elif why == "no interval" and "median across runs needs" in note and _known(n, low, high):
             # a median across too few runs for its interval: the runs' range, as the matrix
             # gives it ('141.9 µs (no interval)' of five runs from 138.8 to 147.4 µs)
             scale, text = _scale(float(est), unit)

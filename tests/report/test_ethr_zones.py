@@ -65,3 +65,12 @@ def test_a_cell_of_several_printed_runs_is_no_interval_across_runs(tables):
         "interval)."
     )
     assert row["evidence"] == "printed values"
+
+
+def test_a_pairs_median_of_printed_runs_is_not_said_printed(tables):
+    # 'By ethr, 1→2 is 43.64 µs (printed by the tool, no interval)': no run printed 43.64
+    said = answer_texts(tables, "How slow is zone 1 to zone 2?")
+    assert said[0] == (
+        "**By ethr, 1→2 is 43.64 µs (the median of 4 runs' printed values, 40.31–50.31 µs; no "
+        "interval)** (median round trip)."
+    )
