@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..schema import Tables
-from ..stats.asymmetry import directed
+from ..stats.asymmetry import directed, flow
 from . import _claims as C
 from ._asked import (
     _CHANGE,
@@ -78,7 +78,6 @@ from ._throughput import HELD, paced_note
 from ._zones import (
     NO_SIZE,
     end_to_end_runs,
-    flow,
     held_out,
     matrix_runs,
     zone_pair_medians,

@@ -86,10 +86,10 @@ def bin_ratio(hi: pd.Series, lo: pd.Series) -> tuple[float, float] | None:
     """What the ratio of ``hi``'s figure to ``lo``'s is known to lie in where either is known
     only to its histogram bin (the figure its top edge), or None: neither is, or the bins hold
     the ratio within 5 %."""
-    bins = [_bin_of(r) or (float(r["estimate"]),) * 2 for r in (hi, lo)]
-    if not (_bin_of(hi) or _bin_of(lo)):
+    bins = [_bin_of(r) for r in (hi, lo)]
+    if not any(bins):
         return None
-    (hl, hh), (ll, lh) = bins
+    (hl, hh), (ll, lh) = (b or (float(r["estimate"]),) * 2 for b, r in zip(bins, (hi, lo)))
     low, high = hl / lh if lh > 0 else 0.0, hh / ll if ll > 0 else np.inf
     ratio = float(hi["estimate"]) / float(lo["estimate"])
     return None if low >= 0.95 * ratio and high <= 1.05 * ratio else (low, high)

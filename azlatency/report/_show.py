@@ -325,16 +325,14 @@ def fmt_value(row: Any, unit: str = "us", digits: int = 4) -> str:
     """A row's ``estimate`` as :func:`fmt` gives it, or its published range: ``'54–57 µs'``
     (the high end alone read as a value the author never gave)."""
     bounds = printed_range(row)
-    return fmt(row["estimate"], unit, digits) if bounds is None else _span(*bounds, unit, digits)
+    return (
+        fmt(row["estimate"], unit, digits) if bounds is None else fmt_range(*bounds, unit, digits)
+    )
 
 
 def fmt_range(lo: float, hi: float, unit: str = "us", digits: int = 4) -> str:
-    """``'0–100 µs'``: a range the value lies in (a histogram bin), both ends in one unit."""
-    return _span(lo, hi, unit, digits)
-
-
-def _span(lo: float, hi: float, unit: str, digits: int) -> str:
-    """``'54–57 µs'``: both ends in the unit of the high one."""
+    """``'54–57 µs'``, ``'0–100 µs'``: a range (published, a histogram bin), both ends in the
+    unit of the high one."""
     scale, text = _scale(hi, unit)
     return f"{lo / scale:.{digits}g}–{hi / scale:.{digits}g} {text}".strip()
 
@@ -354,7 +352,7 @@ def fmt_bound(row: Any, unit: str = "us", digits: int = 4) -> str:
         return f"< {fmt(hi, unit, digits)}"
     if np.isnan(hi):
         return f"> {fmt(lo, unit, digits)}"
-    return _span(lo, hi, unit, digits)
+    return fmt_range(lo, hi, unit, digits)
 
 
 def fmt_cell(row: Any, unit: str = "us", digits: int = 4) -> str:
@@ -392,23 +390,17 @@ def fmt_interval(row: Any, unit: str = "us", digits: int = 4) -> str:
         n, low, high = (row.get(k) for k in ("n_runs", "range_low", "range_high"))
         note, level = str(row.get("note") or ""), row.get("level")
         lvl = f"a {float(level):.0%} interval" if _known(level) else "an interval"
+        if _known(n, low, high):  # the runs' range, in the estimate's unit
+            scale, text = _scale(float(est), unit)
+            spread = f"{float(low) / scale:.{digits}g}–{float(high) / scale:.{digits}g} {text}"
         if row.get("source") == "reported" and _known(n, low, high) and n > 1:
             # a zone cell of several runs' printed values ('20.1 µs (printed by the tool)' was
             # the median of ethr's or sockperf's 6.419 and 33.78 µs, which none printed)
-            scale, text = _scale(float(est), unit)
-            why = (
-                f"the median of {int(n)} runs' printed values, "
-                f"{float(low) / scale:.{digits}g}–{float(high) / scale:.{digits}g} {text}; "
-                "no interval"
-            )
+            why = f"the median of {int(n)} runs' printed values, {spread}; no interval"
         elif why == "no interval" and "median across runs needs" in note and _known(n, low, high):
             # a median across too few runs for its interval: the runs' range, as the matrix
             # gives it ('141.9 µs (no interval)' of five runs from 138.8 to 147.4 µs)
-            scale, text = _scale(float(est), unit)
-            why = (
-                f"{int(n)} runs, too few for {lvl}; they range "
-                f"{float(low) / scale:.{digits}g}–{float(high) / scale:.{digits}g} {text}"
-            )
+            why = f"{int(n)} runs, too few for {lvl}; they range {spread}"
         elif why == "no interval" and "fit, an interval needs" in note and _known(row.get("n")):
             # one run's samples, too autocorrelated for the batches an interval needs
             why = f"{int(row['n'])} autocorrelated samples, too few for {lvl}"

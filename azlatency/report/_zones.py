@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import stats, units
 from ..schema import Tables
+from ..stats.asymmetry import flow
 from ..stats.common import INTERVAL_CORE
 from ._claims import side_name
 from ._compare import MEASURES, STAT_WORDS, summarising_runs
@@ -346,21 +347,6 @@ def end_to_end_runs(tables: Tables) -> pd.DataFrame:
     twice (synthetic-westeurope's 1→2: 12 runs of 114,604 probes where 6 runs sent 57,302)."""
     gone = per_hop_runs(tables.summaries) | summarising_runs(tables)
     return executions_only(tables.runs[~tables.runs["run_id"].isin(gone)])
-
-
-def flow(runs: pd.DataFrame) -> pd.DataFrame:
-    """``runs`` with each reverse run's zones turned round: a loss or a jitter is of the flow
-    that lost or varied, and owping's reverse session (iperf's ``-R``) flows from the server
-    (its ``dst_zone``) to the client: owping's 3→1 was '16.25 % of 400 probes', its 3→1
-    session's 39 of 200 pooled with its 1→3 session's 26."""
-    if "direction" not in runs.columns:
-        return runs
-    rev = runs["direction"].astype("string").eq("reverse").fillna(False).to_numpy()
-    if not rev.any():
-        return runs
-    out = runs.copy()
-    out.loc[rev, ["src_zone", "dst_zone"]] = runs.loc[rev, ["dst_zone", "src_zone"]].to_numpy()
-    return out
 
 
 def _other_cells(
