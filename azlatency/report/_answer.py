@@ -1228,12 +1228,13 @@ def throughput_zone_claims(
     flow = directed(tp, throughput=True).set_index("run_id")
     tp["pair"] = tp["run_id"].map(flow["src_zone"] + "→" + flow["dst_zone"])  # the data's way
     mixed = mixed_protocols(tp, latency=False)
-    verdicts, pairwise, rows, covered = [], [], [], set()
+    verdicts, pairwise, rows, covered, ranked = [], [], [], set(), set()
     for _, g in tp.groupby([c for c in extra if c in tp.columns], dropna=False, sort=True):
         pairs = g.groupby("pair", sort=False)["estimate"].agg(["median", "size"])
         if len(pairs) < 2:
             continue
         pairs = pairs.sort_values("median")
+        ranked.update(pairs.index)
         held = dict(g.iloc[0][[c for c in extra if c in g]].dropna())
         context = throughput_context(held, "", mixed)
         # the two pairs the question names, where this condition measured them and they are
@@ -1263,10 +1264,28 @@ def throughput_zone_claims(
         return out
     # 'Is throughput from zone 1 to zone 3 lower than within zone 1?' of runs that measured
     # 1→2 and 2→1 alone was answered '1→2 carries 0.99× 2→1', first
-    seen = sorted(set(tp["pair"].dropna()))
     by = [c for c in extra if c in tp.columns]
     back = _bidir_reverse(tables, tp)
+    seen = sorted(set(tp["pair"].dropna()))
     said = [_throughput_unmeasured(p, seen, tp, by, mixed, back) for p in named if p not in covered]
+    return _throughput_unranked(out, said, tp, by, mixed, ranked=ranked, named=bool(named))
+
+
+def _throughput_unranked(
+    out: pd.DataFrame,
+    said: list[pd.DataFrame],
+    tp: pd.DataFrame,
+    by: list[str],
+    mixed,
+    *,
+    ranked: set[str],
+    named: bool,
+) -> pd.DataFrame:
+    """The zone-pair statements ``out`` with what no condition ranked: after the named pairs'
+    ``said``, where no condition measured two pairs, each pair's figures by condition; else,
+    for a question naming no pair, the pairs no condition ranked (``ranked``: those some
+    condition did)."""
+    seen = sorted(set(tp["pair"].dropna()))
     if out.empty and not said and len(seen) > 1:
         # 'Which zone pair has the lowest throughput?' of two pairs measured in two conditions
         # (ethr over TCP at 2→1, over UDP at 3→1) was answered by latency alone, unsaid
@@ -1276,6 +1295,15 @@ def throughput_zone_claims(
             "set side by side)."
         )
         said = [_frame([_statement("answer", "zone pair", text, evidence="none")])]
+    if not named and not out.empty and (alone := [p for p in seen if p not in ranked]):
+        # 'Which zone pair has the lowest throughput?' left out, unsaid, the pairs measured
+        # only in a condition of their own (iperf 2 -d flows beside plain runs)
+        text = (
+            f"**Not ranked with them:** {'; '.join(_by_condition(tp, alone, by, mixed))} (each "
+            "the only zone pair of its tool and condition; two conditions' figures are not set "
+            "side by side)."
+        )
+        out = pd.concat([out, _frame([_statement("answer", "zone pair", text, evidence="none")])])
     return pd.concat([*said, out], ignore_index=True) if said else out
 
 
@@ -1284,7 +1312,7 @@ def _bidir_reverse(tables: Tables, tp: pd.DataFrame) -> dict[str, list[str]]:
     the throughput figures give a --bidir run by its forward flow: 'iperf3's --bidir run of
     2→3, its reverse flow 100 Mbit/s received (printed)'.  'What is the throughput from zone
     3 to zone 2?' was 'no throughput run measured 3→2' of a --bidir run of 2→3."""
-    both = tp[tp["both_ways"].eq(True).fillna(False)] if "both_ways" in tp else tp.iloc[:0]
+    both = tp[tp["direction"].eq("bidir").fillna(False)] if "direction" in tp else tp.iloc[:0]
     s = tables.summaries
     s = s[s["run_id"].isin(both["run_id"]) & s["source"].eq("reported") & s["stat"].eq("mean")]
     out: dict[str, list[str]] = {}
@@ -1443,8 +1471,10 @@ def _throughput_row(
     unit = "one run each" if sizes == [1] else f"{sizes[0]} to {sizes[-1]} runs a pair"
     low, high = pairs.loc[lo, "median"], pairs.loc[hi, "median"]
     notes = [paced_note(g)]
-    if g["direction"].astype("string").eq("reverse").any():
-        notes.append("a reverse-mode run (-R) by the way its data went, server to client")
+    back = g[g["direction"].astype("string").eq("reverse").fillna(False)]
+    if len(back):
+        how = "-R, or iperf 2's second way of -d or -r" if back["tool"].eq("iperf2").any() else "-R"
+        notes.append(f"a reverse-mode run ({how}) by the way its data went, server to client")
     notes = "".join(f"; {x}" for x in notes if x)
     ratio = low / high if high > 0 else np.nan
     said = (

@@ -486,10 +486,12 @@ def throughput_context(context: dict, factor: str, mixed=frozenset()) -> str:
         parts.append("server log")
     if pd.notna(streams := context.get("streams")):
         parts.append(counted(int(streams), "stream"))
-    if context.get("both_ways") is True:
-        parts.append("both ways at once (--bidir)")
+    at_once = context.get("both_ways") is True or context.get("both_ways") is np.True_
+    bidir = at_once and context.get("tool") != "iperf2"
+    if at_once:
+        parts.append(f"both ways at once ({'--bidir' if bidir else '-d'})")
     if context.get("side"):
-        flow = " of the client-to-server flow" if context.get("both_ways") is True else ""
+        flow = " of the client-to-server flow" if bidir else ""
         parts.append(f"the {context['side']}'s figure{flow}")
     return ", ".join(parts)
 

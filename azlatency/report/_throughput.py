@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -42,7 +44,7 @@ COLUMNS = [
     "protocol",
     "mode",  # the tool's test: ethr's bandwidth and pps (1-byte packets) are two measures
     "direction",  # reverse: iperf's -R, the server sent (``where`` names the data's way)
-    "both_ways",  # iperf3 --bidir: both flows at once; the figure is the forward flow's
+    "both_ways",  # both flows at once: iperf3 --bidir (the figure: the forward flow's), iperf 2 -d
     "paced_bps",  # the rate the run asked for and reached (its figure is that pace), or NaN
     "loss_pct",  # a UDP run's datagrams lost (its receiver's count), or NaN
     "label",
@@ -139,7 +141,7 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
             side=side,
             label=" · ".join(str(x) for x in (r.get("scenario"), r["tool"]) if isinstance(x, str)),
         )
-        base["both_ways"] = r.get("direction") == "bidir"
+        base["both_ways"] = at_once(r)
         x, reports, part = _intervals(
             samples, r["run_id"], "sender" if r.get("role") == "client" else "receiver"
         )
@@ -183,6 +185,17 @@ def throughput_table(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         base["paced_bps"] = _held_to(r, base["estimate"])
         rows.append(base)
     return _names(pd.DataFrame(rows, columns=COLUMNS))
+
+
+def at_once(run: dict) -> bool:
+    """Whether ``run`` carried data both ways at once: iperf3's --bidir (one run, its figure
+    the forward flow's) or one way of iperf 2's -d (each way a run; the parser's
+    ``both_ways`` label, where the log tells -d from -r).  Such a flow shares the path with
+    the other: it is not set against a flow that had it alone."""
+    if run.get("direction") == "bidir":
+        return True
+    labels = run.get("labels")
+    return isinstance(labels, str) and json.loads(labels or "{}").get("both_ways") == "at once"
 
 
 def _sent_not_arrived(run: dict, reports: str, side: str, source: str, figure: float) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -148,27 +149,30 @@ def test_reverse():
 
 
 @pytest.mark.parametrize(
-    "name, forward, back",
+    "name, forward, back, when",
     [
         # "[  1] 0.0000-2.0168 sec 3.84 GBytes 16.3 Gbits/sec" and, after the server connected
         # back, "[  2] local 10.77.40.1 port 6603 connected with 10.77.40.2 port 46600" ...
         # "[  2] 0.0000-2.0014 sec 3.97 GBytes 17.0 Gbits/sec"
-        ("iperf2--2.1.8-linux-c-i1-r-tcp-tradeoff.txt", 16.3 * GBIT, 17.0 * GBIT),
+        ("iperf2--2.1.8-linux-c-i1-r-tcp-tradeoff.txt", 16.3 * GBIT, 17.0 * GBIT, "in turn"),
         # -d: "[  1] 0.0000-2.0135 ... 16.3 Gbits/sec", "[  2] 0.0000-2.0041 ... 11.0 Gbits/sec"
-        ("iperf2--2.1.8-linux-c-i1-d-tcp-dualtest.txt", 16.3 * GBIT, 11.0 * GBIT),
+        ("iperf2--2.1.8-linux-c-i1-d-tcp-dualtest.txt", 16.3 * GBIT, 11.0 * GBIT, "at once"),
         # the server: "[  1] ... 16.4 Gbits/sec", "[ *2] ... (reverse)" "... 11.0 Gbits/sec",
         # and "[SUM] 0.0000-2.0016 sec 6.39 GBytes 27.4 Gbits/sec", which adds both ways
-        ("iperf2--2.1.8-linux-s-i1-d-tcp-dualtest.txt", 16.4 * GBIT, 11.0 * GBIT),
+        ("iperf2--2.1.8-linux-s-i1-d-tcp-dualtest.txt", 16.4 * GBIT, 11.0 * GBIT, "at once"),
     ],
 )
-def test_both_ways_are_two_runs(name, forward, back):
+def test_both_ways_are_two_runs(name, forward, back, when):
     t = _fx(name)
     assert list(t.runs["direction"]) == ["forward", "reverse"] and t.runs["complete"].all()
     role = t.runs["role"][0]
     sides = ("sender", "receiver") if role == "client" else ("receiver", "sender")
     assert _stats(t, run=0)[f"throughput_{sides[0]}.mean"] == pytest.approx(forward)
     assert _stats(t, run=1)[f"throughput_{sides[1]}.mean"] == pytest.approx(back)
-    assert "(iperf 2 -d or -r): read as two runs" in t.runs["warnings"][0]
+    said = {"in turn": "(iperf 2 -r: one way, then the other)", "at once": "(iperf 2 -d: both "
+            "ways at once, each flow beside the other)"}[when]  # fmt: skip
+    assert f"{said}: read as two runs" in t.runs["warnings"][0]
+    assert {json.loads(x)["both_ways"] for x in t.runs["labels"]} == {when}
     assert role == "server" or "Server" not in str(t.runs["warnings"][0])
     if role == "server":
         assert "the [SUM] lines from line 14 add both ways: not read" in t.runs["warnings"][1]
@@ -452,3 +456,26 @@ def test_a_decimal_comma_is_named_not_lost():
     assert "line 7: the connect time 'ct=0,07 ms' is no number" in t.runs["warnings"].iloc[0]
     assert t.summaries.query("metric == 'connect_time'").empty
     assert len(t.samples) == len(azlatency.read(client).samples)
+
+
+@pytest.mark.parametrize(
+    "name, when",
+    [
+        # -d's interval lines interleave with the other way's: "...,10.77.40.1,58876,...,1,
+        # 0.0-1.0,..." then "...,10.77.40.2,45622,...,2,0.0-1.0,..." each second
+        ("iperf2--2.1.8-linux-c-yC-i1-d-tcp-dualtest.txt", "at once"),
+        # one total a stream, the other way's ([2] and [1]) between this way's ([3], [4])
+        ("iperf2--2.1.8-linux-c-yC-d-P2-tcp-dualtest.txt", "at once"),
+        # -r without -i: one total a way, one after the other, as -d's two totals would be
+        ("iperf2--2.1.8-linux-c-yC-r-u-udp-tradeoff.txt", None),
+        ("iperf2--2.0-yC-d-u-udp-dualtest--chromiumos-tast.txt", None),
+    ],
+)
+def test_at_once_or_in_turn_only_where_the_lines_tell(name, when):
+    # an iperf 2 -d flow shares the path with the other way's: the report keeps it apart
+    # from a flow that had the path alone (report._throughput.at_once); -r's ways are plain
+    t = _fx(name)
+    got = {json.loads(x).get("both_ways") for x in t.runs["labels"].fillna("{}")}
+    assert got == {when}
+    if when is None:
+        assert "the log does not tell whether both ways ran at once" in t.runs["warnings"][0]

@@ -367,7 +367,13 @@ def test_a_question_naming_zone_pairs_is_answered_by_zone_pair(answered):
     md, claims = rep.campaign_answer(t, "Which zone pair has the lowest TCP throughput?", rng=0)
     assert "**Answer, by zone pair (campaign.yaml's `compare:` does not say; the question " in md
     first = claims[claims["section"] == "answer"]
-    assert set(first["factor"]) == {"zone pair"} and len(first) == 2  # iperf3 UDP, NTttcp
+    assert set(first["factor"]) == {"zone pair"} and len(first) == 3  # iperf3 UDP, NTttcp
+    # and the pair no condition ranked, which the answer left out unsaid: the -R run's 2→1
+    assert first["text"].iloc[2] == (
+        "**Not ranked with them:** 2→1 by iperf3, tcp, 131072 B, 1 stream, the receiver's "
+        "figure: 100.1 Mbit/s (one run) (each the only zone pair of its tool and condition; "
+        "two conditions' figures are not set side by side)."
+    )
 
 
 def test_page_22_names_a_reverse_runs_place_by_the_way_its_data_went(answered):
@@ -486,4 +492,44 @@ def test_one_pair_measured_in_conditions_of_one_pair_each(tmp_path):
         "receiver's figure: 104.3 Mbit/s (one run); 3→1 by iperf2, 131072 B, 1 stream, the "
         "receiver's figure: 1.55 Gbit/s (one run) (no condition that measured it measured "
         "another zone pair, and two conditions' figures are not set side by side)."
+    )
+
+
+def test_an_iperf2_dualtest_flow_is_not_set_against_a_flow_alone(tmp_path):
+    # iperf 2 -d runs both ways at once (the client's "[  1] ... 16.3 Gbits/sec" beside "[  2]
+    # ... 11.0 Gbits/sec"), -r one after the other: a -d flow shares the path with the other
+    # way's, and 'Which zone pair has the lowest throughput?' set a plain run's 2→3 against
+    # it ('2→3 carries 0.29× 1→3' over '1→2 16.4 Gbit/s' of the -d run) and called the
+    # second way of -d and -r 'a reverse-mode run (-R)'
+    ip = "iperf2/iperf2--2.1.8-linux-c-i1-"
+    files = {
+        f"{ip}tcp.txt": "2-3/plain.txt",
+        f"{ip}d-tcp-dualtest.txt": "1-2/dual.txt",
+        f"{ip}r-tcp-tradeoff.txt": "1-3/tradeoff.txt",
+    }
+    t = import_fixtures(tmp_path, "dual", files, BY_PATH)
+    tp = throughput_table(t).set_index(["src_zone", "dst_zone", "direction"])["both_ways"]
+    assert tp.to_dict() == {
+        ("1", "2", "forward"): True,
+        ("1", "2", "reverse"): True,
+        ("1", "3", "forward"): False,
+        ("1", "3", "reverse"): False,
+        ("2", "3", "forward"): False,
+    }
+    said = answer_texts(t, "Which zone pair has the lowest throughput?")
+    assert said == [
+        "**By throughput, 2→3 carries 0.29× 1→3** (iperf2, 1 stream, the sender's figure; 2→3 "
+        "4.765 Gbit/s, 1→3 16.5 Gbit/s; one run each, means of each run's interval rates, no "
+        "test across runs)",
+        "**Not ranked with them:** 1→2 by iperf2, 1 stream, both ways at once (-d), the "
+        "sender's figure: 16.4 Gbit/s (one run); 2→1 by iperf2, 1 stream, both ways at once "
+        "(-d), the receiver's figure: 11 Gbit/s (one run); 3→1 by iperf2, 1 stream, the "
+        "receiver's figure: 17 Gbit/s (one run) (each the only zone pair of its tool and "
+        "condition; two conditions' figures are not set side by side).",
+    ]
+    said = answer_texts(t, "Is throughput from zone 1 to zone 2 higher than from zone 2 to zone 3?")
+    assert said[0].startswith(
+        "**1→2 against 2→3: not compared** (1→2 by iperf2, 1 stream, both ways at once (-d), "
+        "the sender's figure: 16.4 Gbit/s (one run); 2→3 by iperf2, 1 stream, the sender's "
+        "figure: 4.765 Gbit/s (one run); no one tool and condition"
     )

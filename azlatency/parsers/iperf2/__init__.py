@@ -395,6 +395,7 @@ class _Text:
             )
             return
         test.connected.append(sid)
+        stream.facts.setdefault("line", no)  # when it connected: -d's ways overlap, -r's not
         rest = m["rest"]
         if len(test.connected) == 1:
             self._endpoints(test, m)

@@ -172,9 +172,10 @@ def flows(test: Test, ways: tuple[str, str] = ("client to server", "server to cl
     if not back or len(back) == len(data):
         return [test]
     first = [k for k in data if k not in back]
+    when = _when(data, first, back)
     note = (
         f"streams {' '.join(f'[{k}]' for k in first)} carry data {ways[0]} and "
-        f"{' '.join(f'[{k}]' for k in back)} {ways[1]} (iperf 2 -d or -r): read as two runs"
+        f"{' '.join(f'[{k}]' for k in back)} {ways[1]} ({_WHEN[when]}): read as two runs"
     )
     sums = test.streams.get("SUM")
     if sums is not None and sums.rows:
@@ -185,7 +186,7 @@ def flows(test: Test, ways: tuple[str, str] = ("client to server", "server to cl
             replace(
                 test,
                 meta={**test.meta, "direction": direction},
-                labels=dict(test.labels),
+                labels={**test.labels, **({"both_ways": when} if when else {})},
                 streams={k: data[k] for k in keys},
                 connected=[c for c in test.connected if c in keys],
                 warnings=[*test.warnings, note],
@@ -194,6 +195,38 @@ def flows(test: Test, ways: tuple[str, str] = ("client to server", "server to cl
             )
         )
     return parts
+
+
+_WHEN = {
+    "at once": "iperf 2 -d: both ways at once, each flow beside the other",
+    "in turn": "iperf 2 -r: one way, then the other",
+    None: "iperf 2 -d or -r: the log does not tell whether both ways ran at once",
+}
+
+
+def _when(data: dict[str, Stream], first: list[str], back: list[str]) -> str | None:
+    """Whether the two ways of a -d/-r test ran ``"at once"`` (-d: the second way's lines
+    begin before the first way's end) or ``"in turn"`` (-r: the second way connects after
+    the first way's last line), or ``None`` where the lines cannot tell: a way known only by
+    its totals (-y C without -i prints one line a stream, in either order under -d or -r)."""
+    spans = [_lines_of([data[k] for k in keys]) for keys in (first, back)]
+    if not all(spans):
+        return None
+    (a0, a1, a_full), (b0, b1, b_full) = spans
+    if a0 < b1 and b0 < a1:
+        return "at once"
+    return "in turn" if a_full and b_full else None
+
+
+def _lines_of(streams: list[Stream]) -> tuple[int, int, bool] | None:
+    """The first and last line of ``streams`` (their connection lines, rows and reports),
+    and whether that span shows when they ran: a connection line or intervals (two rows of
+    a stream), not a lone total."""
+    lines = [s.facts["line"] for s in streams if "line" in s.facts]
+    full = bool(lines) or any(len(s.rows) >= 2 for s in streams)
+    lines += [r.line for s in streams for r in s.rows]
+    lines += [s.report.line for s in streams if s.report is not None]
+    return (min(lines), max(lines), full) if lines else None
 
 
 # ---------------------------------------------------------------------------------------------
