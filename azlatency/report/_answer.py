@@ -64,6 +64,7 @@ from ._longrun import (
 )
 from ._matrix_stats import per_hop_runs, run_loss
 from ._memo import memo
+from ._one_way import zone_figures
 from ._pages import (
     bin_ratio,
     bins_apart,
@@ -976,7 +977,13 @@ def unmatrixed(tables: Tables, missing: Sequence[str]) -> list[str]:
         _TRACED: r[r["run_id"].isin(traced)],
     }
     return [
-        f"{tool}'s {counted(len(g), 'run')} {why} ({', '.join(sorted(set(_pairs_of(g))))})"
+        f"{tool}'s {counted(len(g), 'run')} {why} ("
+        + (
+            zone_figures(tables, g, _pairs_of(g))
+            if why == _ONE_WAY
+            else ", ".join(sorted(set(_pairs_of(g))))
+        )
+        + ")"
         for why, runs in kinds.items()
         for tool, g in runs.groupby("tool", sort=True)
     ]
@@ -1013,10 +1020,11 @@ def _unmeasured(
     said instead."""
     if not seen and not out:
         return _empty()
+    one_way = bool(out) and all(_ONE_WAY in e for e in out)  # their figures said, not 'none'
     head = (
-        f"{pairs[0]} against {pairs[1]}: not compared"
+        f"{pairs[0]} against {pairs[1]}: {'one-way delays only' if one_way else 'not compared'}"
         if len(pairs) > 1
-        else f"{pairs[0]}: no figure"
+        else f"{pairs[0]}: {'no round-trip figure' if one_way else 'no figure'}"
     )
     text = (
         f"**{head}** ({_outside(pairs, out)})."

@@ -228,3 +228,66 @@ def one_way_markdown(notes: pd.DataFrame) -> str:
             head += f" against a round trip of {fmt(r.rtt_us)} ({r.rtt_from})"
         lines.append(f"- {head}; {r.verdict}.")
     return "\n".join(lines)
+
+
+def zone_figures(tables: Tables, runs: pd.DataFrame, pairs: pd.Series) -> str:
+    """What ``runs`` (one tool's one-way sessions, each with its zone ``pairs`` as its data
+    flowed: '2→1') measured, for a zone answer that holds no one-way delay: each pair's
+    median and the clocks' evidence, and where both directions of two zones are there,
+    whether they are told apart: '2→1: median 100 µs; 1→2: median 100 µs; clocks not
+    synchronized (owping printed (unsync)): ...'.  'How slow is zone 2 to zone 1?' was
+    answered 'no figure' of owping's session that printed 0.1 ms."""
+    s = tables.summaries
+    value = {rid: _figure(s, rid, "one_way")[0] for rid in runs["run_id"]}
+    each: dict[str, float] = {}
+    for pair in sorted(set(pairs)):
+        got = [value[rid] for rid in runs.loc[pairs == pair, "run_id"] if np.isfinite(value[rid])]
+        each[pair] = float(np.median(got)) if got else np.nan
+    said = [
+        f"{p}: median {fmt(v)}" if np.isfinite(v) else f"{p}: no delay" for p, v in each.items()
+    ]
+    clock = s[s["run_id"].isin(runs["run_id"]) & s["metric"].isin(CLOCK_METRICS)]["value"]
+    lab = labels(runs)
+    sync = set(lab["clock_sync"].dropna()) if "clock_sync" in lab.columns else set()
+    err = float(clock.max()) if len(clock) else np.nan
+    tool = str(runs["tool"].iloc[0])
+    width = pd.to_numeric(lab.get("bucket_width_s", pd.Series(dtype=float)), errors="coerce")
+    bucket = float(width.max()) * 1e6 if width.notna().any() else 0.0
+    if bucket:  # owping's medians are of its histogram's buckets (0.1 ms printed as 0.1)
+        said.append(f"each median known to {tool}'s {fmt(bucket)} bucket")
+    return "; ".join([*said, _clocks(tool, sync or {"unknown"}, err, each, bucket)])
+
+
+def _clocks(tool: str, sync: set[str], err: float, each: dict[str, float], bucket: float) -> str:
+    """The clocks' evidence for one-way figures of zone pairs, and for a pair measured both
+    ways (``each``: '1→2' and '2→1'), whether the two differ by more than both clocks'
+    errors and a bucket (``bucket``, µs: how finely the tool's medians are known)."""
+    both = [
+        (p, q) for p in each for q in each
+        if p < q and p.split("→") == q.split("→")[::-1] and np.isfinite(each[p] + each[q])
+    ]  # fmt: skip
+    if sync == {"sync"} and np.isfinite(err):
+        text = f"clocks synchronized within ±{fmt(err)} ({tool}'s err)"
+        for p, q in both:
+            gap, room = abs(each[p] - each[q]), 2 * err + bucket
+            slower = p if each[p] > each[q] else q
+            text += f"; {p} and {q} differ by {fmt(gap)}, " + (
+                f"more than both clocks' errors{' and a bucket' if bucket else ''} "
+                f"({fmt(room)}): {slower} is the slower way"
+                if gap > room
+                else f"within both clocks' errors{' and a bucket' if bucket else ''} "
+                f"({fmt(room)}): not told apart"
+            )
+        return text
+    text = (
+        f"clocks not synchronized ({tool} printed (unsync))"
+        if "unsync" in sync
+        else f"clock sync unknown ({tool} does not say)"
+    )
+    text += ": a one-way figure may carry the clocks' offset"
+    for p, q in both:
+        text += (
+            f"; {p} and {q} are not told apart by it (each way carries the offset, with "
+            f"opposite signs; their sum, {fmt(each[p] + each[q])}, is free of it)"
+        )
+    return text

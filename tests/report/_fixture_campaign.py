@@ -24,14 +24,25 @@ TWO_PINGS = (
 BY_PATH = 'rules:\n  - path: "{src_zone}-{dst_zone}/*"\n'
 
 
-def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | None = None) -> Tables:
+def import_fixtures(
+    tmp: Path,
+    name: str,
+    files: dict[str, str],
+    yaml: str | None = None,
+    *,
+    texts: dict[str, str] | None = None,
+) -> Tables:
     """Copy ``files`` (fixture path under tests/fixtures → path in the campaign) into
-    ``tmp/raw/name`` with ``yaml`` as its campaign.yaml, import it, check every file was
+    ``tmp/raw/name`` with ``yaml`` as its campaign.yaml, and ``texts`` (path in the campaign
+    → its text: a capture a test changed, saying how), import it, check every file was
     imported, and load the tables as a page does (``report.load_campaigns``)."""
     raw = tmp / "raw" / name
     for src, dst in files.items():
         (raw / dst).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(FX / src, raw / dst)
+    for dst, text in (texts or {}).items():
+        (raw / dst).parent.mkdir(parents=True, exist_ok=True)
+        (raw / dst).write_text(text, encoding="utf-8")
     if yaml is not None:
         (raw / "campaign.yaml").write_text(yaml)
     res = CliRunner().invoke(
@@ -42,7 +53,8 @@ def import_fixtures(tmp: Path, name: str, files: dict[str, str], yaml: str | Non
     assert res.exit_code == 0, res.output
     status = {f["path"]: f["status"] for f in json.loads(res.output)["files"]}
     status.pop("campaign.yaml", None)
-    assert set(status.values()) == {"imported"} and len(status) == len(files), status
+    assert set(status.values()) == {"imported"}, status
+    assert len(status) == len(files) + len(texts or {}), status
     # as a page loads it: its statistics kept, as a report keeps them (a test asking several
     # questions computed them again for each)
     return load_campaigns(name, tmp)

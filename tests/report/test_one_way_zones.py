@@ -8,7 +8,7 @@ import pytest
 
 from azlatency import report as rep
 from azlatency.report._asked import asked_other_stat
-from tests.report._fixture_campaign import BY_PATH, answer_texts, import_fixtures
+from tests.report._fixture_campaign import BY_PATH, FX, answer_texts, import_fixtures
 
 FILES = {
     "fping/fping--5.1-linux-c20-clean.txt": "1-2/fping.txt",
@@ -63,12 +63,43 @@ def test_a_loss_question_reads_every_tool_with_zones(tables):
 
 
 def test_a_pair_measured_one_way_only_is_said_so(tables):
-    # 'no latency run measured 2→1' of a campaign whose owping session measured it
+    # 'no latency run measured 2→1' of a campaign whose owping session measured it, then
+    # 'no figure' of it: its session printed "one-way delay min/median/max =
+    # 0.03/0.1/12.2 ms, (unsync)", a median of owping's 0.1 ms buckets ("bucket_width")
     said = answer_texts(tables, "How slow is zone 2 to zone 1?")
     assert said[0] == (
-        "**2→1: no figure** (2→1 measured only as one-way delays, which a zone matrix of round "
-        "trips does not hold (page 40 sets them beside the round trip): owping's 1 run of "
-        "one-way delay (2→1))."
+        "**2→1: no round-trip figure** (2→1 measured only as one-way delays, which a zone "
+        "matrix of round trips does not hold (page 40 sets them beside the round trip): "
+        "owping's 1 run of one-way delay (2→1: median 100 µs; each median known to owping's "
+        "100 µs bucket; clocks not synchronized (owping printed (unsync)): a one-way figure "
+        "may carry the clocks' offset))."
+    )
+
+
+def test_both_ways_of_one_way_delay_are_told_apart_only_by_synchronized_clocks(tmp_path):
+    # owping -c200's two sessions: 3→1 "0.0281/0.1/7.77 ms, (unsync)", back (1→3)
+    # "0.0119/0.1/3.17 ms, (unsync)": 'Is latency symmetric ...?' was 'not compared', the
+    # figures unsaid, and unsynchronized clocks can not tell the two ways apart
+    files = {"owping/owping--5.2.3-linux-c200-loss.txt": "3-1/owping.txt"}
+    t = import_fixtures(tmp_path / "u", "u", files, BY_PATH)
+    said = answer_texts(t, "Is latency symmetric between zones 1 and 3?")
+    assert said[0].startswith("**1→3 against 3→1: one-way delays only** (")
+    assert said[0].endswith(
+        "owping's 2 runs of one-way delay (1→3: median 100 µs; 3→1: median 100 µs; each median "
+        "known to owping's 100 µs bucket; clocks not synchronized (owping printed (unsync)): a "
+        "one-way figure may carry the clocks' offset; 1→3 and 3→1 are not told apart by it "
+        "(each way carries the offset, with opposite signs; their sum, 200 µs, is free of it)))."
+    )
+    # the same sessions as owping prints them with synchronized clocks, "(err=0.012 ms)" for
+    # "(unsync)" (the only change to the capture): 0 µs apart, within 2 x 12 µs and a bucket
+    text = (FX / "owping" / "owping--5.2.3-linux-c200-loss.txt").read_text(encoding="utf-8")
+    synced = {"3-1/owping.txt": text.replace("(unsync)", "(err=0.012 ms)")}
+    t = import_fixtures(tmp_path / "s", "s", {}, BY_PATH, texts=synced)
+    said = answer_texts(t, "Is latency symmetric between zones 1 and 3?")
+    assert said[0].endswith(
+        "(1→3: median 100 µs; 3→1: median 100 µs; each median known to owping's 100 µs bucket; "
+        "clocks synchronized within ±12 µs (owping's err); 1→3 and 3→1 differ by 0 µs, within "
+        "both clocks' errors and a bucket (124 µs): not told apart))."
     )
 
 
