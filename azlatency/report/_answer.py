@@ -816,7 +816,10 @@ def named_pair_claims(
         if est is None or fold is None:
             est = Estimator(tables, stat=stat, level=level, rng=rng)
             fold = summarising_runs(tables)
-        made = [_pair_contrast(est, tool, c[a], a, b, level, fold) for tool, c in valued.items()]
+        made = [
+            _pair_contrast(est, tool, c[a], a, b, level, fold, other=c[b])
+            for tool, c in valued.items()
+        ]
         contrasts += [_stat_said(x, stat) for x in made if x]
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
             _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
@@ -1131,7 +1134,7 @@ def _factor_of_pairs(
     groups: dict[str, list[str]] = {"within": [], "more": [], "less": [], "untested": []}
     for _, other in m.dropna(subset=["estimate"]).iterrows():
         q = f"{other['src_zone']}→{other['dst_zone']}"
-        c = _pair_contrast(est, tool, cell, pair, q, level, fold) if q != pair else None
+        c = _pair_contrast(est, tool, cell, pair, q, level, fold, other) if q != pair else None
         if c is None or not (pd.notna(c["estimate"]) and c["estimate"] > 0):
             continue
         lo, hi = c.get("ci_low"), c.get("ci_high")
@@ -1172,11 +1175,21 @@ def _no_value(r: pd.Series) -> str:
 
 
 def _pair_contrast(
-    est: Estimator, tool: str, cell: pd.Series, a: str, b: str, level: float, fold: set[str]
+    est: Estimator,
+    tool: str,
+    cell: pd.Series,
+    a: str,
+    b: str,
+    level: float,
+    fold: set[str],
+    other: pd.Series | None = None,
 ):
     """Tool ``tool``'s runs of zone pair ``a`` against its runs of ``b`` (the message size and
-    basis of its matrix, ``cell``), a ratio claim as a contrast's; None without runs.
-    ``fold``: :func:`summarising_runs`, not counted among the runs it leaves out."""
+    basis of its matrix, ``cell``; ``other``: ``b``'s cell), a ratio claim as a contrast's;
+    None without runs.  ``fold``: :func:`summarising_runs`, not counted among the runs it
+    leaves out.  Where either cell is known only to a bin or to whole milliseconds, what
+    that leaves of the ratio is said ('2→3 is 1.50× 1→3' of Windows ping's 1.5 ms and 1 ms
+    medians could be 0.75× to 2.5×)."""
     r = est.runs
     size, basis = cell["msg_size_bytes"], str(cell["basis"])
     # the runs its matrix holds: all but the zones fixed (1→1's runs with AN off or in a
@@ -1201,9 +1214,16 @@ def _pair_contrast(
     held = f"not in it, to hold all but the zones fixed: {'; '.join(left)}" if left else ""
     # the contrast's own (a run that printed no median: 'not in its side's figure') was
     # overwritten, so 2→1's second lagscope run was left out of '1→2 is 1.30× 2→1' unsaid
-    also = "; ".join(x for x in (claim.get("also") or "", held) if x)
+    coarse, span = "", {}
+    # whole milliseconds (both cells' step_us): the contrast is of the cells' own samples; a
+    # cell known only to a bin is not (its printed runs' values stand apart)
+    if other is not None and pd.notna(cell.get("step_us")) and pd.notna(other.get("step_us")):
+        # said the slower first, as the claim is (C._oriented)
+        hi, lo = (cell, other) if cell["estimate"] >= other["estimate"] else (other, cell)
+        coarse, span = bins_apart(hi, lo).removeprefix("; but "), _bin_span(cell, other)
+    also = "; ".join(x for x in (coarse, claim.get("also") or "", held) if x)
     return {**claim, "kind": "ratio", "runs_a": sorted(runs_a["run_id"]),
-            "runs_b": sorted(runs_b["run_id"]), "also": also}  # fmt: skip
+            "runs_b": sorted(runs_b["run_id"]), "also": also, **span}  # fmt: skip
 
 
 def throughput_zone_claims(

@@ -54,7 +54,7 @@ from ._compare import (
     file_names,
     mixed_protocols,
 )
-from ._data import host_pair
+from ._data import host_pair, whole_ms
 from ._memo import memo
 from ._show import counted, fmt
 from ._throughput import HELD, ThroughputEstimator, throughput_table
@@ -343,7 +343,30 @@ def _estimate(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bo
     """The contrast of group ``g`` against its ``partners`` pooled."""
     pooled = pd.concat([p[1] for p in partners])
     o, r = (g, pooled) if walk_other else (pooled, g)
-    return {**est(f, r, o), "_o": o, "_r": r}
+    row = est(f, r, o)
+    if whole_ms(o) and whole_ms(r):
+        row["also"] = "; ".join(x for x in (row.get("also"), steps_left(row)) if x)
+    return {**row, "_o": o, "_r": r}
+
+
+def steps_left(row: dict, step: float = 1000.0) -> str:
+    """What whole milliseconds leave of a contrast's ratio (``row``: its ``estimate`` of
+    ``value_a`` against ``value_b``, each known only to [value, value + step)), or '' where
+    they hold it within 5 %: Windows ping's 2 ms against 1 ms is 1.5-2.5 ms against
+    1-2 ms, so 0.75x to 3x, not the 2x said."""
+    ratio, a, b = (row.get(k) for k in ("estimate", "value_a", "value_b"))
+    if not all(isinstance(v, (int, float)) and np.isfinite(v) and v > 0 for v in (ratio, a, b)):
+        return ""
+    low, high = ratio * b / (b + step), ratio * (a + step) / a
+    if low >= 0.95 * ratio and high <= 1.05 * ratio:
+        return ""
+    if ratio < 1:  # said the slower side first, as the claim is (_oriented)
+        low, high = 1 / high, 1 / low
+    told = "" if low > 1 or high < 1 else ", so not told apart"
+    return (
+        f"known only to whole milliseconds (each side's figure lies within 1 ms above it): "
+        f"{low:.3g}× to {high:.3g}×{told}"
+    )
 
 
 def _pair_row(row: dict, mine: tuple, partners: list, walk_other: bool, f, note: str) -> dict:

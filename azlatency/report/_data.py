@@ -14,6 +14,7 @@ from .. import paths, schema
 from ..campaign.import_report import ISSUES, REASONS
 from ..campaign.load import load, load_report, read_manifest, store_path
 from ..errors import AzlatencyError
+from ..parsers.ping.runs import WHOLE_MS
 from ..schema import Tables
 from . import _memo
 
@@ -357,3 +358,13 @@ def host_pair(row: pd.Series) -> str:
     src = next((row[c] for c in ("src_host", "src_ip") if pd.notna(row.get(c))), None)
     dst = next((row[c] for c in ("dst_host", "dst_ip") if pd.notna(row.get(c))), None)
     return f"{src or '?'}→{dst or '?'}" if src is not None or dst is not None else ""
+
+
+def whole_ms(runs: pd.DataFrame) -> bool:
+    """Whether every one of ``runs`` printed its round trips in whole milliseconds, truncated
+    (Windows ping and Test-Connection: '1ms' is 1.000-1.999 ms): a figure of them is known
+    only to lie in [figure, figure + 1 ms)."""
+    said = runs["warnings"] if "warnings" in runs else pd.Series(dtype="string")
+    return bool(len(runs)) and bool(
+        said.astype("string").str.contains(WHOLE_MS).fillna(False).all()
+    )

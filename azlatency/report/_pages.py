@@ -75,7 +75,12 @@ def _extremes(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
 
 def _bin_of(r: pd.Series) -> tuple[float, float] | None:
     """The histogram bin a cell's figure is known only to lie in (its ``estimate`` the bin's
-    top edge), or None: a figure of samples, printed, or printed inside its bin."""
+    top edge), or the step of whole milliseconds its samples were printed in (``step_us``:
+    Windows ping truncates, so a 1 ms median is 1-2 ms), or None: a figure of finer samples,
+    printed, or printed inside its bin."""
+    step, value = r.get("step_us"), r.get("estimate")
+    if pd.notna(step) and pd.notna(value) and r.get("source") == "samples":
+        return float(value), float(value) + float(step)
     if r.get("source") != "histogram" or str(r.get("note") or "").startswith("printed"):
         return None
     lo, hi = r.get("bound_low"), r.get("bound_high")
@@ -111,8 +116,11 @@ def bins_apart(hi: pd.Series, lo: pd.Series) -> str:
     )
     far = f"{high:.3g}×" if np.isfinite(high) else "unboundedly"
     span_said = f"up to {far}" if low == 0 else f"{low:.3g}× to {far}"
-    return f"; but known only to bins ({where}): {span_said} {lo['src_zone']}→{lo['dst_zone']}" + (
-        ", so not told apart" if low <= 1 else ""
+    binned = any(r.get("source") == "histogram" and _bin_of(r) for r in (hi, lo))
+    known = "bins" if binned else "whole milliseconds"
+    return (
+        f"; but known only to {known} ({where}): {span_said} {lo['src_zone']}→{lo['dst_zone']}"
+        + (", so not told apart" if low <= 1 else "")
     )
 
 

@@ -32,8 +32,9 @@ from .samples import (
 )
 
 TOOL = "ping"
+WHOLE_MS = "Windows prints whole milliseconds"  # truncated: '1ms' is 1.000-1.999 ms
 WINDOWS_RESOLUTION = (
-    "Windows prints whole milliseconds: rtt_us has a 1000 us resolution, and 'time<1ms' "
+    f"{WHOLE_MS}: rtt_us has a 1000 us resolution, and 'time<1ms' "
     "replies are censored (rtt_us empty, censor_high_us = 1000)"
 )
 _SLOW_LISTED = 5  # skipped lines named one by one in a warning; the rest are counted
