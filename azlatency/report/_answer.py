@@ -558,9 +558,13 @@ def other_stat_claims(
     for tool in sorted(set(zoned["tool"])):
         m = zone_pair_medians(tables, tool=tool, level=level, stat=stat)
         m = m.dropna(subset=["estimate"])
+        m = m.assign(pair=_pairs_of(m))
+        runs = flow(zoned[zoned["tool"] == tool])
+        # a question naming no pair: the pairs the matrix's size leaves out said apart
+        rest = sorted(set(_pairs_of(runs)) - set(m["pair"])) if not named else []
+        m = _at_their_size(tables, m, runs, named or rest, stat, level)
         if m.empty:
             continue
-        m = m.assign(pair=_pairs_of(m))
         seen |= set(m["pair"])
         if named:  # each named pair the tool measured, in the question's order
             mine = m.set_index("pair")
@@ -570,7 +574,7 @@ def other_stat_claims(
                 rows.append(_statement("answer", "zone pair", text, a=pair, tool=tool, stat=stat,
                                        estimate=r["estimate"], evidence=_cells_evidence([r])))  # fmt: skip
             continue
-        rows.append(_other_span(m, tool, stat))
+        rows.append(_other_span(m[~m["pair"].isin(rest)], tool, stat, m[m["pair"].isin(rest)]))
     if missing := [p for p in named if p not in seen]:
         word = {"loss": "probe loss", "jitter": "jitter"}[stat]
         traced = [e for e in unmatrixed(tables, missing) if _TRACED in e]
@@ -588,8 +592,43 @@ def other_stat_claims(
     return _frame(rows) if rows else _empty()
 
 
-def _other_span(m: pd.DataFrame, tool: str, stat: str) -> dict:
-    """A tool's lowest and highest pair of loss or jitter (each pair, where all are alike)."""
+def _at_their_size(
+    tables: Tables,
+    m: pd.DataFrame,
+    runs: pd.DataFrame,
+    named: Sequence[str],
+    stat: str,
+    level: float,
+) -> pd.DataFrame:
+    """``m``, one tool's matrix of loss or jitter (its most common message size), with each
+    named pair it leaves out that the tool's ``runs`` (its data's ways) measured at another
+    size, from the matrix at that size, its note saying so ('...; from its 1 run at 56 B: the
+    zone matrix's are at 32 B'): a ping run of 56 B lost 12 of 600 probes at 2→1 beside
+    32 B runs of 1→3, and 'Is there packet loss between zone 1 and zone 2?' was 'no run with
+    zones known measured it'."""
+    usual = m["msg_size_bytes"].iloc[0] if len(m) else None
+    tool = str(runs["tool"].iloc[0]) if len(runs) else ""
+    extra = []
+    for pair in [p for p in named if p not in set(m["pair"])]:
+        size = _shared_size(runs, [pair])
+        if size is None or (usual is not None and pd.notna(usual) and size == usual):
+            continue
+        other = zone_pair_medians(tables, tool=tool, msg_size=size, level=level, stat=stat)
+        row = other[_pairs_of(other).eq(pair) & other["estimate"].notna()]
+        if len(row):
+            said = _from_size(size, usual, row["n_runs"].iloc[0])
+            note = "; ".join(x for x in (str(row["note"].iloc[0] or ""), said) if x)
+            extra.append(row.assign(pair=pair, note=note))
+    return pd.concat([m, *extra], ignore_index=True) if extra else m
+
+
+def _other_span(m: pd.DataFrame, tool: str, stat: str, apart: pd.DataFrame | None = None) -> dict:
+    """A tool's lowest and highest pair of loss or jitter (each pair, where all are alike);
+    ``apart``: pairs of another message size than the matrix's, each said after it ('Which
+    zone pair loses the most packets?' was '... each of 2 zone pairs (1→3, 3→1) lost 0 %' of
+    32 B runs beside a 56 B run that lost 2 % at 2→1)."""
+    if m.empty and apart is not None and len(apart):
+        m, apart = apart.iloc[:1], apart.iloc[1:]
     lo, hi = m.loc[m["estimate"].idxmin()], m.loc[m["estimate"].idxmax()]
     span = (
         f"{lo['pair']} {_other_figure(lo, stat)}"
@@ -602,6 +641,11 @@ def _other_span(m: pd.DataFrame, tool: str, stat: str) -> dict:
         f"({_other_figure(hi, stat)}), over {len(m)} zone pairs"
     )
     text = f"**By {tool}, {span}** (page 20 gives each pair)."
+    if apart is not None and len(apart):
+        each = "; ".join(
+            f"{r['pair']} {_other_figure(r, stat)} ({r['note']})" for _, r in apart.iterrows()
+        )
+        text += f" Not set beside them, at another message size: {each}."
     return _statement("answer", "zone pair", text, tool=tool, stat=stat,
                       evidence=_zone_evidence(m)[1])  # fmt: skip
 

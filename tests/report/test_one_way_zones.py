@@ -117,3 +117,30 @@ def test_a_pair_traced_only_is_said_so(tables):
         "pairs with one are 1→2, 1→3, 2→1, 3→1, 3→2; mtr's 1 run tracing each hop (2→3): a "
         "probe loss per hop, not the pair's)."
     )
+
+
+def test_a_loss_question_reads_a_pair_the_matrix_size_leaves_out(tmp_path):
+    # ping's loss matrix holds its most common message size (56 B: 1→3, 2→1, 3→1); the
+    # -s 1400 run of 1→2 ("4 packets transmitted, 4 received") was left out, and 'Is there
+    # packet loss between zone 1 and zone 2?' said '1→2: no figure of probe loss (no run with
+    # zones known measured it ...)'
+    p = "ping/ping--iputils-20221126-linux-"
+    files = {
+        p + "c15-i0.2-gap-partial-loss.txt": "2-1/loss.txt",  # 15 transmitted, 10 received
+        p + "D-c5-timestamps.txt": "1-3/ts.txt",
+        "ping/ping--busybox-1.35.0-linux-c4-ok.txt": "3-1/bb.txt",
+        p + "s1400-c4-payload.txt": "1-2/big.txt",
+    }
+    t = import_fixtures(tmp_path, "sizes", files, BY_PATH)
+    from_1400 = "from its 1 run at 1400 B: the zone matrix's are at 56 B"
+    assert answer_texts(t, "Is there packet loss between zone 1 and zone 2?") == [
+        "**By ping, 1→2 lost 0 % of 4 probes** (total lost / total sent over 1 run (counts); "
+        f"{from_1400}).",
+        "**By ping, 2→1 lost 33.3 % of 15 probes** (total lost / total sent over 1 run (counts)).",
+    ]
+    assert answer_texts(t, "Which zone pair loses the most packets?") == [
+        "**By ping, lowest 1→3 (lost 0 % of 5 probes), highest 2→1 (lost 33.3 % of 15 probes), "
+        "over 3 zone pairs** (page 20 gives each pair). Not set beside them, at another message "
+        "size: 1→2 lost 0 % of 4 probes (total lost / total sent over 1 run (counts); "
+        f"{from_1400})."
+    ]
