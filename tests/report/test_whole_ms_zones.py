@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from azlatency import report as rep
+from azlatency.report._summary import _zone_lines
 from tests.report._fixture_campaign import BY_PATH, answer_texts, import_fixtures
 
 P = "ping/ping--win10-windows-"
@@ -35,6 +36,11 @@ def test_a_cell_of_whole_milliseconds_says_its_step(tables):
     assert m.loc[("1", "3"), ["estimate", "step_us"]].tolist() == [1000.0, 1000.0]
     assert m.loc[("2", "3"), ["estimate", "step_us"]].tolist() == [1500.0, 1000.0]
     page20 = rep.zone_matrix_claims(m.reset_index(), m.iloc[:0], level=0.95, both_ways=0)
+    # page 90's key findings said '..., slowest 2→3 1500 µs, 1.5× apart.'
+    assert _zone_lines(m.reset_index())[0].startswith(
+        "- **Zone pairs** (ping, p50 rtt): fastest 1→3 1000 µs, slowest 2→3 1500 µs, 1.5× "
+        f"apart; but {STEPS}."
+    )
     # was '... slowest 2→3 at 1500 µs (1.5× the fastest).'
     assert page20["text"].iloc[0] == (
         "Median rtt of ping over 2 zone pairs: fastest 1→3 at 1000 µs, slowest 2→3 at 1500 µs "
