@@ -29,7 +29,8 @@ from ._show import counted, fmt_bound, fmt_range
 
 ZONE_BY = ("src_zone", "dst_zone", "msg_size_bytes")
 # The message size of a matrix of the runs that printed none (a netperf -o run that names no
-# request size): asked for by name where they alone measured a pair, never the most common.
+# request size; qperf's and sockperf's consoles): asked for by name where they alone measured
+# a pair, or where they are the most common (:func:`_usual_size`).
 NO_SIZE = "none"
 
 
@@ -69,6 +70,22 @@ def _most(r: pd.DataFrame, col: str):
     return v.value_counts().idxmax() if len(v) else None
 
 
+def _usual_size(r: pd.DataFrame):
+    """A latency matrix's message size when none is asked: the most common, the runs that
+    printed none (:data:`NO_SIZE`) among them, a printed size first on a tie.  qperf's
+    console prints no size for its default tcp_lat: four pairs of such runs beside a 2→3
+    sweep of 1 B to 64 KiB, one run a size, made a matrix of one sweep size and page 20 said
+    'Nothing to summarise: no zone pair'; sockperf's consoles beside one full log that
+    printed 14 B, 'Only 3→1 is in sockperf's zone matrix'.  A run that got no reply back
+    has no latency to count."""
+    alive = r[~(r["loss_pct"] >= 100).fillna(False)] if "loss_pct" in r.columns else r
+    n = alive["msg_size_bytes"].value_counts(dropna=False)
+    if n.empty:
+        return _most(r, "msg_size_bytes")
+    top = sorted(n.index, key=lambda x: (-n[x], pd.isna(x)))[0]
+    return NO_SIZE if pd.isna(top) else top
+
+
 def matrix_runs(
     runs: pd.DataFrame,
     tool: str | None,
@@ -99,7 +116,7 @@ def matrix_runs(
     if r.empty:
         return r, tool, basis, msg_size
     if msg_size is None:
-        msg_size = _most(r, "msg_size_bytes")
+        msg_size = _usual_size(r) if latency else _most(r, "msg_size_bytes")
     held: list[str] = []  # what is left out, said (a pair measured at 56 B only was dropped)
     if msg_size is not None:
         # a probe that never came back may leave the size unprinted (fping's timeouts)

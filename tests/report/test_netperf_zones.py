@@ -136,3 +136,47 @@ def test_another_tools_one_pair_in_its_matrix_is_not_all_it_measured(tmp_path):
         "fixed: netperf's 1 run of no printed message size (1→3)."
     )
     assert not any("measured one zone pair" in s for s in said)
+
+
+def test_runs_that_print_no_size_make_the_matrix_where_they_are_most(tmp_path):
+    # qperf's console prints no message size for its default tcp_lat ("latency = 8.01 us")
+    # and one for each size of a sweep (-oo msg_size:1:64K:*4, one run a size at 2→3); the
+    # matrix was of one sweep size, and page 20 said 'Nothing to summarise: no zone pair'
+    q = "qperf/qperf--0.4.11-linux-"
+    files = {
+        q + "plain-tcp-udp.txt": "1-2/a.txt",
+        q + "vu-tcp.txt": "1-3/b.txt",
+        q + "oo-vu-sweep-tcp_lat.txt": "2-3/c.txt",
+        q + "uu-tcp.txt": "3-1/e.txt",
+    }
+    t = import_fixtures(tmp_path / "q", "q", files, BY_PATH)
+    m = rep.zone_pair_medians(t)
+    assert m[["src_zone", "dst_zone", "estimate"]].values.tolist() == [
+        ["1", "2", 8.01],
+        ["1", "3", 10.6],
+        ["3", "1", 116.144],
+    ]
+    said = rep.zone_matrix_claims(m, m.iloc[:0], level=0.95, both_ways=0)["text"]
+    assert said[0] == (
+        "Mean half rtt of qperf over 3 zone pairs: fastest 1→2 at 8.01 µs, slowest 3→1 at "
+        "116.1 µs (14.5× the fastest)."
+    )
+    assert said.iloc[-1].startswith(
+        "Not in the matrix, to hold all but the zones fixed: qperf's 1 run of 1 B (2→3); 1 run "
+        "of 4 B (2→3);"
+    )
+    # sockperf's consoles print no size; one full log beside its console printed 14 B, and
+    # 'Which zone pair is slowest?' was 'Only 3→1 is in sockperf's zone matrix'
+    s = "sockperf/sockperf--3.7-linux-udp-"
+    files = {
+        s + "pingpong.txt": "1-2/a.txt",
+        s + "pingpong-truncated.txt": "2-3/c.txt",
+        s + "mps2000-fulllog-console.txt": "3-1/e.txt",
+        s + "mps2000-fulllog-latency.csv": "3-1/e.csv",
+    }
+    t = import_fixtures(tmp_path / "s", "s", files, BY_PATH)
+    assert answer_texts(t, "Which zone pair is slowest?")[0].startswith(
+        "**Of the 2 pairs with a median, the slowest, 3→1, is 1.24× the fastest, 1→2; 2→3's "
+        "figure is of another statistic, not set against them** (sockperf, median (mean where "
+        "only a mean printed) half rtt; 1→2 6.419 µs, 3→1 7.991 µs, 2→3 13.54 µs (mean);"
+    )
