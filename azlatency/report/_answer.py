@@ -1322,6 +1322,8 @@ def throughput_zone_claims(
                     verdicts.append(_throughput_times(every, times, pairs, asked[0]))
                 if rate is not None:
                     verdicts.append(_rate_claim(pairs.loc[asked[0]], asked[0], rate, every))
+                if times is None and rate is None:  # its figure first, then its condition's
+                    verdicts.append(_one_of_them(pairs, asked[0], every))
                 continue
             a, b = asked
             two = _throughput_row(g[g["pair"].isin([a, b])], pairs.loc[[a, b]], context, True)
@@ -1420,6 +1422,30 @@ def _rate_claim(figure: pd.Series, pair: str, rate: tuple[float, str, str], row:
     )
     return _statement("answer", "zone pair", text, a=pair, tool=row.get("tool"),
                       estimate=value, evidence=row.get("evidence"))  # fmt: skip
+
+
+def _one_of_them(pairs: pd.DataFrame, pair: str, row: dict) -> dict:
+    """A named pair's throughput and where it stands among its condition's pairs (``pairs``,
+    lowest first; ``row``: the condition's statement): 'What is the throughput from zone 1 to
+    zone 2?' was answered by the condition's lowest and highest pair, 1→2's figure among
+    theirs."""
+    value, n = float(pairs.loc[pair, "median"]), int(pairs.loc[pair, "size"])
+    lo, hi = pairs.index[0], pairs.index[-1]
+    where = (
+        f"the lowest of its condition's {len(pairs)} pairs"
+        if pair == lo
+        else f"the highest of its condition's {len(pairs)} pairs"
+        if pair == hi
+        else f"between {lo} ({fmt(float(pairs.loc[lo, 'median']), 'bps')}) and {hi} "
+        f"({fmt(float(pairs.loc[hi, 'median']), 'bps')})"
+    )
+    runs = "one run" if n == 1 else f"the median of {n} runs"
+    text = (
+        f"**By throughput, {pair} carries {fmt(value, 'bps')}, {where}** "
+        f"({row.get('how') or row.get('context')}; {pair}: {runs}, no interval)."
+    )
+    return _statement("answer", "zone pair", text, a=pair, tool=row.get("tool"),
+                      basis="throughput", estimate=value, evidence=row.get("evidence"))  # fmt: skip
 
 
 def _throughput_unmeasured(

@@ -533,3 +533,19 @@ def test_an_iperf2_dualtest_flow_is_not_set_against_a_flow_alone(tmp_path):
         "the sender's figure: 16.4 Gbit/s (one run); 2→3 by iperf2, 1 stream, the sender's "
         "figure: 4.765 Gbit/s (one run); no one tool and condition"
     )
+
+
+def test_one_named_pair_gets_its_own_throughput_first(tmp_path):
+    # qperf tcp_bw at 1→2 ("bw = 1.75 GB/sec"), 1→3 and 3→1: 'What is the throughput from
+    # zone 1 to zone 2?' was answered '3→1 carries 0.31× 1→3 (...)', 1→2's figure among theirs
+    q = "qperf/qperf--0.4.11-linux-"
+    files = {q + "plain-tcp-udp.txt": "1-2/a.txt", q + "vu-tcp.txt": "1-3/b.txt",
+             q + "uu-tcp.txt": "3-1/e.txt"}  # fmt: skip
+    t = import_fixtures(tmp_path, "one", files, BY_PATH)
+    said = answer_texts(t, "What is the throughput from zone 1 to zone 2?")
+    assert said[0] == (
+        "**By throughput, 1→2 carries 14 Gbit/s, between 3→1 (5.602 Gbit/s) and 1→3 (17.92 "
+        "Gbit/s)** (qperf, tcp, the receiver's figure; one run each, printed by the tool; 1→2: "
+        "one run, no interval)."
+    )
+    assert said[1].startswith("**By throughput, 3→1 carries 0.31× 1→3**")
