@@ -601,11 +601,11 @@ def _at_their_size(
     level: float,
 ) -> pd.DataFrame:
     """``m``, one tool's matrix of loss or jitter (its most common message size), with each
-    named pair it leaves out that the tool's ``runs`` (its data's ways) measured at another
-    size, from the matrix at that size, its note saying so ('...; from its 1 run at 56 B: the
-    zone matrix's are at 32 B'): a ping run of 56 B lost 12 of 600 probes at 2→1 beside
-    32 B runs of 1→3, and 'Is there packet loss between zone 1 and zone 2?' was 'no run with
-    zones known measured it'."""
+    of ``named`` (the question's pairs, or those the matrix leaves out) that the tool's
+    ``runs`` (its data's ways) measured at another size, from the matrix at that size, its
+    note saying so ('...; from its 1 run at 56 B: the zone matrix's are at 32 B'): a ping
+    run of 56 B lost 12 of 600 probes at 2→1 beside 32 B runs of 1→3, and 'Is there packet
+    loss between zone 1 and zone 2?' was 'no run with zones known measured it'."""
     usual = m["msg_size_bytes"].iloc[0] if len(m) else None
     tool = str(runs["tool"].iloc[0]) if len(runs) else ""
     extra = []
@@ -1231,9 +1231,9 @@ def _pair_contrast(
     """Tool ``tool``'s runs of zone pair ``a`` against its runs of ``b`` (the message size and
     basis of its matrix, ``cell``; ``other``: ``b``'s cell), a ratio claim as a contrast's;
     None without runs.  ``fold``: :func:`summarising_runs`, not counted among the runs it
-    leaves out.  Where either cell is known only to a bin or to whole milliseconds, what
-    that leaves of the ratio is said ('2→3 is 1.50× 1→3' of Windows ping's 1.5 ms and 1 ms
-    medians could be 0.75× to 2.5×)."""
+    leaves out.  Where both cells are of whole milliseconds (``step_us``), what the steps
+    leave of the ratio is said ('2→3 is 1.50× 1→3' of Windows ping's 1.5 ms and 1 ms medians
+    could be 0.75× to 2.5×)."""
     r = est.runs
     size, basis = cell["msg_size_bytes"], str(cell["basis"])
     # the runs its matrix holds: all but the zones fixed (1→1's runs with AN off or in a

@@ -352,8 +352,8 @@ def _estimate(est: Estimator, f, g: pd.DataFrame, partners: list, walk_other: bo
 def steps_left(row: dict, step: float = 1000.0) -> str:
     """What whole milliseconds leave of a contrast's ratio (``row``: its ``estimate`` of
     ``value_a`` against ``value_b``, each known only to [value, value + step)), or '' where
-    they hold it within 5 %: Windows ping's 2 ms against 1 ms is 1.5-2.5 ms against
-    1-2 ms, so 0.75x to 3x, not the 2x said."""
+    they hold it within 5 %: Windows ping's medians of 1.5 ms against 1 ms are 1.5-2.5 ms
+    against 1-2 ms, so 0.75x to 2.5x, not the 1.5x said."""
     ratio, a, b = (row.get(k) for k in ("estimate", "value_a", "value_b"))
     if not all(isinstance(v, (int, float)) and np.isfinite(v) and v > 0 for v in (ratio, a, b)):
         return ""
