@@ -866,9 +866,10 @@ def named_pair_claims(
         ]
         contrasts += [_stat_said(x, stat) for x in made if x]
         bounded = [  # Windows ping's medians among 'time<1ms' replies: no ratio, the bounds said
-            _statement("answer", "zone pair", f"**{a} against {b}: no ratio** ({tool}; {a} "
-                       f"{_cell(c[a])}, {b} {_cell(c[b])}: a figure known only as a bound, or "
-                       "none).", a=a, b=b, tool=tool, evidence=_cells_evidence(c.values()))
+            _statement("answer", "zone pair", f"**{a} against {b}: {_bound_order(c, a, b)}no "
+                       f"ratio** ({tool}; {a} {_cell(c[a])}, {b} {_cell(c[b])}: a figure known "
+                       "only as a bound, or none).", a=a, b=b, tool=tool,
+                       evidence=_cells_evidence(c.values()))
             for tool, c in both.items() if tool not in valued
         ]  # fmt: skip
         parts.append((a, b, _frame(bounded) if bounded else _empty()))
@@ -1202,6 +1203,24 @@ def _factor_of_pairs(
     row = _statement("answer", "zone pair", f"{text}.", a=pair, tool=tool,
                      evidence=_cells_evidence([cell]))  # fmt: skip
     return parts[0].startswith("against"), row
+
+
+def _bound_order(cells: dict, a: str, b: str) -> str:
+    """Which of two pairs is the faster where a bound tells it, though no ratio can: a median
+    below 1000 µs (Windows ping's 'time<1ms') against one of at least 1000 µs ('1→2 is the
+    faster, '), or ''.  'Is zone 1 to zone 2 slower than zone 1 to zone 3?' said 'no ratio'
+    and not which."""
+
+    def below(x: pd.Series, y: pd.Series) -> bool:  # x's figure lies below y's, bound or not
+        top = x["estimate"] if pd.notna(x["estimate"]) else x.get("bound_high")
+        low = y["estimate"] if pd.notna(y["estimate"]) else y.get("bound_low")
+        exact = pd.notna(x["estimate"]) and pd.notna(y["estimate"])
+        return not exact and pd.notna(top) and pd.notna(low) and float(top) <= float(low)
+
+    for fast, slow in ((a, b), (b, a)):
+        if below(cells[fast], cells[slow]):
+            return f"{fast} is the faster, "
+    return ""
 
 
 def _cell(r: pd.Series) -> str:

@@ -84,3 +84,14 @@ def test_a_contrast_of_whole_milliseconds_says_what_the_steps_leave(tmp_path):
         "runs; known only to whole milliseconds (each side's figure lies within 1 ms above it): "
         "0.75× to 2.5×, so not told apart)."
     )
+
+
+def test_a_bound_below_a_figure_says_which_is_faster(tables):
+    # 1→2's replies were all 'time<1ms' (its median below 1000 µs), 1→3's median 1 ms printed
+    # (1.000-1.999 ms): 'Is zone 1 to zone 2 slower than zone 1 to zone 3?' said 'no ratio'
+    # and not which
+    said = answer_texts(tables, "Is zone 1 to zone 2 slower than zone 1 to zone 3?")
+    assert said[0] == (
+        "**1→2 against 1→3: 1→2 is the faster, no ratio** (ping; 1→2 < 1000 µs, 1→3 1000 µs: "
+        "a figure known only as a bound, or none)."
+    )
