@@ -562,7 +562,7 @@ def other_stat_claims(
         runs = flow(zoned[zoned["tool"] == tool])
         # a question naming no pair: the pairs the matrix's size leaves out said apart
         rest = sorted(set(_pairs_of(runs)) - set(m["pair"])) if not named else []
-        m = _at_their_size(tables, m, runs, named or rest, stat, level)
+        m = _at_their_size(tables, m, tool, runs, named or rest, stat, level)
         if m.empty:
             continue
         seen |= set(m["pair"])
@@ -595,6 +595,7 @@ def other_stat_claims(
 def _at_their_size(
     tables: Tables,
     m: pd.DataFrame,
+    tool: str,
     runs: pd.DataFrame,
     named: Sequence[str],
     stat: str,
@@ -607,7 +608,6 @@ def _at_their_size(
     run of 56 B lost 12 of 600 probes at 2→1 beside 32 B runs of 1→3, and 'Is there packet
     loss between zone 1 and zone 2?' was 'no run with zones known measured it'."""
     usual = m["msg_size_bytes"].iloc[0] if len(m) else None
-    tool = str(runs["tool"].iloc[0]) if len(runs) else ""
     extra = []
     for pair in [p for p in named if p not in set(m["pair"])]:
         size = _shared_size(runs, [pair])
@@ -1361,7 +1361,7 @@ def throughput_zone_claims(
     back = _bidir_reverse(tables, tp)
     seen = sorted(set(tp["pair"].dropna()))
     said = [_throughput_unmeasured(p, seen, tp, by, mixed, back) for p in named if p not in covered]
-    return _throughput_unranked(out, said, tp, by, mixed, ranked=ranked, named=bool(named))
+    return _throughput_unranked(out, said, tp, by, mixed, seen, ranked=ranked, named=bool(named))
 
 
 def _throughput_unranked(
@@ -1370,15 +1370,15 @@ def _throughput_unranked(
     tp: pd.DataFrame,
     by: list[str],
     mixed,
+    seen: list[str],
     *,
     ranked: set[str],
     named: bool,
 ) -> pd.DataFrame:
     """The zone-pair statements ``out`` with what no condition ranked: after the named pairs'
     ``said``, where no condition measured two pairs, each pair's figures by condition; else,
-    for a question naming no pair, the pairs no condition ranked (``ranked``: those some
-    condition did)."""
-    seen = sorted(set(tp["pair"].dropna()))
+    for a question naming no pair, the pairs no condition ranked (``seen``: every pair with a
+    figure; ``ranked``: those some condition ranked)."""
     if out.empty and not said and len(seen) > 1:
         # 'Which zone pair has the lowest throughput?' of two pairs measured in two conditions
         # (ethr over TCP at 2→1, over UDP at 3→1) was answered by latency alone, unsaid
