@@ -23,7 +23,7 @@ import pandas as pd
 from .. import parsers, stats, units
 from ..schema import Tables
 from ..stats.common import DEFAULT_QUANTILES, INTERVAL_COLUMNS, READ_COLUMNS
-from ._data import histogram_runs, labels, latency_runs, sample_runs, subset
+from ._data import histogram_runs, labels, latency_runs, sample_runs, subset, whole_ms
 from ._memo import memo, stamped
 from ._show import counted, fmt_cell
 
@@ -546,13 +546,30 @@ def _percentiles(
         "unit",
         "source",
         "run_id",
+        "step_us",
     ]
     if not parts:
         return pd.DataFrame(columns=cols)
     out = _untimed(pd.concat(parts, ignore_index=True).rename(columns={"metric": "basis"}))
     out["label"] = _labels(out, by, t.runs)
     out = _printed_apart(out, apart, keys, [*by, "tool", "converted_from"])
+    out["step_us"] = _steps(out, t.runs, keys, [*by, "tool", "converted_from"])
     return out.reindex(columns=cols).reset_index(drop=True)
+
+
+def _steps(out: pd.DataFrame, runs: pd.DataFrame, keys: dict, cols: list[str]) -> pd.Series:
+    """Each row's printing step in µs: 1000 where its figure is of samples and every run of
+    its group printed whole milliseconds, truncated (Windows ping: '1ms' is 1.000-1.999 ms,
+    '<1ms' below 1), else NaN.  Such a figure is known only to lie in [figure, figure + step):
+    1.5 ms against 1 ms medians of such values could be 0.75× to 2.5× (``_pages.step_span``)."""
+    group = runs["run_id"].map(keys)
+    whole = {k: whole_ms(g) for k, g in runs.groupby(group, sort=False)} if len(runs) else {}
+    k = out.reindex(columns=cols).astype("string").fillna("<NA>").itertuples(index=False, name=None)
+    step = [
+        1000.0 if s == "samples" and whole.get(x, False) else np.nan
+        for x, s in zip(k, out["source"])
+    ]
+    return pd.Series(step, index=out.index, dtype=float)
 
 
 # A sample figure's note of the group's runs it leaves out (:func:`_printed_apart`), which

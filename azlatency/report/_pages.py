@@ -78,13 +78,43 @@ def _bin_of(r: pd.Series) -> tuple[float, float] | None:
     top edge), or the step of whole milliseconds its samples were printed in (``step_us``:
     Windows ping truncates, so a 1 ms median is 1-2 ms), or None: a figure of finer samples,
     printed, or printed inside its bin."""
-    step, value = r.get("step_us"), r.get("estimate")
-    if pd.notna(step) and pd.notna(value) and r.get("source") == "samples":
-        return float(value), float(value) + float(step)
+    if step := step_span(r):
+        return step
     if r.get("source") != "histogram" or str(r.get("note") or "").startswith("printed"):
         return None
     lo, hi = r.get("bound_low"), r.get("bound_high")
     return (float(lo), float(hi)) if pd.notna(lo) and pd.notna(hi) else None
+
+
+def step_span(r: pd.Series) -> tuple[float, float] | None:
+    """``[figure, figure + step)``, where a figure of samples printed in whole milliseconds
+    lies (``step_us``: Windows ping truncates, so a 1 ms median is 1-2 ms), else None."""
+    step, value = r.get("step_us"), r.get("estimate")
+    if pd.notna(step) and pd.notna(value) and r.get("source") == "samples":
+        return float(value), float(value) + float(step)
+    return None
+
+
+def _span(r: pd.Series) -> tuple[float, float]:
+    """Where ``r``'s figure lies: its published range, its whole milliseconds, or itself."""
+    return printed_range(r) or step_span(r) or (float(r["estimate"]),) * 2
+
+
+def _spanned(r: pd.Series) -> str:
+    """``r``'s figure, and where it lies when that is a step: '1500 µs (so 1500–2500 µs)'."""
+    step = None if printed_range(r) else step_span(r)
+    return fmt_value(r) + (f" (so {fmt_range(*step)})" if step else "")
+
+
+def _steps_said(g: pd.DataFrame) -> str:
+    """'printed in whole milliseconds, truncated: each figure lies within 1 ms above it'
+    where a row of ``g`` is (Windows ping), else ''."""
+    steps = g["step_us"].where(g["source"].eq("samples")) if "step_us" in g else None
+    if steps is None or steps.isna().all():
+        return ""
+    n, step = int(steps.notna().sum()), f"{float(steps.max()) / 1000:g} ms"
+    whose = "each figure" if n == len(g) else f"the figure of {counted(n, 'group')}"
+    return f"printed in whole milliseconds, truncated: {whose} lies within {step} above it"
 
 
 def bin_ratio(hi: pd.Series, lo: pd.Series) -> tuple[float, float] | None:
@@ -231,6 +261,10 @@ def distribution_claims(head: pd.DataFrame, *, level: float, converted=None) -> 
             f"(*{hi['label']}*), {len(g)} groups"
         )
         left = [f"*{r['label']}*'s {said}" for _, r in g.iterrows() if (said := apart(r))]
+        if steps := _steps_said(g):  # Windows ping's 1 and 1.5 ms: 1-2 and 1.5-2.5 ms
+            (a, b), (c, d) = _span(lo), _span(hi)
+            mixed = len(g) > 1 and _meet(c, b, lo) and _meet(a, d, hi)
+            left.append(steps + (", so which is lowest and which highest is not known" * mixed))
         texts.append(
             f"{head_} {where}; {_with_interval(g, level)}, {printed} printed by the tool"
             + "".join(f"; {x}" for x in left)  # netperf's classic table beside a histogram
@@ -874,12 +908,12 @@ def see_latency(part: pd.DataFrame) -> str:
             if unvalued
             else f"One group: {lo['label']} ({fmt_value(lo)}); {with_ci} of 1 with an interval."
         )
-    (a, b), (c, d) = (
-        printed_range(lo) or (lo["estimate"],) * 2,
-        printed_range(hi) or (hi["estimate"],) * 2,
-    )
-    near = f"{c / b:.3g}×" if b > 0 else "unboundedly"  # published ranges or bins: the
-    far = f"{d / a:.3g}×" if a > 0 else "unboundedly"  # ratio's two ends (a bin from 0: none)
+    (a, b), (c, d) = _span(lo), _span(hi)
+    if not (printed_range(lo) or printed_range(hi)) and bin_ratio(hi, lo) is None:
+        (a, b), (c, d) = (lo["estimate"],) * 2, (hi["estimate"],) * 2  # steps too fine to say
+    near = f"{c / b:.3g}×" if b > 0 else "unboundedly"  # published ranges, bins or steps:
+    far = f"{d / a:.3g}×" if a > 0 else "unboundedly"  # the ratio's ends (from 0: none)
+    steps = _steps_said(pd.DataFrame([lo, hi])) if near != far else ""
     notes = "".join(_overlapped(p, r, which) for r, which in ((hi, "slowest"), (lo, "fastest")))
     # two tools' figures are no one measure (ping's ICMP against sockperf's UDP): the chart's
     # span is said as that, not as one group being so many times another
@@ -887,26 +921,34 @@ def see_latency(part: pd.DataFrame) -> str:
     two = f" (two tools: {tools[0]} and {tools[1]})" if len({*tools} - {"None", "nan"}) == 2 else ""
     return (
         f"Slowest: {hi['label']} ({fmt_value(hi)}); fastest: {lo['label']} ({fmt_value(lo)}), "
-        f"{near if near == far else f'{near} to {far}'} apart{two}; {with_ci} of {len(p)} with "
+        f"{near if near == far else f'{near} to {far}'} apart{two}"
+        f"{f' ({steps})' if steps else ''}; {with_ci} of {len(p)} with "
         f"an interval.{notes}{unvalued}"
     )
 
 
 def _overlapped(p: pd.DataFrame, row: pd.Series, which: str) -> str:
-    """Where ``row`` or another group is known only as a published range and the two
-    overlap, either may be the ``which``: said, naming the other group (seed 002's 54–57 µs
-    beside 55–61.09 µs)."""
-    lo, hi = printed_range(row) or (row["estimate"], row["estimate"])
+    """Where ``row`` or another group is known only as a published range, or to whole
+    milliseconds, and the two overlap, either may be the ``which``: said, naming the other
+    group (seed 002's 54–57 µs beside 55–61.09 µs; Windows ping's 1500 µs, so 1500–2500 µs,
+    beside 1000 µs, so 1000–2000 µs)."""
+    lo, hi = _span(row)
     for _, other in p.iterrows():
         if other["label"] == row["label"]:
             continue
-        o_lo, o_hi = printed_range(other) or (other["estimate"], other["estimate"])
-        if (printed_range(row) or printed_range(other)) and o_lo <= hi and lo <= o_hi:
+        o_lo, o_hi = _span(other)
+        if (lo < hi or o_lo < o_hi) and _meet(o_lo, hi, row) and _meet(lo, o_hi, other):
             return (
-                f" Which is {which} is not known: {fmt_value(row)} and {other['label']}'s "
-                f"{fmt_value(other)} overlap."
+                f" Which is {which} is not known: {_spanned(row)} and {other['label']}'s "
+                f"{_spanned(other)} overlap."
             )
     return ""
+
+
+def _meet(low: float, top: float, r: pd.Series) -> bool:
+    """Whether ``low`` lies at or below ``r``'s ``top``: below it where that is a step's
+    open end (a 1 ms figure of whole milliseconds lies below 2 ms)."""
+    return low < top or (low == top and not (step_span(r) and not printed_range(r)))
 
 
 def see_throughput(tp: pd.DataFrame) -> str:
@@ -985,7 +1027,7 @@ def see_matrix(cells: pd.DataFrame) -> str:
     asym = f"; asymmetric: {', '.join(flagged)}" if flagged else ""
     return (
         f"Slowest pair {hi['src_zone']}→{hi['dst_zone']} ({fmt(hi['estimate'])}), fastest "
-        f"{lo['src_zone']}→{lo['dst_zone']} ({fmt(lo['estimate'])}){asym}."
+        f"{lo['src_zone']}→{lo['dst_zone']} ({fmt(lo['estimate'])}){bins_apart(hi, lo)}{asym}."
     )
 
 

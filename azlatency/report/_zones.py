@@ -14,7 +14,7 @@ from ..stats.asymmetry import flow
 from ..stats.common import INTERVAL_CORE
 from ._claims import side_name
 from ._compare import MEASURES, STAT_WORDS, summarising_runs
-from ._data import executions_only, latency_runs, sample_runs, subset, whole_ms
+from ._data import executions_only, latency_runs, sample_runs, subset
 from ._latency import headline, latency_percentiles
 from ._matrix_stats import (
     jitter_cells,
@@ -322,25 +322,10 @@ def zone_pair_medians(
     out = headline(pct, stat, fallback=stat == "p50").reindex(columns=cols)
     out = _one_cell_a_pair(out)
     out["tool"], out["basis"], out["unit"] = tool, basis, "us"
-    out["step_us"] = _steps(out, runs)
     out = out.sort_values(["src_zone", "dst_zone"], kind="stable").reset_index(drop=True)
     out.attrs["held_out"] = runs.attrs.get("held_out", [])
     out.attrs["other_tools"] = runs.attrs.get("other_tools", [])
     return out
-
-
-def _steps(cells: pd.DataFrame, runs: pd.DataFrame) -> pd.Series:
-    """Each cell's printing step in µs where every run of its pair prints in whole
-    milliseconds, truncated (Windows ping: '1ms' is 1.000-1.999 ms, '<1ms' below 1), else NaN:
-    its figure is known to lie in [figure, figure + step), and '2→3 is 1.50× 1→3' of 1.5 ms
-    against 1 ms medians of such values could be 0.75× to 2.5×."""
-    by_pair = {k: whole_ms(g) for k, g in runs.groupby(["src_zone", "dst_zone"], sort=False)}
-    keys = zip(cells["src_zone"], cells["dst_zone"], cells["source"])
-    return pd.Series(
-        [1000.0 if s == "samples" and by_pair.get((a, b), False) else np.nan for a, b, s in keys],
-        index=cells.index,
-        dtype=float,
-    )
 
 
 def _one_cell_a_pair(cells: pd.DataFrame) -> pd.DataFrame:

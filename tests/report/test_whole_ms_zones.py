@@ -95,3 +95,42 @@ def test_a_bound_below_a_figure_says_which_is_faster(tables):
         "**1→2 against 1→3: 1→2 is the faster, no ratio** (ping; 1→2 < 1000 µs, 1→3 1000 µs: "
         "a figure known only as a bound, or none)."
     )
+
+
+def test_page_10_and_the_charts_say_what_the_steps_leave(tables):
+    # page 10's caption said '...; fastest: zone 1→3 · ping (1000 µs), 1.5× apart', its summary
+    # 'from 1000 µs ... to 1500 µs' as an order, and the zone chart's caption 'Slowest pair
+    # 2→3 (1500 µs), fastest 1→3 (1000 µs)'
+    head = rep.headline(rep.latency_percentiles(tables))
+    assert head.set_index("label").loc["zone 2→3 · ping", ["estimate", "step_us"]].tolist() == [
+        1500.0,
+        1000.0,
+    ]
+    steps = "printed in whole milliseconds, truncated: each figure lies within 1 ms above it"
+    assert rep.see_latency(head).startswith(
+        "Slowest: zone 2→3 · ping (1500 µs); fastest: zone 1→3 · ping (1000 µs), 0.75× to 2.5× "
+        f"apart ({steps}); 0 of 2 with an interval. Which is slowest is not known: 1500 µs (so "
+        "1500–2500 µs) and zone 1→3 · ping's 1000 µs (so 1000–2000 µs) overlap."
+    )
+    (summary,) = rep.distribution_claims(head, level=0.95)["text"]
+    assert summary.startswith(
+        "**ping median, rtt:** from 1000 µs (no interval) (*zone 1→3 · ping*) to 1500 µs (no "
+        "interval) (*zone 2→3 · ping*), 2 groups; 0 of 2 with a 95% interval, 0 printed by the "
+        f"tool; {steps}, so which is lowest and which highest is not known. "
+    )
+    m = rep.zone_pair_medians(tables)
+    cells = rep.matrix_frame(m, rep.asymmetry_table(tables, level=0.95, rng=0))
+    assert rep.see_matrix(cells) == (
+        f"Slowest pair 2→3 (1500 µs), fastest 1→3 (1000 µs); but {STEPS}."
+    )
+
+
+def test_whole_milliseconds_a_step_apart_are_in_order(tables):
+    # 1 ms and 2 ms printed are 1.000-1.999 and 2.000-2.999 ms: the slower is known (by 1x
+    # to 3x: the two may be as near as 1.999 and 2.000 ms)
+    head = rep.headline(rep.latency_percentiles(tables)).dropna(subset=["estimate"])
+    head = head.assign(estimate=[1000.0, 2000.0])
+    said = rep.see_latency(head)
+    assert "Which is" not in said and "1× to 3× apart" in said
+    (summary,) = rep.distribution_claims(head, level=0.95)["text"]
+    assert summary.endswith("each figure lies within 1 ms above it.")
