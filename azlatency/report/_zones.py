@@ -363,8 +363,27 @@ def end_to_end_runs(tables: Tables) -> pd.DataFrame:
     """The runs whose loss or jitter is of their two ends, each counted once: not a traced
     path's hops, and not a console summarising its own full log, whose probes were counted
     twice (synthetic-westeurope's 1→2: 12 runs of 114,604 probes where 6 runs sent 57,302)."""
-    gone = per_hop_runs(tables.summaries) | summarising_runs(tables)
+    gone = per_hop_runs(tables.summaries) | summarising_runs(tables) | totals_runs(tables.runs)
     return executions_only(tables.runs[~tables.runs["run_id"].isin(gone)])
+
+
+def totals_runs(runs: pd.DataFrame) -> set[str]:
+    """Runs that total other runs of their output (fping ``-s``: the echoes of every target,
+    ``mode`` ``totals``), where those runs are in ``runs``: counted beside them, a pair's
+    probes were counted twice ('1→3 lost 55 % of 40 probes over 3 runs' of two targets' 10
+    each and their total of 20).  A total with no target's run beside it stays."""
+    if "mode" not in runs.columns or not runs["mode"].eq("totals").any():
+        return set()
+    whole = runs["mode"].eq("totals").fillna(False).to_numpy()
+    where = runs[["source_path", "block"]].astype("string").fillna("<NA>")
+    parts = set(where[~whole].itertuples(index=False, name=None))
+    return {
+        str(rid)
+        for rid, w in zip(
+            runs.loc[whole, "run_id"], where[whole].itertuples(index=False, name=None)
+        )
+        if w in parts
+    }
 
 
 def _other_cells(
