@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .import_report import ISSUES
@@ -109,6 +110,109 @@ def repeated(
     return out
 
 
+def printed_again(runs: pd.DataFrame, samples_of: SamplesOf | None) -> list[dict[str, Any]]:
+    """A ``repeated_run`` row for every run whose samples are another run's printed to fewer
+    digits: one execution in two outputs (irtt's console, '207µs', beside its ``-o`` JSON of
+    nanoseconds), which :func:`repeated` cannot see (no figure is the same to the letter).
+    Counted twice, a pair's probes were twice its own and one execution was two runs of a
+    test across runs.  Candidates are runs of one tool with the same probes sent and
+    received, not told apart (:data:`_APART`); they are one execution where the samples, in
+    sequence order, have the same statuses and every value lies within half a printed digit
+    of the other's, and the values tell :data:`_TELLING_BITS`.  The coarser is named."""
+    if samples_of is None or len(runs) < 2 or "packets_sent" not in runs:
+        return []
+    key = ["tool", "packets_sent", "packets_received"]
+    counted = runs.dropna(subset=key)
+    counted = counted[counted.duplicated(key, keep=False)]
+    samples = samples_of(list(counted["run_id"])) if len(counted) else pd.DataFrame()
+    if samples.empty:
+        return []
+    probes = {rid: _Probes(g) for rid, g in samples.groupby("run_id", sort=False)}
+    info = counted.set_index("run_id")
+    done = info["complete"] if "complete" in info else pd.Series(dtype=object)
+    out, named = [], set()
+    for _, group in counted.groupby(key, sort=False):
+        ids = [r for r in group["run_id"] if r in probes and probes[r].values is not None]
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                if {a, b} & named or _apart(info.loc[a], info.loc[b]):
+                    continue
+                coarse = probes[a].printed_again(probes[b])
+                if coarse is None:
+                    continue
+                # the coarser one named; of two alike, one cut short, else the later
+                cut = _false(done.get(a)) and not _false(done.get(b))
+                gone, kept = (a, b) if coarse > 0 or (coarse == 0 and cut) else (b, a)
+                named.add(gone)
+                where = f"{info.at[kept, 'source_path']} (line {info.at[kept, 'line_start']})"
+                how = (
+                    "printed to fewer digits: one run in two outputs (a console and its file)?"
+                    if coarse
+                    else "to the letter, its other figures not: one run read twice (a copy "
+                    "cut short, or its console and its log)?"
+                )
+                out.append(
+                    {
+                        "run_id": gone,
+                        "issue": "repeated_run",
+                        "detail": f"its {probes[gone].n} samples are run {kept}'s of {where} "
+                        f"{how} Both are in the store; a report leaves this one out of its "
+                        "statistics",
+                    }
+                )
+    return out
+
+
+class _Probes:
+    """One run's samples as :func:`printed_again` compares them: in sequence order where
+    each has its own (irtt's console prints a lost probe after the replies), their statuses,
+    the first value column they fill and, asked once, each value's printed digit."""
+
+    def __init__(self, g: pd.DataFrame) -> None:
+        if "seq" in g and g["seq"].notna().all() and g["seq"].is_unique:
+            g = g.sort_values("seq", kind="stable")
+        self.n = len(g)
+        self.seq = g["seq"].to_numpy(dtype=float) if "seq" in g else None
+        self.status = g["status"].astype(str).to_numpy() if "status" in g else None
+        col = next((c for c in _VALUES if c in g and g[c].notna().any()), None)
+        self.col = col
+        self.values = None if col is None else g[col].to_numpy(dtype=float, na_value=math.nan)
+        self._ulps: Any = None
+
+    def ulps(self) -> Any:
+        if self._ulps is None:
+            self._ulps = pd.Series(self.values).map(_ulp).to_numpy()
+        return self._ulps
+
+    def printed_again(self, other: _Probes) -> int | None:
+        """1 where this run is ``other`` printed to fewer digits, -1 where ``other`` is this
+        run so, 0 where they are the same to the letter, None where they are two runs."""
+        x, y = self.values, other.values
+        if self.col != other.col or x is None or y is None or len(x) != len(y):
+            return None
+        for mine, theirs in ((self.seq, other.seq), (self.status, other.status)):
+            if mine is not None and theirs is not None and not (mine == theirs).all():
+                return None
+        known = x == x
+        if not (known == (y == y)).all() or not known.any():
+            return None
+        gap = abs(x[known] - y[known])
+        if (gap > 0.05 * abs(y[known]) + 1e-9).any():  # further than any printed digit
+            return None
+        ux, uy = self.ulps()[known], other.ulps()[known]
+        half = 0.5 * np.maximum(ux, uy) * (1 + 1e-9)
+        if (gap > half).any() or _told(pd.Series(x)) < _TELLING_BITS:
+            return None
+        return int(np.sign(ux.sum() - uy.sum())) if gap.any() else 0
+
+
+def _ulp(value: float) -> float:
+    """A unit in the last place of ``value`` as printed (:func:`_significant` digits)."""
+    if value == 0 or value != value:
+        return 0.0
+    return 10.0 ** (math.floor(math.log10(abs(value))) - _significant(value) + 1)
+
+
 def _apart(a: pd.Series, b: pd.Series) -> bool:
     return any(
         not pd.isna(a[c]) and not pd.isna(b[c]) and a[c] != b[c] for c in _APART if c in a.index
@@ -183,6 +287,8 @@ def assess(
     bounded = summaries[summaries["bound_low"].notna() | summaries["bound_high"].notna()]
     intervals = bounded.groupby("run_id").size().to_dict() if len(bounded) else {}
     rows: list[dict[str, Any]] = list(extra) + repeated(runs, summaries, samples_of)
+    named = {r["run_id"] for r in rows if r.get("issue") == "repeated_run"}
+    rows += printed_again(runs[~runs["run_id"].isin(named)], samples_of)
     for run in runs.itertuples(index=False):
         found: list[tuple[str, str]] = []
         if _false(run.complete):

@@ -169,3 +169,62 @@ def test_runs_known_apart_are_not_one_run():
     runs["start_time"] = pd.NaT
     runs["role"] = "client"
     assert [r["run_id"] for r in repeated(runs, figures)] == ["r2", "r3"]
+
+
+def test_an_irtt_console_beside_its_json_is_one_run(tmp_path):
+    """irtt's console ('rtt=207µs', three digits, a lost probe printed after the replies) and
+    its -o JSON (nanoseconds) of one run, captured (tests/fixtures/irtt/SOURCES.md): no figure
+    is the same to the letter, so both were runs and the pair's 294 probes were 588 (20.4 %
+    lost of them) and one run two of a test across runs.  The console is named; a clean run
+    of the same tool beside them is not."""
+    raw = tmp_path / "raw" / "irtt"
+    raw.mkdir(parents=True)
+    for name in (
+        "i10ms-d3s-o-loss-console.txt",
+        "i10ms-d3s-o-loss-file.json",
+        "i20ms-d2s-clean.txt",
+    ):
+        shutil.copyfile(FIXTURES / "irtt" / f"irtt--0.9.0-linux-{name}", raw / name)
+    report = campaign.import_campaign(raw, root=tmp_path / "processed", workers=1)
+    found = _repeats(report)
+    assert list(found) == ["i10ms-d3s-o-loss-console.txt"]
+    assert found["i10ms-d3s-o-loss-console.txt"].startswith("its 294 samples are run ")
+    assert (
+        "'s of i10ms-d3s-o-loss-file.json (line 1) printed to fewer digits"
+        in (found["i10ms-d3s-o-loss-console.txt"])
+    )
+
+
+def test_samples_a_digit_apart_are_two_runs():
+    """The console's values with one moved by more than half its printed digit, or the
+    two runs told apart by their start: two runs."""
+    from azlatency.campaign.quality import printed_again
+
+    fine = [207.412, 176.049, 167.152, 169.3, 199.04, 160.26, 149.1, 185.33] * 4
+    coarse = [207.0, 176.0, 167.0, 169.0, 199.0, 160.0, 149.0, 185.0] * 4
+    runs = pd.DataFrame(
+        {
+            "run_id": ["fine", "coarse"],
+            "tool": "irtt",
+            "source_path": ["a.json", "a.txt"],
+            "line_start": 1,
+            "packets_sent": 32,
+            "packets_received": 32,
+        }
+    )
+
+    def samples_of(values):
+        return lambda ids: pd.DataFrame(
+            {
+                "run_id": [r for r in ("fine", "coarse") for _ in range(32)],
+                "seq": list(range(32)) * 2,
+                "status": "ok",
+                "rtt_us": fine + values,
+            }
+        )
+
+    assert [r["run_id"] for r in printed_again(runs, samples_of(coarse))] == ["coarse"]
+    moved = coarse[:5] + [coarse[5] + 1] + coarse[6:]
+    assert printed_again(runs, samples_of(moved)) == []
+    runs["start_time"] = pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True)
+    assert printed_again(runs, samples_of(coarse)) == []
