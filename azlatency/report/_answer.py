@@ -940,8 +940,9 @@ def _pair_cells(
         rows = _rows_of(m, pairs)
         if len(rows) < len(pairs):
             size = _shared_size(zoned[zoned["tool"] == tool], pairs)
-            if size is not None and (m.empty or size != m["msg_size_bytes"].iloc[0]):
-                usual = None if m.empty else m["msg_size_bytes"].iloc[0]
+            usual = None if m.empty else m["msg_size_bytes"].iloc[0]
+            usual = NO_SIZE if usual is not None and pd.isna(usual) else usual  # runs of none
+            if size is not None and size != usual:
                 m = zone_pair_medians(tables, tool=tool, msg_size=size, level=level, stat=stat)
                 m.attrs["from_size"] = (size, usual)
                 rows = _rows_of(m, pairs)
@@ -957,6 +958,8 @@ def _from_size(size: int | str, usual, n_runs) -> str:
     n = 1 if pd.isna(n_runs) else int(n_runs)
     runs = f"{n} run{'s' if n > 1 else ''}"
     runs += " that printed no message size" if size == NO_SIZE else f" at {size} B"
+    if usual == NO_SIZE:
+        return f"from its {runs}: the zone matrix's are of runs that printed none"
     return f"from its {runs}" + (
         f": the zone matrix's are at {int(usual)} B" if pd.notna(usual) else ""
     )
