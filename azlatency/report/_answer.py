@@ -1382,13 +1382,19 @@ def _throughput_unranked(
     ``said``, where no condition measured two pairs, each pair's figures by condition; else,
     for a question naming no pair, the pairs no condition ranked (``seen``: every pair with a
     figure; ``ranked``: those some condition ranked)."""
-    if out.empty and not said and len(seen) > 1:
+    if out.empty and not said and seen:
         # 'Which zone pair has the lowest throughput?' of two pairs measured in two conditions
-        # (ethr over TCP at 2→1, over UDP at 3→1) was answered by latency alone, unsaid
+        # (ethr over TCP at 2→1, over UDP at 3→1), or of one pair (psping -b at 2→3), was
+        # answered by latency alone, unsaid
         text = (
-            f"**By throughput, no one tool and condition measured two zone pairs** "
-            f"({'; '.join(_by_condition(tp, seen, by, mixed))}: two conditions' figures are not "
-            "set side by side)."
+            (
+                f"**By throughput, no one tool and condition measured two zone pairs** "
+                f"({'; '.join(_by_condition(tp, seen, by, mixed))}: two conditions' figures "
+                "are not set side by side)."
+            )
+            if len(seen) > 1
+            else f"**By throughput, only {seen[0]} was measured: no pair to rank it against** "
+            f"({'; '.join(_by_condition(tp, seen, by, mixed))})."
         )
         said = [_frame([_statement("answer", "zone pair", text, evidence="none")])]
     if not named and not out.empty and (alone := [p for p in seen if p not in ranked]):

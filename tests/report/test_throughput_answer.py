@@ -549,3 +549,20 @@ def test_one_named_pair_gets_its_own_throughput_first(tmp_path):
         "one run, no interval)."
     )
     assert said[1].startswith("**By throughput, 3→1 carries 0.31× 1→3**")
+
+
+def test_one_pair_of_throughput_is_said_to_be_one(tmp_path):
+    # psping's bandwidth test (-b -l 1500) at 2→3 beside its latency tests at 1→2, 1→3 and
+    # 2→1 (the kelvin-blog captures): 'Which zone pair has the lowest throughput?' was
+    # answered by latency alone ('Only 1→2 is in psping's zone matrix, at 43.65 ms')
+    p = "psping/psping--2.10-windows-"
+    files = {
+        p + "l1500-n300-h10-tcp-latency--kelvin-blog.txt": "1-2/a.txt",
+        p + "n10-w2-h10-icmp--kelvin-blog.txt": "1-3/b.txt",
+        p + "b-l1500-n300-h10-bandwidth--kelvin-blog.txt": "2-3/d.txt",
+    }
+    t = import_fixtures(tmp_path, "psping", files, BY_PATH)
+    assert answer_texts(t, "Which zone pair has the lowest throughput?")[0] == (
+        "**By throughput, only 2→3 was measured: no pair to rank it against** (2→3 by psping, "
+        "1500 B, the sender's figure: 4.621 Mbit/s (one run))."
+    )
