@@ -74,3 +74,15 @@ def test_a_pairs_median_of_printed_runs_is_not_said_printed(tables):
         "**By ethr, 1→2 is 43.64 µs (the median of 4 runs' printed values, 40.31–50.31 µs; no "
         "interval)** (median round trip)."
     )
+
+
+def test_one_pair_of_latency_gives_its_figure(tmp_path):
+    # ethr's latency console at 3→2 the campaign's only latency pair, bandwidth elsewhere:
+    # 'Which zone pair is slowest?' said 'Nothing to say: fewer than two zone pairs have a
+    # latency run whose direction is known, ...', the pair's figure withheld
+    files = {f"{E}c-t-l-d3s-console.txt": "3-2/lat.txt", f"{E}c-t-b-d3s-log.jsonl": "1-2/bw.jsonl"}
+    t = import_fixtures(tmp_path, "one", files, BY_PATH)
+    assert answer_texts(t, "Which zone pair is slowest?") == [
+        "**ethr measured one zone pair: 3→2 at 43.64 µs** (median rtt; printed values, a pair "
+        "of several runs the median of theirs, none with an interval)."
+    ]
