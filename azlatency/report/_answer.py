@@ -74,7 +74,7 @@ from ._pages import (
     tool_pair_claims,
     tool_pair_rows,
 )
-from ._show import counted, fmt, fmt_bound, fmt_interval
+from ._show import counted, fmt, fmt_bound, fmt_interval, printed_range
 from ._throughput import HELD, paced_note
 from ._zones import (
     NO_SIZE,
@@ -1268,6 +1268,9 @@ def _pair_contrast(
     if runs_a.empty or runs_b.empty:
         return None
     out = est("zone pair", runs_b, runs_a)
+    cells = other is not None and pd.isna(out.get("estimate")) and _of_cells(cell, other)
+    if cells:
+        out = _cells_ratio(cell, other, (a, runs_a), (b, runs_b))
     held = {c: kept[c].dropna().unique() for c in ("vm_size", "accelerated_networking")}
     context = context_text(
         {"tool": tool, **({"msg_size_bytes": size} if pd.notna(size) else {}),
@@ -1283,13 +1286,64 @@ def _pair_contrast(
     coarse, span = "", {}
     # whole milliseconds (both cells' step_us): the contrast is of the cells' own samples; a
     # cell known only to a bin is not (its printed runs' values stand apart)
-    if other is not None and pd.notna(cell.get("step_us")) and pd.notna(other.get("step_us")):
+    steps = other is not None and pd.notna(cell.get("step_us")) and pd.notna(other.get("step_us"))
+    if steps or (cells and pd.isna(out.get("bound_low"))):  # the cells' bins, unbounded
         # said the slower first, as the claim is (C._oriented)
         hi, lo = (cell, other) if cell["estimate"] >= other["estimate"] else (other, cell)
         coarse, span = bins_apart(hi, lo).removeprefix("; but "), _bin_span(cell, other)
     also = "; ".join(x for x in (coarse, claim.get("also") or "", held) if x)
     return {**claim, "kind": "ratio", "runs_a": sorted(runs_a["run_id"]),
             "runs_b": sorted(runs_b["run_id"]), "also": also, **span}  # fmt: skip
+
+
+def _of_cells(cell: pd.Series, other: pd.Series) -> bool:
+    """Whether two pairs' cells of one matrix give a ratio their runs did not: both with a
+    figure of one statistic, one from samples and the other printed or from a histogram."""
+    kinds = {cell.get("source"), other.get("source")}
+    return (
+        pd.notna(cell.get("estimate"))
+        and pd.notna(other.get("estimate"))
+        and float(other["estimate"]) > 0
+        and cell.get("stat") == other.get("stat")
+        and "samples" in kinds
+        and len(kinds) == 2
+    )
+
+
+def _cells_ratio(cell: pd.Series, other: pd.Series, side_a: tuple, side_b: tuple) -> dict:
+    """The ratio of two zone matrix cells (``cell``, of ``side_a``'s pair and runs, against
+    ``other``) where their runs give no statistic in common to contrast: lagscope's -R dump
+    at 1→2 (a median from its samples) against its frequency table at 1→3 (a median from
+    the histogram) was '1→3 vs 1→2: not compared (lagscope): no common printed statistic',
+    though page 20 gives both.  A printed range (twping's median known to its 100 µs
+    bucket) bounds the ratio, as :func:`_compare._reported_row` bounds printed ones."""
+    how = {"samples": "from its samples", "reported": "printed", "histogram": "from its histogram"}
+    (a, runs_a), (b, runs_b) = side_a, side_b
+    said = "; ".join(
+        f"{pair}'s {how.get(str(c.get('source')), str(c.get('source')))}"
+        for pair, c in ((a, cell), (b, other))
+    )
+    va, vb = float(cell["estimate"]), float(other["estimate"])
+    out = {
+        "stat": cell["stat"],
+        "value_a": va,
+        "value_b": vb,
+        "estimate": va / vb,
+        "method": "ratio of the zone matrix's figures",
+        "source": "cells",
+        "unit_of_analysis": "figure",
+        "note": f"figures of two kinds ({said}): their ratio, no test",
+        "n_runs_a": len(runs_a),
+        "n_runs_b": len(runs_b),
+        "testable": False,
+    }
+    ra, rb = printed_range(cell), printed_range(other)
+    if ra or rb:
+        (lo_a, hi_a), (lo_b, hi_b) = ra or (va, va), rb or (vb, vb)
+        out.update(bound_low=lo_a / hi_b, bound_high=hi_a / lo_b, value_a_low=lo_a,
+                   value_b_low=lo_b)  # fmt: skip
+        out["note"] += "; bounds from printed ranges, not a confidence interval"
+    return out
 
 
 def throughput_zone_claims(

@@ -217,6 +217,8 @@ def _evidence(r: dict) -> str:
         return "tested across runs"
     if unit == "printed mean, std and count":
         return "printed mean, std and count"
+    if r.get("source") == "cells":  # a figure from samples against a printed or binned one
+        return str(r.get("note")).split("; bounds")[0]
     if pd.notna(r.get("bound_low")) and pd.notna(r.get("bound_high")):
         return "bounds from published ranges"
     if r.get("source") == "samples":
