@@ -52,6 +52,7 @@ from ._compare import (
     mixed_protocols,
     summarising_runs,
 )
+from ._connections import asks_connection_rate, connection_rate_claims
 from ._data import labels, latency_runs
 from ._latency import apart
 from ._longrun import (
@@ -297,6 +298,10 @@ def _answer_to(tables, name: str, baseline, level: float, rng, question=None) ->
             stat=asked_stat(question), threshold=asked_threshold(question),
             rate=asked_rate(question),
         )  # fmt: skip
+        if asks_connection_rate(question):  # its rates first, as asked (it got latency)
+            named = list(dict.fromkeys(p for pairs in asked for p in pairs))
+            rates = _frame(connection_rate_claims(tables, named, _statement))
+            claims = pd.concat([rates, claims], ignore_index=True)
         return pd.concat([lost, claims], ignore_index=True) if len(lost) else claims
     if name == "tool":
         return tool_claims(tables, named_tools(question), level)
