@@ -135,10 +135,10 @@ def printed_again(runs: pd.DataFrame, samples_of: SamplesOf | None) -> list[dict
         ids = [r for r in group["run_id"] if r in probes and probes[r].values is not None]
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
-                if {a, b} & named or _apart(info.loc[a], info.loc[b]):
+                if {a, b} & named:
                     continue
-                coarse = probes[a].printed_again(probes[b])
-                if coarse is None:
+                coarse = probes[a].printed_again(probes[b])  # cheap: first (86 alike runs)
+                if coarse is None or _apart(info.loc[a], info.loc[b]):
                     continue
                 # the coarser one named; of two alike, one cut short, else the later
                 cut = _false(done.get(a)) and not _false(done.get(b))
