@@ -103,6 +103,7 @@ COLUMNS = [
 EVIDENCE_RANK = {
     "tested across runs": 0,
     "samples, one run a side": 1,
+    "samples, runs alike": 1,
     "printed mean, std and count": 2,
     "bounds from published ranges": 3,
     "printed values": 4,
@@ -222,7 +223,10 @@ def _evidence(r: dict) -> str:
     if pd.notna(r.get("bound_low")) and pd.notna(r.get("bound_high")):
         return "bounds from published ranges"
     if r.get("source") == "samples":
-        return "samples, one run a side"
+        # not testable with two or more runs a side: each side's runs alike (ping's whole
+        # microseconds: two runs of 52 µs against two of 55 µs were 'one run a side')
+        many = all(pd.notna(r.get(k)) and r[k] >= 2 for k in ("n_runs_a", "n_runs_b"))
+        return "samples, runs alike" if many else "samples, one run a side"
     return "printed values" if pd.notna(r.get("estimate")) else "none"
 
 
@@ -693,7 +697,7 @@ def _range_claim(base: dict, a: str, b: str, pairs: list[dict]) -> dict:
     ratios = ratios[np.isfinite(ratios)]
     low, high = (float(ratios.min()), float(ratios.max())) if len(ratios) else (np.nan, np.nan)
     dirs = [p["direction"] for p in pairs]
-    ev = max((p["evidence"] for p in pairs), key=lambda e: EVIDENCE_RANK[e])  # the weakest
+    ev = max((p["evidence"] for p in pairs), key=lambda e: EVIDENCE_RANK.get(e, 9))  # weakest
     claim = {
         **base,
         "kind": "range",
@@ -849,6 +853,7 @@ def _evidence_words(c: dict) -> str:
         "independent, one run a side",
         "bounds from published ranges": "bounds from published ranges, not an interval",
         "samples, one run a side": "one run a side: no test across runs",
+        "samples, runs alike": f"{k}, each side's runs alike: no run-to-run variation to test",
     }.get(ev, ev)
 
 

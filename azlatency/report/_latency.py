@@ -335,6 +335,11 @@ def _row_label(r: pd.Series, by: list[str], varies: list[str], many: bool) -> st
     zoned = not pd.isna(r.get("src_zone")) and not pd.isna(r.get("dst_zone"))
     for c in varies:
         v = r.get(c)
+        if c == "dst_zone" and not zoned:  # one end's zone known: 'zone nan→1' was shown
+            src = r.get("src_zone")
+            if pd.notna(v) or pd.notna(src):
+                parts.append(f"to zone {v}" if pd.notna(v) else f"from zone {src}")
+            continue
         if pd.isna(v) or c == "src_zone" or (c == "zone_pair" and zoned):
             continue
         if c == "zone_pair":

@@ -180,6 +180,7 @@ def run_test(
     shift = float(va.mean() - vb.mean())
     if not se > 0:
         out = untestable(va, vb, what)
+        out["method"] = "no test (no run-to-run variation)"  # not 1 run a side: runs alike
         out["note"] = (
             f"every run has the same {word}: no run-to-run variation to test "
             "against (coarse values such as integer milliseconds?)"
