@@ -1322,10 +1322,9 @@ def _cells_ratio(cell: pd.Series, other: pd.Series, side_a: tuple, side_b: tuple
     the histogram) was '1→3 vs 1→2: not compared (lagscope): no common printed statistic',
     though page 20 gives both.  A printed range (twping's median known to its 100 µs
     bucket) bounds the ratio, as :func:`_compare._reported_row` bounds printed ones."""
-    how = {"samples": "from its samples", "reported": "printed", "histogram": "from its histogram"}
     (a, runs_a), (b, runs_b) = side_a, side_b
     said = "; ".join(
-        f"{pair}'s {how.get(str(c.get('source')), str(c.get('source')))}"
+        f"{pair}'s {_ZONE_SOURCES.get(str(c.get('source')), (str(c.get('source')),))[0]}"
         for pair, c in ((a, cell), (b, other))
     )
     va, vb = float(cell["estimate"]), float(other["estimate"])
@@ -1714,10 +1713,11 @@ def latency_zone_claims(tables: Tables, *, level: float = 0.95) -> pd.DataFrame:
         return len(m) == 1 and _pairs_of(zoned[zoned["tool"] == tool]).nunique() > 1
 
     first = _latency_zone_row(every, first=True, by_tool=bool(others))
-    if first is None and (alone(every) or every["estimate"].notna().sum() == 1):
+    solo = alone(every)
+    if first is None and (solo or every["estimate"].notna().sum() == 1):
         # one pair in all (ethr's latency runs at 3→2 beside throughput runs elsewhere): its
         # figure, where 'Nothing to say: fewer than two zone pairs ...' withheld it
-        first = _latency_zone_row(every, by_tool=bool(others), alone=alone(every))
+        first = _latency_zone_row(every, by_tool=bool(others), alone=solo)
     rows = [first]
     for tool in others:
         m = zone_pair_medians(tables, tool=tool, level=level)

@@ -219,7 +219,7 @@ def _evidence(r: dict) -> str:
     if unit == "printed mean, std and count":
         return "printed mean, std and count"
     if r.get("source") == "cells":  # a figure from samples against a printed or binned one
-        return str(r.get("note")).split("; bounds")[0]
+        return "figures of two kinds"
     if pd.notna(r.get("bound_low")) and pd.notna(r.get("bound_high")):
         return "bounds from published ranges"
     if r.get("source") == "samples":
@@ -854,6 +854,8 @@ def _evidence_words(c: dict) -> str:
         "bounds from published ranges": "bounds from published ranges, not an interval",
         "samples, one run a side": "one run a side: no test across runs",
         "samples, runs alike": f"{k}, each side's runs alike: no run-to-run variation to test",
+        # which pair's figure is of which kind: the note _answer._cells_ratio wrote
+        "figures of two kinds": str(c.get("caveat")).split("; bounds")[0],
     }.get(ev, ev)
 
 
